@@ -1,13 +1,12 @@
 import type { RandomGenerator } from '../types.js';
-import { Uint32Generator } from '../internal/bounded.js';
-import { MASK64, hiOf, loOf, toBig } from '../internal/u64.js';
+import { lemireNextBelow } from '../internal/bounded.js';
+import { MASK64, hiOf, loOf, mulhi32, toBig } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
 
 // 6364136223846793005 = 0x5851f42d4c957f2d, the multiplier of pcg-c-basic.
 const MUL_HI = 0x5851f42d;
 const MUL_LO = 0x4c957f2d;
-const TWO32 = 4294967296;
 
 /**
  * PCG32 (O'Neill 2014, `pcg_basic.c`): a 64-bit LCG with the XSH-RR output permutation (xorshift
@@ -15,10 +14,12 @@ const TWO32 = 4294967296;
  * `stream` are `initstate` and `initseq` of `pcg32_srandom_r` exactly; `state` sets
  * `[state, inc]` raw (inc must be odd).
  *
- * The 64-bit multiply is done in 32-bit halves (16-bit limbs for the low product) so
- * `nextUint32()` needs no BigInt.
+ * The 64-bit multiply is done in 32-bit halves (`Math.imul` for the low words, `mulhi32` for
+ * the carry into the high word) so `nextUint32()` needs no BigInt.
  */
-export class Pcg32 extends Uint32Generator implements RandomGenerator {
+export class Pcg32 implements RandomGenerator {
+  /** An index in [0, n), unbiased (Lemire); see `lemireNextBelow`. */
+  declare nextBelow: (n: number) => number;
   readonly name = 'pcg32' as const;
   #sh = 0;
   #sl = 0;
@@ -26,7 +27,6 @@ export class Pcg32 extends Uint32Generator implements RandomGenerator {
   #il = 0;
 
   constructor(options: { seed?: bigint | number; stream?: bigint; state?: readonly bigint[] | readonly number[] } = {}) {
-    super();
     if (options.state !== undefined) {
       const [state, inc] = stateWords(options.state, 2, this.name) as [bigint, bigint];
       if ((inc & 1n) === 0n) throw new RangeError('state[1] (inc) for pcg32 must be odd');
@@ -55,19 +55,15 @@ export class Pcg32 extends Uint32Generator implements RandomGenerator {
   nextUint32(): number {
     const oh = this.#sh;
     const ol = this.#sl;
-    // state = old * MUL + inc (mod 2^64)
-    const a0 = ol & 0xffff;
-    const a1 = ol >>> 16;
-    const mid = a0 * (MUL_LO >>> 16) + a1 * (MUL_LO & 0xffff);
-    const low = a0 * (MUL_LO & 0xffff) + (mid % 65536) * 65536;
-    const hiOfLow = a1 * (MUL_LO >>> 16) + Math.floor(mid / 65536) + Math.floor(low / TWO32);
-    const pl = (low >>> 0) + this.#il;
-    this.#sl = pl >>> 0;
-    this.#sh = (hiOfLow + Math.imul(oh, MUL_LO) + Math.imul(ol, MUL_HI) + this.#ih + (pl >= TWO32 ? 1 : 0)) >>> 0;
+    // state = old * MUL + inc (mod 2^64), in 32-bit halves.
+    const low = (Math.imul(ol, MUL_LO) >>> 0) + this.#il; // < 2^33
+    const carry = low > 0xffffffff ? 1 : 0;
+    this.#sl = low >>> 0;
+    this.#sh = (mulhi32(ol, MUL_LO) + Math.imul(oh, MUL_LO) + Math.imul(ol, MUL_HI) + this.#ih + carry) >>> 0;
     // output = rotr32(((old >> 18) ^ old) >> 27, old >> 59)
     const xh = oh ^ (oh >>> 18);
     const xl = ol ^ ((ol >>> 18) | (oh << 14));
-    const xorshifted = ((xl >>> 27) | (xh << 5)) >>> 0;
+    const xorshifted = (xl >>> 27) | (xh << 5);
     const rot = oh >>> 27;
     return ((xorshifted >>> rot) | (xorshifted << (-rot & 31))) >>> 0;
   }
@@ -77,3 +73,5 @@ export class Pcg32 extends Uint32Generator implements RandomGenerator {
     return [toBig(this.#sh, this.#sl), toBig(this.#ih, this.#il)];
   }
 }
+
+Pcg32.prototype.nextBelow = lemireNextBelow();

@@ -1,5 +1,5 @@
 import type { RandomGenerator64 } from '../types.js';
-import { Uint32Generator } from '../internal/bounded.js';
+import { lemireNextBelow } from '../internal/bounded.js';
 import { add64, mul64, toBig, hiOf, loOf } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
@@ -17,14 +17,15 @@ const M2_LO = 0x133111eb;
  * 0x9e3779b97f4a7c15 passed through a variant of MurmurHash3's 64-bit finalizer. Used here as a
  * generator and to expand seeds for the xoshiro family, as its authors recommend.
  */
-export class SplitMix64 extends Uint32Generator implements RandomGenerator64 {
+export class SplitMix64 implements RandomGenerator64 {
+  /** An index in [0, n), unbiased (Lemire); see `lemireNextBelow`. */
+  declare nextBelow: (n: number) => number;
   readonly name = 'splitmix64' as const;
   // s[0] = high word of the state, s[1] = low word; t is scratch for the mixing steps.
   readonly #s = new Uint32Array(2);
   readonly #t = new Uint32Array(2);
 
   constructor(options: { seed?: bigint | number; state?: readonly bigint[] | readonly number[] } = {}) {
-    super();
     let x: bigint;
     if (options.state !== undefined) x = stateWords(options.state, 1, this.name)[0]!;
     else x = options.seed !== undefined ? toBigSeed(options.seed) : entropySeed();
@@ -70,3 +71,5 @@ export class SplitMix64 extends Uint32Generator implements RandomGenerator64 {
     return toBig(this.#s[0]!, this.#s[1]!);
   }
 }
+
+SplitMix64.prototype.nextBelow = lemireNextBelow();

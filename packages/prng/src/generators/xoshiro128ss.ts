@@ -1,5 +1,5 @@
 import type { JumpableGenerator } from '../types.js';
-import { Uint32Generator } from '../internal/bounded.js';
+import { lemireNextBelow } from '../internal/bounded.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
 import { SplitMix64 } from './splitmix64.js';
@@ -15,7 +15,9 @@ const JUMP = [0x8764000b, 0xf542d2d3, 0x6fa035c3, 0x77f2db5b] as const;
  * A `seed` is expanded with SplitMix64: its first output gives s0 (low half) and s1 (high half),
  * its second gives s2 and s3. `state` sets the four words directly (not all zero).
  */
-export class Xoshiro128StarStar extends Uint32Generator implements JumpableGenerator {
+export class Xoshiro128StarStar implements JumpableGenerator {
+  /** An index in [0, n), unbiased (Lemire); see `lemireNextBelow`. */
+  declare nextBelow: (n: number) => number;
   readonly name = 'xoshiro128**' as const;
   #s0 = 0;
   #s1 = 0;
@@ -23,7 +25,6 @@ export class Xoshiro128StarStar extends Uint32Generator implements JumpableGener
   #s3 = 0;
 
   constructor(options: { seed?: bigint | number; state?: readonly bigint[] | readonly number[] } = {}) {
-    super();
     if (options.state !== undefined) {
       const words = stateWords(options.state, 4, this.name);
       if (words.some((w) => w > 0xffffffffn)) throw new RangeError('state words for xoshiro128** must be 32-bit');
@@ -81,3 +82,5 @@ export class Xoshiro128StarStar extends Uint32Generator implements JumpableGener
     return [this.#s0 >>> 0, this.#s1 >>> 0, this.#s2 >>> 0, this.#s3 >>> 0];
   }
 }
+
+Xoshiro128StarStar.prototype.nextBelow = lemireNextBelow();

@@ -1,5 +1,5 @@
 import type { JumpableGenerator, RandomGenerator64 } from '../types.js';
-import { Uint32Generator } from '../internal/bounded.js';
+import { lemireNextBelow } from '../internal/bounded.js';
 import { MASK64, toBig } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
@@ -17,14 +17,15 @@ const TWO32 = 4294967296;
  *
  * A `seed` is expanded with four SplitMix64 outputs; `state` sets the four words (not all zero).
  */
-export class Xoshiro256StarStar extends Uint32Generator implements RandomGenerator64, JumpableGenerator {
+export class Xoshiro256StarStar implements RandomGenerator64, JumpableGenerator {
+  /** An index in [0, n), unbiased (Lemire); see `lemireNextBelow`. */
+  declare nextBelow: (n: number) => number;
   readonly name = 'xoshiro256**' as const;
   readonly #s = new Uint32Array(8);
   #outHi = 0;
   #outLo = 0;
 
   constructor(options: { seed?: bigint | number; state?: readonly bigint[] | readonly number[] } = {}) {
-    super();
     let words: bigint[];
     if (options.state !== undefined) {
       words = stateWords(options.state, 4, this.name);
@@ -111,3 +112,5 @@ export class Xoshiro256StarStar extends Uint32Generator implements RandomGenerat
     return [toBig(s[0]!, s[1]!), toBig(s[2]!, s[3]!), toBig(s[4]!, s[5]!), toBig(s[6]!, s[7]!)];
   }
 }
+
+Xoshiro256StarStar.prototype.nextBelow = lemireNextBelow();

@@ -1,46 +1,41 @@
-import type { GeneratorName, RandomGenerator } from '../types.js';
 import { checkBound } from './validate.js';
 
 const TWO32 = 4294967296;
 const INV_TWO32 = 1 / TWO32;
 
-/**
- * Base of the modern generators: subclasses supply `nextUint32()`; `nextBelow(n)` is Lemire's
- * nearly-divisionless method ("Fast Random Integer Generation in an Interval", ACM TOMACS 2019).
- *
- * Take x·n as a 64-bit product: its high word is the answer unless its low word falls among the
- * first (2^32 mod n) values, which are rejected, so the result is unbiased for every n in
- * [1, 2^32]. The product is formed in doubles without BigInt: in one step while n ≤ 2^21
- * (x·n < 2^53 is exact), from 16-bit halves above that. The `%` that computes the rejection
- * threshold runs only on the rare path where the low word is below n.
- */
-export abstract class Uint32Generator implements RandomGenerator {
-  abstract readonly name: GeneratorName;
-  abstract nextUint32(): number;
+/** What Lemire's method needs from a generator. */
+export interface Uint32Source {
+  nextUint32(): number;
+}
 
-  nextBelow(n: number): number {
-    checkBound(n);
-    if (n <= 0x200000) {
-      let m = this.nextUint32() * n;
-      let low = m >>> 0;
-      if (low < n) {
-        const threshold = (TWO32 - n) % n;
-        while (low < threshold) {
-          m = this.nextUint32() * n;
-          low = m >>> 0;
-        }
+/**
+ * Returns a fresh `nextBelow` implementation: Lemire's nearly-divisionless method ("Fast Random
+ * Integer Generation in an Interval", ACM TOMACS 2019). Each generator class installs its own
+ * copy on its prototype so V8 keeps a separate, monomorphic feedback vector per class: one
+ * shared method calling `this.nextUint32()` on several classes would go polymorphic and stop
+ * inlining the generator step.
+ *
+ * x·n is a 64-bit product; its high word is the answer unless its low word falls among the first
+ * (2^32 mod n) values, which are rejected, so the result is unbiased for every n in [1, 2^32].
+ * Without BigInt: the low word is exactly `Math.imul(x, n) >>> 0`; the high word is
+ * `(x·n − low) / 2^32` rounded, because the double product is off by at most 2^11 while the
+ * distance to the next multiple of 2^32 is 2^32. The `%` for the threshold runs only on the rare
+ * path where the low word is below n.
+ */
+export function lemireNextBelow(): (this: Uint32Source, n: number) => number {
+  return function nextBelow(this: Uint32Source, n: number): number {
+    if ((n >>> 0) !== n || n === 0) {
+      if (n !== TWO32) checkBound(n); // throws for anything but 2^32
+    }
+    let x = this.nextUint32();
+    let low = Math.imul(x, n) >>> 0;
+    if (low < n) {
+      const threshold = (TWO32 - n) % n;
+      while (low < threshold) {
+        x = this.nextUint32();
+        low = Math.imul(x, n) >>> 0;
       }
-      return Math.floor(m * INV_TWO32);
     }
-    for (;;) {
-      const x = this.nextUint32();
-      const a = (x >>> 16) * n; // < 2^48
-      const b = (x & 0xffff) * n; // < 2^48
-      const aHigh = Math.floor(a / 65536);
-      const c = (a - aHigh * 65536) * 65536 + b; // < 2^49, exact
-      const cHigh = Math.floor(c * INV_TWO32);
-      const low = c - cHigh * TWO32;
-      if (low >= n || low >= (TWO32 - n) % n) return aHigh + cHigh;
-    }
-  }
+    return ((x * n - low) * INV_TWO32 + 0.5) >>> 0;
+  };
 }

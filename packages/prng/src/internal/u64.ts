@@ -6,20 +6,26 @@
 
 const TWO32 = 4294967296;
 
+/**
+ * The high 32 bits of the 64-bit product of two uint32 values, from 16-bit limbs. Every
+ * intermediate stays below 2^32, so the shifts are exact and nothing leaves small-integer range.
+ */
+export function mulhi32(a: number, b: number): number {
+  const a0 = a & 0xffff;
+  const a1 = a >>> 16;
+  const b0 = b & 0xffff;
+  const b1 = b >>> 16;
+  const t = a0 * b0;
+  const w1 = a1 * b0 + (t >>> 16); // <= (2^16-1)^2 + 2^16-1 < 2^32
+  const w2 = a0 * b1 + (w1 & 0xffff); // < 2^32
+  return (a1 * b1 + (w1 >>> 16) + (w2 >>> 16)) >>> 0;
+}
+
 /** out = (ah:al) * (bh:bl) mod 2^64. */
 export function mul64(ah: number, al: number, bh: number, bl: number, out: Uint32Array): void {
-  // Full 64-bit product of the low words from 16-bit limbs (each partial product < 2^32, exact).
-  const a0 = al & 0xffff;
-  const a1 = al >>> 16;
-  const b0 = bl & 0xffff;
-  const b1 = bl >>> 16;
-  const mid = a0 * b1 + a1 * b0; // < 2^33
-  const low = a0 * b0 + (mid % 65536) * 65536; // < 2^33
-  const carry = Math.floor(low / TWO32);
-  const hiOfLow = a1 * b1 + Math.floor(mid / 65536) + carry;
   // Cross terms only matter mod 2^32: Math.imul gives exactly their low 32 bits.
-  out[0] = (hiOfLow + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
-  out[1] = low >>> 0;
+  out[0] = (mulhi32(al, bl) + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
+  out[1] = Math.imul(al, bl) >>> 0;
 }
 
 /** out = (ah:al) + (bh:bl) mod 2^64. */
