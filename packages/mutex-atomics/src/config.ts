@@ -1,0 +1,110 @@
+import { LatchCounters } from './counters.js';
+import { THREAD_ID } from './thread-id.js';
+
+/**
+ * How a latch waits once its first compare-and-swap fails. One object is shared by every call
+ * that does not pass its own; {@link configureLatches} changes it for the calling thread.
+ */
+export interface LatchConfig {
+  /** `innodb_sync_spin_loops`: spin rounds before sleeping (default 30). */
+  spinLoops: number;
+  /** `innodb_spin_wait_delay`: upper bound of one round's random delay, in delay units (default 6). */
+  spinDelay: number;
+  /** Where slow-path events are counted; `null` counts nothing. */
+  counters: LatchCounters | null;
+}
+
+/** Options in MySQL's names, as accepted by the classes and {@link configureLatches}. */
+export interface LatchOptions {
+  /** Spin rounds before the thread sleeps in `Atomics.wait`. Unit: rounds. Default 30. */
+  innodb_sync_spin_loops?: number;
+  /** Maximum random busy delay per round. Unit: one `ut_delay` unit (50 dummy-loop steps). Default 6. */
+  innodb_spin_wait_delay?: number;
+  /** Counters to add to; default: the thread's shared default counters; `null`: none. */
+  counters?: LatchCounters | null;
+}
+
+/** InnoDB 5.5/5.6 default of `innodb_sync_spin_loops`. */
+export const DEFAULT_SPIN_LOOPS = 30;
+/** InnoDB 5.5/5.6 default of `innodb_spin_wait_delay`. */
+export const DEFAULT_SPIN_WAIT_DELAY = 6;
+
+/** The calling thread's default configuration, used when a call passes none. */
+export const defaultLatchConfig: LatchConfig = {
+  spinLoops: DEFAULT_SPIN_LOOPS,
+  spinDelay: DEFAULT_SPIN_WAIT_DELAY,
+  counters: new LatchCounters(),
+};
+
+function checkNonNegInt(name: string, value: unknown, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`${name} must be an integer, got ${String(value)}`);
+  }
+  if (value < 0 || value > max) throw new RangeError(`${name} must be in 0..${max}, got ${value}`);
+  return value;
+}
+
+/** Build a {@link LatchConfig} from MySQL-named options, filling gaps from `base`. */
+export function resolveLatchConfig(
+  options: LatchOptions = {},
+  base: LatchConfig = defaultLatchConfig,
+): LatchConfig {
+  const counters = options.counters === undefined ? base.counters : options.counters;
+  if (counters !== null && !(counters instanceof LatchCounters)) {
+    throw new TypeError(`counters must be a LatchCounters or null, got ${String(counters)}`);
+  }
+  return {
+    spinLoops:
+      options.innodb_sync_spin_loops === undefined
+        ? base.spinLoops
+        : checkNonNegInt('innodb_sync_spin_loops', options.innodb_sync_spin_loops, 2 ** 30),
+    spinDelay:
+      options.innodb_spin_wait_delay === undefined
+        ? base.spinDelay
+        : checkNonNegInt('innodb_spin_wait_delay', options.innodb_spin_wait_delay, 6000),
+    counters,
+  };
+}
+
+/**
+ * Change the calling thread's defaults (like `SET GLOBAL innodb_sync_spin_loops = …`). In a
+ * worker, pass the main thread's counters (`LatchCounters.fromDescriptor`) so all threads count
+ * into one place.
+ */
+export function configureLatches(options: LatchOptions): void {
+  const next = resolveLatchConfig(options);
+  defaultLatchConfig.spinLoops = next.spinLoops;
+  defaultLatchConfig.spinDelay = next.spinDelay;
+  defaultLatchConfig.counters = next.counters;
+}
+
+// ut_rnd: InnoDB's LCG step for the random delay (ut_rnd_gen_next_ulint's counter constants),
+// one state per thread, seeded by the thread id so workers do not spin in lockstep.
+let rndState = Math.imul(THREAD_ID, 0x9e3779b1) | 0;
+let sink = 0;
+
+/**
+ * `ut_rnd_interval(0, delay)` with the 5.5/5.6/MariaDB 10.0 bound: a value in 0..delay−1
+ * (so the default 6 gives 0..5).
+ */
+export function randomDelayUnits(delay: number): number {
+  rndState = (Math.imul(rndState, 151117737) + 119785373) | 0;
+  return ((rndState >>> 8) % delay) | 0;
+}
+
+/**
+ * `ut_delay(units)`: a dummy loop of `units × 50` iterations of `j += i`. JavaScript has no
+ * PAUSE instruction, so a unit is only the loop; on the measuring machine one unit is about
+ * 20–40 ns (see README). The result is folded into a module variable so the loop is not elided.
+ */
+export function utDelay(units: number): void {
+  let j = 0;
+  const n = units * 50;
+  for (let i = 0; i < n; i++) j = (j + i) | 0;
+  sink ^= j;
+}
+
+/** @internal keeps `sink` observable. */
+export function delaySink(): number {
+  return sink;
+}

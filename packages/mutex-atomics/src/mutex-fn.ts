@@ -1,0 +1,154 @@
+import { defaultLatchConfig, type LatchConfig, randomDelayUnits, utDelay } from './config.js';
+import { C_MUTEX, C_RESERVATIONS, C_SIGNALS, F_OS_WAITS, F_SPIN_ROUNDS, F_SPIN_WAITS } from './counters.js';
+import { LockStateError } from './errors.js';
+import { checkRegion } from './internal/region.js';
+import { THREAD_ID } from './thread-id.js';
+
+/**
+ * Int32 slots one mutex occupies, starting at its `index`:
+ *
+ * | slot | name | values |
+ * |---|---|---|
+ * | +0 | lock_word | 0 free, 1 locked (InnoDB's `lock_word` byte) |
+ * | +1 | waiters   | 1 when some thread may sleep on the event (InnoDB's `waiters`) |
+ * | +2 | owner     | owner's thread id (worker threadId + 1), 0 when free |
+ * | +3 | event     | signal count: bumped by every wake-up; sleepers wait on it (os_event's `signal_count`) |
+ */
+export const MUTEX_SLOTS = 4;
+const WAITERS = 1;
+const OWNER = 2;
+const EVENT = 3;
+
+/** Number of test-and-set retries after setting the waiters flag (InnoDB: 4). */
+const RETRIES_AFTER_RESERVE = 4;
+
+/**
+ * Make slots [index, index + MUTEX_SLOTS) a free mutex. Call once, before any thread uses it.
+ * REQUIRES: `int32` views a SharedArrayBuffer.
+ */
+export function mutexInit(int32: Int32Array, index: number): void {
+  checkRegion('mutexInit', int32, index, MUTEX_SLOTS);
+  for (let s = 0; s < MUTEX_SLOTS; s++) Atomics.store(int32, index + s, 0);
+}
+
+/**
+ * Acquire without waiting (`mutex_enter_nowait`). Returns false if any thread holds it,
+ * including the caller.
+ */
+export function mutexTryLock(int32: Int32Array, index: number): boolean {
+  if (Atomics.compareExchange(int32, index, 0, 1) !== 0) return false;
+  int32[index + OWNER] = THREAD_ID;
+  return true;
+}
+
+/**
+ * Acquire, blocking the thread (`mutex_enter`): one compare-and-swap; if it fails, spin up to
+ * `innodb_sync_spin_loops` rounds of random `ut_delay`, then set the waiters flag and sleep in
+ * `Atomics.wait`. Throws LockStateError if the caller already holds it (mutexes are not recursive).
+ */
+export function mutexLock(int32: Int32Array, index: number, config: LatchConfig = defaultLatchConfig): void {
+  if (Atomics.compareExchange(int32, index, 0, 1) !== 0) mutexSpinWait(int32, index, config, Infinity);
+  int32[index + OWNER] = THREAD_ID;
+}
+
+/**
+ * Acquire, waiting at most `timeoutMs` milliseconds. Returns false on timeout (the mutex is not
+ * held then). `timeoutMs` 0 is a single try after spinning.
+ */
+export function mutexLockTimeout(
+  int32: Int32Array,
+  index: number,
+  timeoutMs: number,
+  config: LatchConfig = defaultLatchConfig,
+): boolean {
+  if (!(timeoutMs >= 0)) throw new RangeError(`timeoutMs must be >= 0, got ${timeoutMs}`);
+  if (Atomics.compareExchange(int32, index, 0, 1) !== 0) {
+    if (!mutexSpinWait(int32, index, config, performance.now() + timeoutMs)) return false;
+  }
+  int32[index + OWNER] = THREAD_ID;
+  return true;
+}
+
+/**
+ * Release (`mutex_exit`): clear the owner, store 0 into the lock word, and only if the waiters
+ * flag is set, clear it, bump the event and wake the sleepers (the notify costs tens of ns, so
+ * the uncontended path skips it). Throws LockStateError if the mutex is free or held by another thread.
+ */
+export function mutexUnlock(
+  int32: Int32Array,
+  index: number,
+  config: LatchConfig = defaultLatchConfig,
+): void {
+  if (int32[index + OWNER] !== THREAD_ID) throw notOwner(int32, index);
+  int32[index + OWNER] = 0;
+  Atomics.store(int32, index, 0);
+  if (Atomics.load(int32, index + WAITERS) !== 0) {
+    Atomics.store(int32, index + WAITERS, 0);
+    Atomics.add(int32, index + EVENT, 1);
+    Atomics.notify(int32, index + EVENT);
+    if (config.counters !== null) config.counters.add(C_SIGNALS, 1);
+  }
+}
+
+/** True if some thread holds the mutex (a racy snapshot, for assertions and monitors). */
+export function mutexIsLocked(int32: Int32Array, index: number): boolean {
+  return Atomics.load(int32, index) !== 0;
+}
+
+/** The owner's thread id, 0 when free (a racy snapshot). */
+export function mutexOwner(int32: Int32Array, index: number): number {
+  return Atomics.load(int32, index) === 0 ? 0 : Atomics.load(int32, index + OWNER);
+}
+
+function notOwner(int32: Int32Array, index: number): LockStateError {
+  if (Atomics.load(int32, index) === 0) {
+    return new LockStateError(`mutexUnlock: mutex at index ${index} is not locked`);
+  }
+  const owner = Atomics.load(int32, index + OWNER);
+  return new LockStateError(
+    `mutexUnlock: mutex at index ${index} is held by thread ${owner}, not by the caller (thread ${THREAD_ID})`,
+  );
+}
+
+/**
+ * `mutex_spin_wait` after one failed test-and-set. Returns true once acquired, false when
+ * `deadline` (a `performance.now()` time) passes first.
+ */
+function mutexSpinWait(int32: Int32Array, index: number, config: LatchConfig, deadline: number): boolean {
+  if (int32[index + OWNER] === THREAD_ID && Atomics.load(int32, index) !== 0) {
+    throw new LockStateError(
+      `mutexLock: thread ${THREAD_ID} already holds the mutex at index ${index} (mutexes are not recursive)`,
+    );
+  }
+  const counters = config.counters;
+  const rounds = config.spinLoops;
+  const delay = config.spinDelay;
+  if (counters !== null) counters.add(C_MUTEX + F_SPIN_WAITS, 1);
+  for (;;) {
+    let i = 0;
+    for (;;) {
+      while (i < rounds && Atomics.load(int32, index) !== 0) {
+        if (delay > 0) utDelay(randomDelayUnits(delay));
+        i++;
+      }
+      if (counters !== null && i > 0) counters.add(C_MUTEX + F_SPIN_ROUNDS, i);
+      if (Atomics.compareExchange(int32, index, 0, 1) === 0) return true;
+      i++;
+      if (i >= rounds) break;
+    }
+    // sync_array_reserve_cell: remember the signal count, then announce a waiter.
+    const signal = Atomics.load(int32, index + EVENT);
+    Atomics.store(int32, index + WAITERS, 1);
+    if (counters !== null) counters.add(C_RESERVATIONS, 1);
+    for (let k = 0; k < RETRIES_AFTER_RESERVE; k++) {
+      if (Atomics.compareExchange(int32, index, 0, 1) === 0) return true;
+    }
+    let wait = Infinity;
+    if (deadline !== Infinity) {
+      wait = deadline - performance.now();
+      if (wait <= 0) return false;
+    }
+    if (counters !== null) counters.add(C_MUTEX + F_OS_WAITS, 1);
+    Atomics.wait(int32, index + EVENT, signal, wait);
+  }
+}
