@@ -16,7 +16,8 @@ if (!existsSync(store)) process.exit(0);
 
 const prefix = join(process.execPath, '..', '..');
 const env = { ...process.env };
-if (!env.npm_config_nodedir && existsSync(join(prefix, 'include', 'node', 'node.h'))) env.npm_config_nodedir = prefix;
+if (!env.npm_config_nodedir && existsSync(join(prefix, 'include', 'node', 'node.h')))
+  env.npm_config_nodedir = prefix;
 
 const require = createRequire(import.meta.url);
 const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js', { paths: [root] });
@@ -31,7 +32,9 @@ for (const entry of readdirSync(store).filter((d) => d.startsWith('better-sqlite
     stdio: process.env.CI === 'true' ? ['ignore', 'ignore', 'inherit'] : 'inherit',
   });
   if (run.status !== 0) {
-    console.error(`build-native: node-gyp failed for ${entry} (exit ${run.status}); is g++ installed and are Node's headers under ${prefix}/include/node?`);
+    console.error(
+      `build-native: node-gyp failed for ${entry} (exit ${run.status}); is g++ installed and are Node's headers under ${prefix}/include/node?`,
+    );
     process.exit(1);
   }
 }

@@ -8,7 +8,16 @@
 // 4. import each entry point from ESM, require it from CJS (dual packages), and type-check a
 //    consumer file with moduleResolution nodenext, as a TypeScript user would.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +53,8 @@ function attempt(label, fn) {
 }
 
 const isDual = (json) => JSON.stringify(json.exports ?? {}).includes('"require"');
-const entryPoints = (json) => Object.keys(json.exports ?? { '.': null }).filter((k) => k !== './package.json');
+const entryPoints = (json) =>
+  Object.keys(json.exports ?? { '.': null }).filter((k) => k !== './package.json');
 
 const packed = [];
 for (const { dir, json } of packages) {
@@ -63,26 +73,49 @@ for (const { dir, json } of packages) {
   packed.push({ json, tarball: join(tarballs, tarball) });
   attempt(`${json.name}: publint --strict`, () => run(bin('publint'), ['--strict'], dir));
   attempt(`${json.name}: attw`, () =>
-    run(bin('attw'), [join(tarballs, tarball), '--profile', isDual(json) ? 'node16' : 'esm-only', '--format', 'ascii'], dir),
+    run(
+      bin('attw'),
+      [join(tarballs, tarball), '--profile', isDual(json) ? 'node16' : 'esm-only', '--format', 'ascii'],
+      dir,
+    ),
   );
   if (!isDual(json)) {
     attempt(`${json.name}: README says why it is ESM-only`, () => {
       const readme = readFileSync(join(dir, 'README.md'), 'utf8');
-      if (!/ESM-only/i.test(readme)) throw new Error('README.md does not explain why the package is ESM-only');
+      if (!/ESM-only/i.test(readme))
+        throw new Error('README.md does not explain why the package is ESM-only');
     });
   }
 }
 
 const consumer = join(scratch, 'consumer');
 mkdirSync(consumer);
-writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '0.0.0' }, null, 2));
+writeFileSync(
+  join(consumer, 'package.json'),
+  JSON.stringify({ name: 'consumer', private: true, version: '0.0.0' }, null, 2),
+);
 attempt('npm install of every tarball into a scratch project', () =>
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...packed.map((p) => p.tarball)], consumer),
+  run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--ignore-scripts',
+      ...packed.map((p) => p.tarball),
+    ],
+    consumer,
+  ),
 );
 // The consumer's TypeScript sees Node's types from the workspace.
 mkdirSync(join(consumer, 'node_modules', '@types'), { recursive: true });
 if (!existsSync(join(consumer, 'node_modules', '@types', 'node'))) {
-  symlinkSync(join(root, 'node_modules', '@types', 'node'), join(consumer, 'node_modules', '@types', 'node'), 'dir');
+  symlinkSync(
+    join(root, 'node_modules', '@types', 'node'),
+    join(consumer, 'node_modules', '@types', 'node'),
+    'dir',
+  );
 }
 
 const esmLines = [];
@@ -102,7 +135,10 @@ packed.forEach(({ json }, i) => {
   }
 });
 const checkFn = `function check(spec, mod) { const n = Object.keys(mod).length; if (n === 0) throw new Error(spec + ' exports nothing'); console.log('  loaded ' + spec + ' (' + n + ' exports)'); }`;
-writeFileSync(join(consumer, 'esm.mjs'), `${checkFn}\n${esmLines.sort((a, b) => (a.startsWith('import') ? -1 : b.startsWith('import') ? 1 : 0)).join('\n')}\n`);
+writeFileSync(
+  join(consumer, 'esm.mjs'),
+  `${checkFn}\n${esmLines.sort((a, b) => (a.startsWith('import') ? -1 : b.startsWith('import') ? 1 : 0)).join('\n')}\n`,
+);
 writeFileSync(join(consumer, 'cjs.cjs'), `${checkFn}\n${cjsLines.join('\n')}\n`);
 writeFileSync(join(consumer, 'consumer.mts'), `${tsEsm.join('\n')}\n`);
 writeFileSync(join(consumer, 'consumer.cts'), `${tsCjs.join('\n')}\nexport {};\n`);
@@ -110,16 +146,30 @@ writeFileSync(
   join(consumer, 'tsconfig.json'),
   JSON.stringify(
     {
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, types: ['node'] },
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        strict: true,
+        noEmit: true,
+        types: ['node'],
+      },
       files: ['consumer.mts', 'consumer.cts'],
     },
     null,
     2,
   ),
 );
-attempt('import every entry point from ESM', () => process.stdout.write(quiet ? '' : run('node', ['esm.mjs'], consumer)) || run('node', ['esm.mjs'], consumer));
+attempt(
+  'import every entry point from ESM',
+  () =>
+    process.stdout.write(quiet ? '' : run('node', ['esm.mjs'], consumer)) ||
+    run('node', ['esm.mjs'], consumer),
+);
 attempt('require every dual entry point from CJS', () => run('node', ['cjs.cjs'], consumer));
-attempt('type-check a consumer (nodenext, ESM and CJS)', () => run(bin('tsc'), ['-p', 'tsconfig.json'], consumer));
+attempt('type-check a consumer (nodenext, ESM and CJS)', () =>
+  run(bin('tsc'), ['-p', 'tsconfig.json'], consumer),
+);
 
 rmSync(scratch, { recursive: true, force: true });
 if (problems.length > 0) {

@@ -18,7 +18,11 @@ const steps = [
   ['build', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']],
   ['typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']],
   ['lint', 'pnpm', ['run', 'lint']],
-  ['unit tests', 'pnpm', ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`]],
+  [
+    'unit tests',
+    'pnpm',
+    ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`],
+  ],
   ['check:packages', 'pnpm', ['run', 'check:packages']],
 ];
 
@@ -26,7 +30,11 @@ const failedSteps = [];
 for (const [label, command, args] of steps) {
   const started = Date.now();
   process.stdout.write(`\n=== ${label} ===\n`);
-  const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const run = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (run.status !== 0) {
     failedSteps.push(label);

@@ -66,7 +66,9 @@ await b.suite(
     for (let i = 0; i < LOOP; i++) sink += Math.floor(Math.random() * 1000);
   }),
   b.cycle(),
-  b.complete((s) => reports.push(['nextBelow(1000)', table(s, 'pure-rand uniformInt(xoroshiro128plus, 0, 999)')])),
+  b.complete((s) =>
+    reports.push(['nextBelow(1000)', table(s, 'pure-rand uniformInt(xoroshiro128plus, 0, 999)')]),
+  ),
 );
 
 await b.suite(
@@ -78,7 +80,9 @@ await b.suite(
     for (let i = 0; i < LOOP; i++) sink += prUniformInt(peer, 0, 3221225471);
   }),
   b.cycle(),
-  b.complete((s) => reports.push(['nextBelow(3·2^30)', table(s, 'pure-rand uniformInt(xoroshiro128plus, 0, 3·2^30-1)')])),
+  b.complete((s) =>
+    reports.push(['nextBelow(3·2^30)', table(s, 'pure-rand uniformInt(xoroshiro128plus, 0, 3·2^30-1)')]),
+  ),
 );
 
 console.log('\n');

@@ -7,12 +7,15 @@ const TWO32 = 4294967296;
  * `nextBelow`; wider ones (up to 2^53) combine two draws with rejection.
  */
 export function uniformInt(gen: RandomGenerator, min: number, max: number): number {
-  if (!Number.isSafeInteger(min)) throw new TypeError(`uniformInt: min must be a safe integer, got ${String(min)}`);
-  if (!Number.isSafeInteger(max)) throw new TypeError(`uniformInt: max must be a safe integer, got ${String(max)}`);
+  if (!Number.isSafeInteger(min))
+    throw new TypeError(`uniformInt: min must be a safe integer, got ${String(min)}`);
+  if (!Number.isSafeInteger(max))
+    throw new TypeError(`uniformInt: max must be a safe integer, got ${String(max)}`);
   if (max < min) throw new RangeError(`uniformInt: max (${max}) must be >= min (${min})`);
   const span = max - min + 1;
   if (span <= TWO32) return min + gen.nextBelow(span);
-  if (!Number.isSafeInteger(span)) throw new RangeError(`uniformInt: the range ${min}..${max} is wider than 2^53`);
+  if (!Number.isSafeInteger(span))
+    throw new RangeError(`uniformInt: the range ${min}..${max} is wider than 2^53`);
   // 53 random bits, rejecting the top partial block so every value is equally likely.
   const limit = Math.floor(2 ** 53 / span) * span;
   for (;;) {
@@ -44,7 +47,8 @@ export function shuffle<T>(gen: RandomGenerator, array: T[]): T[] {
  * set of size k) when k is small against n, a partial Fisher–Yates over [0, n) otherwise.
  */
 export function sampleWithoutReplacement(gen: RandomGenerator, n: number, k: number): number[] {
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`sampleWithoutReplacement: n must be a non-negative integer, got ${n}`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(`sampleWithoutReplacement: n must be a non-negative integer, got ${n}`);
   if (!Number.isSafeInteger(k) || k < 0 || k > n) {
     throw new RangeError(`sampleWithoutReplacement: k must be an integer in [0, n=${n}], got ${k}`);
   }
@@ -82,8 +86,10 @@ export class ZipfSampler {
   readonly #shortcut: number;
 
   constructor(n: number, s: number) {
-    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`ZipfSampler: n must be an integer >= 1, got ${n}`);
-    if (!(s > 0) || !Number.isFinite(s)) throw new RangeError(`ZipfSampler: s must be a finite number > 0, got ${s}`);
+    if (!Number.isSafeInteger(n) || n < 1)
+      throw new RangeError(`ZipfSampler: n must be an integer >= 1, got ${n}`);
+    if (!(s > 0) || !Number.isFinite(s))
+      throw new RangeError(`ZipfSampler: s must be a finite number > 0, got ${s}`);
     this.n = n;
     this.s = s;
     this.#hX1 = this.#hIntegral(1.5) - 1;

@@ -12,4 +12,10 @@ export {
   uniformityTest,
 } from './quality/tests.js';
 export { chiSquareSurvival, gammaQ, logGamma } from './quality/stats.js';
-export { batteryTests, formatReport, type GeneratorReport, report, type ReportOptions } from './quality/report.js';
+export {
+  batteryTests,
+  formatReport,
+  type GeneratorReport,
+  report,
+  type ReportOptions,
+} from './quality/report.js';

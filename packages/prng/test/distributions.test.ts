@@ -1,19 +1,32 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createGenerator, nextFloat53, sampleWithoutReplacement, shuffle, uniformInt, ZipfSampler } from '../src/index.js';
+import {
+  createGenerator,
+  nextFloat53,
+  sampleWithoutReplacement,
+  shuffle,
+  uniformInt,
+  ZipfSampler,
+} from '../src/index.js';
 
 describe('helpers', () => {
   it('uniformInt stays within [min, max], including ranges wider than 2^32', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.integer({ min: 0, max: 2 ** 45 }), (min, span) => {
-        const g = createGenerator('pcg32', { seed: 1 });
-        for (let i = 0; i < 10; i++) {
-          const x = uniformInt(g, min, min + span);
-          expect(x >= min && x <= min + span && Number.isInteger(x)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: -(2 ** 40), max: 2 ** 40 }),
+        fc.integer({ min: 0, max: 2 ** 45 }),
+        (min, span) => {
+          const g = createGenerator('pcg32', { seed: 1 });
+          for (let i = 0; i < 10; i++) {
+            const x = uniformInt(g, min, min + span);
+            expect(x >= min && x <= min + span && Number.isInteger(x)).toBe(true);
+          }
+        },
+      ),
     );
-    expect(() => uniformInt(createGenerator('pcg32', { seed: 1 }), 5, 4)).toThrow(/max \(4\) must be >= min \(5\)/);
+    expect(() => uniformInt(createGenerator('pcg32', { seed: 1 }), 5, 4)).toThrow(
+      /max \(4\) must be >= min \(5\)/,
+    );
   });
   it('nextFloat53 is in [0, 1) with mean near 1/2', () => {
     const g = createGenerator('xoshiro256**', { seed: 3 });

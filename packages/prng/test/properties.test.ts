@@ -28,15 +28,19 @@ describe.each(generatorNames)('%s', (name) => {
 
   it('nextBelow(n) is an integer in [0, n) for any n in [1, 2^32]', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 3 }), fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 2 ** 32 })), (seed, n) => {
-        const g = seeded(name, seed);
-        for (let i = 0; i < 20; i++) {
-          const x = g.nextBelow(n);
-          expect(Number.isInteger(x)).toBe(true);
-          expect(x).toBeGreaterThanOrEqual(0);
-          expect(x).toBeLessThan(n);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 3 }),
+        fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 2 ** 32 })),
+        (seed, n) => {
+          const g = seeded(name, seed);
+          for (let i = 0; i < 20; i++) {
+            const x = g.nextBelow(n);
+            expect(Number.isInteger(x)).toBe(true);
+            expect(x).toBeGreaterThanOrEqual(0);
+            expect(x).toBeLessThan(n);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });

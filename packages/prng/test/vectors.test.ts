@@ -20,8 +20,12 @@ describe('splitmix64', () => {
   it('matches splitmix64.c from seed 1234567', () => {
     const g = new SplitMix64({ seed: 1234567 });
     expect(take(6, () => g.nextBigUint64())).toEqual([
-      6457827717110365317n, 3203168211198807973n, 9817491932198370423n, 4593380528125082431n,
-      16408922859458223821n, 7804594928223864054n,
+      6457827717110365317n,
+      3203168211198807973n,
+      9817491932198370423n,
+      4593380528125082431n,
+      16408922859458223821n,
+      7804594928223864054n,
     ]);
   });
   it('matches from seed 0, and nextUint32 is the high word', () => {
@@ -37,15 +41,27 @@ describe('xoshiro256**', () => {
   it('matches xoshiro256starstar.c from state {1,2,3,4}, then after jump()', () => {
     const g = new Xoshiro256StarStar({ state: [1n, 2n, 3n, 4n] });
     expect(take(6, () => g.nextBigUint64())).toEqual([
-      11520n, 0n, 1509978240n, 1215971899390074240n, 1216172134540287360n, 607988272756665600n,
+      11520n,
+      0n,
+      1509978240n,
+      1215971899390074240n,
+      1216172134540287360n,
+      607988272756665600n,
     ]);
     g.jump();
-    expect(take(3, () => g.nextBigUint64())).toEqual([5426983283421486391n, 11862457687714050616n, 11560836193490265043n]);
+    expect(take(3, () => g.nextBigUint64())).toEqual([
+      5426983283421486391n,
+      11862457687714050616n,
+      11560836193490265043n,
+    ]);
   });
   it('seeds through SplitMix64', () => {
     const g = new Xoshiro256StarStar({ seed: 42 });
     expect(take(4, () => g.nextBigUint64())).toEqual([
-      1546998764402558742n, 6990951692964543102n, 12544586762248559009n, 17057574109182124193n,
+      1546998764402558742n,
+      6990951692964543102n,
+      12544586762248559009n,
+      17057574109182124193n,
     ]);
     const h = new Xoshiro256StarStar({ seed: 42 });
     expect(h.nextUint32()).toBe(Number(1546998764402558742n >> 32n));
@@ -99,14 +115,22 @@ describe('innodb-ut-rnd', () => {
   it('32-bit words from the server-start counter', () => {
     const g = new InnodbUtRnd({ wordBits: 32 });
     expect(take(8, () => g.nextWord())).toEqual(
-      [3835806949, 120493143, 1318316081, 52713059, 1915121676, 2591882325, 3308626286, 1992675570].map(BigInt),
+      [3835806949, 120493143, 1318316081, 52713059, 1915121676, 2591882325, 3308626286, 1992675570].map(
+        BigInt,
+      ),
     );
   });
   it('64-bit words from the server-start counter', () => {
     const g = new InnodbUtRnd({ wordBits: 64 });
     expect(take(8, () => g.nextWord())).toEqual([
-      3651272581484040374n, 567703251505207880n, 7647278186624333935n, 12203251353099693242n,
-      1563628522320732234n, 6416171194031751695n, 8137657663580461230n, 5769720470366197839n,
+      3651272581484040374n,
+      567703251505207880n,
+      7647278186624333935n,
+      12203251353099693242n,
+      1563628522320732234n,
+      6416171194031751695n,
+      8137657663580461230n,
+      5769720470366197839n,
     ]);
   });
   it('ut_rnd_interval: 5.1 is rnd % n, 5.5 is rnd % (n - 1), n = 1 makes no call', () => {
@@ -125,7 +149,9 @@ describe('innodb-page-rnd', () => {
   it('follows 976722341 + k * 87584577', () => {
     const g = new InnodbPageRnd({ wordBits: 64 });
     expect(take(8, () => g.nextWord())).toEqual(
-      [1064306918, 1151891495, 1239476072, 1327060649, 1414645226, 1502229803, 1589814380, 1677398957].map(BigInt),
+      [1064306918, 1151891495, 1239476072, 1327060649, 1414645226, 1502229803, 1589814380, 1677398957].map(
+        BigInt,
+      ),
     );
   });
   it('picks the documented records among 3, 4, 5 and 7', () => {
@@ -159,7 +185,11 @@ describe('innodb-lcg64 (page_cur_lcg_prng)', () => {
   it('matches the C LCG from X0 = 0 (first output a*X0 + c)', () => {
     const g = new InnodbLcg64({ seed: 0 });
     expect(take(6, () => g.nextWord())).toEqual([
-      12345n, 13622895711870n, 17423423094097455071n, 9039786828775103532n, 12744206516323260149n,
+      12345n,
+      13622895711870n,
+      17423423094097455071n,
+      9039786828775103532n,
+      12744206516323260149n,
       11820541280853630090n,
     ]);
   });

@@ -22,7 +22,13 @@ export class InnodbLcg64 implements LegacyGenerator, RandomGenerator64 {
   readonly wordBits: 32 | 64;
   #x: bigint;
 
-  constructor(options: { wordBits?: 32 | 64; seed?: bigint | number; state?: readonly bigint[] | readonly number[] } = {}) {
+  constructor(
+    options: {
+      wordBits?: 32 | 64;
+      seed?: bigint | number;
+      state?: readonly bigint[] | readonly number[];
+    } = {},
+  ) {
     this.wordBits = checkWordBits(options.wordBits ?? 64);
     let x0: bigint;
     if (options.state !== undefined) x0 = stateWords(options.state, 1, this.name)[0]!;

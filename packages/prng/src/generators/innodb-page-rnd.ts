@@ -26,7 +26,13 @@ export class InnodbPageRnd implements LegacyGenerator {
   #word32 = 0;
   #word64 = 0n;
 
-  constructor(options: { wordBits?: 32 | 64; seed?: bigint | number; state?: readonly bigint[] | readonly number[] } = {}) {
+  constructor(
+    options: {
+      wordBits?: 32 | 64;
+      seed?: bigint | number;
+      state?: readonly bigint[] | readonly number[];
+    } = {},
+  ) {
     this.wordBits = checkWordBits(options.wordBits ?? 64);
     let start = BigInt(PAGE_RND_START);
     if (options.state !== undefined) start = stateWords(options.state, 1, this.name)[0]!;

@@ -26,7 +26,9 @@ export class Pcg32 implements RandomGenerator {
   #ih = 0;
   #il = 0;
 
-  constructor(options: { seed?: bigint | number; stream?: bigint; state?: readonly bigint[] | readonly number[] } = {}) {
+  constructor(
+    options: { seed?: bigint | number; stream?: bigint; state?: readonly bigint[] | readonly number[] } = {},
+  ) {
     if (options.state !== undefined) {
       const [state, inc] = stateWords(options.state, 2, this.name) as [bigint, bigint];
       if ((inc & 1n) === 0n) throw new RangeError('state[1] (inc) for pcg32 must be odd');

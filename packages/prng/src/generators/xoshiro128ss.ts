@@ -27,11 +27,19 @@ export class Xoshiro128StarStar implements JumpableGenerator {
   constructor(options: { seed?: bigint | number; state?: readonly bigint[] | readonly number[] } = {}) {
     if (options.state !== undefined) {
       const words = stateWords(options.state, 4, this.name);
-      if (words.some((w) => w > 0xffffffffn)) throw new RangeError('state words for xoshiro128** must be 32-bit');
+      if (words.some((w) => w > 0xffffffffn))
+        throw new RangeError('state words for xoshiro128** must be 32-bit');
       if (words.every((w) => w === 0n)) throw new RangeError('state for xoshiro128** must not be all zero');
-      [this.#s0, this.#s1, this.#s2, this.#s3] = words.map((w) => Number(w) | 0) as [number, number, number, number];
+      [this.#s0, this.#s1, this.#s2, this.#s3] = words.map((w) => Number(w) | 0) as [
+        number,
+        number,
+        number,
+        number,
+      ];
     } else {
-      const sm = new SplitMix64({ seed: options.seed !== undefined ? toBigSeed(options.seed) : entropySeed() });
+      const sm = new SplitMix64({
+        seed: options.seed !== undefined ? toBigSeed(options.seed) : entropySeed(),
+      });
       const a = sm.nextBigUint64();
       const b = sm.nextBigUint64();
       this.#s0 = Number(a & 0xffffffffn) | 0;

@@ -32,7 +32,9 @@ export class Xoshiro256StarStar implements RandomGenerator64, JumpableGenerator 
       if (words.some((w) => w > MASK64)) throw new RangeError('state words for xoshiro256** must be 64-bit');
       if (words.every((w) => w === 0n)) throw new RangeError('state for xoshiro256** must not be all zero');
     } else {
-      const sm = new SplitMix64({ seed: options.seed !== undefined ? toBigSeed(options.seed) : entropySeed() });
+      const sm = new SplitMix64({
+        seed: options.seed !== undefined ? toBigSeed(options.seed) : entropySeed(),
+      });
       words = [sm.nextBigUint64(), sm.nextBigUint64(), sm.nextBigUint64(), sm.nextBigUint64()];
     }
     this.#setState(words);

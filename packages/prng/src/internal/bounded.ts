@@ -24,7 +24,7 @@ export interface Uint32Source {
  */
 export function lemireNextBelow(): (this: Uint32Source, n: number) => number {
   return function nextBelow(this: Uint32Source, n: number): number {
-    if ((n >>> 0) !== n || n === 0) {
+    if (n >>> 0 !== n || n === 0) {
       if (n !== TWO32) checkBound(n); // throws for anything but 2^32
     }
     let x = this.nextUint32();

@@ -28,9 +28,15 @@ export function checkWordBits(wordBits: unknown): 32 | 64 {
   return wordBits;
 }
 
-export function stateWords(state: readonly bigint[] | readonly number[], count: number, name: string): bigint[] {
+export function stateWords(
+  state: readonly bigint[] | readonly number[],
+  count: number,
+  name: string,
+): bigint[] {
   if (!Array.isArray(state) || state.length !== count) {
-    throw new RangeError(`state for ${name} must hold exactly ${count} word(s), got ${Array.isArray(state) ? state.length : String(state)}`);
+    throw new RangeError(
+      `state for ${name} must hold exactly ${count} word(s), got ${Array.isArray(state) ? state.length : String(state)}`,
+    );
   }
   return state.map((w, i) => toBigSeed(w, `state[${i}]`));
 }

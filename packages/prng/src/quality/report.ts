@@ -59,7 +59,9 @@ function optionsFor(name: GeneratorName, options: ReportOptions): GeneratorOptio
 export function report(options: ReportOptions = {}): GeneratorReport[] {
   const names = options.generators ?? generatorNames;
   return names.map((generator) => {
-    const results = batteryTests.map((t) => t.run(createGenerator(generator, optionsFor(generator, options))));
+    const results = batteryTests.map((t) =>
+      t.run(createGenerator(generator, optionsFor(generator, options))),
+    );
     return {
       generator,
       legacy: legacyGeneratorNames.includes(generator),
@@ -88,6 +90,10 @@ export function formatReport(reports: readonly GeneratorReport[]): string {
   ]);
   rows.push(['failed', ...reports.map((r) => `${r.failed}/${r.results.length}`)]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

@@ -15,11 +15,24 @@ export interface TestResult {
 /** Default significance: fail below 0.001 (too far from uniform) or above 0.999 (too regular). */
 export const DEFAULT_ALPHA = 0.001;
 
-function result(test: string, observed: ArrayLike<number>, expected: ArrayLike<number>, detail: string, alpha: number): TestResult {
+function result(
+  test: string,
+  observed: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  detail: string,
+  alpha: number,
+): TestResult {
   const statistic = pearson(observed, expected);
   const degreesOfFreedom = observed.length - 1;
   const pValue = chiSquareSurvival(statistic, degreesOfFreedom);
-  return { test, statistic, degreesOfFreedom, pValue, passed: pValue >= alpha && pValue <= 1 - alpha, detail };
+  return {
+    test,
+    statistic,
+    degreesOfFreedom,
+    pValue,
+    passed: pValue >= alpha && pValue <= 1 - alpha,
+    detail,
+  };
 }
 
 function uniformExpectation(bins: number, total: number): Float64Array {
@@ -36,7 +49,13 @@ export function uniformityTest(gen: RandomGenerator, options: CommonOptions = {}
   const samples = options.samples ?? 100_000;
   const counts = new Float64Array(256);
   for (let i = 0; i < samples; i++) counts[gen.nextUint32() >>> 24]! += 1;
-  return result('uniformity', counts, uniformExpectation(256, samples), `${samples} draws, top byte`, options.alpha ?? DEFAULT_ALPHA);
+  return result(
+    'uniformity',
+    counts,
+    uniformExpectation(256, samples),
+    `${samples} draws, top byte`,
+    options.alpha ?? DEFAULT_ALPHA,
+  );
 }
 
 /**
@@ -65,7 +84,13 @@ export function serialTest(gen: RandomGenerator, d = 16, options: CommonOptions 
     const a = gen.nextBelow(d);
     counts[a * d + gen.nextBelow(d)]! += 1;
   }
-  return result(`serial pairs d=${d}`, counts, uniformExpectation(d * d, pairs), `${pairs} pairs`, options.alpha ?? DEFAULT_ALPHA);
+  return result(
+    `serial pairs d=${d}`,
+    counts,
+    uniformExpectation(d * d, pairs),
+    `${pairs} pairs`,
+    options.alpha ?? DEFAULT_ALPHA,
+  );
 }
 
 /**
@@ -152,7 +177,13 @@ export function birthdayTest(gen: RandomGenerator, options: CommonOptions = {}):
     tail -= p;
   }
   expected[5] = years * tail;
-  return result('birthday spacings', counts, expected, `${years} years of ${m} birthdays`, options.alpha ?? DEFAULT_ALPHA);
+  return result(
+    'birthday spacings',
+    counts,
+    expected,
+    `${years} years of ${m} birthdays`,
+    options.alpha ?? DEFAULT_ALPHA,
+  );
 }
 
 /** The outcome of {@link diveTest}: which of the n records a random dive can ever pick. */
