@@ -30,7 +30,11 @@ const packages = readdirSync(join(root, 'packages'))
   .map((dir) => join(root, 'packages', dir))
   .filter((dir) => existsSync(join(dir, 'package.json')))
   .map((dir) => ({ dir, json: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
-  .filter(({ json }) => !json.private);
+  .filter(({ json }) => !json.private)
+  // `pnpm check:packages prng buffer-pool` checks only those packages.
+  .filter(
+    ({ dir }) => process.argv.length <= 2 || process.argv.slice(2).some((name) => dir.endsWith(`/${name}`)),
+  );
 
 const scratch = mkdtempSync(join(tmpdir(), 'enginekit-consumer-'));
 const tarballs = join(scratch, 'tarballs');
@@ -160,13 +164,12 @@ writeFileSync(
     2,
   ),
 );
-attempt(
-  'import every entry point from ESM',
-  () =>
-    process.stdout.write(quiet ? '' : run('node', ['esm.mjs'], consumer)) ||
-    run('node', ['esm.mjs'], consumer),
+attempt('import every entry point from ESM', () =>
+  process.stdout.write(`ESM:\n${run('node', ['esm.mjs'], consumer)}`),
 );
-attempt('require every dual entry point from CJS', () => run('node', ['cjs.cjs'], consumer));
+attempt('require every dual entry point from CJS', () =>
+  process.stdout.write(`CJS:\n${run('node', ['cjs.cjs'], consumer)}`),
+);
 attempt('type-check a consumer (nodenext, ESM and CJS)', () =>
   run(bin('tsc'), ['-p', 'tsconfig.json'], consumer),
 );
