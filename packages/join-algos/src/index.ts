@@ -1,0 +1,26 @@
+export type { Emit, IndexAccess, JoinKey, JoinSpec, JoinType, RowSource } from './types.js';
+export { joinTypes } from './types.js';
+export { addJoinStats, createJoinStats, type JoinStats } from './stats.js';
+export { type ColumnType, type RowCodec, type Tuple, tupleCodec } from './codec.js';
+export { arrayIndex, arraySource } from './sources.js';
+export { JoinBuffer, RECORD_HEADER_BYTES } from './join-buffer.js';
+export { type ScanJoinSpec, simpleNestedLoopJoin } from './nested-loop.js';
+export { type IndexJoinSpec, indexNestedLoopJoin } from './index-nested-loop.js';
+export {
+  type BlockJoinSpec,
+  blockNestedLoopHashJoin,
+  blockNestedLoopJoin,
+  HASH_ENTRY_BYTES,
+  type JoinBufferOptions,
+} from './block-nested-loop.js';
+export { hashJoin } from './hash-join.js';
+export { BUILD_ROW_OVERHEAD, type GraceHashJoinSpec, graceHashJoin } from './grace-hash-join.js';
+export { compareKeys, sortMergeJoin } from './sort-merge-join.js';
+export {
+  chooseJoinCache,
+  defaultJoinCacheSwitches,
+  explainJoinCache,
+  type JoinCacheChoice,
+  type JoinCacheSwitches,
+  type JoinCacheTable,
+} from './join-cache-level.js';
