@@ -1,0 +1,159 @@
+import { tmpdir } from 'node:os';
+import type { TempFileSystem } from './temp-files.js';
+import type { KeyComparator, MergeMode, SortProgress } from './types.js';
+
+/** `innodb_sort_buffer_size` default: 1 MiB (MySQL 5.6 `srv_sort_buf_size`). */
+export const SORT_BUFFER_SIZE_DEFAULT = 1048576;
+/** `innodb_sort_buffer_size` minimum: 64 KiB. */
+export const SORT_BUFFER_SIZE_MIN = 65536;
+/** `innodb_sort_buffer_size` maximum: 64 MiB; larger needs `allowLargeSortBuffer`. */
+export const SORT_BUFFER_SIZE_MAX = 67108864;
+/** Hard ceiling even with `allowLargeSortBuffer`: 1 GiB (Percona's `innodb_merge_sort_block_size` max). */
+export const SORT_BUFFER_SIZE_LIMIT = 1073741824;
+/** Smallest merge block: 4 KiB. */
+export const MERGE_BLOCK_SIZE_MIN = 4096;
+/** Default read buffer per input run in 'kway' mode: 64 KiB. */
+export const KWAY_READ_SIZE_DEFAULT = 65536;
+
+/** Options of `ExternalSorter` (and of `buildIndex`, `sortRecords`). */
+export interface SorterOptions {
+  /**
+   * `innodb_sort_buffer_size`: bytes of the in-memory sort buffer (records plus 8 bytes of
+   * offset array per record). Default 1048576; range 65536–67108864, up to 1 GiB with
+   * `allowLargeSortBuffer: true`.
+   */
+  sortBufferSize?: number;
+  /** Opt in to a sort buffer above InnoDB's 64 MiB maximum (for experiments). Default false. */
+  allowLargeSortBuffer?: boolean;
+  /**
+   * Bytes per temp-file block: runs are written in blocks of this size and, in 'innodb' mode,
+   * merged with three buffers of this size (Percona's `innodb_merge_sort_block_size`). Default:
+   * the sort buffer size, as in MySQL 5.6. Range 4096–`sortBufferSize`.
+   */
+  mergeBlockSize?: number;
+  /**
+   * 'innodb' (default): 2-way merge passes as `row_merge_sort`, ⌈log2 runs⌉ passes, three block
+   * buffers. 'kway': a loser-tree merge of as many runs as the sort buffer's memory can feed
+   * (`sortBufferSize / kwayReadSize` read buffers), usually one pass.
+   */
+  mergeMode?: MergeMode;
+  /** 'kway' only: read buffer per input run, bytes. Default 65536; range 4096–`sortBufferSize / 2`. */
+  kwayReadSize?: number;
+  /** Key order; default memcmp order (`compareBytes`). */
+  compare?: KeyComparator;
+  /** Directory for the temp files (a private sub-directory is made in it). Default `os.tmpdir()`. */
+  tmpdir?: string;
+  /** Abort the sort: temp files are removed and `SortAbortedError` is thrown. */
+  signal?: AbortSignal;
+  /** Called after each spilled run, each merge pass and every 65536 output records. */
+  onProgress?: (progress: SortProgress) => void;
+  /** File-system calls for the temp files (fault injection in tests). Default `node:fs`. */
+  fs?: TempFileSystem;
+}
+
+/** Options after validation, defaults filled in. */
+export interface ResolvedOptions {
+  sortBufferSize: number;
+  mergeBlockSize: number;
+  mergeMode: MergeMode;
+  kwayReadSize: number;
+  compare: KeyComparator | undefined;
+  tmpdir: string;
+  signal: AbortSignal | undefined;
+  onProgress: ((progress: SortProgress) => void) | undefined;
+  fs: TempFileSystem | undefined;
+}
+
+const KNOWN = new Set([
+  'sortBufferSize',
+  'allowLargeSortBuffer',
+  'mergeBlockSize',
+  'mergeMode',
+  'kwayReadSize',
+  'compare',
+  'tmpdir',
+  'signal',
+  'onProgress',
+  'fs',
+]);
+
+function integer(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`${name} must be an integer number of bytes, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Validate `options`; every error names the option and the value. */
+export function resolveOptions(
+  options: SorterOptions = {},
+  extraKeys: readonly string[] = [],
+): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`options must be an object, got ${String(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key) && !extraKeys.includes(key)) throw new RangeError(`unknown option '${key}'`);
+  }
+  const large = options.allowLargeSortBuffer ?? false;
+  if (typeof large !== 'boolean') {
+    throw new TypeError(`allowLargeSortBuffer must be a boolean, got ${String(large)}`);
+  }
+  const sortBufferSize = integer('sortBufferSize', options.sortBufferSize ?? SORT_BUFFER_SIZE_DEFAULT);
+  const max = large ? SORT_BUFFER_SIZE_LIMIT : SORT_BUFFER_SIZE_MAX;
+  if (sortBufferSize < SORT_BUFFER_SIZE_MIN || sortBufferSize > max) {
+    const hint = large ? '' : ' (set allowLargeSortBuffer: true to go above 64 MiB)';
+    throw new RangeError(
+      `sortBufferSize (innodb_sort_buffer_size) must be in [${SORT_BUFFER_SIZE_MIN}, ${max}], got ${sortBufferSize}${hint}`,
+    );
+  }
+  const mergeBlockSize = integer('mergeBlockSize', options.mergeBlockSize ?? sortBufferSize);
+  if (mergeBlockSize < MERGE_BLOCK_SIZE_MIN || mergeBlockSize > sortBufferSize) {
+    throw new RangeError(
+      `mergeBlockSize must be in [${MERGE_BLOCK_SIZE_MIN}, sortBufferSize = ${sortBufferSize}], got ${mergeBlockSize}`,
+    );
+  }
+  const mergeMode = options.mergeMode ?? 'innodb';
+  if (mergeMode !== 'innodb' && mergeMode !== 'kway') {
+    throw new RangeError(`mergeMode must be 'innodb' or 'kway', got ${String(mergeMode)}`);
+  }
+  const kwayReadSize = integer(
+    'kwayReadSize',
+    options.kwayReadSize ?? Math.min(KWAY_READ_SIZE_DEFAULT, Math.floor(sortBufferSize / 2)),
+  );
+  if (kwayReadSize < MERGE_BLOCK_SIZE_MIN || kwayReadSize > sortBufferSize / 2) {
+    throw new RangeError(
+      `kwayReadSize must be in [${MERGE_BLOCK_SIZE_MIN}, sortBufferSize / 2 = ${sortBufferSize / 2}], got ${kwayReadSize}`,
+    );
+  }
+  const compare = options.compare;
+  if (compare !== undefined && typeof compare !== 'function') {
+    throw new TypeError(`compare must be a function, got ${String(compare)}`);
+  }
+  const dir = options.tmpdir ?? tmpdir();
+  if (typeof dir !== 'string' || dir.length === 0) {
+    throw new TypeError(`tmpdir must be a non-empty string, got ${String(dir)}`);
+  }
+  const signal = options.signal;
+  if (
+    signal !== undefined &&
+    (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean')
+  ) {
+    throw new TypeError(`signal must be an AbortSignal, got ${String(signal)}`);
+  }
+  const onProgress = options.onProgress;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`onProgress must be a function, got ${String(onProgress)}`);
+  }
+  return {
+    sortBufferSize,
+    mergeBlockSize,
+    mergeMode,
+    kwayReadSize,
+    compare,
+    tmpdir: dir,
+    signal,
+    onProgress,
+    fs: options.fs,
+  };
+}

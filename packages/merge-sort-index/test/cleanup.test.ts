@@ -1,0 +1,163 @@
+// Temp files: removed on success, source error, abort, early break, disk full and read errors.
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  DiskFullError,
+  ExternalSorter,
+  nodeTempFileSystem,
+  SortAbortedError,
+  SorterStateError,
+  SourceError,
+  TempFileError,
+  type TempFileSystem,
+} from '../src/index.js';
+import { makeRecords, type Rec, scratchDir } from './helpers.js';
+
+const scratch = scratchDir();
+afterAll(() => scratch.dispose());
+
+const base = { sortBufferSize: 65536, mergeBlockSize: 8192, tmpdir: scratch.dir } as const;
+const records = makeRecords('random', 3000, 42, 150);
+
+describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
+  it('removes its directory after a full read', () => {
+    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    expect(sorter.tempDirectory).toBeDefined();
+    expect(scratch.entries().length).toBe(1);
+    let n = 0;
+    for (const _ of sorter.entries()) n++;
+    expect(n).toBe(records.length);
+    expect(scratch.entries()).toEqual([]);
+    expect(sorter.tempDirectory).toBeUndefined();
+  });
+
+  it('removes its files when the consumer breaks out early', () => {
+    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    for (const _ of sorter.entries()) break;
+    expect(scratch.entries()).toEqual([]);
+  });
+
+  it('a failing iterable source becomes SourceError, files removed', () => {
+    function* failing(): Generator<Rec> {
+      yield* records.slice(0, 2000);
+      throw new Error('disk read failed at row 2000');
+    }
+    const sorter = new ExternalSorter({ ...base, mergeMode });
+    let caught: unknown;
+    try {
+      sorter.addAll(failing());
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(SourceError);
+    expect((caught as Error).message).toMatch(/disk read failed at row 2000/);
+    expect((caught as Error).cause).toBeInstanceOf(Error);
+    expect(scratch.entries()).toEqual([]);
+    expect(() => sorter.add(new Uint8Array(1))).toThrow(SorterStateError);
+  });
+
+  it('a failing scan function becomes SourceError, files removed', () => {
+    const sorter = new ExternalSorter({ ...base, mergeMode });
+    expect(() =>
+      sorter.addAll((emit) => {
+        for (const [k, v] of records) emit(k, v);
+        throw new RangeError('scan broke');
+      }),
+    ).toThrow(SourceError);
+    expect(scratch.entries()).toEqual([]);
+  });
+
+  it('abort during the scan throws SortAbortedError, files removed', () => {
+    const controller = new AbortController();
+    const sorter = new ExternalSorter({
+      ...base,
+      mergeMode,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase === 'scan' && p.runs >= 3) controller.abort(new Error('user cancelled'));
+      },
+    });
+    expect(() => sorter.addAll(records)).toThrow(SortAbortedError);
+    expect(scratch.entries()).toEqual([]);
+  });
+
+  it('abort during the merge throws SortAbortedError, files removed', () => {
+    const controller = new AbortController();
+    const sorter = new ExternalSorter({
+      ...base,
+      mergeMode,
+      kwayReadSize: 16384,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase === 'merge') controller.abort();
+      },
+    }).addAll(makeRecords('random', 6000, 7, 150));
+    expect(() => sorter.drain(() => {})).toThrow(SortAbortedError);
+    expect(scratch.entries()).toEqual([]);
+  });
+
+  it('abort during the output throws SortAbortedError, files removed', () => {
+    const controller = new AbortController();
+    const sorter = new ExternalSorter({ ...base, mergeMode, signal: controller.signal }).addAll(records);
+    let n = 0;
+    expect(() => {
+      for (const _ of sorter.entries()) if (++n === 100) controller.abort();
+    }).toThrow(SortAbortedError);
+    expect(n).toBeLessThanOrEqual(1024 + 1);
+    expect(scratch.entries()).toEqual([]);
+  });
+
+  it('a full disk (ENOSPC) becomes DiskFullError naming the directory, files removed', () => {
+    let budget = 100_000;
+    const fs: TempFileSystem = {
+      ...nodeTempFileSystem,
+      writeSync(fd, buffer, offset, length, position) {
+        if (budget < length)
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        budget -= length;
+        return nodeTempFileSystem.writeSync(fd, buffer, offset, length, position);
+      },
+    };
+    const sorter = new ExternalSorter({ ...base, mergeMode, fs });
+    let caught: unknown;
+    try {
+      sorter.addAll(records);
+      sorter.drain(() => {});
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(DiskFullError);
+    expect((caught as DiskFullError).directory).toContain(scratch.dir);
+    expect((caught as Error).message).toMatch(/full \(ENOSPC\)/);
+    expect(scratch.entries()).toEqual([]);
+  });
+
+  it('a failing read becomes TempFileError, files removed', () => {
+    const fs: TempFileSystem = {
+      ...nodeTempFileSystem,
+      readSync() {
+        throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+      },
+    };
+    const sorter = new ExternalSorter({ ...base, mergeMode, fs }).addAll(records);
+    expect(() => sorter.drain(() => {})).toThrow(TempFileError);
+    expect(scratch.entries()).toEqual([]);
+  });
+
+  it('an exception from the consumer propagates, files removed', () => {
+    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    expect(() =>
+      sorter.drain(() => {
+        throw new Error('sink full');
+      }),
+    ).toThrow('sink full');
+    expect(scratch.entries()).toEqual([]);
+  });
+
+  it('close() before reading removes the files and ends the sorter', () => {
+    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    sorter.close();
+    sorter.close();
+    expect(scratch.entries()).toEqual([]);
+    expect(() => [...sorter.entries()]).toThrow(SorterStateError);
+  });
+});
