@@ -1,0 +1,21 @@
+export type { DeviceDescriptor, DiskProfile, PageDevice } from './device.js';
+export { FileDevice } from './file-device.js';
+export type { FileDeviceOptions } from './file-device.js';
+export { MemoryDevice } from './memory-device.js';
+export type { MemoryDeviceOptions } from './memory-device.js';
+export { DISK_PROFILES, SimulatedDevice } from './simulated-device.js';
+export type { SimulatedDeviceStats } from './simulated-device.js';
+export { openDevice } from './open-device.js';
+export * from './envelope.js';
+export { BufferPoolFullError, CorruptionError } from './errors.js';
+export { BufferPool } from './pool.js';
+export type { AttachOptions, BufferPoolDescriptor, LatchMode, PageStore } from './pool.js';
+export type { BufferPoolOptions, BufferPoolVariables, ReplacementPolicy } from './options.js';
+export type { BufferPoolStats } from './stats.js';
+export {
+  BUF_LRU_OLD_MIN_LEN,
+  BUF_LRU_OLD_RATIO_DIV,
+  BUF_LRU_OLD_TOLERANCE,
+  oldRatioFromPct,
+  pctFromOldRatio,
+} from './internal/lru.js';

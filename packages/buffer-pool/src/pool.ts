@@ -1,0 +1,1175 @@
+import type { DeviceDescriptor, PageDevice } from './device.js';
+import { checkPageNo } from './device.js';
+import {
+  FIL_NULL,
+  FIL_PAGE_NEXT,
+  FIL_PAGE_PREV,
+  initPage,
+  readUint32BE,
+  sealPage,
+  verifyPage,
+  writePageLsn,
+} from './envelope.js';
+import { checkPageSize } from './envelope.js';
+import { BufferPoolFullError, CorruptionError } from './errors.js';
+import { flushListInsert, flushListRemove } from './internal/flush-list.js';
+import { mutexInit, mutexLock, mutexUnlock, RWLOCK_SLOTS, MUTEX_SLOTS, rwInit } from './internal/latch.js';
+import { rwSLock, rwSUnlock, rwTrySLock, rwTryXLock, rwXLock, rwXUnlock } from './internal/latch.js';
+import * as K from './internal/layout.js';
+import { PoolLayout } from './internal/layout.js';
+import {
+  lruAddBlock,
+  lruRemoveBlock,
+  oldRatioFromPct,
+  pctFromOldRatio,
+  plainAddFirst,
+  plainMoveToHead,
+  plainRemove,
+} from './internal/lru.js';
+import { hashGet, hashInsert, hashRemove } from './internal/page-hash.js';
+import { openDevice } from './open-device.js';
+import type { BufferPoolOptions, BufferPoolVariables, ReplacementPolicy } from './options.js';
+import { checkBool, checkInt } from './options.js';
+import type { BufferPoolStats } from './stats.js';
+import { addStats, readInstanceStats } from './stats.js';
+
+/** Latch mode of `fix()`/`unfix()`: 0 none (buffer-fix only), 1 shared, 2 exclusive. */
+export type LatchMode = 0 | 1 | 2;
+
+/** The page-store contract the B+tree is written against (docs/architecture.md). */
+export interface PageStore {
+  readonly pageSize: number;
+  readonly bytes: Uint8Array;
+  fix(space: number, pageNo: number, latch: LatchMode): number;
+  unfix(frame: number, latch: LatchMode): void;
+  allocatePage(space: number): number;
+  markDirty(frame: number, lsn?: bigint): void;
+}
+
+/** What a worker needs to attach to a pool: the shared buffer and how to open each space. */
+export interface BufferPoolDescriptor {
+  readonly buffer: SharedArrayBuffer;
+  readonly spaces: ReadonlyArray<{ readonly space: number; readonly device: DeviceDescriptor | null }>;
+}
+
+/** Options of `BufferPool.attach()`. */
+export interface AttachOptions {
+  /** Devices to use instead of reopening the descriptors, by space id. */
+  devices?: ReadonlyMap<number, PageDevice> | Readonly<Record<number, PageDevice>>;
+  /** Millisecond clock; default `Date.now`. */
+  now?: () => number;
+}
+
+/** Set by `attach()` around `new BufferPool()`: the buffer to attach to instead of allocating. */
+let attaching: SharedArrayBuffer | null = null;
+
+const POLICIES: readonly ReplacementPolicy[] = ['midpoint', 'lru', 'clock'];
+/** `BUF_READ_AHEAD_AREA` cap: one extent. */
+const READ_AHEAD_AREA_MAX = 64;
+
+function pow2Up(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+/**
+ * InnoDB's buffer pool: page frames and all their metadata in typed arrays over one
+ * SharedArrayBuffer, a page hash, midpoint LRU with an old sublist, linear and random read-ahead,
+ * a flush list with write-back, and N instances each guarded by its own mutex. Frames are
+ * integers; frame f is `bytes[f·pageSize, (f+1)·pageSize)`.
+ *
+ * Threads: create the pool in one thread, pass `descriptor()` to workers, and call
+ * `BufferPool.attach()` there. Every thread must register the same spaces (attach does it from the
+ * descriptor).
+ *
+ * REQUIRES: a thread never waits for a latch it already holds (no X after S or X on the same page).
+ *
+ * @example
+ * const pool = new BufferPool({ innodb_buffer_pool_size: 1 << 20, innodb_page_size: 4096, device: new MemoryDevice({ pageSize: 4096 }) });
+ * const f = pool.allocatePage(0);           // X-latched, dirty
+ * pool.bytes[f * pool.pageSize + 38] = 42;  // write the body
+ * pool.unfix(f, 2);
+ */
+export class BufferPool implements PageStore {
+  readonly pageSize: number;
+  readonly bytes: Uint8Array;
+  /** Number of frames (all instances). */
+  readonly frames: number;
+  /** `innodb_buffer_pool_instances`. */
+  readonly instances: number;
+  readonly #L: PoolLayout;
+  readonly #devices = new Map<number, PageDevice>();
+  readonly #now: () => number;
+  /** `curr_size` of an instance in frames, and its read-ahead area. */
+  readonly #perInstance: number;
+  readonly #area: number;
+  /** Scratch page for sealing a page before it is written. */
+  readonly #writeBuf: Uint8Array;
+  /** Scratch for a read-ahead run. */
+  #runBuf: Uint8Array | null = null;
+
+  constructor(options: BufferPoolOptions = {}) {
+    const now = options.now ?? Date.now;
+    let L: PoolLayout;
+    if (attaching !== null) {
+      L = new PoolLayout(attaching);
+    } else {
+      L = BufferPool.#create(options, now);
+    }
+    this.#L = L;
+    this.pageSize = L.pageSize;
+    this.bytes = L.bytes;
+    this.frames = L.frames;
+    this.instances = L.instances;
+    this.#now = now;
+    this.#perInstance = L.perInstance;
+    this.#area = Math.min(READ_AHEAD_AREA_MAX, pow2Up(Math.max(1, Math.floor(L.perInstance / 32))));
+    this.#writeBuf = new Uint8Array(L.pageSize);
+    if (attaching === null) {
+      this.setVariables({
+        innodb_old_blocks_pct: options.innodb_old_blocks_pct ?? 37,
+        innodb_old_blocks_time: options.innodb_old_blocks_time ?? 1000,
+        innodb_read_ahead_threshold: options.innodb_read_ahead_threshold ?? 56,
+        innodb_random_read_ahead: options.innodb_random_read_ahead ?? false,
+        innodb_lru_scan_depth: options.innodb_lru_scan_depth ?? 1024,
+        linearReadAhead: options.linearReadAhead ?? true,
+        freeWaitMs: options.freeWaitMs ?? 100,
+      });
+      if (options.device !== undefined) this.registerSpace(0, options.device);
+    }
+  }
+
+  static #create(options: BufferPoolOptions, now: () => number): PoolLayout {
+    const pageSize = checkPageSize(options.innodb_page_size ?? 16384, 'innodb_page_size');
+    const size = options.innodb_buffer_pool_size ?? 134217728;
+    checkInt('innodb_buffer_pool_size', size, pageSize, 2 ** 40);
+    const instances = checkInt(
+      'innodb_buffer_pool_instances',
+      options.innodb_buffer_pool_instances ?? 1,
+      1,
+      64,
+    );
+    const frames = Math.floor(size / pageSize);
+    if (frames < instances) {
+      throw new RangeError(
+        `innodb_buffer_pool_size ${size} holds ${frames} pages, fewer than innodb_buffer_pool_instances ${instances}`,
+      );
+    }
+    const maxSpaces = checkInt('maxSpaces', options.maxSpaces ?? 16, 1, 1 << 16);
+    const policy = options.policy ?? 'midpoint';
+    if (!POLICIES.includes(policy))
+      throw new RangeError(`policy must be midpoint, lru or clock, got ${String(policy)}`);
+    const L = new PoolLayout(PoolLayout.allocate({ pageSize, frames, instances, maxSpaces }));
+    L.header[K.H_POLICY] = POLICIES.indexOf(policy);
+    L.header64[0] = now();
+    L.fSpace.fill(-1);
+    L.fHashNext.fill(-1);
+    L.fFlPrev.fill(-1);
+    L.fFlNext.fill(-1);
+    L.hash.fill(-1);
+    L.spaces.fill(-1);
+    for (let i = 0; i < L.instances; i++) {
+      const ib = i * K.I_STRIDE;
+      L.inst[ib + K.I_LRU_HEAD] = -1;
+      L.inst[ib + K.I_LRU_TAIL] = -1;
+      L.inst[ib + K.I_LRU_OLD] = -1;
+      L.inst[ib + K.I_FL_HEAD] = -1;
+      L.inst[ib + K.I_FL_TAIL] = -1;
+      // Free list in frame order (`buf_chunk_init` adds last; `buf_LRU_get_free_only` pops first).
+      const first = i * L.perInstance;
+      const end = first + L.perInstance;
+      for (let f = first; f < end; f++) {
+        L.fNext[f] = f + 1 < end ? f + 1 : -1;
+        L.fPrev[f] = -1;
+      }
+      L.inst[ib + K.I_FREE_HEAD] = first;
+      L.inst[ib + K.I_FREE_LEN] = L.perInstance;
+      mutexInit(L.latches, i * MUTEX_SLOTS);
+    }
+    mutexInit(L.latches, L.spaceMutex);
+    for (let f = 0; f < L.frames; f++) rwInit(L.latches, L.rwBase + f * RWLOCK_SLOTS);
+    return L;
+  }
+
+  /**
+   * Attaches to a pool created in another thread. Devices are reopened from the descriptor
+   * (each worker gets its own file handle) unless `options.devices` supplies them.
+   */
+  static attach(desc: BufferPoolDescriptor, options: AttachOptions = {}): BufferPool {
+    if (desc === null || typeof desc !== 'object' || !(desc.buffer instanceof SharedArrayBuffer)) {
+      throw new TypeError('desc must come from BufferPool.descriptor()');
+    }
+    let pool: BufferPool;
+    attaching = desc.buffer;
+    try {
+      pool = new BufferPool(options.now !== undefined ? { now: options.now } : {});
+    } finally {
+      attaching = null;
+    }
+    const given = options.devices;
+    for (const { space, device } of desc.spaces) {
+      let dev: PageDevice | undefined;
+      if (given instanceof Map) dev = given.get(space);
+      else if (given !== undefined) dev = (given as Readonly<Record<number, PageDevice>>)[space];
+      if (dev === undefined) {
+        if (device === null)
+          throw new TypeError(`space ${space} has no shareable device; pass it in options.devices`);
+        dev = openDevice(device);
+      }
+      pool.registerSpace(space, dev);
+    }
+    return pool;
+  }
+
+  /** The shared buffer and the device recipes, for `BufferPool.attach()` in a worker. */
+  descriptor(): BufferPoolDescriptor {
+    const spaces: { space: number; device: DeviceDescriptor | null }[] = [];
+    for (const [space, dev] of this.#devices) spaces.push({ space, device: dev.descriptor() });
+    return { buffer: this.#L.sab, spaces };
+  }
+
+  // ---------------------------------------------------------------- variables
+
+  /** Changes run-time variables for every thread attached to the pool. */
+  setVariables(vars: Partial<BufferPoolVariables>): void {
+    const H = this.#L.header;
+    if (vars.innodb_old_blocks_pct !== undefined) {
+      H[K.H_OLD_RATIO] = oldRatioFromPct(
+        checkInt('innodb_old_blocks_pct', vars.innodb_old_blocks_pct, 5, 95),
+      );
+    }
+    if (vars.innodb_old_blocks_time !== undefined) {
+      H[K.H_OLD_TIME] = checkInt('innodb_old_blocks_time', vars.innodb_old_blocks_time, 0, 2 ** 31 - 1);
+    }
+    if (vars.innodb_read_ahead_threshold !== undefined) {
+      H[K.H_RA_THRESHOLD] = checkInt('innodb_read_ahead_threshold', vars.innodb_read_ahead_threshold, 0, 64);
+    }
+    if (vars.innodb_random_read_ahead !== undefined) {
+      H[K.H_RANDOM_RA] = checkBool('innodb_random_read_ahead', vars.innodb_random_read_ahead) ? 1 : 0;
+    }
+    if (vars.innodb_lru_scan_depth !== undefined) {
+      H[K.H_SCAN_DEPTH] = checkInt('innodb_lru_scan_depth', vars.innodb_lru_scan_depth, 1, 2 ** 31 - 1);
+    }
+    if (vars.linearReadAhead !== undefined)
+      H[K.H_LINEAR_RA] = checkBool('linearReadAhead', vars.linearReadAhead) ? 1 : 0;
+    if (vars.freeWaitMs !== undefined)
+      H[K.H_FREE_WAIT] = checkInt('freeWaitMs', vars.freeWaitMs, 0, 2 ** 31 - 1);
+  }
+
+  /** Current run-time variables (innodb_old_blocks_pct as InnoDB reports it back). */
+  variables(): BufferPoolVariables {
+    const H = this.#L.header;
+    return {
+      innodb_old_blocks_pct: pctFromOldRatio(H[K.H_OLD_RATIO]!),
+      innodb_old_blocks_time: H[K.H_OLD_TIME]!,
+      innodb_read_ahead_threshold: H[K.H_RA_THRESHOLD]!,
+      innodb_random_read_ahead: H[K.H_RANDOM_RA] === 1,
+      innodb_lru_scan_depth: H[K.H_SCAN_DEPTH]!,
+      linearReadAhead: H[K.H_LINEAR_RA] === 1,
+      freeWaitMs: H[K.H_FREE_WAIT]!,
+    };
+  }
+
+  /** The replacement policy chosen at creation. */
+  get policy(): ReplacementPolicy {
+    return POLICIES[this.#L.header[K.H_POLICY]!]!;
+  }
+
+  /** `BUF_READ_AHEAD_AREA` of an instance: min(64, the power of two ≥ pages/32). */
+  get readAheadArea(): number {
+    return this.#area;
+  }
+
+  // ---------------------------------------------------------------- spaces
+
+  /**
+   * Registers `device` as tablespace `space` in this thread. The first registration in any thread
+   * records the space's size (device pages); `allocatePage()` grows it.
+   */
+  registerSpace(space: number, device: PageDevice): void {
+    checkInt('space', space, 0, 2 ** 31 - 1);
+    if (device === null || typeof device !== 'object' || typeof device.readPages !== 'function') {
+      throw new TypeError(`device must be a PageDevice, got ${String(device)}`);
+    }
+    if (device.pageSize !== this.pageSize) {
+      throw new RangeError(
+        `device.pageSize must equal the pool's page size ${this.pageSize}, got ${device.pageSize}`,
+      );
+    }
+    const L = this.#L;
+    mutexLock(L.latches, L.spaceMutex);
+    try {
+      let slot = this.#spaceSlot(space);
+      if (slot < 0) {
+        const n = L.header[K.H_NSPACES]!;
+        if (n >= L.maxSpaces) throw new RangeError(`space table is full (maxSpaces ${L.maxSpaces})`);
+        slot = n * 2;
+        L.spaces[slot + 1] = device.size();
+        Atomics.store(L.spaces, slot, space);
+        L.header[K.H_NSPACES] = n + 1;
+      } else {
+        const size = device.size();
+        if (size > L.spaces[slot + 1]!) L.spaces[slot + 1] = size;
+      }
+    } finally {
+      mutexUnlock(L.latches, L.spaceMutex);
+    }
+    this.#devices.set(space, device);
+  }
+
+  #spaceSlot(space: number): number {
+    const L = this.#L;
+    const n = L.header[K.H_NSPACES]!;
+    for (let i = 0; i < n; i++) if (Atomics.load(L.spaces, i * 2) === space) return i * 2;
+    return -1;
+  }
+
+  /** Pages of `space` (allocated so far, flushed or not). */
+  spaceSize(space: number): number {
+    const slot = this.#spaceSlot(space);
+    if (slot < 0) throw new RangeError(`space ${space} is not registered`);
+    return Atomics.load(this.#L.spaces, slot + 1);
+  }
+
+  #device(space: number): PageDevice {
+    const d = this.#devices.get(space);
+    if (d === undefined) throw new RangeError(`space ${space} is not registered in this thread`);
+    return d;
+  }
+
+  // ---------------------------------------------------------------- mapping
+
+  /** `buf_pool_get`: the instance of a page, `fold(space, pageNo >> 6) % instances`. */
+  instanceOf(space: number, pageNo: number): number {
+    if (this.instances === 1) return 0;
+    return (space * 1048576 + space + Math.floor(pageNo / 64)) % this.instances;
+  }
+
+  /** Space id of the page in `frame`, −1 if the frame is free. */
+  frameSpace(frame: number): number {
+    return this.#L.fSpace[frame]!;
+  }
+
+  /** Page number of the page in `frame`. */
+  framePageNo(frame: number): number {
+    return this.#L.fPage[frame]!;
+  }
+
+  /** Fix count of `frame` (a racy snapshot). */
+  fixCount(frame: number): number {
+    return Atomics.load(this.#L.fFix, frame);
+  }
+
+  /** True while `frame` holds changes not yet written. */
+  isDirty(frame: number): boolean {
+    return this.#L.fOldest[frame] !== 0n;
+  }
+
+  /** The frame holding (space, pageNo), or −1; does not fix, count or move anything. */
+  peek(space: number, pageNo: number): number {
+    const L = this.#L;
+    const inst = this.instanceOf(space, pageNo);
+    mutexLock(L.latches, inst * MUTEX_SLOTS);
+    const f = hashGet(L, inst * L.hashSize, space, pageNo);
+    mutexUnlock(L.latches, inst * MUTEX_SLOTS);
+    return f;
+  }
+
+  // ---------------------------------------------------------------- clock
+
+  /** An access time: ms since the pool's epoch + 1, as uint32 (0 means never accessed). */
+  #stamp(): number {
+    const t = (Math.floor(this.#now() - this.#L.header64[0]!) + 1) >>> 0;
+    return t === 0 ? 1 : t;
+  }
+
+  // ---------------------------------------------------------------- fix / unfix
+
+  /**
+   * Fixes page `pageNo` of `space` in a frame and latches it (`buf_page_get_gen`): on a hit the
+   * page may be made young; on a miss it is read (and verified) into a free or evicted frame and
+   * enters the LRU at the midpoint. A first access may trigger linear read-ahead; a miss may
+   * trigger random read-ahead. Returns the frame.
+   *
+   * Throws `CorruptionError` if the page read does not verify, `BufferPoolFullError` if no frame
+   * can be freed within `freeWaitMs`, RangeError for an unregistered space or a page past its end.
+   */
+  fix(space: number, pageNo: number, latch: LatchMode): number {
+    const L = this.#L;
+    const inst = this.instances === 1 ? 0 : this.instanceOf(space, pageNo);
+    const m = inst * MUTEX_SLOTS;
+    const hb = inst * L.hashSize;
+    const cb = inst * K.C_STRIDE;
+    if (latch !== 0 && latch !== 1 && latch !== 2)
+      throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
+    let deadline = -1;
+    mutexLock(L.latches, m);
+    L.counters[cb + K.C_READ_REQUESTS]!++;
+    for (;;) {
+      let f = hashGet(L, hb, space, pageNo);
+      if (f >= 0) {
+        if (L.fIo[f] !== K.IO_NONE) {
+          // Another thread is reading it: wait for the read to finish, then look again.
+          mutexUnlock(L.latches, m);
+          Atomics.wait(L.fIo, f, K.IO_READ, 50);
+          mutexLock(L.latches, m);
+          continue;
+        }
+        L.fFix[f]!++;
+        const firstAccess = this.#accessLocked(inst, f);
+        mutexUnlock(L.latches, m);
+        this.#latch(f, latch);
+        if (firstAccess && L.header[K.H_LINEAR_RA] === 1) this.#linearReadAhead(space, pageNo, f);
+        return f;
+      }
+      // Miss: take a frame (free list, else evict), then read the page into it.
+      const size = this.#checkReadable(space, pageNo, m);
+      f = this.#getFreeLocked(inst);
+      if (f < 0) {
+        deadline = this.#waitFree(inst, deadline);
+        continue;
+      }
+      this.#initForReadLocked(inst, f, space, pageNo);
+      L.fFix[f] = 1;
+      mutexUnlock(L.latches, m);
+      const dev = this.#device(space);
+      let err: unknown = null;
+      try {
+        dev.readPages(pageNo, 1, L.bytes, f * this.pageSize);
+        const bad = verifyPage(L.bytes, f * this.pageSize, this.pageSize, space, pageNo);
+        if (bad !== null) err = new CorruptionError(dev.name, space, pageNo, bad);
+      } catch (e) {
+        err = e;
+      }
+      mutexLock(L.latches, m);
+      L.inst[inst * K.I_STRIDE + K.I_PEND_READS]!--;
+      if (err !== null) {
+        this.#discardLocked(inst, f);
+        mutexUnlock(L.latches, m);
+        Atomics.notify(L.fIo, f);
+        throw err;
+      }
+      L.fIo[f] = K.IO_NONE;
+      L.counters[cb + K.C_READS]!++;
+      L.counters[cb + K.C_PAGES_READ]!++;
+      L.counters[cb + K.C_DATA_READS]!++;
+      L.counters[cb + K.C_DATA_READ]! += this.pageSize;
+      this.#accessLocked(inst, f);
+      mutexUnlock(L.latches, m);
+      Atomics.notify(L.fIo, f);
+      this.#latch(f, latch);
+      if (L.header[K.H_RANDOM_RA] === 1) this.#randomReadAhead(space, pageNo, size);
+      if (L.header[K.H_LINEAR_RA] === 1) this.#linearReadAhead(space, pageNo, f);
+      return f;
+    }
+  }
+
+  /** Releases a fix taken by `fix()`/`allocatePage()` with the same latch mode. */
+  unfix(frame: number, latch: LatchMode): void {
+    const L = this.#L;
+    if (latch === 1) rwSUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS);
+    else if (latch === 2) rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS);
+    else if (latch !== 0) throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
+    if (Atomics.sub(L.fFix, frame, 1) <= 0) {
+      Atomics.add(L.fFix, frame, 1);
+      throw new RangeError(`frame ${frame} is not fixed`);
+    }
+  }
+
+  #latch(f: number, latch: LatchMode): void {
+    if (latch === 1) rwSLock(this.#L.latches, this.#L.rwBase + f * RWLOCK_SLOTS);
+    else if (latch === 2) rwXLock(this.#L.latches, this.#L.rwBase + f * RWLOCK_SLOTS);
+  }
+
+  /** Validates a miss: the space is known here and the page exists. Unlocks on error. */
+  #checkReadable(space: number, pageNo: number, m: number): number {
+    const slot = this.#spaceSlot(space);
+    const size = slot < 0 ? -1 : Atomics.load(this.#L.spaces, slot + 1);
+    if (
+      slot < 0 ||
+      !this.#devices.has(space) ||
+      !(pageNo >= 0 && pageNo < size && Number.isInteger(pageNo))
+    ) {
+      mutexUnlock(this.#L.latches, m);
+      if (slot < 0 || !this.#devices.has(space)) {
+        checkInt('space', space, 0, 2 ** 31 - 1);
+        throw new RangeError(`space ${space} is not registered`);
+      }
+      checkPageNo(pageNo);
+      throw new RangeError(`pageNo ${pageNo} is past the end of space ${space} (${size} pages)`);
+    }
+    return size;
+  }
+
+  /**
+   * The hit-path bookkeeping under the instance mutex: first-access time, then the policy's
+   * make-young decision. Returns true on the page's first access.
+   */
+  #accessLocked(inst: number, f: number): boolean {
+    const L = this.#L;
+    const first = L.fAccess[f] === 0;
+    if (first) L.fAccess[f] = this.#stamp();
+    const policy = L.header[K.H_POLICY];
+    const ib = inst * K.I_STRIDE;
+    if (policy === K.POLICY_MIDPOINT) {
+      if (this.#peekIfTooOld(inst, f)) {
+        if (L.fOld[f] === 1) L.counters[inst * K.C_STRIDE + K.C_MADE_YOUNG]!++;
+        const ratio = L.header[K.H_OLD_RATIO]!;
+        lruRemoveBlock(L, ib, f, ratio);
+        lruAddBlock(L, ib, f, false, ratio, L.counters[inst * K.C_STRIDE + K.C_FREED_CLOCK]!);
+      }
+    } else if (policy === K.POLICY_LRU) {
+      plainMoveToHead(L, ib, f);
+    } else {
+      L.fRef[f] = 1;
+    }
+    return first;
+  }
+
+  /** `buf_page_peek_if_too_old` (5.5/5.6). */
+  #peekIfTooOld(inst: number, f: number): boolean {
+    const L = this.#L;
+    const cb = inst * K.C_STRIDE;
+    if (L.counters[cb + K.C_FREED_CLOCK] === 0) return false;
+    const oldTime = L.header[K.H_OLD_TIME]!;
+    if (oldTime !== 0 && L.fOld[f] === 1) {
+      const at = L.fAccess[f]!;
+      if (at > 0 && (this.#stamp() - at) >>> 0 >= oldTime) return true;
+      L.counters[cb + K.C_NOT_MADE_YOUNG]!++;
+      return false;
+    }
+    return !this.#peekIfYoung(inst, f);
+  }
+
+  /**
+   * `buf_page_peek_if_young`: fewer than curr_size·(1024 − ratio)/4096 evictions since the block
+   * last went to the head (≈ 15.8 % of the instance with the default ratio 378).
+   */
+  #peekIfYoung(inst: number, f: number): boolean {
+    const L = this.#L;
+    const clock = L.counters[inst * K.C_STRIDE + K.C_FREED_CLOCK]! % 0x80000000;
+    const ratio = L.header[K.H_OLD_RATIO]!;
+    return clock < L.fFreedClock[f]! + Math.floor((this.#perInstance * (1024 - ratio)) / 4096);
+  }
+
+  // ---------------------------------------------------------------- frames
+
+  /** Puts a frame that now holds (space, pageNo) into the hash and the LRU at the midpoint, under I/O. */
+  #initForReadLocked(inst: number, f: number, space: number, pageNo: number): void {
+    const L = this.#L;
+    L.fSpace[f] = space;
+    L.fPage[f] = pageNo;
+    L.fIo[f] = K.IO_READ;
+    L.fAccess[f] = 0;
+    L.fFreedClock[f] = 0;
+    L.fRef[f] = 0;
+    L.fFix[f] = 0;
+    hashInsert(L, inst * L.hashSize, f);
+    this.#lruAddLocked(inst, f, true);
+    L.inst[inst * K.I_STRIDE + K.I_PEND_READS]!++;
+  }
+
+  #lruAddLocked(inst: number, f: number, midpoint: boolean): void {
+    const L = this.#L;
+    const ib = inst * K.I_STRIDE;
+    if (L.header[K.H_POLICY] === K.POLICY_MIDPOINT) {
+      lruAddBlock(
+        L,
+        ib,
+        f,
+        midpoint,
+        L.header[K.H_OLD_RATIO]!,
+        L.counters[inst * K.C_STRIDE + K.C_FREED_CLOCK]!,
+      );
+    } else {
+      plainAddFirst(L, ib, f);
+    }
+  }
+
+  #lruRemoveLocked(inst: number, f: number): void {
+    const L = this.#L;
+    if (L.header[K.H_POLICY] === K.POLICY_MIDPOINT)
+      lruRemoveBlock(L, inst * K.I_STRIDE, f, L.header[K.H_OLD_RATIO]!);
+    else plainRemove(L, inst * K.I_STRIDE, f);
+  }
+
+  /** A read failed: drop the page and return the frame to the free list. */
+  #discardLocked(inst: number, f: number): void {
+    const L = this.#L;
+    hashRemove(L, inst * L.hashSize, f);
+    this.#lruRemoveLocked(inst, f);
+    L.fSpace[f] = -1;
+    L.fIo[f] = K.IO_NONE;
+    L.fFix[f] = 0;
+    this.#freeListAddLocked(inst, f);
+  }
+
+  #freeListAddLocked(inst: number, f: number): void {
+    const L = this.#L;
+    const ib = inst * K.I_STRIDE;
+    L.fNext[f] = L.inst[ib + K.I_FREE_HEAD]!;
+    L.fPrev[f] = -1;
+    L.inst[ib + K.I_FREE_HEAD] = f;
+    L.inst[ib + K.I_FREE_LEN]!++;
+  }
+
+  /**
+   * `buf_LRU_get_free_block` without the waiting: the free list, else a clean replaceable block
+   * within `innodb_lru_scan_depth` of the LRU tail, else the replaceable block nearest the tail,
+   * written back first if dirty. CLOCK gives referenced blocks a second chance instead. Returns
+   * −1 when every frame is fixed or under I/O.
+   */
+  #getFreeLocked(inst: number): number {
+    const L = this.#L;
+    const ib = inst * K.I_STRIDE;
+    const head = L.inst[ib + K.I_FREE_HEAD]!;
+    if (head >= 0) {
+      L.inst[ib + K.I_FREE_HEAD] = L.fNext[head]!;
+      L.inst[ib + K.I_FREE_LEN]!--;
+      L.fNext[head] = -1;
+      return head;
+    }
+    let victim = -1;
+    if (L.header[K.H_POLICY] === K.POLICY_CLOCK) {
+      // The hand sweeps from the tail: a referenced block loses its bit and goes to the head.
+      let budget = 2 * L.inst[ib + K.I_LRU_LEN]! + 1;
+      for (let b = L.inst[ib + K.I_LRU_TAIL]!; b >= 0 && budget-- > 0; ) {
+        const prev = L.fPrev[b]!;
+        if (L.fFix[b] === 0 && L.fIo[b] === K.IO_NONE) {
+          if (L.fRef[b] === 0) {
+            victim = b;
+            break;
+          }
+          L.fRef[b] = 0;
+          plainMoveToHead(L, ib, b);
+        }
+        b = prev;
+      }
+    } else {
+      let depth = L.header[K.H_SCAN_DEPTH]!;
+      let dirty = -1;
+      for (let b = L.inst[ib + K.I_LRU_TAIL]!; b >= 0; b = L.fPrev[b]!) {
+        if (L.fFix[b] === 0 && L.fIo[b] === K.IO_NONE) {
+          if (L.fOldest[b] === 0n) {
+            victim = b;
+            break;
+          }
+          if (dirty < 0) dirty = b;
+        }
+        if (--depth <= 0 && dirty >= 0) break;
+      }
+      if (victim < 0) victim = dirty;
+    }
+    if (victim < 0) return -1;
+    if (L.fOldest[victim] !== 0n) this.#writePageLocked(inst, victim);
+    // buf_LRU_free_from_common_LRU_list + buf_LRU_block_remove_hashed_page.
+    const cb = inst * K.C_STRIDE;
+    if (L.fAccess[victim] === 0) L.counters[cb + K.C_READ_AHEAD_EVICTED]!++;
+    hashRemove(L, inst * L.hashSize, victim);
+    this.#lruRemoveLocked(inst, victim);
+    L.counters[cb + K.C_FREED_CLOCK]!++;
+    L.fSpace[victim] = -1;
+    return victim;
+  }
+
+  /** No frame: count a wait, sleep a millisecond, or give up after `freeWaitMs`. Unlocks and relocks. */
+  #waitFree(inst: number, deadline: number): number {
+    const L = this.#L;
+    const m = inst * MUTEX_SLOTS;
+    L.counters[inst * K.C_STRIDE + K.C_WAIT_FREE]!++;
+    const wait = L.header[K.H_FREE_WAIT]!;
+    const now = performance.now();
+    if (deadline < 0) deadline = now + wait;
+    if (now >= deadline) {
+      mutexUnlock(L.latches, m);
+      throw new BufferPoolFullError(inst, this.#perInstance, wait);
+    }
+    mutexUnlock(L.latches, m);
+    Atomics.wait(L.header, K.H_SLEEP, 0, Math.min(1, deadline - now));
+    mutexLock(L.latches, m);
+    return deadline;
+  }
+
+  /**
+   * Writes a dirty frame (`buf_flush_write_block_low` after `buf_flush_init_for_writing`): a sealed
+   * copy goes to the device; the frame leaves the flush list. Caller holds the instance mutex and
+   * the page is not being modified (unfixed, or S-latched by the caller).
+   */
+  #writePageLocked(inst: number, f: number): void {
+    const L = this.#L;
+    const ps = this.pageSize;
+    const space = L.fSpace[f]!;
+    const pageNo = L.fPage[f]!;
+    const buf = this.#writeBuf;
+    buf.set(L.bytes.subarray(f * ps, (f + 1) * ps));
+    sealPage(buf, 0, ps, space, pageNo, L.fNewest[f]!);
+    this.#device(space).writePage(pageNo, buf, 0);
+    const cb = inst * K.C_STRIDE;
+    L.counters[cb + K.C_PAGES_WRITTEN]!++;
+    L.counters[cb + K.C_PAGES_FLUSHED]!++;
+    L.counters[cb + K.C_DATA_WRITES]!++;
+    L.counters[cb + K.C_DATA_WRITTEN]! += ps;
+    flushListRemove(L, inst * K.I_STRIDE, f);
+    L.fOldest[f] = 0n;
+  }
+
+  // ---------------------------------------------------------------- create / modify
+
+  /**
+   * Appends a new page to `space` (`fsp` allocation + `buf_page_create`): the frame gets a fresh
+   * envelope, enters the LRU at the head, is marked dirty, and is returned fixed with an X latch.
+   */
+  allocatePage(space: number): number {
+    const L = this.#L;
+    const slot = this.#spaceSlot(space);
+    if (slot < 0 || !this.#devices.has(space)) {
+      checkInt('space', space, 0, 2 ** 31 - 1);
+      throw new RangeError(`space ${space} is not registered`);
+    }
+    const pageNo = Atomics.add(L.spaces, slot + 1, 1);
+    if (pageNo >= 0x7fffffff) throw new RangeError(`space ${space} is full (${pageNo} pages)`);
+    const inst = this.instanceOf(space, pageNo);
+    const m = inst * MUTEX_SLOTS;
+    let deadline = -1;
+    mutexLock(L.latches, m);
+    L.counters[inst * K.C_STRIDE + K.C_READ_REQUESTS]!++;
+    let f = this.#getFreeLocked(inst);
+    while (f < 0) {
+      deadline = this.#waitFree(inst, deadline);
+      f = this.#getFreeLocked(inst);
+    }
+    // A free frame has no latch holders, so the X latch is granted at once.
+    rwTryXLock(L.latches, L.rwBase + f * RWLOCK_SLOTS);
+    L.fSpace[f] = space;
+    L.fPage[f] = pageNo;
+    L.fIo[f] = K.IO_NONE;
+    L.fFix[f] = 1;
+    L.fRef[f] = 0;
+    L.fAccess[f] = this.#stamp();
+    hashInsert(L, inst * L.hashSize, f);
+    this.#lruAddLocked(inst, f, false);
+    L.counters[inst * K.C_STRIDE + K.C_PAGES_CREATED]!++;
+    mutexUnlock(L.latches, m);
+    initPage(L.bytes, f * this.pageSize, this.pageSize, space, pageNo);
+    this.markDirty(f);
+    return f;
+  }
+
+  /**
+   * Notes a modification of a fixed, X-latched frame (`buf_flush_note_modification`): stores
+   * `lsn` (default: the pool's next LSN) as the page's newest modification, in its envelope, and on
+   * the first change puts the frame on the flush list.
+   */
+  markDirty(frame: number, lsn?: bigint): void {
+    const L = this.#L;
+    if (!(frame >= 0 && frame < this.frames) || L.fSpace[frame] === -1) {
+      checkInt('frame', frame, 0, this.frames - 1);
+      throw new RangeError(`frame ${frame} holds no page`);
+    }
+    let v: bigint;
+    if (lsn === undefined) {
+      v = Atomics.add(L.lsn, 0, 1n) + 1n;
+    } else {
+      if (typeof lsn !== 'bigint') throw new TypeError(`lsn must be a bigint, got ${String(lsn)}`);
+      if (lsn <= 0n) throw new RangeError(`lsn must be > 0, got ${lsn}`);
+      v = lsn;
+      for (;;) {
+        const cur = Atomics.load(L.lsn, 0);
+        if (cur >= v || Atomics.compareExchange(L.lsn, 0, cur, v) === cur) break;
+      }
+    }
+    const inst = Math.floor(frame / this.#perInstance);
+    const m = inst * MUTEX_SLOTS;
+    mutexLock(L.latches, m);
+    if (v > L.fNewest[frame]!) L.fNewest[frame] = v;
+    if (L.fOldest[frame] === 0n) {
+      L.fOldest[frame] = v;
+      flushListInsert(L, inst * K.I_STRIDE, frame);
+    }
+    L.counters[inst * K.C_STRIDE + K.C_WRITE_REQUESTS]!++;
+    mutexUnlock(L.latches, m);
+    writePageLsn(L.bytes, frame * this.pageSize, this.pageSize, L.fNewest[frame]!);
+  }
+
+  /** The current LSN (the largest given to or made by `markDirty()`). */
+  currentLsn(): bigint {
+    return Atomics.load(this.#L.lsn, 0);
+  }
+
+  // ---------------------------------------------------------------- flush
+
+  /**
+   * Writes every dirty page, oldest modification first, then syncs the devices. A page another
+   * thread holds X-latched is left dirty; the return value counts such pages (0: all written).
+   * REQUIRES: the calling thread holds no X latch (its own X-latched pages would be skipped).
+   */
+  flushAll(): number {
+    const L = this.#L;
+    let skipped = 0;
+    for (let inst = 0; inst < this.instances; inst++) {
+      const m = inst * MUTEX_SLOTS;
+      mutexLock(L.latches, m);
+      try {
+        let f = L.inst[inst * K.I_STRIDE + K.I_FL_TAIL]!;
+        while (f >= 0) {
+          const prev = L.fFlPrev[f]!;
+          const rw = L.rwBase + f * RWLOCK_SLOTS;
+          if (L.fIo[f] !== K.IO_NONE || !rwTrySLock(L.latches, rw)) {
+            skipped++;
+          } else {
+            try {
+              this.#writePageLocked(inst, f);
+            } finally {
+              rwSUnlock(L.latches, rw);
+            }
+          }
+          f = prev;
+        }
+      } finally {
+        mutexUnlock(L.latches, m);
+      }
+    }
+    for (const dev of this.#devices.values()) dev.sync();
+    return skipped;
+  }
+
+  /**
+   * Evicts every page that is not fixed (writing dirty ones first), as a restart would. Frames go
+   * back to the free list. Returns the number of pages still in the pool.
+   */
+  evictAll(): number {
+    const L = this.#L;
+    let left = 0;
+    for (let inst = 0; inst < this.instances; inst++) {
+      const m = inst * MUTEX_SLOTS;
+      const ib = inst * K.I_STRIDE;
+      mutexLock(L.latches, m);
+      try {
+        let f = L.inst[ib + K.I_LRU_TAIL]!;
+        while (f >= 0) {
+          const prev = L.fPrev[f]!;
+          if (L.fFix[f] === 0 && L.fIo[f] === K.IO_NONE) {
+            if (L.fOldest[f] !== 0n) this.#writePageLocked(inst, f);
+            hashRemove(L, inst * L.hashSize, f);
+            this.#lruRemoveLocked(inst, f);
+            L.fSpace[f] = -1;
+            this.#freeListAddLocked(inst, f);
+          } else {
+            left++;
+          }
+          f = prev;
+        }
+      } finally {
+        mutexUnlock(L.latches, m);
+      }
+    }
+    return left;
+  }
+
+  /** Flushes, syncs and closes every device registered in this thread. */
+  close(): void {
+    this.flushAll();
+    for (const dev of this.#devices.values()) dev.close();
+    this.#devices.clear();
+  }
+
+  // ---------------------------------------------------------------- read-ahead
+
+  /**
+   * `buf_read_ahead_linear` (5.5/5.6), on the first access of a page at either border of its
+   * area: if the area was accessed in order (at most 64 − innodb_read_ahead_threshold failures)
+   * and the page's FIL_PAGE_PREV/NEXT points into the neighbouring area in the same direction,
+   * read that whole area. Returns pages read.
+   */
+  #linearReadAhead(space: number, pageNo: number, f: number): number {
+    const L = this.#L;
+    const area = this.#area;
+    const low = Math.floor(pageNo / area) * area;
+    const high = low + area;
+    if (pageNo !== low && pageNo !== high - 1) return 0;
+    const size = this.spaceSize(space);
+    if (high > size) return 0;
+    const inst = this.instanceOf(space, pageNo);
+    const m = inst * MUTEX_SLOTS;
+    const hb = inst * L.hashSize;
+    const ascOrDesc = pageNo === low ? -1 : 1;
+    const threshold = Math.min(64 - L.header[K.H_RA_THRESHOLD]!, area);
+    let fails = 0;
+    let pred = 0;
+    mutexLock(L.latches, m);
+    if (L.inst[inst * K.I_STRIDE + K.I_PEND_READS]! > this.#perInstance / 2) {
+      mutexUnlock(L.latches, m);
+      return 0;
+    }
+    for (let i = low; i < high; i++) {
+      const g = hashGet(L, hb, space, i);
+      const at = g >= 0 ? L.fAccess[g]! : 0;
+      if (at === 0) {
+        fails++;
+      } else if (pred !== 0) {
+        const cmp = at > pred ? 1 : at < pred ? -1 : 0;
+        if (cmp !== 0 && cmp !== ascOrDesc) fails++;
+      }
+      if (fails > threshold) {
+        mutexUnlock(L.latches, m);
+        return 0;
+      }
+      if (at !== 0) pred = at;
+    }
+    mutexUnlock(L.latches, m);
+    // The page is fixed by the caller; InnoDB reads these two fields without the latch too.
+    const base = f * this.pageSize;
+    const prev = readUint32BE(L.bytes, base + FIL_PAGE_PREV);
+    const next = readUint32BE(L.bytes, base + FIL_PAGE_NEXT);
+    let target: number;
+    if (pageNo === low && next === pageNo + 1) target = prev;
+    else if (pageNo === high - 1 && prev === pageNo - 1) target = next;
+    else return 0;
+    if (target === FIL_NULL) return 0;
+    const low2 = Math.floor(target / area) * area;
+    const high2 = low2 + area;
+    if (target !== low2 && target !== high2 - 1) return 0;
+    if (high2 > size) return 0;
+    const count = this.#readArea(space, low2, high2);
+    if (count > 0) {
+      const i2 = this.instanceOf(space, low2);
+      mutexLock(L.latches, i2 * MUTEX_SLOTS);
+      L.counters[i2 * K.C_STRIDE + K.C_READ_AHEAD]! += count;
+      mutexUnlock(L.latches, i2 * MUTEX_SLOTS);
+    }
+    return count;
+  }
+
+  /**
+   * `buf_read_ahead_random` (5.5/5.6, innodb_random_read_ahead): after a miss, if at least
+   * 5 + area/8 pages of the page's area are cached, accessed and young, read the rest of the area.
+   */
+  #randomReadAhead(space: number, pageNo: number, size: number): number {
+    const L = this.#L;
+    const area = this.#area;
+    const low = Math.floor(pageNo / area) * area;
+    const high = Math.min(low + area, size);
+    const inst = this.instanceOf(space, pageNo);
+    const m = inst * MUTEX_SLOTS;
+    const hb = inst * L.hashSize;
+    const threshold = 5 + Math.floor(area / 8);
+    let recent = 0;
+    mutexLock(L.latches, m);
+    for (let i = low; i < high && recent < threshold; i++) {
+      const g = hashGet(L, hb, space, i);
+      if (g >= 0 && L.fAccess[g] !== 0 && this.#peekIfYoung(inst, g)) recent++;
+    }
+    mutexUnlock(L.latches, m);
+    if (recent < threshold) return 0;
+    const count = this.#readArea(space, low, high);
+    if (count > 0) {
+      mutexLock(L.latches, m);
+      L.counters[inst * K.C_STRIDE + K.C_READ_AHEAD_RND]! += count;
+      L.counters[inst * K.C_STRIDE + K.C_READS]! += count;
+      mutexUnlock(L.latches, m);
+    }
+    return count;
+  }
+
+  /**
+   * Reads the pages of [low, high) that are not cached, one device request per run of consecutive
+   * missing pages. They enter the LRU at the midpoint, unaccessed. Stops early (quietly) when no
+   * frame can be freed; a page that fails verification is dropped (a later `fix()` reports it).
+   */
+  #readArea(space: number, low: number, high: number): number {
+    const L = this.#L;
+    const ps = this.pageSize;
+    const inst = this.instanceOf(space, low);
+    const m = inst * MUTEX_SLOTS;
+    const hb = inst * L.hashSize;
+    const dev = this.#device(space);
+    const frames: number[] = [];
+    const runs: number[] = []; // pairs: first page, count
+    mutexLock(L.latches, m);
+    for (let p = low; p < high; p++) {
+      if (hashGet(L, hb, space, p) >= 0) continue;
+      const f = this.#getFreeLocked(inst);
+      if (f < 0) break;
+      this.#initForReadLocked(inst, f, space, p);
+      frames.push(f);
+      const r = runs.length;
+      if (r > 0 && runs[r - 2]! + runs[r - 1]! === p) runs[r - 1]!++;
+      else runs.push(p, 1);
+    }
+    mutexUnlock(L.latches, m);
+    if (frames.length === 0) return 0;
+    if (this.#runBuf === null || this.#runBuf.length < READ_AHEAD_AREA_MAX * ps) {
+      this.#runBuf = new Uint8Array(READ_AHEAD_AREA_MAX * ps);
+    }
+    const buf = this.#runBuf;
+    const good = new Uint8Array(frames.length);
+    let k = 0;
+    let requests = 0;
+    for (let r = 0; r < runs.length; r += 2) {
+      const first = runs[r]!;
+      const count = runs[r + 1]!;
+      let ok = true;
+      try {
+        dev.readPages(first, count, buf, 0);
+        requests++;
+      } catch {
+        ok = false;
+      }
+      for (let j = 0; j < count; j++, k++) {
+        if (!ok) continue;
+        const f = frames[k]!;
+        if (verifyPage(buf, j * ps, ps, space, first + j) !== null) continue;
+        L.bytes.set(buf.subarray(j * ps, (j + 1) * ps), f * ps);
+        good[k] = 1;
+      }
+    }
+    let n = 0;
+    mutexLock(L.latches, m);
+    for (let i = 0; i < frames.length; i++) {
+      const f = frames[i]!;
+      L.inst[inst * K.I_STRIDE + K.I_PEND_READS]!--;
+      if (good[i] === 1) {
+        L.fIo[f] = K.IO_NONE;
+        n++;
+      } else {
+        this.#discardLocked(inst, f);
+      }
+    }
+    const cb = inst * K.C_STRIDE;
+    L.counters[cb + K.C_PAGES_READ]! += n;
+    L.counters[cb + K.C_DATA_READS]! += requests;
+    L.counters[cb + K.C_DATA_READ]! += n * ps;
+    mutexUnlock(L.latches, m);
+    for (const f of frames) Atomics.notify(L.fIo, f);
+    return n;
+  }
+
+  // ---------------------------------------------------------------- stats
+
+  /** Counters of one instance. */
+  instanceStats(inst: number): BufferPoolStats {
+    checkInt('inst', inst, 0, this.instances - 1);
+    return readInstanceStats(this.#L, inst);
+  }
+
+  /** Counters summed over the instances (what SHOW GLOBAL STATUS shows). */
+  stats(): BufferPoolStats {
+    let s = readInstanceStats(this.#L, 0);
+    for (let i = 1; i < this.instances; i++) s = addStats(s, readInstanceStats(this.#L, i));
+    return s;
+  }
+
+  /** Zeroes the counters (not the gauges, not freed_page_clock) in every instance. */
+  resetStats(): void {
+    const L = this.#L;
+    for (let inst = 0; inst < this.instances; inst++) {
+      mutexLock(L.latches, inst * MUTEX_SLOTS);
+      L.counters.fill(0, inst * K.C_STRIDE, inst * K.C_STRIDE + K.C_RESETTABLE);
+      mutexUnlock(L.latches, inst * MUTEX_SLOTS);
+    }
+  }
+
+  /** The frames of an instance's LRU list from head to tail, with their old flags (for tests and monitors). */
+  lruList(inst = 0): { frames: number[]; old: boolean[]; oldLen: number } {
+    const L = this.#L;
+    const ib = inst * K.I_STRIDE;
+    const frames: number[] = [];
+    const old: boolean[] = [];
+    mutexLock(L.latches, inst * MUTEX_SLOTS);
+    for (let f = L.inst[ib + K.I_LRU_HEAD]!; f >= 0; f = L.fNext[f]!) {
+      frames.push(f);
+      old.push(L.fOld[f] === 1);
+    }
+    const oldLen = L.inst[ib + K.I_LRU_OLD_LEN]!;
+    mutexUnlock(L.latches, inst * MUTEX_SLOTS);
+    return { frames, old, oldLen };
+  }
+
+  /**
+   * Checks every invariant of every instance (lists, lengths, old sublist, hash, flush order) and
+   * throws an Error describing the first violation. For tests; takes each instance mutex.
+   */
+  checkValid(): void {
+    const L = this.#L;
+    for (let inst = 0; inst < this.instances; inst++) {
+      mutexLock(L.latches, inst * MUTEX_SLOTS);
+      try {
+        this.#checkInstance(inst);
+      } finally {
+        mutexUnlock(L.latches, inst * MUTEX_SLOTS);
+      }
+    }
+  }
+
+  #checkInstance(inst: number): void {
+    const L = this.#L;
+    const ib = inst * K.I_STRIDE;
+    const fail = (msg: string): never => {
+      throw new Error(`instance ${inst}: ${msg}`);
+    };
+    const first = inst * this.#perInstance;
+    const seen = new Uint8Array(this.#perInstance);
+    let len = 0;
+    let prev = -1;
+    let oldSeen = false;
+    let oldLen = 0;
+    const lruOld = L.inst[ib + K.I_LRU_OLD]!;
+    for (let f = L.inst[ib + K.I_LRU_HEAD]!; f >= 0; f = L.fNext[f]!) {
+      if (f < first || f >= first + this.#perInstance) fail(`frame ${f} of another instance on the LRU`);
+      if (seen[f - first]) fail(`LRU cycle at ${f}`);
+      seen[f - first] = 1;
+      if (L.fPrev[f] !== prev) fail(`LRU prev link of ${f}`);
+      if (L.fSpace[f] === -1) fail(`free frame ${f} on the LRU`);
+      if (hashGet(L, inst * L.hashSize, L.fSpace[f]!, L.fPage[f]!) !== f)
+        fail(`frame ${f} not in the page hash`);
+      if (f === lruOld) oldSeen = true;
+      if (L.fOld[f] === 1) {
+        if (!oldSeen) fail(`old block ${f} before LRU_old`);
+        oldLen++;
+      } else if (oldSeen) fail(`young block ${f} after LRU_old`);
+      prev = f;
+      len++;
+    }
+    if (L.inst[ib + K.I_LRU_TAIL] !== prev) fail('LRU tail');
+    if (L.inst[ib + K.I_LRU_LEN] !== len) fail(`LRU length ${L.inst[ib + K.I_LRU_LEN]} ≠ ${len}`);
+    if (L.inst[ib + K.I_LRU_OLD_LEN] !== oldLen)
+      fail(`LRU_old_len ${L.inst[ib + K.I_LRU_OLD_LEN]} ≠ ${oldLen}`);
+    if (L.header[K.H_POLICY] === K.POLICY_MIDPOINT) {
+      if (len >= 512) {
+        if (lruOld < 0) fail('no LRU_old with a long list');
+        const ratio = L.header[K.H_OLD_RATIO]!;
+        const target = Math.min(Math.floor((len * ratio) / 1024), len - 25);
+        if (Math.abs(oldLen - target) > 20) fail(`old_len ${oldLen} too far from ${target}`);
+      } else if (lruOld >= 0) fail('LRU_old set in a short list');
+    }
+    let free = 0;
+    for (let f = L.inst[ib + K.I_FREE_HEAD]!; f >= 0; f = L.fNext[f]!) {
+      if (seen[f - first]) fail(`frame ${f} on the free list and the LRU`);
+      seen[f - first] = 1;
+      if (L.fSpace[f] !== -1) fail(`free frame ${f} holds a page`);
+      free++;
+    }
+    if (L.inst[ib + K.I_FREE_LEN] !== free) fail('free length');
+    if (free + len !== this.#perInstance)
+      fail(`frames lost: ${free} free + ${len} LRU ≠ ${this.#perInstance}`);
+    let dirty = 0;
+    let newer = -1n;
+    for (let f = L.inst[ib + K.I_FL_HEAD]!; f >= 0; f = L.fFlNext[f]!) {
+      const lsn = L.fOldest[f]!;
+      if (lsn === 0n) fail(`clean frame ${f} on the flush list`);
+      if (newer >= 0n && lsn > newer) fail(`flush list out of order at ${f}`);
+      newer = lsn;
+      dirty++;
+    }
+    if (L.inst[ib + K.I_FL_LEN] !== dirty) fail('flush list length');
+    for (let f = first; f < first + this.#perInstance; f++) {
+      if (
+        (L.fOldest[f] !== 0n) !==
+        (L.fFlPrev[f] !== -1 || L.fFlNext[f] !== -1 || L.inst[ib + K.I_FL_HEAD] === f)
+      ) {
+        fail(`frame ${f} dirty flag and flush list disagree`);
+      }
+    }
+  }
+}
