@@ -21,6 +21,7 @@ export {
   mutexInit,
   mutexIsLocked,
   mutexLock,
+  mutexLockAsync,
   mutexLockTimeout,
   mutexOwner,
   mutexTryLock,
@@ -33,12 +34,32 @@ export {
   rwIsXOwner,
   rwLockWord,
   rwSLock,
+  rwSLockAsync,
   rwSLockTimeout,
   rwSUnlock,
   rwTrySLock,
   rwTryXLock,
   rwXLock,
+  rwXLockAsync,
   rwXLockTimeout,
   rwXUnlock,
   X_LOCK_DECR,
 } from './rwlock-fn.js';
+export type { LockDescriptor, LockKind } from './internal/descriptor.js';
+export type { LockRegion } from './internal/region.js';
+export type { MutexOptions } from './mutex.js';
+export { Mutex } from './mutex.js';
+export type { RWLockOptions, RWLockState } from './rwlock.js';
+export { RWLock } from './rwlock.js';
+export {
+  LEGACY_RWLOCK_SLOTS,
+  LegacyRWLock,
+  RW_LOCK_EX,
+  RW_LOCK_NOT_LOCKED,
+  RW_LOCK_WAIT_EX,
+} from './legacy-rwlock.js';
+export { SEMAPHORE_SLOTS, Semaphore } from './semaphore.js';
+export { CONDITION_SLOTS, Condition } from './condition.js';
+export { BARRIER_SLOTS, Barrier } from './barrier.js';
+export type { AsyncLockable, Lockable } from './with-lock.js';
+export { withLock, withLockAsync } from './with-lock.js';

@@ -2,6 +2,7 @@ import { defaultLatchConfig, type LatchConfig, randomDelayUnits, utDelay } from 
 import { C_MUTEX, C_RESERVATIONS, C_SIGNALS, F_OS_WAITS, F_SPIN_ROUNDS, F_SPIN_WAITS } from './counters.js';
 import { LockStateError } from './errors.js';
 import { checkRegion } from './internal/region.js';
+import { waitAsync } from './internal/wait-async.js';
 import { THREAD_ID } from './thread-id.js';
 
 /**
@@ -150,5 +151,37 @@ function mutexSpinWait(int32: Int32Array, index: number, config: LatchConfig, de
     }
     if (counters !== null) counters.add(C_MUTEX + F_OS_WAITS, 1);
     Atomics.wait(int32, index + EVENT, signal, wait);
+  }
+}
+
+/**
+ * Acquire without blocking the event loop: try, then announce a waiter and sleep in
+ * `Atomics.waitAsync` on the event; no busy spinning (it would stall the loop). Resolves true
+ * once held, false if `timeoutMs` passed first. Ownership is per thread, so two async tasks of
+ * one thread queue on each other rather than deadlock; either may unlock.
+ */
+export async function mutexLockAsync(
+  int32: Int32Array,
+  index: number,
+  timeoutMs: number = Infinity,
+  config: LatchConfig = defaultLatchConfig,
+): Promise<boolean> {
+  if (!(timeoutMs >= 0)) throw new RangeError(`timeoutMs must be >= 0, got ${timeoutMs}`);
+  const deadline = performance.now() + timeoutMs;
+  const counters = config.counters;
+  let first = true;
+  for (;;) {
+    if (mutexTryLock(int32, index)) return true;
+    if (first && counters !== null) counters.add(C_MUTEX + F_SPIN_WAITS, 1);
+    first = false;
+    const signal = Atomics.load(int32, index + EVENT);
+    Atomics.store(int32, index + WAITERS, 1);
+    if (counters !== null) counters.add(C_RESERVATIONS, 1);
+    if (mutexTryLock(int32, index)) return true;
+    const wait = deadline - performance.now();
+    if (wait <= 0) return false;
+    if (counters !== null) counters.add(C_MUTEX + F_OS_WAITS, 1);
+    const pending = waitAsync(int32, index + EVENT, signal, wait);
+    if (pending !== null) await pending;
   }
 }

@@ -10,6 +10,7 @@ import {
 } from './counters.js';
 import { LockStateError } from './errors.js';
 import { checkRegion } from './internal/region.js';
+import { waitAsync } from './internal/wait-async.js';
 import { THREAD_ID } from './thread-id.js';
 
 /**
@@ -336,4 +337,89 @@ export function rwXUnlock(int32: Int32Array, index: number, config: LatchConfig 
 /** A racy snapshot of lock_word, for monitors and tests. */
 export function rwLockWord(int32: Int32Array, index: number): number {
   return Atomics.load(int32, index);
+}
+
+// ---------------------------------------------------------------- async (event-loop friendly)
+
+/** S lock without blocking the event loop (`Atomics.waitAsync`); false on timeout. */
+export async function rwSLockAsync(
+  int32: Int32Array,
+  index: number,
+  timeoutMs: number = Infinity,
+  config: LatchConfig = defaultLatchConfig,
+): Promise<boolean> {
+  if (!(timeoutMs >= 0)) throw new RangeError(`timeoutMs must be >= 0, got ${timeoutMs}`);
+  const deadline = performance.now() + timeoutMs;
+  const counters = config.counters;
+  let first = true;
+  for (;;) {
+    if (decr(int32, index, 1)) return true;
+    if (rwIsXOwner(int32, index)) {
+      throw new LockStateError(
+        `rwSLockAsync: thread ${THREAD_ID} holds the X lock at index ${index}; an S request would never be granted`,
+      );
+    }
+    if (first && counters !== null) counters.add(C_RW_S + F_SPIN_WAITS, 1);
+    first = false;
+    const signal = Atomics.load(int32, index + EVENT);
+    Atomics.store(int32, index + WAITERS, 1);
+    if (decr(int32, index, 1)) return true;
+    const wait = deadline - performance.now();
+    if (wait <= 0) return false;
+    if (counters !== null) counters.add(C_RW_S + F_OS_WAITS, 1);
+    const pending = waitAsync(int32, index + EVENT, signal, wait);
+    if (pending !== null) await pending;
+  }
+}
+
+/**
+ * X lock without blocking the event loop: reserve, then await the readers' drain (wait-ex) on
+ * `Atomics.waitAsync`; the owning thread re-enters recursively as with {@link rwXLock}. False on
+ * timeout, with any reservation given back.
+ */
+export async function rwXLockAsync(
+  int32: Int32Array,
+  index: number,
+  timeoutMs: number = Infinity,
+  config: LatchConfig = defaultLatchConfig,
+): Promise<boolean> {
+  if (!(timeoutMs >= 0)) throw new RangeError(`timeoutMs must be >= 0, got ${timeoutMs}`);
+  const deadline = performance.now() + timeoutMs;
+  const counters = config.counters;
+  let first = true;
+  for (;;) {
+    if (decr(int32, index, X_LOCK_DECR)) {
+      Atomics.store(int32, index + WRITER, THREAD_ID);
+      Atomics.store(int32, index + RECURSIVE, 1);
+      for (;;) {
+        const signal = Atomics.load(int32, index + WAIT_EX_EVENT);
+        if (Atomics.load(int32, index) === 0) return true;
+        const wait = deadline - performance.now();
+        if (wait <= 0) {
+          Atomics.store(int32, index + RECURSIVE, 0);
+          Atomics.store(int32, index + WRITER, 0);
+          Atomics.add(int32, index, X_LOCK_DECR);
+          signalEvent(int32, index, config);
+          return false;
+        }
+        if (counters !== null) counters.add(C_RW_X + F_OS_WAITS, 1);
+        const pending = waitAsync(int32, index + WAIT_EX_EVENT, signal, wait);
+        if (pending !== null) await pending;
+      }
+    }
+    if (rwIsXOwner(int32, index)) {
+      recurse(int32, index);
+      return true;
+    }
+    if (first && counters !== null) counters.add(C_RW_X + F_SPIN_WAITS, 1);
+    first = false;
+    const signal = Atomics.load(int32, index + EVENT);
+    Atomics.store(int32, index + WAITERS, 1);
+    if (Atomics.load(int32, index) > 0) continue;
+    const wait = deadline - performance.now();
+    if (wait <= 0) return false;
+    if (counters !== null) counters.add(C_RW_X + F_OS_WAITS, 1);
+    const pending = waitAsync(int32, index + EVENT, signal, wait);
+    if (pending !== null) await pending;
+  }
 }

@@ -4,12 +4,12 @@ import { mutexInit, rwInit, X_LOCK_DECR } from '../src/index.js';
 
 const script = new URL('./worker-functional.mjs', import.meta.url);
 
-function run(workerData: Record<string, unknown>, n: number): Promise<void[]> {
+function run(workerData: Record<string, unknown>, n: number): Promise<undefined[]> {
   return Promise.all(
     Array.from(
       { length: n },
       () =>
-        new Promise<void>((resolve, reject) => {
+        new Promise<undefined>((resolve, reject) => {
           const w = new Worker(script, { workerData });
           const timer = setTimeout(() => {
             void w.terminate();
@@ -17,7 +17,7 @@ function run(workerData: Record<string, unknown>, n: number): Promise<void[]> {
           }, 15_000);
           w.once('message', () => {
             clearTimeout(timer);
-            resolve();
+            resolve(undefined);
           });
           w.once('error', (e) => {
             clearTimeout(timer);

@@ -26,3 +26,20 @@ export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   return String(value);
 }
+
+/** Where a lock object keeps its slots: a caller's region, or (default) a new buffer of its own. */
+export interface LockRegion {
+  /** The caller's shared Int32Array. */
+  int32: Int32Array;
+  /** First of the lock's slots in `int32`. */
+  index: number;
+}
+
+export function resolveRegion(fn: string, slots: number, region: LockRegion | undefined): LockRegion {
+  if (region === undefined) return { int32: new Int32Array(new SharedArrayBuffer(slots * 4)), index: 0 };
+  if (region === null || typeof region !== 'object') {
+    throw new TypeError(`${fn}: region must be { int32, index }, got ${describe(region)}`);
+  }
+  checkRegion(fn, region.int32, region.index, slots);
+  return { int32: region.int32, index: region.index };
+}

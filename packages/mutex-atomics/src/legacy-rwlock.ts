@@ -1,0 +1,330 @@
+import {
+  type LatchConfig,
+  type LatchOptions,
+  randomDelayUnits,
+  resolveLatchConfig,
+  utDelay,
+} from './config.js';
+import { C_RESERVATIONS, C_RW_S, C_RW_X, C_SIGNALS, F_OS_WAITS, F_SPIN_WAITS } from './counters.js';
+import { LockStateError, LockTimeoutError } from './errors.js';
+import {
+  type LockDescriptor,
+  makeDescriptor,
+  readDescriptor,
+  setAttach,
+  takeAttach,
+} from './internal/descriptor.js';
+import { type LockRegion, resolveRegion } from './internal/region.js';
+import { MUTEX_SLOTS, mutexInit, mutexLock, mutexUnlock } from './mutex-fn.js';
+import { THREAD_ID } from './thread-id.js';
+
+/** `writer` values of the 5.1 rw-lock. */
+export const RW_LOCK_NOT_LOCKED = 350;
+export const RW_LOCK_EX = 351;
+export const RW_LOCK_WAIT_EX = 353;
+
+/**
+ * Int32 slots of a {@link LegacyRWLock}: an embedded mutex guarding every other field.
+ *
+ * | slot | field (5.1 `rw_lock_t`) |
+ * |---|---|
+ * | +0..+3 | `mutex` (a {@link MUTEX_SLOTS}-slot mutex) |
+ * | +4 | `reader_count` |
+ * | +5 | `writer`: 350 not locked, 351 EX, 353 WAIT_EX |
+ * | +6 | `writer_thread` |
+ * | +7 | `writer_count` (X recursion depth) |
+ * | +8 | `waiters` |
+ * | +9 | event signal count |
+ */
+export const LEGACY_RWLOCK_SLOTS = 10;
+const READERS = 4;
+const WRITER = 5;
+const WRITER_THREAD = 6;
+const WRITER_COUNT = 7;
+const WAITERS = 8;
+const EVENT = 9;
+
+/**
+ * The pre-Google-patch InnoDB rw-lock (built-in InnoDB of MySQL 5.1, `sync/sync0rw.c`): every
+ * lock, unlock and re-check enters the embedded mutex. Kept as the baseline the atomic
+ * {@link RWLock} is measured against; its inner mutex's contention shows in the mutex counters,
+ * its own spins and OS waits in the RW-shared / RW-excl lines (no rounds, as 5.1 printed them).
+ */
+export class LegacyRWLock {
+  /** The Int32Array holding the slots. */
+  readonly int32: Int32Array;
+  /** Index of the first slot. */
+  readonly index: number;
+  readonly #config: LatchConfig;
+  #sHeld = 0;
+
+  constructor(options: LatchOptions & { region?: LockRegion } = {}) {
+    const attach = takeAttach();
+    const region = resolveRegion('LegacyRWLock', LEGACY_RWLOCK_SLOTS, options.region);
+    this.int32 = region.int32;
+    this.index = region.index;
+    this.#config = attach ?? resolveLatchConfig(options);
+    if (attach === null) {
+      const a = this.int32;
+      const i = this.index;
+      mutexInit(a, i);
+      for (let s = MUTEX_SLOTS; s < LEGACY_RWLOCK_SLOTS; s++) Atomics.store(a, i + s, 0);
+      Atomics.store(a, i + WRITER, RW_LOCK_NOT_LOCKED);
+    }
+  }
+
+  /** Attach to a legacy rw-lock created in another thread. */
+  static fromDescriptor(descriptor: LockDescriptor): LegacyRWLock {
+    const d = readDescriptor('LegacyRWLock.fromDescriptor', 'LegacyRWLock', LEGACY_RWLOCK_SLOTS, descriptor);
+    setAttach(d.config);
+    return new LegacyRWLock({ region: { int32: d.int32, index: d.index } });
+  }
+
+  /** A plain object to `postMessage` to another thread. */
+  descriptor(): LockDescriptor {
+    return makeDescriptor('LegacyRWLock', this.int32, this.index, this.#config);
+  }
+
+  /** `rw_lock_s_lock_low`, under the mutex. */
+  #sLow(): boolean {
+    const a = this.int32;
+    const i = this.index;
+    if (Atomics.load(a, i + WRITER) !== RW_LOCK_NOT_LOCKED) return false;
+    Atomics.add(a, i + READERS, 1);
+    return true;
+  }
+
+  /** Shared lock, blocking (`rw_lock_s_lock` → `rw_lock_s_lock_spin`). */
+  sLock(timeoutMs?: number): void {
+    const a = this.int32;
+    const i = this.index;
+    const cfg = this.#config;
+    if (Atomics.load(a, i + WRITER) === RW_LOCK_EX && Atomics.load(a, i + WRITER_THREAD) === THREAD_ID) {
+      throw new LockStateError(
+        `LegacyRWLock.sLock: thread ${THREAD_ID} holds the X lock; an S request would deadlock`,
+      );
+    }
+    mutexLock(a, i, cfg);
+    const ok = this.#sLow();
+    mutexUnlock(a, i, cfg);
+    if (!ok) this.#sSpin(timeoutMs === undefined ? Infinity : performance.now() + timeoutMs, timeoutMs ?? 0);
+    this.#sHeld++;
+  }
+
+  #sSpin(deadline: number, timeoutMs: number): void {
+    const a = this.int32;
+    const i = this.index;
+    const cfg = this.#config;
+    const counters = cfg.counters;
+    for (;;) {
+      if (counters !== null) counters.add(C_RW_S + F_SPIN_WAITS, 1);
+      let r = 0;
+      while (r < cfg.spinLoops && Atomics.load(a, i + WRITER) !== RW_LOCK_NOT_LOCKED) {
+        if (cfg.spinDelay > 0) utDelay(randomDelayUnits(cfg.spinDelay));
+        r++;
+      }
+      mutexLock(a, i, cfg);
+      if (this.#sLow()) {
+        mutexUnlock(a, i, cfg);
+        return;
+      }
+      const signal = Atomics.load(a, i + EVENT);
+      Atomics.store(a, i + WAITERS, 1);
+      mutexUnlock(a, i, cfg);
+      this.#sleep(signal, deadline, 'LegacyRWLock.sLock', timeoutMs, C_RW_S);
+    }
+  }
+
+  #sleep(signal: number, deadline: number, what: string, timeoutMs: number, cls: number): void {
+    const counters = this.#config.counters;
+    let wait = Infinity;
+    if (deadline !== Infinity) {
+      wait = deadline - performance.now();
+      if (wait <= 0) throw new LockTimeoutError(what, timeoutMs);
+    }
+    if (counters !== null) {
+      counters.add(C_RESERVATIONS, 1);
+      counters.add(cls + F_OS_WAITS, 1);
+    }
+    Atomics.wait(this.int32, this.index + EVENT, signal, wait);
+  }
+
+  /** Wake every sleeper (os_event_set); called with `waiters` seen set, outside the mutex. */
+  #signal(): void {
+    Atomics.add(this.int32, this.index + EVENT, 1);
+    Atomics.notify(this.int32, this.index + EVENT);
+    if (this.#config.counters !== null) this.#config.counters.add(C_SIGNALS, 1);
+  }
+
+  /** Release one shared lock taken through this object. */
+  sUnlock(): void {
+    if (this.#sHeld === 0) {
+      throw new LockStateError(
+        `LegacyRWLock.sUnlock: thread ${THREAD_ID} holds no S lock taken through this object`,
+      );
+    }
+    const a = this.int32;
+    const i = this.index;
+    mutexLock(a, i, this.#config);
+    const left = Atomics.sub(a, i + READERS, 1) - 1;
+    let sg = false;
+    if (left === 0 && Atomics.load(a, i + WAITERS) !== 0) {
+      Atomics.store(a, i + WAITERS, 0);
+      sg = true;
+    }
+    mutexUnlock(a, i, this.#config);
+    this.#sHeld--;
+    if (sg) this.#signal();
+  }
+
+  /** `rw_lock_x_lock_low`, under the mutex. */
+  #xLow(): number {
+    const a = this.int32;
+    const i = this.index;
+    const writer = Atomics.load(a, i + WRITER);
+    if (writer === RW_LOCK_NOT_LOCKED) {
+      Atomics.store(a, i + WRITER_THREAD, THREAD_ID);
+      if (Atomics.load(a, i + READERS) === 0) {
+        Atomics.store(a, i + WRITER, RW_LOCK_EX);
+        Atomics.store(a, i + WRITER_COUNT, 1);
+        return RW_LOCK_EX;
+      }
+      Atomics.store(a, i + WRITER, RW_LOCK_WAIT_EX);
+      return RW_LOCK_WAIT_EX;
+    }
+    if (writer === RW_LOCK_WAIT_EX && Atomics.load(a, i + WRITER_THREAD) === THREAD_ID) {
+      if (Atomics.load(a, i + READERS) === 0) {
+        Atomics.store(a, i + WRITER, RW_LOCK_EX);
+        Atomics.store(a, i + WRITER_COUNT, 1);
+        return RW_LOCK_EX;
+      }
+      return RW_LOCK_WAIT_EX;
+    }
+    if (writer === RW_LOCK_EX && Atomics.load(a, i + WRITER_THREAD) === THREAD_ID) {
+      Atomics.add(a, i + WRITER_COUNT, 1);
+      return RW_LOCK_EX;
+    }
+    return RW_LOCK_NOT_LOCKED;
+  }
+
+  /** Give up a WAIT_EX reservation after a timeout (under the mutex). */
+  #abandon(): boolean {
+    const a = this.int32;
+    const i = this.index;
+    if (Atomics.load(a, i + WRITER) === RW_LOCK_WAIT_EX && Atomics.load(a, i + WRITER_THREAD) === THREAD_ID) {
+      Atomics.store(a, i + WRITER, RW_LOCK_NOT_LOCKED);
+      Atomics.store(a, i + WRITER_THREAD, 0);
+      if (Atomics.load(a, i + WAITERS) !== 0) {
+        Atomics.store(a, i + WAITERS, 0);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Exclusive lock, blocking (`rw_lock_x_lock_func` of 5.1); recursive for the owner. */
+  xLock(timeoutMs?: number): void {
+    if (this.#sHeld > 0) {
+      throw new LockStateError(
+        `LegacyRWLock.xLock: thread ${THREAD_ID} holds ${this.#sHeld} S lock(s); S→X upgrade is refused`,
+      );
+    }
+    const a = this.int32;
+    const i = this.index;
+    const cfg = this.#config;
+    const counters = cfg.counters;
+    const deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
+    for (;;) {
+      mutexLock(a, i, cfg);
+      let state = this.#xLow();
+      mutexUnlock(a, i, cfg);
+      if (state === RW_LOCK_EX) return;
+      let r = 0;
+      if (state === RW_LOCK_NOT_LOCKED) {
+        while (r < cfg.spinLoops && Atomics.load(a, i + WRITER) !== RW_LOCK_NOT_LOCKED) {
+          if (cfg.spinDelay > 0) utDelay(randomDelayUnits(cfg.spinDelay));
+          r++;
+        }
+      } else {
+        while (r < cfg.spinLoops && Atomics.load(a, i + READERS) !== 0) {
+          if (cfg.spinDelay > 0) utDelay(randomDelayUnits(cfg.spinDelay));
+          r++;
+        }
+      }
+      if (counters !== null) counters.add(C_RW_X + F_SPIN_WAITS, 1);
+      mutexLock(a, i, cfg);
+      state = this.#xLow();
+      if (state === RW_LOCK_EX) {
+        mutexUnlock(a, i, cfg);
+        return;
+      }
+      const signal = Atomics.load(a, i + EVENT);
+      Atomics.store(a, i + WAITERS, 1);
+      if (deadline !== Infinity && deadline - performance.now() <= 0) {
+        const sg = this.#abandon();
+        mutexUnlock(a, i, cfg);
+        if (sg) this.#signal();
+        throw new LockTimeoutError('LegacyRWLock.xLock', timeoutMs ?? 0);
+      }
+      mutexUnlock(a, i, cfg);
+      try {
+        this.#sleep(signal, deadline, 'LegacyRWLock.xLock', timeoutMs ?? 0, C_RW_X);
+      } catch (e) {
+        mutexLock(a, i, cfg);
+        const sg = this.#abandon();
+        mutexUnlock(a, i, cfg);
+        if (sg) this.#signal();
+        throw e;
+      }
+    }
+  }
+
+  /** Release one level of the exclusive lock. */
+  xUnlock(): void {
+    const a = this.int32;
+    const i = this.index;
+    const cfg = this.#config;
+    mutexLock(a, i, cfg);
+    if (Atomics.load(a, i + WRITER) !== RW_LOCK_EX || Atomics.load(a, i + WRITER_THREAD) !== THREAD_ID) {
+      const writer = Atomics.load(a, i + WRITER);
+      const owner = Atomics.load(a, i + WRITER_THREAD);
+      mutexUnlock(a, i, cfg);
+      throw new LockStateError(
+        writer === RW_LOCK_EX
+          ? `LegacyRWLock.xUnlock: X-locked by thread ${owner}, not by the caller (thread ${THREAD_ID})`
+          : 'LegacyRWLock.xUnlock: not X-locked',
+      );
+    }
+    let sg = false;
+    if (Atomics.sub(a, i + WRITER_COUNT, 1) === 1) {
+      Atomics.store(a, i + WRITER, RW_LOCK_NOT_LOCKED);
+      Atomics.store(a, i + WRITER_THREAD, 0);
+      if (Atomics.load(a, i + WAITERS) !== 0) {
+        Atomics.store(a, i + WAITERS, 0);
+        sg = true;
+      }
+    }
+    mutexUnlock(a, i, cfg);
+    if (sg) this.#signal();
+  }
+
+  /** Run `fn` holding an S lock; always releases. */
+  withS<T>(fn: () => T): T {
+    this.sLock();
+    try {
+      return fn();
+    } finally {
+      this.sUnlock();
+    }
+  }
+
+  /** Run `fn` holding the X lock; always releases. */
+  withX<T>(fn: () => T): T {
+    this.xLock();
+    try {
+      return fn();
+    } finally {
+      this.xUnlock();
+    }
+  }
+}
