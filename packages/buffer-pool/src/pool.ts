@@ -13,8 +13,24 @@ import {
 import { checkPageSize } from './envelope.js';
 import { BufferPoolFullError, CorruptionError } from './errors.js';
 import { flushListInsert, flushListRemove } from './internal/flush-list.js';
-import { mutexInit, mutexLock, mutexUnlock, RWLOCK_SLOTS, MUTEX_SLOTS, rwInit } from './internal/latch.js';
-import { rwSLock, rwSUnlock, rwTrySLock, rwTryXLock, rwXLock, rwXUnlock } from './internal/latch.js';
+
+import type { LatchConfig, LatchCountsSnapshot } from './internal/latch.js';
+import {
+  LatchCounters,
+  MUTEX_SLOTS,
+  mutexInit,
+  mutexLock,
+  mutexUnlock,
+  RWLOCK_SLOTS,
+  resolveLatchConfig,
+  rwInit,
+  rwSLock,
+  rwSUnlock,
+  rwTrySLock,
+  rwTryXLock,
+  rwXLock,
+  rwXUnlock,
+} from './internal/latch.js';
 import * as K from './internal/layout.js';
 import { PoolLayout } from './internal/layout.js';
 import {
@@ -99,6 +115,8 @@ export class BufferPool implements PageStore {
   /** `innodb_buffer_pool_instances`. */
   readonly instances: number;
   readonly #L: PoolLayout;
+  /** Latch configuration whose spin/OS-wait counters live in the pool's buffer. */
+  readonly #cfg: LatchConfig;
   readonly #devices = new Map<number, PageDevice>();
   readonly #now: () => number;
   /** `curr_size` of an instance in frames, and its read-ahead area. */
@@ -118,6 +136,7 @@ export class BufferPool implements PageStore {
       L = BufferPool.#create(options, now);
     }
     this.#L = L;
+    this.#cfg = resolveLatchConfig({ counters: new LatchCounters(L.sab, L.latchCountersOffset) });
     this.pageSize = L.pageSize;
     this.bytes = L.bytes;
     this.frames = L.frames;
@@ -298,7 +317,7 @@ export class BufferPool implements PageStore {
       );
     }
     const L = this.#L;
-    mutexLock(L.latches, L.spaceMutex);
+    mutexLock(L.latches, L.spaceMutex, this.#cfg);
     try {
       let slot = this.#spaceSlot(space);
       if (slot < 0) {
@@ -313,7 +332,7 @@ export class BufferPool implements PageStore {
         if (size > L.spaces[slot + 1]!) L.spaces[slot + 1] = size;
       }
     } finally {
-      mutexUnlock(L.latches, L.spaceMutex);
+      mutexUnlock(L.latches, L.spaceMutex, this.#cfg);
     }
     this.#devices.set(space, device);
   }
@@ -370,9 +389,9 @@ export class BufferPool implements PageStore {
   peek(space: number, pageNo: number): number {
     const L = this.#L;
     const inst = this.instanceOf(space, pageNo);
-    mutexLock(L.latches, inst * MUTEX_SLOTS);
+    mutexLock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
     const f = hashGet(L, inst * L.hashSize, space, pageNo);
-    mutexUnlock(L.latches, inst * MUTEX_SLOTS);
+    mutexUnlock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
     return f;
   }
 
@@ -404,21 +423,21 @@ export class BufferPool implements PageStore {
     if (latch !== 0 && latch !== 1 && latch !== 2)
       throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
     let deadline = -1;
-    mutexLock(L.latches, m);
+    mutexLock(L.latches, m, this.#cfg);
     L.counters[cb + K.C_READ_REQUESTS]!++;
     for (;;) {
       let f = hashGet(L, hb, space, pageNo);
       if (f >= 0) {
         if (L.fIo[f] !== K.IO_NONE) {
           // Another thread is reading it: wait for the read to finish, then look again.
-          mutexUnlock(L.latches, m);
+          mutexUnlock(L.latches, m, this.#cfg);
           Atomics.wait(L.fIo, f, K.IO_READ, 50);
-          mutexLock(L.latches, m);
+          mutexLock(L.latches, m, this.#cfg);
           continue;
         }
         L.fFix[f]!++;
         const firstAccess = this.#accessLocked(inst, f);
-        mutexUnlock(L.latches, m);
+        mutexUnlock(L.latches, m, this.#cfg);
         this.#latch(f, latch);
         if (firstAccess && L.header[K.H_LINEAR_RA] === 1) this.#linearReadAhead(space, pageNo, f);
         return f;
@@ -432,7 +451,7 @@ export class BufferPool implements PageStore {
       }
       this.#initForReadLocked(inst, f, space, pageNo);
       L.fFix[f] = 1;
-      mutexUnlock(L.latches, m);
+      mutexUnlock(L.latches, m, this.#cfg);
       const dev = this.#device(space);
       let err: unknown = null;
       try {
@@ -442,11 +461,11 @@ export class BufferPool implements PageStore {
       } catch (e) {
         err = e;
       }
-      mutexLock(L.latches, m);
+      mutexLock(L.latches, m, this.#cfg);
       L.inst[inst * K.I_STRIDE + K.I_PEND_READS]!--;
       if (err !== null) {
         this.#discardLocked(inst, f);
-        mutexUnlock(L.latches, m);
+        mutexUnlock(L.latches, m, this.#cfg);
         Atomics.notify(L.fIo, f);
         throw err;
       }
@@ -456,7 +475,7 @@ export class BufferPool implements PageStore {
       L.counters[cb + K.C_DATA_READS]!++;
       L.counters[cb + K.C_DATA_READ]! += this.pageSize;
       this.#accessLocked(inst, f);
-      mutexUnlock(L.latches, m);
+      mutexUnlock(L.latches, m, this.#cfg);
       Atomics.notify(L.fIo, f);
       this.#latch(f, latch);
       if (L.header[K.H_RANDOM_RA] === 1) this.#randomReadAhead(space, pageNo, size);
@@ -469,7 +488,7 @@ export class BufferPool implements PageStore {
   unfix(frame: number, latch: LatchMode): void {
     const L = this.#L;
     if (latch === 1) rwSUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS);
-    else if (latch === 2) rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS);
+    else if (latch === 2) rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS, this.#cfg);
     else if (latch !== 0) throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
     if (Atomics.sub(L.fFix, frame, 1) <= 0) {
       Atomics.add(L.fFix, frame, 1);
@@ -478,8 +497,8 @@ export class BufferPool implements PageStore {
   }
 
   #latch(f: number, latch: LatchMode): void {
-    if (latch === 1) rwSLock(this.#L.latches, this.#L.rwBase + f * RWLOCK_SLOTS);
-    else if (latch === 2) rwXLock(this.#L.latches, this.#L.rwBase + f * RWLOCK_SLOTS);
+    if (latch === 1) rwSLock(this.#L.latches, this.#L.rwBase + f * RWLOCK_SLOTS, this.#cfg);
+    else if (latch === 2) rwXLock(this.#L.latches, this.#L.rwBase + f * RWLOCK_SLOTS, this.#cfg);
   }
 
   /** Validates a miss: the space is known here and the page exists. Unlocks on error. */
@@ -491,7 +510,7 @@ export class BufferPool implements PageStore {
       !this.#devices.has(space) ||
       !(pageNo >= 0 && pageNo < size && Number.isInteger(pageNo))
     ) {
-      mutexUnlock(this.#L.latches, m);
+      mutexUnlock(this.#L.latches, m, this.#cfg);
       if (slot < 0 || !this.#devices.has(space)) {
         checkInt('space', space, 0, 2 ** 31 - 1);
         throw new RangeError(`space ${space} is not registered`);
@@ -521,7 +540,8 @@ export class BufferPool implements PageStore {
       }
     } else if (policy === K.POLICY_LRU) {
       plainMoveToHead(L, ib, f);
-    } else {
+    } else if (!first) {
+      // CLOCK: the reference bit records re-references, not the access that brought the page in.
       L.fRef[f] = 1;
     }
     return first;
@@ -682,12 +702,12 @@ export class BufferPool implements PageStore {
     const now = performance.now();
     if (deadline < 0) deadline = now + wait;
     if (now >= deadline) {
-      mutexUnlock(L.latches, m);
+      mutexUnlock(L.latches, m, this.#cfg);
       throw new BufferPoolFullError(inst, this.#perInstance, wait);
     }
-    mutexUnlock(L.latches, m);
+    mutexUnlock(L.latches, m, this.#cfg);
     Atomics.wait(L.header, K.H_SLEEP, 0, Math.min(1, deadline - now));
-    mutexLock(L.latches, m);
+    mutexLock(L.latches, m, this.#cfg);
     return deadline;
   }
 
@@ -732,7 +752,7 @@ export class BufferPool implements PageStore {
     const inst = this.instanceOf(space, pageNo);
     const m = inst * MUTEX_SLOTS;
     let deadline = -1;
-    mutexLock(L.latches, m);
+    mutexLock(L.latches, m, this.#cfg);
     L.counters[inst * K.C_STRIDE + K.C_READ_REQUESTS]!++;
     let f = this.#getFreeLocked(inst);
     while (f < 0) {
@@ -750,7 +770,7 @@ export class BufferPool implements PageStore {
     hashInsert(L, inst * L.hashSize, f);
     this.#lruAddLocked(inst, f, false);
     L.counters[inst * K.C_STRIDE + K.C_PAGES_CREATED]!++;
-    mutexUnlock(L.latches, m);
+    mutexUnlock(L.latches, m, this.#cfg);
     initPage(L.bytes, f * this.pageSize, this.pageSize, space, pageNo);
     this.markDirty(f);
     return f;
@@ -781,14 +801,14 @@ export class BufferPool implements PageStore {
     }
     const inst = Math.floor(frame / this.#perInstance);
     const m = inst * MUTEX_SLOTS;
-    mutexLock(L.latches, m);
+    mutexLock(L.latches, m, this.#cfg);
     if (v > L.fNewest[frame]!) L.fNewest[frame] = v;
     if (L.fOldest[frame] === 0n) {
       L.fOldest[frame] = v;
       flushListInsert(L, inst * K.I_STRIDE, frame);
     }
     L.counters[inst * K.C_STRIDE + K.C_WRITE_REQUESTS]!++;
-    mutexUnlock(L.latches, m);
+    mutexUnlock(L.latches, m, this.#cfg);
     writePageLsn(L.bytes, frame * this.pageSize, this.pageSize, L.fNewest[frame]!);
   }
 
@@ -809,7 +829,7 @@ export class BufferPool implements PageStore {
     let skipped = 0;
     for (let inst = 0; inst < this.instances; inst++) {
       const m = inst * MUTEX_SLOTS;
-      mutexLock(L.latches, m);
+      mutexLock(L.latches, m, this.#cfg);
       try {
         let f = L.inst[inst * K.I_STRIDE + K.I_FL_TAIL]!;
         while (f >= 0) {
@@ -827,7 +847,7 @@ export class BufferPool implements PageStore {
           f = prev;
         }
       } finally {
-        mutexUnlock(L.latches, m);
+        mutexUnlock(L.latches, m, this.#cfg);
       }
     }
     for (const dev of this.#devices.values()) dev.sync();
@@ -844,7 +864,7 @@ export class BufferPool implements PageStore {
     for (let inst = 0; inst < this.instances; inst++) {
       const m = inst * MUTEX_SLOTS;
       const ib = inst * K.I_STRIDE;
-      mutexLock(L.latches, m);
+      mutexLock(L.latches, m, this.#cfg);
       try {
         let f = L.inst[ib + K.I_LRU_TAIL]!;
         while (f >= 0) {
@@ -861,7 +881,7 @@ export class BufferPool implements PageStore {
           f = prev;
         }
       } finally {
-        mutexUnlock(L.latches, m);
+        mutexUnlock(L.latches, m, this.#cfg);
       }
     }
     return left;
@@ -897,9 +917,9 @@ export class BufferPool implements PageStore {
     const threshold = Math.min(64 - L.header[K.H_RA_THRESHOLD]!, area);
     let fails = 0;
     let pred = 0;
-    mutexLock(L.latches, m);
+    mutexLock(L.latches, m, this.#cfg);
     if (L.inst[inst * K.I_STRIDE + K.I_PEND_READS]! > this.#perInstance / 2) {
-      mutexUnlock(L.latches, m);
+      mutexUnlock(L.latches, m, this.#cfg);
       return 0;
     }
     for (let i = low; i < high; i++) {
@@ -912,12 +932,12 @@ export class BufferPool implements PageStore {
         if (cmp !== 0 && cmp !== ascOrDesc) fails++;
       }
       if (fails > threshold) {
-        mutexUnlock(L.latches, m);
+        mutexUnlock(L.latches, m, this.#cfg);
         return 0;
       }
       if (at !== 0) pred = at;
     }
-    mutexUnlock(L.latches, m);
+    mutexUnlock(L.latches, m, this.#cfg);
     // The page is fixed by the caller; InnoDB reads these two fields without the latch too.
     const base = f * this.pageSize;
     const prev = readUint32BE(L.bytes, base + FIL_PAGE_PREV);
@@ -934,9 +954,9 @@ export class BufferPool implements PageStore {
     const count = this.#readArea(space, low2, high2);
     if (count > 0) {
       const i2 = this.instanceOf(space, low2);
-      mutexLock(L.latches, i2 * MUTEX_SLOTS);
+      mutexLock(L.latches, i2 * MUTEX_SLOTS, this.#cfg);
       L.counters[i2 * K.C_STRIDE + K.C_READ_AHEAD]! += count;
-      mutexUnlock(L.latches, i2 * MUTEX_SLOTS);
+      mutexUnlock(L.latches, i2 * MUTEX_SLOTS, this.#cfg);
     }
     return count;
   }
@@ -955,19 +975,19 @@ export class BufferPool implements PageStore {
     const hb = inst * L.hashSize;
     const threshold = 5 + Math.floor(area / 8);
     let recent = 0;
-    mutexLock(L.latches, m);
+    mutexLock(L.latches, m, this.#cfg);
     for (let i = low; i < high && recent < threshold; i++) {
       const g = hashGet(L, hb, space, i);
       if (g >= 0 && L.fAccess[g] !== 0 && this.#peekIfYoung(inst, g)) recent++;
     }
-    mutexUnlock(L.latches, m);
+    mutexUnlock(L.latches, m, this.#cfg);
     if (recent < threshold) return 0;
     const count = this.#readArea(space, low, high);
     if (count > 0) {
-      mutexLock(L.latches, m);
+      mutexLock(L.latches, m, this.#cfg);
       L.counters[inst * K.C_STRIDE + K.C_READ_AHEAD_RND]! += count;
       L.counters[inst * K.C_STRIDE + K.C_READS]! += count;
-      mutexUnlock(L.latches, m);
+      mutexUnlock(L.latches, m, this.#cfg);
     }
     return count;
   }
@@ -986,7 +1006,7 @@ export class BufferPool implements PageStore {
     const dev = this.#device(space);
     const frames: number[] = [];
     const runs: number[] = []; // pairs: first page, count
-    mutexLock(L.latches, m);
+    mutexLock(L.latches, m, this.#cfg);
     for (let p = low; p < high; p++) {
       if (hashGet(L, hb, space, p) >= 0) continue;
       const f = this.#getFreeLocked(inst);
@@ -997,7 +1017,7 @@ export class BufferPool implements PageStore {
       if (r > 0 && runs[r - 2]! + runs[r - 1]! === p) runs[r - 1]!++;
       else runs.push(p, 1);
     }
-    mutexUnlock(L.latches, m);
+    mutexUnlock(L.latches, m, this.#cfg);
     if (frames.length === 0) return 0;
     if (this.#runBuf === null || this.#runBuf.length < READ_AHEAD_AREA_MAX * ps) {
       this.#runBuf = new Uint8Array(READ_AHEAD_AREA_MAX * ps);
@@ -1025,7 +1045,7 @@ export class BufferPool implements PageStore {
       }
     }
     let n = 0;
-    mutexLock(L.latches, m);
+    mutexLock(L.latches, m, this.#cfg);
     for (let i = 0; i < frames.length; i++) {
       const f = frames[i]!;
       L.inst[inst * K.I_STRIDE + K.I_PEND_READS]!--;
@@ -1040,7 +1060,7 @@ export class BufferPool implements PageStore {
     L.counters[cb + K.C_PAGES_READ]! += n;
     L.counters[cb + K.C_DATA_READS]! += requests;
     L.counters[cb + K.C_DATA_READ]! += n * ps;
-    mutexUnlock(L.latches, m);
+    mutexUnlock(L.latches, m, this.#cfg);
     for (const f of frames) Atomics.notify(L.fIo, f);
     return n;
   }
@@ -1060,14 +1080,23 @@ export class BufferPool implements PageStore {
     return s;
   }
 
+  /**
+   * Spin and OS-wait counts of the pool's latches (instance mutexes and page rw-locks), summed
+   * over every thread, as SHOW ENGINE INNODB STATUS prints them.
+   */
+  latchStats(): LatchCountsSnapshot {
+    return (this.#cfg.counters as LatchCounters).snapshot();
+  }
+
   /** Zeroes the counters (not the gauges, not freed_page_clock) in every instance. */
   resetStats(): void {
     const L = this.#L;
     for (let inst = 0; inst < this.instances; inst++) {
-      mutexLock(L.latches, inst * MUTEX_SLOTS);
+      mutexLock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
       L.counters.fill(0, inst * K.C_STRIDE, inst * K.C_STRIDE + K.C_RESETTABLE);
-      mutexUnlock(L.latches, inst * MUTEX_SLOTS);
+      mutexUnlock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
     }
+    (this.#cfg.counters as LatchCounters).reset();
   }
 
   /** The frames of an instance's LRU list from head to tail, with their old flags (for tests and monitors). */
@@ -1076,13 +1105,13 @@ export class BufferPool implements PageStore {
     const ib = inst * K.I_STRIDE;
     const frames: number[] = [];
     const old: boolean[] = [];
-    mutexLock(L.latches, inst * MUTEX_SLOTS);
+    mutexLock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
     for (let f = L.inst[ib + K.I_LRU_HEAD]!; f >= 0; f = L.fNext[f]!) {
       frames.push(f);
       old.push(L.fOld[f] === 1);
     }
     const oldLen = L.inst[ib + K.I_LRU_OLD_LEN]!;
-    mutexUnlock(L.latches, inst * MUTEX_SLOTS);
+    mutexUnlock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
     return { frames, old, oldLen };
   }
 
@@ -1093,11 +1122,11 @@ export class BufferPool implements PageStore {
   checkValid(): void {
     const L = this.#L;
     for (let inst = 0; inst < this.instances; inst++) {
-      mutexLock(L.latches, inst * MUTEX_SLOTS);
+      mutexLock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
       try {
         this.#checkInstance(inst);
       } finally {
-        mutexUnlock(L.latches, inst * MUTEX_SLOTS);
+        mutexUnlock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
       }
     }
   }

@@ -1,4 +1,4 @@
-import { MUTEX_SLOTS, RWLOCK_SLOTS } from './latch.js';
+import { LATCH_COUNTER_SLOTS, MUTEX_SLOTS, RWLOCK_SLOTS } from './latch.js';
 
 /**
  * Where everything lives in the pool's one SharedArrayBuffer. Offsets are computed from the
@@ -12,6 +12,7 @@ import { MUTEX_SLOTS, RWLOCK_SLOTS } from './latch.js';
  * | instances       | Int32 × 16·I  |                                | list heads and lengths (I_*)         |
  * | counters        | Float64 × 32·I|                                | InnoDB status counters (C_*)         |
  * | space table     | Int32 × 2·S   |                                | [space id, size in pages] pairs      |
+ * | latch counters  | Int32 × 22    |                                | mutex-atomics spin/OS-wait counters  |
  * | latches         | Int32         | (I+1)·MUTEX + F·RWLOCK slots   | instance mutexes, space mutex, page latches |
  * | page hash       | Int32         | I·hashSize                     | bucket heads (−1: empty)             |
  * | frame metadata  | one array per field, length F (see `PoolLayout`)                            |
@@ -111,6 +112,8 @@ export class PoolLayout {
   readonly counters: Float64Array;
   readonly spaces: Int32Array;
   readonly latches: Int32Array;
+  /** Byte offset of the latch counters (a `LatchCounters` region). */
+  readonly latchCountersOffset: number;
   /** First page-latch slot in `latches`; frame f's latch is at rwBase + f·RWLOCK_SLOTS. */
   readonly rwBase: number;
   /** Slot of the space-table mutex in `latches`. */
@@ -182,6 +185,8 @@ export class PoolLayout {
     o += instances * C_STRIDE * 8;
     const spaces = o;
     o += maxSpaces * 2 * 4;
+    const latchCounters = o;
+    o += LATCH_COUNTER_SLOTS * 4;
     const latches = o;
     const latchInts = (instances + 1) * MUTEX_SLOTS + frames * RWLOCK_SLOTS;
     o = align(o + latchInts * 4, 8);
@@ -200,6 +205,7 @@ export class PoolLayout {
       inst,
       counters,
       spaces,
+      latchCounters,
       latches,
       latchInts,
       hash,
@@ -231,6 +237,7 @@ export class PoolLayout {
     this.inst = new Int32Array(sab, c.inst, this.instances * I_STRIDE);
     this.counters = new Float64Array(sab, c.counters, this.instances * C_STRIDE);
     this.spaces = new Int32Array(sab, c.spaces, this.maxSpaces * 2);
+    this.latchCountersOffset = c.latchCounters;
     this.latches = new Int32Array(sab, c.latches, c.latchInts);
     this.spaceMutex = this.instances * MUTEX_SLOTS;
     this.rwBase = (this.instances + 1) * MUTEX_SLOTS;
