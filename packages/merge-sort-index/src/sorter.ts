@@ -188,7 +188,7 @@ export class ExternalSorter {
     }
     let buf = this.#buffer;
     if (buf === undefined) {
-      buf = this.#buffer = new SortBuffer(this.#opt.sortBufferSize);
+      buf = this.#buffer = new SortBuffer(this.#opt.sortBufferSize, this.#opt.compare === undefined);
       this.#alloc(buf.size);
     }
     if (!buf.tryAdd(key, value, size)) {
@@ -277,7 +277,7 @@ export class ExternalSorter {
     this.#checkAbort();
     const buf = this.#buffer!;
     if (buf.count === 0) return;
-    buf.sort(this.#compare, this.#counter);
+    buf.sort(this.#opt.compare, this.#counter);
     if (this.#writer === undefined) {
       this.#fdRuns = this.#files.open();
       this.#writer = new RunWriter(Buffer.allocUnsafeSlow(this.#opt.mergeBlockSize), this.#files);
@@ -367,7 +367,7 @@ export class ExternalSorter {
     if (this.#starts.length === 0) {
       // everything fit: sort in memory, no temp file (5.7's in-memory path of row_merge_insert_index_tuples)
       if (buf === undefined) return EMPTY_CURSOR;
-      buf.sort(this.#compare, this.#counter);
+      buf.sort(this.#opt.compare, this.#counter);
       return buf.cursor();
     }
     this.#spill();

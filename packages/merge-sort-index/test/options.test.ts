@@ -13,7 +13,7 @@ describe('options', () => {
     expect(SORT_BUFFER_SIZE_DEFAULT).toBe(1048576);
     expect(s.stats.mode).toBe('innodb');
     expect(s.stats.fanIn).toBe(2);
-    expect(s.maxRecordSize).toBe(1048576 - 16);
+    expect(s.maxRecordSize).toBe(1048576 - 28);
     expect(new ExternalSorter({ mergeMode: 'kway' }).stats.fanIn).toBe(16);
   });
 

@@ -67,6 +67,20 @@ describe.each(modes)('mergeMode %s', (mergeMode) => {
     expect(scratch.entries()).toEqual([]);
   });
 
+  it('keys made of 0x00, 0x01 and 0xff around the 8-byte prefix, property', () => {
+    const edgeKey = fc
+      .array(fc.constantFrom(0, 1, 255), { maxLength: 12 })
+      .map((bytes) => Uint8Array.from(bytes));
+    const rec = fc.tuple(edgeKey, fc.uint8Array({ maxLength: 200 }));
+    fc.assert(
+      fc.property(fc.array(rec, { maxLength: 1200 }), (records) => {
+        const { out } = externalSort(records, small);
+        expect(toPlain(out)).toEqual(toPlain(referenceSort(records)));
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it('empty input yields nothing', () => {
     const sorter = new ExternalSorter(small);
     expect([...sorter.entries()]).toEqual([]);

@@ -4,53 +4,91 @@ import { readVarint, varintSize, writeVarint } from './varint.js';
 
 /** Insertion-sort chunk of the bottom-up merge sort. */
 const CHUNK = 12;
+/** Words per entry of the offset array: key prefix (2 words) and record offset. */
+const STRIDE = 3;
+/** Bytes of sort buffer each record costs besides its encoding: its entry and the aux entry. */
+export const ENTRY_OVERHEAD: number = 8 * STRIDE;
 
 /**
  * The sort buffer (`innodb_sort_buffer_size` bytes, one ArrayBuffer), laid out like a slotted
  * page so no JS object exists per record:
  *
  * ```
- * 0            4·n          8·n                      low                      size
- * | offset[0..n) | (merge-sort aux) |   free    | record n−1 | … | record 0 |
+ * 0              12·n               24·n            low                     size
+ * | entry[0..n)    | (merge-sort aux) |    free     | record n−1 | … | record 0 |
  * ```
  *
- * Records (encoded as in `varint.ts`) are appended downwards from the end; `offset[i]` is the
- * byte offset of the i-th record added. Invariant: `8·n ≤ low`, so the region after the
- * offsets always has room for the merge sort's auxiliary array. `sort()` permutes the offsets
- * (stable, records never move); `cursor()` then walks them in key order.
+ * Records (encoded as in `varint.ts`) are appended downwards from the end. Entry i is three
+ * 32-bit words: the first 8 key bytes big-endian, zero-padded (an "abbreviated key", as in
+ * PostgreSQL's and DuckDB's sorts) and the byte offset of the i-th record added. Comparing
+ * prefixes first keeps most comparisons inside the entry array, away from the scattered
+ * records; only equal prefixes read the keys. Zero padding keeps memcmp order: a shorter key
+ * pads with the smallest byte. With a custom comparator the prefixes stay 0 and every
+ * comparison reads the keys.
+ *
+ * Invariant: `24·n ≤ low`, so the region after the entries always has room for the merge
+ * sort's auxiliary array. `sort()` permutes entries (stable, records never move); `cursor()`
+ * then walks them in key order.
  */
 export class SortBuffer {
   readonly bytes: Buffer;
   readonly #words: Uint32Array;
+  readonly #abbreviate: boolean;
   readonly size: number;
   count = 0;
   low: number;
-  /** Encoded bytes of the records held (without the 8 bytes of offsets each). */
+  /** Encoded bytes of the records held (without the entries). */
   recordBytes = 0;
 
-  constructor(size: number) {
+  /** `abbreviate`: fill key prefixes (only valid for memcmp order). */
+  constructor(size: number, abbreviate: boolean) {
     const ab = new ArrayBuffer(size);
     this.bytes = Buffer.from(ab);
     this.#words = new Uint32Array(ab, 0, size >>> 2);
+    this.#abbreviate = abbreviate;
     this.size = size;
     this.low = size;
   }
 
   /** Largest encoded record the buffer can hold when empty. */
   static capacityFor(size: number): number {
-    return size - 16;
+    return size - ENTRY_OVERHEAD - 4;
   }
 
   /** Append a record of encoded size `encoded`; false (and nothing changes) when it does not fit. */
   tryAdd(key: Uint8Array, value: Uint8Array, encoded: number): boolean {
     const low = this.low - encoded;
-    if (8 * (this.count + 1) > (low & ~3)) return false;
+    if (ENTRY_OVERHEAD * (this.count + 1) > (low & ~3)) return false;
     const bytes = this.bytes;
-    let p = writeVarint(bytes, low, key.length);
-    bytes.set(key, p);
-    p = writeVarint(bytes, p + key.length, value.length);
-    bytes.set(value, p);
-    this.#words[this.count++] = low;
+    const kl = key.length;
+    let p = writeVarint(bytes, low, kl);
+    if (kl < 24) for (let i = 0; i < kl; i++) bytes[p + i] = key[i]!;
+    else bytes.set(key, p);
+    p = writeVarint(bytes, p + kl, value.length);
+    const vl = value.length;
+    if (vl < 24) for (let i = 0; i < vl; i++) bytes[p + i] = value[i]!;
+    else bytes.set(value, p);
+    const w = this.#words;
+    const e = STRIDE * this.count++;
+    if (this.#abbreviate) {
+      if (kl >= 8) {
+        w[e] = ((key[0]! << 24) | (key[1]! << 16) | (key[2]! << 8) | key[3]!) >>> 0;
+        w[e + 1] = ((key[4]! << 24) | (key[5]! << 16) | (key[6]! << 8) | key[7]!) >>> 0;
+      } else {
+        let hi = 0;
+        let lo = 0;
+        for (let i = 0; i < kl; i++) {
+          if (i < 4) hi |= key[i]! << (24 - 8 * i);
+          else lo |= key[i]! << (24 - 8 * (i - 4));
+        }
+        w[e] = hi >>> 0;
+        w[e + 1] = lo >>> 0;
+      }
+    } else {
+      w[e] = 0;
+      w[e + 1] = 0;
+    }
+    w[e + 2] = low;
     this.low = low;
     this.recordBytes += encoded;
     return true;
@@ -64,72 +102,112 @@ export class SortBuffer {
   }
 
   /**
-   * Stable sort of the offsets by key: insertion sort on chunks of 12, then bottom-up merges
-   * ping-ponging between the offsets and the aux region (InnoDB's `UT_SORT_FUNCTION_BODY` is a
-   * top-down merge sort with the same stability: on equal keys the left half goes first).
+   * Stable sort of the entries by key: insertion sort on chunks of 12, then bottom-up merges
+   * ping-ponging between the entry array and the aux region (InnoDB's `UT_SORT_FUNCTION_BODY`
+   * is a top-down merge sort with the same stability: on equal keys the left half goes first).
+   * `compare` is undefined for memcmp order (inlined here).
    */
-  sort(compare: KeyComparator, counter: Counter): void {
+  sort(compare: KeyComparator | undefined, counter: Counter): void {
     const n = this.count;
     const w = this.#words;
     const b = this.bytes;
     let cmps = 0;
+    // compare entries at word indices x and y
     const cmp = (x: number, y: number): number => {
       cmps++;
-      const xl = readVarint(b, x);
-      const xs = x + varintSize(xl);
-      const yl = readVarint(b, y);
-      const ys = y + varintSize(yl);
-      return compare(b, xs, xs + xl, b, ys, ys + yl);
+      const xh = w[x]!;
+      const yh = w[y]!;
+      if (xh !== yh) return xh < yh ? -1 : 1;
+      const xm = w[x + 1]!;
+      const ym = w[y + 1]!;
+      if (xm !== ym) return xm < ym ? -1 : 1;
+      const xr = w[x + 2]!;
+      const yr = w[y + 2]!;
+      let xl = b[xr]!;
+      let xs = xr + 1;
+      if (xl >= 0x80) {
+        xl = readVarint(b, xr);
+        xs = xr + varintSize(xl);
+      }
+      let yl = b[yr]!;
+      let ys = yr + 1;
+      if (yl >= 0x80) {
+        yl = readVarint(b, yr);
+        ys = yr + varintSize(yl);
+      }
+      if (compare !== undefined) return compare(b, xs, xs + xl, b, ys, ys + yl);
+      const m = Math.min(xl, yl);
+      for (let i = 8; i < m; i++) {
+        const d = b[xs + i]! - b[ys + i]!;
+        if (d !== 0) return d;
+      }
+      return xl - yl;
     };
+    // insertion sort of each chunk, moving whole entries
     for (let lo = 0; lo < n; lo += CHUNK) {
       const hi = Math.min(lo + CHUNK, n);
       for (let i = lo + 1; i < hi; i++) {
-        const v = w[i]!;
+        const at = STRIDE * i;
         let j = i - 1;
-        while (j >= lo && cmp(w[j]!, v) > 0) {
-          w[j + 1] = w[j]!;
+        if (cmp(STRIDE * j, at) <= 0) continue;
+        const v0 = w[at]!;
+        const v1 = w[at + 1]!;
+        const v2 = w[at + 2]!;
+        // park the entry being inserted in the aux region so cmp() can read it
+        const park = STRIDE * n;
+        w[park] = v0;
+        w[park + 1] = v1;
+        w[park + 2] = v2;
+        do {
+          const s = STRIDE * j;
+          w[s + 3] = w[s]!;
+          w[s + 4] = w[s + 1]!;
+          w[s + 5] = w[s + 2]!;
           j--;
-        }
-        w[j + 1] = v;
+        } while (j >= lo && cmp(STRIDE * j, park) > 0);
+        const d = STRIDE * (j + 1);
+        w[d] = v0;
+        w[d + 1] = v1;
+        w[d + 2] = v2;
       }
     }
     let src = 0;
-    let dst = n;
+    let dst = STRIDE * n;
     for (let width = CHUNK; width < n; width *= 2) {
       for (let lo = 0; lo < n; lo += 2 * width) {
         const mid = Math.min(lo + width, n);
         const hi = Math.min(lo + 2 * width, n);
-        let i = lo;
-        let j = mid;
-        let o = dst + lo;
-        if (mid < hi && cmp(w[src + mid - 1]!, w[src + mid]!) <= 0) {
-          // already in order: copy the pair of runs as they are
-          w.copyWithin(o, src + lo, src + hi);
+        if (mid >= hi || cmp(src + STRIDE * (mid - 1), src + STRIDE * mid) <= 0) {
+          // a lone run, or the pair is already in order: copy as is
+          w.copyWithin(dst + STRIDE * lo, src + STRIDE * lo, src + STRIDE * hi);
           continue;
         }
-        while (i < mid && j < hi) {
-          const x = w[src + i]!;
-          const y = w[src + j]!;
-          if (cmp(x, y) <= 0) {
-            w[o++] = x;
-            i++;
-          } else {
-            w[o++] = y;
-            j++;
-          }
+        let i = src + STRIDE * lo;
+        const iEnd = src + STRIDE * mid;
+        let j = iEnd;
+        const jEnd = src + STRIDE * hi;
+        let o = dst + STRIDE * lo;
+        while (i < iEnd && j < jEnd) {
+          const from = cmp(i, j) <= 0 ? i : j;
+          w[o] = w[from]!;
+          w[o + 1] = w[from + 1]!;
+          w[o + 2] = w[from + 2]!;
+          o += STRIDE;
+          if (from === i) i += STRIDE;
+          else j += STRIDE;
         }
-        if (i < mid) w.copyWithin(o, src + i, src + mid);
-        else if (j < hi) w.copyWithin(o, src + j, src + hi);
+        if (i < iEnd) w.copyWithin(o, i, iEnd);
+        else if (j < jEnd) w.copyWithin(o, j, jEnd);
       }
       const t = src;
       src = dst;
       dst = t;
     }
-    if (src !== 0) w.copyWithin(0, src, src + n);
+    if (src !== 0) w.copyWithin(0, src, src + STRIDE * n);
     counter.comparisons += cmps;
   }
 
-  /** A cursor over the records in offset order (key order after `sort()`). */
+  /** A cursor over the records in entry order (key order after `sort()`). */
   cursor(): RecordCursor {
     return new MemoryCursor(this.bytes, this.#words, this.count);
   }
@@ -138,8 +216,8 @@ export class SortBuffer {
 class MemoryCursor implements RecordCursor {
   readonly buf: Buffer;
   readonly #words: Uint32Array;
-  readonly #count: number;
-  #i = 0;
+  readonly #end: number;
+  #e = 2;
   recordStart = 0;
   keyStart = 0;
   keyEnd = 0;
@@ -149,13 +227,14 @@ class MemoryCursor implements RecordCursor {
   constructor(buf: Buffer, words: Uint32Array, count: number) {
     this.buf = buf;
     this.#words = words;
-    this.#count = count;
+    this.#end = STRIDE * count;
   }
 
   next(): boolean {
-    if (this.#i >= this.#count) return false;
+    if (this.#e >= this.#end) return false;
     const b = this.buf;
-    const r = this.#words[this.#i++]!;
+    const r = this.#words[this.#e]!;
+    this.#e += STRIDE;
     const kl = readVarint(b, r);
     const ks = r + varintSize(kl);
     const ke = ks + kl;
