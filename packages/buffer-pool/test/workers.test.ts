@@ -1,0 +1,119 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BufferPool, FileDevice } from '../src/index.js';
+
+const PS = 1024;
+const PAGES = 200;
+const dir = mkdtempSync(join(tmpdir(), 'bp-workers-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const workerUrl = new URL('./fixtures/pool-worker.mjs', import.meta.url);
+const built = existsSync(new URL('../dist/index.js', import.meta.url));
+
+interface Result {
+  fixes: number;
+  updates: number;
+  bad: string[];
+}
+
+function runWorker(data: unknown): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(workerUrl, { workerData: data });
+    const timer = setTimeout(() => {
+      void w.terminate();
+      reject(new Error('worker did not finish within 40 s'));
+    }, 40_000);
+    w.once('message', (m: Result) => {
+      clearTimeout(timer);
+      resolve(m);
+    });
+    w.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
+/** Writes page i with body (i, version 0, pattern) through a pool, then flushes. */
+function seed(pool: BufferPool): void {
+  for (let i = 0; i < PAGES; i++) {
+    const f = pool.allocatePage(0);
+    const o = f * PS;
+    const dv = new DataView(pool.bytes.buffer, pool.bytes.byteOffset + o, PS);
+    dv.setUint32(38, i);
+    dv.setUint32(42, 0);
+    for (let k = 46; k < PS - 8; k++) pool.bytes[o + k] = (i + k) & 0xff;
+    pool.markDirty(f);
+    pool.unfix(f, 2);
+  }
+  expect(pool.flushAll()).toBe(0);
+}
+
+describe.skipIf(!built)('real worker threads on one pool (needs dist/: run tsup first)', () => {
+  for (const [workers, instances] of [
+    [2, 1],
+    [4, 3],
+  ] as const) {
+    it(`${workers} workers, ${instances} instance(s), 24 frames, ${PAGES} pages: no torn or wrong page, no lost update`, async () => {
+      const path = join(dir, `w${workers}.ibd`);
+      const pool = new BufferPool({
+        innodb_page_size: PS,
+        innodb_buffer_pool_size: 24 * PS,
+        innodb_buffer_pool_instances: instances,
+        freeWaitMs: 5000,
+        device: new FileDevice(path, { pageSize: PS, truncate: true }),
+      });
+      seed(pool);
+      pool.resetStats();
+      const iterations = 4000;
+      const results = await Promise.all(
+        Array.from({ length: workers }, (_, i) =>
+          runWorker({
+            desc: pool.descriptor(),
+            seed: 12345 + i * 7919,
+            iterations,
+            pages: PAGES,
+            writeEvery: 4,
+          }),
+        ),
+      );
+      for (const r of results) expect(r.bad).toEqual([]);
+      const fixes = results.reduce((a, r) => a + r.fixes, 0);
+      const updates = results.reduce((a, r) => a + r.updates, 0);
+      expect(fixes).toBe(workers * iterations);
+      pool.checkValid();
+      const s = pool.stats();
+      expect(s.Innodb_buffer_pool_read_requests).toBe(fixes);
+      expect(s.Innodb_buffer_pool_write_requests).toBe(updates);
+      expect(s.Innodb_buffer_pool_reads).toBeGreaterThan(0); // 24 frames for 120 pages: evictions
+      expect(s.Innodb_pages_read).toBe(s.Innodb_buffer_pool_reads + s.Innodb_buffer_pool_read_ahead);
+      expect(s.Innodb_buffer_pool_pages_data + s.Innodb_buffer_pool_pages_free).toBe(
+        s.Innodb_buffer_pool_pages_total,
+      );
+      for (let i = 0; i < instances; i++)
+        expect(pool.instanceStats(i).Innodb_buffer_pool_pages_total).toBe(8 * (3 / instances));
+      expect(pool.flushAll()).toBe(0);
+      // Reopen the file in a fresh pool: the versions add up to every update made.
+      pool.close();
+      const again = new BufferPool({
+        innodb_page_size: PS,
+        innodb_buffer_pool_size: 8 * PS,
+        device: new FileDevice(path, { pageSize: PS }),
+      });
+      let versions = 0;
+      for (let i = 0; i < PAGES; i++) {
+        const f = again.fix(0, i, 1);
+        const dv = new DataView(again.bytes.buffer, again.bytes.byteOffset + f * PS, PS);
+        expect(dv.getUint32(38)).toBe(i);
+        const v = dv.getUint32(42);
+        versions += v;
+        expect(again.bytes[f * PS + 100]).toBe((i + v + 100) & 0xff);
+        again.unfix(f, 1);
+      }
+      expect(versions).toBe(updates);
+      again.close();
+    });
+  }
+});
