@@ -1,0 +1,909 @@
+import { DuplicateKeyError } from './errors.js';
+import { compareRange, readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
+import {
+  deleteRec,
+  FIL_NULL,
+  FIL_PAGE_DATA,
+  FIL_PAGE_DATA_END,
+  FIL_PAGE_TYPE,
+  FLAG_CLUSTERED,
+  FLAG_TUPLE_KEYS,
+  FLAG_UNIQUE,
+  initPage,
+  insertRec,
+  nextPage,
+  noteInsert,
+  nRecs,
+  PAGE_DIRECTION,
+  PAGE_FLAGS,
+  PAGE_FREE_LIST,
+  PAGE_GARBAGE,
+  PAGE_LAST_INSERT,
+  PAGE_N_DIRECTION,
+  PAGE_N_RECS,
+  PAGE_TYPE_FREE,
+  PAGE_TYPE_INDEX,
+  pageCapacity,
+  pageIndexId,
+  pageLevel,
+  pageNo,
+  prevPage,
+  REC_CHILD,
+  REC_HEADER,
+  recChild,
+  recKeyLen,
+  recSize,
+  recValLen,
+  setNextPage,
+  setPrevPage,
+  slotRec,
+  totalFree,
+  usedBytes,
+} from './page.js';
+import { LATCH_S, LATCH_X, type LatchMode, type PageStore } from './page-store.js';
+import { checkTree, type TreeStats, treeStats } from './check.js';
+import { Cursor } from './cursor.js';
+import { BulkLoader, type BulkLoadOptions } from './bulk-load.js';
+
+/** Deepest tree the fixed-size path arrays hold (a 16 KiB-page tree of height 40 is unthinkable). */
+const MAX_HEIGHT = 64;
+const EMPTY = new Uint8Array(0);
+
+export interface BTreeOptions {
+  /** Tablespace id of the pages. Default 0. */
+  space?: number;
+  /**
+   * `true` (default): keys are unique, a second insert of a key throws {@link DuplicateKeyError}.
+   * `false`: entries are ordered by (key, value) and only an identical (key, value) is refused —
+   * InnoDB's non-unique secondary index, whose records are made unique by the primary key.
+   */
+  unique?: boolean;
+  /** A clustered (primary-key) index: the bulk loader keeps 1/16 of each page free at fill factor 100. Default: `unique`. */
+  clustered?: boolean;
+  /** Keys were written by `KeyCodec`, so the estimators may split them into fields. Default false (one field). */
+  tupleKeys?: boolean;
+  /** Index id stamped on every page. Default 1. */
+  indexId?: bigint | number;
+  /** MERGE_THRESHOLD: a page whose records fill less than this percent of it merges with a sibling. Default 50, range 1–50. */
+  mergeThreshold?: number;
+}
+
+export interface OpenOptions {
+  space?: number;
+  /** The root page number, as `tree.rootPage` reported when the tree was created. */
+  rootPage: number;
+  mergeThreshold?: number;
+}
+
+/**
+ * A B+tree of byte keys and byte values on pages of a {@link PageStore}.
+ *
+ * Invariants (verified by {@link BTree.checkValid}):
+ * - every leaf is at level 0, a node pointer's child is one level lower, the root has the top level;
+ * - on each page the records are strictly increasing (by key; by (key, value) when not unique);
+ * - the node pointer in slot i > 0 is a lower bound of its child's subtree and greater than every
+ *   entry of the subtree of slot i − 1; slot 0 of a non-leaf page is not used for routing;
+ * - the pages of each level are linked left to right through FIL_PAGE_PREV / FIL_PAGE_NEXT;
+ * - only the root may be empty; the root page number never changes (a root split copies the root
+ *   down, as `btr_root_raise_and_insert`; a one-child root pulls its child up, as `btr_lift_page_up`).
+ *
+ * Writers fix the path from the root with X latches and hold them until the operation ends;
+ * readers couple S latches (fix the child, then unfix the parent). Concurrent writers must be
+ * serialized by the caller (the index latch in X mode).
+ */
+export class BTree {
+  readonly store: PageStore;
+  readonly space: number;
+  readonly rootPage: number;
+  readonly pageSize: number;
+  readonly unique: boolean;
+  readonly clustered: boolean;
+  readonly tupleKeys: boolean;
+  readonly indexId: bigint;
+  readonly mergeThreshold: number;
+  /** Largest key.length + value.length an entry may have: a page must hold at least 4 node pointers. */
+  readonly maxEntryBytes: number;
+  /** Pages fixed by this tree so far (logical page reads; the estimators report differences of it). */
+  pageFixes = 0;
+  /** Incremented by every write; cursors compare it to know when to re-seek. */
+  version = 0;
+
+  readonly #b: Uint8Array;
+  readonly #ps: number;
+  readonly #scratch: Uint8Array;
+  readonly #frames = new Float64Array(MAX_HEIGHT);
+  readonly #slots = new Int32Array(MAX_HEIGHT);
+  #depth = 0;
+  #flags: number;
+
+  private constructor(
+    store: PageStore,
+    space: number,
+    rootPage: number,
+    flags: number,
+    indexId: bigint,
+    mergeThreshold: number,
+  ) {
+    this.store = store;
+    this.space = space;
+    this.rootPage = rootPage;
+    this.pageSize = store.pageSize;
+    this.#ps = store.pageSize;
+    this.#b = store.bytes;
+    this.#scratch = new Uint8Array(store.pageSize);
+    this.#flags = flags;
+    this.unique = (flags & FLAG_UNIQUE) !== 0;
+    this.clustered = (flags & FLAG_CLUSTERED) !== 0;
+    this.tupleKeys = (flags & FLAG_TUPLE_KEYS) !== 0;
+    this.indexId = indexId;
+    this.mergeThreshold = mergeThreshold;
+    this.maxEntryBytes = Math.floor(pageCapacity(store.pageSize) / 4) - 2 - REC_HEADER - REC_CHILD - 8;
+  }
+
+  /**
+   * Create an empty tree: allocates its root page.
+   *
+   * @example
+   * ```ts
+   * const tree = BTree.create(pool, { space: 1 });
+   * tree.insert(codec.encode([42]), new TextEncoder().encode('answer'));
+   * tree.get(codec.encode([42])); // Uint8Array of 'answer'
+   * ```
+   */
+  static create(store: PageStore, options: BTreeOptions = {}): BTree {
+    checkStore(store);
+    const space = options.space ?? 0;
+    checkUint32(space, 'options.space');
+    const unique = options.unique ?? true;
+    const clustered = options.clustered ?? unique;
+    let flags = 0;
+    if (unique) flags |= FLAG_UNIQUE;
+    if (clustered) flags |= FLAG_CLUSTERED;
+    if (options.tupleKeys === true) flags |= FLAG_TUPLE_KEYS;
+    const indexId = BigInt(options.indexId ?? 1);
+    const mt = checkMergeThreshold(options.mergeThreshold);
+    const frame = store.allocatePage(space);
+    const base = frame * store.pageSize;
+    const root = pageNo(store.bytes, base);
+    initPage(store.bytes, base, space, 0, flags, indexId);
+    store.markDirty(frame);
+    store.unfix(frame, LATCH_X);
+    return new BTree(store, space, root, flags, indexId, mt);
+  }
+
+  /** Open an existing tree from its root page (after a restart, from the same file). */
+  static open(store: PageStore, options: OpenOptions): BTree {
+    checkStore(store);
+    const space = options.space ?? 0;
+    checkUint32(space, 'options.space');
+    checkUint32(options.rootPage, 'options.rootPage');
+    const frame = store.fix(space, options.rootPage, LATCH_S);
+    const base = frame * store.pageSize;
+    try {
+      if (readU16(store.bytes, base + FIL_PAGE_TYPE) !== PAGE_TYPE_INDEX) {
+        throw new RangeError(`options.rootPage: page ${options.rootPage} is not a B+tree page`);
+      }
+      const flags = store.bytes[base + PAGE_FLAGS]!;
+      return new BTree(
+        store,
+        space,
+        options.rootPage,
+        flags,
+        pageIndexId(store.bytes, base),
+        checkMergeThreshold(options.mergeThreshold),
+      );
+    } finally {
+      store.unfix(frame, LATCH_S);
+    }
+  }
+
+  // ---- page access shared with cursors, dives and estimators ----
+
+  /** Fix a page of this tree's space and count it in {@link BTree.pageFixes}. */
+  fixPage(page: number, latch: LatchMode): number {
+    this.pageFixes++;
+    return this.store.fix(this.space, page, latch);
+  }
+
+  unfixPage(frame: number, latch: LatchMode): void {
+    this.store.unfix(frame, latch);
+  }
+
+  /**
+   * Compare the record at byte `rec` of the page at `base` with a target: by key, then (non-unique
+   * trees, `val` not null) by value.
+   */
+  compareRec(base: number, rec: number, key: Uint8Array, val: Uint8Array | null): number {
+    const b = this.#b;
+    const kl = readU16(b, base + rec);
+    const c = compareRange(b, base + rec + REC_HEADER, kl, key, 0, key.length);
+    if (c !== 0 || val === null || this.unique) return c;
+    return compareRange(b, base + rec + REC_HEADER + kl, readU16(b, base + rec + 2), val, 0, val.length);
+  }
+
+  /** First slot whose record is ≥ the target (`strict`: > the target). */
+  searchPage(base: number, key: Uint8Array, val: Uint8Array | null, strict: boolean): number {
+    let lo = 0;
+    let hi = nRecs(this.#b, base);
+    const ps = this.#ps;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = this.compareRec(base, slotRec(this.#b, base, ps, mid), key, val);
+      if (c < 0 || (strict && c === 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Descend with S-latch coupling to the leaf that holds the first entry ≥ target (`strict`: >).
+   * Returns the S-fixed leaf frame; `out[0]` gets the slot (may equal the record count: the entry is
+   * further right). Routing takes the last node pointer < target (≤ when `strict`, or when the
+   * target is a whole entry of a unique tree).
+   */
+  descendS(key: Uint8Array, val: Uint8Array | null, strict: boolean, out: Int32Array): number {
+    const b = this.#b;
+    const ps = this.#ps;
+    const routeStrict = strict || this.unique || val !== null;
+    let frame = this.fixPage(this.rootPage, LATCH_S);
+    for (;;) {
+      const base = frame * ps;
+      if (pageLevel(b, base) === 0) {
+        out[0] = this.searchPage(base, key, val, strict);
+        return frame;
+      }
+      let slot = this.searchPage(base, key, val, routeStrict) - 1;
+      if (slot < 0) slot = 0;
+      const child = recChild(b, base, slotRec(b, base, ps, slot));
+      const next = this.fixPage(child, LATCH_S);
+      this.unfixPage(frame, LATCH_S);
+      frame = next;
+    }
+  }
+
+  // ---- point operations ----
+
+  /** The value stored under `key` (the first one in a non-unique tree), copied; undefined if absent. */
+  get(key: Uint8Array): Uint8Array | undefined {
+    checkBytes(key, 'key');
+    const c = this.cursor();
+    if (!c.seek(key, 'eq')) return undefined;
+    return c.value();
+  }
+
+  /** Whether the tree holds `key` (and, when given in a non-unique tree, exactly `value`). */
+  has(key: Uint8Array, value?: Uint8Array): boolean {
+    checkBytes(key, 'key');
+    if (value === undefined || this.unique) return this.get(key) !== undefined;
+    checkBytes(value, 'value');
+    const out = new Int32Array(1);
+    const frame = this.descendS(key, value, false, out);
+    const base = frame * this.#ps;
+    const n = nRecs(this.#b, base);
+    const found =
+      out[0]! < n && this.compareRec(base, slotRec(this.#b, base, this.#ps, out[0]!), key, value) === 0;
+    this.unfixPage(frame, LATCH_S);
+    return found;
+  }
+
+  /**
+   * Insert an entry. Throws {@link DuplicateKeyError} if a unique tree holds the key (a non-unique
+   * tree: the same key and value).
+   */
+  insert(key: Uint8Array, value: Uint8Array): void {
+    this.#checkEntry(key, value);
+    this.#descendX(key, value);
+    try {
+      const d = this.#depth - 1;
+      const base = this.#frames[d]! * this.#ps;
+      const slot = this.searchPage(base, key, value, false);
+      if (
+        slot < nRecs(this.#b, base) &&
+        this.compareRec(base, slotRec(this.#b, base, this.#ps, slot), key, value) === 0
+      ) {
+        throw new DuplicateKeyError(
+          `duplicate key ${hex(key)}${this.unique ? '' : ` with value ${hex(value)}`}`,
+        );
+      }
+      this.version++;
+      this.#insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
+    } finally {
+      this.#unfixPath();
+    }
+  }
+
+  /**
+   * Delete an entry; in a non-unique tree `value` picks which (default: the first with the key).
+   * Underfull pages merge with a sibling. Returns whether an entry was removed.
+   */
+  delete(key: Uint8Array, value?: Uint8Array): boolean {
+    checkBytes(key, 'key');
+    let val: Uint8Array | null = null;
+    if (!this.unique) {
+      if (value === undefined) {
+        const c = this.cursor();
+        if (!c.seek(key, 'eq')) return false;
+        val = c.value();
+      } else {
+        checkBytes(value, 'value');
+        val = value;
+      }
+    }
+    this.#descendX(key, val ?? EMPTY);
+    try {
+      const d = this.#depth - 1;
+      const base = this.#frames[d]! * this.#ps;
+      const slot = this.searchPage(base, key, val, false);
+      if (
+        slot >= nRecs(this.#b, base) ||
+        this.compareRec(base, slotRec(this.#b, base, this.#ps, slot), key, val) !== 0
+      ) {
+        return false;
+      }
+      this.version++;
+      this.#removeAt(d, slot);
+      return true;
+    } finally {
+      this.#unfixPath();
+    }
+  }
+
+  /**
+   * Replace the value of `key`. A unique tree overwrites in place when the length is unchanged,
+   * otherwise deletes and re-inserts; a non-unique tree needs `oldValue` (the value orders the entry).
+   * Returns whether the entry existed.
+   */
+  update(key: Uint8Array, value: Uint8Array, oldValue?: Uint8Array): boolean {
+    this.#checkEntry(key, value);
+    if (!this.unique) {
+      if (oldValue === undefined) throw new TypeError('oldValue is required to update a non-unique tree');
+      if (!this.delete(key, oldValue)) return false;
+      this.insert(key, value);
+      return true;
+    }
+    this.#descendX(key, value);
+    let sameLength = false;
+    try {
+      const d = this.#depth - 1;
+      const base = this.#frames[d]! * this.#ps;
+      const slot = this.searchPage(base, key, null, false);
+      if (slot >= nRecs(this.#b, base)) return false;
+      const rec = slotRec(this.#b, base, this.#ps, slot);
+      if (this.compareRec(base, rec, key, null) !== 0) return false;
+      if (recValLen(this.#b, base, rec) === value.length) {
+        this.#b.set(value, base + rec + REC_HEADER + key.length);
+        this.store.markDirty(this.#frames[d]!);
+        this.version++;
+        sameLength = true;
+      }
+    } finally {
+      this.#unfixPath();
+    }
+    if (!sameLength) {
+      this.delete(key);
+      this.insert(key, value);
+    }
+    return true;
+  }
+
+  /** A cursor positioned nowhere; see {@link Cursor}. */
+  cursor(): Cursor {
+    return new Cursor(this);
+  }
+
+  /**
+   * Call `fn(key, value)` for each entry with lo ≤ key < hi (null: unbounded) in key order; the
+   * arrays are views into the page, valid only during the call. Return `false` to stop.
+   * The leaf stays S-latched during its callbacks: do not write to the tree from `fn`.
+   */
+  forEachRange(
+    lo: Uint8Array | null,
+    hi: Uint8Array | null,
+    fn: (key: Uint8Array, value: Uint8Array) => boolean | undefined,
+  ): number {
+    const b = this.#b;
+    const ps = this.#ps;
+    const out = new Int32Array(1);
+    let frame: number;
+    if (lo === null) {
+      frame = this.#leftmostLeafS();
+      out[0] = 0;
+    } else frame = this.descendS(lo, null, false, out);
+    let slot = out[0]!;
+    let count = 0;
+    for (;;) {
+      const base = frame * ps;
+      const n = nRecs(b, base);
+      for (; slot < n; slot++) {
+        const rec = slotRec(b, base, ps, slot);
+        const kl = recKeyLen(b, base, rec);
+        const k0 = base + rec + REC_HEADER;
+        if (hi !== null && compareRange(b, k0, kl, hi, 0, hi.length) >= 0) {
+          this.unfixPage(frame, LATCH_S);
+          return count;
+        }
+        count++;
+        const vl = recValLen(b, base, rec);
+        if (fn(b.subarray(k0, k0 + kl), b.subarray(k0 + kl, k0 + kl + vl)) === false) {
+          this.unfixPage(frame, LATCH_S);
+          return count;
+        }
+      }
+      const next = nextPage(b, base);
+      if (next === FIL_NULL) {
+        this.unfixPage(frame, LATCH_S);
+        return count;
+      }
+      const nf = this.fixPage(next, LATCH_S);
+      this.unfixPage(frame, LATCH_S);
+      frame = nf;
+      slot = 0;
+    }
+  }
+
+  /** Entries with lo ≤ key < hi as copied [key, value] pairs (convenient, allocates per entry). */
+  *entries(lo: Uint8Array | null = null, hi: Uint8Array | null = null): Generator<[Uint8Array, Uint8Array]> {
+    const c = this.cursor();
+    let ok = lo === null ? c.first() : c.seek(lo, 'ge');
+    while (ok) {
+      const k = c.key();
+      if (hi !== null && compareRange(k, 0, k.length, hi, 0, hi.length) >= 0) return;
+      yield [k, c.value()];
+      ok = c.next();
+    }
+  }
+
+  /** Start a bottom-up bulk load into this tree. REQUIRES: the tree is empty. */
+  bulkLoader(options: BulkLoadOptions = {}): BulkLoader {
+    return new BulkLoader(this, options);
+  }
+
+  /** Walk the whole tree and throw {@link CorruptionError} at the first broken invariant; returns the stats. */
+  checkValid(): TreeStats {
+    return checkTree(this);
+  }
+
+  /** Height, pages and records per level, fill and size. Reads every page. */
+  stats(): TreeStats {
+    return treeStats(this);
+  }
+
+  /** S-fix the leftmost leaf. */
+  #leftmostLeafS(): number {
+    const b = this.#b;
+    let frame = this.fixPage(this.rootPage, LATCH_S);
+    for (;;) {
+      const base = frame * this.#ps;
+      if (pageLevel(b, base) === 0) return frame;
+      const child = recChild(b, base, slotRec(b, base, this.#ps, 0));
+      const next = this.fixPage(child, LATCH_S);
+      this.unfixPage(frame, LATCH_S);
+      frame = next;
+    }
+  }
+
+  // ---- the write path ----
+
+  #checkEntry(key: Uint8Array, value: Uint8Array): void {
+    checkBytes(key, 'key');
+    checkBytes(value, 'value');
+    if (key.length + value.length > this.maxEntryBytes) {
+      throw new RangeError(
+        `key.length + value.length must be at most ${this.maxEntryBytes} for ${this.#ps}-byte pages, got ${key.length + value.length}`,
+      );
+    }
+  }
+
+  /** X-fix the path from the root to the leaf where (key, val) belongs; the path stays fixed. */
+  #descendX(key: Uint8Array, val: Uint8Array): void {
+    const b = this.#b;
+    const ps = this.#ps;
+    let page = this.rootPage;
+    let d = 0;
+    for (;;) {
+      const frame = this.fixPage(page, LATCH_X);
+      this.#frames[d] = frame;
+      this.#depth = d + 1;
+      const base = frame * ps;
+      if (pageLevel(b, base) === 0) return;
+      let slot = this.searchPage(base, key, val, true) - 1;
+      if (slot < 0) slot = 0;
+      this.#slots[d] = slot;
+      page = recChild(b, base, slotRec(b, base, ps, slot));
+      d++;
+    }
+  }
+
+  #unfixPath(): void {
+    for (let i = 0; i < this.#depth; i++) this.store.unfix(this.#frames[i]!, LATCH_X);
+    this.#depth = 0;
+  }
+
+  /** A page for this tree, X-fixed: from the tree's free list, else from the store. REQUIRES: the root is X-fixed. */
+  allocPage(rootFrame: number): number {
+    const b = this.#b;
+    const rootBase = rootFrame * this.#ps;
+    const head = readU32(b, rootBase + PAGE_FREE_LIST);
+    if (head === FIL_NULL) return this.store.allocatePage(this.space);
+    const frame = this.fixPage(head, LATCH_X);
+    writeU32(b, rootBase + PAGE_FREE_LIST, nextPage(b, frame * this.#ps));
+    this.store.markDirty(rootFrame);
+    return frame;
+  }
+
+  /** Put an X-fixed page on the tree's free list (the caller unfixes it). */
+  freePage(frame: number, rootFrame: number): void {
+    const b = this.#b;
+    const base = frame * this.#ps;
+    const rootBase = rootFrame * this.#ps;
+    writeU16(b, base + FIL_PAGE_TYPE, PAGE_TYPE_FREE);
+    setPrevPage(b, base, FIL_NULL);
+    setNextPage(b, base, readU32(b, rootBase + PAGE_FREE_LIST));
+    writeU32(b, rootBase + PAGE_FREE_LIST, pageNo(b, base));
+    this.store.markDirty(frame);
+    this.store.markDirty(rootFrame);
+  }
+
+  #insertAt(
+    d: number,
+    slot: number,
+    key: Uint8Array,
+    kOff: number,
+    kLen: number,
+    val: Uint8Array,
+    vOff: number,
+    vLen: number,
+    child: number,
+  ): void {
+    const b = this.#b;
+    const ps = this.#ps;
+    const frame = this.#frames[d]!;
+    const base = frame * ps;
+    const size = REC_HEADER + kLen + vLen + (pageLevel(b, base) > 0 ? REC_CHILD : 0);
+    if (totalFree(b, base, ps) >= size + 2) {
+      insertRec(b, base, ps, slot, key, kOff, kLen, val, vOff, vLen, child, this.#scratch);
+      noteInsert(b, base, slot);
+      this.store.markDirty(frame);
+      return;
+    }
+    if (d === 0) {
+      this.#raiseRoot();
+      d = 1;
+    }
+    this.#split(d, slot, key, kOff, kLen, val, vOff, vLen, child);
+  }
+
+  /** Copy the root into a new page one level down and make the root its only parent. */
+  #raiseRoot(): void {
+    const b = this.#b;
+    const ps = this.#ps;
+    const rootFrame = this.#frames[0]!;
+    const rootBase = rootFrame * ps;
+    const level = pageLevel(b, rootBase);
+    const newFrame = this.allocPage(rootFrame);
+    const newBase = newFrame * ps;
+    const newNo = pageNo(b, newBase);
+    initPage(b, newBase, this.space, level, this.#flags, this.indexId);
+    b.copyWithin(newBase + FIL_PAGE_DATA, rootBase + FIL_PAGE_DATA, rootBase + ps - FIL_PAGE_DATA_END);
+    writeU32(b, newBase + PAGE_FREE_LIST, FIL_NULL);
+    const freeHead = readU32(b, rootBase + PAGE_FREE_LIST);
+    initPage(b, rootBase, this.space, level + 1, this.#flags, this.indexId);
+    writeU32(b, rootBase + PAGE_FREE_LIST, freeHead);
+    insertRec(b, rootBase, ps, 0, EMPTY, 0, 0, EMPTY, 0, 0, newNo, this.#scratch);
+    this.store.markDirty(newFrame);
+    this.store.markDirty(rootFrame);
+    for (let i = this.#depth; i >= 2; i--) {
+      this.#frames[i] = this.#frames[i - 1]!;
+      this.#slots[i] = this.#slots[i - 1]!;
+    }
+    this.#frames[1] = newFrame;
+    this.#slots[1] = this.#slots[0]!;
+    this.#slots[0] = 0;
+    this.#depth++;
+  }
+
+  /**
+   * Split the page at path depth d (d ≥ 1) and insert the pending record. At the insert point when
+   * the previous insert was just before it (ascending) or at it (descending), as
+   * `btr_page_get_split_rec_to_right/left`; otherwise in the middle by bytes.
+   */
+  #split(
+    d: number,
+    slot: number,
+    key: Uint8Array,
+    kOff: number,
+    kLen: number,
+    val: Uint8Array,
+    vOff: number,
+    vLen: number,
+    child: number,
+  ): void {
+    const b = this.#b;
+    const ps = this.#ps;
+    const frame = this.#frames[d]!;
+    const base = frame * ps;
+    const n = nRecs(b, base);
+    const level = pageLevel(b, base);
+    const newSize = REC_HEADER + kLen + vLen + (level > 0 ? REC_CHILD : 0) + 2;
+    const last = readU16(b, base + PAGE_LAST_INSERT);
+    let s: number;
+    let newLeft: boolean;
+    if (last !== 0 && last === slot) {
+      s = slot;
+      newLeft = false;
+    } else if (last !== 0 && last - 1 === slot) {
+      s = slot;
+      newLeft = true;
+    } else {
+      const half = (usedBytes(b, base, ps) + newSize) / 2;
+      let acc = 0;
+      let c = 0;
+      for (; c < n; c++) {
+        const sz =
+          c === slot ? newSize : recSize(b, base, slotRec(b, base, ps, c < slot ? c : c - 1), level) + 2;
+        acc += sz;
+        if (acc >= half) break;
+      }
+      c = Math.min(Math.max(c, 0), n - 1) + 1;
+      if (c <= slot) {
+        s = c;
+        newLeft = false;
+      } else {
+        s = c - 1;
+        newLeft = true;
+      }
+    }
+    const rootFrame = this.#frames[0]!;
+    const rFrame = this.allocPage(rootFrame);
+    const rBase = rFrame * ps;
+    const rNo = pageNo(b, rBase);
+    initPage(b, rBase, this.space, level, this.#flags, this.indexId);
+    let moved = 0;
+    for (let i = s; i < n; i++) {
+      const rec = slotRec(b, base, ps, i);
+      const kl = recKeyLen(b, base, rec);
+      const vl = recValLen(b, base, rec);
+      const p = base + rec + REC_HEADER;
+      const ch = level > 0 ? readU32(b, p + kl + vl) : FIL_NULL;
+      insertRec(b, rBase, ps, i - s, b, p, kl, b, p + kl, vl, ch, this.#scratch);
+      moved += REC_HEADER + kl + vl + (level > 0 ? REC_CHILD : 0);
+    }
+    writeU16(b, base + PAGE_N_RECS, s);
+    writeU16(b, base + PAGE_GARBAGE, readU16(b, base + PAGE_GARBAGE) + moved);
+    writeU16(b, base + PAGE_LAST_INSERT, 0);
+    b[base + PAGE_DIRECTION] = 0;
+    writeU16(b, base + PAGE_N_DIRECTION, 0);
+    const tBase = newLeft ? base : rBase;
+    const tSlot = newLeft ? slot : slot - s;
+    if (totalFree(b, tBase, ps) < newSize) {
+      throw new RangeError('split left no room for the record (entry too large for the page size)');
+    }
+    insertRec(b, tBase, ps, tSlot, key, kOff, kLen, val, vOff, vLen, child, this.#scratch);
+    noteInsert(b, tBase, tSlot);
+    // Link R between L and L's old right sibling.
+    const lNo = pageNo(b, base);
+    const oldNext = nextPage(b, base);
+    setPrevPage(b, rBase, lNo);
+    setNextPage(b, rBase, oldNext);
+    setNextPage(b, base, rNo);
+    if (oldNext !== FIL_NULL) {
+      const nf = this.fixPage(oldNext, LATCH_X);
+      setPrevPage(b, nf * ps, rNo);
+      this.store.markDirty(nf);
+      this.store.unfix(nf, LATCH_X);
+    }
+    // The node pointer: R's first key (and value, when the value is part of the order).
+    const r0 = slotRec(b, rBase, ps, 0);
+    const kl = recKeyLen(b, rBase, r0);
+    const sepKey = b.slice(rBase + r0 + REC_HEADER, rBase + r0 + REC_HEADER + kl);
+    const sepVal = this.unique
+      ? EMPTY
+      : b.slice(rBase + r0 + REC_HEADER + kl, rBase + r0 + REC_HEADER + kl + recValLen(b, rBase, r0));
+    this.store.markDirty(frame);
+    this.store.markDirty(rFrame);
+    this.store.unfix(rFrame, LATCH_X);
+    this.#insertAt(d - 1, this.#slots[d - 1]! + 1, sepKey, 0, sepKey.length, sepVal, 0, sepVal.length, rNo);
+  }
+
+  #removeAt(d: number, slot: number): void {
+    const b = this.#b;
+    const ps = this.#ps;
+    const frame = this.#frames[d]!;
+    const base = frame * ps;
+    if (slot === 0 && pageLevel(b, base) > 0 && nRecs(b, base) > 1) {
+      // The leftmost node pointer carries the page's lower bound: the next one inherits it, so
+      // keys between the bound and its own key still route to it correctly (InnoDB marks the new
+      // leftmost pointer REC_INFO_MIN_REC_FLAG in the same situation).
+      const r0 = slotRec(b, base, ps, 0);
+      const kl = recKeyLen(b, base, r0);
+      const bound = b.slice(base + r0 + REC_HEADER, base + r0 + REC_HEADER + kl + recValLen(b, base, r0));
+      deleteRec(b, base, ps, 0);
+      const child = recChild(b, base, slotRec(b, base, ps, 0));
+      deleteRec(b, base, ps, 0);
+      insertRec(b, base, ps, 0, bound, 0, kl, bound, kl, bound.length - kl, child, this.#scratch);
+    } else deleteRec(b, base, ps, slot);
+    this.store.markDirty(frame);
+    if (d === 0) {
+      this.#shrinkRoot();
+      return;
+    }
+    if (nRecs(b, base) === 0) {
+      this.#unlink(frame);
+      this.freePage(frame, this.#frames[0]!);
+      this.#removeAt(d - 1, this.#slots[d - 1]!);
+      return;
+    }
+    if (usedBytes(b, base, ps) * 100 >= pageCapacity(ps) * this.mergeThreshold) return;
+    this.#tryMerge(d);
+  }
+
+  /** Unlink an X-fixed page from its level's list (fixing its neighbours). */
+  #unlink(frame: number): void {
+    const b = this.#b;
+    const ps = this.#ps;
+    const base = frame * ps;
+    const prev = prevPage(b, base);
+    const next = nextPage(b, base);
+    if (prev !== FIL_NULL) {
+      const f = this.fixPage(prev, LATCH_X);
+      setNextPage(b, f * ps, next);
+      this.store.markDirty(f);
+      this.store.unfix(f, LATCH_X);
+    }
+    if (next !== FIL_NULL) {
+      const f = this.fixPage(next, LATCH_X);
+      setPrevPage(b, f * ps, prev);
+      this.store.markDirty(f);
+      this.store.unfix(f, LATCH_X);
+    }
+  }
+
+  /** Merge the underfull page at depth d into its left sibling, or its right sibling into it, under the same parent. */
+  #tryMerge(d: number): void {
+    const b = this.#b;
+    const ps = this.#ps;
+    const cap = pageCapacity(ps);
+    const parentBase = this.#frames[d - 1]! * ps;
+    const ps0 = this.#slots[d - 1]!;
+    const pn = nRecs(b, parentBase);
+    const frame = this.#frames[d]!;
+    const base = frame * ps;
+    if (ps0 > 0) {
+      const leftNo = recChild(b, parentBase, slotRec(b, parentBase, ps, ps0 - 1));
+      const lf = this.fixPage(leftNo, LATCH_X);
+      if (usedBytes(b, lf * ps, ps) + usedBytes(b, base, ps) <= cap) {
+        this.#moveAll(frame, lf, parentBase, ps0);
+        const next = nextPage(b, base);
+        setNextPage(b, lf * ps, next);
+        if (next !== FIL_NULL) {
+          const nf = this.fixPage(next, LATCH_X);
+          setPrevPage(b, nf * ps, leftNo);
+          this.store.markDirty(nf);
+          this.store.unfix(nf, LATCH_X);
+        }
+        this.store.markDirty(lf);
+        this.store.unfix(lf, LATCH_X);
+        this.freePage(frame, this.#frames[0]!);
+        this.#removeAt(d - 1, ps0);
+        return;
+      }
+      this.store.unfix(lf, LATCH_X);
+    }
+    if (ps0 + 1 < pn) {
+      const rightNo = recChild(b, parentBase, slotRec(b, parentBase, ps, ps0 + 1));
+      const rf = this.fixPage(rightNo, LATCH_X);
+      const rBase = rf * ps;
+      if (usedBytes(b, rBase, ps) + usedBytes(b, base, ps) <= cap) {
+        this.#moveAll(rf, frame, parentBase, ps0 + 1);
+        const next = nextPage(b, rBase);
+        setNextPage(b, base, next);
+        if (next !== FIL_NULL) {
+          const nf = this.fixPage(next, LATCH_X);
+          setPrevPage(b, nf * ps, pageNo(b, base));
+          this.store.markDirty(nf);
+          this.store.unfix(nf, LATCH_X);
+        }
+        this.store.markDirty(frame);
+        this.freePage(rf, this.#frames[0]!);
+        this.store.unfix(rf, LATCH_X);
+        this.#removeAt(d - 1, ps0 + 1);
+      } else this.store.unfix(rf, LATCH_X);
+    }
+  }
+
+  /**
+   * Append every record of page `src` to page `dst`. On non-leaf pages the first moved node
+   * pointer takes the parent's separator for `src` (its own slot-0 key is not a bound).
+   */
+  #moveAll(src: number, dst: number, parentBase: number, parentSlot: number): void {
+    const b = this.#b;
+    const ps = this.#ps;
+    const sBase = src * ps;
+    const dBase = dst * ps;
+    const n = nRecs(b, sBase);
+    const level = pageLevel(b, sBase);
+    let at = nRecs(b, dBase);
+    for (let i = 0; i < n; i++) {
+      const rec = slotRec(b, sBase, ps, i);
+      const kl = recKeyLen(b, sBase, rec);
+      const vl = recValLen(b, sBase, rec);
+      const p = sBase + rec + REC_HEADER;
+      const ch = level > 0 ? readU32(b, p + kl + vl) : FIL_NULL;
+      if (i === 0 && level > 0) {
+        const prec = slotRec(b, parentBase, ps, parentSlot);
+        const pkl = recKeyLen(b, parentBase, prec);
+        const pvl = recValLen(b, parentBase, prec);
+        const pp = parentBase + prec + REC_HEADER;
+        insertRec(b, dBase, ps, at++, b, pp, pkl, b, pp + pkl, pvl, ch, this.#scratch);
+      } else insertRec(b, dBase, ps, at++, b, p, kl, b, p + kl, vl, ch, this.#scratch);
+    }
+    writeU16(b, dBase + PAGE_LAST_INSERT, 0);
+  }
+
+  /** While the root is a non-leaf with one child, pull the child up (`btr_lift_page_up`). */
+  #shrinkRoot(): void {
+    const b = this.#b;
+    const ps = this.#ps;
+    const rootFrame = this.#frames[0]!;
+    const rootBase = rootFrame * ps;
+    for (;;) {
+      const level = pageLevel(b, rootBase);
+      const n = nRecs(b, rootBase);
+      if (level === 0) return;
+      if (n === 0) {
+        const freeHead = readU32(b, rootBase + PAGE_FREE_LIST);
+        initPage(b, rootBase, this.space, 0, this.#flags, this.indexId);
+        writeU32(b, rootBase + PAGE_FREE_LIST, freeHead);
+        this.store.markDirty(rootFrame);
+        return;
+      }
+      if (n > 1) return;
+      const childNo = recChild(b, rootBase, slotRec(b, rootBase, ps, 0));
+      // The child may already be X-fixed on the path (a merge into it): reuse that fix.
+      let cf = -1;
+      for (let i = 1; i < this.#depth; i++)
+        if (pageNo(b, this.#frames[i]! * ps) === childNo) cf = this.#frames[i]!;
+      const onPath = cf >= 0;
+      if (!onPath) cf = this.fixPage(childNo, LATCH_X);
+      const freeHead = readU32(b, rootBase + PAGE_FREE_LIST);
+      b.copyWithin(rootBase + FIL_PAGE_DATA, cf * ps + FIL_PAGE_DATA, cf * ps + ps - FIL_PAGE_DATA_END);
+      writeU32(b, rootBase + PAGE_FREE_LIST, freeHead);
+      writeU16(b, rootBase + PAGE_LAST_INSERT, 0);
+      this.store.markDirty(rootFrame);
+      this.freePage(cf, rootFrame);
+      if (!onPath) this.store.unfix(cf, LATCH_X);
+    }
+  }
+}
+
+function checkStore(store: PageStore): void {
+  if (typeof store !== 'object' || store === null || typeof store.fix !== 'function') {
+    throw new TypeError(`store must implement PageStore, got ${String(store)}`);
+  }
+  if (!Number.isInteger(store.pageSize) || store.pageSize < 256 || store.pageSize > 65536) {
+    throw new RangeError(`store.pageSize must be an integer in [256, 65536], got ${String(store.pageSize)}`);
+  }
+}
+
+function checkUint32(v: number, what: string): void {
+  if (typeof v !== 'number' || !Number.isInteger(v))
+    throw new TypeError(`${what} must be an integer, got ${String(v)}`);
+  if (v < 0 || v >= FIL_NULL) throw new RangeError(`${what} must be in [0, 2^32 - 1), got ${v}`);
+}
+
+function checkMergeThreshold(v: number | undefined): number {
+  if (v === undefined) return 50;
+  if (!Number.isInteger(v) || v < 1 || v > 50)
+    throw new RangeError(`mergeThreshold must be an integer in [1, 50], got ${String(v)}`);
+  return v;
+}
+
+function checkBytes(v: unknown, what: string): void {
+  if (!(v instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array, got ${String(v)}`);
+}
+
+function hex(a: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < a.length && i < 32; i++) s += a[i]!.toString(16).padStart(2, '0');
+  return a.length > 32 ? `${s}…` : s;
+}

@@ -1,0 +1,220 @@
+import type { BTree } from './btree.js';
+import {
+  FIL_NULL,
+  nextPage,
+  nRecs,
+  pageLevel,
+  pageNo,
+  prevPage,
+  REC_HEADER,
+  recChild,
+  recKeyLen,
+  recValLen,
+  slotRec,
+} from './page.js';
+import { LATCH_S } from './page-store.js';
+
+/** `'ge'`: first entry with key ≥ the target; `'gt'`: key > target; `'eq'`: first entry whose key equals it. */
+export type SeekMode = 'ge' | 'gt' | 'eq';
+
+/**
+ * A position in the tree's leaf level. Between calls it holds no page fixed: it remembers the
+ * page, the slot and a copy of the entry, and when the tree was written meanwhile
+ * (`tree.version` moved) it searches for the remembered entry again, as InnoDB restores a
+ * persistent cursor (`btr_pcur_restore_position`).
+ *
+ * @example
+ * ```ts
+ * const c = tree.cursor();
+ * for (let ok = c.seek(lo, 'ge'); ok; ok = c.next()) console.log(c.key(), c.value());
+ * ```
+ */
+export class Cursor {
+  readonly #tree: BTree;
+  #page = FIL_NULL;
+  #slot = 0;
+  #version = -1;
+  #key = new Uint8Array(64);
+  #keyLen = 0;
+  #val = new Uint8Array(64);
+  #valLen = 0;
+  #valid = false;
+  readonly #out = new Int32Array(1);
+
+  constructor(tree: BTree) {
+    this.#tree = tree;
+  }
+
+  /** Whether the cursor stands on an entry. */
+  get valid(): boolean {
+    return this.#valid;
+  }
+
+  /** Position on the first entry matching `mode` relative to `key`; false if there is none. */
+  seek(key: Uint8Array, mode: SeekMode = 'ge'): boolean {
+    if (!(key instanceof Uint8Array)) throw new TypeError(`key must be a Uint8Array, got ${String(key)}`);
+    if (mode !== 'ge' && mode !== 'gt' && mode !== 'eq')
+      throw new RangeError(`mode must be 'ge', 'gt' or 'eq', got ${String(mode)}`);
+    const frame = this.#tree.descendS(key, null, mode === 'gt', this.#out);
+    if (!this.#settleForward(frame, this.#out[0]!)) return false;
+    if (mode === 'eq' && !this.#keyEquals(key)) {
+      this.#valid = false;
+      return false;
+    }
+    return true;
+  }
+
+  /** Position on the smallest entry. */
+  first(): boolean {
+    const t = this.#tree;
+    const b = t.store.bytes;
+    const ps = t.pageSize;
+    let frame = t.fixPage(t.rootPage, LATCH_S);
+    while (pageLevel(b, frame * ps) > 0) {
+      const base = frame * ps;
+      const next = t.fixPage(recChild(b, base, slotRec(b, base, ps, 0)), LATCH_S);
+      t.unfixPage(frame, LATCH_S);
+      frame = next;
+    }
+    return this.#settleForward(frame, 0);
+  }
+
+  /** Position on the largest entry. */
+  last(): boolean {
+    const t = this.#tree;
+    const b = t.store.bytes;
+    const ps = t.pageSize;
+    let frame = t.fixPage(t.rootPage, LATCH_S);
+    while (pageLevel(b, frame * ps) > 0) {
+      const base = frame * ps;
+      const next = t.fixPage(recChild(b, base, slotRec(b, base, ps, nRecs(b, base) - 1)), LATCH_S);
+      t.unfixPage(frame, LATCH_S);
+      frame = next;
+    }
+    return this.#settleBackward(frame, nRecs(b, frame * ps) - 1);
+  }
+
+  /** Move to the next entry; false (and invalid) past the last. */
+  next(): boolean {
+    if (!this.#valid) return false;
+    const t = this.#tree;
+    if (t.version !== this.#version) {
+      const frame = t.descendS(
+        this.#key.subarray(0, this.#keyLen),
+        t.unique ? null : this.#val.subarray(0, this.#valLen),
+        true,
+        this.#out,
+      );
+      return this.#settleForward(frame, this.#out[0]!);
+    }
+    const frame = t.fixPage(this.#page, LATCH_S);
+    return this.#settleForward(frame, this.#slot + 1);
+  }
+
+  /** Move to the previous entry; false (and invalid) before the first. */
+  prev(): boolean {
+    if (!this.#valid) return false;
+    const t = this.#tree;
+    if (t.version !== this.#version) {
+      const frame = t.descendS(
+        this.#key.subarray(0, this.#keyLen),
+        t.unique ? null : this.#val.subarray(0, this.#valLen),
+        false,
+        this.#out,
+      );
+      return this.#settleBackward(frame, this.#out[0]! - 1);
+    }
+    const frame = t.fixPage(this.#page, LATCH_S);
+    return this.#settleBackward(frame, this.#slot - 1);
+  }
+
+  /** A copy of the current key. REQUIRES: valid. */
+  key(): Uint8Array {
+    if (!this.#valid) throw new RangeError('cursor is not positioned on an entry');
+    return this.#key.slice(0, this.#keyLen);
+  }
+
+  /** A copy of the current value. REQUIRES: valid. */
+  value(): Uint8Array {
+    if (!this.#valid) throw new RangeError('cursor is not positioned on an entry');
+    return this.#val.slice(0, this.#valLen);
+  }
+
+  /** Page number of the current leaf (for tests and read-ahead experiments). */
+  get pageNo(): number {
+    return this.#page;
+  }
+
+  #keyEquals(key: Uint8Array): boolean {
+    if (key.length !== this.#keyLen) return false;
+    for (let i = 0; i < key.length; i++) if (key[i] !== this.#key[i]) return false;
+    return true;
+  }
+
+  /** From an S-fixed leaf and a slot (possibly past the end), find the entry at or after it; unfixes. */
+  #settleForward(frame: number, slot: number): boolean {
+    const t = this.#tree;
+    const b = t.store.bytes;
+    const ps = t.pageSize;
+    for (;;) {
+      const base = frame * ps;
+      if (slot < nRecs(b, base)) {
+        this.#capture(base, slot);
+        t.unfixPage(frame, LATCH_S);
+        return true;
+      }
+      const next = nextPage(b, base);
+      if (next === FIL_NULL) {
+        t.unfixPage(frame, LATCH_S);
+        this.#valid = false;
+        return false;
+      }
+      const nf = t.fixPage(next, LATCH_S);
+      t.unfixPage(frame, LATCH_S);
+      frame = nf;
+      slot = 0;
+    }
+  }
+
+  /** From an S-fixed leaf and a slot (possibly −1), find the entry at or before it; unfixes. */
+  #settleBackward(frame: number, slot: number): boolean {
+    const t = this.#tree;
+    const b = t.store.bytes;
+    const ps = t.pageSize;
+    for (;;) {
+      const base = frame * ps;
+      if (slot >= 0) {
+        this.#capture(base, slot);
+        t.unfixPage(frame, LATCH_S);
+        return true;
+      }
+      const prev = prevPage(b, base);
+      t.unfixPage(frame, LATCH_S);
+      if (prev === FIL_NULL) {
+        this.#valid = false;
+        return false;
+      }
+      frame = t.fixPage(prev, LATCH_S);
+      slot = nRecs(b, frame * ps) - 1;
+    }
+  }
+
+  #capture(base: number, slot: number): void {
+    const t = this.#tree;
+    const b = t.store.bytes;
+    const rec = slotRec(b, base, t.pageSize, slot);
+    const kl = recKeyLen(b, base, rec);
+    const vl = recValLen(b, base, rec);
+    if (this.#key.length < kl) this.#key = new Uint8Array(Math.max(kl, this.#key.length * 2));
+    if (this.#val.length < vl) this.#val = new Uint8Array(Math.max(vl, this.#val.length * 2));
+    const p = base + rec + REC_HEADER;
+    this.#key.set(b.subarray(p, p + kl));
+    this.#val.set(b.subarray(p + kl, p + kl + vl));
+    this.#keyLen = kl;
+    this.#valLen = vl;
+    this.#page = pageNo(b, base);
+    this.#slot = slot;
+    this.#version = t.version;
+    this.#valid = true;
+  }
+}

@@ -1,0 +1,13 @@
+export { CorruptionError, DuplicateKeyError, OutOfOrderError } from './errors.js';
+export type { LatchMode, PageStore } from './page-store.js';
+export { LATCH_NONE, LATCH_S, LATCH_X } from './page-store.js';
+export type { ColumnSpec, ColumnType, KeyValue } from './key-codec.js';
+export { compareKeys, countFields, fieldEnd, KeyCodec, matchedFields } from './key-codec.js';
+export * as pageFormat from './page.js';
+export type { BTreeOptions, OpenOptions } from './btree.js';
+export { BTree } from './btree.js';
+export type { SeekMode } from './cursor.js';
+export { Cursor } from './cursor.js';
+export type { BulkLoadOptions, BulkLoadResult, BulkLoadSink } from './bulk-load.js';
+export { BulkLoader } from './bulk-load.js';
+export type { TreeStats } from './check.js';

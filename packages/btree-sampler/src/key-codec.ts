@@ -1,0 +1,344 @@
+import { CorruptionError } from './errors.js';
+
+/**
+ * An order-preserving key codec: a tuple of typed values becomes a byte string whose memcmp order
+ * is the tuple order, so the B+tree compares keys with one byte loop and no schema.
+ *
+ * Every field starts with a tag byte that also fixes how long the field is, so a key can be split
+ * into fields without knowing its column types (the estimators count distinct key prefixes this way):
+ *
+ * | tag | field | payload |
+ * |---|---|---|
+ * | 0x00 | NULL, `nulls: 'first'` (InnoDB's order: NULL below every value) | none |
+ * | 0x10 | INT (signed 32-bit) | 4 bytes big-endian, sign bit flipped |
+ * | 0x11 | BIGINT (signed 64-bit) | 8 bytes big-endian, sign bit flipped |
+ * | 0x12 | DATE | days since 1970-01-01 as a signed 32-bit integer, encoded as INT |
+ * | 0x13 | DECIMAL(p, s), an exact scaled integer v = value·10^s | class byte, then magnitude bytes (below) |
+ * | 0x14 | VARCHAR / VARBINARY in binary collation | bytes with 0x00 written as 0x00 0xFF, ended by 0x00 0x00 |
+ * | 0xFF | NULL, `nulls: 'last'` | none |
+ *
+ * DECIMAL class byte: v ≥ 0 → 0x80 + L followed by the L minimal big-endian bytes of v (0 is 0x80
+ * alone); v < 0 → 0x7F − L followed by the complement of the L bytes of −v. A longer negative
+ * magnitude gets a smaller class byte, so the order holds across lengths.
+ *
+ * The string escape keeps a proper prefix first: "ab" = 61 62 00 00 < "abc" = 61 62 63 00 00, and
+ * "a\0" = 61 00 FF 00 00 > "a" = 61 00 00.
+ */
+
+export const TAG_NULL_FIRST = 0x00;
+export const TAG_INT32 = 0x10;
+export const TAG_INT64 = 0x11;
+export const TAG_DATE = 0x12;
+export const TAG_DECIMAL = 0x13;
+export const TAG_BYTES = 0x14;
+export const TAG_NULL_LAST = 0xff;
+
+/** A column type of the codec. */
+export type ColumnType = 'int32' | 'int64' | 'decimal' | 'date' | 'string' | 'binary';
+
+/** One key column. `scale` applies to `decimal` (digits after the point, default 0). */
+export interface ColumnSpec {
+  readonly type: ColumnType;
+  readonly scale?: number;
+  /** Where NULL sorts: `'first'` (default, as InnoDB) or `'last'`. */
+  readonly nulls?: 'first' | 'last';
+}
+
+/**
+ * A value of one field: `number` for int32 (and int64 when safe), `bigint` for int64 or a scaled
+ * decimal, a decimal string such as `'-12.50'`, a date as `Date` (UTC day), `'YYYY-MM-DD'` or a day
+ * number, `string` (encoded UTF-8) or `Uint8Array` for strings, `null` for NULL.
+ */
+export type KeyValue = number | bigint | string | Date | Uint8Array | null;
+
+const MS_PER_DAY = 86_400_000;
+const TEXT_ENCODER = new TextEncoder();
+const TEXT_DECODER = new TextDecoder('utf-8', { fatal: false });
+
+/**
+ * Encode and decode tuples for one key schema.
+ *
+ * @example
+ * ```ts
+ * const codec = new KeyCodec([{ type: 'int32' }, { type: 'decimal', scale: 2 }]);
+ * const a = codec.encode([-5, '1.50']);
+ * const b = codec.encode([-5, '10.00']);
+ * compareKeys(a, b) < 0; // true, as (-5, 1.50) < (-5, 10.00)
+ * codec.decode(a); // [-5, '1.50']
+ * ```
+ */
+export class KeyCodec {
+  readonly columns: readonly ColumnSpec[];
+
+  constructor(columns: readonly ColumnSpec[]) {
+    if (!Array.isArray(columns) || columns.length === 0) {
+      throw new TypeError(`columns must be a non-empty array, got ${String(columns)}`);
+    }
+    for (const [i, c] of columns.entries()) {
+      if (!['int32', 'int64', 'decimal', 'date', 'string', 'binary'].includes(c.type)) {
+        throw new RangeError(`columns[${i}].type: unknown column type '${String(c.type)}'`);
+      }
+      if (c.scale !== undefined && (!Number.isInteger(c.scale) || c.scale < 0 || c.scale > 38)) {
+        throw new RangeError(`columns[${i}].scale must be an integer in [0, 38], got ${String(c.scale)}`);
+      }
+    }
+    this.columns = Object.freeze([...columns]);
+  }
+
+  /** Encode a whole tuple, or a leading prefix of it (for prefix seeks). */
+  encode(values: readonly KeyValue[]): Uint8Array {
+    if (!Array.isArray(values)) throw new TypeError(`values must be an array, got ${String(values)}`);
+    if (values.length > this.columns.length) {
+      throw new RangeError(`values has ${values.length} fields; the key has ${this.columns.length}`);
+    }
+    const parts: number[] = [];
+    for (let i = 0; i < values.length; i++) encodeField(this.columns[i]!, values[i]!, i, parts);
+    return Uint8Array.from(parts);
+  }
+
+  /** Decode a key written by {@link KeyCodec.encode} (decimals and dates come back as strings, BIGINT as bigint). */
+  decode(key: Uint8Array): KeyValue[] {
+    const out: KeyValue[] = [];
+    let off = 0;
+    for (let i = 0; i < this.columns.length && off < key.length; i++) {
+      const end = fieldEnd(key, off, key.length);
+      out.push(decodeField(this.columns[i]!, key, off, end));
+      off = end;
+    }
+    return out;
+  }
+}
+
+function encodeField(col: ColumnSpec, v: KeyValue, i: number, out: number[]): void {
+  if (v === null) {
+    out.push(col.nulls === 'last' ? TAG_NULL_LAST : TAG_NULL_FIRST);
+    return;
+  }
+  switch (col.type) {
+    case 'int32': {
+      if (typeof v !== 'number' || !Number.isInteger(v))
+        throw new TypeError(`values[${i}] must be an integer, got ${String(v)}`);
+      if (v < -2147483648 || v > 2147483647) throw new RangeError(`values[${i}] is outside INT: ${v}`);
+      pushInt32(out, TAG_INT32, v);
+      return;
+    }
+    case 'date': {
+      pushInt32(out, TAG_DATE, toDays(v, i));
+      return;
+    }
+    case 'int64': {
+      let b: bigint;
+      if (typeof v === 'bigint') b = v;
+      else if (typeof v === 'number' && Number.isSafeInteger(v)) b = BigInt(v);
+      else throw new TypeError(`values[${i}] must be a bigint or a safe integer, got ${String(v)}`);
+      if (b < -(1n << 63n) || b >= 1n << 63n) throw new RangeError(`values[${i}] is outside BIGINT: ${b}`);
+      const u = BigInt.asUintN(64, b) ^ (1n << 63n);
+      out.push(TAG_INT64);
+      for (let s = 56n; s >= 0n; s -= 8n) out.push(Number((u >> s) & 0xffn));
+      return;
+    }
+    case 'decimal': {
+      const scaled = toScaled(v, col.scale ?? 0, i);
+      out.push(TAG_DECIMAL);
+      const neg = scaled < 0n;
+      let mag = neg ? -scaled : scaled;
+      const bytes: number[] = [];
+      while (mag > 0n) {
+        bytes.push(Number(mag & 0xffn));
+        mag >>= 8n;
+      }
+      if (bytes.length > 126) throw new RangeError(`values[${i}] has too many digits for DECIMAL`);
+      bytes.reverse();
+      if (neg) {
+        out.push(0x7f - bytes.length);
+        for (const x of bytes) out.push(~x & 0xff);
+      } else {
+        out.push(0x80 + bytes.length);
+        for (const x of bytes) out.push(x);
+      }
+      return;
+    }
+    case 'string':
+    case 'binary': {
+      let bytes: Uint8Array;
+      if (typeof v === 'string') bytes = TEXT_ENCODER.encode(v);
+      else if (v instanceof Uint8Array) bytes = v;
+      else throw new TypeError(`values[${i}] must be a string or a Uint8Array, got ${String(v)}`);
+      out.push(TAG_BYTES);
+      for (const x of bytes) {
+        out.push(x);
+        if (x === 0) out.push(0xff);
+      }
+      out.push(0, 0);
+      return;
+    }
+  }
+}
+
+function pushInt32(out: number[], tag: number, v: number): void {
+  const u = (v ^ 0x80000000) >>> 0;
+  out.push(tag, u >>> 24, (u >>> 16) & 0xff, (u >>> 8) & 0xff, u & 0xff);
+}
+
+function toDays(v: KeyValue, i: number): number {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (v instanceof Date) {
+    const t = v.getTime();
+    if (Number.isNaN(t)) throw new RangeError(`values[${i}] is an invalid Date`);
+    return Math.floor(t / MS_PER_DAY);
+  }
+  if (typeof v === 'string') {
+    const m = /^(-?\d{4,})-(\d{2})-(\d{2})$/.exec(v);
+    if (m === null) throw new RangeError(`values[${i}] must be 'YYYY-MM-DD', got '${v}'`);
+    return Math.floor(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / MS_PER_DAY);
+  }
+  throw new TypeError(`values[${i}] must be a Date, 'YYYY-MM-DD' or a day number, got ${String(v)}`);
+}
+
+/** A decimal string or bigint as an exact integer scaled by 10^scale. */
+function toScaled(v: KeyValue, scale: number, i: number): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v))
+      throw new TypeError(`values[${i}]: pass a non-integer DECIMAL as a string, got ${v}`);
+    return BigInt(v) * 10n ** BigInt(scale);
+  }
+  if (typeof v !== 'string')
+    throw new TypeError(`values[${i}] must be a decimal string or a bigint, got ${String(v)}`);
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(v);
+  if (m === null || (m[2] === '' && (m[3] ?? '') === ''))
+    throw new RangeError(`values[${i}] is not a decimal: '${v}'`);
+  const frac = m[3] ?? '';
+  if (frac.length > scale)
+    throw new RangeError(`values[${i}] has more than ${scale} fractional digits: '${v}'`);
+  const digits = (m[2] || '0') + frac.padEnd(scale, '0');
+  const mag = BigInt(digits);
+  return m[1] === '-' ? -mag : mag;
+}
+
+function decodeField(col: ColumnSpec, key: Uint8Array, off: number, end: number): KeyValue {
+  const tag = key[off]!;
+  if (tag === TAG_NULL_FIRST || tag === TAG_NULL_LAST) return null;
+  switch (tag) {
+    case TAG_INT32:
+    case TAG_DATE: {
+      const u = ((key[off + 1]! << 24) | (key[off + 2]! << 16) | (key[off + 3]! << 8) | key[off + 4]!) >>> 0;
+      const v = (u ^ 0x80000000) | 0;
+      if (tag === TAG_INT32) return v;
+      return new Date(v * MS_PER_DAY).toISOString().slice(0, 10);
+    }
+    case TAG_INT64: {
+      let u = 0n;
+      for (let j = 1; j <= 8; j++) u = (u << 8n) | BigInt(key[off + j]!);
+      return BigInt.asIntN(64, u ^ (1n << 63n));
+    }
+    case TAG_DECIMAL: {
+      const cls = key[off + 1]!;
+      const neg = cls < 0x80;
+      let mag = 0n;
+      for (let j = off + 2; j < end; j++) mag = (mag << 8n) | BigInt(neg ? ~key[j]! & 0xff : key[j]!);
+      const scale = col.scale ?? 0;
+      let s = mag.toString().padStart(scale + 1, '0');
+      if (scale > 0) s = `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}`;
+      return neg ? `-${s}` : s;
+    }
+    default: {
+      const bytes: number[] = [];
+      for (let j = off + 1; j < end - 2; j++) {
+        bytes.push(key[j]!);
+        if (key[j] === 0) j++;
+      }
+      const raw = Uint8Array.from(bytes);
+      return col.type === 'binary' ? raw : TEXT_DECODER.decode(raw);
+    }
+  }
+}
+
+/**
+ * Where the field that starts at `off` ends (exclusive), for any key written by the codec.
+ * REQUIRES: off < end. Throws {@link CorruptionError} for an unknown tag or a truncated field.
+ */
+export function fieldEnd(key: Uint8Array, off: number, end: number): number {
+  const tag = key[off]!;
+  let next: number;
+  switch (tag) {
+    case TAG_NULL_FIRST:
+    case TAG_NULL_LAST:
+      return off + 1;
+    case TAG_INT32:
+    case TAG_DATE:
+      next = off + 5;
+      break;
+    case TAG_INT64:
+      next = off + 9;
+      break;
+    case TAG_DECIMAL: {
+      const cls = key[off + 1];
+      if (cls === undefined) throw new CorruptionError(`truncated DECIMAL at byte ${off}`);
+      next = off + 2 + (cls >= 0x80 ? cls - 0x80 : 0x7f - cls);
+      break;
+    }
+    case TAG_BYTES: {
+      let j = off + 1;
+      for (;;) {
+        if (j + 1 >= end) throw new CorruptionError(`unterminated string at byte ${off}`);
+        if (key[j] === 0) {
+          if (key[j + 1] === 0) return j + 2;
+          j += 2;
+        } else j++;
+      }
+    }
+    default:
+      throw new CorruptionError(`unknown key field tag 0x${tag.toString(16)} at byte ${off}`);
+  }
+  if (next > end) throw new CorruptionError(`truncated key field at byte ${off}`);
+  return next;
+}
+
+/** How many fields a codec key holds. */
+export function countFields(key: Uint8Array, off = 0, len: number = key.length - off): number {
+  const end = off + len;
+  let n = 0;
+  while (off < end) {
+    off = fieldEnd(key, off, end);
+    n++;
+  }
+  return n;
+}
+
+/**
+ * The number of leading fields on which two codec keys are equal (InnoDB's `matched_fields` of
+ * `cmp_rec_rec_with_match`). The encoding is canonical, so equal bytes mean equal values.
+ */
+export function matchedFields(
+  a: Uint8Array,
+  aOff: number,
+  aLen: number,
+  b: Uint8Array,
+  bOff: number,
+  bLen: number,
+): number {
+  const aEnd = aOff + aLen;
+  const bEnd = bOff + bLen;
+  let n = 0;
+  while (aOff < aEnd && bOff < bEnd) {
+    const ea = fieldEnd(a, aOff, aEnd);
+    const eb = fieldEnd(b, bOff, bEnd);
+    if (ea - aOff !== eb - bOff) return n;
+    for (let i = aOff; i < ea; i++) if (a[i] !== b[bOff + i - aOff]) return n;
+    n++;
+    aOff = ea;
+    bOff = eb;
+  }
+  return n;
+}
+
+/** memcmp order of two whole keys: negative, zero or positive. */
+export function compareKeys(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,265 @@
+import { readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
+
+/**
+ * The B+tree page format, inside the buffer pool's page envelope. All integers big-endian.
+ *
+ * ```
+ * +-------------------------------+ 0
+ * | envelope header (buffer pool) |   checksum, page no, prev, next, LSN, type, space
+ * +-------------------------------+ 38  PAGE_HEADER
+ * | B+tree page header (26 bytes) |
+ * +-------------------------------+ 64  PAGE_DATA
+ * | record heap, grows upward  →  |
+ * |           free space          |
+ * |  ← slot directory grows down  |
+ * +-------------------------------+ pageSize − 8
+ * | envelope trailer              |
+ * +-------------------------------+ pageSize
+ * ```
+ *
+ * | offset | size | field | meaning |
+ * |---|---|---|---|
+ * | 4 | 4 | FIL_PAGE_OFFSET | page number (written by the store) |
+ * | 8 | 4 | FIL_PAGE_PREV | left sibling on the same level, 0xFFFFFFFF: none |
+ * | 12 | 4 | FIL_PAGE_NEXT | right sibling on the same level (free pages: next free page) |
+ * | 24 | 2 | FIL_PAGE_TYPE | 0x45BF (17855) B+tree page, 0 free page |
+ * | 34 | 4 | FIL_PAGE_SPACE_ID | tablespace id |
+ * | 38 | 2 | PAGE_LEVEL | 0 = leaf; the root has the highest level |
+ * | 40 | 2 | PAGE_N_RECS | user records on the page (= slots) |
+ * | 42 | 2 | PAGE_HEAP_TOP | first byte after the record heap |
+ * | 44 | 2 | PAGE_GARBAGE | bytes of deleted records still inside the heap |
+ * | 46 | 2 | PAGE_LAST_INSERT | slot + 1 of the last insert, 0: none since the last split/delete |
+ * | 48 | 1 | PAGE_DIRECTION | 0 none, 1 left (descending), 2 right (ascending) |
+ * | 49 | 1 | PAGE_FLAGS | bit 0 unique, bit 1 clustered, bit 2 keys are codec tuples |
+ * | 50 | 2 | PAGE_N_DIRECTION | consecutive inserts in PAGE_DIRECTION |
+ * | 52 | 8 | PAGE_INDEX_ID | index id, the same on every page of a tree |
+ * | 60 | 4 | PAGE_FREE_LIST | root page only: first free page of the tree, 0xFFFFFFFF: none |
+ * | 64 | … | PAGE_DATA | records |
+ * | pageSize − 8 − 2(i+1) | 2 | slot i | byte offset of the i-th record in key order |
+ *
+ * A record is `keyLen (2) | valueLen (2) | key | value` on a leaf, followed by `child page (4)` on
+ * a non-leaf page. A node pointer's key (and, in a non-unique tree, its value) is the lower bound
+ * of its child's subtree; slot 0 of a non-leaf page is never used for routing (InnoDB marks it
+ * REC_INFO_MIN_REC_FLAG on the leftmost page of a level; here it holds whatever bound it was
+ * created with, at least below slot 1).
+ *
+ * Unlike InnoDB's sparse directory (one slot owns 4–8 records, records chained by next pointers),
+ * every record has its own slot, so a page search is one binary search and records need no
+ * header bits or heap numbers. Slot i sits just below slot i − 1, so appending (the common
+ * ascending-insert case) moves no slots.
+ */
+
+export const FIL_PAGE_OFFSET = 4;
+export const FIL_PAGE_PREV = 8;
+export const FIL_PAGE_NEXT = 12;
+export const FIL_PAGE_TYPE = 24;
+export const FIL_PAGE_SPACE_ID = 34;
+export const FIL_NULL = 0xffffffff;
+export const FIL_PAGE_DATA = 38;
+export const FIL_PAGE_DATA_END = 8;
+
+/** InnoDB's FIL_PAGE_INDEX. */
+export const PAGE_TYPE_INDEX = 0x45bf;
+/** InnoDB's FIL_PAGE_TYPE_ALLOCATED: a freshly allocated or freed page. */
+export const PAGE_TYPE_FREE = 0;
+
+export const PAGE_LEVEL = 38;
+export const PAGE_N_RECS = 40;
+export const PAGE_HEAP_TOP = 42;
+export const PAGE_GARBAGE = 44;
+export const PAGE_LAST_INSERT = 46;
+export const PAGE_DIRECTION = 48;
+export const PAGE_FLAGS = 49;
+export const PAGE_N_DIRECTION = 50;
+export const PAGE_INDEX_ID = 52;
+export const PAGE_FREE_LIST = 60;
+export const PAGE_DATA = 64;
+
+export const DIRECTION_NONE = 0;
+export const DIRECTION_LEFT = 1;
+export const DIRECTION_RIGHT = 2;
+
+export const FLAG_UNIQUE = 1;
+export const FLAG_CLUSTERED = 2;
+export const FLAG_TUPLE_KEYS = 4;
+
+/** Bytes of a record header (key length, value length). */
+export const REC_HEADER = 4;
+/** Bytes of a node pointer's child page number. */
+export const REC_CHILD = 4;
+
+/** Bytes a page offers to records and slots. */
+export function pageCapacity(pageSize: number): number {
+  return pageSize - FIL_PAGE_DATA_END - PAGE_DATA;
+}
+
+/** Format page `base` as an empty B+tree page. Keeps the envelope's page number and LSN. */
+export function initPage(
+  b: Uint8Array,
+  base: number,
+  space: number,
+  level: number,
+  flags: number,
+  indexId: bigint,
+): void {
+  writeU32(b, base + FIL_PAGE_PREV, FIL_NULL);
+  writeU32(b, base + FIL_PAGE_NEXT, FIL_NULL);
+  writeU16(b, base + FIL_PAGE_TYPE, PAGE_TYPE_INDEX);
+  writeU32(b, base + FIL_PAGE_SPACE_ID, space);
+  writeU16(b, base + PAGE_LEVEL, level);
+  writeU16(b, base + PAGE_N_RECS, 0);
+  writeU16(b, base + PAGE_HEAP_TOP, PAGE_DATA);
+  writeU16(b, base + PAGE_GARBAGE, 0);
+  writeU16(b, base + PAGE_LAST_INSERT, 0);
+  b[base + PAGE_DIRECTION] = DIRECTION_NONE;
+  b[base + PAGE_FLAGS] = flags;
+  writeU16(b, base + PAGE_N_DIRECTION, 0);
+  for (let i = 0; i < 8; i++) b[base + PAGE_INDEX_ID + i] = Number((indexId >> BigInt(56 - 8 * i)) & 0xffn);
+  writeU32(b, base + PAGE_FREE_LIST, FIL_NULL);
+}
+
+export function pageNo(b: Uint8Array, base: number): number {
+  return readU32(b, base + FIL_PAGE_OFFSET);
+}
+export function prevPage(b: Uint8Array, base: number): number {
+  return readU32(b, base + FIL_PAGE_PREV);
+}
+export function nextPage(b: Uint8Array, base: number): number {
+  return readU32(b, base + FIL_PAGE_NEXT);
+}
+export function setPrevPage(b: Uint8Array, base: number, p: number): void {
+  writeU32(b, base + FIL_PAGE_PREV, p);
+}
+export function setNextPage(b: Uint8Array, base: number, p: number): void {
+  writeU32(b, base + FIL_PAGE_NEXT, p);
+}
+export function pageLevel(b: Uint8Array, base: number): number {
+  return readU16(b, base + PAGE_LEVEL);
+}
+export function nRecs(b: Uint8Array, base: number): number {
+  return readU16(b, base + PAGE_N_RECS);
+}
+export function pageIndexId(b: Uint8Array, base: number): bigint {
+  let v = 0n;
+  for (let i = 0; i < 8; i++) v = (v << 8n) | BigInt(b[base + PAGE_INDEX_ID + i]!);
+  return v;
+}
+
+/** Byte offset (from the page start) of the record in slot i. */
+export function slotRec(b: Uint8Array, base: number, pageSize: number, i: number): number {
+  return readU16(b, base + pageSize - FIL_PAGE_DATA_END - 2 - 2 * i);
+}
+export function recKeyLen(b: Uint8Array, base: number, rec: number): number {
+  return readU16(b, base + rec);
+}
+export function recValLen(b: Uint8Array, base: number, rec: number): number {
+  return readU16(b, base + rec + 2);
+}
+/** The child page of a node pointer. REQUIRES: a non-leaf page. */
+export function recChild(b: Uint8Array, base: number, rec: number): number {
+  return readU32(b, base + rec + REC_HEADER + recKeyLen(b, base, rec) + recValLen(b, base, rec));
+}
+export function recSize(b: Uint8Array, base: number, rec: number, level: number): number {
+  return REC_HEADER + recKeyLen(b, base, rec) + recValLen(b, base, rec) + (level > 0 ? REC_CHILD : 0);
+}
+
+/** Contiguous free bytes between the heap top and the slot directory. */
+export function contiguousFree(b: Uint8Array, base: number, pageSize: number): number {
+  return pageSize - FIL_PAGE_DATA_END - 2 * nRecs(b, base) - readU16(b, base + PAGE_HEAP_TOP);
+}
+/** Free bytes after a reorganization (contiguous + garbage). */
+export function totalFree(b: Uint8Array, base: number, pageSize: number): number {
+  return contiguousFree(b, base, pageSize) + readU16(b, base + PAGE_GARBAGE);
+}
+/** Bytes used by live records and their slots. */
+export function usedBytes(b: Uint8Array, base: number, pageSize: number): number {
+  return pageCapacity(pageSize) - totalFree(b, base, pageSize);
+}
+
+/**
+ * Rewrite the record heap in slot order, dropping garbage (InnoDB's page reorganize).
+ * `scratch` must hold at least pageSize bytes.
+ */
+export function reorganize(b: Uint8Array, base: number, pageSize: number, scratch: Uint8Array): void {
+  const n = nRecs(b, base);
+  const level = pageLevel(b, base);
+  let top = PAGE_DATA;
+  for (let i = 0; i < n; i++) {
+    const rec = slotRec(b, base, pageSize, i);
+    const size = recSize(b, base, rec, level);
+    scratch.set(b.subarray(base + rec, base + rec + size), top);
+    writeU16(b, base + pageSize - FIL_PAGE_DATA_END - 2 - 2 * i, top);
+    top += size;
+  }
+  b.set(scratch.subarray(PAGE_DATA, top), base + PAGE_DATA);
+  writeU16(b, base + PAGE_HEAP_TOP, top);
+  writeU16(b, base + PAGE_GARBAGE, 0);
+}
+
+/**
+ * Insert a record at slot `slot` (0 ≤ slot ≤ n). `child` is written for non-leaf pages.
+ * REQUIRES: totalFree ≥ record size + 2. Reorganizes first when the heap is fragmented.
+ */
+export function insertRec(
+  b: Uint8Array,
+  base: number,
+  pageSize: number,
+  slot: number,
+  key: Uint8Array,
+  keyOff: number,
+  keyLen: number,
+  val: Uint8Array,
+  valOff: number,
+  valLen: number,
+  child: number,
+  scratch: Uint8Array,
+): void {
+  const level = pageLevel(b, base);
+  const size = REC_HEADER + keyLen + valLen + (level > 0 ? REC_CHILD : 0);
+  if (contiguousFree(b, base, pageSize) < size + 2) reorganize(b, base, pageSize, scratch);
+  const n = nRecs(b, base);
+  const rec = readU16(b, base + PAGE_HEAP_TOP);
+  const p = base + rec;
+  writeU16(b, p, keyLen);
+  writeU16(b, p + 2, valLen);
+  b.set(key.subarray(keyOff, keyOff + keyLen), p + REC_HEADER);
+  b.set(val.subarray(valOff, valOff + valLen), p + REC_HEADER + keyLen);
+  if (level > 0) writeU32(b, p + REC_HEADER + keyLen + valLen, child);
+  writeU16(b, base + PAGE_HEAP_TOP, rec + size);
+  // Slots slot..n-1 move one position down in memory (two bytes lower).
+  const dirEnd = base + pageSize - FIL_PAGE_DATA_END;
+  if (slot < n) b.copyWithin(dirEnd - 2 * n - 2, dirEnd - 2 * n, dirEnd - 2 * slot);
+  writeU16(b, dirEnd - 2 - 2 * slot, rec);
+  writeU16(b, base + PAGE_N_RECS, n + 1);
+}
+
+/** Remove the record in slot `slot`; its bytes become garbage. */
+export function deleteRec(b: Uint8Array, base: number, pageSize: number, slot: number): void {
+  const n = nRecs(b, base);
+  const rec = slotRec(b, base, pageSize, slot);
+  const size = recSize(b, base, rec, pageLevel(b, base));
+  const dirEnd = base + pageSize - FIL_PAGE_DATA_END;
+  if (slot < n - 1) b.copyWithin(dirEnd - 2 * n + 2, dirEnd - 2 * n, dirEnd - 2 - 2 * slot);
+  writeU16(b, base + PAGE_N_RECS, n - 1);
+  if (rec + size === readU16(b, base + PAGE_HEAP_TOP)) writeU16(b, base + PAGE_HEAP_TOP, rec);
+  else writeU16(b, base + PAGE_GARBAGE, readU16(b, base + PAGE_GARBAGE) + size);
+  writeU16(b, base + PAGE_LAST_INSERT, 0);
+  b[base + PAGE_DIRECTION] = DIRECTION_NONE;
+  writeU16(b, base + PAGE_N_DIRECTION, 0);
+}
+
+/** Record the insert at `slot` for the split heuristic (PAGE_LAST_INSERT / PAGE_DIRECTION). */
+export function noteInsert(b: Uint8Array, base: number, slot: number): void {
+  const last = readU16(b, base + PAGE_LAST_INSERT);
+  let dir = DIRECTION_NONE;
+  if (last !== 0 && last - 1 === slot - 1) dir = DIRECTION_RIGHT;
+  else if (last !== 0 && last - 1 === slot) dir = DIRECTION_LEFT;
+  const same = dir !== DIRECTION_NONE && dir === b[base + PAGE_DIRECTION];
+  b[base + PAGE_DIRECTION] = dir;
+  writeU16(
+    b,
+    base + PAGE_N_DIRECTION,
+    same ? readU16(b, base + PAGE_N_DIRECTION) + 1 : dir === DIRECTION_NONE ? 0 : 1,
+  );
+  writeU16(b, base + PAGE_LAST_INSERT, slot + 1);
+}
