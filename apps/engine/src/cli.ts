@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+import { resolve } from 'node:path';
+import { SingleBar } from 'cli-progress';
+import { expectOnly, parseArgs, positiveNumber, requireString, UsageError } from './cli-args.js';
+import { generateTpch, type TpchStep } from './tpch/generate.js';
+
+const USAGE = `usage:
+  enginekit tpch gen --sf N --out DIR [--quiet]
+      write dbgen-identical region.tbl … lineitem.tbl for scale factor N (default 0.01)
+  enginekit tpch load --db FILE (--sf N | --tbl DIR) [--quiet]   (not yet: waits for the storage half)
+  enginekit info --db FILE                                        (not yet: waits for the storage half)
+  enginekit --help`;
+
+const STEP_LABEL: Record<TpchStep, string> = {
+  text: 'text pool',
+  region: 'region',
+  nation: 'nation',
+  supplier: 'supplier',
+  customer: 'customer',
+  part: 'part+partsupp',
+  orders: 'orders+lineitem',
+};
+
+function tpchGen(argv: readonly string[]): void {
+  const args = parseArgs(argv, new Set(['quiet']));
+  expectOnly(args, ['sf', 'out', 'quiet'], 'tpch gen');
+  if (args.words.length > 0) throw new UsageError(`tpch gen: unexpected argument '${args.words[0]}'`);
+  const sf = positiveNumber(args, 'sf', 'tpch gen', 0.01);
+  if (sf >= 1 && !Number.isInteger(sf)) {
+    throw new UsageError(`tpch gen: --sf above 1 must be an integer, got '${sf}'`);
+  }
+  const out = resolve(requireString(args, 'out', 'tpch gen'));
+  const quiet = args.options.has('quiet') || !process.stderr.isTTY;
+
+  let bar: SingleBar | undefined;
+  let step: TpchStep | undefined;
+  let value = 0;
+  const started = performance.now();
+  const result = generateTpch({
+    sf,
+    out,
+    ...(quiet
+      ? {}
+      : {
+          onProgress: (s: TpchStep, done: number, total: number): void => {
+            if (s !== step) {
+              bar?.stop();
+              step = s;
+              value = 0;
+              bar = new SingleBar({
+                format: `${STEP_LABEL[s].padEnd(16)} [{bar}] {percentage}% | {value}/{total} | {duration}s`,
+                hideCursor: true,
+                stream: process.stderr,
+              });
+              bar.start(total, 0);
+            }
+            value += done;
+            bar!.update(Math.min(value, total));
+          },
+        }),
+  });
+  bar?.stop();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (!args.options.has('quiet')) {
+    const bytes = result.files.reduce((a, f) => a + f.bytes, 0);
+    process.stdout.write(
+      `${result.files.map((f) => `${f.table}.tbl ${f.rows} rows`).join(', ')}\n` +
+        `SF ${sf}: ${(bytes / 1e6).toFixed(1)} MB in ${out} (${seconds} s)\n`,
+    );
+  }
+}
+
+function main(argv: readonly string[]): void {
+  const [command, sub, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === 'help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command === 'tpch') {
+    if (sub === 'gen') {
+      tpchGen(rest);
+      return;
+    }
+    if (sub === 'load')
+      throw new UsageError('tpch load is not implemented yet (the storage half of issue 8)');
+    throw new UsageError(
+      sub === undefined ? 'tpch needs a subcommand: gen' : `unknown tpch subcommand '${sub}'`,
+    );
+  }
+  if (command === 'info') throw new UsageError('info is not implemented yet (the storage half of issue 8)');
+  throw new UsageError(`unknown command '${command}'`);
+}
+
+try {
+  main(process.argv.slice(2));
+} catch (e) {
+  if (e instanceof UsageError || e instanceof RangeError || e instanceof TypeError) {
+    process.stderr.write(`enginekit: ${e.message}\n${e instanceof UsageError ? `${USAGE}\n` : ''}`);
+    process.exit(2);
+  }
+  throw e;
+}

@@ -1,0 +1,22 @@
+export { generateTpch, TPCH_TABLES } from './tpch/generate.js';
+export type { GeneratedFile, GenerateOptions, GenerateResult, TpchStep, TpchTable } from './tpch/generate.js';
+export { scalePlan, BASE_ROWS, MAX_SCALE, SUPPLIERS_PER_PART } from './tpch/scale.js';
+export type { ScalePlan } from './tpch/scale.js';
+export { TPCH_SCHEMA, typeName } from './tpch/schema.js';
+export type { ColumnDef, ColumnType, TableDef } from './tpch/schema.js';
+export { TblFormatError } from './tpch/errors.js';
+export { TblParser, parseTbl, readTbl, readTblBatches } from './tpch/tbl-reader.js';
+export type {
+  ColumnVector,
+  IntColumn,
+  ReadOptions,
+  TblData,
+  TextColumn,
+  WideColumn,
+} from './tpch/tbl-reader.js';
+export { buildTextPool, textPool, TEXT_POOL_SIZE } from './tpch/text-pool.js';
+export { RowStreams, Stream, STREAM_COUNT, STREAM_TABLE, TableId } from './tpch/streams.js';
+export { DATE_BYTES, dateText, CURRENT_DAY_OFFSET, START_EPOCH_DAY, TOTAL_DAYS } from './tpch/dates.js';
+export { partSupplier, retailPriceCents } from './tpch/part.js';
+export { sparseOrderKey } from './tpch/orders.js';
+export * as dists from './tpch/dists.js';

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { expectOnly, parseArgs, positiveNumber, requireString, UsageError } from '../src/cli-args.js';
+import { scalePlan } from '../src/index.js';
+
+describe('cli arguments', () => {
+  const flags = new Set(['quiet']);
+  it('parses --name value, --name=value and flags', () => {
+    const a = parseArgs(['--sf', '0.1', '--out=/tmp/x', '--quiet'], flags);
+    expect(a.words).toEqual([]);
+    expect([...a.options]).toEqual([
+      ['sf', '0.1'],
+      ['out', '/tmp/x'],
+      ['quiet', true],
+    ]);
+    expect(positiveNumber(a, 'sf', 'tpch gen', 0.01)).toBe(0.1);
+    expect(requireString(a, 'out', 'tpch gen')).toBe('/tmp/x');
+  });
+
+  it('explains each mistake', () => {
+    const msg = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(UsageError);
+        return (e as Error).message;
+      }
+      return 'no error';
+    };
+    expect(msg(() => parseArgs(['--sf'], flags))).toBe('--sf needs a value');
+    expect(msg(() => parseArgs(['--sf', '--out', 'x'], flags))).toBe('--sf needs a value');
+    expect(msg(() => parseArgs(['--quiet=yes'], flags))).toBe('--quiet takes no value');
+    expect(msg(() => parseArgs(['--sf', '1', '--sf', '2'], flags))).toBe('--sf given twice');
+    expect(msg(() => parseArgs(['-s', '1'], flags))).toBe("unknown option '-s' (options are spelled --name)");
+    expect(msg(() => expectOnly(parseArgs(['--db', 'x'], flags), ['sf'], 'tpch gen'))).toBe(
+      'tpch gen: unknown option --db',
+    );
+    expect(msg(() => requireString(parseArgs([], flags), 'out', 'tpch gen'))).toBe(
+      'tpch gen: --out is required',
+    );
+    for (const bad of ['0', '-1', 'abc', '1e3', '']) {
+      expect(msg(() => positiveNumber(parseArgs([`--sf=${bad}`], flags), 'sf', 'tpch gen', 1))).toBe(
+        `tpch gen: --sf must be a positive number, got '${bad}'`,
+      );
+    }
+  });
+});
+
+describe('scalePlan (dbgen -s)', () => {
+  it('scales row counts like dbgen below and above SF 1', () => {
+    expect(scalePlan(0.01)).toMatchObject({
+      scale: 1,
+      part: 2000,
+      supplier: 100,
+      customer: 1500,
+      orders: 15000,
+    });
+    expect(scalePlan(0.1)).toMatchObject({ part: 20000, supplier: 1000, customer: 15000, orders: 150000 });
+    expect(scalePlan(1)).toMatchObject({ part: 200000, partsupp: 800000, orders: 1500000, clerks: 1000 });
+    expect(scalePlan(10)).toMatchObject({ scale: 10, customer: 1500000, clerks: 10000 });
+    expect(scalePlan(0.005)).toMatchObject({ part: 1000, supplier: 50, customer: 750, orders: 7500 });
+    // trunc(1000 · 0.0001) = 0: every table falls to dbgen's floor of one row
+    expect(scalePlan(0.0001)).toMatchObject({ part: 1, supplier: 1, customer: 1, orders: 1 });
+  });
+  it('rejects what dbgen would silently mangle', () => {
+    expect(() => scalePlan(0)).toThrow(new RangeError('sf must be a positive number, got 0'));
+    expect(() => scalePlan(Number.NaN)).toThrow(RangeError);
+    expect(() => scalePlan(1.5)).toThrow(
+      new RangeError('sf above 1 must be an integer (dbgen would truncate 1.5 to 1)'),
+    );
+  });
+});
