@@ -626,15 +626,18 @@ export class BTree {
     const level = pageLevel(b, base);
     const newSize = REC_HEADER + kLen + vLen + (level > 0 ? REC_CHILD : 0) + 2;
     const last = readU16(b, base + PAGE_LAST_INSERT);
-    let s: number;
-    let newLeft: boolean;
-    if (last !== 0 && last === slot) {
-      s = slot;
-      newLeft = false;
-    } else if (last !== 0 && last - 1 === slot) {
-      s = slot;
-      newLeft = true;
-    } else {
+    let s = slot;
+    let newLeft = false;
+    let atInsertPoint = false;
+    if (last !== 0 && (last === slot || last - 1 === slot)) {
+      // Ascending (the previous insert was just before this one) or descending (at it).
+      newLeft = last - 1 === slot;
+      let leftBytes = newLeft ? newSize : 0;
+      for (let i = 0; i < s; i++) leftBytes += recSize(b, base, slotRec(b, base, ps, i), level) + 2;
+      const rightBytes = usedBytes(b, base, ps) + newSize - leftBytes;
+      atInsertPoint = leftBytes <= pageCapacity(ps) && rightBytes <= pageCapacity(ps);
+    }
+    if (!atInsertPoint) {
       const half = (usedBytes(b, base, ps) + newSize) / 2;
       let acc = 0;
       let c = 0;

@@ -184,7 +184,7 @@ describe('BTree against a sorted-array model (256-byte pages)', () => {
           const tree = BTree.create(store, { unique });
           fc.modelRun(() => ({ model: { entries: [], unique }, real: { tree, store } }), cmds);
         }),
-        { numRuns: 40 },
+        { numRuns: Number(process.env.MODEL_RUNS ?? 40) },
       );
     });
   }
@@ -215,7 +215,7 @@ describe('BTree against a sorted-array model (256-byte pages)', () => {
           fc.modelRun(() => ({ model: { entries, unique }, real: { tree, store } }), cmds);
         },
       ),
-      { numRuns: 30 },
+      { numRuns: Number(process.env.MODEL_RUNS ?? 30) },
     );
   });
 });
