@@ -24,3 +24,4 @@ export {
   type JoinCacheSwitches,
   type JoinCacheTable,
 } from './join-cache-level.js';
+export { blockJoinPipeline, LINK_BYTES, type PipelineStep, type PipelineTable } from './join-pipeline.js';
