@@ -104,7 +104,7 @@ export function utDelay(units: number): void {
   sink ^= j;
 }
 
-/** @internal keeps `sink` observable. */
+/** The running XOR of every `ut_delay` loop result; exported so the bundler cannot drop the loop as dead code. */
 export function delaySink(): number {
   return sink;
 }

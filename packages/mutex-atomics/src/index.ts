@@ -7,6 +7,7 @@ export {
   DEFAULT_SPIN_WAIT_DELAY,
   defaultLatchConfig,
   resolveLatchConfig,
+  delaySink,
   utDelay,
 } from './config.js';
 export type {

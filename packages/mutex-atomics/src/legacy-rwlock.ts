@@ -35,6 +35,9 @@ export const RW_LOCK_WAIT_EX = 353;
  * | +7 | `writer_count` (X recursion depth) |
  * | +8 | `waiters` |
  * | +9 | event signal count |
+ *
+ * Fields +4..+8 are read and written with plain accesses under the mutex (as InnoDB 5.1 did);
+ * only the spin loops peek at `writer` / `reader_count` without it, through `Atomics.load`.
  */
 export const LEGACY_RWLOCK_SLOTS = 10;
 const READERS = 4;
@@ -89,8 +92,8 @@ export class LegacyRWLock {
   #sLow(): boolean {
     const a = this.int32;
     const i = this.index;
-    if (Atomics.load(a, i + WRITER) !== RW_LOCK_NOT_LOCKED) return false;
-    Atomics.add(a, i + READERS, 1);
+    if (a[i + WRITER] !== RW_LOCK_NOT_LOCKED) return false;
+    a[i + READERS] = a[i + READERS]! + 1;
     return true;
   }
 
@@ -99,7 +102,7 @@ export class LegacyRWLock {
     const a = this.int32;
     const i = this.index;
     const cfg = this.#config;
-    if (Atomics.load(a, i + WRITER) === RW_LOCK_EX && Atomics.load(a, i + WRITER_THREAD) === THREAD_ID) {
+    if (a[i + WRITER] === RW_LOCK_EX && a[i + WRITER_THREAD] === THREAD_ID) {
       throw new LockStateError(
         `LegacyRWLock.sLock: thread ${THREAD_ID} holds the X lock; an S request would deadlock`,
       );
@@ -129,7 +132,7 @@ export class LegacyRWLock {
         return;
       }
       const signal = Atomics.load(a, i + EVENT);
-      Atomics.store(a, i + WAITERS, 1);
+      a[i + WAITERS] = 1;
       mutexUnlock(a, i, cfg);
       this.#sleep(signal, deadline, 'LegacyRWLock.sLock', timeoutMs, C_RW_S);
     }
@@ -166,10 +169,11 @@ export class LegacyRWLock {
     const a = this.int32;
     const i = this.index;
     mutexLock(a, i, this.#config);
-    const left = Atomics.sub(a, i + READERS, 1) - 1;
+    const left = a[i + READERS]! - 1;
+    a[i + READERS] = left;
     let sg = false;
-    if (left === 0 && Atomics.load(a, i + WAITERS) !== 0) {
-      Atomics.store(a, i + WAITERS, 0);
+    if (left === 0 && a[i + WAITERS] !== 0) {
+      a[i + WAITERS] = 0;
       sg = true;
     }
     mutexUnlock(a, i, this.#config);
@@ -181,27 +185,27 @@ export class LegacyRWLock {
   #xLow(): number {
     const a = this.int32;
     const i = this.index;
-    const writer = Atomics.load(a, i + WRITER);
+    const writer = a[i + WRITER];
     if (writer === RW_LOCK_NOT_LOCKED) {
-      Atomics.store(a, i + WRITER_THREAD, THREAD_ID);
-      if (Atomics.load(a, i + READERS) === 0) {
-        Atomics.store(a, i + WRITER, RW_LOCK_EX);
-        Atomics.store(a, i + WRITER_COUNT, 1);
+      a[i + WRITER_THREAD] = THREAD_ID;
+      if (a[i + READERS] === 0) {
+        a[i + WRITER] = RW_LOCK_EX;
+        a[i + WRITER_COUNT] = 1;
         return RW_LOCK_EX;
       }
-      Atomics.store(a, i + WRITER, RW_LOCK_WAIT_EX);
+      a[i + WRITER] = RW_LOCK_WAIT_EX;
       return RW_LOCK_WAIT_EX;
     }
-    if (writer === RW_LOCK_WAIT_EX && Atomics.load(a, i + WRITER_THREAD) === THREAD_ID) {
-      if (Atomics.load(a, i + READERS) === 0) {
-        Atomics.store(a, i + WRITER, RW_LOCK_EX);
-        Atomics.store(a, i + WRITER_COUNT, 1);
+    if (writer === RW_LOCK_WAIT_EX && a[i + WRITER_THREAD] === THREAD_ID) {
+      if (a[i + READERS] === 0) {
+        a[i + WRITER] = RW_LOCK_EX;
+        a[i + WRITER_COUNT] = 1;
         return RW_LOCK_EX;
       }
       return RW_LOCK_WAIT_EX;
     }
-    if (writer === RW_LOCK_EX && Atomics.load(a, i + WRITER_THREAD) === THREAD_ID) {
-      Atomics.add(a, i + WRITER_COUNT, 1);
+    if (writer === RW_LOCK_EX && a[i + WRITER_THREAD] === THREAD_ID) {
+      a[i + WRITER_COUNT] = a[i + WRITER_COUNT]! + 1;
       return RW_LOCK_EX;
     }
     return RW_LOCK_NOT_LOCKED;
@@ -211,11 +215,11 @@ export class LegacyRWLock {
   #abandon(): boolean {
     const a = this.int32;
     const i = this.index;
-    if (Atomics.load(a, i + WRITER) === RW_LOCK_WAIT_EX && Atomics.load(a, i + WRITER_THREAD) === THREAD_ID) {
-      Atomics.store(a, i + WRITER, RW_LOCK_NOT_LOCKED);
-      Atomics.store(a, i + WRITER_THREAD, 0);
-      if (Atomics.load(a, i + WAITERS) !== 0) {
-        Atomics.store(a, i + WAITERS, 0);
+    if (a[i + WRITER] === RW_LOCK_WAIT_EX && a[i + WRITER_THREAD] === THREAD_ID) {
+      a[i + WRITER] = RW_LOCK_NOT_LOCKED;
+      a[i + WRITER_THREAD] = 0;
+      if (a[i + WAITERS] !== 0) {
+        a[i + WAITERS] = 0;
         return true;
       }
     }
@@ -259,7 +263,7 @@ export class LegacyRWLock {
         return;
       }
       const signal = Atomics.load(a, i + EVENT);
-      Atomics.store(a, i + WAITERS, 1);
+      a[i + WAITERS] = 1;
       if (deadline !== Infinity && deadline - performance.now() <= 0) {
         const sg = this.#abandon();
         mutexUnlock(a, i, cfg);
@@ -285,9 +289,9 @@ export class LegacyRWLock {
     const i = this.index;
     const cfg = this.#config;
     mutexLock(a, i, cfg);
-    if (Atomics.load(a, i + WRITER) !== RW_LOCK_EX || Atomics.load(a, i + WRITER_THREAD) !== THREAD_ID) {
-      const writer = Atomics.load(a, i + WRITER);
-      const owner = Atomics.load(a, i + WRITER_THREAD);
+    if (a[i + WRITER] !== RW_LOCK_EX || a[i + WRITER_THREAD] !== THREAD_ID) {
+      const writer = a[i + WRITER];
+      const owner = a[i + WRITER_THREAD];
       mutexUnlock(a, i, cfg);
       throw new LockStateError(
         writer === RW_LOCK_EX
@@ -296,11 +300,13 @@ export class LegacyRWLock {
       );
     }
     let sg = false;
-    if (Atomics.sub(a, i + WRITER_COUNT, 1) === 1) {
-      Atomics.store(a, i + WRITER, RW_LOCK_NOT_LOCKED);
-      Atomics.store(a, i + WRITER_THREAD, 0);
-      if (Atomics.load(a, i + WAITERS) !== 0) {
-        Atomics.store(a, i + WAITERS, 0);
+    const depth = a[i + WRITER_COUNT]! - 1;
+    a[i + WRITER_COUNT] = depth;
+    if (depth === 0) {
+      a[i + WRITER] = RW_LOCK_NOT_LOCKED;
+      a[i + WRITER_THREAD] = 0;
+      if (a[i + WAITERS] !== 0) {
+        a[i + WAITERS] = 0;
         sg = true;
       }
     }

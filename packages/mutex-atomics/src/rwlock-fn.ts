@@ -79,7 +79,9 @@ function signalEvent(int32: Int32Array, index: number, config: LatchConfig): voi
 
 /** True while the caller holds the lock in X mode (recursive flag set and writer is the caller). */
 export function rwIsXOwner(int32: Int32Array, index: number): boolean {
-  return Atomics.load(int32, index + RECURSIVE) !== 0 && Atomics.load(int32, index + WRITER) === THREAD_ID;
+  // Plain reads are enough: only the owner itself ever writes its own id here, and a thread
+  // always sees its own writes in order, so a stale value can never falsely equal THREAD_ID.
+  return int32[index + RECURSIVE] !== 0 && int32[index + WRITER] === THREAD_ID;
 }
 
 // ---------------------------------------------------------------- S
@@ -154,13 +156,13 @@ function sSpin(int32: Int32Array, index: number, config: LatchConfig, deadline: 
  * the last reader, so wake it. Throws LockStateError if the lock holds no S lock.
  */
 export function rwSUnlock(int32: Int32Array, index: number): void {
-  const w = Atomics.load(int32, index);
-  if (!((w > 0 && w < X_LOCK_DECR) || (w < 0 && w > -X_LOCK_DECR))) {
-    throw new LockStateError(`rwSUnlock: rw-lock at index ${index} holds no S lock (lock_word ${w})`);
-  }
-  if (Atomics.add(int32, index, 1) === -1) {
+  const w = Atomics.add(int32, index, 1);
+  if (w === -1) {
     Atomics.add(int32, index + WAIT_EX_EVENT, 1);
     Atomics.notify(int32, index + WAIT_EX_EVENT);
+  } else if (!((w > 0 && w < X_LOCK_DECR) || (w < -1 && w > -X_LOCK_DECR))) {
+    Atomics.sub(int32, index, 1); // take the bad increment back
+    throw new LockStateError(`rwSUnlock: rw-lock at index ${index} holds no S lock (lock_word ${w})`);
   }
 }
 
@@ -169,8 +171,8 @@ export function rwSUnlock(int32: Int32Array, index: number): void {
 /** Try an X lock without waiting (`rw_lock_x_lock_func_nowait`): free → 0, or recurse as owner. */
 export function rwTryXLock(int32: Int32Array, index: number): boolean {
   if (Atomics.compareExchange(int32, index, X_LOCK_DECR, 0) === X_LOCK_DECR) {
-    Atomics.store(int32, index + WRITER, THREAD_ID);
-    Atomics.store(int32, index + RECURSIVE, 1);
+    int32[index + WRITER] = THREAD_ID;
+    int32[index + RECURSIVE] = 1;
     return true;
   }
   if (rwIsXOwner(int32, index)) {
@@ -194,19 +196,25 @@ function recurse(int32: Int32Array, index: number): void {
  * but the deadline passed while readers drained (the reservation is undone).
  */
 function xLockLow(int32: Int32Array, index: number, config: LatchConfig, deadline: number): number {
-  if (decr(int32, index, X_LOCK_DECR)) {
-    // writer id first (a CAS in InnoDB, here a seq-cst store), then the recursion flag.
-    Atomics.store(int32, index + WRITER, THREAD_ID);
-    Atomics.store(int32, index + RECURSIVE, 1);
-    if (Atomics.load(int32, index) < 0 && !xLockWait(int32, index, config, deadline)) {
-      Atomics.store(int32, index + RECURSIVE, 0);
-      Atomics.store(int32, index + WRITER, 0);
-      // give the reservation back; readers it held off may be asleep on the event
-      Atomics.add(int32, index, X_LOCK_DECR);
-      signalEvent(int32, index, config);
-      return -1;
+  let w = Atomics.load(int32, index);
+  while (w > 0) {
+    const seen = Atomics.compareExchange(int32, index, w, w - X_LOCK_DECR);
+    if (seen === w) {
+      // InnoDB writes the writer id with a CAS (as a barrier) before the recursion flag; here the
+      // next seq-cst operation on lock_word publishes these plain writes.
+      int32[index + WRITER] = THREAD_ID;
+      int32[index + RECURSIVE] = 1;
+      if (w < X_LOCK_DECR && !xLockWait(int32, index, config, deadline)) {
+        int32[index + RECURSIVE] = 0;
+        int32[index + WRITER] = 0;
+        // give the reservation back; readers it held off may be asleep on the event
+        Atomics.add(int32, index, X_LOCK_DECR);
+        signalEvent(int32, index, config);
+        return -1;
+      }
+      return 1;
     }
-    return 1;
+    w = seen;
   }
   if (rwIsXOwner(int32, index)) {
     recurse(int32, index);
@@ -253,6 +261,11 @@ function xLockWait(int32: Int32Array, index: number, config: LatchConfig, deadli
  * functional layer keeps no per-thread S bookkeeping, so that S→X upgrade check lives in `RWLock`.
  */
 export function rwXLock(int32: Int32Array, index: number, config: LatchConfig = defaultLatchConfig): void {
+  if (Atomics.compareExchange(int32, index, X_LOCK_DECR, 0) === X_LOCK_DECR) {
+    int32[index + WRITER] = THREAD_ID;
+    int32[index + RECURSIVE] = 1;
+    return;
+  }
   if (xLockLow(int32, index, config, Infinity) !== 1) xSpin(int32, index, config, Infinity);
 }
 
@@ -318,20 +331,25 @@ function xSpin(int32: Int32Array, index: number, config: LatchConfig, deadline: 
  * Throws LockStateError if the lock is not X-locked or the caller is not the owner.
  */
 export function rwXUnlock(int32: Int32Array, index: number, config: LatchConfig = defaultLatchConfig): void {
+  if (!rwIsXOwner(int32, index)) throw notXOwner(int32, index);
   const w = Atomics.load(int32, index);
-  if (!(w === 0 || w <= -X_LOCK_DECR)) {
-    throw new LockStateError(`rwXUnlock: rw-lock at index ${index} is not X-locked (lock_word ${w})`);
-  }
-  if (!rwIsXOwner(int32, index)) {
-    throw new LockStateError(
-      `rwXUnlock: rw-lock at index ${index} is X-locked by thread ${Atomics.load(int32, index + WRITER)}, not by the caller (thread ${THREAD_ID})`,
-    );
-  }
   if (w === 0) {
-    Atomics.store(int32, index + RECURSIVE, 0);
-    Atomics.store(int32, index + WRITER, 0);
+    int32[index + RECURSIVE] = 0; // cleared before the lock can be re-granted
+    int32[index + WRITER] = 0;
+  } else if (w > -X_LOCK_DECR) {
+    throw notXOwner(int32, index);
   }
   if (Atomics.add(int32, index, X_LOCK_DECR) === 0) signalEvent(int32, index, config);
+}
+
+function notXOwner(int32: Int32Array, index: number): LockStateError {
+  const w = Atomics.load(int32, index);
+  if (!(w === 0 || w <= -X_LOCK_DECR)) {
+    return new LockStateError(`rwXUnlock: rw-lock at index ${index} is not X-locked (lock_word ${w})`);
+  }
+  return new LockStateError(
+    `rwXUnlock: rw-lock at index ${index} is X-locked by thread ${Atomics.load(int32, index + WRITER)}, not by the caller (thread ${THREAD_ID})`,
+  );
 }
 
 /** A racy snapshot of lock_word, for monitors and tests. */
@@ -389,15 +407,15 @@ export async function rwXLockAsync(
   let first = true;
   for (;;) {
     if (decr(int32, index, X_LOCK_DECR)) {
-      Atomics.store(int32, index + WRITER, THREAD_ID);
-      Atomics.store(int32, index + RECURSIVE, 1);
+      int32[index + WRITER] = THREAD_ID;
+      int32[index + RECURSIVE] = 1;
       for (;;) {
         const signal = Atomics.load(int32, index + WAIT_EX_EVENT);
         if (Atomics.load(int32, index) === 0) return true;
         const wait = deadline - performance.now();
         if (wait <= 0) {
-          Atomics.store(int32, index + RECURSIVE, 0);
-          Atomics.store(int32, index + WRITER, 0);
+          int32[index + RECURSIVE] = 0;
+          int32[index + WRITER] = 0;
           Atomics.add(int32, index, X_LOCK_DECR);
           signalEvent(int32, index, config);
           return false;
