@@ -1,0 +1,59 @@
+// 1 vs 8 buffer-pool instances with N workers fixing random cached pages: throughput and the
+// instance mutexes' spin / OS waits (from the pool's shared latch counters).
+import { Worker } from 'node:worker_threads';
+import { BufferPool } from '../dist/index.js';
+import { deviceWithPages } from './pages.js';
+
+const PS = 4096;
+const PAGES = 4096;
+
+async function once(instances, workers, durationMs, device) {
+  const pool = new BufferPool({
+    innodb_page_size: PS,
+    innodb_buffer_pool_size: 8192 * PS,
+    innodb_buffer_pool_instances: instances,
+    device,
+  });
+  for (let p = 0; p < PAGES; p++) pool.unfix(pool.fix(0, p, 0), 0);
+  pool.resetStats();
+  const start = new SharedArrayBuffer(4);
+  const ws = Array.from(
+    { length: workers },
+    (_, i) =>
+      new Worker(new URL('./instances-worker.js', import.meta.url), {
+        workerData: { desc: pool.descriptor(), pages: PAGES, durationMs, seed: 7 + i * 104729, start },
+      }),
+  );
+  const done = ws.map(
+    (w) =>
+      new Promise((resolve, reject) => {
+        w.once('message', resolve);
+        w.once('error', reject);
+      }),
+  );
+  await new Promise((r) => setTimeout(r, 200)); // let the workers load and attach
+  Atomics.store(new Int32Array(start), 0, 1);
+  Atomics.notify(new Int32Array(start), 0);
+  const results = await Promise.all(done);
+  const ops = results.reduce((a, r) => a + r.ops, 0);
+  const latch = pool.latchStats();
+  const s = pool.stats();
+  if (s.Innodb_buffer_pool_reads !== 0) throw new Error('instances bench saw misses');
+  return {
+    instances,
+    workers,
+    mops: ops / durationMs / 1000,
+    spinWaits: latch.mutex.spinWaits,
+    osWaits: latch.mutex.osWaits,
+    rwSpinWaits: latch.rwShared.spinWaits,
+  };
+}
+
+export async function runInstances({ durationMs = 1000, workerCounts = [2, 4] } = {}) {
+  const device = deviceWithPages(PAGES, PS, { shared: true });
+  const rows = [];
+  for (const workers of workerCounts) {
+    for (const instances of [1, 8]) rows.push(await once(instances, workers, durationMs, device));
+  }
+  return rows;
+}
