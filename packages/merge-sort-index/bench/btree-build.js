@@ -6,10 +6,13 @@
 // - peer: SQLite CREATE INDEX on the same rows.
 // Both trees live in a @enginekit/buffer-pool pool (16 KiB pages) large enough to hold them, over
 // a memory device, so the comparison is CPU work, as the blog's 300k-row table in memory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BTree } from '@enginekit/btree-sampler';
-import { BufferPool, MemoryDevice } from '@enginekit/buffer-pool';
+import { BufferPool, FileDevice, MemoryDevice } from '@enginekit/buffer-pool';
 import { buildIndex, insertEach } from '../dist/index.js';
-import { indexEntries, median } from './data.js';
+import { indexEntries, median, table } from './data.js';
 import { sqliteCreateIndex } from './peer-sqlite.js';
 
 function time(fn) {
@@ -21,35 +24,65 @@ function time(fn) {
   return { ms, cpuMs: (c.user + c.system) / 1000, result };
 }
 
-function newTree(rows) {
-  // ~130-byte entries, pages ~70% full after random inserts: 2× the raw size is plenty
-  const size = Math.max(64, Math.ceil((rows * 130 * 2) / (1 << 20) / 16) * 16) << 20;
-  const pool = new BufferPool({ innodb_buffer_pool_size: size });
-  pool.registerSpace(1, new MemoryDevice());
-  return BTree.create(pool, { space: 1, unique: true, clustered: false });
+/**
+ * A fresh tree. `poolMiB` undefined: a pool large enough for the whole tree over a memory device
+ * (CPU-bound). A number: a pool of that size over a real file in the temp directory, smaller
+ * than the index, so random inserts evict and re-read pages (IO-bound, as InnoDB's buffer pool
+ * smaller than the table). `done()` closes the pool and deletes the file.
+ */
+function newTree(rows, poolMiB) {
+  if (poolMiB === undefined) {
+    // ~130-byte entries, pages ~70% full after random inserts: 2× the raw size is plenty
+    const size = Math.max(64, Math.ceil((rows * 130 * 2) / (1 << 20) / 16) * 16) << 20;
+    const pool = new BufferPool({ innodb_buffer_pool_size: size });
+    pool.registerSpace(1, new MemoryDevice());
+    return { tree: BTree.create(pool, { space: 1, unique: true, clustered: false }), done: () => {} };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'msi-btree-'));
+  const pool = new BufferPool({ innodb_buffer_pool_size: poolMiB << 20 });
+  pool.registerSpace(1, new FileDevice(join(dir, 'index.ibd'), { truncate: true }));
+  return {
+    tree: BTree.create(pool, { space: 1, unique: true, clustered: false }),
+    done: () => {
+      pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
-export function btreeBuildTable(rowCounts, repeat) {
+export function btreeBuildTable(rowCounts, repeat, poolMiB) {
   const out = [];
   for (const rows of rowCounts) {
     const reps = rows > 1_000_000 ? 1 : repeat;
-    const row = { rows };
+    table(rows); // build the data outside the timed region
+    const row = { rows, pool: poolMiB === undefined ? 'fits (memory)' : `${poolMiB} MiB (file)` };
     for (const mergeMode of ['kway', 'innodb']) {
       const runs = [];
       for (let r = 0; r < reps; r++) {
-        const tree = newTree(rows);
+        const { tree, done } = newTree(rows, poolMiB);
         runs.push(
-          time(() => buildIndex(indexEntries(rows), tree.bulkLoader({ fillFactor: 100 }), { mergeMode })),
+          time(() => {
+            const res = buildIndex(indexEntries(rows), tree.bulkLoader({ fillFactor: 100 }), { mergeMode });
+            tree.store.flushAll?.();
+            return res;
+          }),
         );
         if (r === 0 && rows <= 300_000) tree.checkValid();
+        done();
       }
       row[`sort+bulk ${mergeMode} ms`] = Math.round(median(runs.map((x) => x.ms)));
       row[`sort+bulk ${mergeMode} cpu`] = Math.round(median(runs.map((x) => x.cpuMs)));
     }
     const ins = [];
     for (let r = 0; r < reps; r++) {
-      const tree = newTree(rows);
-      ins.push(time(() => insertEach(indexEntries(rows), tree)));
+      const { tree, done } = newTree(rows, poolMiB);
+      ins.push(
+        time(() => {
+          insertEach(indexEntries(rows), tree);
+          tree.store.flushAll?.();
+        }),
+      );
+      done();
     }
     row['insert-each ms'] = Math.round(median(ins.map((x) => x.ms)));
     row['insert-each cpu'] = Math.round(median(ins.map((x) => x.cpuMs)));

@@ -1,12 +1,13 @@
 // Sort buffer 1 / 8 / 64 MiB × merge mode 'innodb' (2-way passes) / 'kway' (loser tree):
 // wall time (median of `repeat` runs), CPU time, runs, passes and bytes spilled.
 import { buildIndex } from '../dist/index.js';
-import { CountingSink, indexEntries, median } from './data.js';
+import { CountingSink, indexEntries, median, table } from './data.js';
 
 const MiB = 1 << 20;
 
 export function sortBufferTable(rows, repeat) {
   const out = [];
+  table(rows);
   for (const mib of [1, 8, 64]) {
     for (const mergeMode of ['innodb', 'kway']) {
       const times = [];

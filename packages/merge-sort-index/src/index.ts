@@ -28,3 +28,4 @@ export {
   insertEach,
   sortRecords,
 } from './build-index.js';
+export { type Codec, codecs, TypedSorter, type TypedSorterOptions } from './typed.js';

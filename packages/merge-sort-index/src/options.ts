@@ -12,8 +12,8 @@ export const SORT_BUFFER_SIZE_MAX = 67108864;
 export const SORT_BUFFER_SIZE_LIMIT = 1073741824;
 /** Smallest merge block: 4 KiB. */
 export const MERGE_BLOCK_SIZE_MIN = 4096;
-/** Default read buffer per input run in 'kway' mode: 64 KiB. */
-export const KWAY_READ_SIZE_DEFAULT = 65536;
+/** Default read buffer per input run in 'kway' mode: 16 KiB (a 1 MiB sort buffer then merges 64 runs at once). */
+export const KWAY_READ_SIZE_DEFAULT = 16384;
 
 /** Options of `ExternalSorter` (and of `buildIndex`, `sortRecords`). */
 export interface SorterOptions {
@@ -37,7 +37,7 @@ export interface SorterOptions {
    * (`sortBufferSize / kwayReadSize` read buffers), usually one pass.
    */
   mergeMode?: MergeMode;
-  /** 'kway' only: read buffer per input run, bytes. Default 65536; range 4096–`sortBufferSize / 2`. */
+  /** 'kway' only: read buffer per input run, bytes. Default 16384; range 4096–`sortBufferSize / 2`. */
   kwayReadSize?: number;
   /** Key order; default memcmp order (`compareBytes`). */
   compare?: KeyComparator;

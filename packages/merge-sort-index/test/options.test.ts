@@ -14,7 +14,7 @@ describe('options', () => {
     expect(s.stats.mode).toBe('innodb');
     expect(s.stats.fanIn).toBe(2);
     expect(s.maxRecordSize).toBe(1048576 - 28);
-    expect(new ExternalSorter({ mergeMode: 'kway' }).stats.fanIn).toBe(16);
+    expect(new ExternalSorter({ mergeMode: 'kway' }).stats.fanIn).toBe(64);
   });
 
   it('rejects a sort buffer below 64 KiB or above 64 MiB without the opt-in', () => {
