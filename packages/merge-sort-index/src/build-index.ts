@@ -82,8 +82,8 @@ export function insertEach(source: RecordSource, target: InsertTarget): number {
 }
 
 /**
- * Sort `source` and yield its records in key order (stable). Same options and views as
- * `ExternalSorter#entries()`: copy what you keep.
+ * Sort `source` and yield its records in key order (stable), as `ExternalSorter#entries()`
+ * (fresh records with copied bytes).
  */
 export function sortRecords(
   source: RecordSource,

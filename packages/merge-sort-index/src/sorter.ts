@@ -38,6 +38,15 @@ function view(buf: Buffer, start: number, end: number): Uint8Array {
   return new Uint8Array(buf.buffer, buf.byteOffset + start, end - start);
 }
 
+/** A fresh `Uint8Array` holding a copy of `buf[start, end)`. */
+function copyOut(buf: Buffer, start: number, end: number): Uint8Array {
+  const n = end - start;
+  const out = new Uint8Array(n);
+  if (n < 64) for (let i = 0; i < n; i++) out[i] = buf[start + i]!;
+  else out.set(view(buf, start, end));
+  return out;
+}
+
 type State = 'adding' | 'output' | 'done' | 'closed';
 
 /**
@@ -56,7 +65,7 @@ type State = 'adding' | 'output' | 'done' | 'closed';
  * ```ts
  * const sorter = new ExternalSorter({ sortBufferSize: 1 << 20, mergeMode: 'kway' });
  * for (const [k, v] of rows) sorter.add(k, v);
- * for (const { key, value } of sorter.entries()) use(key, value); // views: copy to keep
+ * for (const { key, value } of sorter.entries()) use(key, value); // copies, safe to keep
  * sorter.stats; // { runs, passes, bytesWritten, bytesRead, comparisons, peakMemory, ... }
  * ```
  */
@@ -403,13 +412,19 @@ export class ExternalSorter {
   }
 
   /**
-   * End the input and yield the records in key order (stable). The yielded object and its
-   * `key`/`value` views are reused/overwritten by the next step: copy (`slice()`) to keep.
-   * Breaking out of the loop removes the temp files.
+   * End the input and yield the records in key order (stable). Breaking out of the loop
+   * removes the temp files.
+   *
+   * By default each record is a fresh object holding copies of the bytes, safe to keep
+   * (`[...sorter.entries()]` works). With `{ copy: false }` one object is reused and its
+   * `key`/`value` are views into the sorter's buffers, overwritten by the next step: no copy,
+   * for consumers that use each record at once.
    */
-  *entries(): Generator<SortedRecord, void, undefined> {
+  *entries(options: { copy?: boolean } = {}): Generator<SortedRecord, void, undefined> {
+    const copy = options.copy ?? true;
+    if (typeof copy !== 'boolean') throw new TypeError(`options.copy must be a boolean, got ${String(copy)}`);
     const cursor = this.#guard(() => this.#finishInput());
-    const rec: SortedRecord = { key: EMPTY, value: EMPTY };
+    const shared: SortedRecord = { key: EMPTY, value: EMPTY };
     let completed = false;
     try {
       let n = 0;
@@ -417,9 +432,17 @@ export class ExternalSorter {
         const more = this.#step(cursor, n);
         if (!more) break;
         n++;
-        rec.key = view(cursor.buf, cursor.keyStart, cursor.keyEnd);
-        rec.value = view(cursor.buf, cursor.valueStart, cursor.valueEnd);
-        yield rec;
+        const b = cursor.buf;
+        if (copy) {
+          yield {
+            key: copyOut(b, cursor.keyStart, cursor.keyEnd),
+            value: copyOut(b, cursor.valueStart, cursor.valueEnd),
+          };
+        } else {
+          shared.key = view(b, cursor.keyStart, cursor.keyEnd);
+          shared.value = view(b, cursor.valueStart, cursor.valueEnd);
+          yield shared;
+        }
       }
       completed = true;
     } finally {
@@ -445,7 +468,7 @@ export class ExternalSorter {
     }
   }
 
-  /** Same as iterating `entries()`. */
+  /** Same as `entries()`: records with copied bytes. */
   [Symbol.iterator](): Generator<SortedRecord, void, undefined> {
     return this.entries();
   }

@@ -75,7 +75,7 @@ export class TypedSorter<T> {
   /** End the input and yield the values in order (stable). */
   *values(): Generator<T, void, undefined> {
     const codec = this.#codec;
-    for (const rec of this.#sorter.entries()) yield codec.decode(rec.key);
+    for (const rec of this.#sorter.entries({ copy: false })) yield codec.decode(rec.key);
   }
 
   [Symbol.iterator](): Generator<T, void, undefined> {

@@ -20,7 +20,7 @@ export function externalSort(
   const sorter = new ExternalSorter(options);
   sorter.addAll(records);
   const out: Rec[] = [];
-  for (const { key, value } of sorter.entries()) out.push([key.slice(), value.slice()]);
+  for (const { key, value } of sorter.entries({ copy: false })) out.push([key.slice(), value.slice()]);
   return { out, sorter };
 }
 

@@ -153,3 +153,28 @@ describe('pass counts', () => {
     expect(i.sorter.stats.passes).toBeGreaterThan(1);
   });
 });
+
+describe('entries() copies', () => {
+  it('spreading the iterator keeps every record intact (copies by default)', () => {
+    const records = makeRecords('random', 3000, 8, 100);
+    const sorter = new ExternalSorter({ sortBufferSize: 65536, tmpdir: scratch.dir }).addAll(records);
+    const out = [...sorter].map((r) => [r.key, r.value] as [Uint8Array, Uint8Array]);
+    expect(out[0]![0]).not.toBeInstanceOf(Buffer);
+    expect(toPlain(out)).toEqual(toPlain(referenceSort(records)));
+  });
+
+  it('{ copy: false } reuses one record object of views', () => {
+    const sorter = new ExternalSorter().addAll([
+      [new Uint8Array([2]), new Uint8Array(0)],
+      [new Uint8Array([1]), new Uint8Array(0)],
+    ]);
+    const seen = new Set<object>();
+    const keys: number[] = [];
+    for (const r of sorter.entries({ copy: false })) {
+      seen.add(r);
+      keys.push(r.key[0]!);
+    }
+    expect(seen.size).toBe(1);
+    expect(keys).toEqual([1, 2]);
+  });
+});
