@@ -20,3 +20,6 @@ export { DATE_BYTES, dateText, CURRENT_DAY_OFFSET, START_EPOCH_DAY, TOTAL_DAYS }
 export { partSupplier, retailPriceCents } from './tpch/part.js';
 export { sparseOrderKey } from './tpch/orders.js';
 export * as dists from './tpch/dists.js';
+export { Rng64Stream, RNG64_A, RNG64_C } from './tpch/rng64.js';
+export { WIDE_KEY_SCALE, writeOrders } from './tpch/orders.js';
+export { TblWriter } from './tpch/tbl-writer.js';

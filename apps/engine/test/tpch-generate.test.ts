@@ -13,6 +13,8 @@ import {
   generateTpch,
   readTbl,
   retailPriceCents,
+  textPool,
+  TEXT_POOL_SIZE,
   type TblData,
   TPCH_SCHEMA,
   TPCH_TABLES,
@@ -104,6 +106,18 @@ describe('dbgen byte identity', () => {
       orders: '07cc8b362fda6d0b503c4d6c5d228817548e0688a3b21b590c52bb47b7b79c0f',
       lineitem: 'ee411d23efcd2943ef70489799e37dfc24543dbd03b461a88e16fd82a95765e4',
     });
+  });
+});
+
+describe('text pool', () => {
+  it('is 300 MiB of grammar text, pinned by hash, starting as dbgen’s does', () => {
+    const pool = textPool();
+    expect(pool.length).toBe(TEXT_POOL_SIZE);
+    expect(createHash('sha256').update(pool).digest('hex')).toBe(
+      '09011f43d4e60579f77b33a51bbb67d04b4f3e700d84f289db6b937db90677f9',
+    );
+    // nation 0's comment (" haggle. carefully final deposits detect slyly agai") is a slice of it
+    expect(Buffer.from(pool).includes(' haggle. carefully final deposits detect slyly agai')).toBe(true);
   });
 });
 

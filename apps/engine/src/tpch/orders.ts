@@ -3,13 +3,16 @@ import { orderPriorities, returnFlags, shipInstructions, shipModes } from './dis
 import { encoded, pick, slice, textSlice } from './fields.js';
 import { partSupplier, retailPriceCents } from './part.js';
 import type { ScalePlan } from './scale.js';
-import { RowStreams, Stream, TableId } from './streams.js';
+import { Rng64Stream } from './rng64.js';
+import { RowStreams, STREAM_TABLE, Stream, TableId } from './streams.js';
 import type { TblWriter } from './tbl-writer.js';
 
 const COMMENT_AVG = 49; // O_CMNT_LEN
 const L_COMMENT_AVG = 27; // L_CMNT_LEN
 /** CUST_MORTALITY: customers whose key is a multiple of 3 place no orders. */
 const CUST_MORTALITY = 3;
+/** From this scale dbgen draws o_custkey and l_partkey with its 64-bit generator. */
+export const WIDE_KEY_SCALE = 30_000;
 const PRIORITIES = encoded(orderPriorities);
 const INSTRUCTIONS = encoded(shipInstructions);
 const MODES = encoded(shipModes);
@@ -44,20 +47,19 @@ export function writeOrders(
   onRows?: (n: number) => void,
   counter?: { lines: number },
 ): number {
-  if (plan.scale >= 30_000) {
-    throw new RangeError(
-      `sf ${plan.sf}: dbgen switches o_custkey and l_partkey to its 64-bit generator at SF ≥ 30000, which is not implemented`,
-    );
-  }
   const rs = new RowStreams([TableId.orders, TableId.lineitem]);
   const total = plan.orders;
   const customers = plan.customer;
   const parts = plan.part;
   const suppliers = plan.supplier;
+  // dbgen draws o_custkey and l_partkey from its 64-bit generator from SF 30 000 on
+  const wide = plan.scale >= WIDE_KEY_SCALE;
+  const custKeys = new Rng64Stream(STREAM_TABLE[Stream.oCustKey]![1]);
+  const partKeys = new Rng64Stream(STREAM_TABLE[Stream.lPartKey]![1]);
   for (let row = 1; row <= total; row++) {
     rs.rowStart();
     const okey = sparseOrderKey(row);
-    let cust = rs.unif(Stream.oCustKey, 1, customers);
+    let cust = wide ? custKeys.next(1, customers) : rs.unif(Stream.oCustKey, 1, customers);
     let delta = 1;
     while (cust % CUST_MORTALITY === 0) {
       cust = Math.min(cust + delta, customers);
@@ -79,7 +81,7 @@ export function writeOrders(
       const instr = pick(rs, Stream.lShipInstruct, shipInstructions);
       const mode = pick(rs, Stream.lShipMode, shipModes);
       textSlice(rs, Stream.lComment, L_COMMENT_AVG);
-      const partKey = rs.unif(Stream.lPartKey, 1, parts);
+      const partKey = wide ? partKeys.next(1, parts) : rs.unif(Stream.lPartKey, 1, parts);
       const suppNum = rs.unif(Stream.lSuppKey, 0, 3);
       const price = retailPriceCents(partKey) * qty;
       totalCents += Math.floor((Math.floor((price * (100 - disc)) / 100) * (100 + tax)) / 100);
@@ -135,6 +137,7 @@ export function writeOrders(
     wo.sep();
     wo.end();
     if (counter !== undefined) counter.lines += lines;
+    if (wide) partKeys.rowSkip(7 - lines); // o_custkey: one draw of one reserved, no skip
     rs.rowStop();
     if (onRows !== undefined && (row & 1023) === 0) onRows(1024);
   }

@@ -106,8 +106,16 @@ export class TblWriter {
       return;
     }
     this.#room(n);
-    this.#buf.set(src.subarray(start, end), this.#pos);
-    this.#pos += n;
+    const buf = this.#buf;
+    if (n <= 64) {
+      // short fields (most comments, names, dates): a loop beats creating a subarray view
+      let p = this.#pos;
+      for (let i = start; i < end; i++) buf[p++] = src[i]!;
+      this.#pos = p;
+    } else {
+      buf.set(src.subarray(start, end), this.#pos);
+      this.#pos += n;
+    }
   }
 
   /** ASCII text with no separator. */

@@ -20,18 +20,47 @@ export const TEXT_POOL_SIZE: number = 300 * 1024 * 1024;
 const M = 2147483647;
 const A = 16807;
 
+/** A word list flattened for the hot loop: all words' bytes back to back, with offsets. */
 interface Words {
-  readonly cumulative: Int32Array;
   readonly total: number;
-  readonly bytes: Uint8Array[];
+  /** `pick_str` as a table: draw j in [1, total] → member index (totals are a few hundred). */
+  readonly index: Uint8Array;
+  readonly bytes: Uint8Array;
+  readonly start: Int32Array;
 }
 
 function words(d: Distribution): Words {
-  return {
-    cumulative: d.cumulative,
-    total: d.total,
-    bytes: d.words.map((w) => new Uint8Array(Buffer.from(w, 'latin1'))),
-  };
+  const encoded = d.words.map((w) => Buffer.from(w, 'latin1'));
+  const start = new Int32Array(encoded.length + 1);
+  for (let i = 0; i < encoded.length; i++) start[i + 1] = start[i]! + encoded[i]!.length;
+  return { total: d.total, index: pickTable(d), bytes: new Uint8Array(Buffer.concat(encoded)), start };
+}
+
+function pickTable(d: Distribution): Uint8Array {
+  const t = new Uint8Array(d.total + 1);
+  let i = 0;
+  for (let j = 1; j <= d.total; j++) {
+    while (d.cumulative[i]! < j) i++;
+    t[j] = i;
+  }
+  return t;
+}
+
+/** One Park–Miller step without `%`: the quotient of a product < 2^46 by M is never within 2^-31 of an integer from below, so its floor is exact. */
+function step(seed: number): number {
+  const t = seed * A;
+  return t - Math.floor(t / M) * M;
+}
+
+// Phrase-form tokens, compiled to small integers: which word list, and a punctuation byte or 0.
+const LISTS = 'NVJDAX';
+
+function compileForms(d: Distribution): Int32Array[] {
+  return d.words.map((form) =>
+    Int32Array.from(
+      form.split(' ').flatMap((tok) => [LISTS.indexOf(tok[0]!), tok.length > 1 ? tok.charCodeAt(1) : 0]),
+    ),
+  );
 }
 
 /**
@@ -40,46 +69,55 @@ function words(d: Distribution): Words {
  * `size` bytes are filled; the last sentence is cut to fit. Every comment column is a slice of
  * this pool at a random offset (`dbg_text`), so the whole pool must match dbgen byte for byte.
  *
- * Hot loop: the Park–Miller step and `pick_str` are inlined on a local double seed.
+ * A sentence form (`grammar`) is a list of N (noun phrase), V (verb phrase), P (preposition,
+ * " the ", noun phrase) and T (terminator, which replaces the space after the previous word).
+ * A phrase form lists parts of speech, each written as a word, an optional punctuation mark
+ * (the `J,` of `J, J N`) and a space. Every choice is one `pick_str` draw, in reading order.
+ *
+ * Hot loop: the Park–Miller step is inlined on a local double seed and `pick_str` is a table.
  */
 export function buildTextPool(size: number = TEXT_POOL_SIZE): Uint8Array {
-  if (!Number.isInteger(size) || size < 1)
+  if (!Number.isInteger(size) || size < 1) {
     throw new RangeError(`size must be a positive integer, got ${size}`);
+  }
   const pool = new Uint8Array(size);
   const sentence = new Uint8Array(512);
-  const gram = grammar.words.map((w) => w.split(' '));
-  const npForms = nounPhrases.words.map((w) => w.split(' '));
-  const vpForms = verbPhrases.words.map((w) => w.split(' '));
-  const N = words(nouns);
-  const V = words(verbs);
-  const J = words(adjectives);
-  const D = words(adverbs);
-  const Art = words(articles);
+  const gram = grammar.words.map((w) => Int32Array.from(w.split(' '), (t) => 'NVPT'.indexOf(t)));
+  const npForms = compileForms(nounPhrases);
+  const vpForms = compileForms(verbPhrases);
+  const lists = [
+    words(nouns),
+    words(verbs),
+    words(adjectives),
+    words(adverbs),
+    words(articles),
+    words(auxiliaries),
+  ];
   const P = words(prepositions);
-  const X = words(auxiliaries);
   const T = words(terminators);
-  const byLetter: Record<string, Words> = { N, V, J, D, A: Art, X };
 
   let seed = STREAM_TABLE[Stream.textPool]![1];
-  const pick = (cumulative: Int32Array, total: number): number => {
-    seed = (seed * A) % M;
-    const j = 1 + Math.trunc((seed / M) * total);
-    let i = 0;
-    while (cumulative[i]! < j) i++;
-    return i;
-  };
   let len = 0;
-  const put = (b: Uint8Array): void => {
-    sentence.set(b, len);
-    len += b.length;
+  // pick_str on the pool's stream, then append the chosen word
+  const putWord = (w: Words): void => {
+    seed = step(seed);
+    const i = w.index[1 + Math.trunc((seed / M) * w.total)]!;
+    const b = w.bytes;
+    for (let k = w.start[i]!, e = w.start[i + 1]!; k < e; k++) sentence[len++] = b[k]!;
   };
-  // A phrase: each part of speech, then its punctuation if any, then a space.
-  const phrase = (forms: string[][], dist: Distribution): void => {
-    const form = forms[pick(dist.cumulative, dist.total)]!;
-    for (const token of form) {
-      const w = byLetter[token[0]!]!;
-      put(w.bytes[pick(w.cumulative, w.total)]!);
-      if (token.length > 1) sentence[len++] = token.charCodeAt(1);
+  const gramPick = pickTable(grammar);
+  const npPick = pickTable(nounPhrases);
+  const vpPick = pickTable(verbPhrases);
+  const pickForm = (table: Uint8Array, total: number): number => {
+    seed = step(seed);
+    return table[1 + Math.trunc((seed / M) * total)]!;
+  };
+  const phrase = (forms: Int32Array[], table: Uint8Array, total: number): void => {
+    const form = forms[pickForm(table, total)]!;
+    for (let k = 0; k < form.length; k += 2) {
+      putWord(lists[form[k]!]!);
+      const punct = form[k + 1]!;
+      if (punct !== 0) sentence[len++] = punct;
       sentence[len++] = 0x20;
     }
   };
@@ -87,35 +125,32 @@ export function buildTextPool(size: number = TEXT_POOL_SIZE): Uint8Array {
   let filled = 0;
   while (filled < size) {
     len = 0;
-    const form = gram[pick(grammar.cumulative, grammar.total)]!;
-    for (const part of form) {
-      switch (part) {
-        case 'N':
-          phrase(npForms, nounPhrases);
+    const form = gram[pickForm(gramPick, grammar.total)]!;
+    for (let k = 0; k < form.length; k++) {
+      switch (form[k]) {
+        case 0:
+          phrase(npForms, npPick, nounPhrases.total);
           break;
-        case 'V':
-          phrase(vpForms, verbPhrases);
+        case 1:
+          phrase(vpForms, vpPick, verbPhrases.total);
           break;
-        case 'P':
-          put(P.bytes[pick(P.cumulative, P.total)]!);
-          sentence.set(THE, len);
-          len += THE.length;
-          phrase(npForms, nounPhrases);
+        case 2:
+          putWord(P);
+          for (let t = 0; t < THE.length; t++) sentence[len++] = THE[t]!;
+          phrase(npForms, npPick, nounPhrases.total);
           break;
-        case 'T':
-          // the terminator replaces the space after the previous word
+        default:
           len--;
-          put(T.bytes[pick(T.cumulative, T.total)]!);
-          break;
+          putWord(T);
       }
     }
     const need = size - filled;
     if (need >= len + 1) {
-      pool.set(sentence.subarray(0, len), filled);
+      for (let k = 0; k < len; k++) pool[filled + k] = sentence[k]!;
       pool[filled + len] = 0x20;
       filled += len + 1;
     } else {
-      pool.set(sentence.subarray(0, need), filled);
+      for (let k = 0; k < need; k++) pool[filled + k] = sentence[k]!;
       filled += need;
     }
   }

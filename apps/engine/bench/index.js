@@ -1,0 +1,67 @@
+// TPC-H generation and .tbl parsing, timed on the built package.
+//   node bench/index.js                 SF 0.1 (default)
+//   TPCH_BENCH_SF=1 node bench/index.js SF 1 (about 1 GB written to the temp dir)
+// Generation has no in-process peer (DuckDB's tpch extension cannot be downloaded here), so it
+// reports time and MB/s; parsing lineitem.tbl runs beside DuckDB's read_csv on the same file.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { buildTextPool, generateTpch, readTblBatches, TPCH_SCHEMA, TPCH_TABLES } from '../dist/index.js';
+
+const sf = Number(process.env.TPCH_BENCH_SF ?? 0.1);
+const runs = Number(process.env.TPCH_BENCH_RUNS ?? 3);
+const dir = mkdtempSync(join(tmpdir(), 'tpch-bench-'));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const time = (f) => {
+  const t = performance.now();
+  f();
+  return (performance.now() - t) / 1000;
+};
+
+try {
+  const pool = time(() => buildTextPool());
+  console.log(`text pool (300 MiB, built once per process): ${pool.toFixed(2)} s`);
+
+  generateTpch({ sf, out: dir }); // warm-up; also builds the shared pool
+  const gen = [];
+  for (let i = 0; i < runs; i++) gen.push(time(() => generateTpch({ sf, out: dir })));
+  const bytes = TPCH_TABLES.reduce((a, t) => a + statSync(join(dir, `${t}.tbl`)).size, 0);
+  const g = median(gen);
+  console.log(
+    `generate SF ${sf}: median ${g.toFixed(2)} s of ${runs} (pool excluded), ${(bytes / 1e6).toFixed(1)} MB, ${(bytes / 1e6 / g).toFixed(0)} MB/s`,
+  );
+
+  const file = join(dir, 'lineitem.tbl');
+  const ours = [];
+  let rows = 0;
+  for (let i = 0; i < runs; i++)
+    ours.push(time(() => (rows = readTblBatches(file, TPCH_SCHEMA.lineitem, () => {}))));
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const cols = TPCH_SCHEMA.lineitem.columns
+    .map((c) => {
+      const k = c.type.kind;
+      const t =
+        k === 'decimal' ? 'DECIMAL(15,2)' : k === 'char' || k === 'varchar' ? 'VARCHAR' : k.toUpperCase();
+      return `'${c.name}':'${t}'`;
+    })
+    .join(',');
+  const duck = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await conn.run('DROP TABLE IF EXISTS l');
+    await conn.run(
+      `CREATE TABLE l AS SELECT * EXCLUDE (end_pad) FROM read_csv('${file}', delim='|', header=false, auto_detect=false, quote='', escape='', columns={${cols},'end_pad':'VARCHAR'})`,
+    );
+    duck.push((performance.now() - t) / 1000);
+  }
+  conn.closeSync();
+  const o = median(ours);
+  const d = median(duck);
+  console.log(
+    `parse lineitem.tbl (${rows} rows): enginekit ${o.toFixed(2)} s (${(rows / o / 1e6).toFixed(2)} M rows/s), DuckDB read_csv ${d.toFixed(2)} s; enginekit/DuckDB = ${(o / d).toFixed(2)}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
