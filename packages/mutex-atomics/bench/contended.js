@@ -25,7 +25,7 @@ async function runOne({ kind, workers, writePercent, durationMs }) {
         control,
         writePercent,
         counters: counters.descriptor(),
-        sampleEvery: 16,
+        warmup: 200_000,
         seed: 0x9e3779b9 * (i + 1),
       },
     });
@@ -68,26 +68,32 @@ async function runOne({ kind, workers, writePercent, durationMs }) {
   };
 }
 
-export async function runContended({ durationMs, workerCounts }) {
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/**
+ * Every configuration runs `repeat` times; the rounds are interleaved (all configurations once,
+ * then again) so load from other processes hits them alike. The run with the median throughput
+ * is reported.
+ */
+export async function runContended({ durationMs, workerCounts, repeat }) {
   const plans = [];
   for (const workers of workerCounts) plans.push({ kind: 'Mutex', workers, writePercent: 100 });
-  for (const [kind, writePercent] of [
-    ['RWLock', 0],
-    ['RWLock', 10],
-    ['RWLock', 50],
-    ['LegacyRWLock', 0],
-    ['LegacyRWLock', 10],
-    ['LegacyRWLock', 50],
-  ]) {
-    for (const workers of workerCounts) plans.push({ kind, workers, writePercent });
+  for (const writePercent of [0, 10, 50]) {
+    for (const workers of workerCounts) {
+      plans.push({ kind: 'RWLock', workers, writePercent });
+      plans.push({ kind: 'LegacyRWLock', workers, writePercent });
+    }
   }
-  const rows = [];
-  for (const plan of plans) {
-    const r = await runOne({ ...plan, durationMs });
-    rows.push(r);
-    console.error(
-      `  ${r.kind} ${r.mix} x${r.workers}: ${r.nsPerOp.toFixed(1)} ns/op, p99 ${r.p99us.toFixed(1)} µs`,
-    );
+  const runs = plans.map(() => []);
+  for (let k = 0; k < repeat; k++) {
+    for (let p = 0; p < plans.length; p++) runs[p].push(await runOne({ ...plans[p], durationMs }));
+    console.error(`  round ${k + 1}/${repeat} done`);
   }
-  return rows;
+  return runs.map((rs) => {
+    const m = median(rs.map((r) => r.opsPerSec));
+    return { ...rs.find((r) => r.opsPerSec === m), repeat };
+  });
 }

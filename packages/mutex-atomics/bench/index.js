@@ -1,13 +1,15 @@
 // Benchmarks of the built package (run `pnpm exec tsup` first):
-//   node bench/index.js                    uncontended (benny) + contended, 400 ms per configuration
-//   BENCH_MS=2000 node bench/index.js      longer contended runs
+//   node bench/index.js                    uncontended (benny) + contended, 300 ms per run, median of 3
+//   BENCH_MS=2000 BENCH_REPEAT=5 node bench/index.js      longer contended runs
+//   BENCH_CASE_S=5 node bench/index.js     longer benny cases (seconds per case, default 2)
 //   BENCH_WORKERS=1,2,4,8,16 node bench/index.js
 //   BENCH_ONLY=contended|uncontended node bench/index.js
 import os from 'node:os';
 import { runContended } from './contended.js';
 import { runUncontended } from './uncontended.js';
 
-const durationMs = Number(process.env.BENCH_MS ?? 400);
+const durationMs = Number(process.env.BENCH_MS ?? 300);
+const repeat = Number(process.env.BENCH_REPEAT ?? 3);
 const workerCounts = (process.env.BENCH_WORKERS ?? '1,2,4,8').split(',').map(Number);
 const only = process.env.BENCH_ONLY ?? '';
 
@@ -22,14 +24,16 @@ if (only !== 'contended') {
   const rows = await runUncontended();
   const floor = rows.find((r) => r.name.startsWith('bare CAS'));
   console.log('\n### Uncontended lock + unlock (one thread)\n');
-  console.log('| case | ns per lock+unlock | × bare CAS+store |');
+  console.log('| case | ns per call (a lock+unlock pair) | × bare CAS+store |');
   console.log('|---|---:|---:|');
   for (const r of rows) console.log(`| ${r.name} | ${r.ns.toFixed(1)} | ${(r.ns / floor.ns).toFixed(2)} |`);
 }
 
 if (only !== 'uncontended') {
-  const rows = await runContended({ durationMs, workerCounts });
-  console.log(`\n### Contended: N workers, lock / small critical section / unlock, ${durationMs} ms each\n`);
+  const rows = await runContended({ durationMs, workerCounts, repeat });
+  console.log(
+    `\n### Contended: N workers, lock / small critical section / unlock, ${durationMs} ms per run, median of ${repeat} runs\n`,
+  );
   console.log(
     '| lock | S/X mix | workers | Mops/s | ns per section | p99 wait µs | spin waits | rounds | OS waits | inner-mutex OS waits |',
   );

@@ -98,6 +98,9 @@ export async function runUncontended() {
         legacy.xUnlock();
       }
     }),
+    add('Atomics.notify with nobody waiting (what unlock skips)', LOOP, () => {
+      for (let i = 0; i < LOOP; i++) Atomics.notify(a, bare + 1);
+    }),
     add('Mutex lockAsync/unlock (await)', ASYNC_LOOP, async () => {
       for (let i = 0; i < ASYNC_LOOP; i++) {
         await m.lockAsync();

@@ -156,13 +156,20 @@ function sSpin(int32: Int32Array, index: number, config: LatchConfig, deadline: 
  * the last reader, so wake it. Throws LockStateError if the lock holds no S lock.
  */
 export function rwSUnlock(int32: Int32Array, index: number): void {
-  const w = Atomics.add(int32, index, 1);
+  // A CAS loop rather than a blind add, so an unlock with no S lock held is refused before it can
+  // corrupt lock_word (a stray +1 on an X-locked word would let a reader in beside the writer).
+  let w = Atomics.load(int32, index);
+  for (;;) {
+    if (!((w > 0 && w < X_LOCK_DECR) || (w < 0 && w > -X_LOCK_DECR))) {
+      throw new LockStateError(`rwSUnlock: rw-lock at index ${index} holds no S lock (lock_word ${w})`);
+    }
+    const seen = Atomics.compareExchange(int32, index, w, w + 1);
+    if (seen === w) break;
+    w = seen;
+  }
   if (w === -1) {
     Atomics.add(int32, index + WAIT_EX_EVENT, 1);
     Atomics.notify(int32, index + WAIT_EX_EVENT);
-  } else if (!((w > 0 && w < X_LOCK_DECR) || (w < -1 && w > -X_LOCK_DECR))) {
-    Atomics.sub(int32, index, 1); // take the bad increment back
-    throw new LockStateError(`rwSUnlock: rw-lock at index ${index} holds no S lock (lock_word ${w})`);
   }
 }
 
