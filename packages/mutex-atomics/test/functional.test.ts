@@ -20,6 +20,7 @@ import {
   rwTrySLock,
   rwTryXLock,
   rwXLock,
+  rwXLockAsync,
   rwXLockTimeout,
   rwXUnlock,
   THREAD_ID,
@@ -138,5 +139,38 @@ describe('functional rw-lock (lock_word scheme)', () => {
     const s = cfg.counters.snapshot();
     expect(s.rwShared.spinWaits).toBe(1);
     expect(s.rwExcl.spinWaits).toBe(1);
+  });
+
+  it('a stray S unlock on an X-locked word is refused without touching lock_word', () => {
+    const a = shared(RWLOCK_SLOTS);
+    rwInit(a, 0);
+    rwXLock(a, 0);
+    expect(() => rwSUnlock(a, 0)).toThrow(/holds no S lock \(lock_word 0\)/);
+    expect(rwLockWord(a, 0)).toBe(0);
+    expect(rwTrySLock(a, 0)).toBe(false);
+    rwXUnlock(a, 0);
+  });
+
+  it('async X reserves (wait-ex), blocks new readers, and gets in when the reader leaves', async () => {
+    const a = shared(RWLOCK_SLOTS);
+    rwInit(a, 0);
+    rwSLock(a, 0);
+    const x = rwXLockAsync(a, 0, 5000);
+    expect(rwLockWord(a, 0)).toBe(-1); // reserved: one reader still inside
+    expect(rwTrySLock(a, 0)).toBe(false);
+    setTimeout(() => rwSUnlock(a, 0), 5);
+    expect(await x).toBe(true);
+    expect(rwLockWord(a, 0)).toBe(0);
+    rwXUnlock(a, 0);
+    expect(rwLockWord(a, 0)).toBe(X_LOCK_DECR);
+  });
+
+  it('async X gives the reservation back on timeout', async () => {
+    const a = shared(RWLOCK_SLOTS);
+    rwInit(a, 0);
+    rwSLock(a, 0);
+    expect(await rwXLockAsync(a, 0, 5)).toBe(false);
+    expect(rwLockWord(a, 0)).toBe(X_LOCK_DECR - 1);
+    rwSUnlock(a, 0);
   });
 });
