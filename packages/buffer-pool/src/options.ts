@@ -30,6 +30,8 @@ export interface BufferPoolOptions {
   policy?: ReplacementPolicy;
   /** Milliseconds `fix()` waits for a frame to become replaceable before `BufferPoolFullError`. Default 100. */
   freeWaitMs?: number;
+  /** Most `BufferPool` objects (threads) attached at once; each keeps its own counters. Default 64. */
+  maxThreads?: number;
   /** Capacity of the tablespace table. Default 16. */
   maxSpaces?: number;
   /** Registers this device as space 0 (the engine's one file). */

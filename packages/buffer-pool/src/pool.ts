@@ -30,6 +30,7 @@ import {
   rwTryXLock,
   rwXLock,
   rwXUnlock,
+  X_LOCK_DECR,
 } from './internal/latch.js';
 import * as K from './internal/layout.js';
 import { PoolLayout } from './internal/layout.js';
@@ -42,7 +43,7 @@ import {
   plainMoveToHead,
   plainRemove,
 } from './internal/lru.js';
-import { hashGet, hashInsert, hashRemove } from './internal/page-hash.js';
+import { bucketOf, hashGet, hashInsert, hashRemove } from './internal/page-hash.js';
 import { openDevice } from './open-device.js';
 import type { BufferPoolOptions, BufferPoolVariables, ReplacementPolicy } from './options.js';
 import { checkBool, checkInt } from './options.js';
@@ -115,6 +116,31 @@ export class BufferPool implements PageStore {
   /** `innodb_buffer_pool_instances`. */
   readonly instances: number;
   readonly #L: PoolLayout;
+  /**
+   * False until the pool is shared (`descriptor()` called, or attached): while only this thread
+   * can reach the buffer, fix counts and S latches use plain loads and stores instead of atomics
+   * (same encodings, so sharing later is safe).
+   */
+  #shared = false;
+  /** The last clock reading, for the monotonic shortcut in `#peekIfTooOld`. */
+  #lastStamp = 0;
+  // Hot arrays, hoisted out of the layout for the inlined hit path.
+  readonly #hash: Int32Array;
+  readonly #hashNext: Int32Array;
+  readonly #hashSize: number;
+  readonly #hashShift: number;
+  readonly #fPage: Uint32Array;
+  readonly #fSpace: Int32Array;
+  readonly #fFix: Int32Array;
+  readonly #fIo: Int32Array;
+  readonly #fAccess: Uint32Array;
+  readonly #lw: Int32Array;
+  readonly #rwBase: number;
+  readonly #counters: Float64Array;
+  readonly #instF64: Float64Array;
+  readonly #policy: number;
+  /** This thread's counter block: slot·instances·C_STRIDE (each thread counts without atomics). */
+  readonly #cbase: number;
   /** Latch configuration whose spin/OS-wait counters live in the pool's buffer. */
   readonly #cfg: LatchConfig;
   readonly #devices = new Map<number, PageDevice>();
@@ -136,6 +162,26 @@ export class BufferPool implements PageStore {
       L = BufferPool.#create(options, now);
     }
     this.#L = L;
+    const slot = Atomics.add(L.header, K.H_NTHREADS, 1);
+    if (slot >= L.maxThreads) {
+      Atomics.sub(L.header, K.H_NTHREADS, 1);
+      throw new RangeError(`more than maxThreads (${L.maxThreads}) BufferPool objects attached to one pool`);
+    }
+    this.#cbase = slot * L.instances * K.C_STRIDE;
+    this.#hash = L.hash;
+    this.#hashNext = L.fHashNext;
+    this.#hashSize = L.hashSize;
+    this.#hashShift = L.hashShift;
+    this.#fPage = L.fPage;
+    this.#fSpace = L.fSpace;
+    this.#fFix = L.fFix;
+    this.#fIo = L.fIo;
+    this.#fAccess = L.fAccess;
+    this.#lw = L.latches;
+    this.#rwBase = L.rwBase;
+    this.#counters = L.counters;
+    this.#instF64 = L.instF64;
+    this.#policy = L.header[K.H_POLICY]!;
     this.#cfg = resolveLatchConfig({ counters: new LatchCounters(L.sab, L.latchCountersOffset) });
     this.pageSize = L.pageSize;
     this.bytes = L.bytes;
@@ -176,13 +222,15 @@ export class BufferPool implements PageStore {
       );
     }
     const maxSpaces = checkInt('maxSpaces', options.maxSpaces ?? 16, 1, 1 << 16);
+    const maxThreads = checkInt('maxThreads', options.maxThreads ?? 64, 1, 4096);
     const policy = options.policy ?? 'midpoint';
     if (!POLICIES.includes(policy))
       throw new RangeError(`policy must be midpoint, lru or clock, got ${String(policy)}`);
-    const L = new PoolLayout(PoolLayout.allocate({ pageSize, frames, instances, maxSpaces }));
+    const L = new PoolLayout(PoolLayout.allocate({ pageSize, frames, instances, maxSpaces, maxThreads }));
     L.header[K.H_POLICY] = POLICIES.indexOf(policy);
     L.header64[0] = now();
     L.fSpace.fill(-1);
+    L.fFix.fill(-1);
     L.fHashNext.fill(-1);
     L.fFlPrev.fill(-1);
     L.fFlNext.fill(-1);
@@ -226,6 +274,7 @@ export class BufferPool implements PageStore {
     } finally {
       attaching = null;
     }
+    pool.#shared = true;
     const given = options.devices;
     for (const { space, device } of desc.spaces) {
       let dev: PageDevice | undefined;
@@ -243,6 +292,7 @@ export class BufferPool implements PageStore {
 
   /** The shared buffer and the device recipes, for `BufferPool.attach()` in a worker. */
   descriptor(): BufferPoolDescriptor {
+    this.#shared = true;
     const spaces: { space: number; device: DeviceDescriptor | null }[] = [];
     for (const [space, dev] of this.#devices) spaces.push({ space, device: dev.descriptor() });
     return { buffer: this.#L.sab, spaces };
@@ -377,7 +427,7 @@ export class BufferPool implements PageStore {
 
   /** Fix count of `frame` (a racy snapshot). */
   fixCount(frame: number): number {
-    return Atomics.load(this.#L.fFix, frame);
+    return Math.max(0, Atomics.load(this.#L.fFix, frame));
   }
 
   /** True while `frame` holds changes not yet written. */
@@ -399,8 +449,9 @@ export class BufferPool implements PageStore {
 
   /** An access time: ms since the pool's epoch + 1, as uint32 (0 means never accessed). */
   #stamp(): number {
-    const t = (Math.floor(this.#now() - this.#L.header64[0]!) + 1) >>> 0;
-    return t === 0 ? 1 : t;
+    const t = (Math.floor(this.#now() - this.#L.header64[0]!) + 1) >>> 0 || 1;
+    this.#lastStamp = t;
+    return t;
   }
 
   // ---------------------------------------------------------------- fix / unfix
@@ -411,36 +462,110 @@ export class BufferPool implements PageStore {
    * enters the LRU at the midpoint. A first access may trigger linear read-ahead; a miss may
    * trigger random read-ahead. Returns the frame.
    *
+   * The hit path takes no mutex (as 5.6's page-hash latches let `buf_page_get_gen` avoid the pool
+   * mutex): it finds the frame in the page hash, pins it with a compare-and-swap on its fix count
+   * (eviction claims a frame by swapping its fix count 0 → −1, so the two cannot both win), and
+   * checks that the frame still holds the page.
+   *
    * Throws `CorruptionError` if the page read does not verify, `BufferPoolFullError` if no frame
    * can be freed within `freeWaitMs`, RangeError for an unregistered space or a page past its end.
    */
   fix(space: number, pageNo: number, latch: LatchMode): number {
+    if (!this.#shared && (latch === 0 || latch === 1)) {
+      // The unshared hit on a page accessed before, inlined: no atomics, no mutex.
+      const inst = this.instances === 1 ? 0 : this.instanceOf(space, pageNo);
+      const fPage = this.#fPage;
+      const fSpace = this.#fSpace;
+      const next = this.#hashNext;
+      let f =
+        this.#hash[
+          inst * this.#hashSize +
+            (Math.imul(((space << 20) + space + pageNo) | 0, 0x9e3779b1) >>> this.#hashShift)
+        ]!;
+      while (f >= 0 && (fPage[f] !== pageNo || fSpace[f] !== space)) f = next[f]!;
+      if (f >= 0 && this.#fIo[f] === K.IO_NONE && this.#fAccess[f] !== 0) {
+        const lw = this.#lw;
+        const i = this.#rwBase + f * RWLOCK_SLOTS;
+        const w = lw[i]!;
+        if (latch === 0 || w > 0) {
+          this.#counters[this.#cbase + inst * K.C_STRIDE + K.C_READ_REQUESTS]!++;
+          this.#fFix[f]!++;
+          if (latch === 1) lw[i] = w - 1;
+          const policy = this.#policy;
+          if (policy === K.POLICY_MIDPOINT) {
+            if (this.#instF64[inst * K.IF_STRIDE + K.IF_FREED_CLOCK] !== 0 && this.#peekIfTooOld(inst, f)) {
+              this.#makeYoung(inst, f);
+            }
+          } else if (policy === K.POLICY_LRU) {
+            if (this.#L.inst[inst * K.I_STRIDE + K.I_LRU_HEAD] !== f) this.#makeYoung(inst, f);
+          } else {
+            this.#L.fRef[f] = 1;
+          }
+          return f;
+        }
+      }
+    }
     const L = this.#L;
     const inst = this.instances === 1 ? 0 : this.instanceOf(space, pageNo);
+    if (latch !== 0 && latch !== 1 && latch !== 2) {
+      throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
+    }
+    L.counters[this.#cbase + inst * K.C_STRIDE + K.C_READ_REQUESTS]!++;
+    const f = this.#tryFixHit(inst, space, pageNo);
+    if (f >= 0) return this.#afterFix(inst, f, space, pageNo, latch);
+    return this.#fixSlow(inst, space, pageNo, latch);
+  }
+
+  /** The lock-free hit: −1 when the page is absent, under I/O, or changing identity. */
+  #tryFixHit(inst: number, space: number, pageNo: number): number {
+    const L = this.#L;
+    let f = L.hash[inst * L.hashSize + bucketOf(L, space, pageNo)]!;
+    if (!this.#shared) {
+      // One thread: hashed frames have fix ≥ 0 and nothing changes under us.
+      while (f >= 0 && (L.fPage[f] !== pageNo || L.fSpace[f] !== space)) f = L.fHashNext[f]!;
+      if (f < 0 || L.fIo[f] !== K.IO_NONE) return -1;
+      L.fFix[f]!++;
+      return f;
+    }
+    // Chains may change under us; a bounded walk that misses just takes the slow path.
+    for (let steps = 0; f >= 0 && steps < 64; steps++) {
+      if (L.fPage[f] === pageNo && L.fSpace[f] === space) {
+        for (;;) {
+          const c = Atomics.load(L.fFix, f);
+          if (c < 0) return -1;
+          if (Atomics.compareExchange(L.fFix, f, c, c + 1) === c) break;
+        }
+        if (L.fPage[f] === pageNo && L.fSpace[f] === space && Atomics.load(L.fIo, f) === K.IO_NONE) return f;
+        Atomics.sub(L.fFix, f, 1);
+        return -1;
+      }
+      f = L.fHashNext[f]!;
+    }
+    return -1;
+  }
+
+  /** Under the instance mutex: wait for a pending read, or read the page in. */
+  #fixSlow(inst: number, space: number, pageNo: number, latch: LatchMode): number {
+    const L = this.#L;
     const m = inst * MUTEX_SLOTS;
     const hb = inst * L.hashSize;
-    const cb = inst * K.C_STRIDE;
-    if (latch !== 0 && latch !== 1 && latch !== 2)
-      throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
+    const cb = this.#cbase + inst * K.C_STRIDE;
     let deadline = -1;
     mutexLock(L.latches, m, this.#cfg);
-    L.counters[cb + K.C_READ_REQUESTS]!++;
     for (;;) {
       let f = hashGet(L, hb, space, pageNo);
       if (f >= 0) {
-        if (L.fIo[f] !== K.IO_NONE) {
+        if (Atomics.load(L.fIo, f) !== K.IO_NONE) {
           // Another thread is reading it: wait for the read to finish, then look again.
           mutexUnlock(L.latches, m, this.#cfg);
           Atomics.wait(L.fIo, f, K.IO_READ, 50);
           mutexLock(L.latches, m, this.#cfg);
           continue;
         }
-        L.fFix[f]!++;
-        const firstAccess = this.#accessLocked(inst, f);
+        // In the hash and not being evicted (the evictor would hold this mutex): fix ≥ 0.
+        Atomics.add(L.fFix, f, 1);
         mutexUnlock(L.latches, m, this.#cfg);
-        this.#latch(f, latch);
-        if (firstAccess && L.header[K.H_LINEAR_RA] === 1) this.#linearReadAhead(space, pageNo, f);
-        return f;
+        return this.#afterFix(inst, f, space, pageNo, latch);
       }
       // Miss: take a frame (free list, else evict), then read the page into it.
       const size = this.#checkReadable(space, pageNo, m);
@@ -449,8 +574,7 @@ export class BufferPool implements PageStore {
         deadline = this.#waitFree(inst, deadline);
         continue;
       }
-      this.#initForReadLocked(inst, f, space, pageNo);
-      L.fFix[f] = 1;
+      this.#initForReadLocked(inst, f, space, pageNo, 1);
       mutexUnlock(L.latches, m, this.#cfg);
       const dev = this.#device(space);
       let err: unknown = null;
@@ -464,41 +588,100 @@ export class BufferPool implements PageStore {
       mutexLock(L.latches, m, this.#cfg);
       L.inst[inst * K.I_STRIDE + K.I_PEND_READS]!--;
       if (err !== null) {
-        this.#discardLocked(inst, f);
+        this.#discardLocked(inst, f, 1);
         mutexUnlock(L.latches, m, this.#cfg);
         Atomics.notify(L.fIo, f);
         throw err;
       }
-      L.fIo[f] = K.IO_NONE;
+      Atomics.store(L.fIo, f, K.IO_NONE);
+      mutexUnlock(L.latches, m, this.#cfg);
+      Atomics.notify(L.fIo, f);
       L.counters[cb + K.C_READS]!++;
       L.counters[cb + K.C_PAGES_READ]!++;
       L.counters[cb + K.C_DATA_READS]!++;
       L.counters[cb + K.C_DATA_READ]! += this.pageSize;
-      this.#accessLocked(inst, f);
-      mutexUnlock(L.latches, m, this.#cfg);
-      Atomics.notify(L.fIo, f);
-      this.#latch(f, latch);
       if (L.header[K.H_RANDOM_RA] === 1) this.#randomReadAhead(space, pageNo, size);
-      if (L.header[K.H_LINEAR_RA] === 1) this.#linearReadAhead(space, pageNo, f);
-      return f;
+      return this.#afterFix(inst, f, space, pageNo, latch);
     }
+  }
+
+  /**
+   * After the frame is pinned: first-access time (`buf_page_set_accessed` keeps the first), the
+   * policy's make-young decision (the mutex only if the block moves), the page latch, and linear
+   * read-ahead on a first access.
+   */
+  #afterFix(inst: number, f: number, space: number, pageNo: number, latch: LatchMode): number {
+    const L = this.#L;
+    const first = L.fAccess[f] === 0;
+    if (first) L.fAccess[f] = this.#stamp();
+    const policy = L.header[K.H_POLICY];
+    if (policy === K.POLICY_MIDPOINT) {
+      if (this.#peekIfTooOld(inst, f)) this.#makeYoung(inst, f);
+    } else if (policy === K.POLICY_LRU) {
+      if (L.inst[inst * K.I_STRIDE + K.I_LRU_HEAD] !== f) this.#makeYoung(inst, f);
+    } else if (!first) {
+      // CLOCK: the reference bit records re-references, not the access that brought the page in.
+      L.fRef[f] = 1;
+    }
+    try {
+      if (latch === 1) {
+        const i = L.rwBase + f * RWLOCK_SLOTS;
+        const w = L.latches[i]!;
+        // Unshared: an S lock is lock_word − 1 while the word is positive (rw_lock_lock_word_decr).
+        if (!this.#shared && w > 0) L.latches[i] = w - 1;
+        else rwSLock(L.latches, i, this.#cfg);
+      } else if (latch === 2) {
+        rwXLock(L.latches, L.rwBase + f * RWLOCK_SLOTS, this.#cfg);
+      }
+    } catch (e) {
+      // E.g. LockStateError: S requested on a page this thread holds X. Give the fix back.
+      Atomics.sub(L.fFix, f, 1);
+      throw e;
+    }
+    if (first && L.header[K.H_LINEAR_RA] === 1) this.#linearReadAhead(space, pageNo, f);
+    return f;
+  }
+
+  /** `buf_page_make_young` (midpoint) or a move to the head (plain LRU). The caller has the page fixed. */
+  #makeYoung(inst: number, f: number): void {
+    const L = this.#L;
+    const m = inst * MUTEX_SLOTS;
+    const ib = inst * K.I_STRIDE;
+    mutexLock(L.latches, m, this.#cfg);
+    if (L.header[K.H_POLICY] === K.POLICY_MIDPOINT) {
+      if (L.fOld[f] === 1) L.counters[this.#cbase + inst * K.C_STRIDE + K.C_MADE_YOUNG]!++;
+      const ratio = L.header[K.H_OLD_RATIO]!;
+      lruRemoveBlock(L, ib, f, ratio);
+      lruAddBlock(L, ib, f, false, ratio, L.instF64[inst * K.IF_STRIDE + K.IF_FREED_CLOCK]!);
+    } else {
+      plainMoveToHead(L, ib, f);
+    }
+    mutexUnlock(L.latches, m, this.#cfg);
   }
 
   /** Releases a fix taken by `fix()`/`allocatePage()` with the same latch mode. */
   unfix(frame: number, latch: LatchMode): void {
     const L = this.#L;
-    if (latch === 1) rwSUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS);
-    else if (latch === 2) rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS, this.#cfg);
-    else if (latch !== 0) throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
+    if (latch === 1) {
+      const i = L.rwBase + frame * RWLOCK_SLOTS;
+      const w = L.latches[i]!;
+      if (!this.#shared && w > 0 && w < X_LOCK_DECR) L.latches[i] = w + 1;
+      else rwSUnlock(L.latches, i);
+    } else if (latch === 2) {
+      rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS, this.#cfg);
+    } else if (latch !== 0) {
+      throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
+    }
+    if (!this.#shared) {
+      const c = L.fFix[frame]!;
+      if (!(c > 0)) throw new RangeError(`frame ${String(frame)} is not fixed`);
+      L.fFix[frame] = c - 1;
+      return;
+    }
     if (Atomics.sub(L.fFix, frame, 1) <= 0) {
       Atomics.add(L.fFix, frame, 1);
       throw new RangeError(`frame ${frame} is not fixed`);
     }
-  }
-
-  #latch(f: number, latch: LatchMode): void {
-    if (latch === 1) rwSLock(this.#L.latches, this.#L.rwBase + f * RWLOCK_SLOTS, this.#cfg);
-    else if (latch === 2) rwXLock(this.#L.latches, this.#L.rwBase + f * RWLOCK_SLOTS, this.#cfg);
   }
 
   /** Validates a miss: the space is known here and the page exists. Unlocks on error. */
@@ -521,42 +704,21 @@ export class BufferPool implements PageStore {
     return size;
   }
 
-  /**
-   * The hit-path bookkeeping under the instance mutex: first-access time, then the policy's
-   * make-young decision. Returns true on the page's first access.
-   */
-  #accessLocked(inst: number, f: number): boolean {
-    const L = this.#L;
-    const first = L.fAccess[f] === 0;
-    if (first) L.fAccess[f] = this.#stamp();
-    const policy = L.header[K.H_POLICY];
-    const ib = inst * K.I_STRIDE;
-    if (policy === K.POLICY_MIDPOINT) {
-      if (this.#peekIfTooOld(inst, f)) {
-        if (L.fOld[f] === 1) L.counters[inst * K.C_STRIDE + K.C_MADE_YOUNG]!++;
-        const ratio = L.header[K.H_OLD_RATIO]!;
-        lruRemoveBlock(L, ib, f, ratio);
-        lruAddBlock(L, ib, f, false, ratio, L.counters[inst * K.C_STRIDE + K.C_FREED_CLOCK]!);
-      }
-    } else if (policy === K.POLICY_LRU) {
-      plainMoveToHead(L, ib, f);
-    } else if (!first) {
-      // CLOCK: the reference bit records re-references, not the access that brought the page in.
-      L.fRef[f] = 1;
-    }
-    return first;
-  }
-
   /** `buf_page_peek_if_too_old` (5.5/5.6). */
   #peekIfTooOld(inst: number, f: number): boolean {
     const L = this.#L;
-    const cb = inst * K.C_STRIDE;
-    if (L.counters[cb + K.C_FREED_CLOCK] === 0) return false;
+    if (L.instF64[inst * K.IF_STRIDE + K.IF_FREED_CLOCK] === 0) return false;
     const oldTime = L.header[K.H_OLD_TIME]!;
     if (oldTime !== 0 && L.fOld[f] === 1) {
       const at = L.fAccess[f]!;
-      if (at > 0 && (this.#stamp() - at) >>> 0 >= oldTime) return true;
-      L.counters[cb + K.C_NOT_MADE_YOUNG]!++;
+      // Time only moves forward: if the last reading is already old enough, skip the clock.
+      if (
+        at > 0 &&
+        ((this.#lastStamp >= at && this.#lastStamp - at >= oldTime) || (this.#stamp() - at) >>> 0 >= oldTime)
+      ) {
+        return true;
+      }
+      L.counters[this.#cbase + inst * K.C_STRIDE + K.C_NOT_MADE_YOUNG]!++;
       return false;
     }
     return !this.#peekIfYoung(inst, f);
@@ -568,26 +730,31 @@ export class BufferPool implements PageStore {
    */
   #peekIfYoung(inst: number, f: number): boolean {
     const L = this.#L;
-    const clock = L.counters[inst * K.C_STRIDE + K.C_FREED_CLOCK]! % 0x80000000;
+    const clock = L.instF64[inst * K.IF_STRIDE + K.IF_FREED_CLOCK]! % 0x80000000;
     const ratio = L.header[K.H_OLD_RATIO]!;
     return clock < L.fFreedClock[f]! + Math.floor((this.#perInstance * (1024 - ratio)) / 4096);
   }
 
   // ---------------------------------------------------------------- frames
 
-  /** Puts a frame that now holds (space, pageNo) into the hash and the LRU at the midpoint, under I/O. */
-  #initForReadLocked(inst: number, f: number, space: number, pageNo: number): void {
+  /**
+   * Puts a frame that now holds (space, pageNo) into the hash and the LRU at the midpoint, under
+   * I/O (`buf_page_init_for_read`); `fix` is its fix count (1 for a synchronous read, 0 for
+   * read-ahead). The fix count is published last, so a lock-free reader sees the new identity.
+   */
+  #initForReadLocked(inst: number, f: number, space: number, pageNo: number, fix: number): void {
     const L = this.#L;
     L.fSpace[f] = space;
     L.fPage[f] = pageNo;
-    L.fIo[f] = K.IO_READ;
+    Atomics.store(L.fIo, f, K.IO_READ);
     L.fAccess[f] = 0;
     L.fFreedClock[f] = 0;
     L.fRef[f] = 0;
-    L.fFix[f] = 0;
+    L.fNewest[f] = 0n;
     hashInsert(L, inst * L.hashSize, f);
     this.#lruAddLocked(inst, f, true);
     L.inst[inst * K.I_STRIDE + K.I_PEND_READS]!++;
+    Atomics.store(L.fFix, f, fix);
   }
 
   #lruAddLocked(inst: number, f: number, midpoint: boolean): void {
@@ -600,7 +767,7 @@ export class BufferPool implements PageStore {
         f,
         midpoint,
         L.header[K.H_OLD_RATIO]!,
-        L.counters[inst * K.C_STRIDE + K.C_FREED_CLOCK]!,
+        L.instF64[inst * K.IF_STRIDE + K.IF_FREED_CLOCK]!,
       );
     } else {
       plainAddFirst(L, ib, f);
@@ -614,17 +781,29 @@ export class BufferPool implements PageStore {
     else plainRemove(L, inst * K.I_STRIDE, f);
   }
 
+  /**
+   * Claims a frame whose fix count should be `expected`: swaps it to −1 so no lock-free reader can
+   * pin it. A reader that raced in backs out within a few instructions, so this spins briefly.
+   */
+  #claim(f: number, expected: number): void {
+    const fix = this.#L.fFix;
+    while (Atomics.compareExchange(fix, f, expected, -1) !== expected) {
+      /* a lock-free reader is backing out */
+    }
+  }
+
   /** A read failed: drop the page and return the frame to the free list. */
-  #discardLocked(inst: number, f: number): void {
+  #discardLocked(inst: number, f: number, fix: number): void {
     const L = this.#L;
+    this.#claim(f, fix);
     hashRemove(L, inst * L.hashSize, f);
     this.#lruRemoveLocked(inst, f);
     L.fSpace[f] = -1;
-    L.fIo[f] = K.IO_NONE;
-    L.fFix[f] = 0;
+    Atomics.store(L.fIo, f, K.IO_NONE);
     this.#freeListAddLocked(inst, f);
   }
 
+  /** REQUIRES: the frame's fix count is −1 (claimed). */
   #freeListAddLocked(inst: number, f: number): void {
     const L = this.#L;
     const ib = inst * K.I_STRIDE;
@@ -634,11 +813,17 @@ export class BufferPool implements PageStore {
     L.inst[ib + K.I_FREE_LEN]!++;
   }
 
+  /** Replaceable (`buf_flush_ready_for_replace` minus the dirty test): unfixed, no I/O. */
+  #replaceable(f: number): boolean {
+    return Atomics.load(this.#L.fFix, f) === 0 && Atomics.load(this.#L.fIo, f) === K.IO_NONE;
+  }
+
   /**
    * `buf_LRU_get_free_block` without the waiting: the free list, else a clean replaceable block
    * within `innodb_lru_scan_depth` of the LRU tail, else the replaceable block nearest the tail,
-   * written back first if dirty. CLOCK gives referenced blocks a second chance instead. Returns
-   * −1 when every frame is fixed or under I/O.
+   * written back first if dirty. CLOCK gives referenced blocks a second chance instead. Returns a
+   * claimed frame (fix count −1, out of the hash and the LRU), or −1 when every frame is fixed or
+   * under I/O.
    */
   #getFreeLocked(inst: number): number {
     const L = this.#L;
@@ -656,13 +841,16 @@ export class BufferPool implements PageStore {
       let budget = 2 * L.inst[ib + K.I_LRU_LEN]! + 1;
       for (let b = L.inst[ib + K.I_LRU_TAIL]!; b >= 0 && budget-- > 0; ) {
         const prev = L.fPrev[b]!;
-        if (L.fFix[b] === 0 && L.fIo[b] === K.IO_NONE) {
+        if (this.#replaceable(b)) {
           if (L.fRef[b] === 0) {
-            victim = b;
-            break;
+            if (Atomics.compareExchange(L.fFix, b, 0, -1) === 0) {
+              victim = b;
+              break;
+            }
+          } else {
+            L.fRef[b] = 0;
+            plainMoveToHead(L, ib, b);
           }
-          L.fRef[b] = 0;
-          plainMoveToHead(L, ib, b);
         }
         b = prev;
       }
@@ -670,25 +858,27 @@ export class BufferPool implements PageStore {
       let depth = L.header[K.H_SCAN_DEPTH]!;
       let dirty = -1;
       for (let b = L.inst[ib + K.I_LRU_TAIL]!; b >= 0; b = L.fPrev[b]!) {
-        if (L.fFix[b] === 0 && L.fIo[b] === K.IO_NONE) {
+        if (this.#replaceable(b)) {
           if (L.fOldest[b] === 0n) {
-            victim = b;
-            break;
+            if (Atomics.compareExchange(L.fFix, b, 0, -1) === 0) {
+              victim = b;
+              break;
+            }
+          } else if (dirty < 0) {
+            dirty = b;
           }
-          if (dirty < 0) dirty = b;
         }
         if (--depth <= 0 && dirty >= 0) break;
       }
-      if (victim < 0) victim = dirty;
+      if (victim < 0 && dirty >= 0 && Atomics.compareExchange(L.fFix, dirty, 0, -1) === 0) victim = dirty;
     }
     if (victim < 0) return -1;
     if (L.fOldest[victim] !== 0n) this.#writePageLocked(inst, victim);
     // buf_LRU_free_from_common_LRU_list + buf_LRU_block_remove_hashed_page.
-    const cb = inst * K.C_STRIDE;
-    if (L.fAccess[victim] === 0) L.counters[cb + K.C_READ_AHEAD_EVICTED]!++;
+    if (L.fAccess[victim] === 0) L.counters[this.#cbase + inst * K.C_STRIDE + K.C_READ_AHEAD_EVICTED]!++;
     hashRemove(L, inst * L.hashSize, victim);
     this.#lruRemoveLocked(inst, victim);
-    L.counters[cb + K.C_FREED_CLOCK]!++;
+    L.instF64[inst * K.IF_STRIDE + K.IF_FREED_CLOCK]!++;
     L.fSpace[victim] = -1;
     return victim;
   }
@@ -697,7 +887,7 @@ export class BufferPool implements PageStore {
   #waitFree(inst: number, deadline: number): number {
     const L = this.#L;
     const m = inst * MUTEX_SLOTS;
-    L.counters[inst * K.C_STRIDE + K.C_WAIT_FREE]!++;
+    L.counters[this.#cbase + inst * K.C_STRIDE + K.C_WAIT_FREE]!++;
     const wait = L.header[K.H_FREE_WAIT]!;
     const now = performance.now();
     if (deadline < 0) deadline = now + wait;
@@ -725,7 +915,7 @@ export class BufferPool implements PageStore {
     buf.set(L.bytes.subarray(f * ps, (f + 1) * ps));
     sealPage(buf, 0, ps, space, pageNo, L.fNewest[f]!);
     this.#device(space).writePage(pageNo, buf, 0);
-    const cb = inst * K.C_STRIDE;
+    const cb = this.#cbase + inst * K.C_STRIDE;
     L.counters[cb + K.C_PAGES_WRITTEN]!++;
     L.counters[cb + K.C_PAGES_FLUSHED]!++;
     L.counters[cb + K.C_DATA_WRITES]!++;
@@ -753,7 +943,7 @@ export class BufferPool implements PageStore {
     const m = inst * MUTEX_SLOTS;
     let deadline = -1;
     mutexLock(L.latches, m, this.#cfg);
-    L.counters[inst * K.C_STRIDE + K.C_READ_REQUESTS]!++;
+    L.counters[this.#cbase + inst * K.C_STRIDE + K.C_READ_REQUESTS]!++;
     let f = this.#getFreeLocked(inst);
     while (f < 0) {
       deadline = this.#waitFree(inst, deadline);
@@ -763,13 +953,14 @@ export class BufferPool implements PageStore {
     rwTryXLock(L.latches, L.rwBase + f * RWLOCK_SLOTS);
     L.fSpace[f] = space;
     L.fPage[f] = pageNo;
-    L.fIo[f] = K.IO_NONE;
-    L.fFix[f] = 1;
+    Atomics.store(L.fIo, f, K.IO_NONE);
     L.fRef[f] = 0;
+    L.fNewest[f] = 0n;
     L.fAccess[f] = this.#stamp();
     hashInsert(L, inst * L.hashSize, f);
     this.#lruAddLocked(inst, f, false);
-    L.counters[inst * K.C_STRIDE + K.C_PAGES_CREATED]!++;
+    Atomics.store(L.fFix, f, 1);
+    L.counters[this.#cbase + inst * K.C_STRIDE + K.C_PAGES_CREATED]!++;
     mutexUnlock(L.latches, m, this.#cfg);
     initPage(L.bytes, f * this.pageSize, this.pageSize, space, pageNo);
     this.markDirty(f);
@@ -807,7 +998,7 @@ export class BufferPool implements PageStore {
       L.fOldest[frame] = v;
       flushListInsert(L, inst * K.I_STRIDE, frame);
     }
-    L.counters[inst * K.C_STRIDE + K.C_WRITE_REQUESTS]!++;
+    L.counters[this.#cbase + inst * K.C_STRIDE + K.C_WRITE_REQUESTS]!++;
     mutexUnlock(L.latches, m, this.#cfg);
     writePageLsn(L.bytes, frame * this.pageSize, this.pageSize, L.fNewest[frame]!);
   }
@@ -835,7 +1026,7 @@ export class BufferPool implements PageStore {
         while (f >= 0) {
           const prev = L.fFlPrev[f]!;
           const rw = L.rwBase + f * RWLOCK_SLOTS;
-          if (L.fIo[f] !== K.IO_NONE || !rwTrySLock(L.latches, rw)) {
+          if (Atomics.load(L.fIo, f) !== K.IO_NONE || !rwTrySLock(L.latches, rw)) {
             skipped++;
           } else {
             try {
@@ -869,7 +1060,7 @@ export class BufferPool implements PageStore {
         let f = L.inst[ib + K.I_LRU_TAIL]!;
         while (f >= 0) {
           const prev = L.fPrev[f]!;
-          if (L.fFix[f] === 0 && L.fIo[f] === K.IO_NONE) {
+          if (this.#replaceable(f) && Atomics.compareExchange(L.fFix, f, 0, -1) === 0) {
             if (L.fOldest[f] !== 0n) this.#writePageLocked(inst, f);
             hashRemove(L, inst * L.hashSize, f);
             this.#lruRemoveLocked(inst, f);
@@ -955,7 +1146,7 @@ export class BufferPool implements PageStore {
     if (count > 0) {
       const i2 = this.instanceOf(space, low2);
       mutexLock(L.latches, i2 * MUTEX_SLOTS, this.#cfg);
-      L.counters[i2 * K.C_STRIDE + K.C_READ_AHEAD]! += count;
+      L.counters[this.#cbase + i2 * K.C_STRIDE + K.C_READ_AHEAD]! += count;
       mutexUnlock(L.latches, i2 * MUTEX_SLOTS, this.#cfg);
     }
     return count;
@@ -985,8 +1176,8 @@ export class BufferPool implements PageStore {
     const count = this.#readArea(space, low, high);
     if (count > 0) {
       mutexLock(L.latches, m, this.#cfg);
-      L.counters[inst * K.C_STRIDE + K.C_READ_AHEAD_RND]! += count;
-      L.counters[inst * K.C_STRIDE + K.C_READS]! += count;
+      L.counters[this.#cbase + inst * K.C_STRIDE + K.C_READ_AHEAD_RND]! += count;
+      L.counters[this.#cbase + inst * K.C_STRIDE + K.C_READS]! += count;
       mutexUnlock(L.latches, m, this.#cfg);
     }
     return count;
@@ -1011,7 +1202,7 @@ export class BufferPool implements PageStore {
       if (hashGet(L, hb, space, p) >= 0) continue;
       const f = this.#getFreeLocked(inst);
       if (f < 0) break;
-      this.#initForReadLocked(inst, f, space, p);
+      this.#initForReadLocked(inst, f, space, p, 0);
       frames.push(f);
       const r = runs.length;
       if (r > 0 && runs[r - 2]! + runs[r - 1]! === p) runs[r - 1]!++;
@@ -1050,13 +1241,13 @@ export class BufferPool implements PageStore {
       const f = frames[i]!;
       L.inst[inst * K.I_STRIDE + K.I_PEND_READS]!--;
       if (good[i] === 1) {
-        L.fIo[f] = K.IO_NONE;
+        Atomics.store(L.fIo, f, K.IO_NONE);
         n++;
       } else {
-        this.#discardLocked(inst, f);
+        this.#discardLocked(inst, f, 0);
       }
     }
-    const cb = inst * K.C_STRIDE;
+    const cb = this.#cbase + inst * K.C_STRIDE;
     L.counters[cb + K.C_PAGES_READ]! += n;
     L.counters[cb + K.C_DATA_READS]! += requests;
     L.counters[cb + K.C_DATA_READ]! += n * ps;
@@ -1093,9 +1284,11 @@ export class BufferPool implements PageStore {
     const L = this.#L;
     for (let inst = 0; inst < this.instances; inst++) {
       mutexLock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
-      L.counters.fill(0, inst * K.C_STRIDE, inst * K.C_STRIDE + K.C_RESETTABLE);
+
       mutexUnlock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
     }
+    // Every thread's slots: a thread adding concurrently may keep one increment.
+    L.counters.fill(0);
     (this.#cfg.counters as LatchCounters).reset();
   }
 
@@ -1150,6 +1343,7 @@ export class BufferPool implements PageStore {
       seen[f - first] = 1;
       if (L.fPrev[f] !== prev) fail(`LRU prev link of ${f}`);
       if (L.fSpace[f] === -1) fail(`free frame ${f} on the LRU`);
+      if (Atomics.load(L.fFix, f) < 0) fail(`frame ${f} on the LRU has fix count −1`);
       if (hashGet(L, inst * L.hashSize, L.fSpace[f]!, L.fPage[f]!) !== f)
         fail(`frame ${f} not in the page hash`);
       if (f === lruOld) oldSeen = true;
@@ -1177,6 +1371,7 @@ export class BufferPool implements PageStore {
       if (seen[f - first]) fail(`frame ${f} on the free list and the LRU`);
       seen[f - first] = 1;
       if (L.fSpace[f] !== -1) fail(`free frame ${f} holds a page`);
+      if (Atomics.load(L.fFix, f) !== -1) fail(`free frame ${f} has fix count ${L.fFix[f]}`);
       free++;
     }
     if (L.inst[ib + K.I_FREE_LEN] !== free) fail('free length');

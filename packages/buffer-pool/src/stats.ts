@@ -73,12 +73,17 @@ export const COUNTER_SLOTS: ReadonlyArray<readonly [keyof BufferPoolStats, numbe
   ['Innodb_data_writes', C.C_DATA_WRITES],
 ];
 
-/** Reads one instance's counters and gauges (a racy snapshot unless the caller holds its mutex). */
+/** Reads one instance's counters (summed over thread slots) and gauges; a racy snapshot. */
 export function readInstanceStats(L: C.PoolLayout, inst: number): BufferPoolStats {
-  const cb = inst * C.C_STRIDE;
   const ib = inst * C.I_STRIDE;
   const out = {} as Record<keyof BufferPoolStats, number>;
-  for (const [name, slot] of COUNTER_SLOTS) out[name] = L.counters[cb + slot]!;
+  const threads = Math.min(Atomics.load(L.header, C.H_NTHREADS), L.maxThreads);
+  for (const [name, slot] of COUNTER_SLOTS) {
+    // Each thread adds to its own slot without atomics; the sum is the instance's counter.
+    let v = 0;
+    for (let t = 0; t < threads; t++) v += L.counters[(t * L.instances + inst) * C.C_STRIDE + slot]!;
+    out[name] = v;
+  }
   out.Innodb_buffer_pool_pages_data = L.inst[ib + C.I_LRU_LEN]!;
   out.Innodb_buffer_pool_pages_dirty = L.inst[ib + C.I_FL_LEN]!;
   out.Innodb_buffer_pool_pages_free = L.inst[ib + C.I_FREE_LEN]!;

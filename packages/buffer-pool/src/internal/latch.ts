@@ -20,5 +20,6 @@ export {
   rwTryXLock,
   rwXLock,
   rwXUnlock,
+  X_LOCK_DECR,
 } from '@enginekit/mutex-atomics';
 export type { LatchConfig, LatchCountsSnapshot } from '@enginekit/mutex-atomics';

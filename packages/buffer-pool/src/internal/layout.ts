@@ -10,7 +10,8 @@ import { LATCH_COUNTER_SLOTS, MUTEX_SLOTS, RWLOCK_SLOTS } from './latch.js';
  * | header64        | Float64 × 4   |                                | clock epoch                          |
  * | lsn             | BigInt64 × 2  |                                | LSN counter for `markDirty()`        |
  * | instances       | Int32 × 16·I  |                                | list heads and lengths (I_*)         |
- * | counters        | Float64 × 32·I|                                | InnoDB status counters (C_*)         |
+ * | instance f64    | Float64 × 2·I |                                | freed_page_clock per instance        |
+ * | counters        | Float64 × 24·I·T |                             | status counters (C_*) per thread slot T and instance |
  * | space table     | Int32 × 2·S   |                                | [space id, size in pages] pairs      |
  * | latch counters  | Int32 × 22    |                                | mutex-atomics spin/OS-wait counters  |
  * | latches         | Int32         | (I+1)·MUTEX + F·RWLOCK slots   | instance mutexes, space mutex, page latches |
@@ -38,6 +39,8 @@ export const H_SCAN_DEPTH = 13;
 export const H_FREE_WAIT = 14;
 export const H_NSPACES = 15;
 export const H_SLEEP = 16;
+export const H_MAX_THREADS = 17;
+export const H_NTHREADS = 18;
 const HEADER_INTS = 32;
 
 // Instance slots (Int32, stride I_STRIDE).
@@ -72,11 +75,11 @@ export const C_DATA_WRITES = 13;
 export const C_WRITE_REQUESTS = 14;
 export const C_PAGES_FLUSHED = 15;
 export const C_PAGES_CREATED = 16;
-/** Counters below this slot are zeroed by `resetStats()`. */
-export const C_RESETTABLE = 24;
-/** `buf_pool->freed_page_clock`: evictions so far (never reset). */
-export const C_FREED_CLOCK = 24;
-export const C_STRIDE = 32;
+export const C_STRIDE = 24;
+
+/** Shared per-instance Float64 slots (stride IF_STRIDE): `buf_pool->freed_page_clock`. */
+export const IF_FREED_CLOCK = 0;
+export const IF_STRIDE = 2;
 
 export const IO_NONE = 0;
 export const IO_READ = 1;
@@ -90,6 +93,7 @@ export interface LayoutParams {
   frames: number;
   instances: number;
   maxSpaces: number;
+  maxThreads: number;
 }
 
 function align(n: number, a: number): number {
@@ -109,6 +113,8 @@ export class PoolLayout {
   readonly header64: Float64Array;
   readonly lsn: BigInt64Array;
   readonly inst: Int32Array;
+  readonly instF64: Float64Array;
+  /** Counters: thread slot t, instance i at (t·instances + i)·C_STRIDE. */
   readonly counters: Float64Array;
   readonly spaces: Int32Array;
   readonly latches: Int32Array;
@@ -123,7 +129,7 @@ export class PoolLayout {
   /** Space id; −1 when the frame holds no page. */
   readonly fSpace: Int32Array;
   readonly fPage: Uint32Array;
-  /** `buf_fix_count`. */
+  /** `buf_fix_count`; −1 while the frame is free or being evicted (then no one may fix it). */
   readonly fFix: Int32Array;
   /** `io_fix`: IO_NONE or IO_READ (writes happen under the instance mutex). */
   readonly fIo: Int32Array;
@@ -155,11 +161,18 @@ export class PoolLayout {
   readonly hashSize: number;
   readonly hashShift: number;
   readonly maxSpaces: number;
+  readonly maxThreads: number;
 
   /** Allocates a zeroed buffer for `p` and writes the sizes into its header. */
   static allocate(p: LayoutParams): SharedArrayBuffer {
     const perInstance = Math.floor(p.frames / p.instances);
-    const total = PoolLayout.#compute(p.pageSize, perInstance * p.instances, p.instances, p.maxSpaces).total;
+    const total = PoolLayout.#compute(
+      p.pageSize,
+      perInstance * p.instances,
+      p.instances,
+      p.maxSpaces,
+      p.maxThreads,
+    ).total;
     const sab = new SharedArrayBuffer(total);
     const h = new Int32Array(sab, 0, HEADER_INTS);
     h[H_MAGIC] = MAGIC;
@@ -169,10 +182,17 @@ export class PoolLayout {
     h[H_PER_INSTANCE] = perInstance;
     h[H_HASH_SIZE] = hashSizeFor(perInstance);
     h[H_MAX_SPACES] = p.maxSpaces;
+    h[H_MAX_THREADS] = p.maxThreads;
     return sab;
   }
 
-  static #compute(pageSize: number, frames: number, instances: number, maxSpaces: number) {
+  static #compute(
+    pageSize: number,
+    frames: number,
+    instances: number,
+    maxSpaces: number,
+    maxThreads: number,
+  ) {
     const hashSize = hashSizeFor(Math.floor(frames / instances));
     let o = HEADER_INTS * 4;
     const header64 = o;
@@ -181,8 +201,10 @@ export class PoolLayout {
     o += 2 * 8;
     const inst = o;
     o = align(o + instances * I_STRIDE * 4, 8);
+    const instF64 = o;
+    o += instances * IF_STRIDE * 8;
     const counters = o;
-    o += instances * C_STRIDE * 8;
+    o += maxThreads * instances * C_STRIDE * 8;
     const spaces = o;
     o += maxSpaces * 2 * 4;
     const latchCounters = o;
@@ -203,6 +225,7 @@ export class PoolLayout {
       header64,
       lsn,
       inst,
+      instF64,
       counters,
       spaces,
       latchCounters,
@@ -228,14 +251,22 @@ export class PoolLayout {
     this.instances = this.header[H_INSTANCES]!;
     this.perInstance = this.header[H_PER_INSTANCE]!;
     this.maxSpaces = this.header[H_MAX_SPACES]!;
-    const c = PoolLayout.#compute(this.pageSize, this.frames, this.instances, this.maxSpaces);
+    this.maxThreads = this.header[H_MAX_THREADS]!;
+    const c = PoolLayout.#compute(
+      this.pageSize,
+      this.frames,
+      this.instances,
+      this.maxSpaces,
+      this.maxThreads,
+    );
     this.hashSize = c.hashSize;
     this.hashShift = 32 - Math.log2(c.hashSize);
     const F = this.frames;
     this.header64 = new Float64Array(sab, c.header64, 4);
     this.lsn = new BigInt64Array(sab, c.lsn, 2);
     this.inst = new Int32Array(sab, c.inst, this.instances * I_STRIDE);
-    this.counters = new Float64Array(sab, c.counters, this.instances * C_STRIDE);
+    this.instF64 = new Float64Array(sab, c.instF64, this.instances * IF_STRIDE);
+    this.counters = new Float64Array(sab, c.counters, this.maxThreads * this.instances * C_STRIDE);
     this.spaces = new Int32Array(sab, c.spaces, this.maxSpaces * 2);
     this.latchCountersOffset = c.latchCounters;
     this.latches = new Int32Array(sab, c.latches, c.latchInts);
