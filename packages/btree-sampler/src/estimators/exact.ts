@@ -1,0 +1,25 @@
+import type { BTree } from '../btree.js';
+import { treeShape, uniqueFields } from '../internal/fields.js';
+import type { Estimate } from './estimate.js';
+import { scanLevel } from './level-scan.js';
+
+/**
+ * Ground truth: scan the whole leaf level. Entries are in key order, so the distinct values of a
+ * prefix are 1 + the adjacent pairs that differ on it — exact, with O(1) memory.
+ */
+export function estimateExact(tree: BTree): Estimate & { rows: number } {
+  const L = treeShape(tree).leafPages;
+  const nUniq = uniqueFields(tree);
+  const before = tree.pageFixes;
+  const scan = scanLevel(tree, 0, nUniq, false);
+  return {
+    method: 'exact',
+    nDiff: scan.nDiff,
+    sampleSize: new Array<number>(nUniq).fill(scan.totalPages),
+    pagesRead: tree.pageFixes - before,
+    dives: 0,
+    leaves: [],
+    leafPages: L,
+    rows: scan.totalRecs,
+  };
+}
