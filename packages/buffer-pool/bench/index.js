@@ -61,12 +61,14 @@ if (only === '' || only === 'scan') {
 if (only === '' || only === 'instances') {
   const durationMs = Number(process.env.BENCH_MS ?? 1000);
   const rows = await runInstances({ durationMs });
-  console.log(`\n### Instances: workers fixing random cached pages (S latch), ${durationMs} ms each\n`);
-  console.log('| workers | instances | M fixes/s | mutex spin waits | mutex OS waits | rw-S spin waits |');
-  console.log('|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    `\n### Instances: workers fixing random pages (S latch) on 2,048 frames, ${durationMs} ms each\n`,
+  );
+  console.log('| pages | workers | instances | hit ratio | M fixes/s | mutex spin waits | mutex OS waits |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.workers} | ${r.instances} | ${r.mops.toFixed(2)} | ${r.spinWaits} | ${r.osWaits} | ${r.rwSpinWaits} |`,
+      `| ${r.pages} | ${r.workers} | ${r.instances} | ${pct(r.hitRatio)} | ${r.mops.toFixed(3)} | ${r.spinWaits} | ${r.osWaits} |`,
     );
   }
 }
