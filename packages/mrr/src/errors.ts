@@ -1,0 +1,17 @@
+/**
+ * The MRR buffer cannot hold one entry of a stage it must run (MariaDB falls back to the
+ * default implementation here; enginekit reports it, since the caller asked for MRR).
+ */
+export class BufferTooSmallError extends RangeError {
+  /** The budget that was given, in bytes. */
+  readonly bufferSize: number;
+  /** The smallest budget that works for this scan, in bytes. */
+  readonly minimum: number;
+
+  constructor(variable: string, bufferSize: number, minimum: number, what: string) {
+    super(`${variable} = ${bufferSize} bytes is too small: ${what} needs at least ${minimum} bytes`);
+    this.name = 'BufferTooSmallError';
+    this.bufferSize = bufferSize;
+    this.minimum = minimum;
+  }
+}

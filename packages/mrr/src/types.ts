@@ -1,0 +1,166 @@
+/**
+ * The two small interfaces MRR is generic over, the input ranges, and the options.
+ *
+ * The interfaces are shaped after MariaDB's handler calls (`ha_index_read_map`,
+ * `ha_index_next_same`, `ha_rnd_pos`) so that one cursor object can stand for an index of
+ * the engine and, in tests, for a sorted array. Nothing here allocates per entry: a reader
+ * exposes the current entry's row id through `rowId()` / `copyRowId()` instead of returning
+ * objects.
+ */
+
+/** A row id (MySQL's `ref`, InnoDB's primary key image): a number, or `rowIdLength` bytes. */
+export type RowId = number | Uint8Array;
+
+/**
+ * An equality lookup (`EQ_RANGE`, what BKA sends: `HA_MRR_SINGLE_POINT`).
+ * `association` is the caller's range id (MariaDB's `range_id`, BKA's join-buffer record
+ * position); it defaults to the range's 0-based position in the input sequence.
+ */
+export interface MrrKeyRange<K> {
+  readonly key: K;
+  readonly association?: number;
+}
+
+/**
+ * An interval lookup. A missing bound is open (−∞ / +∞); bounds are inclusive unless
+ * `lowInclusive` / `highInclusive` is `false`. The index reader interprets the bounds.
+ */
+export interface MrrIntervalRange<K> {
+  readonly low?: K;
+  readonly high?: K;
+  readonly lowInclusive?: boolean;
+  readonly highInclusive?: boolean;
+  readonly association?: number;
+}
+
+/** One input range: an equality key or an interval, each with an optional association. */
+export type MrrRange<K> = MrrKeyRange<K> | MrrIntervalRange<K>;
+
+/** Members every index reader has, whatever its row id representation. */
+export interface IndexReaderBase<K> {
+  /**
+   * Position on the first index entry inside `range` (`ha_index_read_map`, counted as
+   * `Handler_read_key` whether or not an entry is found). Returns `false` if the range is empty.
+   */
+  seek(range: MrrRange<K>): boolean;
+  /**
+   * Move to the next entry of the range given to the last `seek` (`ha_index_next_same` /
+   * `read_range_next`, counted as `Handler_read_next`, including the last call that fails).
+   * REQUIRES: the last `seek` or `next` returned `true`.
+   */
+  next(): boolean;
+  /**
+   * Total order on keys, needed only for the key-ordered stage (`mrr_sort_keys`).
+   * Return < 0, 0, > 0 as `a` sorts before, with, after `b`.
+   */
+  compareKeys?(a: K, b: K): number;
+  /**
+   * Estimated index entries per distinct key (`rec_per_key`), used to split the buffer
+   * between keys and row ids (`setup_buffer_sharing`). Default 1.
+   */
+  readonly recordsPerKey?: number;
+  /**
+   * Bytes one key occupies in the key buffer. Default 8: keys are kept by reference, as
+   * MariaDB's `HA_MRR_MATERIALIZED_KEYS` keeps a pointer to the key in the join buffer.
+   */
+  readonly keyLength?: number;
+  /**
+   * `true` if an equality key matches at most one entry (a fully used unique index): after a
+   * successful `seek` of a key range no `next` call is made, as MariaDB skips `index_next_same`.
+   */
+  readonly unique?: boolean;
+}
+
+/** An index whose entries carry numeric row ids (compared numerically). */
+export interface NumberRowIdIndexReader<K> extends IndexReaderBase<K> {
+  readonly rowIdKind: 'number';
+  /** Row id of the current entry. REQUIRES: positioned on an entry. */
+  rowId(): number;
+}
+
+/** An index whose entries carry row ids of exactly `rowIdLength` bytes (compared as memcmp). */
+export interface BytesRowIdIndexReader<K> extends IndexReaderBase<K> {
+  readonly rowIdKind: 'bytes';
+  /** `ref_length`: bytes per row id. */
+  readonly rowIdLength: number;
+  /** Copy the current entry's row id to `target[offset, offset + rowIdLength)`. REQUIRES: positioned. */
+  copyRowId(target: Uint8Array, offset: number): void;
+}
+
+/** A secondary-index cursor: equality or range lookups yielding entries that carry a row id. */
+export type IndexReader<K> = NumberRowIdIndexReader<K> | BytesRowIdIndexReader<K>;
+
+/**
+ * Row id → row (`ha_rnd_pos`), callable in any order. For byte row ids the argument is a
+ * scratch view that is overwritten after the call returns: copy it if you keep it.
+ */
+export interface RowFetcher<R> {
+  rndPos(rowId: RowId): R;
+}
+
+/** A row fetcher that may answer with a promise; usable only through async iteration. */
+export interface AsyncRowFetcher<R> {
+  rndPos(rowId: RowId): R | PromiseLike<R>;
+}
+
+/**
+ * Status counters with MariaDB's names and rules. Pass one object to many scans to sum them,
+ * as the server's status variables do.
+ */
+export interface MrrCounters {
+  /** +1 per scan that really starts DS-MRR (a key-ordered or rowid-ordered stage). */
+  Handler_mrr_init: number;
+  /** +1 per non-initial key-buffer refill that yields at least one key. */
+  Handler_mrr_key_refills: number;
+  /** +1 per non-initial rowid-buffer refill that yields at least one row id. */
+  Handler_mrr_rowid_refills: number;
+  /** `IndexReader.seek` calls. */
+  Handler_read_key: number;
+  /** `IndexReader.next` calls. */
+  Handler_read_next: number;
+  /** `RowFetcher.rndPos` calls made by the rowid-ordered stage (one per distinct row id). */
+  Handler_read_rnd: number;
+}
+
+/** One output: a row and the association of the range that wanted it. */
+export interface MrrMatch<R> {
+  readonly row: R;
+  readonly association: number;
+}
+
+/** Options of {@link createMultiRangeRead}. Names follow MariaDB's system variables. */
+export interface MrrOptions {
+  /**
+   * `optimizer_switch` `mrr`: `false` selects the default strategy (one lookup per range, one
+   * row fetch per index entry, in input order). Default `true`.
+   */
+  readonly mrr?: boolean;
+  /** `mrr_buffer_size` (MariaDB): bytes shared by both stages. Default 262144 (256 KiB). */
+  readonly mrr_buffer_size?: number;
+  /** `read_rnd_buffer_size` (MySQL): the same budget under MySQL's name; give one of the two. */
+  readonly read_rnd_buffer_size?: number;
+  /**
+   * `optimizer_switch` `mrr_sort_keys`: sort equality keys and probe the index once per
+   * distinct key (Key-ordered scan). Applies only when every range is an equality key.
+   * Default `false` (MariaDB's default).
+   */
+  readonly mrr_sort_keys?: boolean;
+  /**
+   * Sort row ids before fetching (Rowid-ordered scan). `false` models a clustered-PK or
+   * index-only scan, where MariaDB has no rowid stage. Default `true`.
+   */
+  readonly sortRowIds?: boolean;
+  /**
+   * Keep an 8-byte association per entry. `false` is `HA_MRR_NO_ASSOCIATION` (range scans):
+   * entries are smaller and every output reports association 0. Default `true`.
+   */
+  readonly associations?: boolean;
+  /**
+   * Declare that every range is an equality key (`HA_MRR_SINGLE_POINT`). Needed for the
+   * key-ordered stage when `ranges` is not an array (arrays are inspected). An interval met
+   * under this flag is a TypeError.
+   */
+  readonly singlePoint?: boolean;
+  /** Counters to add into (e.g. shared by every scan of a join); a fresh set by default. */
+  readonly counters?: MrrCounters;
+}

@@ -1,0 +1,267 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  arrayRowFetcher,
+  createMrrCounters,
+  createMultiRangeRead,
+  type MrrKeyRange,
+  setupBufferSharing,
+  withByteRowIds,
+} from '../src/index.js';
+import {
+  anyRanges,
+  bufferSize,
+  type IndexCase,
+  indexCase,
+  keyRanges,
+  lookupModel,
+  makeIndex,
+  rowsFor,
+} from './helpers.js';
+
+function drain(scan: { next(): boolean }): number {
+  let n = 0;
+  while (scan.next()) n++;
+  return n;
+}
+
+/** Entries per key in the index. */
+function countByKey(c: IndexCase): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const k of c.keys) m.set(k, (m.get(k) ?? 0) + 1);
+  return m;
+}
+
+describe('rowid-ordered stage', () => {
+  it('runs ⌈S/N⌉ batches and counts every batch after the first as a rowid refill', () => {
+    fc.assert(
+      fc.property(
+        indexCase(),
+        anyRanges(),
+        fc.constantFrom(0, 4, 12),
+        fc.boolean(),
+        bufferSize(1, 700),
+        (c, ranges, bytes, assoc, size) => {
+          const base = makeIndex(c);
+          const reader = bytes === 0 ? base : withByteRowIds(base, bytes);
+          const elem = (bytes || 8) + (assoc ? 8 : 0);
+          if (size < elem) return; // covered by the error test
+          const scan = createMultiRangeRead(reader, arrayRowFetcher(rowsFor(c)), ranges, {
+            mrr_buffer_size: size,
+            associations: assoc,
+          });
+          const entries = drain(scan);
+          expect(entries).toBe(lookupModel(c.keys, c.rowIds, ranges).length);
+          const n = Math.floor(size / elem) * elem; // the buffer trimmed to whole entries
+          const s = entries * elem;
+          expect(scan.rowIdCapacity).toBe(n / elem);
+          expect(scan.rowidBatches).toBe(Math.ceil(s / n));
+          expect(scan.counters.Handler_mrr_rowid_refills).toBe(Math.max(0, Math.ceil(s / n) - 1));
+          expect(scan.counters.Handler_mrr_key_refills).toBe(0);
+          expect(scan.counters.Handler_mrr_init).toBe(1);
+          expect(scan.counters.Handler_read_key).toBe(ranges.length);
+          expect(scan.explain).toBe('Rowid-ordered scan');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('fetches each distinct row id once per batch (one Handler_read_rnd each)', () => {
+    fc.assert(
+      fc.property(indexCase(), keyRanges(), (c, ranges) => {
+        let fetches = 0;
+        const rows = rowsFor(c);
+        const fetcher = {
+          rndPos: (id: number | Uint8Array) => {
+            fetches++;
+            return rows[id as number] as string;
+          },
+        };
+        const scan = createMultiRangeRead(makeIndex(c), fetcher, ranges, { mrr_buffer_size: 1 << 20 });
+        drain(scan);
+        const distinct = new Set(
+          lookupModel(c.keys, c.rowIds, ranges).map((s) => s.slice(0, s.indexOf('@'))),
+        );
+        expect(fetches).toBe(distinct.size);
+        expect(scan.counters.Handler_read_rnd).toBe(distinct.size);
+        expect(scan.rowidBatches).toBe(distinct.size > 0 ? 1 : 0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('emits rows in row-id order within a batch', () => {
+    const c = { keys: [3, 1, 2, 1, 3], rowIds: [9, 4, 7, 1, 2] };
+    const rowIds: number[] = [];
+    const fetcher = { rndPos: (id: number | Uint8Array) => rowIds.push(id as number) };
+    drain(createMultiRangeRead(makeIndex(c), fetcher, [{ key: 3 }, { key: 1 }, { key: 2 }]));
+    expect(rowIds).toEqual([1, 2, 4, 7, 9]);
+  });
+});
+
+describe('key-ordered stage (mrr_sort_keys)', () => {
+  it('probes the index once per distinct key of each key batch; key refills per MariaDB', () => {
+    fc.assert(
+      fc.property(
+        indexCase(),
+        keyRanges(),
+        fc.boolean(),
+        fc.boolean(),
+        bufferSize(16, 1200),
+        (c, ranges, rowid, uniqueWanted, size) => {
+          const unique = uniqueWanted && new Set(c.keys).size === c.keys.length;
+          const options = {
+            mrr_sort_keys: true,
+            sortRowIds: rowid,
+            mrr_buffer_size: Math.max(rowid ? 34 : 16, size),
+          };
+          const scan = createMultiRangeRead(
+            makeIndex(c, unique),
+            arrayRowFetcher(rowsFor(c)),
+            ranges,
+            options,
+          );
+          drain(scan);
+          expect(scan.explain).toBe(rowid ? 'Key-ordered Rowid-ordered scan' : 'Key-ordered scan');
+          const cap = scan.keyCapacity;
+          expect(cap).toBeGreaterThanOrEqual(1);
+          const perKey = countByKey(c);
+          let probes = 0;
+          let nexts = 0;
+          const batches = Math.ceil(ranges.length / cap);
+          for (let b = 0; b < batches; b++) {
+            const distinct = new Set(
+              ranges.slice(b * cap, (b + 1) * cap).map((r) => (r as MrrKeyRange<number>).key),
+            );
+            probes += distinct.size;
+            for (const k of distinct) if (!unique) nexts += perKey.get(k) ?? 0;
+          }
+          expect(scan.keyBatches).toBe(batches);
+          expect(scan.counters.Handler_read_key).toBe(probes);
+          expect(scan.counters.Handler_read_next).toBe(nexts);
+          expect(scan.counters.Handler_mrr_key_refills).toBe(Math.max(0, batches - 1));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('with both stages a rowid batch never spans key batches and gets the key space a batch leaves unused', () => {
+    fc.assert(
+      fc.property(indexCase(), keyRanges(), bufferSize(34, 1500), (c, ranges, size) => {
+        const scan = createMultiRangeRead(makeIndex(c), arrayRowFetcher(rowsFor(c)), ranges, {
+          mrr_sort_keys: true,
+          mrr_buffer_size: size,
+        });
+        drain(scan);
+        const cap = scan.keyCapacity;
+        const perKey = countByKey(c);
+        let rowidBatches = 0;
+        for (let b = 0; b * cap < ranges.length; b++) {
+          const batch = ranges.slice(b * cap, (b + 1) * cap);
+          let entries = 0;
+          for (const r of batch) entries += perKey.get((r as MrrKeyRange<number>).key) ?? 0;
+          const limit = Math.floor((size - batch.length * scan.keyElement) / scan.rowIdElement);
+          rowidBatches += Math.ceil(entries / limit);
+        }
+        expect(scan.rowidBatches).toBe(rowidBatches);
+        expect(scan.counters.Handler_mrr_rowid_refills).toBe(Math.max(0, rowidBatches - 1));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('needs compareKeys and equality keys', () => {
+    const c = { keys: [1, 2], rowIds: [0, 1] };
+    const noCompare = withByteRowIds(makeIndex(c), 2);
+    delete (noCompare as { compareKeys?: unknown }).compareKeys;
+    expect(() =>
+      createMultiRangeRead(noCompare, arrayRowFetcher(['a', 'b']), [{ key: 1 }], { mrr_sort_keys: true }),
+    ).toThrow(/compareKeys/);
+    const scan = createMultiRangeRead(
+      makeIndex(c),
+      arrayRowFetcher(['a', 'b']),
+      [{ key: 1 }, { low: 0 }][Symbol.iterator](),
+      {
+        mrr_sort_keys: true,
+        singlePoint: true,
+      },
+    );
+    expect(() => drain(scan)).toThrow(/interval/);
+  });
+});
+
+describe('default strategy and Handler_mrr_init', () => {
+  it('mrr: false is the default implementation: one seek per range, no MRR counters', () => {
+    fc.assert(
+      fc.property(indexCase(), anyRanges(), (c, ranges) => {
+        const counters = createMrrCounters();
+        const scan = createMultiRangeRead(makeIndex(c), arrayRowFetcher(rowsFor(c)), ranges, {
+          mrr: false,
+          counters,
+        });
+        const n = drain(scan);
+        expect(scan.explain).toBe('');
+        expect(counters.Handler_mrr_init).toBe(0);
+        expect(counters.Handler_read_key).toBe(ranges.length);
+        expect(counters.Handler_read_rnd).toBe(0);
+        expect(n).toBe(lookupModel(c.keys, c.rowIds, ranges).length);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a shared counters object sums many scans (one Handler_mrr_init each)', () => {
+    const counters = createMrrCounters();
+    const c = { keys: [1, 1, 2], rowIds: [0, 1, 2] };
+    for (let i = 0; i < 5; i++)
+      drain(createMultiRangeRead(makeIndex(c), arrayRowFetcher(['a', 'b', 'c']), [{ key: 1 }], { counters }));
+    expect(counters.Handler_mrr_init).toBe(5);
+    expect(counters.Handler_read_key).toBe(5);
+    expect(counters.Handler_read_next).toBe(10);
+    expect(counters.Handler_read_rnd).toBe(10);
+  });
+
+  it('mrr_sort_keys without sortRowIds and without equality keys falls back to the default', () => {
+    const c = { keys: [1], rowIds: [0] };
+    const scan = createMultiRangeRead(makeIndex(c), arrayRowFetcher(['a']), [{ low: 0 }], {
+      mrr_sort_keys: true,
+      sortRowIds: false,
+    });
+    expect(scan.explain).toBe('');
+    expect(scan.counters.Handler_mrr_init).toBe(0);
+  });
+});
+
+describe('setup_buffer_sharing', () => {
+  it('splits proportionally to the row ids one key brings', () => {
+    expect(setupBufferSharing(262144, 16, 16, 1)).toEqual({ rowIdBytes: 131072, keyBytes: 131072 });
+    // rpc 3: rowid_sz 48 of 64 per key ⇒ 3/4 of the buffer for row ids
+    expect(setupBufferSharing(262144, 16, 16, 3.9)).toEqual({ rowIdBytes: 196608, keyBytes: 65536 });
+    // ⌊0.5 + 1000·14/(14+24)⌋ = ⌊368.9⌋ = 368
+    expect(setupBufferSharing(1000, 14, 24, 1)).toEqual({ rowIdBytes: 368, keyBytes: 632 });
+    // unknown rec_per_key (0) counts as 1
+    expect(setupBufferSharing(100, 16, 16, 0)).toEqual({ rowIdBytes: 50, keyBytes: 50 });
+  });
+
+  it('gives each share at least one element plus one byte', () => {
+    expect(setupBufferSharing(40, 16, 16, 1000)).toEqual({ rowIdBytes: 23, keyBytes: 17 });
+    expect(setupBufferSharing(34, 16, 16, 1)).toEqual({ rowIdBytes: 17, keyBytes: 17 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 0, max: 1 << 20 }),
+        fc.nat(50),
+        (r, k, extra, rpc) => {
+          const total = r + k + 2 + extra;
+          const s = setupBufferSharing(total, r, k, rpc);
+          expect(s.rowIdBytes + s.keyBytes).toBe(total);
+          expect(s.rowIdBytes).toBeGreaterThanOrEqual(r + 1);
+          expect(s.keyBytes).toBeGreaterThanOrEqual(k + 1);
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,113 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  arrayRowFetcher,
+  createMultiRangeRead,
+  type IndexReader,
+  type MrrOptions,
+  type MrrRange,
+  withByteRowIds,
+} from '../src/index.js';
+import { anyRanges, bufferSize, indexCase, keyRanges, lookupModel, makeIndex, rowsFor } from './helpers.js';
+
+function collect(
+  reader: IndexReader<number>,
+  rows: string[],
+  ranges: MrrRange<number>[],
+  options: MrrOptions,
+): string[] {
+  const scan = createMultiRangeRead(reader, arrayRowFetcher(rows), ranges, options);
+  const out: string[] = [];
+  while (scan.next()) out.push(`${scan.row}@${scan.association}`);
+  expect(scan.next()).toBe(false); // stays at the end
+  return out.sort();
+}
+
+const settings = fc.record({
+  mrr: fc.boolean(),
+  mrr_sort_keys: fc.boolean(),
+  sortRowIds: fc.boolean(),
+  bytes: fc.constantFrom(0, 3, 8),
+  unique: fc.boolean(),
+  // from the smallest budget that can work up to one that holds everything
+  bufferSize: bufferSize(34),
+});
+
+describe('multiset of (row, association) equals per-key lookup', () => {
+  it('for equality keys, every strategy, number and byte row ids', () => {
+    fc.assert(
+      fc.property(indexCase(), keyRanges(), settings, (c, ranges, s) => {
+        const unique = s.unique && new Set(c.keys).size === c.keys.length;
+        const base = makeIndex(c, unique);
+        const reader = s.bytes === 0 ? base : withByteRowIds(base, s.bytes);
+        const minimum = (s.bytes || 8) + 8 + 1 + 8 + 8 + 1;
+        const got = collect(reader, rowsFor(c), ranges, {
+          mrr: s.mrr,
+          mrr_sort_keys: s.mrr_sort_keys,
+          sortRowIds: s.sortRowIds,
+          mrr_buffer_size: Math.max(minimum, s.bufferSize),
+        });
+        expect(got).toEqual(lookupModel(c.keys, c.rowIds, ranges));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('for intervals mixed with keys (no key-ordered stage possible)', () => {
+    fc.assert(
+      fc.property(indexCase(), anyRanges(), settings, (c, ranges, s) => {
+        const reader = makeIndex(c);
+        const scanOptions = {
+          mrr: s.mrr,
+          mrr_sort_keys: s.mrr_sort_keys,
+          sortRowIds: s.sortRowIds,
+          mrr_buffer_size: s.bufferSize,
+        };
+        expect(collect(reader, rowsFor(c), ranges, scanOptions)).toEqual(
+          lookupModel(c.keys, c.rowIds, ranges),
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('without associations every entry is still emitted (association 0)', () => {
+    fc.assert(
+      fc.property(indexCase(), keyRanges(), bufferSize(8, 512), (c, ranges, size) => {
+        const got = collect(makeIndex(c), rowsFor(c), ranges, { associations: false, mrr_buffer_size: size });
+        const want = lookupModel(c.keys, c.rowIds, ranges)
+          .map((s) => `${s.slice(0, s.indexOf('@'))}@0`)
+          .sort();
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('ranges given as a lazy iterable (a generator) work as well as arrays', () => {
+    fc.assert(
+      fc.property(indexCase(), keyRanges(), bufferSize(34, 600), (c, ranges, size) => {
+        function* gen(): Generator<MrrRange<number>> {
+          yield* ranges;
+        }
+        const options = { mrr_sort_keys: true, singlePoint: true, mrr_buffer_size: size };
+        expect(collect(makeIndex(c), rowsFor(c), [...gen()], options)).toEqual(
+          collect(makeIndex(c), rowsFor(c), ranges, options),
+        );
+        const scan = createMultiRangeRead(makeIndex(c), arrayRowFetcher(rowsFor(c)), gen(), options);
+        expect(scan.explain).toBe('Key-ordered Rowid-ordered scan');
+        expect([...scan].map((m) => `${m.row}@${m.association}`).sort()).toEqual(
+          lookupModel(c.keys, c.rowIds, ranges),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('association defaults to the range position in the input', () => {
+    const reader = makeIndex({ keys: [5, 5, 6], rowIds: [2, 0, 1] });
+    const rows = ['a', 'b', 'c'];
+    const scan = createMultiRangeRead(reader, arrayRowFetcher(rows), [{ key: 6 }, { key: 5 }, { key: 6 }]);
+    expect([...scan].map((m) => `${m.row}@${m.association}`)).toEqual(['a@1', 'b@0', 'b@2', 'c@1']);
+  });
+});
