@@ -180,4 +180,27 @@ describe('classes across real worker threads', () => {
     expect(s[0]).toBe(0);
     expect(rs.filter((r) => r.got === 500)).toHaveLength(2);
   });
+
+  it('no lost wake-ups when every wait goes straight to sleep (innodb_sync_spin_loops = 0)', async () => {
+    const counters = new LatchCounters();
+    const opts = { innodb_sync_spin_loops: 0, innodb_spin_wait_delay: 0, counters };
+    const m = new Mutex(opts);
+    const a = sharedInts();
+    const rw = new RWLock(opts);
+    const b = sharedInts();
+    const legacy = new LegacyRWLock(opts);
+    const c = sharedInts();
+    await Promise.all([
+      spawnMany(3, { scenario: 'mutex-count', lock: m.descriptor(), shared: a.shared, iterations: 3000 }),
+      spawnMany(3, { scenario: 'rw-mix', lock: rw.descriptor(), shared: b.shared, iterations: 3000, writeEvery: 3 }),
+      spawnMany(3, { scenario: 'legacy-mix', lock: legacy.descriptor(), shared: c.shared, iterations: 1500, writeEvery: 3 }),
+    ]);
+    expect(a.s[0]).toBe(9000);
+    expect(b.s[3]).toBe(0);
+    expect(b.s[0]).toBe(3 * 1000);
+    expect(c.s[3]).toBe(0);
+    expect(c.s[0]).toBe(3 * 500);
+    const snap = counters.snapshot();
+    expect(snap.mutex.spinRounds).toBe(0); // no spinning at all with 0 loops
+  });
 });
