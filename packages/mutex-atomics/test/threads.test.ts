@@ -192,8 +192,20 @@ describe('classes across real worker threads', () => {
     const c = sharedInts();
     await Promise.all([
       spawnMany(3, { scenario: 'mutex-count', lock: m.descriptor(), shared: a.shared, iterations: 3000 }),
-      spawnMany(3, { scenario: 'rw-mix', lock: rw.descriptor(), shared: b.shared, iterations: 3000, writeEvery: 3 }),
-      spawnMany(3, { scenario: 'legacy-mix', lock: legacy.descriptor(), shared: c.shared, iterations: 1500, writeEvery: 3 }),
+      spawnMany(3, {
+        scenario: 'rw-mix',
+        lock: rw.descriptor(),
+        shared: b.shared,
+        iterations: 3000,
+        writeEvery: 3,
+      }),
+      spawnMany(3, {
+        scenario: 'legacy-mix',
+        lock: legacy.descriptor(),
+        shared: c.shared,
+        iterations: 1500,
+        writeEvery: 3,
+      }),
     ]);
     expect(a.s[0]).toBe(9000);
     expect(b.s[3]).toBe(0);
