@@ -129,6 +129,25 @@ export class LatchCounters {
     };
   }
 
+  /**
+   * The counters under the status-variable names XtraDB / MariaDB 10.0 (`SHOW STATUS LIKE
+   * 'Innodb_%lock%'`) give them, for an engine's SHOW STATUS.
+   */
+  statusVariables(): Record<string, number> {
+    const s = this.snapshot();
+    return {
+      Innodb_mutex_spin_waits: s.mutex.spinWaits,
+      Innodb_mutex_spin_rounds: s.mutex.spinRounds,
+      Innodb_mutex_os_waits: s.mutex.osWaits,
+      Innodb_s_lock_spin_waits: s.rwShared.spinWaits,
+      Innodb_s_lock_spin_rounds: s.rwShared.spinRounds,
+      Innodb_s_lock_os_waits: s.rwShared.osWaits,
+      Innodb_x_lock_spin_waits: s.rwExcl.spinWaits,
+      Innodb_x_lock_spin_rounds: s.rwExcl.spinRounds,
+      Innodb_x_lock_os_waits: s.rwExcl.osWaits,
+    };
+  }
+
   /** Zero every counter (not atomic as a whole; do it while no thread is contending). */
   reset(): void {
     for (let i = 0; i < COUNTER_SLOTS; i++) Atomics.store(this.int32, i, 0);

@@ -19,6 +19,7 @@ export type {
 export { COUNTER_SLOTS, formatInnodbStatus, LatchCounters } from './counters.js';
 export {
   MUTEX_SLOTS,
+  mutexCheckValid,
   mutexInit,
   mutexIsLocked,
   mutexLock,
@@ -31,6 +32,7 @@ export {
 export {
   RW_MAX_X_RECURSION,
   RWLOCK_SLOTS,
+  rwCheckValid,
   rwInit,
   rwIsXOwner,
   rwLockWord,

@@ -15,7 +15,7 @@ import {
   takeAttach,
 } from './internal/descriptor.js';
 import { type LockRegion, resolveRegion } from './internal/region.js';
-import { MUTEX_SLOTS, mutexInit, mutexLock, mutexUnlock } from './mutex-fn.js';
+import { MUTEX_SLOTS, mutexCheckValid, mutexInit, mutexLock, mutexUnlock } from './mutex-fn.js';
 import { THREAD_ID } from './thread-id.js';
 
 /** `writer` values of the 5.1 rw-lock. */
@@ -312,6 +312,29 @@ export class LegacyRWLock {
     }
     mutexUnlock(a, i, cfg);
     if (sg) this.#signal();
+  }
+
+  /**
+   * Throw if the fields break an invariant (5.1's `rw_lock_validate` and more).
+   * REQUIRES: no thread inside a lock/unlock call.
+   */
+  checkValid(): void {
+    const a = this.int32;
+    const i = this.index;
+    mutexCheckValid(a, i);
+    const readers = Atomics.load(a, i + READERS);
+    const writer = Atomics.load(a, i + WRITER);
+    const count = Atomics.load(a, i + WRITER_COUNT);
+    if (Atomics.load(a, i) !== 0) throw new Error('LegacyRWLock: inner mutex held between calls');
+    if (readers < 0) throw new Error(`LegacyRWLock: reader_count ${readers} < 0`);
+    if (writer !== RW_LOCK_NOT_LOCKED && writer !== RW_LOCK_EX && writer !== RW_LOCK_WAIT_EX) {
+      throw new Error(`LegacyRWLock: writer ${writer} is not 350, 351 or 353`);
+    }
+    if (writer === RW_LOCK_EX && (readers !== 0 || count < 1)) {
+      throw new Error(`LegacyRWLock: EX with reader_count ${readers}, writer_count ${count}`);
+    }
+    if (writer === RW_LOCK_NOT_LOCKED && count !== 0)
+      throw new Error(`LegacyRWLock: free with writer_count ${count}`);
   }
 
   /** Run `fn` holding an S lock; always releases. */

@@ -101,6 +101,21 @@ export function mutexOwner(int32: Int32Array, index: number): number {
   return Atomics.load(int32, index) === 0 ? 0 : Atomics.load(int32, index + OWNER);
 }
 
+/**
+ * Check the slots' invariants and throw an Error describing the first one broken.
+ * REQUIRES: no thread is inside lock/unlock on this mutex (a quiescent moment), since the owner
+ * slot is written just after the lock word.
+ */
+export function mutexCheckValid(int32: Int32Array, index: number): void {
+  const lw = Atomics.load(int32, index);
+  const owner = Atomics.load(int32, index + OWNER);
+  const waiters = Atomics.load(int32, index + WAITERS);
+  if (lw !== 0 && lw !== 1) throw new Error(`mutex at ${index}: lock_word ${lw} is not 0 or 1`);
+  if (waiters !== 0 && waiters !== 1) throw new Error(`mutex at ${index}: waiters ${waiters} is not 0 or 1`);
+  if (lw === 0 && owner !== 0) throw new Error(`mutex at ${index}: free but owner is ${owner}`);
+  if (lw === 1 && owner <= 0) throw new Error(`mutex at ${index}: held but owner is ${owner}`);
+}
+
 function notOwner(int32: Int32Array, index: number): LockStateError {
   if (Atomics.load(int32, index) === 0) {
     return new LockStateError(`mutexUnlock: mutex at index ${index} is not locked`);

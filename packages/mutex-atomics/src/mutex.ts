@@ -10,6 +10,7 @@ import {
 import { type LockRegion, resolveRegion } from './internal/region.js';
 import {
   MUTEX_SLOTS,
+  mutexCheckValid,
   mutexInit,
   mutexIsLocked,
   mutexLock,
@@ -103,6 +104,11 @@ export class Mutex {
   /** The holder's thread id (worker threadId + 1), 0 when free (a snapshot). */
   get owner(): number {
     return mutexOwner(this.int32, this.index);
+  }
+
+  /** Throw if the slots break an invariant. REQUIRES: no thread inside lock/unlock right now. */
+  checkValid(): void {
+    mutexCheckValid(this.int32, this.index);
   }
 
   /** Run `fn` holding the mutex; always releases. */

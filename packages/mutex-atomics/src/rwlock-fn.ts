@@ -359,6 +359,27 @@ function notXOwner(int32: Int32Array, index: number): LockStateError {
   );
 }
 
+/**
+ * Check the slots' invariants and throw an Error describing the first one broken.
+ * REQUIRES: a quiescent moment (no thread inside a lock or unlock call on this rw-lock).
+ */
+export function rwCheckValid(int32: Int32Array, index: number): void {
+  const w = Atomics.load(int32, index);
+  const recursive = Atomics.load(int32, index + RECURSIVE);
+  const writer = Atomics.load(int32, index + WRITER);
+  const at = `rw-lock at ${index}`;
+  if (w > X_LOCK_DECR || w < MIN_WORD) throw new Error(`${at}: lock_word ${w} out of range`);
+  if (w > -X_LOCK_DECR && w < 0)
+    throw new Error(`${at}: lock_word ${w} is wait-ex with nobody inside a call`);
+  if (w <= -X_LOCK_DECR && w % X_LOCK_DECR !== 0) {
+    throw new Error(`${at}: recursive lock_word ${w} is not a multiple of X_LOCK_DECR`);
+  }
+  if (w > 0 && recursive !== 0) throw new Error(`${at}: not X-locked but the recursive flag is set`);
+  if (w <= 0 && (recursive !== 1 || writer <= 0)) {
+    throw new Error(`${at}: X-locked but recursive=${recursive}, writer_thread=${writer}`);
+  }
+}
+
 /** A racy snapshot of lock_word, for monitors and tests. */
 export function rwLockWord(int32: Int32Array, index: number): number {
   return Atomics.load(int32, index);

@@ -10,6 +10,7 @@ import {
 import { type LockRegion, resolveRegion } from './internal/region.js';
 import {
   RWLOCK_SLOTS,
+  rwCheckValid,
   rwInit,
   rwIsXOwner,
   rwLockWord,
@@ -170,6 +171,11 @@ export class RWLock {
     if (w === 0) return { lockWord: w, readers: 0, xDepth: 1, waitEx: false };
     if (w > -X_LOCK_DECR) return { lockWord: w, readers: -w, xDepth: 0, waitEx: true };
     return { lockWord: w, readers: 0, xDepth: -w / X_LOCK_DECR + 1, waitEx: false };
+  }
+
+  /** Throw if the slots break an invariant. REQUIRES: no thread inside a lock/unlock call. */
+  checkValid(): void {
+    rwCheckValid(this.int32, this.index);
   }
 
   /** Run `fn` holding an S lock; always releases. */

@@ -233,6 +233,40 @@ describe('counters and SHOW ENGINE INNODB STATUS', () => {
     );
   });
 
+  it('maps to the XtraDB / MariaDB status variable names', () => {
+    const c = new LatchCounters();
+    c.add(6, 3);
+    c.add(16, 2);
+    expect(c.statusVariables()).toEqual({
+      Innodb_mutex_spin_waits: 0,
+      Innodb_mutex_spin_rounds: 0,
+      Innodb_mutex_os_waits: 0,
+      Innodb_s_lock_spin_waits: 3,
+      Innodb_s_lock_spin_rounds: 0,
+      Innodb_s_lock_os_waits: 0,
+      Innodb_x_lock_spin_waits: 0,
+      Innodb_x_lock_spin_rounds: 0,
+      Innodb_x_lock_os_waits: 2,
+    });
+  });
+
+  it('checkValid catches broken slots', () => {
+    const m = new Mutex();
+    m.checkValid();
+    m.int32[2] = 4; // owner without the lock
+    expect(() => m.checkValid()).toThrow(/free but owner is 4/);
+    const l = new RWLock();
+    l.checkValid();
+    l.int32[0] = X_LOCK_DECR + 1;
+    expect(() => l.checkValid()).toThrow(/out of range/);
+    l.int32[0] = 0; // X-locked without an owner
+    expect(() => l.checkValid()).toThrow(/recursive=0/);
+    const g = new LegacyRWLock();
+    g.checkValid();
+    g.int32[5] = 352;
+    expect(() => g.checkValid()).toThrow(/not 350, 351 or 353/);
+  });
+
   it('64-bit counters carry past 2^32', () => {
     const c = new LatchCounters();
     c.add(2, 0x7fffffff);

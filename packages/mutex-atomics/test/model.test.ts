@@ -10,6 +10,7 @@ interface Model {
 type Real = { rw: RWLock | LegacyRWLock; atomic: boolean };
 
 function expectState(m: Model, r: Real): void {
+  r.rw.checkValid();
   if (r.rw instanceof RWLock) {
     const st = r.rw.state;
     if (m.x > 0)
@@ -144,6 +145,7 @@ describe('model: single-thread state transitions', () => {
             else expect(() => m.unlock()).toThrow(/not locked/);
             held = false;
           }
+          m.checkValid();
           expect(m.locked).toBe(held);
           expect(m.owner).toBe(held ? 1 : 0);
         }

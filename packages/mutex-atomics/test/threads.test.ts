@@ -30,6 +30,7 @@ describe('classes across real worker threads', () => {
     });
     expect(s[0]).toBe(20_000);
     expect(m.locked).toBe(false);
+    m.checkValid();
     expect(new Set(replies.map((r) => r.threadId)).size).toBe(4);
     const snap = counters.snapshot();
     expect(snap.mutex.osWaits).toBeLessThanOrEqual(snap.reservations);
@@ -48,6 +49,7 @@ describe('classes across real worker threads', () => {
     });
     expect(s[3]).toBe(0);
     expect(s[0]).toBe(4 * 400);
+    l.checkValid();
     expect(l.state).toEqual({ lockWord: X_LOCK_DECR, readers: 0, xDepth: 0, waitEx: false });
   });
 
@@ -63,6 +65,7 @@ describe('classes across real worker threads', () => {
     });
     expect(s[3]).toBe(0);
     expect(s[0]).toBe(4 * 1000);
+    l.checkValid();
   });
 
   it('RWLock: recursive X in 3 workers keeps depth 3 and exclusivity', async () => {
