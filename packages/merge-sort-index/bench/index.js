@@ -32,6 +32,10 @@ console.log('\n## Index build: sort + bulk load vs insert-each vs SQLite CREATE 
 results.build = btreeBuildTable(big ? [rows, 3_000_000] : [rows], repeat);
 console.table(results.build);
 
+console.log('\n## Index build, IO-bound: 8 MiB buffer pool over a file, smaller than the index');
+results.buildIo = btreeBuildTable([rows], 1, 8);
+console.table(results.buildIo);
+
 console.log('\n## Sort buffer size × merge mode');
 results.sortBuffer = sortBufferTable(rows, repeat);
 console.table(results.sortBuffer);

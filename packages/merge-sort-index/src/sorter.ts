@@ -87,6 +87,9 @@ export class ExternalSorter {
   #ends: number[] = [];
   #liveMemory = 0;
   #readers: RunReader[] = [];
+  /** The sort buffer's memory, lent to the merge's read buffers after the last run is written. */
+  #arena: ArrayBuffer | undefined;
+  #arenaUsed = 0;
   #outputRows = 0;
   #outputBytes = 0;
 
@@ -305,11 +308,24 @@ export class ExternalSorter {
     this.#progress('scan', this.#stats.records, this.#stats.recordBytes);
   }
 
+  /**
+   * The read buffer of merge input `i`. Carved out of the old sort buffer while it has room
+   * (the sort buffer is idle once the runs are written), allocated beyond that: in 'kway' mode
+   * `fanIn · kwayReadSize ≤ sortBufferSize`, so the merge needs no new memory at all.
+   */
   #reader(i: number, size: number): RunReader {
     let r = this.#readers[i];
-    if (r === undefined || r.buf.length !== size) {
-      r = new RunReader(Buffer.allocUnsafeSlow(size), this.#files);
-      this.#alloc(size);
+    if (r === undefined) {
+      const arena = this.#arena;
+      let buf: Buffer;
+      if (arena !== undefined && this.#arenaUsed + size <= arena.byteLength) {
+        buf = Buffer.from(arena, this.#arenaUsed, size);
+        this.#arenaUsed += size;
+      } else {
+        buf = Buffer.allocUnsafeSlow(size);
+        this.#alloc(size);
+      }
+      r = new RunReader(buf, this.#files);
       this.#readers[i] = r;
     }
     return r;
@@ -380,8 +396,10 @@ export class ExternalSorter {
       return buf.cursor();
     }
     this.#spill();
+    // the sort buffer's memory becomes the merge's read buffers (see #reader)
+    this.#arena = buf!.bytes.buffer as ArrayBuffer;
+    this.#arenaUsed = 0;
     this.#buffer = undefined;
-    this.#liveMemory -= buf!.size;
     const innodb = this.#opt.mergeMode === 'innodb';
     const fanIn = this.#stats.fanIn;
     const readSize = innodb ? this.#opt.mergeBlockSize : this.#opt.kwayReadSize;
@@ -408,6 +426,7 @@ export class ExternalSorter {
     this.#buffer = undefined;
     this.#writer = undefined;
     this.#readers = [];
+    this.#arena = undefined;
     this.#liveMemory = 0;
   }
 
