@@ -4,9 +4,9 @@ import { LatchCounters, LegacyRWLock, Mutex, RWLock } from '../dist/index.js';
 
 const workerUrl = new URL('./worker.js', import.meta.url);
 
-async function runOne({ kind, workers, writePercent, durationMs }) {
+async function runOne({ kind, workers, writePercent, durationMs, spin }) {
   const counters = new LatchCounters();
-  const options = { counters };
+  const options = { counters, ...spin };
   const lock =
     kind === 'Mutex'
       ? new Mutex(options)
@@ -78,7 +78,7 @@ function median(xs) {
  * then again) so load from other processes hits them alike. The run with the median throughput
  * is reported.
  */
-export async function runContended({ durationMs, workerCounts, repeat }) {
+export async function runContended({ durationMs, workerCounts, repeat, spin = {} }) {
   const plans = [];
   for (const workers of workerCounts) plans.push({ kind: 'Mutex', workers, writePercent: 100 });
   for (const writePercent of [0, 10, 50]) {
@@ -89,7 +89,7 @@ export async function runContended({ durationMs, workerCounts, repeat }) {
   }
   const runs = plans.map(() => []);
   for (let k = 0; k < repeat; k++) {
-    for (let p = 0; p < plans.length; p++) runs[p].push(await runOne({ ...plans[p], durationMs }));
+    for (let p = 0; p < plans.length; p++) runs[p].push(await runOne({ ...plans[p], durationMs, spin }));
     console.error(`  round ${k + 1}/${repeat} done`);
   }
   return runs.map((rs) => {
