@@ -10,9 +10,12 @@ import type { Emit, JoinSpec, RowSource } from './types.js';
 export interface JoinBufferOptions<O> {
   /** How outer rows are packed into the join buffer. */
   outerCodec: RowCodec<O>;
-  /** `join_buffer_size` in bytes (MariaDB default 131072 = 128 KiB; MySQL 5.6: 262144). */
-  joinBufferSize: number;
+  /** `join_buffer_size` in bytes. Default {@link JOIN_BUFFER_SIZE_DEFAULT} (MariaDB 10.0: 128 KiB). */
+  joinBufferSize?: number;
 }
+
+/** MariaDB 10.0's `join_buffer_size` default, bytes (MySQL 5.6: 262144). */
+export const JOIN_BUFFER_SIZE_DEFAULT = 131072;
 
 /** A block join whose inner side is rescanned once per buffer fill. */
 export interface BlockJoinSpec<O, I> extends JoinSpec<O, I>, JoinBufferOptions<O> {
@@ -38,7 +41,7 @@ export function blockNestedLoopJoin<O, I>(spec: BlockJoinSpec<O, I>, emit: Emit<
   const join = new BufferedJoin(
     spec,
     spec.outerCodec,
-    spec.joinBufferSize,
+    spec.joinBufferSize ?? JOIN_BUFFER_SIZE_DEFAULT,
     0,
     countingEmit(emit, stats),
     stats,
@@ -78,7 +81,7 @@ export function blockNestedLoopHashJoin<O, I>(spec: BlockJoinSpec<O, I>, emit: E
   const join = new BufferedJoin(
     spec,
     spec.outerCodec,
-    spec.joinBufferSize,
+    spec.joinBufferSize ?? JOIN_BUFFER_SIZE_DEFAULT,
     HASH_ENTRY_BYTES,
     countingEmit(emit, stats),
     stats,

@@ -11,6 +11,7 @@ export {
   blockNestedLoopHashJoin,
   blockNestedLoopJoin,
   HASH_ENTRY_BYTES,
+  JOIN_BUFFER_SIZE_DEFAULT,
   type JoinBufferOptions,
 } from './block-nested-loop.js';
 export { hashJoin } from './hash-join.js';
@@ -24,4 +25,13 @@ export {
   type JoinCacheSwitches,
   type JoinCacheTable,
 } from './join-cache-level.js';
+export {
+  type BkaJoinSpec,
+  type BkaMrrOptions,
+  batchedKeyAccessHashJoin,
+  batchedKeyAccessJoin,
+  MIN_BKA_MRR_BUFFER,
+  MRR_BYTES_PER_RECORD,
+} from './batched-key-access.js';
+export { arrayIndexReader, type IndexKey, indexAccessFromReader } from './mrr-adapters.js';
 export { blockJoinPipeline, LINK_BYTES, type PipelineStep, type PipelineTable } from './join-pipeline.js';

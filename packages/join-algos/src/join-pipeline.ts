@@ -1,5 +1,5 @@
 import type { RowCodec } from './codec.js';
-import { HASH_ENTRY_BYTES } from './block-nested-loop.js';
+import { HASH_ENTRY_BYTES, JOIN_BUFFER_SIZE_DEFAULT } from './block-nested-loop.js';
 import { KeyHash } from './internal/key-hash.js';
 import { checkBufferSize, checkFunction, checkSource } from './internal/validate.js';
 import { JoinBuffer } from './join-buffer.js';
@@ -17,8 +17,8 @@ export interface PipelineStep<R = unknown> extends PipelineTable<R> {
   /** Join key of a partial row (`rows[0..n)` are the rows of the tables before this one). */
   outerKey: (rows: readonly unknown[]) => JoinKey;
   innerKey: (row: R) => JoinKey;
-  /** `join_buffer_size` of this step's buffer, bytes. */
-  joinBufferSize: number;
+  /** `join_buffer_size` of this step's buffer, bytes. Default {@link JOIN_BUFFER_SIZE_DEFAULT}. */
+  joinBufferSize?: number;
   /** BNLH (hash table over the buffer) instead of BNL. Default false. */
   hashed?: boolean;
   /**
@@ -66,7 +66,7 @@ export function blockJoinPipeline(
     checkSource(`steps[${j}].source`, s.source);
     checkFunction(`steps[${j}].outerKey`, s.outerKey);
     checkFunction(`steps[${j}].innerKey`, s.innerKey);
-    checkBufferSize(`steps[${j}].joinBufferSize`, s.joinBufferSize, 1);
+    if (s.joinBufferSize !== undefined) checkBufferSize(`steps[${j}].joinBufferSize`, s.joinBufferSize, 1);
     stages.push(new Stage(j, s, codecs, s.incremental === true && j > 0));
   });
   for (let j = 0; j < stages.length; j++) {
@@ -111,7 +111,7 @@ class Stage {
     const mine = incremental ? codecs.slice(index, index + 1) : codecs.slice(0, index + 1);
     this.buffer = new JoinBuffer(
       recordCodec(mine, incremental),
-      step.joinBufferSize,
+      step.joinBufferSize ?? JOIN_BUFFER_SIZE_DEFAULT,
       step.hashed === true ? HASH_ENTRY_BYTES : 0,
     );
   }

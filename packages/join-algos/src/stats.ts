@@ -18,8 +18,12 @@ export interface JoinStats {
   joinBufferGrows: number;
   /** Full scans of the inner row source (`rewind()` calls). */
   innerScans: number;
-  /** Batches handed to multi-range read (BKA / BKAH): MariaDB's `Handler_mrr_init` per batch. */
-  mrrBatches: number;
+  /** DS-MRR scans started (BKA / BKAH: one per buffer fill), from MRR's counters. */
+  Handler_mrr_init: number;
+  /** MRR key-buffer refills after the first, per scan (MariaDB 10.0). */
+  Handler_mrr_key_refills: number;
+  /** MRR rowid-buffer refills after the first, per scan (MariaDB 10.0). */
+  Handler_mrr_rowid_refills: number;
   /** Times a hash join's build side exceeded its memory budget and went to temp files. */
   spills: number;
   /** Bytes written to temp files. */
@@ -40,7 +44,9 @@ export function createJoinStats(): JoinStats {
     joinBufferFills: 0,
     joinBufferGrows: 0,
     innerScans: 0,
-    mrrBatches: 0,
+    Handler_mrr_init: 0,
+    Handler_mrr_key_refills: 0,
+    Handler_mrr_rowid_refills: 0,
     spills: 0,
     spilledBytes: 0,
     partitions: 0,

@@ -2,8 +2,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { arrayRowFetcher } from '@enginekit/mrr';
 import {
   arrayIndex,
+  arrayIndexReader,
+  batchedKeyAccessHashJoin,
+  batchedKeyAccessJoin,
+  indexAccessFromReader,
   arraySource,
   blockNestedLoopHashJoin,
   blockNestedLoopJoin,
@@ -49,6 +54,16 @@ function base(c: Case) {
   };
 }
 
+function bka(c: Case) {
+  return {
+    ...base(c),
+    reader: arrayIndexReader(c.inner, (i) => i[0] as number | null),
+    fetcher: arrayRowFetcher(c.inner),
+    outerCodec: tupleCodec(c.columns),
+    joinBufferSize: c.bufferSize,
+  };
+}
+
 export const runners: Record<string, Runner> = {
   'simple nested loop': (c, emit) => simpleNestedLoopJoin({ ...base(c), inner: arraySource(c.inner) }, emit),
   'index nested loop': (c, emit) =>
@@ -73,6 +88,23 @@ export const runners: Record<string, Runner> = {
       },
       emit,
     ),
+  'index nested loop over an MRR reader': (c, emit) =>
+    indexNestedLoopJoin(
+      {
+        ...base(c),
+        inner: indexAccessFromReader(
+          arrayIndexReader(c.inner, (i) => i[0] as number | null),
+          arrayRowFetcher(c.inner),
+        ),
+      },
+      emit,
+    ),
+  BKA: (c, emit) => batchedKeyAccessJoin(bka(c), emit),
+  'BKA key-ordered': (c, emit) => batchedKeyAccessJoin({ ...bka(c), mrr_sort_keys: true }, emit),
+  'BKA key-ordered, no rowid sort': (c, emit) =>
+    batchedKeyAccessJoin({ ...bka(c), mrr_sort_keys: true, sortRowIds: false }, emit),
+  BKAH: (c, emit) => batchedKeyAccessHashJoin(bka(c), emit),
+  'BKAH key-ordered': (c, emit) => batchedKeyAccessHashJoin({ ...bka(c), mrr_sort_keys: true }, emit),
   'hash join': (c, emit) => hashJoin({ ...base(c), inner: arraySource(c.inner) }, emit),
   'grace hash join': (c, emit) =>
     graceHashJoin(
