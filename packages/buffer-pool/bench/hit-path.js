@@ -19,6 +19,13 @@ export async function runHitPath() {
     innodb_buffer_pool_instances: 8,
     device: deviceWithPages(PAGES, 4096),
   });
+  // Shared: once descriptor() is taken, fix counts and latches use atomics.
+  const shared = new BufferPool({
+    innodb_page_size: 4096,
+    innodb_buffer_pool_size: 2048 * 4096,
+    device: deviceWithPages(PAGES, 4096),
+  });
+  shared.descriptor();
   const cache = new LRUCache({ max: 2048 });
   const keys = new Uint32Array(4096);
   let x = 2463534242;
@@ -33,6 +40,7 @@ export async function runHitPath() {
   for (let p = 0; p < PAGES; p++) {
     pool.unfix(pool.fix(0, p, 0), 0);
     pool8.unfix(pool8.fix(0, p, 0), 0);
+    shared.unfix(shared.fix(0, p, 0), 0);
     cache.set(p, p);
   }
   let k = 0;
@@ -49,7 +57,6 @@ export async function runHitPath() {
     b.add('BufferPool fix + unfix, S latch', () => {
       for (let i = 0; i < LOOP; i++) {
         const f = pool.fix(0, keys[k++ & 4095], 1);
-        sink += pool.bytes[f * 4096 + 41];
         pool.unfix(f, 1);
       }
     }),
@@ -57,6 +64,19 @@ export async function runHitPath() {
       for (let i = 0; i < LOOP; i++) {
         const f = pool8.fix(0, keys[k++ & 4095], 1);
         pool8.unfix(f, 1);
+      }
+    }),
+    b.add('BufferPool shared (atomics) fix + unfix, S latch', () => {
+      for (let i = 0; i < LOOP; i++) {
+        const f = shared.fix(0, keys[k++ & 4095], 1);
+        shared.unfix(f, 1);
+      }
+    }),
+    b.add('BufferPool fix + read a byte of the page + unfix, S latch', () => {
+      for (let i = 0; i < LOOP; i++) {
+        const f = pool.fix(0, keys[k++ & 4095], 1);
+        sink += pool.bytes[f * 4096 + 41];
+        pool.unfix(f, 1);
       }
     }),
     b.add('lru-cache get (hit)', () => {

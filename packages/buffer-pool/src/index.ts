@@ -18,4 +18,4 @@ export {
   BUF_LRU_OLD_TOLERANCE,
   oldRatioFromPct,
   pctFromOldRatio,
-} from './internal/lru.js';
+} from './midpoint-lru.js';

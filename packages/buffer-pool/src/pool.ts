@@ -42,7 +42,7 @@ import {
   plainAddFirst,
   plainMoveToHead,
   plainRemove,
-} from './internal/lru.js';
+} from './midpoint-lru.js';
 import { bucketOf, hashGet, hashInsert, hashRemove } from './internal/page-hash.js';
 import { openDevice } from './open-device.js';
 import type { BufferPoolOptions, BufferPoolVariables, ReplacementPolicy } from './options.js';

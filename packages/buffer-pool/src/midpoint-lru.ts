@@ -1,5 +1,5 @@
-import type { PoolLayout } from './layout.js';
-import { I_LRU_HEAD, I_LRU_LEN, I_LRU_OLD, I_LRU_OLD_LEN, I_LRU_TAIL } from './layout.js';
+import type { PoolLayout } from './internal/layout.js';
+import { I_LRU_HEAD, I_LRU_LEN, I_LRU_OLD, I_LRU_OLD_LEN, I_LRU_TAIL } from './internal/layout.js';
 
 /**
  * The LRU list of one instance with InnoDB's old sublist (5.5/5.6 `buf/buf0lru.c`). `ib` is the
