@@ -78,8 +78,14 @@ function median(xs) {
  * then again) so load from other processes hits them alike. The run with the median throughput
  * is reported.
  */
-export async function runContended({ durationMs, workerCounts, repeat, spin = {} }) {
-  const plans = [];
+export async function runContended({
+  durationMs,
+  workerCounts,
+  repeat,
+  spin = {},
+  locks = ['Mutex', 'RWLock', 'LegacyRWLock'],
+}) {
+  let plans = [];
   for (const workers of workerCounts) plans.push({ kind: 'Mutex', workers, writePercent: 100 });
   for (const writePercent of [0, 10, 50]) {
     for (const workers of workerCounts) {
@@ -87,6 +93,7 @@ export async function runContended({ durationMs, workerCounts, repeat, spin = {}
       plans.push({ kind: 'LegacyRWLock', workers, writePercent });
     }
   }
+  plans = plans.filter((p) => locks.includes(p.kind));
   const runs = plans.map(() => []);
   for (let k = 0; k < repeat; k++) {
     for (let p = 0; p < plans.length; p++) runs[p].push(await runOne({ ...plans[p], durationMs, spin }));

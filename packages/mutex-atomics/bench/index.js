@@ -4,6 +4,7 @@
 //   BENCH_CASE_S=5 node bench/index.js     longer benny cases (seconds per case, default 2)
 //   BENCH_WORKERS=1,2,4,8,16 node bench/index.js
 //   BENCH_ONLY=contended|uncontended node bench/index.js
+//   BENCH_LOCKS=Mutex node bench/index.js   only some lock kinds (Mutex, RWLock, LegacyRWLock)
 //   BENCH_SPIN_LOOPS=0 BENCH_SPIN_DELAY=6 node bench/index.js   innodb_sync_spin_loops / innodb_spin_wait_delay
 import os from 'node:os';
 import { runContended } from './contended.js';
@@ -13,6 +14,7 @@ const durationMs = Number(process.env.BENCH_MS ?? 300);
 const repeat = Number(process.env.BENCH_REPEAT ?? 3);
 const workerCounts = (process.env.BENCH_WORKERS ?? '1,2,4,8').split(',').map(Number);
 const only = process.env.BENCH_ONLY ?? '';
+const locks = (process.env.BENCH_LOCKS ?? 'Mutex,RWLock,LegacyRWLock').split(',');
 const spin = {};
 if (process.env.BENCH_SPIN_LOOPS !== undefined)
   spin.innodb_sync_spin_loops = Number(process.env.BENCH_SPIN_LOOPS);
@@ -36,7 +38,7 @@ if (only !== 'contended') {
 }
 
 if (only !== 'uncontended') {
-  const rows = await runContended({ durationMs, workerCounts, repeat, spin });
+  const rows = await runContended({ durationMs, workerCounts, repeat, spin, locks });
   console.log(
     `\n### Contended: N workers, lock / small critical section / unlock, ${durationMs} ms per run, median of ${repeat} runs, innodb_sync_spin_loops ${spin.innodb_sync_spin_loops ?? 30}, innodb_spin_wait_delay ${spin.innodb_spin_wait_delay ?? 6}\n`,
   );
