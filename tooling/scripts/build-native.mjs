@@ -26,11 +26,22 @@ for (const entry of readdirSync(store).filter((d) => d.startsWith('better-sqlite
   const dir = join(store, entry, 'node_modules', 'better-sqlite3');
   if (existsSync(join(dir, 'build', 'Release', 'better_sqlite3.node'))) continue;
   console.log(`building ${entry} from source (about a minute on 2 cores)…`);
-  const run = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release', '-j', '2', ...(process.env.CI === 'true' ? ['--loglevel', 'error'] : [])], {
-    cwd: dir,
-    env,
-    stdio: process.env.CI === 'true' ? ['ignore', 'ignore', 'inherit'] : 'inherit',
-  });
+  const run = spawnSync(
+    process.execPath,
+    [
+      nodeGyp,
+      'rebuild',
+      '--release',
+      '-j',
+      '2',
+      ...(process.env.CI === 'true' ? ['--loglevel', 'error'] : []),
+    ],
+    {
+      cwd: dir,
+      env,
+      stdio: process.env.CI === 'true' ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+    },
+  );
   if (run.status !== 0) {
     console.error(
       `build-native: node-gyp failed for ${entry} (exit ${run.status}); is g++ installed and are Node's headers under ${prefix}/include/node?`,
