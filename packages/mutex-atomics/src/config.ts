@@ -78,8 +78,9 @@ export function configureLatches(options: LatchOptions): void {
   defaultLatchConfig.counters = next.counters;
 }
 
-// ut_rnd: InnoDB's LCG step for the random delay (ut_rnd_gen_next_ulint's counter constants),
-// one state per thread, seeded by the thread id so workers do not spin in lockstep.
+// ut_rnd: the random delay uses the counter step of InnoDB's ut_rnd_gen_ulint (151117737·c +
+// 119785373) without the further ut_rnd_gen_next_ulint scrambling; one state per thread, seeded
+// by the thread id so workers do not spin in lockstep.
 let rndState = Math.imul(THREAD_ID, 0x9e3779b1) | 0;
 let sink = 0;
 
