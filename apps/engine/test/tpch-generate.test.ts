@@ -87,6 +87,21 @@ describe('dbgen byte identity', () => {
     ]);
   });
 
+  // dbgen's SF 1 output as quoted in the tests of a public Go port of dbgen: all of nation and
+  // region, rows 1–10 of supplier, customer and part (these do not depend on the SF). Kept here
+  // as the SHA-256 of the quoted text.
+  it('whole nation/region and rows 1–10 of supplier/customer/part equal dbgen’s quoted rows', () => {
+    const head = (t: TpchTable, n: number): string =>
+      createHash('sha256')
+        .update(`${lines(t, n).join('\n')}\n`)
+        .digest('hex');
+    expect(head('nation', 25)).toBe('66f96949939fa8fdf1c4ffed1e5f6c2842fe11a14b51fdc6ed1e17460031e8c5');
+    expect(head('region', 5)).toBe('6022658d673924389b54dcb70fa8c3d6da1b0d7afa3c1c017bab62a019df404f');
+    expect(head('supplier', 10)).toBe('0e8d5acfdd475c136523d94b297e0cf6ee223dad6fce352de001ca283d63541c');
+    expect(head('customer', 10)).toBe('df48ccdf68b560874c795ef96ed712a3d00d1b36309bd84daa6f02e44984a6b6');
+    expect(head('part', 10)).toBe('ed276b47471b3a8e1eb0f1fc56327e1a7e045de878995c937a11056cda0c212d');
+  });
+
   it('whole files are pinned (SHA-256), so any change to the output is deliberate', () => {
     const sha = Object.fromEntries(
       TPCH_TABLES.map((t) => [

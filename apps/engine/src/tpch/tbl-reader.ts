@@ -95,9 +95,16 @@ class BytesBuilder implements Builder {
       next.set(this.offsets);
       this.offsets = next;
     }
-    this.bytes.set(src.subarray(start, end), this.#end);
-    this.#end += n;
-    this.offsets[++this.length] = this.#end;
+    const bytes = this.bytes;
+    let p = this.#end;
+    if (n <= 64) {
+      for (let i = start; i < end; i++) bytes[p++] = src[i]!;
+    } else {
+      bytes.set(src.subarray(start, end), p);
+      p += n;
+    }
+    this.#end = p;
+    this.offsets[++this.length] = p;
   }
   reset(): void {
     this.length = 0;
