@@ -113,6 +113,7 @@ export class BTree {
   readonly #scratch: Uint8Array;
   readonly #frames = new Float64Array(MAX_HEIGHT);
   readonly #slots = new Int32Array(MAX_HEIGHT);
+  readonly #out = new Int32Array(1);
   #depth = 0;
   #flags: number;
 
@@ -221,14 +222,29 @@ export class BTree {
     return compareRange(b, base + rec + REC_HEADER + kl, readU16(b, base + rec + 2), val, 0, val.length);
   }
 
-  /** First slot whose record is ≥ the target (`strict`: > the target). */
+  /** First slot whose record is ≥ the target (`strict`: > the target). Hot path: compares inline. */
   searchPage(base: number, key: Uint8Array, val: Uint8Array | null, strict: boolean): number {
+    const b = this.#b;
+    const dir = base + this.#ps - FIL_PAGE_DATA_END - 2;
+    const kLen = key.length;
+    const useVal = val !== null && !this.unique;
     let lo = 0;
-    let hi = nRecs(this.#b, base);
-    const ps = this.#ps;
+    let hi = (b[base + PAGE_N_RECS]! << 8) | b[base + PAGE_N_RECS + 1]!;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = this.compareRec(base, slotRec(this.#b, base, ps, mid), key, val);
+      const sp = dir - 2 * mid;
+      const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
+      const kl = (b[rec]! << 8) | b[rec + 1]!;
+      const p = rec + REC_HEADER;
+      const n = kl < kLen ? kl : kLen;
+      let c = 0;
+      for (let i = 0; i < n; i++) {
+        c = b[p + i]! - key[i]!;
+        if (c !== 0) break;
+      }
+      if (c === 0) c = kl - kLen;
+      if (c === 0 && useVal)
+        c = compareRange(b, p + kl, (b[rec + 2]! << 8) | b[rec + 3]!, val, 0, val.length);
       if (c < 0 || (strict && c === 0)) lo = mid + 1;
       else hi = mid;
     }
@@ -266,6 +282,24 @@ export class BTree {
   /** The value stored under `key` (the first one in a non-unique tree), copied; undefined if absent. */
   get(key: Uint8Array): Uint8Array | undefined {
     checkBytes(key, 'key');
+    if (this.unique) {
+      // Fast path: one S-coupled descent, no cursor.
+      const b = this.#b;
+      const frame = this.descendS(key, null, false, this.#out);
+      const base = frame * this.#ps;
+      const slot = this.#out[0]!;
+      let found: Uint8Array | undefined;
+      if (slot < nRecs(b, base)) {
+        const rec = slotRec(b, base, this.#ps, slot);
+        const kl = recKeyLen(b, base, rec);
+        if (compareRange(b, base + rec + REC_HEADER, kl, key, 0, key.length) === 0) {
+          const p = base + rec + REC_HEADER + kl;
+          found = b.slice(p, p + recValLen(b, base, rec));
+        }
+      }
+      this.unfixPage(frame, LATCH_S);
+      return found;
+    }
     const c = this.cursor();
     if (!c.seek(key, 'eq')) return undefined;
     return c.value();
