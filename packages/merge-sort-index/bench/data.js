@@ -66,7 +66,7 @@ export function indexEntries(rows) {
     const value = new Uint8Array(4);
     const vv = new DataView(value.buffer);
     for (let i = 0, off = 0; i < rows; i++, off += C_LENGTH) {
-      for (let j = 0; j < C_LENGTH; j++) key[j] = c[off + j];
+      key.set(c.subarray(off, off + C_LENGTH));
       kv.setUint32(C_LENGTH, i + 1);
       vv.setUint32(0, i + 1);
       emit(key, value);
