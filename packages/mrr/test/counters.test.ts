@@ -71,10 +71,13 @@ describe('rowid-ordered stage', () => {
     fc.assert(
       fc.property(indexCase(), keyRanges(), (c, ranges) => {
         let fetches = 0;
+        let last = -1;
         const rows = rowsFor(c);
         const fetcher = {
           rndPos: (id: number | Uint8Array) => {
             fetches++;
+            expect(id as number).toBeGreaterThan(last); // one batch: strictly ascending, no repeats
+            last = id as number;
             return rows[id as number] as string;
           },
         };

@@ -104,6 +104,26 @@ describe('multiset of (row, association) equals per-key lookup', () => {
     );
   });
 
+  it('large batches (buffers that grow past their first allocation) for both row id kinds', () => {
+    const n = 12_000;
+    const keys = Array.from({ length: n }, (_, i) => (i * 7919) % 3001);
+    const rowIds = Array.from({ length: n }, (_, i) => (i * 104729) % n);
+    const c = { keys, rowIds };
+    const ranges = Array.from({ length: 5000 }, (_, i) => ({ key: (i * 31) % 3001, association: i }));
+    const want = lookupModel(keys, rowIds, ranges);
+    for (const reader of [makeIndex(c), withByteRowIds(makeIndex(c), 5)]) {
+      for (const options of [
+        { mrr_buffer_size: 1 << 20 },
+        { mrr_buffer_size: 1 << 20, mrr_sort_keys: true },
+        { mrr_buffer_size: 100_000, mrr_sort_keys: true },
+      ]) {
+        const scan = createMultiRangeRead(reader, arrayRowFetcher(rowsFor(c)), ranges, options);
+        const got = [...scan].map((m) => `${m.row}@${m.association}`).sort();
+        expect(got).toEqual(want);
+      }
+    }
+  });
+
   it('association defaults to the range position in the input', () => {
     const reader = makeIndex({ keys: [5, 5, 6], rowIds: [2, 0, 1] });
     const rows = ['a', 'b', 'c'];

@@ -92,7 +92,7 @@ export class KeyOrderedIndexStage<K> implements IndexStage {
   readonly #compare: (a: K, b: K) => number;
   readonly #assoc: boolean;
   readonly #keys: (MrrRange<K> | undefined)[];
-  readonly #assocs: Float64Array;
+  #assocs: Float64Array; // grows (doubling) up to capacity as keys arrive
   readonly #capacity: number;
   #count = 0;
   #groupStart = 0; // first key of the current distinct-key group
@@ -122,8 +122,8 @@ export class KeyOrderedIndexStage<K> implements IndexStage {
     this.#compare = compare;
     this.#assoc = assoc;
     this.#capacity = capacity;
-    this.#keys = new Array<MrrRange<K> | undefined>(capacity).fill(undefined);
-    this.#assocs = new Float64Array(capacity);
+    this.#keys = [];
+    this.#assocs = new Float64Array(Math.min(capacity, 1024));
   }
 
   get keysHeld(): number {
@@ -132,7 +132,7 @@ export class KeyOrderedIndexStage<K> implements IndexStage {
 
   refill(): boolean {
     const keys = this.#keys;
-    const assocs = this.#assocs;
+    let assocs = this.#assocs;
     let n = 0;
     while (n < this.#capacity && !this.#inputDone) {
       const step = this.#ranges.next();
@@ -147,11 +147,17 @@ export class KeyOrderedIndexStage<K> implements IndexStage {
         );
       }
       const seq = this.#sequence++;
+      if (n === assocs.length) {
+        const grown = new Float64Array(Math.min(this.#capacity, assocs.length * 2));
+        grown.set(assocs);
+        assocs = grown;
+        this.#assocs = grown;
+      }
       keys[n] = range;
       assocs[n] = this.#assoc ? (range.association ?? seq) : 0;
       n++;
     }
-    for (let i = n; i < this.#count; i++) keys[i] = undefined; // drop stale references
+    keys.length = n; // drop stale references
     this.#count = n;
     this.#groupStart = 0;
     this.#groupEnd = 0;

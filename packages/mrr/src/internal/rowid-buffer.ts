@@ -1,45 +1,58 @@
 import { type RecordSorter, sortRecords } from './sort.js';
 import type { IndexReader } from '../types.js';
 
+/** Entries allocated up front; the arrays double on demand up to `capacity`. */
+const INITIAL_ENTRIES = 4096;
+
 /**
  * The rowid buffer: (row id, association) entries packed in typed arrays over one
  * ArrayBuffer, sorted by row id before reading.
  *
- * Layout for numeric row ids (`capacity` entries): `ids` Float64Array [0, 8·cap), then
- * `assocs` Float64Array [8·cap, 16·cap). For byte row ids: fixed-width records of
- * `rowIdLength` bytes followed by an 8-byte association (a float64, native byte order),
- * compared by memcmp on the row id bytes only.
+ * Layout for numeric row ids (`n` entries allocated): `ids` Float64Array [0, 8n), then
+ * `assocs` Float64Array [8n, 16n). For byte row ids: fixed-width records of `rowIdLength`
+ * bytes followed by an 8-byte association (a float64, little-endian), compared by memcmp on
+ * the row id bytes only.
  *
- * `limit` (entries) may be lowered below `capacity` by the buffer sharing, never raised above.
+ * `capacity` is what the byte budget allows; memory is allocated as entries arrive (doubling),
+ * so a 4 MiB budget costs nothing for a scan of ten rows. `limit` (entries) may be lowered
+ * below `capacity` by the buffer sharing, never raised above it.
  */
 export class RowIdBuffer {
   readonly capacity: number;
   limit: number;
   count = 0;
-  readonly #numeric: boolean;
-  readonly #ids: Float64Array;
-  readonly #assocs: Float64Array;
-  readonly #bytes: Uint8Array;
-  readonly #view: DataView;
-  readonly #idLength: number;
-  readonly #record: number;
-  readonly #sorter: RecordSorter;
   /** Scratch copy of one byte row id handed to the fetcher. */
   readonly scratch: Uint8Array;
+  readonly #numeric: boolean;
+  readonly #idLength: number;
+  readonly #record: number;
+  #allocated = 0;
+  #ids = new Float64Array(0);
+  #assocs = new Float64Array(0);
+  #bytes = new Uint8Array(0);
+  #view = new DataView(new ArrayBuffer(0));
+  #sorter: RecordSorter = { less: () => false, swap: () => {} };
 
   constructor(numeric: boolean, idLength: number, capacity: number) {
     this.capacity = capacity;
     this.limit = capacity;
     this.#numeric = numeric;
     this.#idLength = idLength;
-    if (numeric) {
-      const ab = new ArrayBuffer(capacity * 16);
-      this.#ids = new Float64Array(ab, 0, capacity);
-      this.#assocs = new Float64Array(ab, capacity * 8, capacity);
-      this.#bytes = new Uint8Array(0);
-      this.#record = 16;
-      const ids = this.#ids;
-      const assocs = this.#assocs;
+    this.#record = numeric ? 16 : idLength + 8;
+    this.scratch = new Uint8Array(numeric ? 0 : idLength);
+    this.#allocate(Math.min(capacity, INITIAL_ENTRIES));
+  }
+
+  #allocate(entries: number): void {
+    const keep = this.count;
+    if (this.#numeric) {
+      const ab = new ArrayBuffer(entries * 16);
+      const ids = new Float64Array(ab, 0, entries);
+      const assocs = new Float64Array(ab, entries * 8, entries);
+      ids.set(this.#ids.subarray(0, keep));
+      assocs.set(this.#assocs.subarray(0, keep));
+      this.#ids = ids;
+      this.#assocs = assocs;
       this.#sorter = {
         less: (i, j) => (ids[i] as number) < (ids[j] as number),
         swap: (i, j) => {
@@ -52,12 +65,12 @@ export class RowIdBuffer {
         },
       };
     } else {
-      this.#record = idLength + 8;
-      this.#ids = new Float64Array(0);
-      this.#assocs = new Float64Array(0);
-      this.#bytes = new Uint8Array(capacity * this.#record);
-      const bytes = this.#bytes;
       const rec = this.#record;
+      const idLength = this.#idLength;
+      const bytes = new Uint8Array(entries * rec);
+      bytes.set(this.#bytes.subarray(0, keep * rec));
+      this.#bytes = bytes;
+      this.#view = new DataView(bytes.buffer);
       const temp = new Uint8Array(rec);
       this.#sorter = {
         less: (i, j) => {
@@ -78,13 +91,13 @@ export class RowIdBuffer {
         },
       };
     }
-    this.#view = new DataView(this.#bytes.buffer, this.#bytes.byteOffset, this.#bytes.byteLength);
-    this.scratch = new Uint8Array(numeric ? 0 : idLength);
+    this.#allocated = entries;
   }
 
   /** Append the reader's current row id with `association`. REQUIRES: count < limit. */
   push<K>(reader: IndexReader<K>, association: number): void {
     const i = this.count++;
+    if (i === this.#allocated) this.#allocate(Math.min(this.capacity, this.#allocated * 2));
     if (reader.rowIdKind === 'number') {
       this.#ids[i] = reader.rowId();
       this.#assocs[i] = association;
