@@ -26,7 +26,6 @@ const checks = {
       ['N', 'O', '74476040.00', '111701729697.74', '106118230307.61', '110367043872.50', '2920374'],
       ['R', 'F', '37719753.00', '56568041380.90', '53741292684.60', '55889619119.83', '1478870'],
     ],
-    ,
     4,
   ],
   Q2: [
@@ -50,7 +49,6 @@ const checks = {
         'uriously regular requests hag',
       ],
     ],
-    ,
     460,
   ],
   Q3: [
@@ -62,7 +60,6 @@ const checks = {
       ['2456423', '406181.01', '1995-03-05', '0'],
       ['3459808', '405838.70', '1995-03-04', '0'],
     ],
-    ,
     11620,
   ],
   Q4: [
@@ -217,7 +214,6 @@ const checks = {
     `select sum(l_extendedprice*l_discount) from lineitem where l_shipdate >= date '1994-01-01'
        and l_shipdate < date '1995-01-01' and l_discount between 0.05 and 0.07 and l_quantity < 24`,
     [['123141078.23']],
-    ,
     1,
   ],
   Q9: [
@@ -228,7 +224,6 @@ const checks = {
          and p_partkey = l_partkey and o_orderkey = l_orderkey and s_nationkey = n_nationkey
          and p_name like '%green%') group by all order by nation, o_year desc`,
     [['ALGERIA', '1998', '27136900.18']],
-    ,
     175,
   ],
   Q10: [
@@ -250,7 +245,6 @@ const checks = {
         'sits. slyly regular requests sleep alongside of the regular inst',
       ],
     ],
-    ,
     37967,
   ],
   Q13: [
@@ -263,7 +257,6 @@ const checks = {
       ['9', '6641'],
       ['10', '6532'],
     ],
-    ,
     42,
   ],
   Q16: [
@@ -277,7 +270,6 @@ const checks = {
       ['Brand#54', 'STANDARD BRUSHED COPPER', '14', '27'],
       ['Brand#11', 'STANDARD BRUSHED TIN', '23', '24'],
     ],
-    ,
     18314,
   ],
   Q22: [
@@ -292,7 +284,6 @@ const checks = {
       ['17', '861', '6460573.72'],
       ['18', '964', '7236687.40'],
     ],
-    ,
     7,
   ],
 };

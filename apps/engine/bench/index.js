@@ -44,6 +44,7 @@ try {
   let rows = 0;
   for (let i = 0; i < runs; i++)
     ours.push(time(() => (rows = readTblBatches(file, TPCH_SCHEMA.lineitem, () => {}))));
+  const oursCpu = lastCpu(runs);
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
   const cols = TPCH_SCHEMA.lineitem.columns
