@@ -60,6 +60,8 @@ describe('rowid-ordered stage', () => {
           expect(scan.counters.Handler_mrr_key_refills).toBe(0);
           expect(scan.counters.Handler_mrr_init).toBe(1);
           expect(scan.counters.Handler_read_key).toBe(ranges.length);
+          // a range with m ≥ 1 entries: m next() calls (the last one fails); an empty range: none
+          expect(scan.counters.Handler_read_next).toBe(entries);
           expect(scan.explain).toBe('Rowid-ordered scan');
         },
       ),
