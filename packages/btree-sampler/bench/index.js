@@ -1,9 +1,9 @@
 // Benchmarks of the built package (run `pnpm exec tsup` first):
 //   node bench/index.js                              all three, default sizes (about a minute)
-//   BENCH_ONLY=point|build|accuracy node bench/index.js
+//   BENCH_ONLY=point|build|accuracy|bug node bench/index.js
 //   BENCH_N=1000000 BENCH_ROWS=1000000 node bench/index.js    the issue's 1M-key sizes
 import os from 'node:os';
-import { runAccuracy } from './accuracy.js';
+import { runAccuracy, runBugScenario } from './accuracy.js';
 import { runBuild } from './build.js';
 import { runPoint } from './point.js';
 
@@ -60,6 +60,20 @@ if (only === '' || only === 'accuracy') {
   for (const r of rs) {
     console.log(
       `| ${r.dataSet} (${r.leafPages} leaves) | ${r.estimator} | ${r.exact} | ${Math.round(r.mean)} | ${r.min}–${r.max} | ${f(100 * r.meanRelError, 1)} % | ${f(100 * r.maxRelError, 1)} % | ${r.distinctLeaves} | ${r.identicalRuns ? 'yes' : 'no'} | ${Math.round(r.pagesRead)} |`,
+    );
+  }
+}
+
+if (only === '' || only === 'bug') {
+  const { stats, rows: rs } = runBugScenario(10);
+  console.log(
+    `\n### Bug #43660: root with ${stats.recordsPerLevel[1]} node pointers, height ${stats.height}, 8 dives (5.1), 10 ANALYZE runs\n`,
+  );
+  console.log('| generator | exact | estimates of 10 runs | mean rel. err | distinct leaves |');
+  console.log('|---|---:|---|---:|---:|');
+  for (const r of rs) {
+    console.log(
+      `| ${r.label} | ${r.exact} | ${r.estimates.join(', ')} | ${f(100 * r.meanRelError, 1)} % | ${r.distinctLeaves} |`,
     );
   }
 }

@@ -66,6 +66,8 @@ export interface BTreeOptions {
   indexId?: bigint | number;
   /** MERGE_THRESHOLD: a page whose records fill less than this percent of it merges with a sibling. Default 50, range 1–50. */
   mergeThreshold?: number;
+  /** The index latch shared by every thread using this tree; see {@link IndexLatch}. Default none (one thread). */
+  indexLatch?: IndexLatch;
 }
 
 export interface OpenOptions {
@@ -73,6 +75,21 @@ export interface OpenOptions {
   /** The root page number, as `tree.rootPage` reported when the tree was created. */
   rootPage: number;
   mergeThreshold?: number;
+  indexLatch?: IndexLatch;
+}
+
+/**
+ * The index latch (`dict_index_t::lock`), e.g. a `RWLock` of @enginekit/mutex-atomics living in a
+ * SharedArrayBuffer. Writers hold it in X for the whole operation (every write may change the
+ * structure); readers hold it in S, so several workers read at once with S page latches while
+ * writers are serialized. (InnoDB lets plain searches skip the index latch; this tree's merge path
+ * latches a left sibling after its right one, so readers must not race a writer.)
+ */
+export interface IndexLatch {
+  sLock(): void;
+  sUnlock(): void;
+  xLock(): void;
+  xUnlock(): void;
 }
 
 /**
@@ -101,6 +118,7 @@ export class BTree {
   readonly tupleKeys: boolean;
   readonly indexId: bigint;
   readonly mergeThreshold: number;
+  readonly indexLatch: IndexLatch | null;
   /** Largest key.length + value.length an entry may have: a page must hold at least 4 node pointers. */
   readonly maxEntryBytes: number;
   /** Pages fixed by this tree so far (logical page reads; the estimators report differences of it). */
@@ -124,7 +142,9 @@ export class BTree {
     flags: number,
     indexId: bigint,
     mergeThreshold: number,
+    indexLatch: IndexLatch | null,
   ) {
+    this.indexLatch = indexLatch;
     this.store = store;
     this.space = space;
     this.rootPage = rootPage;
@@ -169,7 +189,7 @@ export class BTree {
     initPage(store.bytes, base, space, 0, flags, indexId);
     store.markDirty(frame);
     store.unfix(frame, LATCH_X);
-    return new BTree(store, space, root, flags, indexId, mt);
+    return new BTree(store, space, root, flags, indexId, mt, checkLatch(options.indexLatch));
   }
 
   /** Open an existing tree from its root page (after a restart, from the same file). */
@@ -192,9 +212,41 @@ export class BTree {
         flags,
         pageIndexId(store.bytes, base),
         checkMergeThreshold(options.mergeThreshold),
+        checkLatch(options.indexLatch),
       );
     } finally {
       store.unfix(frame, LATCH_S);
+    }
+  }
+
+  // ---- the index latch ----
+
+  /** Take the index latch in S (no-op without one). Pair with {@link BTree.unlatchS}. */
+  latchS(): void {
+    this.indexLatch?.sLock();
+  }
+  unlatchS(): void {
+    this.indexLatch?.sUnlock();
+  }
+  /** Run `fn` under the index latch in S. */
+  reading<T>(fn: () => T): T {
+    const l = this.indexLatch;
+    if (l === null) return fn();
+    l.sLock();
+    try {
+      return fn();
+    } finally {
+      l.sUnlock();
+    }
+  }
+  #writing<T>(fn: () => T): T {
+    const l = this.indexLatch;
+    if (l === null) return fn();
+    l.xLock();
+    try {
+      return fn();
+    } finally {
+      l.xUnlock();
     }
   }
 
@@ -277,10 +329,64 @@ export class BTree {
     }
   }
 
-  // ---- point operations ----
+  // ---- point operations (public: take the index latch, then call the private bodies) ----
 
   /** The value stored under `key` (the first one in a non-unique tree), copied; undefined if absent. */
   get(key: Uint8Array): Uint8Array | undefined {
+    const l = this.indexLatch;
+    if (l === null) return this.#get(key);
+    l.sLock();
+    try {
+      return this.#get(key);
+    } finally {
+      l.sUnlock();
+    }
+  }
+
+  /** Whether the tree holds `key` (and, when given in a non-unique tree, exactly `value`). */
+  has(key: Uint8Array, value?: Uint8Array): boolean {
+    return this.reading(() => this.#has(key, value));
+  }
+
+  /**
+   * Insert an entry. Throws {@link DuplicateKeyError} if a unique tree holds the key (a non-unique
+   * tree: the same key and value).
+   */
+  insert(key: Uint8Array, value: Uint8Array): void {
+    const l = this.indexLatch;
+    if (l === null) {
+      this.#insert(key, value);
+      return;
+    }
+    l.xLock();
+    try {
+      this.#insert(key, value);
+    } finally {
+      l.xUnlock();
+    }
+  }
+
+  /**
+   * Delete an entry; in a non-unique tree `value` picks which (default: the first with the key).
+   * Underfull pages merge with a sibling. Returns whether an entry was removed.
+   */
+  delete(key: Uint8Array, value?: Uint8Array): boolean {
+    return this.#writing(() => this.#delete(key, value));
+  }
+
+  /**
+   * Replace the value of `key`. A unique tree overwrites in place when the length is unchanged,
+   * otherwise deletes and re-inserts; a non-unique tree needs `oldValue` (the value orders the entry).
+   * Returns whether the entry existed.
+   */
+  update(key: Uint8Array, value: Uint8Array, oldValue?: Uint8Array): boolean {
+    return this.#writing(() => this.#update(key, value, oldValue));
+  }
+
+  // ---- private bodies ----
+
+  /** The value stored under `key` (the first one in a non-unique tree), copied; undefined if absent. */
+  #get(key: Uint8Array): Uint8Array | undefined {
     checkBytes(key, 'key');
     if (this.unique) {
       // Fast path: one S-coupled descent, no cursor.
@@ -300,15 +406,15 @@ export class BTree {
       this.unfixPage(frame, LATCH_S);
       return found;
     }
-    const c = this.cursor();
+    const c = new Cursor(this, false);
     if (!c.seek(key, 'eq')) return undefined;
     return c.value();
   }
 
   /** Whether the tree holds `key` (and, when given in a non-unique tree, exactly `value`). */
-  has(key: Uint8Array, value?: Uint8Array): boolean {
+  #has(key: Uint8Array, value?: Uint8Array): boolean {
     checkBytes(key, 'key');
-    if (value === undefined || this.unique) return this.get(key) !== undefined;
+    if (value === undefined || this.unique) return this.#get(key) !== undefined;
     checkBytes(value, 'value');
     const out = new Int32Array(1);
     const frame = this.descendS(key, value, false, out);
@@ -324,7 +430,7 @@ export class BTree {
    * Insert an entry. Throws {@link DuplicateKeyError} if a unique tree holds the key (a non-unique
    * tree: the same key and value).
    */
-  insert(key: Uint8Array, value: Uint8Array): void {
+  #insert(key: Uint8Array, value: Uint8Array): void {
     this.#checkEntry(key, value);
     this.#descendX(key, value);
     try {
@@ -350,12 +456,12 @@ export class BTree {
    * Delete an entry; in a non-unique tree `value` picks which (default: the first with the key).
    * Underfull pages merge with a sibling. Returns whether an entry was removed.
    */
-  delete(key: Uint8Array, value?: Uint8Array): boolean {
+  #delete(key: Uint8Array, value?: Uint8Array): boolean {
     checkBytes(key, 'key');
     let val: Uint8Array | null = null;
     if (!this.unique) {
       if (value === undefined) {
-        const c = this.cursor();
+        const c = new Cursor(this, false);
         if (!c.seek(key, 'eq')) return false;
         val = c.value();
       } else {
@@ -387,12 +493,12 @@ export class BTree {
    * otherwise deletes and re-inserts; a non-unique tree needs `oldValue` (the value orders the entry).
    * Returns whether the entry existed.
    */
-  update(key: Uint8Array, value: Uint8Array, oldValue?: Uint8Array): boolean {
+  #update(key: Uint8Array, value: Uint8Array, oldValue?: Uint8Array): boolean {
     this.#checkEntry(key, value);
     if (!this.unique) {
       if (oldValue === undefined) throw new TypeError('oldValue is required to update a non-unique tree');
-      if (!this.delete(key, oldValue)) return false;
-      this.insert(key, value);
+      if (!this.#delete(key, oldValue)) return false;
+      this.#insert(key, value);
       return true;
     }
     this.#descendX(key, value);
@@ -414,15 +520,15 @@ export class BTree {
       this.#unfixPath();
     }
     if (!sameLength) {
-      this.delete(key);
-      this.insert(key, value);
+      this.#delete(key);
+      this.#insert(key, value);
     }
     return true;
   }
 
-  /** A cursor positioned nowhere; see {@link Cursor}. */
+  /** A cursor positioned nowhere; see {@link Cursor}. Each of its moves takes the index latch in S. */
   cursor(): Cursor {
-    return new Cursor(this);
+    return new Cursor(this, true);
   }
 
   /**
@@ -431,6 +537,14 @@ export class BTree {
    * The leaf stays S-latched during its callbacks: do not write to the tree from `fn`.
    */
   forEachRange(
+    lo: Uint8Array | null,
+    hi: Uint8Array | null,
+    fn: (key: Uint8Array, value: Uint8Array) => boolean | undefined,
+  ): number {
+    return this.reading(() => this.#forEachRange(lo, hi, fn));
+  }
+
+  #forEachRange(
     lo: Uint8Array | null,
     hi: Uint8Array | null,
     fn: (key: Uint8Array, value: Uint8Array) => boolean | undefined,
@@ -494,12 +608,12 @@ export class BTree {
 
   /** Walk the whole tree and throw {@link CorruptionError} at the first broken invariant; returns the stats. */
   checkValid(): TreeStats {
-    return checkTree(this);
+    return this.reading(() => checkTree(this));
   }
 
   /** Height, pages and records per level, fill and size. Reads every page. */
   stats(): TreeStats {
-    return treeStats(this);
+    return this.reading(() => treeStats(this));
   }
 
   /** S-fix the leftmost leaf. */
@@ -911,6 +1025,14 @@ export class BTree {
       if (!onPath) this.store.unfix(cf, LATCH_X);
     }
   }
+}
+
+function checkLatch(l: IndexLatch | undefined): IndexLatch | null {
+  if (l === undefined) return null;
+  if (typeof l !== 'object' || l === null || typeof l.sLock !== 'function' || typeof l.xLock !== 'function') {
+    throw new TypeError(`indexLatch must have sLock/sUnlock/xLock/xUnlock, got ${String(l)}`);
+  }
+  return l;
 }
 
 function checkStore(store: PageStore): void {

@@ -57,7 +57,8 @@ export interface BulkLoadSink<R> {
  * the single top page into the root page (whose number never changes). No page is searched and
  * no record is moved.
  *
- * The root stays X-fixed from construction to `finish()` (or `abort()`).
+ * The root stays X-fixed, and the index latch (if any) X-locked, from construction to `finish()`
+ * (or `abort()`).
  */
 export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
   readonly #tree: BTree;
@@ -87,10 +88,12 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
           ? Math.floor(this.#ps / 16)
           : 0
         : Math.floor((this.#ps * (100 - ff)) / 100);
+    tree.indexLatch?.xLock();
     this.#rootFrame = tree.fixPage(tree.rootPage, LATCH_X);
     const base = this.#rootFrame * this.#ps;
     if (pageLevel(this.#b, base) !== 0 || nRecs(this.#b, base) !== 0) {
       tree.unfixPage(this.#rootFrame, LATCH_X);
+      tree.indexLatch?.xUnlock();
       throw new RangeError('bulk load needs an empty tree');
     }
   }
@@ -154,6 +157,7 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
       }
     }
     t.unfixPage(this.#rootFrame, LATCH_X);
+    t.indexLatch?.xUnlock();
     t.version++;
     return {
       rootPage: t.rootPage,
@@ -169,6 +173,7 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
     this.#open = false;
     for (const f of this.#frames) this.#tree.unfixPage(f, LATCH_X);
     this.#tree.unfixPage(this.#rootFrame, LATCH_X);
+    this.#tree.indexLatch?.xUnlock();
   }
 
   /** Node pointer (first key [+ value], page) of the page in `frame` into level + 1. */

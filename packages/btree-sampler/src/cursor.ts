@@ -1,6 +1,7 @@
 import type { BTree } from './btree.js';
 import {
   FIL_NULL,
+  PAGE_TYPE_INDEX,
   nextPage,
   nRecs,
   pageLevel,
@@ -40,9 +41,13 @@ export class Cursor {
   #valLen = 0;
   #valid = false;
   readonly #out = new Int32Array(1);
+  readonly #latched: boolean;
+  #lsn = new Uint8Array(8);
 
-  constructor(tree: BTree) {
+  /** `latched`: take the tree's index latch in S around each move (false only for the tree's own use under X). */
+  constructor(tree: BTree, latched = true) {
     this.#tree = tree;
+    this.#latched = latched && tree.indexLatch !== null;
   }
 
   /** Whether the cursor stands on an entry. */
@@ -52,6 +57,16 @@ export class Cursor {
 
   /** Position on the first entry matching `mode` relative to `key`; false if there is none. */
   seek(key: Uint8Array, mode: SeekMode = 'ge'): boolean {
+    if (!this.#latched) return this.#seek(key, mode);
+    this.#tree.latchS();
+    try {
+      return this.#seek(key, mode);
+    } finally {
+      this.#tree.unlatchS();
+    }
+  }
+
+  #seek(key: Uint8Array, mode: SeekMode = 'ge'): boolean {
     if (!(key instanceof Uint8Array)) throw new TypeError(`key must be a Uint8Array, got ${String(key)}`);
     if (mode !== 'ge' && mode !== 'gt' && mode !== 'eq')
       throw new RangeError(`mode must be 'ge', 'gt' or 'eq', got ${String(mode)}`);
@@ -66,6 +81,16 @@ export class Cursor {
 
   /** Position on the smallest entry. */
   first(): boolean {
+    if (!this.#latched) return this.#first();
+    this.#tree.latchS();
+    try {
+      return this.#first();
+    } finally {
+      this.#tree.unlatchS();
+    }
+  }
+
+  #first(): boolean {
     const t = this.#tree;
     const b = t.store.bytes;
     const ps = t.pageSize;
@@ -81,6 +106,16 @@ export class Cursor {
 
   /** Position on the largest entry. */
   last(): boolean {
+    if (!this.#latched) return this.#last();
+    this.#tree.latchS();
+    try {
+      return this.#last();
+    } finally {
+      this.#tree.unlatchS();
+    }
+  }
+
+  #last(): boolean {
     const t = this.#tree;
     const b = t.store.bytes;
     const ps = t.pageSize;
@@ -96,36 +131,58 @@ export class Cursor {
 
   /** Move to the next entry; false (and invalid) past the last. */
   next(): boolean {
+    if (!this.#latched) return this.#next();
+    this.#tree.latchS();
+    try {
+      return this.#next();
+    } finally {
+      this.#tree.unlatchS();
+    }
+  }
+
+  #next(): boolean {
     if (!this.#valid) return false;
     const t = this.#tree;
-    if (t.version !== this.#version) {
-      const frame = t.descendS(
-        this.#key.subarray(0, this.#keyLen),
-        t.unique ? null : this.#val.subarray(0, this.#valLen),
-        true,
-        this.#out,
-      );
-      return this.#settleForward(frame, this.#out[0]!);
+    if (t.version === this.#version) {
+      const frame = t.fixPage(this.#page, LATCH_S);
+      if (this.#unchanged(frame)) return this.#settleForward(frame, this.#slot + 1);
+      t.unfixPage(frame, LATCH_S);
     }
-    const frame = t.fixPage(this.#page, LATCH_S);
-    return this.#settleForward(frame, this.#slot + 1);
+    const frame = t.descendS(
+      this.#key.subarray(0, this.#keyLen),
+      t.unique ? null : this.#val.subarray(0, this.#valLen),
+      true,
+      this.#out,
+    );
+    return this.#settleForward(frame, this.#out[0]!);
   }
 
   /** Move to the previous entry; false (and invalid) before the first. */
   prev(): boolean {
+    if (!this.#latched) return this.#prev();
+    this.#tree.latchS();
+    try {
+      return this.#prev();
+    } finally {
+      this.#tree.unlatchS();
+    }
+  }
+
+  #prev(): boolean {
     if (!this.#valid) return false;
     const t = this.#tree;
-    if (t.version !== this.#version) {
-      const frame = t.descendS(
-        this.#key.subarray(0, this.#keyLen),
-        t.unique ? null : this.#val.subarray(0, this.#valLen),
-        false,
-        this.#out,
-      );
-      return this.#settleBackward(frame, this.#out[0]! - 1);
+    if (t.version === this.#version) {
+      const frame = t.fixPage(this.#page, LATCH_S);
+      if (this.#unchanged(frame)) return this.#settleBackward(frame, this.#slot - 1);
+      t.unfixPage(frame, LATCH_S);
     }
-    const frame = t.fixPage(this.#page, LATCH_S);
-    return this.#settleBackward(frame, this.#slot - 1);
+    const frame = t.descendS(
+      this.#key.subarray(0, this.#keyLen),
+      t.unique ? null : this.#val.subarray(0, this.#valLen),
+      false,
+      this.#out,
+    );
+    return this.#settleBackward(frame, this.#out[0]! - 1);
   }
 
   /** A copy of the current key. REQUIRES: valid. */
@@ -143,6 +200,18 @@ export class Cursor {
   /** Page number of the current leaf (for tests and read-ahead experiments). */
   get pageNo(): number {
     return this.#page;
+  }
+
+  /**
+   * The page still holds what the cursor saw: same newest-modification LSN in the envelope (bytes
+   * 16–23; the pool stamps a new one on every markDirty, so a write by another worker shows here)
+   * and still a B+tree page.
+   */
+  #unchanged(frame: number): boolean {
+    const b = this.#tree.store.bytes;
+    const base = frame * this.#tree.pageSize;
+    for (let i = 0; i < 8; i++) if (b[base + 16 + i] !== this.#lsn[i]) return false;
+    return ((b[base + 24]! << 8) | b[base + 25]!) === PAGE_TYPE_INDEX;
   }
 
   #keyEquals(key: Uint8Array): boolean {
@@ -215,6 +284,7 @@ export class Cursor {
     this.#page = pageNo(b, base);
     this.#slot = slot;
     this.#version = t.version;
+    this.#lsn.set(b.subarray(base + 16, base + 24));
     this.#valid = true;
   }
 }

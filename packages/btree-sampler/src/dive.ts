@@ -20,6 +20,7 @@ export interface DiveResult {
  * its values stay 2 mod 3, so on a 3-record root every dive takes the third record (bug #43660).
  *
  * Returns the leaf frame S-fixed; the caller unfixes it. `picks`, when given, receives the indices.
+ * REQUIRES: the caller holds the tree's index latch in S, if the tree has one.
  */
 export function diveToLeaf(tree: BTree, rng: RandomGenerator, picks?: number[]): number {
   const b = tree.store.bytes;
@@ -47,6 +48,10 @@ export function diveToLeaf(tree: BTree, rng: RandomGenerator, picks?: number[]):
  * ```
  */
 export function randomDive(tree: BTree, rng: RandomGenerator): DiveResult {
+  return tree.reading(() => diveOnce(tree, rng));
+}
+
+function diveOnce(tree: BTree, rng: RandomGenerator): DiveResult {
   const picks: number[] = [];
   const frame = diveToLeaf(tree, rng, picks);
   const leafPage = pageNo(tree.store.bytes, frame * tree.pageSize);

@@ -157,6 +157,10 @@ export function estimateDuj1(
   tree: BTree,
   options: Duj1Options = {},
 ): Estimate & { rows: number; sampledRows: number } {
+  return tree.reading(() => duj1Latched(tree, options));
+}
+
+function duj1Latched(tree: BTree, options: Duj1Options): Estimate & { rows: number; sampledRows: number } {
   const targetRows = options.targetRows ?? 30000;
   if (!Number.isInteger(targetRows) || targetRows < 1)
     throw new RangeError(`targetRows must be an integer ≥ 1, got ${String(targetRows)}`);

@@ -8,6 +8,10 @@ import { scanLevel } from './level-scan.js';
  * prefix are 1 + the adjacent pairs that differ on it — exact, with O(1) memory.
  */
 export function estimateExact(tree: BTree): Estimate & { rows: number } {
+  return tree.reading(() => exactLatched(tree));
+}
+
+function exactLatched(tree: BTree): Estimate & { rows: number } {
   const L = treeShape(tree).leafPages;
   const nUniq = uniqueFields(tree);
   const before = tree.pageFixes;

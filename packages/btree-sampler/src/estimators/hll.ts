@@ -21,6 +21,10 @@ export interface HllOptions {
  * error a fixed-memory estimator makes, and for callers that count values not in key order.
  */
 export function estimateHll(tree: BTree, options: HllOptions = {}): Estimate {
+  return tree.reading(() => estimateHllLatched(tree, options));
+}
+
+function estimateHllLatched(tree: BTree, options: HllOptions): Estimate {
   const p = options.precision ?? 14;
   if (!Number.isInteger(p) || p < 4 || p > 18)
     throw new RangeError(`precision must be an integer in [4, 18], got ${String(p)}`);

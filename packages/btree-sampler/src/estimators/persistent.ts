@@ -63,6 +63,10 @@ export function persistentNDiff(s: PersistentSample): number {
  *   n_ordinary = n_recs_on_level on level 1, else L · K / (K + external pages) (= L here).
  */
 export function estimatePersistent(tree: BTree, options: PersistentOptions = {}): Estimate {
+  return tree.reading(() => estimatePersistentLatched(tree, options));
+}
+
+function estimatePersistentLatched(tree: BTree, options: PersistentOptions): Estimate {
   const A = options.samplePages ?? 20;
   if (!Number.isInteger(A) || A < 1)
     throw new RangeError(`samplePages must be an integer ≥ 1, got ${String(A)}`);

@@ -53,6 +53,10 @@ let sharedLcg: RandomGenerator | null = null;
  * Worked example: L = 1000, S = 8, n_diff = 80 → ⌊(80000 + 7 + 1)/8⌋ + min(12, 8) = 10001 + 8 = 10009.
  */
 export function estimateTransient(tree: BTree, options: TransientOptions = {}): Estimate {
+  return tree.reading(() => estimateTransientLatched(tree, options));
+}
+
+function estimateTransientLatched(tree: BTree, options: TransientOptions): Estimate {
   const samplePages = options.samplePages ?? 8;
   if (!Number.isInteger(samplePages) || samplePages < 1) {
     throw new RangeError(`samplePages must be an integer ≥ 1, got ${String(samplePages)}`);

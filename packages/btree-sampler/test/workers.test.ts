@@ -1,0 +1,83 @@
+// Worker threads share one BufferPool and one index latch: readers run under S, writers under X,
+// pages are evicted and re-read underneath them. The tree must come out valid and hold exactly
+// the shared keys plus each worker's surviving inserts.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { BufferPool, FileDevice } from '@enginekit/buffer-pool';
+import { RWLock } from '@enginekit/mutex-atomics';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BTree, KeyCodec } from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'btree-workers-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const workerUrl = new URL('./fixtures/tree-worker.mjs', import.meta.url);
+const built = existsSync(new URL('../dist/index.js', import.meta.url));
+const codec = new KeyCodec([{ type: 'int32' }]);
+
+interface Result {
+  mine: number[];
+  bad: string[];
+  reads: number;
+}
+
+function runWorker(data: unknown): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(workerUrl, { workerData: data });
+    const timer = setTimeout(() => {
+      void w.terminate();
+      reject(new Error('worker did not finish within 40 s'));
+    }, 40_000);
+    w.once('message', (m: Result) => {
+      clearTimeout(timer);
+      resolve(m);
+    });
+    w.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
+describe.skipIf(!built)('worker threads on one tree (needs dist/: run tsup first)', () => {
+  it('3 workers insert, delete, get and scan through a 40-frame pool under the index latch', async () => {
+    const PS = 1024;
+    const path = join(dir, 'tree.ibd');
+    const pool = new BufferPool({
+      innodb_page_size: PS,
+      innodb_buffer_pool_size: 40 * PS,
+      freeWaitMs: 5000,
+      device: new FileDevice(path, { pageSize: PS, truncate: true }),
+    });
+    const latch = new RWLock();
+    const tree = BTree.create(pool, { indexLatch: latch });
+    const shared = 3000;
+    const loader = tree.bulkLoader({ fillFactor: 80 });
+    for (let k = 0; k < shared; k++)
+      loader.add(codec.encode([k]), Uint8Array.of(k & 255, (k >> 8) & 255, (k >> 16) & 255, 7));
+    loader.finish();
+    pool.flushAll();
+    const workers = 3;
+    const results = await Promise.all(
+      Array.from({ length: workers }, (_, id) =>
+        runWorker({
+          pool: pool.descriptor(),
+          latch: latch.descriptor(),
+          rootPage: tree.rootPage,
+          id,
+          workers,
+          iterations: 1500,
+          shared,
+        }),
+      ),
+    );
+    for (const r of results) expect(r.bad).toEqual([]);
+    const st = tree.checkValid();
+    const expected = shared + results.reduce((a, r) => a + r.mine.length, 0);
+    expect(st.records).toBe(expected);
+    for (const r of results) for (const k of r.mine) expect(tree.has(codec.encode([k]))).toBe(true);
+    expect(pool.stats().Innodb_buffer_pool_reads).toBeGreaterThan(0);
+    pool.close();
+  });
+});
