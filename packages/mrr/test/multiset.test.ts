@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   arrayRowFetcher,
   createMultiRangeRead,
+  decodeByteRowId,
   type IndexReader,
   type MrrOptions,
   type MrrRange,
@@ -117,9 +118,22 @@ describe('multiset of (row, association) equals per-key lookup', () => {
         { mrr_buffer_size: 1 << 20, mrr_sort_keys: true },
         { mrr_buffer_size: 100_000, mrr_sort_keys: true },
       ]) {
-        const scan = createMultiRangeRead(reader, arrayRowFetcher(rowsFor(c)), ranges, options);
+        const rows = arrayRowFetcher(rowsFor(c));
+        const fetched: number[] = [];
+        const fetcher = {
+          rndPos: (id: number | Uint8Array) => {
+            fetched.push(typeof id === 'number' ? id : decodeByteRowId(id));
+            return rows.rndPos(id);
+          },
+        };
+        const scan = createMultiRangeRead(reader, fetcher, ranges, options);
         const got = [...scan].map((m) => `${m.row}@${m.association}`).sort();
         expect(got).toEqual(want);
+        if (scan.rowidBatches === 1) {
+          // one batch: every distinct row id fetched once, in ascending order (the sort is right)
+          for (let i = 1; i < fetched.length; i++)
+            expect(fetched[i]).toBeGreaterThan(fetched[i - 1] as number);
+        }
       }
     }
   });
