@@ -23,3 +23,25 @@ export * as dists from './tpch/dists.js';
 export { Rng64Stream, RNG64_A, RNG64_C } from './tpch/rng64.js';
 export { WIDE_KEY_SCALE, writeOrders } from './tpch/orders.js';
 export { TblWriter } from './tpch/tbl-writer.js';
+// storage half of issue 8: database file, catalog, tables and indexes
+export { Database } from './storage/database.js';
+export type { DatabaseOptions } from './storage/database.js';
+export { Catalog } from './storage/catalog.js';
+export type { CatalogRoots, IndexEntry, TableEntry } from './storage/catalog.js';
+export { Table, describeIndex } from './storage/table.js';
+export type { TableIndex } from './storage/table.js';
+export { RowBuffer, RowCodec, dayToText, decimalToText } from './storage/row.js';
+export { KeyEncoder, keySpec } from './storage/key-encoder.js';
+export { SecondaryBuilder, TableLoader, buildIndexFromTable } from './storage/index-build.js';
+export type { IndexBuildOptions } from './storage/index-build.js';
+export { HANDLER_COUNTERS, HandlerStats } from './storage/counters.js';
+export type { HandlerCounter } from './storage/counters.js';
+export {
+  DuplicateEntryError,
+  FormatVersionError,
+  NoSuchObjectError,
+  NotADatabaseError,
+} from './storage/errors.js';
+export { FORMAT_VERSION, MAGIC } from './storage/header.js';
+export { decimalBytes, MAX_DECIMAL_PRECISION } from './storage/types.js';
+export type { FieldValue, IndexDef, StoredColumn, TableSchema } from './storage/types.js';

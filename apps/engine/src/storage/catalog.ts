@@ -1,0 +1,212 @@
+import { BTree, KeyCodec, type PageStore } from '@enginekit/btree-sampler';
+import { CorruptionError } from '@enginekit/btree-sampler';
+import type { ColumnType, StoredColumn } from './types.js';
+
+/** What the catalog says about one index. */
+export interface IndexEntry {
+  readonly id: number;
+  readonly name: string;
+  readonly rootPage: number;
+  readonly primary: boolean;
+  readonly unique: boolean;
+  /** Row column positions, in key order. */
+  readonly columns: readonly number[];
+}
+
+/** What the catalog says about one table. */
+export interface TableEntry {
+  readonly id: number;
+  readonly name: string;
+  readonly rows: number;
+  readonly columns: readonly StoredColumn[];
+  readonly indexes: readonly IndexEntry[];
+}
+
+/** Root pages of the four dictionary trees (kept in the header page). */
+export interface CatalogRoots {
+  readonly tables: number;
+  readonly columns: number;
+  readonly indexes: number;
+  readonly stats: number;
+}
+
+const FLAG_PRIMARY = 1;
+const FLAG_UNIQUE = 2;
+
+/**
+ * The data dictionary, itself four B+trees in the database file (after InnoDB's SYS_TABLES,
+ * SYS_COLUMNS, SYS_INDEXES and mysql.innodb_index_stats). Keys and values are KeyCodec tuples:
+ *
+ * | tree | key | value |
+ * |---|---|---|
+ * | SYS_TABLES | (table_id INT) | (name, n_rows BIGINT, n_cols INT) |
+ * | SYS_COLUMNS | (table_id, pos) | (name, type kind, length or precision, scale, nullable) |
+ * | SYS_INDEXES | (table_id, index_id) | (name, root page, flags: 1 primary, 2 unique, column positions 'a,b') |
+ * | SYS_STATS | (table_id, index_id, stat_name) | (value BIGINT): `size`, `n_leaf_pages`, `height`, `n_diff_pfxNN` |
+ */
+export class Catalog {
+  readonly tables: BTree;
+  readonly columns: BTree;
+  readonly indexes: BTree;
+  readonly stats: BTree;
+
+  static readonly tableKey: KeyCodec = new KeyCodec([{ type: 'int32' }]);
+  static readonly tableVal: KeyCodec = new KeyCodec([
+    { type: 'string' },
+    { type: 'int64' },
+    { type: 'int32' },
+  ]);
+  static readonly pairKey: KeyCodec = new KeyCodec([{ type: 'int32' }, { type: 'int32' }]);
+  static readonly columnVal: KeyCodec = new KeyCodec([
+    { type: 'string' },
+    { type: 'string' },
+    { type: 'int32' },
+    { type: 'int32' },
+    { type: 'int32' },
+  ]);
+  static readonly indexVal: KeyCodec = new KeyCodec([
+    { type: 'string' },
+    { type: 'int32' },
+    { type: 'int32' },
+    { type: 'string' },
+  ]);
+  static readonly statKey: KeyCodec = new KeyCodec([
+    { type: 'int32' },
+    { type: 'int32' },
+    { type: 'string' },
+  ]);
+  static readonly statVal: KeyCodec = new KeyCodec([{ type: 'int64' }]);
+
+  private constructor(tables: BTree, columns: BTree, indexes: BTree, stats: BTree) {
+    this.tables = tables;
+    this.columns = columns;
+    this.indexes = indexes;
+    this.stats = stats;
+  }
+
+  /** Create the four empty dictionary trees (index ids 1–4). */
+  static create(store: PageStore): Catalog {
+    const mk = (id: number): BTree => BTree.create(store, { indexId: id, tupleKeys: true });
+    return new Catalog(mk(1), mk(2), mk(3), mk(4));
+  }
+
+  static open(store: PageStore, roots: CatalogRoots): Catalog {
+    const op = (rootPage: number): BTree => BTree.open(store, { rootPage });
+    return new Catalog(op(roots.tables), op(roots.columns), op(roots.indexes), op(roots.stats));
+  }
+
+  get roots(): CatalogRoots {
+    return {
+      tables: this.tables.rootPage,
+      columns: this.columns.rootPage,
+      indexes: this.indexes.rootPage,
+      stats: this.stats.rootPage,
+    };
+  }
+
+  /** Insert or replace a SYS_TABLES row. */
+  putTable(id: number, name: string, rows: number, nCols: number): void {
+    put(this.tables, Catalog.tableKey.encode([id]), Catalog.tableVal.encode([name, rows, nCols]));
+  }
+
+  putColumn(tableId: number, pos: number, col: StoredColumn): void {
+    const t = col.type;
+    const a = t.kind === 'decimal' ? t.precision : t.kind === 'char' || t.kind === 'varchar' ? t.length : 0;
+    const b = t.kind === 'decimal' ? t.scale : 0;
+    put(
+      this.columns,
+      Catalog.pairKey.encode([tableId, pos]),
+      Catalog.columnVal.encode([col.name, t.kind, a, b, col.nullable === true ? 1 : 0]),
+    );
+  }
+
+  putIndex(tableId: number, ix: IndexEntry): void {
+    const flags = (ix.primary ? FLAG_PRIMARY : 0) | (ix.unique ? FLAG_UNIQUE : 0);
+    put(
+      this.indexes,
+      Catalog.pairKey.encode([tableId, ix.id]),
+      Catalog.indexVal.encode([ix.name, ix.rootPage, flags, ix.columns.join(',')]),
+    );
+  }
+
+  putStat(tableId: number, indexId: number, name: string, value: number): void {
+    put(this.stats, Catalog.statKey.encode([tableId, indexId, name]), Catalog.statVal.encode([value]));
+  }
+
+  /** The stats of one index as name → value. */
+  indexStats(tableId: number, indexId: number): Map<string, number> {
+    const out = new Map<string, number>();
+    const lo = Catalog.pairKey.encode([tableId, indexId]);
+    const hi = Catalog.pairKey.encode([tableId, indexId + 1]);
+    for (const [k, v] of this.stats.entries(lo, hi)) {
+      const name = Catalog.statKey.decode(k)[2] as string;
+      out.set(name, Number(Catalog.statVal.decode(v)[0] as bigint));
+    }
+    return out;
+  }
+
+  /** Every table with its columns and indexes, in table-id order. */
+  readAll(): TableEntry[] {
+    const out: TableEntry[] = [];
+    for (const [k, v] of this.tables.entries()) {
+      const id = Catalog.tableKey.decode(k)[0] as number;
+      const [name, rows, nCols] = Catalog.tableVal.decode(v) as [string, bigint, number];
+      const lo = Catalog.pairKey.encode([id]);
+      const hi = Catalog.pairKey.encode([id + 1]);
+      const columns: StoredColumn[] = [];
+      for (const [, cv] of this.columns.entries(lo, hi)) {
+        const [cname, kind, a, b, nullable] = Catalog.columnVal.decode(cv) as [
+          string,
+          string,
+          number,
+          number,
+          number,
+        ];
+        columns.push({
+          name: cname,
+          type: columnType(kind, a, b, name),
+          ...(nullable === 1 ? { nullable: true } : {}),
+        });
+      }
+      if (columns.length !== nCols)
+        throw new CorruptionError(
+          `catalog: table ${name} has ${columns.length} columns in SYS_COLUMNS, ${nCols} in SYS_TABLES`,
+        );
+      const indexes: IndexEntry[] = [];
+      for (const [ik, iv] of this.indexes.entries(lo, hi)) {
+        const ixId = Catalog.pairKey.decode(ik)[1] as number;
+        const [iname, root, flags, cols] = Catalog.indexVal.decode(iv) as [string, number, number, string];
+        indexes.push({
+          id: ixId,
+          name: iname,
+          rootPage: root,
+          primary: (flags & FLAG_PRIMARY) !== 0,
+          unique: (flags & FLAG_UNIQUE) !== 0,
+          columns: cols.split(',').map(Number),
+        });
+      }
+      out.push({ id, name, rows: Number(rows), columns, indexes });
+    }
+    return out;
+  }
+}
+
+function put(tree: BTree, key: Uint8Array, value: Uint8Array): void {
+  if (!tree.update(key, value)) tree.insert(key, value);
+}
+
+function columnType(kind: string, a: number, b: number, table: string): ColumnType {
+  switch (kind) {
+    case 'int':
+    case 'bigint':
+    case 'date':
+      return { kind };
+    case 'decimal':
+      return { kind, precision: a, scale: b };
+    case 'char':
+    case 'varchar':
+      return { kind, length: a };
+    default:
+      throw new CorruptionError(`catalog: table ${table} has a column of unknown type '${kind}'`);
+  }
+}

@@ -1,0 +1,397 @@
+import { existsSync, statSync } from 'node:fs';
+import {
+  BufferPool,
+  type BufferPoolStats,
+  type DiskProfile,
+  FileDevice,
+  type PageDevice,
+  setPageType,
+  SimulatedDevice,
+} from '@enginekit/buffer-pool';
+import { BTree } from '@enginekit/btree-sampler';
+import { Catalog, type IndexEntry } from './catalog.js';
+import { type HandlerCounter, HandlerStats } from './counters.js';
+import { NoSuchObjectError, NotADatabaseError } from './errors.js';
+import {
+  FORMAT_VERSION,
+  HDR_MAGIC,
+  HDR_NEXT_INDEX_ID,
+  HDR_NEXT_TABLE_ID,
+  HDR_PAGE_SIZE,
+  HDR_SYS_COLUMNS,
+  HDR_SYS_INDEXES,
+  HDR_SYS_STATS,
+  HDR_SYS_TABLES,
+  HDR_VERSION,
+  MAGIC,
+  PAGE_TYPE_DB_HEADER,
+  probeHeader,
+  readU32,
+  writeU32,
+} from './header.js';
+import { columnKinds } from './row.js';
+import { describeIndex, Table, type TableIndex } from './table.js';
+import type { IndexDef, TableSchema } from './types.js';
+
+/** Options of {@link Database.create} and {@link Database.open}. */
+export interface DatabaseOptions {
+  /** `innodb_buffer_pool_size`, bytes. Default 134217728 (128 MiB, MySQL's default). */
+  readonly innodb_buffer_pool_size?: number;
+  /** `innodb_page_size`, bytes, a power of two 4096–65536; only when creating (a file keeps its own). Default 16384. */
+  readonly innodb_page_size?: number;
+  /** `innodb_buffer_pool_instances`. Default 1. */
+  readonly innodb_buffer_pool_instances?: number;
+  /**
+   * Charge modeled disk time for every page read and write (buffer-pool's SimulatedDevice around
+   * the file): `'hdd'`, `'ssd'`, `'nvme'` or a custom profile. Default: none (plain file).
+   */
+  readonly disk?: 'hdd' | 'ssd' | 'nvme' | DiskProfile;
+}
+
+/** First index id given to user indexes (1–4 are the dictionary trees). */
+const FIRST_USER_INDEX_ID = 16;
+
+/**
+ * A database: one file, page 0 its header (see header.ts), the data dictionary in B+trees
+ * (catalog.ts), and tables of B+trees, all through one buffer pool.
+ *
+ * @example
+ * ```ts
+ * const db = Database.create('/tmp/shop.ekdb');
+ * const t = db.createTable({ name: 't', columns: [{ name: 'id', type: { kind: 'int' } }], primaryKey: ['id'] });
+ * t.insert([1]);
+ * db.close();
+ * Database.open('/tmp/shop.ekdb').table('t').rows; // 1
+ * ```
+ */
+export class Database {
+  readonly path: string;
+  readonly pool: BufferPool;
+  readonly device: PageDevice;
+  readonly catalog: Catalog;
+  readonly handler: HandlerStats = new HandlerStats();
+  readonly #tables = new Map<string, Table>();
+  #nextTableId: number;
+  #nextIndexId: number;
+  #closed = false;
+
+  private constructor(
+    path: string,
+    pool: BufferPool,
+    device: PageDevice,
+    catalog: Catalog,
+    nextTable: number,
+    nextIndex: number,
+  ) {
+    this.path = path;
+    this.pool = pool;
+    this.device = device;
+    this.catalog = catalog;
+    this.#nextTableId = nextTable;
+    this.#nextIndexId = nextIndex;
+  }
+
+  /** Create a new database file. REQUIRES: `path` does not exist or is empty. */
+  static create(path: string, options: DatabaseOptions = {}): Database {
+    checkPath(path);
+    if (existsSync(path) && statSync(path).size > 0)
+      throw new RangeError(`path: ${path} already exists; open it, or remove it first`);
+    const pageSize = options.innodb_page_size ?? 16384;
+    if (
+      !Number.isInteger(pageSize) ||
+      pageSize < 4096 ||
+      pageSize > 65536 ||
+      (pageSize & (pageSize - 1)) !== 0
+    )
+      throw new RangeError(
+        `innodb_page_size must be a power of two in [4096, 65536], got ${String(pageSize)}`,
+      );
+    const { pool, device } = openPool(path, pageSize, options, true);
+    const f = pool.allocatePage(0);
+    const base = f * pageSize;
+    const b = pool.bytes;
+    if (pool.framePageNo(f) !== 0) throw new RangeError(`path: ${path} did not start empty`);
+    b.set(MAGIC, base + HDR_MAGIC);
+    writeU32(b, base + HDR_VERSION, FORMAT_VERSION);
+    writeU32(b, base + HDR_PAGE_SIZE, pageSize);
+    setPageType(b, base, PAGE_TYPE_DB_HEADER);
+    pool.markDirty(f);
+    pool.unfix(f, 2);
+    const catalog = Catalog.create(pool);
+    const db = new Database(path, pool, device, catalog, 1, FIRST_USER_INDEX_ID);
+    db.#writeHeader();
+    return db;
+  }
+
+  /**
+   * Open an existing database file. Throws NotADatabaseError (no magic), FormatVersionError (a
+   * newer format), or CorruptionError naming the page when a page fails its checksum.
+   */
+  static open(path: string, options: DatabaseOptions = {}): Database {
+    checkPath(path);
+    if (!existsSync(path)) throw new RangeError(`path: ${path} does not exist`);
+    const pageSize = probeHeader(path);
+    const { pool, device } = openPool(path, pageSize, options, false);
+    try {
+      const f = pool.fix(0, 0, 1);
+      const base = f * pageSize;
+      const b = pool.bytes;
+      const roots = {
+        tables: readU32(b, base + HDR_SYS_TABLES),
+        columns: readU32(b, base + HDR_SYS_COLUMNS),
+        indexes: readU32(b, base + HDR_SYS_INDEXES),
+        stats: readU32(b, base + HDR_SYS_STATS),
+      };
+      const nextTable = readU32(b, base + HDR_NEXT_TABLE_ID);
+      const nextIndex = readU32(b, base + HDR_NEXT_INDEX_ID);
+      const magicOk = MAGIC.every((m, i) => b[base + HDR_MAGIC + i] === m);
+      pool.unfix(f, 1);
+      if (!magicOk) throw new NotADatabaseError(path, 'page 0 changed while opening');
+      const catalog = Catalog.open(pool, roots);
+      const db = new Database(path, pool, device, catalog, nextTable, nextIndex);
+      for (const t of catalog.readAll()) {
+        const kinds = columnKinds(t.columns);
+        const pk = t.indexes.find((i) => i.primary);
+        if (pk === undefined) throw new NotADatabaseError(path, `table ${t.name} has no PRIMARY index`);
+        const indexes = t.indexes.map((ix) =>
+          describeIndex(
+            BTree.open(pool, { rootPage: ix.rootPage }),
+            ix.id,
+            ix.name,
+            ix.columns,
+            pk.columns,
+            ix.primary,
+            ix.unique,
+            t.columns,
+            kinds,
+          ),
+        );
+        db.#tables.set(t.name, new Table(t.id, t.name, t.columns, indexes, t.rows, db.handler));
+      }
+      return db;
+    } catch (e) {
+      try {
+        pool.close();
+      } catch {
+        // the original error matters more
+      }
+      throw e;
+    }
+  }
+
+  /** Tables in creation order. */
+  tables(): Table[] {
+    return [...this.#tables.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** A table by name. */
+  table(name: string): Table {
+    const t = this.#tables.get(name);
+    if (t === undefined) throw new NoSuchObjectError(`Table '${name}' doesn't exist`);
+    return t;
+  }
+
+  hasTable(name: string): boolean {
+    return this.#tables.has(name);
+  }
+
+  /** CREATE TABLE with its primary key and (empty) secondary indexes. */
+  createTable(schema: TableSchema): Table {
+    this.#checkOpen();
+    if (typeof schema?.name !== 'string' || schema.name.length === 0)
+      throw new TypeError(`schema.name must be a non-empty string, got ${String(schema?.name)}`);
+    if (this.#tables.has(schema.name))
+      throw new RangeError(`schema.name: table '${schema.name}' already exists`);
+    if (!Array.isArray(schema.columns) || schema.columns.length === 0)
+      throw new RangeError(`schema.columns: table ${schema.name} needs at least one column`);
+    const names = new Set<string>();
+    for (const c of schema.columns) {
+      if (names.has(c.name)) throw new RangeError(`schema.columns: duplicate column name '${c.name}'`);
+      names.add(c.name);
+    }
+    const kinds = columnKinds(schema.columns);
+    const pos = (n: string): number => {
+      const i = schema.columns.findIndex((c) => c.name === n);
+      if (i < 0) throw new RangeError(`Key column '${n}' doesn't exist in table ${schema.name}`);
+      return i;
+    };
+    const pkCols = schema.primaryKey.map(pos);
+    if (pkCols.length === 0)
+      throw new RangeError(`schema.primaryKey: table ${schema.name} needs a primary key`);
+    for (const c of pkCols) {
+      if (schema.columns[c]!.nullable === true)
+        throw new RangeError(`schema.primaryKey: column ${schema.columns[c]!.name} is nullable`);
+    }
+    const defs: IndexDef[] = [
+      { name: 'PRIMARY', columns: schema.primaryKey, unique: true },
+      ...(schema.indexes ?? []),
+    ];
+    const seen = new Set<string>();
+    for (const d of defs) {
+      if (seen.has(d.name)) throw new RangeError(`schema.indexes: duplicate key name '${d.name}'`);
+      seen.add(d.name);
+    }
+    const id = this.#nextTableId++;
+    const indexes: TableIndex[] = [];
+    for (const [i, d] of defs.entries()) {
+      const cols = d.columns.map(pos);
+      if (cols.length === 0) throw new RangeError(`schema.indexes: index ${d.name} has no columns`);
+      const ixId = this.#nextIndexId++;
+      const primary = i === 0;
+      const tree = BTree.create(this.pool, {
+        indexId: ixId,
+        tupleKeys: true,
+        unique: true,
+        clustered: primary,
+      });
+      indexes.push(
+        describeIndex(tree, ixId, d.name, cols, pkCols, primary, d.unique === true, schema.columns, kinds),
+      );
+    }
+    this.catalog.putTable(id, schema.name, 0, schema.columns.length);
+    for (const [i, c] of schema.columns.entries()) this.catalog.putColumn(id, i, c);
+    for (const ix of indexes) this.catalog.putIndex(id, entryOf(ix));
+    const table = new Table(id, schema.name, schema.columns, indexes, 0, this.handler);
+    this.#tables.set(schema.name, table);
+    this.#writeHeader();
+    return table;
+  }
+
+  /**
+   * Add a secondary index to a table: an empty tree recorded in the catalog. Fill it with
+   * `buildSecondaryIndexes` (index-build.ts) when the table has rows. Returns the new table object
+   * (the old one must not be used afterwards).
+   */
+  addIndexDefinition(tableName: string, def: IndexDef): { table: Table; index: TableIndex } {
+    this.#checkOpen();
+    const old = this.table(tableName);
+    if (old.secondary.some((i) => i.name === def.name) || def.name === 'PRIMARY')
+      throw new RangeError(`def.name: Duplicate key name '${def.name}'`);
+    const cols = def.columns.map((n) => old.columnIndex(n));
+    const ixId = this.#nextIndexId++;
+    const tree = BTree.create(this.pool, { indexId: ixId, tupleKeys: true, unique: true, clustered: false });
+    const index = describeIndex(
+      tree,
+      ixId,
+      def.name,
+      cols,
+      old.primary.columns,
+      false,
+      def.unique === true,
+      old.columns,
+      old.codec.kinds,
+    );
+    this.catalog.putIndex(old.id, entryOf(index));
+    const table = new Table(
+      old.id,
+      old.name,
+      old.columns,
+      [old.primary, ...old.secondary, index],
+      old.rows,
+      this.handler,
+    );
+    this.#tables.set(old.name, table);
+    this.#writeHeader();
+    return { table, index };
+  }
+
+  /**
+   * Recompute index statistics into SYS_STATS (as ANALYZE TABLE with persistent stats): per index
+   * `size` (pages), `n_leaf_pages`, `height`, `n_rows`; reads every page of the table's trees.
+   */
+  analyze(tableName?: string): void {
+    this.#checkOpen();
+    const tables = tableName === undefined ? this.tables() : [this.table(tableName)];
+    for (const t of tables) {
+      for (const ix of [t.primary, ...t.secondary]) {
+        const s = ix.tree.stats();
+        this.catalog.putStat(t.id, ix.id, 'size', s.totalPages);
+        this.catalog.putStat(t.id, ix.id, 'n_leaf_pages', s.leafPages);
+        this.catalog.putStat(t.id, ix.id, 'height', s.height);
+        this.catalog.putStat(t.id, ix.id, 'n_rows', s.records);
+      }
+    }
+  }
+
+  /** SHOW STATUS: the Handler_* counters of this database and the pool's Innodb_* counters. */
+  status(): Record<HandlerCounter, number> & BufferPoolStats {
+    return { ...this.handler.snapshot(), ...this.pool.stats() };
+  }
+
+  /** Store row counts and the header, then write every dirty page and fsync. */
+  flush(): void {
+    this.#checkOpen();
+    for (const t of this.#tables.values()) this.catalog.putTable(t.id, t.name, t.rows, t.columns.length);
+    this.#writeHeader();
+    this.pool.flushAll();
+  }
+
+  /** {@link Database.flush}, then close the pool and the file. */
+  close(): void {
+    if (this.#closed) return;
+    this.flush();
+    this.#closed = true;
+    this.pool.close();
+  }
+
+  /** Close without flushing anything (for tests of what is on disk, and for failed loads). */
+  abandon(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.device.close();
+  }
+
+  #writeHeader(): void {
+    const f = this.pool.fix(0, 0, 2);
+    const base = f * this.pool.pageSize;
+    const b = this.pool.bytes;
+    const r = this.catalog.roots;
+    writeU32(b, base + HDR_SYS_TABLES, r.tables);
+    writeU32(b, base + HDR_SYS_COLUMNS, r.columns);
+    writeU32(b, base + HDR_SYS_INDEXES, r.indexes);
+    writeU32(b, base + HDR_SYS_STATS, r.stats);
+    writeU32(b, base + HDR_NEXT_TABLE_ID, this.#nextTableId);
+    writeU32(b, base + HDR_NEXT_INDEX_ID, this.#nextIndexId);
+    this.pool.markDirty(f);
+    this.pool.unfix(f, 2);
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new RangeError(`database ${this.path} is closed`);
+  }
+}
+
+function checkPath(path: unknown): asserts path is string {
+  if (typeof path !== 'string' || path.length === 0)
+    throw new TypeError(`path must be a non-empty string, got ${String(path)}`);
+}
+
+function entryOf(ix: TableIndex): IndexEntry {
+  return {
+    id: ix.id,
+    name: ix.name,
+    rootPage: ix.tree.rootPage,
+    primary: ix.primary,
+    unique: ix.unique,
+    columns: ix.columns,
+  };
+}
+
+function openPool(
+  path: string,
+  pageSize: number,
+  options: DatabaseOptions,
+  create: boolean,
+): { pool: BufferPool; device: PageDevice } {
+  const file = new FileDevice(path, { pageSize, create });
+  const device: PageDevice = options.disk === undefined ? file : new SimulatedDevice(file, options.disk);
+  const pool = new BufferPool({
+    innodb_buffer_pool_size: options.innodb_buffer_pool_size ?? 134217728,
+    innodb_page_size: pageSize,
+    ...(options.innodb_buffer_pool_instances === undefined
+      ? {}
+      : { innodb_buffer_pool_instances: options.innodb_buffer_pool_instances }),
+    device,
+  });
+  return { pool, device };
+}

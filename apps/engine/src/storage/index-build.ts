@@ -1,0 +1,235 @@
+import { type BulkLoader, compareKeys, DuplicateKeyError, fieldEnd } from '@enginekit/btree-sampler';
+import { ExternalSorter } from '@enginekit/merge-sort-index';
+import { DuplicateEntryError } from './errors.js';
+import type { RowBuffer } from './row.js';
+import type { Table, TableIndex } from './table.js';
+
+const EMPTY = new Uint8Array(0);
+
+/** Options of the sort-based index build. */
+export interface IndexBuildOptions {
+  /** `innodb_sort_buffer_size` per index being built, bytes. Default 4194304 (4 MiB). */
+  readonly innodb_sort_buffer_size?: number;
+  /** Directory for the sorter's run files (MySQL's `tmpdir`). Default: the OS temp directory. */
+  readonly tmpdir?: string;
+}
+
+/**
+ * Fast index creation for several secondary indexes at once, as InnoDB's
+ * `row_merge_build_indexes`: every row is offered once ({@link SecondaryBuilder.add}); each
+ * index's (secondary key, primary key) entry goes into its own `ExternalSorter` (sort buffer of
+ * `innodb_sort_buffer_size`, runs spilled to temp files, k-way merge); {@link finish} streams
+ * each sorted sequence into the index's empty tree through btree-sampler's bottom-up
+ * `BulkLoader`. A unique index is checked for duplicate keys as the sorted entries pass by.
+ */
+export class SecondaryBuilder {
+  readonly #table: Table;
+  readonly #indexes: readonly TableIndex[];
+  readonly #sorters: ExternalSorter[];
+  #done = false;
+
+  constructor(table: Table, indexes: readonly TableIndex[], options: IndexBuildOptions = {}) {
+    this.#table = table;
+    this.#indexes = indexes;
+    const sortBufferSize = options.innodb_sort_buffer_size ?? 4 << 20;
+    this.#sorters = indexes.map(
+      () =>
+        new ExternalSorter({
+          sortBufferSize,
+          mergeMode: 'kway',
+          ...(options.tmpdir === undefined ? {} : { tmpdir: options.tmpdir }),
+        }),
+    );
+  }
+
+  /** Offer one row (already stored in the clustered index). */
+  add(row: RowBuffer): void {
+    for (let i = 0; i < this.#indexes.length; i++)
+      this.#sorters[i]!.add(this.#indexes[i]!.encoder.encode(row), EMPTY);
+  }
+
+  /** Sort and bulk-load every index; returns the entries loaded per index. */
+  finish(onIndex?: (index: TableIndex, entries: number) => void): number[] {
+    if (this.#done) throw new RangeError('SecondaryBuilder already finished');
+    this.#done = true;
+    const counts: number[] = [];
+    try {
+      for (let i = 0; i < this.#indexes.length; i++) {
+        const ix = this.#indexes[i]!;
+        const loader = ix.tree.bulkLoader();
+        let n = 0;
+        try {
+          const check = ix.unique ? uniqueChecker(this.#table, ix) : null;
+          this.#sorters[i]!.drain((k, v) => {
+            check?.(k);
+            loader.add(k, v);
+            n++;
+          });
+          loader.finish();
+        } catch (e) {
+          loader.abort();
+          if (e instanceof DuplicateKeyError) throw new DuplicateEntryError(this.#table.name, ix.name, '?');
+          throw e;
+        }
+        counts.push(n);
+        onIndex?.(ix, n);
+      }
+    } finally {
+      this.close();
+    }
+    return counts;
+  }
+
+  /** Remove every temp file (after a failure). */
+  close(): void {
+    for (const s of this.#sorters) s.close();
+  }
+}
+
+/** Called with sorted entries; throws when two consecutive ones agree on the index's own columns. */
+function uniqueChecker(table: Table, ix: TableIndex): (k: Uint8Array) => void {
+  let prev = new Uint8Array(0);
+  let have = false;
+  const n = ix.columns.length;
+  return (k) => {
+    let end = 0;
+    let nulls = false;
+    for (let f = 0; f < n; f++) {
+      if (k[end] === 0) nulls = true;
+      end = fieldEnd(k, end, k.length);
+    }
+    const prefix = k.subarray(0, end);
+    if (have && !nulls && compareKeys(prefix, prev) === 0)
+      throw new DuplicateEntryError(table.name, ix.name, Buffer.from(prefix).toString('hex'));
+    prev = prefix.slice();
+    have = true;
+  };
+}
+
+/** Fill an index of an existing table from its rows (CREATE INDEX / ALTER TABLE ADD INDEX). */
+export function buildIndexFromTable(
+  table: Table,
+  indexes: readonly TableIndex[],
+  options: IndexBuildOptions = {},
+): number[] {
+  const b = new SecondaryBuilder(table, indexes, options);
+  try {
+    table.scan((row) => {
+      b.add(row);
+      return true;
+    });
+  } catch (e) {
+    b.close();
+    throw e;
+  }
+  return b.finish();
+}
+
+/**
+ * Loads rows into an empty table: rows that come in primary-key order go straight to the
+ * clustered tree's bottom-up `BulkLoader` (InnoDB's sorted-input path); from the first row out of
+ * order, the rest are sorted with an `ExternalSorter` and inserted in key order after the bulk
+ * load. Secondary entries are collected by a {@link SecondaryBuilder} and built at the end.
+ */
+export class TableLoader {
+  readonly table: Table;
+  readonly #bulk: BulkLoader;
+  readonly #secondary: SecondaryBuilder;
+  readonly #late: ExternalSorter;
+  #last = new Uint8Array(64);
+  #lastLen = -1;
+  #inOrder = true;
+  #bulkOpen = true;
+  rows = 0;
+  /** Rows that arrived out of primary-key order and were inserted one by one. */
+  lateRows = 0;
+
+  constructor(table: Table, options: IndexBuildOptions = {}) {
+    if (table.rows !== 0) throw new RangeError(`table ${table.name} is not empty`);
+    this.table = table;
+    this.#bulk = table.primary.tree.bulkLoader();
+    this.#secondary = new SecondaryBuilder(table, table.secondary, options);
+    this.#late = new ExternalSorter({
+      sortBufferSize: options.innodb_sort_buffer_size ?? 4 << 20,
+      mergeMode: 'kway',
+      ...(options.tmpdir === undefined ? {} : { tmpdir: options.tmpdir }),
+    });
+  }
+
+  /** Add one row. */
+  add(row: RowBuffer): void {
+    const t = this.table;
+    const value = t.codec.encode(row);
+    const pk = t.primary.encoder.encode(row);
+    if (pk.length + value.length > t.primary.tree.maxEntryBytes)
+      throw new RangeError(
+        `row of ${t.name} takes ${pk.length + value.length} bytes, at most ${t.primary.tree.maxEntryBytes}`,
+      );
+    if (this.#inOrder) {
+      const c = this.#lastLen < 0 ? 1 : compareRange(pk, this.#last, this.#lastLen);
+      if (c === 0) throw dupOf(t, row);
+      if (c > 0) {
+        this.#bulk.add(pk, value);
+        if (this.#last.length < pk.length) this.#last = new Uint8Array(pk.length * 2);
+        this.#last.set(pk);
+        this.#lastLen = pk.length;
+      } else {
+        this.#inOrder = false;
+        this.#late.add(pk, value);
+      }
+    } else this.#late.add(pk, value);
+    this.#secondary.add(row);
+    this.rows++;
+  }
+
+  /** Finish the clustered tree, insert the late rows, build the secondary indexes. */
+  finish(onIndex?: (index: TableIndex, entries: number) => void): void {
+    const t = this.table;
+    try {
+      this.#bulk.finish();
+      this.#bulkOpen = false;
+      const tree = t.primary.tree;
+      this.#late.drain((k, v) => {
+        try {
+          tree.insert(k, v);
+        } catch (e) {
+          if (e instanceof DuplicateKeyError)
+            throw new DuplicateEntryError(t.name, 'PRIMARY', t.primary.codec.decode(k).join('-'));
+          throw e;
+        }
+        this.lateRows++;
+      });
+      t.rows = this.rows;
+      this.#secondary.finish(onIndex);
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Give up: release pages and temp files (the database file is then discarded by the caller). */
+  close(): void {
+    if (this.#bulkOpen) {
+      this.#bulkOpen = false;
+      this.#bulk.abort();
+    }
+    this.#late.close();
+    this.#secondary.close();
+  }
+}
+
+function compareRange(a: Uint8Array, b: Uint8Array, bLen: number): number {
+  const n = Math.min(a.length, bLen);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - bLen;
+}
+
+function dupOf(t: Table, row: RowBuffer): DuplicateEntryError {
+  const shown = t.primary.columns.map((c) => {
+    const v = row.get(c);
+    return v instanceof Uint8Array ? new TextDecoder().decode(v) : String(v);
+  });
+  return new DuplicateEntryError(t.name, 'PRIMARY', shown.join('-'));
+}

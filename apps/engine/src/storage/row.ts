@@ -1,0 +1,354 @@
+import {
+  decimalBytes,
+  type FieldValue,
+  MAX_DECIMAL_PRECISION,
+  maxTextBytes,
+  type StoredColumn,
+} from './types.js';
+
+/** Column kinds as small integers, so hot loops switch on a byte instead of a string. */
+export const K_INT = 0;
+export const K_BIGINT = 1;
+export const K_DECIMAL = 2;
+export const K_DATE = 3;
+export const K_TEXT = 4;
+
+const TEXT_ENCODER = new TextEncoder();
+const MS_PER_DAY = 86_400_000;
+
+/** The kind byte of each column. */
+export function columnKinds(columns: readonly StoredColumn[]): Uint8Array {
+  const k = new Uint8Array(columns.length);
+  for (const [i, c] of columns.entries()) {
+    switch (c.type.kind) {
+      case 'int':
+        k[i] = K_INT;
+        break;
+      case 'bigint':
+        k[i] = K_BIGINT;
+        break;
+      case 'decimal':
+        if (
+          c.type.precision < 1 ||
+          c.type.precision > MAX_DECIMAL_PRECISION ||
+          c.type.scale > c.type.precision
+        )
+          throw new RangeError(
+            `columns[${i}] ${c.name}: DECIMAL(${c.type.precision},${c.type.scale}) is not supported (1 ≤ p ≤ ${MAX_DECIMAL_PRECISION}, s ≤ p)`,
+          );
+        k[i] = K_DECIMAL;
+        break;
+      case 'date':
+        k[i] = K_DATE;
+        break;
+      default:
+        if (!Number.isInteger(c.type.length) || c.type.length < 1 || c.type.length > 16383)
+          throw new RangeError(`columns[${i}] ${c.name}: length must be in [1, 16383], got ${c.type.length}`);
+        k[i] = K_TEXT;
+    }
+  }
+  return k;
+}
+
+/**
+ * One row held in typed arrays, no object per field: numbers (INT, BIGINT, DATE as days, DECIMAL
+ * as the scaled integer) in `nums`, text as a (source array, offset, length) triple that points
+ * into whatever holds the bytes (a page, a parsed `.tbl` batch). A decoded row's text views are
+ * valid only until the page is unfixed; {@link RowBuffer.get} and {@link RowBuffer.toArray} copy.
+ */
+export class RowBuffer {
+  readonly columns: readonly StoredColumn[];
+  readonly kinds: Uint8Array;
+  readonly nums: Float64Array;
+  /** 1 where the field is NULL. */
+  readonly nulls: Uint8Array;
+  readonly src: Uint8Array[];
+  readonly off: Int32Array;
+  readonly len: Int32Array;
+
+  constructor(columns: readonly StoredColumn[], kinds: Uint8Array = columnKinds(columns)) {
+    this.columns = columns;
+    this.kinds = kinds;
+    const n = columns.length;
+    this.nums = new Float64Array(n);
+    this.nulls = new Uint8Array(n);
+    this.src = new Array<Uint8Array>(n).fill(EMPTY);
+    this.off = new Int32Array(n);
+    this.len = new Int32Array(n);
+  }
+
+  /** Set field `c` from a convenience value (see {@link FieldValue}); validates against the type. */
+  set(c: number, v: FieldValue): void {
+    const col = this.columns[c];
+    if (col === undefined) throw new RangeError(`column index ${c} is outside 0..${this.columns.length - 1}`);
+    if (v === null) {
+      if (col.nullable !== true) throw new TypeError(`column ${col.name} is NOT NULL, got null`);
+      this.nulls[c] = 1;
+      return;
+    }
+    this.nulls[c] = 0;
+    const kind = this.kinds[c]!;
+    if (kind === K_TEXT) {
+      const bytes = typeof v === 'string' ? TEXT_ENCODER.encode(v) : v;
+      if (!(bytes instanceof Uint8Array))
+        throw new TypeError(`column ${col.name}: expected a string or Uint8Array, got ${String(v)}`);
+      this.src[c] = bytes;
+      this.off[c] = 0;
+      this.len[c] = bytes.length;
+      return;
+    }
+    let x: number;
+    if (kind === K_DECIMAL && typeof v === 'string') x = parseDecimalText(v, col);
+    else if (kind === K_DATE && typeof v === 'string') x = parseDateText(v, col);
+    else if (typeof v === 'number') x = v;
+    else throw new TypeError(`column ${col.name}: expected a number, got ${String(v)}`);
+    this.nums[c] = x;
+  }
+
+  /** Field `c` as a convenience value (text copied). */
+  get(c: number): FieldValue {
+    if (this.nulls[c] === 1) return null;
+    if (this.kinds[c] === K_TEXT) return this.src[c]!.slice(this.off[c]!, this.off[c]! + this.len[c]!);
+    return this.nums[c]!;
+  }
+
+  /** Every field as convenience values (allocates: for tests and tools, not hot paths). */
+  toArray(): FieldValue[] {
+    const out: FieldValue[] = [];
+    for (let c = 0; c < this.columns.length; c++) out.push(this.get(c));
+    return out;
+  }
+
+  /** Set every field from an array of convenience values. */
+  setAll(values: readonly FieldValue[]): this {
+    if (!Array.isArray(values) || values.length !== this.columns.length)
+      throw new RangeError(`values must have ${this.columns.length} fields, got ${String(values?.length)}`);
+    for (let c = 0; c < values.length; c++) this.set(c, values[c]!);
+    return this;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+function parseDecimalText(v: string, col: StoredColumn): number {
+  const t = col.type;
+  const scale = t.kind === 'decimal' ? t.scale : 0;
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(v);
+  if (m === null || (m[2] === '' && (m[3] ?? '') === ''))
+    throw new RangeError(`column ${col.name}: not a decimal: '${v}'`);
+  const frac = m[3] ?? '';
+  if (frac.length > scale)
+    throw new RangeError(`column ${col.name}: more than ${scale} fraction digits: '${v}'`);
+  const digits = (m[2] || '0') + frac.padEnd(scale, '0');
+  const x = Number(digits);
+  if (!Number.isSafeInteger(x)) throw new RangeError(`column ${col.name}: too many digits: '${v}'`);
+  return m[1] === '-' ? -x : x;
+}
+
+function parseDateText(v: string, col: StoredColumn): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (m === null) throw new RangeError(`column ${col.name}: not a 'YYYY-MM-DD' date: '${v}'`);
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const t = Date.UTC(y, mo - 1, d);
+  const back = new Date(t);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d)
+    throw new RangeError(`column ${col.name}: no such day: '${v}'`);
+  return t / MS_PER_DAY;
+}
+
+/** `'YYYY-MM-DD'` of a day number. */
+export function dayToText(days: number): string {
+  return new Date(days * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+/** A scaled DECIMAL integer as text: 6 at scale 2 → `'0.06'`. */
+export function decimalToText(v: number, scale: number): string {
+  const neg = v < 0;
+  let s = Math.abs(v)
+    .toString()
+    .padStart(scale + 1, '0');
+  if (scale > 0) s = `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}`;
+  return neg ? `-${s}` : s;
+}
+
+/**
+ * The row format: the value of a clustered-index record.
+ *
+ * | part | size | content |
+ * |---|---|---|
+ * | null bitmap | ⌈n/8⌉ bytes | bit c (byte c>>3, bit c&7) set: column c is NULL and has no bytes below |
+ * | INT, DATE | 4 | big-endian two's complement (DATE: days since 1970-01-01) |
+ * | BIGINT | 8 | big-endian two's complement, a safe integer (|v| < 2^53) |
+ * | DECIMAL(p,s) | {@link decimalBytes}(p): 1–7 | the scaled integer value·10^s, big-endian two's complement (DECIMAL(15,2): 7, as MySQL) |
+ * | CHAR(n), VARCHAR(n) | 1 or 2 + len | byte length (1 byte when 4n < 256, else 2, big-endian), then the bytes exactly (trailing spaces kept) |
+ *
+ * Fields follow in column order; every column is stored, the key columns too (InnoDB keeps them
+ * in the clustered record as well).
+ */
+export class RowCodec {
+  readonly columns: readonly StoredColumn[];
+  readonly kinds: Uint8Array;
+  /** Per column: fixed width, or for text the length-prefix width (1 or 2). */
+  readonly widths: Uint8Array;
+  /** Per column: DECIMAL bound 10^p, text max characters. */
+  readonly limits: Float64Array;
+  readonly bitmapBytes: number;
+  #out: Uint8Array = new Uint8Array(256);
+
+  constructor(columns: readonly StoredColumn[]) {
+    this.columns = columns;
+    this.kinds = columnKinds(columns);
+    this.widths = new Uint8Array(columns.length);
+    this.limits = new Float64Array(columns.length);
+    for (const [i, c] of columns.entries()) {
+      const t = c.type;
+      switch (this.kinds[i]) {
+        case K_INT:
+        case K_DATE:
+          this.widths[i] = 4;
+          break;
+        case K_BIGINT:
+          this.widths[i] = 8;
+          break;
+        case K_DECIMAL:
+          if (t.kind === 'decimal') {
+            this.widths[i] = decimalBytes(t.precision);
+            this.limits[i] = 10 ** t.precision;
+          }
+          break;
+        default:
+          if (t.kind === 'char' || t.kind === 'varchar') {
+            this.widths[i] = maxTextBytes(t.length) < 256 ? 1 : 2;
+            this.limits[i] = t.length;
+          }
+      }
+    }
+    this.bitmapBytes = (columns.length + 7) >> 3;
+  }
+
+  /**
+   * Encode `row`; returns a view of an internal buffer, valid until the next call. Throws
+   * RangeError/TypeError naming the column for a value outside its type.
+   */
+  encode(row: RowBuffer): Uint8Array {
+    const n = this.columns.length;
+    let need = this.bitmapBytes;
+    for (let c = 0; c < n; c++) {
+      if (row.nulls[c] === 1) continue;
+      need += this.kinds[c] === K_TEXT ? this.widths[c]! + row.len[c]! : this.widths[c]!;
+    }
+    if (this.#out.length < need) this.#out = new Uint8Array(need * 2);
+    const o = this.#out;
+    o.fill(0, 0, this.bitmapBytes);
+    let p = this.bitmapBytes;
+    for (let c = 0; c < n; c++) {
+      if (row.nulls[c] === 1) {
+        if (this.columns[c]!.nullable !== true)
+          throw new TypeError(`column ${this.columns[c]!.name} is NOT NULL, got null`);
+        o[c >> 3]! |= 1 << (c & 7);
+        continue;
+      }
+      const kind = this.kinds[c]!;
+      if (kind === K_TEXT) {
+        const len = row.len[c]!;
+        const src = row.src[c]!;
+        const off = row.off[c]!;
+        checkText(this.columns[c]!, src, off, len, this.limits[c]!);
+        if (this.widths[c] === 1) o[p++] = len;
+        else {
+          o[p++] = len >>> 8;
+          o[p++] = len & 0xff;
+        }
+        if (len < 32) for (let i = 0; i < len; i++) o[p + i] = src[off + i]!;
+        else o.set(src.subarray(off, off + len), p);
+        p += len;
+        continue;
+      }
+      const v = row.nums[c]!;
+      checkNumber(this.columns[c]!, kind, v, this.limits[c]!);
+      p = writeInt(o, p, v, this.widths[c]!);
+    }
+    return o.subarray(0, p);
+  }
+
+  /** Decode a record value `bytes[off, off+len)` into `row`; text fields become views of `bytes`. */
+  decode(bytes: Uint8Array, off: number, len: number, row: RowBuffer): void {
+    const n = this.columns.length;
+    const end = off + len;
+    let p = off + this.bitmapBytes;
+    for (let c = 0; c < n; c++) {
+      if ((bytes[off + (c >> 3)]! & (1 << (c & 7))) !== 0) {
+        row.nulls[c] = 1;
+        continue;
+      }
+      row.nulls[c] = 0;
+      const w = this.widths[c]!;
+      if (this.kinds[c] === K_TEXT) {
+        const l = w === 1 ? bytes[p]! : (bytes[p]! << 8) | bytes[p + 1]!;
+        p += w;
+        row.src[c] = bytes;
+        row.off[c] = p;
+        row.len[c] = l;
+        p += l;
+      } else {
+        row.nums[c] = readInt(bytes, p, w);
+        p += w;
+      }
+    }
+    if (p !== end) throw new RangeError(`row value is ${len} bytes, its fields take ${p - off}`);
+  }
+}
+
+function checkNumber(col: StoredColumn, kind: number, v: number, limit: number): void {
+  switch (kind) {
+    case K_INT:
+    case K_DATE:
+      if (!Number.isInteger(v) || v < -2147483648 || v > 2147483647)
+        throw new RangeError(`column ${col.name}: out of range for ${kind === K_INT ? 'INT' : 'DATE'}: ${v}`);
+      return;
+    case K_BIGINT:
+      if (!Number.isSafeInteger(v)) throw new RangeError(`column ${col.name}: not a safe BIGINT: ${v}`);
+      return;
+    default:
+      if (!Number.isSafeInteger(v) || v <= -limit || v >= limit)
+        throw new RangeError(`column ${col.name}: out of range for its DECIMAL (scaled value ${v})`);
+  }
+}
+
+function checkText(col: StoredColumn, src: Uint8Array, off: number, len: number, maxChars: number): void {
+  if (len <= maxChars) return; // at most one byte per character: cannot be too long
+  let chars = 0;
+  for (let i = off; i < off + len; i++) if ((src[i]! & 0xc0) !== 0x80) chars++;
+  if (chars > maxChars)
+    throw new RangeError(`column ${col.name}: ${chars} characters, at most ${maxChars} allowed`);
+}
+
+/** Big-endian two's complement of a safe integer in `w` bytes (1–8). */
+export function writeInt(o: Uint8Array, p: number, v: number, w: number): number {
+  if (w === 4) {
+    o[p] = v >>> 24;
+    o[p + 1] = (v >>> 16) & 0xff;
+    o[p + 2] = (v >>> 8) & 0xff;
+    o[p + 3] = v & 0xff;
+    return p + 4;
+  }
+  const hi = Math.floor(v / 4294967296);
+  const lo = v - hi * 4294967296;
+  for (let i = w - 1, x = lo, h = hi; i >= 0; i--) {
+    const idx = w - 1 - i;
+    // byte idx from the right: the low word first, then the high word
+    o[p + i] = idx < 4 ? (x >>> (8 * idx)) & 0xff : (h >>> (8 * (idx - 4))) & 0xff;
+  }
+  return p + w;
+}
+
+/** Inverse of {@link writeInt}. */
+export function readInt(b: Uint8Array, p: number, w: number): number {
+  if (w === 4) return (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!;
+  // sign-extend from the top byte
+  let v = (b[p]! << 24) >> 24;
+  for (let i = 1; i < w; i++) v = v * 256 + b[p + i]!;
+  return v;
+}

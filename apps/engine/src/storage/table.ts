@@ -1,0 +1,405 @@
+import {
+  type BTree,
+  compareKeys,
+  DuplicateKeyError,
+  fieldEnd,
+  KeyCodec,
+  type KeyValue,
+} from '@enginekit/btree-sampler';
+import { DuplicateEntryError, NoSuchObjectError } from './errors.js';
+import {
+  H_DELETE,
+  H_READ_FIRST,
+  H_READ_KEY,
+  H_READ_NEXT,
+  H_READ_RND_NEXT,
+  H_UPDATE,
+  H_WRITE,
+  type HandlerStats,
+} from './counters.js';
+import { KeyEncoder, keySpec, projectFields } from './key-encoder.js';
+import { K_DATE, K_DECIMAL, K_TEXT, RowBuffer, RowCodec } from './row.js';
+import type { FieldValue, StoredColumn } from './types.js';
+
+const EMPTY = new Uint8Array(0);
+const TEXT_ENCODER = new TextEncoder();
+
+/** One B+tree of a table, as the catalog describes it. */
+export interface TableIndex {
+  readonly id: number;
+  readonly name: string;
+  /** Row column positions of the index's own key columns. */
+  readonly columns: readonly number[];
+  readonly primary: boolean;
+  readonly unique: boolean;
+  readonly tree: BTree;
+  /**
+   * The tree's key: the index columns, then (secondary indexes) the primary-key columns the index
+   * does not already contain, as InnoDB's secondary records carry the primary key.
+   */
+  readonly entryColumns: readonly number[];
+  /** Encodes an entry (or, for the primary key, the key) from a row. */
+  readonly encoder: KeyEncoder;
+  /** For secondary indexes: position in the entry of each primary-key field, in PK order. */
+  readonly pkFields: Int32Array;
+  /** KeyCodec of the entry's fields (for prefixes given as values; not on hot paths). */
+  readonly codec: KeyCodec;
+}
+
+/**
+ * A table: a clustered B+tree keyed by the primary key whose records hold the whole row, and one
+ * B+tree per secondary index whose entries are (secondary key, primary key) with an empty value,
+ * as InnoDB. Every write keeps all trees consistent; a duplicate primary or unique key throws
+ * {@link DuplicateEntryError} before anything changes.
+ *
+ * Not thread-safe: one writer at a time (the engine is single-threaded here).
+ */
+export class Table {
+  readonly id: number;
+  readonly name: string;
+  readonly columns: readonly StoredColumn[];
+  readonly codec: RowCodec;
+  readonly primary: TableIndex;
+  readonly secondary: readonly TableIndex[];
+  /** Rows, kept exact by every write and stored in SYS_TABLES on flush. */
+  rows: number;
+  readonly #stats: HandlerStats;
+  readonly #row: RowBuffer;
+  readonly #old: RowBuffer;
+  readonly #starts = new Int32Array(64);
+  readonly #ends = new Int32Array(64);
+  #pkScratch = new Uint8Array(256);
+
+  constructor(
+    id: number,
+    name: string,
+    columns: readonly StoredColumn[],
+    indexes: readonly TableIndex[],
+    rows: number,
+    stats: HandlerStats,
+  ) {
+    this.id = id;
+    this.name = name;
+    this.columns = columns;
+    this.codec = new RowCodec(columns);
+    const primary = indexes.find((i) => i.primary);
+    if (primary === undefined) throw new RangeError(`table ${name} has no PRIMARY index`);
+    this.primary = primary;
+    this.secondary = indexes.filter((i) => !i.primary);
+    this.rows = rows;
+    this.#stats = stats;
+    this.#row = new RowBuffer(columns, this.codec.kinds);
+    this.#old = new RowBuffer(columns, this.codec.kinds);
+  }
+
+  /** A row buffer for this table's columns (reuse it across calls). */
+  newRow(): RowBuffer {
+    return new RowBuffer(this.columns, this.codec.kinds);
+  }
+
+  /** Column position by name. */
+  columnIndex(name: string): number {
+    const i = this.columns.findIndex((c) => c.name === name);
+    if (i < 0) throw new NoSuchObjectError(`Unknown column '${name}' in table ${this.name}`);
+    return i;
+  }
+
+  /** An index by name (`PRIMARY` for the clustered one). */
+  index(name: string): TableIndex {
+    if (name === 'PRIMARY') return this.primary;
+    const i = this.secondary.find((x) => x.name === name);
+    if (i === undefined) throw new NoSuchObjectError(`Key '${name}' doesn't exist in table '${this.name}'`);
+    return i;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Insert a row (a {@link RowBuffer} or convenience values in column order). */
+  insert(values: RowBuffer | readonly FieldValue[]): void {
+    const row = this.#toRow(values, this.#row);
+    const value = this.codec.encode(row);
+    const pk = this.primary.encoder.encode(row);
+    this.#checkSizes(row, pk.length + value.length);
+    for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, null);
+    try {
+      this.primary.tree.insert(pk, value);
+    } catch (e) {
+      if (e instanceof DuplicateKeyError) throw this.#dup(this.primary, row);
+      throw e;
+    }
+    for (const ix of this.secondary) ix.tree.insert(ix.encoder.encode(row), EMPTY);
+    this.rows++;
+    this.#stats.counts[H_WRITE]!++;
+  }
+
+  /** Delete the row with this primary key (values of the PK columns, in PK order). */
+  delete(pkValues: readonly FieldValue[]): boolean {
+    const pk = this.#pkFromValues(pkValues);
+    this.#stats.counts[H_READ_KEY]!++;
+    const old = this.primary.tree.get(pk);
+    if (old === undefined) return false;
+    this.codec.decode(old, 0, old.length, this.#old);
+    for (const ix of this.secondary) ix.tree.delete(ix.encoder.encode(this.#old));
+    this.primary.tree.delete(pk);
+    this.rows--;
+    this.#stats.counts[H_DELETE]!++;
+    return true;
+  }
+
+  /**
+   * Replace the row whose primary key is `pkValues` with `values` (which may change the primary
+   * key). Returns false if there is no such row. A duplicate key changes nothing.
+   */
+  update(pkValues: readonly FieldValue[], values: RowBuffer | readonly FieldValue[]): boolean {
+    const oldPk = this.#pkFromValues(pkValues).slice();
+    this.#stats.counts[H_READ_KEY]!++;
+    const oldValue = this.primary.tree.get(oldPk);
+    if (oldValue === undefined) return false;
+    const old = this.#old;
+    this.codec.decode(oldValue, 0, oldValue.length, old);
+    const row = this.#toRow(values, this.#row);
+    const newPk = this.primary.encoder.encode(row).slice();
+    const newValue = this.codec.encode(row).slice();
+    this.#checkSizes(row, newPk.length + newValue.length);
+    const pkChanged = compareKeys(oldPk, newPk) !== 0;
+    if (pkChanged && this.primary.tree.get(newPk) !== undefined) throw this.#dup(this.primary, row);
+    const changes: Array<[TableIndex, Uint8Array, Uint8Array]> = [];
+    for (const ix of this.secondary) {
+      const before = ix.encoder.encode(old).slice();
+      const after = ix.encoder.encode(row).slice();
+      if (compareKeys(before, after) === 0) continue;
+      if (ix.unique) this.#checkUnique(ix, row, oldPk);
+      changes.push([ix, before, after]);
+    }
+    if (pkChanged) {
+      this.primary.tree.delete(oldPk);
+      this.primary.tree.insert(newPk, newValue);
+    } else this.primary.tree.update(oldPk, newValue);
+    for (const [ix, before, after] of changes) {
+      ix.tree.delete(before);
+      ix.tree.insert(after, EMPTY);
+    }
+    this.#stats.counts[H_UPDATE]!++;
+    return true;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The row with this primary key as convenience values, or undefined. */
+  get(pkValues: readonly FieldValue[]): FieldValue[] | undefined {
+    const pk = this.#pkFromValues(pkValues);
+    this.#stats.counts[H_READ_KEY]!++;
+    const v = this.primary.tree.get(pk);
+    if (v === undefined) return undefined;
+    const row = this.newRow();
+    this.codec.decode(v, 0, v.length, row);
+    return row.toArray();
+  }
+
+  /**
+   * Full table scan in primary-key order (Handler_read_first once, Handler_read_rnd_next per row,
+   * as MySQL counts an InnoDB table scan). `fn` gets one reused {@link RowBuffer} whose text
+   * fields view the page: read it during the call only, do not write the table. Return false to
+   * stop. Returns the rows visited.
+   */
+  scan(fn: (row: RowBuffer) => boolean | undefined): number {
+    const row = this.newRow();
+    const counts = this.#stats.counts;
+    counts[H_READ_FIRST]!++;
+    return this.primary.tree.forEachRange(null, null, (_k, v) => {
+      counts[H_READ_RND_NEXT]!++;
+      this.codec.decode(v, 0, v.length, row);
+      return fn(row);
+    });
+  }
+
+  /**
+   * Rows whose index key starts with `prefix` (values of the index's leading columns), in index
+   * order: Handler_read_key once, Handler_read_next per further entry. A secondary index looks
+   * every row up in the clustered index by the primary key its entry carries.
+   */
+  lookup(
+    indexName: string,
+    prefix: readonly FieldValue[],
+    fn: (row: RowBuffer) => boolean | undefined,
+  ): number {
+    const ix = this.index(indexName);
+    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    const row = this.newRow();
+    const counts = this.#stats.counts;
+    counts[H_READ_KEY]!++;
+    let n = 0;
+    ix.tree.forEachRange(lo, null, (k, v) => {
+      if (k.length < lo.length || compareKeys(k.subarray(0, lo.length), lo) !== 0) return false;
+      if (n > 0) counts[H_READ_NEXT]!++;
+      n++;
+      if (ix.primary) {
+        this.codec.decode(v, 0, v.length, row);
+        return fn(row);
+      }
+      const pk = this.#pkOfEntry(ix, k);
+      const rec = this.primary.tree.get(pk);
+      if (rec === undefined) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
+      this.codec.decode(rec, 0, rec.length, row);
+      return fn(row);
+    });
+    return n;
+  }
+
+  /**
+   * Verify every secondary index holds exactly the entries its table's rows imply, and the row
+   * count; also each tree's own invariants. Throws RangeError at the first difference.
+   */
+  checkIndexes(): void {
+    this.primary.tree.checkValid();
+    const expected: Uint8Array[][] = this.secondary.map(() => []);
+    let n = 0;
+    this.primary.tree.forEachRange(null, null, (_k, v) => {
+      this.codec.decode(v, 0, v.length, this.#old);
+      for (const [i, ix] of this.secondary.entries()) expected[i]!.push(ix.encoder.encode(this.#old).slice());
+      n++;
+      return true;
+    });
+    if (n !== this.rows)
+      throw new RangeError(`${this.name}: ${n} rows in the clustered index, row count says ${this.rows}`);
+    for (const [i, ix] of this.secondary.entries()) {
+      ix.tree.checkValid();
+      const want = expected[i]!.sort(compareKeys);
+      let j = 0;
+      ix.tree.forEachRange(null, null, (k) => {
+        const w = want[j];
+        if (w === undefined || compareKeys(w, k) !== 0)
+          throw new RangeError(`${this.name}.${ix.name}: entry ${j} differs from the table`);
+        j++;
+        return true;
+      });
+      if (j !== want.length)
+        throw new RangeError(`${this.name}.${ix.name}: ${j} entries, ${want.length} rows`);
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  #toRow(values: RowBuffer | readonly FieldValue[], into: RowBuffer): RowBuffer {
+    if (values instanceof RowBuffer) {
+      if (values.columns.length !== this.columns.length)
+        throw new RangeError(
+          `row has ${values.columns.length} columns, table ${this.name} has ${this.columns.length}`,
+        );
+      return values;
+    }
+    return into.setAll(values);
+  }
+
+  #pkFromValues(values: readonly FieldValue[]): Uint8Array {
+    const cols = this.primary.columns;
+    if (!Array.isArray(values) || values.length !== cols.length)
+      throw new RangeError(
+        `primary key of ${this.name} has ${cols.length} columns, got ${String(values?.length)}`,
+      );
+    const row = this.#row;
+    for (let i = 0; i < cols.length; i++) row.set(cols[i]!, values[i]!);
+    return this.primary.encoder.encode(row);
+  }
+
+  /** A convenience value as a KeyCodec value for column `c`. */
+  #keyValue(c: number | undefined, v: FieldValue): KeyValue {
+    if (c === undefined) throw new RangeError('prefix has more values than the index has columns');
+    if (v === null) return null;
+    const kind = this.codec.kinds[c]!;
+    if (kind === K_TEXT) return typeof v === 'string' ? TEXT_ENCODER.encode(v) : v;
+    if (kind === K_DECIMAL && typeof v === 'number') return BigInt(v);
+    if (kind === K_DATE && typeof v === 'string') {
+      this.#row.set(c, v);
+      return this.#row.nums[c]!;
+    }
+    return v as KeyValue;
+  }
+
+  /** The primary key carried by secondary entry `k`: a view of a scratch buffer. */
+  #pkOfEntry(ix: TableIndex, k: Uint8Array): Uint8Array {
+    if (this.#pkScratch.length < k.length) this.#pkScratch = new Uint8Array(k.length * 2);
+    const end = projectFields(k, 0, k.length, ix.pkFields, this.#starts, this.#ends, this.#pkScratch, 0);
+    return this.#pkScratch.subarray(0, end);
+  }
+
+  #checkSizes(row: RowBuffer, clusteredBytes: number): void {
+    if (clusteredBytes > this.primary.tree.maxEntryBytes)
+      throw new RangeError(
+        `row of ${this.name} takes ${clusteredBytes} bytes, at most ${this.primary.tree.maxEntryBytes} fit a page`,
+      );
+    for (const ix of this.secondary) {
+      const n = ix.encoder.encode(row).length;
+      if (n > ix.tree.maxEntryBytes)
+        throw new RangeError(
+          `key of ${this.name}.${ix.name} takes ${n} bytes, at most ${ix.tree.maxEntryBytes}`,
+        );
+    }
+  }
+
+  /** Throws if another row (not the one with primary key `self`) has the unique key of `row`. */
+  #checkUnique(ix: TableIndex, row: RowBuffer, self: Uint8Array | null): void {
+    const n = ix.columns.length;
+    for (let i = 0; i < n; i++) if (row.nulls[ix.columns[i]!] === 1) return; // NULLs never clash
+    const entry = ix.encoder.encode(row);
+    // the prefix of the entry that holds the index's own columns
+    let end = 0;
+    let f = 0;
+    while (f < n) {
+      end = nextField(entry, end);
+      f++;
+    }
+    const prefix = entry.slice(0, end);
+    this.#stats.counts[H_READ_KEY]!++;
+    let clash = false;
+    ix.tree.forEachRange(prefix, null, (k) => {
+      if (k.length < prefix.length || compareKeys(k.subarray(0, prefix.length), prefix) !== 0) return false;
+      if (self !== null && compareKeys(this.#pkOfEntry(ix, k), self) === 0) return true;
+      clash = true;
+      return false;
+    });
+    if (clash) throw this.#dup(ix, row);
+  }
+
+  #dup(ix: TableIndex, row: RowBuffer): DuplicateEntryError {
+    const shown = ix.columns.map((c) => {
+      const v = row.get(c);
+      return v instanceof Uint8Array ? new TextDecoder().decode(v) : String(v);
+    });
+    return new DuplicateEntryError(this.name, ix.name, shown.join('-'));
+  }
+}
+
+function nextField(key: Uint8Array, off: number): number {
+  return fieldEnd(key, off, key.length);
+}
+
+/** Build a {@link TableIndex} for `columns` of a table whose primary key is `pkColumns`. */
+export function describeIndex(
+  tree: BTree,
+  id: number,
+  name: string,
+  columns: readonly number[],
+  pkColumns: readonly number[],
+  primary: boolean,
+  unique: boolean,
+  tableColumns: readonly StoredColumn[],
+  kinds: Uint8Array,
+): TableIndex {
+  const entryColumns = primary
+    ? [...columns]
+    : [...columns, ...pkColumns.filter((c) => !columns.includes(c))];
+  const pkFields = Int32Array.from(pkColumns, (c) => entryColumns.indexOf(c));
+  return {
+    id,
+    name,
+    columns,
+    primary,
+    unique: primary || unique,
+    tree,
+    entryColumns,
+    encoder: new KeyEncoder(entryColumns, kinds),
+    pkFields,
+    codec: new KeyCodec(entryColumns.map((c) => keySpec(tableColumns[c]!))),
+  };
+}

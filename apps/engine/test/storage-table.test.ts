@@ -1,0 +1,295 @@
+// A database file with tables and secondary indexes: round trip and reopen, every index kept
+// consistent with its table under mixed writes (fast-check model run against a Map), duplicate
+// keys that change nothing, and the files that must not open.
+import {
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+  readFileSync,
+  openSync,
+  readSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  Database,
+  DuplicateEntryError,
+  type FieldValue,
+  FormatVersionError,
+  NotADatabaseError,
+  type TableSchema,
+} from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'engine-storage-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const fresh = (): string => join(dir, `db${n++}.ekdb`);
+const SMALL = { innodb_page_size: 4096, innodb_buffer_pool_size: 2 << 20 } as const;
+
+const SCHEMA: TableSchema = {
+  name: 't',
+  columns: [
+    { name: 'id', type: { kind: 'int' } },
+    { name: 'a', type: { kind: 'int' } },
+    { name: 'b', type: { kind: 'varchar', length: 20 }, nullable: true },
+    { name: 'd', type: { kind: 'decimal', precision: 10, scale: 2 } },
+    { name: 'dt', type: { kind: 'date' } },
+  ],
+  primaryKey: ['id'],
+  indexes: [
+    { name: 'i_a', columns: ['a'] },
+    { name: 'i_b_a', columns: ['b', 'a'] },
+    { name: 'u_d', columns: ['d'], unique: true },
+  ],
+};
+
+type Row = [number, number, string | null, number, number];
+const enc = new TextEncoder();
+const norm = (r: Row): FieldValue[] => [r[0], r[1], r[2] === null ? null : enc.encode(r[2]), r[3], r[4]];
+
+describe('database file', () => {
+  it('round-trips rows and knows its tables after reopening', () => {
+    const path = fresh();
+    const db = Database.create(path, SMALL);
+    const t = db.createTable(SCHEMA);
+    for (let i = 0; i < 2000; i++) t.insert([i, i % 7, i % 3 === 0 ? null : `b${i % 11}  `, i * 3, 9000 + i]);
+    db.close();
+
+    const db2 = Database.open(path, SMALL);
+    const t2 = db2.table('t');
+    expect(t2.rows).toBe(2000);
+    expect(t2.columns).toEqual(SCHEMA.columns);
+    expect(t2.secondary.map((i) => [i.name, i.unique])).toEqual([
+      ['i_a', false],
+      ['i_b_a', false],
+      ['u_d', true],
+    ]);
+    expect(t2.get([1234])).toEqual(norm([1234, 1234 % 7, 'b2  ', 3702, 10234]));
+    expect(t2.primary.tree.stats().height).toBeGreaterThan(1);
+    const viaIndex: number[] = [];
+    t2.lookup('i_a', [3], (row) => {
+      viaIndex.push(row.nums[0]!);
+      return true;
+    });
+    expect(viaIndex).toEqual(Array.from({ length: 2000 }, (_, i) => i).filter((i) => i % 7 === 3));
+    const before = db2.status();
+    let found = 0;
+    t2.lookup('u_d', ['36.99'], () => {
+      found++;
+      return true;
+    });
+    expect(found).toBe(1); // d = 3699 (scaled) is row 1233
+    expect(db2.status().Handler_read_key - before.Handler_read_key).toBe(1);
+    t2.checkIndexes();
+    db2.close();
+  });
+
+  it('counts handler calls and shows the pool counters in status()', () => {
+    const db = Database.create(fresh(), SMALL);
+    const t = db.createTable(SCHEMA);
+    for (let i = 0; i < 10; i++) t.insert([i, i, null, i, i]);
+    t.update([3], [3, 30, 'x', 3, 3]);
+    t.delete([4]);
+    let rows = 0;
+    t.scan(() => {
+      rows++;
+      return true;
+    });
+    const s = db.status();
+    expect(s.Handler_write).toBe(10);
+    expect(s.Handler_update).toBe(1);
+    expect(s.Handler_delete).toBe(1);
+    expect(s.Handler_read_rnd_next).toBe(9);
+    expect(s.Handler_read_first).toBe(1);
+    expect(s.Innodb_buffer_pool_read_requests).toBeGreaterThan(0);
+    expect(rows).toBe(9);
+    db.close();
+  });
+
+  it('a duplicate primary or unique key is an error that changes nothing', () => {
+    const db = Database.create(fresh(), SMALL);
+    const t = db.createTable(SCHEMA);
+    for (let i = 0; i < 50; i++) t.insert([i, i % 5, `v${i}`, i, i]);
+    const snapshot = (): unknown[] => {
+      const out: unknown[] = [];
+      t.scan((r) => {
+        out.push(r.toArray());
+        return true;
+      });
+      return out;
+    };
+    const before = snapshot();
+    expect(() => t.insert([7, 1, 'x', 1000, 0])).toThrow(DuplicateEntryError);
+    expect(() => t.insert([7, 1, 'x', 1000, 0])).toThrow("Duplicate entry '7' for key 't.PRIMARY'");
+    expect(() => t.insert([100, 1, 'x', 7, 0])).toThrow("Duplicate entry '7' for key 't.u_d'");
+    expect(() => t.update([8], [8, 1, 'x', 9, 0])).toThrow(/u_d/);
+    expect(() => t.update([8], [9, 1, 'x', 8, 0])).toThrow(/PRIMARY/);
+    expect(snapshot()).toEqual(before);
+    expect(t.rows).toBe(50);
+    t.checkIndexes();
+    // updating a row to its own unique value is fine
+    expect(t.update([8], [8, 2, 'y', 8, 1])).toBe(true);
+    t.checkIndexes();
+    db.close();
+  });
+
+  it('keeps every index consistent with its table under mixed insert/update/delete (model run)', () => {
+    type Model = Map<number, Row>;
+    interface Real {
+      db: Database;
+    }
+    const rowArb = fc.tuple(
+      fc.integer({ min: 0, max: 40 }),
+      fc.integer({ min: 0, max: 5 }),
+      fc.option(fc.constantFrom('', 'a', 'a ', 'ab', 'b\u0000', 'zz'), { freq: 4 }),
+      fc.integer({ min: 0, max: 30 }),
+      fc.integer({ min: -1000, max: 20000 }),
+    ) as fc.Arbitrary<Row>;
+    const dClash = (m: Model, r: Row, self: number | null): boolean =>
+      [...m.values()].some((x) => x[3] === r[3] && x[0] !== self);
+    const check = (m: Model, r: Real): void => {
+      const t = r.db.table('t');
+      t.checkIndexes();
+      expect(t.rows).toBe(m.size);
+      const got: unknown[] = [];
+      t.scan((row) => {
+        got.push(row.toArray());
+        return true;
+      });
+      expect(got).toEqual([...m.values()].sort((a, b) => a[0] - b[0]).map(norm));
+    };
+    class Insert implements fc.Command<Model, Real> {
+      constructor(readonly row: Row) {}
+      check = (): boolean => true;
+      run(m: Model, r: Real): void {
+        const t = r.db.table('t');
+        if (m.has(this.row[0]) || dClash(m, this.row, null)) {
+          expect(() => t.insert(norm(this.row))).toThrow(DuplicateEntryError);
+        } else {
+          t.insert(norm(this.row));
+          m.set(this.row[0], this.row);
+        }
+        check(m, r);
+      }
+      toString = (): string => `insert ${JSON.stringify(this.row)}`;
+    }
+    class Update implements fc.Command<Model, Real> {
+      constructor(
+        readonly id: number,
+        readonly row: Row,
+      ) {}
+      check = (): boolean => true;
+      run(m: Model, r: Real): void {
+        const t = r.db.table('t');
+        if (!m.has(this.id)) {
+          expect(t.update([this.id], norm(this.row))).toBe(false);
+        } else if ((this.row[0] !== this.id && m.has(this.row[0])) || dClash(m, this.row, this.id)) {
+          expect(() => t.update([this.id], norm(this.row))).toThrow(DuplicateEntryError);
+        } else {
+          expect(t.update([this.id], norm(this.row))).toBe(true);
+          m.delete(this.id);
+          m.set(this.row[0], this.row);
+        }
+        check(m, r);
+      }
+      toString = (): string => `update ${this.id} ${JSON.stringify(this.row)}`;
+    }
+    class Delete implements fc.Command<Model, Real> {
+      constructor(readonly id: number) {}
+      check = (): boolean => true;
+      run(m: Model, r: Real): void {
+        expect(r.db.table('t').delete([this.id])).toBe(m.delete(this.id));
+        check(m, r);
+      }
+      toString = (): string => `delete ${this.id}`;
+    }
+    class Reopen implements fc.Command<Model, Real> {
+      check = (): boolean => true;
+      run(m: Model, r: Real): void {
+        r.db.close();
+        r.db = Database.open(r.db.path, SMALL);
+        check(m, r);
+      }
+      toString = (): string => 'reopen';
+    }
+    const commands = [
+      rowArb.map((row) => new Insert(row)),
+      rowArb.map((row) => new Insert(row)),
+      fc.tuple(fc.integer({ min: 0, max: 40 }), rowArb).map(([id, row]) => new Update(id, row)),
+      fc.integer({ min: 0, max: 40 }).map((id) => new Delete(id)),
+      fc.constant(new Reopen()),
+    ];
+    fc.assert(
+      fc.property(fc.commands(commands, { maxCommands: 60 }), (cmds) => {
+        const db = Database.create(fresh(), SMALL);
+        db.createTable(SCHEMA);
+        const real: Real = { db };
+        try {
+          fc.modelRun(() => ({ model: new Map(), real }), cmds);
+        } finally {
+          real.db.close();
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('files that must not open', () => {
+  it('a file that is not an enginekit database', () => {
+    const p = fresh();
+    writeFileSync(p, 'SQLite format 3\u0000'.repeat(1000));
+    expect(() => Database.open(p)).toThrow(NotADatabaseError);
+    expect(() => Database.open(p)).toThrow(/is not an enginekit database: no ENGINEKT magic/);
+    const short = fresh();
+    writeFileSync(short, 'hi');
+    expect(() => Database.open(short)).toThrow(/only 2 bytes long/);
+  });
+
+  it('a database of a newer format version', () => {
+    const p = fresh();
+    Database.create(p, SMALL).close();
+    const bytes = readFileSync(p);
+    bytes.writeUInt32BE(2, 38 + 8);
+    writeFileSync(p, bytes);
+    expect(() => Database.open(p)).toThrow(FormatVersionError);
+    expect(() => Database.open(p)).toThrow(/format version 2; this enginekit reads versions up to 1/);
+  });
+
+  it('a corrupt page is a CorruptionError naming the page, never a wrong answer', () => {
+    const p = fresh();
+    const db = Database.create(p, SMALL);
+    const t = db.createTable(SCHEMA);
+    for (let i = 0; i < 3000; i++) t.insert([i, i % 7, `r${i}`, i, i]);
+    db.close();
+    // find a leaf of the clustered index holding row 2500 and flip one byte of a record
+    const db2 = Database.open(p, SMALL);
+    const c = db2.table('t').primary.tree.cursor();
+    const key = db2.table('t').primary.codec.encode([2500]);
+    expect(c.seek(key, 'eq')).toBe(true);
+    const page = c.pageNo;
+    db2.close();
+    const fd = openSync(p, 'r+');
+    const b = Buffer.alloc(1);
+    readSync(fd, b, 0, 1, page * 4096 + 200);
+    b[0] = b[0]! ^ 0x40;
+    writeSync(fd, b, 0, 1, page * 4096 + 200);
+    closeSync(fd);
+    const db3 = Database.open(p, SMALL);
+    const err = (() => {
+      try {
+        db3.table('t').get([2500]);
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    expect(err?.name).toBe('CorruptionError');
+    expect(err?.message).toContain(`corrupt page ${page} `);
+    db3.abandon();
+  });
+});
