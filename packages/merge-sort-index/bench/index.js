@@ -1,6 +1,7 @@
 // `node bench/index.js` (or `pnpm bench`) — needs the built package (`pnpm exec tsup`).
 // Flags / env: --rows=N (BENCH_ROWS, default 300000), --big (BENCH_BIG: adds the 3M-row index
-// build), --repeat=N (BENCH_REPEAT, default 3), --skip-micro, --skip-memory.
+// build), --repeat=N (BENCH_REPEAT, default 3), --only=build,io,sort,memory,micro (BENCH_ONLY:
+// run only those sections), --skip-micro, --skip-memory.
 // Results are printed as tables and written to bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -15,6 +16,9 @@ import { sortBufferTable } from './sort-buffer.js';
 const rows = Number(flag('rows', '300000'));
 const repeat = Number(flag('repeat', '3'));
 const big = flag('big', 'false') !== 'false';
+const only = flag('only', '');
+const want = (section) =>
+  (only === '' || only.split(',').includes(section)) && flag(`skip-${section}`, 'false') === 'false';
 const here = dirname(fileURLToPath(import.meta.url));
 const results = {
   date: new Date().toISOString(),
@@ -28,29 +32,38 @@ console.log(
   `merge-sort-index bench: ${rows} rows, median of ${repeat}, node ${process.version}, ${cpus().length} cpus`,
 );
 
-console.log('\n## Index build: sort + bulk load vs insert-each vs SQLite CREATE INDEX');
-results.build = btreeBuildTable(big ? [rows, 3_000_000] : [rows], repeat);
-console.table(results.build);
+if (want('build')) {
+  console.log('\n## Index build: sort + bulk load vs insert-each vs SQLite CREATE INDEX');
+  results.build = btreeBuildTable(big ? [rows, 3_000_000] : [rows], repeat);
+  console.table(results.build);
+}
 
-console.log('\n## Index build, IO-bound: 8 MiB buffer pool over a file, smaller than the index');
-results.buildIo = btreeBuildTable([rows], 1, 8);
-console.table(results.buildIo);
+if (want('io')) {
+  console.log('\n## Index build, IO-bound: 8 MiB buffer pool over a file, smaller than the index');
+  results.buildIo = btreeBuildTable([rows], 1, 8);
+  console.table(results.buildIo);
+}
 
-console.log('\n## Sort buffer size × merge mode');
-results.sortBuffer = sortBufferTable(rows, repeat);
-console.table(results.sortBuffer);
+if (want('sort')) {
+  console.log('\n## Sort buffer size × merge mode');
+  results.sortBuffer = sortBufferTable(rows, repeat);
+  console.table(results.sortBuffer);
+}
 
-if (flag('skip-memory', 'false') === 'false') {
+if (want('memory')) {
   console.log("\n## Memory: the sorter's account vs measured ArrayBuffer peak (1 MiB sort buffer)");
   results.memory = memoryTable([100_000, rows, 1_000_000]);
   console.table(results.memory);
 }
 
-if (flag('skip-micro', 'false') === 'false') {
+if (want('micro')) {
   console.log('\n## In-memory sort (benny)');
   results.micro = await microSuite();
   console.table(results.micro);
 }
 
 mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(join(here, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(
+  join(here, 'results', only === '' ? 'latest.json' : `latest-${only.replace(/,/g, '-')}.json`),
+  `${JSON.stringify(results, null, 2)}\n`,
+);
