@@ -46,3 +46,13 @@ export class SortAbortedError extends Error {
 export class SorterStateError extends Error {
   override readonly name: string = 'SorterStateError';
 }
+
+/** Two records with equal keys in a sort with `unique: true`; `key` is a copy of the key. */
+export class DuplicateKeyError extends Error {
+  override readonly name: string = 'DuplicateKeyError';
+  readonly key: Uint8Array;
+  constructor(message: string, key: Uint8Array) {
+    super(message);
+    this.key = key;
+  }
+}

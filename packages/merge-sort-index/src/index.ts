@@ -17,7 +17,14 @@ export {
   SORT_BUFFER_SIZE_MIN,
   type SorterOptions,
 } from './options.js';
-export { DiskFullError, SortAbortedError, SorterStateError, SourceError, TempFileError } from './errors.js';
+export {
+  DiskFullError,
+  DuplicateKeyError,
+  SortAbortedError,
+  SorterStateError,
+  SourceError,
+  TempFileError,
+} from './errors.js';
 export { nodeTempFileSystem, type TempFileSystem } from './temp-files.js';
 export { ExternalSorter, type SortedRecord } from './sorter.js';
 export {

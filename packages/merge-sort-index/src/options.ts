@@ -41,6 +41,11 @@ export interface SorterOptions {
   kwayReadSize?: number;
   /** Key order; default memcmp order (`compareBytes`). */
   compare?: KeyComparator;
+  /**
+   * A unique index: equal keys fail the sort with `DuplicateKeyError` (temp files removed), as
+   * InnoDB's duplicate check while building a unique index. Default false.
+   */
+  unique?: boolean;
   /** Directory for the temp files (a private sub-directory is made in it). Default `os.tmpdir()`. */
   tmpdir?: string;
   /** Abort the sort: temp files are removed and `SortAbortedError` is thrown. */
@@ -58,6 +63,7 @@ export interface ResolvedOptions {
   mergeMode: MergeMode;
   kwayReadSize: number;
   compare: KeyComparator | undefined;
+  unique: boolean;
   tmpdir: string;
   signal: AbortSignal | undefined;
   onProgress: ((progress: SortProgress) => void) | undefined;
@@ -71,6 +77,7 @@ const KNOWN = new Set([
   'mergeMode',
   'kwayReadSize',
   'compare',
+  'unique',
   'tmpdir',
   'signal',
   'onProgress',
@@ -130,6 +137,8 @@ export function resolveOptions(
   if (compare !== undefined && typeof compare !== 'function') {
     throw new TypeError(`compare must be a function, got ${String(compare)}`);
   }
+  const unique = options.unique ?? false;
+  if (typeof unique !== 'boolean') throw new TypeError(`unique must be a boolean, got ${String(unique)}`);
   const dir = options.tmpdir ?? tmpdir();
   if (typeof dir !== 'string' || dir.length === 0) {
     throw new TypeError(`tmpdir must be a non-empty string, got ${String(dir)}`);
@@ -151,6 +160,7 @@ export function resolveOptions(
     mergeMode,
     kwayReadSize,
     compare,
+    unique,
     tmpdir: dir,
     signal,
     onProgress,

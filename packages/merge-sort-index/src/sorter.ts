@@ -1,5 +1,5 @@
 import { compareBytes } from './compare.js';
-import { SortAbortedError, SorterStateError, SourceError } from './errors.js';
+import { DuplicateKeyError, SortAbortedError, SorterStateError, SourceError } from './errors.js';
 import type { Counter, RecordCursor } from './internal/cursor.js';
 import { LoserTreeMerge, TwoWayMerge } from './internal/merge.js';
 import { copyRun, RunReader, RunWriter } from './internal/run-io.js';
@@ -47,6 +47,13 @@ function copyOut(buf: Buffer, start: number, end: number): Uint8Array {
   return out;
 }
 
+/** The first bytes of a key in hex, for messages. */
+function hexKey(buf: Uint8Array, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end && i < start + 32; i++) out += buf[i]!.toString(16).padStart(2, '0');
+  return end - start > 32 ? `${out}…` : out;
+}
+
 type State = 'adding' | 'output' | 'done' | 'closed';
 
 /**
@@ -90,6 +97,9 @@ export class ExternalSorter {
   /** The sort buffer's memory, lent to the merge's read buffers after the last run is written. */
   #arena: ArrayBuffer | undefined;
   #arenaUsed = 0;
+  /** `unique`: the previous output key. */
+  #prevKey: Uint8Array = new Uint8Array(64);
+  #prevKeyLen = 0;
   #outputRows = 0;
   #outputBytes = 0;
 
@@ -478,6 +488,7 @@ export class ExternalSorter {
         if (n % PROGRESS_EVERY === 0) this.#progress('output', n, this.#outputBytes);
       }
       if (!cursor.next()) return false;
+      if (this.#opt.unique) this.#checkUnique(cursor, n);
       this.#outputRows = n + 1;
       this.#outputBytes += cursor.valueEnd - cursor.recordStart;
       return true;
@@ -485,6 +496,25 @@ export class ExternalSorter {
       this.close();
       throw err;
     }
+  }
+
+  /**
+   * `unique`: the output is in key order, so a duplicate is always next to its twin; keep a
+   * copy of the previous key and compare (InnoDB checks while sorting, `row_merge_buf_sort` and
+   * `row_merge_blocks`, and fails the build with a duplicate-key error).
+   */
+  #checkUnique(c: RecordCursor, n: number): void {
+    const len = c.keyEnd - c.keyStart;
+    let prev = this.#prevKey;
+    if (n > 0 && this.#compare(prev, 0, this.#prevKeyLen, c.buf, c.keyStart, c.keyEnd) === 0) {
+      throw new DuplicateKeyError(
+        `duplicate key ${hexKey(c.buf, c.keyStart, c.keyEnd)} in a unique sort (records ${n} and ${n + 1} in key order)`,
+        copyOut(c.buf, c.keyStart, c.keyEnd),
+      );
+    }
+    if (prev.length < len) prev = this.#prevKey = new Uint8Array(Math.max(len, 2 * prev.length));
+    for (let i = 0; i < len; i++) prev[i] = c.buf[c.keyStart + i]!;
+    this.#prevKeyLen = len;
   }
 
   /** Same as `entries()`: records with copied bytes. */

@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   DiskFullError,
+  DuplicateKeyError,
   ExternalSorter,
   nodeTempFileSystem,
   SortAbortedError,
@@ -159,5 +160,42 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
     sorter.close();
     expect(scratch.entries()).toEqual([]);
     expect(() => [...sorter.entries()]).toThrow(SorterStateError);
+  });
+});
+
+describe('unique', () => {
+  it.each(['innodb', 'kway'] as const)(
+    '%s: a duplicate key fails the sort with DuplicateKeyError, files removed',
+    (mergeMode) => {
+      const entries = makeRecords('presorted', 3000, 1, 150);
+      const dup = entries[1234]!;
+      for (const big of [false, true]) {
+        const sorter = new ExternalSorter({
+          ...base,
+          mergeMode,
+          unique: true,
+          sortBufferSize: big ? 1 << 24 : 65536,
+        });
+        sorter.addAll([...entries, [dup[0], new Uint8Array([9])]]);
+        expect(sorter.stats.runs > 0).toBe(!big);
+        let caught: unknown;
+        try {
+          sorter.drain(() => {});
+        } catch (err) {
+          caught = err;
+        }
+        expect(caught).toBeInstanceOf(DuplicateKeyError);
+        expect(Buffer.from((caught as DuplicateKeyError).key).equals(Buffer.from(dup[0]))).toBe(true);
+        expect((caught as Error).message).toMatch(/duplicate key 000004d2/);
+        expect(scratch.entries()).toEqual([]);
+      }
+    },
+  );
+
+  it('unique keys pass', () => {
+    const entries = makeRecords('reverse', 3000, 1, 150);
+    const n = new ExternalSorter({ ...base, unique: true }).addAll(entries).drain(() => {});
+    expect(n).toBe(entries.length);
+    expect(() => new ExternalSorter({ unique: 1 as unknown as boolean })).toThrow(/unique must be a boolean/);
   });
 });
