@@ -4,7 +4,7 @@
 // IO-bound: a SimulatedDevice('hdd') under a cold pool of 5% of the data pages.
 // In memory: a warm pool holding every page (benny, CPU only).
 import { buildDataset } from './dataset.js';
-import { runInMemory } from './in-memory.js';
+import { runGetOrder, runInMemory, runInMemoryInterleaved } from './in-memory.js';
 import { CONFIGS, equalityLookups, expectedMatches, intervalLookup, runOnce } from './io-bound.js';
 
 const rows = Number(process.env.MRR_BENCH_ROWS ?? 200000);
@@ -45,15 +45,36 @@ for (const [name, ranges] of workloads) {
   }
 }
 
-console.log('\n## In memory (warm pool holding every page; benny, one full scan per op)\n');
 const memLookups = lookups[0];
-for (const [name, ranges] of [
+const memWorkloads = [
   [`${fmt(memLookups)} equality keys`, equalityLookups(ds, memLookups)],
   [`1 range, ~${fmt(memLookups)} rows`, intervalLookup(ds, memLookups)],
-]) {
+];
+console.log('\n## In memory: median CPU ms per scan, 21 interleaved rounds (warm pool holding every page)\n');
+for (const [name, ranges] of memWorkloads) {
+  const rows = runInMemoryInterleaved(ds, ranges);
+  console.log(`\n| ${name} | median CPU ms | vs default |`);
+  console.log('|---|--:|--:|');
+  for (const r of rows)
+    console.log(`| ${r.label} | ${r.cpuMs.toFixed(1)} | ${(r.cpuMs / rows[0].cpuMs).toFixed(2)}× |`);
+}
+
+console.log('\n## In memory (warm pool holding every page; benny, one full scan per op)\n');
+for (const [name, ranges] of memWorkloads) {
   const { results } = await runInMemory(ds, ranges, name);
   const base = results[0].ops;
   console.log(`\n| ${name} | scans/s | ± % | time vs default |`);
+  console.log('|---|--:|--:|--:|');
+  for (const r of results)
+    console.log(`| ${r.label} | ${r.ops.toFixed(1)} | ${r.margin} | ${(base / r.ops).toFixed(2)}× |`);
+}
+{
+  const pks = equalityLookups(ds, memLookups, 11).map((r) => r.key);
+  const { results } = await runGetOrder(ds, pks, 'clustered gets only');
+  const base = results[0].ops;
+  console.log(
+    `\n| ${fmt(memLookups)} clustered-index gets, nothing else | passes/s | ± % | time vs random order |`,
+  );
   console.log('|---|--:|--:|--:|');
   for (const r of results)
     console.log(`| ${r.label} | ${r.ops.toFixed(1)} | ${r.margin} | ${(base / r.ops).toFixed(2)}× |`);
