@@ -482,6 +482,7 @@ export class ExternalSorter {
 
   /** Advance the final cursor, with abort checks, progress and cleanup on error. */
   #step(cursor: RecordCursor, n: number): boolean {
+    if (this.#state !== 'output') throw new SorterStateError('the sorter was closed during its output');
     try {
       if (n % CHECK_EVERY === 0 && n > 0) {
         this.#checkAbort();

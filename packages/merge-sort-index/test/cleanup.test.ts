@@ -199,3 +199,13 @@ describe('unique', () => {
     expect(() => new ExternalSorter({ unique: 1 as unknown as boolean })).toThrow(/unique must be a boolean/);
   });
 });
+
+it('close() in the middle of the output ends it with SorterStateError', () => {
+  const sorter = new ExternalSorter({ ...base }).addAll(records);
+  let n = 0;
+  expect(() => {
+    for (const _ of sorter.entries()) if (++n === 10) sorter.close();
+  }).toThrow(SorterStateError);
+  expect(n).toBe(10);
+  expect(scratch.entries()).toEqual([]);
+});
