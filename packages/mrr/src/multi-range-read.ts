@@ -87,7 +87,10 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
   readonly rowIdElement: number;
   /** Bytes of one key-buffer entry: key length + 8 with associations. */
   readonly keyElement: number;
-  /** Entries the rowid buffer holds when the key stage takes no space (0 without a rowid stage). */
+  /**
+   * Most entries the rowid buffer can hold: the whole budget without a key stage, the budget
+   * less one key entry with one (0 without a rowid stage).
+   */
   readonly rowIdCapacity: number;
   /** Keys the key buffer holds (0 without a key stage). */
   readonly keyCapacity: number;
@@ -170,11 +173,21 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
       rowIdCapacity = Math.floor((bytes - this.keyElement) / this.rowIdElement);
     } else if (this.keyOrdered) {
       if (bytes < this.keyElement)
-        throw new BufferTooSmallError(name, bytes, this.keyElement, 'one (key, association) entry');
+        throw new BufferTooSmallError(
+          name,
+          bytes,
+          this.keyElement,
+          assoc ? 'one (key, association) entry' : 'one key',
+        );
       keyCapacity = Math.floor(bytes / this.keyElement);
     } else if (this.rowidOrdered) {
       if (bytes < this.rowIdElement) {
-        throw new BufferTooSmallError(name, bytes, this.rowIdElement, 'one (row id, association) entry');
+        throw new BufferTooSmallError(
+          name,
+          bytes,
+          this.rowIdElement,
+          assoc ? 'one (row id, association) entry' : 'one row id',
+        );
       }
       rowIdCapacity = Math.floor(bytes / this.rowIdElement);
     }

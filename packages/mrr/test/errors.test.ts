@@ -91,3 +91,17 @@ describe('argument errors name the argument', () => {
     expect(() => createMultiRangeRead(badKind, f, [])).toThrow(/rowIdKind/);
   });
 });
+
+describe('without associations', () => {
+  it('an entry is the row id alone, and the error says so', () => {
+    const run = (size: number) =>
+      createMultiRangeRead(makeIndex(c), arrayRowFetcher(rows), [{ key: 2 }], {
+        associations: false,
+        mrr_buffer_size: size,
+      });
+    expect(() => run(7)).toThrow(/one row id needs at least 8 bytes/);
+    const scan = run(8);
+    expect(scan.rowIdElement).toBe(8);
+    expect([...scan].map((m) => `${m.row}@${m.association}`)).toEqual(['b@0', 'c@0']);
+  });
+});
