@@ -72,3 +72,13 @@ export function positiveNumber(args: ParsedArgs, name: string, command: string, 
   }
   return Number(v);
 }
+
+/** A positive integer option (`--chunks 4`). */
+export function positiveInteger(args: ParsedArgs, name: string, command: string, fallback: number): number {
+  const v = args.options.get(name);
+  if (v === undefined) return fallback;
+  if (v === true || !/^[1-9]\d{0,8}$/.test(v)) {
+    throw new UsageError(`${command}: --${name} must be a positive integer, got '${v === true ? '' : v}'`);
+  }
+  return Number(v);
+}

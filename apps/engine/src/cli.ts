@@ -1,12 +1,20 @@
 #!/usr/bin/env node
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
-import { expectOnly, parseArgs, positiveNumber, requireString, UsageError } from './cli-args.js';
+import {
+  expectOnly,
+  parseArgs,
+  positiveInteger,
+  positiveNumber,
+  requireString,
+  UsageError,
+} from './cli-args.js';
 import { generateTpch, type TpchStep } from './tpch/generate.js';
 
 const USAGE = `usage:
-  enginekit tpch gen --sf N --out DIR [--quiet]
-      write dbgen-identical region.tbl … lineitem.tbl for scale factor N (default 0.01)
+  enginekit tpch gen --sf N --out DIR [--chunks C --step S] [--quiet]
+      write dbgen-identical region.tbl … lineitem.tbl for scale factor N (default 0.01);
+      with --chunks, only part S of C of each scaled table, as <table>.tbl.S (dbgen -C/-S)
   enginekit tpch load --db FILE (--sf N | --tbl DIR) [--quiet]   (not yet: waits for the storage half)
   enginekit info --db FILE                                        (not yet: waits for the storage half)
   enginekit --help`;
@@ -23,13 +31,16 @@ const STEP_LABEL: Record<TpchStep, string> = {
 
 function tpchGen(argv: readonly string[]): void {
   const args = parseArgs(argv, new Set(['quiet']));
-  expectOnly(args, ['sf', 'out', 'quiet'], 'tpch gen');
+  expectOnly(args, ['sf', 'out', 'quiet', 'chunks', 'step'], 'tpch gen');
   if (args.words.length > 0) throw new UsageError(`tpch gen: unexpected argument '${args.words[0]}'`);
   const sf = positiveNumber(args, 'sf', 'tpch gen', 0.01);
   if (sf >= 1 && !Number.isInteger(sf)) {
     throw new UsageError(`tpch gen: --sf above 1 must be an integer, got '${sf}'`);
   }
   const out = resolve(requireString(args, 'out', 'tpch gen'));
+  const chunks = positiveInteger(args, 'chunks', 'tpch gen', 1);
+  const part = positiveInteger(args, 'step', 'tpch gen', 1);
+  if (part > chunks) throw new UsageError(`tpch gen: --step ${part} is beyond --chunks ${chunks}`);
   const quiet = args.options.has('quiet') || !process.stderr.isTTY;
 
   let bar: SingleBar | undefined;
@@ -39,6 +50,8 @@ function tpchGen(argv: readonly string[]): void {
   const result = generateTpch({
     sf,
     out,
+    chunks,
+    step: part,
     ...(quiet
       ? {}
       : {
@@ -64,7 +77,7 @@ function tpchGen(argv: readonly string[]): void {
   if (!args.options.has('quiet')) {
     const bytes = result.files.reduce((a, f) => a + f.bytes, 0);
     process.stdout.write(
-      `${result.files.map((f) => `${f.table}.tbl ${f.rows} rows`).join(', ')}\n` +
+      `${result.files.map((f) => `${basename(f.path)} ${f.rows} rows`).join(', ')}\n` +
         `SF ${sf}: ${(bytes / 1e6).toFixed(1)} MB in ${out} (${seconds} s)\n`,
     );
   }

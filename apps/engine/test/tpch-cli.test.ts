@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { expectOnly, parseArgs, positiveNumber, requireString, UsageError } from '../src/cli-args.js';
+import {
+  expectOnly,
+  parseArgs,
+  positiveInteger,
+  positiveNumber,
+  requireString,
+  UsageError,
+} from '../src/cli-args.js';
+import { chunkRange } from '../src/tpch/scale.js';
 import { scalePlan } from '../src/index.js';
 
 describe('cli arguments', () => {
@@ -37,6 +45,11 @@ describe('cli arguments', () => {
     expect(msg(() => requireString(parseArgs([], flags), 'out', 'tpch gen'))).toBe(
       'tpch gen: --out is required',
     );
+    for (const bad of ['0', '1.5', 'x', '']) {
+      expect(msg(() => positiveInteger(parseArgs([`--chunks=${bad}`], flags), 'chunks', 'tpch gen', 1))).toBe(
+        `tpch gen: --chunks must be a positive integer, got '${bad}'`,
+      );
+    }
     for (const bad of ['0', '-1', 'abc', '1e3', '']) {
       expect(msg(() => positiveNumber(parseArgs([`--sf=${bad}`], flags), 'sf', 'tpch gen', 1))).toBe(
         `tpch gen: --sf must be a positive number, got '${bad}'`,
@@ -67,5 +80,26 @@ describe('scalePlan (dbgen -s)', () => {
     expect(() => scalePlan(1.5)).toThrow(
       new RangeError('sf above 1 must be an integer (dbgen would truncate 1.5 to 1)'),
     );
+  });
+});
+
+describe('chunkRange (dbgen set_state)', () => {
+  it('splits rows evenly, the last chunk taking the remainder, covering every row once', () => {
+    expect(chunkRange(15000, 4, 1)).toEqual({ first: 1, count: 3750 });
+    expect(chunkRange(10, 3, 3)).toEqual({ first: 7, count: 4 });
+    for (const [rows, chunks] of [
+      [1, 1],
+      [100, 7],
+      [60175, 13],
+    ] as const) {
+      let next = 1;
+      for (let s = 1; s <= chunks; s++) {
+        const r = chunkRange(rows, chunks, s);
+        expect(r.first).toBe(next);
+        next += r.count;
+      }
+      expect(next).toBe(rows + 1);
+    }
+    expect(() => chunkRange(10, 0, 1)).toThrow(new RangeError('chunks must be a positive integer, got 0'));
   });
 });

@@ -1,6 +1,6 @@
 import { marketSegments, nations } from './dists.js';
 import { encoded, pick, randomAlnum, writePhone, writeText } from './fields.js';
-import type { ScalePlan } from './scale.js';
+import type { RowRange, ScalePlan } from './scale.js';
 import { RowStreams, Stream, TableId } from './streams.js';
 import type { TblWriter } from './tbl-writer.js';
 
@@ -17,11 +17,15 @@ export function writeCustomer(
   pool: Uint8Array,
   plan: ScalePlan,
   onRows?: (n: number) => void,
+  range?: RowRange,
 ): number {
   const rs = new RowStreams([TableId.customer]);
   const address = new Uint8Array(64);
-  const total = plan.customer;
-  for (let key = 1; key <= total; key++) {
+  const first = range?.first ?? 1;
+  const count = range?.count ?? plan.customer;
+  rs.skipRows(first - 1); // dbgen's sd_* seeding for a chunk (-C/-S)
+  for (let i = 0; i < count; i++) {
+    const key = first + i;
     rs.rowStart();
     w.int(key);
     w.ascii('Customer#');
@@ -39,8 +43,8 @@ export function writeCustomer(
     writeText(w, rs, pool, Stream.cComment, COMMENT_AVG);
     w.end();
     rs.rowStop();
-    if (onRows !== undefined && (key & 1023) === 0) onRows(1024);
+    if (onRows !== undefined && ((i + 1) & 1023) === 0) onRows(1024);
   }
-  if (onRows !== undefined) onRows(total & 1023);
-  return total;
+  if (onRows !== undefined) onRows(count & 1023);
+  return count;
 }

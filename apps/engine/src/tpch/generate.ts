@@ -4,7 +4,7 @@ import { writeNation, writeRegion } from './code-tables.js';
 import { writeCustomer } from './customer.js';
 import { writeOrders } from './orders.js';
 import { writePart } from './part.js';
-import { type ScalePlan, scalePlan } from './scale.js';
+import { chunkRange, type RowRange, type ScalePlan, scalePlan } from './scale.js';
 import { writeSupplier } from './supplier.js';
 import { TblWriter } from './tbl-writer.js';
 import { textPool } from './text-pool.js';
@@ -35,6 +35,14 @@ export interface GenerateOptions {
    * the text pool counts as one unit).
    */
   readonly onProgress?: (step: TpchStep, done: number, total: number) => void;
+  /**
+   * Split generation like dbgen `-C chunks -S step`: this call writes only the `step`-th of
+   * `chunks` parts of each scaled table, as `<table>.tbl.<step>`; concatenating the parts in step
+   * order gives the single-file output byte for byte. nation.tbl and region.tbl are written by
+   * step 1 only (dbgen rewrites them in every step). Default: one chunk, plain `<table>.tbl`.
+   */
+  readonly chunks?: number;
+  readonly step?: number;
 }
 
 export interface GeneratedFile {
@@ -46,6 +54,7 @@ export interface GeneratedFile {
 
 export interface GenerateResult {
   readonly plan: ScalePlan;
+  /** The files this call wrote, in {@link TPCH_TABLES} order. */
   readonly files: readonly GeneratedFile[];
 }
 
@@ -61,55 +70,72 @@ export function generateTpch(options: GenerateOptions): GenerateResult {
   if (typeof options.out !== 'string' || options.out.length === 0) {
     throw new TypeError(`out must be a directory path, got ${String(options.out)}`);
   }
+  const chunks = options.chunks ?? 1;
+  const step = options.step ?? 1;
+  chunkRange(1, chunks, step); // validates chunks and step
+  const split = chunks > 1;
+  const range = (rows: number): RowRange => chunkRange(rows, chunks, step);
   mkdirSync(options.out, { recursive: true });
   const report = options.onProgress;
   const files: GeneratedFile[] = [];
-  const open = (table: TpchTable): TblWriter => new TblWriter(join(options.out, `${table}.tbl`));
+  const pathOf = (table: TpchTable, scaled: boolean): string =>
+    join(options.out, split && scaled ? `${table}.tbl.${step}` : `${table}.tbl`);
+  const writers = new Map<TblWriter, string>();
+  const open = (table: TpchTable, scaled = true): TblWriter => {
+    const w = new TblWriter(pathOf(table, scaled));
+    writers.set(w, pathOf(table, scaled));
+    return w;
+  };
   const done = (table: TpchTable, w: TblWriter, rows: number): void => {
     w.close();
-    files.push({ table, path: join(options.out, `${table}.tbl`), rows, bytes: w.bytesWritten });
+    files.push({ table, path: writers.get(w)!, rows, bytes: w.bytesWritten });
   };
 
   report?.('text', 0, 1);
   const pool = textPool();
   report?.('text', 1, 1);
 
-  let w = open('region');
-  report?.('region', 0, plan.region);
-  done('region', w, writeRegion(w, pool));
-  report?.('region', plan.region, plan.region);
+  if (step === 1) {
+    const w = open('region', false);
+    report?.('region', 0, plan.region);
+    done('region', w, writeRegion(w, pool));
+    report?.('region', plan.region, plan.region);
+    const wn = open('nation', false);
+    report?.('nation', 0, plan.nation);
+    done('nation', wn, writeNation(wn, pool));
+    report?.('nation', plan.nation, plan.nation);
+  }
 
-  w = open('nation');
-  report?.('nation', 0, plan.nation);
-  done('nation', w, writeNation(w, pool));
-  report?.('nation', plan.nation, plan.nation);
-
-  w = open('supplier');
+  const rs = range(plan.supplier);
+  const ws = open('supplier');
   done(
     'supplier',
-    w,
-    writeSupplier(w, pool, plan, (n) => report?.('supplier', n, plan.supplier)),
+    ws,
+    writeSupplier(ws, pool, plan, (n) => report?.('supplier', n, rs.count), rs),
   );
 
-  w = open('customer');
+  const rc = range(plan.customer);
+  const wc = open('customer');
   done(
     'customer',
-    w,
-    writeCustomer(w, pool, plan, (n) => report?.('customer', n, plan.customer)),
+    wc,
+    writeCustomer(wc, pool, plan, (n) => report?.('customer', n, rc.count), rc),
   );
 
+  const rp = range(plan.part);
   const wp = open('part');
   const wps = open('partsupp');
-  const parts = writePart(wp, wps, pool, plan, (n) => report?.('part', n, plan.part));
+  const parts = writePart(wp, wps, pool, plan, (n) => report?.('part', n, rp.count), rp);
   done('part', wp, parts);
   done('partsupp', wps, parts * 4);
 
+  const ro = range(plan.orders);
   const wo = open('orders');
   const wl = open('lineitem');
   const counter = { lines: 0 };
-  const orders = writeOrders(wo, wl, pool, plan, (n) => report?.('orders', n, plan.orders), counter);
+  const orders = writeOrders(wo, wl, pool, plan, (n) => report?.('orders', n, ro.count), counter, ro);
   done('orders', wo, orders);
   done('lineitem', wl, counter.lines);
 
-  return { plan, files: TPCH_TABLES.map((t) => files.find((f) => f.table === t)!) };
+  return { plan, files: TPCH_TABLES.flatMap((t) => files.filter((f) => f.table === t)) };
 }

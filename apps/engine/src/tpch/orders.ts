@@ -2,9 +2,9 @@ import { DATE_BYTES, ORDER_DATE_MAX_OFFSET, CURRENT_DAY_OFFSET } from './dates.j
 import { orderPriorities, returnFlags, shipInstructions, shipModes } from './dists.js';
 import { encoded, pick, slice, textSlice } from './fields.js';
 import { partSupplier, retailPriceCents } from './part.js';
-import type { ScalePlan } from './scale.js';
+import type { RowRange, ScalePlan } from './scale.js';
 import { Rng64Stream } from './rng64.js';
-import { RowStreams, STREAM_TABLE, Stream, TableId } from './streams.js';
+import { RowStreams, Stream, TableId } from './streams.js';
 import type { TblWriter } from './tbl-writer.js';
 
 const COMMENT_AVG = 49; // O_CMNT_LEN
@@ -46,17 +46,22 @@ export function writeOrders(
   plan: ScalePlan,
   onRows?: (n: number) => void,
   counter?: { lines: number },
+  range?: RowRange,
 ): number {
   const rs = new RowStreams([TableId.orders, TableId.lineitem]);
-  const total = plan.orders;
   const customers = plan.customer;
   const parts = plan.part;
   const suppliers = plan.supplier;
   // dbgen draws o_custkey and l_partkey from its 64-bit generator from SF 30 000 on
   const wide = plan.scale >= WIDE_KEY_SCALE;
-  const custKeys = new Rng64Stream(STREAM_TABLE[Stream.oCustKey]![1]);
-  const partKeys = new Rng64Stream(STREAM_TABLE[Stream.lPartKey]![1]);
-  for (let row = 1; row <= total; row++) {
+  const first = range?.first ?? 1;
+  const count = range?.count ?? plan.orders;
+  rs.skipRows(first - 1); // dbgen's sd_* seeding for a chunk (-C/-S)
+  // dbgen seeds a chunk's 64-bit streams with the 31-bit skip too (sd_order/sd_line use NthElement)
+  const custKeys = new Rng64Stream(rs.seed(Stream.oCustKey));
+  const partKeys = new Rng64Stream(rs.seed(Stream.lPartKey));
+  for (let i = 0; i < count; i++) {
+    const row = first + i;
     rs.rowStart();
     const okey = sparseOrderKey(row);
     let cust = wide ? custKeys.next(1, customers) : rs.unif(Stream.oCustKey, 1, customers);
@@ -139,8 +144,8 @@ export function writeOrders(
     if (counter !== undefined) counter.lines += lines;
     if (wide) partKeys.rowSkip(7 - lines); // o_custkey: one draw of one reserved, no skip
     rs.rowStop();
-    if (onRows !== undefined && (row & 1023) === 0) onRows(1024);
+    if (onRows !== undefined && ((i + 1) & 1023) === 0) onRows(1024);
   }
-  if (onRows !== undefined) onRows(total & 1023);
-  return total;
+  if (onRows !== undefined) onRows(count & 1023);
+  return count;
 }

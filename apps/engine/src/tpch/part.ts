@@ -1,6 +1,6 @@
 import { colors, containers, partTypes } from './dists.js';
 import { encoded, pick, writeText } from './fields.js';
-import { type ScalePlan, SUPPLIERS_PER_PART } from './scale.js';
+import { type RowRange, type ScalePlan, SUPPLIERS_PER_PART } from './scale.js';
 import { RowStreams, Stream, TableId } from './streams.js';
 import type { TblWriter } from './tbl-writer.js';
 
@@ -43,12 +43,16 @@ export function writePart(
   pool: Uint8Array,
   plan: ScalePlan,
   onRows?: (n: number) => void,
+  range?: RowRange,
 ): number {
   const rs = new RowStreams([TableId.part, TableId.partsupp]);
   const perm = new Int32Array(COLORS.length);
-  const total = plan.part;
   const suppliers = plan.supplier;
-  for (let key = 1; key <= total; key++) {
+  const first = range?.first ?? 1;
+  const count = range?.count ?? plan.part;
+  rs.skipRows(first - 1); // dbgen's sd_* seeding for a chunk (-C/-S)
+  for (let i = 0; i < count; i++) {
+    const key = first + i;
     rs.rowStart();
     wp.int(key);
     for (let i = 0; i < perm.length; i++) perm[i] = i;
@@ -89,8 +93,8 @@ export function writePart(
       wps.end();
     }
     rs.rowStop();
-    if (onRows !== undefined && (key & 1023) === 0) onRows(1024);
+    if (onRows !== undefined && ((i + 1) & 1023) === 0) onRows(1024);
   }
-  if (onRows !== undefined) onRows(total & 1023);
-  return total;
+  if (onRows !== undefined) onRows(count & 1023);
+  return count;
 }

@@ -74,3 +74,25 @@ export function scalePlan(sf: number): ScalePlan {
     clerks: Math.max(scale * 1000, 1000),
   };
 }
+
+/** Rows `first … first + count − 1` of a table (1-based), e.g. one chunk of a split generation. */
+export interface RowRange {
+  readonly first: number;
+  readonly count: number;
+}
+
+/**
+ * dbgen's split of a table into `chunks` parts (`-C chunks -S step`, `set_state`): each part gets
+ * `floor(rows / chunks)` rows and the last one also the remainder. `step` is 1-based.
+ */
+export function chunkRange(rows: number, chunks: number, step: number): RowRange {
+  if (!Number.isInteger(chunks) || chunks < 1) {
+    throw new RangeError(`chunks must be a positive integer, got ${chunks}`);
+  }
+  if (!Number.isInteger(step) || step < 1 || step > chunks) {
+    throw new RangeError(`step must be an integer in [1, ${chunks}], got ${step}`);
+  }
+  const per = Math.floor(rows / chunks);
+  const extra = step === chunks ? rows - per * chunks : 0;
+  return { first: per * (step - 1) + 1, count: per + extra };
+}

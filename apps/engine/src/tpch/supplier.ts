@@ -1,6 +1,6 @@
 import { nations } from './dists.js';
 import { randomAlnum, slice, textSlice, writePhone } from './fields.js';
-import type { ScalePlan } from './scale.js';
+import type { RowRange, ScalePlan } from './scale.js';
 import { RowStreams, Stream, TableId } from './streams.js';
 import type { TblWriter } from './tbl-writer.js';
 
@@ -27,12 +27,16 @@ export function writeSupplier(
   pool: Uint8Array,
   plan: ScalePlan,
   onRows?: (n: number) => void,
+  range?: RowRange,
 ): number {
   const rs = new RowStreams([TableId.supplier]);
   const address = new Uint8Array(64);
   const comment = new Uint8Array(256);
-  const total = plan.supplier;
-  for (let key = 1; key <= total; key++) {
+  const first = range?.first ?? 1;
+  const count = range?.count ?? plan.supplier;
+  rs.skipRows(first - 1); // dbgen's sd_* seeding for a chunk (-C/-S)
+  for (let i = 0; i < count; i++) {
+    const key = first + i;
     rs.rowStart();
     w.int(key);
     w.ascii('Supplier#');
@@ -61,8 +65,8 @@ export function writeSupplier(
     w.sep();
     w.end();
     rs.rowStop();
-    if (onRows !== undefined && (key & 1023) === 0) onRows(1024);
+    if (onRows !== undefined && ((i + 1) & 1023) === 0) onRows(1024);
   }
-  if (onRows !== undefined) onRows(total & 1023);
-  return total;
+  if (onRows !== undefined) onRows(count & 1023);
+  return count;
 }
