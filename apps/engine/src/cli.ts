@@ -10,13 +10,21 @@ import {
   UsageError,
 } from './cli-args.js';
 import { generateTpch, type TpchStep } from './tpch/generate.js';
+import { demoCommand } from './commands/demo.js';
+import { infoCommand } from './commands/info.js';
+import { tpchLoadCommand } from './commands/load.js';
 
 const USAGE = `usage:
   enginekit tpch gen --sf N --out DIR [--chunks C --step S] [--quiet]
       write dbgen-identical region.tbl … lineitem.tbl for scale factor N (default 0.01);
       with --chunks, only part S of C of each scaled table, as <table>.tbl.S (dbgen -C/-S)
-  enginekit tpch load --db FILE (--sf N | --tbl DIR) [--quiet]   (not yet: waits for the storage half)
-  enginekit info --db FILE                                        (not yet: waits for the storage half)
+  enginekit tpch load --db FILE (--sf N | --tbl DIR) [--buffer-pool-mb 128] [--sort-buffer-mb 4] [--quiet]
+      create the DBT3 schema and indexes in FILE and load the .tbl files (or generate SF N first);
+      all or nothing: FILE is replaced only when the whole load succeeded
+  enginekit info --db FILE
+      tables, row counts, and per index: pages, bytes, height
+  enginekit demo [--sf 0.01] [--dir DIR] [--quiet]
+      generate SF 0.01, load it into a database file, print info
   enginekit --help`;
 
 const STEP_LABEL: Record<TpchStep, string> = {
@@ -94,13 +102,22 @@ function main(argv: readonly string[]): void {
       tpchGen(rest);
       return;
     }
-    if (sub === 'load')
-      throw new UsageError('tpch load is not implemented yet (the storage half of issue 8)');
+    if (sub === 'load') {
+      tpchLoadCommand(rest);
+      return;
+    }
     throw new UsageError(
       sub === undefined ? 'tpch needs a subcommand: gen' : `unknown tpch subcommand '${sub}'`,
     );
   }
-  if (command === 'info') throw new UsageError('info is not implemented yet (the storage half of issue 8)');
+  if (command === 'info') {
+    infoCommand([sub, ...rest].filter((x): x is string => x !== undefined));
+    return;
+  }
+  if (command === 'demo') {
+    demoCommand([sub, ...rest].filter((x): x is string => x !== undefined));
+    return;
+  }
   throw new UsageError(`unknown command '${command}'`);
 }
 

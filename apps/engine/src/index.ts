@@ -45,3 +45,6 @@ export {
 export { FORMAT_VERSION, MAGIC } from './storage/header.js';
 export { decimalBytes, MAX_DECIMAL_PRECISION } from './storage/types.js';
 export type { FieldValue, IndexDef, StoredColumn, TableSchema } from './storage/types.js';
+export { DBT3_KEYS, dbt3Schema } from './load/dbt3.js';
+export { estimateRows, loadTpch } from './load/tpch-load.js';
+export type { LoadPhase, LoadProgress, TpchLoadOptions, TpchLoadResult } from './load/tpch-load.js';

@@ -1,0 +1,176 @@
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Database, type DatabaseOptions } from '../storage/database.js';
+import { type IndexBuildOptions, TableLoader } from '../storage/index-build.js';
+import { K_TEXT } from '../storage/row.js';
+import type { Table } from '../storage/table.js';
+import { generateTpch, TPCH_TABLES, type TpchTable } from '../tpch/generate.js';
+import { TPCH_SCHEMA } from '../tpch/schema.js';
+import { readTblBatches, type TblData } from '../tpch/tbl-reader.js';
+import { dbt3Schema } from './dbt3.js';
+
+/** What the loader reports while it works. */
+export type LoadPhase = 'generate' | 'rows' | 'index' | 'done';
+
+export interface LoadProgress {
+  readonly table: TpchTable;
+  readonly phase: LoadPhase;
+  /** Rows loaded so far (phase 'rows'), or the index just built (phase 'index'). */
+  readonly rows: number;
+  /** Expected rows of the table (estimated from the file size for a `.tbl` directory). */
+  readonly expectedRows: number;
+  readonly index?: string;
+}
+
+export interface TpchLoadOptions extends DatabaseOptions, IndexBuildOptions {
+  /** The database file to write; replaced only when the whole load succeeded. */
+  readonly db: string;
+  /** A directory holding region.tbl … lineitem.tbl (dbgen format). */
+  readonly tbl?: string;
+  /** Or: generate this scale factor first (into a temp directory removed afterwards). */
+  readonly sf?: number;
+  /** Rows per parsed batch (default 65536). */
+  readonly batchRows?: number;
+  readonly onProgress?: (p: LoadProgress) => void;
+}
+
+export interface TpchLoadResult {
+  readonly db: string;
+  readonly rows: Readonly<Record<TpchTable, number>>;
+  /** Rows that were not in primary-key order in their file and were inserted after the bulk load. */
+  readonly lateRows: Readonly<Record<TpchTable, number>>;
+  readonly bytes: number;
+  readonly seconds: number;
+}
+
+/**
+ * `enginekit tpch load`: create the DBT3 schema and index set and load dbgen `.tbl` files (or
+ * freshly generated ones). All or nothing: the database is built in `<db>.loading-<pid>` and
+ * renamed over `db` only at the end, so a malformed line (a {@link TblFormatError} naming file,
+ * line, column and value) or any other failure leaves no file behind, or the previous one untouched.
+ */
+export function loadTpch(options: TpchLoadOptions): TpchLoadResult {
+  const started = performance.now();
+  if (typeof options.db !== 'string' || options.db.length === 0)
+    throw new TypeError(`db must be a file path, got ${String(options.db)}`);
+  if ((options.tbl === undefined) === (options.sf === undefined))
+    throw new TypeError('give exactly one of tbl (a .tbl directory) or sf (a scale factor)');
+  let dir = options.tbl;
+  let generated: string | undefined;
+  const tmp = `${options.db}.loading-${process.pid}`;
+  let db: Database | undefined;
+  let loader: TableLoader | undefined;
+  try {
+    if (options.sf !== undefined) {
+      generated = mkdtempSync(join(options.tmpdir ?? tmpdir(), 'enginekit-tpch-'));
+      options.onProgress?.({ table: 'region', phase: 'generate', rows: 0, expectedRows: 0 });
+      generateTpch({ sf: options.sf, out: generated });
+      dir = generated;
+    }
+    const files = TPCH_TABLES.map((t) => join(dir!, `${t}.tbl`));
+    for (const f of files) if (!existsSync(f)) throw new RangeError(`tbl: ${f} does not exist`);
+    rmSync(tmp, { force: true });
+    db = Database.create(tmp, options);
+    const rows = {} as Record<TpchTable, number>;
+    const lateRows = {} as Record<TpchTable, number>;
+    for (const [i, name] of TPCH_TABLES.entries()) {
+      const table = db.createTable(dbt3Schema(name));
+      const expected = estimateRows(files[i]!);
+      loader = new TableLoader(table, options);
+      const l = loader;
+      const row = table.newRow();
+      let loaded = 0;
+      readTblBatches(
+        files[i]!,
+        TPCH_SCHEMA[name],
+        (batch) => {
+          addBatch(table, batch, row, l);
+          loaded += batch.rows;
+          options.onProgress?.({ table: name, phase: 'rows', rows: loaded, expectedRows: expected });
+        },
+        { batchRows: options.batchRows ?? 65_536 },
+      );
+      l.finish((ix) =>
+        options.onProgress?.({
+          table: name,
+          phase: 'index',
+          rows: loaded,
+          expectedRows: expected,
+          index: ix.name,
+        }),
+      );
+      loader = undefined;
+      rows[name] = l.rows;
+      lateRows[name] = l.lateRows;
+      options.onProgress?.({ table: name, phase: 'done', rows: loaded, expectedRows: loaded });
+    }
+    db.analyze();
+    db.close();
+    db = undefined;
+    renameSync(tmp, options.db);
+    return {
+      db: options.db,
+      rows,
+      lateRows,
+      bytes: statSync(options.db).size,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } catch (e) {
+    loader?.close();
+    db?.abandon();
+    rmSync(tmp, { force: true });
+    throw e;
+  } finally {
+    if (generated !== undefined) rmSync(generated, { recursive: true, force: true });
+  }
+}
+
+/** Copy batch rows into the reused row buffer and hand them to the loader (no object per row). */
+function addBatch(table: Table, batch: TblData, row: ReturnType<Table['newRow']>, loader: TableLoader): void {
+  const cols = batch.columns;
+  const kinds = table.codec.kinds;
+  const n = cols.length;
+  for (let c = 0; c < n; c++) {
+    const col = cols[c]!;
+    if (kinds[c] === K_TEXT && 'bytes' in col) row.src[c] = col.bytes;
+  }
+  for (let r = 0; r < batch.rows; r++) {
+    for (let c = 0; c < n; c++) {
+      const col = cols[c]!;
+      if ('bytes' in col) {
+        const s = col.offsets[r]!;
+        row.off[c] = s;
+        row.len[c] = col.offsets[r + 1]! - s;
+      } else row.nums[c] = col.values[r]!;
+    }
+    loader.add(row);
+  }
+}
+
+/** Rows in a `.tbl` file estimated from its size and the lines in its first 64 KiB. */
+export function estimateRows(path: string): number {
+  const size = statSync(path).size;
+  if (size === 0) return 0;
+  const buf = new Uint8Array(Math.min(size, 65536));
+  const fd = openSync(path, 'r');
+  let got: number;
+  try {
+    got = readSync(fd, buf, 0, buf.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  let lines = 0;
+  for (let i = 0; i < got; i++) if (buf[i] === 0x0a) lines++;
+  if (lines === 0) return 1;
+  return Math.max(1, Math.round((size * lines) / got));
+}
