@@ -97,13 +97,16 @@ export function buildTextPool(size: number = TEXT_POOL_SIZE): Uint8Array {
   const T = words(terminators);
 
   let seed = STREAM_TABLE[Stream.textPool]![1];
+  // Sentences are built straight into the pool while a whole one surely fits (< 512 bytes);
+  // near the end into `sentence`, to cut the last one as dbgen does.
+  let out = pool;
   let len = 0;
   // pick_str on the pool's stream, then append the chosen word
   const putWord = (w: Words): void => {
     seed = step(seed);
     const i = w.index[1 + Math.trunc((seed / M) * w.total)]!;
     const b = w.bytes;
-    for (let k = w.start[i]!, e = w.start[i + 1]!; k < e; k++) sentence[len++] = b[k]!;
+    for (let k = w.start[i]!, e = w.start[i + 1]!; k < e; k++) out[len++] = b[k]!;
   };
   const gramPick = pickTable(grammar);
   const npPick = pickTable(nounPhrases);
@@ -117,14 +120,16 @@ export function buildTextPool(size: number = TEXT_POOL_SIZE): Uint8Array {
     for (let k = 0; k < form.length; k += 2) {
       putWord(lists[form[k]!]!);
       const punct = form[k + 1]!;
-      if (punct !== 0) sentence[len++] = punct;
-      sentence[len++] = 0x20;
+      if (punct !== 0) out[len++] = punct;
+      out[len++] = 0x20;
     }
   };
 
   let filled = 0;
   while (filled < size) {
-    len = 0;
+    const direct = size - filled > sentence.length;
+    out = direct ? pool : sentence;
+    len = direct ? filled : 0;
     const form = gram[pickForm(gramPick, grammar.total)]!;
     for (let k = 0; k < form.length; k++) {
       switch (form[k]) {
@@ -136,13 +141,18 @@ export function buildTextPool(size: number = TEXT_POOL_SIZE): Uint8Array {
           break;
         case 2:
           putWord(P);
-          for (let t = 0; t < THE.length; t++) sentence[len++] = THE[t]!;
+          for (let t = 0; t < THE.length; t++) out[len++] = THE[t]!;
           phrase(npForms, npPick, nounPhrases.total);
           break;
         default:
           len--;
           putWord(T);
       }
+    }
+    if (direct) {
+      pool[len] = 0x20; // the space after the sentence
+      filled = len + 1;
+      continue;
     }
     const need = size - filled;
     if (need >= len + 1) {
