@@ -178,3 +178,32 @@ describe('entries() copies', () => {
     expect(keys).toEqual([1, 2]);
   });
 });
+
+describe('record sizes at the limits', () => {
+  it.each(['innodb', 'kway'] as const)(
+    '%s: records of exactly maxRecordSize straddle blocks and read back',
+    (mergeMode) => {
+      const options = {
+        sortBufferSize: 65536,
+        mergeBlockSize: 4096,
+        kwayReadSize: 4096,
+        mergeMode,
+        tmpdir: scratch.dir,
+      };
+      const max = new ExternalSorter(options).maxRecordSize;
+      expect(max).toBe(4096);
+      // key 3 bytes (1-byte header), value max − 3 − 1 − 2 bytes (2-byte header): exactly 4096 encoded
+      const records: [Uint8Array, Uint8Array][] = [];
+      for (let i = 0; i < 60; i++) {
+        const valueLen = i % 3 === 0 ? max - 6 : (i * 977) % 3000;
+        records.push([new Uint8Array([i % 7, i % 5, i % 3]), new Uint8Array(valueLen).fill(i)]);
+      }
+      const { out, sorter } = externalSort(records, options);
+      expect(toPlain(out)).toEqual(toPlain(referenceSort(records)));
+      expect(sorter.stats.runs).toBeGreaterThan(2);
+      expect(() => new ExternalSorter(options).add(new Uint8Array(3), new Uint8Array(max - 5))).toThrow(
+        RangeError,
+      );
+    },
+  );
+});
