@@ -209,3 +209,19 @@ it('close() in the middle of the output ends it with SorterStateError', () => {
   expect(n).toBe(10);
   expect(scratch.entries()).toEqual([]);
 });
+
+it('a temp directory that does not exist is a TempFileError naming it, at the first spill', () => {
+  const missing = `${scratch.dir}/no/such/dir`;
+  const sorter = new ExternalSorter({ ...base, tmpdir: missing });
+  let caught: unknown;
+  try {
+    sorter.addAll(records);
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught).toBeInstanceOf(TempFileError);
+  expect((caught as Error).message).toContain(missing);
+  // the same input that fits in memory never needs the directory
+  const small = new ExternalSorter({ ...base, tmpdir: missing }).addAll(records.slice(0, 100));
+  expect(small.drain(() => {})).toBe(100);
+});
