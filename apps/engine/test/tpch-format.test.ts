@@ -20,21 +20,35 @@ function written(f: (w: TblWriter) => void): string {
 
 describe('TblWriter (dbgen print.c formats)', () => {
   it('money is [-]dollars.cc from integer cents, like DT_MONEY', () => {
-    expect(written((w) => [0, 5, 99, 100, 90100, -1, -28384, 99999999].forEach((c) => w.money(c)))).toBe(
-      '0.00|0.05|0.99|1.00|901.00|-0.01|-283.84|999999.99|',
-    );
+    expect(
+      written((w) =>
+        [0, 5, 99, 100, 90100, -1, -28384, 99999999].forEach((c) => {
+          w.money(c);
+        }),
+      ),
+    ).toBe('0.00|0.05|0.99|1.00|901.00|-0.01|-283.84|999999.99|');
   });
 
   it('integers and zero-padded numbers agree with toString/padStart for any value', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), { maxLength: 200 }), (xs) => {
-        expect(written((w) => xs.forEach((x) => w.int(x)))).toBe(xs.map((x) => `${x}|`).join(''));
+        expect(
+          written((w) =>
+            xs.forEach((x) => {
+              w.int(x);
+            }),
+          ),
+        ).toBe(xs.map((x) => `${x}|`).join(''));
       }),
       { numRuns: 30 },
     );
-    expect(written((w) => [1, 951, 1000000000].forEach((x) => w.padded(x, 9)))).toBe(
-      '0000000010000009511000000000',
-    );
+    expect(
+      written((w) =>
+        [1, 951, 1000000000].forEach((x) => {
+          w.padded(x, 9);
+        }),
+      ),
+    ).toBe('0000000010000009511000000000');
   });
 
   it('long byte runs bypass the buffer without reordering', () => {
