@@ -116,4 +116,41 @@ describe.skipIf(!built)('real worker threads on one pool (needs dist/: run tsup 
       again.close();
     });
   }
+
+  it('4 workers racing for the same pages of a pool that holds them all: each page is read once', async () => {
+    const path = join(dir, 'once.ibd');
+    const pool = new BufferPool({
+      innodb_page_size: PS,
+      innodb_buffer_pool_size: 24 * PS,
+      device: new FileDevice(path, { pageSize: PS, truncate: true }),
+    });
+    seed(pool);
+    pool.close();
+    const big = new BufferPool({
+      innodb_page_size: PS,
+      innodb_buffer_pool_size: 256 * PS,
+      linearReadAhead: false,
+      device: new FileDevice(path, { pageSize: PS }),
+    });
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        runWorker({
+          desc: big.descriptor(),
+          seed: 99 + i,
+          iterations: 3000,
+          pages: PAGES,
+          writeEvery: 1 << 30,
+        }),
+      ),
+    );
+    for (const r of results) expect(r.bad).toEqual([]);
+    const s = big.stats();
+    expect(s.Innodb_buffer_pool_read_requests).toBe(4 * 3000);
+    // Two workers that miss the same page: one reads, the other waits on the I/O-in-progress word.
+    expect(s.Innodb_pages_read).toBe(s.Innodb_buffer_pool_pages_data);
+    expect(s.Innodb_buffer_pool_reads).toBe(s.Innodb_buffer_pool_pages_data);
+    expect(s.Innodb_buffer_pool_pages_data).toBeGreaterThan(PAGES * 0.9);
+    big.checkValid();
+    big.close();
+  });
 });
