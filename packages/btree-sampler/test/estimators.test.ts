@@ -153,6 +153,21 @@ describe('estimator formulas, hand-computed', () => {
   });
 });
 
+describe('an empty index', () => {
+  it('every estimator reports 0 and does not throw', () => {
+    const t = BTree.create(new MemoryStore(1024, 16), { unique: false, tupleKeys: true });
+    for (const e of [
+      estimateTransient(t, { rng: createGenerator('innodb-lcg64', { seed: 1 }) }),
+      estimatePersistent(t),
+      estimateDuj1(t, { rng: createGenerator('xoshiro128**', { seed: 1 }) }),
+      estimateExact(t),
+      estimateHll(t),
+    ]) {
+      expect(e.nDiff.every((x) => x === 0)).toBe(true);
+    }
+  });
+});
+
 describe('estimators on a larger index', () => {
   // 60000 entries of (a, b): a has 3000 values (20 rows each), b makes the key unique.
   const t = BTree.create(new MemoryStore(4096, 4096), { tupleKeys: true });
