@@ -34,6 +34,8 @@ export class SortBuffer {
   readonly bytes: Buffer;
   readonly #words: Uint32Array;
   readonly #abbreviate: boolean;
+  /** Radix-sort histograms, 8 bytes × 256 buckets. */
+  readonly #hist: Uint32Array = new Uint32Array(2048);
   readonly size: number;
   count = 0;
   low: number;
@@ -102,12 +104,82 @@ export class SortBuffer {
   }
 
   /**
-   * Stable sort of the entries by key: insertion sort on chunks of 12, then bottom-up merges
-   * ping-ponging between the entry array and the aux region (InnoDB's `UT_SORT_FUNCTION_BODY`
-   * is a top-down merge sort with the same stability: on equal keys the left half goes first).
-   * `compare` is undefined for memcmp order (inlined here).
+   * Stable sort of the entries by key. With memcmp order (abbreviated keys present) an LSD
+   * radix sort on the 8 prefix bytes runs first (a counting pass per byte that varies, stable,
+   * no comparisons), then each group of equal prefixes is ordered by its full keys with the
+   * merge sort below. With a custom comparator the merge sort does everything.
    */
   sort(compare: KeyComparator | undefined, counter: Counter): void {
+    const n = this.count;
+    if (compare !== undefined || !this.#abbreviate || n < 64) {
+      this.#mergeSort(0, n, compare, counter);
+      return;
+    }
+    this.#radix(n);
+    const w = this.#words;
+    for (let i = 0; i < n; ) {
+      const hi = w[STRIDE * i]!;
+      const lo = w[STRIDE * i + 1]!;
+      let j = i + 1;
+      while (j < n && w[STRIDE * j] === hi && w[STRIDE * j + 1] === lo) j++;
+      if (j - i > 1) this.#mergeSort(i, j, undefined, counter);
+      i = j;
+    }
+  }
+
+  /** LSD radix sort of entries [0, n) by their 64-bit prefix, one byte a pass, skipping bytes all entries share. */
+  #radix(n: number): void {
+    const w = this.#words;
+    const hist = this.#hist;
+    hist.fill(0);
+    for (let e = 0; e < STRIDE * n; e += STRIDE) {
+      const h = w[e]!;
+      const l = w[e + 1]!;
+      hist[l & 255]!++;
+      hist[256 + ((l >>> 8) & 255)]!++;
+      hist[512 + ((l >>> 16) & 255)]!++;
+      hist[768 + (l >>> 24)]!++;
+      hist[1024 + (h & 255)]!++;
+      hist[1280 + ((h >>> 8) & 255)]!++;
+      hist[1536 + ((h >>> 16) & 255)]!++;
+      hist[1792 + (h >>> 24)]!++;
+    }
+    let src = 0;
+    let dst = STRIDE * n;
+    for (let d = 0; d < 8; d++) {
+      const base = 256 * d;
+      let skip = false;
+      let sum = 0;
+      for (let b = 0; b < 256; b++) {
+        const c = hist[base + b]!;
+        if (c === n) skip = true;
+        hist[base + b] = sum;
+        sum += c;
+      }
+      if (skip) continue;
+      const word = d < 4 ? 1 : 0;
+      const shift = 8 * (d & 3);
+      for (let e = src; e < src + STRIDE * n; e += STRIDE) {
+        const b = (w[e + word]! >>> shift) & 255;
+        const o = dst + STRIDE * hist[base + b]!++;
+        w[o] = w[e]!;
+        w[o + 1] = w[e + 1]!;
+        w[o + 2] = w[e + 2]!;
+      }
+      const t = src;
+      src = dst;
+      dst = t;
+    }
+    if (src !== 0) w.copyWithin(0, src, src + STRIDE * n);
+  }
+
+  /**
+   * Stable merge sort of entries [lo, hi): insertion sort on chunks of 12, then bottom-up merges
+   * ping-ponging between the entries and the same range of the aux region (InnoDB's
+   * `UT_SORT_FUNCTION_BODY` is a top-down merge sort with the same stability: on equal keys the
+   * left half goes first). `compare` is undefined for memcmp order (inlined here).
+   */
+  #mergeSort(lo0: number, hi0: number, compare: KeyComparator | undefined, counter: Counter): void {
     const n = this.count;
     const w = this.#words;
     const b = this.bytes;
@@ -144,8 +216,8 @@ export class SortBuffer {
       return xl - yl;
     };
     // insertion sort of each chunk, moving whole entries
-    for (let lo = 0; lo < n; lo += CHUNK) {
-      const hi = Math.min(lo + CHUNK, n);
+    for (let lo = lo0; lo < hi0; lo += CHUNK) {
+      const hi = Math.min(lo + CHUNK, hi0);
       for (let i = lo + 1; i < hi; i++) {
         const at = STRIDE * i;
         let j = i - 1;
@@ -154,7 +226,7 @@ export class SortBuffer {
         const v1 = w[at + 1]!;
         const v2 = w[at + 2]!;
         // park the entry being inserted in the aux region so cmp() can read it
-        const park = STRIDE * n;
+        const park = STRIDE * (n + lo0);
         w[park] = v0;
         w[park + 1] = v1;
         w[park + 2] = v2;
@@ -173,10 +245,10 @@ export class SortBuffer {
     }
     let src = 0;
     let dst = STRIDE * n;
-    for (let width = CHUNK; width < n; width *= 2) {
-      for (let lo = 0; lo < n; lo += 2 * width) {
-        const mid = Math.min(lo + width, n);
-        const hi = Math.min(lo + 2 * width, n);
+    for (let width = CHUNK; width < hi0 - lo0; width *= 2) {
+      for (let lo = lo0; lo < hi0; lo += 2 * width) {
+        const mid = Math.min(lo + width, hi0);
+        const hi = Math.min(lo + 2 * width, hi0);
         if (mid >= hi || cmp(src + STRIDE * (mid - 1), src + STRIDE * mid) <= 0) {
           // a lone run, or the pair is already in order: copy as is
           w.copyWithin(dst + STRIDE * lo, src + STRIDE * lo, src + STRIDE * hi);
@@ -203,7 +275,7 @@ export class SortBuffer {
       src = dst;
       dst = t;
     }
-    if (src !== 0) w.copyWithin(0, src, src + STRIDE * n);
+    if (src !== 0) w.copyWithin(STRIDE * lo0, src + STRIDE * lo0, src + STRIDE * hi0);
     counter.comparisons += cmps;
   }
 
