@@ -193,6 +193,40 @@ describe('malformed .tbl corpus', () => {
     }
   });
 
+  it('accepts exactly the byte strings that a fatal TextDecoder accepts (second implementation)', () => {
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    const bytes = fc
+      .uint8Array({ maxLength: 40 })
+      .map((b) => b.filter((x) => x !== 0x7c && x !== 0x0a && x !== 0x0d));
+    fc.assert(
+      fc.property(bytes, (b) => {
+        let decoded: string | undefined;
+        try {
+          decoded = strict.decode(b);
+        } catch {
+          decoded = undefined;
+        }
+        const line = new Uint8Array([...enc('0|AFRICA|'), ...b, 0x0a]);
+        if (decoded === undefined) {
+          expect(() => parseTbl(line, TPCH_SCHEMA.region)).toThrow(/invalid UTF-8/);
+        } else {
+          const d = parseTbl(line, TPCH_SCHEMA.region);
+          expect(text(d.columns[2]!, 0)).toBe(decoded);
+        }
+      }),
+      { numRuns: 500 },
+    );
+    // well-formed multi-byte sequences, including 4-byte ones
+    const chars = fc.string({ unit: 'binary', maxLength: 30 }).filter((s) => !/[|\n\r]/.test(s));
+    fc.assert(
+      fc.property(chars, (s) => {
+        const d = parseTbl(enc(`0|AFRICA|${s}|\n`), TPCH_SCHEMA.region);
+        expect(text(d.columns[2]!, 0)).toBe(s);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('the error carries file, line, column and value as fields', () => {
     try {
       readTbl(write('fields.tbl', '0|AFRICA|ok|\n1|AMERICA|ok|\n2|ASIA\n'), TPCH_SCHEMA.region);
