@@ -152,6 +152,11 @@ class Reservoir {
  * beyond 22·n rows seen), total rows = ⌊rows seen / blocks read · leaf pages + 0.5⌋, and each key
  * prefix gets Duj1 on the sorted sample. NULLs are ordinary values here (PostgreSQL drops them
  * from the column's sample).
+ *
+ * @example
+ * ```ts
+ * estimateDuj1(tree, { rng: createGenerator('pcg32', { seed: 1 }) }).nDiff;
+ * ```
  */
 export function estimateDuj1(
   tree: BTree,

@@ -6,6 +6,11 @@ import { scanLevel } from './level-scan.js';
 /**
  * Ground truth: scan the whole leaf level. Entries are in key order, so the distinct values of a
  * prefix are 1 + the adjacent pairs that differ on it — exact, with O(1) memory.
+ *
+ * @example
+ * ```ts
+ * const { nDiff, rows } = estimateExact(tree);
+ * ```
  */
 export function estimateExact(tree: BTree): Estimate & { rows: number } {
   return tree.reading(() => exactLatched(tree));

@@ -19,6 +19,11 @@ export interface HllOptions {
  *
  * On a B+tree the exact scan is as cheap (keys arrive sorted); the sketch is here to measure the
  * error a fixed-memory estimator makes, and for callers that count values not in key order.
+ *
+ * @example
+ * ```ts
+ * estimateHll(tree, { precision: 12 }).nDiff; // ≈ exact within ~1.6 %
+ * ```
  */
 export function estimateHll(tree: BTree, options: HllOptions = {}): Estimate {
   return tree.reading(() => estimateHllLatched(tree, options));

@@ -61,6 +61,12 @@ export function persistentNDiff(s: PersistentSample): number {
  *   count distinct prefixes, minus one (a value spanning a page boundary is counted once).
  * - n_diff = n_ordinary · D / n_recs_on_level · Σ(leaf distinct − 1) / K, integer left to right, where
  *   n_ordinary = n_recs_on_level on level 1, else L · K / (K + external pages) (= L here).
+ *
+ * @example
+ * ```ts
+ * const e = estimatePersistent(tree, { samplePages: 20 });
+ * e.nDiff; e.sampleSize; // leaves analyzed per prefix, as mysql.innodb_index_stats.sample_size
+ * ```
  */
 export function estimatePersistent(tree: BTree, options: PersistentOptions = {}): Estimate {
   return tree.reading(() => estimatePersistentLatched(tree, options));

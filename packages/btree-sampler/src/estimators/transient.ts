@@ -51,6 +51,12 @@ let sharedLcg: RandomGenerator | null = null;
  *   est_j = ⌊(n_diff_j · L + S − 1 + not_empty) / S⌋ + min(⌊L / (10·S)⌋, S)
  *
  * Worked example: L = 1000, S = 8, n_diff = 80 → ⌊(80000 + 7 + 1)/8⌋ + min(12, 8) = 10001 + 8 = 10009.
+ *
+ * @example
+ * ```ts
+ * const legacy = createGenerator('innodb-page-rnd'); // keep one object: it is the C static
+ * estimateTransient(tree, { rng: legacy, version: '5.1' }).nDiff; // [n_diff of (a), of (a, b)]
+ * ```
  */
 export function estimateTransient(tree: BTree, options: TransientOptions = {}): Estimate {
   return tree.reading(() => estimateTransientLatched(tree, options));
