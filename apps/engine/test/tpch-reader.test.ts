@@ -227,6 +227,46 @@ describe('malformed .tbl corpus', () => {
     );
   });
 
+  it('DECIMAL(15,2) and INT parsing agree with a regex + BigInt reference on any short string', () => {
+    const alphabet = fc.constantFrom(...'0123456789.-+ e'.split(''));
+    const field = fc.array(alphabet, { maxLength: 18 }).map((a) => a.join(''));
+    const decimalRef = (v: string): number | undefined => {
+      const m = /^(-?)(\d*)(?:\.(\d{1,2}))?$/.exec(v);
+      if (m === null || (m[2] === '' && m[3] === undefined)) return undefined;
+      const intPart = m[2]!.replace(/^0+(?=\d)/, '');
+      if (intPart.length > 13) return undefined;
+      const cents = BigInt(m[2] === '' ? '0' : m[2]!) * 100n + BigInt((m[3] ?? '').padEnd(2, '0') || '0');
+      return Number(m[1] === '-' ? -cents : cents);
+    };
+    const intRef = (v: string): number | undefined => {
+      if (!/^-?\d{1,16}$/.test(v)) return undefined;
+      const n = Number(v);
+      return n >= -2147483648 && n <= 2147483647 ? n : undefined;
+    };
+    fc.assert(
+      fc.property(field, field, (dec, int) => {
+        const line = enc(`1|${int}|O|${dec}|1996-01-02|5-LOW|Clerk#1|0|c|\n`);
+        const wantInt = intRef(int);
+        const wantDec = decimalRef(dec);
+        if (wantInt === undefined) {
+          expect(() => parseTbl(line, TPCH_SCHEMA.orders)).toThrow(/o_custkey INT: bad integer/);
+          return;
+        }
+        if (wantDec === undefined) {
+          expect(() => parseTbl(line, TPCH_SCHEMA.orders)).toThrow(
+            /o_totalprice DECIMAL\(15,2\): bad decimal/,
+          );
+          return;
+        }
+        const d = parseTbl(line, TPCH_SCHEMA.orders);
+        const total = d.columns[3]!;
+        if (!('values' in total)) throw new TypeError('decimal column expected');
+        expect(total.values[0]).toBe(wantDec);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('the error carries file, line, column and value as fields', () => {
     try {
       readTbl(write('fields.tbl', '0|AFRICA|ok|\n1|AMERICA|ok|\n2|ASIA\n'), TPCH_SCHEMA.region);
