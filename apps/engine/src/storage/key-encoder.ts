@@ -37,6 +37,8 @@ export class KeyEncoder {
   readonly fields: Int32Array;
   readonly #kinds: Uint8Array;
   #out: Uint8Array = new Uint8Array(256);
+  /** Views of `#out` by length, so a key costs no allocation once its length was seen. */
+  #views: Uint8Array[] = [];
 
   constructor(fields: readonly number[], rowKinds: Uint8Array) {
     this.fields = Int32Array.from(fields);
@@ -48,7 +50,10 @@ export class KeyEncoder {
     const n = this.fields.length;
     let need = 0;
     for (let i = 0; i < n; i++) need += 10 + 2 * row.len[this.fields[i]!]!;
-    if (this.#out.length < need) this.#out = new Uint8Array(need * 2);
+    if (this.#out.length < need) {
+      this.#out = new Uint8Array(need * 2);
+      this.#views = [];
+    }
     const o = this.#out;
     let p = 0;
     for (let i = 0; i < n; i++) {
@@ -113,7 +118,7 @@ export class KeyEncoder {
         }
       }
     }
-    return o.subarray(0, p);
+    return this.#views[p] ?? (this.#views[p] = o.subarray(0, p));
   }
 }
 

@@ -196,6 +196,8 @@ export class RowCodec {
   readonly limits: Float64Array;
   readonly bitmapBytes: number;
   #out: Uint8Array = new Uint8Array(256);
+  /** Views of `#out` by length: no allocation per row once a length was seen. */
+  #views: Uint8Array[] = [];
 
   constructor(columns: readonly StoredColumn[]) {
     this.columns = columns;
@@ -239,7 +241,10 @@ export class RowCodec {
       if (row.nulls[c] === 1) continue;
       need += this.kinds[c] === K_TEXT ? this.widths[c]! + row.len[c]! : this.widths[c]!;
     }
-    if (this.#out.length < need) this.#out = new Uint8Array(need * 2);
+    if (this.#out.length < need) {
+      this.#out = new Uint8Array(need * 2);
+      this.#views = [];
+    }
     const o = this.#out;
     o.fill(0, 0, this.bitmapBytes);
     let p = this.bitmapBytes;
@@ -270,7 +275,7 @@ export class RowCodec {
       checkNumber(this.columns[c]!, kind, v, this.limits[c]!);
       p = writeInt(o, p, v, this.widths[c]!);
     }
-    return o.subarray(0, p);
+    return this.#views[p] ?? (this.#views[p] = o.subarray(0, p));
   }
 
   /** Decode a record value `bytes[off, off+len)` into `row`; text fields become views of `bytes`. */
