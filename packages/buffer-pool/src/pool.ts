@@ -1,7 +1,6 @@
 import type { DeviceDescriptor, PageDevice } from './device.js';
 import { checkPageNo } from './device.js';
 import {
-  FIL_NULL,
   FIL_PAGE_NEXT,
   FIL_PAGE_PREV,
   initPage,
@@ -43,6 +42,8 @@ import {
   plainMoveToHead,
   plainRemove,
 } from './midpoint-lru.js';
+import { checkInstance } from './internal/check.js';
+import { accessedInOrder, countRecent, linearTarget, readAheadArea } from './internal/read-ahead.js';
 import { bucketOf, hashGet, hashInsert, hashRemove } from './internal/page-hash.js';
 import { openDevice } from './open-device.js';
 import type { BufferPoolOptions, BufferPoolVariables, ReplacementPolicy } from './options.js';
@@ -83,12 +84,6 @@ let attaching: SharedArrayBuffer | null = null;
 const POLICIES: readonly ReplacementPolicy[] = ['midpoint', 'lru', 'clock'];
 /** `BUF_READ_AHEAD_AREA` cap: one extent. */
 const READ_AHEAD_AREA_MAX = 64;
-
-function pow2Up(n: number): number {
-  let p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
 
 /**
  * InnoDB's buffer pool: page frames and all their metadata in typed arrays over one
@@ -189,7 +184,7 @@ export class BufferPool implements PageStore {
     this.instances = L.instances;
     this.#now = now;
     this.#perInstance = L.perInstance;
-    this.#area = Math.min(READ_AHEAD_AREA_MAX, pow2Up(Math.max(1, Math.floor(L.perInstance / 32))));
+    this.#area = readAheadArea(L.perInstance);
     this.#writeBuf = new Uint8Array(L.pageSize);
     if (attaching === null) {
       this.setVariables({
@@ -1097,58 +1092,28 @@ export class BufferPool implements PageStore {
     const L = this.#L;
     const area = this.#area;
     const low = Math.floor(pageNo / area) * area;
-    const high = low + area;
-    if (pageNo !== low && pageNo !== high - 1) return 0;
+    if (pageNo !== low && pageNo !== low + area - 1) return 0;
     const size = this.spaceSize(space);
-    if (high > size) return 0;
+    if (low + area > size) return 0;
     const inst = this.instanceOf(space, pageNo);
     const m = inst * MUTEX_SLOTS;
-    const hb = inst * L.hashSize;
-    const ascOrDesc = pageNo === low ? -1 : 1;
     const threshold = Math.min(64 - L.header[K.H_RA_THRESHOLD]!, area);
-    let fails = 0;
-    let pred = 0;
     mutexLock(L.latches, m, this.#cfg);
-    if (L.inst[inst * K.I_STRIDE + K.I_PEND_READS]! > this.#perInstance / 2) {
-      mutexUnlock(L.latches, m, this.#cfg);
-      return 0;
-    }
-    for (let i = low; i < high; i++) {
-      const g = hashGet(L, hb, space, i);
-      const at = g >= 0 ? L.fAccess[g]! : 0;
-      if (at === 0) {
-        fails++;
-      } else if (pred !== 0) {
-        const cmp = at > pred ? 1 : at < pred ? -1 : 0;
-        if (cmp !== 0 && cmp !== ascOrDesc) fails++;
-      }
-      if (fails > threshold) {
-        mutexUnlock(L.latches, m, this.#cfg);
-        return 0;
-      }
-      if (at !== 0) pred = at;
-    }
+    // BUF_READ_AHEAD_PEND_LIMIT: not while more than half the instance is being read.
+    const ok =
+      L.inst[inst * K.I_STRIDE + K.I_PEND_READS]! <= this.#perInstance / 2 &&
+      accessedInOrder(L, inst * L.hashSize, space, low, area, pageNo === low ? -1 : 1, threshold);
     mutexUnlock(L.latches, m, this.#cfg);
+    if (!ok) return 0;
     // The page is fixed by the caller; InnoDB reads these two fields without the latch too.
     const base = f * this.pageSize;
     const prev = readUint32BE(L.bytes, base + FIL_PAGE_PREV);
     const next = readUint32BE(L.bytes, base + FIL_PAGE_NEXT);
-    let target: number;
-    if (pageNo === low && next === pageNo + 1) target = prev;
-    else if (pageNo === high - 1 && prev === pageNo - 1) target = next;
-    else return 0;
-    if (target === FIL_NULL) return 0;
-    const low2 = Math.floor(target / area) * area;
-    const high2 = low2 + area;
-    if (target !== low2 && target !== high2 - 1) return 0;
-    if (high2 > size) return 0;
-    const count = this.#readArea(space, low2, high2);
-    if (count > 0) {
-      const i2 = this.instanceOf(space, low2);
-      mutexLock(L.latches, i2 * MUTEX_SLOTS, this.#cfg);
-      L.counters[this.#cbase + i2 * K.C_STRIDE + K.C_READ_AHEAD]! += count;
-      mutexUnlock(L.latches, i2 * MUTEX_SLOTS, this.#cfg);
-    }
+    const low2 = linearTarget(pageNo, low, area, prev, next, size);
+    if (low2 < 0) return 0;
+    const count = this.#readArea(space, low2, low2 + area);
+    // Counters are this thread's own slots: no mutex needed.
+    L.counters[this.#cbase + this.instanceOf(space, low2) * K.C_STRIDE + K.C_READ_AHEAD]! += count;
     return count;
   }
 
@@ -1163,23 +1128,18 @@ export class BufferPool implements PageStore {
     const high = Math.min(low + area, size);
     const inst = this.instanceOf(space, pageNo);
     const m = inst * MUTEX_SLOTS;
-    const hb = inst * L.hashSize;
     const threshold = 5 + Math.floor(area / 8);
-    let recent = 0;
     mutexLock(L.latches, m, this.#cfg);
-    for (let i = low; i < high && recent < threshold; i++) {
-      const g = hashGet(L, hb, space, i);
-      if (g >= 0 && L.fAccess[g] !== 0 && this.#peekIfYoung(inst, g)) recent++;
-    }
+    const recent =
+      L.inst[inst * K.I_STRIDE + K.I_PEND_READS]! <= this.#perInstance / 2
+        ? countRecent(L, inst * L.hashSize, space, low, high, threshold, (g) => this.#peekIfYoung(inst, g))
+        : 0;
     mutexUnlock(L.latches, m, this.#cfg);
     if (recent < threshold) return 0;
     const count = this.#readArea(space, low, high);
-    if (count > 0) {
-      mutexLock(L.latches, m, this.#cfg);
-      L.counters[this.#cbase + inst * K.C_STRIDE + K.C_READ_AHEAD_RND]! += count;
-      L.counters[this.#cbase + inst * K.C_STRIDE + K.C_READS]! += count;
-      mutexUnlock(L.latches, m, this.#cfg);
-    }
+    const cb = this.#cbase + inst * K.C_STRIDE;
+    L.counters[cb + K.C_READ_AHEAD_RND]! += count;
+    L.counters[cb + K.C_READS]! += count;
     return count;
   }
 
@@ -1317,82 +1277,9 @@ export class BufferPool implements PageStore {
     for (let inst = 0; inst < this.instances; inst++) {
       mutexLock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
       try {
-        this.#checkInstance(inst);
+        checkInstance(L, inst);
       } finally {
         mutexUnlock(L.latches, inst * MUTEX_SLOTS, this.#cfg);
-      }
-    }
-  }
-
-  #checkInstance(inst: number): void {
-    const L = this.#L;
-    const ib = inst * K.I_STRIDE;
-    const fail = (msg: string): never => {
-      throw new Error(`instance ${inst}: ${msg}`);
-    };
-    const first = inst * this.#perInstance;
-    const seen = new Uint8Array(this.#perInstance);
-    let len = 0;
-    let prev = -1;
-    let oldSeen = false;
-    let oldLen = 0;
-    const lruOld = L.inst[ib + K.I_LRU_OLD]!;
-    for (let f = L.inst[ib + K.I_LRU_HEAD]!; f >= 0; f = L.fNext[f]!) {
-      if (f < first || f >= first + this.#perInstance) fail(`frame ${f} of another instance on the LRU`);
-      if (seen[f - first]) fail(`LRU cycle at ${f}`);
-      seen[f - first] = 1;
-      if (L.fPrev[f] !== prev) fail(`LRU prev link of ${f}`);
-      if (L.fSpace[f] === -1) fail(`free frame ${f} on the LRU`);
-      if (Atomics.load(L.fFix, f) < 0) fail(`frame ${f} on the LRU has fix count −1`);
-      if (hashGet(L, inst * L.hashSize, L.fSpace[f]!, L.fPage[f]!) !== f)
-        fail(`frame ${f} not in the page hash`);
-      if (f === lruOld) oldSeen = true;
-      if (L.fOld[f] === 1) {
-        if (!oldSeen) fail(`old block ${f} before LRU_old`);
-        oldLen++;
-      } else if (oldSeen) fail(`young block ${f} after LRU_old`);
-      prev = f;
-      len++;
-    }
-    if (L.inst[ib + K.I_LRU_TAIL] !== prev) fail('LRU tail');
-    if (L.inst[ib + K.I_LRU_LEN] !== len) fail(`LRU length ${L.inst[ib + K.I_LRU_LEN]} ≠ ${len}`);
-    if (L.inst[ib + K.I_LRU_OLD_LEN] !== oldLen)
-      fail(`LRU_old_len ${L.inst[ib + K.I_LRU_OLD_LEN]} ≠ ${oldLen}`);
-    if (L.header[K.H_POLICY] === K.POLICY_MIDPOINT) {
-      if (len >= 512) {
-        if (lruOld < 0) fail('no LRU_old with a long list');
-        const ratio = L.header[K.H_OLD_RATIO]!;
-        const target = Math.min(Math.floor((len * ratio) / 1024), len - 25);
-        if (Math.abs(oldLen - target) > 20) fail(`old_len ${oldLen} too far from ${target}`);
-      } else if (lruOld >= 0) fail('LRU_old set in a short list');
-    }
-    let free = 0;
-    for (let f = L.inst[ib + K.I_FREE_HEAD]!; f >= 0; f = L.fNext[f]!) {
-      if (seen[f - first]) fail(`frame ${f} on the free list and the LRU`);
-      seen[f - first] = 1;
-      if (L.fSpace[f] !== -1) fail(`free frame ${f} holds a page`);
-      if (Atomics.load(L.fFix, f) !== -1) fail(`free frame ${f} has fix count ${L.fFix[f]}`);
-      free++;
-    }
-    if (L.inst[ib + K.I_FREE_LEN] !== free) fail('free length');
-    if (free + len !== this.#perInstance)
-      fail(`frames lost: ${free} free + ${len} LRU ≠ ${this.#perInstance}`);
-    let dirty = 0;
-    let newer = -1n;
-    for (let f = L.inst[ib + K.I_FL_HEAD]!; f >= 0; f = L.fFlNext[f]!) {
-      const lsn = L.fOldest[f]!;
-      if (lsn === 0n) fail(`clean frame ${f} on the flush list`);
-      if (newer >= 0n && lsn > newer) fail(`flush list out of order at ${f}`);
-      newer = lsn;
-      dirty++;
-    }
-    if (L.inst[ib + K.I_FL_LEN] !== dirty) fail('flush list length');
-    for (let f = first; f < first + this.#perInstance; f++) {
-      if (
-        (L.fOldest[f] !== 0n) !==
-        (L.fFlPrev[f] !== -1 || L.fFlNext[f] !== -1 || L.inst[ib + K.I_FL_HEAD] === f)
-      ) {
-        fail(`frame ${f} dirty flag and flush list disagree`);
       }
     }
   }
