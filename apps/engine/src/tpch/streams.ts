@@ -161,12 +161,15 @@ export class RowStreams {
     return this.#gens[stream]!.unifInt(low, high);
   }
 
-  /** The raw next seed of a stream, counted (for dbgen's 64-bit path, which draws its own way). */
+  /**
+   * A stream's generator, for a draw that is not a plain `UnifInt(low, high)` (a_rnd's
+   * `UnifInt(0, MAX_LONG)` 32-bit wrap). REQUIRES: every such draw is reported with {@link count}.
+   */
   generator(stream: number): ParkMiller {
     return this.#gens[stream]!;
   }
 
-  /** Count `n` draws made outside {@link unif} (the 64-bit generator). */
+  /** Count `n` draws made outside {@link unif}, so `rowStop` tops up the right amount. */
   count(stream: number, n: number): void {
     this.#usage[stream]! += n;
   }
@@ -188,6 +191,9 @@ export class RowStreams {
 
   /** Advance every stream of the table as if `rows` rows had been generated (dbgen's `sd_*`). */
   skipRows(rows: number): void {
+    if (!Number.isSafeInteger(rows) || rows < 0) {
+      throw new RangeError(`rows must be a non-negative integer, got ${rows}`);
+    }
     const m = this.#members;
     for (let k = 0; k < m.length; k++) {
       const s = m[k]!;
