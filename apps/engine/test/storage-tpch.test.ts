@@ -60,6 +60,12 @@ describe('tpch load SF 0.01', () => {
           DBT3_KEYS[name].indexes.map((i) => [i.name, i.columns]),
         );
         t.checkIndexes();
+        // ANALYZE's persistent stats were stored in SYS_STATS and survive the reopen
+        for (const ix of [t.primary, ...t.secondary]) {
+          const s = db.catalog.indexStats(t.id, ix.id);
+          expect([t.name, ix.name, s.get('n_rows')]).toEqual([t.name, ix.name, t.rows]);
+          expect(s.get('size')).toBeGreaterThanOrEqual(s.get('n_leaf_pages')!);
+        }
       }
       expect(db.table('lineitem').secondary.map((i) => i.name)).toEqual([
         'i_l_shipdate',
