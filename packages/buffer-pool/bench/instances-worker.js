@@ -23,4 +23,5 @@ while (performance.now() < end) {
   }
   ops += 256;
 }
+pool.detach();
 parentPort.postMessage({ ops, sink });

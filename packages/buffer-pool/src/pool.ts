@@ -134,6 +134,8 @@ export class BufferPool implements PageStore {
   readonly #counters: Float64Array;
   readonly #instF64: Float64Array;
   readonly #policy: number;
+  /** This object's thread slot; −1 after `detach()`. */
+  #slot: number;
   /** This thread's counter block: slot·instances·C_STRIDE (each thread counts without atomics). */
   readonly #cbase: number;
   /** Latch configuration whose spin/OS-wait counters live in the pool's buffer. */
@@ -157,11 +159,12 @@ export class BufferPool implements PageStore {
       L = BufferPool.#create(options, now);
     }
     this.#L = L;
-    const slot = Atomics.add(L.header, K.H_NTHREADS, 1);
-    if (slot >= L.maxThreads) {
-      Atomics.sub(L.header, K.H_NTHREADS, 1);
+    let slot = 0;
+    while (slot < L.maxThreads && Atomics.compareExchange(L.slots, slot, 0, 1) !== 0) slot++;
+    if (slot === L.maxThreads) {
       throw new RangeError(`more than maxThreads (${L.maxThreads}) BufferPool objects attached to one pool`);
     }
+    this.#slot = slot;
     this.#cbase = slot * L.instances * K.C_STRIDE;
     this.#hash = L.hash;
     this.#hashNext = L.fHashNext;
@@ -1073,11 +1076,37 @@ export class BufferPool implements PageStore {
     return left;
   }
 
-  /** Flushes, syncs and closes every device registered in this thread. */
+  /**
+   * Flushes, syncs and closes every device registered in this thread, then detaches. A closed
+   * object must not be used again.
+   */
   close(): void {
     this.flushAll();
     for (const dev of this.#devices.values()) dev.close();
     this.#devices.clear();
+    this.detach();
+  }
+
+  /**
+   * Gives this thread's counter slot back (a worker leaving): its counts move to the detached
+   * threads' block, so `stats()` keeps them, and the slot can serve a later `attach()`. Devices are
+   * left open. The object must not be used afterwards.
+   */
+  detach(): void {
+    const L = this.#L;
+    const slot = this.#slot;
+    if (slot < 0) return;
+    const retired = L.maxThreads * L.instances * K.C_STRIDE;
+    const n = L.instances * K.C_STRIDE;
+    mutexLock(L.latches, L.spaceMutex, this.#cfg);
+    for (let i = 0; i < n; i++) {
+      L.counters[retired + i]! += L.counters[this.#cbase + i]!;
+      L.counters[this.#cbase + i] = 0;
+    }
+    mutexUnlock(L.latches, L.spaceMutex, this.#cfg);
+    this.#slot = -1;
+    this.#shared = true;
+    Atomics.store(L.slots, slot, 0);
   }
 
   // ---------------------------------------------------------------- read-ahead

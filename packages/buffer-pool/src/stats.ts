@@ -77,11 +77,11 @@ export const COUNTER_SLOTS: ReadonlyArray<readonly [keyof BufferPoolStats, numbe
 export function readInstanceStats(L: C.PoolLayout, inst: number): BufferPoolStats {
   const ib = inst * C.I_STRIDE;
   const out = {} as Record<keyof BufferPoolStats, number>;
-  const threads = Math.min(Atomics.load(L.header, C.H_NTHREADS), L.maxThreads);
   for (const [name, slot] of COUNTER_SLOTS) {
-    // Each thread adds to its own slot without atomics; the sum is the instance's counter.
+    // Each thread adds to its own slot without atomics; the sum (with the detached threads'
+    // block at slot maxThreads) is the instance's counter.
     let v = 0;
-    for (let t = 0; t < threads; t++) v += L.counters[(t * L.instances + inst) * C.C_STRIDE + slot]!;
+    for (let t = 0; t <= L.maxThreads; t++) v += L.counters[(t * L.instances + inst) * C.C_STRIDE + slot]!;
     out[name] = v;
   }
   out.Innodb_buffer_pool_pages_data = L.inst[ib + C.I_LRU_LEN]!;

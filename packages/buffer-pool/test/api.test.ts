@@ -159,4 +159,20 @@ describe('stats and variables', () => {
     other.unfix(f, 1);
     expect(pool.stats().Innodb_buffer_pool_read_requests).toBe(1);
   });
+
+  it('detach gives the thread slot back and keeps its counts', () => {
+    const pool = small(4, { maxThreads: 2 });
+    const desc = pool.descriptor();
+    const devices = { 0: deviceWithPages(32) };
+    const a = BufferPool.attach(desc, { devices });
+    expect(() => BufferPool.attach(desc, { devices })).toThrow(/more than maxThreads \(2\)/);
+    a.unfix(a.fix(0, 1, 0), 0);
+    a.detach();
+    const b = BufferPool.attach(desc, { devices });
+    b.unfix(b.fix(0, 1, 0), 0);
+    expect(pool.stats().Innodb_buffer_pool_read_requests).toBe(2);
+    expect(pool.stats().Innodb_buffer_pool_reads).toBe(1);
+    b.close();
+    expect(pool.stats().Innodb_buffer_pool_read_requests).toBe(2);
+  });
 });

@@ -11,7 +11,8 @@ import { LATCH_COUNTER_SLOTS, MUTEX_SLOTS, RWLOCK_SLOTS } from './latch.js';
  * | lsn             | BigInt64 × 2  |                                | LSN counter for `markDirty()`        |
  * | instances       | Int32 × 16·I  |                                | list heads and lengths (I_*)         |
  * | instance f64    | Float64 × 2·I |                                | freed_page_clock per instance        |
- * | counters        | Float64 × 24·I·T |                             | status counters (C_*) per thread slot T and instance |
+ * | counters        | Float64 × 24·I·(T+1) |                         | status counters (C_*) per thread slot and instance, + detached |
+ * | thread slots    | Int32 × T     |                                | 1 while a thread owns the slot       |
  * | space table     | Int32 × 2·S   |                                | [space id, size in pages] pairs      |
  * | latch counters  | Int32 × 22    |                                | mutex-atomics spin/OS-wait counters  |
  * | latches         | Int32         | (I+1)·MUTEX + F·RWLOCK slots   | instance mutexes, space mutex, page latches |
@@ -40,7 +41,6 @@ export const H_FREE_WAIT = 14;
 export const H_NSPACES = 15;
 export const H_SLEEP = 16;
 export const H_MAX_THREADS = 17;
-export const H_NTHREADS = 18;
 const HEADER_INTS = 32;
 
 // Instance slots (Int32, stride I_STRIDE).
@@ -114,8 +114,13 @@ export class PoolLayout {
   readonly lsn: BigInt64Array;
   readonly inst: Int32Array;
   readonly instF64: Float64Array;
-  /** Counters: thread slot t, instance i at (t·instances + i)·C_STRIDE. */
+  /**
+   * Counters: thread slot t, instance i at (t·instances + i)·C_STRIDE; slot `maxThreads` holds
+   * what detached threads counted.
+   */
   readonly counters: Float64Array;
+  /** 1 while a thread owns the counter slot. */
+  readonly slots: Int32Array;
   readonly spaces: Int32Array;
   readonly latches: Int32Array;
   /** Byte offset of the latch counters (a `LatchCounters` region). */
@@ -204,7 +209,10 @@ export class PoolLayout {
     const instF64 = o;
     o += instances * IF_STRIDE * 8;
     const counters = o;
-    o += maxThreads * instances * C_STRIDE * 8;
+    // One block per thread slot, plus one for the counts of threads that detached.
+    o += (maxThreads + 1) * instances * C_STRIDE * 8;
+    const slots = o;
+    o = align(o + maxThreads * 4, 8);
     const spaces = o;
     o += maxSpaces * 2 * 4;
     const latchCounters = o;
@@ -227,6 +235,7 @@ export class PoolLayout {
       inst,
       instF64,
       counters,
+      slots,
       spaces,
       latchCounters,
       latches,
@@ -266,7 +275,8 @@ export class PoolLayout {
     this.lsn = new BigInt64Array(sab, c.lsn, 2);
     this.inst = new Int32Array(sab, c.inst, this.instances * I_STRIDE);
     this.instF64 = new Float64Array(sab, c.instF64, this.instances * IF_STRIDE);
-    this.counters = new Float64Array(sab, c.counters, this.maxThreads * this.instances * C_STRIDE);
+    this.counters = new Float64Array(sab, c.counters, (this.maxThreads + 1) * this.instances * C_STRIDE);
+    this.slots = new Int32Array(sab, c.slots, this.maxThreads);
     this.spaces = new Int32Array(sab, c.spaces, this.maxSpaces * 2);
     this.latchCountersOffset = c.latchCounters;
     this.latches = new Int32Array(sab, c.latches, c.latchInts);
