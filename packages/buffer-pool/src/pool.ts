@@ -127,7 +127,6 @@ export class BufferPool implements PageStore {
   readonly #fPage: Uint32Array;
   readonly #fSpace: Int32Array;
   readonly #fFix: Int32Array;
-  readonly #fIo: Int32Array;
   readonly #fAccess: Uint32Array;
   readonly #lw: Int32Array;
   readonly #rwBase: number;
@@ -173,7 +172,6 @@ export class BufferPool implements PageStore {
     this.#fPage = L.fPage;
     this.#fSpace = L.fSpace;
     this.#fFix = L.fFix;
-    this.#fIo = L.fIo;
     this.#fAccess = L.fAccess;
     this.#lw = L.latches;
     this.#rwBase = L.rwBase;
@@ -481,7 +479,8 @@ export class BufferPool implements PageStore {
             (Math.imul(((space << 20) + space + pageNo) | 0, 0x9e3779b1) >>> this.#hashShift)
         ]!;
       while (f >= 0 && (fPage[f] !== pageNo || fSpace[f] !== space)) f = next[f]!;
-      if (f >= 0 && this.#fIo[f] === K.IO_NONE && this.#fAccess[f] !== 0) {
+      // (Unshared, no read can be in progress here: this thread does its reads synchronously.)
+      if (f >= 0 && this.#fAccess[f] !== 0) {
         const lw = this.#lw;
         const i = this.#rwBase + f * RWLOCK_SLOTS;
         const w = lw[i]!;
@@ -489,20 +488,33 @@ export class BufferPool implements PageStore {
           this.#counters[this.#cbase + inst * K.C_STRIDE + K.C_READ_REQUESTS]!++;
           this.#fFix[f]!++;
           if (latch === 1) lw[i] = w - 1;
-          const policy = this.#policy;
-          if (policy === K.POLICY_MIDPOINT) {
-            if (this.#instF64[inst * K.IF_STRIDE + K.IF_FREED_CLOCK] !== 0 && this.#peekIfTooOld(inst, f)) {
-              this.#makeYoung(inst, f);
-            }
-          } else if (policy === K.POLICY_LRU) {
-            if (this.#L.inst[inst * K.I_STRIDE + K.I_LRU_HEAD] !== f) this.#makeYoung(inst, f);
-          } else {
-            this.#L.fRef[f] = 1;
+          // Midpoint before the first eviction: nothing moves (buf_page_peek_if_too_old step 1).
+          if (
+            this.#policy !== K.POLICY_MIDPOINT ||
+            this.#instF64[inst * K.IF_STRIDE + K.IF_FREED_CLOCK] !== 0
+          ) {
+            this.#hitPolicy(inst, f);
           }
           return f;
         }
       }
     }
+    return this.#fixGeneral(space, pageNo, latch);
+  }
+
+  /** The policy's bookkeeping for a re-access of a fixed page. */
+  #hitPolicy(inst: number, f: number): void {
+    const policy = this.#policy;
+    if (policy === K.POLICY_MIDPOINT) {
+      if (this.#peekIfTooOld(inst, f)) this.#makeYoung(inst, f);
+    } else if (policy === K.POLICY_LRU) {
+      if (this.#L.inst[inst * K.I_STRIDE + K.I_LRU_HEAD] !== f) this.#makeYoung(inst, f);
+    } else {
+      this.#L.fRef[f] = 1;
+    }
+  }
+
+  #fixGeneral(space: number, pageNo: number, latch: LatchMode): number {
     const L = this.#L;
     const inst = this.instances === 1 ? 0 : this.instanceOf(space, pageNo);
     if (latch !== 0 && latch !== 1 && latch !== 2) {
@@ -659,26 +671,31 @@ export class BufferPool implements PageStore {
 
   /** Releases a fix taken by `fix()`/`allocatePage()` with the same latch mode. */
   unfix(frame: number, latch: LatchMode): void {
+    const fix = this.#fFix;
+    if (!this.#shared && latch !== 2) {
+      // Unshared, S or no latch: plain stores (the same encodings the atomics use).
+      const c = fix[frame]!;
+      if (latch === 1) {
+        const lw = this.#lw;
+        const i = this.#rwBase + frame * RWLOCK_SLOTS;
+        const w = lw[i]!;
+        if (w > 0 && w < X_LOCK_DECR && c > 0) {
+          lw[i] = w + 1;
+          fix[frame] = c - 1;
+          return;
+        }
+      } else if (latch === 0 && c > 0) {
+        fix[frame] = c - 1;
+        return;
+      }
+    }
     const L = this.#L;
-    if (latch === 1) {
-      const i = L.rwBase + frame * RWLOCK_SLOTS;
-      const w = L.latches[i]!;
-      if (!this.#shared && w > 0 && w < X_LOCK_DECR) L.latches[i] = w + 1;
-      else rwSUnlock(L.latches, i);
-    } else if (latch === 2) {
-      rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS, this.#cfg);
-    } else if (latch !== 0) {
-      throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
-    }
-    if (!this.#shared) {
-      const c = L.fFix[frame]!;
-      if (!(c > 0)) throw new RangeError(`frame ${String(frame)} is not fixed`);
-      L.fFix[frame] = c - 1;
-      return;
-    }
-    if (Atomics.sub(L.fFix, frame, 1) <= 0) {
-      Atomics.add(L.fFix, frame, 1);
-      throw new RangeError(`frame ${frame} is not fixed`);
+    if (latch === 1) rwSUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS);
+    else if (latch === 2) rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS, this.#cfg);
+    else if (latch !== 0) throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
+    if (Atomics.sub(fix, frame, 1) <= 0) {
+      Atomics.add(fix, frame, 1);
+      throw new RangeError(`frame ${String(frame)} is not fixed`);
     }
   }
 
