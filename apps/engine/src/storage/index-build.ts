@@ -131,6 +131,17 @@ export function buildIndexFromTable(
  * order, the rest are sorted with an `ExternalSorter` and inserted in key order after the bulk
  * load. Secondary entries are collected by a {@link SecondaryBuilder} and built at the end.
  */
+/** Rows held back to absorb local disorder before the clustered bulk loader (see {@link TableLoader}). */
+export const REORDER_WINDOW = 64;
+
+/**
+ * Loads rows into an empty table. Rows pass a small reorder window ({@link REORDER_WINDOW} rows,
+ * kept sorted, copied into one preallocated slab) so input that is only locally out of order —
+ * dbgen's partsupp lists each part's four suppliers unsorted — still reaches the clustered tree's
+ * bottom-up `BulkLoader` in key order (InnoDB's sorted-input path). A row smaller than the last
+ * one loaded goes to an `ExternalSorter` and is inserted in key order after the bulk load.
+ * Secondary entries are collected by a {@link SecondaryBuilder} and built at the end.
+ */
 export class TableLoader {
   readonly table: Table;
   readonly #bulk: BulkLoader;
@@ -138,8 +149,19 @@ export class TableLoader {
   readonly #late: ExternalSorter;
   #last = new Uint8Array(64);
   #lastLen = -1;
-  #inOrder = true;
   #bulkOpen = true;
+  // The reorder window: slot s holds key slab[s·slot, +keyLen[s]) and value after it.
+  readonly #slot: number;
+  readonly #slab: Uint8Array;
+  readonly #keyLen = new Int32Array(REORDER_WINDOW);
+  readonly #valLen = new Int32Array(REORDER_WINDOW);
+  /** Slot numbers in key order. */
+  readonly #order = new Int32Array(REORDER_WINDOW);
+  #held = 0;
+  #emitKey: Uint8Array;
+  #emitVal: Uint8Array;
+  #keyViews: Uint8Array[] = [];
+  #valViews: Uint8Array[] = [];
   rows = 0;
   /** Rows that arrived out of primary-key order and were inserted one by one. */
   lateRows = 0;
@@ -147,6 +169,11 @@ export class TableLoader {
   constructor(table: Table, options: IndexBuildOptions = {}) {
     if (table.rows !== 0) throw new RangeError(`table ${table.name} is not empty`);
     this.table = table;
+    this.#slot = table.primary.tree.maxEntryBytes;
+    this.#slab = new Uint8Array(this.#slot * REORDER_WINDOW);
+    this.#emitKey = new Uint8Array(this.#slot);
+    this.#emitVal = new Uint8Array(this.#slot);
+    for (let i = 0; i < REORDER_WINDOW; i++) this.#order[i] = i;
     this.#bulk = table.primary.tree.bulkLoader();
     this.#secondary = new SecondaryBuilder(table, table.secondary, options);
     this.#late = new ExternalSorter({
@@ -161,31 +188,65 @@ export class TableLoader {
     const t = this.table;
     const value = t.codec.encode(row);
     const pk = t.primary.encoder.encode(row);
-    if (pk.length + value.length > t.primary.tree.maxEntryBytes)
-      throw new RangeError(
-        `row of ${t.name} takes ${pk.length + value.length} bytes, at most ${t.primary.tree.maxEntryBytes}`,
-      );
-    if (this.#inOrder) {
-      const c = this.#lastLen < 0 ? 1 : compareRange(pk, this.#last, this.#lastLen);
+    if (pk.length + value.length > this.#slot)
+      throw new RangeError(`row of ${t.name} takes ${pk.length + value.length} bytes, at most ${this.#slot}`);
+    if (this.#held === REORDER_WINDOW) this.#emit();
+    // insert into the window, scanning from the largest (input is mostly ascending)
+    const slab = this.#slab;
+    const order = this.#order;
+    const free = order[this.#held]!;
+    let i = this.#held;
+    while (i > 0) {
+      const s = order[i - 1]!;
+      const c = compareSlab(pk, slab, s * this.#slot, this.#keyLen[s]!);
       if (c === 0) throw dupOf(t, row);
-      if (c > 0) {
-        this.#bulk.add(pk, value);
-        if (this.#last.length < pk.length) this.#last = new Uint8Array(pk.length * 2);
-        this.#last.set(pk);
-        this.#lastLen = pk.length;
-      } else {
-        this.#inOrder = false;
-        this.#late.add(pk, value);
-      }
-    } else this.#late.add(pk, value);
+      if (c > 0) break;
+      order[i] = s;
+      i--;
+    }
+    order[i] = free;
+    const base = free * this.#slot;
+    slab.set(pk, base);
+    slab.set(value, base + pk.length);
+    this.#keyLen[free] = pk.length;
+    this.#valLen[free] = value.length;
+    this.#held++;
     this.#secondary.add(row);
     this.rows++;
+  }
+
+  /** Hand the smallest held row to the bulk loader, or to the late sorter if it is too small. */
+  #emit(): void {
+    const order = this.#order;
+    const s = order[0]!;
+    for (let i = 1; i < this.#held; i++) order[i - 1] = order[i]!;
+    this.#held--;
+    order[this.#held] = s;
+    const kl = this.#keyLen[s]!;
+    const vl = this.#valLen[s]!;
+    const base = s * this.#slot;
+    this.#emitKey.set(this.#slab.subarray(base, base + kl));
+    this.#emitVal.set(this.#slab.subarray(base + kl, base + kl + vl));
+    const key = this.#keyViews[kl] ?? (this.#keyViews[kl] = this.#emitKey.subarray(0, kl));
+    const val = this.#valViews[vl] ?? (this.#valViews[vl] = this.#emitVal.subarray(0, vl));
+    const c = this.#lastLen < 0 ? 1 : compareSlab(key, this.#last, 0, this.#lastLen);
+    if (c === 0) {
+      const t = this.table;
+      throw new DuplicateEntryError(t.name, 'PRIMARY', t.primary.codec.decode(key).join('-'));
+    }
+    if (c > 0) {
+      this.#bulk.add(key, val);
+      if (this.#last.length < kl) this.#last = new Uint8Array(kl * 2);
+      this.#last.set(key);
+      this.#lastLen = kl;
+    } else this.#late.add(key, val);
   }
 
   /** Finish the clustered tree, insert the late rows, build the secondary indexes. */
   finish(onIndex?: (index: TableIndex, entries: number) => void): void {
     const t = this.table;
     try {
+      while (this.#held > 0) this.#emit();
       this.#bulk.finish();
       this.#bulkOpen = false;
       const tree = t.primary.tree;
@@ -217,13 +278,14 @@ export class TableLoader {
   }
 }
 
-function compareRange(a: Uint8Array, b: Uint8Array, bLen: number): number {
-  const n = Math.min(a.length, bLen);
+/** memcmp of `a` with `b[off, off+len)`. */
+function compareSlab(a: Uint8Array, b: Uint8Array, off: number, len: number): number {
+  const n = Math.min(a.length, len);
   for (let i = 0; i < n; i++) {
-    const d = a[i]! - b[i]!;
+    const d = a[i]! - b[off + i]!;
     if (d !== 0) return d;
   }
-  return a.length - bLen;
+  return a.length - len;
 }
 
 function dupOf(t: Table, row: RowBuffer): DuplicateEntryError {
