@@ -80,10 +80,11 @@ export interface OpenOptions {
 
 /**
  * The index latch (`dict_index_t::lock`), e.g. a `RWLock` of @enginekit/mutex-atomics living in a
- * SharedArrayBuffer. Writers hold it in X for the whole operation (every write may change the
- * structure); readers hold it in S, so several workers read at once with S page latches while
- * writers are serialized. (InnoDB lets plain searches skip the index latch; this tree's merge path
- * latches a left sibling after its right one, so readers must not race a writer.)
+ * SharedArrayBuffer. Writers hold it in X for the whole operation (so writers are serialized);
+ * the estimators, `checkValid()` and `stats()` hold it in S, as InnoDB's statistics do. Point
+ * reads, cursors and range scans take no index latch: they couple S page latches top-down and,
+ * moving along a level, release a page before latching its sibling (re-seeking when the sibling
+ * was freed meanwhile), so they never wait on a writer while holding a page it needs.
  */
 export interface IndexLatch {
   sLock(): void;
@@ -333,19 +334,12 @@ export class BTree {
 
   /** The value stored under `key` (the first one in a non-unique tree), copied; undefined if absent. */
   get(key: Uint8Array): Uint8Array | undefined {
-    const l = this.indexLatch;
-    if (l === null) return this.#get(key);
-    l.sLock();
-    try {
-      return this.#get(key);
-    } finally {
-      l.sUnlock();
-    }
+    return this.#get(key);
   }
 
   /** Whether the tree holds `key` (and, when given in a non-unique tree, exactly `value`). */
   has(key: Uint8Array, value?: Uint8Array): boolean {
-    return this.reading(() => this.#has(key, value));
+    return this.#has(key, value);
   }
 
   /**
@@ -406,7 +400,7 @@ export class BTree {
       this.unfixPage(frame, LATCH_S);
       return found;
     }
-    const c = new Cursor(this, false);
+    const c = new Cursor(this);
     if (!c.seek(key, 'eq')) return undefined;
     return c.value();
   }
@@ -461,7 +455,7 @@ export class BTree {
     let val: Uint8Array | null = null;
     if (!this.unique) {
       if (value === undefined) {
-        const c = new Cursor(this, false);
+        const c = new Cursor(this);
         if (!c.seek(key, 'eq')) return false;
         val = c.value();
       } else {
@@ -526,9 +520,9 @@ export class BTree {
     return true;
   }
 
-  /** A cursor positioned nowhere; see {@link Cursor}. Each of its moves takes the index latch in S. */
+  /** A cursor positioned nowhere; see {@link Cursor}. */
   cursor(): Cursor {
-    return new Cursor(this, true);
+    return new Cursor(this);
   }
 
   /**
@@ -541,7 +535,7 @@ export class BTree {
     hi: Uint8Array | null,
     fn: (key: Uint8Array, value: Uint8Array) => boolean | undefined,
   ): number {
-    return this.reading(() => this.#forEachRange(lo, hi, fn));
+    return this.#forEachRange(lo, hi, fn);
   }
 
   #forEachRange(
@@ -552,6 +546,12 @@ export class BTree {
     const b = this.#b;
     const ps = this.#ps;
     const out = new Int32Array(1);
+    // The bound below which everything was already returned: lo (inclusive) at first, then the
+    // last entry of each page left behind (exclusive). Moving right releases the page first, so a
+    // writer may split, merge or free pages in between; the bound re-positions the scan.
+    let boundKey: Uint8Array | null = lo;
+    let boundVal: Uint8Array | null = null;
+    let boundStrict = false;
     let frame: number;
     if (lo === null) {
       frame = this.#leftmostLeafS();
@@ -577,16 +577,57 @@ export class BTree {
           return count;
         }
       }
-      const next = nextPage(b, base);
-      if (next === FIL_NULL) {
-        this.unfixPage(frame, LATCH_S);
-        return count;
+      if (n > 0) {
+        const rec = slotRec(b, base, ps, n - 1);
+        const kl = recKeyLen(b, base, rec);
+        const k0 = base + rec + REC_HEADER;
+        boundKey = b.slice(k0, k0 + kl);
+        boundVal = this.unique ? null : b.slice(k0 + kl, k0 + kl + recValLen(b, base, rec));
+        boundStrict = true;
       }
-      const nf = this.fixPage(next, LATCH_S);
-      this.unfixPage(frame, LATCH_S);
+      const nf = this.siblingLeafS(frame, true);
+      if (nf === -1) return count;
+      if (nf === -2) {
+        // The right sibling changed under us: search again for the first entry past the bound.
+        if (boundKey === null) {
+          frame = this.#leftmostLeafS();
+          slot = 0;
+        } else {
+          frame = this.descendS(boundKey, boundVal, boundStrict, out);
+          slot = out[0]!;
+        }
+        continue;
+      }
       frame = nf;
-      slot = 0;
+      // Skip what a concurrent split may have moved here from the page we left.
+      slot = boundKey === null ? 0 : this.searchPage(frame * ps, boundKey, boundVal, boundStrict);
     }
+  }
+
+  /**
+   * Leave the S-fixed leaf `frame` for its right (or left) sibling: unfix it first, then S-fix the
+   * sibling, so a reader never waits for a page while holding another on the same level (writers
+   * latch siblings in any order). Returns the sibling's frame; -1 at the end of the level; -2 when
+   * the sibling is no longer a leaf of this tree (freed or reused in between) — the caller re-seeks.
+   */
+  siblingLeafS(frame: number, right: boolean): number {
+    const b = this.#b;
+    const ps = this.#ps;
+    const base = frame * ps;
+    const next = right ? nextPage(b, base) : prevPage(b, base);
+    this.unfixPage(frame, LATCH_S);
+    if (next === FIL_NULL) return -1;
+    const nf = this.fixPage(next, LATCH_S);
+    const nb = nf * ps;
+    if (
+      readU16(b, nb + FIL_PAGE_TYPE) !== PAGE_TYPE_INDEX ||
+      pageLevel(b, nb) !== 0 ||
+      pageIndexId(b, nb) !== this.indexId
+    ) {
+      this.unfixPage(nf, LATCH_S);
+      return -2;
+    }
+    return nf;
   }
 
   /** Entries with lo ≤ key < hi as copied [key, value] pairs (convenient, allocates per entry). */

@@ -41,13 +41,10 @@ export class Cursor {
   #valLen = 0;
   #valid = false;
   readonly #out = new Int32Array(1);
-  readonly #latched: boolean;
   #lsn = new Uint8Array(8);
 
-  /** `latched`: take the tree's index latch in S around each move (false only for the tree's own use under X). */
-  constructor(tree: BTree, latched = true) {
+  constructor(tree: BTree) {
     this.#tree = tree;
-    this.#latched = latched && tree.indexLatch !== null;
   }
 
   /** Whether the cursor stands on an entry. */
@@ -57,21 +54,16 @@ export class Cursor {
 
   /** Position on the first entry matching `mode` relative to `key`; false if there is none. */
   seek(key: Uint8Array, mode: SeekMode = 'ge'): boolean {
-    if (!this.#latched) return this.#seek(key, mode);
-    this.#tree.latchS();
-    try {
-      return this.#seek(key, mode);
-    } finally {
-      this.#tree.unlatchS();
-    }
+    return this.#seek(key, mode);
   }
 
   #seek(key: Uint8Array, mode: SeekMode = 'ge'): boolean {
+    this.#valid = false;
     if (!(key instanceof Uint8Array)) throw new TypeError(`key must be a Uint8Array, got ${String(key)}`);
     if (mode !== 'ge' && mode !== 'gt' && mode !== 'eq')
       throw new RangeError(`mode must be 'ge', 'gt' or 'eq', got ${String(mode)}`);
     const frame = this.#tree.descendS(key, null, mode === 'gt', this.#out);
-    if (!this.#settleForward(frame, this.#out[0]!)) return false;
+    if (!this.#settleForward(frame, this.#out[0]!, key, null, mode === 'gt')) return false;
     if (mode === 'eq' && !this.#keyEquals(key)) {
       this.#valid = false;
       return false;
@@ -81,16 +73,11 @@ export class Cursor {
 
   /** Position on the smallest entry. */
   first(): boolean {
-    if (!this.#latched) return this.#first();
-    this.#tree.latchS();
-    try {
-      return this.#first();
-    } finally {
-      this.#tree.unlatchS();
-    }
+    return this.#first();
   }
 
   #first(): boolean {
+    this.#valid = false;
     const t = this.#tree;
     const b = t.store.bytes;
     const ps = t.pageSize;
@@ -101,21 +88,16 @@ export class Cursor {
       t.unfixPage(frame, LATCH_S);
       frame = next;
     }
-    return this.#settleForward(frame, 0);
+    return this.#settleForward(frame, 0, null, null, false);
   }
 
   /** Position on the largest entry. */
   last(): boolean {
-    if (!this.#latched) return this.#last();
-    this.#tree.latchS();
-    try {
-      return this.#last();
-    } finally {
-      this.#tree.unlatchS();
-    }
+    return this.#last();
   }
 
   #last(): boolean {
+    this.#valid = false;
     const t = this.#tree;
     const b = t.store.bytes;
     const ps = t.pageSize;
@@ -131,13 +113,7 @@ export class Cursor {
 
   /** Move to the next entry; false (and invalid) past the last. */
   next(): boolean {
-    if (!this.#latched) return this.#next();
-    this.#tree.latchS();
-    try {
-      return this.#next();
-    } finally {
-      this.#tree.unlatchS();
-    }
+    return this.#next();
   }
 
   #next(): boolean {
@@ -145,7 +121,7 @@ export class Cursor {
     const t = this.#tree;
     if (t.version === this.#version) {
       const frame = t.fixPage(this.#page, LATCH_S);
-      if (this.#unchanged(frame)) return this.#settleForward(frame, this.#slot + 1);
+      if (this.#unchanged(frame)) return this.#settleForward(frame, this.#slot + 1, ...this.#bound(), true);
       t.unfixPage(frame, LATCH_S);
     }
     const frame = t.descendS(
@@ -154,18 +130,12 @@ export class Cursor {
       true,
       this.#out,
     );
-    return this.#settleForward(frame, this.#out[0]!);
+    return this.#settleForward(frame, this.#out[0]!, ...this.#bound(), true);
   }
 
   /** Move to the previous entry; false (and invalid) before the first. */
   prev(): boolean {
-    if (!this.#latched) return this.#prev();
-    this.#tree.latchS();
-    try {
-      return this.#prev();
-    } finally {
-      this.#tree.unlatchS();
-    }
+    return this.#prev();
   }
 
   #prev(): boolean {
@@ -220,8 +190,27 @@ export class Cursor {
     return true;
   }
 
-  /** From an S-fixed leaf and a slot (possibly past the end), find the entry at or after it; unfixes. */
-  #settleForward(frame: number, slot: number): boolean {
+  /** The remembered entry as a search bound (views into the cursor's own buffers). */
+  #bound(): [Uint8Array, Uint8Array | null] {
+    return [
+      this.#key.subarray(0, this.#keyLen),
+      this.#tree.unique ? null : this.#val.subarray(0, this.#valLen),
+    ];
+  }
+
+  /**
+   * From an S-fixed leaf and a slot (possibly past the end), find the first entry at or after it;
+   * unfixes. Crossing to the right sibling releases the page first; on the new page it skips what
+   * is not past the bound (≥ bKey, or > with `strict`), and if the sibling was freed meanwhile it
+   * searches for the bound from the root.
+   */
+  #settleForward(
+    frame: number,
+    slot: number,
+    bKey: Uint8Array | null,
+    bVal: Uint8Array | null,
+    strict: boolean,
+  ): boolean {
     const t = this.#tree;
     const b = t.store.bytes;
     const ps = t.pageSize;
@@ -232,24 +221,33 @@ export class Cursor {
         t.unfixPage(frame, LATCH_S);
         return true;
       }
-      const next = nextPage(b, base);
-      if (next === FIL_NULL) {
-        t.unfixPage(frame, LATCH_S);
+      const nf = t.siblingLeafS(frame, true);
+      if (nf === -1) {
         this.#valid = false;
         return false;
       }
-      const nf = t.fixPage(next, LATCH_S);
-      t.unfixPage(frame, LATCH_S);
+      if (nf === -2) {
+        if (bKey === null) return this.#first();
+        frame = t.descendS(bKey, bVal, strict, this.#out);
+        slot = this.#out[0]!;
+        continue;
+      }
       frame = nf;
-      slot = 0;
+      slot = bKey === null ? 0 : t.searchPage(frame * ps, bKey, bVal, strict);
     }
   }
 
-  /** From an S-fixed leaf and a slot (possibly −1), find the entry at or before it; unfixes. */
+  /**
+   * From an S-fixed leaf and a slot (possibly −1), find the last entry at or before it; unfixes.
+   * Crossing to the left sibling releases the page first and keeps only entries below the
+   * remembered one.
+   */
   #settleBackward(frame: number, slot: number): boolean {
     const t = this.#tree;
     const b = t.store.bytes;
     const ps = t.pageSize;
+    const hasBound = this.#valid;
+    const [bKey, bVal] = this.#bound();
     for (;;) {
       const base = frame * ps;
       if (slot >= 0) {
@@ -257,14 +255,19 @@ export class Cursor {
         t.unfixPage(frame, LATCH_S);
         return true;
       }
-      const prev = prevPage(b, base);
-      t.unfixPage(frame, LATCH_S);
-      if (prev === FIL_NULL) {
+      const nf = t.siblingLeafS(frame, false);
+      if (nf === -1) {
         this.#valid = false;
         return false;
       }
-      frame = t.fixPage(prev, LATCH_S);
-      slot = nRecs(b, frame * ps) - 1;
+      if (nf === -2) {
+        if (!hasBound) return this.#last();
+        frame = t.descendS(bKey, bVal, false, this.#out);
+        slot = this.#out[0]! - 1;
+        continue;
+      }
+      frame = nf;
+      slot = (hasBound ? t.searchPage(frame * ps, bKey, bVal, false) : nRecs(b, frame * ps)) - 1;
     }
   }
 
