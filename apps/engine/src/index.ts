@@ -1,7 +1,7 @@
 export { generateTpch, TPCH_TABLES } from './tpch/generate.js';
 export type { GeneratedFile, GenerateOptions, GenerateResult, TpchStep, TpchTable } from './tpch/generate.js';
-export { scalePlan, BASE_ROWS, MAX_SCALE, SUPPLIERS_PER_PART } from './tpch/scale.js';
-export type { ScalePlan } from './tpch/scale.js';
+export { chunkRange, scalePlan, BASE_ROWS, MAX_SCALE, SUPPLIERS_PER_PART } from './tpch/scale.js';
+export type { RowRange, ScalePlan } from './tpch/scale.js';
 export { TPCH_SCHEMA, typeName } from './tpch/schema.js';
 export type { ColumnDef, ColumnType, TableDef } from './tpch/schema.js';
 export { TblFormatError } from './tpch/errors.js';

@@ -426,7 +426,12 @@ export class TblParser {
   }
 }
 
-/** Parses a whole `.tbl` text held in memory. */
+/**
+ * Parses a whole `.tbl` text held in memory.
+ *
+ * @example
+ * parseTbl(new TextEncoder().encode('0|AFRICA|x|\n'), TPCH_SCHEMA.region).rows; // 1
+ */
 export function parseTbl(bytes: Uint8Array, table: TableDef, options: ReadOptions = {}): TblData {
   const p = new TblParser(table, options.fileName ?? '<memory>');
   let line = 0;
@@ -444,6 +449,13 @@ export function parseTbl(bytes: Uint8Array, table: TableDef, options: ReadOption
 /**
  * Streams a `.tbl` file through a parser, calling `onBatch` with every `batchRows` rows (and
  * the rest at the end). Returns the number of rows. Memory stays bounded by the batch size.
+ * Throws {@link TblFormatError} at the first malformed field; batches already delivered stay
+ * delivered, so an all-or-nothing caller must discard them itself.
+ *
+ * @example
+ * readTblBatches('/tmp/tpch/lineitem.tbl', TPCH_SCHEMA.lineitem, (b) => {
+ *   const price = b.columns[5]; // l_extendedprice, integer cents in a Float64Array
+ * });
  */
 export function readTblBatches(
   path: string,
