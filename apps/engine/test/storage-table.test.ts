@@ -45,6 +45,7 @@ const SCHEMA: TableSchema = {
     { name: 'i_a', columns: ['a'] },
     { name: 'i_b_a', columns: ['b', 'a'] },
     { name: 'u_d', columns: ['d'], unique: true },
+    { name: 'i_id', columns: ['id'] }, // its entries are the primary keys: loaded beside the clustered tree
   ],
 };
 
@@ -68,6 +69,7 @@ describe('database file', () => {
       ['i_a', false],
       ['i_b_a', false],
       ['u_d', true],
+      ['i_id', false],
     ]);
     expect(t2.get([1234])).toEqual(norm([1234, 1234 % 7, 'b2  ', 3702, 10234]));
     expect(t2.primary.tree.stats().height).toBeGreaterThan(1);

@@ -146,6 +146,12 @@ export class TableLoader {
   readonly table: Table;
   readonly #bulk: BulkLoader;
   readonly #secondary: SecondaryBuilder;
+  /**
+   * Secondary indexes whose entry is exactly the primary key (i_l_orderkey on lineitem
+   * (l_orderkey, l_linenumber)): their entries are the clustered keys, in the same order, so they
+   * are bulk-loaded alongside the clustered tree with no sort.
+   */
+  readonly #mirrors: { index: TableIndex; loader: BulkLoader }[];
   readonly #late: ExternalSorter;
   #last = new Uint8Array(64);
   #lastLen = -1;
@@ -175,7 +181,16 @@ export class TableLoader {
     this.#emitVal = new Uint8Array(this.#slot);
     for (let i = 0; i < REORDER_WINDOW; i++) this.#order[i] = i;
     this.#bulk = table.primary.tree.bulkLoader();
-    this.#secondary = new SecondaryBuilder(table, table.secondary, options);
+    const pk = table.primary.columns;
+    const mirrors = table.secondary.filter(
+      (ix) => ix.entryColumns.length === pk.length && ix.entryColumns.every((c, i) => c === pk[i]),
+    );
+    this.#mirrors = mirrors.map((index) => ({ index, loader: index.tree.bulkLoader() }));
+    this.#secondary = new SecondaryBuilder(
+      table,
+      table.secondary.filter((ix) => !mirrors.includes(ix)),
+      options,
+    );
     this.#late = new ExternalSorter({
       sortBufferSize: options.innodb_sort_buffer_size ?? 4 << 20,
       mergeMode: 'kway',
@@ -236,6 +251,7 @@ export class TableLoader {
     }
     if (c > 0) {
       this.#bulk.add(key, val);
+      for (const m of this.#mirrors) m.loader.add(key, EMPTY);
       if (this.#last.length < kl) this.#last = new Uint8Array(kl * 2);
       this.#last.set(key);
       this.#lastLen = kl;
@@ -249,10 +265,12 @@ export class TableLoader {
       while (this.#held > 0) this.#emit();
       this.#bulk.finish();
       this.#bulkOpen = false;
+      for (const m of this.#mirrors) m.loader.finish();
       const tree = t.primary.tree;
       this.#late.drain((k, v) => {
         try {
           tree.insert(k, v);
+          for (const m of this.#mirrors) m.index.tree.insert(k, EMPTY);
         } catch (e) {
           if (e instanceof DuplicateKeyError)
             throw new DuplicateEntryError(t.name, 'PRIMARY', t.primary.codec.decode(k).join('-'));
@@ -261,6 +279,7 @@ export class TableLoader {
         this.lateRows++;
       });
       t.rows = this.rows;
+      for (const m of this.#mirrors) onIndex?.(m.index, this.rows);
       this.#secondary.finish(onIndex);
     } finally {
       this.close();
@@ -272,6 +291,7 @@ export class TableLoader {
     if (this.#bulkOpen) {
       this.#bulkOpen = false;
       this.#bulk.abort();
+      for (const m of this.#mirrors) m.loader.abort();
     }
     this.#late.close();
     this.#secondary.close();
