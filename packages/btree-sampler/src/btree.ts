@@ -608,20 +608,25 @@ export class BTree {
    * Leave the S-fixed leaf `frame` for its right (or left) sibling: unfix it first, then S-fix the
    * sibling, so a reader never waits for a page while holding another on the same level (writers
    * latch siblings in any order). Returns the sibling's frame; -1 at the end of the level; -2 when
-   * the sibling is no longer a leaf of this tree (freed or reused in between) — the caller re-seeks.
+   * the sibling is no longer the neighbour of the page left (freed, reused, or a page was split in
+   * between) — the caller re-seeks from the root.
    */
   siblingLeafS(frame: number, right: boolean): number {
     const b = this.#b;
     const ps = this.#ps;
     const base = frame * ps;
     const next = right ? nextPage(b, base) : prevPage(b, base);
+    const cur = pageNo(b, base);
     this.unfixPage(frame, LATCH_S);
     if (next === FIL_NULL) return -1;
     const nf = this.fixPage(next, LATCH_S);
     const nb = nf * ps;
+    // Still our neighbour: a B+tree leaf of this index whose back link points at the page we left
+    // (a page freed and reused elsewhere, or a split in between, fails this).
     if (
       readU16(b, nb + FIL_PAGE_TYPE) !== PAGE_TYPE_INDEX ||
       pageLevel(b, nb) !== 0 ||
+      (right ? prevPage(b, nb) : nextPage(b, nb)) !== cur ||
       pageIndexId(b, nb) !== this.indexId
     ) {
       this.unfixPage(nf, LATCH_S);
