@@ -51,6 +51,12 @@ export interface DiskProfile {
   readonly rpm: number;
   /** Sustained transfer rate, MB/s (10^6 bytes/s). */
   readonly transferMBps: number;
+  /**
+   * Fixed cost of every request, sequential or not (command overhead), milliseconds. Default 0:
+   * the built-in profiles follow the pure head model, where back-to-back single-page reads cost
+   * transfer time only.
+   */
+  readonly requestMs?: number;
 }
 
 /** Checks a page number argument: an integer in [0, 2^32 − 2] (0xFFFFFFFF is FIL_NULL). */

@@ -33,8 +33,9 @@ export interface SimulatedDeviceStats {
 }
 
 function checkProfile(p: DiskProfile): DiskProfile {
-  for (const key of ['seekMs', 'rpm', 'transferMBps'] as const) {
+  for (const key of ['seekMs', 'rpm', 'transferMBps', 'requestMs'] as const) {
     const v = p[key];
+    if (key === 'requestMs' && v === undefined) continue;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
       throw new RangeError(`profile.${key} must be a finite number ≥ 0, got ${String(v)}`);
     }
@@ -46,7 +47,8 @@ function checkProfile(p: DiskProfile): DiskProfile {
 /**
  * Wraps a device and charges modeled time per request, with a head position: a request starting
  * at the page where the previous one ended costs transfer time only; any other pays seek + half a
- * rotation + transfer; one request of k consecutive pages pays one positioning. The data still
+ * rotation + transfer; one request of k consecutive pages pays one positioning (plus the
+ * profile's optional fixed `requestMs` per request). The data still
  * comes from (and goes to) the inner device, so figures are the same on any machine.
  *
  * @example
@@ -61,6 +63,7 @@ export class SimulatedDevice implements PageDevice {
   #head = -1;
   readonly #positionMs: number;
   readonly #pageMs: number;
+  readonly #requestMs: number;
   #stats: SimulatedDeviceStats = SimulatedDevice.#zero();
 
   constructor(inner: PageDevice, profile: 'hdd' | 'ssd' | 'nvme' | DiskProfile) {
@@ -73,6 +76,7 @@ export class SimulatedDevice implements PageDevice {
     this.name = inner.name;
     this.#positionMs = p.seekMs + (p.rpm > 0 ? 30000 / p.rpm : 0);
     this.#pageMs = (this.pageSize / (p.transferMBps * 1e6)) * 1000;
+    this.#requestMs = p.requestMs ?? 0;
   }
 
   static #zero(): SimulatedDeviceStats {
@@ -90,7 +94,7 @@ export class SimulatedDevice implements PageDevice {
 
   /** Modeled milliseconds of one request of `count` pages starting at `first` (moves the head). */
   #charge(first: number, count: number): void {
-    let ms = count * this.#pageMs;
+    let ms = this.#requestMs + count * this.#pageMs;
     if (first !== this.#head) {
       ms += this.#positionMs;
       this.#stats.positionings++;

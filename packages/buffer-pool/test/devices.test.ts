@@ -96,6 +96,21 @@ describe('SimulatedDevice cost model', () => {
     expect(s.modeledMs).toBeCloseTo(2 * positionMs + 75 * pageMs, 9);
   });
 
+  it('a custom profile may charge a fixed cost per request', () => {
+    const d = new SimulatedDevice(new MemoryDevice({ pageSize: 4096 }), {
+      name: 'cmd',
+      seekMs: 1,
+      rpm: 0,
+      transferMBps: 4.096,
+      requestMs: 0.5,
+    });
+    for (let i = 0; i < 4; i++) d.writePage(i, page(4096, 1), 0); // 1 positioning, 4 requests
+    expect(d.stats().modeledMs).toBeCloseTo(1 + 4 * 0.5 + 4 * 1, 9);
+    expect(() => new SimulatedDevice(new MemoryDevice(), { ...DISK_PROFILES.hdd, requestMs: -1 })).toThrow(
+      /profile.requestMs/,
+    );
+  });
+
   it('flash profiles have no rotation; custom profiles are checked', () => {
     const d = new SimulatedDevice(new MemoryDevice({ pageSize: 4096 }), DISK_PROFILES.nvme);
     d.writePage(7, page(4096, 1), 0);
