@@ -39,9 +39,9 @@ import { readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
  *
  * A record is `keyLen (2) | valueLen (2) | key | value` on a leaf, followed by `child page (4)` on
  * a non-leaf page. A node pointer's key (and, in a non-unique tree, its value) is the lower bound
- * of its child's subtree; slot 0 of a non-leaf page is never used for routing (InnoDB marks it
- * REC_INFO_MIN_REC_FLAG on the leftmost page of a level; here it holds whatever bound it was
- * created with, at least below slot 1).
+ * of its child's subtree. Slot 0 of a non-leaf page carries the bound the page inherited from its
+ * parent — the empty key on the leftmost page of a level, InnoDB's REC_INFO_MIN_REC_FLAG — and is
+ * never compared when routing.
  *
  * Unlike InnoDB's sparse directory (one slot owns 4–8 records, records chained by next pointers),
  * every record has its own slot, so a page search is one binary search and records need no
