@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BufferPool, FileDevice } from '../src/index.js';
+import { deviceWithPages } from './helpers/pages.js';
 
 const PS = 1024;
 const PAGES = 200;
@@ -152,5 +153,38 @@ describe.skipIf(!built)('real worker threads on one pool (needs dist/: run tsup 
     expect(s.Innodb_buffer_pool_pages_data).toBeGreaterThan(PAGES * 0.9);
     big.checkValid();
     big.close();
+  });
+
+  it('4 workers scanning linked pages with linear and random read-ahead on a small shared pool', async () => {
+    const pages = 4096;
+    const pool = new BufferPool({
+      innodb_page_size: PS,
+      innodb_buffer_pool_size: 1024 * PS, // 2 instances of 512 frames: read-ahead area 16
+      innodb_buffer_pool_instances: 2,
+      innodb_random_read_ahead: true,
+      freeWaitMs: 5000,
+      device: deviceWithPages(pages, PS, { linked: true, shared: true }),
+    });
+    expect(pool.readAheadArea).toBe(16);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        runWorker({
+          desc: pool.descriptor(),
+          seed: 7 + i,
+          iterations: 3000,
+          pages,
+          writeEvery: 1 << 30,
+          scan: 40,
+          pattern: false,
+        }),
+      ),
+    );
+    for (const r of results) expect(r.bad).toEqual([]);
+    const s = pool.stats();
+    expect(s.Innodb_buffer_pool_read_requests).toBe(4 * 3000);
+    expect(s.Innodb_buffer_pool_read_ahead).toBeGreaterThan(0);
+    expect(s.Innodb_buffer_pool_read_ahead_rnd).toBeGreaterThan(0);
+    expect(s.Innodb_pages_read).toBe(s.Innodb_buffer_pool_reads + s.Innodb_buffer_pool_read_ahead);
+    pool.checkValid();
   });
 });
