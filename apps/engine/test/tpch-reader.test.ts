@@ -58,6 +58,14 @@ describe('parseTbl', () => {
     expect(text(a.columns[2]!, 0)).toBe('');
   });
 
+  it('reads -0 and -0.00 as 0, never as a negative zero', () => {
+    const d = parseTbl(enc('-0|1|O|-0.00|1996-01-02|5-LOW|Clerk#1|0|c|\n'), TPCH_SCHEMA.orders);
+    for (const c of [d.columns[0]!, d.columns[3]!]) {
+      if (!('values' in c)) throw new TypeError('numeric column expected');
+      expect(Object.is(c.values[0], 0)).toBe(true);
+    }
+  });
+
   it('counts characters, not bytes, against CHAR(n)/VARCHAR(n)', () => {
     const name = 'é'.repeat(25);
     const d = parseTbl(enc(`0|${name}|c|\n`), TPCH_SCHEMA.region);

@@ -144,7 +144,7 @@ function parseInteger(buf: Uint8Array, s: number, e: number, min: number, max: n
     if (d < 0) return Number.NaN;
     v = v * 10 + d;
   }
-  if (neg) v = -v;
+  if (neg) v = 0 - v; // never -0 (it would be a distinct Float64 key)
   return v >= min && v <= max ? v : Number.NaN;
 }
 
@@ -180,7 +180,7 @@ function parseDecimal(buf: Uint8Array, s: number, e: number, precision: number, 
   for (let k = s; k < s + intDigits - 1 && buf[k] === ZERO; k++) intDigits--;
   if (intDigits > precision - scale) return Number.NaN;
   for (; frac < scale; frac++) v *= 10;
-  return neg ? -v : v;
+  return neg ? 0 - v : v; // "-0.00" is 0, not -0
 }
 
 /** `YYYY-MM-DD` → days since 1970-01-01, or NaN. */
