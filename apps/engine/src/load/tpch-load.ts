@@ -138,24 +138,43 @@ export function loadTpch(options: TpchLoadOptions): TpchLoadResult {
 /** Copy batch rows into the reused row buffer and hand them to the loader (no object per row). */
 function addBatch(table: Table, batch: TblData, row: ReturnType<Table['newRow']>, loader: TableLoader): void {
   const cols = batch.columns;
-  const kinds = table.codec.kinds;
   const n = cols.length;
+  // per column: text offsets, or numbers (one of the two is EMPTY)
+  const offsets: Int32Array[] = [];
+  const numbers: Array<Int32Array | Float64Array> = [];
+  const text = new Uint8Array(n);
   for (let c = 0; c < n; c++) {
     const col = cols[c]!;
-    if (kinds[c] === K_TEXT && 'bytes' in col) row.src[c] = col.bytes;
+    if ('bytes' in col) {
+      if (table.codec.kinds[c] !== K_TEXT)
+        throw new TypeError(`column ${col.name}: text in a numeric column`);
+      row.src[c] = col.bytes;
+      offsets.push(col.offsets);
+      numbers.push(NO_NUMBERS);
+      text[c] = 1;
+    } else {
+      offsets.push(NO_OFFSETS);
+      numbers.push(col.values);
+    }
   }
+  const off = row.off;
+  const len = row.len;
+  const nums = row.nums;
   for (let r = 0; r < batch.rows; r++) {
     for (let c = 0; c < n; c++) {
-      const col = cols[c]!;
-      if ('bytes' in col) {
-        const s = col.offsets[r]!;
-        row.off[c] = s;
-        row.len[c] = col.offsets[r + 1]! - s;
-      } else row.nums[c] = col.values[r]!;
+      if (text[c] === 1) {
+        const o = offsets[c]!;
+        const s = o[r]!;
+        off[c] = s;
+        len[c] = o[r + 1]! - s;
+      } else nums[c] = numbers[c]![r]!;
     }
     loader.add(row);
   }
 }
+
+const NO_OFFSETS = new Int32Array(0);
+const NO_NUMBERS = new Float64Array(0);
 
 /** Rows in a `.tbl` file estimated from its size and the lines in its first 64 KiB. */
 export function estimateRows(path: string): number {

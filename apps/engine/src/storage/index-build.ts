@@ -132,7 +132,7 @@ export function buildIndexFromTable(
  * load. Secondary entries are collected by a {@link SecondaryBuilder} and built at the end.
  */
 /** Rows held back to absorb local disorder before the clustered bulk loader (see {@link TableLoader}). */
-export const REORDER_WINDOW = 64;
+export const REORDER_WINDOW = 64; // a power of two (the window is a ring)
 
 /**
  * Loads rows into an empty table. Rows pass a small reorder window ({@link REORDER_WINDOW} rows,
@@ -156,18 +156,21 @@ export class TableLoader {
   #last = new Uint8Array(64);
   #lastLen = -1;
   #bulkOpen = true;
-  // The reorder window: slot s holds key slab[s·slot, +keyLen[s]) and value after it.
-  readonly #slot: number;
+  // The reorder window: slot s holds its key at slab[2s·max, +keyLen[s]) and its value at
+  // slab[(2s+1)·max, +valLen[s]); views of each slot are cached by length (no allocation per row).
+  readonly #max: number;
   readonly #slab: Uint8Array;
   readonly #keyLen = new Int32Array(REORDER_WINDOW);
   readonly #valLen = new Int32Array(REORDER_WINDOW);
-  /** Slot numbers in key order. */
+  /** Held slots in key order, as a ring: logical i is order[(head + i) % REORDER_WINDOW]. */
   readonly #order = new Int32Array(REORDER_WINDOW);
+  #head = 0;
   #held = 0;
-  #emitKey: Uint8Array;
-  #emitVal: Uint8Array;
-  #keyViews: Uint8Array[] = [];
-  #valViews: Uint8Array[] = [];
+  /** Free slots (a stack). */
+  readonly #free = new Int32Array(REORDER_WINDOW);
+  #nFree = REORDER_WINDOW;
+  readonly #keyViews: Uint8Array[][] = [];
+  readonly #valViews: Uint8Array[][] = [];
   rows = 0;
   /** Rows that arrived out of primary-key order and were inserted one by one. */
   lateRows = 0;
@@ -175,11 +178,13 @@ export class TableLoader {
   constructor(table: Table, options: IndexBuildOptions = {}) {
     if (table.rows !== 0) throw new RangeError(`table ${table.name} is not empty`);
     this.table = table;
-    this.#slot = table.primary.tree.maxEntryBytes;
-    this.#slab = new Uint8Array(this.#slot * REORDER_WINDOW);
-    this.#emitKey = new Uint8Array(this.#slot);
-    this.#emitVal = new Uint8Array(this.#slot);
-    for (let i = 0; i < REORDER_WINDOW; i++) this.#order[i] = i;
+    this.#max = table.primary.tree.maxEntryBytes;
+    this.#slab = new Uint8Array(2 * this.#max * REORDER_WINDOW);
+    for (let i = 0; i < REORDER_WINDOW; i++) {
+      this.#free[i] = REORDER_WINDOW - 1 - i;
+      this.#keyViews.push([]);
+      this.#valViews.push([]);
+    }
     this.#bulk = table.primary.tree.bulkLoader();
     const pk = table.primary.columns;
     const mirrors = table.secondary.filter(
@@ -203,26 +208,28 @@ export class TableLoader {
     const t = this.table;
     const value = t.codec.encode(row);
     const pk = t.primary.encoder.encode(row);
-    if (pk.length + value.length > this.#slot)
-      throw new RangeError(`row of ${t.name} takes ${pk.length + value.length} bytes, at most ${this.#slot}`);
+    if (pk.length + value.length > this.#max)
+      throw new RangeError(`row of ${t.name} takes ${pk.length + value.length} bytes, at most ${this.#max}`);
     if (this.#held === REORDER_WINDOW) this.#emit();
     // insert into the window, scanning from the largest (input is mostly ascending)
     const slab = this.#slab;
     const order = this.#order;
-    const free = order[this.#held]!;
+    const W = REORDER_WINDOW - 1;
+    const h = this.#head;
+    const free = this.#free[--this.#nFree]!;
     let i = this.#held;
     while (i > 0) {
-      const s = order[i - 1]!;
-      const c = compareSlab(pk, slab, s * this.#slot, this.#keyLen[s]!);
+      const s = order[(h + i - 1) & W]!;
+      const c = compareSlab(pk, slab, 2 * s * this.#max, this.#keyLen[s]!);
       if (c === 0) throw dupOf(t, row);
       if (c > 0) break;
-      order[i] = s;
+      order[(h + i) & W] = s;
       i--;
     }
-    order[i] = free;
-    const base = free * this.#slot;
+    order[(h + i) & W] = free;
+    const base = 2 * free * this.#max;
     slab.set(pk, base);
-    slab.set(value, base + pk.length);
+    slab.set(value, base + this.#max);
     this.#keyLen[free] = pk.length;
     this.#valLen[free] = value.length;
     this.#held++;
@@ -232,18 +239,17 @@ export class TableLoader {
 
   /** Hand the smallest held row to the bulk loader, or to the late sorter if it is too small. */
   #emit(): void {
-    const order = this.#order;
-    const s = order[0]!;
-    for (let i = 1; i < this.#held; i++) order[i - 1] = order[i]!;
+    const s = this.#order[this.#head]!;
+    this.#head = (this.#head + 1) & (REORDER_WINDOW - 1);
     this.#held--;
-    order[this.#held] = s;
+    this.#free[this.#nFree++] = s;
     const kl = this.#keyLen[s]!;
     const vl = this.#valLen[s]!;
-    const base = s * this.#slot;
-    this.#emitKey.set(this.#slab.subarray(base, base + kl));
-    this.#emitVal.set(this.#slab.subarray(base + kl, base + kl + vl));
-    const key = this.#keyViews[kl] ?? (this.#keyViews[kl] = this.#emitKey.subarray(0, kl));
-    const val = this.#valViews[vl] ?? (this.#valViews[vl] = this.#emitVal.subarray(0, vl));
+    const base = 2 * s * this.#max;
+    const kv = this.#keyViews[s]!;
+    const vv = this.#valViews[s]!;
+    const key = kv[kl] ?? (kv[kl] = this.#slab.subarray(base, base + kl));
+    const val = vv[vl] ?? (vv[vl] = this.#slab.subarray(base + this.#max, base + this.#max + vl));
     const c = this.#lastLen < 0 ? 1 : compareSlab(key, this.#last, 0, this.#lastLen);
     if (c === 0) {
       const t = this.table;
