@@ -289,7 +289,7 @@ export class BTree {
       const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
       const kl = (b[rec]! << 8) | b[rec + 1]!;
       const p = rec + REC_HEADER;
-      const n = kl < kLen ? kl : kLen;
+      const n = Math.min(kl, kLen);
       let c = 0;
       for (let i = 0; i < n; i++) {
         c = b[p + i]! - key[i]!;

@@ -2,11 +2,9 @@ import type { BTree } from './btree.js';
 import {
   FIL_NULL,
   PAGE_TYPE_INDEX,
-  nextPage,
   nRecs,
   pageLevel,
   pageNo,
-  prevPage,
   REC_HEADER,
   recChild,
   recKeyLen,
