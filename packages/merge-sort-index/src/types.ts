@@ -33,13 +33,13 @@ export type SortPhase = 'scan' | 'merge' | 'output' | 'done';
 /** A progress report, passed to `onProgress`. The object is fresh each call. */
 export interface SortProgress {
   readonly phase: SortPhase;
-  /** Records added ('scan'), merged in the current pass ('merge') or handed out ('output', 'done'). */
+  /** Records added ('scan'), merged in the pass just finished ('merge'; the last pass reports as 'output'), or handed out ('output', 'done'). */
   readonly rows: number;
   /** Encoded bytes matching `rows`. */
   readonly bytes: number;
   /** Total records added so far. */
   readonly totalRows: number;
-  /** Runs written so far ('scan') or runs at the start of the current pass ('merge'). */
+  /** Runs written so far ('scan'), or runs left after the pass just finished ('merge'). */
   readonly runs: number;
   /** Merge passes done so far. */
   readonly pass: number;
