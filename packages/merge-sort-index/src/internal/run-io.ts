@@ -168,5 +168,3 @@ export function copyRun(reader: RunReader, writer: RunWriter): number {
   }
   return n;
 }
-
-export { copyBytes };
