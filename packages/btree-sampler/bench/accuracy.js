@@ -41,22 +41,28 @@ export function runAccuracy(rows, runs = 10) {
     ];
     for (const [label, method, options] of configs) {
       const r = runExperiment(tree, method, { ...options, runs: method === 'hll' ? 1 : runs });
-      const p = r.perPrefix[0];
-      out.push({
-        dataSet: ds.name,
-        leafPages: st.pagesPerLevel[0],
-        height: st.height,
-        estimator: label,
-        exact: p.exact,
-        mean: p.mean,
-        min: p.min,
-        max: p.max,
-        meanRelError: p.meanRelError,
-        maxRelError: p.maxRelError,
-        distinctLeaves: r.distinctLeaves,
-        identicalRuns: r.identicalRuns,
-        pagesRead: r.meanPagesRead,
-      });
+      // The leading column; for the composite primary key also the whole key (a, b).
+      const prefixes = ds.unique ? [0, 1] : [0];
+      for (const j of prefixes) {
+        const p = r.perPrefix[j];
+        out.push({
+          dataSet: ds.unique
+            ? `${ds.name} ${j === 0 ? '(l_orderkey)' : '(l_orderkey, l_linenumber)'}`
+            : ds.name,
+          leafPages: st.pagesPerLevel[0],
+          height: st.height,
+          estimator: label,
+          exact: p.exact,
+          mean: p.mean,
+          min: p.min,
+          max: p.max,
+          meanRelError: p.meanRelError,
+          maxRelError: p.maxRelError,
+          distinctLeaves: r.distinctLeaves,
+          identicalRuns: r.identicalRuns,
+          pagesRead: r.meanPagesRead,
+        });
+      }
     }
   }
   return out;

@@ -14,7 +14,7 @@ export type EstimatorOptions = TransientOptions & PersistentOptions & Duj1Option
 export function estimate(tree: BTree, method: EstimatorName, options: EstimatorOptions = {}): Estimate {
   switch (method) {
     case 'transient':
-      return estimateTransient(tree, pick(options, ['rng', 'samplePages', 'version']));
+      return estimateTransient(tree, pick(options, ['rng', 'samplePages', 'version', 'statsMethod']));
     case 'persistent':
       return estimatePersistent(tree, pick(options, ['rng', 'samplePages']));
     case 'duj1':

@@ -2,7 +2,15 @@ export { CorruptionError, DuplicateKeyError, OutOfOrderError } from './errors.js
 export type { LatchMode, PageStore } from './page-store.js';
 export { LATCH_NONE, LATCH_S, LATCH_X } from './page-store.js';
 export type { ColumnSpec, ColumnType, KeyValue } from './key-codec.js';
-export { compareKeys, countFields, fieldEnd, KeyCodec, matchedFields } from './key-codec.js';
+export {
+  compareKeys,
+  countFields,
+  fieldEnd,
+  fieldsBeforeNull,
+  isNullTag,
+  KeyCodec,
+  matchedFields,
+} from './key-codec.js';
 export * as pageFormat from './page.js';
 export type { BTreeOptions, OpenOptions } from './btree.js';
 export { BTree } from './btree.js';
@@ -14,7 +22,7 @@ export type { TreeStats } from './check.js';
 export type { DiveResult } from './dive.js';
 export { diveToLeaf, randomDive } from './dive.js';
 export type { Estimate } from './estimators/estimate.js';
-export type { TransientOptions } from './estimators/transient.js';
+export type { TransientEstimate, TransientOptions } from './estimators/transient.js';
 export { estimateTransient, transientScale } from './estimators/transient.js';
 export type { PersistentOptions, PersistentSample } from './estimators/persistent.js';
 export { estimatePersistent, persistentNDiff } from './estimators/persistent.js';

@@ -295,6 +295,23 @@ export function fieldEnd(key: Uint8Array, off: number, end: number): number {
   return next;
 }
 
+/** Whether a field tag is NULL (either ordering). */
+export function isNullTag(tag: number): boolean {
+  return tag === TAG_NULL_FIRST || tag === TAG_NULL_LAST;
+}
+
+/** Leading fields before the first NULL (all of them when none is NULL). */
+export function fieldsBeforeNull(key: Uint8Array, off: number, len: number): number {
+  const end = off + len;
+  let n = 0;
+  while (off < end) {
+    if (isNullTag(key[off]!)) return n;
+    off = fieldEnd(key, off, end);
+    n++;
+  }
+  return n;
+}
+
 /** How many fields a codec key holds. */
 export function countFields(key: Uint8Array, off = 0, len: number = key.length - off): number {
   const end = off + len;
@@ -309,6 +326,7 @@ export function countFields(key: Uint8Array, off = 0, len: number = key.length -
 /**
  * The number of leading fields on which two codec keys are equal (InnoDB's `matched_fields` of
  * `cmp_rec_rec_with_match`). The encoding is canonical, so equal bytes mean equal values.
+ * `nullsEqual: false` makes two NULLs differ (`innodb_stats_method = nulls_unequal / nulls_ignored`).
  */
 export function matchedFields(
   a: Uint8Array,
@@ -317,6 +335,7 @@ export function matchedFields(
   b: Uint8Array,
   bOff: number,
   bLen: number,
+  nullsEqual = true,
 ): number {
   const aEnd = aOff + aLen;
   const bEnd = bOff + bLen;
@@ -325,6 +344,7 @@ export function matchedFields(
     const ea = fieldEnd(a, aOff, aEnd);
     const eb = fieldEnd(b, bOff, bEnd);
     if (ea - aOff !== eb - bOff) return n;
+    if (!nullsEqual && isNullTag(a[aOff]!)) return n;
     for (let i = aOff; i < ea; i++) if (a[i] !== b[bOff + i - aOff]) return n;
     n++;
     aOff = ea;

@@ -153,6 +153,32 @@ describe('estimator formulas, hand-computed', () => {
   });
 });
 
+describe('innodb_stats_method (transient)', () => {
+  it('nulls_equal / nulls_unequal / nulls_ignored on one page, by hand', () => {
+    // (a, pk): (NULL,1) (NULL,2) (1,3) (1,4) (2,5) on a single root leaf: L = 1, S = 1, no siblings
+    const codec = new KeyCodec([{ type: 'int32' }]);
+    const t = BTree.create(new MemoryStore(1024, 16), { unique: false, tupleKeys: true });
+    const rows: [number | null, number][] = [
+      [null, 1],
+      [null, 2],
+      [1, 3],
+      [1, 4],
+      [2, 5],
+    ];
+    for (const [a, pk] of rows) t.insert(codec.encode([a]), Uint8Array.of(pk));
+    const rng = createGenerator('innodb-lcg64', { seed: 1 });
+    // nulls_equal: pairs differing on (a) = 2, on (a, pk) = 4 → est = n_diff + 1 = [3, 5]
+    expect(estimateTransient(t, { rng }).nDiff).toEqual([3, 5]);
+    // nulls_unequal: the two NULLs differ too → [4, 5]
+    expect(estimateTransient(t, { rng, statsMethod: 'nulls_unequal' }).nDiff).toEqual([4, 5]);
+    // nulls_ignored: as unequal, plus 3 rows whose prefix has no NULL → ⌊(3·1 + 1 − 1 + 1)/1⌋ = 4
+    const ign = estimateTransient(t, { rng, statsMethod: 'nulls_ignored' });
+    expect(ign.nDiff).toEqual([4, 5]);
+    expect(ign.nNonNull).toEqual([4, 4]);
+    expect(estimateTransient(t, { rng }).nNonNull).toBeUndefined();
+  });
+});
+
 describe('an empty index', () => {
   it('every estimator reports 0 and does not throw', () => {
     const t = BTree.create(new MemoryStore(1024, 16), { unique: false, tupleKeys: true });

@@ -1,6 +1,7 @@
 import { createGenerator, type RandomGenerator } from '@enginekit/prng';
 import type { BTree } from '../btree.js';
 import { diveToLeaf } from '../dive.js';
+import { fieldsBeforeNull } from '../key-codec.js';
 import { matchedRecFields, newRef, refAt, treeShape, uniqueFields } from '../internal/fields.js';
 import { FIL_NULL, nextPage, nRecs, pageNo, prevPage } from '../page.js';
 import { LATCH_S } from '../page-store.js';
@@ -19,6 +20,18 @@ export interface TransientOptions {
    * built-in InnoDB of 5.0/5.1, always BTR_KEY_VAL_ESTIMATE_N_PAGES = 8 dives, even on a 4-page index.
    */
   version?: '5.1' | '5.5';
+  /**
+   * `innodb_stats_method` (5.5+): `'nulls_equal'` (default: NULLs are one value), `'nulls_unequal'`
+   * (every NULL is distinct) or `'nulls_ignored'` (as unequal, and `nNonNull` counts the records
+   * whose prefix has no NULL, for `rec_per_key` to leave NULL rows out).
+   */
+  statsMethod?: 'nulls_equal' | 'nulls_unequal' | 'nulls_ignored';
+}
+
+/** The transient estimate; `nNonNull` only with `statsMethod: 'nulls_ignored'`. */
+export interface TransientEstimate extends Estimate {
+  /** `stat_n_non_null_key_vals` per prefix: non-NULL prefixes, scaled like n_diff but without the add-on. */
+  nNonNull?: number[];
 }
 
 /**
@@ -58,11 +71,11 @@ let sharedLcg: RandomGenerator | null = null;
  * estimateTransient(tree, { rng: legacy, version: '5.1' }).nDiff; // [n_diff of (a), of (a, b)]
  * ```
  */
-export function estimateTransient(tree: BTree, options: TransientOptions = {}): Estimate {
+export function estimateTransient(tree: BTree, options: TransientOptions = {}): TransientEstimate {
   return tree.reading(() => estimateTransientLatched(tree, options));
 }
 
-function estimateTransientLatched(tree: BTree, options: TransientOptions): Estimate {
+function estimateTransientLatched(tree: BTree, options: TransientOptions): TransientEstimate {
   const samplePages = options.samplePages ?? 8;
   if (!Number.isInteger(samplePages) || samplePages < 1) {
     throw new RangeError(`samplePages must be an integer ≥ 1, got ${String(samplePages)}`);
@@ -74,9 +87,18 @@ function estimateTransientLatched(tree: BTree, options: TransientOptions): Estim
   if (version !== '5.1' && version !== '5.5')
     throw new RangeError(`version must be '5.1' or '5.5', got ${String(version)}`);
   const S = version === '5.1' ? (options.samplePages ?? 8) : Math.min(samplePages, shape.indexPages);
+  const method = options.statsMethod ?? 'nulls_equal';
+  if (method !== 'nulls_equal' && method !== 'nulls_unequal' && method !== 'nulls_ignored') {
+    throw new RangeError(
+      `statsMethod must be nulls_equal, nulls_unequal or nulls_ignored, got ${String(method)}`,
+    );
+  }
+  const nullsEqual = method === 'nulls_equal';
   const nUniq = uniqueFields(tree);
+  const keyFields = tree.unique ? nUniq : nUniq - 1;
   const boundaryRule = tree.clustered || !tree.unique;
   const nDiff = new Array<number>(nUniq).fill(0);
+  const nNonNull = method === 'nulls_ignored' ? new Array<number>(nUniq).fill(0) : null;
   const leaves: number[] = [];
   const before = tree.pageFixes;
   const a = newRef();
@@ -92,8 +114,17 @@ function estimateTransientLatched(tree: BTree, options: TransientOptions): Estim
     for (let r = 0; r + 1 < n; r++) {
       refAt(tree, base, r, a);
       refAt(tree, base, r + 1, b);
-      const m = matchedRecFields(tree, a, b, nUniq);
+      const m = matchedRecFields(tree, a, b, nUniq, nullsEqual);
       for (let j = m; j < nUniq; j++) nDiff[j]!++;
+    }
+    if (nNonNull !== null) {
+      // btr_record_not_null_field_in_rec: for each record, prefixes up to its first NULL field
+      for (let r = 0; r < n; r++) {
+        refAt(tree, base, r, a);
+        const upTo = tree.tupleKeys ? fieldsBeforeNull(a.buf, a.k, a.kl) : keyFields;
+        const lim = upTo < keyFields ? upTo : nUniq;
+        for (let j = 0; j < lim; j++) nNonNull[j]!++;
+      }
     }
     if (boundaryRule && (prevPage(bytes, base) !== FIL_NULL || nextPage(bytes, base) !== FIL_NULL))
       nDiff[nUniq - 1]!++;
@@ -102,6 +133,9 @@ function estimateTransientLatched(tree: BTree, options: TransientOptions): Estim
   return {
     method: 'transient',
     nDiff: nDiff.map((d) => transientScale(d, L, S, notEmpty)),
+    ...(nNonNull === null
+      ? {}
+      : { nNonNull: nNonNull.map((x) => Math.floor((x * L + S - 1 + notEmpty) / S)) }),
     sampleSize: new Array<number>(nUniq).fill(S),
     pagesRead: tree.pageFixes - before,
     dives: S,

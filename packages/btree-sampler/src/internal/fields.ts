@@ -67,12 +67,18 @@ export function newRef(): RecRef {
 
 /**
  * Leading fields on which two records agree, at most `nUniq` (`cmp_rec_rec_with_match`'s
- * matched_fields). NULLs compare equal (InnoDB's `nulls_equal`).
+ * matched_fields). NULLs compare equal unless `nullsEqual` is false.
  */
-export function matchedRecFields(tree: BTree, a: RecRef, b: RecRef, nUniq: number): number {
+export function matchedRecFields(
+  tree: BTree,
+  a: RecRef,
+  b: RecRef,
+  nUniq: number,
+  nullsEqual = true,
+): number {
   const keyFields = tree.unique ? nUniq : nUniq - 1;
   let m: number;
-  if (tree.tupleKeys) m = matchedFields(a.buf, a.k, a.kl, b.buf, b.k, b.kl);
+  if (tree.tupleKeys) m = matchedFields(a.buf, a.k, a.kl, b.buf, b.k, b.kl, nullsEqual);
   else m = compareRange(a.buf, a.k, a.kl, b.buf, b.k, b.kl) === 0 ? 1 : 0;
   if (m < keyFields) return m;
   if (tree.unique) return keyFields;
