@@ -21,8 +21,8 @@ const USAGE = `usage:
   enginekit tpch load --db FILE (--sf N | --tbl DIR) [--buffer-pool-mb 128] [--sort-buffer-mb 4] [--quiet]
       create the DBT3 schema and indexes in FILE and load the .tbl files (or generate SF N first);
       all or nothing: FILE is replaced only when the whole load succeeded
-  enginekit info --db FILE
-      tables, row counts, and per index: pages, bytes, height
+  enginekit info --db FILE [--exact]
+      tables, row counts, and per index: pages, bytes, height (from ANALYZE's stats; --exact walks the trees)
   enginekit demo [--sf 0.01] [--dir DIR] [--quiet]
       generate SF 0.01, load it into a database file, print info
   enginekit --help`;

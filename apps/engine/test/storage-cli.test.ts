@@ -28,6 +28,10 @@ describe('enginekit tpch load / info', () => {
     expect(info.stdout).toMatch(/^lineitem +60175 +PRIMARY +l_orderkey,l_linenumber +\d+ +\d+ +\d+$/m);
     for (const ix of ['i_l_shipdate', 'i_l_suppkey_partkey', 'i_o_custkey', 'i_ps_suppkey', 'i_n_regionkey'])
       expect(info.stdout).toContain(ix);
+    // the stored statistics agree with a walk of every tree
+    const exact = run('info', '--db', db, '--exact');
+    expect(exact.status).toBe(0);
+    expect(exact.stdout).toBe(info.stdout);
   }, 120_000);
 
   it('a malformed .tbl line: one line naming file, line, column and value; exit 1; no file left', () => {

@@ -16,30 +16,40 @@ export interface IndexInfo {
   readonly entries: number;
 }
 
-/** Tables, row counts, and per index: pages, bytes and height (reads every page of every tree). */
-export function describeDatabase(db: Database): IndexInfo[] {
+/**
+ * Tables, row counts, and per index: pages, bytes and height. Index figures come from SYS_STATS
+ * (written by ANALYZE, which `tpch load` runs) unless `exact` is set or an index has none; then
+ * the tree is walked (every page read).
+ */
+export function describeDatabase(db: Database, exact = false): IndexInfo[] {
   const out: IndexInfo[] = [];
+  const ps = db.pool.pageSize;
   for (const t of db.tables()) {
     for (const ix of [t.primary, ...t.secondary]) {
-      const s = ix.tree.stats();
-      out.push({
+      const stored = exact ? undefined : db.catalog.indexStats(t.id, ix.id);
+      const size = stored?.get('size');
+      const height = stored?.get('height');
+      const entries = stored?.get('n_rows');
+      const base = {
         table: t.name,
         rows: t.rows,
         index: ix.name,
         columns: ix.columns.map((c) => t.columns[c]!.name),
-        pages: s.totalPages,
-        bytes: s.sizeBytes,
-        height: s.height,
-        entries: s.records,
-      });
+      };
+      if (size !== undefined && height !== undefined && entries !== undefined) {
+        out.push({ ...base, pages: size, bytes: size * ps, height, entries });
+        continue;
+      }
+      const s = ix.tree.stats();
+      out.push({ ...base, pages: s.totalPages, bytes: s.sizeBytes, height: s.height, entries: s.records });
     }
   }
   return out;
 }
 
 /** The text `enginekit info` prints. */
-export function formatInfo(db: Database): string {
-  const rows = describeDatabase(db);
+export function formatInfo(db: Database, exact = false): string {
+  const rows = describeDatabase(db, exact);
   const size = statSync(db.path).size;
   const ps = db.pool.pageSize;
   const lines = [
@@ -80,8 +90,8 @@ export function formatInfo(db: Database): string {
 
 /** `enginekit info --db FILE` */
 export function infoCommand(argv: readonly string[]): void {
-  const args = parseArgs(argv, new Set());
-  expectOnly(args, ['db'], 'info');
+  const args = parseArgs(argv, new Set(['exact']));
+  expectOnly(args, ['db', 'exact'], 'info');
   if (args.words.length > 0) throw new UsageError(`info: unexpected argument '${args.words[0]}'`);
   const path = resolve(requireString(args, 'db', 'info'));
   let db: Database;
@@ -94,7 +104,7 @@ export function infoCommand(argv: readonly string[]): void {
     return;
   }
   try {
-    process.stdout.write(formatInfo(db));
+    process.stdout.write(formatInfo(db, args.options.has('exact')));
   } catch (e) {
     if (!isUserError(e)) throw e;
     process.stderr.write(`enginekit: info: ${e.message}\n`);
