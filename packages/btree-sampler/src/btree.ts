@@ -1,25 +1,17 @@
 import { DuplicateKeyError } from './errors.js';
 import { compareRange, readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
 import {
-  deleteRec,
   FIL_NULL,
-  FIL_PAGE_DATA,
   FIL_PAGE_DATA_END,
   FIL_PAGE_TYPE,
   FLAG_CLUSTERED,
   FLAG_TUPLE_KEYS,
   FLAG_UNIQUE,
   initPage,
-  insertRec,
   nextPage,
-  noteInsert,
   nRecs,
-  PAGE_DIRECTION,
   PAGE_FLAGS,
   PAGE_FREE_LIST,
-  PAGE_GARBAGE,
-  PAGE_LAST_INSERT,
-  PAGE_N_DIRECTION,
   PAGE_N_RECS,
   PAGE_TYPE_FREE,
   PAGE_TYPE_INDEX,
@@ -32,21 +24,19 @@ import {
   REC_HEADER,
   recChild,
   recKeyLen,
-  recSize,
   recValLen,
   setNextPage,
   setPrevPage,
   slotRec,
-  totalFree,
-  usedBytes,
 } from './page.js';
 import { LATCH_S, LATCH_X, type LatchMode, type PageStore } from './page-store.js';
 import { checkTree, type TreeStats, treeStats } from './check.js';
 import { Cursor } from './cursor.js';
 import { BulkLoader, type BulkLoadOptions } from './bulk-load.js';
+import { PathModifier } from './internal/modify.js';
 
 /** Deepest tree the fixed-size path arrays hold (a 16 KiB-page tree of height 40 is unthinkable). */
-const MAX_HEIGHT = 64;
+const _MAX_HEIGHT = 64;
 const EMPTY = new Uint8Array(0);
 
 export interface BTreeOptions {
@@ -129,12 +119,10 @@ export class BTree {
 
   readonly #b: Uint8Array;
   readonly #ps: number;
-  readonly #scratch: Uint8Array;
-  readonly #frames = new Float64Array(MAX_HEIGHT);
-  readonly #slots = new Int32Array(MAX_HEIGHT);
   readonly #out = new Int32Array(1);
-  #depth = 0;
-  #flags: number;
+  /** PAGE_FLAGS of every page of this tree (unique, clustered, tuple keys). */
+  readonly flags: number;
+  readonly #m: PathModifier;
 
   private constructor(
     store: PageStore,
@@ -152,14 +140,14 @@ export class BTree {
     this.pageSize = store.pageSize;
     this.#ps = store.pageSize;
     this.#b = store.bytes;
-    this.#scratch = new Uint8Array(store.pageSize);
-    this.#flags = flags;
+    this.flags = flags;
     this.unique = (flags & FLAG_UNIQUE) !== 0;
     this.clustered = (flags & FLAG_CLUSTERED) !== 0;
     this.tupleKeys = (flags & FLAG_TUPLE_KEYS) !== 0;
     this.indexId = indexId;
     this.mergeThreshold = mergeThreshold;
     this.maxEntryBytes = Math.floor(pageCapacity(store.pageSize) / 4) - 2 - REC_HEADER - REC_CHILD - 8;
+    this.#m = new PathModifier(this);
   }
 
   /**
@@ -426,10 +414,10 @@ export class BTree {
    */
   #insert(key: Uint8Array, value: Uint8Array): void {
     this.#checkEntry(key, value);
-    this.#descendX(key, value);
+    this.#m.descendX(key, value);
     try {
-      const d = this.#depth - 1;
-      const base = this.#frames[d]! * this.#ps;
+      const d = this.#m.depth - 1;
+      const base = this.#m.frames[d]! * this.#ps;
       const slot = this.searchPage(base, key, value, false);
       if (
         slot < nRecs(this.#b, base) &&
@@ -440,9 +428,9 @@ export class BTree {
         );
       }
       this.version++;
-      this.#insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
+      this.#m.insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
     } finally {
-      this.#unfixPath();
+      this.#m.unfixPath();
     }
   }
 
@@ -463,10 +451,10 @@ export class BTree {
         val = value;
       }
     }
-    this.#descendX(key, val ?? EMPTY);
+    this.#m.descendX(key, val ?? EMPTY);
     try {
-      const d = this.#depth - 1;
-      const base = this.#frames[d]! * this.#ps;
+      const d = this.#m.depth - 1;
+      const base = this.#m.frames[d]! * this.#ps;
       const slot = this.searchPage(base, key, val, false);
       if (
         slot >= nRecs(this.#b, base) ||
@@ -475,10 +463,10 @@ export class BTree {
         return false;
       }
       this.version++;
-      this.#removeAt(d, slot);
+      this.#m.removeAt(d, slot);
       return true;
     } finally {
-      this.#unfixPath();
+      this.#m.unfixPath();
     }
   }
 
@@ -495,23 +483,23 @@ export class BTree {
       this.#insert(key, value);
       return true;
     }
-    this.#descendX(key, value);
+    this.#m.descendX(key, value);
     let sameLength = false;
     try {
-      const d = this.#depth - 1;
-      const base = this.#frames[d]! * this.#ps;
+      const d = this.#m.depth - 1;
+      const base = this.#m.frames[d]! * this.#ps;
       const slot = this.searchPage(base, key, null, false);
       if (slot >= nRecs(this.#b, base)) return false;
       const rec = slotRec(this.#b, base, this.#ps, slot);
       if (this.compareRec(base, rec, key, null) !== 0) return false;
       if (recValLen(this.#b, base, rec) === value.length) {
         this.#b.set(value, base + rec + REC_HEADER + key.length);
-        this.store.markDirty(this.#frames[d]!);
+        this.store.markDirty(this.#m.frames[d]!);
         this.version++;
         sameLength = true;
       }
     } finally {
-      this.#unfixPath();
+      this.#m.unfixPath();
     }
     if (!sameLength) {
       this.#delete(key);
@@ -688,31 +676,6 @@ export class BTree {
     }
   }
 
-  /** X-fix the path from the root to the leaf where (key, val) belongs; the path stays fixed. */
-  #descendX(key: Uint8Array, val: Uint8Array): void {
-    const b = this.#b;
-    const ps = this.#ps;
-    let page = this.rootPage;
-    let d = 0;
-    for (;;) {
-      const frame = this.fixPage(page, LATCH_X);
-      this.#frames[d] = frame;
-      this.#depth = d + 1;
-      const base = frame * ps;
-      if (pageLevel(b, base) === 0) return;
-      let slot = this.searchPage(base, key, val, true) - 1;
-      if (slot < 0) slot = 0;
-      this.#slots[d] = slot;
-      page = recChild(b, base, slotRec(b, base, ps, slot));
-      d++;
-    }
-  }
-
-  #unfixPath(): void {
-    for (let i = 0; i < this.#depth; i++) this.store.unfix(this.#frames[i]!, LATCH_X);
-    this.#depth = 0;
-  }
-
   /** A page for this tree, X-fixed: from the tree's free list, else from the store. REQUIRES: the root is X-fixed. */
   allocPage(rootFrame: number): number {
     const b = this.#b;
@@ -736,340 +699,6 @@ export class BTree {
     writeU32(b, rootBase + PAGE_FREE_LIST, pageNo(b, base));
     this.store.markDirty(frame);
     this.store.markDirty(rootFrame);
-  }
-
-  #insertAt(
-    d: number,
-    slot: number,
-    key: Uint8Array,
-    kOff: number,
-    kLen: number,
-    val: Uint8Array,
-    vOff: number,
-    vLen: number,
-    child: number,
-  ): void {
-    const b = this.#b;
-    const ps = this.#ps;
-    const frame = this.#frames[d]!;
-    const base = frame * ps;
-    const size = REC_HEADER + kLen + vLen + (pageLevel(b, base) > 0 ? REC_CHILD : 0);
-    if (totalFree(b, base, ps) >= size + 2) {
-      insertRec(b, base, ps, slot, key, kOff, kLen, val, vOff, vLen, child, this.#scratch);
-      noteInsert(b, base, slot);
-      this.store.markDirty(frame);
-      return;
-    }
-    if (d === 0) {
-      this.#raiseRoot();
-      d = 1;
-    }
-    this.#split(d, slot, key, kOff, kLen, val, vOff, vLen, child);
-  }
-
-  /** Copy the root into a new page one level down and make the root its only parent. */
-  #raiseRoot(): void {
-    const b = this.#b;
-    const ps = this.#ps;
-    const rootFrame = this.#frames[0]!;
-    const rootBase = rootFrame * ps;
-    const level = pageLevel(b, rootBase);
-    const newFrame = this.allocPage(rootFrame);
-    const newBase = newFrame * ps;
-    const newNo = pageNo(b, newBase);
-    initPage(b, newBase, this.space, level, this.#flags, this.indexId);
-    b.copyWithin(newBase + FIL_PAGE_DATA, rootBase + FIL_PAGE_DATA, rootBase + ps - FIL_PAGE_DATA_END);
-    writeU32(b, newBase + PAGE_FREE_LIST, FIL_NULL);
-    const freeHead = readU32(b, rootBase + PAGE_FREE_LIST);
-    initPage(b, rootBase, this.space, level + 1, this.#flags, this.indexId);
-    writeU32(b, rootBase + PAGE_FREE_LIST, freeHead);
-    insertRec(b, rootBase, ps, 0, EMPTY, 0, 0, EMPTY, 0, 0, newNo, this.#scratch);
-    this.store.markDirty(newFrame);
-    this.store.markDirty(rootFrame);
-    for (let i = this.#depth; i >= 2; i--) {
-      this.#frames[i] = this.#frames[i - 1]!;
-      this.#slots[i] = this.#slots[i - 1]!;
-    }
-    this.#frames[1] = newFrame;
-    this.#slots[1] = this.#slots[0]!;
-    this.#slots[0] = 0;
-    this.#depth++;
-  }
-
-  /**
-   * Split the page at path depth d (d ≥ 1) and insert the pending record. At the insert point when
-   * the previous insert was just before it (ascending) or at it (descending), as
-   * `btr_page_get_split_rec_to_right/left`; otherwise in the middle by bytes.
-   */
-  #split(
-    d: number,
-    slot: number,
-    key: Uint8Array,
-    kOff: number,
-    kLen: number,
-    val: Uint8Array,
-    vOff: number,
-    vLen: number,
-    child: number,
-  ): void {
-    const b = this.#b;
-    const ps = this.#ps;
-    const frame = this.#frames[d]!;
-    const base = frame * ps;
-    const n = nRecs(b, base);
-    const level = pageLevel(b, base);
-    const newSize = REC_HEADER + kLen + vLen + (level > 0 ? REC_CHILD : 0) + 2;
-    const last = readU16(b, base + PAGE_LAST_INSERT);
-    let s = slot;
-    let newLeft = false;
-    let atInsertPoint = false;
-    if (last !== 0 && (last === slot || last - 1 === slot)) {
-      // Ascending (the previous insert was just before this one) or descending (at it).
-      newLeft = last - 1 === slot;
-      let leftBytes = newLeft ? newSize : 0;
-      for (let i = 0; i < s; i++) leftBytes += recSize(b, base, slotRec(b, base, ps, i), level) + 2;
-      const rightBytes = usedBytes(b, base, ps) + newSize - leftBytes;
-      atInsertPoint = leftBytes <= pageCapacity(ps) && rightBytes <= pageCapacity(ps);
-    }
-    if (!atInsertPoint) {
-      const half = (usedBytes(b, base, ps) + newSize) / 2;
-      let acc = 0;
-      let c = 0;
-      for (; c < n; c++) {
-        const sz =
-          c === slot ? newSize : recSize(b, base, slotRec(b, base, ps, c < slot ? c : c - 1), level) + 2;
-        acc += sz;
-        if (acc >= half) break;
-      }
-      c = Math.min(Math.max(c, 0), n - 1) + 1;
-      if (c <= slot) {
-        s = c;
-        newLeft = false;
-      } else {
-        s = c - 1;
-        newLeft = true;
-      }
-    }
-    const rootFrame = this.#frames[0]!;
-    const rFrame = this.allocPage(rootFrame);
-    const rBase = rFrame * ps;
-    const rNo = pageNo(b, rBase);
-    initPage(b, rBase, this.space, level, this.#flags, this.indexId);
-    let moved = 0;
-    for (let i = s; i < n; i++) {
-      const rec = slotRec(b, base, ps, i);
-      const kl = recKeyLen(b, base, rec);
-      const vl = recValLen(b, base, rec);
-      const p = base + rec + REC_HEADER;
-      const ch = level > 0 ? readU32(b, p + kl + vl) : FIL_NULL;
-      insertRec(b, rBase, ps, i - s, b, p, kl, b, p + kl, vl, ch, this.#scratch);
-      moved += REC_HEADER + kl + vl + (level > 0 ? REC_CHILD : 0);
-    }
-    writeU16(b, base + PAGE_N_RECS, s);
-    writeU16(b, base + PAGE_GARBAGE, readU16(b, base + PAGE_GARBAGE) + moved);
-    writeU16(b, base + PAGE_LAST_INSERT, 0);
-    b[base + PAGE_DIRECTION] = 0;
-    writeU16(b, base + PAGE_N_DIRECTION, 0);
-    const tBase = newLeft ? base : rBase;
-    const tSlot = newLeft ? slot : slot - s;
-    if (totalFree(b, tBase, ps) < newSize) {
-      throw new RangeError('split left no room for the record (entry too large for the page size)');
-    }
-    insertRec(b, tBase, ps, tSlot, key, kOff, kLen, val, vOff, vLen, child, this.#scratch);
-    noteInsert(b, tBase, tSlot);
-    // Link R between L and L's old right sibling.
-    const lNo = pageNo(b, base);
-    const oldNext = nextPage(b, base);
-    setPrevPage(b, rBase, lNo);
-    setNextPage(b, rBase, oldNext);
-    setNextPage(b, base, rNo);
-    if (oldNext !== FIL_NULL) {
-      const nf = this.fixPage(oldNext, LATCH_X);
-      setPrevPage(b, nf * ps, rNo);
-      this.store.markDirty(nf);
-      this.store.unfix(nf, LATCH_X);
-    }
-    // The node pointer: R's first key (and value, when the value is part of the order).
-    const r0 = slotRec(b, rBase, ps, 0);
-    const kl = recKeyLen(b, rBase, r0);
-    const sepKey = b.slice(rBase + r0 + REC_HEADER, rBase + r0 + REC_HEADER + kl);
-    const sepVal = this.unique
-      ? EMPTY
-      : b.slice(rBase + r0 + REC_HEADER + kl, rBase + r0 + REC_HEADER + kl + recValLen(b, rBase, r0));
-    this.store.markDirty(frame);
-    this.store.markDirty(rFrame);
-    this.store.unfix(rFrame, LATCH_X);
-    this.#insertAt(d - 1, this.#slots[d - 1]! + 1, sepKey, 0, sepKey.length, sepVal, 0, sepVal.length, rNo);
-  }
-
-  #removeAt(d: number, slot: number): void {
-    const b = this.#b;
-    const ps = this.#ps;
-    const frame = this.#frames[d]!;
-    const base = frame * ps;
-    if (slot === 0 && pageLevel(b, base) > 0 && nRecs(b, base) > 1) {
-      // The leftmost node pointer carries the page's lower bound: the next one inherits it, so
-      // keys between the bound and its own key still route to it correctly (InnoDB marks the new
-      // leftmost pointer REC_INFO_MIN_REC_FLAG in the same situation).
-      const r0 = slotRec(b, base, ps, 0);
-      const kl = recKeyLen(b, base, r0);
-      const bound = b.slice(base + r0 + REC_HEADER, base + r0 + REC_HEADER + kl + recValLen(b, base, r0));
-      deleteRec(b, base, ps, 0);
-      const child = recChild(b, base, slotRec(b, base, ps, 0));
-      deleteRec(b, base, ps, 0);
-      insertRec(b, base, ps, 0, bound, 0, kl, bound, kl, bound.length - kl, child, this.#scratch);
-    } else deleteRec(b, base, ps, slot);
-    this.store.markDirty(frame);
-    if (d === 0) {
-      this.#shrinkRoot();
-      return;
-    }
-    if (nRecs(b, base) === 0) {
-      this.#unlink(frame);
-      this.freePage(frame, this.#frames[0]!);
-      this.#removeAt(d - 1, this.#slots[d - 1]!);
-      return;
-    }
-    if (usedBytes(b, base, ps) * 100 >= pageCapacity(ps) * this.mergeThreshold) return;
-    this.#tryMerge(d);
-  }
-
-  /** Unlink an X-fixed page from its level's list (fixing its neighbours). */
-  #unlink(frame: number): void {
-    const b = this.#b;
-    const ps = this.#ps;
-    const base = frame * ps;
-    const prev = prevPage(b, base);
-    const next = nextPage(b, base);
-    if (prev !== FIL_NULL) {
-      const f = this.fixPage(prev, LATCH_X);
-      setNextPage(b, f * ps, next);
-      this.store.markDirty(f);
-      this.store.unfix(f, LATCH_X);
-    }
-    if (next !== FIL_NULL) {
-      const f = this.fixPage(next, LATCH_X);
-      setPrevPage(b, f * ps, prev);
-      this.store.markDirty(f);
-      this.store.unfix(f, LATCH_X);
-    }
-  }
-
-  /** Merge the underfull page at depth d into its left sibling, or its right sibling into it, under the same parent. */
-  #tryMerge(d: number): void {
-    const b = this.#b;
-    const ps = this.#ps;
-    const cap = pageCapacity(ps);
-    const parentBase = this.#frames[d - 1]! * ps;
-    const ps0 = this.#slots[d - 1]!;
-    const pn = nRecs(b, parentBase);
-    const frame = this.#frames[d]!;
-    const base = frame * ps;
-    if (ps0 > 0) {
-      const leftNo = recChild(b, parentBase, slotRec(b, parentBase, ps, ps0 - 1));
-      const lf = this.fixPage(leftNo, LATCH_X);
-      if (usedBytes(b, lf * ps, ps) + usedBytes(b, base, ps) <= cap) {
-        this.#moveAll(frame, lf, parentBase, ps0);
-        const next = nextPage(b, base);
-        setNextPage(b, lf * ps, next);
-        if (next !== FIL_NULL) {
-          const nf = this.fixPage(next, LATCH_X);
-          setPrevPage(b, nf * ps, leftNo);
-          this.store.markDirty(nf);
-          this.store.unfix(nf, LATCH_X);
-        }
-        this.store.markDirty(lf);
-        this.store.unfix(lf, LATCH_X);
-        this.freePage(frame, this.#frames[0]!);
-        this.#removeAt(d - 1, ps0);
-        return;
-      }
-      this.store.unfix(lf, LATCH_X);
-    }
-    if (ps0 + 1 < pn) {
-      const rightNo = recChild(b, parentBase, slotRec(b, parentBase, ps, ps0 + 1));
-      const rf = this.fixPage(rightNo, LATCH_X);
-      const rBase = rf * ps;
-      if (usedBytes(b, rBase, ps) + usedBytes(b, base, ps) <= cap) {
-        this.#moveAll(rf, frame, parentBase, ps0 + 1);
-        const next = nextPage(b, rBase);
-        setNextPage(b, base, next);
-        if (next !== FIL_NULL) {
-          const nf = this.fixPage(next, LATCH_X);
-          setPrevPage(b, nf * ps, pageNo(b, base));
-          this.store.markDirty(nf);
-          this.store.unfix(nf, LATCH_X);
-        }
-        this.store.markDirty(frame);
-        this.freePage(rf, this.#frames[0]!);
-        this.store.unfix(rf, LATCH_X);
-        this.#removeAt(d - 1, ps0 + 1);
-      } else this.store.unfix(rf, LATCH_X);
-    }
-  }
-
-  /**
-   * Append every record of page `src` to page `dst`. On non-leaf pages the first moved node
-   * pointer takes the parent's separator for `src` (its own slot-0 key is not a bound).
-   */
-  #moveAll(src: number, dst: number, parentBase: number, parentSlot: number): void {
-    const b = this.#b;
-    const ps = this.#ps;
-    const sBase = src * ps;
-    const dBase = dst * ps;
-    const n = nRecs(b, sBase);
-    const level = pageLevel(b, sBase);
-    let at = nRecs(b, dBase);
-    for (let i = 0; i < n; i++) {
-      const rec = slotRec(b, sBase, ps, i);
-      const kl = recKeyLen(b, sBase, rec);
-      const vl = recValLen(b, sBase, rec);
-      const p = sBase + rec + REC_HEADER;
-      const ch = level > 0 ? readU32(b, p + kl + vl) : FIL_NULL;
-      if (i === 0 && level > 0) {
-        const prec = slotRec(b, parentBase, ps, parentSlot);
-        const pkl = recKeyLen(b, parentBase, prec);
-        const pvl = recValLen(b, parentBase, prec);
-        const pp = parentBase + prec + REC_HEADER;
-        insertRec(b, dBase, ps, at++, b, pp, pkl, b, pp + pkl, pvl, ch, this.#scratch);
-      } else insertRec(b, dBase, ps, at++, b, p, kl, b, p + kl, vl, ch, this.#scratch);
-    }
-    writeU16(b, dBase + PAGE_LAST_INSERT, 0);
-  }
-
-  /** While the root is a non-leaf with one child, pull the child up (`btr_lift_page_up`). */
-  #shrinkRoot(): void {
-    const b = this.#b;
-    const ps = this.#ps;
-    const rootFrame = this.#frames[0]!;
-    const rootBase = rootFrame * ps;
-    for (;;) {
-      const level = pageLevel(b, rootBase);
-      const n = nRecs(b, rootBase);
-      if (level === 0) return;
-      if (n === 0) {
-        const freeHead = readU32(b, rootBase + PAGE_FREE_LIST);
-        initPage(b, rootBase, this.space, 0, this.#flags, this.indexId);
-        writeU32(b, rootBase + PAGE_FREE_LIST, freeHead);
-        this.store.markDirty(rootFrame);
-        return;
-      }
-      if (n > 1) return;
-      const childNo = recChild(b, rootBase, slotRec(b, rootBase, ps, 0));
-      // The child may already be X-fixed on the path (a merge into it): reuse that fix.
-      let cf = -1;
-      for (let i = 1; i < this.#depth; i++)
-        if (pageNo(b, this.#frames[i]! * ps) === childNo) cf = this.#frames[i]!;
-      const onPath = cf >= 0;
-      if (!onPath) cf = this.fixPage(childNo, LATCH_X);
-      const freeHead = readU32(b, rootBase + PAGE_FREE_LIST);
-      b.copyWithin(rootBase + FIL_PAGE_DATA, cf * ps + FIL_PAGE_DATA, cf * ps + ps - FIL_PAGE_DATA_END);
-      writeU32(b, rootBase + PAGE_FREE_LIST, freeHead);
-      writeU16(b, rootBase + PAGE_LAST_INSERT, 0);
-      this.store.markDirty(rootFrame);
-      this.freePage(cf, rootFrame);
-      if (!onPath) this.store.unfix(cf, LATCH_X);
-    }
   }
 }
 
