@@ -23,6 +23,7 @@ import {
   NotADatabaseError,
   TableLoader,
   type TableSchema,
+  buildIndexFromTable,
 } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-storage-'));
@@ -239,6 +240,62 @@ describe('database file', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('adding an index to a table with rows (fast index creation)', () => {
+  it('builds it by merge sort + bulk load, consistent with the rows, and the catalog keeps it', () => {
+    const path = fresh();
+    const db = Database.create(path, SMALL);
+    let t = db.createTable(SCHEMA);
+    for (let i = 0; i < 3000; i++)
+      t.insert([(i * 7919) % 3001, i % 11, i % 5 === 0 ? null : `k${i % 17}`, i, i]);
+    const added = db.addIndexDefinition('t', { name: 'i_dt_a', columns: ['dt', 'a'] });
+    t = added.table;
+    // a small sort buffer forces runs on disk and a merge
+    expect(buildIndexFromTable(t, [added.index], { innodb_sort_buffer_size: 65536 })).toEqual([3000]);
+    t.checkIndexes();
+    expect(() => db.addIndexDefinition('t', { name: 'i_a', columns: ['b'] })).toThrow(
+      /Duplicate key name 'i_a'/,
+    );
+    db.close();
+    const db2 = Database.open(path, SMALL);
+    const t2 = db2.table('t');
+    expect(t2.secondary.map((i) => i.name)).toContain('i_dt_a');
+    t2.checkIndexes();
+    let n = 0;
+    t2.lookup('i_dt_a', [42], (row) => {
+      expect(row.nums[4]).toBe(42);
+      n++;
+      return true;
+    });
+    expect(n).toBe(1);
+    db2.close();
+  });
+
+  it('a unique index over duplicate values is refused', () => {
+    const db = Database.create(fresh(), SMALL);
+    let t = db.createTable(SCHEMA);
+    for (let i = 0; i < 100; i++) t.insert([i, i % 3, null, i, i]);
+    const added = db.addIndexDefinition('t', { name: 'u_a', columns: ['a'], unique: true });
+    t = added.table;
+    expect(() => buildIndexFromTable(t, [added.index])).toThrow(/Duplicate entry .* for key 't.u_a'/);
+    db.abandon();
+  });
+});
+
+describe('simulated disk', () => {
+  it('the same database through a modeled SSD reports modeled I/O time', () => {
+    const path = fresh();
+    const db = Database.create(path, { ...SMALL, disk: 'ssd' });
+    const t = db.createTable(SCHEMA);
+    for (let i = 0; i < 3000; i++) t.insert([i, i % 7, `r${i}`, i, i]);
+    db.close();
+    const db2 = Database.open(path, { ...SMALL, disk: 'hdd' });
+    expect(db2.table('t').get([2999])).toEqual(norm([2999, 2999 % 7, 'r2999', 2999, 2999]));
+    const stats = (db2.device as unknown as { stats(): { modeledMs: number } }).stats();
+    expect(stats.modeledMs).toBeGreaterThan(0);
+    db2.close();
   });
 });
 
