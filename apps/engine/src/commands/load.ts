@@ -14,7 +14,8 @@ export function isUserError(e: unknown): e is Error {
     e instanceof NotADatabaseError ||
     e instanceof FormatVersionError ||
     e instanceof PoolCorruptionError ||
-    (e instanceof Error && e.name === 'CorruptionError')
+    (e instanceof Error && e.name === 'CorruptionError') ||
+    (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string') // ENOENT, EACCES, ENOSPC…
   );
 }
 
