@@ -1,5 +1,5 @@
 import type { RandomGenerator } from '../types.js';
-import { lemireNextBelow } from '../internal/bounded.js';
+import { boundedFrom, checkedBound } from '../internal/bounded.js';
 import { MASK64, hiOf, loOf, mulhi32, toBig } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
@@ -18,8 +18,6 @@ const MUL_LO = 0x4c957f2d;
  * the carry into the high word) so `nextUint32()` needs no BigInt.
  */
 export class Pcg32 implements RandomGenerator {
-  /** An index in [0, n), unbiased (Lemire); see `lemireNextBelow`. */
-  declare nextBelow: (n: number) => number;
   readonly name = 'pcg32' as const;
   #sh = 0;
   #sl = 0;
@@ -69,11 +67,14 @@ export class Pcg32 implements RandomGenerator {
     const rot = oh >>> 27;
     return ((xorshifted >>> rot) | (xorshifted << (-rot & 31))) >>> 0;
   }
+  /** An index in [0, n), unbiased (Lemire). */
+  nextBelow(n: number): number {
+    const bound = checkedBound(n);
+    return boundedFrom(this, this.nextUint32(), bound);
+  }
 
   /** `[state, inc]`. */
   get state(): readonly [bigint, bigint] {
     return [toBig(this.#sh, this.#sl), toBig(this.#ih, this.#il)];
   }
 }
-
-Pcg32.prototype.nextBelow = lemireNextBelow();

@@ -1,5 +1,5 @@
 import type { RandomGenerator64 } from '../types.js';
-import { lemireNextBelow } from '../internal/bounded.js';
+import { boundedFrom, checkedBound } from '../internal/bounded.js';
 import { add64, mul64, toBig, hiOf, loOf } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
@@ -18,8 +18,6 @@ const M2_LO = 0x133111eb;
  * generator and to expand seeds for the xoshiro family, as its authors recommend.
  */
 export class SplitMix64 implements RandomGenerator64 {
-  /** An index in [0, n), unbiased (Lemire); see `lemireNextBelow`. */
-  declare nextBelow: (n: number) => number;
   readonly name = 'splitmix64' as const;
   // s[0] = high word of the state, s[1] = low word; t is scratch for the mixing steps.
   readonly #s = new Uint32Array(2);
@@ -61,6 +59,11 @@ export class SplitMix64 implements RandomGenerator64 {
     this.#step();
     return this.#t[0]!;
   }
+  /** An index in [0, n), unbiased (Lemire). */
+  nextBelow(n: number): number {
+    const bound = checkedBound(n);
+    return boundedFrom(this, this.nextUint32(), bound);
+  }
 
   nextBigUint64(): bigint {
     this.#step();
@@ -71,5 +74,3 @@ export class SplitMix64 implements RandomGenerator64 {
     return toBig(this.#s[0]!, this.#s[1]!);
   }
 }
-
-SplitMix64.prototype.nextBelow = lemireNextBelow();

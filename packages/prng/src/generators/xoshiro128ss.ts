@@ -1,5 +1,5 @@
 import type { JumpableGenerator } from '../types.js';
-import { lemireNextBelow } from '../internal/bounded.js';
+import { boundedFrom, checkedBound } from '../internal/bounded.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
 import { SplitMix64 } from './splitmix64.js';
@@ -16,8 +16,6 @@ const JUMP = [0x8764000b, 0xf542d2d3, 0x6fa035c3, 0x77f2db5b] as const;
  * its second gives s2 and s3. `state` sets the four words directly (not all zero).
  */
 export class Xoshiro128StarStar implements JumpableGenerator {
-  /** An index in [0, n), unbiased (Lemire); see `lemireNextBelow`. */
-  declare nextBelow: (n: number) => number;
   readonly name = 'xoshiro128**' as const;
   #s0 = 0;
   #s1 = 0;
@@ -62,6 +60,11 @@ export class Xoshiro128StarStar implements JumpableGenerator {
     this.#s3 = (s3 << 11) | (s3 >>> 21);
     return result;
   }
+  /** An index in [0, n), unbiased (Lemire). */
+  nextBelow(n: number): number {
+    const bound = checkedBound(n);
+    return boundedFrom(this, this.nextUint32(), bound);
+  }
 
   jump(): void {
     let a0 = 0;
@@ -90,5 +93,3 @@ export class Xoshiro128StarStar implements JumpableGenerator {
     return [this.#s0 >>> 0, this.#s1 >>> 0, this.#s2 >>> 0, this.#s3 >>> 0];
   }
 }
-
-Xoshiro128StarStar.prototype.nextBelow = lemireNextBelow();

@@ -1,5 +1,5 @@
 import type { JumpableGenerator, RandomGenerator64 } from '../types.js';
-import { lemireNextBelow } from '../internal/bounded.js';
+import { boundedFrom, checkedBound } from '../internal/bounded.js';
 import { MASK64, toBig } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
@@ -18,8 +18,6 @@ const TWO32 = 4294967296;
  * A `seed` is expanded with four SplitMix64 outputs; `state` sets the four words (not all zero).
  */
 export class Xoshiro256StarStar implements RandomGenerator64, JumpableGenerator {
-  /** An index in [0, n), unbiased (Lemire); see `lemireNextBelow`. */
-  declare nextBelow: (n: number) => number;
   readonly name = 'xoshiro256**' as const;
   readonly #s = new Uint32Array(8);
   #outHi = 0;
@@ -88,6 +86,11 @@ export class Xoshiro256StarStar implements RandomGenerator64, JumpableGenerator 
     this.#step();
     return this.#outHi;
   }
+  /** An index in [0, n), unbiased (Lemire). */
+  nextBelow(n: number): number {
+    const bound = checkedBound(n);
+    return boundedFrom(this, this.nextUint32(), bound);
+  }
 
   nextBigUint64(): bigint {
     this.#step();
@@ -114,5 +117,3 @@ export class Xoshiro256StarStar implements RandomGenerator64, JumpableGenerator 
     return [toBig(s[0]!, s[1]!), toBig(s[2]!, s[3]!), toBig(s[4]!, s[5]!), toBig(s[6]!, s[7]!)];
   }
 }
-
-Xoshiro256StarStar.prototype.nextBelow = lemireNextBelow();
