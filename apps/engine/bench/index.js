@@ -1,4 +1,4 @@
-// TPC-H generation and .tbl parsing, timed on the built package.
+// TPC-H generation and .tbl parsing, timed on the built package; then bench/load.js (load vs SQLite).
 //   node bench/index.js                 SF 0.1 (default)
 //   TPCH_BENCH_SF=1 node bench/index.js SF 1 (about 1 GB written to the temp dir)
 // Generation has no in-process peer (DuckDB's tpch extension cannot be downloaded here), so it
@@ -77,3 +77,6 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+
+// The load benchmark against SQLite (bench/load.js) runs after generation and parsing.
+await import('./load.js');
