@@ -58,7 +58,9 @@ export interface BulkLoadSink<R> {
  * no record is moved.
  *
  * The root stays X-fixed, and the index latch (if any) X-locked, from construction to `finish()`
- * (or `abort()`).
+ * (or `abort()`). The current page of each level stays X-fixed while it fills and is marked dirty
+ * once, when the loader leaves it (InnoDB's `PageBulk` likewise notes the modification when the
+ * page's mini-transaction commits, not per record).
  */
 export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
   readonly #tree: BTree;
@@ -171,7 +173,11 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
   abort(): void {
     if (!this.#open) return;
     this.#open = false;
-    for (const f of this.#frames) this.#tree.unfixPage(f, LATCH_X);
+    for (const f of this.#frames) {
+      // Its records were written without a markDirty each; note the change once before letting go.
+      this.#tree.store.markDirty(f);
+      this.#tree.unfixPage(f, LATCH_X);
+    }
     this.#tree.unfixPage(this.#rootFrame, LATCH_X);
     this.#tree.indexLatch?.xUnlock();
   }
@@ -232,8 +238,9 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
       frame = nf;
       base = nBase;
     }
+    // No markDirty here: the page is marked once when the loader leaves it (above, in finish()
+    // or in abort()). It stays X-fixed until then, so it cannot be flushed or evicted half-built.
     insertRec(b, base, ps, nRecs(b, base), key, kOff, kLen, val, vOff, vLen, child, EMPTY_SCRATCH);
-    t.store.markDirty(frame);
   }
 
   #newPage(level: number): number {
