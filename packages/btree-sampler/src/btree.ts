@@ -2,7 +2,6 @@ import { DuplicateKeyError } from './errors.js';
 import { compareRange, readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
 import {
   FIL_NULL,
-  FIL_PAGE_DATA_END,
   FIL_PAGE_TYPE,
   FLAG_CLUSTERED,
   FLAG_TUPLE_KEYS,
@@ -12,7 +11,6 @@ import {
   nRecs,
   PAGE_FLAGS,
   PAGE_FREE_LIST,
-  PAGE_N_RECS,
   PAGE_TYPE_FREE,
   PAGE_TYPE_INDEX,
   pageCapacity,
@@ -34,6 +32,7 @@ import { checkTree, type TreeStats, treeStats } from './check.js';
 import { Cursor } from './cursor.js';
 import { BulkLoader, type BulkLoadOptions } from './bulk-load.js';
 import { PathModifier } from './internal/modify.js';
+import { SearchCache } from './internal/search-cache.js';
 
 /** Deepest tree the fixed-size path arrays hold (a 16 KiB-page tree of height 40 is unthinkable). */
 const _MAX_HEIGHT = 64;
@@ -123,6 +122,7 @@ export class BTree {
   /** PAGE_FLAGS of every page of this tree (unique, clustered, tuple keys). */
   readonly flags: number;
   readonly #m: PathModifier;
+  readonly #sc: SearchCache;
 
   private constructor(
     store: PageStore,
@@ -132,6 +132,7 @@ export class BTree {
     indexId: bigint,
     mergeThreshold: number,
     indexLatch: IndexLatch | null,
+    lsnStamped: boolean,
   ) {
     this.indexLatch = indexLatch;
     this.store = store;
@@ -148,6 +149,8 @@ export class BTree {
     this.mergeThreshold = mergeThreshold;
     this.maxEntryBytes = Math.floor(pageCapacity(store.pageSize) / 4) - 2 - REC_HEADER - REC_CHILD - 8;
     this.#m = new PathModifier(this);
+    this.#sc = new SearchCache(store.bytes, store.pageSize, this.unique);
+    this.#sc.lsnStamped = lsnStamped;
   }
 
   /**
@@ -176,9 +179,11 @@ export class BTree {
     const base = frame * store.pageSize;
     const root = pageNo(store.bytes, base);
     initPage(store.bytes, base, space, 0, flags, indexId);
+    const lsnBefore = store.bytes.slice(base + FIL_PAGE_LSN, base + FIL_PAGE_LSN + 8);
     store.markDirty(frame);
+    const stamped = !sameBytes(lsnBefore, store.bytes, base + FIL_PAGE_LSN);
     store.unfix(frame, LATCH_X);
-    return new BTree(store, space, root, flags, indexId, mt, checkLatch(options.indexLatch));
+    return new BTree(store, space, root, flags, indexId, mt, checkLatch(options.indexLatch), stamped);
   }
 
   /** Open an existing tree from its root page (after a restart, from the same file). */
@@ -202,6 +207,7 @@ export class BTree {
         pageIndexId(store.bytes, base),
         checkMergeThreshold(options.mergeThreshold),
         checkLatch(options.indexLatch),
+        false, // until the first insert shows whether the store stamps LSNs
       );
     } finally {
       store.unfix(frame, LATCH_S);
@@ -263,33 +269,12 @@ export class BTree {
     return compareRange(b, base + rec + REC_HEADER + kl, readU16(b, base + rec + 2), val, 0, val.length);
   }
 
-  /** First slot whose record is ≥ the target (`strict`: > the target). Hot path: compares inline. */
+  /**
+   * First slot whose record is ≥ the target (`strict`: > the target). Hot path: a page searched
+   * again without a change in between is searched over cached key prefixes (see `SearchCache`).
+   */
   searchPage(base: number, key: Uint8Array, val: Uint8Array | null, strict: boolean): number {
-    const b = this.#b;
-    const dir = base + this.#ps - FIL_PAGE_DATA_END - 2;
-    const kLen = key.length;
-    const useVal = val !== null && !this.unique;
-    let lo = 0;
-    let hi = (b[base + PAGE_N_RECS]! << 8) | b[base + PAGE_N_RECS + 1]!;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const sp = dir - 2 * mid;
-      const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
-      const kl = (b[rec]! << 8) | b[rec + 1]!;
-      const p = rec + REC_HEADER;
-      const n = Math.min(kl, kLen);
-      let c = 0;
-      for (let i = 0; i < n; i++) {
-        c = b[p + i]! - key[i]!;
-        if (c !== 0) break;
-      }
-      if (c === 0) c = kl - kLen;
-      if (c === 0 && useVal)
-        c = compareRange(b, p + kl, (b[rec + 2]! << 8) | b[rec + 3]!, val, 0, val.length);
-      if (c < 0 || (strict && c === 0)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.#sc.search(base, key, val, strict, this.version);
   }
 
   /**
@@ -371,14 +356,15 @@ export class BTree {
   #get(key: Uint8Array): Uint8Array | undefined {
     checkBytes(key, 'key');
     if (this.unique) {
-      // Fast path: one S-coupled descent, no cursor.
       const b = this.#b;
+      const ps = this.#ps;
+      // One S-coupled descent, no cursor.
       const frame = this.descendS(key, null, false, this.#out);
-      const base = frame * this.#ps;
+      const base = frame * ps;
       const slot = this.#out[0]!;
       let found: Uint8Array | undefined;
       if (slot < nRecs(b, base)) {
-        const rec = slotRec(b, base, this.#ps, slot);
+        const rec = slotRec(b, base, ps, slot);
         const kl = recKeyLen(b, base, rec);
         if (compareRange(b, base + rec + REC_HEADER, kl, key, 0, key.length) === 0) {
           const p = base + rec + REC_HEADER + kl;
@@ -418,7 +404,7 @@ export class BTree {
     try {
       const d = this.#m.depth - 1;
       const base = this.#m.frames[d]! * this.#ps;
-      const slot = this.searchPage(base, key, value, false);
+      const slot = this.#sc.searchUncached(base, key, value, false);
       if (
         slot < nRecs(this.#b, base) &&
         this.compareRec(base, slotRec(this.#b, base, this.#ps, slot), key, value) === 0
@@ -428,7 +414,12 @@ export class BTree {
         );
       }
       this.version++;
-      this.#m.insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
+      if (!this.#sc.lsnStamped) {
+        const lsnAt = this.#m.frames[d]! * this.#ps + FIL_PAGE_LSN;
+        const lsnBefore = this.#b.slice(lsnAt, lsnAt + 8);
+        this.#m.insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
+        this.#sc.lsnStamped = !sameBytes(lsnBefore, this.#b, lsnAt);
+      } else this.#m.insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
     } finally {
       this.#m.unfixPath();
     }
@@ -455,7 +446,7 @@ export class BTree {
     try {
       const d = this.#m.depth - 1;
       const base = this.#m.frames[d]! * this.#ps;
-      const slot = this.searchPage(base, key, val, false);
+      const slot = this.#sc.searchUncached(base, key, val, false);
       if (
         slot >= nRecs(this.#b, base) ||
         this.compareRec(base, slotRec(this.#b, base, this.#ps, slot), key, val) !== 0
@@ -488,7 +479,7 @@ export class BTree {
     try {
       const d = this.#m.depth - 1;
       const base = this.#m.frames[d]! * this.#ps;
-      const slot = this.searchPage(base, key, null, false);
+      const slot = this.#sc.searchUncached(base, key, null, false);
       if (slot >= nRecs(this.#b, base)) return false;
       const rec = slotRec(this.#b, base, this.#ps, slot);
       if (this.compareRec(base, rec, key, null) !== 0) return false;
@@ -734,6 +725,14 @@ function checkMergeThreshold(v: number | undefined): number {
 
 function checkBytes(v: unknown, what: string): void {
   if (!(v instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array, got ${String(v)}`);
+}
+
+/** FIL_PAGE_LSN: the envelope's newest-modification LSN (8 bytes), stamped by the store's markDirty. */
+const FIL_PAGE_LSN = 16;
+
+function sameBytes(a: Uint8Array, b: Uint8Array, off: number): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[off + i]) return false;
+  return true;
 }
 
 function hex(a: Uint8Array): string {

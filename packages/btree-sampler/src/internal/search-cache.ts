@@ -1,0 +1,194 @@
+/**
+ * The page search, with a per-thread cache of key prefixes for pages searched again and again.
+ *
+ * A binary search over a 16 KiB page touches two cache lines per probe: the slot and the record
+ * it points to, which sits anywhere in the heap (records stay where they were inserted). The cache
+ * keeps, per frame, the first six key bytes of every slot as one number in slot order
+ * (`Float64Array`, 8 bytes per record), so most probes read one contiguous array and only a tie
+ * (same six-byte prefix) reads the record. It is built on the second search of a page that has
+ * not changed in between, so a page that is written between searches (an insert's leaf) never
+ * pays for a build.
+ *
+ * Validity: the cached frame must still hold the same page (number and space) with the same
+ * newest-modification LSN in its envelope (the buffer pool stamps a new one on every
+ * `markDirty`, so writes by other threads show there). For stores that do not stamp LSNs (a test
+ * double), the entry also records the tree's write counter and is dropped when this tree wrote.
+ */
+import { FIL_PAGE_DATA_END, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, PAGE_N_RECS, REC_HEADER } from '../page.js';
+import { compareRange, readU32 } from './bytes.js';
+
+/** Bytes of the key folded into the cached number (6 · 8 = 48 bits, exact in a double). */
+const PREFIX_BYTES = 6;
+/** Searches of the same unchanged page before its prefixes are cached. */
+const BUILD_AFTER = 2;
+/** FIL_PAGE_LSN: the envelope's newest-modification LSN, 8 bytes. */
+const FIL_PAGE_LSN = 16;
+const N_RECS = PAGE_N_RECS;
+const DIR_END = FIL_PAGE_DATA_END;
+
+/** The six-byte big-endian prefix of b[off, off+len), zero-padded, as an exact integer. */
+export function prefixOf(b: Uint8Array, off: number, len: number): number {
+  let hi = 0;
+  let lo = 0;
+  if (len >= PREFIX_BYTES) {
+    hi = (b[off]! << 8) | b[off + 1]!;
+    lo = ((b[off + 2]! << 24) | (b[off + 3]! << 16) | (b[off + 4]! << 8) | b[off + 5]!) >>> 0;
+  } else {
+    for (let i = 0; i < PREFIX_BYTES; i++) {
+      const v = i < len ? b[off + i]! : 0;
+      if (i < 2) hi = (hi << 8) | v;
+      else lo = lo * 256 + v;
+    }
+  }
+  return hi * 4294967296 + lo;
+}
+
+export class SearchCache {
+  readonly #b: Uint8Array;
+  readonly #ps: number;
+  readonly #unique: boolean;
+  /** Per frame: [lsn high, lsn low, page no, space] the entry (or the hit count) belongs to. */
+  readonly #meta: Uint32Array;
+  /** Per frame: the tree's write counter when the entry was made (stores without LSN stamps). */
+  readonly #ver: Float64Array;
+  /** Per frame: searches seen at this meta; ≥ BUILD_AFTER: `#pre[frame]` is valid. */
+  readonly #hits: Uint8Array;
+  readonly #pre: (Float64Array | undefined)[] = [];
+  /** Whether the store stamps a new LSN on every markDirty (then the write counter is not needed). */
+  lsnStamped = false;
+
+  constructor(bytes: Uint8Array, pageSize: number, unique: boolean) {
+    this.#b = bytes;
+    this.#ps = pageSize;
+    this.#unique = unique;
+    const frames = Math.floor(bytes.length / pageSize);
+    this.#meta = new Uint32Array(frames * 4);
+    this.#ver = new Float64Array(frames);
+    this.#hits = new Uint8Array(frames);
+  }
+
+  /** First slot whose record is ≥ the target (`strict`: > the target), on the page at `base`. */
+  search(base: number, key: Uint8Array, val: Uint8Array | null, strict: boolean, version: number): number {
+    const b = this.#b;
+    const frame = (base / this.#ps) | 0;
+    if (frame >= this.#hits.length) return this.#plain(base, key, val, strict);
+    const m = frame * 4;
+    const meta = this.#meta;
+    const lsnHi = readU32(b, base + FIL_PAGE_LSN);
+    const lsnLo = readU32(b, base + FIL_PAGE_LSN + 4);
+    const pageNo = readU32(b, base + FIL_PAGE_OFFSET);
+    const space = readU32(b, base + FIL_PAGE_SPACE_ID);
+    let hits = this.#hits[frame]!;
+    if (
+      meta[m] !== lsnHi ||
+      meta[m + 1] !== lsnLo ||
+      meta[m + 2] !== pageNo ||
+      meta[m + 3] !== space ||
+      (!this.lsnStamped && this.#ver[frame] !== version)
+    ) {
+      meta[m] = lsnHi;
+      meta[m + 1] = lsnLo;
+      meta[m + 2] = pageNo;
+      meta[m + 3] = space;
+      this.#ver[frame] = version;
+      hits = 0;
+    }
+    if (hits < BUILD_AFTER) {
+      this.#hits[frame] = ++hits;
+      if (hits < BUILD_AFTER) return this.#plain(base, key, val, strict);
+      this.#build(frame, base);
+    }
+    return this.#cached(this.#pre[frame]!, base, key, val, strict);
+  }
+
+  #build(frame: number, base: number): void {
+    const b = this.#b;
+    const n = (b[base + N_RECS]! << 8) | b[base + N_RECS + 1]!;
+    let pre = this.#pre[frame];
+    if (pre === undefined || pre.length < n) {
+      pre = new Float64Array(Math.max(n, 16));
+      this.#pre[frame] = pre;
+    }
+    const dir = base + this.#ps - DIR_END - 2;
+    for (let i = 0; i < n; i++) {
+      const sp = dir - 2 * i;
+      const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
+      pre[i] = prefixOf(b, rec + REC_HEADER, (b[rec]! << 8) | b[rec + 1]!);
+    }
+  }
+
+  #cached(pre: Float64Array, base: number, key: Uint8Array, val: Uint8Array | null, strict: boolean): number {
+    const b = this.#b;
+    const kp = prefixOf(key, 0, key.length);
+    let lo = 0;
+    let hi = (b[base + N_RECS]! << 8) | b[base + N_RECS + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const p = pre[mid]!;
+      let c: number;
+      if (p < kp) c = -1;
+      else if (p > kp) c = 1;
+      else c = this.#compareSlot(base, mid, key, val);
+      if (c < 0 || (strict && c === 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * The search without the cache, for a leaf about to be written (X-fixed: caching it would be
+   * wasted work).
+   */
+  searchUncached(base: number, key: Uint8Array, val: Uint8Array | null, strict: boolean): number {
+    return this.#plain(base, key, val, strict);
+  }
+
+  /** The search without the cache: compares bytes inline. */
+  #plain(base: number, key: Uint8Array, val: Uint8Array | null, strict: boolean): number {
+    const b = this.#b;
+    const dir = base + this.#ps - DIR_END - 2;
+    const kLen = key.length;
+    const useVal = val !== null && !this.#unique;
+    let lo = 0;
+    let hi = (b[base + N_RECS]! << 8) | b[base + N_RECS + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const sp = dir - 2 * mid;
+      const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
+      const kl = (b[rec]! << 8) | b[rec + 1]!;
+      const p = rec + REC_HEADER;
+      const n = Math.min(kl, kLen);
+      let c = 0;
+      for (let i = 0; i < n; i++) {
+        c = b[p + i]! - key[i]!;
+        if (c !== 0) break;
+      }
+      if (c === 0) c = kl - kLen;
+      if (c === 0 && useVal)
+        c = compareRange(b, p + kl, (b[rec + 2]! << 8) | b[rec + 3]!, val, 0, val.length);
+      if (c < 0 || (strict && c === 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Record in `slot` against the target: by key, then (non-unique, `val` given) by value. */
+  #compareSlot(base: number, slot: number, key: Uint8Array, val: Uint8Array | null): number {
+    const b = this.#b;
+    const sp = base + this.#ps - DIR_END - 2 - 2 * slot;
+    const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
+    const kl = (b[rec]! << 8) | b[rec + 1]!;
+    const p = rec + REC_HEADER;
+    const kLen = key.length;
+    const n = Math.min(kl, kLen);
+    let c = 0;
+    for (let i = 0; i < n; i++) {
+      c = b[p + i]! - key[i]!;
+      if (c !== 0) return c;
+    }
+    c = kl - kLen;
+    if (c === 0 && val !== null && !this.#unique)
+      c = compareRange(b, p + kl, (b[rec + 2]! << 8) | b[rec + 3]!, val, 0, val.length);
+    return c;
+  }
+}

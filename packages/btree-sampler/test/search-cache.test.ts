@@ -1,0 +1,123 @@
+// The page search's prefix cache (src/internal/search-cache.ts) must never answer from a page
+// that changed: writes by the same tree on a store that stamps no LSN (the test double), writes
+// through a second tree object on a BufferPool (seen only through the page LSN), eviction, keys
+// shorter and longer than the six cached bytes, and non-unique trees whose order includes values.
+import { BufferPool, MemoryDevice } from '@enginekit/buffer-pool';
+import { createGenerator } from '@enginekit/prng';
+import { describe, expect, it } from 'vitest';
+import { BTree, KeyCodec } from '../src/index.js';
+import { prefixOf } from '../src/internal/search-cache.js';
+import { MemoryStore } from './support/memory-store.js';
+
+const int = new KeyCodec([{ type: 'int32' }]);
+const k = (i: number): Uint8Array => int.encode([i]);
+const v = (i: number): Uint8Array => Uint8Array.of(i & 255, (i >> 8) & 255, 3);
+
+describe('search cache', () => {
+  it('prefixOf orders like memcmp (ties allowed only for equal first six bytes)', () => {
+    const rng = createGenerator('xoshiro128**', { seed: 11 });
+    const rand = (): Uint8Array =>
+      Uint8Array.from({ length: rng.nextBelow(9) }, () => (rng.nextBelow(4) === 0 ? 0 : rng.nextBelow(256)));
+    for (let i = 0; i < 3000; i++) {
+      const a = rand();
+      const b = rand();
+      const pa = prefixOf(a, 0, a.length);
+      const pb = prefixOf(b, 0, b.length);
+      const c = Buffer.compare(a, b);
+      if (pa < pb) expect(c).toBeLessThan(0);
+      if (pa > pb) expect(c).toBeGreaterThan(0);
+      if (pa === pb)
+        expect(Buffer.compare(a.subarray(0, 6), b.subarray(0, 6)) === 0 || a.length < 6 || b.length < 6).toBe(
+          true,
+        );
+    }
+  });
+
+  it('gets after writes by the same tree on a store without LSN stamps match a Map model', () => {
+    const t = BTree.create(new MemoryStore(512, 8192));
+    const model = new Map<number, Uint8Array>();
+    const rng = createGenerator('xoshiro128**', { seed: 3 });
+    for (let step = 0; step < 8000; step++) {
+      const x = rng.nextBelow(1500);
+      const op = rng.nextBelow(10);
+      if (op < 3) {
+        if (!model.has(x)) {
+          t.insert(k(x), v(step));
+          model.set(x, v(step));
+        } else {
+          t.update(k(x), v(step));
+          model.set(x, v(step));
+        }
+      } else if (op < 4) expect(t.delete(k(x))).toBe(model.delete(x));
+      // Gets twice, so pages reach the cache between writes.
+      else for (let r = 0; r < 2; r++) expect(t.get(k(x))).toEqual(model.get(x));
+    }
+    t.checkValid();
+  });
+
+  it('a second tree object on the same BufferPool sees the writes of the first (page LSN), with eviction', () => {
+    const pool = new BufferPool({
+      innodb_page_size: 1024,
+      innodb_buffer_pool_size: 40 * 1024,
+      device: new MemoryDevice({ pageSize: 1024 }),
+    });
+    const writer = BTree.create(pool);
+    const reader = BTree.open(pool, { rootPage: writer.rootPage });
+    const model = new Map<number, Uint8Array>();
+    for (let i = 0; i < 2000; i += 2) {
+      writer.insert(k(i), v(i));
+      model.set(i, v(i));
+    }
+    const rng = createGenerator('xoshiro128**', { seed: 5 });
+    for (let round = 0; round < 40; round++) {
+      // Reader warms its cache on a range, the writer changes that range, the reader checks it.
+      const lo = rng.nextBelow(1900);
+      for (let r = 0; r < 2; r++)
+        for (let i = lo; i < lo + 60; i++) expect(reader.get(k(i))).toEqual(model.get(i));
+      for (let i = lo; i < lo + 60; i++) {
+        if (model.has(i)) {
+          if (rng.nextBelow(2) === 0) {
+            writer.delete(k(i));
+            model.delete(i);
+          } else {
+            writer.update(k(i), v(i + 7));
+            model.set(i, v(i + 7));
+          }
+        } else {
+          writer.insert(k(i), v(i + 1));
+          model.set(i, v(i + 1));
+        }
+      }
+      for (let i = lo; i < lo + 60; i++) expect(reader.get(k(i))).toEqual(model.get(i));
+    }
+    writer.checkValid();
+  });
+
+  it('long keys tied on six bytes and a non-unique tree ordered by value', () => {
+    const str = new KeyCodec([{ type: 'string' }, { type: 'int32' }]);
+    const t = BTree.create(new MemoryStore(1024, 4096), { unique: false, tupleKeys: true });
+    const entries: [Uint8Array, Uint8Array][] = [];
+    for (let i = 0; i < 1500; i++) {
+      // Same first six bytes for whole groups: 'prefix-' + group, then a number.
+      const key = str.encode([`prefix-${i % 7}`, i % 50]);
+      const val = Uint8Array.of(i >> 8, i & 255);
+      t.insert(key, val);
+      entries.push([key, val]);
+    }
+    for (let r = 0; r < 2; r++) {
+      for (const [key, val] of entries) {
+        expect(t.has(key, val)).toBe(true);
+        expect(t.has(key, Uint8Array.of(255, 255))).toBe(false);
+      }
+    }
+    // Every (key, value) again through a cursor seek, in order.
+    const sorted = [...entries].sort((a, b) => Buffer.compare(a[0], b[0]) || Buffer.compare(a[1], b[1]));
+    const seen = [...t.entries()];
+    expect(seen.length).toBe(sorted.length);
+    for (let i = 0; i < seen.length; i++) {
+      expect(seen[i]![0]).toEqual(sorted[i]![0]);
+      expect(seen[i]![1]).toEqual(sorted[i]![1]);
+    }
+    t.checkValid();
+  });
+});
