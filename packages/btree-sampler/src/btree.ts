@@ -59,6 +59,19 @@ export interface BTreeOptions {
   indexLatch?: IndexLatch;
 }
 
+/**
+ * The callback of {@link BTree.forEachRangeRaw}: the entry's key is
+ * `bytes[keyOffset, keyOffset + keyLength)` and its value `bytes[valueOffset, valueOffset +
+ * valueLength)`. Return `false` to stop.
+ */
+export type RangeRawCallback = (
+  bytes: Uint8Array,
+  keyOffset: number,
+  keyLength: number,
+  valueOffset: number,
+  valueLength: number,
+) => boolean | undefined;
+
 export interface OpenOptions {
   space?: number;
   /** The root page number, as `tree.rootPage` reported when the tree was created. */
@@ -508,19 +521,41 @@ export class BTree {
    * Call `fn(key, value)` for each entry with lo ≤ key < hi (null: unbounded) in key order; the
    * arrays are views into the page, valid only during the call. Return `false` to stop.
    * The leaf stays S-latched during its callbacks: do not write to the tree from `fn`.
+   * Creates two views per entry; {@link BTree.forEachRangeRaw} creates none.
    */
   forEachRange(
     lo: Uint8Array | null,
     hi: Uint8Array | null,
     fn: (key: Uint8Array, value: Uint8Array) => boolean | undefined,
   ): number {
-    return this.#forEachRange(lo, hi, fn);
+    return this.#forEachRange(lo, hi, fn, null);
+  }
+
+  /**
+   * {@link BTree.forEachRange} without views: `fn(bytes, keyOffset, keyLength, valueOffset,
+   * valueLength)` gets the store's whole byte array and where the entry lies in it, valid only
+   * during the call (the page is S-latched; do not write to the tree or keep the offsets).
+   * Returns the number of entries passed to `fn`.
+   *
+   * @example
+   * ```ts
+   * let bytes = 0;
+   * tree.forEachRangeRaw(null, null, (b, ko, kl, vo, vl) => {
+   *   bytes += kl + vl;
+   *   return undefined;
+   * });
+   * ```
+   */
+  forEachRangeRaw(lo: Uint8Array | null, hi: Uint8Array | null, fn: RangeRawCallback): number {
+    if (typeof fn !== 'function') throw new TypeError(`fn must be a function, got ${String(fn)}`);
+    return this.#forEachRange(lo, hi, null, fn);
   }
 
   #forEachRange(
     lo: Uint8Array | null,
     hi: Uint8Array | null,
-    fn: (key: Uint8Array, value: Uint8Array) => boolean | undefined,
+    fn: ((key: Uint8Array, value: Uint8Array) => boolean | undefined) | null,
+    raw: RangeRawCallback | null,
   ): number {
     const b = this.#b;
     const ps = this.#ps;
@@ -551,7 +586,11 @@ export class BTree {
         }
         count++;
         const vl = recValLen(b, base, rec);
-        if (fn(b.subarray(k0, k0 + kl), b.subarray(k0 + kl, k0 + kl + vl)) === false) {
+        const go =
+          raw !== null
+            ? raw(b, k0, kl, k0 + kl, vl)
+            : fn!(b.subarray(k0, k0 + kl), b.subarray(k0 + kl, k0 + kl + vl));
+        if (go === false) {
           this.unfixPage(frame, LATCH_S);
           return count;
         }

@@ -12,7 +12,7 @@ export {
   matchedFields,
 } from './key-codec.js';
 export * as pageFormat from './page.js';
-export type { BTreeOptions, OpenOptions } from './btree.js';
+export type { BTreeOptions, OpenOptions, RangeRawCallback } from './btree.js';
 export { BTree } from './btree.js';
 export type { SeekMode } from './cursor.js';
 export { Cursor } from './cursor.js';
