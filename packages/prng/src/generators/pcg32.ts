@@ -1,12 +1,14 @@
 import type { RandomGenerator } from '../types.js';
-import { boundedFrom, checkedBound } from '../internal/bounded.js';
-import { MASK64, hiOf, loOf, mulhi32, toBig } from '../internal/u64.js';
+import { boundedFinish, boundedSlow, INV_TWO32, SMALL_BOUND } from '../internal/bounded.js';
+import { MASK64, hiOf, loOf, toBig } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
 
 // 6364136223846793005 = 0x5851f42d4c957f2d, the multiplier of pcg-c-basic.
 const MUL_HI = 0x5851f42d;
 const MUL_LO = 0x4c957f2d;
+const MUL_LO_0 = MUL_LO & 0xffff;
+const MUL_LO_1 = MUL_LO >>> 16;
 
 /**
  * PCG32 (O'Neill 2014, `pcg_basic.c`): a 64-bit LCG with the XSH-RR output permutation (xorshift
@@ -14,8 +16,8 @@ const MUL_LO = 0x4c957f2d;
  * `stream` are `initstate` and `initseq` of `pcg32_srandom_r` exactly; `state` sets
  * `[state, inc]` raw (inc must be odd).
  *
- * The 64-bit multiply is done in 32-bit halves (`Math.imul` for the low words, `mulhi32` for
- * the carry into the high word) so `nextUint32()` needs no BigInt.
+ * The 64-bit multiply is done in int32 halves (`Math.imul` for the low words, 16-bit limbs for
+ * the carry into the high word) so `nextUint32()` needs no BigInt and no double arithmetic.
  */
 export class Pcg32 implements RandomGenerator {
   readonly name = 'pcg32' as const;
@@ -46,20 +48,29 @@ export class Pcg32 implements RandomGenerator {
   }
 
   #set(state: bigint, inc: bigint): void {
-    this.#sh = hiOf(state);
-    this.#sl = loOf(state);
-    this.#ih = hiOf(inc);
-    this.#il = loOf(inc);
+    this.#sh = hiOf(state) | 0;
+    this.#sl = loOf(state) | 0;
+    this.#ih = hiOf(inc) | 0;
+    this.#il = loOf(inc) | 0;
   }
 
   nextUint32(): number {
     const oh = this.#sh;
     const ol = this.#sl;
-    // state = old * MUL + inc (mod 2^64), in 32-bit halves.
-    const low = (Math.imul(ol, MUL_LO) >>> 0) + this.#il; // < 2^33
-    const carry = low > 0xffffffff ? 1 : 0;
-    this.#sl = low >>> 0;
-    this.#sh = (mulhi32(ol, MUL_LO) + Math.imul(oh, MUL_LO) + Math.imul(ol, MUL_HI) + this.#ih + carry) >>> 0;
+    // state = old * MUL + inc (mod 2^64), in int32 halves: every operation below stays in
+    // int32/uint32 range, which V8 keeps in registers (doubles above 2^32 would not be).
+    // High word of ol * MUL_LO from 16-bit limbs (each partial product < 2^32):
+    const a0 = ol & 0xffff;
+    const a1 = ol >>> 16;
+    const t = Math.imul(a0, MUL_LO_0) >>> 0;
+    const w1 = (Math.imul(a1, MUL_LO_0) >>> 0) + (t >>> 16); // < 2^32
+    const w2 = (Math.imul(a0, MUL_LO_1) >>> 0) + (w1 & 0xffff); // < 2^32
+    const mulHigh = Math.imul(a1, MUL_LO_1) + (w1 >>> 16) + (w2 >>> 16);
+    const mulLow = Math.imul(ol, MUL_LO);
+    const sl = (mulLow + this.#il) | 0;
+    const carry = sl >>> 0 < mulLow >>> 0 ? 1 : 0; // unsigned overflow of the low-word add
+    this.#sl = sl;
+    this.#sh = (mulHigh + Math.imul(oh, MUL_LO) + Math.imul(ol, MUL_HI) + this.#ih + carry) | 0;
     // output = rotr32(((old >> 18) ^ old) >> 27, old >> 59)
     const xh = oh ^ (oh >>> 18);
     const xl = ol ^ ((ol >>> 18) | (oh << 14));
@@ -67,14 +78,18 @@ export class Pcg32 implements RandomGenerator {
     const rot = oh >>> 27;
     return ((xorshifted >>> rot) | (xorshifted << (-rot & 31))) >>> 0;
   }
-  /** An index in [0, n), unbiased (Lemire). */
+
+  /** An index in [0, n), unbiased (Lemire; the common case inline, see `internal/bounded.ts`). */
   nextBelow(n: number): number {
-    const bound = checkedBound(n);
-    return boundedFrom(this, this.nextUint32(), bound);
+    if (n >>> 0 !== n || n === 0) return boundedSlow(this, n);
+    const x = this.nextUint32();
+    const low = Math.imul(x, n) >>> 0;
+    if (low < n) return boundedFinish(this, x, n);
+    return n <= SMALL_BOUND ? (x * n * INV_TWO32) >>> 0 : ((x * n - low) * INV_TWO32 + 0.5) >>> 0;
   }
 
   /** `[state, inc]`. */
   get state(): readonly [bigint, bigint] {
-    return [toBig(this.#sh, this.#sl), toBig(this.#ih, this.#il)];
+    return [toBig(this.#sh >>> 0, this.#sl >>> 0), toBig(this.#ih >>> 0, this.#il >>> 0)];
   }
 }

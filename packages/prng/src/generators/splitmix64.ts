@@ -1,5 +1,5 @@
 import type { RandomGenerator64 } from '../types.js';
-import { boundedFrom, checkedBound } from '../internal/bounded.js';
+import { boundedFinish, boundedSlow, INV_TWO32, SMALL_BOUND } from '../internal/bounded.js';
 import { add64, mul64, toBig, hiOf, loOf } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
@@ -59,10 +59,13 @@ export class SplitMix64 implements RandomGenerator64 {
     this.#step();
     return this.#t[0]!;
   }
-  /** An index in [0, n), unbiased (Lemire). */
+  /** An index in [0, n), unbiased (Lemire; the common case inline, see `internal/bounded.ts`). */
   nextBelow(n: number): number {
-    const bound = checkedBound(n);
-    return boundedFrom(this, this.nextUint32(), bound);
+    if (n >>> 0 !== n || n === 0) return boundedSlow(this, n);
+    const x = this.nextUint32();
+    const low = Math.imul(x, n) >>> 0;
+    if (low < n) return boundedFinish(this, x, n);
+    return n <= SMALL_BOUND ? (x * n * INV_TWO32) >>> 0 : ((x * n - low) * INV_TWO32 + 0.5) >>> 0;
   }
 
   nextBigUint64(): bigint {

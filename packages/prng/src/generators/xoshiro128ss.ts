@@ -1,5 +1,5 @@
 import type { JumpableGenerator } from '../types.js';
-import { boundedFrom, checkedBound } from '../internal/bounded.js';
+import { boundedFinish, boundedSlow, INV_TWO32, SMALL_BOUND } from '../internal/bounded.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
 import { SplitMix64 } from './splitmix64.js';
@@ -60,10 +60,13 @@ export class Xoshiro128StarStar implements JumpableGenerator {
     this.#s3 = (s3 << 11) | (s3 >>> 21);
     return result;
   }
-  /** An index in [0, n), unbiased (Lemire). */
+  /** An index in [0, n), unbiased (Lemire; the common case inline, see `internal/bounded.ts`). */
   nextBelow(n: number): number {
-    const bound = checkedBound(n);
-    return boundedFrom(this, this.nextUint32(), bound);
+    if (n >>> 0 !== n || n === 0) return boundedSlow(this, n);
+    const x = this.nextUint32();
+    const low = Math.imul(x, n) >>> 0;
+    if (low < n) return boundedFinish(this, x, n);
+    return n <= SMALL_BOUND ? (x * n * INV_TWO32) >>> 0 : ((x * n - low) * INV_TWO32 + 0.5) >>> 0;
   }
 
   jump(): void {

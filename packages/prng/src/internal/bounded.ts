@@ -1,56 +1,68 @@
 import { checkBound } from './validate.js';
 
 const TWO32 = 4294967296;
-const INV_TWO32 = 1 / TWO32;
+const INV = 1 / TWO32;
 
-/** What Lemire's method needs from a generator on its rare rejection path. */
+/** What Lemire's method needs from a generator on its rare paths. */
 export interface Uint32Source {
   nextUint32(): number;
 }
 
-/** Returns n if it is a valid bound in [1, 2^32]; throws a TypeError/RangeError naming it otherwise. */
-export function checkedBound(n: number): number {
-  if (n >>> 0 !== n || n === 0) {
-    if (n !== TWO32) checkBound(n); // throws for anything but 2^32
-  }
-  return n;
-}
-
 /**
  * Lemire's nearly-divisionless bounded integer ("Fast Random Integer Generation in an Interval",
- * ACM TOMACS 2019), finishing from a first draw `x` that the caller made. Each generator calls
- * this from its own `nextBelow` as `boundedFrom(this, this.nextUint32(), checkedBound(n))`, so
- * the hot call to `nextUint32()` sits in the generator's own method and stays monomorphic; this
- * shared function only calls back on the rare rejection path.
+ * ACM TOMACS 2019). x·n is a 64-bit product; its high word is the answer unless its low word
+ * falls among the first (2^32 mod n) values, which are rejected, so the result is unbiased for
+ * every n in [1, 2^32].
  *
- * x·n is a 64-bit product; its high word is the answer unless its low word falls among the first
- * (2^32 mod n) values, which are rejected, so the result is unbiased for every n in [1, 2^32].
- * Without BigInt: the low word is exactly `Math.imul(x, n) >>> 0`; the high word is
- * `(x·n − low) / 2^32` rounded, because the double product is off by at most 2^11 while the
- * distance to the next multiple of 2^32 is 2^32 (for n ≤ 2^21 the product is exact). The
- * threshold 2^32 mod n is 2^32 − n when n > 2^31 and otherwise needs a `%`, which runs only when
- * the low word is below n and the bound differs from the previous call's.
+ * Each modern generator writes the common case inline in its own `nextBelow` (V8 keeps type
+ * feedback per function, so a shared method calling `this.nextUint32()` on several generator
+ * classes would go polymorphic, and measured 2–3× slower even as a shared helper):
+ *
+ * ```ts
+ * nextBelow(n: number): number {
+ *   if ((n >>> 0) !== n || n === 0) return boundedSlow(this, n); // bad n, or 2^32
+ *   const x = this.nextUint32();
+ *   const low = Math.imul(x, n) >>> 0;          // the product's exact low word
+ *   if (low < n) return boundedFinish(this, x, n); // possible rejection: rare for small n
+ *   return n <= SMALL_BOUND ? (x * n * INV_TWO32) >>> 0 : ((x * n - low) * INV_TWO32 + 0.5) >>> 0;
+ * }
+ * ```
+ *
+ * The low word is exactly `Math.imul(x, n) >>> 0`. For n ≤ 2^21 the product x·n < 2^53 is exact
+ * in a double and truncating x·n / 2^32 gives the high word; above that the double product is off
+ * by at most 2^11, and subtracting the exact low word before rounding removes the error. The
+ * helpers below take the rare paths: a bad bound or 2^32, and a low word below n.
  */
+export const SMALL_BOUND = 0x200000;
+export const INV_TWO32: number = INV;
+
 // The last bound's rejection threshold (2^32 mod n), shared by every generator: it depends on
 // n alone, and callers usually draw many values below the same n.
 let lastBound = 1;
 let lastThreshold = 0;
 
-export function boundedFrom(gen: Uint32Source, x: number, n: number): number {
-  let m = x * n;
-  let low = Math.imul(x, n) >>> 0;
-  if (low < n) {
-    if (n !== lastBound) {
-      lastThreshold = n > 2147483648 ? TWO32 - n : (TWO32 - n) % n;
-      lastBound = n;
-    }
-    while (low < lastThreshold) {
-      x = gen.nextUint32();
-      m = x * n;
-      low = Math.imul(x, n) >>> 0;
-    }
+function threshold(n: number): number {
+  if (n !== lastBound) {
+    lastThreshold = n > 2147483648 ? TWO32 - n : (TWO32 - n) % n;
+    lastBound = n;
   }
-  // Exact product (n <= 2^21): truncating m / 2^32 is the high word. Otherwise round away the
-  // double's error using the exact low word.
-  return m <= 9007199254740992 ? (m * INV_TWO32) >>> 0 : ((m - low) * INV_TWO32 + 0.5) >>> 0;
+  return lastThreshold;
+}
+
+/** Finishes Lemire's method from a first draw x whose low word fell below n. */
+export function boundedFinish(gen: Uint32Source, x: number, n: number): number {
+  let low = Math.imul(x, n) >>> 0;
+  const t = threshold(n);
+  while (low < t) {
+    x = gen.nextUint32();
+    low = Math.imul(x, n) >>> 0;
+  }
+  // Above 2^21 the double product is off by at most 2^11; the exact low word removes the error.
+  return ((x * n - low) * INV + 0.5) >>> 0;
+}
+
+/** `nextBelow` for a bound that is invalid (throws, naming it) or exactly 2^32. */
+export function boundedSlow(gen: Uint32Source, n: number): number {
+  if (n !== TWO32) checkBound(n); // throws for anything but 2^32
+  return gen.nextUint32(); // x·2^32 / 2^32 = x, and 2^32 mod 2^32 = 0 rejects nothing
 }
