@@ -43,7 +43,12 @@ describe('row codec', () => {
         row.setAll(values);
         const bytes = codec.encode(row).slice();
         codec.decode(bytes, 0, bytes.length, back);
-        expect(back.toArray()).toEqual(values.map((v) => (v instanceof Uint8Array ? Uint8Array.from(v) : v)));
+        // Integers have no negative zero: -0 (which the BIGINT arbitrary can produce as -m for m = 0)
+        // is stored and read back as 0.
+        const expected = values.map((v) =>
+          v instanceof Uint8Array ? Uint8Array.from(v) : Object.is(v, -0) ? 0 : v,
+        );
+        expect(back.toArray()).toEqual(expected);
       }),
       { numRuns: 300 },
     );
