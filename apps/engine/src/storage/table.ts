@@ -69,6 +69,8 @@ export class Table {
   readonly #starts = new Int32Array(64);
   readonly #ends = new Int32Array(64);
   #pkScratch = new Uint8Array(256);
+  /** `#pkViews[n]` = `#pkScratch.subarray(0, n)`, made once per length. */
+  #pkViews: Uint8Array[] = [];
 
   constructor(
     id: number,
@@ -206,9 +208,11 @@ export class Table {
     const row = this.newRow();
     const counts = this.#stats.counts;
     counts[H_READ_FIRST]!++;
-    return this.primary.tree.forEachRange(null, null, (_k, v) => {
+    const codec = this.codec;
+    // raw: the row is decoded straight from the pool's bytes, nothing is created per row
+    return this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
       counts[H_READ_RND_NEXT]!++;
-      this.codec.decode(v, 0, v.length, row);
+      codec.decode(b, vo, vl, row);
       return fn(row);
     });
   }
@@ -228,19 +232,20 @@ export class Table {
     const row = this.newRow();
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
+    const codec = this.codec;
     let n = 0;
-    ix.tree.forEachRange(lo, null, (k, v) => {
-      if (k.length < lo.length || compareKeys(k.subarray(0, lo.length), lo) !== 0) return false;
+    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl, vo, vl) => {
+      if (!startsWith(b, ko, kl, lo)) return false;
       if (n > 0) counts[H_READ_NEXT]!++;
       n++;
       if (ix.primary) {
-        this.codec.decode(v, 0, v.length, row);
+        codec.decode(b, vo, vl, row);
         return fn(row);
       }
-      const pk = this.#pkOfEntry(ix, k);
+      const pk = this.#pkOfEntry(ix, b, ko, kl);
       const rec = this.primary.tree.get(pk);
       if (rec === undefined) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
-      this.codec.decode(rec, 0, rec.length, row);
+      codec.decode(rec, 0, rec.length, row);
       return fn(row);
     });
     return n;
@@ -254,8 +259,8 @@ export class Table {
     this.primary.tree.checkValid();
     const expected: Uint8Array[][] = this.secondary.map(() => []);
     let n = 0;
-    this.primary.tree.forEachRange(null, null, (_k, v) => {
-      this.codec.decode(v, 0, v.length, this.#old);
+    this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
+      this.codec.decode(b, vo, vl, this.#old);
       for (const [i, ix] of this.secondary.entries()) expected[i]!.push(ix.encoder.encode(this.#old).slice());
       n++;
       return true;
@@ -266,9 +271,9 @@ export class Table {
       ix.tree.checkValid();
       const want = expected[i]!.sort(compareKeys);
       let j = 0;
-      ix.tree.forEachRange(null, null, (k) => {
+      ix.tree.forEachRangeRaw(null, null, (b, ko, kl) => {
         const w = want[j];
-        if (w === undefined || compareKeys(w, k) !== 0)
+        if (w === undefined || w.length !== kl || !startsWith(b, ko, kl, w))
           throw new RangeError(`${this.name}.${ix.name}: entry ${j} differs from the table`);
         j++;
         return true;
@@ -316,11 +321,17 @@ export class Table {
     return v as KeyValue;
   }
 
-  /** The primary key carried by secondary entry `k`: a view of a scratch buffer. */
-  #pkOfEntry(ix: TableIndex, k: Uint8Array): Uint8Array {
-    if (this.#pkScratch.length < k.length) this.#pkScratch = new Uint8Array(k.length * 2);
-    const end = projectFields(k, 0, k.length, ix.pkFields, this.#starts, this.#ends, this.#pkScratch, 0);
-    return this.#pkScratch.subarray(0, end);
+  /**
+   * The primary key carried by the secondary entry `bytes[off, off + len)`: a view of a scratch
+   * buffer (one view per distinct key length, cached; nothing is created per call).
+   */
+  #pkOfEntry(ix: TableIndex, bytes: Uint8Array, off: number, len: number): Uint8Array {
+    if (this.#pkScratch.length < len) {
+      this.#pkScratch = new Uint8Array(len * 2);
+      this.#pkViews = [];
+    }
+    const end = projectFields(bytes, off, len, ix.pkFields, this.#starts, this.#ends, this.#pkScratch, 0);
+    return this.#pkViews[end] ?? (this.#pkViews[end] = this.#pkScratch.subarray(0, end));
   }
 
   #checkSizes(row: RowBuffer, clusteredBytes: number): void {
@@ -352,9 +363,9 @@ export class Table {
     const prefix = entry.slice(0, end);
     this.#stats.counts[H_READ_KEY]!++;
     let clash = false;
-    ix.tree.forEachRange(prefix, null, (k) => {
-      if (k.length < prefix.length || compareKeys(k.subarray(0, prefix.length), prefix) !== 0) return false;
-      if (self !== null && compareKeys(this.#pkOfEntry(ix, k), self) === 0) return true;
+    ix.tree.forEachRangeRaw(prefix, null, (b, ko, kl) => {
+      if (!startsWith(b, ko, kl, prefix)) return false;
+      if (self !== null && compareKeys(this.#pkOfEntry(ix, b, ko, kl), self) === 0) return true;
       clash = true;
       return false;
     });
@@ -368,6 +379,14 @@ export class Table {
     });
     return new DuplicateEntryError(this.name, ix.name, shown.join('-'));
   }
+}
+
+/** Whether `bytes[off, off + len)` begins with all of `prefix` (byte equality). */
+function startsWith(bytes: Uint8Array, off: number, len: number, prefix: Uint8Array): boolean {
+  const n = prefix.length;
+  if (len < n) return false;
+  for (let i = 0; i < n; i++) if (bytes[off + i] !== prefix[i]) return false;
+  return true;
 }
 
 function nextField(key: Uint8Array, off: number): number {
