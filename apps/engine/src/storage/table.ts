@@ -233,6 +233,20 @@ export class Table {
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
     const codec = this.codec;
+    const clustered = this.primary.tree;
+    // The clustered record of a secondary entry is read in place too (get() would copy it): the
+    // first entry >= pk is the row when its key equals pk; fn runs while its page is fixed.
+    let pk: Uint8Array = EMPTY;
+    let found = false;
+    let go: boolean | undefined;
+    const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
+      if (kl === pk.length && startsWith(b, ko, kl, pk)) {
+        found = true;
+        codec.decode(b, vo, vl, row);
+        go = fn(row);
+      }
+      return false;
+    };
     let n = 0;
     ix.tree.forEachRangeRaw(lo, null, (b, ko, kl, vo, vl) => {
       if (!startsWith(b, ko, kl, lo)) return false;
@@ -242,11 +256,11 @@ export class Table {
         codec.decode(b, vo, vl, row);
         return fn(row);
       }
-      const pk = this.#pkOfEntry(ix, b, ko, kl);
-      const rec = this.primary.tree.get(pk);
-      if (rec === undefined) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
-      codec.decode(rec, 0, rec.length, row);
-      return fn(row);
+      pk = this.#pkOfEntry(ix, b, ko, kl);
+      found = false;
+      clustered.forEachRangeRaw(pk, null, fetch);
+      if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
+      return go;
     });
     return n;
   }
