@@ -166,6 +166,26 @@ describe('database file', () => {
         return true;
       });
       expect(got).toEqual([...m.values()].sort((a, b) => a[0] - b[0]).map(norm));
+      // index lookups read entries and clustered records in place: same rows as the model, in
+      // index order (the secondary key, then the primary key)
+      const all = [...m.values()];
+      const viaIndex = (index: string, prefix: FieldValue[]): unknown[] => {
+        const out: unknown[] = [];
+        t.lookup(index, prefix, (row) => {
+          out.push(row.toArray());
+          return true;
+        });
+        return out;
+      };
+      for (let a = 0; a <= 5; a++) {
+        const want = all.filter((x) => x[1] === a).sort((x, y) => x[0] - y[0]);
+        expect(viaIndex('i_a', [a])).toEqual(want.map(norm));
+      }
+      for (const b of ['', 'a', 'a ', 'ab', 'b\u0000', 'zz']) {
+        const want = all.filter((x) => x[2] === b).sort((x, y) => x[1] - y[1] || x[0] - y[0]);
+        expect(viaIndex('i_b_a', [b])).toEqual(want.map(norm));
+      }
+      for (const x of all) expect(viaIndex('u_d', [x[3]])).toEqual([norm(x)]);
     };
     class Insert implements fc.Command<Model, Real> {
       constructor(readonly row: Row) {}
@@ -241,6 +261,27 @@ describe('database file', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('an index that differs from its table', () => {
+  it('checkIndexes names the index, and a lookup through an entry whose row is gone throws', () => {
+    const db = Database.create(fresh(), SMALL);
+    try {
+      const t = db.createTable(SCHEMA);
+      for (let i = 0; i < 200; i++) t.insert([i, i % 7, `v${i % 11}`, i, 19000 + i]);
+      t.checkIndexes();
+      const ia = t.index('i_a');
+      // drop the i_a entry (a = 3, id = 10) behind the table's back
+      expect(ia.tree.delete(ia.codec.encode([3, 10]), new Uint8Array(0))).toBe(true);
+      expect(() => t.checkIndexes()).toThrow(/t\.i_a: entry \d+ differs from the table/);
+      // the clustered record of id 24 (a = 3) goes; its i_a entry still points at it
+      expect(t.primary.tree.delete(t.primary.codec.encode([24]))).toBe(true);
+      expect(() => t.lookup('i_a', [3], () => true)).toThrow(/index i_a of t points at a missing row/);
+      expect(() => t.checkIndexes()).toThrow(RangeError);
+    } finally {
+      db.close();
+    }
   });
 });
 
