@@ -51,6 +51,22 @@ import { checkBool, checkInt } from './options.js';
 import type { BufferPoolStats } from './stats.js';
 import { addStats, readInstanceStats } from './stats.js';
 
+// The inlined hit path writes these strides as literals; fail at load if a layout changes them.
+if (
+  RWLOCK_SLOTS !== 6 ||
+  X_LOCK_DECR !== 0x00100000 ||
+  K.C_STRIDE !== 24 ||
+  K.C_READ_REQUESTS !== 0 ||
+  K.IF_STRIDE !== 2 ||
+  K.IF_FREED_CLOCK !== 0
+) {
+  throw new Error('buffer-pool: hit-path strides out of date with the layout');
+}
+
+const NO_I32 = new Int32Array(0);
+const NO_U32 = new Uint32Array(0);
+const NO_F64 = new Float64Array(0);
+
 /** Latch mode of `fix()`/`unfix()`: 0 none (buffer-fix only), 1 shared, 2 exclusive. */
 export type LatchMode = 0 | 1 | 2;
 
@@ -120,19 +136,27 @@ export class BufferPool implements PageStore {
   /** The last clock reading, for the monotonic shortcut in `#peekIfTooOld`. */
   #lastStamp = 0;
   // Hot arrays, hoisted out of the layout for the inlined hit path.
-  readonly #hash: Int32Array;
-  readonly #hashNext: Int32Array;
-  readonly #hashSize: number;
-  readonly #hashShift: number;
-  readonly #fPage: Uint32Array;
-  readonly #fSpace: Int32Array;
-  readonly #fFix: Int32Array;
-  readonly #fAccess: Uint32Array;
-  readonly #lw: Int32Array;
-  readonly #rwBase: number;
-  readonly #counters: Float64Array;
-  readonly #instF64: Float64Array;
-  readonly #policy: number;
+  // Each starts with a value of its final type (not undefined), so V8 keeps the fields untagged
+  // ints and typed arrays of a known map, and the inlined hit path skips the checks.
+  readonly #hash: Int32Array = NO_I32;
+  readonly #hashNext: Int32Array = NO_I32;
+  readonly #hashSize: number = 0;
+  readonly #hashShift: number = 0;
+  readonly #fPage: Uint32Array = NO_U32;
+  readonly #fSpace: Int32Array = NO_I32;
+  readonly #fFix: Int32Array = NO_I32;
+  readonly #fAccess: Uint32Array = NO_U32;
+  readonly #lw: Int32Array = NO_I32;
+  readonly #rwBase: number = 0;
+  readonly #counters: Float64Array = NO_F64;
+  readonly #instF64: Float64Array = NO_F64;
+  readonly #policy: number = 0;
+  /** One instance: the hit path skips `instanceOf`. */
+  readonly #single: boolean = true;
+  /** The policy is midpoint LRU (its hit does nothing until the first eviction). */
+  readonly #midpoint: boolean = true;
+  /** Index of this thread's Innodb_buffer_pool_read_requests for instance 0. */
+  readonly #reqBase: number = 0;
   /** This object's thread slot; −1 after `detach()`. */
   #slot: number;
   /** This thread's counter block: slot·instances·C_STRIDE (each thread counts without atomics). */
@@ -178,6 +202,9 @@ export class BufferPool implements PageStore {
     this.#counters = L.counters;
     this.#instF64 = L.instF64;
     this.#policy = L.header[K.H_POLICY]!;
+    this.#midpoint = this.#policy === K.POLICY_MIDPOINT;
+    this.#single = L.instances === 1;
+    this.#reqBase = this.#cbase + K.C_READ_REQUESTS;
     this.#cfg = resolveLatchConfig({ counters: new LatchCounters(L.sab, L.latchCountersOffset) });
     this.pageSize = L.pageSize;
     this.bytes = L.bytes;
@@ -467,32 +494,32 @@ export class BufferPool implements PageStore {
    * can be freed within `freeWaitMs`, RangeError for an unregistered space or a page past its end.
    */
   fix(space: number, pageNo: number, latch: LatchMode): number {
-    if (!this.#shared && (latch === 0 || latch === 1)) {
-      // The unshared hit on a page accessed before, inlined: no atomics, no mutex.
-      const inst = this.instances === 1 ? 0 : this.instanceOf(space, pageNo);
+    if (!this.#shared && (latch === 1 || latch === 0)) {
+      // The unshared hit (S or no latch) on a page accessed before, inlined: plain loads and
+      // stores, no atomics, no mutex. Anything else, including argument errors, goes out of line.
+      const inst = this.#single ? 0 : this.instanceOf(space, pageNo);
       const fPage = this.#fPage;
       const fSpace = this.#fSpace;
-      const next = this.#hashNext;
+      // Literal strides below (6 = RWLOCK_SLOTS, 24 = C_STRIDE, 2 = IF_STRIDE; checked at load)
+      // fold into the code; imported constants would be context loads with hole checks.
       let f =
         this.#hash[
           inst * this.#hashSize +
             (Math.imul(((space << 20) + space + pageNo) | 0, 0x9e3779b1) >>> this.#hashShift)
         ]!;
-      while (f >= 0 && (fPage[f] !== pageNo || fSpace[f] !== space)) f = next[f]!;
+      while (f >= 0 && (fPage[f] !== pageNo || fSpace[f] !== space)) f = this.#hashNext[f]!;
       // (Unshared, no read can be in progress here: this thread does its reads synchronously.)
       if (f >= 0 && this.#fAccess[f] !== 0) {
         const lw = this.#lw;
-        const i = this.#rwBase + f * RWLOCK_SLOTS;
+        const i = this.#rwBase + f * 6;
         const w = lw[i]!;
-        if (latch === 0 || w > 0) {
-          this.#counters[this.#cbase + inst * K.C_STRIDE + K.C_READ_REQUESTS]!++;
-          this.#fFix[f]!++;
+        // An S lock is lock_word − 1 while the word is positive (rw_lock_lock_word_decr).
+        if (w > 0 || latch === 0) {
           if (latch === 1) lw[i] = w - 1;
+          this.#fFix[f]!++;
+          this.#counters[this.#reqBase + inst * 24]!++;
           // Midpoint before the first eviction: nothing moves (buf_page_peek_if_too_old step 1).
-          if (
-            this.#policy !== K.POLICY_MIDPOINT ||
-            this.#instF64[inst * K.IF_STRIDE + K.IF_FREED_CLOCK] !== 0
-          ) {
+          if (!this.#midpoint || this.#instF64[inst * 2] !== 0) {
             this.#hitPolicy(inst, f);
           }
           return f;
@@ -671,15 +698,16 @@ export class BufferPool implements PageStore {
 
   /** Releases a fix taken by `fix()`/`allocatePage()` with the same latch mode. */
   unfix(frame: number, latch: LatchMode): void {
-    const fix = this.#fFix;
-    if (!this.#shared && latch !== 2) {
-      // Unshared, S or no latch: plain stores (the same encodings the atomics use).
+    if (!this.#shared) {
+      // Unshared, S or no latch: plain stores (the same encodings the atomics use). Anything
+      // unusual (an unfixed frame, a bad argument, an X latch) is checked out of line.
+      const fix = this.#fFix;
       const c = fix[frame]!;
       if (latch === 1) {
         const lw = this.#lw;
-        const i = this.#rwBase + frame * RWLOCK_SLOTS;
+        const i = this.#rwBase + frame * 6;
         const w = lw[i]!;
-        if (w > 0 && w < X_LOCK_DECR && c > 0) {
+        if (w > 0 && w < 0x00100000 && c > 0) {
           lw[i] = w + 1;
           fix[frame] = c - 1;
           return;
@@ -689,7 +717,12 @@ export class BufferPool implements PageStore {
         return;
       }
     }
+    this.#unfixGeneral(frame, latch);
+  }
+
+  #unfixGeneral(frame: number, latch: LatchMode): void {
     const L = this.#L;
+    const fix = this.#fFix;
     if (latch === 1) rwSUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS);
     else if (latch === 2) rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS, this.#cfg);
     else if (latch !== 0) throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
