@@ -494,10 +494,11 @@ export class BufferPool implements PageStore {
    * can be freed within `freeWaitMs`, RangeError for an unregistered space or a page past its end.
    */
   fix(space: number, pageNo: number, latch: LatchMode): number {
-    if (!this.#shared && (latch === 1 || latch === 0)) {
+    // `=== false` / `=== true` on boolean fields compile to one pointer compare (`!x` does not).
+    if (this.#shared === false && (latch === 1 || latch === 0)) {
       // The unshared hit (S or no latch) on a page accessed before, inlined: plain loads and
       // stores, no atomics, no mutex. Anything else, including argument errors, goes out of line.
-      const inst = this.#single ? 0 : this.instanceOf(space, pageNo);
+      const inst = this.#single === true ? 0 : this.instanceOf(space, pageNo);
       const fPage = this.#fPage;
       const fSpace = this.#fSpace;
       // Literal strides below (6 = RWLOCK_SLOTS, 24 = C_STRIDE, 2 = IF_STRIDE; checked at load)
@@ -519,7 +520,7 @@ export class BufferPool implements PageStore {
           this.#fFix[f]!++;
           this.#counters[this.#reqBase + inst * 24]!++;
           // Midpoint before the first eviction: nothing moves (buf_page_peek_if_too_old step 1).
-          if (!this.#midpoint || this.#instF64[inst * 2] !== 0) {
+          if (this.#midpoint === false || this.#instF64[inst * 2] !== 0) {
             this.#hitPolicy(inst, f);
           }
           return f;
@@ -698,7 +699,7 @@ export class BufferPool implements PageStore {
 
   /** Releases a fix taken by `fix()`/`allocatePage()` with the same latch mode. */
   unfix(frame: number, latch: LatchMode): void {
-    if (!this.#shared) {
+    if (this.#shared === false) {
       // Unshared, S or no latch: plain stores (the same encodings the atomics use). Anything
       // unusual (an unfixed frame, a bad argument, an X latch) is checked out of line.
       const fix = this.#fFix;
