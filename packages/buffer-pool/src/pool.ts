@@ -65,6 +65,7 @@ if (
 
 const NO_I32 = new Int32Array(0);
 const NO_U32 = new Uint32Array(0);
+const NO_U8 = new Uint8Array(0);
 const NO_F64 = new Float64Array(0);
 
 /** Latch mode of `fix()`/`unfix()`: 0 none (buffer-fix only), 1 shared, 2 exclusive. */
@@ -120,12 +121,13 @@ const READ_AHEAD_AREA_MAX = 64;
  * pool.unfix(f, 2);
  */
 export class BufferPool implements PageStore {
-  readonly pageSize: number;
-  readonly bytes: Uint8Array;
+  // Typed initial values, as for the private hot fields below (callers read `bytes` per access).
+  readonly pageSize: number = 0;
+  readonly bytes: Uint8Array = NO_U8;
   /** Number of frames (all instances). */
-  readonly frames: number;
+  readonly frames: number = 0;
   /** `innodb_buffer_pool_instances`. */
-  readonly instances: number;
+  readonly instances: number = 1;
   readonly #L: PoolLayout;
   /**
    * False until the pool is shared (`descriptor()` called, or attached): while only this thread
