@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The README's test command (`pnpm test`): build, typecheck, lint, unit tests, and the
+// The README's test command (`pnpm test`): build, typecheck, lint, the layering check, unit
+// tests (every package's vitest project, the tools' own tests and the README examples), and the
 // consumer check of every publishable package. Every step runs even when an earlier one fails,
 // so one run reports everything; the last line is `N passed, N failed` summed over the vitest
 // run, which is what CI reads.
@@ -18,6 +19,7 @@ const steps = [
   ['build', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']],
   ['typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']],
   ['lint', 'pnpm', ['run', 'lint']],
+  ['layers', 'pnpm', ['run', 'check:layers']],
   [
     'unit tests',
     'pnpm',
