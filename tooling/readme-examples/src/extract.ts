@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** A fenced code block of a README that is run as a program. */
 export interface ExampleBlock {
@@ -59,6 +59,14 @@ export function extractBlocks(markdown: string): ExampleBlock[] {
     i = end;
   }
   return blocks;
+}
+
+/** The nearest folder at or above `from` holding pnpm-workspace.yaml (the repository root). */
+export function workspaceRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no pnpm-workspace.yaml at or above ${from}`);
+  }
 }
 
 /** The READMEs whose examples are run: the root one, and those of `packages/*` and `apps/*`. */

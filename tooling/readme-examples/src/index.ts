@@ -1,5 +1,5 @@
 export type { ExampleBlock, Readme } from './extract.js';
-export { extractBlocks, findReadmes, readmeBlocks } from './extract.js';
+export { extractBlocks, findReadmes, readmeBlocks, workspaceRoot } from './extract.js';
 export type { BlockRun, RunOptions } from './run-block.js';
 export {
   describeFailure,

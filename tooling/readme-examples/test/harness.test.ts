@@ -11,6 +11,7 @@ import {
   runBlock,
   runProblems,
   strayPrograms,
+  workspaceRoot,
 } from '../src/index.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/example-pkg', import.meta.url));
@@ -158,6 +159,15 @@ describe('findReadmes', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('workspaceRoot', () => {
+  it('walks up to the folder holding pnpm-workspace.yaml, and fails where there is none', () => {
+    const root = workspaceRoot(fixture);
+    expect(readdirSync(root)).toContain('pnpm-workspace.yaml');
+    expect(fixture.startsWith(root)).toBe(true);
+    expect(() => workspaceRoot(scratch)).toThrow(/no pnpm-workspace\.yaml at or above/);
   });
 });
 

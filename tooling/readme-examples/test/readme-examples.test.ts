@@ -4,9 +4,16 @@
 // and fence line. Packages must be built first (`pnpm test` builds before it tests).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeFailure, findReadmes, readmeBlocks, runBlock, runProblems } from '../src/index.js';
+import {
+  describeFailure,
+  findReadmes,
+  readmeBlocks,
+  runBlock,
+  runProblems,
+  workspaceRoot,
+} from '../src/index.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = workspaceRoot(fileURLToPath(new URL('.', import.meta.url)));
 const readmes = findReadmes(root).map((readme) => ({ readme, blocks: readmeBlocks(readme) }));
 
 it('finds README examples to run', () => {
