@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Root postinstall: compile better-sqlite3 (the SQLite peer of the benchmarks and tests) from
 // source against the Node headers installed with Node itself. Its own install script would try
-// to download a prebuilt binary and then node-gyp's header tarball, and neither host is reachable
-// here; `allowBuilds` in pnpm-workspace.yaml therefore turns that script off and this one runs
-// node-gyp with `npm_config_nodedir` set. Already-built copies are skipped.
+// to download a prebuilt binary and then node-gyp's header tarball, which fails on a machine that
+// cannot reach those hosts; `allowBuilds` in pnpm-workspace.yaml therefore turns that script off
+// and this one runs node-gyp with `npm_config_nodedir` set. Already-built copies are skipped.
+// It prints nothing unless the build fails; then it shows the compiler's output and what the
+// machine needs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,26 +27,20 @@ const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js', { paths: [root] });
 for (const entry of readdirSync(store).filter((d) => d.startsWith('better-sqlite3@'))) {
   const dir = join(store, entry, 'node_modules', 'better-sqlite3');
   if (existsSync(join(dir, 'build', 'Release', 'better_sqlite3.node'))) continue;
-  console.log(`building ${entry} from source (about a minute on 2 cores)…`);
-  const run = spawnSync(
-    process.execPath,
-    [
-      nodeGyp,
-      'rebuild',
-      '--release',
-      '-j',
-      '2',
-      ...(process.env.CI === 'true' ? ['--loglevel', 'error'] : []),
-    ],
-    {
-      cwd: dir,
-      env,
-      stdio: process.env.CI === 'true' ? ['ignore', 'ignore', 'inherit'] : 'inherit',
-    },
-  );
+  // Quiet unless it fails: node-gyp's output is kept and shown only then.
+  const run = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release', '-j', '2'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (run.status !== 0) {
+    const output = `${run.stdout ?? ''}${run.stderr ?? ''}`.trimEnd().split('\n').slice(-60).join('\n');
+    if (output !== '') console.error(output);
+    if (run.error) console.error(String(run.error));
     console.error(
-      `build-native: node-gyp failed for ${entry} (exit ${run.status}); is g++ installed and are Node's headers under ${prefix}/include/node?`,
+      `build-native: compiling ${entry} failed (exit ${run.status ?? run.signal}). It needs a C++ compiler (g++ or clang++), make and Python 3 (Debian/Ubuntu: apt-get install build-essential python3), and Node's headers under ${prefix}/include/node.`,
     );
     process.exit(1);
   }
