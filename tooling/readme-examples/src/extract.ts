@@ -41,8 +41,9 @@ export function extractBlocks(markdown: string): ExampleBlock[] {
   const lines = markdown.split(/\r?\n/);
   const blocks: ExampleBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/.exec(lines[i]!);
-    if (!open) continue;
+    const open = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)(.*)$/.exec(lines[i]!);
+    // A backtick fence's info string holds no backtick (CommonMark): "```` ```js ````" is inline code.
+    if (!open || (open[2]![0] === '`' && open[4]!.includes('`'))) continue;
     const [, indent = '', fence = '', info = ''] = open;
     const close = new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
     let end = i + 1;

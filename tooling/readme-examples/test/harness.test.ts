@@ -70,6 +70,8 @@ describe('extractBlocks', () => {
       '  ```mjs',
       '  console.log(1); // prints: 1',
       '  ```',
+      'Inline: ```` ```ts ```` is not a fence.',
+      '  ```` ```text ```` neither.',
       '```js',
       'console.log("open");',
     ].join('\n');
@@ -77,7 +79,7 @@ describe('extractBlocks', () => {
       { lang: 'ts', line: 1, code: 'const a: number = 1;', prints: [] },
       { lang: 'js', line: 4, code: '```\ninside', prints: [] },
       { lang: 'js', line: 9, code: 'console.log(1); // prints: 1', prints: [{ text: '1', line: 1 }] },
-      { lang: 'js', line: 12, code: 'console.log("open");', prints: [] },
+      { lang: 'js', line: 14, code: 'console.log("open");', prints: [] },
     ]);
   });
 });

@@ -33,8 +33,8 @@ function baseFiles(): Files {
       devDependencies: { '@enginekit/preset': 'workspace:*', 'node-only': '1.0.0' },
     }),
     'packages/low/src/index.ts':
-      "import { join } from 'node:path';\nimport { helper } from './internal/helper.js';\nexport const low = join('a', helper);\n",
-    'packages/low/src/internal/helper.ts': "export const helper = 'b';\n",
+      "import { join } from 'node:path';\nimport { part } from './internal/part.js';\nexport const low = join('a', part);\n",
+    'packages/low/src/internal/part.ts': "export const part = 'b';\n",
     'packages/low/test/low.test.ts':
       "import { low } from '../src/index.js';\nimport { low as built } from '@enginekit/low';\n// import '@enginekit/high' is only a comment\nconst text = \"import '@enginekit/high'\";\nexport const worker = new URL('../dist/worker.js', import.meta.url);\nexport { low, built, text };\n",
     'packages/high/package.json': manifest('@enginekit/high', {
@@ -145,11 +145,11 @@ describe('check-layers on a fixture workspace', () => {
   it("fails a bare path into another package's dist/ or src/", () => {
     const root = workspace((f) => {
       f['packages/high/src/index.ts'] =
-        "export { low } from '@enginekit/low/dist/index.js';\nexport { helper } from '@enginekit/low/src/internal/helper.js';\n";
+        "export { low } from '@enginekit/low/dist/index.js';\nexport { part } from '@enginekit/low/src/internal/part.js';\n";
     });
     expect(problems(root)).toEqual([
       "packages/high/src/index.ts:1: '@enginekit/low/dist/index.js' reaches into @enginekit/low's dist/: import its entry points",
-      "packages/high/src/index.ts:2: '@enginekit/low/src/internal/helper.js' reaches into @enginekit/low's src/: import its entry points",
+      "packages/high/src/index.ts:2: '@enginekit/low/src/internal/part.js' reaches into @enginekit/low's src/: import its entry points",
     ]);
   });
 
