@@ -18,6 +18,8 @@ export interface BlockRun {
   readonly stderr: string;
   /** What the program left in its private TMPDIR (paths relative to it); must be empty. */
   readonly leftovers: readonly string[];
+  /** Entries of the package folder that appeared during the run; must be empty. */
+  readonly strays?: readonly string[];
 }
 
 export interface RunOptions {
@@ -71,6 +73,7 @@ export async function runBlock(block: ExampleBlock, options: RunOptions): Promis
   const timeoutMs = options.timeoutMs ?? 120_000;
   const file = join(options.dir, `${tempPrefix}${process.pid}-${block.line}.mjs`);
   const privateTmp = mkdtempSync(join(tmpdir(), 'readme-example-'));
+  const entriesBefore = new Set(readdirSync(options.dir));
   try {
     writeFileSync(file, await programText(block, options.readme));
     const env: NodeJS.ProcessEnv = {};
@@ -103,7 +106,10 @@ export async function runBlock(block: ExampleBlock, options: RunOptions): Promis
         resolve({ status, signal, timedOut, stdout, stderr });
       });
     });
-    return { ...run, leftovers: listTree(privateTmp) };
+    const leftovers = listTree(privateTmp);
+    rmSync(file, { force: true });
+    const strays = readdirSync(options.dir).filter((name) => !entriesBefore.has(name));
+    return { ...run, leftovers, strays };
   } finally {
     rmSync(file, { force: true });
     rmSync(privateTmp, { recursive: true, force: true });
@@ -112,8 +118,9 @@ export async function runBlock(block: ExampleBlock, options: RunOptions): Promis
 
 /**
  * What is wrong with a run, one line a problem (empty: the block passed): a non-zero exit or a
- * kill, a timeout, files left in TMPDIR, and each `// prints:` TEXT not found in stdout after the
- * previous one.
+ * kill, a timeout, files left in TMPDIR or in the package folder, a hard-coded `/tmp` path (it
+ * escapes the private TMPDIR), and each `// prints:` TEXT not found in stdout after the previous
+ * one.
  */
 export function runProblems(block: ExampleBlock, run: BlockRun, options: { dir?: string } = {}): string[] {
   const problems: string[] = [];
@@ -127,6 +134,13 @@ export function runProblems(block: ExampleBlock, run: BlockRun, options: { dir?:
     if (notBuilt) problems.push('the package has no dist/: run `pnpm build` first');
   }
   if (run.leftovers.length > 0) problems.push(`left in TMPDIR: ${run.leftovers.join(', ')}`);
+  if (run.strays && run.strays.length > 0)
+    problems.push(`left in the package folder: ${run.strays.join(', ')}`);
+  const fixedTmp = block.code.split('\n').findIndex((l) => /['"`]\/tmp(\/|['"`])/.test(l));
+  if (fixedTmp >= 0)
+    problems.push(
+      `README line ${block.line + fixedTmp + 1}: a fixed /tmp path; make a folder with mkdtempSync(join(tmpdir(), ...)) and remove it in finally`,
+    );
   let from = 0;
   for (const { text, line } of block.prints) {
     const at = run.stdout.indexOf(text, from);

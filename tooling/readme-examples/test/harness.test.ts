@@ -47,6 +47,7 @@ describe('extractBlocks', () => {
       ['js', lineOf("writeFileSync(join(tmpdir(), 'left-behind.txt')") - 5],
       ['js', lineOf('setInterval') - 1],
       ['ts', lineOf('const x: number = ;') - 1],
+      ['js', lineOf("writeFileSync('stray.txt', 'x');") - 3],
     ]);
     expect(blocks[0]!.prints).toEqual([
       { text: '42', line: lineOf('// prints: 42') - blocks[0]!.line },
@@ -135,6 +136,20 @@ describe('runBlock and runProblems on the fixture README', () => {
     await expect(runBlock(blocks[7]!, { dir: fixture, readme: 'fixture/README.md' })).rejects.toThrow(
       new RegExp(`^fixture/README\\.md:${line}:\\d+: the block is not a TypeScript program: `),
     );
+  });
+
+  it('fails a block that leaves a file in its working directory or names a fixed /tmp path', async () => {
+    const block = blocks[8]!;
+    try {
+      const run = await runBlock(block, { dir: fixture });
+      expect(run.status).toBe(0);
+      expect(runProblems(block, run)).toEqual([
+        'left in the package folder: stray.txt',
+        `README line ${lineOf("const fixed = '/tmp/not-private'")}: a fixed /tmp path; make a folder with mkdtempSync(join(tmpdir(), ...)) and remove it in finally`,
+      ]);
+    } finally {
+      rmSync(join(fixture, 'stray.txt'), { force: true });
+    }
   });
 
   it('removes its temp program from the package folder after every run', () => {
