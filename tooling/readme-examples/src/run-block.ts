@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { transform } from 'esbuild';
 import type { ExampleBlock } from './extract.js';
 
@@ -49,7 +49,8 @@ export async function programText(block: ExampleBlock, readmeName = 'README.md')
       format: 'esm',
       target: 'node20',
       sourcemap: 'inline',
-      sourcefile: readmeName,
+      // The program is written next to the README, so the map names it by its file name.
+      sourcefile: basename(readmeName),
     });
     return out.code;
   } catch (err) {

@@ -48,6 +48,7 @@ describe('extractBlocks', () => {
       ['js', lineOf('setInterval') - 1],
       ['ts', lineOf('const x: number = ;') - 1],
       ['js', lineOf("writeFileSync('stray.txt', 'x');") - 3],
+      ['ts', lineOf('const n: number = 7;') - 1],
     ]);
     expect(blocks[0]!.prints).toEqual([
       { text: '42', line: lineOf('// prints: 42') - blocks[0]!.line },
@@ -150,6 +151,13 @@ describe('runBlock and runProblems on the fixture README', () => {
     } finally {
       rmSync(join(fixture, 'stray.txt'), { force: true });
     }
+  });
+
+  it("maps a ts block's stack trace back to the README line", async () => {
+    const run = await runBlock(blocks[9]!, { dir: fixture, readme: 'fixture/README.md' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('ts boom 7');
+    expect(run.stderr).toContain(`${join(fixture, 'README.md')}:${lineOf('throw new Error(`ts boom')}`);
   });
 
   it('removes its temp program from the package folder after every run', () => {
