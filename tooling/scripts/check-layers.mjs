@@ -27,9 +27,9 @@ import {
 } from './lib/workspace.mjs';
 
 const dependencyFields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
-const skippedDirs = new Set(['node_modules', 'dist', 'coverage', 'results']);
+const skippedDirs = new Set(['node_modules', 'dist', 'coverage']);
 
-/** Source files of a package folder, skipping build output, installs and hidden entries. */
+/** Source files of a package folder, skipping build output, installs, bench results and hidden entries. */
 function sourceFiles(dir) {
   const files = [];
   const walk = (current) => {
@@ -37,7 +37,8 @@ function sourceFiles(dir) {
       if (entry.name.startsWith('.')) continue;
       const path = join(current, entry.name);
       if (entry.isDirectory()) {
-        if (!skippedDirs.has(entry.name)) walk(path);
+        const benchResults = entry.name === 'results' && current.endsWith(`${sep}bench`);
+        if (!skippedDirs.has(entry.name) && !benchResults) walk(path);
       } else if (sourceExtensions.some((ext) => entry.name.endsWith(ext))) {
         files.push(path);
       }
@@ -141,7 +142,11 @@ export function checkLayers({ root, layersFile = join(root, 'docs', 'layers.json
     for (const field of dependencyFields) {
       for (const [dep, spec] of Object.entries(pkg.json[field] ?? {})) {
         declared.add(dep);
-        if (isEnginekit(dep) && dep !== pkg.name && !allowed(pkg.name, dep)) {
+        if (isEnginekit(dep) && !known(dep)) {
+          problems.push(
+            `${manifest}: ${field} has ${dep}, which is neither a workspace package nor in ${layersName}`,
+          );
+        } else if (isEnginekit(dep) && dep !== pkg.name && !allowed(pkg.name, dep)) {
           problems.push(`${manifest}: ${field} has ${dep}, not an allowed arrow (${usesText(pkg.name)})`);
         }
         const local = /^(?:file|link):(.*)$/.exec(String(spec));

@@ -133,6 +133,17 @@ describe('check-layers on a fixture workspace', () => {
     ]);
   });
 
+  it('fails a dependency on an enginekit package that does not exist', () => {
+    const root = workspace((f) => {
+      f['packages/low/package.json'] = manifest('@enginekit/low', {
+        devDependencies: { '@enginekit/typo': 'workspace:*' },
+      });
+    });
+    expect(problems(root)).toEqual([
+      'packages/low/package.json: devDependencies has @enginekit/typo, which is neither a workspace package nor in docs/layers.json',
+    ]);
+  });
+
   it('fails an allowed import that package.json does not declare', () => {
     const root = workspace((f) => {
       f['packages/high/package.json'] = manifest('@enginekit/high');
