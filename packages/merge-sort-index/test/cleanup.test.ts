@@ -1,22 +1,21 @@
 // Temp files: removed on success, source error, abort, early break, disk full and read errors.
+import { nodeSpillFileSystem, removeAllSpillDirectories, type SpillFileSystem } from '@enginekit/common';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   DiskFullError,
   DuplicateKeyError,
   ExternalSorter,
-  nodeTempFileSystem,
   SortAbortedError,
   SorterStateError,
   SourceError,
   TempFileError,
-  type TempFileSystem,
 } from '../src/index.js';
 import { makeRecords, type Rec, scratchDir } from './helpers.js';
 
 const scratch = scratchDir();
 afterAll(() => scratch.dispose());
 
-const base = { sortBufferSize: 65536, mergeBlockSize: 8192, tmpdir: scratch.dir } as const;
+const base = { innodb_sort_buffer_size: 65536, mergeBlockSize: 8192, tmpdir: scratch.dir } as const;
 const records = makeRecords('random', 3000, 42, 150);
 
 describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
@@ -109,13 +108,13 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
 
   it('a full disk (ENOSPC) becomes DiskFullError naming the directory, files removed', () => {
     let budget = 100_000;
-    const fs: TempFileSystem = {
-      ...nodeTempFileSystem,
+    const fs: SpillFileSystem = {
+      ...nodeSpillFileSystem,
       writeSync(fd, buffer, offset, length, position) {
         if (budget < length)
           throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
         budget -= length;
-        return nodeTempFileSystem.writeSync(fd, buffer, offset, length, position);
+        return nodeSpillFileSystem.writeSync(fd, buffer, offset, length, position);
       },
     };
     const sorter = new ExternalSorter({ ...base, mergeMode, fs });
@@ -133,8 +132,8 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
   });
 
   it('a failing read becomes TempFileError, files removed', () => {
-    const fs: TempFileSystem = {
-      ...nodeTempFileSystem,
+    const fs: SpillFileSystem = {
+      ...nodeSpillFileSystem,
       readSync() {
         throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
       },
@@ -174,7 +173,7 @@ describe('unique', () => {
           ...base,
           mergeMode,
           unique: true,
-          sortBufferSize: big ? 1 << 24 : 65536,
+          innodb_sort_buffer_size: big ? 1 << 24 : 65536,
         });
         sorter.addAll([...entries, [dup[0], new Uint8Array([9])]]);
         expect(sorter.stats.runs > 0).toBe(!big);
@@ -185,7 +184,7 @@ describe('unique', () => {
           caught = err;
         }
         expect(caught).toBeInstanceOf(DuplicateKeyError);
-        expect(Buffer.from((caught as DuplicateKeyError).key).equals(Buffer.from(dup[0]))).toBe(true);
+        expect(Buffer.from((caught as DuplicateKeyError).key!).equals(Buffer.from(dup[0]))).toBe(true);
         expect((caught as Error).message).toMatch(/duplicate key 000004d2/);
         expect(scratch.entries()).toEqual([]);
       }
@@ -224,4 +223,15 @@ it('a temp directory that does not exist is a TempFileError naming it, at the fi
   // the same input that fits in memory never needs the directory
   const small = new ExternalSorter({ ...base, tmpdir: missing }).addAll(records.slice(0, 100));
   expect(small.drain(() => {})).toBe(100);
+});
+
+it('runs live in an enginekit-sort- directory that removeAllSpillDirectories() removes', () => {
+  const sorter = new ExternalSorter({ ...base }).addAll(records);
+  const dir = sorter.tempDirectory!;
+  expect(dir.startsWith(`${scratch.dir}/enginekit-sort-`)).toBe(true);
+  expect(scratch.entries().length).toBe(1);
+  // what a SIGINT handler does: every live spill directory of the thread goes
+  expect(removeAllSpillDirectories()).toBeGreaterThanOrEqual(1);
+  expect(scratch.entries()).toEqual([]);
+  sorter.close();
 });
