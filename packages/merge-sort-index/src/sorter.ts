@@ -246,9 +246,9 @@ export class ExternalSorter {
   #merger(inputs: RecordCursor[]): RecordCursor {
     if (inputs.length === 1) return inputs[0]!;
     if (inputs.length === 2 && this.#opt.mergeMode === 'innodb') {
-      return new TwoWayMerge(inputs[0]!, inputs[1]!, this.#compare, this.#counter);
+      return new TwoWayMerge(inputs[0]!, inputs[1]!, this.#opt.compare, this.#counter);
     }
-    return new LoserTreeMerge(inputs, this.#compare, this.#counter);
+    return new LoserTreeMerge(inputs, this.#opt.compare, this.#counter);
   }
 
   #mergePass(fanIn: number, readSize: number): void {
