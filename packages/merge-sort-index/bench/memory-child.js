@@ -22,7 +22,11 @@ const sample = () => {
   peakRss = Math.max(peakRss, m.rss - base.rss);
   peakHeap = Math.max(peakHeap, m.heapUsed - base.heapUsed);
 };
-const sorter = new ExternalSorter({ innodb_sort_buffer_size: size, mergeMode, onProgress: sample });
+const sorter = new ExternalSorter({
+  innodb_sort_buffer_size: size,
+  ...(mergeMode === 'mysql56' ? { mechanics: 'mysql56' } : { mergeMode }),
+  onProgress: sample,
+});
 sorter.addAll(indexEntries(rows));
 let n = 0;
 sorter.drain(() => {
