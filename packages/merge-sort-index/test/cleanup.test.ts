@@ -18,9 +18,15 @@ afterAll(() => scratch.dispose());
 const base = { innodb_sort_buffer_size: 65536, mergeBlockSize: 8192, tmpdir: scratch.dir } as const;
 const records = makeRecords('random', 3000, 42, 150);
 
-describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
+const variants = [
+  ['innodb', { mergeMode: 'innodb' }],
+  ['kway', { mergeMode: 'kway' }],
+  ['mysql56', { mechanics: 'mysql56', mergeBlockSize: 65536 }],
+] as const;
+
+describe.each(variants)('%s', (_name, variant) => {
   it('removes its directory after a full read', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant }).addAll(records);
     expect(sorter.tempDirectory).toBeDefined();
     expect(scratch.entries().length).toBe(1);
     let n = 0;
@@ -31,7 +37,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
   });
 
   it('removes its files when the consumer breaks out early', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant }).addAll(records);
     for (const _ of sorter.entries()) break;
     expect(scratch.entries()).toEqual([]);
   });
@@ -41,7 +47,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
       yield* records.slice(0, 2000);
       throw new Error('disk read failed at row 2000');
     }
-    const sorter = new ExternalSorter({ ...base, mergeMode });
+    const sorter = new ExternalSorter({ ...base, ...variant });
     let caught: unknown;
     try {
       sorter.addAll(failing());
@@ -56,7 +62,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
   });
 
   it('a failing scan function becomes SourceError, files removed', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode });
+    const sorter = new ExternalSorter({ ...base, ...variant });
     expect(() =>
       sorter.addAll((emit) => {
         for (const [k, v] of records) emit(k, v);
@@ -70,7 +76,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
     const controller = new AbortController();
     const sorter = new ExternalSorter({
       ...base,
-      mergeMode,
+      ...variant,
       signal: controller.signal,
       onProgress: (p) => {
         if (p.phase === 'scan' && p.runs >= 3) controller.abort(new Error('user cancelled'));
@@ -84,7 +90,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
     const controller = new AbortController();
     const sorter = new ExternalSorter({
       ...base,
-      mergeMode,
+      ...variant,
       kwayReadSize: 16384,
       signal: controller.signal,
       onProgress: (p) => {
@@ -97,7 +103,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
 
   it('abort during the output throws SortAbortedError, files removed', () => {
     const controller = new AbortController();
-    const sorter = new ExternalSorter({ ...base, mergeMode, signal: controller.signal }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant, signal: controller.signal }).addAll(records);
     let n = 0;
     expect(() => {
       for (const _ of sorter.entries()) if (++n === 100) controller.abort();
@@ -117,7 +123,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
         return nodeSpillFileSystem.writeSync(fd, buffer, offset, length, position);
       },
     };
-    const sorter = new ExternalSorter({ ...base, mergeMode, fs });
+    const sorter = new ExternalSorter({ ...base, ...variant, fs });
     let caught: unknown;
     try {
       sorter.addAll(records);
@@ -138,13 +144,13 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
         throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
       },
     };
-    const sorter = new ExternalSorter({ ...base, mergeMode, fs }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant, fs }).addAll(records);
     expect(() => sorter.drain(() => {})).toThrow(TempFileError);
     expect(scratch.entries()).toEqual([]);
   });
 
   it('an exception from the consumer propagates, files removed', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant }).addAll(records);
     expect(() =>
       sorter.drain(() => {
         throw new Error('sink full');
@@ -154,7 +160,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
   });
 
   it('close() before reading removes the files and ends the sorter', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant }).addAll(records);
     sorter.close();
     sorter.close();
     expect(scratch.entries()).toEqual([]);
