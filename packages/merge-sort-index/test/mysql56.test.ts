@@ -1,5 +1,6 @@
 // mechanics 'mysql56': MySQL 5.5/5.6's row0merge, pinned by cases computed by hand from
-// storage/innobase/row/row0merge.cc (MySQL 5.6); the function each number comes from is named.
+// storage/innobase/row/row0merge.cc (MySQL 5.6; 5.5's row0merge.c has the same rules with a
+// fixed 1 MiB block); the function each number comes from is named.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -57,6 +58,14 @@ describe("mechanics 'mysql56'", () => {
     expect(b.perRun).toBe(537);
     a.sorter.close();
     b.sorter.close();
+  });
+
+  it("MySQL 5.5's fixed 1 MiB block (row_merge_block_t): 10699 records of 98 bytes per run", () => {
+    // 5.5's row0merge.c row_merge_buf_add: total_size + data_size >= sizeof(row_merge_block_t) - 1
+    // refuses, with row_merge_block_t = byte[1048576]: floor(1048574 / 98) = 10699
+    const a = firstRun({ ...mysql56, innodb_sort_buffer_size: 1048576 }, records(10700, 86));
+    expect(a.perRun).toBe(10699);
+    a.sorter.close();
   });
 
   it('small records: 3x as many per run as fast mechanics (12-byte records, 5461 vs 1820)', () => {
