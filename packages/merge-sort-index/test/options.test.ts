@@ -58,6 +58,9 @@ describe('options', () => {
       /unknown option 'sortBuferSize'/,
     );
     expect(() => new ExternalSorter(null as unknown as object)).toThrow(TypeError);
+    expect(() => new ExternalSorter({ sortBufferSize: 65536 } as object)).toThrow(
+      /unknown option 'sortBufferSize' \(the option is 'innodb_sort_buffer_size'\)/,
+    );
   });
 
   it('rejects non-byte records and records larger than a merge read buffer', () => {
