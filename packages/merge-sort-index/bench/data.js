@@ -74,18 +74,6 @@ export function indexEntries(rows) {
   };
 }
 
-/** The same rows as (id, c) for the SQLite peer; `c` is a reused Buffer. */
-export function tableRows(rows) {
-  const { c } = table(rows);
-  return (emit) => {
-    const buf = Buffer.alloc(C_LENGTH);
-    for (let i = 0, off = 0; i < rows; i++, off += C_LENGTH) {
-      for (let j = 0; j < C_LENGTH; j++) buf[j] = c[off + j];
-      emit(i + 1, buf);
-    }
-  };
-}
-
 /** A bulk-load sink that only checks order and counts (stand-in for a B+tree bulk loader). */
 export class CountingSink {
   rows = 0;

@@ -1,13 +1,12 @@
 // `node bench/index.js` (or `pnpm bench`) — needs the built package (`pnpm exec tsup`).
-// Flags / env: --rows=N (BENCH_ROWS, default 300000), --big (BENCH_BIG: adds the 3M-row index
-// build), --repeat=N (BENCH_REPEAT, default 3), --only=build,io,sort,memory,micro (BENCH_ONLY:
-// run only those sections), --skip-micro, --skip-memory.
+// Flags / env: --rows=N (BENCH_ROWS, default 300000), --repeat=N (BENCH_REPEAT, default 3),
+// --only=sort,memory,micro (BENCH_ONLY: run only those sections), --skip-micro, --skip-memory.
+// The index builds into real B+trees (and SQLite's CREATE INDEX) live in apps/engine/bench.
 // Results are printed as tables and written to bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { btreeBuildTable } from './btree-build.js';
 import { flag } from './data.js';
 import { memoryTable } from './memory.js';
 import { microSuite } from './micro.js';
@@ -15,7 +14,6 @@ import { sortBufferTable } from './sort-buffer.js';
 
 const rows = Number(flag('rows', '300000'));
 const repeat = Number(flag('repeat', '3'));
-const big = flag('big', 'false') !== 'false';
 const only = flag('only', '');
 const want = (section) =>
   (only === '' || only.split(',').includes(section)) && flag(`skip-${section}`, 'false') === 'false';
@@ -31,18 +29,6 @@ const results = {
 console.log(
   `merge-sort-index bench: ${rows} rows, median of ${repeat}, node ${process.version}, ${cpus().length} cpus`,
 );
-
-if (want('build')) {
-  console.log('\n## Index build: sort + bulk load vs insert-each vs SQLite CREATE INDEX');
-  results.build = btreeBuildTable(big ? [rows, 3_000_000] : [rows], repeat);
-  console.table(results.build);
-}
-
-if (want('io')) {
-  console.log('\n## Index build, IO-bound: 8 MiB buffer pool over a file, smaller than the index');
-  results.buildIo = btreeBuildTable([rows], 1, 8);
-  console.table(results.buildIo);
-}
 
 if (want('sort')) {
   console.log('\n## Sort buffer size × merge mode');

@@ -1,5 +1,5 @@
 // One memory measurement in a fresh process (so no other run's garbage blurs it):
-// node bench/memory-child.js <rows> <mode> <sortBufferSize>. Prints one JSON line.
+// node bench/memory-child.js <rows> <mode> <innodb_sort_buffer_size>. Prints one JSON line.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ExternalSorter } from '../dist/index.js';
@@ -22,7 +22,11 @@ const sample = () => {
   peakRss = Math.max(peakRss, m.rss - base.rss);
   peakHeap = Math.max(peakHeap, m.heapUsed - base.heapUsed);
 };
-const sorter = new ExternalSorter({ sortBufferSize: size, mergeMode, onProgress: sample });
+const sorter = new ExternalSorter({
+  innodb_sort_buffer_size: size,
+  ...(mergeMode === 'mysql56' ? { mechanics: 'mysql56' } : { mergeMode }),
+  onProgress: sample,
+});
 sorter.addAll(indexEntries(rows));
 let n = 0;
 sorter.drain(() => {

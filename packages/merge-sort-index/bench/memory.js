@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const MiB = 1 << 20;
 
-export function memoryTable(rowCounts, sortBufferSize = MiB) {
+export function memoryTable(rowCounts, innodb_sort_buffer_size = MiB) {
   const out = [];
   for (const rows of rowCounts) {
-    for (const mergeMode of ['innodb', 'kway']) {
+    for (const mergeMode of ['innodb', 'kway', 'mysql56']) {
       const line = execFileSync(
         process.execPath,
-        [join(here, 'memory-child.js'), String(rows), mergeMode, String(sortBufferSize)],
+        [join(here, 'memory-child.js'), String(rows), mergeMode, String(innodb_sort_buffer_size)],
         {
           encoding: 'utf8',
         },

@@ -14,7 +14,7 @@ export async function microSuite(rows = 50_000) {
     b.add(
       'ExternalSorter, 16 MiB buffer (no spill)',
       () => {
-        const s = new ExternalSorter({ sortBufferSize: 16 << 20 });
+        const s = new ExternalSorter({ innodb_sort_buffer_size: 16 << 20 });
         for (const [k, v] of pairs) s.add(k, v);
         sink += s.drain(() => {});
       },

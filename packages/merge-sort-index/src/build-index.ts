@@ -1,11 +1,12 @@
-import { ExternalSorter, type SortedRecord } from './sorter.js';
 import type { SorterOptions } from './options.js';
+import { ExternalSorter, type SortedRecord } from './sorter.js';
 import type { KeyValue, RecordSource, SortStats } from './types.js';
 
 /**
- * A bottom-up bulk loader: takes records in key order, then `finish()`. btree-sampler's bulk
- * loader has this shape; so does anything that appends sorted entries. The key and value
- * passed to `add` are views valid during the call only: the sink copies what it keeps.
+ * Where `buildIndex` puts the sorted records: `add` in key order, then `finish()`. A bottom-up
+ * bulk loader (MySQL 5.7's `BtrBulk`; btree-sampler's `BulkLoader`) has this shape, and
+ * `insertSink(tree)` gives one that inserts row by row (MySQL 5.5/5.6). The key and value passed
+ * to `add` are views valid during the call only: the sink copies what it keeps.
  */
 export interface BulkLoadSink<R = unknown> {
   add(key: Uint8Array, value: Uint8Array): void;
@@ -28,12 +29,13 @@ export interface BuildIndexResult<R> {
 
 /**
  * Fast index creation (InnoDB's `row_merge_build_indexes`): scan `source` once, sort the
- * entries with an `ExternalSorter`, and stream them in key order into the bulk loader `sink`,
- * then call `sink.finish()`. Temp files are gone when this returns or throws.
+ * entries with an `ExternalSorter`, and stream them in key order into `sink` (a bulk loader,
+ * or `insertSink(target)` for 5.5/5.6's row-by-row insertion), then call `sink.finish()`.
+ * Temp files are gone when this returns or throws.
  *
  * @example
  * ```ts
- * const { result: tree, stats } = buildIndex(rows, tree.bulkLoader({ fillFactor: 100 }), { mergeMode: 'kway' });
+ * const { result, rows, stats } = buildIndex(entries, tree.bulkLoader(), { mergeMode: 'kway' });
  * ```
  */
 export function buildIndex<R>(
@@ -79,6 +81,28 @@ export function insertEach(source: RecordSource, target: InsertTarget): number {
     n++;
   }
   return n;
+}
+
+/**
+ * A sink that inserts each sorted record into `target` one at a time, top-down, as MySQL 5.5
+ * and 5.6 did after the sort (`row_merge_insert_index_tuples`, row0merge.cc, one
+ * `row_ins_index_entry` per tuple) where 5.7 bulk-loads bottom-up. `finish()` returns `target`.
+ *
+ * @example
+ * ```ts
+ * buildIndex(entries, insertSink(tree), { mechanics: 'mysql56' }); // 5.6's build, end to end
+ * ```
+ */
+export function insertSink<T extends InsertTarget>(target: T): BulkLoadSink<T> {
+  if (target === null || typeof target !== 'object' || typeof target.insert !== 'function') {
+    throw new TypeError(`target must have an insert(key, value) method, got ${String(target)}`);
+  }
+  return {
+    add: (key, value) => {
+      target.insert(key, value);
+    },
+    finish: () => target,
+  };
 }
 
 /**

@@ -1,13 +1,14 @@
-export type {
-  KeyComparator,
-  KeyValue,
-  MergeMode,
-  RecordSource,
-  SortPhase,
-  SortProgress,
-  SortStats,
-} from './types.js';
-export { compareBytes } from './compare.js';
+export { compareBytes, DiskFullError, DuplicateKeyError, TempFileError } from '@enginekit/common';
+export {
+  type BuildIndexResult,
+  type BulkLoadSink,
+  buildIndex,
+  type InsertTarget,
+  insertEach,
+  insertSink,
+  sortRecords,
+} from './build-index.js';
+export { SortAbortedError, SorterStateError, SourceError } from './errors.js';
 export {
   KWAY_READ_SIZE_DEFAULT,
   MERGE_BLOCK_SIZE_MIN,
@@ -17,22 +18,15 @@ export {
   SORT_BUFFER_SIZE_MIN,
   type SorterOptions,
 } from './options.js';
-export {
-  DiskFullError,
-  DuplicateKeyError,
-  SortAbortedError,
-  SorterStateError,
-  SourceError,
-  TempFileError,
-} from './errors.js';
-export { nodeTempFileSystem, type TempFileSystem } from './temp-files.js';
 export { ExternalSorter, type SortedRecord } from './sorter.js';
-export {
-  type BuildIndexResult,
-  type BulkLoadSink,
-  buildIndex,
-  type InsertTarget,
-  insertEach,
-  sortRecords,
-} from './build-index.js';
 export { type Codec, codecs, TypedSorter, type TypedSorterOptions } from './typed.js';
+export type {
+  KeyComparator,
+  KeyValue,
+  Mechanics,
+  MergeMode,
+  RecordSource,
+  SortPhase,
+  SortProgress,
+  SortStats,
+} from './types.js';

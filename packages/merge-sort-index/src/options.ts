@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
-import type { TempFileSystem } from './temp-files.js';
-import type { KeyComparator, MergeMode, SortProgress } from './types.js';
+import type { SpillFileSystem } from '@enginekit/common';
+import type { KeyComparator, Mechanics, MergeMode, SortProgress } from './types.js';
 
 /** `innodb_sort_buffer_size` default: 1 MiB (MySQL 5.6 `srv_sort_buf_size`). */
 export const SORT_BUFFER_SIZE_DEFAULT = 1048576;
@@ -18,27 +18,39 @@ export const KWAY_READ_SIZE_DEFAULT = 16384;
 /** Options of `ExternalSorter` (and of `buildIndex`, `sortRecords`). */
 export interface SorterOptions {
   /**
-   * `innodb_sort_buffer_size`: bytes of the in-memory sort buffer (records plus 8 bytes of
-   * offset array per record). Default 1048576; range 65536–67108864, up to 1 GiB with
-   * `allowLargeSortBuffer: true`.
+   * Bytes of the in-memory sort buffer. Default 1048576; range 65536–67108864, up to 1 GiB with
+   * `allowLargeSortBuffer: true`. With `mechanics: 'fast'` the buffer holds the records and
+   * 24 bytes of sort entries per record; with `'mysql56'` the records alone, as
+   * `row_merge_buf_add` counts them.
    */
-  sortBufferSize?: number;
+  innodb_sort_buffer_size?: number;
   /** Opt in to a sort buffer above InnoDB's 64 MiB maximum (for experiments). Default false. */
   allowLargeSortBuffer?: boolean;
   /**
    * Bytes per temp-file block: runs are written in blocks of this size and, in 'innodb' mode,
-   * merged with three buffers of this size (Percona's `innodb_merge_sort_block_size`). Default:
-   * the sort buffer size, as in MySQL 5.6. Range 4096–`sortBufferSize`.
+   * merged with three buffers of this size. Default: `innodb_sort_buffer_size`, as in MySQL 5.6,
+   * whose block is the sort buffer's size (`srv_sort_buf_size`; Percona Server 5.5 named the
+   * same single size `innodb_merge_sort_block_size`). A smaller block is a knob of this library
+   * with no MySQL variable. Range 4096–`innodb_sort_buffer_size`; `'mysql56'` takes the default only.
    */
   mergeBlockSize?: number;
   /**
    * 'innodb' (default): 2-way merge passes as `row_merge_sort`, ⌈log2 runs⌉ passes, three block
    * buffers. 'kway': a loser-tree merge of as many runs as the sort buffer's memory can feed
-   * (`sortBufferSize / kwayReadSize` read buffers), usually one pass.
+   * (`innodb_sort_buffer_size / kwayReadSize` read buffers), usually one pass. `'mysql56'`
+   * mechanics take 'innodb' only.
    */
   mergeMode?: MergeMode;
-  /** 'kway' only: read buffer per input run, bytes. Default 16384; range 4096–`sortBufferSize / 2`. */
+  /** 'kway' only: read buffer per input run, bytes. Default 16384; range 4096–`innodb_sort_buffer_size / 2`. */
   kwayReadSize?: number;
+  /**
+   * 'fast' (default): entries charged to the sort buffer, no temp file when everything fits,
+   * the last merge pass streamed to the consumer. 'mysql56': MySQL 5.5/5.6's `row0merge` as it
+   * was: only record bytes count against the buffer, every buffer (even the only one) is written
+   * as a run of whole blocks, every merge pass is written, the last one too, and the output
+   * reads the final run back from its file.
+   */
+  mechanics?: Mechanics;
   /** Key order; default memcmp order (`compareBytes`). */
   compare?: KeyComparator;
   /**
@@ -46,14 +58,14 @@ export interface SorterOptions {
    * InnoDB's duplicate check while building a unique index. Default false.
    */
   unique?: boolean;
-  /** Directory for the temp files (a private sub-directory is made in it). Default `os.tmpdir()`. */
+  /** Directory for the temp files (MySQL's `tmpdir`; a private sub-directory is made in it). Default `os.tmpdir()`. */
   tmpdir?: string;
   /** Abort the sort: temp files are removed and `SortAbortedError` is thrown. */
   signal?: AbortSignal;
   /** Called after each spilled run, each merge pass and every 65536 output records. */
   onProgress?: (progress: SortProgress) => void;
   /** File-system calls for the temp files (fault injection in tests). Default `node:fs`. */
-  fs?: TempFileSystem;
+  fs?: SpillFileSystem;
 }
 
 /** Options after validation, defaults filled in. */
@@ -62,20 +74,22 @@ export interface ResolvedOptions {
   mergeBlockSize: number;
   mergeMode: MergeMode;
   kwayReadSize: number;
+  mechanics: Mechanics;
   compare: KeyComparator | undefined;
   unique: boolean;
   tmpdir: string;
   signal: AbortSignal | undefined;
   onProgress: ((progress: SortProgress) => void) | undefined;
-  fs: TempFileSystem | undefined;
+  fs: SpillFileSystem | undefined;
 }
 
 const KNOWN = new Set([
-  'sortBufferSize',
+  'innodb_sort_buffer_size',
   'allowLargeSortBuffer',
   'mergeBlockSize',
   'mergeMode',
   'kwayReadSize',
+  'mechanics',
   'compare',
   'unique',
   'tmpdir',
@@ -92,37 +106,52 @@ function integer(name: string, value: unknown): number {
 }
 
 /** Validate `options`; every error names the option and the value. */
-export function resolveOptions(
-  options: SorterOptions = {},
-  extraKeys: readonly string[] = [],
-): ResolvedOptions {
+export function resolveOptions(options: SorterOptions = {}): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`options must be an object, got ${String(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key) && !extraKeys.includes(key)) throw new RangeError(`unknown option '${key}'`);
+    if (!KNOWN.has(key)) {
+      const hint = key === 'sortBufferSize' ? " (the option is 'innodb_sort_buffer_size')" : '';
+      throw new RangeError(`unknown option '${key}'${hint}`);
+    }
   }
   const large = options.allowLargeSortBuffer ?? false;
   if (typeof large !== 'boolean') {
     throw new TypeError(`allowLargeSortBuffer must be a boolean, got ${String(large)}`);
   }
-  const sortBufferSize = integer('sortBufferSize', options.sortBufferSize ?? SORT_BUFFER_SIZE_DEFAULT);
+  const sortBufferSize = integer(
+    'innodb_sort_buffer_size',
+    options.innodb_sort_buffer_size ?? SORT_BUFFER_SIZE_DEFAULT,
+  );
   const max = large ? SORT_BUFFER_SIZE_LIMIT : SORT_BUFFER_SIZE_MAX;
   if (sortBufferSize < SORT_BUFFER_SIZE_MIN || sortBufferSize > max) {
     const hint = large ? '' : ' (set allowLargeSortBuffer: true to go above 64 MiB)';
     throw new RangeError(
-      `sortBufferSize (innodb_sort_buffer_size) must be in [${SORT_BUFFER_SIZE_MIN}, ${max}], got ${sortBufferSize}${hint}`,
+      `innodb_sort_buffer_size must be in [${SORT_BUFFER_SIZE_MIN}, ${max}], got ${sortBufferSize}${hint}`,
     );
+  }
+  const mechanics = options.mechanics ?? 'fast';
+  if (mechanics !== 'fast' && mechanics !== 'mysql56') {
+    throw new RangeError(`mechanics must be 'fast' or 'mysql56', got ${String(mechanics)}`);
   }
   const mergeBlockSize = integer('mergeBlockSize', options.mergeBlockSize ?? sortBufferSize);
   if (mergeBlockSize < MERGE_BLOCK_SIZE_MIN || mergeBlockSize > sortBufferSize) {
     throw new RangeError(
-      `mergeBlockSize must be in [${MERGE_BLOCK_SIZE_MIN}, sortBufferSize = ${sortBufferSize}], got ${mergeBlockSize}`,
+      `mergeBlockSize must be in [${MERGE_BLOCK_SIZE_MIN}, innodb_sort_buffer_size = ${sortBufferSize}], got ${mergeBlockSize}`,
+    );
+  }
+  if (mechanics === 'mysql56' && mergeBlockSize !== sortBufferSize) {
+    throw new RangeError(
+      `mergeBlockSize ${mergeBlockSize} with mechanics 'mysql56': MySQL 5.6's merge block is innodb_sort_buffer_size (${sortBufferSize})`,
     );
   }
   const mergeMode = options.mergeMode ?? 'innodb';
   if (mergeMode !== 'innodb' && mergeMode !== 'kway') {
     throw new RangeError(`mergeMode must be 'innodb' or 'kway', got ${String(mergeMode)}`);
+  }
+  if (mechanics === 'mysql56' && mergeMode !== 'innodb') {
+    throw new RangeError(`mergeMode 'kway' with mechanics 'mysql56': MySQL 5.6 merges 2 runs at a time`);
   }
   const kwayReadSize = integer(
     'kwayReadSize',
@@ -130,7 +159,7 @@ export function resolveOptions(
   );
   if (kwayReadSize < MERGE_BLOCK_SIZE_MIN || kwayReadSize > sortBufferSize / 2) {
     throw new RangeError(
-      `kwayReadSize must be in [${MERGE_BLOCK_SIZE_MIN}, sortBufferSize / 2 = ${sortBufferSize / 2}], got ${kwayReadSize}`,
+      `kwayReadSize must be in [${MERGE_BLOCK_SIZE_MIN}, innodb_sort_buffer_size / 2 = ${sortBufferSize / 2}], got ${kwayReadSize}`,
     );
   }
   const compare = options.compare;
@@ -159,6 +188,7 @@ export function resolveOptions(
     mergeBlockSize,
     mergeMode,
     kwayReadSize,
+    mechanics,
     compare,
     unique,
     tmpdir: dir,

@@ -1,19 +1,21 @@
-import { compareBytes } from './compare.js';
-import { DuplicateKeyError, SortAbortedError, SorterStateError, SourceError } from './errors.js';
+import { compareBytes, SpillDirectory } from '@enginekit/common';
+import { SortAbortedError, SorterStateError } from './errors.js';
+import { copyOut, view } from './internal/bytes.js';
 import type { Counter, RecordCursor } from './internal/cursor.js';
 import { LoserTreeMerge, TwoWayMerge } from './internal/merge.js';
-import { copyRun, RunReader, RunWriter } from './internal/run-io.js';
+import { CHECK_EVERY, RunStore } from './internal/merge-passes.js';
+import { feed } from './internal/record-source.js';
 import { SortBuffer } from './internal/sort-buffer.js';
+import { UniqueCheck } from './internal/unique-check.js';
 import { MAX_FIELD_LENGTH, recordSize } from './internal/varint.js';
 import { type ResolvedOptions, resolveOptions, type SorterOptions } from './options.js';
-import { TempFiles } from './temp-files.js';
 import type { KeyComparator, RecordSource, SortPhase, SortStats } from './types.js';
 
 const EMPTY = new Uint8Array(0);
-/** Records between two abort checks. */
-const CHECK_EVERY = 1024;
 /** Output records between two progress reports. */
 const PROGRESS_EVERY = 65536;
+/** Name prefix of the private temp directory (what a signal handler's cleanup looks for). */
+const SPILL_PREFIX = 'enginekit-sort-';
 
 /** One output record: views into the sorter's buffers, valid until the next record. */
 export interface SortedRecord {
@@ -31,90 +33,72 @@ const EMPTY_CURSOR: RecordCursor = {
   next: () => false,
 };
 
-/**
- * A plain `Uint8Array` view (not a `Buffer`, whose `slice()` would not copy) of `buf[start, end)`.
- */
-function view(buf: Buffer, start: number, end: number): Uint8Array {
-  return new Uint8Array(buf.buffer, buf.byteOffset + start, end - start);
-}
-
-/** A fresh `Uint8Array` holding a copy of `buf[start, end)`. */
-function copyOut(buf: Buffer, start: number, end: number): Uint8Array {
-  const n = end - start;
-  const out = new Uint8Array(n);
-  if (n < 64) for (let i = 0; i < n; i++) out[i] = buf[start + i]!;
-  else out.set(view(buf, start, end));
-  return out;
-}
-
-/** The first bytes of a key in hex, for messages. */
-function hexKey(buf: Uint8Array, start: number, end: number): string {
-  let out = '';
-  for (let i = start; i < end && i < start + 32; i++) out += buf[i]!.toString(16).padStart(2, '0');
-  return end - start > 32 ? `${out}…` : out;
-}
-
 type State = 'adding' | 'output' | 'done' | 'closed';
 
 /**
  * External merge sort of (key, value) byte records in bounded memory, after InnoDB's
  * `row0merge` (fast index creation): records fill a sort buffer of `innodb_sort_buffer_size`
- * bytes; a full buffer is sorted (stable merge sort of an offset array, no object per record)
- * and written as a run to a temp file in blocks; the runs are then merged, 2 at a time in
- * ⌈log2 runs⌉ passes ('innodb') or many at a time through a loser tree ('kway'). When all
- * records fit in the buffer nothing touches the disk. The last merge pass streams straight to
- * the consumer. Equal keys come out in the order they were added.
+ * bytes; a full buffer is sorted (stable, an entry array, no object per record) and written
+ * as a run to a temp file in blocks; the runs are then merged, 2 at a time in ⌈log2 runs⌉
+ * passes ('innodb') or many at a time through a loser tree ('kway'). Equal keys come out in the
+ * order they were added.
  *
- * Temp files live in a private directory under `tmpdir` and are removed when the output is
- * consumed, on any error and on abort; `close()` removes them early.
+ * With the default `mechanics: 'fast'` nothing touches the disk when all records fit in the
+ * buffer, and the last merge pass streams straight to the consumer. With `'mysql56'` the sort
+ * follows MySQL 5.5/5.6: record-only buffer accounting, every run and pass written in whole
+ * blocks, the output read back from the final run.
+ *
+ * Temp files live in a private `enginekit-sort-XXXXXX` directory under `tmpdir` (a
+ * `SpillDirectory` of `@enginekit/common`, so `removeAllSpillDirectories()` in a signal handler
+ * removes them) and are removed when the output is consumed, on any error and on abort;
+ * `close()` removes them early.
  *
  * @example
  * ```ts
- * const sorter = new ExternalSorter({ sortBufferSize: 1 << 20, mergeMode: 'kway' });
- * for (const [k, v] of rows) sorter.add(k, v);
- * for (const { key, value } of sorter.entries()) use(key, value); // copies, safe to keep
- * sorter.stats; // { runs, passes, bytesWritten, bytesRead, comparisons, peakMemory, ... }
+ * const sorter = new ExternalSorter({ innodb_sort_buffer_size: 65536 });
+ * for (const word of ['pear', 'fig', 'apple']) sorter.add(new TextEncoder().encode(word));
+ * for (const { key } of sorter.entries()) console.log(new TextDecoder().decode(key)); // apple, fig, pear
  * ```
  */
 export class ExternalSorter {
   readonly #opt: ResolvedOptions;
   readonly #compare: KeyComparator;
-  readonly #files: TempFiles;
+  readonly #files: SpillDirectory;
+  readonly #runs: RunStore;
+  readonly #mysql56: boolean;
   readonly #maxRecord: number;
   readonly #stats: SortStats;
   readonly #counter: Counter;
+  readonly #unique: UniqueCheck | undefined;
   #state: State = 'adding';
   #buffer: SortBuffer | undefined;
-  #writer: RunWriter | undefined;
-  /** File holding the current runs, and the other one (InnoDB's `file` and `tmpfile`). */
-  #fdRuns = -1;
-  #fdOther = -1;
-  /** Byte ranges of the current runs in #fdRuns: run i is [#starts[i], #ends[i]). */
-  #starts: number[] = [];
-  #ends: number[] = [];
+  /** Bytes of the sort buffer's entry array held outside it ('mysql56'), as accounted so far. */
+  #outside = 0;
   #liveMemory = 0;
-  #readers: RunReader[] = [];
-  /** The sort buffer's memory, lent to the merge's read buffers after the last run is written. */
-  #arena: ArrayBuffer | undefined;
-  #arenaUsed = 0;
-  /** `unique`: the previous output key. */
-  #prevKey: Uint8Array = new Uint8Array(64);
-  #prevKeyLen = 0;
   #outputRows = 0;
   #outputBytes = 0;
 
   constructor(options: SorterOptions = {}) {
-    this.#opt = resolveOptions(options);
-    this.#compare = this.#opt.compare ?? compareBytes;
-    this.#files = new TempFiles(this.#opt.tmpdir, this.#opt.fs);
-    const readSize = this.#opt.mergeMode === 'innodb' ? this.#opt.mergeBlockSize : this.#opt.kwayReadSize;
-    this.#maxRecord = Math.min(readSize, SortBuffer.capacityFor(this.#opt.sortBufferSize));
+    const opt = (this.#opt = resolveOptions(options));
+    this.#compare = opt.compare ?? compareBytes;
+    this.#mysql56 = opt.mechanics === 'mysql56';
+    this.#files = new SpillDirectory({
+      parent: opt.tmpdir,
+      prefix: SPILL_PREFIX,
+      ...(opt.fs === undefined ? {} : { fs: opt.fs }),
+    });
+    this.#runs = new RunStore(this.#files, opt.mergeBlockSize, this.#mysql56, {
+      alloc: (bytes) => this.#alloc(bytes),
+      checkAbort: () => this.#checkAbort(),
+      merger: (inputs) => this.#merger(inputs),
+    });
+    const readSize = opt.mergeMode === 'innodb' ? opt.mergeBlockSize : opt.kwayReadSize;
+    this.#maxRecord = Math.min(readSize, SortBuffer.capacityFor(opt.sortBufferSize, this.#mysql56));
     const fanIn =
-      this.#opt.mergeMode === 'innodb'
-        ? 2
-        : Math.max(2, Math.floor(this.#opt.sortBufferSize / this.#opt.kwayReadSize));
+      opt.mergeMode === 'innodb' ? 2 : Math.max(2, Math.floor(opt.sortBufferSize / opt.kwayReadSize));
     this.#stats = {
-      mode: this.#opt.mergeMode,
+      mode: opt.mergeMode,
+      mechanics: opt.mechanics,
       records: 0,
       recordBytes: 0,
       runs: 0,
@@ -127,6 +111,7 @@ export class ExternalSorter {
       tempFiles: 0,
     };
     this.#counter = this.#stats;
+    this.#unique = opt.unique ? new UniqueCheck(this.#compare) : undefined;
   }
 
   /** Largest encoded record (key + value + 2–8 header bytes) this configuration accepts. */
@@ -136,15 +121,19 @@ export class ExternalSorter {
 
   /** Counters so far (a snapshot copy). */
   get stats(): SortStats {
-    this.#stats.bytesWritten = this.#files.bytesWritten;
-    this.#stats.bytesRead = this.#files.bytesRead;
-    this.#stats.tempFiles = this.#files.created;
+    this.#syncFileStats();
     return { ...this.#stats };
   }
 
   /** The private temp directory while one exists (for inspection), else undefined. */
   get tempDirectory(): string | undefined {
     return this.#files.directory;
+  }
+
+  #syncFileStats(): void {
+    this.#stats.bytesWritten = this.#files.bytesWritten;
+    this.#stats.bytesRead = this.#files.bytesRead;
+    this.#stats.tempFiles = this.#files.created;
   }
 
   #alloc(bytes: number): void {
@@ -162,9 +151,7 @@ export class ExternalSorter {
 
   #checkAbort(): void {
     const signal = this.#opt.signal;
-    if (signal?.aborted) {
-      throw new SortAbortedError('sort aborted', { cause: signal.reason });
-    }
+    if (signal?.aborted) throw new SortAbortedError('sort aborted', { cause: signal.reason });
   }
 
   #progress(phase: SortPhase, rows: number, bytes: number): void {
@@ -175,7 +162,7 @@ export class ExternalSorter {
       rows,
       bytes,
       totalRows: this.#stats.records,
-      runs: this.#starts.length,
+      runs: this.#runs.runs,
       pass: this.#stats.passes,
     });
   }
@@ -210,12 +197,20 @@ export class ExternalSorter {
     }
     let buf = this.#buffer;
     if (buf === undefined) {
-      buf = this.#buffer = new SortBuffer(this.#opt.sortBufferSize, this.#opt.compare === undefined);
+      buf = this.#buffer = new SortBuffer(
+        this.#opt.sortBufferSize,
+        this.#opt.compare === undefined,
+        this.#mysql56,
+      );
       this.#alloc(buf.size);
     }
     if (!buf.tryAdd(key, value, size)) {
       this.#guard(() => this.#spill());
       buf.tryAdd(key, value, size);
+    }
+    if (this.#mysql56 && buf.outsideBytes !== this.#outside) {
+      this.#alloc(buf.outsideBytes - this.#outside);
+      this.#outside = buf.outsideBytes;
     }
     const n = ++this.#stats.records;
     this.#stats.recordBytes += size;
@@ -228,69 +223,11 @@ export class ExternalSorter {
    */
   addAll(source: RecordSource): this {
     this.#checkState('addAll()', 'adding');
-    if (typeof source === 'function') {
-      let own: unknown;
-      const emit = (key: Uint8Array, value: Uint8Array): void => {
-        try {
-          this.add(key, value);
-        } catch (err) {
-          own = err;
-          throw err;
-        }
-      };
-      try {
-        source(emit);
-      } catch (err) {
-        this.close();
-        if (err === own) throw err;
-        throw new SourceError(`record source failed: ${err instanceof Error ? err.message : String(err)}`, {
-          cause: err,
-        });
-      }
-      return this;
-    }
-    if (
-      source === null ||
-      typeof source !== 'object' ||
-      typeof (source as Iterable<unknown>)[Symbol.iterator] !== 'function'
-    ) {
-      throw new TypeError(
-        `source must be an iterable of [key, value] pairs or a scan function, got ${String(source)}`,
-      );
-    }
-    let it: Iterator<readonly [Uint8Array, Uint8Array]>;
-    try {
-      it = source[Symbol.iterator]();
-    } catch (err) {
-      this.close();
-      throw new SourceError(`record source failed: ${err instanceof Error ? err.message : String(err)}`, {
-        cause: err,
-      });
-    }
-    for (;;) {
-      let r: IteratorResult<readonly [Uint8Array, Uint8Array]>;
-      try {
-        r = it.next();
-      } catch (err) {
-        this.close();
-        throw new SourceError(`record source failed: ${err instanceof Error ? err.message : String(err)}`, {
-          cause: err,
-        });
-      }
-      if (r.done) break;
-      try {
-        const pair = r.value;
-        this.add(pair[0], pair[1]);
-      } catch (err) {
-        this.close();
-        try {
-          it.return?.();
-        } catch {
-          // the original error is the one to report
-        }
-        throw err;
-      }
-    }
+    feed(
+      source,
+      (key, value) => this.add(key, value),
+      () => this.close(),
+    );
     return this;
   }
 
@@ -300,125 +237,60 @@ export class ExternalSorter {
     const buf = this.#buffer!;
     if (buf.count === 0) return;
     buf.sort(this.#opt.compare, this.#counter);
-    if (this.#writer === undefined) {
-      this.#fdRuns = this.#files.open();
-      this.#writer = new RunWriter(Buffer.allocUnsafeSlow(this.#opt.mergeBlockSize), this.#files);
-      this.#alloc(this.#opt.mergeBlockSize);
-      this.#writer.open(this.#fdRuns, 0);
-    }
-    const w = this.#writer;
-    const start = w.position;
-    const c = buf.cursor();
-    while (c.next()) w.append(c.buf, c.recordStart, c.valueEnd - c.recordStart);
-    w.flush();
-    this.#starts.push(start);
-    this.#ends.push(w.position);
+    this.#runs.writeRun(buf.cursor());
     this.#stats.runs++;
     buf.reset();
     this.#progress('scan', this.#stats.records, this.#stats.recordBytes);
   }
 
-  /**
-   * The read buffer of merge input `i`. Carved out of the old sort buffer while it has room
-   * (the sort buffer is idle once the runs are written), allocated beyond that: in 'kway' mode
-   * `fanIn · kwayReadSize ≤ sortBufferSize`, so the merge needs no new memory at all.
-   */
-  #reader(i: number, size: number): RunReader {
-    let r = this.#readers[i];
-    if (r === undefined) {
-      const arena = this.#arena;
-      let buf: Buffer;
-      if (arena !== undefined && this.#arenaUsed + size <= arena.byteLength) {
-        buf = Buffer.from(arena, this.#arenaUsed, size);
-        this.#arenaUsed += size;
-      } else {
-        buf = Buffer.allocUnsafeSlow(size);
-        this.#alloc(size);
-      }
-      r = new RunReader(buf, this.#files);
-      this.#readers[i] = r;
-    }
-    return r;
-  }
-
-  #openRun(slot: number, run: number, size: number): RunReader {
-    const r = this.#reader(slot, size);
-    r.open(this.#fdRuns, this.#starts[run]!, this.#ends[run]!);
-    return r;
-  }
-
-  /** Merge groups of `fanIn` consecutive runs into the other file; swap the files. */
-  #mergePass(fanIn: number, readSize: number): void {
-    if (this.#fdOther < 0) this.#fdOther = this.#files.open();
-    const w = this.#writer!;
-    w.open(this.#fdOther, 0);
-    const starts: number[] = [];
-    const ends: number[] = [];
-    const runs = this.#starts.length;
-    let rows = 0;
-    let bytes = 0;
-    for (let g = 0; g < runs; g += fanIn) {
-      const n = Math.min(fanIn, runs - g);
-      const start = w.position;
-      if (n === 1) {
-        rows += copyRun(this.#openRun(0, g, readSize), w);
-      } else {
-        const inputs: RunReader[] = [];
-        for (let i = 0; i < n; i++) inputs.push(this.#openRun(i, g + i, readSize));
-        const m = this.#merger(inputs);
-        while (m.next()) {
-          w.append(m.buf, m.recordStart, m.valueEnd - m.recordStart);
-          if (++rows % CHECK_EVERY === 0) this.#checkAbort();
-        }
-      }
-      w.flush();
-      starts.push(start);
-      ends.push(w.position);
-      bytes += w.position - start;
-    }
-    this.#stats.passes++;
-    const t = this.#fdRuns;
-    this.#fdRuns = this.#fdOther;
-    this.#fdOther = t;
-    this.#starts = starts;
-    this.#ends = ends;
-    this.#progress('merge', rows, bytes);
-  }
-
   #merger(inputs: RecordCursor[]): RecordCursor {
     if (inputs.length === 1) return inputs[0]!;
     if (inputs.length === 2 && this.#opt.mergeMode === 'innodb') {
-      return new TwoWayMerge(inputs[0]!, inputs[1]!, this.#compare, this.#counter);
+      return new TwoWayMerge(inputs[0]!, inputs[1]!, this.#opt.compare, this.#counter);
     }
-    return new LoserTreeMerge(inputs, this.#compare, this.#counter);
+    return new LoserTreeMerge(inputs, this.#opt.compare, this.#counter);
   }
 
-  /** End the input; do every merge pass but the last; return a cursor over the final order. */
+  #mergePass(fanIn: number, readSize: number): void {
+    const { rows, bytes } = this.#runs.mergePass(fanIn, readSize);
+    this.#stats.passes++;
+    this.#progress('merge', rows, bytes);
+  }
+
+  /** End the input; do the merge passes; return a cursor over the final order. */
   #finishInput(): RecordCursor {
     this.#checkState('output', 'adding');
     this.#state = 'output';
     this.#checkAbort();
     const buf = this.#buffer;
-    if (this.#starts.length === 0) {
+    if (buf === undefined) return EMPTY_CURSOR;
+    if (this.#stats.runs === 0 && !this.#mysql56) {
       // everything fit: sort in memory, no temp file (5.7's in-memory path of row_merge_insert_index_tuples)
-      if (buf === undefined) return EMPTY_CURSOR;
       buf.sort(this.#opt.compare, this.#counter);
       return buf.cursor();
     }
+    // 5.6 writes even a single buffer as a run (row_merge_read_clustered_index)
     this.#spill();
-    // the sort buffer's memory becomes the merge's read buffers (see #reader)
-    this.#arena = buf!.bytes.buffer as ArrayBuffer;
-    this.#arenaUsed = 0;
+    // the sort buffer's memory becomes the merge's read buffers
+    this.#runs.lend(buf.bytes.buffer as ArrayBuffer);
     this.#buffer = undefined;
-    const innodb = this.#opt.mergeMode === 'innodb';
+    this.#liveMemory -= this.#outside;
+    this.#outside = 0;
+    const opt = this.#opt;
     const fanIn = this.#stats.fanIn;
-    const readSize = innodb ? this.#opt.mergeBlockSize : this.#opt.kwayReadSize;
-    while (this.#starts.length > fanIn) this.#mergePass(fanIn, readSize);
-    const runs = this.#starts.length;
-    const inputs: RunReader[] = [];
-    for (let i = 0; i < runs; i++) inputs.push(this.#openRun(i, i, readSize));
+    const readSize = opt.mergeMode === 'innodb' ? opt.mergeBlockSize : opt.kwayReadSize;
+    if (this.#mysql56) {
+      // row_merge_sort: every pass is written, down to one run, which
+      // row_merge_insert_index_tuples then reads back block by block
+      while (this.#runs.runs > 1) this.#mergePass(2, readSize);
+      return this.#runs.open(0, 0, readSize);
+    }
+    while (this.#runs.runs > fanIn) this.#mergePass(fanIn, readSize);
+    const runs = this.#runs.runs;
+    const inputs: RecordCursor[] = [];
+    for (let i = 0; i < runs; i++) inputs.push(this.#runs.open(i, i, readSize));
     if (runs > 1) this.#stats.passes++;
-    // the output block is no longer needed: the last pass hands records to the consumer
+    // the last pass hands records to the consumer: no output block
     return this.#merger(inputs);
   }
 
@@ -430,13 +302,9 @@ export class ExternalSorter {
 
   #release(): void {
     this.#files.remove();
-    this.#stats.bytesWritten = this.#files.bytesWritten;
-    this.#stats.bytesRead = this.#files.bytesRead;
-    this.#stats.tempFiles = this.#files.created;
+    this.#syncFileStats();
+    this.#runs.release();
     this.#buffer = undefined;
-    this.#writer = undefined;
-    this.#readers = [];
-    this.#arena = undefined;
     this.#liveMemory = 0;
   }
 
@@ -489,7 +357,7 @@ export class ExternalSorter {
         if (n % PROGRESS_EVERY === 0) this.#progress('output', n, this.#outputBytes);
       }
       if (!cursor.next()) return false;
-      if (this.#opt.unique) this.#checkUnique(cursor, n);
+      this.#unique?.check(cursor, n);
       this.#outputRows = n + 1;
       this.#outputBytes += cursor.valueEnd - cursor.recordStart;
       return true;
@@ -497,25 +365,6 @@ export class ExternalSorter {
       this.close();
       throw err;
     }
-  }
-
-  /**
-   * `unique`: the output is in key order, so a duplicate is always next to its twin; keep a
-   * copy of the previous key and compare (InnoDB checks while sorting, `row_merge_buf_sort` and
-   * `row_merge_blocks`, and fails the build with a duplicate-key error).
-   */
-  #checkUnique(c: RecordCursor, n: number): void {
-    const len = c.keyEnd - c.keyStart;
-    let prev = this.#prevKey;
-    if (n > 0 && this.#compare(prev, 0, this.#prevKeyLen, c.buf, c.keyStart, c.keyEnd) === 0) {
-      throw new DuplicateKeyError(
-        `duplicate key ${hexKey(c.buf, c.keyStart, c.keyEnd)} in a unique sort (records ${n} and ${n + 1} in key order)`,
-        copyOut(c.buf, c.keyStart, c.keyEnd),
-      );
-    }
-    if (prev.length < len) prev = this.#prevKey = new Uint8Array(Math.max(len, 2 * prev.length));
-    for (let i = 0; i < len; i++) prev[i] = c.buf[c.keyStart + i]!;
-    this.#prevKeyLen = len;
   }
 
   /** Same as `entries()`: records with copied bytes. */
@@ -551,11 +400,7 @@ export class ExternalSorter {
 
   /** Remove the temp files and drop the buffers; the sorter can no longer be used. Idempotent. */
   close(): void {
-    if (this.#state === 'closed' || this.#state === 'done') {
-      this.#release();
-      return;
-    }
-    this.#state = 'closed';
+    if (this.#state !== 'done') this.#state = 'closed';
     this.#release();
   }
 }

@@ -27,6 +27,12 @@ export type RecordSource =
 /** Merge strategy. */
 export type MergeMode = 'innodb' | 'kway';
 
+/**
+ * How the sort spends memory and I/O: `'fast'` (the default) or `'mysql56'`, MySQL 5.5/5.6's
+ * `row0merge` as it was (record-only buffer accounting, every run and every pass written).
+ */
+export type Mechanics = 'fast' | 'mysql56';
+
 /** What the sorter is doing when it reports progress. */
 export type SortPhase = 'scan' | 'merge' | 'output' | 'done';
 
@@ -48,13 +54,17 @@ export interface SortProgress {
 /** Counters of one sort; `stats` on the sorter, also returned by `buildIndex`. */
 export interface SortStats {
   readonly mode: MergeMode;
+  readonly mechanics: Mechanics;
   /** Records added. */
   records: number;
   /** Encoded bytes of all records (what one run of everything would take). */
   recordBytes: number;
-  /** Initial sorted runs written to disk (0 when everything fit in the sort buffer). */
+  /** Initial sorted runs written to disk (0 when everything fit in the sort buffer, with 'fast' mechanics). */
   runs: number;
-  /** Merge passes over the data (⌈log2 runs⌉ in 'innodb' mode, ⌈log_fanIn runs⌉ in 'kway'). */
+  /**
+   * Merge passes over the data (⌈log2 runs⌉ in 'innodb' mode, ⌈log_fanIn runs⌉ in 'kway'). With
+   * 'fast' mechanics the last one streams to the consumer; with 'mysql56' every one is written.
+   */
   passes: number;
   /** Runs merged at once: 2 in 'innodb' mode, the memory-limited fan-in in 'kway'. */
   fanIn: number;

@@ -39,7 +39,7 @@ class SortedArray {
 }
 
 describe.each(['innodb', 'kway'] as const)('buildIndex, %s', (mergeMode) => {
-  const options = { sortBufferSize: 65536, mergeBlockSize: 16384, mergeMode, tmpdir: scratch.dir };
+  const options = { innodb_sort_buffer_size: 65536, mergeBlockSize: 16384, mergeMode, tmpdir: scratch.dir };
 
   it('builds the same index as inserting each entry, for any input', () => {
     fc.assert(

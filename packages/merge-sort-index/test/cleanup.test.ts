@@ -1,27 +1,32 @@
 // Temp files: removed on success, source error, abort, early break, disk full and read errors.
+import { nodeSpillFileSystem, removeAllSpillDirectories, type SpillFileSystem } from '@enginekit/common';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   DiskFullError,
   DuplicateKeyError,
   ExternalSorter,
-  nodeTempFileSystem,
   SortAbortedError,
   SorterStateError,
   SourceError,
   TempFileError,
-  type TempFileSystem,
 } from '../src/index.js';
 import { makeRecords, type Rec, scratchDir } from './helpers.js';
 
 const scratch = scratchDir();
 afterAll(() => scratch.dispose());
 
-const base = { sortBufferSize: 65536, mergeBlockSize: 8192, tmpdir: scratch.dir } as const;
+const base = { innodb_sort_buffer_size: 65536, mergeBlockSize: 8192, tmpdir: scratch.dir } as const;
 const records = makeRecords('random', 3000, 42, 150);
 
-describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
+const variants = [
+  ['innodb', { mergeMode: 'innodb' }],
+  ['kway', { mergeMode: 'kway' }],
+  ['mysql56', { mechanics: 'mysql56', mergeBlockSize: 65536 }],
+] as const;
+
+describe.each(variants)('%s', (_name, variant) => {
   it('removes its directory after a full read', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant }).addAll(records);
     expect(sorter.tempDirectory).toBeDefined();
     expect(scratch.entries().length).toBe(1);
     let n = 0;
@@ -32,7 +37,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
   });
 
   it('removes its files when the consumer breaks out early', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant }).addAll(records);
     for (const _ of sorter.entries()) break;
     expect(scratch.entries()).toEqual([]);
   });
@@ -42,7 +47,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
       yield* records.slice(0, 2000);
       throw new Error('disk read failed at row 2000');
     }
-    const sorter = new ExternalSorter({ ...base, mergeMode });
+    const sorter = new ExternalSorter({ ...base, ...variant });
     let caught: unknown;
     try {
       sorter.addAll(failing());
@@ -57,7 +62,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
   });
 
   it('a failing scan function becomes SourceError, files removed', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode });
+    const sorter = new ExternalSorter({ ...base, ...variant });
     expect(() =>
       sorter.addAll((emit) => {
         for (const [k, v] of records) emit(k, v);
@@ -71,7 +76,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
     const controller = new AbortController();
     const sorter = new ExternalSorter({
       ...base,
-      mergeMode,
+      ...variant,
       signal: controller.signal,
       onProgress: (p) => {
         if (p.phase === 'scan' && p.runs >= 3) controller.abort(new Error('user cancelled'));
@@ -85,7 +90,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
     const controller = new AbortController();
     const sorter = new ExternalSorter({
       ...base,
-      mergeMode,
+      ...variant,
       kwayReadSize: 16384,
       signal: controller.signal,
       onProgress: (p) => {
@@ -98,7 +103,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
 
   it('abort during the output throws SortAbortedError, files removed', () => {
     const controller = new AbortController();
-    const sorter = new ExternalSorter({ ...base, mergeMode, signal: controller.signal }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant, signal: controller.signal }).addAll(records);
     let n = 0;
     expect(() => {
       for (const _ of sorter.entries()) if (++n === 100) controller.abort();
@@ -109,16 +114,16 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
 
   it('a full disk (ENOSPC) becomes DiskFullError naming the directory, files removed', () => {
     let budget = 100_000;
-    const fs: TempFileSystem = {
-      ...nodeTempFileSystem,
+    const fs: SpillFileSystem = {
+      ...nodeSpillFileSystem,
       writeSync(fd, buffer, offset, length, position) {
         if (budget < length)
           throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
         budget -= length;
-        return nodeTempFileSystem.writeSync(fd, buffer, offset, length, position);
+        return nodeSpillFileSystem.writeSync(fd, buffer, offset, length, position);
       },
     };
-    const sorter = new ExternalSorter({ ...base, mergeMode, fs });
+    const sorter = new ExternalSorter({ ...base, ...variant, fs });
     let caught: unknown;
     try {
       sorter.addAll(records);
@@ -133,19 +138,19 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
   });
 
   it('a failing read becomes TempFileError, files removed', () => {
-    const fs: TempFileSystem = {
-      ...nodeTempFileSystem,
+    const fs: SpillFileSystem = {
+      ...nodeSpillFileSystem,
       readSync() {
         throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
       },
     };
-    const sorter = new ExternalSorter({ ...base, mergeMode, fs }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant, fs }).addAll(records);
     expect(() => sorter.drain(() => {})).toThrow(TempFileError);
     expect(scratch.entries()).toEqual([]);
   });
 
   it('an exception from the consumer propagates, files removed', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant }).addAll(records);
     expect(() =>
       sorter.drain(() => {
         throw new Error('sink full');
@@ -155,7 +160,7 @@ describe.each(['innodb', 'kway'] as const)('mergeMode %s', (mergeMode) => {
   });
 
   it('close() before reading removes the files and ends the sorter', () => {
-    const sorter = new ExternalSorter({ ...base, mergeMode }).addAll(records);
+    const sorter = new ExternalSorter({ ...base, ...variant }).addAll(records);
     sorter.close();
     sorter.close();
     expect(scratch.entries()).toEqual([]);
@@ -174,7 +179,7 @@ describe('unique', () => {
           ...base,
           mergeMode,
           unique: true,
-          sortBufferSize: big ? 1 << 24 : 65536,
+          innodb_sort_buffer_size: big ? 1 << 24 : 65536,
         });
         sorter.addAll([...entries, [dup[0], new Uint8Array([9])]]);
         expect(sorter.stats.runs > 0).toBe(!big);
@@ -185,7 +190,7 @@ describe('unique', () => {
           caught = err;
         }
         expect(caught).toBeInstanceOf(DuplicateKeyError);
-        expect(Buffer.from((caught as DuplicateKeyError).key).equals(Buffer.from(dup[0]))).toBe(true);
+        expect(Buffer.from((caught as DuplicateKeyError).key!).equals(Buffer.from(dup[0]))).toBe(true);
         expect((caught as Error).message).toMatch(/duplicate key 000004d2/);
         expect(scratch.entries()).toEqual([]);
       }
@@ -224,4 +229,15 @@ it('a temp directory that does not exist is a TempFileError naming it, at the fi
   // the same input that fits in memory never needs the directory
   const small = new ExternalSorter({ ...base, tmpdir: missing }).addAll(records.slice(0, 100));
   expect(small.drain(() => {})).toBe(100);
+});
+
+it('runs live in an enginekit-sort- directory that removeAllSpillDirectories() removes', () => {
+  const sorter = new ExternalSorter({ ...base }).addAll(records);
+  const dir = sorter.tempDirectory!;
+  expect(dir.startsWith(`${scratch.dir}/enginekit-sort-`)).toBe(true);
+  expect(scratch.entries().length).toBe(1);
+  // what a SIGINT handler does: every live spill directory of the thread goes
+  expect(removeAllSpillDirectories()).toBeGreaterThanOrEqual(1);
+  expect(scratch.entries()).toEqual([]);
+  sorter.close();
 });

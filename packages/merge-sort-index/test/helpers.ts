@@ -38,7 +38,7 @@ export function key32(n: number): Uint8Array {
   return k;
 }
 
-/** Shapes of input the issue names. */
+/** Input shapes: random, heavy with duplicates, presorted, reverse-sorted. */
 export type Shape = 'random' | 'duplicates' | 'presorted' | 'reverse';
 
 export function makeRecords(shape: Shape, n: number, seed: number, valueLen: number): Rec[] {

@@ -75,7 +75,7 @@ it.each(['innodb', 'kway'] as const)('%s: any sequence of adds sorts like the mo
     fc.property(fc.commands(commands, { maxCommands: 30, size: 'max' }), (cmds) => {
       const real: Real = {
         sorter: new ExternalSorter({
-          sortBufferSize: 65536,
+          innodb_sort_buffer_size: 65536,
           mergeBlockSize: 4096,
           kwayReadSize: 4096,
           mergeMode,

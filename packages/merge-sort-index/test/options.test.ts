@@ -18,23 +18,27 @@ describe('options', () => {
   });
 
   it('rejects a sort buffer below 64 KiB or above 64 MiB without the opt-in', () => {
-    expect(() => new ExternalSorter({ sortBufferSize: 65535 })).toThrow(RangeError);
-    expect(() => new ExternalSorter({ sortBufferSize: 65535 })).toThrow(/sortBufferSize.*65535/);
-    expect(() => new ExternalSorter({ sortBufferSize: 64 * 1024 * 1024 + 1 })).toThrow(
+    expect(() => new ExternalSorter({ innodb_sort_buffer_size: 65535 })).toThrow(RangeError);
+    expect(() => new ExternalSorter({ innodb_sort_buffer_size: 65535 })).toThrow(
+      /innodb_sort_buffer_size.*65535/,
+    );
+    expect(() => new ExternalSorter({ innodb_sort_buffer_size: 64 * 1024 * 1024 + 1 })).toThrow(
       /allowLargeSortBuffer/,
     );
-    expect(() => new ExternalSorter({ sortBufferSize: 128 << 20, allowLargeSortBuffer: true })).not.toThrow();
-    expect(() => new ExternalSorter({ sortBufferSize: 2 ** 31, allowLargeSortBuffer: true })).toThrow(
-      RangeError,
-    );
-    expect(() => new ExternalSorter({ sortBufferSize: 1.5e5 + 0.5 })).toThrow(TypeError);
-    expect(() => new ExternalSorter({ sortBufferSize: '1M' as unknown as number })).toThrow(
-      /sortBufferSize must be an integer/,
+    expect(
+      () => new ExternalSorter({ innodb_sort_buffer_size: 128 << 20, allowLargeSortBuffer: true }),
+    ).not.toThrow();
+    expect(
+      () => new ExternalSorter({ innodb_sort_buffer_size: 2 ** 31, allowLargeSortBuffer: true }),
+    ).toThrow(RangeError);
+    expect(() => new ExternalSorter({ innodb_sort_buffer_size: 1.5e5 + 0.5 })).toThrow(TypeError);
+    expect(() => new ExternalSorter({ innodb_sort_buffer_size: '1M' as unknown as number })).toThrow(
+      /innodb_sort_buffer_size must be an integer/,
     );
   });
 
   it('rejects a merge block larger than the buffer or below 4 KiB', () => {
-    expect(() => new ExternalSorter({ sortBufferSize: 65536, mergeBlockSize: 65537 })).toThrow(
+    expect(() => new ExternalSorter({ innodb_sort_buffer_size: 65536, mergeBlockSize: 65537 })).toThrow(
       /mergeBlockSize/,
     );
     expect(() => new ExternalSorter({ mergeBlockSize: 4095 })).toThrow(RangeError);
@@ -42,7 +46,9 @@ describe('options', () => {
 
   it('rejects bad modes, read sizes, callbacks and unknown options', () => {
     expect(() => new ExternalSorter({ mergeMode: 'fast' as 'kway' })).toThrow(/mergeMode/);
-    expect(() => new ExternalSorter({ sortBufferSize: 65536, kwayReadSize: 65536 })).toThrow(/kwayReadSize/);
+    expect(() => new ExternalSorter({ innodb_sort_buffer_size: 65536, kwayReadSize: 65536 })).toThrow(
+      /kwayReadSize/,
+    );
     expect(
       () => new ExternalSorter({ compare: 3 as unknown as NonNullable<SorterOptions['compare']> }),
     ).toThrow(TypeError);
@@ -52,6 +58,9 @@ describe('options', () => {
       /unknown option 'sortBuferSize'/,
     );
     expect(() => new ExternalSorter(null as unknown as object)).toThrow(TypeError);
+    expect(() => new ExternalSorter({ sortBufferSize: 65536 } as object)).toThrow(
+      /unknown option 'sortBufferSize' \(the option is 'innodb_sort_buffer_size'\)/,
+    );
   });
 
   it('rejects non-byte records and records larger than a merge read buffer', () => {

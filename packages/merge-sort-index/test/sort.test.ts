@@ -20,7 +20,7 @@ const shapes: Shape[] = ['random', 'duplicates', 'presorted', 'reverse'];
 
 describe.each(modes)('mergeMode %s', (mergeMode) => {
   const small: SorterOptions = {
-    sortBufferSize: 65536,
+    innodb_sort_buffer_size: 65536,
     mergeBlockSize: 8192,
     mergeMode,
     kwayReadSize: 8192,
@@ -113,7 +113,7 @@ describe('pass counts', () => {
     for (const n of [600, 1500, 3000, 5000]) {
       const records = makeRecords('random', n, n, 200);
       const { out, sorter } = externalSort(records, {
-        sortBufferSize: 65536,
+        innodb_sort_buffer_size: 65536,
         mergeMode: 'innodb',
         tmpdir: scratch.dir,
       });
@@ -125,10 +125,10 @@ describe('pass counts', () => {
     }
   });
 
-  it('kway mode merges sortBufferSize / kwayReadSize runs at a time', () => {
+  it('kway mode merges innodb_sort_buffer_size / kwayReadSize runs at a time', () => {
     const records = makeRecords('random', 5000, 11, 200);
     const { out, sorter } = externalSort(records, {
-      sortBufferSize: 65536,
+      innodb_sort_buffer_size: 65536,
       mergeMode: 'kway',
       kwayReadSize: 16384,
       tmpdir: scratch.dir,
@@ -143,12 +143,16 @@ describe('pass counts', () => {
   it('kway with the default read size finishes in one pass where innodb needs several', () => {
     const records = makeRecords('random', 5000, 12, 200);
     const k = externalSort(records, {
-      sortBufferSize: 1 << 20,
+      innodb_sort_buffer_size: 1 << 20,
       mergeBlockSize: 65536,
       mergeMode: 'kway',
       tmpdir: scratch.dir,
     });
-    const i = externalSort(records, { sortBufferSize: 65536, mergeMode: 'innodb', tmpdir: scratch.dir });
+    const i = externalSort(records, {
+      innodb_sort_buffer_size: 65536,
+      mergeMode: 'innodb',
+      tmpdir: scratch.dir,
+    });
     expect(toPlain(k.out)).toEqual(toPlain(i.out));
     expect(i.sorter.stats.passes).toBeGreaterThan(1);
   });
@@ -157,7 +161,9 @@ describe('pass counts', () => {
 describe('entries() copies', () => {
   it('spreading the iterator keeps every record intact (copies by default)', () => {
     const records = makeRecords('random', 3000, 8, 100);
-    const sorter = new ExternalSorter({ sortBufferSize: 65536, tmpdir: scratch.dir }).addAll(records);
+    const sorter = new ExternalSorter({ innodb_sort_buffer_size: 65536, tmpdir: scratch.dir }).addAll(
+      records,
+    );
     const out = [...sorter].map((r) => [r.key, r.value] as [Uint8Array, Uint8Array]);
     expect(out[0]![0]).not.toBeInstanceOf(Buffer);
     expect(toPlain(out)).toEqual(toPlain(referenceSort(records)));
@@ -184,7 +190,7 @@ describe('record sizes at the limits', () => {
     '%s: records of exactly maxRecordSize straddle blocks and read back',
     (mergeMode) => {
       const options = {
-        sortBufferSize: 65536,
+        innodb_sort_buffer_size: 65536,
         mergeBlockSize: 4096,
         kwayReadSize: 4096,
         mergeMode,

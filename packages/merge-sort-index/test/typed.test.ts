@@ -6,7 +6,7 @@ import { scratchDir } from './helpers.js';
 
 const scratch = scratchDir();
 afterAll(() => scratch.dispose());
-const small = { sortBufferSize: 65536, mergeBlockSize: 4096, tmpdir: scratch.dir };
+const small = { innodb_sort_buffer_size: 65536, mergeBlockSize: 4096, tmpdir: scratch.dir };
 
 function sorted<T>(codec: Codec<T>, xs: readonly T[], mergeMode: 'innodb' | 'kway'): T[] {
   return [...new TypedSorter(codec, { ...small, mergeMode }).addAll(xs).values()];

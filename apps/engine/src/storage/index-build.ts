@@ -35,7 +35,7 @@ export class SecondaryBuilder {
     this.#sorters = indexes.map(
       () =>
         new ExternalSorter({
-          sortBufferSize,
+          innodb_sort_buffer_size: sortBufferSize,
           mergeMode: 'kway',
           ...(options.tmpdir === undefined ? {} : { tmpdir: options.tmpdir }),
         }),
@@ -197,7 +197,7 @@ export class TableLoader {
       options,
     );
     this.#late = new ExternalSorter({
-      sortBufferSize: options.innodb_sort_buffer_size ?? 4 << 20,
+      innodb_sort_buffer_size: options.innodb_sort_buffer_size ?? 4 << 20,
       mergeMode: 'kway',
       ...(options.tmpdir === undefined ? {} : { tmpdir: options.tmpdir }),
     });

@@ -1,5 +1,31 @@
+import { compareBytes } from '@enginekit/common';
 import type { KeyComparator } from '../types.js';
 import type { Counter, RecordCursor } from './cursor.js';
+
+/**
+ * Abbreviated keys for memcmp order (`compare` undefined): the first 8 key bytes of input i's
+ * head as two big-endian words, zero-padded, in `hi[i]`, `lo[i]`. Heads whose words differ are
+ * ordered by the words alone (what memcmp of the keys would say); equal words fall back to the
+ * whole keys. The merge's inputs are runs of similar keys, so 8 bytes decide almost every match.
+ */
+function loadPrefix(c: RecordCursor, hi: Uint32Array, lo: Uint32Array, i: number): void {
+  const b = c.buf;
+  const s = c.keyStart;
+  const n = c.keyEnd - s;
+  if (n >= 8) {
+    hi[i] = ((b[s]! << 24) | (b[s + 1]! << 16) | (b[s + 2]! << 8) | b[s + 3]!) >>> 0;
+    lo[i] = ((b[s + 4]! << 24) | (b[s + 5]! << 16) | (b[s + 6]! << 8) | b[s + 7]!) >>> 0;
+    return;
+  }
+  let h = 0;
+  let l = 0;
+  for (let k = 0; k < n; k++) {
+    if (k < 4) h |= b[s + k]! << (24 - 8 * k);
+    else l |= b[s + k]! << (24 - 8 * (k - 4));
+  }
+  hi[i] = h >>> 0;
+  lo[i] = l >>> 0;
+}
 
 /** Copy the current record's position from `from` into `to`. */
 function take(to: RecordCursor, from: RecordCursor): void {
@@ -25,14 +51,18 @@ export class TwoWayMerge implements RecordCursor {
   valueEnd = 0;
   readonly #a: RecordCursor;
   readonly #b: RecordCursor;
-  readonly #compare: KeyComparator;
+  readonly #compare: KeyComparator | undefined;
   readonly #counter: Counter;
+  /** Abbreviated keys of the two heads (memcmp order only): [a, b]. */
+  readonly #hi = new Uint32Array(2);
+  readonly #lo = new Uint32Array(2);
   #aHas = false;
   #bHas = false;
   /** 0: not started, 1: last taken from a, 2: from b. */
   #last = 0;
 
-  constructor(a: RecordCursor, b: RecordCursor, compare: KeyComparator, counter: Counter) {
+  /** `compare` undefined: memcmp order, with abbreviated keys. */
+  constructor(a: RecordCursor, b: RecordCursor, compare: KeyComparator | undefined, counter: Counter) {
     this.#a = a;
     this.#b = b;
     this.#compare = compare;
@@ -40,21 +70,33 @@ export class TwoWayMerge implements RecordCursor {
     this.buf = a.buf;
   }
 
+  /** a's head ≤ b's head (both present). */
+  #aFirst(a: RecordCursor, b: RecordCursor): boolean {
+    this.#counter.comparisons++;
+    const compare = this.#compare;
+    if (compare !== undefined) return compare(a.buf, a.keyStart, a.keyEnd, b.buf, b.keyStart, b.keyEnd) <= 0;
+    const hi = this.#hi;
+    const lo = this.#lo;
+    if (hi[0] !== hi[1]) return hi[0]! < hi[1]!;
+    if (lo[0] !== lo[1]) return lo[0]! < lo[1]!;
+    return compareBytes(a.buf, a.keyStart, a.keyEnd, b.buf, b.keyStart, b.keyEnd) <= 0;
+  }
+
   next(): boolean {
     const a = this.#a;
     const b = this.#b;
-    if (this.#last === 0) {
+    const abbreviate = this.#compare === undefined;
+    if (this.#last !== 2) {
       this.#aHas = a.next();
+      if (abbreviate && this.#aHas) loadPrefix(a, this.#hi, this.#lo, 0);
+    }
+    if (this.#last !== 1) {
       this.#bHas = b.next();
-    } else if (this.#last === 1) {
-      this.#aHas = a.next();
-    } else {
-      this.#bHas = b.next();
+      if (abbreviate && this.#bHas) loadPrefix(b, this.#hi, this.#lo, 1);
     }
     if (this.#aHas) {
       if (this.#bHas) {
-        this.#counter.comparisons++;
-        if (this.#compare(a.buf, a.keyStart, a.keyEnd, b.buf, b.keyStart, b.keyEnd) <= 0) {
+        if (this.#aFirst(a, b)) {
           this.#last = 1;
           take(this, a);
         } else {
@@ -95,11 +137,15 @@ export class LoserTreeMerge implements RecordCursor {
   /** tree[t] for t ≥ 1: loser at internal node t; tree[0]: the winner. */
   readonly #tree: Int32Array;
   readonly #has: Uint8Array;
-  readonly #compare: KeyComparator;
+  readonly #compare: KeyComparator | undefined;
   readonly #counter: Counter;
+  /** Abbreviated keys of the heads (memcmp order only). */
+  readonly #hi: Uint32Array;
+  readonly #lo: Uint32Array;
   #started = false;
 
-  constructor(inputs: readonly RecordCursor[], compare: KeyComparator, counter: Counter) {
+  /** `compare` undefined: memcmp order, with abbreviated keys. */
+  constructor(inputs: readonly RecordCursor[], compare: KeyComparator | undefined, counter: Counter) {
     if (inputs.length === 0) throw new RangeError('LoserTreeMerge needs at least one input');
     this.#inputs = inputs;
     this.#k = inputs.length;
@@ -107,7 +153,17 @@ export class LoserTreeMerge implements RecordCursor {
     this.#has = new Uint8Array(this.#k);
     this.#compare = compare;
     this.#counter = counter;
+    this.#hi = new Uint32Array(this.#k);
+    this.#lo = new Uint32Array(this.#k);
     this.buf = inputs[0]!.buf;
+  }
+
+  /** Advance input i and note whether it has a head. */
+  #advance(i: number): void {
+    const c = this.#inputs[i]!;
+    const has = c.next();
+    this.#has[i] = has ? 1 : 0;
+    if (has && this.#compare === undefined) loadPrefix(c, this.#hi, this.#lo, i);
   }
 
   /** Does input i's head sort before input j's? */
@@ -115,16 +171,23 @@ export class LoserTreeMerge implements RecordCursor {
     const has = this.#has;
     if (has[i] === 0) return false;
     if (has[j] === 0) return true;
+    this.#counter.comparisons++;
+    const compare = this.#compare;
+    if (compare === undefined) {
+      const hi = this.#hi;
+      const lo = this.#lo;
+      if (hi[i] !== hi[j]) return hi[i]! < hi[j]!;
+      if (lo[i] !== lo[j]) return lo[i]! < lo[j]!;
+    }
     const x = this.#inputs[i]!;
     const y = this.#inputs[j]!;
-    this.#counter.comparisons++;
-    const c = this.#compare(x.buf, x.keyStart, x.keyEnd, y.buf, y.keyStart, y.keyEnd);
+    const c = (compare ?? compareBytes)(x.buf, x.keyStart, x.keyEnd, y.buf, y.keyStart, y.keyEnd);
     return c < 0 || (c === 0 && i < j);
   }
 
   #build(): void {
     const k = this.#k;
-    for (let i = 0; i < k; i++) this.#has[i] = this.#inputs[i]!.next() ? 1 : 0;
+    for (let i = 0; i < k; i++) this.#advance(i);
     if (k === 1) {
       this.#tree[0] = 0;
       return;
@@ -155,7 +218,7 @@ export class LoserTreeMerge implements RecordCursor {
       w = tree[0]!;
     } else {
       w = tree[0]!;
-      this.#has[w] = this.#inputs[w]!.next() ? 1 : 0;
+      this.#advance(w);
       for (let t = (w + this.#k) >> 1; t >= 1; t >>= 1) {
         const l = tree[t]!;
         if (this.#less(l, w)) {

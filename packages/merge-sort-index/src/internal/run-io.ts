@@ -1,5 +1,4 @@
-import { TempFileError } from '../errors.js';
-import type { TempFiles } from '../temp-files.js';
+import { type SpillDirectory, TempFileError } from '@enginekit/common';
 import type { RecordCursor } from './cursor.js';
 import { readVarint, varintSize } from './varint.js';
 
@@ -23,13 +22,13 @@ function copyBytes(src: Buffer, from: number, dst: Buffer, to: number, len: numb
  */
 export class RunWriter {
   readonly block: Buffer;
-  readonly #files: TempFiles;
+  readonly #files: SpillDirectory;
   #fd = -1;
   #fill = 0;
   /** File offset where the block buffer's first byte goes. */
   #pos = 0;
 
-  constructor(block: Buffer, files: TempFiles) {
+  constructor(block: Buffer, files: SpillDirectory) {
     this.block = block;
     this.#files = files;
   }
@@ -63,9 +62,27 @@ export class RunWriter {
   /** Write out the partly filled block. */
   flush(): void {
     if (this.#fill === 0) return;
-    this.#files.write(this.#fd, this.block, this.#fill, this.#pos);
+    this.#files.write(this.#fd, this.block, 0, this.#fill, this.#pos);
     this.#pos += this.#fill;
     this.#fill = 0;
+  }
+
+  /**
+   * End a run as MySQL 5.6 does (`row_merge_buf_write`, `row_merge_write_eof`): a 0 end-of-run
+   * byte, then the rest of the block, written whole (`row_merge_write` always writes a full
+   * `srv_sort_buf_size` block). REQUIRES: the run started at a block boundary. The next run
+   * starts at the next block boundary.
+   */
+  endRunWithMarker(): void {
+    const block = this.block;
+    block[this.#fill++] = 0;
+    if (this.#fill === block.length) {
+      this.flush();
+      return;
+    }
+    block.fill(0, this.#fill);
+    this.#fill = block.length;
+    this.flush();
   }
 }
 
@@ -77,12 +94,14 @@ export class RunWriter {
  */
 export class RunReader implements RecordCursor {
   readonly buf: Buffer;
-  readonly #files: TempFiles;
+  readonly #files: SpillDirectory;
   #fd = -1;
   /** Next file offset to read. */
   #filePos = 0;
-  /** End of the run in the file. */
+  /** End of the run's records in the file. */
   #fileEnd = 0;
+  /** End of the run's last block (after the end marker and padding); ≥ #fileEnd. */
+  #blockEnd = 0;
   /** Valid bytes in buf: [0, dataEnd). */
   #dataEnd = 0;
   recordStart = 0;
@@ -91,16 +110,37 @@ export class RunReader implements RecordCursor {
   valueStart = 0;
   valueEnd = 0;
 
-  constructor(buf: Buffer, files: TempFiles) {
+  constructor(buf: Buffer, files: SpillDirectory) {
     this.buf = buf;
     this.#files = files;
   }
 
-  /** Position on the run `[start, end)` of `fd`, before its first record. */
-  open(fd: number, start: number, end: number): void {
+  /**
+   * Position on the run whose records are `[start, end)` of `fd`, before its first record.
+   * `blockEnd` (default `end`): where the run's blocks end; the bytes after its records (end
+   * marker, padding) are read too once the records are exhausted, as MySQL 5.6 reads whole blocks.
+   */
+  open(fd: number, start: number, end: number, blockEnd: number = end): void {
     this.#fd = fd;
     this.#filePos = start;
     this.#fileEnd = end;
+    this.#blockEnd = blockEnd;
+    this.#dataEnd = 0;
+    this.valueEnd = 0;
+  }
+
+  /** Read the run's tail after its records (end marker and padding), counted as read. */
+  #readTail(): void {
+    const buf = this.buf;
+    let pos = this.#fileEnd;
+    while (pos < this.#blockEnd) {
+      const want = Math.min(buf.length, this.#blockEnd - pos);
+      const got = this.#files.read(this.#fd, buf, 0, want, pos);
+      if (got !== want)
+        throw new TempFileError(`temp file ended early: wanted ${want} bytes at ${pos}, got ${got}`);
+      pos += got;
+    }
+    this.#blockEnd = this.#fileEnd;
     this.#dataEnd = 0;
     this.valueEnd = 0;
   }
@@ -122,7 +162,10 @@ export class RunReader implements RecordCursor {
   next(): boolean {
     let p = this.valueEnd;
     const more = this.#filePos < this.#fileEnd;
-    if (p >= this.#dataEnd && !more) return false;
+    if (p >= this.#dataEnd && !more) {
+      if (this.#blockEnd > this.#fileEnd) this.#readTail();
+      return false;
+    }
     const buf = this.buf;
     if (this.#dataEnd - p < 4 && more) p = this.#refill(p);
     const kl = readVarint(buf, p);

@@ -10,6 +10,13 @@ const STRIDE = 3;
 export const ENTRY_OVERHEAD: number = 8 * STRIDE;
 
 /**
+ * MySQL 5.6 refuses a record when `total_size + size >= srv_sort_buf_size - 1`
+ * (`row_merge_buf_add`, row0merge.cc): one byte stays free for the end-of-run marker that
+ * `row_merge_buf_write` appends, so the records of one buffer may take at most size − 2 bytes.
+ */
+export const MYSQL56_RESERVED = 2;
+
+/**
  * The sort buffer (`innodb_sort_buffer_size` bytes, one ArrayBuffer), laid out like a slotted
  * page so no JS object exists per record:
  *
@@ -29,11 +36,18 @@ export const ENTRY_OVERHEAD: number = 8 * STRIDE;
  * Invariant: `24·n ≤ low`, so the region after the entries always has room for the merge
  * sort's auxiliary array. `sort()` permutes entries (stable, records never move); `cursor()`
  * then walks them in key order.
+ *
+ * Record-only accounting (`recordOnly`, MySQL 5.5/5.6): the whole buffer holds records and the
+ * entries live in a separate array that grows as needed, as InnoDB keeps its tuple pointers
+ * (`buf->tuples`, `buf->tmp_tuples`) outside the block (`row_merge_buf_create_low`). A record is
+ * refused when the records would pass `size − 2` bytes; the in-memory sort is the merge sort
+ * alone (InnoDB's `UT_SORT_FUNCTION_BODY`), with no radix pass.
  */
 export class SortBuffer {
   readonly bytes: Buffer;
-  readonly #words: Uint32Array;
+  #words: Uint32Array;
   readonly #abbreviate: boolean;
+  readonly #recordOnly: boolean;
   /** Radix-sort histograms, 8 bytes × 256 buckets. */
   readonly #hist: Uint32Array = new Uint32Array(2048);
   readonly size: number;
@@ -42,25 +56,44 @@ export class SortBuffer {
   /** Encoded bytes of the records held (without the entries). */
   recordBytes = 0;
 
-  /** `abbreviate`: fill key prefixes (only valid for memcmp order). */
-  constructor(size: number, abbreviate: boolean) {
+  /**
+   * `abbreviate`: fill key prefixes (only valid for memcmp order). `recordOnly`: MySQL 5.6's
+   * accounting (see the class comment).
+   */
+  constructor(size: number, abbreviate: boolean, recordOnly = false) {
     const ab = new ArrayBuffer(size);
     this.bytes = Buffer.from(ab);
-    this.#words = new Uint32Array(ab, 0, size >>> 2);
+    this.#words = recordOnly ? new Uint32Array(2 * STRIDE * 1024) : new Uint32Array(ab, 0, size >>> 2);
     this.#abbreviate = abbreviate;
+    this.#recordOnly = recordOnly;
     this.size = size;
     this.low = size;
   }
 
   /** Largest encoded record the buffer can hold when empty. */
-  static capacityFor(size: number): number {
-    return size - ENTRY_OVERHEAD - 4;
+  static capacityFor(size: number, recordOnly = false): number {
+    return recordOnly ? size - MYSQL56_RESERVED : size - ENTRY_OVERHEAD - 4;
+  }
+
+  /** Bytes of the entry array when it lives outside the buffer (record-only accounting), else 0. */
+  get outsideBytes(): number {
+    return this.#recordOnly ? this.#words.byteLength : 0;
+  }
+
+  /** Double the outside entry array (record-only accounting): once per doubling of a run, never per record. */
+  #grow(): void {
+    const bigger = new Uint32Array(2 * this.#words.length);
+    bigger.set(this.#words.subarray(0, STRIDE * this.count));
+    this.#words = bigger;
   }
 
   /** Append a record of encoded size `encoded`; false (and nothing changes) when it does not fit. */
   tryAdd(key: Uint8Array, value: Uint8Array, encoded: number): boolean {
     const low = this.low - encoded;
-    if (ENTRY_OVERHEAD * (this.count + 1) > (low & ~3)) return false;
+    if (this.#recordOnly) {
+      if (this.recordBytes + encoded > this.size - MYSQL56_RESERVED) return false;
+      if (2 * STRIDE * (this.count + 1) > this.#words.length) this.#grow();
+    } else if (ENTRY_OVERHEAD * (this.count + 1) > (low & ~3)) return false;
     const bytes = this.bytes;
     const kl = key.length;
     let p = writeVarint(bytes, low, kl);
@@ -111,7 +144,7 @@ export class SortBuffer {
    */
   sort(compare: KeyComparator | undefined, counter: Counter): void {
     const n = this.count;
-    if (compare !== undefined || !this.#abbreviate || n < 64) {
+    if (compare !== undefined || !this.#abbreviate || this.#recordOnly || n < 64) {
       this.#mergeSort(0, n, compare, counter);
       return;
     }
