@@ -9,7 +9,7 @@ import {
   requireString,
   UsageError,
 } from './cli-args.js';
-import { generateTpch, type TpchStep } from './tpch/generate.js';
+import { generateTpch, type TpchStep } from '@enginekit/tpch';
 import { demoCommand } from './commands/demo.js';
 import { infoCommand } from './commands/info.js';
 import { tpchLoadCommand } from './commands/load.js';

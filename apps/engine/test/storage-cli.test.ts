@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TPCH_TABLES } from '../src/index.js';
+import { TPCH_TABLES } from '@enginekit/tpch';
 
 const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'engine-cli-'));

@@ -3,8 +3,9 @@
 import { KeyCodec, type KeyValue } from '@enginekit/btree-sampler';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyEncoder, keySpec, RowBuffer, RowCodec, type StoredColumn } from '../src/index.js';
-import { decimalBytes } from '../src/index.js';
+import { decimalBytes, RowBuffer, type StoredColumn } from '../src/index.js';
+import { KeyEncoder, keySpec } from '../src/storage/key-encoder.js';
+import { RowCodec } from '../src/storage/row.js';
 
 const COLUMNS: StoredColumn[] = [
   { name: 'i', type: { kind: 'int' } },

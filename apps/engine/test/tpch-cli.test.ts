@@ -7,8 +7,7 @@ import {
   requireString,
   UsageError,
 } from '../src/cli-args.js';
-import { chunkRange } from '../src/tpch/scale.js';
-import { scalePlan } from '../src/index.js';
+import { chunkRange, scalePlan } from '@enginekit/tpch';
 
 describe('cli arguments', () => {
   const flags = new Set(['quiet']);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expectOnly, parseArgs, positiveNumber, UsageError } from '../cli-args.js';
 import { Database } from '../storage/database.js';
-import { generateTpch } from '../tpch/generate.js';
+import { generateTpch } from '@enginekit/tpch';
 import { formatInfo } from './info.js';
 import { runLoad } from './load.js';
 

@@ -4,7 +4,7 @@ import { MultiBar, Presets, type SingleBar } from 'cli-progress';
 import { expectOnly, parseArgs, positiveNumber, requireString, UsageError } from '../cli-args.js';
 import { type LoadProgress, loadTpch, type TpchLoadResult } from '../load/tpch-load.js';
 import { DuplicateEntryError, FormatVersionError, NotADatabaseError } from '../storage/errors.js';
-import { TblFormatError } from '../tpch/errors.js';
+import { TblFormatError } from '@enginekit/tpch';
 
 /** Errors that are the input's fault: printed as one line, exit status 1. */
 export function isUserError(e: unknown): e is Error {

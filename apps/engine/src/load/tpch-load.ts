@@ -14,10 +14,15 @@ import { Database, type DatabaseOptions } from '../storage/database.js';
 import { type IndexBuildOptions, TableLoader } from '../storage/index-build.js';
 import { K_TEXT } from '../storage/row.js';
 import type { Table } from '../storage/table.js';
-import { generateTpch, TPCH_TABLES, type TpchTable } from '../tpch/generate.js';
-import { TPCH_SCHEMA } from '../tpch/schema.js';
-import { readTblBatches, type TblData } from '../tpch/tbl-reader.js';
-import { dbt3Schema } from './dbt3.js';
+import {
+  generateTpch,
+  readTblBatches,
+  type TblData,
+  TPCH_SCHEMA,
+  TPCH_TABLES,
+  type TpchTable,
+} from '@enginekit/tpch';
+import { dbt3Schema } from './dbt3-schema.js';
 
 /** What the loader reports while it works. */
 export type LoadPhase = 'generate' | 'rows' | 'index' | 'done';
