@@ -58,6 +58,11 @@ export interface TpchLoadResult {
   readonly seconds: number;
 }
 
+/** The side file a load of `db` builds before renaming it over `db`: `<db>.loading-<pid>`. */
+export function sideFilePath(db: string): string {
+  return `${db}.loading-${process.pid}`;
+}
+
 /**
  * `enginekit tpch load`: create the DBT3 schema and index set and load dbgen `.tbl` files (or
  * freshly generated ones). All or nothing: the database is built in `<db>.loading-<pid>` and
@@ -72,7 +77,7 @@ export function loadTpch(options: TpchLoadOptions): TpchLoadResult {
     throw new TypeError('give exactly one of tbl (a .tbl directory) or sf (a scale factor)');
   let dir = options.tbl;
   let generated: string | undefined;
-  const tmp = `${options.db}.loading-${process.pid}`;
+  const tmp = sideFilePath(options.db);
   let db: Database | undefined;
   let loader: TableLoader | undefined;
   try {

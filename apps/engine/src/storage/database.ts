@@ -20,6 +20,7 @@ import {
   HDR_MAGIC,
   HDR_NEXT_INDEX_ID,
   HDR_NEXT_TABLE_ID,
+  HDR_PAGE_COUNT,
   HDR_PAGE_SIZE,
   HDR_SYS_COLUMNS,
   HDR_SYS_INDEXES,
@@ -344,6 +345,7 @@ export class Database {
     writeUint32BE(b, base + HDR_SYS_STATS, r.stats);
     writeUint32BE(b, base + HDR_NEXT_TABLE_ID, this.#nextTableId);
     writeUint32BE(b, base + HDR_NEXT_INDEX_ID, this.#nextIndexId);
+    writeUint32BE(b, base + HDR_PAGE_COUNT, this.pool.spaceSize(0));
     this.pool.markDirty(f);
     this.pool.unfix(f, 2);
   }

@@ -17,9 +17,10 @@ import { FormatVersionError, NotADatabaseError } from './errors.js';
  * | 66 | 4 | root page of SYS_STATS |
  * | 70 | 4 | next table id |
  * | 74 | 4 | next index id |
+ * | 78 | 4 | pages in the file when the header was last written (at every flush and close) |
  */
 export const MAGIC: Uint8Array = new TextEncoder().encode('ENGINEKT');
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 export const HDR_MAGIC: number = FIL_PAGE_DATA;
 export const HDR_VERSION: number = FIL_PAGE_DATA + 8;
 export const HDR_PAGE_SIZE: number = FIL_PAGE_DATA + 12;
@@ -29,6 +30,7 @@ export const HDR_SYS_INDEXES: number = FIL_PAGE_DATA + 24;
 export const HDR_SYS_STATS: number = FIL_PAGE_DATA + 28;
 export const HDR_NEXT_TABLE_ID: number = FIL_PAGE_DATA + 32;
 export const HDR_NEXT_INDEX_ID: number = FIL_PAGE_DATA + 36;
+export const HDR_PAGE_COUNT: number = FIL_PAGE_DATA + 40;
 /** Page type stamped on page 0 (InnoDB's FIL_PAGE_TYPE_FSP_HDR is 8). */
 export const PAGE_TYPE_DB_HEADER = 8;
 
@@ -66,8 +68,8 @@ export function probeHeader(path: string): number {
     if (head[HDR_MAGIC + i] !== MAGIC[i]) throw new NotADatabaseError(path, 'no ENGINEKT magic in page 0');
   }
   const version = readUint32BE(head, HDR_VERSION);
-  if (version > FORMAT_VERSION) throw new FormatVersionError(path, version, FORMAT_VERSION);
   if (version === 0) throw new NotADatabaseError(path, 'format version 0');
+  if (version !== FORMAT_VERSION) throw new FormatVersionError(path, version, FORMAT_VERSION);
   const pageSize = readUint32BE(head, HDR_PAGE_SIZE);
   try {
     return checkPageSize(pageSize);
