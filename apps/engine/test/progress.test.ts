@@ -2,6 +2,8 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ProgressBars } from '../src/commands/internal/progress.js';
 
+const ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+
 /** A terminal `columns` wide that keeps what is drawn on it, line by line. */
 class FakeTerminal extends Writable {
   readonly isTTY = true;
@@ -11,7 +13,7 @@ class FakeTerminal extends Writable {
   }
   override _write(chunk: Buffer, _enc: string, done: () => void): void {
     // strip cursor movement and erase sequences; what remains is the text of the lines
-    const text = chunk.toString().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    const text = chunk.toString().replace(ESCAPE, '');
     for (const l of text.split(/[\r\n]/)) if (l.length > 0) this.lines.push(l);
     done();
   }
