@@ -14,8 +14,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getPageLsn, sealPage } from '@enginekit/buffer-pool';
 import { TPCH_TABLES } from '@enginekit/tpch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../src/index.js';
 
 const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
 if (!existsSync(cli)) throw new Error(`${cli} is missing: run pnpm build first`);
@@ -382,6 +384,26 @@ describe('info verifies the file', () => {
     writeFileSync(t, bytes.subarray(0, 30 * 16384 + 100));
     expect(run(['info', '--db', t]).stderr).toBe(
       `enginekit: info: ${t} is ${30 * 16384 + 100} bytes, not a whole number of 16384-byte pages: page 30 is cut short\n`,
+    );
+  });
+
+  it('a tree broken inside pages whose checksums hold: found by --exact, naming the index', () => {
+    const db = Database.open(good);
+    const root = db.table('lineitem').index('i_l_shipdate').tree.rootPage;
+    db.abandon();
+    const bytes = readFileSync(good);
+    const base = root * 16384;
+    bytes.fill(0xff, base + 200, base + 400); // overwrite part of the page directory and records
+    sealPage(bytes, base, 16384, 0, root, getPageLsn(bytes, base)); // with a valid checksum again
+    const broken = join(dir, 'resealed.ekdb');
+    writeFileSync(broken, bytes);
+    expect(run(['info', '--db', broken]).status).toBe(0); // the cheap checks cannot see it
+    const r = run(['info', '--db', broken, '--exact']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^enginekit: info: index lineitem\\.i_l_shipdate \\(root page ${root}\\) fails its check: .+\n$`,
+      ),
     );
   });
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { noWords, parseArgs, stringOption } from '../cli-args.js';
 import { Database } from '../storage/database.js';
 import { type FileVerification, verifyDatabaseFile } from '../storage/verify.js';
-import { TargetError } from './internal/failure.js';
+import { isDataError, TargetError } from './internal/failure.js';
 import { writeOut } from './internal/output.js';
 import { INFO } from './usage.js';
 
@@ -120,7 +120,16 @@ export function infoCommand(argv: readonly string[]): void {
   if (!st.isFile()) throw new TargetError(`${path} is not a regular file`);
   const verified = verifyDatabaseFile(path);
   if (args.options.has('quiet') && !exact) return;
-  const db = Database.open(path);
+  let db: Database;
+  try {
+    db = Database.open(path);
+  } catch (e) {
+    if (isDataError(e)) throw e;
+    // every page checked out, so what failed is the dictionary's content
+    throw new TargetError(
+      `${path}: the data dictionary cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
   try {
     const text = formatInfo(db, exact, verified);
     if (!args.options.has('quiet')) writeOut(text);
