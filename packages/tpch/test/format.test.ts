@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CURRENT_DAY_OFFSET, dateText, TOTAL_DAYS } from '../src/dates.js';
+import { CURRENT_DAY_OFFSET, dateText, TOTAL_DAYS } from '../src/internal/dates.js';
 import { TblWriter } from '../src/index.js';
 import { sparseOrderKey } from '../src/internal/orders.js';
 

@@ -1,4 +1,4 @@
-import { DATE_BYTES, ORDER_DATE_MAX_OFFSET, CURRENT_DAY_OFFSET } from '../dates.js';
+import { DATE_BYTES, ORDER_DATE_MAX_OFFSET, CURRENT_DAY_OFFSET } from './dates.js';
 import { orderPriorities, returnFlags, shipInstructions, shipModes } from './dists.js';
 import { encoded, pick, slice, textSlice } from './fields.js';
 import { partSupplier, retailPriceCents } from './part.js';
