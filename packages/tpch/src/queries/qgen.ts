@@ -102,7 +102,7 @@ export function qgenParameters(query: number, seed: number, sf = 1): string[] {
       return [segment, ascDate(s.unifInt(0, 30) + 1155)];
     }
     case 4:
-      // months 0–57 (1993-01…1997-10), as TPC-H 2.17's varsub.c; its 2008 revision drew 1–58
+      // months 0–57 (1993-01…1997-10), as later varsub.c and published qgen output; revision 1.9 (2008) drew 1–58
       return [monthStart(s.unifInt(0, 57))];
     case 5: {
       const region = word(regions);
