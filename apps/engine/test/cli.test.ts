@@ -249,8 +249,15 @@ function interrupt(
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   let sawTemp = false;
+  const isReady = (): boolean => {
+    try {
+      return ready(tmp);
+    } catch {
+      return false; // a directory removed while it was listed: look again
+    }
+  };
   const timer = setInterval(() => {
-    if (ready(tmp)) {
+    if (isReady()) {
       sawTemp = true;
       clearInterval(timer);
       child.kill(signal);
