@@ -11,11 +11,14 @@ export { HANDLER_COUNTERS } from './storage/counters.js';
 export type { HandlerCounter } from './storage/counters.js';
 export {
   DuplicateEntryError,
+  FileLengthError,
   FormatVersionError,
   NoSuchObjectError,
   NotADatabaseError,
 } from './storage/errors.js';
 export { FORMAT_VERSION, MAGIC } from './storage/header.js';
+export { verifyDatabaseFile } from './storage/verify.js';
+export type { FileVerification } from './storage/verify.js';
 export { decimalBytes, MAX_DECIMAL_PRECISION, typeName } from './storage/types.js';
 export type { ColumnType, FieldValue, IndexDef, StoredColumn, TableSchema } from './storage/types.js';
 export { dbt3Schema, storageType } from './load/dbt3-schema.js';
