@@ -8,14 +8,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import {
-  DBT3_KEYS,
-  generateTpch,
-  loadTpch,
-  readTblBatches,
-  TPCH_SCHEMA,
-  TPCH_TABLES,
-} from '../dist/index.js';
+import { DBT3_KEYS, generateTpch, readTblBatches, TPCH_SCHEMA, TPCH_TABLES } from '@enginekit/tpch';
+import { loadTpch } from '../dist/index.js';
 
 const sf = Number(process.env.ENGINE_BENCH_SF ?? 0.1);
 const runs = Number(process.env.ENGINE_BENCH_RUNS ?? 1);

@@ -1,20 +1,40 @@
-/** A command-line mistake: printed with the usage text, exit status 2. */
+/** A command-line mistake: printed with the command's usage, exit status 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** The options one command takes. `--help` and `--version` are accepted by every command. */
+export interface CommandSpec {
+  /** The command as typed, for messages: `tpch gen`. */
+  readonly name: string;
+  /** Options that take no value. */
+  readonly flags: readonly string[];
+  /** Options that need a value (`--sf 0.1` or `--sf=0.1`). */
+  readonly values: readonly string[];
+}
+
 export interface ParsedArgs {
-  /** Positional words (subcommands). */
+  /** Positional words. */
   readonly words: string[];
-  /** `--name value` / `--name=value` options; flags map to `true`. */
+  /** Options given: flags map to `true`. */
   readonly options: Map<string, string | true>;
 }
 
+/** `--help`/`-h` or `--version` anywhere before `--`: answered before anything else is checked. */
+export function wantsHelp(argv: readonly string[]): 'help' | 'version' | undefined {
+  for (const a of argv) {
+    if (a === '--') return undefined;
+    if (a === '--help' || a === '-h') return 'help';
+    if (a === '--version') return 'version';
+  }
+  return undefined;
+}
+
 /**
- * Splits argv into words and `--options`. `flags` names the options that take no value; every
- * other option needs one. Unknown options are reported by {@link expectOnly}.
+ * Splits argv into words and options against `spec`. An option the command does not know is
+ * named as unknown (before any other check, so a typo is never reported as a missing value).
  */
-export function parseArgs(argv: readonly string[], flags: ReadonlySet<string>): ParsedArgs {
+export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArgs {
   const words: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
@@ -26,21 +46,24 @@ export function parseArgs(argv: readonly string[], flags: ReadonlySet<string>): 
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
-      if (name.length === 0) throw new UsageError(`bad option '${a}'`);
-      if (options.has(name)) throw new UsageError(`--${name} given twice`);
-      if (flags.has(name)) {
-        if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      const isFlag = spec.flags.includes(name);
+      if (name.length === 0 || (!isFlag && !spec.values.includes(name)))
+        throw new UsageError(`${spec.name}: unknown option ${eq < 0 ? a : a.slice(0, eq)}`);
+      if (options.has(name)) throw new UsageError(`${spec.name}: --${name} given twice`);
+      if (isFlag) {
+        if (eq >= 0) throw new UsageError(`${spec.name}: --${name} takes no value`);
         options.set(name, true);
       } else if (eq >= 0) {
         options.set(name, a.slice(eq + 1));
       } else {
         const v = argv[i + 1];
-        if (v === undefined || v.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+        if (v === undefined || v.startsWith('--'))
+          throw new UsageError(`${spec.name}: --${name} needs a value`);
         options.set(name, v);
         i++;
       }
     } else if (a.startsWith('-') && a.length > 1) {
-      throw new UsageError(`unknown option '${a}' (options are spelled --name)`);
+      throw new UsageError(`${spec.name}: unknown option '${a}' (options are spelled --name)`);
     } else {
       words.push(a);
     }
@@ -48,29 +71,45 @@ export function parseArgs(argv: readonly string[], flags: ReadonlySet<string>): 
   return { words, options };
 }
 
-/** Throws if an option outside `allowed` was given. */
-export function expectOnly(args: ParsedArgs, allowed: readonly string[], command: string): void {
-  for (const name of args.options.keys()) {
-    if (!allowed.includes(name)) throw new UsageError(`${command}: unknown option --${name}`);
-  }
+/** Throws if positional words were given to a command that takes none. */
+export function noWords(args: ParsedArgs, spec: CommandSpec): void {
+  if (args.words.length > 0) throw new UsageError(`${spec.name}: unexpected argument '${args.words[0]}'`);
 }
 
-/** A required string option. */
-export function requireString(args: ParsedArgs, name: string, command: string): string {
+/** A string option; required unless `fallback` is given. */
+export function stringOption(args: ParsedArgs, name: string, command: string): string;
+export function stringOption(
+  args: ParsedArgs,
+  name: string,
+  command: string,
+  fallback: undefined,
+): string | undefined;
+export function stringOption(
+  args: ParsedArgs,
+  name: string,
+  command: string,
+  ...fallback: [undefined?]
+): string | undefined {
   const v = args.options.get(name);
-  if (v === undefined) throw new UsageError(`${command}: --${name} is required`);
+  if (v === undefined) {
+    if (fallback.length > 0) return undefined;
+    throw new UsageError(`${command}: --${name} is required`);
+  }
   if (v === true || v.length === 0) throw new UsageError(`${command}: --${name} needs a value`);
   return v;
 }
 
-/** A positive decimal number option (`0.01`, `1`, `10`). */
+const NUMBER = /^\+?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A positive decimal number option (`0.01`, `1`, `1e-3`). */
 export function positiveNumber(args: ParsedArgs, name: string, command: string, fallback: number): number {
   const v = args.options.get(name);
   if (v === undefined) return fallback;
-  if (v === true || !/^(\d+(\.\d*)?|\.\d+)$/.test(v) || !(Number(v) > 0)) {
+  const n = typeof v === 'string' && NUMBER.test(v) ? Number(v) : Number.NaN;
+  if (!(n > 0) || !Number.isFinite(n)) {
     throw new UsageError(`${command}: --${name} must be a positive number, got '${v === true ? '' : v}'`);
   }
-  return Number(v);
+  return n;
 }
 
 /** A positive integer option (`--chunks 4`). */
@@ -81,4 +120,12 @@ export function positiveInteger(args: ParsedArgs, name: string, command: string,
     throw new UsageError(`${command}: --${name} must be a positive integer, got '${v === true ? '' : v}'`);
   }
   return Number(v);
+}
+
+/** A scale factor: a positive number, and an integer from 1 up (dbgen would truncate 1.5 to 1). */
+export function scaleFactor(args: ParsedArgs, command: string, fallback: number): number {
+  const sf = positiveNumber(args, 'sf', command, fallback);
+  if (sf >= 1 && !Number.isInteger(sf))
+    throw new UsageError(`${command}: --sf from 1 up must be an integer, got '${args.options.get('sf')}'`);
+  return sf;
 }

@@ -1,132 +1,72 @@
 #!/usr/bin/env node
-import { basename, resolve } from 'node:path';
-import { SingleBar } from 'cli-progress';
-import {
-  expectOnly,
-  parseArgs,
-  positiveInteger,
-  positiveNumber,
-  requireString,
-  UsageError,
-} from './cli-args.js';
-import { generateTpch, type TpchStep } from './tpch/generate.js';
+import { createRequire } from 'node:module';
+import { UsageError, wantsHelp } from './cli-args.js';
 import { demoCommand } from './commands/demo.js';
+import { genCommand } from './commands/gen.js';
 import { infoCommand } from './commands/info.js';
-import { tpchLoadCommand } from './commands/load.js';
+import { failure } from './commands/internal/failure.js';
+import { writeErr, writeOut } from './commands/internal/output.js';
+import { loadCommand } from './commands/load.js';
+import { COMMANDS, commandUsage, mainUsage } from './commands/usage.js';
 
-const USAGE = `usage:
-  enginekit tpch gen --sf N --out DIR [--chunks C --step S] [--quiet]
-      write dbgen-identical region.tbl … lineitem.tbl for scale factor N (default 0.01);
-      with --chunks, only part S of C of each scaled table, as <table>.tbl.S (dbgen -C/-S)
-  enginekit tpch load --db FILE (--sf N | --tbl DIR) [--buffer-pool-mb 128] [--sort-buffer-mb 4] [--quiet]
-      create the DBT3 schema and indexes in FILE and load the .tbl files (or generate SF N first);
-      all or nothing: FILE is replaced only when the whole load succeeded
-  enginekit info --db FILE [--exact]
-      tables, row counts, and per index: pages, bytes, height (from ANALYZE's stats; --exact walks the trees)
-  enginekit demo [--sf 0.01] [--dir DIR] [--quiet]
-      generate SF 0.01, load it into a database file, print info
-  enginekit --help`;
-
-const STEP_LABEL: Record<TpchStep, string> = {
-  text: 'text pool',
-  region: 'region',
-  nation: 'nation',
-  supplier: 'supplier',
-  customer: 'customer',
-  part: 'part+partsupp',
-  orders: 'orders+lineitem',
+const RUN: Readonly<Record<string, (argv: readonly string[]) => void | Promise<void>>> = {
+  'tpch gen': genCommand,
+  'tpch load': loadCommand,
+  info: infoCommand,
+  demo: demoCommand,
 };
 
-function tpchGen(argv: readonly string[]): void {
-  const args = parseArgs(argv, new Set(['quiet']));
-  expectOnly(args, ['sf', 'out', 'quiet', 'chunks', 'step'], 'tpch gen');
-  if (args.words.length > 0) throw new UsageError(`tpch gen: unexpected argument '${args.words[0]}'`);
-  const sf = positiveNumber(args, 'sf', 'tpch gen', 0.01);
-  if (sf >= 1 && !Number.isInteger(sf)) {
-    throw new UsageError(`tpch gen: --sf above 1 must be an integer, got '${sf}'`);
-  }
-  const out = resolve(requireString(args, 'out', 'tpch gen'));
-  const chunks = positiveInteger(args, 'chunks', 'tpch gen', 1);
-  const part = positiveInteger(args, 'step', 'tpch gen', 1);
-  if (part > chunks) throw new UsageError(`tpch gen: --step ${part} is beyond --chunks ${chunks}`);
-  const quiet = args.options.has('quiet') || !process.stderr.isTTY;
-
-  let bar: SingleBar | undefined;
-  let step: TpchStep | undefined;
-  let value = 0;
-  const started = performance.now();
-  const result = generateTpch({
-    sf,
-    out,
-    chunks,
-    step: part,
-    ...(quiet
-      ? {}
-      : {
-          onProgress: (s: TpchStep, done: number, total: number): void => {
-            if (s !== step) {
-              bar?.stop();
-              step = s;
-              value = 0;
-              bar = new SingleBar({
-                format: `${STEP_LABEL[s].padEnd(16)} [{bar}] {percentage}% | {value}/{total} | {duration}s`,
-                hideCursor: true,
-                stream: process.stderr,
-              });
-              bar.start(total, 0);
-            }
-            value += done;
-            bar!.update(Math.min(value, total));
-          },
-        }),
-  });
-  bar?.stop();
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (!args.options.has('quiet')) {
-    const bytes = result.files.reduce((a, f) => a + f.bytes, 0);
-    process.stdout.write(
-      `${result.files.map((f) => `${basename(f.path)} ${f.rows} rows`).join(', ')}\n` +
-        `SF ${sf}: ${(bytes / 1e6).toFixed(1)} MB in ${out} (${seconds} s)\n`,
-    );
-  }
+function version(): string {
+  const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+  return `enginekit ${pkg.version}\n`;
 }
 
-function main(argv: readonly string[]): void {
-  const [command, sub, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === 'help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`);
+/** Finds the command (one or two words) and the arguments after it. */
+function split(argv: readonly string[]): { name: string | undefined; rest: readonly string[] } {
+  const [first, second] = argv;
+  if (first === 'tpch') {
+    if (second === undefined || second.startsWith('-')) return { name: 'tpch', rest: argv.slice(1) };
+    return { name: `tpch ${second}`, rest: argv.slice(2) };
+  }
+  return { name: first, rest: argv.slice(1) };
+}
+
+let usageFor: string | undefined;
+
+async function main(argv: readonly string[]): Promise<void> {
+  const { name, rest } = split(argv);
+  if (name === undefined || name.startsWith('-') || name === 'help') {
+    const want = name === '--version' ? 'version' : wantsHelp(argv);
+    if (want === 'version') writeOut(version());
+    else if (want === 'help' || name === undefined || name === 'help') writeOut(mainUsage());
+    else throw new UsageError(`unknown option ${name}`);
     return;
   }
-  if (command === 'tpch') {
-    if (sub === 'gen') {
-      tpchGen(rest);
-      return;
-    }
-    if (sub === 'load') {
-      tpchLoadCommand(rest);
-      return;
+  const run = RUN[name];
+  if (run === undefined) {
+    if (name === 'tpch') {
+      if (wantsHelp(rest) === 'help') return void writeOut(mainUsage());
+      throw new UsageError('tpch needs a subcommand: gen or load');
     }
     throw new UsageError(
-      sub === undefined ? 'tpch needs a subcommand: gen' : `unknown tpch subcommand '${sub}'`,
+      name.startsWith('tpch ') ? `unknown tpch subcommand '${name.slice(5)}'` : `unknown command '${name}'`,
     );
   }
-  if (command === 'info') {
-    infoCommand([sub, ...rest].filter((x): x is string => x !== undefined));
-    return;
-  }
-  if (command === 'demo') {
-    demoCommand([sub, ...rest].filter((x): x is string => x !== undefined));
-    return;
-  }
-  throw new UsageError(`unknown command '${command}'`);
+  const want = wantsHelp(rest);
+  if (want === 'help') return void writeOut(commandUsage(COMMANDS[name]!));
+  if (want === 'version') return void writeOut(version());
+  usageFor = name;
+  await run(rest);
 }
 
-try {
-  main(process.argv.slice(2));
-} catch (e) {
-  if (e instanceof UsageError || e instanceof RangeError || e instanceof TypeError) {
-    process.stderr.write(`enginekit: ${e.message}\n${e instanceof UsageError ? `${USAGE}\n` : ''}`);
-    process.exit(2);
+main(process.argv.slice(2)).catch((e: unknown) => {
+  const f = failure(e);
+  const prefix = usageFor === undefined || e instanceof UsageError ? 'enginekit' : `enginekit: ${usageFor}`;
+  writeErr(`${prefix}: ${f.line}\n`);
+  if (e instanceof UsageError) {
+    const c = usageFor === undefined ? undefined : COMMANDS[usageFor];
+    writeErr(c === undefined ? 'run enginekit --help for the commands\n' : `usage: ${c.synopsis}\n`);
   }
-  throw e;
-}
+  if (f.stack !== undefined && process.env.ENGINEKIT_DEBUG) writeErr(`${f.stack}\n`);
+  process.exitCode = f.status;
+});

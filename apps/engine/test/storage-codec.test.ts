@@ -3,8 +3,9 @@
 import { KeyCodec, type KeyValue } from '@enginekit/btree-sampler';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyEncoder, keySpec, RowBuffer, RowCodec, type StoredColumn } from '../src/index.js';
-import { decimalBytes } from '../src/index.js';
+import { decimalBytes, RowBuffer, type StoredColumn } from '../src/index.js';
+import { KeyEncoder, keySpec } from '../src/storage/key-encoder.js';
+import { RowCodec } from '../src/storage/row.js';
 
 const COLUMNS: StoredColumn[] = [
   { name: 'i', type: { kind: 'int' } },
@@ -63,6 +64,29 @@ describe('row codec', () => {
     expect(new TextDecoder().decode(back.get(5) as Uint8Array)).toBe('ab  ');
     expect(back.get(2)).toBe(6);
     expect(back.get(4)).toBe(10561);
+  });
+
+  it('values() shows each field as SQL does: text decoded, DECIMAL exact, DATE as a day', () => {
+    const row = new RowBuffer(COLUMNS).setAll([
+      -7,
+      2 ** 40,
+      '-1234.05',
+      null,
+      '1998-12-01',
+      'ab  ',
+      'naïve ✓',
+    ]);
+    expect(row.values()).toEqual([-7, 2 ** 40, '-1234.05', null, '1998-12-01', 'ab  ', 'naïve ✓']);
+    row.setAll([0, 0, '0.06', '-0.5', '1970-01-01', null, '']);
+    expect(row.values()).toEqual([0, 0, '0.06', '-0.5', '1970-01-01', null, '']);
+    // every value round-trips through set(): what values() shows is what set() takes
+    fc.assert(
+      fc.property(rowArb, (r) => {
+        const a = new RowBuffer(COLUMNS).setAll([...r]);
+        const b = new RowBuffer(COLUMNS).setAll(a.values());
+        expect(b.toArray()).toEqual(a.toArray());
+      }),
+    );
   });
 
   it('rejects values outside their type, naming the column', () => {

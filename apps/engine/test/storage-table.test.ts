@@ -416,10 +416,13 @@ describe('files that must not open', () => {
     const p = fresh();
     Database.create(p, SMALL).close();
     const bytes = readFileSync(p);
-    bytes.writeUInt32BE(2, 38 + 8);
+    bytes.writeUInt32BE(3, 38 + 8);
     writeFileSync(p, bytes);
     expect(() => Database.open(p)).toThrow(FormatVersionError);
-    expect(() => Database.open(p)).toThrow(/format version 2; this enginekit reads versions up to 1/);
+    expect(() => Database.open(p)).toThrow(/format version 3; this enginekit reads version 2/);
+    bytes.writeUInt32BE(1, 38 + 8); // the format before page 0 recorded the page count
+    writeFileSync(p, bytes);
+    expect(() => Database.open(p)).toThrow(/format version 1; this enginekit reads version 2/);
   });
 
   it('a corrupt page is a CorruptionError naming the page, never a wrong answer', () => {

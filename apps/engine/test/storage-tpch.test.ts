@@ -17,14 +17,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DBT3_KEYS,
-  Database,
   generateTpch,
-  loadTpch,
   TblFormatError,
   TPCH_SCHEMA,
   TPCH_TABLES,
   type TpchTable,
-} from '../src/index.js';
+} from '@enginekit/tpch';
+import { Database, loadTpch } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-tpch-load-'));
 const tbl = join(dir, 'tbl');

@@ -1,8 +1,11 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expectOnly, parseArgs, requireString, UsageError } from '../cli-args.js';
+import { noWords, parseArgs, stringOption } from '../cli-args.js';
 import { Database } from '../storage/database.js';
-import { isUserError } from './load.js';
+import { type FileVerification, verifyDatabaseFile } from '../storage/verify.js';
+import { isDataError, TargetError } from './internal/failure.js';
+import { writeOut } from './internal/output.js';
+import { INFO } from './usage.js';
 
 /** One row of `enginekit info`. */
 export interface IndexInfo {
@@ -19,7 +22,8 @@ export interface IndexInfo {
 /**
  * Tables, row counts, and per index: pages, bytes and height. Index figures come from SYS_STATS
  * (written by ANALYZE, which `tpch load` runs) unless `exact` is set or an index has none; then
- * the tree is walked (every page read).
+ * the tree is walked and checked (`checkValid`: every page read, order and links verified), and
+ * a tree that fails is an error naming the index.
  */
 export function describeDatabase(db: Database, exact = false): IndexInfo[] {
   const out: IndexInfo[] = [];
@@ -40,7 +44,14 @@ export function describeDatabase(db: Database, exact = false): IndexInfo[] {
         out.push({ ...base, pages: size, bytes: size * ps, height, entries });
         continue;
       }
-      const s = ix.tree.stats();
+      let s: ReturnType<typeof ix.tree.checkValid>;
+      try {
+        s = ix.tree.checkValid();
+      } catch (e) {
+        throw new TargetError(
+          `index ${t.name}.${ix.name} (root page ${ix.tree.rootPage}) fails its check: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
       out.push({ ...base, pages: s.totalPages, bytes: s.sizeBytes, height: s.height, entries: s.records });
     }
   }
@@ -48,13 +59,18 @@ export function describeDatabase(db: Database, exact = false): IndexInfo[] {
 }
 
 /** The text `enginekit info` prints. */
-export function formatInfo(db: Database, exact = false): string {
+export function formatInfo(db: Database, exact = false, verified?: FileVerification): string {
   const rows = describeDatabase(db, exact);
   const size = statSync(db.path).size;
   const ps = db.pool.pageSize;
   const lines = [
     `${db.path}: ${(size / 1e6).toFixed(1)} MB, ${Math.ceil(size / ps)} pages of ${ps} bytes, ${db.tables().length} tables`,
   ];
+  if (verified !== undefined) {
+    lines.push(
+      `verified: header, file length (${verified.pages} pages), every page's checksum${exact ? ', every tree' : ''}`,
+    );
+  }
   const head = ['table', 'rows', 'index', 'columns', 'pages', 'bytes', 'height'];
   const body = rows.map((r) => [
     r.table,
@@ -88,28 +104,36 @@ export function formatInfo(db: Database, exact = false): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `enginekit info --db FILE` */
+/** `enginekit info --db FILE [--exact] [--quiet]` */
 export function infoCommand(argv: readonly string[]): void {
-  const args = parseArgs(argv, new Set(['exact']));
-  expectOnly(args, ['db', 'exact'], 'info');
-  if (args.words.length > 0) throw new UsageError(`info: unexpected argument '${args.words[0]}'`);
-  const path = resolve(requireString(args, 'db', 'info'));
+  const spec = INFO.spec;
+  const args = parseArgs(argv, spec);
+  noWords(args, spec);
+  const path = resolve(stringOption(args, 'db', spec.name));
+  const exact = args.options.has('exact');
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new TargetError(`${path} does not exist`);
+  }
+  if (!st.isFile()) throw new TargetError(`${path} is not a regular file`);
+  const verified = verifyDatabaseFile(path);
+  if (args.options.has('quiet') && !exact) return;
   let db: Database;
   try {
     db = Database.open(path);
   } catch (e) {
-    if (!isUserError(e) && !(e instanceof RangeError)) throw e;
-    process.stderr.write(`enginekit: info: ${e.message}\n`);
-    process.exitCode = 1;
-    return;
+    if (isDataError(e)) throw e;
+    // every page checked out, so what failed is the dictionary's content
+    throw new TargetError(
+      `${path}: the data dictionary cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   try {
-    process.stdout.write(formatInfo(db, args.options.has('exact')));
-  } catch (e) {
-    if (!isUserError(e)) throw e;
-    process.stderr.write(`enginekit: info: ${e.message}\n`);
-    process.exitCode = 1;
+    const text = formatInfo(db, exact, verified);
+    if (!args.options.has('quiet')) writeOut(text);
   } finally {
-    db.close();
+    db.abandon();
   }
 }

@@ -14,10 +14,15 @@ import { Database, type DatabaseOptions } from '../storage/database.js';
 import { type IndexBuildOptions, TableLoader } from '../storage/index-build.js';
 import { K_TEXT } from '../storage/row.js';
 import type { Table } from '../storage/table.js';
-import { generateTpch, TPCH_TABLES, type TpchTable } from '../tpch/generate.js';
-import { TPCH_SCHEMA } from '../tpch/schema.js';
-import { readTblBatches, type TblData } from '../tpch/tbl-reader.js';
-import { dbt3Schema } from './dbt3.js';
+import {
+  generateTpch,
+  readTblBatches,
+  type TblData,
+  TPCH_SCHEMA,
+  TPCH_TABLES,
+  type TpchTable,
+} from '@enginekit/tpch';
+import { dbt3Schema } from './dbt3-schema.js';
 
 /** What the loader reports while it works. */
 export type LoadPhase = 'generate' | 'rows' | 'index' | 'done';
@@ -53,6 +58,11 @@ export interface TpchLoadResult {
   readonly seconds: number;
 }
 
+/** The side file a load of `db` builds before renaming it over `db`: `<db>.loading-<pid>`. */
+export function sideFilePath(db: string): string {
+  return `${db}.loading-${process.pid}`;
+}
+
 /**
  * `enginekit tpch load`: create the DBT3 schema and index set and load dbgen `.tbl` files (or
  * freshly generated ones). All or nothing: the database is built in `<db>.loading-<pid>` and
@@ -67,7 +77,7 @@ export function loadTpch(options: TpchLoadOptions): TpchLoadResult {
     throw new TypeError('give exactly one of tbl (a .tbl directory) or sf (a scale factor)');
   let dir = options.tbl;
   let generated: string | undefined;
-  const tmp = `${options.db}.loading-${process.pid}`;
+  const tmp = sideFilePath(options.db);
   let db: Database | undefined;
   let loader: TableLoader | undefined;
   try {

@@ -5,18 +5,22 @@ import {
   type DiskProfile,
   FileDevice,
   type PageDevice,
+  readUint32BE,
   setPageType,
   SimulatedDevice,
+  writeUint32BE,
 } from '@enginekit/buffer-pool';
 import { BTree } from '@enginekit/btree-sampler';
 import { Catalog, type IndexEntry } from './catalog.js';
 import { type HandlerCounter, HandlerStats } from './counters.js';
 import { NoSuchObjectError, NotADatabaseError } from './errors.js';
 import {
+  checkInnodbPageSize,
   FORMAT_VERSION,
   HDR_MAGIC,
   HDR_NEXT_INDEX_ID,
   HDR_NEXT_TABLE_ID,
+  HDR_PAGE_COUNT,
   HDR_PAGE_SIZE,
   HDR_SYS_COLUMNS,
   HDR_SYS_INDEXES,
@@ -26,8 +30,6 @@ import {
   MAGIC,
   PAGE_TYPE_DB_HEADER,
   probeHeader,
-  readU32,
-  writeU32,
 } from './header.js';
 import { columnKinds } from './row.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
@@ -96,24 +98,15 @@ export class Database {
     checkPath(path);
     if (existsSync(path) && statSync(path).size > 0)
       throw new RangeError(`path: ${path} already exists; open it, or remove it first`);
-    const pageSize = options.innodb_page_size ?? 16384;
-    if (
-      !Number.isInteger(pageSize) ||
-      pageSize < 4096 ||
-      pageSize > 65536 ||
-      (pageSize & (pageSize - 1)) !== 0
-    )
-      throw new RangeError(
-        `innodb_page_size must be a power of two in [4096, 65536], got ${String(pageSize)}`,
-      );
+    const pageSize = checkInnodbPageSize(options.innodb_page_size ?? 16384);
     const { pool, device } = openPool(path, pageSize, options, true);
     const f = pool.allocatePage(0);
     const base = f * pageSize;
     const b = pool.bytes;
     if (pool.framePageNo(f) !== 0) throw new RangeError(`path: ${path} did not start empty`);
     b.set(MAGIC, base + HDR_MAGIC);
-    writeU32(b, base + HDR_VERSION, FORMAT_VERSION);
-    writeU32(b, base + HDR_PAGE_SIZE, pageSize);
+    writeUint32BE(b, base + HDR_VERSION, FORMAT_VERSION);
+    writeUint32BE(b, base + HDR_PAGE_SIZE, pageSize);
     setPageType(b, base, PAGE_TYPE_DB_HEADER);
     pool.markDirty(f);
     pool.unfix(f, 2);
@@ -137,13 +130,13 @@ export class Database {
       const base = f * pageSize;
       const b = pool.bytes;
       const roots = {
-        tables: readU32(b, base + HDR_SYS_TABLES),
-        columns: readU32(b, base + HDR_SYS_COLUMNS),
-        indexes: readU32(b, base + HDR_SYS_INDEXES),
-        stats: readU32(b, base + HDR_SYS_STATS),
+        tables: readUint32BE(b, base + HDR_SYS_TABLES),
+        columns: readUint32BE(b, base + HDR_SYS_COLUMNS),
+        indexes: readUint32BE(b, base + HDR_SYS_INDEXES),
+        stats: readUint32BE(b, base + HDR_SYS_STATS),
       };
-      const nextTable = readU32(b, base + HDR_NEXT_TABLE_ID);
-      const nextIndex = readU32(b, base + HDR_NEXT_INDEX_ID);
+      const nextTable = readUint32BE(b, base + HDR_NEXT_TABLE_ID);
+      const nextIndex = readUint32BE(b, base + HDR_NEXT_INDEX_ID);
       const magicOk = MAGIC.every((m, i) => b[base + HDR_MAGIC + i] === m);
       pool.unfix(f, 1);
       if (!magicOk) throw new NotADatabaseError(path, 'page 0 changed while opening');
@@ -346,12 +339,13 @@ export class Database {
     const base = f * this.pool.pageSize;
     const b = this.pool.bytes;
     const r = this.catalog.roots;
-    writeU32(b, base + HDR_SYS_TABLES, r.tables);
-    writeU32(b, base + HDR_SYS_COLUMNS, r.columns);
-    writeU32(b, base + HDR_SYS_INDEXES, r.indexes);
-    writeU32(b, base + HDR_SYS_STATS, r.stats);
-    writeU32(b, base + HDR_NEXT_TABLE_ID, this.#nextTableId);
-    writeU32(b, base + HDR_NEXT_INDEX_ID, this.#nextIndexId);
+    writeUint32BE(b, base + HDR_SYS_TABLES, r.tables);
+    writeUint32BE(b, base + HDR_SYS_COLUMNS, r.columns);
+    writeUint32BE(b, base + HDR_SYS_INDEXES, r.indexes);
+    writeUint32BE(b, base + HDR_SYS_STATS, r.stats);
+    writeUint32BE(b, base + HDR_NEXT_TABLE_ID, this.#nextTableId);
+    writeUint32BE(b, base + HDR_NEXT_INDEX_ID, this.#nextIndexId);
+    writeUint32BE(b, base + HDR_PAGE_COUNT, this.pool.spaceSize(0));
     this.pool.markDirty(f);
     this.pool.unfix(f, 2);
   }

@@ -8,13 +8,13 @@ export class NotADatabaseError extends Error {
   }
 }
 
-/** The file was written by a newer format version than this code reads. */
+/** The file was written in another format version than the one this code reads. */
 export class FormatVersionError extends Error {
   override readonly name = 'FormatVersionError';
   readonly file: string;
   readonly version: number;
   constructor(file: string, version: number, supported: number) {
-    super(`${file} has format version ${version}; this enginekit reads versions up to ${supported}`);
+    super(`${file} has format version ${version}; this enginekit reads version ${supported}`);
     this.file = file;
     this.version = version;
   }
@@ -38,4 +38,20 @@ export class DuplicateEntryError extends Error {
 /** A catalog lookup failed: no such table, index or column. */
 export class NoSuchObjectError extends Error {
   override readonly name = 'NoSuchObjectError';
+}
+
+/**
+ * The file's length does not match page 0: cut inside a page, shorter than the page count the
+ * header records (truncated), or longer (pages written after the header: not closed cleanly).
+ */
+export class FileLengthError extends Error {
+  override readonly name = 'FileLengthError';
+  readonly file: string;
+  /** The first page that is missing, cut short, or not covered by the header. */
+  readonly page: number;
+  constructor(file: string, message: string, page: number) {
+    super(`${file} ${message}`);
+    this.file = file;
+    this.page = page;
+  }
 }

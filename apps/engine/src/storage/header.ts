@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { FIL_PAGE_DATA } from '@enginekit/buffer-pool';
+import { checkPageSize, FIL_PAGE_DATA, readUint32BE } from '@enginekit/buffer-pool';
 import { FormatVersionError, NotADatabaseError } from './errors.js';
 
 /**
@@ -17,9 +17,10 @@ import { FormatVersionError, NotADatabaseError } from './errors.js';
  * | 66 | 4 | root page of SYS_STATS |
  * | 70 | 4 | next table id |
  * | 74 | 4 | next index id |
+ * | 78 | 4 | pages in the file when the header was last written (at every flush and close) |
  */
 export const MAGIC: Uint8Array = new TextEncoder().encode('ENGINEKT');
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 export const HDR_MAGIC: number = FIL_PAGE_DATA;
 export const HDR_VERSION: number = FIL_PAGE_DATA + 8;
 export const HDR_PAGE_SIZE: number = FIL_PAGE_DATA + 12;
@@ -29,18 +30,23 @@ export const HDR_SYS_INDEXES: number = FIL_PAGE_DATA + 24;
 export const HDR_SYS_STATS: number = FIL_PAGE_DATA + 28;
 export const HDR_NEXT_TABLE_ID: number = FIL_PAGE_DATA + 32;
 export const HDR_NEXT_INDEX_ID: number = FIL_PAGE_DATA + 36;
+export const HDR_PAGE_COUNT: number = FIL_PAGE_DATA + 40;
 /** Page type stamped on page 0 (InnoDB's FIL_PAGE_TYPE_FSP_HDR is 8). */
 export const PAGE_TYPE_DB_HEADER = 8;
 
-export function readU32(b: Uint8Array, p: number): number {
-  return ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
-}
+/** The smallest `innodb_page_size` MySQL accepts (4 KiB); the envelope itself allows smaller pages. */
+export const INNODB_MIN_PAGE_SIZE = 4096;
 
-export function writeU32(b: Uint8Array, p: number, v: number): void {
-  b[p] = v >>> 24;
-  b[p + 1] = (v >>> 16) & 0xff;
-  b[p + 2] = (v >>> 8) & 0xff;
-  b[p + 3] = v & 0xff;
+/**
+ * Checks an `innodb_page_size` for a new database: the buffer pool's page-size rule (a power of
+ * two no larger than 64 KiB), and at least MySQL's 4 KiB.
+ */
+export function checkInnodbPageSize(pageSize: unknown): number {
+  const p = checkPageSize(pageSize, 'innodb_page_size');
+  if (p < INNODB_MIN_PAGE_SIZE) {
+    throw new RangeError(`innodb_page_size must be at least ${INNODB_MIN_PAGE_SIZE}, got ${p}`);
+  }
+  return p;
 }
 
 /**
@@ -61,11 +67,13 @@ export function probeHeader(path: string): number {
   for (let i = 0; i < MAGIC.length; i++) {
     if (head[HDR_MAGIC + i] !== MAGIC[i]) throw new NotADatabaseError(path, 'no ENGINEKT magic in page 0');
   }
-  const version = readU32(head, HDR_VERSION);
-  if (version > FORMAT_VERSION) throw new FormatVersionError(path, version, FORMAT_VERSION);
+  const version = readUint32BE(head, HDR_VERSION);
   if (version === 0) throw new NotADatabaseError(path, 'format version 0');
-  const pageSize = readU32(head, HDR_PAGE_SIZE);
-  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0)
+  if (version !== FORMAT_VERSION) throw new FormatVersionError(path, version, FORMAT_VERSION);
+  const pageSize = readUint32BE(head, HDR_PAGE_SIZE);
+  try {
+    return checkPageSize(pageSize);
+  } catch {
     throw new NotADatabaseError(path, `page size ${pageSize} in the header`);
-  return pageSize;
+  }
 }

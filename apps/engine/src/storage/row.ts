@@ -14,6 +14,7 @@ export const K_DATE = 3;
 export const K_TEXT = 4;
 
 const TEXT_ENCODER = new TextEncoder();
+const TEXT_DECODER = new TextDecoder();
 const MS_PER_DAY = 86_400_000;
 
 /** The kind byte of each column. */
@@ -116,6 +117,33 @@ export class RowBuffer {
   toArray(): FieldValue[] {
     const out: FieldValue[] = [];
     for (let c = 0; c < this.columns.length; c++) out.push(this.get(c));
+    return out;
+  }
+
+  /**
+   * Field `c` as SQL shows it: INT and BIGINT as numbers, DECIMAL as its exact text (`'10.50'`),
+   * DATE as `'YYYY-MM-DD'`, CHAR/VARCHAR decoded from UTF-8, NULL as null.
+   */
+  value(c: number): number | string | null {
+    if (this.nulls[c] === 1) return null;
+    const t = this.columns[c]!.type;
+    switch (t.kind) {
+      case 'char':
+      case 'varchar':
+        return TEXT_DECODER.decode(this.src[c]!.subarray(this.off[c]!, this.off[c]! + this.len[c]!));
+      case 'decimal':
+        return decimalToText(this.nums[c]!, t.scale);
+      case 'date':
+        return dayToText(this.nums[c]!);
+      default:
+        return this.nums[c]!;
+    }
+  }
+
+  /** Every field as {@link RowBuffer.value} shows it (allocates: for tools and tests). */
+  values(): Array<number | string | null> {
+    const out: Array<number | string | null> = [];
+    for (let c = 0; c < this.columns.length; c++) out.push(this.value(c));
     return out;
   }
 

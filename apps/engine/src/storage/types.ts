@@ -1,6 +1,39 @@
-import type { ColumnType } from '../tpch/schema.js';
+/**
+ * The type of a stored column. What each holds and how it is stored:
+ *
+ * | kind | value | in a row |
+ * |---|---|---|
+ * | `int` | signed 32-bit integer | 4 bytes |
+ * | `bigint` | safe integer (\|v\| < 2^53) | 8 bytes |
+ * | `decimal` | exact v·10^scale, precision ≤ {@link MAX_DECIMAL_PRECISION} | {@link decimalBytes} |
+ * | `date` | days since 1970-01-01 | 4 bytes |
+ * | `char`, `varchar` | at most `length` UTF-8 characters, bytes kept exactly | length prefix + bytes |
+ */
+export type ColumnType =
+  | { readonly kind: 'int' }
+  | { readonly kind: 'bigint' }
+  | { readonly kind: 'decimal'; readonly precision: number; readonly scale: number }
+  | { readonly kind: 'date' }
+  | { readonly kind: 'char'; readonly length: number }
+  | { readonly kind: 'varchar'; readonly length: number };
 
-export type { ColumnType };
+/** The SQL name of a column type: `INT`, `DECIMAL(15,2)`, `CHAR(25)` … */
+export function typeName(t: ColumnType): string {
+  switch (t.kind) {
+    case 'int':
+      return 'INT';
+    case 'bigint':
+      return 'BIGINT';
+    case 'date':
+      return 'DATE';
+    case 'decimal':
+      return `DECIMAL(${t.precision},${t.scale})`;
+    case 'char':
+      return `CHAR(${t.length})`;
+    case 'varchar':
+      return `VARCHAR(${t.length})`;
+  }
+}
 
 /** A column of a stored table. `nullable` defaults to false (NOT NULL, as every DBT3 column). */
 export interface StoredColumn {

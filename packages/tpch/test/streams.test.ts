@@ -1,7 +1,8 @@
 import { ParkMiller } from '@enginekit/prng';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Rng64Stream, RowStreams, STREAM_COUNT, STREAM_TABLE, Stream, TableId } from '../src/index.js';
+import { Rng64Stream } from '../src/internal/rng64.js';
+import { RowStreams, STREAM_COUNT, STREAM_TABLE, Stream, TableId } from '../src/internal/streams.js';
 
 describe('dbgen seed table', () => {
   it('has 48 streams with dbgen’s first and last seeds and per-row reservations', () => {
@@ -90,9 +91,9 @@ describe('orders at SF ≥ 30000 (64-bit keys)', () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { buildTextPool, readTbl, scalePlan, TblWriter, TPCH_SCHEMA, writeOrders } = await import(
-      '../src/index.js'
-    );
+    const { readTbl, scalePlan, TblWriter, TPCH_SCHEMA } = await import('../src/index.js');
+    const { buildTextPool } = await import('../src/internal/text-pool.js');
+    const { writeOrders } = await import('../src/internal/orders.js');
     const dir = mkdtempSync(join(tmpdir(), 'tpch-wide-'));
     try {
       const plan = { ...scalePlan(30_000), orders: 50 };

@@ -1,8 +1,8 @@
 import { marketSegments, nations } from './dists.js';
 import { encoded, pick, randomAlnum, writePhone, writeText } from './fields.js';
-import type { RowRange, ScalePlan } from './scale.js';
+import type { RowRange, ScalePlan } from '../scale.js';
 import { RowStreams, Stream, TableId } from './streams.js';
-import type { TblWriter } from './tbl-writer.js';
+import type { TblWriter } from '../tbl-writer.js';
 
 const ADDRESS_AVG = 25; // C_ADDR_LEN
 const COMMENT_AVG = 73; // C_CMNT_LEN

@@ -1,7 +1,7 @@
 import { nations, regions } from './dists.js';
 import { writeText } from './fields.js';
 import { RowStreams, Stream, TableId } from './streams.js';
-import type { TblWriter } from './tbl-writer.js';
+import type { TblWriter } from '../tbl-writer.js';
 
 /** Average comment length of nation and region (N_CMNT_LEN, R_CMNT_LEN). */
 const CODE_COMMENT_AVG = 72;

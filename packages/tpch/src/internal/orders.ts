@@ -2,10 +2,10 @@ import { DATE_BYTES, ORDER_DATE_MAX_OFFSET, CURRENT_DAY_OFFSET } from './dates.j
 import { orderPriorities, returnFlags, shipInstructions, shipModes } from './dists.js';
 import { encoded, pick, slice, textSlice } from './fields.js';
 import { partSupplier, retailPriceCents } from './part.js';
-import type { RowRange, ScalePlan } from './scale.js';
+import type { RowRange, ScalePlan } from '../scale.js';
 import { Rng64Stream } from './rng64.js';
 import { RowStreams, Stream, TableId } from './streams.js';
-import type { TblWriter } from './tbl-writer.js';
+import type { TblWriter } from '../tbl-writer.js';
 
 const COMMENT_AVG = 49; // O_CMNT_LEN
 const L_COMMENT_AVG = 27; // L_CMNT_LEN

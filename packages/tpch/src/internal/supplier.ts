@@ -1,8 +1,8 @@
 import { nations } from './dists.js';
 import { randomAlnum, slice, textSlice, writePhone } from './fields.js';
-import type { RowRange, ScalePlan } from './scale.js';
+import type { RowRange, ScalePlan } from '../scale.js';
 import { RowStreams, Stream, TableId } from './streams.js';
-import type { TblWriter } from './tbl-writer.js';
+import type { TblWriter } from '../tbl-writer.js';
 
 const ADDRESS_AVG = 25; // S_ADDR_LEN
 const COMMENT_AVG = 63; // S_CMNT_LEN

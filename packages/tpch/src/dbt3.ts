@@ -1,16 +1,25 @@
-import type { TpchTable } from '../tpch/generate.js';
-import { TPCH_SCHEMA } from '../tpch/schema.js';
-import type { IndexDef, TableSchema } from '../storage/types.js';
+import type { TpchTable } from './generate.js';
 
-const ix = (name: string, ...columns: string[]): IndexDef => ({ name, columns });
+/** A secondary index of the DBT3 kit: its name and its columns in key order. */
+export interface Dbt3Index {
+  readonly name: string;
+  readonly columns: readonly string[];
+}
+
+/** A table's primary key (columns in key order) and its secondary indexes. */
+export interface Dbt3Keys {
+  readonly primaryKey: readonly string[];
+  readonly indexes: readonly Dbt3Index[];
+}
+
+const ix = (name: string, ...columns: string[]): Dbt3Index => ({ name, columns });
 
 /**
  * The DBT3 primary keys and secondary indexes (the MySQL/MariaDB TPC-H kit's `create_indexes`,
- * as in MariaDB's mysql-test `dbt3_s001.inc`).
+ * as in MariaDB's mysql-test `dbt3_s001.inc`). Index names are the ones MySQL and MariaDB
+ * experiments name in `FORCE INDEX` hints and EXPLAIN output.
  */
-export const DBT3_KEYS: Readonly<
-  Record<TpchTable, { primaryKey: readonly string[]; indexes: readonly IndexDef[] }>
-> = {
+export const DBT3_KEYS: Readonly<Record<TpchTable, Dbt3Keys>> = {
   region: { primaryKey: ['r_regionkey'], indexes: [] },
   nation: { primaryKey: ['n_nationkey'], indexes: [ix('i_n_regionkey', 'n_regionkey')] },
   supplier: { primaryKey: ['s_suppkey'], indexes: [ix('i_s_nationkey', 's_nationkey')] },
@@ -38,14 +47,3 @@ export const DBT3_KEYS: Readonly<
     ],
   },
 };
-
-/** The CREATE TABLE of a TPC-H table with its DBT3 keys. */
-export function dbt3Schema(table: TpchTable): TableSchema {
-  const keys = DBT3_KEYS[table];
-  return {
-    name: table,
-    columns: TPCH_SCHEMA[table].columns,
-    primaryKey: keys.primaryKey,
-    indexes: keys.indexes,
-  };
-}

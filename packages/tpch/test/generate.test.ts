@@ -1,25 +1,25 @@
 // TPC-H SF 0.01 end to end: generate the eight tables once, then check them against dbgen's
 // publicly quoted output, the spec's row counts, key ranges and value domains, and DuckDB.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ColumnVector,
-  dists,
   type GenerateResult,
+  generateTable,
   generateTpch,
   readTbl,
-  retailPriceCents,
-  textPool,
-  TEXT_POOL_SIZE,
   type TblData,
   TPCH_SCHEMA,
   TPCH_TABLES,
   type TpchTable,
 } from '../src/index.js';
+import * as dists from '../src/internal/dists.js';
+import { retailPriceCents } from '../src/internal/part.js';
+import { TEXT_POOL_SIZE, textPool } from '../src/internal/text-pool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tpch-sf001-'));
 let result: GenerateResult;
@@ -446,5 +446,57 @@ describe('split generation (dbgen -C/-S)', () => {
     expect(() => generateTpch({ sf: 0.01, out: dir, chunks: 2, step: 3 })).toThrow(
       new RangeError('step must be an integer in [1, 2], got 3'),
     );
+  });
+});
+
+describe('generation into memory and a subset of the tables', () => {
+  it('generateTable gives the bytes generateTpch writes, for a table alone and one of a pass', () => {
+    for (const t of ['nation', 'customer', 'partsupp', 'orders'] as const) {
+      expect(Buffer.from(generateTable(t, 0.01)).equals(readFileSync(join(dir, `${t}.tbl`)))).toBe(true);
+    }
+  });
+
+  it('writes only the tables asked for, and names an unknown one', () => {
+    const only = mkdtempSync(join(tmpdir(), 'tpch-subset-'));
+    try {
+      const r = generateTpch({ sf: 0.01, out: only, tables: ['lineitem', 'region'] });
+      expect(r.files.map((f) => f.table)).toEqual(['region', 'lineitem']);
+      expect(readdirSync(only).sort()).toEqual(['lineitem.tbl', 'region.tbl']);
+      expect(readFileSync(join(only, 'lineitem.tbl')).equals(readFileSync(join(dir, 'lineitem.tbl')))).toBe(
+        true,
+      );
+      expect(() => generateTpch({ sf: 0.01, out: only, tables: ['lineitems' as never] })).toThrow(
+        "tables: unknown TPC-H table 'lineitems'",
+      );
+    } finally {
+      rmSync(only, { recursive: true, force: true });
+    }
+  });
+
+  it('removes the files it started when a write fails', () => {
+    const out = mkdtempSync(join(tmpdir(), 'tpch-fail-'));
+    try {
+      let calls = 0;
+      const failing = (): { write(b: Uint8Array): void } => ({
+        write(): void {
+          if (++calls > 3) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+        },
+      });
+      expect(() => generateTpch({ sf: 0.01, out: failing })).toThrow('no space left on device');
+      // a directory target: make lineitem.tbl unwritable by putting a directory in its place
+      mkdirSync(join(out, 'lineitem.tbl'));
+      expect(() => generateTpch({ sf: 0.01, out })).toThrow(/EISDIR/);
+      expect(readdirSync(out).sort()).toEqual([
+        'customer.tbl',
+        'lineitem.tbl',
+        'nation.tbl',
+        'part.tbl',
+        'partsupp.tbl',
+        'region.tbl',
+        'supplier.tbl',
+      ]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { colors, containers, partTypes } from './dists.js';
 import { encoded, pick, writeText } from './fields.js';
-import { type RowRange, type ScalePlan, SUPPLIERS_PER_PART } from './scale.js';
+import { type RowRange, type ScalePlan, SUPPLIERS_PER_PART } from '../scale.js';
 import { RowStreams, Stream, TableId } from './streams.js';
-import type { TblWriter } from './tbl-writer.js';
+import type { TblWriter } from '../tbl-writer.js';
 
 const COMMENT_AVG = 14; // P_CMNT_LEN
 const PS_COMMENT_AVG = 124; // PS_CMNT_LEN

@@ -10,23 +10,41 @@ const ZERO = 0x30;
 export const WRITE_BUFFER_SIZE: number = 1 << 20;
 
 /**
+ * Where a {@link TblWriter} sends its bytes when it does not write a file: `write` receives each
+ * full buffer (a view that is reused afterwards: copy what you keep), `close` is called once at
+ * the end.
+ */
+export interface TblSink {
+  write(bytes: Uint8Array): void;
+  close?(): void;
+}
+
+/**
  * Appends dbgen-format fields (`print.c`: each field followed by `|`, rows ended by `\n`) into a
- * fixed byte buffer and writes it to a file descriptor when full. No per-row allocation.
+ * fixed byte buffer and writes it to a file (or hands it to a {@link TblSink}) when full. No
+ * per-row allocation.
  */
 export class TblWriter {
   readonly #buf: Uint8Array;
   readonly #fd: number;
+  readonly #sink: TblSink | undefined;
   readonly #digits = new Uint8Array(24);
   #pos = 0;
   #bytes = 0;
 
-  /** Opens (truncates) `path` for writing. */
-  constructor(path: string, bufferSize: number = WRITE_BUFFER_SIZE) {
+  /** Opens (truncates) the file `target`, or writes to the sink `target`. */
+  constructor(target: string | TblSink, bufferSize: number = WRITE_BUFFER_SIZE) {
     if (!Number.isInteger(bufferSize) || bufferSize < 1024) {
       throw new RangeError(`bufferSize must be an integer ≥ 1024, got ${bufferSize}`);
     }
     this.#buf = new Uint8Array(bufferSize);
-    this.#fd = openSync(path, 'w');
+    if (typeof target === 'string') {
+      this.#fd = openSync(target, 'w');
+      this.#sink = undefined;
+    } else {
+      this.#fd = -1;
+      this.#sink = target;
+    }
   }
 
   /** Bytes written so far (flushed or buffered). */
@@ -101,7 +119,7 @@ export class TblWriter {
     const n = end - start;
     if (n > this.#buf.length) {
       this.flush();
-      writeSync(this.#fd, src, start, n);
+      this.#out(src, start, n);
       this.#bytes += n;
       return;
     }
@@ -142,15 +160,29 @@ export class TblWriter {
     this.#buf[this.#pos++] = NEWLINE;
   }
 
-  flush(): void {
+  #out(src: Uint8Array, start: number, length: number): void {
+    if (this.#sink !== undefined) {
+      this.#sink.write(src.subarray(start, start + length));
+      return;
+    }
     let off = 0;
-    while (off < this.#pos) off += writeSync(this.#fd, this.#buf, off, this.#pos - off);
+    while (off < length) off += writeSync(this.#fd, src, start + off, length - off);
+  }
+
+  /** Writes out what is buffered. */
+  flush(): void {
+    if (this.#pos > 0) this.#out(this.#buf, 0, this.#pos);
     this.#bytes += this.#pos;
     this.#pos = 0;
   }
 
+  /** Flushes, then closes the file (or calls the sink's `close`). */
   close(): void {
-    this.flush();
-    closeSync(this.#fd);
+    try {
+      this.flush();
+    } finally {
+      if (this.#sink === undefined) closeSync(this.#fd);
+      else this.#sink.close?.();
+    }
   }
 }

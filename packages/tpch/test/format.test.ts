@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dateText, sparseOrderKey, TblWriter, TOTAL_DAYS } from '../src/index.js';
-import { CURRENT_DAY_OFFSET } from '../src/tpch/dates.js';
+import { CURRENT_DAY_OFFSET, dateText, TOTAL_DAYS } from '../src/internal/dates.js';
+import { TblWriter } from '../src/index.js';
+import { sparseOrderKey } from '../src/internal/orders.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tpch-format-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

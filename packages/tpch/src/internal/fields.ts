@@ -1,7 +1,7 @@
 import type { Distribution } from './dists.js';
 import type { RowStreams } from './streams.js';
 import { TEXT_POOL_SIZE } from './text-pool.js';
-import type { TblWriter } from './tbl-writer.js';
+import type { TblWriter } from '../tbl-writer.js';
 
 /** dbgen's MAX_LONG: `UnifInt(0, MAX_LONG)` is the one call with a 32-bit special case. */
 const MAX_LONG = 0x7fffffff;

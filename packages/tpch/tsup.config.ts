@@ -1,0 +1,4 @@
+import { libraryConfig } from '@enginekit/tsup-config';
+import { defineConfig } from 'tsup';
+
+export default defineConfig(libraryConfig({ entry: { index: 'src/index.ts' }, formats: ['esm', 'cjs'] }));
