@@ -53,7 +53,7 @@ describe.skipIf(!built)('worker threads on one tree (needs dist/: run tsup first
     const latch = new RWLock();
     const tree = BTree.create(pool, { indexLatch: latch });
     const shared = 3000;
-    const loader = tree.bulkLoader({ fillFactor: 80 });
+    const loader = tree.bulkLoader({ innodb_fill_factor: 80 });
     for (let k = 0; k < shared; k++)
       loader.add(codec.encode([k]), Uint8Array.of(k & 255, (k >> 8) & 255, (k >> 16) & 255, 7));
     loader.finish();

@@ -14,15 +14,15 @@
  * `markDirty`, so writes by other threads show there). For stores that do not stamp LSNs (a test
  * double), the entry also records the tree's write counter and is dropped when this tree wrote.
  */
-import { FIL_PAGE_DATA_END, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, PAGE_N_RECS, REC_HEADER } from '../page.js';
-import { compareRange, readU32 } from './bytes.js';
+import { compareBytes } from '@enginekit/common';
+import { FIL_PAGE_DATA_END, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID } from '@enginekit/buffer-pool';
+import { PAGE_N_RECS, REC_HEADER } from '../page.js';
+import { readU32 } from './bytes.js';
 
 /** Bytes of the key folded into the cached number (6 · 8 = 48 bits, exact in a double). */
 const PREFIX_BYTES = 6;
 /** Searches of the same unchanged page before its prefixes are cached. */
 const BUILD_AFTER = 2;
-/** FIL_PAGE_LSN: the envelope's newest-modification LSN, 8 bytes. */
-const FIL_PAGE_LSN = 16;
 const N_RECS = PAGE_N_RECS;
 const DIR_END = FIL_PAGE_DATA_END;
 
@@ -165,7 +165,7 @@ export class SearchCache {
       }
       if (c === 0) c = kl - kLen;
       if (c === 0 && useVal)
-        c = compareRange(b, p + kl, (b[rec + 2]! << 8) | b[rec + 3]!, val, 0, val.length);
+        c = compareBytes(b, p + kl, p + kl + ((b[rec + 2]! << 8) | b[rec + 3]!), val, 0, val.length);
       if (c < 0 || (strict && c === 0)) lo = mid + 1;
       else hi = mid;
     }
@@ -188,7 +188,7 @@ export class SearchCache {
     }
     c = kl - kLen;
     if (c === 0 && val !== null && !this.#unique)
-      c = compareRange(b, p + kl, (b[rec + 2]! << 8) | b[rec + 3]!, val, 0, val.length);
+      c = compareBytes(b, p + kl, p + kl + ((b[rec + 2]! << 8) | b[rec + 3]!), val, 0, val.length);
     return c;
   }
 }
