@@ -31,7 +31,7 @@ export type { CatalogRoots, IndexEntry, TableEntry } from './storage/catalog.js'
 export { Table, describeIndex } from './storage/table.js';
 export type { TableIndex } from './storage/table.js';
 export { RowBuffer, RowCodec, dayToText, decimalToText } from './storage/row.js';
-export { KeyEncoder, keySpec } from './storage/key-encoder.js';
+export { keySpec, RowKeyEncoder } from './storage/row-key.js';
 export { SecondaryBuilder, TableLoader, buildIndexFromTable } from './storage/index-build.js';
 export type { IndexBuildOptions } from './storage/index-build.js';
 export { HANDLER_COUNTERS, HandlerStats } from './storage/counters.js';

@@ -3,7 +3,7 @@
 import { KeyCodec, type KeyValue } from '@enginekit/btree-sampler';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyEncoder, keySpec, RowBuffer, RowCodec, type StoredColumn } from '../src/index.js';
+import { keySpec, RowBuffer, RowKeyEncoder, RowCodec, type StoredColumn } from '../src/index.js';
 import { decimalBytes } from '../src/index.js';
 
 const COLUMNS: StoredColumn[] = [
@@ -85,7 +85,7 @@ describe('row codec', () => {
 describe('key encoder', () => {
   it('writes exactly what KeyCodec.encode writes, for every column type', () => {
     const fields = [0, 1, 2, 3, 4, 5, 6];
-    const enc = new KeyEncoder(fields, new RowCodec(COLUMNS).kinds);
+    const enc = new RowKeyEncoder(fields, new RowCodec(COLUMNS).kinds);
     const ref = new KeyCodec(COLUMNS.map(keySpec));
     const row = new RowBuffer(COLUMNS);
     fc.assert(
