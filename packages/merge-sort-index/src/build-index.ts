@@ -33,7 +33,7 @@ export interface BuildIndexResult<R> {
  *
  * @example
  * ```ts
- * const { result: tree, stats } = buildIndex(rows, tree.bulkLoader({ fillFactor: 100 }), { mergeMode: 'kway' });
+ * const { result: tree, stats } = buildIndex(rows, tree.bulkLoader({ innodb_fill_factor: 100 }), { mergeMode: 'kway' });
  * ```
  */
 export function buildIndex<R>(
