@@ -34,7 +34,7 @@ import {
   slotRec,
 } from '../page.js';
 import type { IndexLatch } from '../index-latch.js';
-import { SearchCache } from './search-cache.js';
+import { keyCode, SearchCache } from './search-cache.js';
 
 export class TreeAccess {
   readonly store: PageStore;
@@ -147,7 +147,7 @@ export class TreeAccess {
 
   /** First slot whose record is ≥ the target (`strict`: >), through the search cache. */
   searchPage(base: number, key: Uint8Array, val: Uint8Array | null, strict: boolean): number {
-    return this.sc.search(base, key, val, strict, this.version);
+    return this.sc.search(base, key, val, strict, this.version, keyCode(key, 0, key.length));
   }
 
   /**
@@ -160,14 +160,16 @@ export class TreeAccess {
     const b = this.b;
     const ps = this.ps;
     const routeStrict = strict || this.unique || val !== null;
+    const code = keyCode(key, 0, key.length);
+    const sc = this.sc;
     let frame = this.fixPage(this.rootPage, LATCH_S);
     for (;;) {
       const base = frame * ps;
       if (pageLevel(b, base) === 0) {
-        out[0] = this.searchPage(base, key, val, strict);
+        out[0] = sc.search(base, key, val, strict, this.version, code);
         return frame;
       }
-      let slot = this.searchPage(base, key, val, routeStrict) - 1;
+      let slot = sc.search(base, key, val, routeStrict, this.version, code) - 1;
       if (slot < 0) slot = 0;
       const child = recChild(b, base, slotRec(b, base, ps, slot));
       const next = this.fixPage(child, LATCH_S);
