@@ -39,7 +39,7 @@ const DIR_END = FIL_PAGE_DATA_END;
  * smaller length part. Equal numbers below the 7 length code mean equal keys.
  */
 export function keyCode(b: Uint8Array, off: number, len: number): number {
-  return prefixOf(b, off, len) * 8 + (len < 7 ? len : 7);
+  return prefixOf(b, off, len) * 8 + Math.min(len, 7);
 }
 
 /** The six-byte big-endian prefix of b[off, off+len), zero-padded, as an exact integer. */
