@@ -86,6 +86,14 @@ describe('search cache', () => {
     expect(t.stats().recordsPerLevel[0]).toBe(10000);
     t.checkValid();
     dup.checkValid();
+    // 2-byte keys, empty values: ~2000 records a leaf, so level 2 of the cached index is bisected
+    const wide = BTree.create(pool);
+    for (let i = 0; i < 12000; i += 2) wide.insert(Uint8Array.of(i >> 8, i & 255), new Uint8Array(0));
+    const ws = wide.stats();
+    expect(ws.recordsPerLevel[0]! / ws.pagesPerLevel[0]!).toBeGreaterThan(1100);
+    for (let r = 0; r < 3; r++)
+      for (let i = 0; i < 12001; i++)
+        expect(wide.has(Uint8Array.of(i >> 8, i & 255))).toBe(i % 2 === 0 && i < 12000);
   });
 
   it('gets after writes by the same tree on a store without LSN stamps match a Map model', () => {

@@ -6,10 +6,11 @@
  * keeps, per frame, one number per slot in slot order ({@link keyCode}: the first six key bytes
  * and the key length up to 7, order-preserving and exact in a double), so a search reads one
  * contiguous array and only a tie on a key longer than six bytes (or on a non-unique tree's
- * value) reads the record. The numbers are searched as a static B-tree of 8-number blocks (64
- * bytes, one cache line): above the n codes sit the maxima of each block of 8, above those the
- * maxima of each block of those, up to a top level of at most 8; a search scans one block per
- * level — 4 cache lines for a 16 KiB leaf of ~500 records, where a binary search touched ~7.
+ * value) reads the record. The numbers are searched as a two-level index of 8-number blocks (64
+ * bytes, one cache line): after the n codes sit the maxima of each block of 8 (level 1), then the
+ * maxima of each block of 8 of those (level 2); a search scans level 2, one block of level 1 and
+ * one block of codes — about 4 cache lines for a 16 KiB leaf of ~500 records, where a binary
+ * search touched ~7.
  * The entry is built on the second search of a page that has not changed in between, so a page
  * that is written between searches (an insert's leaf) never pays for a build.
  *
@@ -50,11 +51,14 @@ export function prefixOf(b: Uint8Array, off: number, len: number): number {
     hi = (b[off]! << 8) | b[off + 1]!;
     lo = ((b[off + 2]! << 24) | (b[off + 3]! << 16) | (b[off + 4]! << 8) | b[off + 5]!) >>> 0;
   } else {
-    for (let i = 0; i < PREFIX_BYTES; i++) {
-      const v = i < len ? b[off + i]! : 0;
-      if (i < 2) hi = (hi << 8) | v;
-      else lo = lo * 256 + v;
-    }
+    // zero-padded to six bytes
+    const b0 = len > 0 ? b[off]! : 0;
+    const b1 = len > 1 ? b[off + 1]! : 0;
+    const b2 = len > 2 ? b[off + 2]! : 0;
+    const b3 = len > 3 ? b[off + 3]! : 0;
+    const b4 = len > 4 ? b[off + 4]! : 0;
+    hi = (b0 << 8) | b1;
+    lo = ((b2 << 24) | (b3 << 16) | (b4 << 8)) >>> 0;
   }
   return hi * 4294967296 + lo;
 }
@@ -127,15 +131,13 @@ export class SearchCache {
     return this.#cached(this.#pre[frame]!, base, key, val, strict, code);
   }
 
-  /** Codes of every slot, then the block maxima of each level above them (see the header). */
+  /** Codes of every slot, then the block maxima above them (see the header). */
   #build(frame: number, base: number): void {
     const b = this.#b;
     const n = (b[base + N_RECS]! << 8) | b[base + N_RECS + 1]!;
-    let need = n;
-    for (let size = n; size > B; ) {
-      size = Math.ceil(size / B);
-      need += size;
-    }
+    const nb = (n + B - 1) >>> 3;
+    const nb2 = (nb + B - 1) >>> 3;
+    const need = n + nb + nb2;
     let pre = this.#pre[frame];
     if (pre === undefined || pre.length < need) {
       pre = new Float64Array(Math.max(need + (need >>> 2), 32));
@@ -147,57 +149,47 @@ export class SearchCache {
       const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
       pre[i] = keyCode(b, rec + REC_HEADER, (b[rec]! << 8) | b[rec + 1]!);
     }
-    // Level above [from, from + size): the last (largest) code of each block of B.
-    let from = 0;
-    for (let size = n; size > B; ) {
-      const up = Math.ceil(size / B);
-      const to = from + size;
-      for (let j = 0; j < up; j++) pre[to + j] = pre[from + Math.min(j * B + B - 1, size - 1)]!;
-      from = to;
-      size = up;
-    }
+    // level 1 at n: the last (largest) code of each block of 8; level 2 at n + nb: the same over level 1
+    for (let j = 0; j < nb; j++) pre[n + j] = pre[Math.min(j * B + B - 1, n - 1)]!;
+    for (let t = 0; t < nb2; t++) pre[n + nb + t] = pre[n + Math.min(t * B + B - 1, nb - 1)]!;
   }
 
-  /** First index i < n with pre[i] ≥ code (n if none), one block per level from the top. */
+  /**
+   * First index i < n with pre[i] ≥ code (n if none): the first level-2 number ≥ code (a scan, or
+   * a bisection on pages of more than 1024 records), then one block of level 1, then one block of
+   * codes. A block's maximum one level up is ≥ code, so each block scan ends inside the block.
+   */
   #lowerBound(pre: Float64Array, n: number, code: number): number {
-    if (n <= B) {
-      let i = 0;
-      while (i < n && pre[i]! < code) i++;
-      return i;
+    let i = 0;
+    if (n > B) {
+      const nb = (n + B - 1) >>> 3;
+      let j = 0;
+      if (nb > B) {
+        const o2 = n + nb;
+        const nb2 = (nb + B - 1) >>> 3;
+        let t = 0;
+        if (nb2 <= 2 * B) {
+          while (t < nb2 && pre[o2 + t]! < code) t++;
+        } else {
+          let hi = nb2;
+          while (t < hi) {
+            const mid = (t + hi) >>> 1;
+            if (pre[o2 + mid]! < code) t = mid + 1;
+            else hi = mid;
+          }
+        }
+        if (t === nb2) return n;
+        j = t * B;
+      }
+      const jEnd = Math.min(j + B, nb);
+      while (j < jEnd && pre[n + j]! < code) j++;
+      if (j === nb) return n;
+      i = j * B;
     }
-    // Level sizes and offsets, bottom (the codes) to top.
-    let levels = 0;
-    const sizes = this.#sizes;
-    const offs = this.#offs;
-    let size = n;
-    let off = 0;
-    sizes[0] = n;
-    offs[0] = 0;
-    while (size > B) {
-      off += size;
-      size = Math.ceil(size / B);
-      levels++;
-      sizes[levels] = size;
-      offs[levels] = off;
-    }
-    // Top level: at most B numbers.
-    let t = 0;
-    const top = offs[levels]!;
-    while (t < size && pre[top + t]! < code) t++;
-    if (t === size) return n;
-    for (let l = levels - 1; l >= 0; l--) {
-      const o = offs[l]!;
-      const end = Math.min(t * B + B, sizes[l]!);
-      let i = t * B;
-      // The block's maximum (one level up) is ≥ code, so the scan stops inside the block.
-      while (i < end && pre[o + i]! < code) i++;
-      t = i;
-    }
-    return t;
+    const iEnd = Math.min(i + B, n);
+    while (i < iEnd && pre[i]! < code) i++;
+    return i;
   }
-
-  readonly #sizes = new Int32Array(8);
-  readonly #offs = new Int32Array(8);
 
   #cached(
     pre: Float64Array,
