@@ -62,7 +62,9 @@ export function btreeBuildTable(rowCounts, repeat, poolMiB) {
         const { tree, done } = newTree(rows, poolMiB);
         runs.push(
           time(() => {
-            const res = buildIndex(indexEntries(rows), tree.bulkLoader({ innodb_fill_factor: 100 }), { mergeMode });
+            const res = buildIndex(indexEntries(rows), tree.bulkLoader({ innodb_fill_factor: 100 }), {
+              mergeMode,
+            });
             tree.store.flushAll?.();
             return res;
           }),

@@ -40,7 +40,11 @@ describe.each(['innodb', 'kway'] as const)('%s merge into a btree-sampler tree',
     const entries = uniqueEntries(makeRecords('random', 6000, 77, 40));
     const pool = newPool();
     const bulk = BTree.create(pool, { space: 1, unique: true, clustered: false });
-    const { result, rows, stats } = buildIndex(entries, bulk.bulkLoader({ innodb_fill_factor: 100 }), options);
+    const { result, rows, stats } = buildIndex(
+      entries,
+      bulk.bulkLoader({ innodb_fill_factor: 100 }),
+      options,
+    );
     expect(rows).toBe(entries.length);
     expect(result.records).toBe(entries.length);
     expect(stats.runs).toBeGreaterThan(1);
