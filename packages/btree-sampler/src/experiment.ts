@@ -16,7 +16,13 @@ export function estimate(tree: BTree, method: EstimatorName, options: EstimatorO
     case 'transient':
       return estimateTransient(
         tree,
-        pick(options, ['rng', 'innodb_stats_transient_sample_pages', 'version', 'innodb_stats_method']),
+        pick(options, [
+          'rng',
+          'innodb_use_legacy_cardinality_algorithm',
+          'innodb_stats_transient_sample_pages',
+          'version',
+          'innodb_stats_method',
+        ]),
       );
     case 'persistent':
       return estimatePersistent(tree, pick(options, ['rng', 'innodb_stats_persistent_sample_pages']));

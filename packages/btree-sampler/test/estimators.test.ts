@@ -240,3 +240,26 @@ describe('estimators on a larger index', () => {
     expect(d.nDiff[1]).toBe(d.rows); // a unique prefix: nothing repeats in the sample
   });
 });
+
+describe('innodb_use_legacy_cardinality_algorithm', () => {
+  it('ON dives with one process-wide page_rnd (the same wrong 724 every run), OFF with the LCG', () => {
+    const t = threeLeafTree();
+    const on = runExperiment(t, 'transient', {
+      runs: 4,
+      innodb_use_legacy_cardinality_algorithm: true,
+      version: '5.1',
+    });
+    expect(on.identicalRuns).toBe(true);
+    expect(on.distinctLeaves).toBe(1);
+    expect(on.runs[0]!.nDiff).toEqual([724]);
+    const off = runExperiment(t, 'transient', {
+      runs: 4,
+      innodb_use_legacy_cardinality_algorithm: false,
+      version: '5.1',
+    });
+    expect(off.distinctLeaves).toBe(3);
+    expect(() => estimateTransient(t, { innodb_use_legacy_cardinality_algorithm: 1 as never })).toThrow(
+      TypeError,
+    );
+  });
+});

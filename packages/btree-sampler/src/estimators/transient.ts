@@ -15,6 +15,13 @@ export interface TransientOptions {
    * Default: one process-wide `innodb-lcg64` (the fixed generator of 5.1 plugin / 5.5+).
    */
   rng?: RandomGenerator;
+  /**
+   * `innodb_use_legacy_cardinality_algorithm` (the switch MySQL 5.1 added with the fix for bug
+   * #43660): `true` dives with one process-wide `innodb-page-rnd` generator (the C file-static `page_rnd`
+   * of bug #43660), `false` with the process-wide `innodb-lcg64` (the fix, and the only
+   * generator of 5.5+). Ignored when `rng` is given. Default `false`.
+   */
+  innodb_use_legacy_cardinality_algorithm?: boolean;
   /** `innodb_stats_transient_sample_pages` (5.1 plugin / 5.5: `innodb_stats_sample_pages`): dives, default 8, ≥ 1. */
   innodb_stats_transient_sample_pages?: number;
   /**
@@ -55,6 +62,7 @@ export function transientScale(
 }
 
 let sharedLcg: RandomGenerator | null = null;
+let sharedPageRnd: RandomGenerator | null = null;
 
 /**
  * InnoDB's transient statistics (`btr_estimate_number_of_different_key_vals`, 5.1–5.5; 5.6 when not
@@ -85,7 +93,15 @@ function estimateTransientLatched(tree: TreeAccess, options: TransientOptions): 
       `innodb_stats_transient_sample_pages must be an integer ≥ 1, got ${String(samplePages)}`,
     );
   }
-  const rng = options.rng ?? (sharedLcg ??= createGenerator('innodb-lcg64'));
+  const legacy = options.innodb_use_legacy_cardinality_algorithm ?? false;
+  if (typeof legacy !== 'boolean') {
+    throw new TypeError(`innodb_use_legacy_cardinality_algorithm must be a boolean, got ${String(legacy)}`);
+  }
+  const rng =
+    options.rng ??
+    (legacy
+      ? (sharedPageRnd ??= createGenerator('innodb-page-rnd'))
+      : (sharedLcg ??= createGenerator('innodb-lcg64')));
   const shape = treeShape(tree);
   const L = shape.leafPages;
   const version = options.version ?? '5.5';
