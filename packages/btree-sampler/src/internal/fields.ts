@@ -158,8 +158,12 @@ export function leafPageNumbers(t: TreeAccess): number[] {
     t.unfixPage(frame, LATCH_S);
     return [t.rootPage];
   }
-  t.unfixPage(frame, LATCH_S);
-  frame = t.leftmostS(1);
+  while (pageLevel(b, frame * ps) > 1) {
+    const base = frame * ps;
+    const next = t.fixPage(recChild(b, base, slotRec(b, base, ps, 0)), LATCH_S);
+    t.unfixPage(frame, LATCH_S);
+    frame = next;
+  }
   const out: number[] = [];
   for (;;) {
     const base = frame * ps;
