@@ -158,3 +158,46 @@ describe('BTree structure', () => {
     expect(() => t.bulkLoader({ innodb_fill_factor: 101 })).toThrow(/innodb_fill_factor/);
   });
 });
+
+describe('public surface', () => {
+  it('a BTree offers the tree operations only: no page access, no writable counters', () => {
+    const methods = Object.getOwnPropertyNames(BTree.prototype).sort();
+    expect(methods).toEqual(
+      [
+        'bulkLoader',
+        'checkValid',
+        'constructor',
+        'cursor',
+        'delete',
+        'entries',
+        'forEachRange',
+        'forEachRangeRaw',
+        'get',
+        'has',
+        'insert',
+        'pageFixes',
+        'stats',
+        'update',
+      ].sort(),
+    );
+    const t = BTree.create(new MemoryStore(512, 8));
+    expect(Object.keys(t).sort()).toEqual(
+      [
+        'clustered',
+        'indexId',
+        'maxEntryBytes',
+        'mergeThreshold',
+        'pageSize',
+        'rootPage',
+        'space',
+        'tupleKeys',
+        'tupleValues',
+        'unique',
+        'uniqueFields',
+      ].sort(),
+    );
+    expect(() => {
+      (t as unknown as { pageFixes: number }).pageFixes = 5;
+    }).toThrow(TypeError);
+  });
+});
