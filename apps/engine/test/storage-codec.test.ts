@@ -4,7 +4,7 @@ import { KeyCodec, type KeyValue } from '@enginekit/btree-sampler';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decimalBytes, RowBuffer, type StoredColumn } from '../src/index.js';
-import { KeyEncoder, keySpec } from '../src/storage/key-encoder.js';
+import { keySpec, RowKeyEncoder } from '../src/storage/row-key.js';
 import { RowCodec } from '../src/storage/row.js';
 
 const COLUMNS: StoredColumn[] = [
@@ -109,7 +109,7 @@ describe('row codec', () => {
 describe('key encoder', () => {
   it('writes exactly what KeyCodec.encode writes, for every column type', () => {
     const fields = [0, 1, 2, 3, 4, 5, 6];
-    const enc = new KeyEncoder(fields, new RowCodec(COLUMNS).kinds);
+    const enc = new RowKeyEncoder(fields, new RowCodec(COLUMNS).kinds);
     const ref = new KeyCodec(COLUMNS.map(keySpec));
     const row = new RowBuffer(COLUMNS);
     fc.assert(

@@ -15,17 +15,20 @@ export function runAccuracy(rows, runs = 10) {
       [
         'transient, page_rnd (5.1 legacy), 20 dives',
         'transient',
-        { samplePages: 20, version: '5.1', rng: createGenerator('innodb-page-rnd') },
+        { innodb_stats_transient_sample_pages: 20, version: '5.1', rng: createGenerator('innodb-page-rnd') },
       ],
       [
         'transient, LCG (fixed), 20 dives',
         'transient',
-        { samplePages: 20, rng: createGenerator('innodb-lcg64', { seed: 1 }) },
+        { innodb_stats_transient_sample_pages: 20, rng: createGenerator('innodb-lcg64', { seed: 1 }) },
       ],
       [
         'persistent 5.6, A = 20',
         'persistent',
-        { samplePages: 20, rng: createGenerator('innodb-ut-rnd', { intervalVariant: '5.5' }) },
+        {
+          innodb_stats_persistent_sample_pages: 20,
+          rng: createGenerator('innodb-ut-rnd', { intervalVariant: '5.5' }),
+        },
       ],
       [
         'duj1, 20 blocks (all their rows)',

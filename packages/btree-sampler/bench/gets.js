@@ -6,6 +6,7 @@
 //   GETS_SIZES=200000 GETS_ROUNDS=21 node bench/gets.js
 //   GETS_ONLY_OURS=1 node --cpu-prof bench/gets.js       a get-only loop to profile
 //   GETS_KEY_OBJECTS=1 node bench/gets.js                 look up prebuilt key arrays instead
+//   GETS_BUILD=/path/to/index.js node bench/gets.js       another build of this package (A/B runs)
 // By default both peers take the key from the same Int32Array: sorted-btree as the number,
 // btree-sampler encoded (KeyCodec int32 format) into one reused 5-byte buffer, as an engine
 // encodes a search key into a scratch buffer. GETS_KEY_OBJECTS=1 instead passes one of N
@@ -13,9 +14,9 @@
 // numeric peer does not pay.
 import os from 'node:os';
 import SortedBTree from 'sorted-btree';
-import { BTree } from '../dist/index.js';
 import { int1, memoryPool, randomKeys, valueFor } from './data.js';
 
+const { BTree } = await import(process.env.GETS_BUILD ?? '../dist/index.js');
 const BTreeClass = SortedBTree.default ?? SortedBTree;
 const sizes = (process.env.GETS_SIZES ?? '200000,1000000').split(',').map(Number);
 const ROUNDS = Number(process.env.GETS_ROUNDS ?? 15);

@@ -1,7 +1,7 @@
 // Benchmarks of the built package (run `pnpm exec tsup` first):
 //   node bench/index.js                              all three, default sizes (about a minute)
 //   BENCH_ONLY=point|build|accuracy|bug node bench/index.js
-//   BENCH_N=1000000 BENCH_ROWS=1000000 node bench/index.js    the issue's 1M-key sizes
+//   BENCH_N=1000000 BENCH_ROWS=1000000 node bench/index.js    1M keys and rows
 import os from 'node:os';
 import { runAccuracy, runBugScenario } from './accuracy.js';
 import { runBuild } from './build.js';

@@ -1,56 +1,60 @@
-import { DuplicateKeyError } from './errors.js';
-import { compareRange, readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
+import { checkPageSize, FIL_NULL, FIL_PAGE_LSN, FIL_PAGE_TYPE, type PageStore } from '@enginekit/buffer-pool';
+import { compareBytes, DuplicateKeyError } from '@enginekit/common';
+import { BulkLoader, type BulkLoadOptions } from './bulk-load.js';
+import { Cursor } from './cursor.js';
+import type { IndexLatch } from './index-latch.js';
+import { readU16 } from './internal/bytes.js';
+import { checkTree, treeStats } from './internal/check.js';
+import { LATCH_S, LATCH_X } from './internal/latch-modes.js';
+import { PathModifier } from './internal/modify.js';
+import { provideAccess, TreeAccess } from './internal/tree-access.js';
 import {
-  FIL_NULL,
-  FIL_PAGE_TYPE,
   FLAG_CLUSTERED,
   FLAG_TUPLE_KEYS,
+  FLAG_TUPLE_VALUES,
   FLAG_UNIQUE,
   initPage,
-  nextPage,
   nRecs,
   PAGE_FLAGS,
-  PAGE_FREE_LIST,
-  PAGE_TYPE_FREE,
   PAGE_TYPE_INDEX,
-  pageCapacity,
   pageIndexId,
-  pageLevel,
   pageNo,
-  prevPage,
-  REC_CHILD,
   REC_HEADER,
-  recChild,
   recKeyLen,
   recValLen,
-  setNextPage,
-  setPrevPage,
   slotRec,
 } from './page.js';
-import { LATCH_S, LATCH_X, type LatchMode, type PageStore } from './page-store.js';
-import { checkTree, type TreeStats, treeStats } from './check.js';
-import { Cursor } from './cursor.js';
-import { BulkLoader, type BulkLoadOptions } from './bulk-load.js';
-import { PathModifier } from './internal/modify.js';
-import { SearchCache } from './internal/search-cache.js';
+import type { TreeStats } from './tree-stats.js';
 
-/** Deepest tree the fixed-size path arrays hold (a 16 KiB-page tree of height 40 is unthinkable). */
-const _MAX_HEIGHT = 64;
 const EMPTY = new Uint8Array(0);
 
 export interface BTreeOptions {
   /** Tablespace id of the pages. Default 0. */
   space?: number;
   /**
-   * `true` (default): keys are unique, a second insert of a key throws {@link DuplicateKeyError}.
+   * `true` (default): keys are unique, a second insert of a key throws `DuplicateKeyError`.
    * `false`: entries are ordered by (key, value) and only an identical (key, value) is refused —
    * InnoDB's non-unique secondary index, whose records are made unique by the primary key.
    */
   unique?: boolean;
   /** A clustered (primary-key) index: the bulk loader keeps 1/16 of each page free at fill factor 100. Default: `unique`. */
   clustered?: boolean;
-  /** Keys were written by `KeyCodec`, so the estimators may split them into fields. Default false (one field). */
+  /** Keys were written by `KeyCodec` (or `KeyWriter`), so the estimators split them into fields. Default false (one field). */
   tupleKeys?: boolean;
+  /**
+   * Values of this secondary tree are codec tuples too (the primary-key columns the entry
+   * carries), so the estimators count each of their fields, as InnoDB counts every primary-key
+   * column of a secondary record. Default false: a non-empty value is one field, an empty value none.
+   */
+  tupleValues?: boolean;
+  /**
+   * The index is UNIQUE on its first `uniqueFields` fields although its entries hold more (a
+   * secondary tree whose key ends with the primary key): InnoDB's n_uniq of a unique secondary
+   * index (`dict_index_build_internal_non_clust`), the prefixes the estimators count. Default:
+   * every key field of a unique tree; key and value fields of a non-unique one. Not stored in the
+   * tree: pass it again to {@link BTree.open}.
+   */
+  uniqueFields?: number;
   /** Index id stamped on every page. Default 1. */
   indexId?: bigint | number;
   /** MERGE_THRESHOLD: a page whose records fill less than this percent of it merges with a sibling. Default 50, range 1–50. */
@@ -78,25 +82,12 @@ export interface OpenOptions {
   rootPage: number;
   mergeThreshold?: number;
   indexLatch?: IndexLatch;
+  /** As {@link BTreeOptions.uniqueFields} (it is not stored in the tree). */
+  uniqueFields?: number;
 }
 
 /**
- * The index latch (`dict_index_t::lock`), e.g. a `RWLock` of @enginekit/mutex-atomics living in a
- * SharedArrayBuffer. Writers hold it in X for the whole operation (so writers are serialized);
- * the estimators, `checkValid()` and `stats()` hold it in S, as InnoDB's statistics do. Point
- * reads, cursors and range scans take no index latch: they couple S page latches top-down and,
- * moving along a level, release a page before latching its sibling (re-seeking when the sibling
- * was freed meanwhile), so they never wait on a writer while holding a page it needs.
- */
-export interface IndexLatch {
-  sLock(): void;
-  sUnlock(): void;
-  xLock(): void;
-  xUnlock(): void;
-}
-
-/**
- * A B+tree of byte keys and byte values on pages of a {@link PageStore}.
+ * A B+tree of byte keys and byte values on pages of a `PageStore` (the buffer pool's contract).
  *
  * Invariants (verified by {@link BTree.checkValid}):
  * - every leaf is at level 0, a node pointer's child is one level lower, the root has the top level;
@@ -109,61 +100,57 @@ export interface IndexLatch {
  *
  * Writers fix the path from the root with X latches and hold them until the operation ends;
  * readers couple S latches (fix the child, then unfix the parent). Concurrent writers must be
- * serialized by the caller (the index latch in X mode).
+ * serialized: give the tree an index latch.
  */
 export class BTree {
-  readonly store: PageStore;
   readonly space: number;
   readonly rootPage: number;
   readonly pageSize: number;
   readonly unique: boolean;
   readonly clustered: boolean;
   readonly tupleKeys: boolean;
+  readonly tupleValues: boolean;
+  /** {@link BTreeOptions.uniqueFields}; 0 when not given. */
+  readonly uniqueFields: number;
   readonly indexId: bigint;
   readonly mergeThreshold: number;
-  readonly indexLatch: IndexLatch | null;
   /** Largest key.length + value.length an entry may have: a page must hold at least 4 node pointers. */
   readonly maxEntryBytes: number;
-  /** Pages fixed by this tree so far (logical page reads; the estimators report differences of it). */
-  pageFixes = 0;
-  /** Incremented by every write; cursors compare it to know when to re-seek. */
-  version = 0;
 
+  readonly #t: TreeAccess;
   readonly #b: Uint8Array;
   readonly #ps: number;
   readonly #out = new Int32Array(1);
-  /** PAGE_FLAGS of every page of this tree (unique, clustered, tuple keys). */
-  readonly flags: number;
   readonly #m: PathModifier;
-  readonly #sc: SearchCache;
 
-  private constructor(
-    store: PageStore,
-    space: number,
-    rootPage: number,
-    flags: number,
-    indexId: bigint,
-    mergeThreshold: number,
-    indexLatch: IndexLatch | null,
-    lsnStamped: boolean,
-  ) {
-    this.indexLatch = indexLatch;
-    this.store = store;
-    this.space = space;
-    this.rootPage = rootPage;
-    this.pageSize = store.pageSize;
-    this.#ps = store.pageSize;
-    this.#b = store.bytes;
-    this.flags = flags;
-    this.unique = (flags & FLAG_UNIQUE) !== 0;
-    this.clustered = (flags & FLAG_CLUSTERED) !== 0;
-    this.tupleKeys = (flags & FLAG_TUPLE_KEYS) !== 0;
-    this.indexId = indexId;
-    this.mergeThreshold = mergeThreshold;
-    this.maxEntryBytes = Math.floor(pageCapacity(store.pageSize) / 4) - 2 - REC_HEADER - REC_CHILD - 8;
-    this.#m = new PathModifier(this);
-    this.#sc = new SearchCache(store.bytes, store.pageSize, this.unique);
-    this.#sc.lsnStamped = lsnStamped;
+  static {
+    provideAccess((tree) => {
+      if (!(#t in tree)) throw new TypeError(`tree must be a BTree, got ${String(tree)}`);
+      return (tree as BTree).#t;
+    });
+  }
+
+  private constructor(t: TreeAccess) {
+    this.#t = t;
+    this.#b = t.b;
+    this.#ps = t.ps;
+    this.space = t.space;
+    this.rootPage = t.rootPage;
+    this.pageSize = t.ps;
+    this.unique = t.unique;
+    this.clustered = t.clustered;
+    this.tupleKeys = t.tupleKeys;
+    this.tupleValues = t.tupleValues;
+    this.uniqueFields = t.uniqueFields;
+    this.indexId = t.indexId;
+    this.mergeThreshold = t.mergeThreshold;
+    this.maxEntryBytes = t.maxEntryBytes;
+    this.#m = new PathModifier(t);
+  }
+
+  /** Pages this tree has fixed so far (logical page reads; the estimators report differences of it). */
+  get pageFixes(): number {
+    return this.#t.pageFixes;
   }
 
   /**
@@ -186,8 +173,14 @@ export class BTree {
     if (unique) flags |= FLAG_UNIQUE;
     if (clustered) flags |= FLAG_CLUSTERED;
     if (options.tupleKeys === true) flags |= FLAG_TUPLE_KEYS;
+    if (options.tupleValues === true) {
+      if (clustered) throw new RangeError('options.tupleValues applies to a secondary (non-clustered) tree');
+      flags |= FLAG_TUPLE_VALUES;
+    }
+    const uf = checkUniqueFields(options.uniqueFields, clustered);
     const indexId = BigInt(options.indexId ?? 1);
     const mt = checkMergeThreshold(options.mergeThreshold);
+    const latch = checkLatch(options.indexLatch);
     const frame = store.allocatePage(space);
     const base = frame * store.pageSize;
     const root = pageNo(store.bytes, base);
@@ -196,7 +189,7 @@ export class BTree {
     store.markDirty(frame);
     const stamped = !sameBytes(lsnBefore, store.bytes, base + FIL_PAGE_LSN);
     store.unfix(frame, LATCH_X);
-    return new BTree(store, space, root, flags, indexId, mt, checkLatch(options.indexLatch), stamped);
+    return new BTree(new TreeAccess(store, space, root, flags, indexId, mt, latch, uf, stamped));
   }
 
   /** Open an existing tree from its root page (after a restart, from the same file). */
@@ -205,135 +198,78 @@ export class BTree {
     const space = options.space ?? 0;
     checkUint32(space, 'options.space');
     checkUint32(options.rootPage, 'options.rootPage');
+    const mt = checkMergeThreshold(options.mergeThreshold);
+    const latch = checkLatch(options.indexLatch);
     const frame = store.fix(space, options.rootPage, LATCH_S);
     const base = frame * store.pageSize;
+    let flags: number;
+    let indexId: bigint;
     try {
       if (readU16(store.bytes, base + FIL_PAGE_TYPE) !== PAGE_TYPE_INDEX) {
         throw new RangeError(`options.rootPage: page ${options.rootPage} is not a B+tree page`);
       }
-      const flags = store.bytes[base + PAGE_FLAGS]!;
-      return new BTree(
-        store,
-        space,
-        options.rootPage,
-        flags,
-        pageIndexId(store.bytes, base),
-        checkMergeThreshold(options.mergeThreshold),
-        checkLatch(options.indexLatch),
-        false, // until the first insert shows whether the store stamps LSNs
-      );
+      flags = store.bytes[base + PAGE_FLAGS]!;
+      indexId = pageIndexId(store.bytes, base);
     } finally {
       store.unfix(frame, LATCH_S);
     }
+    const uf = checkUniqueFields(options.uniqueFields, (flags & FLAG_CLUSTERED) !== 0);
+    // Whether the store stamps LSNs is learnt at the first insert.
+    return new BTree(new TreeAccess(store, space, options.rootPage, flags, indexId, mt, latch, uf, false));
   }
 
-  // ---- the index latch ----
-
-  /** Take the index latch in S (no-op without one). Pair with {@link BTree.unlatchS}. */
-  latchS(): void {
-    this.indexLatch?.sLock();
-  }
-  unlatchS(): void {
-    this.indexLatch?.sUnlock();
-  }
-  /** Run `fn` under the index latch in S. */
-  reading<T>(fn: () => T): T {
-    const l = this.indexLatch;
-    if (l === null) return fn();
-    l.sLock();
-    try {
-      return fn();
-    } finally {
-      l.sUnlock();
-    }
-  }
-  #writing<T>(fn: () => T): T {
-    const l = this.indexLatch;
-    if (l === null) return fn();
-    l.xLock();
-    try {
-      return fn();
-    } finally {
-      l.xUnlock();
-    }
-  }
-
-  // ---- page access shared with cursors, dives and estimators ----
-
-  /** Fix a page of this tree's space and count it in {@link BTree.pageFixes}. */
-  fixPage(page: number, latch: LatchMode): number {
-    this.pageFixes++;
-    return this.store.fix(this.space, page, latch);
-  }
-
-  unfixPage(frame: number, latch: LatchMode): void {
-    this.store.unfix(frame, latch);
-  }
-
-  /**
-   * Compare the record at byte `rec` of the page at `base` with a target: by key, then (non-unique
-   * trees, `val` not null) by value.
-   */
-  compareRec(base: number, rec: number, key: Uint8Array, val: Uint8Array | null): number {
-    const b = this.#b;
-    const kl = readU16(b, base + rec);
-    const c = compareRange(b, base + rec + REC_HEADER, kl, key, 0, key.length);
-    if (c !== 0 || val === null || this.unique) return c;
-    return compareRange(b, base + rec + REC_HEADER + kl, readU16(b, base + rec + 2), val, 0, val.length);
-  }
-
-  /**
-   * First slot whose record is ≥ the target (`strict`: > the target). Hot path: a page searched
-   * again without a change in between is searched over cached key prefixes (see `SearchCache`).
-   */
-  searchPage(base: number, key: Uint8Array, val: Uint8Array | null, strict: boolean): number {
-    return this.#sc.search(base, key, val, strict, this.version);
-  }
-
-  /**
-   * Descend with S-latch coupling to the leaf that holds the first entry ≥ target (`strict`: >).
-   * Returns the S-fixed leaf frame; `out[0]` gets the slot (may equal the record count: the entry is
-   * further right). Routing takes the last node pointer < target (≤ when `strict`, or when the
-   * target is a whole entry of a unique tree).
-   */
-  descendS(key: Uint8Array, val: Uint8Array | null, strict: boolean, out: Int32Array): number {
-    const b = this.#b;
-    const ps = this.#ps;
-    const routeStrict = strict || this.unique || val !== null;
-    let frame = this.fixPage(this.rootPage, LATCH_S);
-    for (;;) {
-      const base = frame * ps;
-      if (pageLevel(b, base) === 0) {
-        out[0] = this.searchPage(base, key, val, strict);
-        return frame;
-      }
-      let slot = this.searchPage(base, key, val, routeStrict) - 1;
-      if (slot < 0) slot = 0;
-      const child = recChild(b, base, slotRec(b, base, ps, slot));
-      const next = this.fixPage(child, LATCH_S);
-      this.unfixPage(frame, LATCH_S);
-      frame = next;
-    }
-  }
-
-  // ---- point operations (public: take the index latch, then call the private bodies) ----
+  // ---- point operations ----
 
   /** The value stored under `key` (the first one in a non-unique tree), copied; undefined if absent. */
   get(key: Uint8Array): Uint8Array | undefined {
-    return this.#get(key);
+    if (!(key instanceof Uint8Array)) throw new TypeError(`key must be a Uint8Array, got ${String(key)}`);
+    const t = this.#t;
+    if (!t.unique) {
+      const c = new Cursor(t);
+      if (!c.seek(key, 'eq')) return undefined;
+      return c.value();
+    }
+    const b = this.#b;
+    const ps = this.#ps;
+    // One S-coupled descent, no cursor.
+    const frame = t.descendS(key, null, false, this.#out);
+    const base = frame * ps;
+    const slot = this.#out[0]!;
+    let found: Uint8Array | undefined;
+    if (slot < nRecs(b, base)) {
+      const rec = slotRec(b, base, ps, slot);
+      const kl = recKeyLen(b, base, rec);
+      if (compareBytes(b, base + rec + REC_HEADER, base + rec + REC_HEADER + kl, key, 0, key.length) === 0) {
+        const p = base + rec + REC_HEADER + kl;
+        found = b.slice(p, p + recValLen(b, base, rec));
+      }
+    }
+    t.unfixPage(frame, LATCH_S);
+    return found;
   }
 
   /** Whether the tree holds `key` (and, when given in a non-unique tree, exactly `value`). */
   has(key: Uint8Array, value?: Uint8Array): boolean {
-    return this.#has(key, value);
+    checkBytes(key, 'key');
+    const t = this.#t;
+    if (value === undefined || t.unique) return this.get(key) !== undefined;
+    checkBytes(value, 'value');
+    const out = new Int32Array(1);
+    const frame = t.descendS(key, value, false, out);
+    const base = frame * this.#ps;
+    const n = nRecs(this.#b, base);
+    const found =
+      out[0]! < n && t.compareRec(base, slotRec(this.#b, base, this.#ps, out[0]!), key, value) === 0;
+    t.unfixPage(frame, LATCH_S);
+    return found;
   }
 
   /**
-   * Insert an entry. Throws {@link DuplicateKeyError} if a unique tree holds the key (a non-unique
+   * Insert an entry. Throws `DuplicateKeyError` if a unique tree holds the key (a non-unique
    * tree: the same key and value).
    */
   insert(key: Uint8Array, value: Uint8Array): void {
-    const l = this.indexLatch;
+    const l = this.#t.indexLatch;
     if (l === null) {
       this.#insert(key, value);
       return;
@@ -351,7 +287,7 @@ export class BTree {
    * Underfull pages merge with a sibling. Returns whether an entry was removed.
    */
   delete(key: Uint8Array, value?: Uint8Array): boolean {
-    return this.#writing(() => this.#delete(key, value));
+    return this.#t.writing(() => this.#delete(key, value));
   }
 
   /**
@@ -360,94 +296,49 @@ export class BTree {
    * Returns whether the entry existed.
    */
   update(key: Uint8Array, value: Uint8Array, oldValue?: Uint8Array): boolean {
-    return this.#writing(() => this.#update(key, value, oldValue));
+    return this.#t.writing(() => this.#update(key, value, oldValue));
   }
 
   // ---- private bodies ----
 
-  /** The value stored under `key` (the first one in a non-unique tree), copied; undefined if absent. */
-  #get(key: Uint8Array): Uint8Array | undefined {
-    checkBytes(key, 'key');
-    if (this.unique) {
-      const b = this.#b;
-      const ps = this.#ps;
-      // One S-coupled descent, no cursor.
-      const frame = this.descendS(key, null, false, this.#out);
-      const base = frame * ps;
-      const slot = this.#out[0]!;
-      let found: Uint8Array | undefined;
-      if (slot < nRecs(b, base)) {
-        const rec = slotRec(b, base, ps, slot);
-        const kl = recKeyLen(b, base, rec);
-        if (compareRange(b, base + rec + REC_HEADER, kl, key, 0, key.length) === 0) {
-          const p = base + rec + REC_HEADER + kl;
-          found = b.slice(p, p + recValLen(b, base, rec));
-        }
-      }
-      this.unfixPage(frame, LATCH_S);
-      return found;
-    }
-    const c = new Cursor(this);
-    if (!c.seek(key, 'eq')) return undefined;
-    return c.value();
-  }
-
-  /** Whether the tree holds `key` (and, when given in a non-unique tree, exactly `value`). */
-  #has(key: Uint8Array, value?: Uint8Array): boolean {
-    checkBytes(key, 'key');
-    if (value === undefined || this.unique) return this.#get(key) !== undefined;
-    checkBytes(value, 'value');
-    const out = new Int32Array(1);
-    const frame = this.descendS(key, value, false, out);
-    const base = frame * this.#ps;
-    const n = nRecs(this.#b, base);
-    const found =
-      out[0]! < n && this.compareRec(base, slotRec(this.#b, base, this.#ps, out[0]!), key, value) === 0;
-    this.unfixPage(frame, LATCH_S);
-    return found;
-  }
-
-  /**
-   * Insert an entry. Throws {@link DuplicateKeyError} if a unique tree holds the key (a non-unique
-   * tree: the same key and value).
-   */
   #insert(key: Uint8Array, value: Uint8Array): void {
     this.#checkEntry(key, value);
-    this.#m.descendX(key, value);
+    const t = this.#t;
+    const m = this.#m;
+    m.descendX(key, value);
     try {
-      const d = this.#m.depth - 1;
-      const base = this.#m.frames[d]! * this.#ps;
-      const slot = this.#sc.searchUncached(base, key, value, false);
+      const d = m.depth - 1;
+      const base = m.frames[d]! * this.#ps;
+      const slot = t.sc.searchUncached(base, key, value, false);
       if (
         slot < nRecs(this.#b, base) &&
-        this.compareRec(base, slotRec(this.#b, base, this.#ps, slot), key, value) === 0
+        t.compareRec(base, slotRec(this.#b, base, this.#ps, slot), key, value) === 0
       ) {
         throw new DuplicateKeyError(
-          `duplicate key ${hex(key)}${this.unique ? '' : ` with value ${hex(value)}`}`,
+          `duplicate key ${hex(key)}${t.unique ? '' : ` with value ${hex(value)}`}`,
+          key.slice(),
         );
       }
-      this.version++;
-      if (!this.#sc.lsnStamped) {
-        const lsnAt = this.#m.frames[d]! * this.#ps + FIL_PAGE_LSN;
+      t.version++;
+      if (!t.sc.lsnStamped) {
+        const lsnAt = m.frames[d]! * this.#ps + FIL_PAGE_LSN;
         const lsnBefore = this.#b.slice(lsnAt, lsnAt + 8);
-        this.#m.insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
-        this.#sc.lsnStamped = !sameBytes(lsnBefore, this.#b, lsnAt);
-      } else this.#m.insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
+        m.insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
+        t.sc.lsnStamped = !sameBytes(lsnBefore, this.#b, lsnAt);
+      } else m.insertAt(d, slot, key, 0, key.length, value, 0, value.length, FIL_NULL);
     } finally {
-      this.#m.unfixPath();
+      m.unfixPath();
     }
   }
 
-  /**
-   * Delete an entry; in a non-unique tree `value` picks which (default: the first with the key).
-   * Underfull pages merge with a sibling. Returns whether an entry was removed.
-   */
   #delete(key: Uint8Array, value?: Uint8Array): boolean {
     checkBytes(key, 'key');
+    const t = this.#t;
+    const m = this.#m;
     let val: Uint8Array | null = null;
-    if (!this.unique) {
+    if (!t.unique) {
       if (value === undefined) {
-        const c = new Cursor(this);
+        const c = new Cursor(t);
         if (!c.seek(key, 'eq')) return false;
         val = c.value();
       } else {
@@ -455,55 +346,52 @@ export class BTree {
         val = value;
       }
     }
-    this.#m.descendX(key, val ?? EMPTY);
+    m.descendX(key, val ?? EMPTY);
     try {
-      const d = this.#m.depth - 1;
-      const base = this.#m.frames[d]! * this.#ps;
-      const slot = this.#sc.searchUncached(base, key, val, false);
+      const d = m.depth - 1;
+      const base = m.frames[d]! * this.#ps;
+      const slot = t.sc.searchUncached(base, key, val, false);
       if (
         slot >= nRecs(this.#b, base) ||
-        this.compareRec(base, slotRec(this.#b, base, this.#ps, slot), key, val) !== 0
+        t.compareRec(base, slotRec(this.#b, base, this.#ps, slot), key, val) !== 0
       ) {
         return false;
       }
-      this.version++;
-      this.#m.removeAt(d, slot);
+      t.version++;
+      m.removeAt(d, slot);
       return true;
     } finally {
-      this.#m.unfixPath();
+      m.unfixPath();
     }
   }
 
-  /**
-   * Replace the value of `key`. A unique tree overwrites in place when the length is unchanged,
-   * otherwise deletes and re-inserts; a non-unique tree needs `oldValue` (the value orders the entry).
-   * Returns whether the entry existed.
-   */
   #update(key: Uint8Array, value: Uint8Array, oldValue?: Uint8Array): boolean {
     this.#checkEntry(key, value);
-    if (!this.unique) {
+    const t = this.#t;
+    const m = this.#m;
+    if (!t.unique) {
       if (oldValue === undefined) throw new TypeError('oldValue is required to update a non-unique tree');
       if (!this.#delete(key, oldValue)) return false;
       this.#insert(key, value);
       return true;
     }
-    this.#m.descendX(key, value);
+    m.descendX(key, value);
     let sameLength = false;
     try {
-      const d = this.#m.depth - 1;
-      const base = this.#m.frames[d]! * this.#ps;
-      const slot = this.#sc.searchUncached(base, key, null, false);
+      const d = m.depth - 1;
+      const base = m.frames[d]! * this.#ps;
+      const slot = t.sc.searchUncached(base, key, null, false);
       if (slot >= nRecs(this.#b, base)) return false;
       const rec = slotRec(this.#b, base, this.#ps, slot);
-      if (this.compareRec(base, rec, key, null) !== 0) return false;
+      if (t.compareRec(base, rec, key, null) !== 0) return false;
       if (recValLen(this.#b, base, rec) === value.length) {
         this.#b.set(value, base + rec + REC_HEADER + key.length);
-        this.store.markDirty(this.#m.frames[d]!);
-        this.version++;
+        t.store.markDirty(m.frames[d]!);
+        t.version++;
         sameLength = true;
       }
     } finally {
-      this.#m.unfixPath();
+      m.unfixPath();
     }
     if (!sameLength) {
       this.#delete(key);
@@ -514,7 +402,7 @@ export class BTree {
 
   /** A cursor positioned nowhere; see {@link Cursor}. */
   cursor(): Cursor {
-    return new Cursor(this);
+    return new Cursor(this.#t);
   }
 
   /**
@@ -557,6 +445,7 @@ export class BTree {
     fn: ((key: Uint8Array, value: Uint8Array) => boolean | undefined) | null,
     raw: RangeRawCallback | null,
   ): number {
+    const t = this.#t;
     const b = this.#b;
     const ps = this.#ps;
     const out = new Int32Array(1);
@@ -568,9 +457,9 @@ export class BTree {
     let boundStrict = false;
     let frame: number;
     if (lo === null) {
-      frame = this.#leftmostLeafS();
+      frame = t.leftmostS();
       out[0] = 0;
-    } else frame = this.descendS(lo, null, false, out);
+    } else frame = t.descendS(lo, null, false, out);
     let slot = out[0]!;
     let count = 0;
     for (;;) {
@@ -580,8 +469,8 @@ export class BTree {
         const rec = slotRec(b, base, ps, slot);
         const kl = recKeyLen(b, base, rec);
         const k0 = base + rec + REC_HEADER;
-        if (hi !== null && compareRange(b, k0, kl, hi, 0, hi.length) >= 0) {
-          this.unfixPage(frame, LATCH_S);
+        if (hi !== null && compareBytes(b, k0, k0 + kl, hi, 0, hi.length) >= 0) {
+          t.unfixPage(frame, LATCH_S);
           return count;
         }
         count++;
@@ -591,7 +480,7 @@ export class BTree {
             ? raw(b, k0, kl, k0 + kl, vl)
             : fn!(b.subarray(k0, k0 + kl), b.subarray(k0 + kl, k0 + kl + vl));
         if (go === false) {
-          this.unfixPage(frame, LATCH_S);
+          t.unfixPage(frame, LATCH_S);
           return count;
         }
       }
@@ -600,57 +489,26 @@ export class BTree {
         const kl = recKeyLen(b, base, rec);
         const k0 = base + rec + REC_HEADER;
         boundKey = b.slice(k0, k0 + kl);
-        boundVal = this.unique ? null : b.slice(k0 + kl, k0 + kl + recValLen(b, base, rec));
+        boundVal = t.unique ? null : b.slice(k0 + kl, k0 + kl + recValLen(b, base, rec));
         boundStrict = true;
       }
-      const nf = this.siblingLeafS(frame, true);
+      const nf = t.siblingLeafS(frame, true);
       if (nf === -1) return count;
       if (nf === -2) {
         // The right sibling changed under us: search again for the first entry past the bound.
         if (boundKey === null) {
-          frame = this.#leftmostLeafS();
+          frame = t.leftmostS();
           slot = 0;
         } else {
-          frame = this.descendS(boundKey, boundVal, boundStrict, out);
+          frame = t.descendS(boundKey, boundVal, boundStrict, out);
           slot = out[0]!;
         }
         continue;
       }
       frame = nf;
       // Skip what a concurrent split may have moved here from the page we left.
-      slot = boundKey === null ? 0 : this.searchPage(frame * ps, boundKey, boundVal, boundStrict);
+      slot = boundKey === null ? 0 : t.searchPage(frame * ps, boundKey, boundVal, boundStrict);
     }
-  }
-
-  /**
-   * Leave the S-fixed leaf `frame` for its right (or left) sibling: unfix it first, then S-fix the
-   * sibling, so a reader never waits for a page while holding another on the same level (writers
-   * latch siblings in any order). Returns the sibling's frame; -1 at the end of the level; -2 when
-   * the sibling is no longer the neighbour of the page left (freed, reused, or a page was split in
-   * between) — the caller re-seeks from the root.
-   */
-  siblingLeafS(frame: number, right: boolean): number {
-    const b = this.#b;
-    const ps = this.#ps;
-    const base = frame * ps;
-    const next = right ? nextPage(b, base) : prevPage(b, base);
-    const cur = pageNo(b, base);
-    this.unfixPage(frame, LATCH_S);
-    if (next === FIL_NULL) return -1;
-    const nf = this.fixPage(next, LATCH_S);
-    const nb = nf * ps;
-    // Still our neighbour: a B+tree leaf of this index whose back link points at the page we left
-    // (a page freed and reused elsewhere, or a split in between, fails this).
-    if (
-      readU16(b, nb + FIL_PAGE_TYPE) !== PAGE_TYPE_INDEX ||
-      pageLevel(b, nb) !== 0 ||
-      (right ? prevPage(b, nb) : nextPage(b, nb)) !== cur ||
-      pageIndexId(b, nb) !== this.indexId
-    ) {
-      this.unfixPage(nf, LATCH_S);
-      return -2;
-    }
-    return nf;
   }
 
   /** Entries with lo ≤ key < hi as copied [key, value] pairs (convenient, allocates per entry). */
@@ -659,7 +517,7 @@ export class BTree {
     let ok = lo === null ? c.first() : c.seek(lo, 'ge');
     while (ok) {
       const k = c.key();
-      if (hi !== null && compareRange(k, 0, k.length, hi, 0, hi.length) >= 0) return;
+      if (hi !== null && compareBytes(k, 0, k.length, hi, 0, hi.length) >= 0) return;
       yield [k, c.value()];
       ok = c.next();
     }
@@ -667,31 +525,19 @@ export class BTree {
 
   /** Start a bottom-up bulk load into this tree. REQUIRES: the tree is empty. */
   bulkLoader(options: BulkLoadOptions = {}): BulkLoader {
-    return new BulkLoader(this, options);
+    return new BulkLoader(this.#t, options);
   }
 
-  /** Walk the whole tree and throw {@link CorruptionError} at the first broken invariant; returns the stats. */
+  /** Walk the whole tree and throw `CorruptionError` at the first broken invariant; returns the stats. */
   checkValid(): TreeStats {
-    return this.reading(() => checkTree(this));
+    const t = this.#t;
+    return t.reading(() => checkTree(t));
   }
 
   /** Height, pages and records per level, fill and size. Reads every page. */
   stats(): TreeStats {
-    return this.reading(() => treeStats(this));
-  }
-
-  /** S-fix the leftmost leaf. */
-  #leftmostLeafS(): number {
-    const b = this.#b;
-    let frame = this.fixPage(this.rootPage, LATCH_S);
-    for (;;) {
-      const base = frame * this.#ps;
-      if (pageLevel(b, base) === 0) return frame;
-      const child = recChild(b, base, slotRec(b, base, this.#ps, 0));
-      const next = this.fixPage(child, LATCH_S);
-      this.unfixPage(frame, LATCH_S);
-      frame = next;
-    }
+    const t = this.#t;
+    return t.reading(() => treeStats(t));
   }
 
   // ---- the write path ----
@@ -704,31 +550,6 @@ export class BTree {
         `key.length + value.length must be at most ${this.maxEntryBytes} for ${this.#ps}-byte pages, got ${key.length + value.length}`,
       );
     }
-  }
-
-  /** A page for this tree, X-fixed: from the tree's free list, else from the store. REQUIRES: the root is X-fixed. */
-  allocPage(rootFrame: number): number {
-    const b = this.#b;
-    const rootBase = rootFrame * this.#ps;
-    const head = readU32(b, rootBase + PAGE_FREE_LIST);
-    if (head === FIL_NULL) return this.store.allocatePage(this.space);
-    const frame = this.fixPage(head, LATCH_X);
-    writeU32(b, rootBase + PAGE_FREE_LIST, nextPage(b, frame * this.#ps));
-    this.store.markDirty(rootFrame);
-    return frame;
-  }
-
-  /** Put an X-fixed page on the tree's free list (the caller unfixes it). */
-  freePage(frame: number, rootFrame: number): void {
-    const b = this.#b;
-    const base = frame * this.#ps;
-    const rootBase = rootFrame * this.#ps;
-    writeU16(b, base + FIL_PAGE_TYPE, PAGE_TYPE_FREE);
-    setPrevPage(b, base, FIL_NULL);
-    setNextPage(b, base, readU32(b, rootBase + PAGE_FREE_LIST));
-    writeU32(b, rootBase + PAGE_FREE_LIST, pageNo(b, base));
-    this.store.markDirty(frame);
-    this.store.markDirty(rootFrame);
   }
 }
 
@@ -744,9 +565,7 @@ function checkStore(store: PageStore): void {
   if (typeof store !== 'object' || store === null || typeof store.fix !== 'function') {
     throw new TypeError(`store must implement PageStore, got ${String(store)}`);
   }
-  if (!Number.isInteger(store.pageSize) || store.pageSize < 256 || store.pageSize > 65536) {
-    throw new RangeError(`store.pageSize must be an integer in [256, 65536], got ${String(store.pageSize)}`);
-  }
+  checkPageSize(store.pageSize, 'store.pageSize');
 }
 
 function checkUint32(v: number, what: string): void {
@@ -762,12 +581,17 @@ function checkMergeThreshold(v: number | undefined): number {
   return v;
 }
 
+function checkUniqueFields(v: number | undefined, clustered: boolean): number {
+  if (v === undefined) return 0;
+  if (clustered) throw new RangeError('uniqueFields applies to a secondary (non-clustered) tree');
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 64)
+    throw new RangeError(`uniqueFields must be an integer in [1, 64], got ${String(v)}`);
+  return v;
+}
+
 function checkBytes(v: unknown, what: string): void {
   if (!(v instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array, got ${String(v)}`);
 }
-
-/** FIL_PAGE_LSN: the envelope's newest-modification LSN (8 bytes), stamped by the store's markDirty. */
-const FIL_PAGE_LSN = 16;
 
 function sameBytes(a: Uint8Array, b: Uint8Array, off: number): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[off + i]) return false;

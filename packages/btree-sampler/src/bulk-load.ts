@@ -1,10 +1,10 @@
-import type { BTree } from './btree.js';
-import { DuplicateKeyError, OutOfOrderError } from './errors.js';
-import { compareRange, readU32, writeU16, writeU32 } from './internal/bytes.js';
+import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_DATA_END } from '@enginekit/buffer-pool';
+import { compareBytes, DuplicateKeyError } from '@enginekit/common';
+import { OutOfOrderError } from './errors.js';
+import { readU32, writeU16, writeU32 } from './internal/bytes.js';
+import { LATCH_X } from './internal/latch-modes.js';
+import type { TreeAccess } from './internal/tree-access.js';
 import {
-  FIL_NULL,
-  FIL_PAGE_DATA,
-  FIL_PAGE_DATA_END,
   DIRECTION_RIGHT,
   initPage,
   insertRec,
@@ -24,7 +24,6 @@ import {
   slotRec,
   totalFree,
 } from './page.js';
-import { LATCH_X } from './page-store.js';
 
 export interface BulkLoadOptions {
   /**
@@ -32,7 +31,7 @@ export interface BulkLoadOptions {
    * clustered index still leaves 1/16 of every page free (`dict_index_get_space_reserve`), a
    * secondary index none; below 100 every page keeps pageSize·(100 − f)/100 bytes free.
    */
-  fillFactor?: number;
+  innodb_fill_factor?: number;
 }
 
 /** What {@link BulkLoader.finish} built. */
@@ -63,7 +62,7 @@ export interface BulkLoadSink<R> {
  * page's mini-transaction commits, not per record).
  */
 export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
-  readonly #tree: BTree;
+  readonly #tree: TreeAccess;
   readonly #b: Uint8Array;
   readonly #ps: number;
   readonly #reserve: number;
@@ -77,13 +76,14 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
   #records = 0;
   #open = true;
 
-  constructor(tree: BTree, options: BulkLoadOptions = {}) {
-    const ff = options.fillFactor ?? 100;
+  /** Made by `tree.bulkLoader()`. */
+  constructor(tree: TreeAccess, options: BulkLoadOptions = {}) {
+    const ff = options.innodb_fill_factor ?? 100;
     if (!Number.isInteger(ff) || ff < 10 || ff > 100)
-      throw new RangeError(`fillFactor must be an integer in [10, 100], got ${String(ff)}`);
+      throw new RangeError(`innodb_fill_factor must be an integer in [10, 100], got ${String(ff)}`);
     this.#tree = tree;
-    this.#b = tree.store.bytes;
-    this.#ps = tree.pageSize;
+    this.#b = tree.b;
+    this.#ps = tree.ps;
     this.#reserve =
       ff === 100
         ? tree.clustered
@@ -113,8 +113,8 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
       );
     }
     if (this.#lastLen >= 0) {
-      let c = compareRange(key, 0, key.length, this.#last, 0, this.#lastLen);
-      if (c === 0 && !t.unique) c = compareRange(value, 0, value.length, this.#lastVal, 0, this.#lastValLen);
+      let c = compareBytes(key, 0, key.length, this.#last, 0, this.#lastLen);
+      if (c === 0 && !t.unique) c = compareBytes(value, 0, value.length, this.#lastVal, 0, this.#lastValLen);
       if (c === 0) throw new DuplicateKeyError(`bulk load: duplicate entry at position ${this.#records}`);
       if (c < 0)
         throw new OutOfOrderError(`bulk load: entry ${this.#records} is smaller than the previous one`);

@@ -1,6 +1,7 @@
-import type { BTree } from './btree.js';
+import { FIL_NULL, FIL_PAGE_LSN, FIL_PAGE_TYPE } from '@enginekit/buffer-pool';
+import { LATCH_S } from './internal/latch-modes.js';
+import type { TreeAccess } from './internal/tree-access.js';
 import {
-  FIL_NULL,
   PAGE_TYPE_INDEX,
   nRecs,
   pageLevel,
@@ -11,7 +12,6 @@ import {
   recValLen,
   slotRec,
 } from './page.js';
-import { LATCH_S } from './page-store.js';
 
 /** `'ge'`: first entry with key ≥ the target; `'gt'`: key > target; `'eq'`: first entry whose key equals it. */
 export type SeekMode = 'ge' | 'gt' | 'eq';
@@ -19,7 +19,7 @@ export type SeekMode = 'ge' | 'gt' | 'eq';
 /**
  * A position in the tree's leaf level. Between calls it holds no page fixed: it remembers the
  * page, the slot and a copy of the entry, and when the tree was written meanwhile
- * (`tree.version` moved) it searches for the remembered entry again, as InnoDB restores a
+ * (the tree's write counter moved) it searches for the remembered entry again, as InnoDB restores a
  * persistent cursor (`btr_pcur_restore_position`).
  *
  * @example
@@ -29,7 +29,7 @@ export type SeekMode = 'ge' | 'gt' | 'eq';
  * ```
  */
 export class Cursor {
-  readonly #tree: BTree;
+  readonly #tree: TreeAccess;
   #page = FIL_NULL;
   #slot = 0;
   #version = -1;
@@ -41,7 +41,8 @@ export class Cursor {
   readonly #out = new Int32Array(1);
   #lsn = new Uint8Array(8);
 
-  constructor(tree: BTree) {
+  /** Made by `tree.cursor()`. */
+  constructor(tree: TreeAccess) {
     this.#tree = tree;
   }
 
@@ -77,8 +78,8 @@ export class Cursor {
   #first(): boolean {
     this.#valid = false;
     const t = this.#tree;
-    const b = t.store.bytes;
-    const ps = t.pageSize;
+    const b = t.b;
+    const ps = t.ps;
     let frame = t.fixPage(t.rootPage, LATCH_S);
     while (pageLevel(b, frame * ps) > 0) {
       const base = frame * ps;
@@ -97,8 +98,8 @@ export class Cursor {
   #last(): boolean {
     this.#valid = false;
     const t = this.#tree;
-    const b = t.store.bytes;
-    const ps = t.pageSize;
+    const b = t.b;
+    const ps = t.ps;
     let frame = t.fixPage(t.rootPage, LATCH_S);
     while (pageLevel(b, frame * ps) > 0) {
       const base = frame * ps;
@@ -171,15 +172,15 @@ export class Cursor {
   }
 
   /**
-   * The page still holds what the cursor saw: same newest-modification LSN in the envelope (bytes
-   * 16–23; the pool stamps a new one on every markDirty, so a write by another worker shows here)
+   * The page still holds what the cursor saw: same newest-modification LSN in the envelope
+   * (FIL_PAGE_LSN; the pool stamps a new one on every markDirty, so a write by another worker shows here)
    * and still a B+tree page.
    */
   #unchanged(frame: number): boolean {
-    const b = this.#tree.store.bytes;
-    const base = frame * this.#tree.pageSize;
-    for (let i = 0; i < 8; i++) if (b[base + 16 + i] !== this.#lsn[i]) return false;
-    return ((b[base + 24]! << 8) | b[base + 25]!) === PAGE_TYPE_INDEX;
+    const b = this.#tree.b;
+    const base = frame * this.#tree.ps;
+    for (let i = 0; i < 8; i++) if (b[base + FIL_PAGE_LSN + i] !== this.#lsn[i]) return false;
+    return ((b[base + FIL_PAGE_TYPE]! << 8) | b[base + FIL_PAGE_TYPE + 1]!) === PAGE_TYPE_INDEX;
   }
 
   #keyEquals(key: Uint8Array): boolean {
@@ -210,8 +211,8 @@ export class Cursor {
     strict: boolean,
   ): boolean {
     const t = this.#tree;
-    const b = t.store.bytes;
-    const ps = t.pageSize;
+    const b = t.b;
+    const ps = t.ps;
     for (;;) {
       const base = frame * ps;
       if (slot < nRecs(b, base)) {
@@ -242,8 +243,8 @@ export class Cursor {
    */
   #settleBackward(frame: number, slot: number): boolean {
     const t = this.#tree;
-    const b = t.store.bytes;
-    const ps = t.pageSize;
+    const b = t.b;
+    const ps = t.ps;
     const hasBound = this.#valid;
     const [bKey, bVal] = this.#bound();
     for (;;) {
@@ -271,8 +272,8 @@ export class Cursor {
 
   #capture(base: number, slot: number): void {
     const t = this.#tree;
-    const b = t.store.bytes;
-    const rec = slotRec(b, base, t.pageSize, slot);
+    const b = t.b;
+    const rec = slotRec(b, base, t.ps, slot);
     const kl = recKeyLen(b, base, rec);
     const vl = recValLen(b, base, rec);
     if (this.#key.length < kl) this.#key = new Uint8Array(Math.max(kl, this.#key.length * 2));
@@ -285,7 +286,7 @@ export class Cursor {
     this.#page = pageNo(b, base);
     this.#slot = slot;
     this.#version = t.version;
-    this.#lsn.set(b.subarray(base + 16, base + 24));
+    this.#lsn.set(b.subarray(base + FIL_PAGE_LSN, base + FIL_PAGE_LSN + 8));
     this.#valid = true;
   }
 }

@@ -1,7 +1,9 @@
 import type { RandomGenerator } from '@enginekit/prng';
 import type { BTree } from './btree.js';
-import { nRecs, pageLevel, pageNo, recChild, slotRec } from './page.js';
-import { LATCH_S } from './page-store.js';
+import { diveToLeaf } from './internal/dive.js';
+import { LATCH_S } from './internal/latch-modes.js';
+import { accessOf } from './internal/tree-access.js';
+import { pageNo } from './page.js';
 
 /** Where one random dive ended. */
 export interface DiveResult {
@@ -12,34 +14,11 @@ export interface DiveResult {
 }
 
 /**
- * Descend from the root to a "random" leaf as `btr_cur_open_at_rnd_pos` does: on every level,
- * leaf included, `page_cur_open_on_rnd_user_rec` picks record `rng.nextBelow(nRecs)` (no generator
- * call on an empty page) and the dive follows the chosen node pointer.
- *
- * Passing the SAME `innodb-page-rnd` generator to every dive models the C file-static `page_rnd`:
- * its values stay 2 mod 3, so on a 3-record root every dive takes the third record (bug #43660).
- *
- * Returns the leaf frame S-fixed; the caller unfixes it. `picks`, when given, receives the indices.
- * REQUIRES: the caller holds the tree's index latch in S, if the tree has one.
- */
-export function diveToLeaf(tree: BTree, rng: RandomGenerator, picks?: number[]): number {
-  const b = tree.store.bytes;
-  const ps = tree.pageSize;
-  let frame = tree.fixPage(tree.rootPage, LATCH_S);
-  for (;;) {
-    const base = frame * ps;
-    const n = nRecs(b, base);
-    const pick = n > 0 ? rng.nextBelow(n) : -1;
-    picks?.push(pick);
-    if (pageLevel(b, base) === 0 || n === 0) return frame;
-    const child = tree.fixPage(recChild(b, base, slotRec(b, base, ps, pick)), LATCH_S);
-    tree.unfixPage(frame, LATCH_S);
-    frame = child;
-  }
-}
-
-/**
- * One random dive; see {@link diveToLeaf}.
+ * One random dive from the root to a leaf, as `btr_cur_open_at_rnd_pos` (btr0cur.c): on every
+ * level, leaf included, `page_cur_open_on_rnd_user_rec` picks record `rng.nextBelow(nRecs)` and
+ * the dive follows the chosen node pointer. Pass the same `innodb-page-rnd` generator to every
+ * dive to model the C file-static `page_rnd`: its values stay 2 mod 3, so on a 3-record root
+ * every dive takes the third record (MySQL bug #43660).
  *
  * @example
  * ```ts
@@ -48,13 +27,12 @@ export function diveToLeaf(tree: BTree, rng: RandomGenerator, picks?: number[]):
  * ```
  */
 export function randomDive(tree: BTree, rng: RandomGenerator): DiveResult {
-  return tree.reading(() => diveOnce(tree, rng));
-}
-
-function diveOnce(tree: BTree, rng: RandomGenerator): DiveResult {
-  const picks: number[] = [];
-  const frame = diveToLeaf(tree, rng, picks);
-  const leafPage = pageNo(tree.store.bytes, frame * tree.pageSize);
-  tree.unfixPage(frame, LATCH_S);
-  return { leafPage, picks };
+  const t = accessOf(tree);
+  return t.reading(() => {
+    const picks: number[] = [];
+    const frame = diveToLeaf(t, rng, picks);
+    const leafPage = pageNo(t.b, frame * t.ps);
+    t.unfixPage(frame, LATCH_S);
+    return { leafPage, picks };
+  });
 }

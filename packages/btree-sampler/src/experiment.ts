@@ -14,9 +14,18 @@ export type EstimatorOptions = TransientOptions & PersistentOptions & Duj1Option
 export function estimate(tree: BTree, method: EstimatorName, options: EstimatorOptions = {}): Estimate {
   switch (method) {
     case 'transient':
-      return estimateTransient(tree, pick(options, ['rng', 'samplePages', 'version', 'statsMethod']));
+      return estimateTransient(
+        tree,
+        pick(options, [
+          'rng',
+          'innodb_use_legacy_cardinality_algorithm',
+          'innodb_stats_transient_sample_pages',
+          'version',
+          'innodb_stats_method',
+        ]),
+      );
     case 'persistent':
-      return estimatePersistent(tree, pick(options, ['rng', 'samplePages']));
+      return estimatePersistent(tree, pick(options, ['rng', 'innodb_stats_persistent_sample_pages']));
     case 'duj1':
       return estimateDuj1(tree, pick(options, ['rng', 'targetRows', 'targetBlocks']));
     case 'exact':

@@ -1,26 +1,36 @@
-export { CorruptionError, DuplicateKeyError, OutOfOrderError } from './errors.js';
-export type { LatchMode, PageStore } from './page-store.js';
-export { LATCH_NONE, LATCH_S, LATCH_X } from './page-store.js';
+export { CorruptionError } from '@enginekit/buffer-pool';
+export { compareKeys, DuplicateKeyError } from '@enginekit/common';
+export { OutOfOrderError } from './errors.js';
 export type { ColumnSpec, ColumnType, KeyValue } from './key-codec.js';
+export { countFields, fieldEnd, fieldsBeforeNull, isNullTag, KeyCodec, matchedFields } from './key-codec.js';
 export {
-  compareKeys,
-  countFields,
-  fieldEnd,
-  fieldsBeforeNull,
-  isNullTag,
-  KeyCodec,
-  matchedFields,
-} from './key-codec.js';
+  maxFieldBytes,
+  TAG_BYTES,
+  TAG_DATE,
+  TAG_DECIMAL,
+  TAG_INT32,
+  TAG_INT64,
+  TAG_NULL_FIRST,
+  TAG_NULL_LAST,
+  writeBytesField,
+  writeDateField,
+  writeDecimalField,
+  writeInt32Field,
+  writeInt64Field,
+  writeNullField,
+} from './key-format.js';
+export { KeyWriter } from './key-writer.js';
 export * as pageFormat from './page.js';
 export type { BTreeOptions, OpenOptions, RangeRawCallback } from './btree.js';
 export { BTree } from './btree.js';
+export type { IndexLatch } from './index-latch.js';
 export type { SeekMode } from './cursor.js';
-export { Cursor } from './cursor.js';
+export type { Cursor } from './cursor.js';
 export type { BulkLoadOptions, BulkLoadResult, BulkLoadSink } from './bulk-load.js';
-export { BulkLoader } from './bulk-load.js';
-export type { TreeStats } from './check.js';
+export type { BulkLoader } from './bulk-load.js';
+export type { TreeStats } from './tree-stats.js';
 export type { DiveResult } from './dive.js';
-export { diveToLeaf, randomDive } from './dive.js';
+export { randomDive } from './dive.js';
 export type { Estimate } from './estimators/estimate.js';
 export type { TransientEstimate, TransientOptions } from './estimators/transient.js';
 export { estimateTransient, transientScale } from './estimators/transient.js';

@@ -1,4 +1,19 @@
-import { CorruptionError } from './errors.js';
+import { corruption } from './internal/corruption.js';
+import {
+  TAG_BYTES,
+  TAG_DATE,
+  TAG_DECIMAL,
+  TAG_INT32,
+  TAG_INT64,
+  TAG_NULL_FIRST,
+  TAG_NULL_LAST,
+  writeBytesField,
+  writeDateField,
+  writeDecimalField,
+  writeInt32Field,
+  writeInt64Field,
+  writeNullField,
+} from './key-format.js';
 
 /**
  * An order-preserving key codec: a tuple of typed values becomes a byte string whose memcmp order
@@ -23,15 +38,10 @@ import { CorruptionError } from './errors.js';
  *
  * The string escape keeps a proper prefix first: "ab" = 61 62 00 00 < "abc" = 61 62 63 00 00, and
  * "a\0" = 61 00 FF 00 00 > "a" = 61 00 00.
+ *
+ * The tags are exported (`TAG_NULL_FIRST` …); `KeyWriter` and the `write…Field` functions write the
+ * same bytes field by field without allocating.
  */
-
-export const TAG_NULL_FIRST = 0x00;
-export const TAG_INT32 = 0x10;
-export const TAG_INT64 = 0x11;
-export const TAG_DATE = 0x12;
-export const TAG_DECIMAL = 0x13;
-export const TAG_BYTES = 0x14;
-export const TAG_NULL_LAST = 0xff;
 
 /** A column type of the codec. */
 export type ColumnType = 'int32' | 'int64' | 'decimal' | 'date' | 'string' | 'binary';
@@ -94,6 +104,26 @@ export class KeyCodec {
     const parts: number[] = [];
     for (let i = 0; i < values.length; i++) encodeField(this.columns[i]!, values[i]!, i, parts);
     return Uint8Array.from(parts);
+  }
+
+  /**
+   * Encode a tuple (or a leading prefix) into `buffer` at `offset`; returns the offset after the
+   * key. Allocates nothing for numbers, dates and `Uint8Array` strings (a JS string is encoded to
+   * UTF-8 first). Throws `RangeError` when the buffer has no room, leaving bytes past `offset`
+   * unspecified.
+   */
+  encodeInto(values: readonly KeyValue[], buffer: Uint8Array, offset: number): number {
+    if (!Array.isArray(values)) throw new TypeError(`values must be an array, got ${String(values)}`);
+    if (values.length > this.columns.length) {
+      throw new RangeError(`values has ${values.length} fields; the key has ${this.columns.length}`);
+    }
+    if (!(buffer instanceof Uint8Array))
+      throw new TypeError(`buffer must be a Uint8Array, got ${String(buffer)}`);
+    if (!Number.isInteger(offset) || offset < 0 || offset > buffer.length)
+      throw new RangeError(`offset must be an integer in [0, ${buffer.length}], got ${String(offset)}`);
+    let p = offset;
+    for (let i = 0; i < values.length; i++) p = encodeFieldInto(this.columns[i]!, values[i]!, i, buffer, p);
+    return p;
   }
 
   /** Decode a key written by {@link KeyCodec.encode} (decimals and dates come back as strings, BIGINT as bigint). */
@@ -171,6 +201,55 @@ function encodeField(col: ColumnSpec, v: KeyValue, i: number, out: number[]): vo
       }
       out.push(0, 0);
       return;
+    }
+  }
+}
+
+/** Room a field needs: 9 bytes for numbers (DECIMAL: 2 + 126), a byte string 3 + 2·length. */
+function need(buffer: Uint8Array, p: number, n: number, i: number): void {
+  if (p + n > buffer.length) throw new RangeError(`buffer has no room for field ${i} at offset ${p}`);
+}
+
+function encodeFieldInto(col: ColumnSpec, v: KeyValue, i: number, buffer: Uint8Array, p: number): number {
+  if (v === null) {
+    need(buffer, p, 1, i);
+    return writeNullField(buffer, p, col.nulls === 'last' ? 'last' : 'first');
+  }
+  switch (col.type) {
+    case 'int32':
+      if (typeof v !== 'number' || !Number.isInteger(v))
+        throw new TypeError(`values[${i}] must be an integer, got ${String(v)}`);
+      if (v < -2147483648 || v > 2147483647) throw new RangeError(`values[${i}] is outside INT: ${v}`);
+      need(buffer, p, 5, i);
+      return writeInt32Field(buffer, p, v);
+    case 'date':
+      need(buffer, p, 5, i);
+      return writeDateField(buffer, p, toDays(v, i));
+    case 'int64':
+      if (typeof v !== 'bigint' && !(typeof v === 'number' && Number.isSafeInteger(v)))
+        throw new TypeError(`values[${i}] must be a bigint or a safe integer, got ${String(v)}`);
+      if (typeof v === 'bigint' && (v < -(1n << 63n) || v >= 1n << 63n))
+        throw new RangeError(`values[${i}] is outside BIGINT: ${v}`);
+      need(buffer, p, 9, i);
+      return writeInt64Field(buffer, p, v);
+    case 'decimal': {
+      const scaled = toScaled(v, col.scale ?? 0, i);
+      let len = 0;
+      for (let m = scaled < 0n ? -scaled : scaled; m > 0n; m >>= 8n) len++;
+      if (len > 126) throw new RangeError(`values[${i}] has too many digits for DECIMAL`);
+      need(buffer, p, 2 + len, i);
+      return writeDecimalField(buffer, p, scaled);
+    }
+    case 'string':
+    case 'binary': {
+      let bytes: Uint8Array;
+      if (typeof v === 'string') bytes = TEXT_ENCODER.encode(v);
+      else if (v instanceof Uint8Array) bytes = v;
+      else throw new TypeError(`values[${i}] must be a string or a Uint8Array, got ${String(v)}`);
+      let n = 3;
+      for (let j = 0; j < bytes.length; j++) n += bytes[j] === 0 ? 2 : 1;
+      need(buffer, p, n, i);
+      return writeBytesField(buffer, p, bytes);
     }
   }
 }
@@ -256,7 +335,7 @@ function decodeField(col: ColumnSpec, key: Uint8Array, off: number, end: number)
 
 /**
  * Where the field that starts at `off` ends (exclusive), for any key written by the codec.
- * REQUIRES: off < end. Throws {@link CorruptionError} for an unknown tag or a truncated field.
+ * REQUIRES: off < end. Throws buffer-pool's `CorruptionError` for an unknown tag or a truncated field.
  */
 export function fieldEnd(key: Uint8Array, off: number, end: number): number {
   const tag = key[off]!;
@@ -274,14 +353,14 @@ export function fieldEnd(key: Uint8Array, off: number, end: number): number {
       break;
     case TAG_DECIMAL: {
       const cls = key[off + 1];
-      if (cls === undefined) throw new CorruptionError(`truncated DECIMAL at byte ${off}`);
+      if (cls === undefined) throw corruption(`truncated DECIMAL at byte ${off}`);
       next = off + 2 + (cls >= 0x80 ? cls - 0x80 : 0x7f - cls);
       break;
     }
     case TAG_BYTES: {
       let j = off + 1;
       for (;;) {
-        if (j + 1 >= end) throw new CorruptionError(`unterminated string at byte ${off}`);
+        if (j + 1 >= end) throw corruption(`unterminated string at byte ${off}`);
         if (key[j] === 0) {
           if (key[j + 1] === 0) return j + 2;
           j += 2;
@@ -289,9 +368,9 @@ export function fieldEnd(key: Uint8Array, off: number, end: number): number {
       }
     }
     default:
-      throw new CorruptionError(`unknown key field tag 0x${tag.toString(16)} at byte ${off}`);
+      throw corruption(`unknown key field tag 0x${tag.toString(16)} at byte ${off}`);
   }
-  if (next > end) throw new CorruptionError(`truncated key field at byte ${off}`);
+  if (next > end) throw corruption(`truncated key field at byte ${off}`);
   return next;
 }
 
@@ -351,14 +430,4 @@ export function matchedFields(
     bOff = eb;
   }
   return n;
-}
-
-/** memcmp order of two whole keys: negative, zero or positive. */
-export function compareKeys(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = a[i]! - b[i]!;
-    if (d !== 0) return d;
-  }
-  return a.length - b.length;
 }

@@ -1,3 +1,12 @@
+import {
+  FIL_NULL,
+  FIL_PAGE_DATA_END,
+  FIL_PAGE_NEXT,
+  FIL_PAGE_OFFSET,
+  FIL_PAGE_PREV,
+  FIL_PAGE_SPACE_ID,
+  FIL_PAGE_TYPE,
+} from '@enginekit/buffer-pool';
 import { readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
 
 /**
@@ -17,20 +26,27 @@ import { readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
  * +-------------------------------+ pageSize
  * ```
  *
+ * The envelope fields are buffer-pool's (`FIL_PAGE_*` of its `envelope.ts`); the tree uses these:
+ *
  * | offset | size | field | meaning |
  * |---|---|---|---|
  * | 4 | 4 | FIL_PAGE_OFFSET | page number (written by the store) |
  * | 8 | 4 | FIL_PAGE_PREV | left sibling on the same level, 0xFFFFFFFF: none |
  * | 12 | 4 | FIL_PAGE_NEXT | right sibling on the same level (free pages: next free page) |
- * | 24 | 2 | FIL_PAGE_TYPE | 0x45BF (17855) B+tree page, 0 free page |
+ * | 24 | 2 | FIL_PAGE_TYPE | 0x45BF (17855) B+tree page (InnoDB's FIL_PAGE_INDEX), 0 free page |
  * | 34 | 4 | FIL_PAGE_SPACE_ID | tablespace id |
+ *
+ * The B+tree header and body (InnoDB's PAGE_HEADER fields, in a layout of this package):
+ *
+ * | offset | size | field | meaning |
+ * |---|---|---|---|
  * | 38 | 2 | PAGE_LEVEL | 0 = leaf; the root has the highest level |
  * | 40 | 2 | PAGE_N_RECS | user records on the page (= slots) |
  * | 42 | 2 | PAGE_HEAP_TOP | first byte after the record heap |
  * | 44 | 2 | PAGE_GARBAGE | bytes of deleted records still inside the heap |
  * | 46 | 2 | PAGE_LAST_INSERT | slot + 1 of the last insert, 0: none since the last split/delete |
  * | 48 | 1 | PAGE_DIRECTION | 0 none, 1 left (descending), 2 right (ascending) |
- * | 49 | 1 | PAGE_FLAGS | bit 0 unique, bit 1 clustered, bit 2 keys are codec tuples |
+ * | 49 | 1 | PAGE_FLAGS | bit 0 unique, bit 1 clustered, bit 2 keys are codec tuples, bit 3 values are codec tuples |
  * | 50 | 2 | PAGE_N_DIRECTION | consecutive inserts in PAGE_DIRECTION |
  * | 52 | 8 | PAGE_INDEX_ID | index id, the same on every page of a tree |
  * | 60 | 4 | PAGE_FREE_LIST | root page only: first free page of the tree, 0xFFFFFFFF: none |
@@ -48,15 +64,6 @@ import { readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
  * header bits or heap numbers. Slot i sits just below slot i − 1, so appending (the common
  * ascending-insert case) moves no slots.
  */
-
-export const FIL_PAGE_OFFSET = 4;
-export const FIL_PAGE_PREV = 8;
-export const FIL_PAGE_NEXT = 12;
-export const FIL_PAGE_TYPE = 24;
-export const FIL_PAGE_SPACE_ID = 34;
-export const FIL_NULL = 0xffffffff;
-export const FIL_PAGE_DATA = 38;
-export const FIL_PAGE_DATA_END = 8;
 
 /** InnoDB's FIL_PAGE_INDEX. */
 export const PAGE_TYPE_INDEX = 0x45bf;
@@ -82,6 +89,7 @@ export const DIRECTION_RIGHT = 2;
 export const FLAG_UNIQUE = 1;
 export const FLAG_CLUSTERED = 2;
 export const FLAG_TUPLE_KEYS = 4;
+export const FLAG_TUPLE_VALUES = 8;
 
 /** Bytes of a record header (key length, value length). */
 export const REC_HEADER = 4;

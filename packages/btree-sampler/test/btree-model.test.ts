@@ -1,4 +1,4 @@
-// Model tests: the tree against a sorted array, with 256-byte pages so that splits, merges,
+// Model tests: the tree against a sorted array, with 512-byte pages (the smallest the envelope allows) so that splits, merges,
 // root raises and root lifts happen within a few dozen operations. checkValid() and the
 // store's pin count are verified after every command.
 import { BufferPool, MemoryDevice } from '@enginekit/buffer-pool';
@@ -177,12 +177,12 @@ const commands = (keySpace: number, maxLen: number) => [
     .map(([a, b]) => new ScanCmd(a, b)),
 ];
 
-describe('BTree against a sorted-array model (256-byte pages)', () => {
+describe('BTree against a sorted-array model (512-byte pages (the smallest the envelope allows))', () => {
   for (const unique of [true, false]) {
     it(`${unique ? 'unique' : 'non-unique'}: insert/delete/update/get/scan keep checkValid()`, () => {
       fc.assert(
         fc.property(fc.commands(commands(120, 20), { maxCommands: 300, size: 'max' }), (cmds) => {
-          const store = new MemoryStore(256, 4096);
+          const store = new MemoryStore(512, 4096);
           const tree = BTree.create(store, { unique });
           fc.modelRun(() => ({ model: { entries: [], unique }, real: { tree, store } }), cmds);
         }),
@@ -200,9 +200,9 @@ describe('BTree against a sorted-array model (256-byte pages)', () => {
         fc.commands(commands(500, 12), { maxCommands: 120, size: 'max' }),
         (keys, fillFactor, unique, cmds) => {
           keys.sort((a, b) => a - b);
-          const store = new MemoryStore(256, 4096);
+          const store = new MemoryStore(512, 4096);
           const tree = BTree.create(store, { unique });
-          const loader = tree.bulkLoader({ fillFactor });
+          const loader = tree.bulkLoader({ innodb_fill_factor: fillFactor });
           const entries: Entry[] = [];
           for (const x of keys) {
             const e: Entry = [key(x), val(x, x & 7)];

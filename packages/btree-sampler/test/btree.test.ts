@@ -48,10 +48,10 @@ describe('BTree structure', () => {
   });
 
   it('unique trees refuse duplicates; non-unique trees order by (key, value)', () => {
-    const u = BTree.create(new MemoryStore(256, 64));
+    const u = BTree.create(new MemoryStore(512, 64));
     u.insert(k(1), v(1));
     expect(() => u.insert(k(1), v(2))).toThrow(DuplicateKeyError);
-    const nu = BTree.create(new MemoryStore(256, 256), { unique: false });
+    const nu = BTree.create(new MemoryStore(512, 256), { unique: false });
     for (let i = 9; i >= 0; i--) nu.insert(k(5), Uint8Array.of(i));
     nu.insert(k(4), Uint8Array.of(0));
     expect(() => nu.insert(k(5), Uint8Array.of(3))).toThrow(DuplicateKeyError);
@@ -66,7 +66,7 @@ describe('BTree structure', () => {
   });
 
   it('cursor seek modes and restore after writes', () => {
-    const t = BTree.create(new MemoryStore(256, 1024));
+    const t = BTree.create(new MemoryStore(512, 1024));
     for (let i = 0; i < 300; i += 3) t.insert(k(i), v(i));
     const c = t.cursor();
     expect(c.seek(k(10), 'ge')).toBe(true);
@@ -102,7 +102,7 @@ describe('BTree structure', () => {
     ] as const) {
       const store = new MemoryStore(4096, 4096);
       const t = BTree.create(store, { clustered });
-      const l = t.bulkLoader({ fillFactor: ff });
+      const l = t.bulkLoader({ innodb_fill_factor: ff });
       for (let i = 0; i < 20000; i++) l.add(k(i), v(i));
       const r = l.finish();
       const st = t.checkValid();
@@ -115,12 +115,12 @@ describe('BTree structure', () => {
     expect(fills['clustered@100']!).toBeCloseTo((cap - 256) / cap, 1);
     expect(fills['secondary@100']!).toBeGreaterThan(0.99);
     expect(fills['any@70']!).toBeCloseTo((cap - Math.floor(4096 * 0.3)) / cap, 1);
-    const t = BTree.create(new MemoryStore(256, 64));
+    const t = BTree.create(new MemoryStore(512, 64));
     const l = t.bulkLoader();
     l.add(k(2), v(2));
     expect(() => l.add(k(1), v(1))).toThrow(OutOfOrderError);
     expect(() => l.add(k(2), v(1))).toThrow(DuplicateKeyError);
-    expect(() => t.bulkLoader({ fillFactor: 5 })).toThrow(RangeError);
+    expect(() => t.bulkLoader({ innodb_fill_factor: 5 })).toThrow(RangeError);
   });
 
   it('reopens from a file after close', () => {
@@ -140,10 +140,64 @@ describe('BTree structure', () => {
   });
 
   it('rejects bad arguments, naming them', () => {
-    const t = BTree.create(new MemoryStore(256, 64));
+    const t = BTree.create(new MemoryStore(512, 64));
     expect(() => t.insert('x' as never, v(1))).toThrow(/key must be a Uint8Array/);
-    expect(() => t.insert(new Uint8Array(40), v(1))).toThrow(RangeError);
-    expect(() => BTree.create(new MemoryStore(256, 4), { mergeThreshold: 80 })).toThrow(/mergeThreshold/);
-    expect(() => BTree.open(new MemoryStore(256, 4), { rootPage: -1 })).toThrow(RangeError);
+    // 512-byte pages: at most ⌊440 / 4⌋ − 2 − 4 − 4 − 8 = 92 bytes of key and value
+    expect(t.maxEntryBytes).toBe(92);
+    expect(() => t.insert(new Uint8Array(90), v(1))).toThrow(/at most 92/);
+    expect(() => BTree.create(new MemoryStore(512, 4), { mergeThreshold: 80 })).toThrow(/mergeThreshold/);
+    expect(() => BTree.open(new MemoryStore(512, 4), { rootPage: -1 })).toThrow(RangeError);
+    expect(() => BTree.create(new MemoryStore(256, 4))).toThrow(
+      /store.pageSize must be a power of two in \[512, 65536\]/,
+    );
+    expect(() => BTree.create(new MemoryStore(512, 4), { uniqueFields: 1 })).toThrow(/secondary/);
+    expect(() => BTree.create(new MemoryStore(512, 4), { unique: false, uniqueFields: 0 })).toThrow(
+      /uniqueFields/,
+    );
+    expect(() => BTree.create(new MemoryStore(512, 4), { tupleValues: true })).toThrow(/tupleValues/);
+    expect(() => t.bulkLoader({ innodb_fill_factor: 101 })).toThrow(/innodb_fill_factor/);
+  });
+});
+
+describe('public surface', () => {
+  it('a BTree offers the tree operations only: no page access, no writable counters', () => {
+    const methods = Object.getOwnPropertyNames(BTree.prototype).sort();
+    expect(methods).toEqual(
+      [
+        'bulkLoader',
+        'checkValid',
+        'constructor',
+        'cursor',
+        'delete',
+        'entries',
+        'forEachRange',
+        'forEachRangeRaw',
+        'get',
+        'has',
+        'insert',
+        'pageFixes',
+        'stats',
+        'update',
+      ].sort(),
+    );
+    const t = BTree.create(new MemoryStore(512, 8));
+    expect(Object.keys(t).sort()).toEqual(
+      [
+        'clustered',
+        'indexId',
+        'maxEntryBytes',
+        'mergeThreshold',
+        'pageSize',
+        'rootPage',
+        'space',
+        'tupleKeys',
+        'tupleValues',
+        'unique',
+        'uniqueFields',
+      ].sort(),
+    );
+    expect(() => {
+      (t as unknown as { pageFixes: number }).pageFixes = 5;
+    }).toThrow(TypeError);
   });
 });

@@ -57,7 +57,7 @@ describe('BTree on BufferPool', () => {
       });
     const pool = make();
     const tree = BTree.create(pool, { unique: false, clustered: false });
-    const loader = tree.bulkLoader({ fillFactor: 90 });
+    const loader = tree.bulkLoader({ innodb_fill_factor: 90 });
     for (let i = 0; i < 20000; i++) loader.add(k(i >> 2), v(i, 3));
     const res = loader.finish();
     const before = tree.checkValid();

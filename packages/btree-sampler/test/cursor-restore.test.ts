@@ -10,7 +10,7 @@ const codec = new KeyCodec([{ type: 'int32' }]);
 const key = (i: number): Uint8Array => codec.encode([i]);
 const val = (i: number): Uint8Array => Uint8Array.from({ length: 10 }, (_, j) => (i + j) & 255);
 
-describe('cursor restore across writes (256-byte pages)', () => {
+describe('cursor restore across writes (512-byte pages (the smallest the envelope allows))', () => {
   for (const backwards of [false, true]) {
     it(`${backwards ? 'prev' : 'next'}: ordered, nothing stable skipped`, () => {
       fc.assert(
@@ -18,7 +18,7 @@ describe('cursor restore across writes (256-byte pages)', () => {
           fc.uniqueArray(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 200, size: 'max' }),
           fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 400 })), { maxLength: 400, size: 'max' }),
           (initial, writes) => {
-            const tree = BTree.create(new MemoryStore(256, 4096));
+            const tree = BTree.create(new MemoryStore(512, 4096));
             const present = new Set<number>();
             for (const k of initial) {
               tree.insert(key(k), val(k));

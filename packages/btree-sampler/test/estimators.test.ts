@@ -27,7 +27,7 @@ const V = Uint8Array.of(1, 2, 3, 4);
  */
 function threeLeafTree(): BTree {
   const t = BTree.create(new MemoryStore(4096, 64), { clustered: true, tupleKeys: true });
-  const l = t.bulkLoader({ fillFactor: 100 });
+  const l = t.bulkLoader({ innodb_fill_factor: 100 });
   for (let i = 0; i < 743; i++) l.add(one.encode([i]), V);
   l.finish();
   return t;
@@ -170,9 +170,9 @@ describe('innodb_stats_method (transient)', () => {
     // nulls_equal: pairs differing on (a) = 2, on (a, pk) = 4 → est = n_diff + 1 = [3, 5]
     expect(estimateTransient(t, { rng }).nDiff).toEqual([3, 5]);
     // nulls_unequal: the two NULLs differ too → [4, 5]
-    expect(estimateTransient(t, { rng, statsMethod: 'nulls_unequal' }).nDiff).toEqual([4, 5]);
+    expect(estimateTransient(t, { rng, innodb_stats_method: 'nulls_unequal' }).nDiff).toEqual([4, 5]);
     // nulls_ignored: as unequal, plus 3 rows whose prefix has no NULL → ⌊(3·1 + 1 − 1 + 1)/1⌋ = 4
-    const ign = estimateTransient(t, { rng, statsMethod: 'nulls_ignored' });
+    const ign = estimateTransient(t, { rng, innodb_stats_method: 'nulls_ignored' });
     expect(ign.nDiff).toEqual([4, 5]);
     expect(ign.nNonNull).toEqual([4, 4]);
     expect(estimateTransient(t, { rng }).nNonNull).toBeUndefined();
@@ -238,5 +238,28 @@ describe('estimators on a larger index', () => {
     expect(d.sampledRows).toBe(3000);
     expect(Math.abs(d.rows - 60000) / 60000).toBeLessThan(0.05);
     expect(d.nDiff[1]).toBe(d.rows); // a unique prefix: nothing repeats in the sample
+  });
+});
+
+describe('innodb_use_legacy_cardinality_algorithm', () => {
+  it('ON dives with one process-wide page_rnd (the same wrong 724 every run), OFF with the LCG', () => {
+    const t = threeLeafTree();
+    const on = runExperiment(t, 'transient', {
+      runs: 4,
+      innodb_use_legacy_cardinality_algorithm: true,
+      version: '5.1',
+    });
+    expect(on.identicalRuns).toBe(true);
+    expect(on.distinctLeaves).toBe(1);
+    expect(on.runs[0]!.nDiff).toEqual([724]);
+    const off = runExperiment(t, 'transient', {
+      runs: 4,
+      innodb_use_legacy_cardinality_algorithm: false,
+      version: '5.1',
+    });
+    expect(off.distinctLeaves).toBe(3);
+    expect(() => estimateTransient(t, { innodb_use_legacy_cardinality_algorithm: 1 as never })).toThrow(
+      TypeError,
+    );
   });
 });

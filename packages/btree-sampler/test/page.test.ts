@@ -8,9 +8,9 @@ const bytes = (...xs: number[]): Uint8Array => Uint8Array.from(xs);
 
 describe('page format', () => {
   it('an empty root page, then three records', () => {
-    const store = new MemoryStore(256, 16);
+    const store = new MemoryStore(512, 16);
     const tree = BTree.create(store, { space: 7, indexId: 0x0102030405060708n });
-    const page = (): Uint8Array => store.bytes.subarray(0, 256);
+    const page = (): Uint8Array => store.bytes.subarray(0, 512);
     // envelope: page 0, no siblings, type 0x45BF, space 7; B+tree header: level 0, 0 recs, heap top 64
     expect(hex(page().subarray(0, 64))).toBe(
       [
@@ -46,27 +46,27 @@ describe('page format', () => {
     expect(hex(page().subarray(38, 52))).toBe(
       '0000' + '0003' + '0052' + '0000' + '0003' + '00' + '03' + '0000',
     );
-    // slot directory, growing down from byte 248: slot 0 → 0x47 (key 0x10), slot 1 → 0x40, slot 2 → 0x4c
-    expect(hex(page().subarray(242, 248))).toBe('004c' + '0040' + '0047');
-    expect(hex(page().subarray(248, 256))).toBe('0000000000000000');
+    // slot directory, growing down from byte 504: slot 0 → 0x47 (key 0x10), slot 1 → 0x40, slot 2 → 0x4c
+    expect(hex(page().subarray(498, 504))).toBe('004c' + '0040' + '0047');
+    expect(hex(page().subarray(504, 512))).toBe('0000000000000000');
     tree.delete(bytes(0x20));
     // a deleted record in the middle of the heap becomes garbage; the slots close up
     expect(hex(page().subarray(40, 46))).toBe('0002' + '0052' + '0007');
-    expect(hex(page().subarray(244, 248))).toBe('004c' + '0047');
-    expect(pageFormat.usedBytes(store.bytes, 0, 256)).toBe(5 + 6 + 4);
-    expect(pageFormat.pageCapacity(256)).toBe(256 - 72);
+    expect(hex(page().subarray(500, 504))).toBe('004c' + '0047');
+    expect(pageFormat.usedBytes(store.bytes, 0, 512)).toBe(5 + 6 + 4);
+    expect(pageFormat.pageCapacity(512)).toBe(512 - 72);
   });
 
   it('a node pointer carries the child page number after key and value', () => {
-    const store = new MemoryStore(256, 64);
+    const store = new MemoryStore(512, 64);
     const tree = BTree.create(store);
     for (let i = 0; i < 40; i++) tree.insert(bytes(i), bytes(i, i, i, i, i, i));
-    const root = store.bytes.subarray(0, 256);
+    const root = store.bytes.subarray(0, 512);
     expect(pageFormat.pageLevel(root, 0)).toBe(1);
     // slot 0 of the raised root: empty key, empty value, child = the page the old root was copied to
-    const r0 = pageFormat.slotRec(root, 0, 256, 0);
+    const r0 = pageFormat.slotRec(root, 0, 512, 0);
     expect(hex(root.subarray(r0, r0 + 8))).toBe('00000000' + '00000001');
-    const r1 = pageFormat.slotRec(root, 0, 256, 1);
+    const r1 = pageFormat.slotRec(root, 0, 512, 1);
     // slot 1: 1-byte key (the right page's first key), no value, child page 2
     expect(hex(root.subarray(r1, r1 + 9))).toMatch(/^00010000[0-9a-f]{2}00000002$/);
     tree.checkValid();

@@ -6,7 +6,7 @@ import { BufferPool, MemoryDevice } from '@enginekit/buffer-pool';
 import { createGenerator } from '@enginekit/prng';
 import { describe, expect, it } from 'vitest';
 import { BTree, KeyCodec } from '../src/index.js';
-import { prefixOf } from '../src/internal/search-cache.js';
+import { keyCode, prefixOf } from '../src/internal/search-cache.js';
 import { MemoryStore } from './support/memory-store.js';
 
 const int = new KeyCodec([{ type: 'int32' }]);
@@ -31,6 +31,69 @@ describe('search cache', () => {
           true,
         );
     }
+  });
+
+  it('keyCode orders like memcmp, and equal codes below the length code 7 are equal keys', () => {
+    const rng = createGenerator('xoshiro128**', { seed: 12 });
+    const rand = (): Uint8Array =>
+      Uint8Array.from({ length: rng.nextBelow(10) }, () => (rng.nextBelow(3) === 0 ? 0 : rng.nextBelow(4)));
+    for (let i = 0; i < 20000; i++) {
+      const a = rand();
+      const b = rand();
+      const ca = keyCode(a, 0, a.length);
+      const cb = keyCode(b, 0, b.length);
+      const c = Buffer.compare(a, b);
+      if (ca < cb) expect(c).toBeLessThan(0);
+      if (ca > cb) expect(c).toBeGreaterThan(0);
+      if (ca === cb && ca % 8 < 7) expect(c).toBe(0);
+      if (ca === cb && ca % 8 === 7) expect(Buffer.compare(a.subarray(0, 6), b.subarray(0, 6))).toBe(0);
+    }
+    // "ab" < "ab\0" < "ab\0\0\0\0\0": equal six-byte prefixes, ordered by the length part
+    expect(keyCode(Uint8Array.of(1, 2), 0, 2)).toBeLessThan(keyCode(Uint8Array.of(1, 2, 0), 0, 3));
+    expect(keyCode(Uint8Array.of(1, 2, 0), 0, 3)).toBeLessThan(
+      keyCode(Uint8Array.of(1, 2, 0, 0, 0, 0, 0), 0, 7),
+    );
+  });
+
+  it('16 KiB pages of ~900 records: every block level of the cached search, runs of equal codes, misses', () => {
+    const pool = new BufferPool({
+      innodb_page_size: 16384,
+      innodb_buffer_pool_size: 64 * 16384,
+      device: new MemoryDevice({ pageSize: 16384 }),
+    });
+    const t = BTree.create(pool);
+    const n = new KeyCodec([{ type: 'int32' }]);
+    for (let i = 0; i < 30000; i += 3) t.insert(n.encode([i]), v(i));
+    // duplicates of a short key in a non-unique tree: one code for a run of 700 entries
+    const dup = BTree.create(pool, { unique: false });
+    for (let i = 0; i < 2000; i++)
+      dup.insert(Uint8Array.of(1 + (i % 3 === 0 ? 1 : 0)), Uint8Array.of(i >> 8, i & 255));
+    for (let r = 0; r < 3; r++) {
+      for (let i = -3; i < 30003; i++) {
+        const got = t.get(n.encode([i]));
+        if (i >= 0 && i < 30000 && i % 3 === 0) expect(got).toEqual(v(i));
+        else expect(got).toBeUndefined();
+      }
+      expect(dup.has(Uint8Array.of(2), Uint8Array.of(0, 3))).toBe(true);
+      expect(dup.has(Uint8Array.of(1), Uint8Array.of(0, 3))).toBe(false);
+      expect(dup.get(Uint8Array.of(1))).toEqual(Uint8Array.of(0, 1));
+      expect(dup.get(Uint8Array.of(0))).toBeUndefined();
+      const c = dup.cursor();
+      expect(c.seek(Uint8Array.of(1), 'gt')).toBe(true);
+      expect(c.key()).toEqual(Uint8Array.of(2));
+      expect(c.value()).toEqual(Uint8Array.of(0, 0));
+    }
+    expect(t.stats().recordsPerLevel[0]).toBe(10000);
+    t.checkValid();
+    dup.checkValid();
+    // 2-byte keys, empty values: ~2000 records a leaf, so level 2 of the cached index is bisected
+    const wide = BTree.create(pool);
+    for (let i = 0; i < 12000; i += 2) wide.insert(Uint8Array.of(i >> 8, i & 255), new Uint8Array(0));
+    const ws = wide.stats();
+    expect(ws.recordsPerLevel[0]! / ws.pagesPerLevel[0]!).toBeGreaterThan(1100);
+    for (let r = 0; r < 3; r++)
+      for (let i = 0; i < 12001; i++)
+        expect(wide.has(Uint8Array.of(i >> 8, i & 255))).toBe(i % 2 === 0 && i < 12000);
   });
 
   it('gets after writes by the same tree on a store without LSN stamps match a Map model', () => {

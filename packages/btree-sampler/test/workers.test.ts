@@ -1,20 +1,64 @@
 // Worker threads share one BufferPool and one index latch: writers run under X, readers with page
 // latches only (no index latch), pages are evicted and re-read underneath them. The tree must come out valid and hold exactly
 // the shared keys plus each worker's surviving inserts.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+//
+// Both threads run one module built from src/ for this run by esbuild (the tree, the codec, and
+// the buffer pool and lock from their packages), so the test never runs a stale dist/ and the
+// main thread and the workers run the same code. A failed build fails the test.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { BufferPool, FileDevice } from '@enginekit/buffer-pool';
-import { RWLock } from '@enginekit/mutex-atomics';
-import { afterAll, describe, expect, it } from 'vitest';
-import { BTree, KeyCodec } from '../src/index.js';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as Sampler from '../src/index.js';
 
+type BufferPoolModule = typeof import('@enginekit/buffer-pool');
+type LockModule = typeof import('@enginekit/mutex-atomics');
+interface Built {
+  BTree: typeof Sampler.BTree;
+  KeyCodec: typeof Sampler.KeyCodec;
+  BufferPool: BufferPoolModule['BufferPool'];
+  FileDevice: BufferPoolModule['FileDevice'];
+  RWLock: LockModule['RWLock'];
+}
+
+const pkg = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'btree-workers-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Inside the package, so the module's imports of @enginekit/* resolve to the same packages.
+const buildDir = join(pkg, 'node_modules', '.cache', `workers-test-${process.pid}`);
+const moduleFile = join(buildDir, 'tree.mjs');
+const moduleUrl = pathToFileURL(moduleFile).href;
 const workerUrl = new URL('./fixtures/tree-worker.mjs', import.meta.url);
-const built = existsSync(new URL('../dist/index.js', import.meta.url));
-const codec = new KeyCodec([{ type: 'int32' }]);
+let m: Built;
+
+beforeAll(async () => {
+  mkdirSync(buildDir, { recursive: true });
+  await build({
+    stdin: {
+      contents: [
+        "export { BTree, KeyCodec } from './src/index.ts';",
+        "export { BufferPool, FileDevice } from '@enginekit/buffer-pool';",
+        "export { RWLock } from '@enginekit/mutex-atomics';",
+      ].join('\n'),
+      resolveDir: pkg,
+      loader: 'ts',
+    },
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outfile: moduleFile,
+    logLevel: 'silent',
+  });
+  m = (await import(moduleUrl)) as Built;
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(buildDir, { recursive: true, force: true });
+});
 
 interface Result {
   mine: number[];
@@ -40,8 +84,10 @@ function runWorker(data: unknown): Promise<Result> {
   });
 }
 
-describe.skipIf(!built)('worker threads on one tree (needs dist/: run tsup first)', () => {
+describe('worker threads on one tree', () => {
   it('3 workers: writers under the index latch X, gets, scans and backward cursors with page latches only, 40-frame pool', async () => {
+    const { BTree, BufferPool, FileDevice, KeyCodec, RWLock } = m;
+    const codec = new KeyCodec([{ type: 'int32' }]);
     const PS = 1024;
     const path = join(dir, 'tree.ibd');
     const pool = new BufferPool({
@@ -53,7 +99,7 @@ describe.skipIf(!built)('worker threads on one tree (needs dist/: run tsup first
     const latch = new RWLock();
     const tree = BTree.create(pool, { indexLatch: latch });
     const shared = 3000;
-    const loader = tree.bulkLoader({ fillFactor: 80 });
+    const loader = tree.bulkLoader({ innodb_fill_factor: 80 });
     for (let k = 0; k < shared; k++)
       loader.add(codec.encode([k]), Uint8Array.of(k & 255, (k >> 8) & 255, (k >> 16) & 255, 7));
     loader.finish();
@@ -62,6 +108,7 @@ describe.skipIf(!built)('worker threads on one tree (needs dist/: run tsup first
     const results = await Promise.all(
       Array.from({ length: workers }, (_, id) =>
         runWorker({
+          moduleUrl,
           pool: pool.descriptor(),
           latch: latch.descriptor(),
           rootPage: tree.rootPage,

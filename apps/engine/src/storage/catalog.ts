@@ -1,5 +1,5 @@
-import { BTree, KeyCodec, type PageStore } from '@enginekit/btree-sampler';
-import { CorruptionError } from '@enginekit/btree-sampler';
+import { BTree, KeyCodec } from '@enginekit/btree-sampler';
+import { CorruptionError, type PageStore } from '@enginekit/buffer-pool';
 import type { ColumnType, StoredColumn } from './types.js';
 
 /** What the catalog says about one index. */
@@ -169,7 +169,7 @@ export class Catalog {
         });
       }
       if (columns.length !== nCols)
-        throw new CorruptionError(
+        throw catalogCorruption(
           `catalog: table ${name} has ${columns.length} columns in SYS_COLUMNS, ${nCols} in SYS_TABLES`,
         );
       const indexes: IndexEntry[] = [];
@@ -207,6 +207,13 @@ function columnType(kind: string, a: number, b: number, table: string): ColumnTy
     case 'varchar':
       return { kind, length: a };
     default:
-      throw new CorruptionError(`catalog: table ${table} has a column of unknown type '${kind}'`);
+      throw catalogCorruption(`catalog: table ${table} has a column of unknown type '${kind}'`);
   }
+}
+
+/** A dictionary that contradicts itself: the buffer pool's `CorruptionError`, not tied to one page. */
+function catalogCorruption(message: string): CorruptionError {
+  const e = new CorruptionError('', -1, -1, message);
+  e.message = message;
+  return e;
 }

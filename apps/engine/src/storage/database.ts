@@ -148,7 +148,7 @@ export class Database {
         if (pk === undefined) throw new NotADatabaseError(path, `table ${t.name} has no PRIMARY index`);
         const indexes = t.indexes.map((ix) =>
           describeIndex(
-            BTree.open(pool, { rootPage: ix.rootPage }),
+            BTree.open(pool, { rootPage: ix.rootPage, ...secondaryStats(ix.primary, ix.unique, ix.columns) }),
             ix.id,
             ix.name,
             ix.columns,
@@ -234,8 +234,7 @@ export class Database {
       const tree = BTree.create(this.pool, {
         indexId: ixId,
         tupleKeys: true,
-        unique: true,
-        clustered: primary,
+        ...(primary ? { unique: true, clustered: true } : secondaryTree(d.unique === true, cols)),
       });
       indexes.push(
         describeIndex(tree, ixId, d.name, cols, pkCols, primary, d.unique === true, schema.columns, kinds),
@@ -262,7 +261,11 @@ export class Database {
       throw new RangeError(`def.name: Duplicate key name '${def.name}'`);
     const cols = def.columns.map((n) => old.columnIndex(n));
     const ixId = this.#nextIndexId++;
-    const tree = BTree.create(this.pool, { indexId: ixId, tupleKeys: true, unique: true, clustered: false });
+    const tree = BTree.create(this.pool, {
+      indexId: ixId,
+      tupleKeys: true,
+      ...secondaryTree(def.unique === true, cols),
+    });
     const index = describeIndex(
       tree,
       ixId,
@@ -388,4 +391,29 @@ function openPool(
     device,
   });
   return { pool, device };
+}
+
+/**
+ * A secondary tree's options. Its entries are (index columns, primary-key columns it lacks) with an
+ * empty value, so every entry is distinct; the tree is non-unique, as InnoDB's secondary index, so
+ * the estimators count every field of the entry (n_uniq = all of them) and apply the transient
+ * estimator's page-boundary rule. A UNIQUE index is unique on its own columns only: n_uniq = their
+ * count (`dict_index_build_internal_non_clust`); the table checks that uniqueness itself.
+ */
+function secondaryTree(
+  unique: boolean,
+  columns: readonly number[],
+): { unique: boolean; clustered: false; uniqueFields?: number } {
+  return unique
+    ? { unique: true, clustered: false, uniqueFields: columns.length }
+    : { unique: false, clustered: false };
+}
+
+/** What {@link secondaryTree} gave the tree that is not stored in it, for `BTree.open`. */
+function secondaryStats(
+  primary: boolean,
+  unique: boolean,
+  columns: readonly number[],
+): { uniqueFields?: number } {
+  return !primary && unique ? { uniqueFields: columns.length } : {};
 }

@@ -1,4 +1,10 @@
-import { type BulkLoader, compareKeys, DuplicateKeyError, fieldEnd } from '@enginekit/btree-sampler';
+import {
+  type BulkLoader,
+  compareKeys,
+  DuplicateKeyError,
+  fieldEnd,
+  isNullTag,
+} from '@enginekit/btree-sampler';
 import { ExternalSorter } from '@enginekit/merge-sort-index';
 import { DuplicateEntryError } from './errors.js';
 import type { RowBuffer } from './row.js';
@@ -95,7 +101,7 @@ function uniqueChecker(table: Table, ix: TableIndex): (k: Uint8Array) => void {
     let end = 0;
     let nulls = false;
     for (let f = 0; f < n; f++) {
-      if (k[end] === 0) nulls = true;
+      if (isNullTag(k[end]!)) nulls = true;
       end = fieldEnd(k, end, k.length);
     }
     const prefix = k.subarray(0, end);

@@ -5,6 +5,7 @@ import {
   fieldEnd,
   KeyCodec,
   type KeyValue,
+  KeyWriter,
 } from '@enginekit/btree-sampler';
 import { DuplicateEntryError, NoSuchObjectError } from './errors.js';
 import {
@@ -17,7 +18,7 @@ import {
   H_WRITE,
   type HandlerStats,
 } from './counters.js';
-import { KeyEncoder, keySpec, projectFields } from './key-encoder.js';
+import { keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { FieldValue, StoredColumn } from './types.js';
 
@@ -39,7 +40,7 @@ export interface TableIndex {
    */
   readonly entryColumns: readonly number[];
   /** Encodes an entry (or, for the primary key, the key) from a row. */
-  readonly encoder: KeyEncoder;
+  readonly encoder: RowKeyEncoder;
   /** For secondary indexes: position in the entry of each primary-key field, in PK order. */
   readonly pkFields: Int32Array;
   /** KeyCodec of the entry's fields (for prefixes given as values; not on hot paths). */
@@ -66,11 +67,8 @@ export class Table {
   readonly #stats: HandlerStats;
   readonly #row: RowBuffer;
   readonly #old: RowBuffer;
-  readonly #starts = new Int32Array(64);
-  readonly #ends = new Int32Array(64);
-  #pkScratch = new Uint8Array(256);
-  /** `#pkViews[n]` = `#pkScratch.subarray(0, n)`, made once per length. */
-  #pkViews: Uint8Array[] = [];
+  /** Rebuilds the primary key carried by a secondary entry. */
+  readonly #pk = new KeyWriter(256);
 
   constructor(
     id: number,
@@ -141,7 +139,7 @@ export class Table {
     const old = this.primary.tree.get(pk);
     if (old === undefined) return false;
     this.codec.decode(old, 0, old.length, this.#old);
-    for (const ix of this.secondary) ix.tree.delete(ix.encoder.encode(this.#old));
+    for (const ix of this.secondary) ix.tree.delete(ix.encoder.encode(this.#old), EMPTY);
     this.primary.tree.delete(pk);
     this.rows--;
     this.#stats.counts[H_DELETE]!++;
@@ -178,7 +176,7 @@ export class Table {
       this.primary.tree.insert(newPk, newValue);
     } else this.primary.tree.update(oldPk, newValue);
     for (const [ix, before, after] of changes) {
-      ix.tree.delete(before);
+      ix.tree.delete(before, EMPTY);
       ix.tree.insert(after, EMPTY);
     }
     this.#stats.counts[H_UPDATE]!++;
@@ -340,12 +338,7 @@ export class Table {
    * buffer (one view per distinct key length, cached; nothing is created per call).
    */
   #pkOfEntry(ix: TableIndex, bytes: Uint8Array, off: number, len: number): Uint8Array {
-    if (this.#pkScratch.length < len) {
-      this.#pkScratch = new Uint8Array(len * 2);
-      this.#pkViews = [];
-    }
-    const end = projectFields(bytes, off, len, ix.pkFields, this.#starts, this.#ends, this.#pkScratch, 0);
-    return this.#pkViews[end] ?? (this.#pkViews[end] = this.#pkScratch.subarray(0, end));
+    return this.#pk.reset().project(bytes, off, len, ix.pkFields).key();
   }
 
   #checkSizes(row: RowBuffer, clusteredBytes: number): void {
@@ -431,7 +424,7 @@ export function describeIndex(
     unique: primary || unique,
     tree,
     entryColumns,
-    encoder: new KeyEncoder(entryColumns, kinds),
+    encoder: new RowKeyEncoder(entryColumns, kinds),
     pkFields,
     codec: new KeyCodec(entryColumns.map((c) => keySpec(tableColumns[c]!))),
   };

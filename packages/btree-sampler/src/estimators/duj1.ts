@@ -1,16 +1,17 @@
+import { compareBytes } from '@enginekit/common';
 import { createGenerator, nextFloat53, type RandomGenerator } from '@enginekit/prng';
 import type { BTree } from '../btree.js';
 import {
+  fieldLayout,
   leafPageNumbers,
   matchedRecFields,
   type RecRef,
   refAt,
   treeShape,
-  uniqueFields,
 } from '../internal/fields.js';
-import { compareRange } from '../internal/bytes.js';
+import { LATCH_S } from '../internal/latch-modes.js';
+import { accessOf, type TreeAccess } from '../internal/tree-access.js';
 import { nRecs } from '../page.js';
-import { LATCH_S } from '../page-store.js';
 import type { Estimate } from './estimate.js';
 
 export interface Duj1Options {
@@ -162,10 +163,14 @@ export function estimateDuj1(
   tree: BTree,
   options: Duj1Options = {},
 ): Estimate & { rows: number; sampledRows: number } {
-  return tree.reading(() => duj1Latched(tree, options));
+  const t = accessOf(tree);
+  return t.reading(() => duj1Latched(t, options));
 }
 
-function duj1Latched(tree: BTree, options: Duj1Options): Estimate & { rows: number; sampledRows: number } {
+function duj1Latched(
+  tree: TreeAccess,
+  options: Duj1Options,
+): Estimate & { rows: number; sampledRows: number } {
   const targetRows = options.targetRows ?? 30000;
   if (!Number.isInteger(targetRows) || targetRows < 1)
     throw new RangeError(`targetRows must be an integer ≥ 1, got ${String(targetRows)}`);
@@ -175,7 +180,8 @@ function duj1Latched(tree: BTree, options: Duj1Options): Estimate & { rows: numb
   }
   const rng = options.rng ?? createGenerator('xoshiro128**');
   const L = treeShape(tree).leafPages;
-  const nUniq = uniqueFields(tree);
+  const layout = fieldLayout(tree);
+  const nUniq = layout.nUniq;
   const before = tree.pageFixes;
   const pages = leafPageNumbers(tree);
   const chosen = sampleBlocks(pages.length, Math.min(targetBlocks, pages.length), rng);
@@ -184,8 +190,8 @@ function duj1Latched(tree: BTree, options: Duj1Options): Estimate & { rows: numb
   let seen = 0;
   let rowsToSkip = -1;
   const reservoir = new Reservoir(targetRows, rng);
-  const b = tree.store.bytes;
-  const ps = tree.pageSize;
+  const b = tree.b;
+  const ps = tree.ps;
   const leaves: number[] = [];
   const r: RecRef = { buf: b, k: 0, kl: 0, vl: 0 };
   for (const blk of chosen) {
@@ -221,8 +227,8 @@ function duj1Latched(tree: BTree, options: Duj1Options): Estimate & { rows: numb
     const c = rows[y]!;
     const ka = keyLens[x]!;
     const kc = keyLens[y]!;
-    const k = compareRange(a, 0, ka, c, 0, kc);
-    return k !== 0 ? k : compareRange(a, ka, a.length - ka, c, kc, c.length - kc);
+    const k = compareBytes(a, 0, ka, c, 0, kc);
+    return k !== 0 ? k : compareBytes(a, ka, a.length, c, kc, c.length);
   });
   const nDiff = new Array<number>(nUniq).fill(0);
   const d = new Array<number>(nUniq).fill(0);
@@ -241,7 +247,7 @@ function duj1Latched(tree: BTree, options: Duj1Options): Estimate & { rows: numb
       pb.buf = rows[y]!;
       pb.kl = keyLens[y]!;
       pb.vl = pb.buf.length - pb.kl;
-      m = matchedRecFields(tree, pa, pb, nUniq);
+      m = matchedRecFields(layout, pa, pb, nUniq);
     }
     for (let j = 0; j < nUniq; j++) {
       if (i > 0 && j < m) {

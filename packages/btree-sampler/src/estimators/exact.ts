@@ -1,5 +1,6 @@
 import type { BTree } from '../btree.js';
-import { treeShape, uniqueFields } from '../internal/fields.js';
+import { fieldLayout, treeShape } from '../internal/fields.js';
+import { accessOf, type TreeAccess } from '../internal/tree-access.js';
 import type { Estimate } from './estimate.js';
 import { scanLevel } from './level-scan.js';
 
@@ -13,14 +14,16 @@ import { scanLevel } from './level-scan.js';
  * ```
  */
 export function estimateExact(tree: BTree): Estimate & { rows: number } {
-  return tree.reading(() => exactLatched(tree));
+  const t = accessOf(tree);
+  return t.reading(() => exactLatched(t));
 }
 
-function exactLatched(tree: BTree): Estimate & { rows: number } {
+function exactLatched(tree: TreeAccess): Estimate & { rows: number } {
   const L = treeShape(tree).leafPages;
-  const nUniq = uniqueFields(tree);
+  const layout = fieldLayout(tree);
+  const nUniq = layout.nUniq;
   const before = tree.pageFixes;
-  const scan = scanLevel(tree, 0, nUniq, false);
+  const scan = scanLevel(tree, layout, 0, false);
   return {
     method: 'exact',
     nDiff: scan.nDiff,

@@ -1,10 +1,11 @@
+import { FIL_NULL } from '@enginekit/buffer-pool';
 import type { BTree } from '../btree.js';
+import { fieldLayout, newRef, prefixLength, refAt, treeShape } from '../internal/fields.js';
+import { LATCH_S } from '../internal/latch-modes.js';
 import { murmur3 } from '../internal/murmur3.js';
-import { newRef, prefixLength, refAt, treeShape, uniqueFields } from '../internal/fields.js';
-import { FIL_NULL, nextPage, nRecs } from '../page.js';
-import { LATCH_S } from '../page-store.js';
+import { accessOf, type TreeAccess } from '../internal/tree-access.js';
+import { nextPage, nRecs } from '../page.js';
 import type { Estimate } from './estimate.js';
-import { leftmostOnLevel } from './level-scan.js';
 
 export interface HllOptions {
   /** Register-index bits p: 2^p one-byte registers per prefix, standard error ≈ 1.04/√(2^p). 4–18, default 14. */
@@ -26,24 +27,26 @@ export interface HllOptions {
  * ```
  */
 export function estimateHll(tree: BTree, options: HllOptions = {}): Estimate {
-  return tree.reading(() => estimateHllLatched(tree, options));
+  const t = accessOf(tree);
+  return t.reading(() => estimateHllLatched(t, options));
 }
 
-function estimateHllLatched(tree: BTree, options: HllOptions): Estimate {
+function estimateHllLatched(tree: TreeAccess, options: HllOptions): Estimate {
   const p = options.precision ?? 14;
   if (!Number.isInteger(p) || p < 4 || p > 18)
     throw new RangeError(`precision must be an integer in [4, 18], got ${String(p)}`);
   const m = 1 << p;
   const L = treeShape(tree).leafPages;
-  const nUniq = uniqueFields(tree);
-  const keyFields = tree.unique ? nUniq : nUniq - 1;
+  const layout = fieldLayout(tree);
+  const nUniq = layout.nUniq;
+  const keyFields = Math.min(layout.keyFields, nUniq);
   const regs = Array.from({ length: nUniq }, () => new Uint8Array(m));
   const before = tree.pageFixes;
-  const b = tree.store.bytes;
-  const ps = tree.pageSize;
+  const b = tree.b;
+  const ps = tree.ps;
   const r = newRef();
   let pages = 0;
-  let frame = leftmostOnLevel(tree, 0);
+  let frame = tree.leftmostS(0);
   for (;;) {
     const base = frame * ps;
     pages++;
@@ -54,12 +57,14 @@ function estimateHllLatched(tree: BTree, options: HllOptions): Estimate {
         let h1: number;
         let h2: number;
         if (j < keyFields) {
-          const len = j === keyFields - 1 ? r.kl : prefixLength(tree, r, j + 1);
+          const len = prefixLength(layout, r, j + 1);
           h1 = murmur3(b, r.k, len, 0x9747b28c);
           h2 = murmur3(b, r.k, len, 0x5bd1e995);
         } else {
-          h1 = murmur3(b, r.k + r.kl, r.vl, murmur3(b, r.k, r.kl, 0x9747b28c));
-          h2 = murmur3(b, r.k + r.kl, r.vl, murmur3(b, r.k, r.kl, 0x5bd1e995));
+          // key, then a prefix of the value's fields: the value part hashed with the key's hash as seed
+          const vl = prefixLength(layout, r, j + 1) - r.kl;
+          h1 = murmur3(b, r.k + r.kl, vl, murmur3(b, r.k, r.kl, 0x9747b28c));
+          h2 = murmur3(b, r.k + r.kl, vl, murmur3(b, r.k, r.kl, 0x5bd1e995));
         }
         const idx = h1 >>> (32 - p);
         const rank = Math.clz32(h2) + 1;

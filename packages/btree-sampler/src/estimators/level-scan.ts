@@ -1,7 +1,15 @@
-import type { BTree } from '../btree.js';
-import { copyRef, matchedRecFields, newRef, type RecRef, refAt } from '../internal/fields.js';
-import { FIL_NULL, nextPage, nRecs, pageLevel, recChild, slotRec } from '../page.js';
-import { LATCH_S } from '../page-store.js';
+import { FIL_NULL } from '@enginekit/buffer-pool';
+import {
+  copyRef,
+  type FieldLayout,
+  matchedRecFields,
+  newRef,
+  type RecRef,
+  refAt,
+} from '../internal/fields.js';
+import { LATCH_S } from '../internal/latch-modes.js';
+import type { TreeAccess } from '../internal/tree-access.js';
+import { nextPage, nRecs } from '../page.js';
 
 /** Distinct counts of one level (`dict_stats_analyze_index_level`). */
 export interface LevelScan {
@@ -13,35 +21,27 @@ export interface LevelScan {
   boundaries: number[][] | null;
 }
 
-/** S-fix the leftmost page of `level`. REQUIRES: level ≤ root level. */
-export function leftmostOnLevel(tree: BTree, level: number): number {
-  const b = tree.store.bytes;
-  const ps = tree.pageSize;
-  let frame = tree.fixPage(tree.rootPage, LATCH_S);
-  while (pageLevel(b, frame * ps) > level) {
-    const base = frame * ps;
-    const next = tree.fixPage(recChild(b, base, slotRec(b, base, ps, 0)), LATCH_S);
-    tree.unfixPage(frame, LATCH_S);
-    frame = next;
-  }
-  return frame;
-}
-
 /**
  * Scan every record of `level` left to right. The first record starts a group for every prefix;
  * each next record with m matched fields starts a new group for prefixes m+1 … n_uniq and closes the
  * previous group there (its index goes into that prefix's boundaries). NULLs compare equal.
  */
-export function scanLevel(tree: BTree, level: number, nUniq: number, withBoundaries: boolean): LevelScan {
-  const b = tree.store.bytes;
-  const ps = tree.pageSize;
+export function scanLevel(
+  tree: TreeAccess,
+  L: FieldLayout,
+  level: number,
+  withBoundaries: boolean,
+): LevelScan {
+  const nUniq = L.nUniq;
+  const b = tree.b;
+  const ps = tree.ps;
   const nDiff = new Array<number>(nUniq).fill(0);
   const boundaries = withBoundaries ? Array.from({ length: nUniq }, () => [] as number[]) : null;
   let totalRecs = 0;
   let totalPages = 0;
   const prev: RecRef = newRef();
   const cur: RecRef = newRef();
-  let frame = leftmostOnLevel(tree, level);
+  let frame = tree.leftmostS(level);
   for (;;) {
     const base = frame * ps;
     totalPages++;
@@ -51,7 +51,7 @@ export function scanLevel(tree: BTree, level: number, nUniq: number, withBoundar
       totalRecs++;
       if (totalRecs === 1) nDiff.fill(1);
       else {
-        const m = matchedRecFields(tree, prev, cur, nUniq);
+        const m = matchedRecFields(L, prev, cur, nUniq);
         for (let j = m; j < nUniq; j++) {
           nDiff[j]!++;
           if (boundaries !== null) boundaries[j]!.push(totalRecs - 2);

@@ -1,10 +1,19 @@
 import { createGenerator, type RandomGenerator } from '@enginekit/prng';
+import { FIL_NULL } from '@enginekit/buffer-pool';
 import type { BTree } from '../btree.js';
-import { matchedRecFields, newRef, refAt, treeShape, uniqueFields } from '../internal/fields.js';
-import { FIL_NULL, nextPage, nRecs, pageLevel, pageNo, recChild, slotRec } from '../page.js';
-import { LATCH_S } from '../page-store.js';
+import {
+  type FieldLayout,
+  fieldLayout,
+  matchedRecFields,
+  newRef,
+  refAt,
+  treeShape,
+} from '../internal/fields.js';
+import { LATCH_S } from '../internal/latch-modes.js';
+import { accessOf, type TreeAccess } from '../internal/tree-access.js';
+import { nextPage, nRecs, pageLevel, pageNo, recChild, slotRec } from '../page.js';
 import type { Estimate } from './estimate.js';
-import { leftmostOnLevel, type LevelScan, scanLevel } from './level-scan.js';
+import { type LevelScan, scanLevel } from './level-scan.js';
 
 export interface PersistentOptions {
   /**
@@ -14,7 +23,7 @@ export interface PersistentOptions {
    */
   rng?: RandomGenerator;
   /** `innodb_stats_persistent_sample_pages` (A): leaf pages per prefix, default 20, ≥ 1. */
-  samplePages?: number;
+  innodb_stats_persistent_sample_pages?: number;
 }
 
 let sharedUtRnd: RandomGenerator | null = null;
@@ -64,28 +73,30 @@ export function persistentNDiff(s: PersistentSample): number {
  *
  * @example
  * ```ts
- * const e = estimatePersistent(tree, { samplePages: 20 });
+ * const e = estimatePersistent(tree, { innodb_stats_persistent_sample_pages: 20 });
  * e.nDiff; e.sampleSize; // leaves analyzed per prefix, as mysql.innodb_index_stats.sample_size
  * ```
  */
 export function estimatePersistent(tree: BTree, options: PersistentOptions = {}): Estimate {
-  return tree.reading(() => estimatePersistentLatched(tree, options));
+  const t = accessOf(tree);
+  return t.reading(() => estimatePersistentLatched(t, options));
 }
 
-function estimatePersistentLatched(tree: BTree, options: PersistentOptions): Estimate {
-  const A = options.samplePages ?? 20;
+function estimatePersistentLatched(tree: TreeAccess, options: PersistentOptions): Estimate {
+  const A = options.innodb_stats_persistent_sample_pages ?? 20;
   if (!Number.isInteger(A) || A < 1)
-    throw new RangeError(`samplePages must be an integer ≥ 1, got ${String(A)}`);
+    throw new RangeError(`innodb_stats_persistent_sample_pages must be an integer ≥ 1, got ${String(A)}`);
   const rng = options.rng ?? (sharedUtRnd ??= createGenerator('innodb-ut-rnd', { intervalVariant: '5.5' }));
   const shape = treeShape(tree);
   const L = shape.leafPages;
   const rootLevel = shape.height - 1;
-  const nUniq = uniqueFields(tree);
+  const layout = fieldLayout(tree);
+  const nUniq = layout.nUniq;
   const before = tree.pageFixes;
   const leaves: number[] = [];
 
   if (rootLevel === 0 || A * nUniq > L) {
-    const scan = scanLevel(tree, 0, nUniq, false);
+    const scan = scanLevel(tree, layout, 0, false);
     return {
       method: 'persistent',
       nDiff: scan.nDiff,
@@ -122,7 +133,7 @@ function estimatePersistentLatched(tree: BTree, options: PersistentOptions): Est
           analyzed = true;
           break;
         }
-        const s = scanLevel(tree, level, nUniq, true);
+        const s = scanLevel(tree, layout, level, true);
         scan = s;
         analyzed = true;
         if (s.nDiff[p - 1]! >= required || level === 1) break;
@@ -144,7 +155,7 @@ function estimatePersistentLatched(tree: BTree, options: PersistentOptions): Est
       const child = walker.childOf(idx);
       if (child === FIL_NULL) break; // the level ended early (cannot happen without concurrent writes)
       dives++;
-      const leafDiff = diffBelow(tree, child, p, nUniq, leaves);
+      const leafDiff = diffBelow(tree, layout, child, p, leaves);
       sumLeaf += leafDiff > 0 ? leafDiff - 1 : 0;
     }
     walker.close();
@@ -175,18 +186,18 @@ function estimatePersistentLatched(tree: BTree, options: PersistentOptions): Est
 
 /** Walks one level left to right to the record with a given level-wide index. */
 class LevelWalker {
-  readonly #tree: BTree;
+  readonly #tree: TreeAccess;
   #frame: number;
   #first = 0;
-  constructor(tree: BTree, level: number) {
+  constructor(tree: TreeAccess, level: number) {
     this.#tree = tree;
-    this.#frame = leftmostOnLevel(tree, level);
+    this.#frame = tree.leftmostS(level);
   }
   /** Child page of the record with level index `idx` (non-decreasing between calls). */
   childOf(idx: number): number {
     const t = this.#tree;
-    const b = t.store.bytes;
-    const ps = t.pageSize;
+    const b = t.b;
+    const ps = t.ps;
     for (;;) {
       if (this.#frame < 0) return FIL_NULL;
       const base = this.#frame * ps;
@@ -209,9 +220,10 @@ class LevelWalker {
  * of each non-leaf page; return the leaf's distinct count on p fields, or 1 when a non-leaf page is
  * all equal on p fields (the caller subtracts one either way).
  */
-function diffBelow(tree: BTree, page: number, p: number, nUniq: number, leaves: number[]): number {
-  const b = tree.store.bytes;
-  const ps = tree.pageSize;
+function diffBelow(tree: TreeAccess, L: FieldLayout, page: number, p: number, leaves: number[]): number {
+  const nUniq = L.nUniq;
+  const b = tree.b;
+  const ps = tree.ps;
   const x = newRef();
   const y = newRef();
   // Compare on p fields: a record is boring when it matches its right neighbour on all p.
@@ -223,14 +235,14 @@ function diffBelow(tree: BTree, page: number, p: number, nUniq: number, leaves: 
       leaves.push(pageNo(b, base));
       let d = n > 0 ? 1 : 0;
       for (let i = 0; i + 1 < n; i++) {
-        if (matchedRecFields(tree, refAt(tree, base, i, x), refAt(tree, base, i + 1, y), nUniq) < p) d++;
+        if (matchedRecFields(L, refAt(tree, base, i, x), refAt(tree, base, i + 1, y), nUniq) < p) d++;
       }
       tree.unfixPage(frame, LATCH_S);
       return d;
     }
     let pick = -1;
     for (let i = 0; i + 1 < n; i++) {
-      if (matchedRecFields(tree, refAt(tree, base, i, x), refAt(tree, base, i + 1, y), nUniq) < p) {
+      if (matchedRecFields(L, refAt(tree, base, i, x), refAt(tree, base, i + 1, y), nUniq) < p) {
         pick = i;
         break;
       }

@@ -1,21 +1,4 @@
-/** Byte helpers shared by the page, the codec and the estimators. Big-endian, as InnoDB. */
-
-/** memcmp order of a[aOff, aOff+aLen) and b[bOff, bOff+bLen); a shorter prefix sorts first. */
-export function compareRange(
-  a: Uint8Array,
-  aOff: number,
-  aLen: number,
-  b: Uint8Array,
-  bOff: number,
-  bLen: number,
-): number {
-  const n = Math.min(aLen, bLen);
-  for (let i = 0; i < n; i++) {
-    const d = a[aOff + i]! - b[bOff + i]!;
-    if (d !== 0) return d;
-  }
-  return aLen - bLen;
-}
+/** Big-endian integer helpers for the page format, as InnoDB writes its integers. */
 
 export function readU16(b: Uint8Array, off: number): number {
   return (b[off]! << 8) | b[off + 1]!;

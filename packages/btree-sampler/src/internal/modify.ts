@@ -1,9 +1,6 @@
-import type { BTree } from '../btree.js';
+import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_DATA_END } from '@enginekit/buffer-pool';
 import {
   deleteRec,
-  FIL_NULL,
-  FIL_PAGE_DATA,
-  FIL_PAGE_DATA_END,
   initPage,
   insertRec,
   nextPage,
@@ -31,20 +28,21 @@ import {
   totalFree,
   usedBytes,
 } from '../page.js';
-import { LATCH_X } from '../page-store.js';
 import { readU16, readU32, writeU16, writeU32 } from './bytes.js';
+import { LATCH_X } from './latch-modes.js';
+import type { TreeAccess } from './tree-access.js';
 
 /** Deepest tree the fixed-size path arrays hold (a 16 KiB-page tree of height 40 is unthinkable). */
 const MAX_HEIGHT = 64;
 const EMPTY = new Uint8Array(0);
 
 /**
- * The write path of a {@link BTree}: the X-latched path from the root to a leaf, and the structure
+ * The write path of a tree: the X-latched path from the root to a leaf, and the structure
  * changes made along it (insert with page split and root raise; delete with discard, merge and
  * root lift). One per tree; writers are serialized by the caller (the index latch in X).
  */
 export class PathModifier {
-  readonly #t: BTree;
+  readonly #t: TreeAccess;
   readonly #b: Uint8Array;
   readonly #ps: number;
   readonly #scratch: Uint8Array;
@@ -55,11 +53,11 @@ export class PathModifier {
   /** Pages on the path. */
   depth = 0;
 
-  constructor(tree: BTree) {
+  constructor(tree: TreeAccess) {
     this.#t = tree;
-    this.#b = tree.store.bytes;
-    this.#ps = tree.pageSize;
-    this.#scratch = new Uint8Array(tree.pageSize);
+    this.#b = tree.b;
+    this.#ps = tree.ps;
+    this.#scratch = new Uint8Array(tree.ps);
   }
 
   /** X-fix the path from the root to the leaf where (key, val) belongs; the path stays fixed. */

@@ -3,7 +3,7 @@
 // envelope's page number is written on allocation. It also checks latch discipline: an X latch
 // excludes every other latch on the frame (no recursion), so a double fix by the tree throws.
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { LatchMode, PageStore } from '../../src/index.js';
+import type { LatchMode, PageStore } from '@enginekit/buffer-pool';
 
 export class MemoryStore implements PageStore {
   readonly pageSize: number;

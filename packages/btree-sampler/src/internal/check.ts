@@ -1,10 +1,6 @@
-import type { BTree } from './btree.js';
-import { CorruptionError } from './errors.js';
-import { compareRange, readU16, readU32 } from './internal/bytes.js';
+import { compareBytes } from '@enginekit/common';
+import { FIL_NULL, FIL_PAGE_DATA_END, FIL_PAGE_TYPE } from '@enginekit/buffer-pool';
 import {
-  FIL_NULL,
-  FIL_PAGE_DATA_END,
-  FIL_PAGE_TYPE,
   nextPage,
   nRecs,
   PAGE_DATA,
@@ -24,26 +20,12 @@ import {
   recValLen,
   slotRec,
   usedBytes,
-} from './page.js';
-import { LATCH_S } from './page-store.js';
-
-/** What a DBA asks of an index: shape, fill and size. Arrays are indexed by level (0 = leaves). */
-export interface TreeStats {
-  /** Levels, 1 when the root is a leaf. */
-  height: number;
-  pagesPerLevel: number[];
-  recordsPerLevel: number[];
-  /** Entries (leaf records). */
-  records: number;
-  leafPages: number;
-  /** Pages in the tree plus pages on its free list. */
-  totalPages: number;
-  freePages: number;
-  /** Bytes of live records and slots on leaves / bytes leaves offer, in [0, 1]. */
-  leafFill: number;
-  /** totalPages · pageSize. */
-  sizeBytes: number;
-}
+} from '../page.js';
+import type { TreeStats } from '../tree-stats.js';
+import { readU16, readU32 } from './bytes.js';
+import { corruption } from './corruption.js';
+import { LATCH_S } from './latch-modes.js';
+import type { TreeAccess } from './tree-access.js';
 
 /** A (key, value) bound; value is ignored for unique trees. */
 interface Bound {
@@ -51,31 +33,38 @@ interface Bound {
   val: Uint8Array;
 }
 
-/** Walk every page; with `verify`, throw {@link CorruptionError} at the first broken invariant. */
-function walk(tree: BTree, verify: boolean): TreeStats {
-  const b = tree.store.bytes;
-  const ps = tree.pageSize;
+/** Walk every page; with `verify`, throw a `CorruptionError` at the first broken invariant. */
+function walk(tree: TreeAccess, verify: boolean): TreeStats {
+  const b = tree.b;
+  const ps = tree.ps;
   const pages: number[][] = [];
   const links: [number, number][][] = [];
   const recs: number[] = [];
   let leafUsed = 0;
   const fail = (msg: string, page: number): never => {
-    throw new CorruptionError(msg, page);
+    throw corruption(msg, page, tree.space);
   };
   const cmp = (base: number, rec: number, bound: Bound): number =>
     tree.compareRec(base, rec, bound.key, bound.val);
   const cmpRecs = (base: number, r1: number, r2: number): number => {
     const k1 = recKeyLen(b, base, r1);
     const k2 = recKeyLen(b, base, r2);
-    const c = compareRange(b, base + r1 + REC_HEADER, k1, b, base + r2 + REC_HEADER, k2);
+    const c = compareBytes(
+      b,
+      base + r1 + REC_HEADER,
+      base + r1 + REC_HEADER + k1,
+      b,
+      base + r2 + REC_HEADER,
+      base + r2 + REC_HEADER + k2,
+    );
     if (c !== 0 || tree.unique) return c;
-    return compareRange(
+    return compareBytes(
       b,
       base + r1 + REC_HEADER + k1,
-      recValLen(b, base, r1),
+      base + r1 + REC_HEADER + k1 + recValLen(b, base, r1),
       b,
       base + r2 + REC_HEADER + k2,
-      recValLen(b, base, r2),
+      base + r2 + REC_HEADER + k2 + recValLen(b, base, r2),
     );
   };
   const copy = (base: number, rec: number): Bound => {
@@ -191,11 +180,11 @@ function walk(tree: BTree, verify: boolean): TreeStats {
 }
 
 /** Verify the whole tree (order, bounds, levels, links, counts, heap accounting, free list). */
-export function checkTree(tree: BTree): TreeStats {
+export function checkTree(tree: TreeAccess): TreeStats {
   return walk(tree, true);
 }
 
 /** The statistics alone. */
-export function treeStats(tree: BTree): TreeStats {
+export function treeStats(tree: TreeAccess): TreeStats {
   return walk(tree, false);
 }

@@ -1,0 +1,17 @@
+/** What a DBA asks of an index: shape, fill and size. Arrays are indexed by level (0 = leaves). */
+export interface TreeStats {
+  /** Levels, 1 when the root is a leaf. */
+  height: number;
+  pagesPerLevel: number[];
+  recordsPerLevel: number[];
+  /** Entries (leaf records). */
+  records: number;
+  leafPages: number;
+  /** Pages in the tree plus pages on its free list. */
+  totalPages: number;
+  freePages: number;
+  /** Bytes of live records and slots on leaves / bytes leaves offer, in [0, 1]. */
+  leafFill: number;
+  /** totalPages · pageSize. */
+  sizeBytes: number;
+}
