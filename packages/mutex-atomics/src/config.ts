@@ -119,7 +119,7 @@ let loopsPerUnit = 50;
  * `ut_delay(units)`: a dummy loop of `units × 50` iterations of `j += i` (`ut/ut0ut.c`). The
  * built-in InnoDB of MySQL 5.1 ran exactly this loop, so the default is faithful to it; the
  * Plugin, 5.5 and 5.6 add a PAUSE (`UT_RELAX_CPU`) to every iteration, which JavaScript cannot
- * issue, making their unit 10–100× longer: {@link calibrateUtDelay} scales the loop to a given
+ * execute, making their unit 10–100× longer: {@link calibrateUtDelay} scales the loop to a given
  * unit length. The result is folded into a module variable so the loop is not elided.
  */
 export function utDelay(units: number): void {
