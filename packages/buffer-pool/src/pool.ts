@@ -106,6 +106,7 @@ export class BufferPool implements PageStore {
   readonly #fSpace: Int32Array = NO_I32;
   readonly #fFix: Int32Array = NO_I32;
   readonly #fAccess: Uint32Array = NO_U32;
+  readonly #fIo: Int32Array = NO_I32;
   readonly #lw: Int32Array = NO_I32;
   readonly #rwBase: number = 0;
   readonly #counters: Float64Array = NO_F64;
@@ -144,6 +145,7 @@ export class BufferPool implements PageStore {
     this.#fSpace = L.fSpace;
     this.#fFix = L.fFix;
     this.#fAccess = L.fAccess;
+    this.#fIo = L.fIo;
     this.#lw = L.latches;
     this.#rwBase = L.rwBase;
     this.#counters = L.counters;
@@ -323,7 +325,60 @@ export class BufferPool implements PageStore {
         }
       }
     }
+    if (this.#shared === true && (latch === 1 || latch === 0)) {
+      const f = this.#fixSharedHit(space, pageNo, latch);
+      if (f >= 0) return f;
+    }
     return this.#fixGeneral(space, pageNo, latch);
+  }
+
+  /**
+   * The shared hit (S or no latch on a page accessed before), with one atomic per step: the fix
+   * count and the S latch are each taken by a compare-and-swap whose expected value is a plain
+   * read (a stale guess only makes the CAS fail). Once the CAS has pinned the frame, plain reads
+   * of its identity, I/O state and access time are ordered after the eviction or read that
+   * published it, so they need no atomics. Returns −1 (nothing held) to take the general path.
+   */
+  #fixSharedHit(space: number, pageNo: number, latch: LatchMode): number {
+    const inst = this.#single === true ? 0 : this.instanceOf(space, pageNo);
+    const fPage = this.#fPage;
+    const fSpace = this.#fSpace;
+    let f =
+      this.#hash[
+        inst * this.#hashSize +
+          (Math.imul(((space << 20) + space + pageNo) | 0, 0x9e3779b1) >>> this.#hashShift)
+      ]!;
+    // Chains may change under us: a bounded walk that misses takes the general path.
+    for (let steps = 0; f >= 0 && (fPage[f] !== pageNo || fSpace[f] !== space); steps++) {
+      if (steps === 64) return -1;
+      f = this.#hashNext[f]!;
+    }
+    if (f < 0) return -1;
+    const fix = this.#fFix;
+    const c = fix[f]!;
+    if (c < 0 || Atomics.compareExchange(fix, f, c, c + 1) !== c) return -1;
+    if (fPage[f] !== pageNo || fSpace[f] !== space || this.#fIo[f] !== 0 || this.#fAccess[f] === 0) {
+      Atomics.sub(fix, f, 1);
+      return -1;
+    }
+    if (latch === 1) {
+      const lw = this.#lw;
+      const i = this.#rwBase + f * 6;
+      let w = lw[i]!;
+      for (;;) {
+        // rw_lock_lock_word_decr: S while the word is positive.
+        if (w <= 0) {
+          Atomics.sub(fix, f, 1);
+          return -1;
+        }
+        const r = Atomics.compareExchange(lw, i, w, w - 1);
+        if (r === w) break;
+        w = r;
+      }
+    }
+    this.#counters[this.#reqBase + inst * 24]!++;
+    if (this.#midpoint === false || this.#instF64[inst * 2] !== 0) onAccess(this.#t, inst, f, false);
+    return f;
   }
 
   #fixGeneral(space: number, pageNo: number, latch: LatchMode): number {
@@ -416,8 +471,37 @@ export class BufferPool implements PageStore {
         fix[frame] = c - 1;
         return;
       }
+    } else if ((latch === 1 || latch === 0) && this.#unfixShared(frame, latch)) {
+      return;
     }
     this.#unfixGeneral(frame, latch);
+  }
+
+  /**
+   * The shared S / no-latch release with one atomic per step: the S latch by CAS from a plain
+   * guess while no writer waits (0 < word < X_LOCK_DECR; the last reader before a waiting writer
+   * takes the general path, which signals it), then the fix by an atomic subtract. False
+   * (nothing released) for anything unusual.
+   */
+  #unfixShared(frame: number, latch: LatchMode): boolean {
+    const fix = this.#fFix;
+    if (!(fix[frame]! > 0)) return false;
+    if (latch === 1) {
+      const lw = this.#lw;
+      const i = this.#rwBase + frame * 6;
+      let w = lw[i]!;
+      for (;;) {
+        if (!(w > 0 && w < 0x00100000)) return false;
+        const r = Atomics.compareExchange(lw, i, w, w + 1);
+        if (r === w) break;
+        w = r;
+      }
+    }
+    if (Atomics.sub(fix, frame, 1) <= 0) {
+      Atomics.add(fix, frame, 1);
+      throw new RangeError(`frame ${String(frame)} is not fixed`);
+    }
+    return true;
   }
 
   #unfixGeneral(frame: number, latch: LatchMode): void {
