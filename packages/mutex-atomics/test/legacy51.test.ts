@@ -10,6 +10,8 @@ import {
 } from '../src/index.js';
 import { fastMutexLock, fastMutexTryLock, fastMutexUnlock } from '../src/internal/mutex51.js';
 import { waitAsync } from '../src/internal/wait-async.js';
+import { lib } from './built.js';
+import { spawn } from './harness.js';
 
 describe('LegacyRWLock: the built-in InnoDB of MySQL 5.1', () => {
   it('spins with 5.1 defaults 20/5 (storage/innobase/srv/srv0srv.c srv_n_spin_wait_rounds, srv_spin_wait_delay)', () => {
@@ -94,5 +96,50 @@ describe('ut_delay calibration', () => {
     expect(calibrateUtDelay(null).loopsPerUnit).toBe(50);
     expect(() => calibrateUtDelay(0)).toThrow(RangeError);
     expect(() => calibrateUtDelay(-5)).toThrow(/nsPerUnit must be a number in \(0, 1e9\], got -5/);
+  });
+});
+
+describe('LegacyRWLock across threads: the inner 5.1 mutex', () => {
+  it('an S request waits while another thread is inside the inner mutex, spinning on lock_word then sleeping, and gets in once it leaves', async () => {
+    const { LatchCounters: BuiltCounters, LegacyRWLock: BuiltLegacy } = lib;
+    const counters = new BuiltCounters();
+    const l = new BuiltLegacy({ counters });
+    const a = l.int32;
+    const i = l.index;
+    // Another thread is between mutex_enter and mutex_exit: its pthread_mutex_trylock took the
+    // futex word (+10) and it stored lock_word = 1 (+0), owner +2 (storage/innobase/include/sync0sync.ic).
+    Atomics.store(a, i + 10, 1);
+    Atomics.store(a, i, 1);
+    Atomics.store(a, i + 2, 999);
+    let done = false;
+    const reply = spawn({ scenario: 'legacy-s-once', lock: l.descriptor() }).then((m) => {
+      done = true;
+      return m;
+    });
+    // Wait until the worker has spun and announced itself as a waiter (mutex_spin_wait's
+    // reservation); it cannot get in while the futex word is taken.
+    for (let t = 0; Atomics.load(a, i + 1) !== 1; t += 5) {
+      if (t > 15_000) throw new Error('the worker never set the waiters flag');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    // mutex_exit as 5.1 does it: owner 0, lock_word 0, pthread_mutex_unlock (exchange 0), then,
+    // the waiters flag being set, clear it and signal the event.
+    Atomics.store(a, i + 2, 0);
+    Atomics.store(a, i, 0);
+    expect(Atomics.exchange(a, i + 10, 0)).toBe(1); // never 2: InnoDB only try-locks it
+    Atomics.store(a, i + 1, 0);
+    Atomics.add(a, i + 3, 1);
+    Atomics.notify(a, i + 3);
+    const m = await reply;
+    expect(m.ok).toBe(true);
+    const snap = counters.snapshot();
+    // mutex_spin_wait: one spin wait, 20 rounds (5.1's innodb_sync_spin_loops) of spinning on the
+    // plain lock_word, then a reservation and an OS wait.
+    expect(snap.mutex.spinWaits).toBe(1);
+    expect(snap.mutex.spinRounds).toBeGreaterThanOrEqual(20);
+    expect(snap.mutex.osWaits).toBeGreaterThanOrEqual(1);
+    l.checkValid();
   });
 });
