@@ -1,9 +1,9 @@
 import type { AttachOptions, BufferPoolDescriptor } from './descriptor.js';
 import type { PageDevice } from './device.js';
-import { initPage } from './envelope.js';
 import { attachSpaces, checkDescriptor, makeDescriptor, retireThread } from './internal/attach.js';
 import { claimThreadSlot, createLayout, POLICIES } from './internal/create.js';
-import { evictAll, lruAddLocked, takeFrameLocked } from './internal/frames.js';
+import { createPage, fixGeneral, unfixGeneral } from './internal/fix.js';
+import { evictAll } from './internal/frames.js';
 import { flushAll, noteModification } from './internal/flush.js';
 import type { LatchCountsSnapshot } from './internal/latch.js';
 import {
@@ -13,23 +13,16 @@ import {
   mutexUnlock,
   RWLOCK_SLOTS,
   resolveLatchConfig,
-  rwSLock,
-  rwSUnlock,
-  rwTryXLock,
-  rwXLock,
-  rwXUnlock,
   X_LOCK_DECR,
 } from './internal/latch.js';
 import * as K from './internal/layout.js';
 import { PoolLayout } from './internal/layout.js';
 import { isMidpoint, onAccess } from './internal/make-young.js';
-import { fixMiss } from './internal/miss.js';
 import { checkAll, lruList, poolStats, resetStats } from './internal/monitor.js';
-import { bucketOf, hashGet, hashInsert } from './internal/page-hash.js';
-import { linearReadAhead } from './internal/read-ahead-io.js';
+import { hashGet } from './internal/page-hash.js';
 import { readAheadArea } from './internal/read-ahead.js';
-import { appendPageNo, registerSpace, spaceSize } from './internal/spaces.js';
-import { counterAt, instanceOfPage, type PoolThread, stamp } from './internal/thread.js';
+import { registerSpace, spaceSize } from './internal/spaces.js';
+import { instanceOfPage, type PoolThread } from './internal/thread.js';
 import { DEFAULT_VARIABLES, readVariables, writeVariables } from './internal/variables.js';
 import type { BufferPoolOptions, BufferPoolVariables, ReplacementPolicy } from './options.js';
 import { checkInt } from './options.js';
@@ -67,9 +60,9 @@ let attaching: SharedArrayBuffer | null = null;
  * `BufferPool.attach()` there. Every thread must register the same spaces (attach does it from the
  * descriptor).
  *
- * This class keeps the hit path of `fix()`/`unfix()`; the rest (attaching, spaces, frame
- * allocation and eviction, flushing, read-ahead, statistics) are functions over the pool's layout
- * in `internal/`.
+ * This class keeps the hit paths of `fix()`/`unfix()` (unshared and shared); the rest (the
+ * general fix path, attaching, spaces, frame allocation and eviction, flushing, read-ahead,
+ * statistics) are functions over the pool's layout in `internal/`.
  *
  * REQUIRES: a thread never waits for a latch it already holds (no X after S or X on the same page).
  *
@@ -329,7 +322,7 @@ export class BufferPool implements PageStore {
       const f = this.#fixSharedHit(space, pageNo, latch);
       if (f >= 0) return f;
     }
-    return this.#fixGeneral(space, pageNo, latch);
+    return fixGeneral(this.#t, space, pageNo, latch);
   }
 
   /**
@@ -381,76 +374,6 @@ export class BufferPool implements PageStore {
     return f;
   }
 
-  #fixGeneral(space: number, pageNo: number, latch: LatchMode): number {
-    const t = this.#t;
-    const inst = this.instances === 1 ? 0 : this.instanceOf(space, pageNo);
-    if (latch !== 0 && latch !== 1 && latch !== 2) {
-      throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
-    }
-    t.L.counters[counterAt(t, inst, K.C_READ_REQUESTS)]!++;
-    let f = this.#tryFixHit(inst, space, pageNo);
-    if (f < 0) f = fixMiss(t, inst, space, pageNo);
-    return this.#afterFix(inst, f, space, pageNo, latch);
-  }
-
-  /** The lock-free hit: −1 when the page is absent, under I/O, or changing identity. */
-  #tryFixHit(inst: number, space: number, pageNo: number): number {
-    const L = this.#t.L;
-    let f = L.hash[inst * L.hashSize + bucketOf(L, space, pageNo)]!;
-    if (!this.#shared) {
-      // One thread: hashed frames have fix ≥ 0 and nothing changes under us.
-      while (f >= 0 && (L.fPage[f] !== pageNo || L.fSpace[f] !== space)) f = L.fHashNext[f]!;
-      if (f < 0 || L.fIo[f] !== K.IO_NONE) return -1;
-      L.fFix[f]!++;
-      return f;
-    }
-    // Chains may change under us; a bounded walk that misses just takes the slow path.
-    for (let steps = 0; f >= 0 && steps < 64; steps++) {
-      if (L.fPage[f] === pageNo && L.fSpace[f] === space) {
-        for (;;) {
-          const c = Atomics.load(L.fFix, f);
-          if (c < 0) return -1;
-          if (Atomics.compareExchange(L.fFix, f, c, c + 1) === c) break;
-        }
-        if (L.fPage[f] === pageNo && L.fSpace[f] === space && Atomics.load(L.fIo, f) === K.IO_NONE) return f;
-        Atomics.sub(L.fFix, f, 1);
-        return -1;
-      }
-      f = L.fHashNext[f]!;
-    }
-    return -1;
-  }
-
-  /**
-   * After the frame is pinned: first-access time (`buf_page_set_accessed` keeps the first), the
-   * policy's make-young decision (the mutex only if the block moves), the page latch, and linear
-   * read-ahead on a first access.
-   */
-  #afterFix(inst: number, f: number, space: number, pageNo: number, latch: LatchMode): number {
-    const t = this.#t;
-    const L = t.L;
-    const first = L.fAccess[f] === 0;
-    if (first) L.fAccess[f] = stamp(t);
-    onAccess(t, inst, f, first);
-    try {
-      if (latch === 1) {
-        const i = L.rwBase + f * RWLOCK_SLOTS;
-        const w = L.latches[i]!;
-        // Unshared: an S lock is lock_word − 1 while the word is positive (rw_lock_lock_word_decr).
-        if (!this.#shared && w > 0) L.latches[i] = w - 1;
-        else rwSLock(L.latches, i, t.cfg);
-      } else if (latch === 2) {
-        rwXLock(L.latches, L.rwBase + f * RWLOCK_SLOTS, t.cfg);
-      }
-    } catch (e) {
-      // E.g. LockStateError: S requested on a page this thread holds X. Give the fix back.
-      Atomics.sub(L.fFix, f, 1);
-      throw e;
-    }
-    if (first && L.header[K.H_LINEAR_RA] === 1) linearReadAhead(t, space, pageNo, f);
-    return f;
-  }
-
   /** Releases a fix taken by `fix()`/`allocatePage()` with the same latch mode. */
   unfix(frame: number, latch: LatchMode): void {
     if (this.#shared === false) {
@@ -474,7 +397,7 @@ export class BufferPool implements PageStore {
     } else if ((latch === 1 || latch === 0) && this.#unfixShared(frame, latch)) {
       return;
     }
-    this.#unfixGeneral(frame, latch);
+    unfixGeneral(this.#t, frame, latch);
   }
 
   /**
@@ -504,19 +427,6 @@ export class BufferPool implements PageStore {
     return true;
   }
 
-  #unfixGeneral(frame: number, latch: LatchMode): void {
-    const t = this.#t;
-    const L = t.L;
-    const fix = this.#fFix;
-    if (latch === 1) rwSUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS);
-    else if (latch === 2) rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS, t.cfg);
-    else if (latch !== 0) throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
-    if (Atomics.sub(fix, frame, 1) <= 0) {
-      Atomics.add(fix, frame, 1);
-      throw new RangeError(`frame ${String(frame)} is not fixed`);
-    }
-  }
-
   // ---------------------------------------------------------------- create / modify
 
   /**
@@ -526,29 +436,7 @@ export class BufferPool implements PageStore {
    * move); it counts Innodb_pages_created.
    */
   allocatePage(space: number): number {
-    const t = this.#t;
-    const L = t.L;
-    const pageNo = appendPageNo(t, space);
-    const inst = this.instanceOf(space, pageNo);
-    const m = inst * MUTEX_SLOTS;
-    mutexLock(L.latches, m, t.cfg);
-    const f = takeFrameLocked(t, inst);
-    // A free frame has no latch holders, so the X latch is granted at once.
-    rwTryXLock(L.latches, L.rwBase + f * RWLOCK_SLOTS);
-    L.fSpace[f] = space;
-    L.fPage[f] = pageNo;
-    Atomics.store(L.fIo, f, K.IO_NONE);
-    L.fRef[f] = 0;
-    L.fNewest[f] = 0n;
-    L.fAccess[f] = stamp(t);
-    hashInsert(L, inst * L.hashSize, f);
-    lruAddLocked(t, inst, f, false);
-    Atomics.store(L.fFix, f, 1);
-    L.counters[counterAt(t, inst, K.C_PAGES_CREATED)]!++;
-    mutexUnlock(L.latches, m, t.cfg);
-    initPage(L.bytes, f * this.pageSize, this.pageSize, space, pageNo);
-    this.markDirty(f);
-    return f;
+    return createPage(this.#t, space);
   }
 
   /**
