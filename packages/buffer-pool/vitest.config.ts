@@ -1,3 +1,4 @@
 import { packageProject } from '@enginekit/vitest-config';
 
-export default packageProject('buffer-pool');
+// The worker tests run dist/: the global setup rebuilds it (and mutex-atomics') when src/ is newer.
+export default packageProject('buffer-pool', { test: { globalSetup: ['test/build-fresh.ts'] } });

@@ -1,3 +1,4 @@
 import { packageProject } from '@enginekit/vitest-config';
 
-export default packageProject('mutex-atomics');
+// The worker tests run dist/: the global setup rebuilds it when src/ is newer.
+export default packageProject('mutex-atomics', { test: { globalSetup: ['test/build-fresh.ts'] } });

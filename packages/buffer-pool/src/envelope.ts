@@ -37,13 +37,32 @@ export const FIL_PAGE_DATA_END = 8;
 export const FIL_NULL = 0xffffffff;
 /** Page type of a page the pool allocated and nobody has typed yet (`FIL_PAGE_TYPE_ALLOCATED`). */
 export const FIL_PAGE_TYPE_ALLOCATED = 0;
+/** Page type of a B+tree page (`FIL_PAGE_INDEX`). */
+export const FIL_PAGE_INDEX = 0x45bf;
 
 /** Smallest page size the envelope fits in with a useful body. */
 export const MIN_PAGE_SIZE = 512;
 /** Largest page size (InnoDB's 64 KiB pages). */
 export const MAX_PAGE_SIZE = 65536;
 
-/** Checks that `pageSize` is a power of two in [512, 65536]; the error names `name`. */
+/**
+ * The page-size rule every page user shares: a power of two in [{@link MIN_PAGE_SIZE},
+ * {@link MAX_PAGE_SIZE}] (InnoDB allows 4 KiB to 64 KiB; the smaller sizes keep tests small).
+ */
+export function isValidPageSize(pageSize: unknown): pageSize is number {
+  return (
+    typeof pageSize === 'number' &&
+    Number.isInteger(pageSize) &&
+    pageSize >= MIN_PAGE_SIZE &&
+    pageSize <= MAX_PAGE_SIZE &&
+    (pageSize & (pageSize - 1)) === 0
+  );
+}
+
+/**
+ * Checks {@link isValidPageSize} and returns `pageSize`; a TypeError (not an integer) or
+ * RangeError (out of the rule) names `name`.
+ */
 export function checkPageSize(pageSize: unknown, name = 'pageSize'): number {
   if (typeof pageSize !== 'number' || !Number.isInteger(pageSize)) {
     throw new TypeError(`${name} must be an integer, got ${String(pageSize)}`);
@@ -139,7 +158,7 @@ export function verifyPage(
   return null;
 }
 
-/** Reads a big-endian uint32 at `offset` (used for the prev/next links by read-ahead). */
+/** Reads the big-endian uint32 at `bytes[offset…offset+4)` (every envelope integer is big-endian). */
 export function readUint32BE(bytes: Uint8Array, offset: number): number {
   return (
     ((bytes[offset]! << 24) | (bytes[offset + 1]! << 16) | (bytes[offset + 2]! << 8) | bytes[offset + 3]!) >>>
@@ -147,7 +166,7 @@ export function readUint32BE(bytes: Uint8Array, offset: number): number {
   );
 }
 
-/** Writes a big-endian uint32 at `offset`. */
+/** Writes `value` (taken as uint32) big-endian at `bytes[offset…offset+4)`. */
 export function writeUint32BE(bytes: Uint8Array, offset: number, value: number): void {
   bytes[offset] = value >>> 24;
   bytes[offset + 1] = value >>> 16;
@@ -155,32 +174,42 @@ export function writeUint32BE(bytes: Uint8Array, offset: number, value: number):
   bytes[offset + 3] = value;
 }
 
-/** Page-envelope accessors for a page at `bytes[offset…]`, for users of the pool. */
+// Page-envelope accessors for a page at `bytes[offset…]`, for users of the pool.
+
+/** FIL_PAGE_OFFSET: the page's own number. */
 export function getPageNo(bytes: Uint8Array, offset: number): number {
   return readUint32BE(bytes, offset + FIL_PAGE_OFFSET);
 }
+/** FIL_PAGE_PREV: the previous page of the level, {@link FIL_NULL} for none. */
 export function getPrevPage(bytes: Uint8Array, offset: number): number {
   return readUint32BE(bytes, offset + FIL_PAGE_PREV);
 }
+/** Sets FIL_PAGE_PREV. */
 export function setPrevPage(bytes: Uint8Array, offset: number, pageNo: number): void {
   writeUint32BE(bytes, offset + FIL_PAGE_PREV, pageNo);
 }
+/** FIL_PAGE_NEXT: the next page of the level, {@link FIL_NULL} for none. */
 export function getNextPage(bytes: Uint8Array, offset: number): number {
   return readUint32BE(bytes, offset + FIL_PAGE_NEXT);
 }
+/** Sets FIL_PAGE_NEXT. */
 export function setNextPage(bytes: Uint8Array, offset: number, pageNo: number): void {
   writeUint32BE(bytes, offset + FIL_PAGE_NEXT, pageNo);
 }
+/** FIL_PAGE_TYPE (uint16), e.g. {@link FIL_PAGE_INDEX}. */
 export function getPageType(bytes: Uint8Array, offset: number): number {
   return (bytes[offset + FIL_PAGE_TYPE]! << 8) | bytes[offset + FIL_PAGE_TYPE + 1]!;
 }
+/** Sets FIL_PAGE_TYPE. */
 export function setPageType(bytes: Uint8Array, offset: number, type: number): void {
   bytes[offset + FIL_PAGE_TYPE] = type >>> 8;
   bytes[offset + FIL_PAGE_TYPE + 1] = type;
 }
+/** FIL_PAGE_SPACE_ID: the tablespace the page belongs to. */
 export function getSpaceId(bytes: Uint8Array, offset: number): number {
   return readUint32BE(bytes, offset + FIL_PAGE_SPACE_ID);
 }
+/** FIL_PAGE_LSN: the LSN of the page's newest modification (8 bytes). */
 export function getPageLsn(bytes: Uint8Array, offset: number): bigint {
   return (
     (BigInt(readUint32BE(bytes, offset + FIL_PAGE_LSN)) << 32n) |

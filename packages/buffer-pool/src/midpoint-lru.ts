@@ -6,6 +6,10 @@ import { I_LRU_HEAD, I_LRU_LEN, I_LRU_OLD, I_LRU_OLD_LEN, I_LRU_TAIL } from './i
  * instance's base slot in `L.inst`. Links are frame numbers in `fPrev`/`fNext` (−1: none); the head
  * is the most recently used end.
  *
+ * `legacy` selects the built-in InnoDB of MySQL 5.1 (`storage/innobase/buf/buf0lru.c`): the old
+ * sublist starts at BUF_LRU_OLD_MIN_LEN_51 = 80 blocks and its target is a fixed 3·⌊len/8⌋
+ * (no innodb_old_blocks_pct, no cap at len − 25); the rest of the list code is the same.
+ *
  * Invariants (checked by `BufferPool.checkValid()`):
  * - while len ≥ BUF_LRU_OLD_MIN_LEN, LRU_old is the first block (from the head) with old = 1 and
  *   every block after it is old; LRU_old_len counts LRU_old … tail;
@@ -14,6 +18,11 @@ import { I_LRU_HEAD, I_LRU_LEN, I_LRU_OLD, I_LRU_OLD_LEN, I_LRU_TAIL } from './i
 
 /** `BUF_LRU_OLD_MIN_LEN` (5.5/5.6; the built-in 5.1 used 80). */
 export const BUF_LRU_OLD_MIN_LEN = 512;
+/**
+ * `BUF_LRU_OLD_MIN_LEN` of the built-in InnoDB of MySQL 5.1 (`storage/innobase/include/buf0lru.h`),
+ * used by the `midpoint51` policy.
+ */
+export const BUF_LRU_OLD_MIN_LEN_51 = 80;
 /** `BUF_LRU_OLD_TOLERANCE`: LRU_old may drift this far from the target before it moves. */
 export const BUF_LRU_OLD_TOLERANCE = 20;
 /** `BUF_LRU_NON_OLD_MIN_LEN`: the young part keeps at least this many blocks. */
@@ -64,14 +73,26 @@ function unlink(L: PoolLayout, ib: number, f: number): void {
   L.fNext[f] = -1;
 }
 
-/** `buf_LRU_old_adjust_len`: move LRU_old until old_len is within ±20 of the target. */
-export function oldAdjustLen(L: PoolLayout, ib: number, ratio: number): void {
-  const I = L.inst;
-  const len = I[ib + I_LRU_LEN]!;
-  const target = Math.min(
+/** Old-sublist length `buf_LRU_old_adjust_len` aims at for a list of `len` blocks. */
+export function oldTargetLen(len: number, ratio: number, legacy: boolean): number {
+  // 5.1: `new_len = 3 * (UT_LIST_GET_LEN(buf_pool->LRU) / 8)`.
+  if (legacy) return 3 * Math.floor(len / 8);
+  return Math.min(
     Math.floor((len * ratio) / BUF_LRU_OLD_RATIO_DIV),
     len - (BUF_LRU_OLD_TOLERANCE + BUF_LRU_NON_OLD_MIN_LEN),
   );
+}
+
+/** Length at which the old sublist is defined (`BUF_LRU_OLD_MIN_LEN`). */
+export function oldMinLen(legacy: boolean): number {
+  return legacy ? BUF_LRU_OLD_MIN_LEN_51 : BUF_LRU_OLD_MIN_LEN;
+}
+
+/** `buf_LRU_old_adjust_len`: move LRU_old until old_len is within ±20 of the target. */
+export function oldAdjustLen(L: PoolLayout, ib: number, ratio: number, legacy = false): void {
+  const I = L.inst;
+  const len = I[ib + I_LRU_LEN]!;
+  const target = oldTargetLen(len, ratio, legacy);
   for (;;) {
     const oldLen = I[ib + I_LRU_OLD_LEN]!;
     const lruOld = I[ib + I_LRU_OLD]!;
@@ -91,12 +112,12 @@ export function oldAdjustLen(L: PoolLayout, ib: number, ratio: number): void {
 }
 
 /** `buf_LRU_old_init`: the list just reached the minimum length; all old, then adjust. */
-function oldInit(L: PoolLayout, ib: number, ratio: number): void {
+function oldInit(L: PoolLayout, ib: number, ratio: number, legacy: boolean): void {
   const I = L.inst;
   for (let b = I[ib + I_LRU_TAIL]!; b >= 0; b = L.fPrev[b]!) L.fOld[b] = 1;
   I[ib + I_LRU_OLD] = I[ib + I_LRU_HEAD]!;
   I[ib + I_LRU_OLD_LEN] = I[ib + I_LRU_LEN]!;
-  oldAdjustLen(L, ib, ratio);
+  oldAdjustLen(L, ib, ratio, legacy);
 }
 
 /**
@@ -110,10 +131,12 @@ export function lruAddBlock(
   old: boolean,
   ratio: number,
   clock: number,
+  legacy = false,
 ): void {
   const I = L.inst;
   const len0 = I[ib + I_LRU_LEN]!;
-  if (!old || len0 < BUF_LRU_OLD_MIN_LEN) {
+  const minLen = legacy ? BUF_LRU_OLD_MIN_LEN_51 : BUF_LRU_OLD_MIN_LEN;
+  if (!old || len0 < minLen) {
     addFirst(L, ib, f);
     L.fFreedClock[f] = clock & 0x7fffffff;
   } else {
@@ -122,18 +145,22 @@ export function lruAddBlock(
   }
   const len = len0 + 1;
   I[ib + I_LRU_LEN] = len;
-  if (len > BUF_LRU_OLD_MIN_LEN) {
+  if (len > minLen) {
     L.fOld[f] = old ? 1 : 0;
-    oldAdjustLen(L, ib, ratio);
-  } else if (len === BUF_LRU_OLD_MIN_LEN) {
-    oldInit(L, ib, ratio);
+    oldAdjustLen(L, ib, ratio, legacy);
+  } else if (len === minLen) {
+    oldInit(L, ib, ratio, legacy);
   } else {
     L.fOld[f] = I[ib + I_LRU_OLD]! >= 0 ? 1 : 0;
   }
 }
 
-/** `buf_LRU_remove_block`. */
-export function lruRemoveBlock(L: PoolLayout, ib: number, f: number, ratio: number): void {
+/**
+ * `buf_LRU_remove_block`. (5.1 leaves stale old flags on a list that shrank below the minimum;
+ * they are reset by `buf_LRU_old_init` before anything reads them, so clearing them here, as 5.5
+ * does, changes nothing observable.)
+ */
+export function lruRemoveBlock(L: PoolLayout, ib: number, f: number, ratio: number, legacy = false): void {
   const I = L.inst;
   if (f === I[ib + I_LRU_OLD]) {
     // The previous block exists: LRU_old stays within the tolerance of the target length.
@@ -145,7 +172,7 @@ export function lruRemoveBlock(L: PoolLayout, ib: number, f: number, ratio: numb
   unlink(L, ib, f);
   const len = I[ib + I_LRU_LEN]! - 1;
   I[ib + I_LRU_LEN] = len;
-  if (len < BUF_LRU_OLD_MIN_LEN) {
+  if (len < (legacy ? BUF_LRU_OLD_MIN_LEN_51 : BUF_LRU_OLD_MIN_LEN)) {
     if (I[ib + I_LRU_OLD]! >= 0) {
       for (let b = I[ib + I_LRU_HEAD]!; b >= 0; b = L.fNext[b]!) L.fOld[b] = 0;
     }
@@ -156,7 +183,7 @@ export function lruRemoveBlock(L: PoolLayout, ib: number, f: number, ratio: numb
   }
   if (L.fOld[f] === 1) I[ib + I_LRU_OLD_LEN] = I[ib + I_LRU_OLD_LEN]! - 1;
   L.fOld[f] = 0;
-  oldAdjustLen(L, ib, ratio);
+  oldAdjustLen(L, ib, ratio, legacy);
 }
 
 /** Plain list operations for the LRU and CLOCK policies (no old sublist). */

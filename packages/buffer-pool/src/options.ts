@@ -1,7 +1,13 @@
 import type { PageDevice } from './device.js';
 
-/** Replacement policy: InnoDB's midpoint LRU, or plain LRU / CLOCK for comparison. */
-export type ReplacementPolicy = 'midpoint' | 'lru' | 'clock';
+/**
+ * Replacement policy: `midpoint` is InnoDB 5.5/5.6's midpoint LRU (innodb_old_blocks_pct,
+ * innodb_old_blocks_time, old sublist from 512 blocks); `midpoint51` the built-in InnoDB of
+ * MySQL 5.1 (old sublist from 80 blocks at a fixed 3/8, a block promoted on any access once
+ * `freed_page_clock ≥ its clock + 1 + curr_size/4`; the two variables are ignored); `lru` and
+ * `clock` are plain LRU and CLOCK for comparison.
+ */
+export type ReplacementPolicy = 'midpoint' | 'midpoint51' | 'lru' | 'clock';
 
 /**
  * Options of `new BufferPool()`. Tunables keep their MySQL names; units and defaults are given
@@ -12,7 +18,10 @@ export interface BufferPoolOptions {
   innodb_buffer_pool_size?: number;
   /** Bytes per page, a power of two in [512, 65536]. Default 16384. */
   innodb_page_size?: number;
-  /** Instances the frames are split into (1..64). Default 1. */
+  /**
+   * Instances the frames are split into (1..64). Default as MySQL 5.6: 8 when
+   * innodb_buffer_pool_size ≥ 1 GiB, else 1.
+   */
   innodb_buffer_pool_instances?: number;
   /** Percent of the LRU list kept as the old sublist (5..95). Default 37. */
   innodb_old_blocks_pct?: number;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BufferPool, FIL_PAGE_DATA, FileDevice, MemoryDevice } from '../src/index.js';
+import { BufferPool, FIL_PAGE_DATA, FileDevice, MemoryDevice, type ReplacementPolicy } from '../src/index.js';
 
 const PS = 512;
 const BODY = PS - FIL_PAGE_DATA - 8;
@@ -18,7 +18,7 @@ interface Real {
   pool: BufferPool;
   path: string | null;
   frames: number;
-  policy: 'midpoint' | 'lru' | 'clock';
+  policy: ReplacementPolicy;
 }
 
 function newPool(r: Pick<Real, 'frames' | 'policy'>, device: FileDevice | MemoryDevice): BufferPool {
@@ -187,7 +187,7 @@ const commands = [
 
 describe('BufferPool against a Map model', () => {
   let run = 0;
-  for (const policy of ['midpoint', 'lru', 'clock'] as const) {
+  for (const policy of ['midpoint', 'midpoint51', 'lru', 'clock'] as const) {
     it(`${policy}: contents always match, dirty data survives eviction and reopen (file)`, () => {
       fc.assert(
         fc.property(

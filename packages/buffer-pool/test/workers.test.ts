@@ -1,17 +1,20 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BufferPool, FileDevice } from '../src/index.js';
+import { lib } from './built.js';
 import { deviceWithPages } from './helpers/pages.js';
+
+// The workers run dist/; so does this side (the global setup rebuilt it from src/).
+const { BufferPool, FileDevice } = lib;
+type BufferPool = InstanceType<typeof BufferPool>;
 
 const PS = 1024;
 const PAGES = 200;
 const dir = mkdtempSync(join(tmpdir(), 'bp-workers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const workerUrl = new URL('./fixtures/pool-worker.mjs', import.meta.url);
-const built = existsSync(new URL('../dist/index.js', import.meta.url));
 
 interface Result {
   fixes: number;
@@ -52,7 +55,7 @@ function seed(pool: BufferPool): void {
   expect(pool.flushAll()).toBe(0);
 }
 
-describe.skipIf(!built)('real worker threads on one pool (needs dist/: run tsup first)', () => {
+describe('real worker threads on one pool', () => {
   for (const [workers, instances] of [
     [2, 1],
     [4, 3],
@@ -163,7 +166,7 @@ describe.skipIf(!built)('real worker threads on one pool (needs dist/: run tsup 
       innodb_buffer_pool_instances: 2,
       innodb_random_read_ahead: true,
       freeWaitMs: 5000,
-      device: deviceWithPages(pages, PS, { linked: true, shared: true }),
+      device: deviceWithPages(pages, PS, { linked: true, shared: true, lib }),
     });
     expect(pool.readAheadArea).toBe(16);
     const results = await Promise.all(

@@ -28,6 +28,16 @@ export interface LatchOptions {
 export const DEFAULT_SPIN_LOOPS = 30;
 /** InnoDB 5.5/5.6 default of `innodb_spin_wait_delay`. */
 export const DEFAULT_SPIN_WAIT_DELAY = 6;
+/**
+ * Built-in InnoDB of MySQL 5.1: `srv_n_spin_wait_rounds = 20` (`storage/innobase/srv/srv0srv.c`,
+ * the global's initialiser; `innodb_sync_spin_loops`), the default of `LegacyRWLock`.
+ */
+export const DEFAULT_SPIN_LOOPS_51 = 20;
+/**
+ * Built-in InnoDB of MySQL 5.1: `srv_spin_wait_delay = 5` (`storage/innobase/srv/srv0srv.c`),
+ * the default of `LegacyRWLock`. (The Plugin 1.0.4 raised the pair to 30/6.)
+ */
+export const DEFAULT_SPIN_WAIT_DELAY_51 = 5;
 
 /** The calling thread's default configuration, used when a call passes none. */
 export const defaultLatchConfig: LatchConfig = {
@@ -94,15 +104,74 @@ export function randomDelayUnits(delay: number): number {
 }
 
 /**
- * `ut_delay(units)`: a dummy loop of `units × 50` iterations of `j += i`. JavaScript has no
- * PAUSE instruction, so a unit is only the loop; on the measuring machine one unit is about
- * 20–40 ns (see README). The result is folded into a module variable so the loop is not elided.
+ * `ut_rnd_interval(0, delay)` of the built-in InnoDB of MySQL 5.1 (`include/ut0rnd.ic`:
+ * `low + rnd % (high - low + 1)`): a value in 0..delay inclusive (so its default 5 gives 0..5).
+ */
+export function randomDelayUnits51(delay: number): number {
+  rndState = (Math.imul(rndState, 151117737) + 119785373) | 0;
+  return ((rndState >>> 8) % (delay + 1)) | 0;
+}
+
+/** Dummy-loop steps per `ut_delay` unit: 50 as in InnoDB, or what {@link calibrateUtDelay} set. */
+let loopsPerUnit = 50;
+
+/**
+ * `ut_delay(units)`: a dummy loop of `units × 50` iterations of `j += i` (`ut/ut0ut.c`). The
+ * built-in InnoDB of MySQL 5.1 ran exactly this loop, so the default is faithful to it; the
+ * Plugin, 5.5 and 5.6 add a PAUSE (`UT_RELAX_CPU`) to every iteration, which JavaScript cannot
+ * execute, making their unit 10–100× longer: {@link calibrateUtDelay} scales the loop to a given
+ * unit length. The result is folded into a module variable so the loop is not elided.
  */
 export function utDelay(units: number): void {
   let j = 0;
-  const n = units * 50;
+  const n = units * loopsPerUnit;
   for (let i = 0; i < n; i++) j = (j + i) | 0;
   sink ^= j;
+}
+
+/** What {@link calibrateUtDelay} measured and chose. */
+export interface UtDelayCalibration {
+  /** Nanoseconds one step of the dummy loop took on this thread. */
+  nsPerLoop: number;
+  /** Steps per `ut_delay` unit now in use (50: InnoDB's uncalibrated count). */
+  loopsPerUnit: number;
+  /** Nanoseconds one unit now takes (≈ loopsPerUnit × nsPerLoop). */
+  nsPerUnit: number;
+}
+
+/** Times the dummy loop: nanoseconds per step, from the fastest of a few 200k-step runs. */
+function measureNsPerLoop(): number {
+  let best = Infinity;
+  const steps = 200_000;
+  for (let r = 0; r < 7; r++) {
+    const t0 = performance.now();
+    let j = 0;
+    for (let i = 0; i < steps; i++) j = (j + i) | 0;
+    const dt = performance.now() - t0;
+    sink ^= j;
+    if (dt > 0 && dt < best) best = dt;
+  }
+  return best === Infinity ? 0.5 : (best * 1e6) / steps;
+}
+
+/**
+ * Calibrated mode for the calling thread: make one `ut_delay` unit last about `nsPerUnit`
+ * nanoseconds, measured on this machine, instead of 50 loop steps. InnoDB's PAUSE-based unit is
+ * 50 × PAUSE: about 0.5 µs where PAUSE takes ~10 cycles (before Skylake), 2–7 µs where it takes
+ * ~140 cycles (Skylake and later). Pass `null` to go back to InnoDB's 50 steps (the 5.1 unit,
+ * 15–40 ns here). Returns the measurement and the setting now in force.
+ */
+export function calibrateUtDelay(nsPerUnit: number | null): UtDelayCalibration {
+  const nsPerLoop = measureNsPerLoop();
+  if (nsPerUnit === null) {
+    loopsPerUnit = 50;
+  } else {
+    if (typeof nsPerUnit !== 'number' || !(nsPerUnit > 0) || nsPerUnit > 1e9) {
+      throw new RangeError(`nsPerUnit must be a number in (0, 1e9], got ${String(nsPerUnit)}`);
+    }
+    loopsPerUnit = Math.max(1, Math.round(nsPerUnit / nsPerLoop));
+  }
+  return { nsPerLoop, loopsPerUnit, nsPerUnit: loopsPerUnit * nsPerLoop };
 }
 
 /** The running XOR of every `ut_delay` loop result; exported so the bundler cannot drop the loop as dead code. */

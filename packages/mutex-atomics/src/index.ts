@@ -1,10 +1,13 @@
 export { LockStateError, LockTimeoutError } from './errors.js';
 export { THREAD_ID } from './thread-id.js';
-export type { LatchConfig, LatchOptions } from './config.js';
+export type { LatchConfig, LatchOptions, UtDelayCalibration } from './config.js';
 export {
+  calibrateUtDelay,
   configureLatches,
   DEFAULT_SPIN_LOOPS,
+  DEFAULT_SPIN_LOOPS_51,
   DEFAULT_SPIN_WAIT_DELAY,
+  DEFAULT_SPIN_WAIT_DELAY_51,
   defaultLatchConfig,
   resolveLatchConfig,
   delaySink,

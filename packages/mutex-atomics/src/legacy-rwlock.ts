@@ -1,7 +1,10 @@
 import {
+  DEFAULT_SPIN_LOOPS_51,
+  DEFAULT_SPIN_WAIT_DELAY_51,
+  defaultLatchConfig,
   type LatchConfig,
   type LatchOptions,
-  randomDelayUnits,
+  randomDelayUnits51,
   resolveLatchConfig,
   utDelay,
 } from './config.js';
@@ -15,7 +18,8 @@ import {
   takeAttach,
 } from './internal/descriptor.js';
 import { type LockRegion, resolveRegion } from './internal/region.js';
-import { MUTEX_SLOTS, mutexCheckValid, mutexInit, mutexLock, mutexUnlock } from './mutex-fn.js';
+import { mutex51Enter, mutex51Exit, mutex51Init } from './internal/mutex51.js';
+import { MUTEX_SLOTS, mutexCheckValid } from './mutex-fn.js';
 import { THREAD_ID } from './thread-id.js';
 
 /** `writer` values of the 5.1 rw-lock. */
@@ -24,34 +28,41 @@ export const RW_LOCK_EX = 351;
 export const RW_LOCK_WAIT_EX = 353;
 
 /**
- * Int32 slots of a {@link LegacyRWLock}: an embedded mutex guarding every other field.
+ * Int32 slots of a {@link LegacyRWLock}: an embedded 5.1 mutex guarding every other field.
  *
  * | slot | field (5.1 `rw_lock_t`) |
  * |---|---|
- * | +0..+3 | `mutex` (a {@link MUTEX_SLOTS}-slot mutex) |
+ * | +0..+3 | `mutex`: lock_word, waiters, owner, event (the {@link MUTEX_SLOTS} layout) |
  * | +4 | `reader_count` |
  * | +5 | `writer`: 350 not locked, 351 EX, 353 WAIT_EX |
  * | +6 | `writer_thread` |
  * | +7 | `writer_count` (X recursion depth) |
  * | +8 | `waiters` |
  * | +9 | event signal count |
+ * | +10 | the mutex's `os_fast_mutex` (a pthread mutex's futex word: 0, 1, 2) |
  *
  * Fields +4..+8 are read and written with plain accesses under the mutex (as InnoDB 5.1 did);
  * only the spin loops peek at `writer` / `reader_count` without it, through `Atomics.load`.
  */
-export const LEGACY_RWLOCK_SLOTS = 10;
+export const LEGACY_RWLOCK_SLOTS = 11;
 const READERS = 4;
 const WRITER = 5;
 const WRITER_THREAD = 6;
 const WRITER_COUNT = 7;
 const WAITERS = 8;
 const EVENT = 9;
+const FUTEX = 10;
 
 /**
  * The pre-Google-patch InnoDB rw-lock (built-in InnoDB of MySQL 5.1, `sync/sync0rw.c`): every
- * lock, unlock and re-check enters the embedded mutex. Kept as the baseline the atomic
- * {@link RWLock} is measured against; its inner mutex's contention shows in the mutex counters,
- * its own spins and OS waits in the RW-shared / RW-excl lines (no rounds, as 5.1 printed them).
+ * lock, unlock and re-check enters the embedded mutex, which is 5.1's on Linux: a
+ * `pthread_mutex_trylock` test-and-set (`os_fast_mutex_trylock`) under InnoDB's own spin-then-wait
+ * loop. Spin defaults are 5.1's, `innodb_sync_spin_loops` 20 and `innodb_spin_wait_delay` 5
+ * (`srv/srv0srv.c`), with 5.1's inclusive random delay 0..5 (`ut_rnd_interval`); options given to
+ * the constructor override them, thread defaults from `configureLatches` do not. Kept as the
+ * baseline the atomic {@link RWLock} is measured against; its inner mutex's contention shows in
+ * the mutex counters, its own spins and OS waits in the RW-shared / RW-excl lines (no rounds, as
+ * 5.1 printed them).
  */
 export class LegacyRWLock {
   /** The Int32Array holding the slots. */
@@ -66,14 +77,25 @@ export class LegacyRWLock {
     const region = resolveRegion('LegacyRWLock', LEGACY_RWLOCK_SLOTS, options.region);
     this.int32 = region.int32;
     this.index = region.index;
-    this.#config = attach ?? resolveLatchConfig(options);
+    this.#config =
+      attach ??
+      resolveLatchConfig(options, {
+        spinLoops: DEFAULT_SPIN_LOOPS_51,
+        spinDelay: DEFAULT_SPIN_WAIT_DELAY_51,
+        counters: defaultLatchConfig.counters,
+      });
     if (attach === null) {
       const a = this.int32;
       const i = this.index;
-      mutexInit(a, i);
-      for (let s = MUTEX_SLOTS; s < LEGACY_RWLOCK_SLOTS; s++) Atomics.store(a, i + s, 0);
+      mutex51Init(a, i, i + FUTEX);
+      for (let s = MUTEX_SLOTS; s < FUTEX; s++) Atomics.store(a, i + s, 0);
       Atomics.store(a, i + WRITER, RW_LOCK_NOT_LOCKED);
     }
+  }
+
+  /** The spin configuration in force (`spinLoops`, `spinDelay`, `counters`). */
+  get latchConfig(): Readonly<LatchConfig> {
+    return this.#config;
   }
 
   /** Attach to a legacy rw-lock created in another thread. */
@@ -107,9 +129,9 @@ export class LegacyRWLock {
         `LegacyRWLock.sLock: thread ${THREAD_ID} holds the X lock; an S request would deadlock`,
       );
     }
-    mutexLock(a, i, cfg);
+    mutex51Enter(a, i, i + FUTEX, cfg);
     const ok = this.#sLow();
-    mutexUnlock(a, i, cfg);
+    mutex51Exit(a, i, i + FUTEX, cfg);
     if (!ok) this.#sSpin(timeoutMs === undefined ? Infinity : performance.now() + timeoutMs, timeoutMs ?? 0);
     this.#sHeld++;
   }
@@ -123,17 +145,17 @@ export class LegacyRWLock {
       if (counters !== null) counters.add(C_RW_S + F_SPIN_WAITS, 1);
       let r = 0;
       while (r < cfg.spinLoops && Atomics.load(a, i + WRITER) !== RW_LOCK_NOT_LOCKED) {
-        if (cfg.spinDelay > 0) utDelay(randomDelayUnits(cfg.spinDelay));
+        if (cfg.spinDelay > 0) utDelay(randomDelayUnits51(cfg.spinDelay));
         r++;
       }
-      mutexLock(a, i, cfg);
+      mutex51Enter(a, i, i + FUTEX, cfg);
       if (this.#sLow()) {
-        mutexUnlock(a, i, cfg);
+        mutex51Exit(a, i, i + FUTEX, cfg);
         return;
       }
       const signal = Atomics.load(a, i + EVENT);
       a[i + WAITERS] = 1;
-      mutexUnlock(a, i, cfg);
+      mutex51Exit(a, i, i + FUTEX, cfg);
       this.#sleep(signal, deadline, 'LegacyRWLock.sLock', timeoutMs, C_RW_S);
     }
   }
@@ -168,7 +190,7 @@ export class LegacyRWLock {
     }
     const a = this.int32;
     const i = this.index;
-    mutexLock(a, i, this.#config);
+    mutex51Enter(a, i, i + FUTEX, this.#config);
     const left = a[i + READERS]! - 1;
     a[i + READERS] = left;
     let sg = false;
@@ -176,7 +198,7 @@ export class LegacyRWLock {
       a[i + WAITERS] = 0;
       sg = true;
     }
-    mutexUnlock(a, i, this.#config);
+    mutex51Exit(a, i, i + FUTEX, this.#config);
     this.#sHeld--;
     if (sg) this.#signal();
   }
@@ -239,44 +261,44 @@ export class LegacyRWLock {
     const counters = cfg.counters;
     const deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
     for (;;) {
-      mutexLock(a, i, cfg);
+      mutex51Enter(a, i, i + FUTEX, cfg);
       let state = this.#xLow();
-      mutexUnlock(a, i, cfg);
+      mutex51Exit(a, i, i + FUTEX, cfg);
       if (state === RW_LOCK_EX) return;
       let r = 0;
       if (state === RW_LOCK_NOT_LOCKED) {
         while (r < cfg.spinLoops && Atomics.load(a, i + WRITER) !== RW_LOCK_NOT_LOCKED) {
-          if (cfg.spinDelay > 0) utDelay(randomDelayUnits(cfg.spinDelay));
+          if (cfg.spinDelay > 0) utDelay(randomDelayUnits51(cfg.spinDelay));
           r++;
         }
       } else {
         while (r < cfg.spinLoops && Atomics.load(a, i + READERS) !== 0) {
-          if (cfg.spinDelay > 0) utDelay(randomDelayUnits(cfg.spinDelay));
+          if (cfg.spinDelay > 0) utDelay(randomDelayUnits51(cfg.spinDelay));
           r++;
         }
       }
       if (counters !== null) counters.add(C_RW_X + F_SPIN_WAITS, 1);
-      mutexLock(a, i, cfg);
+      mutex51Enter(a, i, i + FUTEX, cfg);
       state = this.#xLow();
       if (state === RW_LOCK_EX) {
-        mutexUnlock(a, i, cfg);
+        mutex51Exit(a, i, i + FUTEX, cfg);
         return;
       }
       const signal = Atomics.load(a, i + EVENT);
       a[i + WAITERS] = 1;
       if (deadline !== Infinity && deadline - performance.now() <= 0) {
         const sg = this.#abandon();
-        mutexUnlock(a, i, cfg);
+        mutex51Exit(a, i, i + FUTEX, cfg);
         if (sg) this.#signal();
         throw new LockTimeoutError('LegacyRWLock.xLock', timeoutMs ?? 0);
       }
-      mutexUnlock(a, i, cfg);
+      mutex51Exit(a, i, i + FUTEX, cfg);
       try {
         this.#sleep(signal, deadline, 'LegacyRWLock.xLock', timeoutMs ?? 0, C_RW_X);
       } catch (e) {
-        mutexLock(a, i, cfg);
+        mutex51Enter(a, i, i + FUTEX, cfg);
         const sg = this.#abandon();
-        mutexUnlock(a, i, cfg);
+        mutex51Exit(a, i, i + FUTEX, cfg);
         if (sg) this.#signal();
         throw e;
       }
@@ -288,11 +310,11 @@ export class LegacyRWLock {
     const a = this.int32;
     const i = this.index;
     const cfg = this.#config;
-    mutexLock(a, i, cfg);
+    mutex51Enter(a, i, i + FUTEX, cfg);
     if (a[i + WRITER] !== RW_LOCK_EX || a[i + WRITER_THREAD] !== THREAD_ID) {
       const writer = a[i + WRITER];
       const owner = a[i + WRITER_THREAD];
-      mutexUnlock(a, i, cfg);
+      mutex51Exit(a, i, i + FUTEX, cfg);
       throw new LockStateError(
         writer === RW_LOCK_EX
           ? `LegacyRWLock.xUnlock: X-locked by thread ${owner}, not by the caller (thread ${THREAD_ID})`
@@ -310,7 +332,7 @@ export class LegacyRWLock {
         sg = true;
       }
     }
-    mutexUnlock(a, i, cfg);
+    mutex51Exit(a, i, i + FUTEX, cfg);
     if (sg) this.#signal();
   }
 
@@ -326,6 +348,8 @@ export class LegacyRWLock {
     const writer = Atomics.load(a, i + WRITER);
     const count = Atomics.load(a, i + WRITER_COUNT);
     if (Atomics.load(a, i) !== 0) throw new Error('LegacyRWLock: inner mutex held between calls');
+    if (Atomics.load(a, i + FUTEX) !== 0)
+      throw new Error('LegacyRWLock: inner pthread mutex held between calls');
     if (readers < 0) throw new Error(`LegacyRWLock: reader_count ${readers} < 0`);
     if (writer !== RW_LOCK_NOT_LOCKED && writer !== RW_LOCK_EX && writer !== RW_LOCK_WAIT_EX) {
       throw new Error(`LegacyRWLock: writer ${writer} is not 350, 351 or 353`);

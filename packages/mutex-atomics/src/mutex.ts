@@ -35,8 +35,11 @@ export interface MutexOptions extends LatchOptions {
  * @example
  * ```ts
  * const m = new Mutex();
- * worker.postMessage(m.descriptor());        // worker: const m = Mutex.fromDescriptor(msg)
- * m.lock(); try { shared[0]++; } finally { m.unlock(); }
+ * const counter = new Int32Array(new SharedArrayBuffer(4));
+ * const worker = new Worker(new URL('./worker.js', import.meta.url), {
+ *   workerData: { mutex: m.descriptor(), counter: counter.buffer }, // worker: Mutex.fromDescriptor(workerData.mutex)
+ * });
+ * m.withLock(() => counter[0]++);             // lock, run, always unlock
  * ```
  */
 export class Mutex {

@@ -56,9 +56,13 @@ export function rwInit(int32: Int32Array, index: number): void {
   Atomics.store(int32, index, X_LOCK_DECR);
 }
 
-/** `rw_lock_lock_word_decr`: CAS w → w − amount while w > 0. */
+/**
+ * `rw_lock_lock_word_decr`: CAS w → w − amount while w > 0. The first expected value is a plain
+ * read: every `Atomics` call is a builtin call on Node 20, and a stale guess only makes the CAS
+ * fail (and return the current word) or sends the caller to its spin loop, which reads atomically.
+ */
 function decr(int32: Int32Array, index: number, amount: number): boolean {
-  let w = Atomics.load(int32, index);
+  let w = int32[index]!;
   while (w > 0) {
     const seen = Atomics.compareExchange(int32, index, w, w - amount);
     if (seen === w) return true;
@@ -158,7 +162,9 @@ function sSpin(int32: Int32Array, index: number, config: LatchConfig, deadline: 
 export function rwSUnlock(int32: Int32Array, index: number): void {
   // A CAS loop rather than a blind add, so an unlock with no S lock held is refused before it can
   // corrupt lock_word (a stray +1 on an X-locked word would let a reader in beside the writer).
-  let w = Atomics.load(int32, index);
+  // The first guess is a plain read: this thread's own S lock is in it (its own write), so a
+  // holder never sees a word without readers, and the CAS checks the rest.
+  let w = int32[index]!;
   for (;;) {
     if (!((w > 0 && w < X_LOCK_DECR) || (w < 0 && w > -X_LOCK_DECR))) {
       throw new LockStateError(`rwSUnlock: rw-lock at index ${index} holds no S lock (lock_word ${w})`);

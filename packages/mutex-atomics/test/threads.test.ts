@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
+import { lib } from './built.js';
+import { spawn, spawnMany } from './harness.js';
+
+const {
   Barrier,
   Condition,
   LatchCounters,
@@ -9,8 +12,7 @@ import {
   RWLock,
   Semaphore,
   X_LOCK_DECR,
-} from '../src/index.js';
-import { spawn, spawnMany } from './harness.js';
+} = lib;
 
 const sharedInts = (): { shared: SharedArrayBuffer; s: Int32Array } => {
   const shared = new SharedArrayBuffer(16 * 4);

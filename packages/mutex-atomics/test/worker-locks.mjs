@@ -64,6 +64,16 @@ switch (w.scenario) {
     post({ ok: true });
     break;
   }
+  case 'legacy-s-once': {
+    // One S lock and unlock; reports how long it waited.
+    const l = LegacyRWLock.fromDescriptor(w.lock);
+    const t0 = performance.now();
+    l.sLock();
+    const waited = performance.now() - t0;
+    l.sUnlock();
+    post({ ok: true, waited });
+    break;
+  }
   case 'legacy-mix': {
     rwLoop(LegacyRWLock.fromDescriptor(w.lock), w.iterations, w.writeEvery);
     post({ ok: true });

@@ -1,6 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { mutexInit, rwInit, X_LOCK_DECR } from '../src/index.js';
+import { lib } from './built.js';
+
+const { mutexInit, rwInit, X_LOCK_DECR } = lib;
 
 const script = new URL('./worker-functional.mjs', import.meta.url);
 

@@ -1,3 +1,4 @@
+import { BUF_LRU_OLD_TOLERANCE, oldMinLen, oldTargetLen } from '../midpoint-lru.js';
 import * as K from './layout.js';
 import type { PoolLayout } from './layout.js';
 import { hashGet } from './page-hash.js';
@@ -42,12 +43,13 @@ export function checkInstance(L: PoolLayout, inst: number): void {
   if (L.inst[ib + K.I_LRU_LEN] !== len) fail(`LRU length ${L.inst[ib + K.I_LRU_LEN]} ≠ ${len}`);
   if (L.inst[ib + K.I_LRU_OLD_LEN] !== oldLen)
     fail(`LRU_old_len ${L.inst[ib + K.I_LRU_OLD_LEN]} ≠ ${oldLen}`);
-  if (L.header[K.H_POLICY] === K.POLICY_MIDPOINT) {
-    if (len >= 512) {
+  const policy = L.header[K.H_POLICY]!;
+  if (policy === K.POLICY_MIDPOINT || policy === K.POLICY_MIDPOINT51) {
+    const legacy = policy === K.POLICY_MIDPOINT51;
+    if (len >= oldMinLen(legacy)) {
       if (lruOld < 0) fail('no LRU_old with a long list');
-      const ratio = L.header[K.H_OLD_RATIO]!;
-      const target = Math.min(Math.floor((len * ratio) / 1024), len - 25);
-      if (Math.abs(oldLen - target) > 20) fail(`old_len ${oldLen} too far from ${target}`);
+      const target = oldTargetLen(len, L.header[K.H_OLD_RATIO]!, legacy);
+      if (Math.abs(oldLen - target) > BUF_LRU_OLD_TOLERANCE) fail(`old_len ${oldLen} too far from ${target}`);
     } else if (lruOld >= 0) fail('LRU_old set in a short list');
   }
   let free = 0;

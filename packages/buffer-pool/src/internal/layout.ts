@@ -87,6 +87,8 @@ export const IO_READ = 1;
 export const POLICY_MIDPOINT = 0;
 export const POLICY_LRU = 1;
 export const POLICY_CLOCK = 2;
+/** Midpoint LRU with the built-in InnoDB 5.1 rules (80-block minimum, 3/8, clock-only make-young). */
+export const POLICY_MIDPOINT51 = 3;
 
 export interface LayoutParams {
   pageSize: number;

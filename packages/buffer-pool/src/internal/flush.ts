@@ -1,0 +1,105 @@
+import { sealPage, writePageLsn } from '../envelope.js';
+import { checkInt } from '../options.js';
+import { flushListInsert, flushListRemove } from './flush-list.js';
+import { MUTEX_SLOTS, mutexLock, mutexUnlock, RWLOCK_SLOTS, rwSUnlock, rwTrySLock } from './latch.js';
+import * as K from './layout.js';
+import { counterAt, deviceOf, type PoolThread } from './thread.js';
+
+/**
+ * Dirty pages: noting a modification (the flush list, the LSN in the envelope) and writing pages
+ * back (sealed copies, oldest modification first).
+ */
+
+/**
+ * Writes a dirty frame (`buf_flush_write_block_low` after `buf_flush_init_for_writing`): a sealed
+ * copy goes to the device; the frame leaves the flush list. REQUIRES: the caller holds the
+ * instance mutex and the page is not being modified (unfixed, or S-latched by the caller).
+ */
+export function writePageLocked(t: PoolThread, inst: number, f: number): void {
+  const L = t.L;
+  const ps = L.pageSize;
+  const space = L.fSpace[f]!;
+  const pageNo = L.fPage[f]!;
+  const buf = t.writeBuf;
+  buf.set(L.bytes.subarray(f * ps, (f + 1) * ps));
+  sealPage(buf, 0, ps, space, pageNo, L.fNewest[f]!);
+  deviceOf(t, space).writePage(pageNo, buf, 0);
+  const cb = counterAt(t, inst, 0);
+  L.counters[cb + K.C_PAGES_WRITTEN]!++;
+  L.counters[cb + K.C_PAGES_FLUSHED]!++;
+  L.counters[cb + K.C_DATA_WRITES]!++;
+  L.counters[cb + K.C_DATA_WRITTEN]! += ps;
+  flushListRemove(L, inst * K.I_STRIDE, f);
+  L.fOldest[f] = 0n;
+}
+
+/**
+ * Writes every dirty page, oldest modification first, then syncs the devices. A page another
+ * thread holds X-latched is left dirty; returns how many were (0: all written).
+ * REQUIRES: the calling thread holds no X latch (its own X-latched pages would be skipped).
+ */
+export function flushAll(t: PoolThread): number {
+  const L = t.L;
+  let skipped = 0;
+  for (let inst = 0; inst < L.instances; inst++) {
+    const m = inst * MUTEX_SLOTS;
+    mutexLock(L.latches, m, t.cfg);
+    try {
+      let f = L.inst[inst * K.I_STRIDE + K.I_FL_TAIL]!;
+      while (f >= 0) {
+        const prev = L.fFlPrev[f]!;
+        const rw = L.rwBase + f * RWLOCK_SLOTS;
+        if (Atomics.load(L.fIo, f) !== K.IO_NONE || !rwTrySLock(L.latches, rw)) {
+          skipped++;
+        } else {
+          try {
+            writePageLocked(t, inst, f);
+          } finally {
+            rwSUnlock(L.latches, rw);
+          }
+        }
+        f = prev;
+      }
+    } finally {
+      mutexUnlock(L.latches, m, t.cfg);
+    }
+  }
+  for (const dev of t.devices.values()) dev.sync();
+  return skipped;
+}
+
+/**
+ * Notes a modification of a fixed, X-latched frame (`buf_flush_note_modification`): `lsn`
+ * (default: the pool's next LSN) becomes the page's newest modification, in its envelope too;
+ * the first change puts the frame on the flush list. The pool's LSN never moves backwards.
+ */
+export function noteModification(t: PoolThread, frame: number, lsn: bigint | undefined): void {
+  const L = t.L;
+  if (!(frame >= 0 && frame < L.frames) || L.fSpace[frame] === -1) {
+    checkInt('frame', frame, 0, L.frames - 1);
+    throw new RangeError(`frame ${frame} holds no page`);
+  }
+  let v: bigint;
+  if (lsn === undefined) {
+    v = Atomics.add(L.lsn, 0, 1n) + 1n;
+  } else {
+    if (typeof lsn !== 'bigint') throw new TypeError(`lsn must be a bigint, got ${String(lsn)}`);
+    if (lsn <= 0n) throw new RangeError(`lsn must be > 0, got ${lsn}`);
+    v = lsn;
+    for (;;) {
+      const cur = Atomics.load(L.lsn, 0);
+      if (cur >= v || Atomics.compareExchange(L.lsn, 0, cur, v) === cur) break;
+    }
+  }
+  const inst = Math.floor(frame / t.perInstance);
+  const m = inst * MUTEX_SLOTS;
+  mutexLock(L.latches, m, t.cfg);
+  if (v > L.fNewest[frame]!) L.fNewest[frame] = v;
+  if (L.fOldest[frame] === 0n) {
+    L.fOldest[frame] = v;
+    flushListInsert(L, inst * K.I_STRIDE, frame);
+  }
+  L.counters[counterAt(t, inst, K.C_WRITE_REQUESTS)]!++;
+  mutexUnlock(L.latches, m, t.cfg);
+  writePageLsn(L.bytes, frame * L.pageSize, L.pageSize, L.fNewest[frame]!);
+}
