@@ -5,7 +5,7 @@ import { Cursor } from './cursor.js';
 import type { IndexLatch } from './index-latch.js';
 import { readU16 } from './internal/bytes.js';
 import { checkTree, treeStats } from './internal/check.js';
-import { LATCH_S, LATCH_X } from './internal/latch-modes.js';
+import { LATCH_S, LATCH_X } from '@enginekit/buffer-pool';
 import { PathModifier } from './internal/modify.js';
 import { provideAccess, TreeAccess } from './internal/tree-access.js';
 import {

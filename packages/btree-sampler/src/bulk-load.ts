@@ -2,7 +2,7 @@ import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_DATA_END } from '@enginekit/buffer-po
 import { compareBytes, DuplicateKeyError } from '@enginekit/common';
 import { OutOfOrderError } from './errors.js';
 import { readU32, writeU16, writeU32 } from './internal/bytes.js';
-import { LATCH_X } from './internal/latch-modes.js';
+import { LATCH_X } from '@enginekit/buffer-pool';
 import type { TreeAccess } from './internal/tree-access.js';
 import {
   DIRECTION_RIGHT,

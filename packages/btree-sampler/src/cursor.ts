@@ -1,5 +1,5 @@
 import { FIL_NULL, FIL_PAGE_LSN, FIL_PAGE_TYPE } from '@enginekit/buffer-pool';
-import { LATCH_S } from './internal/latch-modes.js';
+import { LATCH_S } from '@enginekit/buffer-pool';
 import type { TreeAccess } from './internal/tree-access.js';
 import {
   PAGE_TYPE_INDEX,

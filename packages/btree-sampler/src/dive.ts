@@ -1,7 +1,7 @@
 import type { RandomGenerator } from '@enginekit/prng';
 import type { BTree } from './btree.js';
 import { diveToLeaf } from './internal/dive.js';
-import { LATCH_S } from './internal/latch-modes.js';
+import { LATCH_S } from '@enginekit/buffer-pool';
 import { accessOf } from './internal/tree-access.js';
 import { pageNo } from './page.js';
 

@@ -9,7 +9,7 @@ import {
   refAt,
   treeShape,
 } from '../internal/fields.js';
-import { LATCH_S } from '../internal/latch-modes.js';
+import { LATCH_S } from '@enginekit/buffer-pool';
 import { accessOf, type TreeAccess } from '../internal/tree-access.js';
 import { nRecs } from '../page.js';
 import type { Estimate } from './estimate.js';

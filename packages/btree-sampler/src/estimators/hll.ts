@@ -1,7 +1,7 @@
 import { FIL_NULL } from '@enginekit/buffer-pool';
 import type { BTree } from '../btree.js';
 import { fieldLayout, newRef, prefixLength, refAt, treeShape } from '../internal/fields.js';
-import { LATCH_S } from '../internal/latch-modes.js';
+import { LATCH_S } from '@enginekit/buffer-pool';
 import { murmur3 } from '../internal/murmur3.js';
 import { accessOf, type TreeAccess } from '../internal/tree-access.js';
 import { nextPage, nRecs } from '../page.js';

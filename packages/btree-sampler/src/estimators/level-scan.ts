@@ -7,7 +7,7 @@ import {
   type RecRef,
   refAt,
 } from '../internal/fields.js';
-import { LATCH_S } from '../internal/latch-modes.js';
+import { LATCH_S } from '@enginekit/buffer-pool';
 import type { TreeAccess } from '../internal/tree-access.js';
 import { nextPage, nRecs } from '../page.js';
 

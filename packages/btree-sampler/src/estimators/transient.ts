@@ -3,7 +3,7 @@ import { FIL_NULL } from '@enginekit/buffer-pool';
 import type { BTree } from '../btree.js';
 import { diveToLeaf } from '../internal/dive.js';
 import { fieldLayout, matchedRecFields, newRef, refAt, treeShape } from '../internal/fields.js';
-import { LATCH_S } from '../internal/latch-modes.js';
+import { LATCH_S } from '@enginekit/buffer-pool';
 import { accessOf, type TreeAccess } from '../internal/tree-access.js';
 import { fieldsBeforeNull } from '../key-codec.js';
 import { nextPage, nRecs, pageNo, prevPage } from '../page.js';

@@ -24,7 +24,7 @@ import {
 import type { TreeStats } from '../tree-stats.js';
 import { readU16, readU32 } from './bytes.js';
 import { corruption } from './corruption.js';
-import { LATCH_S } from './latch-modes.js';
+import { LATCH_S } from '@enginekit/buffer-pool';
 import type { TreeAccess } from './tree-access.js';
 
 /** A (key, value) bound; value is ignored for unique trees. */

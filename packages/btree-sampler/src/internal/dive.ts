@@ -1,6 +1,6 @@
 import type { RandomGenerator } from '@enginekit/prng';
 import { nRecs, pageLevel, recChild, slotRec } from '../page.js';
-import { LATCH_S } from './latch-modes.js';
+import { LATCH_S } from '@enginekit/buffer-pool';
 import type { TreeAccess } from './tree-access.js';
 
 /**

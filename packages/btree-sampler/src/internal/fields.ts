@@ -19,7 +19,7 @@ import { compareBytes } from '@enginekit/common';
 import { FIL_NULL } from '@enginekit/buffer-pool';
 import { countFields, fieldEnd, matchedFields } from '../key-codec.js';
 import { nextPage, nRecs, pageLevel, REC_HEADER, recChild, recKeyLen, recValLen, slotRec } from '../page.js';
-import { LATCH_S } from './latch-modes.js';
+import { LATCH_S } from '@enginekit/buffer-pool';
 import type { TreeAccess } from './tree-access.js';
 
 /** A record located in a byte array: key at [k, k+kl), value at [k+kl, k+kl+vl). */

@@ -29,7 +29,7 @@ import {
   usedBytes,
 } from '../page.js';
 import { readU16, readU32, writeU16, writeU32 } from './bytes.js';
-import { LATCH_X } from './latch-modes.js';
+import { LATCH_X } from '@enginekit/buffer-pool';
 import type { TreeAccess } from './tree-access.js';
 
 /** Deepest tree the fixed-size path arrays hold (a 16 KiB-page tree of height 40 is unthinkable). */

@@ -11,7 +11,7 @@
 import { compareBytes } from '@enginekit/common';
 import { FIL_NULL, FIL_PAGE_TYPE, type LatchMode, type PageStore } from '@enginekit/buffer-pool';
 import { readU16, readU32, writeU16, writeU32 } from './bytes.js';
-import { LATCH_S, LATCH_X } from './latch-modes.js';
+import { LATCH_S, LATCH_X } from '@enginekit/buffer-pool';
 import {
   FLAG_CLUSTERED,
   FLAG_TUPLE_KEYS,
