@@ -14,9 +14,11 @@ export {
   JOIN_BUFFER_SPACE_LIMIT_DEFAULT,
   type JoinBufferNeeds,
   type JoinBufferNeedsInput,
+  JoinBufferSpace,
   type JoinBufferSpaceOptions,
   joinBufferNeeds,
 } from './join-buffer-space.js';
+export { type JoinPlanOptions, type JoinPlanStep, type JoinPlanTable, planJoinCaches } from './join-plan.js';
 export { type ScanJoinSpec, simpleNestedLoopJoin } from './nested-loop.js';
 export { type IndexJoinSpec, indexNestedLoopJoin } from './index-nested-loop.js';
 export {

@@ -114,24 +114,57 @@ export function allocateJoinBuffers(
   options: JoinBufferSpaceOptions = {},
 ): number[] {
   if (!Array.isArray(needs)) throw new TypeError(`needs must be an array, got ${String(needs)}`);
-  const joinBufferSize = checkBufferSize(
-    'join_buffer_size',
-    options.join_buffer_size ?? JOIN_BUFFER_SIZE_DEFAULT,
-    128,
-  );
-  const limit = options.join_buffer_space_limit ?? JOIN_BUFFER_SPACE_LIMIT_DEFAULT;
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 2048) {
-    throw new RangeError(`join_buffer_space_limit must be an integer ≥ 2048 bytes, got ${String(limit)}`);
+  const space = new JoinBufferSpace(options);
+  return needs.map((n, j) => {
+    if (n !== null && n !== undefined) return space.allocate(n, `needs[${j}]`);
+    space.skip();
+    return 0;
+  });
+}
+
+/**
+ * The join buffers of one query so far, in join order: {@link allocateJoinBuffers} one table at
+ * a time, for a planner that decides each table's algorithm knowing whether the previous table
+ * got a buffer (an incremental buffer needs one to link to).
+ */
+export class JoinBufferSpace {
+  readonly #joinBufferSize: number;
+  readonly #limit: number;
+  readonly #optimize: boolean;
+  readonly #sizes: number[] = [];
+  readonly #mins: number[] = [];
+
+  constructor(options: JoinBufferSpaceOptions = {}) {
+    this.#joinBufferSize = checkBufferSize(
+      'join_buffer_size',
+      options.join_buffer_size ?? JOIN_BUFFER_SIZE_DEFAULT,
+      128,
+    );
+    const limit = options.join_buffer_space_limit ?? JOIN_BUFFER_SPACE_LIMIT_DEFAULT;
+    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 2048) {
+      throw new RangeError(`join_buffer_space_limit must be an integer ≥ 2048 bytes, got ${String(limit)}`);
+    }
+    this.#limit = limit;
+    this.#optimize = options.optimize_join_buffer_size === true;
   }
-  const optimize = options.optimize_join_buffer_size === true;
-  const sizes: number[] = new Array(needs.length).fill(0);
-  const mins: number[] = new Array(needs.length).fill(0);
-  for (let j = 0; j < needs.length; j++) {
-    const n = needs[j];
-    if (n === null || n === undefined) continue;
-    checkNeeds(n, j);
+
+  /** Current size of every buffer allocated so far (earlier ones may have been shrunk), 0 for none. */
+  get sizes(): readonly number[] {
+    return this.#sizes;
+  }
+
+  /** `JOIN_CACHE::alloc_buffer` for the next table: its buffer's bytes, or 0 for no buffer. */
+  allocate(n: JoinBufferNeeds, name = 'needs'): number {
+    checkNeeds(n, name);
+    const sizes = this.#sizes;
+    const mins = this.#mins;
+    const limit = this.#limit;
+    const j = sizes.length;
     const min = n.minBytes;
-    const want = Math.max(min, optimize ? optimizedSize(n, joinBufferSize, limit) : joinBufferSize);
+    const want = Math.max(
+      min,
+      this.#optimize ? optimizedSize(n, this.#joinBufferSize, limit) : this.#joinBufferSize,
+    );
     let currMin = min;
     let curr = want;
     for (let t = 0; t < j; t++) {
@@ -140,16 +173,21 @@ export function allocateJoinBuffers(
         curr += sizes[t]!;
       }
     }
-    if (currMin > limit) continue;
-    if (curr > limit) {
-      if (!optimize) continue;
-      const got = shrink(sizes, mins, j, min, curr, limit);
-      if (got === 0) continue;
-      sizes[j] = got;
-    } else sizes[j] = want;
-    mins[j] = min;
+    let got = 0;
+    if (currMin <= limit) {
+      if (curr <= limit) got = want;
+      else if (this.#optimize) got = shrink(sizes, mins, j, min, curr, limit);
+    }
+    sizes.push(got);
+    mins.push(got > 0 ? min : 0);
+    return got;
   }
-  return sizes;
+
+  /** A table without a join buffer (keeps positions aligned with the join order). */
+  skip(): void {
+    this.#sizes.push(0);
+    this.#mins.push(0);
+  }
 }
 
 /** `get_max_join_buffer_size(optimize_buff_size = true)`. */
@@ -187,11 +225,12 @@ function shrink(
   return needed;
 }
 
-function checkNeeds(n: JoinBufferNeeds, j: number): void {
+function checkNeeds(n: JoinBufferNeeds, name: string): void {
+  if (typeof n !== 'object' || n === null) throw new TypeError(`${name} must be an object, got ${String(n)}`);
   for (const k of ['minBytes', 'bytesPerRecord', 'maxRecordBytes'] as const) {
     const v = n[k];
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
-      throw new RangeError(`needs[${j}].${k} must be a non-negative integer, got ${String(v)}`);
+      throw new RangeError(`${name}.${k} must be a non-negative integer, got ${String(v)}`);
     }
   }
 }
