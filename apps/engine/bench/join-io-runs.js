@@ -190,17 +190,6 @@ export async function runIoBound(sf) {
     .map((k) => Number(k) * KiB);
   for (const size of sizes) {
     const buffered = () => ({ ...base(), outerCodec: ordersCodec, join_buffer_size: size });
-    out.push(
-      measure('BNL (BNLH)', size, (e, emit) =>
-        blockNestedLoopHashJoin({ ...buffered(), inner: tableScan(e.primary) }, emit),
-      ),
-    );
-    const mrr = (e) => ({
-      ...buffered(),
-      reader: indexReader(e.secondary),
-      fetcher: fetcher(e.primary),
-      mrr_sort_keys: true,
-    });
     // What MariaDB 10.0 grants this one buffer under join_buffer_space_limit's 2M default
     // (optimize_join_buffer_size off): the whole join_buffer_size, or no buffer at all.
     const granted = (algorithm, e) =>
@@ -215,6 +204,18 @@ export async function runIoBound(sf) {
         ],
         { join_buffer_size: size },
       )[0];
+    out.push({
+      ...measure('BNL (BNLH)', size, (e, emit) =>
+        blockNestedLoopHashJoin({ ...buffered(), inner: tableScan(e.primary) }, emit),
+      ),
+      granted: granted('BNLH', coldPool()),
+    });
+    const mrr = (e) => ({
+      ...buffered(),
+      reader: indexReader(e.secondary),
+      fetcher: fetcher(e.primary),
+      mrr_sort_keys: true,
+    });
     out.push({
       ...measure('BKA', size, (e, emit) => batchedKeyAccessJoin(mrr(e), emit)),
       granted: granted('BKA', coldPool()),
