@@ -115,11 +115,12 @@ export function allocateJoinBuffers(
 ): number[] {
   if (!Array.isArray(needs)) throw new TypeError(`needs must be an array, got ${String(needs)}`);
   const space = new JoinBufferSpace(options);
-  return needs.map((n, j) => {
-    if (n !== null && n !== undefined) return space.allocate(n, `needs[${j}]`);
-    space.skip();
-    return 0;
+  needs.forEach((n, j) => {
+    if (n !== null && n !== undefined) space.allocate(n, `needs[${j}]`);
+    else space.skip();
   });
+  // Earlier buffers may have been shrunk to make room for later ones.
+  return [...space.sizes];
 }
 
 /**
