@@ -12,7 +12,11 @@ export interface ParsedArgs {
  * `--name value`, `--name=value` and bare `--flag` (for the names in `booleans`); everything
  * else is positional. An unknown option is a UsageError naming it.
  */
-export function parseArgs(argv: readonly string[], valued: readonly string[], booleans: readonly string[]): ParsedArgs {
+export function parseArgs(
+  argv: readonly string[],
+  valued: readonly string[],
+  booleans: readonly string[],
+): ParsedArgs {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
@@ -40,6 +44,7 @@ export function parseArgs(argv: readonly string[], valued: readonly string[], bo
 /** A positive finite number from an option, or a UsageError naming the option. */
 export function positiveNumber(name: string, value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number, got ${value}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--${name} must be a positive number, got ${value}`);
   return n;
 }

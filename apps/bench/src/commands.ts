@@ -24,7 +24,8 @@ type Out = (text: string) => void;
 
 export function listCommand(out: Out): void {
   out('experiments:\n');
-  for (const e of EXPERIMENTS) out(`  ${e.name.padEnd(12)} ${e.title}${e.options ? `  [${e.options}]` : ''}\n`);
+  for (const e of EXPERIMENTS)
+    out(`  ${e.name.padEnd(12)} ${e.title}${e.options ? `  [${e.options}]` : ''}\n`);
   out('planned (need the SQL engine):\n');
   for (const [name, why] of Object.entries(PLANNED)) out(`  ${name.padEnd(12)} ${why}\n`);
 }
@@ -43,16 +44,26 @@ export async function experimentCommand(argv: readonly string[], out: Out, log: 
   const sf = flags.has('sf') ? positiveNumber('sf', flags.get('sf') as string) : undefined;
   const seedText = flags.get('seed');
   const seed = typeof seedText === 'string' ? Number(seedText) : 20260101;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new UsageError(`--seed must be an integer in [0, 2^32), got ${String(seedText)}`);
-  const result = await runExperiment(experiment, { quick: flags.has('quick'), sf, seed, log: (l) => log(`${l}\n`) });
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new UsageError(`--seed must be an integer in [0, 2^32), got ${String(seedText)}`);
+  const result = await runExperiment(experiment, {
+    quick: flags.has('quick'),
+    sf,
+    seed,
+    log: (l) => log(`${l}\n`),
+  });
   out(`${result.title}\n${result.post.title}\n\n`);
   for (const c of result.claims) {
-    out(`* ${c.text}\n    the post: ${c.post}\n    this run: ${c.ours}${c.holds === null ? '' : c.holds ? '  [holds]' : '  [DOES NOT HOLD]'}\n`);
+    out(
+      `* ${c.text}\n    the post: ${c.post}\n    this run: ${c.ours}${c.holds === null ? '' : c.holds ? '  [holds]' : '  [DOES NOT HOLD]'}\n`,
+    );
   }
   out('\n');
   for (const t of result.tables) out(`${formatTable(t)}\n\n`);
   const m = result.machine;
-  out(`${m.cpuModel}, ${m.cores} cores, Node ${m.nodeVersion}, load average ${m.loadAverage.join(' ')} → ${m.loadAverageAfter?.join(' ')}, commit ${m.gitCommit?.slice(0, 10) ?? 'unknown'}, ${(result.durationMs / 1000).toFixed(1)} s\n`);
+  out(
+    `${m.cpuModel}, ${m.cores} cores, Node ${m.nodeVersion}, load average ${m.loadAverage.join(' ')} → ${m.loadAverageAfter?.join(' ')}, commit ${m.gitCommit?.slice(0, 10) ?? 'unknown'}, ${(result.durationMs / 1000).toFixed(1)} s\n`,
+  );
   const jsonFlag = flags.get('json');
   const file = saveResult(result, typeof jsonFlag === 'string' ? jsonFlag : undefined);
   out(`result: ${file}\n`);
@@ -61,8 +72,10 @@ export async function experimentCommand(argv: readonly string[], out: Out, log: 
 
 export function reportCommand(argv: readonly string[], out: Out): string {
   const { positional, flags } = parseArgs(argv, ['out'], ['all']);
-  const results = positional.length > 0 ? loadResults(positional) : resultsIn(resultsDir(), !flags.has('all'));
-  if (results.length === 0) throw new UsageError(`no results to report: run an experiment first (results folder: ${resultsDir()})`);
+  const results =
+    positional.length > 0 ? loadResults(positional) : resultsIn(resultsDir(), !flags.has('all'));
+  if (results.length === 0)
+    throw new UsageError(`no results to report: run an experiment first (results folder: ${resultsDir()})`);
   const outFlag = flags.get('out');
   const file = typeof outFlag === 'string' ? outFlag : join(resultsDir(), 'report.html');
   writeFileAtomic(file, renderReport(results));

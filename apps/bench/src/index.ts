@@ -1,5 +1,16 @@
 export type { Experiment, ExperimentContext, ExperimentOutput } from './experiment.js';
-export type { Cell, Chart, ChartPoint, ChartSeries, Claim, Column, ExperimentResult, MachineInfo, PostRef, Table } from './result.js';
+export type {
+  Cell,
+  Chart,
+  ChartPoint,
+  ChartSeries,
+  Claim,
+  Column,
+  ExperimentResult,
+  MachineInfo,
+  PostRef,
+  Table,
+} from './result.js';
 export { checkResult, RESULT_SCHEMA } from './result.js';
 export { EXPERIMENTS, findExperiment, PLANNED } from './registry.js';
 export { defaultResultFile, runExperiment, saveResult } from './runner.js';

@@ -13,7 +13,13 @@ export function spread(samples: readonly number[]): Spread {
   const s = [...samples].sort((a, b) => a - b);
   const mid = s.length >> 1;
   const median = s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-  return { median, min: s[0] as number, max: s[s.length - 1] as number, runs: s.length, samples: [...samples] };
+  return {
+    median,
+    min: s[0] as number,
+    max: s[s.length - 1] as number,
+    runs: s.length,
+    samples: [...samples],
+  };
 }
 
 /** `(max − min) / median` as a percentage: how far the runs moved. */

@@ -15,9 +15,11 @@ export const EXPERIMENTS: readonly Experiment[] = [prngBias, cardinality, buffer
  * are listed so `experiment <name>` can say why they do not run yet.
  */
 export const PLANNED: Readonly<Record<string, string>> = {
-  'mrr-q10': 'TPC-H Q10 with mrr off/on across mrr_buffer_size, in memory and IO-bound: needs the query engine',
+  'mrr-q10':
+    'TPC-H Q10 with mrr off/on across mrr_buffer_size, in memory and IO-bound: needs the query engine',
   'bka-q3': 'TPC-H Q3 under BNL, BKA and BKAH join caches: needs the query engine and the optimizer',
-  'index-build': 'ALTER TABLE ADD INDEX / ADD COLUMN with expand_fast_index_creation: needs the query engine (DDL)',
+  'index-build':
+    'ALTER TABLE ADD INDEX / ADD COLUMN with expand_fast_index_creation: needs the query engine (DDL)',
   peers: 'TPC-H queries in enginekit, SQLite and DuckDB side by side: needs the query engine',
   oltp: 'sysbench point_select / read_only / read_write: needs the server',
 };

@@ -123,7 +123,8 @@ export function checkResult(value: unknown, where: string): ExperimentResult {
   if (typeof r.machine !== 'object' || r.machine === null) fail('machine is missing');
   for (const c of r.charts as unknown[]) {
     const chart = c as Partial<Chart>;
-    if (chart.kind !== 'bars' && chart.kind !== 'lines') fail(`chart ${String(chart.id)} has kind ${String(chart.kind)}`);
+    if (chart.kind !== 'bars' && chart.kind !== 'lines')
+      fail(`chart ${String(chart.id)} has kind ${String(chart.kind)}`);
     if (!Array.isArray(chart.series)) fail(`chart ${String(chart.id)} has no series`);
   }
   return value as ExperimentResult;

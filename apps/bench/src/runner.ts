@@ -5,7 +5,10 @@ import { RESULT_SCHEMA, type ExperimentResult } from './result.js';
 import { resultsDir, writeFileAtomic } from './results-dir.js';
 
 /** Runs one experiment and wraps its output with the machine, the time and the post. */
-export async function runExperiment(experiment: Experiment, context: ExperimentContext): Promise<ExperimentResult> {
+export async function runExperiment(
+  experiment: Experiment,
+  context: ExperimentContext,
+): Promise<ExperimentResult> {
   const machine = machineInfo();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
@@ -16,7 +19,12 @@ export async function runExperiment(experiment: Experiment, context: ExperimentC
     experiment: experiment.name,
     title: experiment.title,
     post: experiment.post,
-    config: { ...out.config, quick: context.quick, seed: context.seed, ...(context.sf !== undefined ? { sf: context.sf } : {}) },
+    config: {
+      ...out.config,
+      quick: context.quick,
+      seed: context.seed,
+      ...(context.sf !== undefined ? { sf: context.sf } : {}),
+    },
     quick: context.quick,
     startedAt,
     durationMs,

@@ -16,7 +16,10 @@ export function formatCell(value: Cell | undefined, column: Column): string {
 export function formatTable(table: Table): string {
   const cols = table.columns;
   const cells = table.rows.map((row) => cols.map((c) => formatCell(row[c.key], c)));
-  const numeric = cols.map((c) => table.rows.length > 0 && table.rows.every((r) => typeof r[c.key] === 'number' || r[c.key] === null));
+  const numeric = cols.map(
+    (c) =>
+      table.rows.length > 0 && table.rows.every((r) => typeof r[c.key] === 'number' || r[c.key] === null),
+  );
   const widths = cols.map((c, i) => Math.max(c.label.length, ...cells.map((r) => (r[i] as string).length)));
   const line = (parts: readonly string[]): string =>
     parts

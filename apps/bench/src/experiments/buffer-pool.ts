@@ -1,4 +1,9 @@
-import { BufferPool, type MemoryDevice, type ReplacementPolicy, SimulatedDevice } from '@enginekit/buffer-pool';
+import {
+  BufferPool,
+  type MemoryDevice,
+  type ReplacementPolicy,
+  SimulatedDevice,
+} from '@enginekit/buffer-pool';
 import { createGenerator } from '@enginekit/prng';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import { beladyHits } from '../internal/belady.js';
@@ -93,7 +98,7 @@ function replay(
     clock.advance(shape.msPerAccess);
   }
   const s = pool.stats();
-  pool.close();
+  // Not closed: close() would close the shared device too; the pool is garbage once dropped.
   return {
     hitRatio: 1 - s.Innodb_buffer_pool_reads / s.Innodb_buffer_pool_read_requests,
     afterScanHitRatio: after === 0 ? 0 : afterHits / after,
@@ -107,7 +112,14 @@ function replay(
 // 2. Linear read-ahead on a full scan (simulated disk: modeled time is the same on any machine)
 // ---------------------------------------------------------------------------------------------
 
-function scanOnce(inner: MemoryDevice, pages: number, frames: number, pageSize: number, readAhead: boolean) {
+function scanOnce(
+  inner: MemoryDevice,
+  pages: number,
+  frames: number,
+  pageSize: number,
+  readAhead: boolean,
+  lookups?: Uint32Array,
+) {
   const disk = new SimulatedDevice(inner, 'hdd');
   const pool = new BufferPool({
     innodb_page_size: pageSize,
@@ -115,10 +127,13 @@ function scanOnce(inner: MemoryDevice, pages: number, frames: number, pageSize: 
     linearReadAhead: readAhead,
     device: disk,
   });
-  for (let p = 0; p < pages; p++) pool.unfix(pool.fix(0, p, 1), 1);
+  for (let p = 0; p < pages; p++) {
+    pool.unfix(pool.fix(0, p, 1), 1);
+    // Another query's random lookup in the other half of the file moves the head between pages.
+    if (lookups !== undefined) pool.unfix(pool.fix(0, pages + (lookups[p] as number), 1), 1);
+  }
   const s = pool.stats();
   const d = disk.stats();
-  pool.close();
   return {
     modeledMs: d.modeledMs,
     requests: d.readRequests,
@@ -133,10 +148,11 @@ function scanOnce(inner: MemoryDevice, pages: number, frames: number, pageSize: 
 // 3. innodb_buffer_pool_instances 1 vs 8 with worker threads on one shared pool
 // ---------------------------------------------------------------------------------------------
 
-async function instancesOnce(device: MemoryDevice, instances: number, workers: number, durationMs: number, seed: number) {
+async function instancesOnce(instances: number, workers: number, durationMs: number, seed: number) {
   const pageSize = 4096;
   const frames = 2048;
   const pages = 1024;
+  const device = deviceWithPages(pages, pageSize, { shared: true });
   const pool = new BufferPool({
     innodb_page_size: pageSize,
     innodb_buffer_pool_size: frames * pageSize,
@@ -174,8 +190,24 @@ async function instancesOnce(device: MemoryDevice, instances: number, workers: n
 async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const q = ctx.quick;
   const shape: ScanTraceShape = q
-    ? { frames: 256, hotPages: 140, scanPages: 1200, period: 8000, touchesPerPage: 4, scans: 3, msPerAccess: 0.05 }
-    : { frames: 2048, hotPages: 1200, scanPages: 10000, period: 60000, touchesPerPage: 4, scans: 4, msPerAccess: 0.05 };
+    ? {
+        frames: 1024,
+        hotPages: 600,
+        scanPages: 3000,
+        period: 12000,
+        touchesPerPage: 4,
+        scans: 2,
+        msPerAccess: 0.05,
+      }
+    : {
+        frames: 2048,
+        hotPages: 1200,
+        scanPages: 10000,
+        period: 60000,
+        touchesPerPage: 4,
+        scans: 4,
+        msPerAccess: 0.05,
+      };
   const pageSize = 512;
   ctx.log(`buffer-pool: scan resistance, ${shape.frames} frames`);
   const { trace, afterScan } = scanTrace(shape, deriveSeed(ctx.seed, 'scan-trace'));
@@ -198,12 +230,25 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const scanPages = q ? 512 : 4096;
   const scanFrames = q ? 256 : 1024;
   const scanPageSize = 16384;
-  const linked = deviceWithPages(scanPages, scanPageSize, { linked: true });
+  const linked = deviceWithPages(2 * scanPages, scanPageSize, { linked: true });
+  const lookups = Uint32Array.from({ length: scanPages }, (_, i) => i);
+  const lg = createGenerator('xoshiro128**', { seed: deriveSeed(ctx.seed, 'lookups') });
+  for (let i = lookups.length - 1; i > 0; i--) {
+    const j = lg.nextBelow(i + 1);
+    const t = lookups[i] as number;
+    lookups[i] = lookups[j] as number;
+    lookups[j] = t;
+  }
   const withRa = scanOnce(linked, scanPages, scanFrames, scanPageSize, true);
   const withoutRa = scanOnce(linked, scanPages, scanFrames, scanPageSize, false);
+  const mixedRa = scanOnce(linked, scanPages, scanFrames, scanPageSize, true, lookups);
+  const mixedNoRa = scanOnce(linked, scanPages, scanFrames, scanPageSize, false, lookups);
   const rounds = q ? 3 : 5;
   const [cpuRa, cpuNoRa] = timeInterleaved(
-    [() => void scanOnce(linked, scanPages, scanFrames, scanPageSize, true), () => void scanOnce(linked, scanPages, scanFrames, scanPageSize, false)],
+    [
+      () => void scanOnce(linked, scanPages, scanFrames, scanPageSize, true),
+      () => void scanOnce(linked, scanPages, scanFrames, scanPageSize, false),
+    ],
     rounds,
   );
 
@@ -211,12 +256,19 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const workerCounts = q ? [1, 2] : [1, 2, 4];
   const durationMs = q ? 60 : 400;
   const repeats = q ? 1 : 3;
-  const shared = deviceWithPages(1024, 4096, { shared: true });
-  const inst: { instances: number; workers: number; samples: number[]; spinWaits: number[]; osWaits: number[] }[] = [];
-  for (const workers of workerCounts) for (const instances of [1, 8]) inst.push({ instances, workers, samples: [], spinWaits: [], osWaits: [] });
+  const inst: {
+    instances: number;
+    workers: number;
+    samples: number[];
+    spinWaits: number[];
+    osWaits: number[];
+  }[] = [];
+  for (const workers of workerCounts)
+    for (const instances of [1, 8])
+      inst.push({ instances, workers, samples: [], spinWaits: [], osWaits: [] });
   for (let r = 0; r < repeats; r++) {
     for (const cell of inst) {
-      const m = await instancesOnce(shared, cell.instances, cell.workers, durationMs, ctx.seed + r);
+      const m = await instancesOnce(cell.instances, cell.workers, durationMs, ctx.seed + r);
       cell.samples.push(m.mops);
       cell.spinWaits.push(m.spinWaits);
       cell.osWaits.push(m.osWaits);
@@ -245,15 +297,18 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const claims: Claim[] = [
     {
       text: 'innodb_old_blocks_time keeps a full scan from flushing the hot pages',
-      post: 'a scan\'s pages enter the old sublist and, with innodb_old_blocks_time, leave it without displacing the working set (MySQL 5.1 plugin / 5.5 midpoint insertion)',
+      post: "a scan's pages enter the old sublist and, with innodb_old_blocks_time, leave it without displacing the working set (MySQL 5.1 plugin / 5.5 midpoint insertion)",
       ours: `hot-set hit ratio just after a scan: ${pct(m1000?.afterScanHitRatio ?? 0)} % with 1000 ms, ${pct(m0?.afterScanHitRatio ?? 0)} % with 0, Belady ${pct(belady.afterScanHitRatio)} %`,
       holds: m1000 !== undefined && m0 !== undefined && m1000.afterScanHitRatio > m0.afterScanHitRatio,
     },
     {
       text: 'linear read-ahead turns a scan into few large reads',
       post: 'high Innodb_buffer_pool_read_ahead when the access pattern is sequential, none when it is not',
-      ours: `${scanPages} pages scanned: ${withRa.readAhead} read ahead in ${withRa.requests} requests (${round(withRa.modeledMs, 0)} ms modeled on hdd) vs ${withoutRa.requests} requests (${round(withoutRa.modeledMs, 0)} ms) without`,
-      holds: withRa.readAhead > 0 && withRa.requests < withoutRa.requests && withRa.modeledMs < withoutRa.modeledMs,
+      ours: `${scanPages} pages scanned: ${withRa.readAhead} read ahead in ${withRa.requests} requests vs ${withoutRa.requests} without; with a random lookup between scanned pages ${round(mixedRa.modeledMs, 0)} ms modeled on hdd vs ${round(mixedNoRa.modeledMs, 0)} ms without read-ahead`,
+      holds:
+        withRa.readAhead > 0 &&
+        withRa.requests < withoutRa.requests &&
+        mixedRa.modeledMs < mixedNoRa.modeledMs,
     },
     {
       text: 'several pool instances split the pool mutex',
@@ -312,10 +367,22 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
         { key: 'cpuSpread', label: 'spread %', digits: 1 },
       ],
       rows: [
-        { label: 'linear read-ahead on', ...withRa, cpuMs: round(cpuRa?.median ?? 0, 2), cpuSpread: round(cpuRa ? spreadPercent(cpuRa) : 0, 1) },
-        { label: 'linear read-ahead off', ...withoutRa, cpuMs: round(cpuNoRa?.median ?? 0, 2), cpuSpread: round(cpuNoRa ? spreadPercent(cpuNoRa) : 0, 1) },
+        {
+          label: 'linear read-ahead on',
+          ...withRa,
+          cpuMs: round(cpuRa?.median ?? 0, 2),
+          cpuSpread: round(cpuRa ? spreadPercent(cpuRa) : 0, 1),
+        },
+        {
+          label: 'linear read-ahead off',
+          ...withoutRa,
+          cpuMs: round(cpuNoRa?.median ?? 0, 2),
+          cpuSpread: round(cpuNoRa ? spreadPercent(cpuNoRa) : 0, 1),
+        },
+        { label: 'scan + random lookups, read-ahead on', ...mixedRa, cpuMs: null, cpuSpread: null },
+        { label: 'scan + random lookups, read-ahead off', ...mixedNoRa, cpuMs: null, cpuSpread: null },
       ],
-      note: `Modeled I/O time off/on: ${round(withoutRa.modeledMs / withRa.modeledMs, 2)}×.`,
+      note: `Alone, a scan streams either way (the head is already there); with another query's lookups between its pages, read-ahead saves the repositioning: modeled I/O off/on ${round(mixedNoRa.modeledMs / mixedRa.modeledMs, 2)}×.`,
     },
     {
       id: 'instances',
@@ -344,10 +411,19 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       xLabel: 'policy',
       yLabel: '%',
       series: [
-        { name: 'overall', points: [...policyRows.map((r) => ({ x: r.label, y: pct(r.hitRatio) })), { x: 'Belady', y: pct(belady.hitRatio) }] },
+        {
+          name: 'overall',
+          points: [
+            ...policyRows.map((r) => ({ x: r.label, y: pct(r.hitRatio) })),
+            { x: 'Belady', y: pct(belady.hitRatio) },
+          ],
+        },
         {
           name: 'hot, after a scan',
-          points: [...policyRows.map((r) => ({ x: r.label, y: pct(r.afterScanHitRatio) })), { x: 'Belady', y: pct(belady.afterScanHitRatio) }],
+          points: [
+            ...policyRows.map((r) => ({ x: r.label, y: pct(r.afterScanHitRatio) })),
+            { x: 'Belady', y: pct(belady.afterScanHitRatio) },
+          ],
         },
       ],
     },
@@ -358,8 +434,24 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       xLabel: 'configuration',
       yLabel: 'count / ms',
       series: [
-        { name: 'read requests', points: [{ x: 'read-ahead on', y: withRa.requests }, { x: 'read-ahead off', y: withoutRa.requests }] },
-        { name: 'modeled ms', points: [{ x: 'read-ahead on', y: round(withRa.modeledMs, 1) }, { x: 'read-ahead off', y: round(withoutRa.modeledMs, 1) }] },
+        {
+          name: 'read requests',
+          points: [
+            { x: 'scan, read-ahead on', y: withRa.requests },
+            { x: 'scan, read-ahead off', y: withoutRa.requests },
+            { x: 'scan + lookups, on', y: mixedRa.requests },
+            { x: 'scan + lookups, off', y: mixedNoRa.requests },
+          ],
+        },
+        {
+          name: 'modeled ms',
+          points: [
+            { x: 'scan, read-ahead on', y: round(withRa.modeledMs, 1) },
+            { x: 'scan, read-ahead off', y: round(withoutRa.modeledMs, 1) },
+            { x: 'scan + lookups, on', y: round(mixedRa.modeledMs, 1) },
+            { x: 'scan + lookups, off', y: round(mixedNoRa.modeledMs, 1) },
+          ],
+        },
       ],
     },
     {
@@ -370,7 +462,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       yLabel: 'M fixes/s',
       series: [1, 8].map((instances) => ({
         name: `${instances} instance${instances === 1 ? '' : 's'}`,
-        points: instRows.filter((r) => r.instances === instances).map((r) => ({ x: r.workers, y: r.mops, low: r.min, high: r.max })),
+        points: instRows
+          .filter((r) => r.instances === instances)
+          .map((r) => ({ x: r.workers, y: r.mops, low: r.min, high: r.max })),
       })),
     },
   ];
@@ -384,7 +478,19 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     claims,
     tables,
     charts,
-    data: { policies: policyRows, belady, readAhead: { on: withRa, off: withoutRa, cpuOn: cpuRa, cpuOff: cpuNoRa }, instances: instRows },
+    data: {
+      policies: policyRows,
+      belady,
+      readAhead: {
+        on: withRa,
+        off: withoutRa,
+        mixedOn: mixedRa,
+        mixedOff: mixedNoRa,
+        cpuOn: cpuRa,
+        cpuOff: cpuNoRa,
+      },
+      instances: instRows,
+    },
   };
 }
 

@@ -1,4 +1,9 @@
-import { type BTree, type EstimatorName, type EstimatorOptions, runExperiment } from '@enginekit/btree-sampler';
+import {
+  type BTree,
+  type EstimatorName,
+  type EstimatorOptions,
+  runExperiment,
+} from '@enginekit/btree-sampler';
 import { createGenerator } from '@enginekit/prng';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import { deriveSeed } from '../internal/seeds.js';
@@ -34,7 +39,10 @@ function estimatorCases(seed: number, includeWordBits32: boolean): EstimatorCase
     {
       label: 'transient 5.1, LCG fix',
       method: 'transient',
-      options: () => ({ version: '5.1', rng: createGenerator('innodb-lcg64', { seed: deriveSeed(seed, 'lcg') }) }),
+      options: () => ({
+        version: '5.1',
+        rng: createGenerator('innodb-lcg64', { seed: deriveSeed(seed, 'lcg') }),
+      }),
     },
     {
       label: 'transient 5.5, ut_rnd',
@@ -44,17 +52,26 @@ function estimatorCases(seed: number, includeWordBits32: boolean): EstimatorCase
     {
       label: 'transient 5.5, xoshiro128**',
       method: 'transient',
-      options: () => ({ version: '5.5', rng: createGenerator('xoshiro128**', { seed: deriveSeed(seed, 'xoshiro-t') }) }),
+      options: () => ({
+        version: '5.5',
+        rng: createGenerator('xoshiro128**', { seed: deriveSeed(seed, 'xoshiro-t') }),
+      }),
     },
     {
       label: 'persistent 5.6 (A=20), ut_rnd',
       method: 'persistent',
-      options: () => ({ innodb_stats_persistent_sample_pages: 20, rng: createGenerator('innodb-ut-rnd', { intervalVariant: '5.5' }) }),
+      options: () => ({
+        innodb_stats_persistent_sample_pages: 20,
+        rng: createGenerator('innodb-ut-rnd', { intervalVariant: '5.5' }),
+      }),
     },
     {
       label: 'persistent 5.6 (A=20), xoshiro128**',
       method: 'persistent',
-      options: () => ({ innodb_stats_persistent_sample_pages: 20, rng: createGenerator('xoshiro128**', { seed: deriveSeed(seed, 'xoshiro-p') }) }),
+      options: () => ({
+        innodb_stats_persistent_sample_pages: 20,
+        rng: createGenerator('xoshiro128**', { seed: deriveSeed(seed, 'xoshiro-p') }),
+      }),
     },
     {
       label: 'duj1 (PostgreSQL, 30000 rows)',
@@ -123,7 +140,9 @@ const COLUMNS = [
 async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const runs = 10;
   const sf = ctx.sf ?? (ctx.quick ? 0.001 : 0.1);
-  const indexes = ctx.quick ? SAMPLED_INDEXES.filter((i) => i.index !== 'i_l_partkey' && i.index !== 'i_l_shipdate') : SAMPLED_INDEXES;
+  const indexes = ctx.quick
+    ? SAMPLED_INDEXES.filter((i) => i.index !== 'i_l_partkey' && i.index !== 'i_l_shipdate')
+    : SAMPLED_INDEXES;
 
   ctx.log('cardinality: the 3-record-root tree');
   const small = threeLeafTree(10);
@@ -147,7 +166,8 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       text: 'ANALYZE TABLE with the legacy generator returns the same wrong estimate every run',
       post: 'index cardinality looked as if ANALYZE TABLE never updated it: the 8 sampled pages were one page, run after run',
       ours: `3-record root, ${runs} runs: page_rnd read ${legacy.distinctLeaves} leaf of ${legacy.leafPages}, estimates ${legacy.min}–${legacy.max} for exact ${legacy.exact}; the LCG fix read ${fix.distinctLeaves} leaves, ${fix.min}–${fix.max}`,
-      holds: legacy.distinctLeaves === 1 && legacy.identicalRuns && fix.distinctLeaves === 3 && !fix.identicalRuns,
+      holds:
+        legacy.distinctLeaves === 1 && legacy.identicalRuns && fix.distinctLeaves === 3 && !fix.identicalRuns,
     },
     {
       text: 'the 32-bit build moved off the stuck record once its word wrapped',
@@ -156,7 +176,8 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
         const r = smallRows.find((x) => x.estimator === 'transient 5.1, page_rnd 32-bit') as Row;
         return `32-bit page_rnd: ${r.distinctLeaves} leaves read over ${runs} runs, estimates ${r.min}–${r.max}`;
       })(),
-      holds: (smallRows.find((x) => x.estimator === 'transient 5.1, page_rnd 32-bit') as Row).distinctLeaves > 1,
+      holds:
+        (smallRows.find((x) => x.estimator === 'transient 5.1, page_rnd 32-bit') as Row).distinctLeaves > 1,
     },
   ];
 
@@ -182,7 +203,10 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       xLabel: 'estimator',
       yLabel: 'n_diff',
       series: [
-        { name: 'mean (min–max)', points: smallRows.map((r) => ({ x: r.estimator, y: r.mean, low: r.min, high: r.max })) },
+        {
+          name: 'mean (min–max)',
+          points: smallRows.map((r) => ({ x: r.estimator, y: r.mean, low: r.min, high: r.max })),
+        },
         { name: 'exact', points: smallRows.map((r) => ({ x: r.estimator, y: r.exact })) },
       ],
     },
@@ -194,8 +218,18 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
         xLabel: 'estimator',
         yLabel: 'relative error %',
         series: [
-          { name: 'mean error %', points: tpchRows.filter((r) => r.index === `${table}.${index}`).map((r) => ({ x: r.estimator, y: r.meanRelErrPct })) },
-          { name: 'max error %', points: tpchRows.filter((r) => r.index === `${table}.${index}`).map((r) => ({ x: r.estimator, y: r.maxRelErrPct })) },
+          {
+            name: 'mean error %',
+            points: tpchRows
+              .filter((r) => r.index === `${table}.${index}`)
+              .map((r) => ({ x: r.estimator, y: r.meanRelErrPct })),
+          },
+          {
+            name: 'max error %',
+            points: tpchRows
+              .filter((r) => r.index === `${table}.${index}`)
+              .map((r) => ({ x: r.estimator, y: r.maxRelErrPct })),
+          },
         ],
       }),
     ),
@@ -208,8 +242,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       threeLeaf: { pageSize: 4096, repeatInThirdLeaf: 10, rows: smallStats.records },
       tpchPageSize: 16384,
       estimators: estimatorCases(ctx.seed, true).map((c) => ({ label: c.label, method: c.method })),
-      seeds: { lcg: deriveSeed(ctx.seed, 'lcg'), xoshiroTransient: deriveSeed(ctx.seed, 'xoshiro-t'), xoshiroPersistent: deriveSeed(ctx.seed, 'xoshiro-p'), duj1: deriveSeed(ctx.seed, 'duj1') },
-      planHalf: 'not run: needs the query engine and optimizer (EXPLAIN, page reads and modeled time of Q10 under each estimate)',
+      seeds: {
+        lcg: deriveSeed(ctx.seed, 'lcg'),
+        xoshiroTransient: deriveSeed(ctx.seed, 'xoshiro-t'),
+        xoshiroPersistent: deriveSeed(ctx.seed, 'xoshiro-p'),
+        duj1: deriveSeed(ctx.seed, 'duj1'),
+      },
+      planHalf:
+        'not run: needs the query engine and optimizer (EXPLAIN, page reads and modeled time of Q10 under each estimate)',
     },
     claims,
     tables: out,

@@ -1,4 +1,10 @@
-import { type LatchCountsSnapshot, LatchCounters, LegacyRWLock, Mutex, RWLock } from '@enginekit/mutex-atomics';
+import {
+  type LatchCountsSnapshot,
+  LatchCounters,
+  LegacyRWLock,
+  Mutex,
+  RWLock,
+} from '@enginekit/mutex-atomics';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import { deriveSeed } from '../internal/seeds.js';
 import { sleep, startWorker } from '../internal/workers.js';
@@ -17,11 +23,41 @@ interface LockCase {
 
 /** The atomics latches with 5.5/5.6 spin defaults (30/6); the legacy rw-lock with 5.1's (20/5). */
 const CASES: readonly LockCase[] = [
-  { label: 'Mutex (atomics)', kind: 'Mutex', writePercent: 100, innodb_sync_spin_loops: 30, innodb_spin_wait_delay: 6 },
-  { label: 'RWLock (atomics), 90 % S', kind: 'RWLock', writePercent: 10, innodb_sync_spin_loops: 30, innodb_spin_wait_delay: 6 },
-  { label: 'LegacyRWLock (5.1), 90 % S', kind: 'LegacyRWLock', writePercent: 10, innodb_sync_spin_loops: 20, innodb_spin_wait_delay: 5 },
-  { label: 'RWLock (atomics), 100 % S', kind: 'RWLock', writePercent: 0, innodb_sync_spin_loops: 30, innodb_spin_wait_delay: 6 },
-  { label: 'LegacyRWLock (5.1), 100 % S', kind: 'LegacyRWLock', writePercent: 0, innodb_sync_spin_loops: 20, innodb_spin_wait_delay: 5 },
+  {
+    label: 'Mutex (atomics)',
+    kind: 'Mutex',
+    writePercent: 100,
+    innodb_sync_spin_loops: 30,
+    innodb_spin_wait_delay: 6,
+  },
+  {
+    label: 'RWLock (atomics), 90 % S',
+    kind: 'RWLock',
+    writePercent: 10,
+    innodb_sync_spin_loops: 30,
+    innodb_spin_wait_delay: 6,
+  },
+  {
+    label: 'LegacyRWLock (5.1), 90 % S',
+    kind: 'LegacyRWLock',
+    writePercent: 10,
+    innodb_sync_spin_loops: 20,
+    innodb_spin_wait_delay: 5,
+  },
+  {
+    label: 'RWLock (atomics), 100 % S',
+    kind: 'RWLock',
+    writePercent: 0,
+    innodb_sync_spin_loops: 30,
+    innodb_spin_wait_delay: 6,
+  },
+  {
+    label: 'LegacyRWLock (5.1), 100 % S',
+    kind: 'LegacyRWLock',
+    writePercent: 0,
+    innodb_sync_spin_loops: 20,
+    innodb_spin_wait_delay: 5,
+  },
 ];
 
 interface Measurement {
@@ -29,10 +65,25 @@ interface Measurement {
   readonly counts: LatchCountsSnapshot;
 }
 
-async function once(c: LockCase, workers: number, durationMs: number, warmup: number, seed: number): Promise<Measurement> {
+async function once(
+  c: LockCase,
+  workers: number,
+  durationMs: number,
+  warmup: number,
+  seed: number,
+): Promise<Measurement> {
   const counters = new LatchCounters();
-  const options = { counters, innodb_sync_spin_loops: c.innodb_sync_spin_loops, innodb_spin_wait_delay: c.innodb_spin_wait_delay };
-  const lock = c.kind === 'Mutex' ? new Mutex(options) : c.kind === 'RWLock' ? new RWLock(options) : new LegacyRWLock(options);
+  const options = {
+    counters,
+    innodb_sync_spin_loops: c.innodb_sync_spin_loops,
+    innodb_spin_wait_delay: c.innodb_spin_wait_delay,
+  };
+  const lock =
+    c.kind === 'Mutex'
+      ? new Mutex(options)
+      : c.kind === 'RWLock'
+        ? new RWLock(options)
+        : new LegacyRWLock(options);
   const control = new SharedArrayBuffer(16);
   const ctl = new Int32Array(control);
   const started = Array.from({ length: workers }, (_, i) =>
@@ -65,11 +116,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const durationMs = ctx.quick ? 40 : 300;
   const repeats = ctx.quick ? 1 : 3;
   const warmup = ctx.quick ? 20_000 : 200_000;
-  const cells = CASES.flatMap((c) => workerCounts.map((workers) => ({ c, workers, runs: [] as Measurement[] })));
+  const cells = CASES.flatMap((c) =>
+    workerCounts.map((workers) => ({ c, workers, runs: [] as Measurement[] })),
+  );
   // Rounds are interleaved (every cell once, then again) so outside load hits all cells alike.
   for (let r = 0; r < repeats; r++) {
     ctx.log(`latches: round ${r + 1} of ${repeats}`);
-    for (const cell of cells) cell.runs.push(await once(cell.c, cell.workers, durationMs, warmup, ctx.seed + r));
+    for (const cell of cells)
+      cell.runs.push(await once(cell.c, cell.workers, durationMs, warmup, ctx.seed + r));
   }
   const rows = cells.map((cell) => {
     const s = spread(cell.runs.map((m) => m.opsPerSec / 1e6));
@@ -77,7 +131,11 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     const sorted = [...cell.runs].sort((a, b) => a.opsPerSec - b.opsPerSec);
     const mid = sorted[sorted.length >> 1] as Measurement;
     const k = mid.counts;
-    const rw = { spinWaits: k.rwShared.spinWaits + k.rwExcl.spinWaits, spinRounds: k.rwShared.spinRounds + k.rwExcl.spinRounds, osWaits: k.rwShared.osWaits + k.rwExcl.osWaits };
+    const rw = {
+      spinWaits: k.rwShared.spinWaits + k.rwExcl.spinWaits,
+      spinRounds: k.rwShared.spinRounds + k.rwExcl.spinRounds,
+      osWaits: k.rwShared.osWaits + k.rwExcl.osWaits,
+    };
     return {
       lock: cell.c.label,
       kind: cell.c.kind,
@@ -98,9 +156,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   // Ratio atomics / legacy from the same rounds, per mix and worker count.
   const ratios = workerCounts.flatMap((workers) =>
     [10, 0].map((writePercent) => {
-      const a = cells.find((c) => c.workers === workers && c.c.kind === 'RWLock' && c.c.writePercent === writePercent);
-      const l = cells.find((c) => c.workers === workers && c.c.kind === 'LegacyRWLock' && c.c.writePercent === writePercent);
-      const ratio = a && l ? medianOf(a.runs.map((m) => m.opsPerSec)) / medianOf(l.runs.map((m) => m.opsPerSec)) : 0;
+      const a = cells.find(
+        (c) => c.workers === workers && c.c.kind === 'RWLock' && c.c.writePercent === writePercent,
+      );
+      const l = cells.find(
+        (c) => c.workers === workers && c.c.kind === 'LegacyRWLock' && c.c.writePercent === writePercent,
+      );
+      const ratio =
+        a && l ? medianOf(a.runs.map((m) => m.opsPerSec)) / medianOf(l.runs.map((m) => m.opsPerSec)) : 0;
       return { workers, mix: `${100 - writePercent} % S`, ratio: round(ratio, 2) };
     }),
   );
@@ -108,7 +171,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const claims: Claim[] = [
     {
       text: 'rw-locks built on atomic instructions scale better than the mutex-guarded rw-lock they replaced',
-      post: 'InnoDB Plugin 1.0.3 with the atomics patch held its join throughput as users grew where 5.1\'s built-in InnoDB declined; about 12 % more DBT2 throughput at 64 users and up to 60 % more on modified sysbench',
+      post: "InnoDB Plugin 1.0.3 with the atomics patch held its join throughput as users grew where 5.1's built-in InnoDB declined; about 12 % more DBT2 throughput at 64 users and up to 60 % more on modified sysbench",
       ours: `atomics RWLock vs LegacyRWLock, same rounds: ${ratios.map((r) => `${r.workers}w ${r.mix} ${r.ratio}×`).join(', ')} (best ${best.ratio}× at ${best.workers} workers, ${best.mix})`,
       holds: null,
     },
@@ -154,7 +217,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       yLabel: 'M ops/s',
       series: CASES.map((c) => ({
         name: c.label,
-        points: rows.filter((r) => r.lock === c.label).map((r) => ({ x: r.workers, y: r.mops, low: r.min, high: r.max })),
+        points: rows
+          .filter((r) => r.lock === c.label)
+          .map((r) => ({ x: r.workers, y: r.mops, low: r.min, high: r.max })),
       })),
     },
     {
@@ -166,11 +231,15 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       series: [
         {
           name: 'mutex OS waits',
-          points: rows.filter((r) => r.workers === workerCounts[workerCounts.length - 1]).map((r) => ({ x: r.lock, y: r.mutexOsWaits })),
+          points: rows
+            .filter((r) => r.workers === workerCounts[workerCounts.length - 1])
+            .map((r) => ({ x: r.lock, y: r.mutexOsWaits })),
         },
         {
           name: 'RW OS waits',
-          points: rows.filter((r) => r.workers === workerCounts[workerCounts.length - 1]).map((r) => ({ x: r.lock, y: r.rwOsWaits })),
+          points: rows
+            .filter((r) => r.workers === workerCounts[workerCounts.length - 1])
+            .map((r) => ({ x: r.lock, y: r.rwOsWaits })),
         },
       ],
     },

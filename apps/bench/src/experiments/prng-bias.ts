@@ -1,4 +1,10 @@
-import { createGenerator, type GeneratorName, type GeneratorOptions, PAGE_RND_START, PAGE_RND_STEP } from '@enginekit/prng';
+import {
+  createGenerator,
+  type GeneratorName,
+  type GeneratorOptions,
+  PAGE_RND_START,
+  PAGE_RND_STEP,
+} from '@enginekit/prng';
 import { residueTest } from '@enginekit/prng/quality';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import { deriveSeed } from '../internal/seeds.js';
@@ -17,7 +23,11 @@ function cases(seed: number): GeneratorCase[] {
     { label: 'page_rnd, 64-bit ulint', name: 'innodb-page-rnd', options: { wordBits: 64 } },
     { label: 'page_rnd, 32-bit ulint', name: 'innodb-page-rnd', options: { wordBits: 32 } },
     { label: 'ut_rnd_gen_ulint', name: 'innodb-ut-rnd', options: {} },
-    { label: 'LCG fix (page_cur_lcg_prng)', name: 'innodb-lcg64', options: { seed: deriveSeed(seed, 'lcg') } },
+    {
+      label: 'LCG fix (page_cur_lcg_prng)',
+      name: 'innodb-lcg64',
+      options: { seed: deriveSeed(seed, 'lcg') },
+    },
     { label: 'xoshiro128**', name: 'xoshiro128**', options: { seed: deriveSeed(seed, 'xoshiro') } },
     { label: 'pcg32', name: 'pcg32', options: { seed: deriveSeed(seed, 'pcg32') } },
   ];
@@ -73,7 +83,12 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     const perModulus = moduli.map((m) => {
       const t = residueTest(createGenerator(g.name, g.options), m, { samples: residueDraws });
       const seen = t.detail.replace(/^classes seen: \{|\}$/g, '');
-      return { modulus: m, classesSeen: seen === '' ? 0 : seen.split(',').length, pValue: t.pValue, passed: t.passed };
+      return {
+        modulus: m,
+        classesSeen: seen === '' ? 0 : seen.split(',').length,
+        pValue: t.pValue,
+        passed: t.passed,
+      };
     });
     return { generator: g.label, perModulus };
   });
@@ -128,7 +143,8 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       text: 'with a 32-bit word the sequence wraps past 2^32 and turns to 3k+1; with 64 bits it practically never does',
       post: 'on 32-bit machines the generator wrapped around 4 billion and began producing 3k+1; on 64-bit it would take about a thousand years',
       ours: `32-bit: residue first changes at call ${firstChange32} (to ${residue32[firstChange32 - 1]}); 64-bit: first wrap at call ${wrap64.call.toLocaleString('en-US')} (then ${wrap64.residueAfter} mod 3)`,
-      holds: firstChange32 === Number(wrap32.call) && wrap32.residueAfter === 1n && wrap64.residueAfter === 1n,
+      holds:
+        firstChange32 === Number(wrap32.call) && wrap32.residueAfter === 1n && wrap64.residueAfter === 1n,
     },
     {
       text: 'the replacement generator reaches every record of the root',
@@ -165,10 +181,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     {
       id: 'residues',
       title: `Residue classes reached by nextBelow(m), ${residueDraws.toLocaleString('en-US')} draws each (✗: chi-square p < 0.001 or > 0.999)`,
-      columns: [{ key: 'generator', label: 'generator' }, ...moduli.map((m) => ({ key: `m${m}`, label: `mod ${m}` }))],
+      columns: [
+        { key: 'generator', label: 'generator' },
+        ...moduli.map((m) => ({ key: `m${m}`, label: `mod ${m}` })),
+      ],
       rows: residues.map((r) => {
         const row: Record<string, string> = { generator: r.generator };
-        for (const p of r.perModulus) row[`m${p.modulus}`] = `${p.classesSeen}/${p.modulus}${p.passed ? '' : ' ✗'}`;
+        for (const p of r.perModulus)
+          row[`m${p.modulus}`] = `${p.classesSeen}/${p.modulus}${p.passed ? '' : ' ✗'}`;
         return row;
       }),
     },
@@ -183,7 +203,12 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       ],
       rows: [
         { word: '32-bit', call: Number(wrap32.call), before: 2, after: Number(wrap32.residueAfter) },
-        { word: '64-bit', call: wrap64.call.toLocaleString('en-US'), before: 2, after: Number(wrap64.residueAfter) },
+        {
+          word: '64-bit',
+          call: wrap64.call.toLocaleString('en-US'),
+          before: 2,
+          after: Number(wrap64.residueAfter),
+        },
       ],
     },
     {
@@ -240,11 +265,29 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   ];
 
   return {
-    config: { analyzeRuns, divesPerRun, rootRecords: 3, leafRecords, residueDraws, moduli, timingDraws, timingRounds, generators: gens },
+    config: {
+      analyzeRuns,
+      divesPerRun,
+      rootRecords: 3,
+      leafRecords,
+      residueDraws,
+      moduli,
+      timingDraws,
+      timingRounds,
+      generators: gens,
+    },
     claims,
     tables,
     charts,
-    data: { dives, residues, residue32, residue64, wrap32: { call: String(wrap32.call) }, wrap64: { call: String(wrap64.call) }, timing },
+    data: {
+      dives,
+      residues,
+      residue32,
+      residue64,
+      wrap32: { call: String(wrap32.call) },
+      wrap64: { call: String(wrap64.call) },
+      timing,
+    },
   };
 }
 

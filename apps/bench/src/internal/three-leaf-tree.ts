@@ -17,7 +17,11 @@ const PAGE = 4096;
  * page a dive reaches decides the estimate.
  */
 function build(rows: number, distinctRows: number, repeat: number): OwnedTree {
-  const pool = new BufferPool({ innodb_page_size: PAGE, innodb_buffer_pool_size: 256 * PAGE, device: new MemoryDevice({ pageSize: PAGE }) });
+  const pool = new BufferPool({
+    innodb_page_size: PAGE,
+    innodb_buffer_pool_size: 256 * PAGE,
+    device: new MemoryDevice({ pageSize: PAGE }),
+  });
   const tree = BTree.create(pool, { unique: false, tupleKeys: true, tupleValues: true });
   const key = new KeyWriter();
   const value = new KeyWriter();

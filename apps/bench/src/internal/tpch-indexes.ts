@@ -1,6 +1,14 @@
 import { BTree, KeyWriter } from '@enginekit/btree-sampler';
 import { BufferPool, MemoryDevice } from '@enginekit/buffer-pool';
-import { type ColumnVector, DBT3_KEYS, generateTable, parseTbl, type TblData, TPCH_SCHEMA, type TpchTable } from '@enginekit/tpch';
+import {
+  type ColumnVector,
+  DBT3_KEYS,
+  generateTable,
+  parseTbl,
+  type TblData,
+  TPCH_SCHEMA,
+  type TpchTable,
+} from '@enginekit/tpch';
 import type { OwnedTree } from './three-leaf-tree.js';
 
 /** The DBT3 secondary indexes the cardinality experiment samples. */
@@ -55,7 +63,11 @@ export class TpchTables {
  * columns), non-unique, sorted and bulk-loaded on 16 KiB pages. Sorting is on the column values
  * (the key format orders exactly like them), so no key is compared as bytes.
  */
-export function buildIndex(tables: TpchTables, table: TpchTable, index: string): OwnedTree & { rows: number } {
+export function buildIndex(
+  tables: TpchTables,
+  table: TpchTable,
+  index: string,
+): OwnedTree & { rows: number } {
   const def = DBT3_KEYS[table].indexes.find((i) => i.name === index);
   if (def === undefined) throw new RangeError(`${table} has no DBT3 index ${index}`);
   const data = tables.get(table);
@@ -73,7 +85,11 @@ export function buildIndex(tables: TpchTables, table: TpchTable, index: string):
   });
   const bytesPerEntry = 12 * all.length + 8;
   const poolBytes = Math.max(64, Math.ceil((data.rows * bytesPerEntry * 1.3) / PAGE) + 64) * PAGE;
-  const pool = new BufferPool({ innodb_page_size: PAGE, innodb_buffer_pool_size: poolBytes, device: new MemoryDevice({ pageSize: PAGE }) });
+  const pool = new BufferPool({
+    innodb_page_size: PAGE,
+    innodb_buffer_pool_size: poolBytes,
+    device: new MemoryDevice({ pageSize: PAGE }),
+  });
   const tree = BTree.create(pool, { unique: false, tupleKeys: true, tupleValues: true });
   const key = new KeyWriter();
   const value = new KeyWriter();
@@ -83,7 +99,9 @@ export function buildIndex(tables: TpchTables, table: TpchTable, index: string):
     key.reset();
     keyCols.forEach((c, i) => writeField(key, c, (vals[i] as ArrayLike<number>)[r] as number));
     value.reset();
-    pkCols.forEach((c, i) => writeField(value, c, (vals[keyCols.length + i] as ArrayLike<number>)[r] as number));
+    pkCols.forEach((c, i) =>
+      writeField(value, c, (vals[keyCols.length + i] as ArrayLike<number>)[r] as number),
+    );
     loader.add(key.copy(), value.copy());
   }
   loader.finish();

@@ -33,7 +33,12 @@ function claims(r: ExperimentResult): string {
   if (r.claims.length === 0) return '';
   const rows = r.claims
     .map((c) => {
-      const mark = c.holds === null ? '—' : c.holds ? '<span class="ok">holds</span>' : '<span class="bad">does not hold</span>';
+      const mark =
+        c.holds === null
+          ? '—'
+          : c.holds
+            ? '<span class="ok">holds</span>'
+            : '<span class="bad">does not hold</span>';
       return `<tr><td>${esc(c.text)}</td><td>${esc(c.post)}</td><td>${esc(c.ours)}</td><td>${mark}</td></tr>`;
     })
     .join('');
@@ -50,7 +55,9 @@ function machine(r: ExperimentResult): string {
 }
 
 function section(r: ExperimentResult, i: number): string {
-  const charts = r.charts.map((c) => `<figure><figcaption>${esc(c.title)}</figcaption>${chartSvg(c)}</figure>`).join('');
+  const charts = r.charts
+    .map((c) => `<figure><figcaption>${esc(c.title)}</figcaption>${chartSvg(c)}</figure>`)
+    .join('');
   return `<section id="exp-${i}" data-experiment="${esc(r.experiment)}"><h2>${esc(r.title)} <small>(${esc(r.experiment)})</small></h2>
 <div class="claim"><strong>${esc(r.post.title)}</strong> <span class="note">(${esc(r.post.source)})</span><br>${esc(r.post.claim)}</div>
 ${machine(r)}${claims(r)}${r.tables.map(htmlTable).join('')}${charts}
@@ -61,7 +68,10 @@ ${machine(r)}${claims(r)}${r.tables.map(htmlTable).join('')}${charts}
  * The report: one self-contained HTML page (inline CSS and SVG, no scripts, nothing fetched)
  * with a section per result, in the order given.
  */
-export function renderReport(results: readonly ExperimentResult[], generatedAt: string = new Date().toISOString()): string {
+export function renderReport(
+  results: readonly ExperimentResult[],
+  generatedAt: string = new Date().toISOString(),
+): string {
   const nav = results.map((r, i) => `<a href="#exp-${i}">${esc(r.experiment)}</a>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -63,7 +63,8 @@ function whisker(x: number, p: ChartPoint, yOf: (v: number) => number): string {
 
 function bars(chart: Chart): { body: string; count: number } {
   const cats: string[] = [];
-  for (const s of chart.series) for (const p of s.points) if (!cats.includes(String(p.x))) cats.push(String(p.x));
+  for (const s of chart.series)
+    for (const p of s.points) if (!cats.includes(String(p.x))) cats.push(String(p.x));
   const { top, step } = niceScale(Math.max(...chart.series.map((s) => peak(s.points))));
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
@@ -88,9 +89,13 @@ function bars(chart: Chart): { body: string; count: number } {
     const x = M.left + ci * band + band / 2;
     const y = M.top + plotH + 12;
     const label = c.length > 28 ? `${c.slice(0, 27)}…` : c;
-    out.push(`<text x="${x}" y="${y}" font-size="11" text-anchor="end" transform="rotate(-30 ${x} ${y})">${esc(label)}</text>`);
+    out.push(
+      `<text x="${x}" y="${y}" font-size="11" text-anchor="end" transform="rotate(-30 ${x} ${y})">${esc(label)}</text>`,
+    );
   });
-  out.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${M.top + plotH}" y2="${M.top + plotH}" stroke="#333"/>`);
+  out.push(
+    `<line x1="${M.left}" x2="${W - M.right}" y1="${M.top + plotH}" y2="${M.top + plotH}" stroke="#333"/>`,
+  );
   return { body: out.join(''), count };
 }
 
@@ -101,13 +106,16 @@ function lines(chart: Chart): { body: string; count: number } {
   const { top, step } = niceScale(Math.max(...chart.series.map((s) => peak(s.points))));
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
-  const xOf = (v: number): number => M.left + (xMax === xMin ? plotW / 2 : ((v - xMin) / (xMax - xMin)) * plotW);
+  const xOf = (v: number): number =>
+    M.left + (xMax === xMin ? plotW / 2 : ((v - xMin) / (xMax - xMin)) * plotW);
   const yOf = (v: number): number => M.top + plotH - (Math.max(0, v) / top) * plotH;
   const out: string[] = [yAxis(top, step, chart.yLabel)];
   let count = 0;
   chart.series.forEach((s, si) => {
     const pts = s.points.map((p) => `${xOf(Number(p.x)).toFixed(1)},${yOf(p.y).toFixed(1)}`).join(' ');
-    out.push(`<polyline class="curve" data-series="${esc(s.name)}" points="${pts}" fill="none" stroke="${colour(si)}" stroke-width="2"/>`);
+    out.push(
+      `<polyline class="curve" data-series="${esc(s.name)}" points="${pts}" fill="none" stroke="${colour(si)}" stroke-width="2"/>`,
+    );
     for (const p of s.points) {
       const x = xOf(Number(p.x));
       out.push(whisker(x, p, yOf));
@@ -120,10 +128,16 @@ function lines(chart: Chart): { body: string; count: number } {
   const ticks = [...new Set(xs)].sort((a, b) => a - b);
   const shown = ticks.length > 12 ? ticks.filter((_, i) => i % Math.ceil(ticks.length / 12) === 0) : ticks;
   for (const t of shown) {
-    out.push(`<text x="${xOf(t)}" y="${M.top + plotH + 16}" font-size="11" text-anchor="middle">${esc(fmt(t))}</text>`);
+    out.push(
+      `<text x="${xOf(t)}" y="${M.top + plotH + 16}" font-size="11" text-anchor="middle">${esc(fmt(t))}</text>`,
+    );
   }
-  out.push(`<text x="${M.left + plotW / 2}" y="${H - 40}" font-size="12" text-anchor="middle">${esc(chart.xLabel)}</text>`);
-  out.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${M.top + plotH}" y2="${M.top + plotH}" stroke="#333"/>`);
+  out.push(
+    `<text x="${M.left + plotW / 2}" y="${H - 40}" font-size="12" text-anchor="middle">${esc(chart.xLabel)}</text>`,
+  );
+  out.push(
+    `<line x1="${M.left}" x2="${W - M.right}" y1="${M.top + plotH}" y2="${M.top + plotH}" stroke="#333"/>`,
+  );
   return { body: out.join(''), count };
 }
 
