@@ -97,11 +97,17 @@ export function buildIndex(
   for (let k = 0; k < order.length; k++) {
     const r = order[k] as number;
     key.reset();
-    keyCols.forEach((c, i) => writeField(key, c, (vals[i] as ArrayLike<number>)[r] as number));
+    for (let i = 0; i < keyCols.length; i++) {
+      writeField(key, keyCols[i] as ColumnVector, (vals[i] as ArrayLike<number>)[r] as number);
+    }
     value.reset();
-    pkCols.forEach((c, i) =>
-      writeField(value, c, (vals[keyCols.length + i] as ArrayLike<number>)[r] as number),
-    );
+    for (let i = 0; i < pkCols.length; i++) {
+      writeField(
+        value,
+        pkCols[i] as ColumnVector,
+        (vals[keyCols.length + i] as ArrayLike<number>)[r] as number,
+      );
+    }
     loader.add(key.copy(), value.copy());
   }
   loader.finish();
