@@ -62,8 +62,8 @@ interface PolicyCase {
 }
 
 const POLICIES: readonly PolicyCase[] = [
-  { label: 'midpoint, innodb_old_blocks_time=1000', policy: 'midpoint', innodb_old_blocks_time: 1000 },
-  { label: 'midpoint, innodb_old_blocks_time=0', policy: 'midpoint', innodb_old_blocks_time: 0 },
+  { label: 'midpoint, old_blocks_time 1000', policy: 'midpoint', innodb_old_blocks_time: 1000 },
+  { label: 'midpoint, old_blocks_time 0', policy: 'midpoint', innodb_old_blocks_time: 0 },
   { label: 'plain LRU', policy: 'lru', innodb_old_blocks_time: 0 },
   { label: 'CLOCK', policy: 'clock', innodb_old_blocks_time: 0 },
 ];

@@ -4,9 +4,9 @@ import { esc } from './escape.js';
 /** Colours of the series, in order (readable on white and for common colour-vision deficiencies). */
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f'];
 
-const W = 760;
-const H = 340;
-const M = { left: 64, right: 16, top: 28, bottom: 96 };
+const W = 820;
+const H = 360;
+const M = { left: 120, right: 16, top: 28, bottom: 110 };
 
 function colour(i: number): string {
   return PALETTE[i % PALETTE.length] as string;
@@ -40,7 +40,7 @@ function yAxis(top: number, step: number, label: string): string {
     out.push(`<text x="${M.left - 6}" y="${y + 4}" text-anchor="end" font-size="11">${esc(fmt(v))}</text>`);
   }
   out.push(
-    `<text x="14" y="${M.top + plotH / 2}" transform="rotate(-90 14 ${M.top + plotH / 2})" text-anchor="middle" font-size="12">${esc(label)}</text>`,
+    `<text x="60" y="${M.top + plotH / 2}" transform="rotate(-90 60 ${M.top + plotH / 2})" text-anchor="middle" font-size="12">${esc(label)}</text>`,
   );
   return out.join('');
 }
@@ -88,7 +88,7 @@ function bars(chart: Chart): { body: string; count: number } {
   cats.forEach((c, ci) => {
     const x = M.left + ci * band + band / 2;
     const y = M.top + plotH + 12;
-    const label = c.length > 28 ? `${c.slice(0, 27)}…` : c;
+    const label = c.length > 30 ? `${c.slice(0, 29)}…` : c;
     out.push(
       `<text x="${x}" y="${y}" font-size="11" text-anchor="end" transform="rotate(-30 ${x} ${y})">${esc(label)}</text>`,
     );
