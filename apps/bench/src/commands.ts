@@ -1,9 +1,11 @@
 import { join } from 'node:path';
+import { dirname, join as joinPath } from 'node:path';
 import { parseArgs, positiveNumber, UsageError } from './args.js';
+import { collectBenches } from './collect.js';
 import { PLANNED, EXPERIMENTS, findExperiment } from './registry.js';
 import { loadResults, resultsIn } from './report/load.js';
 import { renderReport } from './report/html.js';
-import { resultsDir, writeFileAtomic } from './results-dir.js';
+import { appRoot, resultsDir, writeFileAtomic } from './results-dir.js';
 import { runExperiment, saveResult } from './runner.js';
 import { formatTable } from './text-table.js';
 
@@ -12,12 +14,15 @@ export const USAGE = `enginekit-bench: the posts' experiments on enginekit's pac
   enginekit-bench list
   enginekit-bench experiment <name> [--sf N] [--json FILE] [--quick] [--seed N]
   enginekit-bench report [RESULT.json ...] [--out FILE] [--all]
+  enginekit-bench collect [PACKAGE ...] [--json FILE]
 
 experiment  runs one experiment, prints its tables beside the post's figures, writes JSON
             (default: results/<name>-<time>.json in the app folder; --json FILE elsewhere)
 report      turns results into one self-contained HTML page (default: the latest result of
             each experiment in the results folder, --all for every one; --out FILE, default
             results/report.html)
+collect     runs every package's benny suite (pnpm run bench in each; build first) and writes
+            their cases and tables with the machine info (default: results/collect/<time>.json)
 `;
 
 type Out = (text: string) => void;
@@ -80,5 +85,25 @@ export function reportCommand(argv: readonly string[], out: Out): string {
   const file = typeof outFlag === 'string' ? outFlag : join(resultsDir(), 'report.html');
   writeFileAtomic(file, renderReport(results));
   out(`report: ${file} (${results.length} result${results.length === 1 ? '' : 's'})\n`);
+  return file;
+}
+
+export function collectCommand(argv: readonly string[], out: Out, log: Out): string {
+  const { positional, flags } = parseArgs(argv, ['json'], []);
+  const root = dirname(dirname(appRoot()));
+  const result = collectBenches(root, positional, (l) => log(`${l}\n`));
+  for (const p of result.packages) {
+    out(
+      `${p.name}: exit ${p.exitCode}, ${(p.durationMs / 1000).toFixed(1)} s, ${p.cases.length} benny cases, ${p.tables.length} tables\n`,
+    );
+  }
+  const jsonFlag = flags.get('json');
+  const file =
+    typeof jsonFlag === 'string'
+      ? jsonFlag
+      : joinPath(resultsDir(), 'collect', `${result.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileAtomic(file, `${JSON.stringify(result, null, 1)}\n`);
+  out(`collected: ${file}\n`);
+  if (result.packages.some((p) => p.exitCode !== 0)) process.exitCode = 1;
   return file;
 }
