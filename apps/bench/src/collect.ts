@@ -7,8 +7,9 @@ import type { MachineInfo } from './result.js';
 /** Format tag of a collected package-bench file. */
 export const COLLECT_SCHEMA = 'enginekit-bench/collect@1';
 
-/** One benny case as printed: `name:` then `N ops/s, ±M%`. */
+/** One benny case as printed: `name:` then `N ops/s, ±M%`, under `Running "suite" suite...`. */
 export interface BennyCase {
+  readonly suite: string;
   readonly name: string;
   readonly opsPerSec: number;
   readonly marginPct: number;
@@ -38,24 +39,47 @@ export interface CollectResult {
   readonly packages: readonly PackageBench[];
 }
 
-const CASE_RESULT = /^\s*([\d,]+(?:\.\d+)?) ops\/s, ±(\d+(?:\.\d+)?)%/;
+const CASE_RESULT = /^\s*(\d[\d ,]*(?:\.\d+)?) ops\/s, ±(\d+(?:\.\d+)?)%/;
+const SUITE = /^Running "(.*)" suite\.\.\.$/;
+// Terminal control sequences benny's progress line repaints with.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching ESC is the point
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
-/** The benny cases in a bench's output (a `name:` line followed by its ops/s line). */
+/** Output as a terminal would show it, minus colour and cursor movement. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+/**
+ * The benny cases in a bench's output: a `name:` line followed by its `ops/s` line (thousands
+ * separated by spaces or commas), in the suite named by the last `Running "…" suite...` line.
+ * Benny repaints every case finished so far after each new one, so the last figure of each
+ * (suite, case) is kept, in first-seen order.
+ */
 export function parseBennyCases(output: string): BennyCase[] {
-  const lines = output.split(/\r?\n/);
-  const out: BennyCase[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const m = CASE_RESULT.exec(lines[i] as string);
-    const prev = (lines[i - 1] as string).trim();
+  const lines = stripAnsi(output).split(/\r?\n/);
+  const found = new Map<string, BennyCase>();
+  let suite = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] as string).trim();
+    const s = SUITE.exec(line);
+    if (s !== null) {
+      suite = s[1] as string;
+      continue;
+    }
+    const m = CASE_RESULT.exec(line);
+    const prev = i > 0 ? (lines[i - 1] as string).trim() : '';
     if (m !== null && prev.endsWith(':')) {
-      out.push({
-        name: prev.slice(0, -1).trim(),
-        opsPerSec: Number((m[1] as string).replace(/,/g, '')),
+      const name = prev.slice(0, -1).trim();
+      found.set(`${suite}\u0000${name}`, {
+        suite,
+        name,
+        opsPerSec: Number((m[1] as string).replace(/[ ,]/g, '')),
         marginPct: Number(m[2]),
       });
     }
   }
-  return out;
+  return [...found.values()];
 }
 
 /** The markdown tables in a bench's output (separator rows dropped). */
@@ -66,7 +90,7 @@ export function parseMarkdownTables(output: string): MarkdownTable[] {
     if (current.length >= 2) tables.push({ header: current[0] as string[], rows: current.slice(1) });
     current = [];
   };
-  for (const raw of output.split(/\r?\n/)) {
+  for (const raw of stripAnsi(output).split(/\r?\n/)) {
     const line = raw.trim();
     if (!line.startsWith('|') || !line.endsWith('|')) {
       flush();

@@ -5,15 +5,22 @@ import { appRoot } from '../src/results-dir.js';
 
 // What a benny suite and a package bench print (shape of their real output).
 const OUTPUT = `Running "nextUint32" suite...
-Progress: 100%
+Progress: 50%
 
   xoshiro128**:
-    1,234,567 ops/s, ±0.85%   | fastest
+    1 000 ops/s, ±9.00%\u001b[2K\u001b[1A\u001b[2K\u001b[GProgress: 100%
+
+  xoshiro128**:
+    1 234 567 ops/s, ±0.85%   | fastest
 
   pure-rand xoroshiro128+:
     456,789.5 ops/s, ±1.20%   | slowest, 63% slower
 
 Finished 2 cases!
+Running "nextBelow" suite...
+
+  xoshiro128**:
+    99 ops/s, ±2%
 ### nextUint32
 
 | case | ns/call | speed vs pure-rand |
@@ -25,10 +32,11 @@ done
 `;
 
 describe('collect', () => {
-  it('reads benny cases with their ops/s and margin', () => {
+  it('reads benny cases per suite, the last repaint of each, thousands separated by spaces', () => {
     expect(parseBennyCases(OUTPUT)).toEqual([
-      { name: 'xoshiro128**', opsPerSec: 1234567, marginPct: 0.85 },
-      { name: 'pure-rand xoroshiro128+', opsPerSec: 456789.5, marginPct: 1.2 },
+      { suite: 'nextUint32', name: 'xoshiro128**', opsPerSec: 1234567, marginPct: 0.85 },
+      { suite: 'nextUint32', name: 'pure-rand xoroshiro128+', opsPerSec: 456789.5, marginPct: 1.2 },
+      { suite: 'nextBelow', name: 'xoshiro128**', opsPerSec: 99, marginPct: 2 },
     ]);
   });
   it('reads markdown tables without their separator row', () => {
