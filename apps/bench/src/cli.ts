@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 import { UsageError } from './args.js';
-import { collectCommand, experimentCommand, listCommand, reportCommand, USAGE } from './commands.js';
+import {
+  collectCommand,
+  experimentCommand,
+  listCommand,
+  reportCommand,
+  tourCommand,
+  USAGE,
+} from './commands.js';
 
 const out = (t: string): void => void process.stdout.write(t);
 const log = (t: string): void => void process.stderr.write(t);
@@ -22,6 +29,9 @@ async function main(argv: readonly string[]): Promise<void> {
       return;
     case 'report':
       reportCommand(rest, out);
+      return;
+    case 'tour':
+      await tourCommand(rest, out, log);
       return;
     case 'collect':
       collectCommand(rest, out, log);

@@ -15,12 +15,14 @@ export const USAGE = `enginekit-bench: the posts' experiments on enginekit's pac
   enginekit-bench experiment <name> [--sf N] [--json FILE] [--quick] [--seed N]
   enginekit-bench report [RESULT.json ...] [--out FILE] [--all]
   enginekit-bench collect [PACKAGE ...] [--json FILE]
+  enginekit-bench tour [--full]
 
 experiment  runs one experiment, prints its tables beside the post's figures, writes JSON
             (default: results/<name>-<time>.json in the app folder; --json FILE elsewhere)
 report      turns results into one self-contained HTML page (default: the latest result of
             each experiment in the results folder, --all for every one; --out FILE, default
             results/report.html)
+tour        every experiment in turn (--quick unless --full), then the report of those runs
 collect     runs every package's benny suite (pnpm run bench in each; build first) and writes
             their cases and tables with the machine info (default: results/collect/<time>.json)
 `;
@@ -106,4 +108,16 @@ export function collectCommand(argv: readonly string[], out: Out, log: Out): str
   out(`collected: ${file}\n`);
   if (result.packages.some((p) => p.exitCode !== 0)) process.exitCode = 1;
   return file;
+}
+
+export async function tourCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {
+  const { positional, flags } = parseArgs(argv, [], ['full']);
+  if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
+  const files: string[] = [];
+  for (const [i, e] of EXPERIMENTS.entries()) {
+    log(`[${i + 1}/${EXPERIMENTS.length}] ${e.name}\n`);
+    files.push(await experimentCommand([e.name, ...(flags.has('full') ? [] : ['--quick'])], out, log));
+    out('\n');
+  }
+  return reportCommand(files, out);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/args.js';
-import { experimentCommand, reportCommand } from '../src/commands.js';
+import { experimentCommand, reportCommand, tourCommand } from '../src/commands.js';
 import { renderReport } from '../src/report/html.js';
 import { loadResults } from '../src/report/load.js';
 import { chartSvg, expectedPoints } from '../src/report/svg.js';
