@@ -108,12 +108,22 @@ describe('buffer-pool --quick', () => {
     expect(ra[0]?.requests).toBeLessThan(ra[1]?.requests as number);
     expect(ra[1]?.readAhead).toBe(0);
     expect(ra[2]?.modeledMs).toBeLessThan(ra[3]?.modeledMs as number);
-    expect(table(r, 'instances').rows.map((x) => [x.workers, x.instances])).toEqual([
-      [1, 1],
-      [1, 8],
-      [2, 1],
-      [2, 8],
+    const inst = table(r, 'instances').rows;
+    expect(inst.map((x) => [x.pages, x.workers, x.instances])).toEqual([
+      [1024, 1, 1],
+      [1024, 1, 8],
+      [1024, 2, 1],
+      [1024, 2, 8],
+      [8192, 1, 1],
+      [8192, 1, 8],
+      [8192, 2, 1],
+      [8192, 2, 8],
     ]);
+    // The small set is cached before the clock starts; the large one cannot fit.
+    for (const row of inst) {
+      if (row.pages === 1024) expect(row.hitRatioPct).toBe(100);
+      else expect(row.hitRatioPct as number).toBeLessThan(50);
+    }
     expect(r.claims.filter((c) => c.holds !== null).every((c) => c.holds === true)).toBe(true);
   });
 });
