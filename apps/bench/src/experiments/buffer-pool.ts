@@ -496,21 +496,21 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
         },
       ],
     },
-    {
-      id: 'instances-scaling',
-      kind: 'lines',
-      title: 'M fixes/s vs workers, 1 and 8 instances, per working set',
-      xLabel: 'workers',
-      yLabel: 'M fixes/s',
-      series: WORKING_SETS.flatMap((pages) =>
-        [1, 8].map((instances) => ({
-          name: `${workingSetLabel(pages)}, ${instances} instance${instances === 1 ? '' : 's'}`,
+    ...WORKING_SETS.map(
+      (pages): Chart => ({
+        id: `instances-scaling-${pages}`,
+        kind: 'lines',
+        title: `M fixes/s vs workers, 1 and 8 instances: ${workingSetLabel(pages)}`,
+        xLabel: 'workers',
+        yLabel: 'M fixes/s',
+        series: [1, 8].map((instances) => ({
+          name: `${instances} instance${instances === 1 ? '' : 's'}`,
           points: instRows
             .filter((r) => r.pages === pages && r.instances === instances)
             .map((r) => ({ x: r.workers, y: r.mops, low: r.min, high: r.max })),
         })),
-      ),
-    },
+      }),
+    ),
   ];
 
   return {

@@ -45,13 +45,24 @@ function yAxis(top: number, step: number, label: string): string {
   return out.join('');
 }
 
-function legend(chart: Chart): string {
-  return chart.series
-    .map((s, i) => {
-      const x = M.left + i * 170;
-      return `<g class="legend"><rect x="${x}" y="6" width="12" height="12" fill="${colour(i)}"/><text x="${x + 16}" y="16" font-size="12">${esc(s.name)}</text></g>`;
-    })
-    .join('');
+/** Legend entries flowed left to right, wrapping at the chart's width; returns the extra height used. */
+function legend(chart: Chart): { svg: string; extra: number } {
+  const out: string[] = [];
+  let x = M.left;
+  let row = 0;
+  chart.series.forEach((s, i) => {
+    const width = 24 + s.name.length * 6.6;
+    if (x > M.left && x + width > W - M.right) {
+      row++;
+      x = M.left;
+    }
+    const y = 6 + row * 18;
+    out.push(
+      `<g class="legend"><rect x="${x}" y="${y}" width="12" height="12" fill="${colour(i)}"/><text x="${x + 16}" y="${y + 10}" font-size="12">${esc(s.name)}</text></g>`,
+    );
+    x += width + 14;
+  });
+  return { svg: out.join(''), extra: row * 18 };
 }
 
 function whisker(x: number, p: ChartPoint, yOf: (v: number) => number): string {
@@ -147,7 +158,9 @@ function lines(chart: Chart): { body: string; count: number } {
  */
 export function chartSvg(chart: Chart): string {
   const { body, count } = chart.kind === 'bars' ? bars(chart) : lines(chart);
-  return `<svg xmlns="http://www.w3.org/2000/svg" class="chart chart-${chart.kind}" data-chart="${esc(chart.id)}" data-points="${count}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(chart.title)}">${legend(chart)}${body}</svg>`;
+  const key = legend(chart);
+  const h = H + key.extra;
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="chart chart-${chart.kind}" data-chart="${esc(chart.id)}" data-points="${count}" viewBox="0 0 ${W} ${h}" width="${W}" height="${h}" role="img" aria-label="${esc(chart.title)}">${key.svg}<g transform="translate(0 ${key.extra})">${body}</g></svg>`;
 }
 
 /** Number of bars or points {@link chartSvg} draws for a chart. */
