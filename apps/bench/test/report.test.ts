@@ -134,5 +134,12 @@ describe('report from real results', () => {
         () => {},
       ),
     ).rejects.toThrow(/unknown option --bogus/);
+    await expect(
+      tourCommand(
+        ['prng-bias'],
+        () => {},
+        () => {},
+      ),
+    ).rejects.toThrow(/unexpected argument prng-bias/);
   });
 });
