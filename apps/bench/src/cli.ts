@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+import { UsageError } from './args.js';
+import {
+  collectCommand,
+  experimentCommand,
+  listCommand,
+  reportCommand,
+  tourCommand,
+  USAGE,
+} from './commands.js';
+
+const out = (t: string): void => void process.stdout.write(t);
+const log = (t: string): void => void process.stderr.write(t);
+
+async function main(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      out(USAGE);
+      return;
+    case 'list':
+      listCommand(out);
+      return;
+    case 'experiment':
+      await experimentCommand(rest, out, log);
+      return;
+    case 'report':
+      reportCommand(rest, out);
+      return;
+    case 'tour':
+      await tourCommand(rest, out, log);
+      return;
+    case 'collect':
+      collectCommand(rest, out, log);
+      return;
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError) {
+    log(`enginekit-bench: ${err.message}\n\n${USAGE}`);
+    process.exitCode = 2;
+  } else {
+    log(`enginekit-bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  }
+});

@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import { dirname, join as joinPath } from 'node:path';
+import { parseArgs, positiveNumber, UsageError } from './args.js';
+import { collectBenches } from './collect.js';
+import { PLANNED, EXPERIMENTS, findExperiment } from './registry.js';
+import { loadResults, resultsIn } from './report/load.js';
+import { renderReport } from './report/html.js';
+import { appRoot, resultsDir, writeFileAtomic } from './results-dir.js';
+import { runExperiment, saveResult } from './runner.js';
+import { formatTable } from './text-table.js';
+
+export const USAGE = `enginekit-bench: the posts' experiments on enginekit's packages
+
+  enginekit-bench list
+  enginekit-bench experiment <name> [--sf N] [--json FILE] [--quick] [--seed N]
+  enginekit-bench report [RESULT.json ...] [--out FILE] [--all]
+  enginekit-bench collect [PACKAGE ...] [--json FILE]
+  enginekit-bench tour [--full]
+
+experiment  runs one experiment, prints its tables beside the post's figures, writes JSON
+            (default: results/<name>-<time>.json in the app folder; --json FILE elsewhere)
+report      turns results into one self-contained HTML page (default: the latest result of
+            each experiment in the results folder, --all for every one; --out FILE, default
+            results/report.html)
+tour        every experiment in turn (--quick unless --full), then the report of those runs
+collect     runs every package's benny suite (pnpm run bench in each; build first) and writes
+            their cases and tables with the machine info (default: results/collect/<time>.json)
+`;
+
+type Out = (text: string) => void;
+
+export function listCommand(out: Out): void {
+  out('experiments:\n');
+  for (const e of EXPERIMENTS)
+    out(`  ${e.name.padEnd(12)} ${e.title}${e.options ? `  [${e.options}]` : ''}\n`);
+  out('planned (need the SQL engine):\n');
+  for (const [name, why] of Object.entries(PLANNED)) out(`  ${name.padEnd(12)} ${why}\n`);
+}
+
+export async function experimentCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {
+  const { positional, flags } = parseArgs(argv, ['sf', 'json', 'seed'], ['quick']);
+  const [name, ...extra] = positional;
+  if (name === undefined) throw new UsageError('experiment needs a name (enginekit-bench list shows them)');
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  const experiment = findExperiment(name);
+  if (experiment === undefined) {
+    const why = PLANNED[name];
+    if (why !== undefined) throw new UsageError(`${name} does not run yet: ${why}`);
+    throw new UsageError(`unknown experiment ${name}; known: ${EXPERIMENTS.map((e) => e.name).join(', ')}`);
+  }
+  const sf = flags.has('sf') ? positiveNumber('sf', flags.get('sf') as string) : undefined;
+  const seedText = flags.get('seed');
+  const seed = typeof seedText === 'string' ? Number(seedText) : 20260101;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new UsageError(`--seed must be an integer in [0, 2^32), got ${String(seedText)}`);
+  const result = await runExperiment(experiment, {
+    quick: flags.has('quick'),
+    sf,
+    seed,
+    log: (l) => log(`${l}\n`),
+  });
+  out(`${result.title}\n${result.post.title}\n\n`);
+  for (const c of result.claims) {
+    out(
+      `* ${c.text}\n    the post: ${c.post}\n    this run: ${c.ours}${c.holds === null ? '' : c.holds ? '  [holds]' : '  [DOES NOT HOLD]'}\n`,
+    );
+  }
+  out('\n');
+  for (const t of result.tables) out(`${formatTable(t)}\n\n`);
+  const m = result.machine;
+  out(
+    `${m.cpuModel}, ${m.cores} cores, Node ${m.nodeVersion}, load average ${m.loadAverage.join(' ')} → ${m.loadAverageAfter?.join(' ')}, commit ${m.gitCommit?.slice(0, 10) ?? 'unknown'}, ${(result.durationMs / 1000).toFixed(1)} s\n`,
+  );
+  const jsonFlag = flags.get('json');
+  const file = saveResult(result, typeof jsonFlag === 'string' ? jsonFlag : undefined);
+  out(`result: ${file}\n`);
+  return file;
+}
+
+export function reportCommand(argv: readonly string[], out: Out): string {
+  const { positional, flags } = parseArgs(argv, ['out'], ['all']);
+  const results =
+    positional.length > 0 ? loadResults(positional) : resultsIn(resultsDir(), !flags.has('all'));
+  if (results.length === 0)
+    throw new UsageError(`no results to report: run an experiment first (results folder: ${resultsDir()})`);
+  const outFlag = flags.get('out');
+  const file = typeof outFlag === 'string' ? outFlag : join(resultsDir(), 'report.html');
+  writeFileAtomic(file, renderReport(results));
+  out(`report: ${file} (${results.length} result${results.length === 1 ? '' : 's'})\n`);
+  return file;
+}
+
+export function collectCommand(argv: readonly string[], out: Out, log: Out): string {
+  const { positional, flags } = parseArgs(argv, ['json'], []);
+  const root = dirname(dirname(appRoot()));
+  const result = collectBenches(root, positional, (l) => log(`${l}\n`));
+  for (const p of result.packages) {
+    out(
+      `${p.name}: exit ${p.exitCode}, ${(p.durationMs / 1000).toFixed(1)} s, ${p.cases.length} benny cases, ${p.tables.length} tables\n`,
+    );
+  }
+  const jsonFlag = flags.get('json');
+  const file =
+    typeof jsonFlag === 'string'
+      ? jsonFlag
+      : joinPath(resultsDir(), 'collect', `${result.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileAtomic(file, `${JSON.stringify(result, null, 1)}\n`);
+  out(`collected: ${file}\n`);
+  if (result.packages.some((p) => p.exitCode !== 0)) process.exitCode = 1;
+  return file;
+}
+
+export async function tourCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {
+  const { positional, flags } = parseArgs(argv, [], ['full']);
+  if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
+  const files: string[] = [];
+  for (const [i, e] of EXPERIMENTS.entries()) {
+    log(`[${i + 1}/${EXPERIMENTS.length}] ${e.name}\n`);
+    files.push(await experimentCommand([e.name, ...(flags.has('full') ? [] : ['--quick'])], out, log));
+    out('\n');
+  }
+  return reportCommand(files, out);
+}

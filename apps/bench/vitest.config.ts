@@ -1,0 +1,3 @@
+import { packageProject } from '@enginekit/vitest-config';
+
+export default packageProject('bench', { test: { testTimeout: 60_000 } });
