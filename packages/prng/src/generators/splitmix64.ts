@@ -61,10 +61,10 @@ export class SplitMix64 implements RandomGenerator64 {
   }
   /** An index in [0, n), unbiased (Lemire; the common case inline, see `internal/bounded.ts`). */
   nextBelow(n: number): number {
-    if (n >>> 0 !== n || n === 0) return boundedSlow(this, n);
+    if (n >>> 0 !== n || n === 0) return boundedSlow(this, n) >>> 0;
     const x = this.nextUint32();
     const low = Math.imul(x, n) >>> 0;
-    if (low < n) return boundedFinish(this, x, n);
+    if (low < n) return boundedFinish(this, x, n) >>> 0;
     return n <= 0x200000
       ? (x * (n * 2.3283064365386963e-10)) >>> 0
       : ((x * n - low) * 2.3283064365386963e-10 + 0.5) >>> 0;

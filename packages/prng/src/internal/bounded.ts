@@ -20,10 +20,10 @@ export interface Uint32Source {
  *
  * ```ts
  * nextBelow(n: number): number {
- *   if ((n >>> 0) !== n || n === 0) return boundedSlow(this, n); // bad n, or 2^32
+ *   if ((n >>> 0) !== n || n === 0) return boundedSlow(this, n) >>> 0; // bad n, or 2^32
  *   const x = this.nextUint32();
  *   const low = Math.imul(x, n) >>> 0;          // the product's exact low word
- *   if (low < n) return boundedFinish(this, x, n); // possible rejection: rare for small n
+ *   if (low < n) return boundedFinish(this, x, n) >>> 0; // possible rejection: rare for small n
  *   return n <= 0x200000                        // 2^21
  *     ? (x * (n * 2.3283064365386963e-10)) >>> 0 // 2^-32
  *     : ((x * n - low) * 2.3283064365386963e-10 + 0.5) >>> 0;
@@ -38,7 +38,9 @@ export interface Uint32Source {
  * The constants are literals on purpose: the bundler emits module-level `const`s as `var`s, which
  * V8 cannot fold, so every call would reload them from the module context and check their type
  * (for n = 1000 that was more than half of what `nextBelow` adds to the draw). The helpers
- * below take the rare paths: a bad bound or 2^32, and a low word below n.
+ * below take the rare paths: a bad bound or 2^32, and a low word below n. Their results pass
+ * through `>>> 0` (a no-op on them) so that V8 knows every return is a uint32 and keeps the
+ * common path's result untagged once a rare path has run and been compiled in.
  */
 // The last bound's rejection threshold (2^32 mod n), shared by every generator: it depends on
 // n alone, and callers usually draw many values below the same n.
