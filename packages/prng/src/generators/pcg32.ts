@@ -1,14 +1,13 @@
 import type { RandomGenerator } from '../types.js';
-import { boundedFinish, boundedSlow, INV_TWO32, SMALL_BOUND } from '../internal/bounded.js';
+import { boundedFinish, boundedSlow } from '../internal/bounded.js';
 import { MASK64, hiOf, loOf, toBig } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
 
-// 6364136223846793005 = 0x5851f42d4c957f2d, the multiplier of pcg-c-basic.
-const MUL_HI = 0x5851f42d;
-const MUL_LO = 0x4c957f2d;
-const MUL_LO_0 = MUL_LO & 0xffff;
-const MUL_LO_1 = MUL_LO >>> 16;
+// 6364136223846793005 = 0x5851f42d4c957f2d, the multiplier of pcg-c-basic. `nextUint32` writes
+// its halves as literals: the bundler turns module-level constants into `var`s, which V8 reloads
+// and type-checks on every call, where a literal folds into the instruction.
+const MUL = 0x5851f42d4c957f2dn;
 
 /**
  * PCG32 (O'Neill 2014, `pcg_basic.c`): a 64-bit LCG with the XSH-RR output permutation (xorshift
@@ -16,8 +15,10 @@ const MUL_LO_1 = MUL_LO >>> 16;
  * `stream` are `initstate` and `initseq` of `pcg32_srandom_r` exactly; `state` sets
  * `[state, inc]` raw (inc must be odd).
  *
- * The 64-bit multiply is done in int32 halves (`Math.imul` for the low words, 16-bit limbs for
- * the carry into the high word) so `nextUint32()` needs no BigInt and no double arithmetic.
+ * The state lives in four int32 fields (state and inc, high and low halves) and `nextUint32()`
+ * touches no BigInt: the low half of the new state is `Math.imul` plus an int32 add, and the high
+ * half of `old_lo · MUL_LO + inc_lo` (carry included) comes from a double product corrected by
+ * that exact low half; see `nextUint32`.
  */
 export class Pcg32 implements RandomGenerator {
   readonly name = 'pcg32' as const;
@@ -29,25 +30,26 @@ export class Pcg32 implements RandomGenerator {
   constructor(
     options: { seed?: bigint | number; stream?: bigint; state?: readonly bigint[] | readonly number[] } = {},
   ) {
+    let state: bigint;
+    let inc: bigint;
     if (options.state !== undefined) {
-      const [state, inc] = stateWords(options.state, 2, this.name) as [bigint, bigint];
+      [state, inc] = stateWords(options.state, 2, this.name) as [bigint, bigint];
       if ((inc & 1n) === 0n) throw new RangeError('state[1] (inc) for pcg32 must be odd');
-      this.#set(state & MASK64, inc & MASK64);
-      return;
+      state &= MASK64;
+      inc &= MASK64;
+    } else {
+      const initstate = options.seed !== undefined ? toBigSeed(options.seed) : entropySeed();
+      if (options.stream !== undefined && typeof options.stream !== 'bigint') {
+        throw new TypeError(`stream must be a bigint, got ${String(options.stream)}`);
+      }
+      const initseq =
+        options.stream !== undefined ? toBigSeed(options.stream, 'stream') : 0xda3e39cb94b95bdbn;
+      // pcg32_srandom_r: state = 0; inc = initseq << 1 | 1; step; state += initstate; step.
+      inc = ((initseq << 1n) | 1n) & MASK64;
+      state = inc; // 0 · MUL + inc
+      state = (((state + initstate) & MASK64) * MUL + inc) & MASK64;
     }
-    const initstate = options.seed !== undefined ? toBigSeed(options.seed) : entropySeed();
-    if (options.stream !== undefined && typeof options.stream !== 'bigint') {
-      throw new TypeError(`stream must be a bigint, got ${String(options.stream)}`);
-    }
-    const initseq = options.stream !== undefined ? toBigSeed(options.stream, 'stream') : 0xda3e39cb94b95bdbn;
-    // pcg32_srandom_r: state = 0; inc = initseq << 1 | 1; step; state += initstate; step.
-    this.#set(0n, ((initseq << 1n) | 1n) & MASK64);
-    this.nextUint32();
-    this.#set((this.state[0] + initstate) & MASK64, this.state[1]);
-    this.nextUint32();
-  }
-
-  #set(state: bigint, inc: bigint): void {
+    // Each field is written once, as an int32 (a small integer to V8), and keeps that shape.
     this.#sh = hiOf(state) | 0;
     this.#sl = loOf(state) | 0;
     this.#ih = hiOf(inc) | 0;
@@ -57,35 +59,36 @@ export class Pcg32 implements RandomGenerator {
   nextUint32(): number {
     const oh = this.#sh;
     const ol = this.#sl;
-    // state = old * MUL + inc (mod 2^64), in int32 halves: every operation below stays in
-    // int32/uint32 range, which V8 keeps in registers (doubles above 2^32 would not be).
-    // High word of ol * MUL_LO from 16-bit limbs (each partial product < 2^32):
-    const a0 = ol & 0xffff;
-    const a1 = ol >>> 16;
-    const t = Math.imul(a0, MUL_LO_0) >>> 0;
-    const w1 = (Math.imul(a1, MUL_LO_0) >>> 0) + (t >>> 16); // < 2^32
-    const w2 = (Math.imul(a0, MUL_LO_1) >>> 0) + (w1 & 0xffff); // < 2^32
-    const mulHigh = Math.imul(a1, MUL_LO_1) + (w1 >>> 16) + (w2 >>> 16);
-    const mulLow = Math.imul(ol, MUL_LO);
-    const sl = (mulLow + this.#il) | 0;
-    const carry = sl >>> 0 < mulLow >>> 0 ? 1 : 0; // unsigned overflow of the low-word add
+    const il = this.#il;
+    // state = old · MUL + inc (mod 2^64) in 32-bit halves, MUL = 0x5851f42d:4c957f2d.
+    // Low half: exact in int32 arithmetic.
+    const sl = (Math.imul(ol, 0x4c957f2d) + il) | 0;
+    // High half of ol · MUL_LO + il (< 2^63 + 2^32), the carry from the low add included: the
+    // double sum is within 2^11 of the exact value, subtracting its exact low half (sl) leaves a
+    // multiple of 2^32 within 2^12, and rounding the quotient recovers it. No branch on the carry
+    // (which is random, so a branch would mispredict half the time).
+    const hi = ((ol >>> 0) * 0x4c957f2d + (il >>> 0) - (sl >>> 0)) * 2.3283064365386963e-10 + 0.5;
     this.#sl = sl;
-    this.#sh = (mulHigh + Math.imul(oh, MUL_LO) + Math.imul(ol, MUL_HI) + this.#ih + carry) | 0;
+    // Cross products only matter mod 2^32, which is exactly what Math.imul returns.
+    this.#sh = ((hi | 0) + Math.imul(oh, 0x4c957f2d) + Math.imul(ol, 0x5851f42d) + this.#ih) | 0;
     // output = rotr32(((old >> 18) ^ old) >> 27, old >> 59)
     const xh = oh ^ (oh >>> 18);
     const xl = ol ^ ((ol >>> 18) | (oh << 14));
     const xorshifted = (xl >>> 27) | (xh << 5);
     const rot = oh >>> 27;
-    return ((xorshifted >>> rot) | (xorshifted << (-rot & 31))) >>> 0;
+    // JS masks shift counts to 5 bits, so rot = 0 gives x | x; V8 turns this shape into one ror.
+    return ((xorshifted >>> rot) | (xorshifted << (32 - rot))) >>> 0;
   }
 
   /** An index in [0, n), unbiased (Lemire; the common case inline, see `internal/bounded.ts`). */
   nextBelow(n: number): number {
-    if (n >>> 0 !== n || n === 0) return boundedSlow(this, n);
+    if (n >>> 0 !== n || n === 0) return boundedSlow(this, n) >>> 0;
     const x = this.nextUint32();
     const low = Math.imul(x, n) >>> 0;
-    if (low < n) return boundedFinish(this, x, n);
-    return n <= SMALL_BOUND ? (x * n * INV_TWO32) >>> 0 : ((x * n - low) * INV_TWO32 + 0.5) >>> 0;
+    if (low < n) return boundedFinish(this, x, n) >>> 0;
+    return n <= 0x200000
+      ? (x * (n * 2.3283064365386963e-10)) >>> 0
+      : ((x * n - low) * 2.3283064365386963e-10 + 0.5) >>> 0;
   }
 
   /** `[state, inc]`. */

@@ -1,5 +1,5 @@
 import type { JumpableGenerator, RandomGenerator64 } from '../types.js';
-import { boundedFinish, boundedSlow, INV_TWO32, SMALL_BOUND } from '../internal/bounded.js';
+import { boundedFinish, boundedSlow } from '../internal/bounded.js';
 import { MASK64, toBig } from '../internal/u64.js';
 import { stateWords, toBigSeed } from '../internal/validate.js';
 import { entropySeed } from '../internal/seed.js';
@@ -88,11 +88,13 @@ export class Xoshiro256StarStar implements RandomGenerator64, JumpableGenerator 
   }
   /** An index in [0, n), unbiased (Lemire; the common case inline, see `internal/bounded.ts`). */
   nextBelow(n: number): number {
-    if (n >>> 0 !== n || n === 0) return boundedSlow(this, n);
+    if (n >>> 0 !== n || n === 0) return boundedSlow(this, n) >>> 0;
     const x = this.nextUint32();
     const low = Math.imul(x, n) >>> 0;
-    if (low < n) return boundedFinish(this, x, n);
-    return n <= SMALL_BOUND ? (x * n * INV_TWO32) >>> 0 : ((x * n - low) * INV_TWO32 + 0.5) >>> 0;
+    if (low < n) return boundedFinish(this, x, n) >>> 0;
+    return n <= 0x200000
+      ? (x * (n * 2.3283064365386963e-10)) >>> 0
+      : ((x * n - low) * 2.3283064365386963e-10 + 0.5) >>> 0;
   }
 
   nextBigUint64(): bigint {

@@ -20,22 +20,28 @@ export interface Uint32Source {
  *
  * ```ts
  * nextBelow(n: number): number {
- *   if ((n >>> 0) !== n || n === 0) return boundedSlow(this, n); // bad n, or 2^32
+ *   if ((n >>> 0) !== n || n === 0) return boundedSlow(this, n) >>> 0; // bad n, or 2^32
  *   const x = this.nextUint32();
  *   const low = Math.imul(x, n) >>> 0;          // the product's exact low word
- *   if (low < n) return boundedFinish(this, x, n); // possible rejection: rare for small n
- *   return n <= SMALL_BOUND ? (x * n * INV_TWO32) >>> 0 : ((x * n - low) * INV_TWO32 + 0.5) >>> 0;
+ *   if (low < n) return boundedFinish(this, x, n) >>> 0; // possible rejection: rare for small n
+ *   return n <= 0x200000                        // 2^21
+ *     ? (x * (n * 2.3283064365386963e-10)) >>> 0 // 2^-32
+ *     : ((x * n - low) * 2.3283064365386963e-10 + 0.5) >>> 0;
  * }
  * ```
  *
  * The low word is exactly `Math.imul(x, n) >>> 0`. For n ≤ 2^21 the product x·n < 2^53 is exact
- * in a double and truncating x·n / 2^32 gives the high word; above that the double product is off
- * by at most 2^11, and subtracting the exact low word before rounding removes the error. The
- * helpers below take the rare paths: a bad bound or 2^32, and a low word below n.
+ * in a double, and so is x · (n·2^-32): scaling by a power of two loses nothing, so truncating
+ * gives the high word with one multiply by x. Above that the double product is off by at most
+ * 2^11, and subtracting the exact low word before rounding removes the error.
+ *
+ * The constants are literals on purpose: the bundler emits module-level `const`s as `var`s, which
+ * V8 cannot fold, so every call would reload them from the module context and check their type
+ * (for n = 1000 that was more than half of what `nextBelow` adds to the draw). The helpers
+ * below take the rare paths: a bad bound or 2^32, and a low word below n. Their results pass
+ * through `>>> 0` (a no-op on them) so that V8 knows every return is a uint32 and keeps the
+ * common path's result untagged once a rare path has run and been compiled in.
  */
-export const SMALL_BOUND = 0x200000;
-export const INV_TWO32: number = INV;
-
 // The last bound's rejection threshold (2^32 mod n), shared by every generator: it depends on
 // n alone, and callers usually draw many values below the same n.
 let lastBound = 1;
