@@ -46,7 +46,8 @@ function keyValue(src: Source, c: number, b: Bound, v: unknown): FieldValue | un
   const t = b.t;
   if (kind === K_TEXT) return v as string;
   if (kind === K_DATE) return v as number;
-  if (ct.kind === 'dbl') return t.kind === 'dec' ? Number(rescale(v as bigint, t.iscale, t.iscale)) / 10 ** t.iscale : Number(v);
+  if (ct.kind === 'dbl')
+    return t.kind === 'dec' ? Number(rescale(v as bigint, t.iscale, t.iscale)) / 10 ** t.iscale : Number(v);
   if (kind === K_DECIMAL) {
     const from = t.kind === 'dec' ? t.iscale : 0;
     const x = BigInt(v as bigint | number);
@@ -77,7 +78,13 @@ export type Sink = () => boolean;
  * its own matching rows into the frame and calls stage k + 1; the last calls `sink`. Returns a
  * function that runs one execution.
  */
-export function buildPipeline(stages: readonly PlannedStage[], frame: Frame, run: RunState, status: StatusCounters, sink: Sink): () => void {
+export function buildPipeline(
+  stages: readonly PlannedStage[],
+  frame: Frame,
+  run: RunState,
+  status: StatusCounters,
+  sink: Sink,
+): () => void {
   const n = stages.length;
   const steps: Array<() => boolean> = new Array(n);
   const resets: Array<() => void> = [];

@@ -15,7 +15,12 @@ import type { Source } from './scope.js';
 export type Access =
   | { readonly kind: 'scan' }
   | { readonly kind: 'ref'; readonly index: string; readonly keys: readonly KeyPart[] }
-  | { readonly kind: 'hash'; readonly build: readonly Bound[]; readonly probe: readonly Bound[]; readonly types: readonly SqlType[] };
+  | {
+      readonly kind: 'hash';
+      readonly build: readonly Bound[];
+      readonly probe: readonly Bound[];
+      readonly types: readonly SqlType[];
+    };
 
 export interface KeyPart {
   readonly column: number;
@@ -65,7 +70,13 @@ function equalityOn(b: Bound, k: number): [number, Bound] | undefined {
     [cmp.l, cmp.r],
     [cmp.r, cmp.l],
   ] as const) {
-    if (x.col !== undefined && x.col.src.idx === k && !x.outer && y.refs.every((r) => r < k) && y.sub !== true)
+    if (
+      x.col !== undefined &&
+      x.col.src.idx === k &&
+      !x.outer &&
+      y.refs.every((r) => r < k) &&
+      y.sub !== true
+    )
       return [x.col.c, y];
   }
   return undefined;

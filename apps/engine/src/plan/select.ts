@@ -10,7 +10,15 @@ import { buildPipeline } from '../exec/pipeline.js';
 import type { StatusCounters } from '../exec/status.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
 import type { TableMeta } from '../session/meta.js';
-import { type BindCtx, type BindEnv, bindCompare, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
+import {
+  type BindCtx,
+  type BindEnv,
+  bindCompare,
+  bindExpr,
+  columnRef,
+  exprTextAt,
+  type SubPlan,
+} from './bind-expr.js';
 import { Block, type Bound } from './bound.js';
 import type { Planner } from './planner.js';
 import type { ColumnInfo, DerivedSource, RunState, Source } from './scope.js';
@@ -66,7 +74,12 @@ export function storedType(t: Table['columns'][number]['type']): SqlType {
 }
 
 /** Bind and plan a query expression (`Query` node). */
-export function bindQuery(q: unknown, c: Ctx, parent: Block | undefined, ctes?: Map<string, DerivedSource>): QueryPlan {
+export function bindQuery(
+  q: unknown,
+  c: Ctx,
+  parent: Block | undefined,
+  ctes?: Map<string, DerivedSource>,
+): QueryPlan {
   const qo = obj(q);
   let scope = ctes ?? parent?.ctes ?? new Map<string, DerivedSource>();
   const w = obj(qo.with);
@@ -125,7 +138,7 @@ function constInt(n: unknown, c: Ctx, parent: Block | undefined): () => number {
   return () => {
     const v = e.ev();
     const x = Number(coerce(v, e.t, T_INT) ?? 0);
-    return x < 0 ? 0 : x;
+    return Math.max(x, 0);
   };
 }
 
@@ -160,25 +173,43 @@ function rowKey(row: readonly unknown[], types: readonly SqlType[]): string {
 }
 
 /** Sort, dedupe and cut collected rows (after a set operation or with ORDER BY on output columns). */
-function orderOutput(inner: QueryPlan, orderBy: unknown[], limit: LimitSpec | undefined, c: Ctx, parent: Block | undefined): QueryPlan {
+function orderOutput(
+  inner: QueryPlan,
+  orderBy: unknown[],
+  limit: LimitSpec | undefined,
+  c: Ctx,
+  parent: Block | undefined,
+): QueryPlan {
   const keys = orderBy.map((o) => {
     const oo = obj(o);
     const e = oo.expr;
     const [t, v] = tagOf(e);
     let idx = -1;
-    if (t === 'Value' && tagOf(obj(v).value)[0] === 'Number') idx = Number(arr(tagOf(obj(v).value)[1])[0]) - 1;
+    if (t === 'Value' && tagOf(obj(v).value)[0] === 'Number')
+      idx = Number(arr(tagOf(obj(v).value)[1])[0]) - 1;
     else if (t === 'Identifier' || t === 'CompoundIdentifier') {
       const name = t === 'Identifier' ? identText(v) : identText(arr(v).at(-1));
       idx = inner.columns.findIndex((n) => n.toLowerCase() === name.toLowerCase());
     }
     if (idx < 0 || idx >= inner.columns.length) {
       const p = posOf(e);
-      throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${exprTextAt(c.env.sql, p?.line ?? 1, p?.column ?? 1)}' in 'order clause'`, p?.line, p?.column);
+      throw new SqlError(
+        'ER_BAD_FIELD_ERROR',
+        `Unknown column '${exprTextAt(c.env.sql, p?.line ?? 1, p?.column ?? 1)}' in 'order clause'`,
+        p?.line,
+        p?.column,
+      );
     }
     return { idx, desc: obj(oo.options).asc === false };
   });
-  const lim = limit === undefined ? undefined : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
-  const cmp = compareRows(keys.length, keys.map((k) => k.desc));
+  const lim =
+    limit === undefined
+      ? undefined
+      : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
+  const cmp = compareRows(
+    keys.length,
+    keys.map((k) => k.desc),
+  );
   return {
     columns: inner.columns,
     types: inner.types,
@@ -214,11 +245,15 @@ function bindSetOp(o: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, 
   const l = side(o.left);
   const r = side(o.right);
   if (l.columns.length !== r.columns.length)
-    throw new SqlError('ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT', 'The used SELECT statements have a different number of columns');
+    throw new SqlError(
+      'ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT',
+      'The used SELECT statements have a different number of columns',
+    );
   const types = l.types.map((t, i) => unify([t, r.types[i]!]));
   const op = String(o.op);
   const all = o.set_quantifier === 'All';
-  const fix = (p: QueryPlan, row: unknown[]): unknown[] => row.map((v, i) => (v === null ? null : coerce(v, p.types[i]!, types[i]!)));
+  const fix = (p: QueryPlan, row: unknown[]): unknown[] =>
+    row.map((v, i) => (v === null ? null : coerce(v, p.types[i]!, types[i]!)));
   const outerRefs = new Map([...l.outerRefs, ...r.outerRefs]);
   return {
     columns: l.columns,
@@ -283,6 +318,40 @@ function conjuncts(n: unknown, out: unknown[]): unknown[] {
   return out;
 }
 
+function disjuncts(n: unknown, out: unknown[]): unknown[] {
+  const [t, v] = tagOf(n);
+  if (t === 'BinaryOp' && obj(v).op === 'Or') {
+    disjuncts(obj(v).left, out);
+    disjuncts(obj(v).right, out);
+  } else if (t === 'Nested') disjuncts(v, out);
+  else out.push(n);
+  return out;
+}
+
+/** A node's shape without positions, to find equal sub-expressions. */
+function shape(n: unknown): string {
+  return JSON.stringify(n, (k, v) => (k === 'span' ? undefined : v));
+}
+
+/**
+ * `(a AND x) OR (a AND y)` → `a AND (x OR y)`: conjuncts common to every disjunct are pulled out,
+ * so a join condition repeated in each branch (TPC-H Q19) can drive a hash join or index lookup.
+ */
+function factorOr(n: unknown): unknown[] {
+  const ds = disjuncts(n, []);
+  if (ds.length < 2) return [n];
+  const lists = ds.map((d) => conjuncts(d, []));
+  const common = lists[0]!.filter((c) => lists.every((l) => l.some((x) => shape(x) === shape(c))));
+  if (common.length === 0) return [n];
+  const keys = new Set(common.map(shape));
+  const rest = lists.map((l) => l.filter((x) => !keys.has(shape(x))));
+  if (rest.some((r) => r.length === 0)) return common;
+  const and = (xs: unknown[]): unknown =>
+    xs.reduce((a, b) => ({ BinaryOp: { left: a, op: 'And', right: b } }));
+  const or = rest.map(and).reduce((a, b) => ({ BinaryOp: { left: a, op: 'Or', right: b } }));
+  return [...common, { Nested: or }];
+}
+
 /** Add the FROM items to the block; returns ON conjuncts of inner joins (to join WHERE). */
 function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSource>): Bound[] {
   const where: Bound[] = [];
@@ -331,24 +400,37 @@ function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSourc
           const ho = obj(h);
           const names = arr(ho.index_names).map(identText);
           for (const ix of names) {
-            if (ix.toUpperCase() !== 'PRIMARY' && !table.secondary.some((s) => s.name.toLowerCase() === ix.toLowerCase()))
+            if (
+              ix.toUpperCase() !== 'PRIMARY' &&
+              !table.secondary.some((s) => s.name.toLowerCase() === ix.toLowerCase())
+            )
               throw new SqlError('ER_KEY_DOES_NOT_EXITS', `Key '${ix}' doesn't exist in table '${alias}'`);
           }
-          const list = ho.hint_type === 'Force' ? hints.force : ho.hint_type === 'Ignore' ? hints.ignore : hints.use;
+          const list =
+            ho.hint_type === 'Force' ? hints.force : ho.hint_type === 'Ignore' ? hints.ignore : hints.use;
           list.push(...names.map((x) => (x.toUpperCase() === 'PRIMARY' ? 'PRIMARY' : x)));
         }
         source = { alias, columns, table, ...(meta ? { meta } : {}), hints };
       }
     } else if (t === 'Derived') {
-      if (aliasName === undefined) throw new SqlError('ER_UNKNOWN_ERROR', 'Every derived table must have its own alias');
+      if (aliasName === undefined)
+        throw new SqlError('ER_UNKNOWN_ERROR', 'Every derived table must have its own alias');
       alias = aliasName;
       const plan = bindQuery(o.subquery, c, undefined, ctes);
       const cols = arr(aliasNode.columns).map((x) => identText(obj(x).name));
       source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
-    } else throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
+    } else
+      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
     if (block.sources.some((s) => s.alias.toLowerCase() === alias.toLowerCase()))
       throw new SqlError('ER_NONUNIQ_TABLE', `Not unique table/alias: '${alias}'`);
-    const s: Source = { ...source, idx: block.sources.length, offset: block.nslots, joinType, on: [], used: new Set() };
+    const s: Source = {
+      ...source,
+      idx: block.sources.length,
+      offset: block.nslots,
+      joinType,
+      on: [],
+      used: new Set(),
+    };
     block.nslots += s.columns.length;
     block.sources.push(s);
     return s;
@@ -358,7 +440,10 @@ function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSourc
     const [op, cons] = tagOf(jo.join_operator);
     const left = op === 'Left' || op === 'LeftOuter';
     if (op === 'Right' || op === 'RightOuter' || op === 'FullOuter')
-      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${op.replace(/Outer$/, '').toUpperCase()} JOIN'`);
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        `This version of MySQL doesn't yet support '${op.replace(/Outer$/, '').toUpperCase()} JOIN'`,
+      );
     const before = block.sources.length;
     const s = addRelation(jo.relation, left ? 'left' : 'inner');
     const [ct, cv] = tagOf(cons);
@@ -372,19 +457,30 @@ function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSourc
               const [, iv] = tagOf(x);
               return Array.isArray(x) ? objectName(x).at(-1)! : identText(iv ?? x);
             })
-          : s.columns.filter((col) => block.sources.slice(0, before).some((p) => p.columns.some((pc) => pc.name.toLowerCase() === col.name.toLowerCase() && !pc.invisible))).map((col) => col.name);
+          : s.columns
+              .filter((col) =>
+                block.sources
+                  .slice(0, before)
+                  .some((p) =>
+                    p.columns.some((pc) => pc.name.toLowerCase() === col.name.toLowerCase() && !pc.invisible),
+                  ),
+              )
+              .map((col) => col.name);
       for (const name of names) {
         const rc = s.columns.findIndex((col) => col.name.toLowerCase() === name.toLowerCase());
         let lsrc: Source | undefined;
         let lc = -1;
         for (const p of block.sources.slice(0, before)) {
-          const i = p.columns.findIndex((col) => col.name.toLowerCase() === name.toLowerCase() && col.hiddenUnqualified !== true);
+          const i = p.columns.findIndex(
+            (col) => col.name.toLowerCase() === name.toLowerCase() && col.hiddenUnqualified !== true,
+          );
           if (i >= 0) {
             lsrc = p;
             lc = i;
           }
         }
-        if (rc < 0 || lsrc === undefined) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${name}' in 'from clause'`);
+        if (rc < 0 || lsrc === undefined)
+          throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${name}' in 'from clause'`);
         conds.push(bindCompare('=', columnRef(block, lsrc.idx, lc), columnRef(block, s.idx, rc), `${name}`));
         s.columns[rc]!.hiddenUnqualified = true;
       }
@@ -400,7 +496,10 @@ function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSourc
   return where;
 }
 
-function derivedSource(alias: string, d: DerivedSource): Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'> {
+function derivedSource(
+  alias: string,
+  d: DerivedSource,
+): Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'> {
   return {
     alias,
     columns: d.columns.map((n, i) => ({ name: n, t: d.types[i]!, nullable: true })),
@@ -409,13 +508,20 @@ function derivedSource(alias: string, d: DerivedSource): Omit<Source, 'idx' | 'o
   };
 }
 
-function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, DerivedSource>, orderBy: unknown[], limit: LimitSpec | undefined): QueryPlan {
+function bindSelect(
+  sel: Obj,
+  c: Ctx,
+  parent: Block | undefined,
+  ctes: Map<string, DerivedSource>,
+  orderBy: unknown[],
+  limit: LimitSpec | undefined,
+): QueryPlan {
   const block = new Block(parent, c.run, ctes);
   const benv = bindEnvOf(c);
   const where = bindFrom(sel, block, c, ctes);
   if (sel.selection !== undefined && sel.selection !== null) {
     const ctx: BindCtx = { block, clause: 'where clause', allowAgg: false, env: benv };
-    for (const x of conjuncts(sel.selection, [])) where.push(bindExpr(x, ctx));
+    for (const x of conjuncts(sel.selection, []).flatMap(factorOr)) where.push(bindExpr(x, ctx));
   }
   // select list
   const items: Bound[] = [];
@@ -425,7 +531,8 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
   for (const it of arr(sel.projection)) {
     const [t, v] = tagOf(it);
     if (t === 'Wildcard' || t === 'QualifiedWildcard') {
-      const qual = t === 'QualifiedWildcard' ? objectName(tagOf(arr(v)[0])[1] ?? arr(v)[0]).at(-1) : undefined;
+      const qual =
+        t === 'QualifiedWildcard' ? objectName(tagOf(arr(v)[0])[1] ?? arr(v)[0]).at(-1) : undefined;
       let any = false;
       for (const s of block.sources) {
         if (qual !== undefined && s.alias.toLowerCase() !== qual.toLowerCase()) continue;
@@ -447,7 +554,15 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
       items.push(b);
       const p = posOf(v);
       const [et, ev] = tagOf(v);
-      names.push(et === 'Identifier' ? identText(ev) : et === 'CompoundIdentifier' ? identText(arr(ev).at(-1)) : p === undefined ? b.text : exprTextAt(c.env.sql, p.line, p.column) || b.text);
+      names.push(
+        et === 'Identifier'
+          ? identText(ev)
+          : et === 'CompoundIdentifier'
+            ? identText(arr(ev).at(-1))
+            : p === undefined
+              ? b.text
+              : exprTextAt(c.env.sql, p.line, p.column) || b.text,
+      );
       continue;
     }
     if (t === 'ExprWithAlias') {
@@ -463,26 +578,61 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
   }
   // GROUP BY: columns first, then select aliases; an integer is a select-list position
   const groupNodes = arr(arr(obj(sel.group_by).Expressions)[0]);
-  const groupCtx: BindCtx = { block, clause: 'group statement', allowAgg: false, env: benv, aliases, aliasFirst: false };
+  const groupCtx: BindCtx = {
+    block,
+    clause: 'group statement',
+    allowAgg: false,
+    env: benv,
+    aliases,
+    aliasFirst: false,
+  };
   const groups = groupNodes.map((g) => ordinalOr(g, items) ?? bindExpr(g, groupCtx));
-  const having = sel.having === undefined || sel.having === null ? undefined : bindExpr(sel.having, { block, clause: 'having clause', allowAgg: true, env: benv, aliases, aliasFirst: false });
-  const orderCtx: BindCtx = { block, clause: 'order clause', allowAgg: true, env: benv, aliases, aliasFirst: true };
+  const having =
+    sel.having === undefined || sel.having === null
+      ? undefined
+      : bindExpr(sel.having, {
+          block,
+          clause: 'having clause',
+          allowAgg: true,
+          env: benv,
+          aliases,
+          aliasFirst: false,
+        });
+  const orderCtx: BindCtx = {
+    block,
+    clause: 'order clause',
+    allowAgg: true,
+    env: benv,
+    aliases,
+    aliasFirst: true,
+  };
   const sortKeys: SortKey[] = orderBy.map((o) => {
     const oo = obj(o);
     const b = ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx);
     return { ev: b.ev, desc: obj(oo.options).asc === false };
   });
   const aggregated = groups.length > 0 || block.aggs.length > 0;
-  if (!aggregated) for (const w of where) if (w.agg) throw new SqlError('ER_INVALID_GROUP_FUNC_USE', 'Invalid use of group function');
+  if (!aggregated)
+    for (const w of where)
+      if (w.agg) throw new SqlError('ER_INVALID_GROUP_FUNC_USE', 'Invalid use of group function');
   const distinct = sel.distinct === 'Distinct' || tagOf(sel.distinct)[0] === 'Distinct';
-  const lim = limit === undefined ? undefined : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
+  const lim =
+    limit === undefined
+      ? undefined
+      : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
   const stages = c.env.planner.plan(block.sources, where);
   const frame = block.frame;
   const nslots = block.nslots;
   const outEvs = items.map((b) => b.ev);
   const nout = outEvs.length;
   const types = items.map((b) => b.t);
-  const havingOk = having === undefined ? () => true : ((tr) => () => tr() === true)(truthOf(having));
+  const havingOk =
+    having === undefined
+      ? () => true
+      : (
+          (tr) => () =>
+            tr() === true
+        )(truthOf(having));
   const agg = new Aggregator(block.aggs);
   const groupEvs = groups.map((g) => g.ev);
   const groupTypes = groups.map((g) => g.t);
@@ -562,7 +712,8 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
       if (aggregated) {
         groupsMap = new Map();
         pipeline();
-        if (groupsMap.size > 0 || groups.length > 0) status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
+        if (groupsMap.size > 0 || groups.length > 0)
+          status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
         if (groupsMap.size === 0 && groups.length === 0) {
           frame.v = new Array<unknown>(nslots).fill(null);
           agg.finish(agg.init(), frame.v);
@@ -605,6 +756,7 @@ function ordinalOr(n: unknown, items: Bound[]): Bound | undefined {
   if (vt !== 'Number') return undefined;
   const k = Number(arr(vv)[0]);
   if (!Number.isInteger(k)) return undefined;
-  if (k < 1 || k > items.length) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${k}' in 'order clause'`);
+  if (k < 1 || k > items.length)
+    throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${k}' in 'order clause'`);
   return items[k - 1]!;
 }
