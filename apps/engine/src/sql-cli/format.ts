@@ -41,7 +41,7 @@ export function formatResult(
     const out: string[] = [];
     r.rows.forEach((row, k) => {
       out.push(`${'*'.repeat(27)} ${k + 1}. row ${'*'.repeat(27)}`);
-      r.columns.forEach((c, i) => out.push(`${c.padStart(w)}: ${text(row[i])}`));
+      for (const [i, c] of r.columns.entries()) out.push(`${c.padStart(w)}: ${text(row[i])}`);
     });
     return `${out.join('\n')}${out.length > 0 ? '\n' : ''}${footer}`;
   }
