@@ -204,3 +204,43 @@ describe('errors as MySQL reports them', () => {
     expect(err('SELECT a FROM t1 WHERE count(*) > 1')).toMatchObject({ errno: 1111 });
   });
 });
+
+describe('filesort', () => {
+  it('spills past sort_buffer_size, merges, and orders as SQLite (NULLs first, DESC, ties by second key)', () => {
+    const db2 = Database.temporary();
+    const s2 = db2.session();
+    const l2 = new Sqlite(':memory:');
+    try {
+      for (const q of ['CREATE TABLE big (id INTEGER PRIMARY KEY, k INTEGER, t VARCHAR(30))']) {
+        s2.query(q);
+        l2.exec(q);
+      }
+      const values: string[] = [];
+      for (let i = 0; i < 6000; i++) {
+        const k = (i * 7919) % 1000;
+        values.push(
+          `(${i}, ${i % 97 === 0 ? 'NULL' : k - 500}, 'row ${(i * 31) % 6000} ${'x'.repeat(i % 13)}')`,
+        );
+      }
+      for (let i = 0; i < values.length; i += 500) {
+        const q = `INSERT INTO big VALUES ${values.slice(i, i + 500).join(',')}`;
+        s2.query(q);
+        l2.exec(q);
+      }
+      s2.query('SET sort_buffer_size = 32768');
+      s2.query('FLUSH STATUS');
+      const q = 'SELECT k, t, id FROM big ORDER BY k DESC, t, id';
+      const ours = s2.query(q).rows;
+      expect(ours).toEqual(l2.prepare(q.replace('k DESC', 'k IS NULL, k DESC')).raw().all());
+      const st = s2.status();
+      expect(st.Sort_merge_passes).toBeGreaterThan(0);
+      expect(st.Sort_rows).toBe(6000);
+      expect(st.Sort_scan).toBe(1);
+      const asc = s2.query('SELECT k FROM big ORDER BY k LIMIT 3').rows;
+      expect(asc).toEqual([[null], [null], [null]]);
+    } finally {
+      db2.close();
+      l2.close();
+    }
+  });
+});

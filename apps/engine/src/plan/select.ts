@@ -6,6 +6,7 @@ import { parseSql } from '../sql/parser.js';
 import { Aggregator, type AggState } from '../exec/aggregate.js';
 import { cmpValues, hashKey } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
+import { FileSort } from '../exec/filesort.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import type { StatusCounters } from '../exec/status.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
@@ -38,6 +39,8 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   meta(table: string): TableMeta | undefined;
   view(name: string): string | undefined;
   readonly sqlMode: string;
+  /** sort_buffer_size, bytes. */
+  readonly sortBufferSize: number;
 }
 
 interface Ctx {
@@ -147,19 +150,41 @@ interface SortKey {
   readonly desc: boolean;
 }
 
-function compareRows(keys: number, desc: boolean[]): (a: unknown[], b: unknown[]) => number {
-  return (a, b) => {
-    for (let i = 0; i < keys; i++) {
-      const x = a[i];
-      const y = b[i];
-      let r: number;
-      if (x === null) r = y === null ? 0 : -1;
-      else if (y === null) r = 1;
-      else r = cmpValues(x, y);
-      if (r !== 0) return desc[i] ? -r : r;
-    }
-    return 0;
-  };
+/**
+ * Sort [keys, row] pairs with a filesort of `sort_buffer_size` (rows travel through the sorter,
+ * spilling to temp files past the buffer); counts Sort_* as MySQL.
+ */
+function sortRows(
+  rows: Array<[unknown[], unknown[]]>,
+  types: readonly SqlType[],
+  desc: readonly boolean[],
+  env: QueryEnv,
+  how: 'Sort_scan' | 'Sort_range',
+): Array<[unknown[], unknown[]]> {
+  const fs = startSort(types, desc, env, how);
+  for (const [k, r] of rows) fs.add(k, r);
+  const out: Array<[unknown[], unknown[]]> = [];
+  finishSort(fs, env, (r) => {
+    out.push([[], r]);
+    return true;
+  });
+  return out;
+}
+
+function startSort(
+  types: readonly SqlType[],
+  desc: readonly boolean[],
+  env: QueryEnv,
+  how: 'Sort_scan' | 'Sort_range',
+): FileSort {
+  env.status.add(how, 1);
+  return new FileSort(types, desc, env.sortBufferSize);
+}
+
+function finishSort(fs: FileSort, env: QueryEnv, emit: (row: unknown[]) => boolean): void {
+  env.status.add('Sort_rows', fs.rows);
+  const passes = fs.drain(emit);
+  if (passes > 0) env.status.add('Sort_merge_passes', passes);
 }
 
 function rowKey(row: readonly unknown[], types: readonly SqlType[]): string {
@@ -206,10 +231,6 @@ function orderOutput(
     limit === undefined
       ? undefined
       : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
-  const cmp = compareRows(
-    keys.length,
-    keys.map((k) => k.desc),
-  );
   return {
     columns: inner.columns,
     types: inner.types,
@@ -221,12 +242,15 @@ function orderOutput(
         rows.push(r);
         return true;
       });
-      const keyed = rows.map((r) => [keys.map((k) => r[k.idx]), r] as const);
-      if (keys.length > 0) {
-        c.env.status.add('Sort_rows', rows.length);
-        c.env.status.add('Sort_scan', 1);
-        keyed.sort((a, b) => cmp(a[0], b[0]));
-      }
+      let keyed: Array<[unknown[], unknown[]]> = rows.map((r) => [keys.map((k) => r[k.idx]), r]);
+      if (keys.length > 0)
+        keyed = sortRows(
+          keyed,
+          keys.map((k) => inner.types[k.idx]!),
+          keys.map((k) => k.desc),
+          c.env,
+          'Sort_scan',
+        );
       const off = lim === undefined ? 0 : lim.offset();
       const max = lim === undefined ? Number.POSITIVE_INFINITY : lim.limit();
       for (let i = off; i < keyed.length && i < off + max; i++) if (emit(keyed[i]![1]) === false) return;
@@ -606,9 +630,11 @@ function bindSelect(
     aliases,
     aliasFirst: true,
   };
+  const keyTypes: SqlType[] = [];
   const sortKeys: SortKey[] = orderBy.map((o) => {
     const oo = obj(o);
     const b = ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx);
+    keyTypes.push(b.t);
     return { ev: b.ev, desc: obj(oo.options).asc === false };
   });
   const aggregated = groups.length > 0 || block.aggs.length > 0;
@@ -638,10 +664,11 @@ function bindSelect(
   const groupTypes = groups.map((g) => g.t);
   const status = c.env.status;
   const keyDesc = sortKeys.map((k) => k.desc);
-  const cmp = compareRows(sortKeys.length, keyDesc);
-  const collect = sortKeys.length > 0 || distinct;
+  const sorting = sortKeys.length > 0;
+  const collect = sorting;
   // per execution state
-  let out: Array<[unknown[], unknown[]]> = [];
+  let sorter: FileSort | null = null;
+  let seen: Set<string> | null = null;
   let emitted = 0;
   let skipped = 0;
   let offset = 0;
@@ -652,11 +679,21 @@ function bindSelect(
     if (!havingOk()) return true;
     const row = new Array<unknown>(nout);
     for (let i = 0; i < nout; i++) row[i] = outEvs[i]!();
-    if (collect) {
-      const keys = sortKeys.map((k) => k.ev());
-      out.push([keys, row]);
+    if (seen !== null) {
+      const k = rowKey(row, types);
+      if (seen.has(k)) return true;
+      seen.add(k);
+    }
+    if (sorter !== null) {
+      sorter.add(
+        sortKeys.map((k) => k.ev()),
+        row,
+      );
       return true;
     }
+    return pass(row);
+  };
+  const pass = (row: unknown[]): boolean => {
     if (skipped < offset) {
       skipped++;
       return true;
@@ -701,7 +738,6 @@ function bindSelect(
     outerRefs,
     run(emit) {
       frame.v = new Array<unknown>(nslots).fill(null);
-      out = [];
       emitted = 0;
       skipped = 0;
       stopped = false;
@@ -709,43 +745,42 @@ function bindSelect(
       max = lim === undefined ? Number.POSITIVE_INFINITY : lim.limit();
       emitFn = emit;
       if (max === 0 && !collect) return;
-      if (aggregated) {
-        groupsMap = new Map();
-        pipeline();
-        if (groupsMap.size > 0 || groups.length > 0)
-          status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
-        if (groupsMap.size === 0 && groups.length === 0) {
-          frame.v = new Array<unknown>(nslots).fill(null);
-          agg.finish(agg.init(), frame.v);
-          produce();
-        } else {
-          for (const g of groupsMap.values()) {
-            frame.v = g.first;
-            agg.finish(g.states, frame.v);
-            if (!produce()) break;
-          }
-        }
-      } else pipeline();
-      if (!collect || stopped) return;
-      let rows = out;
-      if (distinct) {
-        const seen = new Set<string>();
-        rows = rows.filter(([, r]) => {
-          const k = rowKey(r, types);
-          if (seen.has(k)) return false;
-          seen.add(k);
-          return true;
-        });
-        status.add('Created_tmp_tables', 1);
+      seen = distinct ? new Set() : null;
+      if (distinct) status.add('Created_tmp_tables', 1);
+      sorter = sorting
+        ? startSort(keyTypes, keyDesc, c.env, stages[0]?.access.kind === 'ref' ? 'Sort_range' : 'Sort_scan')
+        : null;
+      try {
+        runBody();
+      } catch (e) {
+        sorter?.close();
+        throw e;
       }
-      if (sortKeys.length > 0) {
-        status.add('Sort_rows', rows.length);
-        status.add('Sort_scan', 1);
-        rows.sort((a, b) => cmp(a[0], b[0]));
-      }
-      for (let i = offset; i < rows.length && i < offset + max; i++) if (emit(rows[i]![1]) === false) return;
+      if (sorter === null || stopped) return;
+      const fs = sorter;
+      sorter = null;
+      finishSort(fs, c.env, (r) => pass(r));
     },
   };
+  function runBody(): void {
+    if (aggregated) {
+      groupsMap = new Map();
+      pipeline();
+      if (groupsMap.size > 0 || groups.length > 0)
+        status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
+      if (groupsMap.size === 0 && groups.length === 0) {
+        frame.v = new Array<unknown>(nslots).fill(null);
+        agg.finish(agg.init(), frame.v);
+        produce();
+      } else {
+        for (const g of groupsMap.values()) {
+          frame.v = g.first;
+          agg.finish(g.states, frame.v);
+          if (!produce()) break;
+        }
+      }
+    } else pipeline();
+  }
 }
 
 /** `ORDER BY 2` / `GROUP BY 1`: the select item at that position. */

@@ -271,6 +271,7 @@ export class Session {
       status: this.counters,
       planner: this.planner,
       sqlMode: String(this.vars.get('sql_mode')),
+      sortBufferSize: Number(this.vars.get('sort_buffer_size')),
       divPrecisionIncrement: Number(this.vars.get('div_precision_increment')),
       meta: (t) => dict.tables.get(t),
       view: (n) => dict.views.get(n),
