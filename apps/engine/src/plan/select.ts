@@ -4,7 +4,7 @@ import { arr, identText, obj, type Obj, objectName, posOf, tagOf } from '../sql/
 import { SqlError } from '../sql/errors.js';
 import { parseSql } from '../sql/parser.js';
 import { Aggregator, type AggState } from '../exec/aggregate.js';
-import { cmpValues, hashKey } from '../exec/compare.js';
+import { hashKey } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
 import { FileSort } from '../exec/filesort.js';
 import { buildPipeline } from '../exec/pipeline.js';
