@@ -41,6 +41,8 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   readonly sqlMode: string;
   /** sort_buffer_size, bytes. */
   readonly sortBufferSize: number;
+  /** join_buffer_size, bytes. */
+  readonly joinBufferSize: number;
 }
 
 interface Ctx {
@@ -646,7 +648,10 @@ function bindSelect(
     limit === undefined
       ? undefined
       : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
-  const stages = c.env.planner.plan(block.sources, where);
+  const straight =
+    obj(sel.select_modifiers).straight_join === true ||
+    JSON.stringify(sel.from ?? []).includes('"StraightJoin"');
+  const stages = c.env.planner.plan(block.sources, where, straight);
   const frame = block.frame;
   const nslots = block.nslots;
   const outEvs = items.map((b) => b.ev);
@@ -729,7 +734,14 @@ function bindSelect(
     agg.step(g.states);
     return true;
   };
-  const pipeline = buildPipeline(stages, frame, c.run, status, aggregated ? sinkAgg : produce);
+  const pipeline = buildPipeline(
+    stages,
+    frame,
+    c.run,
+    status,
+    aggregated ? sinkAgg : produce,
+    c.env.joinBufferSize,
+  );
   const outerRefs = block.outerRefs;
   return {
     columns: names,

@@ -272,6 +272,7 @@ export class Session {
       planner: this.planner,
       sqlMode: String(this.vars.get('sql_mode')),
       sortBufferSize: Number(this.vars.get('sort_buffer_size')),
+      joinBufferSize: Number(this.vars.get('join_buffer_size')),
       divPrecisionIncrement: Number(this.vars.get('div_precision_increment')),
       meta: (t) => dict.tables.get(t),
       view: (n) => dict.views.get(n),
