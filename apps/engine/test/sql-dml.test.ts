@@ -139,6 +139,27 @@ describe('session state', () => {
     expect(s.query('SELECT 1/3').rows).toEqual([['0.333333']]);
     expect(s.query("SHOW VARIABLES LIKE 'sort_buffer%'").rows).toEqual([['sort_buffer_size', '262144']]);
   });
+  it('counts index reads as MySQL: ref, eq_ref and range steps including the one that finds the end', () => {
+    const { s } = fresh();
+    s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT, KEY ik (k))');
+    s.query('INSERT INTO t VALUES (1, 5), (2, 5), (3, 6), (4, 7), (5, 9), (6, NULL)');
+    const reads = (sql: string): [number, number, unknown[][]] => {
+      s.query('FLUSH STATUS');
+      const rows = s.query(sql).rows;
+      const st = s.status();
+      return [st.Handler_read_key!, st.Handler_read_next!, rows];
+    };
+    expect(reads('SELECT id FROM t WHERE id = 3')).toEqual([1, 0, [[3]]]);
+    expect(reads('SELECT id FROM t WHERE k = 5')).toEqual([1, 2, [[1], [2]]]);
+    expect(reads('SELECT id FROM t WHERE k = 8')).toEqual([1, 0, []]);
+    // range 6..7 on ik: two rows, then the step onto k = 9 ends it
+    expect(reads('SELECT id FROM t WHERE k BETWEEN 6 AND 7')).toEqual([1, 2, [[3], [4]]]);
+    expect(s.status().Select_range).toBe(1);
+    // open above: k > 6 reads 7, 9 and the end of the index; NULLs are never in a range
+    expect(reads('SELECT id FROM t WHERE k > 6')).toEqual([1, 2, [[4], [5]]]);
+    expect(reads('SELECT id FROM t WHERE k < 6')).toEqual([1, 2, [[1], [2]]]);
+    expect(reads('SELECT id FROM t IGNORE INDEX (ik) WHERE k < 6')[2]).toEqual([[1], [2]]);
+  });
   it('counts handler calls per session; FLUSH STATUS resets', () => {
     const { s } = fresh();
     s.query('CREATE TABLE t (id INT PRIMARY KEY)');

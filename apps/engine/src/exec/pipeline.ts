@@ -337,6 +337,42 @@ export function buildPipeline(
       };
       continue;
     }
+    if (access.kind === 'range') {
+      const table = src.table!;
+      const dec = rowDecoder(src, frame);
+      const loEv = access.lo?.expr.ev;
+      const hiEv = access.hi?.expr.ev;
+      let stop = false;
+      const onRow = (r: RowBuffer): boolean => {
+        dec(r);
+        if (!emit()) {
+          stop = true;
+          return false;
+        }
+        return true;
+      };
+      steps[k] = () => {
+        matched = false;
+        let lo: FieldValue | undefined;
+        let hi: FieldValue | undefined;
+        if (loEv !== undefined) {
+          const v = loEv();
+          if (v === null) return finishLeft();
+          lo = keyValue(src, access.column, access.lo!.expr, v);
+        }
+        if (hiEv !== undefined) {
+          const v = hiEv();
+          if (v === null) return finishLeft();
+          hi = keyValue(src, access.column, access.hi!.expr, v);
+        }
+        if (k === 0) status.add('Select_range', 1);
+        stop = false;
+        table.range(access.index, lo, access.lo?.inclusive ?? true, hi, access.hi?.inclusive ?? true, onRow);
+        if (stop) return false;
+        return finishLeft();
+      };
+      continue;
+    }
     if (k === 0 && src.derived === undefined) {
       const table = src.table!;
       const dec = rowDecoder(src, frame);

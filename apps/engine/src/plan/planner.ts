@@ -16,11 +16,23 @@ export type Access =
   | { readonly kind: 'scan' }
   | { readonly kind: 'ref'; readonly index: string; readonly keys: readonly KeyPart[] }
   | {
+      readonly kind: 'range';
+      readonly index: string;
+      readonly column: number;
+      readonly lo?: RangeBound;
+      readonly hi?: RangeBound;
+    }
+  | {
       readonly kind: 'hash';
       readonly build: readonly Bound[];
       readonly probe: readonly Bound[];
       readonly types: readonly SqlType[];
     };
+
+export interface RangeBound {
+  readonly expr: Bound;
+  readonly inclusive: boolean;
+}
 
 export interface KeyPart {
   readonly column: number;
@@ -112,6 +124,41 @@ function joinOrder(sources: readonly Source[], where: readonly Bound[], straight
   return order;
 }
 
+const FLIP: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/** The bounds a conjunct puts on column c of source k, from values known before it. */
+function rangeBounds(
+  b: Bound,
+  k: number,
+  c: number,
+  before: (i: number) => boolean,
+): Array<['lo' | 'hi', RangeBound]> {
+  if (b.sub === true) return [];
+  const isCol = (x: Bound): boolean =>
+    x.col !== undefined && x.col.src.idx === k && x.col.c === c && !x.outer;
+  const known = (x: Bound): boolean => x.refs.every(before) && x.sub !== true;
+  if (b.between !== undefined) {
+    const { e, lo, hi } = b.between;
+    if (isCol(e) && known(lo) && known(hi))
+      return [
+        ['lo', { expr: lo, inclusive: true }],
+        ['hi', { expr: hi, inclusive: true }],
+      ];
+    return [];
+  }
+  const cmp = b.cmp;
+  if (cmp === undefined || FLIP[cmp.op] === undefined) return [];
+  let op = cmp.op;
+  let other: Bound;
+  if (isCol(cmp.l) && known(cmp.r)) other = cmp.r;
+  else if (isCol(cmp.r) && known(cmp.l)) {
+    other = cmp.l;
+    op = FLIP[op]!;
+  } else return [];
+  if (op === '>' || op === '>=') return [['lo', { expr: other, inclusive: op === '>=' }]];
+  return [['hi', { expr: other, inclusive: op === '<=' }]];
+}
+
 export const ruleBasedPlanner: Planner = {
   plan(sources, where, straight = false) {
     const order = joinOrder(sources, where, straight);
@@ -169,6 +216,22 @@ function chooseAccess(
         best = { index: ix.name, keys, unique };
     }
     if (best !== undefined) return { kind: 'ref', index: best.index, keys: best.keys };
+    // a range on an index's first column: col < / <= / > / >= expr, col BETWEEN a AND b
+    for (const ix of [t.primary, ...t.secondary]) {
+      if (!allowed(ix.name)) continue;
+      const c = ix.columns[0]!;
+      let lo: RangeBound | undefined;
+      let hi: RangeBound | undefined;
+      for (const m of match) {
+        for (const [side, b] of rangeBounds(m, src.idx, c, before)) {
+          if (!keyable(src, c, b.expr.t)) continue;
+          if (side === 'lo') lo ??= b;
+          else hi ??= b;
+        }
+      }
+      if (lo !== undefined || hi !== undefined)
+        return { kind: 'range', index: ix.name, column: c, ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) };
+    }
   }
   const joinEqs = eqs.filter(([, e]) => e.refs.length > 0 || e.outer);
   if (p > 0 && joinEqs.length > 0) {

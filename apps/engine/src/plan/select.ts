@@ -760,7 +760,14 @@ function bindSelect(
       seen = distinct ? new Set() : null;
       if (distinct) status.add('Created_tmp_tables', 1);
       sorter = sorting
-        ? startSort(keyTypes, keyDesc, c.env, stages[0]?.access.kind === 'ref' ? 'Sort_range' : 'Sort_scan')
+        ? startSort(
+            keyTypes,
+            keyDesc,
+            c.env,
+            stages[0]?.access.kind === 'ref' || stages[0]?.access.kind === 'range'
+              ? 'Sort_range'
+              : 'Sort_scan',
+          )
         : null;
       try {
         runBody();
