@@ -174,3 +174,31 @@ describe('session state', () => {
     expect(s.status().Handler_read_key).toBe(1);
   });
 });
+
+describe('ALTER TABLE', () => {
+  it('adds and drops indexes in place and columns by copying; a failure leaves the old table', () => {
+    const { db, s } = fresh();
+    s.query('CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(4))');
+    s.query("INSERT INTO t VALUES (1, 10, 'x'), (2, 10, 'y'), (3, 30, NULL)");
+    s.query('ALTER TABLE t ADD INDEX ia (a), ADD KEY ib (b)');
+    expect(db.table('t').secondary.map((x) => x.name)).toEqual(['ia', 'ib']);
+    expect(() => s.query('ALTER TABLE t ADD UNIQUE KEY ua (a)')).toThrow(/Duplicate entry/);
+    expect(db.table('t').secondary.map((x) => x.name)).toEqual(['ia', 'ib']);
+    s.query('ALTER TABLE t DROP INDEX ib');
+    s.query('ALTER TABLE t ADD COLUMN c DECIMAL(5,2) NOT NULL DEFAULT 1.5 AFTER a, DROP COLUMN b');
+    expect(s.query('SELECT * FROM t ORDER BY id').rows).toEqual([
+      [1, 10, '1.50'],
+      [2, 10, '1.50'],
+      [3, 30, '1.50'],
+    ]);
+    db.table('t').checkIndexes();
+    expect(s.query('SELECT id FROM t WHERE a = 10').rows).toEqual([[1], [2]]);
+    s.query('SET GLOBAL expand_fast_index_creation = ON');
+    const s2 = db.session();
+    s2.query('ALTER TABLE t ADD COLUMN d INT');
+    db.table('t').checkIndexes();
+    expect(db.table('t').secondary.map((x) => x.name)).toEqual(['ia']);
+    expect(() => s2.query('ALTER TABLE t DROP COLUMN nope')).toThrow(/Can't DROP 'nope'/);
+    expect(s2.query('SELECT count(*) FROM t').rows).toEqual([[3]]);
+  });
+});

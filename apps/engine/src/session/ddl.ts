@@ -3,6 +3,7 @@ import type { ColumnType, IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { compileAlter } from './alter.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
@@ -10,7 +11,7 @@ import type { Compiled, StatementContext } from './session.js';
 const MAX_STORED_DECIMAL = 15;
 
 /** A declared column type → [stored type, declared text]. */
-function columnType(dt: unknown, col: string): [ColumnType, string] {
+export function columnType(dt: unknown, col: string): [ColumnType, string] {
   const [t, v] = tagOf(dt);
   const len = (x: unknown, d: number): number => {
     const [lt, lv] = tagOf(x);
@@ -98,7 +99,7 @@ function columnType(dt: unknown, col: string): [ColumnType, string] {
   }
 }
 
-function keyColumns(cols: unknown): string[] {
+export function keyColumns(cols: unknown): string[] {
   return arr(cols).map((c) => {
     const co = obj(c);
     const e = obj(co.column).expr ?? co.expr ?? c;
@@ -229,7 +230,7 @@ export function addIndex(
   cols: string[],
   unique: boolean,
 ): ReturnType<typeof okResult> {
-  if (!ctx.db.hasTable(tname) || tname.startsWith('#'))
+  if (!ctx.db.hasTable(tname) || tname.startsWith('#sql'))
     throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
   const t = ctx.db.table(tname);
   if (
@@ -349,6 +350,8 @@ export function compileDdl(tag: string, v: unknown, ctx: StatementContext): Comp
       return drop(o, ctx);
     case 'CreateView':
       return createView(o, ctx);
+    case 'AlterTable':
+      return compileAlter(o, ctx);
     default:
       return undefined;
   }
