@@ -50,6 +50,16 @@ describe('writes', () => {
       [2, 20],
     ]);
   });
+  it('REPLACE removes the clashing rows first; INSERT IGNORE skips duplicates with a warning', () => {
+    const { db, s } = fresh();
+    s.query('CREATE TABLE t (id INT PRIMARY KEY, u INT, v VARCHAR(3), UNIQUE KEY uu (u))');
+    s.query("INSERT INTO t VALUES (1, 10, 'a'), (2, 20, 'b')");
+    expect(s.query("REPLACE INTO t VALUES (1, 20, 'c')").affectedRows).toBe(3);
+    expect(s.query('SELECT * FROM t').rows).toEqual([[1, 20, 'c']]);
+    const r = s.query("INSERT IGNORE INTO t VALUES (1, 5, 'd'), (3, 30, 'e')");
+    expect([r.affectedRows, r.warnings]).toEqual([1, 1]);
+    db.table('t').checkIndexes();
+  });
   it('UPDATE and DELETE through WHERE; a failing UPDATE changes nothing', () => {
     const { db, s } = fresh();
     s.query('CREATE TABLE t (id INT PRIMARY KEY, u INT, UNIQUE KEY uu (u))');

@@ -155,6 +155,13 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
           if (i < 0) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${n}' in 'field list'`);
           return i;
         });
+  const replace = o.replace_into === true;
+  const ignore = o.ignore === true;
+  if (o.on !== undefined && o.on !== null)
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      "This version of MySQL doesn't yet support 'INSERT … ON DUPLICATE KEY UPDATE'",
+    );
   const source = obj(o.source);
   const [bt, bv] = tagOf(source.body);
   const env = ctx.queryEnv();
@@ -238,18 +245,51 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
         }
         full.push(row);
       });
-      // all rows converted: insert, undoing the ones already inserted on any failure
+      // all rows converted: insert, undoing everything done so far on any failure
       const done: FieldValue[][] = [];
+      const removed: FieldValue[][] = [];
+      let affected = 0;
+      let skipped = 0;
       try {
         for (const row of full) {
-          table.insert(row);
+          if (replace) {
+            // REPLACE: rows clashing on the primary key or a unique index go first (MySQL counts
+            // each as one more affected row)
+            for (const ix of [table.primary, ...table.secondary.filter((x) => x.unique)]) {
+              const prefix = ix.columns.map((c) => row[c]!);
+              if (prefix.some((v) => v === null)) continue;
+              const clash: FieldValue[][] = [];
+              table.lookup(ix.name, prefix, (r) => {
+                clash.push(r.toArray());
+                return true;
+              });
+              for (const r of clash) {
+                table.delete(w.pkOf(r));
+                removed.push(r);
+                affected++;
+              }
+            }
+          }
+          try {
+            table.insert(row);
+          } catch (e) {
+            if (ignore && e instanceof Error && e.name === 'DuplicateEntryError') {
+              skipped++;
+              ctx.session.warn();
+              continue;
+            }
+            throw e;
+          }
           done.push(row);
+          affected++;
         }
       } catch (e) {
         for (let i = done.length - 1; i >= 0; i--) table.delete(w.pkOf(done[i]!));
+        for (let i = removed.length - 1; i >= 0; i--) table.insert(removed[i]!);
         throw storageError(e);
       }
-      return okResult(full.length, insertId);
+      void skipped;
+      return okResult(affected, insertId, ctx.session.warningCount);
     },
   };
 }
