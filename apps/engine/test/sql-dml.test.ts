@@ -178,7 +178,7 @@ describe('session state', () => {
     s.query('SELECT * FROM t');
     const st = s.status();
     expect(st.Handler_read_first).toBe(1);
-    expect(st.Handler_read_rnd_next).toBe(3);
+    expect(st.Handler_read_rnd_next).toBe(4);
     expect(st.Select_scan).toBe(1);
     s.query('SELECT * FROM t WHERE id = 2');
     expect(s.status().Handler_read_key).toBe(1);

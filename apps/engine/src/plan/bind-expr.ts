@@ -224,6 +224,7 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
     case 'Identifier': {
       const name = identText(v);
       if (name.startsWith('@@')) return sysVarRef(ctx, name.slice(2), undefined, n);
+      if (name.startsWith('@')) throw unsupported('user variables', n);
       return resolveColumn(ctx, [name], n);
     }
     case 'CompoundIdentifier': {

@@ -98,6 +98,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
   }
   const o = obj(v);
   const name = objectName(o.name).join('.').toLowerCase();
+  if (o.over !== undefined && o.over !== null) throw unsupported('window functions', n);
   const argList = obj(obj(o.args).List);
   const rawArgs = arr(argList.args);
   const distinct = argList.duplicate_treatment === 'Distinct';

@@ -394,6 +394,11 @@ function fieldOf(v: unknown, t: SqlType): FieldValue {
 }
 
 function update(o: Obj, ctx: StatementContext): Compiled {
+  if (arr(obj(o.table).joins).length > 0 || (o.from !== undefined && o.from !== null))
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      "This version of MySQL doesn't yet support 'multi-table UPDATE'",
+    );
   const rel = obj(o.table).relation;
   const [, tv] = tagOf(rel);
   const to = obj(tv);
@@ -447,6 +452,16 @@ function update(o: Obj, ctx: StatementContext): Compiled {
 
 function del(o: Obj, ctx: StatementContext): Compiled {
   const from = tagOf(o.from)[1];
+  if (
+    arr(from).length !== 1 ||
+    arr(obj(arr(from)[0]).joins).length > 0 ||
+    arr(o.tables).length > 0 ||
+    (o.using !== undefined && o.using !== null)
+  )
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      "This version of MySQL doesn't yet support 'multi-table DELETE'",
+    );
   const first = obj(arr(from)[0]);
   const [, tv] = tagOf(first.relation);
   const to = obj(tv);
