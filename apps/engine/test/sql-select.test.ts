@@ -163,6 +163,13 @@ describe('MySQL semantics', () => {
     expect(p.run([5]).rows).toEqual([['five']]);
     expect(p.run([4]).rows).toEqual([]);
   });
+  it('parses DIV inside BETWEEN bounds (a parser precedence gap, sqllogictest index/random)', () => {
+    expect(
+      one(
+        'SELECT 7 BETWEEN 10 DIV 3 AND 7 % 4 + 5, 17 DIV 5 % 2, 9 MOD 4 DIV 1, NOT 30 * 2 BETWEEN - + 7 DIV + - 2 AND NULL',
+      ),
+    ).toEqual([1, 1, 1, null]);
+  });
   it('factors a condition common to every OR branch', () => {
     expect(
       s.query(
