@@ -264,7 +264,8 @@ function chooseAccess(
       // without statistics: a one-sided range on a secondary index is often most of the table,
       // each row then fetched through the clustered index; only the clustered index takes those
       if (lo !== undefined || hi !== undefined) {
-        if (!ix.primary && (lo === undefined || hi === undefined)) continue;
+        const forced = [...hints.force, ...hints.use].some((h) => h.toLowerCase() === ix.name.toLowerCase());
+        if (!ix.primary && !forced && (lo === undefined || hi === undefined)) continue;
         return { kind: 'range', index: ix.name, column: c, ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) };
       }
     }
