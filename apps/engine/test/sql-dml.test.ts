@@ -181,6 +181,7 @@ describe('session state', () => {
     const st = s.status();
     expect(st.Handler_read_first).toBe(1);
     expect(st.Handler_read_rnd_next).toBe(4);
+    expect(st.Innodb_rows_read).toBe(3);
     expect(st.Select_scan).toBe(1);
     s.query('SELECT * FROM t WHERE id = 2');
     expect(s.status().Handler_read_key).toBe(1);

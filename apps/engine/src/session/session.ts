@@ -5,6 +5,7 @@ import {
   H_READ_KEY,
   H_READ_NEXT,
   H_READ_RND_NEXT,
+  H_ROWS_READ,
   H_UPDATE,
   H_WRITE,
 } from '../storage/counters.js';
@@ -60,6 +61,7 @@ const HANDLER_MAP: Array<[number, StatusName]> = [
   [H_READ_RND_NEXT, 'Handler_read_rnd_next'],
   [H_UPDATE, 'Handler_update'],
   [H_WRITE, 'Handler_write'],
+  [H_ROWS_READ, 'Innodb_rows_read'],
 ];
 
 /**
