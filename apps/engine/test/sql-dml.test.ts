@@ -72,6 +72,16 @@ describe('writes', () => {
     db.table('t').checkIndexes();
     expect(s.query('SELECT count(*) FROM t').rows).toEqual([[1]]);
   });
+  it('CHAR drops trailing spaces, VARCHAR keeps them; too long is error 1406', () => {
+    const { s } = fresh();
+    s.query('CREATE TABLE t (c CHAR(4), v VARCHAR(4))');
+    s.query("INSERT INTO t VALUES ('ab  ', 'ab  ')");
+    expect(s.query('SELECT c, v, length(c), length(v) FROM t').rows).toEqual([['ab', 'ab  ', 2, 4]]);
+    expect(() => s.query("INSERT INTO t VALUES ('abcde', 'x')")).toThrow(
+      /Data too long for column 'c' at row 1/,
+    );
+    expect(s.query('SHOW WARNINGS').columns).toEqual(['Level', 'Code', 'Message']);
+  });
   it('tables without a primary key get a hidden row id', () => {
     const { s } = fresh();
     s.query('CREATE TABLE t (a INT, b TEXT)');
