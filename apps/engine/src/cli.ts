@@ -8,12 +8,14 @@ import { failure } from './commands/internal/failure.js';
 import { writeErr, writeOut } from './commands/internal/output.js';
 import { loadCommand } from './commands/load.js';
 import { COMMANDS, commandUsage, mainUsage } from './commands/usage.js';
+import { sqlCommand } from './sql-cli/sql-command.js';
 
 const RUN: Readonly<Record<string, (argv: readonly string[]) => void | Promise<void>>> = {
   'tpch gen': genCommand,
   'tpch load': loadCommand,
   info: infoCommand,
   demo: demoCommand,
+  sql: sqlCommand,
 };
 
 function version(): string {

@@ -54,11 +54,21 @@ info prints. Everything lives in a temp directory removed at the end, unless --d
 then DIR keeps tbl/ and tpch-sfN.ekdb (a previous demo database there is replaced).`,
 };
 
+export const SQL: CommandHelp = {
+  spec: { name: 'sql', flags: [], values: ['db', 'execute', 'format'] },
+  synopsis: 'enginekit sql --db FILE [-e "SQL"] [--format table|tsv|json]',
+  text: `run SQL statements given with -e (--execute) and exit, or read them interactively: a
+statement ends at ; (or \\G for vertical output) and may span lines; Ctrl-C drops the statement
+being typed, Ctrl-D leaves. FILE is created if missing. Errors print as MySQL prints them
+(ERROR errno (SQLSTATE): message); after an error -e stops with status 1.`,
+};
+
 export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   'tpch gen': GEN,
   'tpch load': LOAD,
   info: INFO,
   demo: DEMO,
+  sql: SQL,
 };
 
 /** `--help` of one command. */
