@@ -34,19 +34,19 @@ export async function runInMemory(sf) {
   const index = arrayIndex(lineitem, key);
   const reader = arrayIndexReader(lineitem, key);
   const fetcher = arrayRowFetcher(lineitem);
-  const bka = () => ({ ...base(), reader, fetcher, outerCodec: ordersCodec, joinBufferSize: JOIN_BUFFER });
+  const bka = () => ({ ...base(), reader, fetcher, outerCodec: ordersCodec, join_buffer_size: JOIN_BUFFER });
   const cases = {
     'NLJ (hash index)': () => indexNestedLoopJoin({ ...base(), inner: index }, count),
     'NLJ (sorted index + fetch)': () =>
       indexNestedLoopJoin({ ...base(), inner: indexAccessFromReader(reader, fetcher) }, count),
     'BNL 256K': () =>
       blockNestedLoopJoin(
-        { ...base(), inner: arraySource(lineitem), outerCodec: ordersCodec, joinBufferSize: JOIN_BUFFER },
+        { ...base(), inner: arraySource(lineitem), outerCodec: ordersCodec, join_buffer_size: JOIN_BUFFER },
         count,
       ),
     'BNLH 256K': () =>
       blockNestedLoopHashJoin(
-        { ...base(), inner: arraySource(lineitem), outerCodec: ordersCodec, joinBufferSize: JOIN_BUFFER },
+        { ...base(), inner: arraySource(lineitem), outerCodec: ordersCodec, join_buffer_size: JOIN_BUFFER },
         count,
       ),
     'BKA 256K (rowid-ordered)': () => batchedKeyAccessJoin(bka(), count),

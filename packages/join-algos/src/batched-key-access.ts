@@ -1,7 +1,9 @@
 import {
+  addMrrCounters,
   createMrrCounters,
   createMultiRangeRead,
   type IndexReader,
+  KEY_REFERENCE_BYTES,
   type MrrCounters,
   type MrrKeyRange,
   type RowFetcher,
@@ -10,7 +12,6 @@ import { HASH_ENTRY_BYTES, JOIN_BUFFER_SIZE_DEFAULT, type JoinBufferOptions } fr
 import { BufferedJoin } from './internal/buffered.js';
 import { KeyHash } from './internal/key-hash.js';
 import { checkSpec, countingEmit } from './internal/spec.js';
-import { checkBufferSize } from './internal/validate.js';
 import { createJoinStats, type JoinStats } from './stats.js';
 import type { Emit, JoinKey, JoinSpec } from './types.js';
 
@@ -20,12 +21,6 @@ export interface BkaMrrOptions {
   mrr_sort_keys?: boolean;
   /** Rowid-ordered scan; `false` for a clustered-key or index-only inner access. Default true. */
   sortRowIds?: boolean;
-  /**
-   * Bytes MRR may use per batch. Default: what the join buffer has left after the records, at
-   * least {@link MIN_BKA_MRR_BUFFER} (MariaDB carves the MRR buffer out of the join buffer's
-   * tail, reserving `ref_length + 8` bytes per record, §5.4 of the reference).
-   */
-  mrrBufferSize?: number;
 }
 
 /** A BKA / BKAH join: the inner side is an MRR index reader and row fetcher (`@enginekit/mrr`). */
@@ -36,10 +31,25 @@ export interface BkaJoinSpec<O, I, K> extends JoinSpec<O, I>, JoinBufferOptions<
   fetcher: RowFetcher<I>;
 }
 
-/** Bytes of one (numeric row id, association) MRR entry: 8 + 8. */
-export const MRR_BYTES_PER_RECORD = 16;
-/** The least MRR buffer a BKA batch is given, in bytes. */
-export const MIN_BKA_MRR_BUFFER = 256;
+/**
+ * InnoDB's `stats.mrr_length_per_rec` beyond the row id: `ref_length + 8` bytes of MRR buffer
+ * per expected row (`ha_innobase::info`; 8 = the largest `sizeof(void*)`, the association).
+ */
+export const MRR_ASSOCIATION_BYTES = 8;
+
+/**
+ * MRR bytes a BKA join buffer reserves for its `recno`-th record (1-based), MariaDB 10.0's
+ * `JOIN_TAB_SCAN_MRR::aux_buffer_incr`: `mrr_length_per_rec · rec_per_key` per record, and for
+ * the first record also one lookup key and one row id (`ref->key_length + ref_length`).
+ * `mrr_length_per_rec` is InnoDB's `ref_length + 8`; `ref_length` is the reader's row id
+ * length (8 for numeric row ids), the key length its `keyLength` (default 8).
+ */
+export function bkaAuxBufferIncrement(reader: IndexReader<unknown>, recno: number): number {
+  const refLength = reader.rowIdKind === 'bytes' ? reader.rowIdLength : 8;
+  const rpk = Math.max(1, Math.floor(reader.recordsPerKey ?? 1));
+  const perRecord = (refLength + MRR_ASSOCIATION_BYTES) * rpk;
+  return recno === 1 ? (reader.keyLength ?? KEY_REFERENCE_BYTES) + refLength + perRecord : perRecord;
+}
 
 /**
  * Batched Key Access (BKA, `join_cache_level` 5–6): fill the join buffer with outer records,
@@ -47,7 +57,12 @@ export const MIN_BKA_MRR_BUFFER = 256;
  * (MariaDB `bka_range_seq_next`, range_id = the record's buffer position). Every returned inner
  * row is checked against exactly the record it was asked for. With a rowid-ordered MRR the inner
  * rows come back in primary-key order: sequential page reads instead of one random lookup per
- * outer row. `Handler_read_key/_next/_rnd` come from MRR's counters.
+ * outer row. `Handler_read_key/_next/_rnd` and `Handler_mrr_*` come from MRR's counters.
+ *
+ * The MRR buffer is the join buffer's free tail (`JOIN_TAB_SCAN_MRR::init_mrr_buff`): each
+ * record reserves {@link bkaAuxBufferIncrement} bytes for it, so a full buffer still leaves MRR
+ * room for the batch. When the tail cannot hold one MRR entry, MRR runs its default
+ * implementation, as MariaDB's `dsmrr_init` does.
  */
 export function batchedKeyAccessJoin<O, I, K>(spec: BkaJoinSpec<O, I, K>, emit: Emit<O, I>): JoinStats {
   return runBka(spec, emit, false);
@@ -71,16 +86,15 @@ function runBka<O, I, K>(spec: BkaJoinSpec<O, I, K>, emit: Emit<O, I>, hashed: b
   if (typeof fetcher !== 'object' || fetcher === null || typeof fetcher.rndPos !== 'function') {
     throw new TypeError(`spec.fetcher must be a RowFetcher, got ${String(fetcher)}`);
   }
-  if (spec.mrrBufferSize !== undefined)
-    checkBufferSize('mrrBufferSize', spec.mrrBufferSize, MIN_BKA_MRR_BUFFER);
   const stats = createJoinStats();
-  const rpk = Math.max(1, Math.floor(reader.recordsPerKey ?? 1));
-  const aux = MRR_BYTES_PER_RECORD * rpk + (hashed ? HASH_ENTRY_BYTES : 0);
+  const perRecord = bkaAuxBufferIncrement(reader, 2);
+  const firstExtra = bkaAuxBufferIncrement(reader, 1) - perRecord;
   const join = new BufferedJoin(
     spec,
     spec.outerCodec,
-    spec.joinBufferSize ?? JOIN_BUFFER_SIZE_DEFAULT,
-    aux,
+    spec.join_buffer_size ?? JOIN_BUFFER_SIZE_DEFAULT,
+    true,
+    { perRecord: perRecord + (hashed ? HASH_ENTRY_BYTES : 0), first: firstExtra },
     countingEmit(emit, stats),
     stats,
   );
@@ -113,11 +127,9 @@ function runBka<O, I, K>(spec: BkaJoinSpec<O, I, K>, emit: Emit<O, I>, hashed: b
       if (hash === null) for (let r = 0; r < buf.count; r++) rangeAt(n++, buf.key(r), r);
       else for (const [k, head] of hash.heads) rangeAt(n++, k, head);
       const batch: MrrKeyRange<K>[] = ranges.length === n ? ranges : ranges.slice(0, n);
-      const free = buf.sizeBytes - buf.usedBytes - (hashed ? buf.count * HASH_ENTRY_BYTES : 0);
-      const scan = createMultiRangeRead(reader, fetcher, batch, {
-        ...mrrOptions,
-        mrr_buffer_size: spec.mrrBufferSize ?? Math.max(MIN_BKA_MRR_BUFFER, free),
-      });
+      // The MRR buffer: the records' reservations plus whatever the fill left unused.
+      const mrrBytes = buf.sizeBytes - buf.usedBytes - (hashed ? buf.count * HASH_ENTRY_BYTES : 0);
+      const scan = createMultiRangeRead(reader, fetcher, batch, { ...mrrOptions, bufferSize: mrrBytes });
       while (scan.next()) {
         const inner = scan.row;
         const first = scan.association;
@@ -131,11 +143,5 @@ function runBka<O, I, K>(spec: BkaJoinSpec<O, I, K>, emit: Emit<O, I>, hashed: b
     },
     () => hash?.clear(),
   );
-  stats.Handler_read_key += counters.Handler_read_key;
-  stats.Handler_read_next += counters.Handler_read_next;
-  stats.Handler_read_rnd += counters.Handler_read_rnd;
-  stats.Handler_mrr_init += counters.Handler_mrr_init;
-  stats.Handler_mrr_key_refills += counters.Handler_mrr_key_refills;
-  stats.Handler_mrr_rowid_refills += counters.Handler_mrr_rowid_refills;
-  return stats;
+  return addMrrCounters(stats, counters);
 }

@@ -10,8 +10,12 @@ import type { Emit, JoinSpec, RowSource } from './types.js';
 export interface JoinBufferOptions<O> {
   /** How outer rows are packed into the join buffer. */
   outerCodec: RowCodec<O>;
-  /** `join_buffer_size` in bytes. Default {@link JOIN_BUFFER_SIZE_DEFAULT} (MariaDB 10.0: 128 KiB). */
-  joinBufferSize?: number;
+  /**
+   * `join_buffer_size` in bytes: this join's buffer (what {@link allocateJoinBuffers} granted
+   * it when several buffers share `join_buffer_space_limit`). Default
+   * {@link JOIN_BUFFER_SIZE_DEFAULT} (MariaDB 10.0: 128 KiB).
+   */
+  join_buffer_size?: number;
 }
 
 /** MariaDB 10.0's `join_buffer_size` default, bytes (MySQL 5.6: 262144). */
@@ -41,8 +45,9 @@ export function blockNestedLoopJoin<O, I>(spec: BlockJoinSpec<O, I>, emit: Emit<
   const join = new BufferedJoin(
     spec,
     spec.outerCodec,
-    spec.joinBufferSize ?? JOIN_BUFFER_SIZE_DEFAULT,
-    0,
+    spec.join_buffer_size ?? JOIN_BUFFER_SIZE_DEFAULT,
+    false,
+    {},
     countingEmit(emit, stats),
     stats,
   );
@@ -81,8 +86,9 @@ export function blockNestedLoopHashJoin<O, I>(spec: BlockJoinSpec<O, I>, emit: E
   const join = new BufferedJoin(
     spec,
     spec.outerCodec,
-    spec.joinBufferSize ?? JOIN_BUFFER_SIZE_DEFAULT,
-    HASH_ENTRY_BYTES,
+    spec.join_buffer_size ?? JOIN_BUFFER_SIZE_DEFAULT,
+    true,
+    { perRecord: HASH_ENTRY_BYTES },
     countingEmit(emit, stats),
     stats,
   );

@@ -11,6 +11,13 @@ export interface RowCodec<R> {
   write(row: R, bytes: Uint8Array, view: DataView, offset: number): number;
   /** Read the `length` bytes at `offset` back into a row. */
   read(bytes: Uint8Array, view: DataView, offset: number, length: number): R;
+  /**
+   * The most bytes `write` can produce (MariaDB's record `length` from the fields' declared
+   * sizes). Decides the width of a join buffer's record-length field; unknown means 4 bytes.
+   */
+  readonly maxByteLength?: number;
+  /** Fields a record has, flag fields such as a NULL bitmap included (MariaDB's `fields`). Default 1. */
+  readonly fieldCount?: number;
 }
 
 /**
@@ -18,9 +25,11 @@ export interface RowCodec<R> {
  * - `int32`: 4 bytes, two's complement (MySQL INT);
  * - `double`: 8 bytes IEEE 754 (MySQL DOUBLE; also any JS number);
  * - `int64`: 8 bytes, a `bigint` (MySQL BIGINT);
- * - `string`: 2-byte length + UTF-8 bytes (MySQL VARCHAR with a 2-byte length), at most 65535 bytes.
+ * - `string`: 2-byte length + UTF-8 bytes (MySQL VARCHAR with a 2-byte length), at most 65535 bytes;
+ * - `string(N)`: at most N UTF-8 bytes (a VARCHAR of N bytes), with a 1-byte length when
+ *   N ≤ 255 and a 2-byte one above, as MySQL stores VARCHAR; N in [1, 65535].
  */
-export type ColumnType = 'int32' | 'double' | 'int64' | 'string';
+export type ColumnType = 'int32' | 'double' | 'int64' | 'string' | `string(${number})`;
 
 /** A row of {@link tupleCodec}: one value per column, `null` for SQL NULL. */
 export type Tuple = (number | bigint | string | null)[];
@@ -36,18 +45,38 @@ const decoder = new TextDecoder();
  * ```ts
  * const orders = tupleCodec(['int32', 'string', 'double']);
  * orders.byteLength([1, 'O', 173665.47]); // 1 + 4 + (2 + 1) + 8 = 16
+ * tupleCodec(['int32', 'string(1)']).byteLength([1, 'O']); // 1 + 4 + (1 + 1) = 7
  * ```
  */
 export function tupleCodec(columns: readonly ColumnType[]): RowCodec<Tuple> {
   if (!Array.isArray(columns)) throw new TypeError(`columns must be an array, got ${String(columns)}`);
-  const kinds = Uint8Array.from(columns, (c, i) => {
+  const n = columns.length;
+  const kinds = new Uint8Array(n);
+  const limits = new Uint32Array(n); // string byte limit
+  const prefix = new Uint8Array(n); // string length-prefix bytes
+  let maxByteLength = (n + 7) >> 3;
+  for (let i = 0; i < n; i++) {
+    const c = columns[i] as string;
     const k = ['int32', 'double', 'int64', 'string'].indexOf(c);
-    if (k < 0) throw new RangeError(`columns[${i}]: unknown column type '${String(c)}'`);
-    return k;
-  });
-  const n = kinds.length;
+    const m = /^string\((\d+)\)$/.exec(String(c));
+    if (k === 3 || m !== null) {
+      const limit = m === null ? 0xffff : Number(m[1]);
+      if (!(limit >= 1 && limit <= 0xffff)) {
+        throw new RangeError(`columns[${i}]: '${c}' needs a byte length in [1, 65535]`);
+      }
+      kinds[i] = 3;
+      limits[i] = limit;
+      prefix[i] = limit <= 0xff ? 1 : 2;
+      maxByteLength += prefix[i]! + limit;
+    } else if (k >= 0) {
+      kinds[i] = k;
+      maxByteLength += k === 0 ? 4 : 8;
+    } else throw new RangeError(`columns[${i}]: unknown column type '${String(c)}'`);
+  }
   const nullBytes = (n + 7) >> 3;
   return {
+    maxByteLength,
+    fieldCount: n + 1,
     byteLength(row: Tuple): number {
       let len = nullBytes;
       for (let c = 0; c < n; c++) {
@@ -55,7 +84,7 @@ export function tupleCodec(columns: readonly ColumnType[]): RowCodec<Tuple> {
         if (v === null || v === undefined) continue;
         const k = kinds[c]!;
         if (k === 0) len += 4;
-        else if (k === 3) len += 2 + stringBytes(v as string);
+        else if (k === 3) len += prefix[c]! + stringBytes(v as string);
         else len += 8;
       }
       return len;
@@ -84,10 +113,16 @@ export function tupleCodec(columns: readonly ColumnType[]): RowCodec<Tuple> {
             offset += 8;
             break;
           default: {
-            const written = encoder.encodeInto(v as string, bytes.subarray(offset + 2)).written;
-            if (written > 0xffff) throw new RangeError(`row[${c}]: string of ${written} bytes exceeds 65535`);
-            view.setUint16(offset, written, true);
-            offset += 2 + written;
+            const p = prefix[c]!;
+            const written = encoder.encodeInto(v as string, bytes.subarray(offset + p)).written;
+            if (written > limits[c]!) {
+              throw new RangeError(
+                `row[${c}]: string of ${written} bytes exceeds its ${limits[c]}-byte column`,
+              );
+            }
+            if (p === 1) bytes[offset] = written;
+            else view.setUint16(offset, written, true);
+            offset += p + written;
           }
         }
       }
@@ -116,9 +151,10 @@ export function tupleCodec(columns: readonly ColumnType[]): RowCodec<Tuple> {
             offset += 8;
             break;
           default: {
-            const len = view.getUint16(offset, true);
-            row[c] = decoder.decode(bytes.subarray(offset + 2, offset + 2 + len));
-            offset += 2 + len;
+            const p = prefix[c]!;
+            const len = p === 1 ? bytes[offset]! : view.getUint16(offset, true);
+            row[c] = decoder.decode(bytes.subarray(offset + p, offset + p + len));
+            offset += p + len;
           }
         }
       }

@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { SpillDirectory, type SpillFileSystem } from '@enginekit/common';
 import type { RowCodec } from './codec.js';
 import { BuildTable, probe } from './hash-join.js';
 import { hashKey } from './internal/key-hash-code.js';
 import { checkSpec, countingEmit } from './internal/spec.js';
-import { readSpill, SpillWriter } from './internal/spill-file.js';
+import { readSpill, SpillWriter } from './internal/spill-records.js';
 import { checkBufferSize, checkSource } from './internal/validate.js';
 import type { ScanJoinSpec } from './nested-loop.js';
 import { createJoinStats, type JoinStats } from './stats.js';
@@ -22,9 +20,14 @@ export interface GraceHashJoinSpec<O, I> extends ScanJoinSpec<O, I> {
   memoryBudget: number;
   /** Partitions to split both sides into once the budget is exceeded. Default 16, in [2, 1024]. */
   partitions?: number;
-  /** Where the temp directory is created. Default `os.tmpdir()`. */
-  tmpDir?: string;
+  /** `tmpdir`: where the private temp directory (`enginekit-join-XXXXXX`) is made. Default `os.tmpdir()`. */
+  tmpdir?: string;
+  /** File-system calls for the spill files (tests inject failures); `node:fs` by default. */
+  fs?: SpillFileSystem;
 }
+
+/** Name prefix of a grace hash join's private temp directory. */
+export const SPILL_PREFIX = 'enginekit-join-';
 
 /**
  * Grace hash join. The inner (build) input is read into a hash table; while it fits
@@ -35,7 +38,9 @@ export interface GraceHashJoinSpec<O, I> extends ScanJoinSpec<O, I> {
  * still exceeds the budget (skewed keys) is joined chunk by chunk: one budget's worth of build
  * rows at a time, the probe file re-read per chunk, outer match flags kept in a byte per row.
  *
- * The temp directory is removed when the join ends, also when it throws.
+ * Spill files live in a `@enginekit/common` {@link SpillDirectory} (`enginekit-join-XXXXXX` under
+ * `tmpdir`, files 0600); it is removed when the join ends, also when it throws (a full disk is
+ * a `DiskFullError`, any other file failure a `TempFileError`).
  */
 export function graceHashJoin<O, I>(spec: GraceHashJoinSpec<O, I>, emit: Emit<O, I>): JoinStats {
   checkSpec(spec, emit);
@@ -50,7 +55,15 @@ export function graceHashJoin<O, I>(spec: GraceHashJoinSpec<O, I>, emit: Emit<O,
   const { type, inner, innerKey, outer, outerKey, innerCodec, outerCodec } = spec;
   const table = new BuildTable<I>();
   let used = 0;
-  let dir: string | null = null;
+  if (spec.tmpdir !== undefined && (typeof spec.tmpdir !== 'string' || spec.tmpdir === '')) {
+    throw new TypeError(`tmpdir must be a non-empty string, got ${String(spec.tmpdir)}`);
+  }
+  const spill = new SpillDirectory({
+    prefix: SPILL_PREFIX,
+    ...(spec.tmpdir !== undefined ? { parent: spec.tmpdir } : {}),
+    ...(spec.fs !== undefined ? { fs: spec.fs } : {}),
+  });
+  let spilled = false;
   const innerParts: SpillWriter<I>[] = [];
   const outerParts: SpillWriter<O>[] = [];
   const SEED = 0x9e3779b9;
@@ -63,7 +76,7 @@ export function graceHashJoin<O, I>(spec: GraceHashJoinSpec<O, I>, emit: Emit<O,
       if (i === undefined) break;
       const k = innerKey(i);
       if (k === null) continue;
-      if (dir !== null) {
+      if (spilled) {
         innerParts[hashKey(k, SEED) % nParts]!.write(i);
         continue;
       }
@@ -73,10 +86,10 @@ export function graceHashJoin<O, I>(spec: GraceHashJoinSpec<O, I>, emit: Emit<O,
         // Spill: from now on both sides go to partition files.
         stats.spills++;
         stats.partitions += nParts;
-        dir = mkdtempSync(join(spec.tmpDir ?? tmpdir(), 'enginekit-grace-'));
+        spilled = true;
         for (let p = 0; p < nParts; p++) {
-          innerParts.push(new SpillWriter(join(dir, `build-${p}`), innerCodec));
-          outerParts.push(new SpillWriter(join(dir, `probe-${p}`), outerCodec));
+          innerParts.push(new SpillWriter(spill, innerCodec));
+          outerParts.push(new SpillWriter(spill, outerCodec));
         }
         for (const row of table.rows) innerParts[hashKey(innerKey(row)!, SEED) % nParts]!.write(row);
         table.clear();
@@ -84,7 +97,7 @@ export function graceHashJoin<O, I>(spec: GraceHashJoinSpec<O, I>, emit: Emit<O,
       }
     }
     outer.rewind();
-    if (dir === null) {
+    if (!spilled) {
       for (;;) {
         stats.Handler_read_rnd_next++;
         const o = outer.next();
@@ -106,24 +119,23 @@ export function graceHashJoin<O, I>(spec: GraceHashJoinSpec<O, I>, emit: Emit<O,
     for (let p = 0; p < nParts; p++) {
       const b = innerParts[p]!;
       const pr = outerParts[p]!;
-      b.close();
-      pr.close();
+      b.flush();
+      pr.flush();
       stats.spilledBytes += b.bytes + pr.bytes;
     }
     for (let p = 0; p < nParts; p++) {
-      joinPartition(spec, innerParts[p]!, outerParts[p]!, budget, table, out);
+      joinPartition(spec, spill, innerParts[p]!, outerParts[p]!, budget, table, out);
     }
     return stats;
   } finally {
-    for (const w of innerParts) w.close();
-    for (const w of outerParts) w.close();
-    if (dir !== null) rmSync(dir, { recursive: true, force: true });
+    spill.remove();
   }
 }
 
 /** Join one pair of partition files, chunking the build side by the budget. */
 function joinPartition<O, I>(
   spec: GraceHashJoinSpec<O, I>,
+  dir: SpillDirectory,
   build: SpillWriter<I>,
   probeFile: SpillWriter<O>,
   budget: number,
@@ -133,7 +145,7 @@ function joinPartition<O, I>(
   const { type, innerKey, outerKey, innerCodec, outerCodec } = spec;
   if (probeFile.count === 0) return;
   if (build.count === 0) {
-    if (type === 'left' || type === 'anti') readSpill(probeFile.path, outerCodec, (o) => out(o, null));
+    if (type === 'left' || type === 'anti') readSpill(dir, probeFile, outerCodec, (o) => out(o, null));
     return;
   }
   table.clear();
@@ -143,18 +155,18 @@ function joinPartition<O, I>(
   const probeChunk = (last: boolean): void => {
     chunks++;
     if (last && chunks === 1) {
-      readSpill(probeFile.path, outerCodec, (o) => {
+      readSpill(dir, probeFile, outerCodec, (o) => {
         probe(spec, table, o, outerKey(o), out);
       });
       return;
     }
     flags ??= new Uint8Array(probeFile.count);
     const f = flags;
-    readSpill(probeFile.path, outerCodec, (o, n) => {
+    readSpill(dir, probeFile, outerCodec, (o, n) => {
       if (probe(spec, table, o, outerKey(o), out, false, f[n] === 1)) f[n] = 1;
     });
   };
-  readSpill(build.path, innerCodec, (i) => {
+  readSpill(dir, build, innerCodec, (i) => {
     table.add(innerKey(i), i);
     used += innerCodec.byteLength(i) + BUILD_ROW_OVERHEAD;
     if (used > budget) {
@@ -167,7 +179,7 @@ function joinPartition<O, I>(
   table.clear();
   if (flags !== null && (type === 'left' || type === 'anti')) {
     const f: Uint8Array = flags;
-    readSpill(probeFile.path, outerCodec, (o, n) => {
+    readSpill(dir, probeFile, outerCodec, (o, n) => {
       if (f[n] === 0) out(o, null);
     });
   }

@@ -3,7 +3,22 @@ export { joinTypes } from './types.js';
 export { addJoinStats, createJoinStats, type JoinStats } from './stats.js';
 export { type ColumnType, type RowCodec, type Tuple, tupleCodec } from './codec.js';
 export { arrayIndex, arraySource } from './sources.js';
-export { JoinBuffer, RECORD_HEADER_BYTES } from './join-buffer.js';
+export {
+  JoinBuffer,
+  type JoinBufferLayout,
+  recordHeaderBytes,
+  recordLengthBytes,
+} from './join-buffer.js';
+export {
+  allocateJoinBuffers,
+  JOIN_BUFFER_SPACE_LIMIT_DEFAULT,
+  type JoinBufferNeeds,
+  type JoinBufferNeedsInput,
+  JoinBufferSpace,
+  type JoinBufferSpaceOptions,
+  joinBufferNeeds,
+} from './join-buffer-space.js';
+export { type JoinPlanOptions, type JoinPlanStep, type JoinPlanTable, planJoinCaches } from './join-plan.js';
 export { type ScanJoinSpec, simpleNestedLoopJoin } from './nested-loop.js';
 export { type IndexJoinSpec, indexNestedLoopJoin } from './index-nested-loop.js';
 export {
@@ -15,7 +30,12 @@ export {
   type JoinBufferOptions,
 } from './block-nested-loop.js';
 export { hashJoin } from './hash-join.js';
-export { BUILD_ROW_OVERHEAD, type GraceHashJoinSpec, graceHashJoin } from './grace-hash-join.js';
+export {
+  BUILD_ROW_OVERHEAD,
+  type GraceHashJoinSpec,
+  graceHashJoin,
+  SPILL_PREFIX,
+} from './grace-hash-join.js';
 export { compareKeys, sortMergeJoin } from './sort-merge-join.js';
 export {
   chooseJoinCache,
@@ -30,8 +50,8 @@ export {
   type BkaMrrOptions,
   batchedKeyAccessHashJoin,
   batchedKeyAccessJoin,
-  MIN_BKA_MRR_BUFFER,
-  MRR_BYTES_PER_RECORD,
+  bkaAuxBufferIncrement,
+  MRR_ASSOCIATION_BYTES,
 } from './batched-key-access.js';
 export { arrayIndexReader, type IndexKey, indexAccessFromReader } from './mrr-adapters.js';
-export { blockJoinPipeline, LINK_BYTES, type PipelineStep, type PipelineTable } from './join-pipeline.js';
+export { blockJoinPipeline, linkBytes, type PipelineStep, type PipelineTable } from './join-pipeline.js';

@@ -1,6 +1,7 @@
 import type { RowCodec } from './codec.js';
 import { HASH_ENTRY_BYTES, JOIN_BUFFER_SIZE_DEFAULT } from './block-nested-loop.js';
 import { KeyHash } from './internal/key-hash.js';
+import { offsetSize } from './internal/offset-size.js';
 import { checkBufferSize, checkFunction, checkSource } from './internal/validate.js';
 import { JoinBuffer } from './join-buffer.js';
 import { createJoinStats, type JoinStats } from './stats.js';
@@ -18,7 +19,7 @@ export interface PipelineStep<R = unknown> extends PipelineTable<R> {
   outerKey: (rows: readonly unknown[]) => JoinKey;
   innerKey: (row: R) => JoinKey;
   /** `join_buffer_size` of this step's buffer, bytes. Default {@link JOIN_BUFFER_SIZE_DEFAULT}. */
-  joinBufferSize?: number;
+  join_buffer_size?: number;
   /** BNLH (hash table over the buffer) instead of BNL. Default false. */
   hashed?: boolean;
   /**
@@ -30,8 +31,13 @@ export interface PipelineStep<R = unknown> extends PipelineTable<R> {
   incremental?: boolean;
 }
 
-/** Bytes of an incremental record's link (MariaDB: an offset into the previous buffer). */
-export const LINK_BYTES = 4;
+/**
+ * Bytes of an incremental record's link: an offset into the previous step's buffer, as wide as
+ * that buffer needs (MariaDB's `size_of_rec_ofs = offset_size(buff_size)`): 1, 2 or 4.
+ */
+export function linkBytes(previousBufferSize: number): number {
+  return offsetSize(previousBufferSize);
+}
 
 /** What a step's buffer stores: the link (incremental) and the rows it copies. */
 interface StageRecord {
@@ -66,8 +72,11 @@ export function blockJoinPipeline(
     checkSource(`steps[${j}].source`, s.source);
     checkFunction(`steps[${j}].outerKey`, s.outerKey);
     checkFunction(`steps[${j}].innerKey`, s.innerKey);
-    if (s.joinBufferSize !== undefined) checkBufferSize(`steps[${j}].joinBufferSize`, s.joinBufferSize, 1);
-    stages.push(new Stage(j, s, codecs, s.incremental === true && j > 0));
+    if (s.join_buffer_size !== undefined) {
+      checkBufferSize(`steps[${j}].join_buffer_size`, s.join_buffer_size, 1);
+    }
+    const prevSize = j > 0 ? (steps[j - 1]!.join_buffer_size ?? JOIN_BUFFER_SIZE_DEFAULT) : 0;
+    stages.push(new Stage(j, s, codecs, s.incremental === true && j > 0 ? linkBytes(prevSize) : 0));
   });
   for (let j = 0; j < stages.length; j++) {
     stages[j]!.prev = stages[j - 1] ?? null;
@@ -101,19 +110,24 @@ class Stage {
   readonly #index: number;
   readonly #out: unknown[];
 
-  constructor(index: number, step: PipelineStep, codecs: readonly RowCodec<unknown>[], incremental: boolean) {
+  /** `link`: bytes of the link to the previous buffer's record, 0 for a flat buffer. */
+  constructor(index: number, step: PipelineStep, codecs: readonly RowCodec<unknown>[], link: number) {
+    const incremental = link > 0;
     this.#index = index;
     this.#step = step;
     this.#incremental = incremental;
     this.#hash = step.hashed === true ? new KeyHash() : null;
     this.#out = new Array(index + 2);
-    // Flat: rows t0..t_index, each as u32 length + bytes. Incremental: u32 link + row t_index.
+    // Flat: rows t0..t_index, each as u32 length + bytes. Incremental: link + row t_index.
     const mine = incremental ? codecs.slice(index, index + 1) : codecs.slice(0, index + 1);
-    this.buffer = new JoinBuffer(
-      recordCodec(mine, incremental),
-      step.joinBufferSize ?? JOIN_BUFFER_SIZE_DEFAULT,
-      step.hashed === true ? HASH_ENTRY_BYTES : 0,
-    );
+    const hashed = step.hashed === true;
+    // INNER joins only: no match flag; a length for key access (BNLH), as set_constants decides.
+    this.buffer = new JoinBuffer(recordCodec(mine, link), step.join_buffer_size ?? JOIN_BUFFER_SIZE_DEFAULT, {
+      withLength: hashed,
+      withMatchFlag: false,
+      linkBytes: link,
+      auxBytesPerRecord: hashed ? HASH_ENTRY_BYTES : 0,
+    });
   }
 
   /** Buffer the partial row `rows` (t0 … t_index); `link` is its record in the previous buffer. */
@@ -182,19 +196,26 @@ class Stage {
   }
 }
 
-/** Pack a {@link StageRecord}: optional u32 link, then each row as u32 length + codec bytes. */
-function recordCodec(codecs: readonly RowCodec<unknown>[], withLink: boolean): RowCodec<StageRecord> {
+/** Pack a {@link StageRecord}: a `link`-byte link if incremental, then each row as u32 length + codec bytes. */
+function recordCodec(codecs: readonly RowCodec<unknown>[], link: number): RowCodec<StageRecord> {
   const n = codecs.length;
+  let max = link;
+  for (const c of codecs)
+    max = c.maxByteLength === undefined ? Number.POSITIVE_INFINITY : max + 4 + c.maxByteLength;
+  let fields = 0;
+  for (const c of codecs) fields += c.fieldCount ?? 1;
   return {
+    ...(Number.isFinite(max) ? { maxByteLength: max } : {}),
+    fieldCount: fields,
     byteLength(rec: StageRecord): number {
-      let len = withLink ? LINK_BYTES : 0;
+      let len = link;
       for (let t = 0; t < n; t++) len += 4 + codecs[t]!.byteLength(rec.rows[t]);
       return len;
     },
     write(rec: StageRecord, bytes: Uint8Array, view: DataView, offset: number): number {
-      if (withLink) {
-        view.setUint32(offset, rec.link, true);
-        offset += LINK_BYTES;
+      if (link > 0) {
+        writeLink(view, offset, link, rec.link);
+        offset += link;
       }
       for (let t = 0; t < n; t++) {
         const end = codecs[t]!.write(rec.rows[t], bytes, view, offset + 4);
@@ -204,10 +225,10 @@ function recordCodec(codecs: readonly RowCodec<unknown>[], withLink: boolean): R
       return offset;
     },
     read(bytes: Uint8Array, view: DataView, offset: number): StageRecord {
-      let link = -1;
-      if (withLink) {
-        link = view.getUint32(offset, true);
-        offset += LINK_BYTES;
+      let at = -1;
+      if (link > 0) {
+        at = readLink(view, offset, link);
+        offset += link;
       }
       const rows: unknown[] = [];
       for (let t = 0; t < n; t++) {
@@ -215,7 +236,19 @@ function recordCodec(codecs: readonly RowCodec<unknown>[], withLink: boolean): R
         rows.push(codecs[t]!.read(bytes, view, offset + 4, len));
         offset += 4 + len;
       }
-      return { link, rows };
+      return { link: at, rows };
     },
   };
+}
+
+function writeLink(view: DataView, offset: number, width: number, value: number): void {
+  if (width === 1) view.setUint8(offset, value);
+  else if (width === 2) view.setUint16(offset, value, true);
+  else view.setUint32(offset, value, true);
+}
+
+function readLink(view: DataView, offset: number, width: number): number {
+  if (width === 1) return view.getUint8(offset);
+  if (width === 2) return view.getUint16(offset, true);
+  return view.getUint32(offset, true);
 }

@@ -60,7 +60,7 @@ function bka(c: Case) {
     reader: arrayIndexReader(c.inner, (i) => i[0] as number | null),
     fetcher: arrayRowFetcher(c.inner),
     outerCodec: tupleCodec(c.columns),
-    joinBufferSize: c.bufferSize,
+    join_buffer_size: c.bufferSize,
   };
 }
 
@@ -74,7 +74,7 @@ export const runners: Record<string, Runner> = {
         ...base(c),
         inner: arraySource(c.inner),
         outerCodec: tupleCodec(c.columns),
-        joinBufferSize: c.bufferSize,
+        join_buffer_size: c.bufferSize,
       },
       emit,
     ),
@@ -84,7 +84,7 @@ export const runners: Record<string, Runner> = {
         ...base(c),
         inner: arraySource(c.inner),
         outerCodec: tupleCodec(c.columns),
-        joinBufferSize: c.bufferSize,
+        join_buffer_size: c.bufferSize,
       },
       emit,
     ),
@@ -115,7 +115,7 @@ export const runners: Record<string, Runner> = {
         innerCodec: tupleCodec(c.columns),
         memoryBudget: c.bufferSize,
         partitions: c.partitions,
-        tmpDir: graceDir,
+        tmpdir: graceDir,
       },
       emit,
     ),

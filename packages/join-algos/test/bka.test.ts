@@ -6,7 +6,6 @@ import {
   arraySource,
   batchedKeyAccessHashJoin,
   batchedKeyAccessJoin,
-  RECORD_HEADER_BYTES,
   type Tuple,
   tupleCodec,
 } from '../src/index.js';
@@ -16,7 +15,7 @@ const key = (r: Tuple) => r[0] as number | null;
 // 60 outer rows over 10 keys (each key 6 times); 30 inner rows, key k at rows 3k..3k+2.
 const outer: Tuple[] = Array.from({ length: 60 }, (_, i) => [i % 10, i]);
 const inner: Tuple[] = Array.from({ length: 30 }, (_, i) => [Math.floor(i / 3), 100 + i]);
-const spec = (joinBufferSize: number) => ({
+const spec = (join_buffer_size: number) => ({
   type: 'inner' as const,
   outer: arraySource(outer),
   outerKey: key,
@@ -24,7 +23,7 @@ const spec = (joinBufferSize: number) => ({
   reader: arrayIndexReader(inner, key),
   fetcher: arrayRowFetcher(inner),
   outerCodec: codec,
-  joinBufferSize,
+  join_buffer_size,
 });
 
 describe('BKA', () => {
@@ -44,11 +43,24 @@ describe('BKA', () => {
   });
 
   it('runs one MRR batch per buffer fill', () => {
-    // Each record costs its bytes plus 16·rec_per_key bytes reserved for MRR.
-    const perRecord = RECORD_HEADER_BYTES + codec.byteLength([1, 1]) + 16 * 3;
-    const stats = batchedKeyAccessJoin(spec(perRecord * 12), () => {});
+    // By hand from MariaDB 10.0 (sql_join_cache.cc): an INNER BKA record is a 1-byte length
+    // (set_constants: 9 + 4·3 + 8 = 29 < 256) and the 9-byte row; JOIN_TAB_SCAN_MRR::aux_buffer_incr
+    // reserves mrr_length_per_rec · rec_per_key = (ref_length 8 + 8) · 3 = 48 bytes per record
+    // (InnoDB's ref_length + 8, ha_innobase::info) and key_length 8 + ref_length 8 = 16 more
+    // with the first. 12 records: 16 + 12 · (10 + 48) = 712 bytes.
+    const stats = batchedKeyAccessJoin(spec(16 + 12 * (10 + 48)), () => {});
     expect(stats.joinBufferFills).toBe(5);
     expect(stats.Handler_mrr_init).toBe(5);
+    // one byte less: 11 records per fill, ⌈60 / 11⌉ = 6 fills
+    expect(batchedKeyAccessJoin(spec(16 + 12 * (10 + 48) - 1), () => {}).joinBufferFills).toBe(6);
+  });
+
+  it('gives MRR the join buffer tail: the reservations hold every row id of a batch', () => {
+    // 712 bytes, 12 records of 10 bytes: 592 bytes of MRR buffer; 36 row ids of 16 bytes fit
+    // (576), so each batch is one rowid fill and no refill happens.
+    const stats = batchedKeyAccessJoin(spec(16 + 12 * (10 + 48)), () => {});
+    expect(stats.Handler_mrr_rowid_refills).toBe(0);
+    expect(stats.Handler_read_rnd).toBe(5 * 30);
   });
 });
 
@@ -69,12 +81,9 @@ describe('BKAH', () => {
 });
 
 describe('errors', () => {
-  it('rejects a missing reader or a too small mrrBufferSize, naming them', () => {
+  it('rejects a missing reader, naming it', () => {
     expect(() => batchedKeyAccessJoin({ ...spec(100), reader: null as never }, () => {})).toThrow(
       /spec.reader/,
-    );
-    expect(() => batchedKeyAccessJoin({ ...spec(100), mrrBufferSize: 10 }, () => {})).toThrow(
-      /mrrBufferSize/,
     );
   });
 });
@@ -102,7 +111,7 @@ describe('the README example', () => {
         reader: arrayIndexReader(lineitem, (l) => l[0] as number),
         fetcher: arrayRowFetcher(lineitem),
         outerCodec: tupleCodec(['int32', 'string']),
-        joinBufferSize: 262144,
+        join_buffer_size: 262144,
         mrr_sort_keys: true,
       },
       (o, l) => got.push(JSON.stringify([o, l])),

@@ -45,14 +45,14 @@ describe('argument errors', () => {
   });
   it('names a bad join_buffer_size or codec', () => {
     const codec = tupleCodec(['int32', 'int32']);
-    expect(() => blockNestedLoopJoin({ ...spec, outerCodec: codec, joinBufferSize: 0 }, () => {})).toThrow(
+    expect(() => blockNestedLoopJoin({ ...spec, outerCodec: codec, join_buffer_size: 0 }, () => {})).toThrow(
       /join_buffer_size must be in \[1, 2\^31\] bytes, got 0/,
     );
-    expect(() => blockNestedLoopJoin({ ...spec, outerCodec: codec, joinBufferSize: 1.5 }, () => {})).toThrow(
-      TypeError,
-    );
     expect(() =>
-      blockNestedLoopJoin({ ...spec, outerCodec: {} as never, joinBufferSize: 64 }, () => {}),
+      blockNestedLoopJoin({ ...spec, outerCodec: codec, join_buffer_size: 1.5 }, () => {}),
+    ).toThrow(TypeError);
+    expect(() =>
+      blockNestedLoopJoin({ ...spec, outerCodec: {} as never, join_buffer_size: 64 }, () => {}),
     ).toThrow(/outerCodec/);
   });
   it('names a bad column type or an oversized string', () => {
@@ -62,6 +62,6 @@ describe('argument errors', () => {
     const c = tupleCodec(['string']);
     const big = ['x'.repeat(70000)];
     const bytes = new Uint8Array(c.byteLength(big));
-    expect(() => c.write(big, bytes, new DataView(bytes.buffer), 0)).toThrow(/exceeds 65535/);
+    expect(() => c.write(big, bytes, new DataView(bytes.buffer), 0)).toThrow(/exceeds its 65535-byte column/);
   });
 });

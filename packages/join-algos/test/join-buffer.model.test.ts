@@ -1,9 +1,13 @@
 // JoinBuffer against a plain model: put / setMatched / reset in any order, any buffer size.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JoinBuffer, RECORD_HEADER_BYTES, type Tuple, tupleCodec } from '../src/index.js';
+import { JoinBuffer, recordHeaderBytes, type Tuple, tupleCodec } from '../src/index.js';
 
 const codec = tupleCodec(['int32', 'string']);
+const LAYOUT = { withLength: true, withMatchFlag: true } as const;
+// An unbounded string column (up to 65535 bytes): the record bound passes 65536, so the length
+// field takes 4 bytes (offset_size), plus 1 byte of match flag.
+const HEADER = recordHeaderBytes(codec, LAYOUT);
 
 interface Model {
   size: number;
@@ -31,7 +35,7 @@ class Put implements fc.Command<Model, Real> {
     return true;
   }
   run(m: Model, b: Real): void {
-    const need = RECORD_HEADER_BYTES + codec.byteLength(this.row);
+    const need = HEADER + codec.byteLength(this.row);
     const fits = m.used + need + (m.records.length + 1) * m.aux <= m.size;
     const r = b.put(this.row, this.row[0] as number);
     if (m.records.length > 0 && !fits) {
@@ -83,6 +87,10 @@ class Reset implements fc.Command<Model, Real> {
 
 const row = fc.tuple(fc.integer({ min: -5, max: 5 }), fc.string({ maxLength: 30 })) as fc.Arbitrary<Tuple>;
 
+it('header: 4-byte length and a match flag for an unbounded string row', () => {
+  expect(HEADER).toBe(5);
+});
+
 describe('JoinBuffer model', () => {
   it('behaves as an append-only list of records with match flags, within its byte budget', () => {
     fc.assert(
@@ -96,7 +104,7 @@ describe('JoinBuffer model', () => {
           },
         ),
         (size, aux, cmds) => {
-          const real = new JoinBuffer(codec, size, aux);
+          const real = new JoinBuffer(codec, size, { ...LAYOUT, auxBytesPerRecord: aux });
           fc.modelRun(() => ({ model: { size, aux, records: [], used: 0 }, real }), cmds);
         },
       ),

@@ -11,7 +11,6 @@ import {
   graceHashJoin,
   indexNestedLoopJoin,
   JoinBuffer,
-  RECORD_HEADER_BYTES,
   type Tuple,
   tupleCodec,
 } from '../src/index.js';
@@ -25,7 +24,8 @@ describe('block nested loop', () => {
   it('scans the inner table once per buffer fill', () => {
     const outer = rows(100, (i) => i);
     const inner = rows(30, (i) => i * 2);
-    const recordBytes = RECORD_HEADER_BYTES + codec.byteLength([1, 1]); // 5 + 1 + 8 = 14
+    // An INNER BNL buffer stores bare rows: no length (no key access), no match flag.
+    const recordBytes = codec.byteLength([1, 1]); // NULL bitmap 1 + 4 + 4 = 9
     let out = 0;
     const stats = blockNestedLoopJoin(
       {
@@ -35,7 +35,7 @@ describe('block nested loop', () => {
         outerKey: key,
         innerKey: key,
         outerCodec: codec,
-        joinBufferSize: recordBytes * 10,
+        join_buffer_size: recordBytes * 10,
       },
       () => out++,
     );
@@ -67,7 +67,7 @@ describe('block nested loop', () => {
         outerKey: key,
         innerKey: key,
         outerCodec: wide,
-        joinBufferSize: 16,
+        join_buffer_size: 16,
       },
       (o, i) => got.push(`${(o[1] as string).length}:${i?.[1]}`),
     );
@@ -78,11 +78,16 @@ describe('block nested loop', () => {
 
 describe('JoinBuffer', () => {
   it('packs records into one byte buffer and keeps the invariant', () => {
-    const buf = new JoinBuffer(codec, 100, 0);
+    // Length and match flag (a LEFT join's BNLH buffer). sql_join_cache.cc set_constants:
+    // len = 9 (row) + 1 (flag) + 4·(3 fields + 1 flag field) + 8 = 34 < 256 ⇒ a 1-byte length.
+    const buf = new JoinBuffer(codec, 100);
+    expect(buf.lengthBytes).toBe(1);
+    expect(buf.headerBytes).toBe(2);
     let n = 0;
     while (buf.put([n, -n], n) >= 0) n++;
-    expect(n).toBe(Math.floor(100 / 14));
-    expect(buf.usedBytes).toBe(n * 14);
+    expect(n).toBe(Math.floor(100 / 11));
+    expect(buf.usedBytes).toBe(n * 11);
+    expect([...buf.bytes.subarray(buf.offset(1), buf.offset(1) + 3)]).toEqual([9, 0, 0]); // length 9, flag 0, NULL bitmap
     expect(buf.row(3)).toEqual([3, -3]);
     expect(buf.matched(3)).toBe(false);
     buf.setMatched(3);
@@ -142,7 +147,7 @@ describe('grace hash join', () => {
     innerCodec: codec,
     memoryBudget: budget,
     partitions: 4,
-    tmpDir: tmp,
+    tmpdir: tmp,
   });
 
   it('spills to partition files with a tiny budget and removes them', () => {

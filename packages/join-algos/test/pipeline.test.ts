@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arraySource, blockJoinPipeline, type Tuple, tupleCodec } from '../src/index.js';
+import { linkBytes } from '../src/index.js';
 
 const codec = tupleCodec(['double', 'double', 'int32']);
 const key = fc.oneof(
@@ -33,7 +34,7 @@ function run(t0: Tuple[], t1: Tuple[], t2: Tuple[], size: number, incremental: b
         codec,
         outerKey: (rows) => (rows[0] as Tuple)[0] as number | null,
         innerKey: (r) => (r as Tuple)[1] as number | null,
-        joinBufferSize: size,
+        join_buffer_size: size,
         hashed,
       },
       {
@@ -41,7 +42,7 @@ function run(t0: Tuple[], t1: Tuple[], t2: Tuple[], size: number, incremental: b
         codec,
         outerKey: (rows) => (rows[1] as Tuple)[0] as number | null,
         innerKey: (r) => (r as Tuple)[1] as number | null,
-        joinBufferSize: size,
+        join_buffer_size: size,
         hashed,
         incremental,
       },
@@ -82,5 +83,13 @@ describe('blockJoinPipeline', () => {
 
   it('rejects an empty pipeline', () => {
     expect(() => blockJoinPipeline({ source: arraySource([]), codec }, [], () => {})).toThrow(/steps/);
+  });
+});
+
+describe('incremental links', () => {
+  it('are as wide as the previous buffer needs (size_of_rec_ofs = offset_size(buff_size))', () => {
+    expect(linkBytes(200)).toBe(1);
+    expect(linkBytes(65535)).toBe(2);
+    expect(linkBytes(131072)).toBe(4);
   });
 });

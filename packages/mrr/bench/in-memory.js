@@ -1,94 +1,86 @@
-// In memory: the whole table in a warm pool, so only CPU differs. benny times one full scan
-// per op for the default strategy and for MRR.
+// benny suites: the default strategy against MRR's stages on a SortedArrayIndex.
+import { cpus, loadavg } from 'node:os';
 import b from 'benny';
-import { createMultiRangeRead } from '../dist/index.js';
-import { clusteredFetcher, secondaryReader } from './adapters.js';
-import { openDataset } from './dataset.js';
-import { CONFIGS } from './io-bound.js';
+import { arrayRowFetcher, createMultiRangeRead, SortedArrayIndex } from '../dist/index.js';
 
-export async function runInMemory(ds, ranges, title) {
-  const db = openDataset(ds, { poolPages: ds.dataPages + 64, hdd: false });
-  const reader = secondaryReader(db.secondary);
-  const fetcher = clusteredFetcher(db.clustered);
-  let sink = 0;
-  const scanAll = (options) => {
-    const scan = createMultiRangeRead(reader, fetcher, ranges, options);
-    while (scan.next()) sink += scan.row.length;
+/** xorshift32: a fixed, seeded sequence so every run builds the same index and lookups. */
+function xorshift(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x;
   };
-  scanAll({ mrr: false }); // warm: every page the workload touches is now in the pool
-  const configs = CONFIGS.filter((c) => !c.keysOnly || 'key' in ranges[0]);
-  const results = [];
-  await b.suite(
-    title,
-    ...configs.map((c) => b.add(c.label, () => scanAll(c.options))),
-    b.cycle(),
-    b.complete((summary) => {
-      for (const r of summary.results) results.push({ label: r.name, ops: r.ops, margin: r.margin });
-    }),
-  );
-  if (sink === 0) console.log('(no rows)');
-  return { results, poolReads: db.pool.stats().Innodb_pages_read };
 }
 
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const CONFIGS = [
+  { label: 'default (no MRR)', options: { mrr: false } },
+  { label: 'MRR rowid-ordered, 256K', options: { mrr_buffer_size: 256 * 1024 } },
+  { label: 'MRR rowid-ordered, 4M', options: { mrr_buffer_size: 4 * 1024 * 1024 } },
+  {
+    label: 'MRR key+rowid-ordered, 256K',
+    options: { mrr_sort_keys: true, mrr_buffer_size: 256 * 1024 },
+    keysOnly: true,
+  },
+  {
+    label: 'MRR key+rowid-ordered, 4M',
+    options: { mrr_sort_keys: true, mrr_buffer_size: 4 * 1024 * 1024 },
+    keysOnly: true,
+  },
+];
 
-/**
- * The same comparison, robust to a loaded machine: `rounds` rounds, each running every
- * configuration once in a rotated order, CPU time (`process.cpuUsage`) per scan; medians.
- */
-export function runInMemoryInterleaved(ds, ranges, rounds = 21) {
-  const db = openDataset(ds, { poolPages: ds.dataPages + 64, hdd: false });
-  const reader = secondaryReader(db.secondary);
-  const fetcher = clusteredFetcher(db.clustered);
-  const configs = CONFIGS.filter((c) => !c.keysOnly || 'key' in ranges[0]);
-  const samples = configs.map(() => []);
+export async function runSuites(entries, lookups) {
+  const rnd = xorshift(20261201);
+  const keys = new Float64Array(entries);
+  const rowIds = new Float64Array(entries);
+  for (let i = 0; i < entries; i++) {
+    keys[i] = rnd() % entries; // about one entry per key, independent of the row id
+    rowIds[i] = i;
+  }
+  const index = new SortedArrayIndex(keys, rowIds);
+  const rows = Array.from({ length: entries }, (_, i) => ({ id: i, payload: i * 3 }));
+  const fetcher = arrayRowFetcher(rows);
+  const q = xorshift(7);
+  const workloads = [
+    [
+      `${lookups} equality keys`,
+      Array.from({ length: lookups }, (_, i) => ({ key: q() % entries, association: i })),
+    ],
+    [
+      `1 range, ~${lookups} rows`,
+      [{ low: Math.floor(entries / 3), high: Math.floor(entries / 3) + lookups - 1 }],
+    ],
+  ];
+  console.log(
+    `# ${entries} index entries; Node ${process.version}; ${cpus().length} cores; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   let sink = 0;
-  const scanAll = (options) => {
-    const scan = createMultiRangeRead(reader, fetcher, ranges, options);
-    while (scan.next()) sink += scan.row.length;
-  };
-  for (const c of configs) scanAll(c.options); // warm pages and JIT
-  for (let r = 0; r < rounds; r++) {
-    for (let j = 0; j < configs.length; j++) {
-      const i = (j + r) % configs.length;
-      const t0 = cpuNow();
-      scanAll(configs[i].options);
-      samples[i].push(cpuNow() - t0);
-    }
+  for (const [name, ranges] of workloads) {
+    const configs = CONFIGS.filter((c) => !c.keysOnly || 'key' in ranges[0]);
+    const results = [];
+    await b.suite(
+      name,
+      ...configs.map((c) =>
+        b.add(c.label, () => {
+          const scan = createMultiRangeRead(index, fetcher, ranges, c.options);
+          while (scan.next()) sink += scan.row.payload;
+        }),
+      ),
+      b.cycle(),
+      b.complete((summary) => {
+        for (const r of summary.results) results.push({ label: r.name, ops: r.ops, margin: r.margin });
+      }),
+    );
+    const base = results[0].ops;
+    console.log(`\n| ${name} | scans/s | ± % | time vs default |`);
+    console.log('|---|--:|--:|--:|');
+    for (const r of results)
+      console.log(`| ${r.label} | ${r.ops.toFixed(1)} | ${r.margin} | ${(base / r.ops).toFixed(2)}× |`);
   }
   if (sink === 0) console.log('(no rows)');
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-  return configs.map((c, i) => ({ label: c.label, cpuMs: median(samples[i]) }));
-}
-
-/**
- * Where the in-memory difference comes from: the same clustered-index gets (`BTree.get`, one per
- * PK) in random order and in ascending order, nothing else.
- */
-export async function runGetOrder(ds, pks, title) {
-  const db = openDataset(ds, { poolPages: ds.dataPages + 64, hdd: false });
-  const fetcher = clusteredFetcher(db.clustered);
-  const random = Array.from(pks);
-  const sorted = Float64Array.from(pks).sort();
-  let sink = 0;
-  for (const pk of random) sink += fetcher.rndPos(pk).length; // warm
-  const results = [];
-  await b.suite(
-    title,
-    b.add('clustered gets, random order', () => {
-      for (let i = 0; i < random.length; i++) sink += fetcher.rndPos(random[i]).length;
-    }),
-    b.add('clustered gets, ascending order', () => {
-      for (let i = 0; i < sorted.length; i++) sink += fetcher.rndPos(sorted[i]).length;
-    }),
-    b.cycle(),
-    b.complete((summary) => {
-      for (const r of summary.results) results.push({ label: r.name, ops: r.ops, margin: r.margin });
-    }),
-  );
-  if (sink === 0) console.log('(no rows)');
-  return { results };
 }

@@ -10,17 +10,19 @@ export interface BufferSplit {
 }
 
 /**
- * MariaDB 10.0 `DsMrr_impl::setup_buffer_sharing`: give each stage a share proportional to
- * what one key brings in. One key costs `keyElement` bytes and produces about `recordsPerKey`
- * row ids of `rowIdElement` bytes each, so
+ * MariaDB 10.0 `DsMrr_impl::setup_buffer_sharing` (sql/multi_range_read.cc): give each stage a
+ * share proportional to what one key brings in. One key costs `keyElement` bytes and produces
+ * about `recordsPerKey` row ids of `rowIdElement` bytes each, so
  *
  *   rowid_sz  = rowIdElement · rpc                     (rpc = ⌊recordsPerKey⌋, 0 ⇒ 1)
- *   rowIdBytes = ⌊0.5 + total · rowid_sz / (rowid_sz + keyElement)⌋
+ *   rowIdBytes = round(total · rowid_sz / (rowid_sz + keyElement))
  *   keyBytes   = total − rowIdBytes
  *
  * then each share is raised to at least one element plus one byte, taking the difference from
- * the other share (keys first, then row ids, in MariaDB's order). The caller checks that the
- * result still holds one element of each (see {@link minimumSharedBufferSize}).
+ * the other share (keys first, then row ids, in MariaDB's order). The split is final: MariaDB
+ * assigns `redistribute_buffer_space` but never calls it, so key space a batch leaves unused is
+ * not handed to the row ids. The caller checks that each share still holds one element
+ * ({@link sharedBufferFits}).
  */
 export function setupBufferSharing(
   totalBytes: number,
@@ -44,7 +46,19 @@ export function setupBufferSharing(
   return { rowIdBytes, keyBytes };
 }
 
-/** The smallest budget both stages can share: one element plus one byte each. */
+/**
+ * `setup_buffer_sharing`'s last check: each share holds at least one element
+ * (`have_space_for`); when it fails `dsmrr_init` falls back to the default implementation.
+ */
+export function sharedBufferFits(split: BufferSplit, rowIdElement: number, keyElement: number): boolean {
+  return split.keyBytes >= keyElement && split.rowIdBytes >= rowIdElement;
+}
+
+/**
+ * The smallest total (after the interruption reserve) both stages can share:
+ * `rowIdElement + 1 + keyElement` — the row ids are raised to one element plus a byte, the key
+ * share keeps at least one element.
+ */
 export function minimumSharedBufferSize(rowIdElement: number, keyElement: number): number {
-  return rowIdElement + 1 + keyElement + 1;
+  return rowIdElement + 1 + keyElement;
 }

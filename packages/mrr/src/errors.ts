@@ -1,6 +1,7 @@
 /**
- * The MRR buffer cannot hold one entry of a stage it must run (MariaDB falls back to the
- * default implementation here; enginekit reports it, since the caller asked for MRR).
+ * The MRR buffer cannot hold one entry of a stage it must run. Thrown only with
+ * `onBufferTooSmall: 'error'`; by default the scan falls back to the default implementation,
+ * as MariaDB does.
  */
 export class BufferTooSmallError extends RangeError {
   /** The budget that was given, in bytes. */

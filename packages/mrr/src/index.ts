@@ -3,7 +3,6 @@ export type {
   BytesRowIdIndexReader,
   IndexReader,
   IndexReaderBase,
-  MrrCounters,
   MrrIntervalRange,
   MrrKeyRange,
   MrrMatch,
@@ -17,6 +16,8 @@ export {
   createMultiRangeRead,
   KEY_REFERENCE_BYTES,
   MRR_BUFFER_SIZE_DEFAULT,
+  MRR_BUFFER_SIZE_MAX,
+  MRR_BUFFER_SIZE_MIN,
   MultiRangeRead,
 } from './multi-range-read.js';
 export {
@@ -24,8 +25,19 @@ export {
   type BufferSplit,
   minimumSharedBufferSize,
   setupBufferSharing,
+  sharedBufferFits,
 } from './buffer-sharing.js';
-export { createMrrCounters } from './counters.js';
+export {
+  addMrrCounters,
+  createMrrCounters,
+  HANDLER_READ_COUNTERS,
+  type HandlerReadCounterName,
+  type HandlerReadCounters,
+  MRR_COUNTERS,
+  MRR_STATUS_COUNTERS,
+  type MrrCounterName,
+  type MrrCounters,
+} from './counters.js';
 export { BufferTooSmallError } from './errors.js';
 export { explainMrr } from './explain.js';
 export { arrayRowFetcher, decodeByteRowId, SortedArrayIndex, withByteRowIds } from './array-index.js';

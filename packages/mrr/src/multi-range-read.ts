@@ -1,5 +1,10 @@
-import { ASSOCIATION_BYTES, minimumSharedBufferSize, setupBufferSharing } from './buffer-sharing.js';
-import { createMrrCounters } from './counters.js';
+import {
+  ASSOCIATION_BYTES,
+  minimumSharedBufferSize,
+  setupBufferSharing,
+  sharedBufferFits,
+} from './buffer-sharing.js';
+import { createMrrCounters, type MrrCounters } from './counters.js';
 import { BufferTooSmallError } from './errors.js';
 import { explainMrr } from './explain.js';
 import {
@@ -11,18 +16,14 @@ import {
   SimpleIndexStage,
 } from './internal/index-stage.js';
 import { RowIdBuffer } from './internal/rowid-buffer.js';
-import type {
-  AsyncRowFetcher,
-  IndexReader,
-  MrrCounters,
-  MrrMatch,
-  MrrOptions,
-  MrrRange,
-  RowId,
-} from './types.js';
+import type { AsyncRowFetcher, IndexReader, MrrMatch, MrrOptions, MrrRange, RowId } from './types.js';
 
 /** `mrr_buffer_size` / `read_rnd_buffer_size` default: 256 KiB. */
 export const MRR_BUFFER_SIZE_DEFAULT = 262144;
+/** `mrr_buffer_size`'s minimum, as the MariaDB variable: 8 KiB. */
+export const MRR_BUFFER_SIZE_MIN = 8192;
+/** Largest budget any of the buffer options accepts: 2^31 − 1, as the server variables. */
+export const MRR_BUFFER_SIZE_MAX = 2147483647;
 /** Bytes a key occupies in the key buffer when the reader does not say (a reference). */
 export const KEY_REFERENCE_BYTES = 8;
 
@@ -38,18 +39,37 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+const BUDGETS = [
+  ['mrr_buffer_size', MRR_BUFFER_SIZE_MIN],
+  ['read_rnd_buffer_size', 1],
+  ['bufferSize', 1],
+] as const;
+
+/** The budget option given (at most one), checked against its range. */
 function budget(options: MrrOptions): { name: string; bytes: number } {
-  const a = options.mrr_buffer_size;
-  const b = options.read_rnd_buffer_size;
-  if (a !== undefined && b !== undefined) {
-    throw new RangeError(`give mrr_buffer_size or read_rnd_buffer_size, not both (got ${a} and ${b})`);
+  let name = 'mrr_buffer_size';
+  let bytes: unknown = MRR_BUFFER_SIZE_DEFAULT;
+  let min = MRR_BUFFER_SIZE_MIN;
+  let given: string | undefined;
+  for (const [option, least] of BUDGETS) {
+    const v = options[option];
+    if (v === undefined) continue;
+    if (given !== undefined) {
+      throw new RangeError(
+        `give one of mrr_buffer_size, read_rnd_buffer_size, bufferSize, not ${given} and ${option}`,
+      );
+    }
+    given = option;
+    name = option;
+    bytes = v;
+    min = least;
   }
-  const name = b !== undefined ? 'read_rnd_buffer_size' : 'mrr_buffer_size';
-  const bytes = a ?? b ?? MRR_BUFFER_SIZE_DEFAULT;
   if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes)) {
     throw new TypeError(`${name} must be a safe integer number of bytes, got ${String(bytes)}`);
   }
-  if (bytes < 1) throw new RangeError(`${name} must be at least 1 byte, got ${bytes}`);
+  if (bytes < min || bytes > MRR_BUFFER_SIZE_MAX) {
+    throw new RangeError(`${name} must be in [${min}, ${MRR_BUFFER_SIZE_MAX}] bytes, got ${bytes}`);
+  }
   return { name, bytes };
 }
 
@@ -62,17 +82,17 @@ function budget(options: MrrOptions): { name: string; bytes: number } {
  *   association; refill until the input is exhausted. ⌈S/N⌉ batches for S bytes of entries
  *   and a buffer of N bytes (trimmed to whole entries).
  * - key-ordered (`mrr_sort_keys` and every range an equality key): buffer keys, sort them,
- *   probe the index once per distinct key. With both stages one budget is split by
- *   {@link setupBufferSharing}; key space a batch does not use goes to the row ids.
- * - neither (`mrr: false`, or nothing to sort): the default implementation, ranges in input
- *   order and one fetch per index entry.
+ *   probe the index once per distinct key. With both stages the reader's interruption space
+ *   comes off the budget first, then the rest is split once by {@link setupBufferSharing}.
+ * - neither (`mrr: false`, nothing to sort, or a buffer too small for one entry of a stage):
+ *   the default implementation, ranges in input order and one fetch per index entry.
  *
  * Output order: by row id within a rowid batch; by key within a key batch (key-only);
  * input order for the default strategy.
  *
  * @example
  * const scan = createMultiRangeRead(index, table, [{ key: 7, association: 0 }], { mrr_buffer_size: 4 << 20 });
- * while (scan.next()) use(scan.row, scan.association);
+ * while (scan.next()) console.log(scan.row, scan.association);
  */
 export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterable<MrrMatch<R>> {
   /** EXPLAIN Extra text of this scan ("" for the default implementation). */
@@ -81,6 +101,11 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
   readonly keyOrdered: boolean;
   /** True if row ids are sorted before fetching (Rowid-ordered scan). */
   readonly rowidOrdered: boolean;
+  /**
+   * True if MRR was asked for but the buffer could not hold one entry of a stage, so the
+   * default implementation runs (MariaDB's `use_default_impl`); never with `onBufferTooSmall: 'error'`.
+   */
+  readonly fallback: boolean;
   /** The counters this scan adds into. */
   readonly counters: MrrCounters;
   /** Bytes of one rowid-buffer entry: `ref_length` + 8 with associations. */
@@ -88,10 +113,12 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
   /** Bytes of one key-buffer entry: key length + 8 with associations. */
   readonly keyElement: number;
   /**
-   * Most entries the rowid buffer can hold: the whole budget without a key stage, the budget
-   * less one key entry with one (0 without a rowid stage).
+   * Entries the rowid buffer holds: the whole budget without a key stage, its share of the
+   * split with one (0 without a rowid stage).
    */
   readonly rowIdCapacity: number;
+  /** Bytes taken off the front of the budget for the key reader's saved tuple (both stages only). */
+  readonly reservedBytes: number;
   /** Keys the key buffer holds (0 without a key stage). */
   readonly keyCapacity: number;
   /** Association of the current output. */
@@ -103,7 +130,6 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
   readonly #keyStage: KeyOrderedIndexStage<K> | null;
   readonly #rowids: RowIdBuffer | null;
   readonly #scratch: Uint8Array;
-  readonly #total: number;
   #row: R | undefined = undefined;
   #needKeys: boolean;
   #inputEnded = false;
@@ -149,9 +175,12 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
       options.singlePoint ??
       (Array.isArray(ranges) &&
         (ranges as readonly MrrRange<K>[]).every((r) => typeof r === 'object' && r !== null && 'key' in r));
-    this.keyOrdered = mrr && options.mrr_sort_keys === true && singlePoint;
-    this.rowidOrdered = mrr && options.sortRowIds !== false;
-    this.explain = explainMrr(this.keyOrdered, this.rowidOrdered);
+    const onTooSmall = options.onBufferTooSmall ?? 'default';
+    if (onTooSmall !== 'default' && onTooSmall !== 'error') {
+      throw new RangeError(`onBufferTooSmall must be 'default' or 'error', got ${String(onTooSmall)}`);
+    }
+    let keyOrdered = mrr && options.mrr_sort_keys === true && singlePoint;
+    let rowidOrdered = mrr && options.sortRowIds !== false;
     this.counters = options.counters ?? createMrrCounters();
     this.rowIdElement = idLength + (assoc ? ASSOCIATION_BYTES : 0);
     this.keyElement = keyLength + (assoc ? ASSOCIATION_BYTES : 0);
@@ -159,38 +188,54 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
     this.#fetcher = fetcher;
     this.#scratch = new Uint8Array(reader.rowIdKind === 'bytes' ? idLength : 0);
 
-    const { name, bytes } = this.keyOrdered || this.rowidOrdered ? budget(options) : { name: '', bytes: 0 };
-    this.#total = bytes;
+    const { name, bytes } = keyOrdered || rowidOrdered ? budget(options) : { name: '', bytes: 0 };
     let keyCapacity = 0;
     let rowIdCapacity = 0;
-    if (this.keyOrdered && this.rowidOrdered) {
-      const min = minimumSharedBufferSize(this.rowIdElement, this.keyElement);
-      if (bytes < min)
-        throw new BufferTooSmallError(name, bytes, min, 'a key-ordered and a rowid-ordered stage');
-      const split = setupBufferSharing(bytes, this.rowIdElement, this.keyElement, reader.recordsPerKey ?? 1);
-      keyCapacity = Math.floor(split.keyBytes / this.keyElement);
-      // At least one key is always held while row ids are buffered; the rest may go to row ids.
-      rowIdCapacity = Math.floor((bytes - this.keyElement) / this.rowIdElement);
-    } else if (this.keyOrdered) {
-      if (bytes < this.keyElement)
-        throw new BufferTooSmallError(
-          name,
-          bytes,
-          this.keyElement,
-          assoc ? 'one (key, association) entry' : 'one key',
-        );
-      keyCapacity = Math.floor(bytes / this.keyElement);
-    } else if (this.rowidOrdered) {
-      if (bytes < this.rowIdElement) {
-        throw new BufferTooSmallError(
-          name,
-          bytes,
-          this.rowIdElement,
-          assoc ? 'one (row id, association) entry' : 'one row id',
-        );
+    let reserved = 0;
+    // DsMrr_impl::dsmrr_init: the checks that send a scan to the default implementation.
+    let tooSmall: { minimum: number; what: string } | null = null;
+    if (keyOrdered && rowidOrdered) {
+      // set_interruption_temp_buffer: saved row id, saved index tuple, saved primary key.
+      reserved =
+        idLength +
+        nonNegative(reader.indexKeyLength, 'indexKeyLength') +
+        nonNegative(reader.primaryKeyLength, 'primaryKeyLength');
+      const shared = bytes - reserved;
+      const split = setupBufferSharing(shared, this.rowIdElement, this.keyElement, reader.recordsPerKey ?? 1);
+      if (shared <= 0 || !sharedBufferFits(split, this.rowIdElement, this.keyElement)) {
+        tooSmall = {
+          minimum: reserved + minimumSharedBufferSize(this.rowIdElement, this.keyElement),
+          what: 'a key-ordered and a rowid-ordered stage',
+        };
+      } else {
+        keyCapacity = Math.floor(split.keyBytes / this.keyElement);
+        rowIdCapacity = Math.floor(split.rowIdBytes / this.rowIdElement);
       }
-      rowIdCapacity = Math.floor(bytes / this.rowIdElement);
+    } else if (keyOrdered) {
+      if (bytes < this.keyElement) {
+        tooSmall = { minimum: this.keyElement, what: assoc ? 'one (key, association) entry' : 'one key' };
+      } else keyCapacity = Math.floor(bytes / this.keyElement);
+    } else if (rowidOrdered) {
+      if (bytes < this.rowIdElement) {
+        tooSmall = {
+          minimum: this.rowIdElement,
+          what: assoc ? 'one (row id, association) entry' : 'one row id',
+        };
+      } else rowIdCapacity = Math.floor(bytes / this.rowIdElement);
     }
+    if (tooSmall !== null) {
+      if (onTooSmall === 'error') throw new BufferTooSmallError(name, bytes, tooSmall.minimum, tooSmall.what);
+      keyOrdered = false;
+      rowidOrdered = false;
+      keyCapacity = 0;
+      rowIdCapacity = 0;
+      reserved = 0;
+    }
+    this.fallback = tooSmall !== null;
+    this.keyOrdered = keyOrdered;
+    this.rowidOrdered = rowidOrdered;
+    this.reservedBytes = reserved;
+    this.explain = explainMrr(keyOrdered, rowidOrdered);
     this.keyCapacity = keyCapacity;
     this.rowIdCapacity = rowIdCapacity;
     const iterator = ranges[Symbol.iterator]();
@@ -331,12 +376,9 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
           this.#exhausted = true;
           return false;
         }
-        // redistribute_buffer_space: key bytes this batch does not use go to the row ids.
-        const free = this.#total - stage.keysHeld * this.keyElement;
-        rowids.limit = Math.min(rowids.capacity, Math.floor(free / this.rowIdElement));
       }
       rowids.count = 0;
-      const limit = rowids.limit;
+      const limit = rowids.capacity;
       while (rowids.count < limit) {
         const p = stage.pull();
         if (p === PULL_ENTRY || p === PULL_SAME_ENTRY) rowids.push(reader, stage.association);
@@ -359,6 +401,14 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
       }
     }
   }
+}
+
+function nonNegative(value: number | undefined, name: string): number {
+  if (value === undefined) return 0;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`reader.${name} must be a non-negative integer, got ${String(value)}`);
+  }
+  return value;
 }
 
 /**

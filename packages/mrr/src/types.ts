@@ -8,6 +8,8 @@
  * objects.
  */
 
+import type { MrrCounters } from './counters.js';
+
 /** A row id (MySQL's `ref`, InnoDB's primary key image): a number, or `rowIdLength` bytes. */
 export type RowId = number | Uint8Array;
 
@@ -69,6 +71,18 @@ export interface IndexReaderBase<K> {
    * successful `seek` of a key range no `next` call is made, as MariaDB skips `index_next_same`.
    */
   readonly unique?: boolean;
+  /**
+   * Bytes of one full key of this index (MariaDB's `KEY::key_length`), used only with both
+   * stages: the key-ordered reader keeps a copy of the index tuple it was interrupted on, and
+   * MariaDB takes that space off the front of the buffer (`set_interruption_temp_buffer`).
+   * Default 0.
+   */
+  readonly indexKeyLength?: number;
+  /**
+   * Bytes of the clustered primary key (`KEY::key_length` of the PK) when the table has one, as
+   * InnoDB tables do; reserved beside the index tuple for the same reason. Default 0.
+   */
+  readonly primaryKeyLength?: number;
 }
 
 /** An index whose entries carry numeric row ids (compared numerically). */
@@ -103,25 +117,6 @@ export interface AsyncRowFetcher<R> {
   rndPos(rowId: RowId): R | PromiseLike<R>;
 }
 
-/**
- * Status counters with MariaDB's names and rules. Pass one object to many scans to sum them,
- * as the server's status variables do.
- */
-export interface MrrCounters {
-  /** +1 per scan that really starts DS-MRR (a key-ordered or rowid-ordered stage). */
-  Handler_mrr_init: number;
-  /** +1 per non-initial key-buffer refill that yields at least one key. */
-  Handler_mrr_key_refills: number;
-  /** +1 per non-initial rowid-buffer refill that yields at least one row id. */
-  Handler_mrr_rowid_refills: number;
-  /** `IndexReader.seek` calls. */
-  Handler_read_key: number;
-  /** `IndexReader.next` calls. */
-  Handler_read_next: number;
-  /** `RowFetcher.rndPos` calls made by the rowid-ordered stage (one per distinct row id). */
-  Handler_read_rnd: number;
-}
-
 /** One output: a row and the association of the range that wanted it. */
 export interface MrrMatch<R> {
   readonly row: R;
@@ -135,10 +130,26 @@ export interface MrrOptions {
    * row fetch per index entry, in input order). Default `true`.
    */
   readonly mrr?: boolean;
-  /** `mrr_buffer_size` (MariaDB): bytes shared by both stages. Default 262144 (256 KiB). */
+  /**
+   * `mrr_buffer_size` (MariaDB): bytes shared by both stages, in [8192, 2^31 − 1] as the server
+   * variable. Default 262144 (256 KiB).
+   */
   readonly mrr_buffer_size?: number;
-  /** `read_rnd_buffer_size` (MySQL): the same budget under MySQL's name; give one of the two. */
+  /** `read_rnd_buffer_size` (MySQL 5.6): the same budget under MySQL's name, in [1, 2^31 − 1]. */
   readonly read_rnd_buffer_size?: number;
+  /**
+   * The buffer the caller hands in, in bytes (the server's `HANDLER_BUFFER`), for callers that
+   * carve it from memory of their own, as BKA does from the join buffer's tail: no minimum.
+   * Give at most one of `mrr_buffer_size`, `read_rnd_buffer_size` and `bufferSize`.
+   */
+  readonly bufferSize?: number;
+  /**
+   * What to do when the buffer cannot hold one entry of a stage that must run:
+   * `'default'` (the default) runs the default implementation, as MariaDB's `dsmrr_init` does
+   * (`goto use_default_impl`), and sets {@link MultiRangeRead.fallback}; `'error'` throws
+   * `BufferTooSmallError` instead.
+   */
+  readonly onBufferTooSmall?: 'default' | 'error';
   /**
    * `optimizer_switch` `mrr_sort_keys`: sort equality keys and probe the index once per
    * distinct key (Key-ordered scan). Applies only when every range is an equality key.

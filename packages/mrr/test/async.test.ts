@@ -13,7 +13,7 @@ describe('async iteration', () => {
         fc.integer({ min: 34, max: 400 }),
         async (c, ranges, sortKeys, size) => {
           const rows = rowsFor(c);
-          const options = { mrr_sort_keys: sortKeys, mrr_buffer_size: size };
+          const options = { mrr_sort_keys: sortKeys, bufferSize: size };
           const sync = [...createMultiRangeRead(makeIndex(c), arrayRowFetcher(rows), ranges, options)];
           const asyncFetcher = { rndPos: (id: RowId) => Promise.resolve(rows[id as number] as string) };
           const got: { row: string; association: number }[] = [];

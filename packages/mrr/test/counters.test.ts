@@ -5,6 +5,7 @@ import {
   createMrrCounters,
   createMultiRangeRead,
   type MrrKeyRange,
+  SortedArrayIndex,
   setupBufferSharing,
   withByteRowIds,
 } from '../src/index.js';
@@ -47,7 +48,7 @@ describe('rowid-ordered stage', () => {
           const elem = (bytes || 8) + (assoc ? 8 : 0);
           if (size < elem) return; // covered by the error test
           const scan = createMultiRangeRead(reader, arrayRowFetcher(rowsFor(c)), ranges, {
-            mrr_buffer_size: size,
+            bufferSize: size,
             associations: assoc,
           });
           const entries = drain(scan);
@@ -83,7 +84,7 @@ describe('rowid-ordered stage', () => {
             return rows[id as number] as string;
           },
         };
-        const scan = createMultiRangeRead(makeIndex(c), fetcher, ranges, { mrr_buffer_size: 1 << 20 });
+        const scan = createMultiRangeRead(makeIndex(c), fetcher, ranges, { bufferSize: 1 << 20 });
         drain(scan);
         const distinct = new Set(
           lookupModel(c.keys, c.rowIds, ranges).map((s) => s.slice(0, s.indexOf('@'))),
@@ -119,7 +120,7 @@ describe('key-ordered stage (mrr_sort_keys)', () => {
           const options = {
             mrr_sort_keys: true,
             sortRowIds: rowid,
-            mrr_buffer_size: Math.max(rowid ? 34 : 16, size),
+            bufferSize: Math.max(rowid ? 41 : 16, size),
           };
           const scan = createMultiRangeRead(
             makeIndex(c, unique),
@@ -152,29 +153,71 @@ describe('key-ordered stage (mrr_sort_keys)', () => {
     );
   });
 
-  it('with both stages a rowid batch never spans key batches and gets the key space a batch leaves unused', () => {
+  it('with both stages the split is fixed per scan and a rowid batch never spans key batches', () => {
     fc.assert(
-      fc.property(indexCase(), keyRanges(), bufferSize(34, 1500), (c, ranges, size) => {
+      fc.property(indexCase(), keyRanges(), bufferSize(41, 1500), (c, ranges, size) => {
         const scan = createMultiRangeRead(makeIndex(c), arrayRowFetcher(rowsFor(c)), ranges, {
           mrr_sort_keys: true,
-          mrr_buffer_size: size,
+          bufferSize: size,
         });
         drain(scan);
-        const cap = scan.keyCapacity;
+        // Numeric row ids: ref_length 8, so 8 bytes are reserved and 16-byte entries share the rest.
+        expect(scan.reservedBytes).toBe(8);
+        const split = setupBufferSharing(size - 8, 16, 16, makeIndex(c).recordsPerKey);
+        const cap = Math.floor(split.keyBytes / 16);
+        const rowCap = Math.floor(split.rowIdBytes / 16);
+        expect(scan.keyCapacity).toBe(cap);
+        expect(scan.rowIdCapacity).toBe(rowCap);
         const perKey = countByKey(c);
         let rowidBatches = 0;
         for (let b = 0; b * cap < ranges.length; b++) {
-          const batch = ranges.slice(b * cap, (b + 1) * cap);
           let entries = 0;
-          for (const r of batch) entries += perKey.get((r as MrrKeyRange<number>).key) ?? 0;
-          const limit = Math.floor((size - batch.length * scan.keyElement) / scan.rowIdElement);
-          rowidBatches += Math.ceil(entries / limit);
+          for (const r of ranges.slice(b * cap, (b + 1) * cap))
+            entries += perKey.get((r as MrrKeyRange<number>).key) ?? 0;
+          rowidBatches += Math.ceil(entries / rowCap);
         }
         expect(scan.rowidBatches).toBe(rowidBatches);
         expect(scan.counters.Handler_mrr_rowid_refills).toBe(Math.max(0, rowidBatches - 1));
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('MariaDB 10.0 example: rec_per_key 1, 8 KiB, 100 keys × 4 rows → 2 rowid batches, 1 rowid refill', () => {
+    // sql/multi_range_read.cc, DsMrr_impl::dsmrr_init + setup_buffer_sharing, by hand:
+    //   set_interruption_temp_buffer takes ref_length = 8 bytes: 8184 bytes are shared;
+    //   elements: row id 8 + 8 = 16, key reference 8 + 8 = 16; rec_per_key 1 ⇒ rowid_sz 16;
+    //   bytes_for_rowids = round(8184 · 16 / 32) = 4092 ⇒ 255 row ids; keys 4092 ⇒ 255 keys.
+    //   redistribute_buffer_space is never called, so the 400 row ids of the single key batch
+    //   need ⌈400 / 255⌉ = 2 rowid batches: Handler_mrr_rowid_refills = 1.
+    const keys: number[] = [];
+    const rowIds: number[] = [];
+    for (let k = 0; k < 400; k++) keys.push(Math.floor(k / 4) * 2); // 100 keys, 4 rows each
+    for (let i = 0; i < 400; i++) rowIds.push((i * 211) % 400);
+    const index = new SortedArrayIndex(keys, rowIds);
+    // The statistics say one row per key (the index really has four).
+    const lookupIndex = {
+      rowIdKind: 'number' as const,
+      recordsPerKey: 1,
+      seek: (r: MrrKeyRange<number>) => index.seek(r),
+      next: () => index.next(),
+      rowId: () => index.rowId(),
+      compareKeys: (a: number, b: number) => a - b,
+    };
+    const ranges = Array.from({ length: 100 }, (_, i) => ({ key: i * 2, association: i }));
+    const scan = createMultiRangeRead(lookupIndex, arrayRowFetcher(rowIds.map(String)), ranges, {
+      mrr_sort_keys: true,
+      mrr_buffer_size: 8192,
+    });
+    expect(drain(scan)).toBe(400);
+    expect(scan.reservedBytes).toBe(8);
+    expect(scan.rowIdCapacity).toBe(255);
+    expect(scan.keyCapacity).toBe(255);
+    expect(scan.keyBatches).toBe(1);
+    expect(scan.rowidBatches).toBe(2);
+    expect(scan.counters.Handler_mrr_rowid_refills).toBe(1);
+    expect(scan.counters.Handler_mrr_key_refills).toBe(0);
+    expect(scan.counters.Handler_mrr_init).toBe(1);
   });
 
   it('needs compareKeys and equality keys', () => {

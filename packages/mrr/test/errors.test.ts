@@ -4,6 +4,7 @@ import {
   BufferTooSmallError,
   createMultiRangeRead,
   type IndexReader,
+  type MrrKeyRange,
   withByteRowIds,
 } from '../src/index.js';
 import { makeIndex } from './helpers.js';
@@ -12,24 +13,41 @@ const c = { keys: [1, 2, 2], rowIds: [0, 1, 2] };
 const rows = ['a', 'b', 'c'];
 
 describe('a buffer too small for one entry', () => {
+  const strict = { onBufferTooSmall: 'error' } as const;
+
+  it('falls back to the default implementation by default, as MariaDB dsmrr_init does', () => {
+    const reader = withByteRowIds(makeIndex(c), 6);
+    const scan = createMultiRangeRead(reader, arrayRowFetcher(rows), [{ key: 2 }], { bufferSize: 13 });
+    expect(scan.fallback).toBe(true);
+    expect(scan.explain).toBe('');
+    expect(scan.rowidOrdered).toBe(false);
+    expect([...scan].map((m) => m.row)).toEqual(['b', 'c']);
+    expect(scan.counters.Handler_mrr_init).toBe(0);
+    expect(scan.counters.Handler_read_rnd).toBe(0);
+    const ok = createMultiRangeRead(reader, arrayRowFetcher(rows), [{ key: 2 }], { bufferSize: 14 });
+    expect(ok.fallback).toBe(false);
+    expect(ok.explain).toBe('Rowid-ordered scan');
+  });
+
   it('rowid stage: ref_length + 8 bytes is the minimum', () => {
     const reader = withByteRowIds(makeIndex(c), 6);
-    expect(() =>
-      createMultiRangeRead(reader, arrayRowFetcher(rows), [{ key: 2 }], { mrr_buffer_size: 13 }),
-    ).toThrow(BufferTooSmallError);
-    expect(() =>
-      createMultiRangeRead(reader, arrayRowFetcher(rows), [{ key: 2 }], { mrr_buffer_size: 13 }),
-    ).toThrow(
-      /mrr_buffer_size = 13 bytes is too small: one \(row id, association\) entry needs at least 14 bytes/,
+    const run = (size: number) =>
+      createMultiRangeRead(reader, arrayRowFetcher(rows), [{ key: 2 }], { ...strict, bufferSize: size });
+    expect(() => run(13)).toThrow(BufferTooSmallError);
+    expect(() => run(13)).toThrow(
+      /bufferSize = 13 bytes is too small: one \(row id, association\) entry needs at least 14 bytes/,
     );
-    const ok = createMultiRangeRead(reader, arrayRowFetcher(rows), [{ key: 2 }], { mrr_buffer_size: 14 });
+    const ok = run(14);
     expect([...ok].map((m) => m.row)).toEqual(['b', 'c']);
     expect(ok.counters.Handler_mrr_rowid_refills).toBe(1);
   });
 
   it('names read_rnd_buffer_size when that is the option given', () => {
     try {
-      createMultiRangeRead(makeIndex(c), arrayRowFetcher(rows), [{ key: 2 }], { read_rnd_buffer_size: 15 });
+      createMultiRangeRead(makeIndex(c), arrayRowFetcher(rows), [{ key: 2 }], {
+        ...strict,
+        read_rnd_buffer_size: 15,
+      });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(BufferTooSmallError);
@@ -40,14 +58,42 @@ describe('a buffer too small for one entry', () => {
     }
   });
 
-  it('both stages: one element plus one byte each', () => {
-    const run = (size: number) =>
+  it('both stages: the interruption reserve, then one row id plus a byte and one key', () => {
+    // reserve ref_length 8; then 16 + 1 + 16 bytes: 8 + 33 = 41 (setup_buffer_sharing + have_space_for)
+    const run = (size: number, options: object = strict) =>
       createMultiRangeRead(makeIndex(c), arrayRowFetcher(rows), [{ key: 2 }, { key: 1 }], {
         mrr_sort_keys: true,
-        mrr_buffer_size: size,
+        bufferSize: size,
+        ...options,
       });
-    expect(() => run(33)).toThrow(/at least 34 bytes/);
-    expect([...run(34)].map((m) => m.row).sort()).toEqual(['a', 'b', 'c']);
+    expect(() => run(40)).toThrow(/at least 41 bytes/);
+    expect([...run(41)].map((m) => m.row).sort()).toEqual(['a', 'b', 'c']);
+    expect(run(41).explain).toBe('Key-ordered Rowid-ordered scan');
+    expect(run(40, {}).explain).toBe('');
+    // the reader's saved index tuple and primary key come off the front too
+    const base = makeIndex(c);
+    const tuple: IndexReader<number> = {
+      rowIdKind: 'number',
+      indexKeyLength: 12,
+      primaryKeyLength: 4,
+      seek: (r: MrrKeyRange<number>) => base.seek(r),
+      next: () => base.next(),
+      rowId: () => base.rowId(),
+      compareKeys: (a: number, b: number) => a - b,
+    };
+    const s = createMultiRangeRead(tuple, arrayRowFetcher(rows), [{ key: 2 }], {
+      mrr_sort_keys: true,
+      bufferSize: 8 + 12 + 4 + 33,
+      ...strict,
+    });
+    expect(s.reservedBytes).toBe(24);
+    expect(() =>
+      createMultiRangeRead(tuple, arrayRowFetcher(rows), [{ key: 2 }], {
+        mrr_sort_keys: true,
+        bufferSize: 8 + 12 + 4 + 32,
+        ...strict,
+      }),
+    ).toThrow(/at least 57 bytes/);
   });
 
   it('key stage alone: one key entry', () => {
@@ -55,7 +101,8 @@ describe('a buffer too small for one entry', () => {
       createMultiRangeRead(makeIndex(c), arrayRowFetcher(rows), [{ key: 2 }], {
         mrr_sort_keys: true,
         sortRowIds: false,
-        mrr_buffer_size: size,
+        bufferSize: size,
+        ...strict,
       });
     expect(() => run(15)).toThrow(BufferTooSmallError);
     expect([...run(16)].map((m) => m.row)).toEqual(['b', 'c']);
@@ -67,8 +114,19 @@ describe('argument errors name the argument', () => {
     const make = (o: object) => () => createMultiRangeRead(makeIndex(c), arrayRowFetcher(rows), [], o);
     expect(make({ mrr_buffer_size: 1.5 })).toThrow(TypeError);
     expect(make({ mrr_buffer_size: '4M' })).toThrow(/mrr_buffer_size must be a safe integer/);
-    expect(make({ mrr_buffer_size: 0 })).toThrow(RangeError);
-    expect(make({ mrr_buffer_size: 64, read_rnd_buffer_size: 64 })).toThrow(/not both/);
+    expect(make({ bufferSize: 0 })).toThrow(RangeError);
+    // mrr_buffer_size keeps the MariaDB variable's range [8192, 2^31 − 1]
+    expect(make({ mrr_buffer_size: 8191 })).toThrow(
+      /mrr_buffer_size must be in \[8192, 2147483647\] bytes, got 8191/,
+    );
+    expect(make({ mrr_buffer_size: 2 ** 31 })).toThrow(RangeError);
+    expect(make({ mrr_buffer_size: 8192 })).not.toThrow();
+    expect(make({ read_rnd_buffer_size: 1 })).not.toThrow(); // MySQL 5.6's minimum is 1
+    expect(make({ mrr_buffer_size: 8192, read_rnd_buffer_size: 8192 })).toThrow(
+      /not mrr_buffer_size and read_rnd_buffer_size/,
+    );
+    expect(make({ bufferSize: 64, read_rnd_buffer_size: 64 })).toThrow(/give one of/);
+    expect(make({ onBufferTooSmall: 'ignore' })).toThrow(/onBufferTooSmall must be 'default' or 'error'/);
     expect(make({ mrr: false, mrr_buffer_size: 0 })).not.toThrow(); // no buffer in the default strategy
   });
 
@@ -97,7 +155,8 @@ describe('without associations', () => {
     const run = (size: number) =>
       createMultiRangeRead(makeIndex(c), arrayRowFetcher(rows), [{ key: 2 }], {
         associations: false,
-        mrr_buffer_size: size,
+        bufferSize: size,
+        onBufferTooSmall: 'error',
       });
     expect(() => run(7)).toThrow(/one row id needs at least 8 bytes/);
     const scan = run(8);

@@ -58,7 +58,7 @@ class Flush implements fc.Command<Model, Real> {
     const scan = createMultiRangeRead(makeIndex(INDEX), arrayRowFetcher(ROWS), r.buffered, {
       mrr: this.mrr,
       mrr_sort_keys: this.sortKeys,
-      mrr_buffer_size: this.size,
+      bufferSize: this.size,
       counters: r.counters,
     });
     const got = [...scan].map((x) => `${x.row}@${x.association}`).sort();

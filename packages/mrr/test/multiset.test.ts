@@ -46,7 +46,7 @@ describe('multiset of (row, association) equals per-key lookup', () => {
           mrr: s.mrr,
           mrr_sort_keys: s.mrr_sort_keys,
           sortRowIds: s.sortRowIds,
-          mrr_buffer_size: Math.max(minimum, s.bufferSize),
+          bufferSize: Math.max(minimum, s.bufferSize),
         });
         expect(got).toEqual(lookupModel(c.keys, c.rowIds, ranges));
       }),
@@ -62,7 +62,7 @@ describe('multiset of (row, association) equals per-key lookup', () => {
           mrr: s.mrr,
           mrr_sort_keys: s.mrr_sort_keys,
           sortRowIds: s.sortRowIds,
-          mrr_buffer_size: s.bufferSize,
+          bufferSize: s.bufferSize,
         };
         expect(collect(reader, rowsFor(c), ranges, scanOptions)).toEqual(
           lookupModel(c.keys, c.rowIds, ranges),
@@ -75,7 +75,7 @@ describe('multiset of (row, association) equals per-key lookup', () => {
   it('without associations every entry is still emitted (association 0)', () => {
     fc.assert(
       fc.property(indexCase(), keyRanges(), bufferSize(8, 512), (c, ranges, size) => {
-        const got = collect(makeIndex(c), rowsFor(c), ranges, { associations: false, mrr_buffer_size: size });
+        const got = collect(makeIndex(c), rowsFor(c), ranges, { associations: false, bufferSize: size });
         const want = lookupModel(c.keys, c.rowIds, ranges)
           .map((s) => `${s.slice(0, s.indexOf('@'))}@0`)
           .sort();
@@ -87,11 +87,11 @@ describe('multiset of (row, association) equals per-key lookup', () => {
 
   it('ranges given as a lazy iterable (a generator) work as well as arrays', () => {
     fc.assert(
-      fc.property(indexCase(), keyRanges(), bufferSize(34, 600), (c, ranges, size) => {
+      fc.property(indexCase(), keyRanges(), bufferSize(41, 600), (c, ranges, size) => {
         function* gen(): Generator<MrrRange<number>> {
           yield* ranges;
         }
-        const options = { mrr_sort_keys: true, singlePoint: true, mrr_buffer_size: size };
+        const options = { mrr_sort_keys: true, singlePoint: true, bufferSize: size };
         expect(collect(makeIndex(c), rowsFor(c), [...gen()], options)).toEqual(
           collect(makeIndex(c), rowsFor(c), ranges, options),
         );
@@ -114,9 +114,9 @@ describe('multiset of (row, association) equals per-key lookup', () => {
     const want = lookupModel(keys, rowIds, ranges);
     for (const reader of [makeIndex(c), withByteRowIds(makeIndex(c), 5)]) {
       for (const options of [
-        { mrr_buffer_size: 1 << 20 },
-        { mrr_buffer_size: 1 << 20, mrr_sort_keys: true },
-        { mrr_buffer_size: 100_000, mrr_sort_keys: true },
+        { bufferSize: 1 << 20 },
+        { bufferSize: 1 << 20, mrr_sort_keys: true },
+        { bufferSize: 100_000, mrr_sort_keys: true },
       ]) {
         const rows = arrayRowFetcher(rowsFor(c));
         const fetched: number[] = [];

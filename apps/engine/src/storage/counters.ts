@@ -1,26 +1,32 @@
-/** MySQL's handler status counters (SHOW STATUS LIKE 'Handler%'), as they count in InnoDB. */
-export const HANDLER_COUNTERS = [
+import { HANDLER_READ_COUNTERS } from '@enginekit/mrr';
+
+/**
+ * MySQL's handler status counters (SHOW STATUS LIKE 'Handler%'), as they count in InnoDB. The
+ * `Handler_read_*` names are @enginekit/mrr's set (the one the MRR scans and join operators
+ * count into), so a table's reads and an MRR scan's add up under the same names.
+ */
+export const HANDLER_COUNTERS: readonly [
   'Handler_delete',
-  'Handler_read_first',
-  'Handler_read_key',
-  'Handler_read_next',
-  'Handler_read_rnd_next',
+  ...typeof HANDLER_READ_COUNTERS,
   'Handler_update',
   'Handler_write',
   'Innodb_rows_read',
-] as const;
+] = ['Handler_delete', ...HANDLER_READ_COUNTERS, 'Handler_update', 'Handler_write', 'Innodb_rows_read'];
 
 export type HandlerCounter = (typeof HANDLER_COUNTERS)[number];
 
-export const H_DELETE = 0;
-export const H_READ_FIRST = 1;
-export const H_READ_KEY = 2;
-export const H_READ_NEXT = 3;
-export const H_READ_RND_NEXT = 4;
-export const H_UPDATE = 5;
-export const H_WRITE = 6;
+const at = (name: HandlerCounter): number => HANDLER_COUNTERS.indexOf(name);
+
+export const H_DELETE: number = at('Handler_delete');
+export const H_READ_FIRST: number = at('Handler_read_first');
+export const H_READ_KEY: number = at('Handler_read_key');
+export const H_READ_NEXT: number = at('Handler_read_next');
+export const H_READ_RND: number = at('Handler_read_rnd');
+export const H_READ_RND_NEXT: number = at('Handler_read_rnd_next');
+export const H_UPDATE: number = at('Handler_update');
+export const H_WRITE: number = at('Handler_write');
 /** Rows read from a table (scan, lookup, range), as InnoDB's `srv_stats.n_rows_read`. */
-export const H_ROWS_READ = 7;
+export const H_ROWS_READ: number = at('Innodb_rows_read');
 
 /** Handler counters in one Float64Array, indexed by the H_* constants. */
 export class HandlerStats {

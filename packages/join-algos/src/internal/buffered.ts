@@ -1,5 +1,5 @@
 import type { RowCodec } from '../codec.js';
-import { JoinBuffer } from '../join-buffer.js';
+import { JoinBuffer, type JoinBufferLayout } from '../join-buffer.js';
 import type { JoinStats } from '../stats.js';
 import type { Emit, JoinKey, JoinSpec, JoinType } from '../types.js';
 import { checkBufferSize } from './validate.js';
@@ -20,11 +20,16 @@ export class BufferedJoin<O, I> {
   readonly #stats: JoinStats;
   readonly #firstMatchOnly: boolean;
 
+  /**
+   * `keyAccess`: BNLH / BKA / BKAH (records carry their length); `aux`: bytes charged outside
+   * the records (hash entries, MRR space).
+   */
   constructor(
     spec: JoinSpec<O, I>,
     codec: RowCodec<O>,
     joinBufferSize: number,
-    auxBytesPerRecord: number,
+    keyAccess: boolean,
+    aux: { perRecord?: number; first?: number },
     out: Emit<O, I>,
     stats: JoinStats,
   ) {
@@ -38,7 +43,7 @@ export class BufferedJoin<O, I> {
     ) {
       throw new TypeError(`outerCodec must be a RowCodec, got ${String(codec)}`);
     }
-    this.buffer = new JoinBuffer(codec, joinBufferSize, auxBytesPerRecord);
+    this.buffer = new JoinBuffer(codec, joinBufferSize, joinLayout(spec.type, keyAccess, aux));
     this.type = spec.type;
     this.#spec = spec;
     this.#out = out;
@@ -103,4 +108,23 @@ export class BufferedJoin<O, I> {
     else if (this.type !== 'anti') this.#out(o, inner);
     return true;
   }
+}
+
+/**
+ * The record layout MariaDB picks for a two-table join: a match flag for the inner table of an
+ * outer join or a semi-join (LEFT, SEMI, ANTI); a length for key access or whenever there is a
+ * flag (`JOIN_CACHE::set_constants`, `JOIN_TAB::use_match_flag`).
+ */
+export function joinLayout(
+  type: JoinType,
+  keyAccess: boolean,
+  aux: { perRecord?: number; first?: number } = {},
+): JoinBufferLayout {
+  const flag = type !== 'inner';
+  return {
+    withLength: keyAccess || flag,
+    withMatchFlag: flag,
+    auxBytesPerRecord: aux.perRecord ?? 0,
+    auxBytesFirst: aux.first ?? 0,
+  };
 }

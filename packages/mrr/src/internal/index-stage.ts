@@ -1,5 +1,6 @@
 import { sortRecords } from './sort.js';
-import type { IndexReader, MrrCounters, MrrRange } from '../types.js';
+import type { MrrCounters } from '../counters.js';
+import type { IndexReader, MrrRange } from '../types.js';
 
 /** `pull()` results. */
 export const PULL_END = 0; // the input ranges are exhausted
@@ -18,8 +19,6 @@ export interface IndexStage {
   pull(): number;
   /** Key stage only: load the next batch of keys; `false` when the input is exhausted. */
   refill(): boolean;
-  /** Keys currently held (bytes accounted = keysHeld · key element). */
-  readonly keysHeld: number;
 }
 
 function isKeyRange<K>(range: MrrRange<K>): range is { readonly key: K; readonly association?: number } {
@@ -32,7 +31,6 @@ function isKeyRange<K>(range: MrrRange<K>): range is { readonly key: K; readonly
  */
 export class SimpleIndexStage<K> implements IndexStage {
   association = 0;
-  readonly keysHeld = 0;
   readonly #reader: IndexReader<K>;
   readonly #ranges: Iterator<MrrRange<K>>;
   readonly #counters: MrrCounters;
@@ -124,10 +122,6 @@ export class KeyOrderedIndexStage<K> implements IndexStage {
     this.#capacity = capacity;
     this.#keys = [];
     this.#assocs = new Float64Array(Math.min(capacity, 1024));
-  }
-
-  get keysHeld(): number {
-    return this.#count;
   }
 
   refill(): boolean {

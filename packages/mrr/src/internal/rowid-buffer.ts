@@ -14,12 +14,10 @@ const INITIAL_ENTRIES = 4096;
  * the row id bytes only.
  *
  * `capacity` is what the byte budget allows; memory is allocated as entries arrive (doubling),
- * so a 4 MiB budget costs nothing for a scan of ten rows. `limit` (entries) may be lowered
- * below `capacity` by the buffer sharing, never raised above it.
+ * so a 4 MiB budget costs nothing for a scan of ten rows.
  */
 export class RowIdBuffer {
   readonly capacity: number;
-  limit: number;
   count = 0;
   /** Scratch copy of one byte row id handed to the fetcher. */
   readonly scratch: Uint8Array;
@@ -35,7 +33,6 @@ export class RowIdBuffer {
 
   constructor(numeric: boolean, idLength: number, capacity: number) {
     this.capacity = capacity;
-    this.limit = capacity;
     this.#numeric = numeric;
     this.#idLength = idLength;
     this.#record = numeric ? 16 : idLength + 8;
@@ -94,7 +91,7 @@ export class RowIdBuffer {
     this.#allocated = entries;
   }
 
-  /** Append the reader's current row id with `association`. REQUIRES: count < limit. */
+  /** Append the reader's current row id with `association`. REQUIRES: count < capacity. */
   push<K>(reader: IndexReader<K>, association: number): void {
     const i = this.count++;
     if (i === this.#allocated) this.#allocate(Math.min(this.capacity, this.#allocated * 2));

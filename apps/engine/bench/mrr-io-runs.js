@@ -1,8 +1,8 @@
 // IO-bound and in-memory runs of one workload through the default strategy and MRR:
 // physical page reads, modeled hdd time and CPU time per configuration.
-import { createMrrCounters, createMultiRangeRead } from '../dist/index.js';
-import { clusteredFetcher, secondaryReader } from './adapters.js';
-import { openDataset, xorshift } from './dataset.js';
+import { createMrrCounters, createMultiRangeRead } from '@enginekit/mrr';
+import { clusteredFetcher, secondaryReader } from './mrr-adapters.js';
+import { openDataset, xorshift } from './mrr-dataset.js';
 
 export const CONFIGS = [
   { label: 'default (no MRR)', options: { mrr: false } },

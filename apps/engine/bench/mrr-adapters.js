@@ -1,7 +1,7 @@
 // @enginekit/mrr's two interfaces over btree-sampler trees: the secondary index as an
 // IndexReader (equality and interval lookups on 4-byte keys, numeric row ids = the PK), the
 // clustered index as a RowFetcher (PK → row bytes).
-import { readU32be, u32be } from './dataset.js';
+import { readU32be, u32be } from './mrr-dataset.js';
 
 export function secondaryReader(tree, recordsPerKey = 1) {
   const cursor = tree.cursor();
