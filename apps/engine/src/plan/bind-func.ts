@@ -1,14 +1,6 @@
-import { arr, identText, obj, objectName, tagOf } from '../sql/ast.js';
+import { arr, obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import {
-  coerce,
-  dateFromParts,
-  normInt,
-  parseDate,
-  toDecimal,
-  toDouble,
-  toInteger,
-} from '../exec/convert.js';
+import { dateFromParts, normInt, parseDate, toInteger } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType, unify } from '../exec/types.js';
 import type { Bound } from './bound.js';
@@ -728,5 +720,3 @@ function aggregate(
   const frame = ctx.block.frame;
   return { t, ev: () => frame.v[slot], refs: [], outer: arg?.outer ?? false, agg: true, text };
 }
-
-export { coerce, toDecimal, toDouble, identText };
