@@ -1,14 +1,27 @@
-import { arr, identText, obj, type Obj, posOf, str, tagOf } from '../sql/ast.js';
+import { arr, identText, obj, posOf, str, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { type BinOp, makeArith, makeNeg } from '../exec/arith.js';
-import { cmpValues, comparisonType, converter } from '../exec/compare.js';
-import { coerce, toDouble } from '../exec/convert.js';
+import { type BinOp, makeNeg } from '../exec/arith.js';
+import { coerce } from '../exec/convert.js';
 import { parseDec } from '../exec/decimal.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
 import type { Block, Bound } from './bound.js';
 import type { Ev } from './scope.js';
 import { bindFunction } from './bind-func.js';
 import { truthOf } from '../exec/truth.js';
+import {
+  bindArith,
+  bindBitwise,
+  bindCase,
+  bindCast,
+  bindCompare,
+  bindIn,
+  bindLike,
+  bindLogic,
+  bindNot,
+} from './bind-ops.js';
+import { bindInSubquery, subBound, subCache } from './bind-subquery.js';
+
+export { bindCompare, bindLogic, bindNot, castEv } from './bind-ops.js';
 
 /** What a subquery binds to, as its enclosing expression sees it. */
 export interface SubPlan {
@@ -88,11 +101,23 @@ export function nodeText(env: BindEnv, n: unknown): string {
 }
 
 /** The expression text starting at (line, column), up to a top-level ',' or clause keyword. */
-export function exprTextAt(sql: string, line: number, column: number): string {
+export function exprTextAt(sql: string, line: number, column: number, leading = false): string {
   const lines = sql.split('\n');
   let off = 0;
   for (let k = 0; k < line - 1 && k < lines.length; k++) off += lines[k]!.length + 1;
   off += column - 1;
+  if (leading) {
+    // a select item's own leading unary operators and parentheses (spans start at operands)
+    for (let j = off - 1; j >= 0; j--) {
+      const ch = sql[j]!;
+      if (ch === ' ' || ch === '\t' || ch === '\n') continue;
+      if ('-+~!('.includes(ch)) off = j;
+      else if (/\bnot$/i.test(sql.slice(Math.max(0, j - 3), j + 1)) && !/[\w$]/.test(sql[j - 3] ?? ' ')) {
+        off = j - 2;
+        j -= 2;
+      } else break;
+    }
+  }
   let depth = 0;
   let i = off;
   const stop =
@@ -459,7 +484,7 @@ export function unsupported(what: string, n: unknown): SqlError {
   );
 }
 
-function normU64(b: bigint): number | bigint {
+export function normU64(b: bigint): number | bigint {
   return b <= 9007199254740991n ? Number(b) : b;
 }
 
@@ -523,461 +548,3 @@ function paramValue(v: unknown, t: SqlType): unknown {
   if (t.kind === 'str' && typeof v !== 'string') return String(v);
   return v;
 }
-
-export function bindNot(e: Bound, text: string): Bound {
-  const tr = truthOf(e);
-  return mk(
-    T_INT,
-    () => {
-      const x = tr();
-      return x === null ? null : x ? 0 : 1;
-    },
-    [e],
-    text,
-  );
-}
-
-export function bindLogic(op: 'And' | 'Or' | 'Xor', a: Bound, b: Bound, text: string): Bound {
-  const ta = truthOf(a);
-  const tb = truthOf(b);
-  let ev: Ev;
-  if (op === 'And')
-    ev = () => {
-      const x = ta();
-      if (x === false) return 0;
-      const y = tb();
-      if (y === false) return 0;
-      return x === null || y === null ? null : 1;
-    };
-  else if (op === 'Or')
-    ev = () => {
-      const x = ta();
-      if (x === true) return 1;
-      const y = tb();
-      if (y === true) return 1;
-      return x === null || y === null ? null : 0;
-    };
-  else
-    ev = () => {
-      const x = ta();
-      const y = tb();
-      return x === null || y === null ? null : x !== y ? 1 : 0;
-    };
-  return mk(T_INT, ev, [a, b], text);
-}
-
-/** A comparison with MySQL's conversions; returns 1, 0 or NULL. */
-export function bindCompare(op: string, l: Bound, r: Bound, text: string): Bound {
-  const ct = comparisonType(l.t, r.t);
-  const cl = converter(l.t, ct);
-  const cr = converter(r.t, ct);
-  const le = l.ev;
-  const re = r.ev;
-  const get = (e: Ev, c: ((v: unknown) => unknown) | null): Ev =>
-    c === null
-      ? e
-      : () => {
-          const x = e();
-          return x === null ? null : c(x);
-        };
-  const a = get(le, cl);
-  const b = get(re, cr);
-  let ev: Ev;
-  switch (op) {
-    case '=':
-      ev = () => {
-        const x = a();
-        if (x === null) return null;
-        const y = b();
-        if (y === null) return null;
-        return cmpValues(x, y) === 0 ? 1 : 0;
-      };
-      break;
-    case '<>':
-      ev = () => {
-        const x = a();
-        if (x === null) return null;
-        const y = b();
-        if (y === null) return null;
-        return cmpValues(x, y) !== 0 ? 1 : 0;
-      };
-      break;
-    case '<=>':
-      ev = () => {
-        const x = a();
-        const y = b();
-        if (x === null || y === null) return x === y ? 1 : 0;
-        return cmpValues(x, y) === 0 ? 1 : 0;
-      };
-      break;
-    default: {
-      const test: (c: number) => boolean =
-        op === '<' ? (c) => c < 0 : op === '<=' ? (c) => c <= 0 : op === '>' ? (c) => c > 0 : (c) => c >= 0;
-      ev = () => {
-        const x = a();
-        if (x === null) return null;
-        const y = b();
-        if (y === null) return null;
-        return test(cmpValues(x, y)) ? 1 : 0;
-      };
-    }
-  }
-  return mk(T_INT, ev, [l, r], text, { cmp: { op, l, r } });
-}
-
-function bindArith(op: BinOp, l: Bound, r: Bound, text: string, ctx: BindCtx, rightNode: unknown): Bound {
-  if (
-    (op === '+' || op === '-') &&
-    (tagOf(rightNode)[0] === 'Interval' || (l.t.kind === 'date' && r.t.kind === 'null'))
-  ) {
-    const [, iv] = tagOf(rightNode);
-    if (tagOf(rightNode)[0] === 'Interval')
-      return bindFunction('DateArith', { date: l, interval: iv, sign: op === '+' ? 1 : -1 }, ctx, rightNode);
-  }
-  const a = makeArith(
-    op,
-    l.t.kind === 'null' ? T_INT : l.t,
-    r.t.kind === 'null' ? T_INT : r.t,
-    text,
-    ctx.env.divPrecisionIncrement,
-  );
-  const f = a.f;
-  const le = l.ev;
-  const re = r.ev;
-  const ev: Ev = () => {
-    const x = le();
-    if (x === null) return null;
-    const y = re();
-    if (y === null) return null;
-    return f(x, y);
-  };
-  if (l.lit !== undefined && r.lit !== undefined) return literal(a.t, ev(), text);
-  return mk(a.t, ev, [l, r], text);
-}
-
-function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound {
-  const le = l.ev;
-  const re = r.ev;
-  const u = (b: Bound, x: unknown): bigint =>
-    BigInt.asUintN(64, BigInt(coerce(x, b.t, T_INT) as number | bigint));
-  const f: (a: bigint, b: bigint) => bigint =
-    op === 'BitwiseOr'
-      ? (a, b) => a | b
-      : op === 'BitwiseAnd'
-        ? (a, b) => a & b
-        : op === 'BitwiseXor'
-          ? (a, b) => a ^ b
-          : op === 'PGBitwiseShiftLeft'
-            ? (a, b) => BigInt.asUintN(64, a << b)
-            : (a, b) => a >> b;
-  return mk(
-    T_INT,
-    () => {
-      const x = le();
-      if (x === null) return null;
-      const y = re();
-      if (y === null) return null;
-      return normU64(f(u(l, x), u(r, y)));
-    },
-    [l, r],
-    text,
-  );
-}
-
-function bindIn(e: Bound, list: Bound[], text: string): Bound {
-  const eqs = list.map((x) => bindCompare('=', e, x, ''));
-  const evs = eqs.map((q) => q.ev);
-  const allConst = list.every((x) => x.lit !== undefined);
-  // constant lists of one comparison type: a Set lookup
-  if (allConst && list.length > 4) {
-    const ct = list.reduce((t, x) => comparisonType(t, x.t), e.t);
-    const conv = converter(e.t, ct);
-    const set = new Set<unknown>();
-    let hasNull = false;
-    for (const x of list) {
-      if (x.lit!.v === null) hasNull = true;
-      else {
-        const c = converter(x.t, ct);
-        set.add(keyOf(c === null ? x.lit!.v : c(x.lit!.v)));
-      }
-    }
-    const ee = e.ev;
-    return mk(
-      T_INT,
-      () => {
-        const v = ee();
-        if (v === null) return null;
-        if (set.has(keyOf(conv === null ? v : conv(v)))) return 1;
-        return hasNull ? null : 0;
-      },
-      [e, ...list],
-      text,
-    );
-  }
-  return mk(
-    T_INT,
-    () => {
-      let sawNull = false;
-      for (const q of evs) {
-        const r = q();
-        if (r === 1) return 1;
-        if (r === null) sawNull = true;
-      }
-      return sawNull ? null : 0;
-    },
-    [e, ...list],
-    text,
-  );
-}
-
-function keyOf(v: unknown): unknown {
-  if (typeof v === 'bigint') return `n${v}`;
-  if (typeof v === 'number') return v === 0 ? 0 : v;
-  return `s${String(v)}`;
-}
-
-/** Uncorrelated subqueries run once per statement execution. */
-function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev {
-  const run = ctx.block.run;
-  return (f) => {
-    if (plan.correlated) return f;
-    let epoch = -1;
-    let val: unknown;
-    return () => {
-      if (epoch !== run.epoch) {
-        val = f();
-        epoch = run.epoch;
-      }
-      return val;
-    };
-  };
-}
-
-function subBound(ctx: BindCtx, plan: SubPlan, t: SqlType, ev: Ev, text: string): Bound {
-  const refs = [...(plan.outerRefs.get(ctx.block) ?? [])].sort((a, b) => a - b);
-  const outer = [...plan.outerRefs.keys()].some((b) => b !== ctx.block);
-  return { t, ev, refs, outer, agg: false, text, sub: true };
-}
-
-function bindInSubquery(e: Bound, q: unknown, ctx: BindCtx, text: string): Bound {
-  const plan = ctx.env.bindSubquery(q, ctx.block);
-  if (plan.columns.length !== 1)
-    throw new SqlError('ER_OPERAND_COLUMNS', 'Operand should contain 1 column(s)');
-  const st = plan.types[0]!;
-  const ct = comparisonType(e.t, st);
-  const ce = converter(e.t, ct);
-  const cs = converter(st, ct);
-  const ee = e.ev;
-  const run = ctx.block.run;
-  // the subquery's values as a set (once per execution when uncorrelated)
-  let epoch = -1;
-  let set = new Set<unknown>();
-  let hasNull = false;
-  const fill = (): void => {
-    set = new Set();
-    hasNull = false;
-    plan.run((row) => {
-      const v = row[0];
-      if (v === null) hasNull = true;
-      else set.add(keyOf(cs === null ? v : cs(v)));
-      return true;
-    });
-  };
-  const ev: Ev = () => {
-    if (plan.correlated || epoch !== run.epoch) {
-      fill();
-      epoch = run.epoch;
-    }
-    const v = ee();
-    if (v === null) return set.size === 0 && !hasNull ? 0 : null;
-    if (set.has(keyOf(ce === null ? v : ce(v)))) return 1;
-    return hasNull ? null : 0;
-  };
-  const sb = subBound(ctx, plan, T_INT, ev, text);
-  return mk(T_INT, ev, [e, sb], text);
-}
-
-function bindLike(e: Bound, p: Bound, escNode: unknown, negated: boolean, text: string, ci: boolean): Bound {
-  let esc = '\\';
-  if (escNode !== undefined && escNode !== null) {
-    const [, ev] = tagOf(obj(escNode).value ?? escNode);
-    if (typeof ev === 'string') esc = ev;
-  }
-  const toS = (b: Bound): Ev => {
-    if (b.t.kind === 'str') return b.ev;
-    const ev = b.ev;
-    return () => {
-      const x = ev();
-      return x === null ? null : coerce(x, b.t, T_STR);
-    };
-  };
-  const se = toS(e);
-  const pe = toS(p);
-  let lastPat: string | undefined;
-  let re: RegExp = /$^/;
-  const compilePat = (pat: string): RegExp => {
-    let out = '';
-    for (let i = 0; i < pat.length; i++) {
-      const c = pat[i]!;
-      if (c === esc && i + 1 < pat.length) {
-        out += escapeRe(pat[++i]!);
-      } else if (c === '%') out += '[\\s\\S]*';
-      else if (c === '_') out += '[\\s\\S]';
-      else out += escapeRe(c);
-    }
-    return new RegExp(`^${out}$`, ci ? 'iu' : 'u');
-  };
-  return mk(
-    T_INT,
-    () => {
-      const s = se();
-      if (s === null) return null;
-      const pat = pe();
-      if (pat === null) return null;
-      if (pat !== lastPat) {
-        re = compilePat(pat as string);
-        lastPat = pat as string;
-      }
-      const m = re.test(s as string);
-      return m !== negated ? 1 : 0;
-    },
-    [e, p],
-    text,
-  );
-}
-
-function escapeRe(c: string): string {
-  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
-}
-
-function bindCase(o: Obj, ctx: BindCtx, text: string): Bound {
-  const operand = o.operand === undefined || o.operand === null ? undefined : bindExpr(o.operand, ctx);
-  const conds = arr(o.conditions).map((c) => {
-    const co = obj(c);
-    const w = bindExpr(co.condition, ctx);
-    return {
-      when: operand === undefined ? w : bindCompare('=', operand, w, ''),
-      result: bindExpr(co.result, ctx),
-    };
-  });
-  const els =
-    o.else_result === undefined || o.else_result === null ? undefined : bindExpr(o.else_result, ctx);
-  const results = [...conds.map((c) => c.result), ...(els === undefined ? [] : [els])];
-  const t = unifyTypes(results.map((r) => r.t));
-  const whens = conds.map((c) => truthOf(c.when));
-  const thens = conds.map((c) => castEv(c.result, t));
-  const elseEv = els === undefined ? () => null : castEv(els, t);
-  const n = whens.length;
-  const ev: Ev = () => {
-    for (let i = 0; i < n; i++) if (whens[i]!() === true) return thens[i]!();
-    return elseEv();
-  };
-  return mk(
-    t,
-    ev,
-    [
-      ...conds.flatMap((c) => [c.when, c.result]),
-      ...(els === undefined ? [] : [els]),
-      ...(operand ? [operand] : []),
-    ],
-    text,
-  );
-}
-
-import { unify as unifyTypes } from '../exec/types.js';
-
-/** A closure giving `b`'s value as type `t`. */
-export function castEv(b: Bound, t: SqlType): Ev {
-  if (b.t.kind === t.kind && (t.kind !== 'dec' || b.t.iscale === t.iscale)) return b.ev;
-  if (b.t.kind === 'null') return () => null;
-  const ev = b.ev;
-  const from = b.t;
-  return () => {
-    const x = ev();
-    return x === null ? null : coerce(x, from, t);
-  };
-}
-
-function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
-  const e = bindExpr(o.expr, ctx);
-  const [dt, dv] = tagOf(o.data_type);
-  let t: SqlType;
-  switch (dt) {
-    case 'Signed':
-    case 'SignedInteger':
-    case 'Integer':
-    case 'Int':
-    case 'BigInt':
-      t = T_INT;
-      break;
-    case 'Unsigned':
-    case 'UnsignedInteger': {
-      const ev = e.ev;
-      const from = e.t;
-      return mk(
-        T_INT,
-        () => {
-          const x = ev();
-          if (x === null) return null;
-          const i = coerce(x, from, T_INT) as number | bigint;
-          return normU64(BigInt.asUintN(64, BigInt(i)));
-        },
-        [e],
-        text,
-      );
-    }
-    case 'Decimal':
-    case 'Numeric':
-    case 'Dec': {
-      const [pt, pv] = tagOf(dv);
-      let p = 10;
-      let s = 0;
-      if (pt === 'PrecisionAndScale') [p, s] = arr(pv) as [number, number];
-      else if (pt === 'Precision') p = pv as number;
-      if (p > 65)
-        throw new SqlError(
-          'ER_TOO_BIG_PRECISION',
-          `Too big precision ${p} specified for '${e.text}'. Maximum is 65.`,
-        );
-      t = decType(p, s);
-      const ev = e.ev;
-      const from = e.t;
-      const lim = 10n ** BigInt(p);
-      return mk(
-        t,
-        () => {
-          const x = ev();
-          if (x === null) return null;
-          const d = coerce(x, from, t) as bigint;
-          // out of range: the largest value of the type, as MySQL (with a warning)
-          if (d >= lim) return lim - 1n;
-          if (d <= -lim) return -(lim - 1n);
-          return d;
-        },
-        [e],
-        text,
-      );
-    }
-    case 'Double':
-    case 'Float':
-    case 'Real':
-    case 'DoublePrecision':
-      t = T_DBL;
-      break;
-    case 'Char':
-    case 'Varchar':
-    case 'Text':
-    case 'Binary':
-    case 'Nchar':
-      t = T_STR;
-      break;
-    case 'Date':
-      t = T_DATE;
-      break;
-    default:
-      throw unsupported(`CAST AS ${dt}`, o);
-  }
-  return mk(t, castEv(e, t), [e], text);
-}
-
-export { toDouble };

@@ -70,6 +70,9 @@ export class Table {
   readonly #old: RowBuffer;
   /** Rebuilds the primary key carried by a secondary entry. */
   readonly #pk = new KeyWriter(256);
+  /** Row buffers of index reads, by nesting depth. */
+  readonly #rows: RowBuffer[] = [];
+  #depth = 0;
 
   constructor(
     id: number,
@@ -239,7 +242,11 @@ export class Table {
     fn: (row: RowBuffer) => boolean | undefined,
   ): number {
     const ix = this.index(indexName);
-    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    // a full primary key: the row encoder (no value array); else the generic key codec
+    const lo =
+      ix.primary && prefix.length === ix.columns.length
+        ? this.#pkFromValues(prefix).slice()
+        : ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
     const eqRef = ix.unique && prefix.length >= ix.columns.length;
     return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn);
   }
@@ -295,7 +302,24 @@ export class Table {
     eqRef: boolean,
     fn: (row: RowBuffer) => boolean | undefined,
   ): number {
-    const row = this.newRow();
+    // one row buffer per nesting depth (a self-join reads this table inside its own callback)
+    const depth = this.#depth++;
+    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    try {
+      return this.#walkWith(ix, from, inRange, eqRef, fn, row);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #walkWith(
+    ix: TableIndex,
+    from: Uint8Array,
+    inRange: (b: Uint8Array, ko: number, kl: number) => boolean | 'skip',
+    eqRef: boolean,
+    fn: (row: RowBuffer) => boolean | undefined,
+    row: RowBuffer,
+  ): number {
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
     const codec = this.codec;
