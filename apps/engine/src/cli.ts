@@ -14,6 +14,7 @@ import { demoCommand } from './commands/demo.js';
 import { infoCommand } from './commands/info.js';
 import { tpchLoadCommand } from './commands/load.js';
 import { sqlCommand } from './sql-cli/sql-command.js';
+import { serveCommand } from './commands/serve.js';
 
 const USAGE = `usage:
   enginekit tpch gen --sf N --out DIR [--chunks C --step S] [--quiet]
@@ -28,6 +29,9 @@ const USAGE = `usage:
       generate SF 0.01, load it into a database file, print info
   enginekit sql --db FILE [-e "SQL"] [--format table|tsv|json]
       run SQL statements (-e) or read them interactively; FILE is created if missing
+  enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P]
+      [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES]
+      serve FILE over the MySQL protocol (mysql2, mariadb, mysql clients); FILE is created if missing
   enginekit --help`;
 
 const STEP_LABEL: Record<TpchStep, string> = {
@@ -119,6 +123,10 @@ function main(argv: readonly string[]): void {
   }
   if (command === 'sql') {
     sqlCommand([sub, ...rest].filter((x): x is string => x !== undefined));
+    return;
+  }
+  if (command === 'serve') {
+    serveCommand([sub, ...rest].filter((x): x is string => x !== undefined));
     return;
   }
   if (command === 'demo') {
