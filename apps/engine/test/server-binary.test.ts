@@ -185,7 +185,7 @@ describe('prepared statements through the client', () => {
       [null, null],
     ];
     for (const [param, want] of cases) {
-      const [rows] = await c.execute('SELECT ? AS v', [param]);
+      const [rows] = await c.execute('SELECT ? AS v', [param] as Parameters<typeof c.execute>[1]);
       expect((rows as { v: unknown }[])[0]!.v, String(param)).toEqual(want);
     }
   });

@@ -40,6 +40,8 @@ export interface ConnectionOptions {
   readonly connectionId: number;
   readonly credentials: Credentials;
   readonly maxAllowedPacket: () => number;
+  /** Seconds a client has to complete the handshake (MySQL's connect_timeout, default 10). */
+  readonly connectTimeout?: number;
 }
 
 /** A scramble of 20 printable bytes (as MySQL's `generate_user_salt`, never NUL). */
@@ -63,11 +65,15 @@ export class ClientConnection {
   readonly #scramble = scramble();
   #state: 'greeting' | 'auth' | 'command' | 'closed' = 'greeting';
   #handle: SessionHandle | undefined;
+  readonly #handshakeTimer: NodeJS.Timeout;
 
   constructor(conn: WireConnection, host: SessionHost, opts: ConnectionOptions) {
     this.#conn = conn;
     this.#host = host;
     this.#opts = opts;
+    this.#handshakeTimer = setTimeout(() => {
+      if (this.#state !== 'command') this.#close();
+    }, (opts.connectTimeout ?? 10) * 1000).unref();
     conn.on('error', () => this.#teardown());
     conn.stream.on('close', () => this.#teardown());
     // mysql2 compares each packet's sequence id with its own count and logs a mismatch; the
@@ -137,6 +143,7 @@ export class ClientConnection {
     }
     this.#handle = this.#host.open(this.#opts.connectionId);
     this.#state = 'command';
+    clearTimeout(this.#handshakeTimer);
     this.#w.reset(seq + 1);
     writeOk(this.#w);
     this.#send(this.#w.take());
@@ -164,6 +171,7 @@ export class ClientConnection {
   }
 
   #teardown(): void {
+    clearTimeout(this.#handshakeTimer);
     this.#state = 'closed';
     const h = this.#handle;
     this.#handle = undefined;
