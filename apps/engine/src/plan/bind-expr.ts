@@ -63,6 +63,16 @@ export function mk(
     sub ||= p.sub === true;
   }
   refs.sort((a, b) => a - b);
+  // constant folding: an expression of literals only is computed once, at bind time (unless it
+  // fails: then it fails when run, as written)
+  if (parts.length > 0 && extra.cmp === undefined && parts.every((p) => p.lit !== undefined)) {
+    try {
+      const v = ev();
+      return { t, ev: () => v, refs, outer, agg, text, lit: { v } };
+    } catch {
+      // keep it for run time
+    }
+  }
   return { t, ev, refs, outer, agg, text, ...(sub ? { sub } : {}), ...extra };
 }
 

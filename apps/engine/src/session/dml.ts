@@ -94,7 +94,9 @@ export class RowWriter {
         return x;
       }
       default: {
-        const s = coerce(v, t, T_STR) as string;
+        let s = coerce(v, t, T_STR) as string;
+        // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
+        if (ty.kind === 'char') s = s.replace(/ +$/, '');
         if ([...s].length > ty.length)
           throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
         return s;

@@ -13,6 +13,7 @@ import {
   H_READ_KEY,
   H_READ_NEXT,
   H_READ_RND_NEXT,
+  H_ROWS_READ,
   H_UPDATE,
   H_WRITE,
   type HandlerStats,
@@ -213,6 +214,7 @@ export class Table {
     let stopped = false;
     const n = this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
       counts[H_READ_RND_NEXT]!++;
+      counts[H_ROWS_READ]!++;
       codec.decode(b, vo, vl, row);
       if (fn(row) === false) {
         stopped = true;
@@ -326,6 +328,7 @@ export class Table {
         return false;
       }
       n++;
+      counts[H_ROWS_READ]!++;
       if (ix.primary) {
         codec.decode(b, vo, vl, row);
         go = fn(row);
