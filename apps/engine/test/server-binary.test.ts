@@ -200,7 +200,18 @@ describe('prepared statements through the client', () => {
     const ins = 'INSERT INTO p VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
     await c.execute(ins, [1, 10, 'one', '1.250', '2020-01-02', 0.5, 1, 2, 3, 4]);
     await c.execute(ins, [2, null, null, null, null, null, null, null, null, 9]);
-    await c.execute(ins, [3, 30, 'three', mysql.TypedParameter.DECIMAL('-3.5'), new Date(Date.UTC(1999, 11, 31)), -1e300, null, 8, null, null]);
+    await c.execute(ins, [
+      3,
+      30,
+      'three',
+      mysql.TypedParameter.DECIMAL('-3.5'),
+      new Date(Date.UTC(1999, 11, 31)),
+      -1e300,
+      null,
+      8,
+      null,
+      null,
+    ]);
     const [rows] = await c.execute('SELECT * FROM p WHERE id >= ? ORDER BY id', [1]);
     expect(rows).toEqual([
       { id: 1, a: 10, b: 'one', c: '1.250', d: '2020-01-02', e: 0.5, f: 1, g: 2, h: 3, i: 4 },

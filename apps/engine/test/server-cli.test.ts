@@ -25,7 +25,9 @@ function tmp(): string {
 }
 
 /** Starts the server; resolves with the child and its startup line. */
-function serve(args: string[]): Promise<{ child: ChildProcess; line: string; exited: Promise<number | null> }> {
+function serve(
+  args: string[],
+): Promise<{ child: ChildProcess; line: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
@@ -50,11 +52,27 @@ describe('enginekit serve', () => {
     const d = tmp();
     const db = join(d, 'served.db');
     const pid = join(d, 'served.pid');
-    const { child, line, exited } = await serve(['--db', db, '--port', '0', '--pid-file', pid, '--user', 'u', '--password', 'p']);
+    const { child, line, exited } = await serve([
+      '--db',
+      db,
+      '--port',
+      '0',
+      '--pid-file',
+      pid,
+      '--user',
+      'u',
+      '--password',
+      'p',
+    ]);
     const m = /listening on 127\.0\.0\.1:(\d+)$/.exec(line);
     expect(m, line).not.toBeNull();
     expect(readFileSync(pid, 'utf8').trim()).toBe(String(child.pid));
-    const c = await mysql.createConnection({ host: '127.0.0.1', port: Number(m![1]), user: 'u', password: 'p' });
+    const c = await mysql.createConnection({
+      host: '127.0.0.1',
+      port: Number(m![1]),
+      user: 'u',
+      password: 'p',
+    });
     await c.query('CREATE TABLE kept (id INT PRIMARY KEY, name VARCHAR(10))');
     await c.execute('INSERT INTO kept VALUES (?, ?)', [1, 'one']);
     child.kill('SIGTERM');
@@ -84,7 +102,11 @@ describe('enginekit serve', () => {
   });
 
   it('refuses bad options with a usage error', () => {
-    const r = spawnSync(process.execPath, [cli, 'serve', '--db', 'x.db', '--socket', '/tmp/x', '--port', '1'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'serve', '--db', 'x.db', '--socket', '/tmp/x', '--port', '1'],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--socket replaces --port and --bind');
     const r2 = spawnSync(process.execPath, [cli, 'serve'], { encoding: 'utf8' });

@@ -47,7 +47,8 @@ function hostile(port: number, r: () => number): Promise<{ closedByServer: boole
     };
     const timer = setTimeout(() => finish(false), 400);
     const mode = Math.floor(r() * 4);
-    const randomBytes = (n: number): Buffer => Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256)));
+    const randomBytes = (n: number): Buffer =>
+      Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256)));
     let greeted = false;
     sock.on('data', (d) => {
       got = Buffer.concat([got, d]);
@@ -66,9 +67,14 @@ function hostile(port: number, r: () => number): Promise<{ closedByServer: boole
         setTimeout(() => {
           const n = 1 + Math.floor(r() * 6);
           for (let i = 0; i < n && !sock.destroyed; i++) {
-            const body = Buffer.concat([Buffer.from([COMMANDS[Math.floor(r() * COMMANDS.length)]!]), randomBytes(Math.floor(r() * 40))]);
+            const body = Buffer.concat([
+              Buffer.from([COMMANDS[Math.floor(r() * COMMANDS.length)]!]),
+              randomBytes(Math.floor(r() * 40)),
+            ]);
             const f = frame(r() < 0.8 ? 0 : Math.floor(r() * 256), body);
-            sock.write(mode === 3 && i === n - 1 ? f.subarray(0, Math.max(1, Math.floor(r() * f.length))) : f);
+            sock.write(
+              mode === 3 && i === n - 1 ? f.subarray(0, Math.max(1, Math.floor(r() * f.length))) : f,
+            );
           }
           if (mode === 3) setTimeout(() => sock.end(), 20);
         }, 5);

@@ -59,7 +59,9 @@ describe('queries', () => {
   it('sends BigInt values beyond 2^53 exactly', async () => {
     const s = await server();
     const c = await s.connect({ supportBigNumbers: true, bigNumberStrings: true });
-    const [rows] = await c.query('SELECT 9007199254740993 AS k, 9223372036854775807 - 1 AS m, -9007199254740995 AS n');
+    const [rows] = await c.query(
+      'SELECT 9007199254740993 AS k, 9223372036854775807 - 1 AS m, -9007199254740995 AS n',
+    );
     expect(rows).toEqual([{ k: '9007199254740993', m: '9223372036854775806', n: '-9007199254740995' }]);
     const [prow] = await c.execute('SELECT ? + 1 AS j, ? AS k', [
       mysql.TypedParameter.LONGLONG(9007199254740993n),
@@ -80,7 +82,8 @@ describe('queries', () => {
     await c.query('CREATE TABLE l (id INT PRIMARY KEY, s VARCHAR(200))');
     const batch: string[] = [];
     for (let i = 0; i < 30_000; i++) batch.push(`(${i}, '${'v'.repeat(i % 200)}')`);
-    for (let i = 0; i < batch.length; i += 5000) await c.query(`INSERT INTO l VALUES ${batch.slice(i, i + 5000).join(',')}`);
+    for (let i = 0; i < batch.length; i += 5000)
+      await c.query(`INSERT INTO l VALUES ${batch.slice(i, i + 5000).join(',')}`);
     const [rows] = await c.query('SELECT id, s FROM l ORDER BY id');
     const r = rows as { id: number; s: string }[];
     expect(r.length).toBe(30_000);
@@ -97,10 +100,19 @@ describe('queries', () => {
     expect(await sqlError(c.query('SELEC 1'))).toMatchObject({ errno: 1064, sqlState: '42000' });
     await c.query('CREATE TABLE u (a INT PRIMARY KEY)');
     await c.query('INSERT INTO u VALUES (1)');
-    expect(await sqlError(c.query('INSERT INTO u VALUES (1)'))).toMatchObject({ errno: 1062, sqlState: '23000' });
-    expect(await sqlError(c.execute('SELECT nope FROM u WHERE a = ?', [1]))).toMatchObject({ errno: 1054, sqlState: '42S22' });
+    expect(await sqlError(c.query('INSERT INTO u VALUES (1)'))).toMatchObject({
+      errno: 1062,
+      sqlState: '23000',
+    });
+    expect(await sqlError(c.execute('SELECT nope FROM u WHERE a = ?', [1]))).toMatchObject({
+      errno: 1054,
+      sqlState: '42S22',
+    });
     // multi-statements are off: the second statement is a syntax error, the first never runs
-    expect(await sqlError(c.query('INSERT INTO u VALUES (2); SELECT 1'))).toMatchObject({ errno: 1064, sqlState: '42000' });
+    expect(await sqlError(c.query('INSERT INTO u VALUES (2); SELECT 1'))).toMatchObject({
+      errno: 1064,
+      sqlState: '42000',
+    });
     const [rows] = await c.query('SELECT COUNT(*) AS n FROM u');
     expect(rows).toEqual([{ n: 1 }]);
     // the connection is still usable after every error
@@ -156,7 +168,9 @@ describe('what clients send first', () => {
     await c.execute('SELECT ? AS x', [1]);
     await c.query('SHOW DATABASES');
     const [rows] = await c.query('SHOW STATUS');
-    const st = Object.fromEntries((rows as { Variable_name: string; Value: string }[]).map((r) => [r.Variable_name, Number(r.Value)]));
+    const st = Object.fromEntries(
+      (rows as { Variable_name: string; Value: string }[]).map((r) => [r.Variable_name, Number(r.Value)]),
+    );
     expect(st.Threads_connected).toBe(2);
     expect(st.Com_select).toBe(3);
     expect(st.Com_stmt_prepare).toBe(1);
@@ -185,7 +199,11 @@ describe('authentication and limits', () => {
     const [r] = await c.query('SELECT 1 AS one');
     expect(r).toEqual([{ one: 1 }]);
     const bad = await sqlError(s.connect({ password: 'wrong' }));
-    expect(bad).toEqual({ errno: 1045, sqlState: '28000', message: "Access denied for user 'app'@'127.0.0.1' (using password: YES)" });
+    expect(bad).toEqual({
+      errno: 1045,
+      sqlState: '28000',
+      message: "Access denied for user 'app'@'127.0.0.1' (using password: YES)",
+    });
     expect(await sqlError(s.connect({ password: '' }))).toMatchObject({ errno: 1045 });
     expect(await sqlError(s.connect({ user: 'root', password: 's3cret' }))).toMatchObject({ errno: 1045 });
     // no session was opened for a refused client
@@ -258,7 +276,9 @@ describe('commands without a client API', () => {
           expect(got[4]).toBe(0x00);
           got = Buffer.alloc(0);
           phase = 2;
-          sock.write(Buffer.concat([Buffer.from([command.length & 0xff, command.length >> 8, 0, 0]), command]));
+          sock.write(
+            Buffer.concat([Buffer.from([command.length & 0xff, command.length >> 8, 0, 0]), command]),
+          );
           setTimeout(() => {
             sock.destroy();
             resolve(got);

@@ -22,7 +22,9 @@ export function serveCommand(argv: readonly string[]): void {
     throw new UsageError('serve: --socket replaces --port and --bind');
   const port = args.options.get('port') === '0' ? 0 : positiveInteger(args, 'port', 'serve', 3306);
   if (port > 65535) throw new UsageError(`serve: --port must be at most 65535, got ${port}`);
-  const pidFile = args.options.has('pid-file') ? resolve(requireString(args, 'pid-file', 'serve')) : undefined;
+  const pidFile = args.options.has('pid-file')
+    ? resolve(requireString(args, 'pid-file', 'serve'))
+    : undefined;
   const user = args.options.has('user') ? requireString(args, 'user', 'serve') : undefined;
   const password = args.options.get('password');
   const db = existsSync(path) ? Database.open(path) : Database.create(path);

@@ -38,7 +38,15 @@ const NOT_FIXED_DEC = 31;
 export function columnMeta(name: string, t: SqlType): ColumnMeta {
   switch (t.kind) {
     case 'int':
-      return { name, kind: 'int', type: MYSQL_TYPE_LONGLONG, charset: CHARSET_BINARY, length: 20, flags: BINARY_FLAG, decimals: 0 };
+      return {
+        name,
+        kind: 'int',
+        type: MYSQL_TYPE_LONGLONG,
+        charset: CHARSET_BINARY,
+        length: 20,
+        flags: BINARY_FLAG,
+        decimals: 0,
+      };
     case 'dec':
       return {
         name,
@@ -50,11 +58,35 @@ export function columnMeta(name: string, t: SqlType): ColumnMeta {
         decimals: t.scale,
       };
     case 'dbl':
-      return { name, kind: 'dbl', type: MYSQL_TYPE_DOUBLE, charset: CHARSET_BINARY, length: 22, flags: BINARY_FLAG, decimals: NOT_FIXED_DEC };
+      return {
+        name,
+        kind: 'dbl',
+        type: MYSQL_TYPE_DOUBLE,
+        charset: CHARSET_BINARY,
+        length: 22,
+        flags: BINARY_FLAG,
+        decimals: NOT_FIXED_DEC,
+      };
     case 'date':
-      return { name, kind: 'date', type: MYSQL_TYPE_DATE, charset: CHARSET_BINARY, length: 10, flags: BINARY_FLAG, decimals: 0 };
+      return {
+        name,
+        kind: 'date',
+        type: MYSQL_TYPE_DATE,
+        charset: CHARSET_BINARY,
+        length: 10,
+        flags: BINARY_FLAG,
+        decimals: 0,
+      };
     case 'null':
-      return { name, kind: 'null', type: MYSQL_TYPE_NULL, charset: CHARSET_BINARY, length: 0, flags: BINARY_FLAG, decimals: 0 };
+      return {
+        name,
+        kind: 'null',
+        type: MYSQL_TYPE_NULL,
+        charset: CHARSET_BINARY,
+        length: 0,
+        flags: BINARY_FLAG,
+        decimals: 0,
+      };
     default:
       return stringMeta(name, t.len);
   }
@@ -77,13 +109,21 @@ function stringMeta(name: string, chars: number | undefined): ColumnMeta {
  * rows): a column is BIGINT when all its values are integers, DOUBLE when all are numbers,
  * VARCHAR otherwise.
  */
-export function inferredColumns(names: readonly string[], rows: readonly (readonly unknown[])[]): ColumnMeta[] {
+export function inferredColumns(
+  names: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): ColumnMeta[] {
   return names.map((name, i) => {
     let kind: 'int' | 'dbl' | 'str' | undefined;
     for (const row of rows) {
       const v = row[i];
       if (v === null || v === undefined) continue;
-      const k = typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v)) ? 'int' : typeof v === 'number' ? 'dbl' : 'str';
+      const k =
+        typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))
+          ? 'int'
+          : typeof v === 'number'
+            ? 'dbl'
+            : 'str';
       kind = kind === undefined || kind === k ? k : kind === 'str' || k === 'str' ? 'str' : 'dbl';
       if (kind === 'str') break;
     }

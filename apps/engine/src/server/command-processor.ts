@@ -179,7 +179,12 @@ export class CommandProcessor {
       else {
         this.#count(answer.counter as ServerCounter);
         if (answer.kind === 'ok') writeOk(w, 0, 0, answer.warnings);
-        else this.#resultSet(w, { columns: [answer.column], rows: answer.rows, affectedRows: 0, insertId: 0, warnings: 0 }, false);
+        else
+          this.#resultSet(
+            w,
+            { columns: [answer.column], rows: answer.rows, affectedRows: 0, insertId: 0, warnings: 0 },
+            false,
+          );
       }
       return;
     }
@@ -200,7 +205,13 @@ export class CommandProcessor {
     }
     const p = this.session.prepare(sql);
     const id = this.#nextStatementId++;
-    this.#statements.set(id, { run: p.run, paramCount: p.paramCount, types: undefined, params: [], longData: false });
+    this.#statements.set(id, {
+      run: p.run,
+      paramCount: p.paramCount,
+      types: undefined,
+      params: [],
+      longData: false,
+    });
     writePrepareOk(w, id, p.paramCount);
   }
 

@@ -71,9 +71,12 @@ export class ClientConnection {
     this.#conn = conn;
     this.#host = host;
     this.#opts = opts;
-    this.#handshakeTimer = setTimeout(() => {
-      if (this.#state !== 'command') this.#close();
-    }, (opts.connectTimeout ?? 10) * 1000).unref();
+    this.#handshakeTimer = setTimeout(
+      () => {
+        if (this.#state !== 'command') this.#close();
+      },
+      (opts.connectTimeout ?? 10) * 1000,
+    ).unref();
     conn.on('error', () => this.#teardown());
     conn.stream.on('close', () => this.#teardown());
     // mysql2 compares each packet's sequence id with its own count and logs a mismatch; the

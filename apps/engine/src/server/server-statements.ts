@@ -70,7 +70,8 @@ export function serverStatement(sql: string): ServerAnswer | undefined {
   m = DROP_DATABASE.exec(text);
   if (m !== null) {
     const name = ident(m, 2);
-    if (name !== DATABASE_NAME && m[1] !== undefined) return { kind: 'ok', warnings: 1, counter: 'Com_drop_db' };
+    if (name !== DATABASE_NAME && m[1] !== undefined)
+      return { kind: 'ok', warnings: 1, counter: 'Com_drop_db' };
     return { kind: 'error', error: serverErrors.dbDropRefused(name) };
   }
   return undefined;

@@ -55,10 +55,14 @@ export class MysqlServer {
     this.host = new LocalSessionHost(db);
     this.#credentials = {
       user: options.user ?? 'root',
-      passwordHash: options.password === undefined || options.password === '' ? undefined : nativePasswordHash(options.password),
+      passwordHash:
+        options.password === undefined || options.password === ''
+          ? undefined
+          : nativePasswordHash(options.password),
     };
     const probe = db.session();
-    if (options.max_connections !== undefined) probe.globalVars.set('max_connections', options.max_connections, 'global', undefined);
+    if (options.max_connections !== undefined)
+      probe.globalVars.set('max_connections', options.max_connections, 'global', undefined);
     if (options.max_allowed_packet !== undefined)
       probe.globalVars.set('max_allowed_packet', options.max_allowed_packet, 'global', undefined);
     const globals = probe.globalVars;
@@ -99,12 +103,19 @@ export class MysqlServer {
         this.#address =
           this.#opts.socket !== undefined
             ? { socket: this.#opts.socket }
-            : { host: typeof a === 'object' && a !== null ? a.address : (this.#opts.bind ?? '127.0.0.1'), port: typeof a === 'object' && a !== null ? a.port : 0 };
+            : {
+                host: typeof a === 'object' && a !== null ? a.address : (this.#opts.bind ?? '127.0.0.1'),
+                port: typeof a === 'object' && a !== null ? a.port : 0,
+              };
         resolve(this.#address);
       };
       if (this.#opts.socket !== undefined) {
         if (existsSync(this.#opts.socket)) {
-          reject(new Error(`socket ${this.#opts.socket} already exists (another server, or a stale file to remove)`));
+          reject(
+            new Error(
+              `socket ${this.#opts.socket} already exists (another server, or a stale file to remove)`,
+            ),
+          );
           return;
         }
         net.listen(this.#opts.socket, done);
@@ -144,5 +155,7 @@ export class MysqlServer {
 
 /** The startup line: where the server listens. */
 export function describeAddress(a: ListenAddress): string {
-  return 'socket' in a ? `unix socket ${a.socket}` : `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
+  return 'socket' in a
+    ? `unix socket ${a.socket}`
+    : `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
 }

@@ -20,16 +20,28 @@ export const serverErrors = {
     sqlState: '28000',
     message: `Access denied for user '${user}'@'${host}' (using password: ${usingPassword ? 'YES' : 'NO'})`,
   }),
-  tooManyConnections: (): ProtocolError => ({ errno: 1040, sqlState: '08004', message: 'Too many connections' }),
+  tooManyConnections: (): ProtocolError => ({
+    errno: 1040,
+    sqlState: '08004',
+    message: 'Too many connections',
+  }),
   packetTooLarge: (): ProtocolError => ({
     errno: 1153,
     sqlState: '08S01',
     message: "Got a packet bigger than 'max_allowed_packet' bytes",
   }),
-  malformed: (): ProtocolError => ({ errno: 1835, sqlState: 'HY000', message: 'Malformed communication packet.' }),
+  malformed: (): ProtocolError => ({
+    errno: 1835,
+    sqlState: 'HY000',
+    message: 'Malformed communication packet.',
+  }),
   outOfOrder: (): ProtocolError => ({ errno: 1156, sqlState: '08S01', message: 'Got packets out of order' }),
   unknownCommand: (): ProtocolError => ({ errno: 1047, sqlState: '08S01', message: 'Unknown command' }),
-  badDb: (name: string): ProtocolError => ({ errno: 1049, sqlState: '42000', message: `Unknown database '${name}'` }),
+  badDb: (name: string): ProtocolError => ({
+    errno: 1049,
+    sqlState: '42000',
+    message: `Unknown database '${name}'`,
+  }),
   dbExists: (name: string): ProtocolError => ({
     errno: 1007,
     sqlState: 'HY000',

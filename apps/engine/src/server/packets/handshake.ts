@@ -52,7 +52,8 @@ export interface HandshakeResponse {
 export function readHandshakeResponse(payload: Buffer): HandshakeResponse {
   const r = new PacketReader(payload);
   const capabilities = r.u32();
-  if ((capabilities & CLIENT_PROTOCOL_41) === 0) throw new MalformedPacketError('Malformed communication packet.');
+  if ((capabilities & CLIENT_PROTOCOL_41) === 0)
+    throw new MalformedPacketError('Malformed communication packet.');
   const flags = capabilities & SERVER_CAPABILITIES;
   const maxPacketSize = r.u32();
   const charset = r.u8();
@@ -62,8 +63,10 @@ export function readHandshakeResponse(payload: Buffer): HandshakeResponse {
   if (flags & CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA) authResponse = r.lenencBytes();
   else if (flags & CLIENT_SECURE_CONNECTION) authResponse = r.bytes(r.u8());
   else authResponse = r.nulBytes();
-  const database = flags & CLIENT_CONNECT_WITH_DB && r.remaining > 0 ? r.nulBytes().toString('utf8') : undefined;
-  const authPlugin = flags & CLIENT_PLUGIN_AUTH && r.remaining > 0 ? r.nulBytes().toString('utf8') : undefined;
+  const database =
+    flags & CLIENT_CONNECT_WITH_DB && r.remaining > 0 ? r.nulBytes().toString('utf8') : undefined;
+  const authPlugin =
+    flags & CLIENT_PLUGIN_AUTH && r.remaining > 0 ? r.nulBytes().toString('utf8') : undefined;
   if (flags & CLIENT_CONNECT_ATTRS && r.remaining > 0) {
     const n = r.lenenc();
     r.bytes(n);

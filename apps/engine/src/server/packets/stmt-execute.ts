@@ -27,7 +27,7 @@ import {
   MYSQL_TYPE_VARCHAR,
   MYSQL_TYPE_YEAR,
 } from '../protocol.js';
-import { MalformedPacketError, PacketReader } from '../wire.js';
+import { MalformedPacketError, type PacketReader } from '../wire.js';
 
 /** COM_STMT_EXECUTE's arguments whose values are not valid for their types (1210). */
 export class ExecuteArgumentsError extends Error {
@@ -146,7 +146,8 @@ const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 function readDateTime(r: PacketReader): Date | string {
   const n = r.u8();
-  if (n !== 0 && n !== 4 && n !== 7 && n !== 11) throw new MalformedPacketError('Malformed communication packet.');
+  if (n !== 0 && n !== 4 && n !== 7 && n !== 11)
+    throw new MalformedPacketError('Malformed communication packet.');
   if (n === 0) return '0000-00-00';
   const y = r.u16();
   const mo = r.u8();
