@@ -176,7 +176,8 @@ describe('what clients send first', () => {
     expect(st.Com_stmt_prepare).toBe(1);
     expect(st.Com_stmt_execute).toBe(1);
     expect(st.Com_show_databases).toBe(1);
-    expect(st.Questions).toBe(4);
+    // SELECT 1, SELECT 2, the execution, SHOW DATABASES, SHOW STATUS (not the prepare)
+    expect(st.Questions).toBe(5);
     const [g] = await c.query("SHOW GLOBAL STATUS LIKE 'Com_select'");
     expect(g).toEqual([{ Variable_name: 'Com_select', Value: '4' }]);
     c2.destroy();
@@ -250,12 +251,26 @@ describe('authentication and limits', () => {
 });
 
 describe('commands without a client API', () => {
-  /** A raw client: handshake as root with no password, then one command; resolves with the reply bytes. */
-  async function raw(port: number, command: Buffer): Promise<Buffer> {
+  function frame(seq: number, payload: Buffer): Buffer {
+    return Buffer.concat([
+      Buffer.from([payload.length & 0xff, (payload.length >> 8) & 0xff, payload.length >> 16, seq]),
+      payload,
+    ]);
+  }
+
+  /**
+   * A raw client: handshake as root with no password, then `frames` (already framed) sent in one
+   * write; resolves with every byte after the login's OK, and whether the server closed.
+   */
+  async function rawSession(port: number, frames: Buffer[]): Promise<{ bytes: Buffer; closed: boolean }> {
     return new Promise((resolve, reject) => {
       const sock = netConnect(port, '127.0.0.1');
       let got = Buffer.alloc(0);
       let phase = 0;
+      let closed = false;
+      sock.on('close', () => {
+        closed = true;
+      });
       sock.on('data', (d) => {
         got = Buffer.concat([got, d]);
         if (phase === 0 && got.length >= 4 && got.length >= 4 + got.readUIntLE(0, 3)) {
@@ -270,23 +285,24 @@ describe('commands without a client API', () => {
             Buffer.from([0]),
             Buffer.from('mysql_native_password\0'),
           ]);
-          const h = Buffer.from([body.length, 0, 0, 1]);
-          sock.write(Buffer.concat([h, body]));
+          sock.write(frame(1, body));
         } else if (phase === 1 && got.length >= 4 && got.length >= 4 + got.readUIntLE(0, 3)) {
           expect(got[4]).toBe(0x00);
           got = Buffer.alloc(0);
           phase = 2;
-          sock.write(
-            Buffer.concat([Buffer.from([command.length & 0xff, command.length >> 8, 0, 0]), command]),
-          );
+          sock.write(Buffer.concat(frames));
           setTimeout(() => {
             sock.destroy();
-            resolve(got);
-          }, 200);
+            resolve({ bytes: got, closed });
+          }, 250);
         }
       });
       sock.on('error', reject);
     });
+  }
+
+  async function raw(port: number, command: Buffer): Promise<Buffer> {
+    return (await rawSession(port, [frame(0, command)])).bytes;
   }
 
   function packets(b: Buffer): Buffer[] {
@@ -326,5 +342,60 @@ describe('commands without a client API', () => {
     const p = packets(await raw(s.port, Buffer.from([0x63])));
     expect(p[0]![0]).toBe(0xff);
     expect(p[0]!.readUInt16LE(1)).toBe(1047);
+  });
+
+  it('COM_STMT_RESET answers OK, long data makes the next execution fail with 1210', async () => {
+    const s = await server();
+    const prepare = Buffer.concat([Buffer.from([0x16]), Buffer.from('SELECT ? AS v')]);
+    const id1 = Buffer.from([1, 0, 0, 0]);
+    // execute statement 1 with one string parameter 'ok'
+    const exec = Buffer.concat([
+      Buffer.from([0x17]),
+      id1,
+      Buffer.from([0, 1, 0, 0, 0, 0x00, 0x01, 0xfd, 0x00, 0x02]),
+      Buffer.from('ok'),
+    ]);
+    const longData = Buffer.concat([Buffer.from([0x18]), id1, Buffer.from([0, 0]), Buffer.from('chunk')]);
+    const reset = Buffer.concat([Buffer.from([0x1a]), id1]);
+    const resetUnknown = Buffer.concat([Buffer.from([0x1a]), Buffer.from([9, 0, 0, 0])]);
+    const r = await rawSession(s.port, [frame(0, prepare)]);
+    // prepare OK: status 0, id 1, 0 columns, 1 parameter; then the parameter definition and EOF
+    const p = packets(r.bytes);
+    expect(p[0]!.subarray(0, 9).toString('hex')).toBe('000100000000000100');
+    expect(p.length).toBe(3);
+    const all = await rawSession(s.port, [
+      frame(0, prepare),
+      frame(0, exec),
+      frame(0, longData),
+      frame(0, exec),
+      frame(0, reset),
+      frame(0, resetUnknown),
+      frame(0, exec),
+    ]);
+    const q = packets(all.bytes);
+    // prepare (3 packets), the result (count, column, EOF, row, EOF), 1210, OK, 1243, the result again
+    expect(q[3]!.toString('hex')).toBe('01');
+    expect(q[6]!.toString('hex')).toBe(`00${'00'}026f6b`);
+    const errs = q.filter((x) => x[0] === 0xff).map((x) => x.readUInt16LE(1));
+    expect(errs).toEqual([1210, 1243]);
+    expect(q.filter((x) => x[0] === 0x00 && x.length === 7).length).toBe(1);
+    expect(q.length).toBe(3 + 5 + 1 + 1 + 1 + 5);
+  });
+
+  it('a command with a wrong sequence id, or a truncated one, gets an ERR and the connection closes', async () => {
+    const s = await server();
+    const bad = await rawSession(s.port, [frame(3, Buffer.from([0x0e]))]);
+    const p = packets(bad.bytes);
+    expect(p.length).toBe(1);
+    expect(p[0]!.readUInt16LE(1)).toBe(1156);
+    expect(bad.closed).toBe(true);
+    const short = await rawSession(s.port, [frame(0, Buffer.from([0x17, 1, 0]))]);
+    const q = packets(short.bytes);
+    expect(q[0]!.readUInt16LE(1)).toBe(1835);
+    expect(q[0]!.subarray(3, 9).toString()).toBe('#HY000');
+    expect(short.closed).toBe(true);
+    // the server still accepts
+    const c = await s.connect();
+    await c.ping();
   });
 });

@@ -57,7 +57,8 @@ export type ServerCounter =
   | 'Com_stmt_execute'
   | 'Com_stmt_close'
   | 'Com_stmt_reset'
-  | 'Com_show_fields';
+  | 'Com_show_fields'
+  | 'Questions';
 
 /**
  * One connection's commands after authentication, as a function from a command packet's payload
@@ -144,6 +145,7 @@ export class CommandProcessor {
       case COM_INIT_DB: {
         const name = r.rest().toString('utf8');
         this.#count('Com_change_db');
+        this.#count('Questions');
         if (name === DATABASE_NAME) writeOk(w);
         else writeErr(w, serverErrors.badDb(name));
         break;
@@ -175,9 +177,12 @@ export class CommandProcessor {
     this.#count('Threads_connected', this.threadsConnected);
     const answer = serverStatement(sql);
     if (answer !== undefined) {
-      if (answer.kind === 'error') writeErr(w, answer.error);
-      else {
+      if (answer.kind === 'error') {
+        this.#count('Questions');
+        writeErr(w, answer.error);
+      } else {
         this.#count(answer.counter as ServerCounter);
+        this.#count('Questions');
         if (answer.kind === 'ok') writeOk(w, 0, 0, answer.warnings);
         else
           this.#resultSet(
