@@ -4,8 +4,10 @@
 //   POINT_ROWS=100000 POINT_OPS=50000 node bench/server-point-select.js
 // The server runs in a child process (`enginekit serve`) so the client's work is not counted
 // against it; the client is mysql2 with `execute` (COM_STMT_EXECUTE, binary protocol), one
-// statement in flight at a time, over a unix socket and over loopback TCP.
-import { spawn } from 'node:child_process';
+// statement in flight at a time, over a unix socket and over loopback TCP. When `sysbench` is
+// on the PATH (Debian package sysbench 1.0.20), its oltp_point_select at 1 thread runs too
+// (libmysqlclient's C client over the unix socket, its own table of the same size, 10 s).
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,7 +28,9 @@ function fill(session) {
   for (let i = 0; i < rows; i += 1000) {
     const vals = [];
     for (let j = i; j < Math.min(rows, i + 1000); j++)
-      vals.push(`(${j + 1}, ${(j * 7919) % rows}, '${String(j).padStart(10, '0').repeat(11)}', '${'p'.repeat(59)}')`);
+      vals.push(
+        `(${j + 1}, ${(j * 7919) % rows}, '${String(j).padStart(10, '0').repeat(11)}', '${'p'.repeat(59)}')`,
+      );
     session.query(`INSERT INTO sbtest1 VALUES ${vals.join(',')}`);
   }
 }
@@ -84,12 +88,52 @@ try {
       await new Promise((r) => child.once('exit', r));
     }
   }
+  // sysbench, if installed: its own prepare on a fresh file, one thread
+  const which = spawnSync('sh', ['-c', 'command -v sysbench'], { encoding: 'utf8' });
+  if (which.status === 0) {
+    const sock = join(dir, 'sysbench.sock');
+    const { child } = await startServer(['--db', join(dir, 'sysbench.db'), '--socket', sock]);
+    try {
+      const common = [
+        'oltp_point_select',
+        '--db-driver=mysql',
+        `--mysql-socket=${sock}`,
+        '--mysql-user=root',
+        '--mysql-db=test',
+        '--tables=1',
+        `--table-size=${rows}`,
+      ];
+      const prep = spawnSync('sysbench', [...common, 'prepare'], { encoding: 'utf8' });
+      if (prep.status !== 0) throw new Error(`sysbench prepare failed: ${prep.stdout}${prep.stderr}`);
+      const run = spawnSync('sysbench', [...common, '--threads=1', '--time=10', 'run'], { encoding: 'utf8' });
+      const qps = /queries:\s+\d+\s+\(([\d.]+) per sec/.exec(run.stdout);
+      const p95 = /95th percentile:\s+([\d.]+)/.exec(run.stdout);
+      if (qps === null) throw new Error(`sysbench run failed: ${run.stdout}${run.stderr}`);
+      results.sysbench = Number(qps[1]);
+      results.sysbenchP95 = p95 === null ? undefined : Number(p95[1]);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }
   const fmt = (x) => `${Math.round(x).toLocaleString('en-US')}/s`;
   console.log(`prepared point select, ${rows} rows, ${ops} selects × ${runs} runs (median):`);
   console.log(`  API (Session.prepare().run)        ${fmt(results.api)}`);
-  console.log(`  protocol, unix socket (mysql2)     ${fmt(results.socket)}  = ${(results.socket / results.api).toFixed(3)}× API`);
-  console.log(`  protocol, loopback TCP (mysql2)    ${fmt(results.tcp)}  = ${(results.tcp / results.api).toFixed(3)}× API`);
-  console.log(`  load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `  protocol, unix socket (mysql2)     ${fmt(results.socket)}  = ${(results.socket / results.api).toFixed(3)}× API`,
+  );
+  console.log(
+    `  protocol, loopback TCP (mysql2)    ${fmt(results.tcp)}  = ${(results.tcp / results.api).toFixed(3)}× API`,
+  );
+  if (results.sysbench !== undefined)
+    console.log(
+      `  sysbench oltp_point_select, 1 thread  ${fmt(results.sysbench)}  = ${(results.sysbench / results.api).toFixed(3)}× API (p95 ${results.sysbenchP95} ms)`,
+    );
+  console.log(
+    `  load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
