@@ -212,10 +212,17 @@ describe('authentication and limits', () => {
   });
 
   it('refuses connections past max_connections with 1040', async () => {
-    const s = await server({ max_connections: 2 });
+    const s = await server({ max_connections: 3 });
     await s.connect();
     await s.connect();
+    const third = await s.connect();
     expect(await sqlError(s.connect())).toMatchObject({ errno: 1040, sqlState: '08004' });
+    // a place frees when a connection ends
+    third.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await s.connect();
+    const [r] = await again.query('SELECT @@max_connections AS m');
+    expect(r).toEqual([{ m: 3 }]);
   });
 
   it('closes a connection that sends a packet over max_allowed_packet with 1153', async () => {

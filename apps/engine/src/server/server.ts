@@ -72,7 +72,7 @@ export class MysqlServer {
     this.#server = mysql.createServer((c) => {
       const conn = c as unknown as WireConnection;
       const id = this.#nextId++;
-      if (this.#closing !== undefined || this.host.connected + this.#clients.size >= maxConnections() + 1) {
+      if (this.#closing !== undefined || this.#clients.size >= maxConnections()) {
         // the greeting's place: ERR with sequence id 0, then close
         const w = new PacketWriter(64).reset(0);
         writeErr(w, serverErrors.tooManyConnections());

@@ -50,6 +50,7 @@ export class LocalSessionHost implements SessionHost {
     const g = session.globalCounters.values;
     g.set('Connections', (g.get('Connections') ?? 0) + 1);
     g.set('Max_used_connections', this.#maxUsed);
+    g.set('Threads_connected', this.#open.size);
     return {
       handle: (payload) => {
         p.threadsConnected = this.#open.size;
