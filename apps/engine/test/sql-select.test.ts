@@ -151,6 +151,12 @@ describe('MySQL semantics', () => {
       '2.250000',
     ]);
   });
+  it('names columns by their text as written, aliases winning', () => {
+    expect(
+      s.query('SELECT -a, NOT a, (a + 1) * 2, (SELECT 1), t1.a, COUNT(*), b AS x FROM t1 GROUP BY a, b')
+        .columns,
+    ).toEqual(['-a', 'NOT a', '(a + 1) * 2', '(SELECT 1)', 'a', 'COUNT(*)', 'x']);
+  });
   it('returns the columns of a query with no rows', () => {
     const r = s.query('SELECT a, b AS x FROM t1 WHERE 1 = 0');
     expect(r.columns).toEqual(['a', 'x']);

@@ -88,11 +88,23 @@ export function nodeText(env: BindEnv, n: unknown): string {
 }
 
 /** The expression text starting at (line, column), up to a top-level ',' or clause keyword. */
-export function exprTextAt(sql: string, line: number, column: number): string {
+export function exprTextAt(sql: string, line: number, column: number, leading = false): string {
   const lines = sql.split('\n');
   let off = 0;
   for (let k = 0; k < line - 1 && k < lines.length; k++) off += lines[k]!.length + 1;
   off += column - 1;
+  if (leading) {
+    // a select item's own leading unary operators and parentheses (spans start at operands)
+    for (let j = off - 1; j >= 0; j--) {
+      const ch = sql[j]!;
+      if (ch === ' ' || ch === '\t' || ch === '\n') continue;
+      if ('-+~!('.includes(ch)) off = j;
+      else if (/\bnot$/i.test(sql.slice(Math.max(0, j - 3), j + 1)) && !/[\w$]/.test(sql[j - 3] ?? ' ')) {
+        off = j - 2;
+        j -= 2;
+      } else break;
+    }
+  }
   let depth = 0;
   let i = off;
   const stop =

@@ -591,7 +591,7 @@ function bindSelect(
             ? identText(arr(ev).at(-1))
             : p === undefined
               ? b.text
-              : exprTextAt(c.env.sql, p.line, p.column) || b.text,
+              : exprTextAt(c.env.sql, p.line, p.column, true) || b.text,
       );
       continue;
     }
