@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
-import { Database } from '../dist/index.js';
+import { Database, MysqlServer } from '../dist/index.js';
 
 const rows = Number(process.env.POINT_ROWS ?? 10_000);
 const ops = Number(process.env.POINT_OPS ?? 20_000);
@@ -54,16 +54,34 @@ try {
   fill(s);
   const stmt = s.prepare(SQL);
   for (let i = 0; i < 2000; i++) stmt.run([ids[i]]);
+  // the server's side alone, no socket: COM_STMT_EXECUTE payloads in, reply bytes out, taking
+  // turns with the API run so both see the same machine load
+  const server = new MysqlServer(db);
+  const handle = server.host.open(1);
+  handle.handle(Buffer.concat([Buffer.from([0x16]), Buffer.from(SQL)]));
+  // COM_STMT_EXECUTE, statement 1, no cursor, 1 iteration, bitmap 0, types bound: LONGLONG
+  const exec = Buffer.from([0x17, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const payloads = ids.map((id) => {
+    const b = Buffer.from(exec);
+    b.writeBigInt64LE(BigInt(id), 14);
+    return b;
+  });
+  for (let i = 0; i < 2000; i++) handle.handle(payloads[i]);
   const api = [];
+  const side = [];
   for (let r = 0; r < runs; r++) {
-    const t = performance.now();
+    let t = performance.now();
     for (let i = 0; i < ops; i++) stmt.run([ids[i]]);
     api.push(ops / ((performance.now() - t) / 1000));
+    t = performance.now();
+    for (let i = 0; i < ops; i++) handle.handle(payloads[i]);
+    side.push(ops / ((performance.now() - t) / 1000));
   }
+  handle.close();
   db.close();
 
   // the protocol: the same file served, over a unix socket and over TCP
-  const results = { api: median(api) };
+  const results = { api: median(api), side: median(side) };
   for (const via of ['socket', 'tcp']) {
     const sock = join(dir, 'bench.sock');
     const { child, line } = await startServer(
@@ -119,6 +137,9 @@ try {
   const fmt = (x) => `${Math.round(x).toLocaleString('en-US')}/s`;
   console.log(`prepared point select, ${rows} rows, ${ops} selects × ${runs} runs (median):`);
   console.log(`  API (Session.prepare().run)        ${fmt(results.api)}`);
+  console.log(
+    `  server side only (payload → reply)  ${fmt(results.side)}  = ${(results.side / results.api).toFixed(3)}× API`,
+  );
   console.log(
     `  protocol, unix socket (mysql2)     ${fmt(results.socket)}  = ${(results.socket / results.api).toFixed(3)}× API`,
   );
