@@ -30,7 +30,7 @@ const USAGE = `usage:
   enginekit sql --db FILE [-e "SQL"] [--format table|tsv|json]
       run SQL statements (-e) or read them interactively; FILE is created if missing
   enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P]
-      [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES]
+      [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S]
       serve FILE over the MySQL protocol (mysql2, mariadb, mysql clients); FILE is created if missing
   enginekit --help`;
 

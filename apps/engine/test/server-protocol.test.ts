@@ -235,6 +235,19 @@ describe('authentication and limits', () => {
     expect((r as { v: string }[])[0]!.v.length).toBe(1000);
   });
 
+  it('closes a connection idle past wait_timeout with 4031', async () => {
+    const s = await server({ wait_timeout: 3600 });
+    const watcher = await s.connect();
+    const c = await s.connect();
+    const gone = new Promise<unknown>((resolve) => c.on('error', resolve));
+    await c.query('SET SESSION wait_timeout = 1');
+    const e = (await gone) as { code: unknown };
+    expect(e.code).toBe(4031);
+    await expect(c.query('SELECT 1')).rejects.toThrow();
+    const [r] = await watcher.query("SHOW STATUS LIKE 'Threads_connected'");
+    expect(r).toEqual([{ Variable_name: 'Threads_connected', Value: '1' }]);
+  });
+
   it('binds to loopback by default and serves a unix socket', async () => {
     const s = await server();
     expect(s.server.address).toMatchObject({ host: '127.0.0.1' });

@@ -12,7 +12,18 @@ export function serveCommand(argv: readonly string[]): void {
   const args = parseArgs(argv, new Set());
   expectOnly(
     args,
-    ['db', 'port', 'bind', 'socket', 'user', 'password', 'pid-file', 'max_connections', 'max_allowed_packet'],
+    [
+      'db',
+      'port',
+      'bind',
+      'socket',
+      'user',
+      'password',
+      'pid-file',
+      'max_connections',
+      'max_allowed_packet',
+      'wait_timeout',
+    ],
     'serve',
   );
   if (args.words.length > 0) throw new UsageError(`serve: unexpected argument '${args.words[0]}'`);
@@ -36,6 +47,9 @@ export function serveCommand(argv: readonly string[]): void {
     ...(typeof password === 'string' ? { password } : {}),
     ...(args.options.has('max_connections')
       ? { max_connections: positiveInteger(args, 'max_connections', 'serve', 151) }
+      : {}),
+    ...(args.options.has('wait_timeout')
+      ? { wait_timeout: positiveInteger(args, 'wait_timeout', 'serve', 28800) }
       : {}),
     ...(args.options.has('max_allowed_packet')
       ? { max_allowed_packet: positiveInteger(args, 'max_allowed_packet', 'serve', 16777216) }

@@ -37,6 +37,8 @@ export interface Reply {
   readonly bytes: Buffer;
   /** Close the connection after sending. */
   readonly close: boolean;
+  /** The session's wait_timeout (seconds) after the command: how long the connection may idle. */
+  readonly waitTimeout: number;
 }
 
 interface Statement {
@@ -90,11 +92,15 @@ export class CommandProcessor {
       w.reset(1);
       if (e instanceof MalformedPacketError) {
         writeErr(w, serverErrors.malformed());
-        return { bytes: w.take(), close: true };
+        return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
       }
       writeErr(w, asProtocolError(e));
-      return { bytes: w.take(), close: false };
+      return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
     }
+  }
+
+  #waitTimeout(): number {
+    return Number(this.session.vars.get('wait_timeout'));
   }
 
   /** Closes the session and forgets its prepared statements. */
@@ -120,7 +126,7 @@ export class CommandProcessor {
         const id = r.u32();
         this.#statements.delete(id);
         this.#count('Com_stmt_close');
-        return { bytes: w.take(), close: false };
+        return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
       }
       case COM_STMT_RESET: {
         const id = r.u32();
@@ -137,7 +143,7 @@ export class CommandProcessor {
         // no reply; the statement's next execution is refused (long data is not supported)
         const st = this.#statements.get(r.u32());
         if (st !== undefined) st.longData = true;
-        return { bytes: w.take(), close: false };
+        return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
       }
       case COM_PING:
         writeOk(w);
@@ -154,11 +160,11 @@ export class CommandProcessor {
         this.#fieldList(r.nulBytes().toString('utf8'), w);
         break;
       case COM_QUIT:
-        return { bytes: w.take(), close: true };
+        return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
       default:
         writeErr(w, serverErrors.unknownCommand());
     }
-    return { bytes: w.take(), close: false };
+    return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
   }
 
   #count(name: ServerCounter | 'Threads_connected', n = 1): void {

@@ -40,6 +40,8 @@ export interface ConnectionOptions {
   readonly connectionId: number;
   readonly credentials: Credentials;
   readonly maxAllowedPacket: () => number;
+  /** The global wait_timeout (seconds): how long a new session may idle before its first command. */
+  readonly waitTimeout: () => number;
   /** Seconds a client has to complete the handshake (MySQL's connect_timeout, default 10). */
   readonly connectTimeout?: number;
 }
@@ -66,6 +68,7 @@ export class ClientConnection {
   #state: 'greeting' | 'auth' | 'command' | 'closed' = 'greeting';
   #handle: SessionHandle | undefined;
   readonly #handshakeTimer: NodeJS.Timeout;
+  #idleTimer: NodeJS.Timeout | undefined;
 
   constructor(conn: WireConnection, host: SessionHost, opts: ConnectionOptions) {
     this.#conn = conn;
@@ -119,9 +122,16 @@ export class ClientConnection {
       this.#fail(serverErrors.outOfOrder(), p.sequenceId + 1);
       return;
     }
+    clearTimeout(this.#idleTimer);
     const reply = this.#handle!.handle(payload);
     if (reply.bytes.length > 0) this.#send(reply.bytes);
     if (reply.close) this.#close();
+    else this.#idle(reply.waitTimeout);
+  }
+
+  /** After `seconds` without a command the server sends ER_CLIENT_INTERACTION_TIMEOUT and closes. */
+  #idle(seconds: number): void {
+    this.#idleTimer = setTimeout(() => this.#fail(serverErrors.inactive(), 0), seconds * 1000).unref();
   }
 
   #authenticate(payload: Buffer, seq: number): void {
@@ -150,6 +160,7 @@ export class ClientConnection {
     this.#w.reset(seq + 1);
     writeOk(this.#w);
     this.#send(this.#w.take());
+    this.#idle(this.#opts.waitTimeout());
   }
 
   #send(bytes: Buffer): void {
@@ -175,6 +186,7 @@ export class ClientConnection {
 
   #teardown(): void {
     clearTimeout(this.#handshakeTimer);
+    clearTimeout(this.#idleTimer);
     this.#state = 'closed';
     const h = this.#handle;
     this.#handle = undefined;

@@ -23,6 +23,8 @@ export interface ServeOptions {
   readonly max_connections?: number;
   /** The system variable: the largest packet accepted (default: the variable's value, 16 MiB). */
   readonly max_allowed_packet?: number;
+  /** The system variable: seconds a connection may idle before the server closes it (default 28800). */
+  readonly wait_timeout?: number;
 }
 
 /** mysql2's Server: its net.Server is `_server`. */
@@ -65,10 +67,13 @@ export class MysqlServer {
       probe.globalVars.set('max_connections', options.max_connections, 'global', undefined);
     if (options.max_allowed_packet !== undefined)
       probe.globalVars.set('max_allowed_packet', options.max_allowed_packet, 'global', undefined);
+    if (options.wait_timeout !== undefined)
+      probe.globalVars.set('wait_timeout', options.wait_timeout, 'global', undefined);
     const globals = probe.globalVars;
     probe.close();
     const maxAllowedPacket = (): number => Number(globals.get('max_allowed_packet'));
     const maxConnections = (): number => Number(globals.get('max_connections'));
+    const waitTimeout = (): number => Number(globals.get('wait_timeout'));
     this.#server = mysql.createServer((c) => {
       const conn = c as unknown as WireConnection;
       const id = this.#nextId++;
@@ -85,6 +90,7 @@ export class MysqlServer {
         connectionId: id,
         credentials: this.#credentials,
         maxAllowedPacket,
+        waitTimeout,
       });
       this.#clients.add(client);
       conn.stream.on('close', () => this.#clients.delete(client));

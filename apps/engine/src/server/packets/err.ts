@@ -72,5 +72,11 @@ export const serverErrors = {
     sqlState: '42000',
     message: `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${near.slice(0, 80)}' at line 1`,
   }),
+  inactive: (): ProtocolError => ({
+    errno: 4031,
+    sqlState: 'HY000',
+    message:
+      'The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior.',
+  }),
   noDatabase: (): ProtocolError => ({ errno: 1046, sqlState: '3D000', message: 'No database selected' }),
 } as const;
