@@ -46,7 +46,10 @@ interface Statement {
   readonly paramCount: number;
   types: BoundTypes | undefined;
   readonly params: unknown[];
-  longData: boolean;
+  /** Long data per parameter (COM_STMT_SEND_LONG_DATA), until the next execution or reset. */
+  readonly longData: Map<number, Buffer[]>;
+  /** Long data was sent for a parameter the statement does not have. */
+  longDataError: boolean;
 }
 
 /** Status counters kept by the server (beside the engine's), in the session's and global maps. */
@@ -134,15 +137,25 @@ export class CommandProcessor {
         this.#count('Com_stmt_reset');
         if (st === undefined) writeErr(w, serverErrors.unknownStatement(id, 'mysqld_stmt_reset'));
         else {
-          st.longData = false;
+          st.longData.clear();
+          st.longDataError = false;
           writeOk(w);
         }
         break;
       }
       case COM_STMT_SEND_LONG_DATA: {
-        // no reply; the statement's next execution is refused (long data is not supported)
+        // no reply, as MySQL: chunks are kept for the statement's next execution
         const st = this.#statements.get(r.u32());
-        if (st !== undefined) st.longData = true;
+        const param = r.u16();
+        const data = Buffer.from(r.rest());
+        if (st !== undefined) {
+          if (param >= st.paramCount) st.longDataError = true;
+          else {
+            const chunks = st.longData.get(param);
+            if (chunks === undefined) st.longData.set(param, [data]);
+            else chunks.push(data);
+          }
+        }
         return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
       }
       case COM_PING:
@@ -221,7 +234,8 @@ export class CommandProcessor {
       paramCount: p.paramCount,
       types: undefined,
       params: [],
-      longData: false,
+      longData: new Map(),
+      longDataError: false,
     });
     writePrepareOk(w, id, p.paramCount);
   }
@@ -235,19 +249,24 @@ export class CommandProcessor {
       writeErr(w, serverErrors.unknownStatement(h.statementId, 'mysqld_stmt_execute'));
       return;
     }
+    let long: Map<number, string> | undefined;
+    if (st.longData.size > 0) {
+      long = new Map([...st.longData].map(([i, chunks]) => [i, Buffer.concat(chunks).toString('utf8')]));
+      st.longData.clear();
+    }
+    if (st.longDataError) {
+      st.longDataError = false;
+      writeErr(w, serverErrors.wrongArguments('mysqld_stmt_send_long_data'));
+      return;
+    }
     try {
-      st.types = readExecuteParams(r, st.paramCount, st.types, st.params);
+      st.types = readExecuteParams(r, st.paramCount, st.types, st.params, long);
     } catch (e) {
       if (e instanceof ExecuteArgumentsError) {
         writeErr(w, serverErrors.wrongArguments('mysqld_stmt_execute'));
         return;
       }
       throw e;
-    }
-    if (st.longData) {
-      st.longData = false;
-      writeErr(w, serverErrors.wrongArguments('mysqld_stmt_execute'));
-      return;
     }
     this.#result(w, st.run(st.params), true);
   }

@@ -54,13 +54,16 @@ export type BoundTypes = Uint16Array;
  * re-executes sends them once), then each non-NULL value in its type's binary form. Values come
  * out as the engine's parameters: integers as numbers (BigInt beyond 2^53), FLOAT/DOUBLE as
  * numbers, DECIMAL and strings as strings, a DATE (or a DATETIME at midnight) as a Date at UTC
- * midnight, other DATETIME/TIMESTAMP and TIME as their text. Returns the types used.
+ * midnight, other DATETIME/TIMESTAMP and TIME as their text. A parameter in `longData` (sent
+ * before with COM_STMT_SEND_LONG_DATA) takes that text and has no value in the packet, as
+ * libmysqlclient sends it. Returns the types used.
  */
 export function readExecuteParams(
   r: PacketReader,
   count: number,
   previous: BoundTypes | undefined,
   out: unknown[],
+  longData?: ReadonlyMap<number, string>,
 ): BoundTypes {
   out.length = count;
   if (count === 0) return previous ?? new Uint16Array(0);
@@ -81,6 +84,12 @@ export function readExecuteParams(
   for (let i = 0; i < count; i++) {
     if (bitmap[i >> 3]! & (1 << (i & 7))) {
       out[i] = null;
+      continue;
+    }
+    // a parameter sent with COM_STMT_SEND_LONG_DATA has no value in the packet
+    const long = longData?.get(i);
+    if (long !== undefined) {
+      out[i] = long;
       continue;
     }
     out[i] = readValue(r, types[i]! & 0xff, (types[i]! & 0x8000) !== 0);
