@@ -9,6 +9,7 @@ import { writeErr, writeOut } from './commands/internal/output.js';
 import { loadCommand } from './commands/load.js';
 import { COMMANDS, commandUsage, mainUsage } from './commands/usage.js';
 import { sqlCommand } from './sql-cli/sql-command.js';
+import { serveCommand } from './commands/serve.js';
 
 const RUN: Readonly<Record<string, (argv: readonly string[]) => void | Promise<void>>> = {
   'tpch gen': genCommand,
@@ -16,6 +17,7 @@ const RUN: Readonly<Record<string, (argv: readonly string[]) => void | Promise<v
   info: infoCommand,
   demo: demoCommand,
   sql: sqlCommand,
+  serve: serveCommand,
 };
 
 function version(): string {

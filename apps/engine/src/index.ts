@@ -28,3 +28,5 @@ export { SqlError } from './sql/errors.js';
 export type { ErrorCode } from './sql/errors.js';
 export { Session } from './session/session.js';
 export type { QueryResult } from './session/session.js';
+export { describeAddress, MysqlServer } from './server/server.js';
+export type { ListenAddress, ServeOptions } from './server/server.js';

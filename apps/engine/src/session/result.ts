@@ -9,6 +9,8 @@ export interface QueryResult {
   readonly affectedRows: number;
   readonly insertId: number | bigint;
   readonly warnings: number;
+  /** For a query: each column's SQL type (for protocol column metadata); absent for other statements. */
+  readonly types?: readonly SqlType[];
 }
 
 /**

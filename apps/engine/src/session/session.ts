@@ -247,7 +247,14 @@ export class Session {
           } finally {
             this.#running = undefined;
           }
-          return { columns: [...plan.columns], rows, affectedRows: 0, insertId: 0, warnings: this.#warnings };
+          return {
+            columns: [...plan.columns],
+            rows,
+            affectedRows: 0,
+            insertId: 0,
+            warnings: this.#warnings,
+            types,
+          };
         },
       };
     }
