@@ -8,12 +8,16 @@ import { failure } from './commands/internal/failure.js';
 import { writeErr, writeOut } from './commands/internal/output.js';
 import { loadCommand } from './commands/load.js';
 import { COMMANDS, commandUsage, mainUsage } from './commands/usage.js';
+import { sqlCommand } from './sql-cli/sql-command.js';
+import { serveCommand } from './commands/serve.js';
 
 const RUN: Readonly<Record<string, (argv: readonly string[]) => void | Promise<void>>> = {
   'tpch gen': genCommand,
   'tpch load': loadCommand,
   info: infoCommand,
   demo: demoCommand,
+  sql: sqlCommand,
+  serve: serveCommand,
 };
 
 function version(): string {

@@ -24,3 +24,9 @@ export type { ColumnType, FieldValue, IndexDef, StoredColumn, TableSchema } from
 export { dbt3Schema, storageType } from './load/dbt3-schema.js';
 export { loadTpch } from './load/tpch-load.js';
 export type { LoadPhase, LoadProgress, TpchLoadOptions, TpchLoadResult } from './load/tpch-load.js';
+export { SqlError } from './sql/errors.js';
+export type { ErrorCode } from './sql/errors.js';
+export { Session } from './session/session.js';
+export type { QueryResult } from './session/session.js';
+export { describeAddress, MysqlServer } from './server/server.js';
+export type { ListenAddress, ServeOptions } from './server/server.js';

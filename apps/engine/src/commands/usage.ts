@@ -54,11 +54,47 @@ info prints. Everything lives in a temp directory removed at the end, unless --d
 then DIR keeps tbl/ and tpch-sfN.ekdb (a previous demo database there is replaced).`,
 };
 
+export const SQL: CommandHelp = {
+  spec: { name: 'sql', flags: [], values: ['db', 'execute', 'format'] },
+  synopsis: 'enginekit sql --db FILE [-e "SQL"] [--format table|tsv|json]',
+  text: `run SQL statements given with -e (--execute) and exit, or read them interactively: a
+statement ends at ; (or \\G for vertical output) and may span lines; Ctrl-C drops the statement
+being typed, Ctrl-D leaves. FILE is created if missing. Errors print as MySQL prints them
+(ERROR errno (SQLSTATE): message); after an error -e stops with status 1.`,
+};
+
+export const SERVE: CommandHelp = {
+  spec: {
+    name: 'serve',
+    flags: [],
+    values: [
+      'db',
+      'port',
+      'bind',
+      'socket',
+      'user',
+      'password',
+      'pid-file',
+      'max_connections',
+      'max_allowed_packet',
+      'wait_timeout',
+    ],
+  },
+  synopsis:
+    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S]',
+  text: `serve the database FILE (created if missing) over the MySQL client/server protocol to
+mysql2, mariadb and mysql clients, on 127.0.0.1:3306 by default or on a unix socket. Prints
+where it listens; SIGTERM or SIGINT stops accepting, closes every session, flushes and closes
+the file (exit 0). See docs/server.md for the protocol subset.`,
+};
+
 export const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   'tpch gen': GEN,
   'tpch load': LOAD,
   info: INFO,
   demo: DEMO,
+  sql: SQL,
+  serve: SERVE,
 };
 
 /** `--help` of one command. */

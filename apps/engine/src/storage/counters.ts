@@ -10,7 +10,8 @@ export const HANDLER_COUNTERS: readonly [
   ...typeof HANDLER_READ_COUNTERS,
   'Handler_update',
   'Handler_write',
-] = ['Handler_delete', ...HANDLER_READ_COUNTERS, 'Handler_update', 'Handler_write'];
+  'Innodb_rows_read',
+] = ['Handler_delete', ...HANDLER_READ_COUNTERS, 'Handler_update', 'Handler_write', 'Innodb_rows_read'];
 
 export type HandlerCounter = (typeof HANDLER_COUNTERS)[number];
 
@@ -24,6 +25,8 @@ export const H_READ_RND: number = at('Handler_read_rnd');
 export const H_READ_RND_NEXT: number = at('Handler_read_rnd_next');
 export const H_UPDATE: number = at('Handler_update');
 export const H_WRITE: number = at('Handler_write');
+/** Rows read from a table (scan, lookup, range), as InnoDB's `srv_stats.n_rows_read`. */
+export const H_ROWS_READ: number = at('Innodb_rows_read');
 
 /** Handler counters in one Float64Array, indexed by the H_* constants. */
 export class HandlerStats {

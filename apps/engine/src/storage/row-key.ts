@@ -1,5 +1,5 @@
 import { type ColumnSpec, KeyWriter } from '@enginekit/btree-sampler';
-import { K_BIGINT, K_DATE, K_DECIMAL, K_INT, type RowBuffer } from './row.js';
+import { K_BIGINT, K_DATE, K_DECIMAL, K_DOUBLE, K_INT, type RowBuffer } from './row.js';
 import type { StoredColumn } from './types.js';
 
 /** The KeyCodec column spec of a stored column. */
@@ -57,6 +57,9 @@ export class RowKeyEncoder {
         case K_DECIMAL:
           w.decimal(row.nums[c]!);
           break;
+        case K_DOUBLE:
+          w.bytes(doubleKeyBytes(row.nums[c]!), 0, 8);
+          break;
         default: {
           const start = row.off[c]!;
           w.bytes(row.src[c]!, start, start + row.len[c]!);
@@ -65,4 +68,23 @@ export class RowKeyEncoder {
     }
     return w.key();
   }
+}
+
+const DK = new Float64Array(1);
+const DK_LE = new Uint8Array(DK.buffer);
+const DK_OUT = new Uint8Array(8);
+
+/**
+ * A DOUBLE as 8 bytes whose memcmp order is numeric order (stored in a key as a byte-string
+ * field): big-endian IEEE-754 with the sign bit flipped for positives and every bit flipped for
+ * negatives (−0 is stored as 0). Returns a shared scratch array, valid until the next call.
+ */
+export function doubleKeyBytes(v: number): Uint8Array {
+  DK[0] = v === 0 ? 0 : v;
+  const neg = (DK_LE[7]! & 0x80) !== 0;
+  for (let i = 0; i < 8; i++) {
+    const b = DK_LE[7 - i]!;
+    DK_OUT[i] = neg ? ~b & 0xff : i === 0 ? b ^ 0x80 : b;
+  }
+  return DK_OUT;
 }

@@ -14,12 +14,13 @@ import {
   H_READ_KEY,
   H_READ_NEXT,
   H_READ_RND_NEXT,
+  H_ROWS_READ,
   H_UPDATE,
   H_WRITE,
   type HandlerStats,
 } from './counters.js';
-import { keySpec, RowKeyEncoder } from './row-key.js';
-import { K_DATE, K_DECIMAL, K_TEXT, RowBuffer, RowCodec } from './row.js';
+import { doubleKeyBytes, keySpec, RowKeyEncoder } from './row-key.js';
+import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { FieldValue, StoredColumn } from './types.js';
 
 const EMPTY = new Uint8Array(0);
@@ -69,6 +70,9 @@ export class Table {
   readonly #old: RowBuffer;
   /** Rebuilds the primary key carried by a secondary entry. */
   readonly #pk = new KeyWriter(256);
+  /** Row buffers of index reads, by nesting depth. */
+  readonly #rows: RowBuffer[] = [];
+  #depth = 0;
 
   constructor(
     id: number,
@@ -197,7 +201,7 @@ export class Table {
   }
 
   /**
-   * Full table scan in primary-key order (Handler_read_first once, Handler_read_rnd_next per row,
+   * Full table scan in primary-key order (Handler_read_first once, Handler_read_rnd_next per row and once more for the end,
    * as MySQL counts an InnoDB table scan). `fn` gets one reused {@link RowBuffer} whose text
    * fields view the page: read it during the call only, do not write the table. Return false to
    * stop. Returns the rows visited.
@@ -208,17 +212,29 @@ export class Table {
     counts[H_READ_FIRST]!++;
     const codec = this.codec;
     // raw: the row is decoded straight from the pool's bytes, nothing is created per row
-    return this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
+    let stopped = false;
+    const n = this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
       counts[H_READ_RND_NEXT]!++;
+      counts[H_ROWS_READ]!++;
       codec.decode(b, vo, vl, row);
-      return fn(row);
+      if (fn(row) === false) {
+        stopped = true;
+        return false;
+      }
+      return true;
     });
+    // the call that finds the end of the table counts too, as ha_rnd_next returning EOF
+    if (!stopped) counts[H_READ_RND_NEXT]!++;
+    return n;
   }
 
   /**
    * Rows whose index key starts with `prefix` (values of the index's leading columns), in index
-   * order: Handler_read_key once, Handler_read_next per further entry. A secondary index looks
-   * every row up in the clustered index by the primary key its entry carries.
+   * order. Counted as MySQL counts a `ref` read: Handler_read_key once, then Handler_read_next per
+   * further step along the index, the step that finds the end included (`index_next_same`
+   * returning end of range); a full-key lookup on a unique index (`eq_ref`) takes no next step.
+   * A secondary index looks every row up in the clustered index by the primary key its entry
+   * carries.
    */
   lookup(
     indexName: string,
@@ -226,8 +242,84 @@ export class Table {
     fn: (row: RowBuffer) => boolean | undefined,
   ): number {
     const ix = this.index(indexName);
-    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
-    const row = this.newRow();
+    // a full primary key: the row encoder (no value array); else the generic key codec
+    const lo =
+      ix.primary && prefix.length === ix.columns.length
+        ? this.#pkFromValues(prefix).slice()
+        : ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    const eqRef = ix.unique && prefix.length >= ix.columns.length;
+    return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn);
+  }
+
+  /**
+   * Rows whose first index column lies between `lo` and `hi` (a `range` read; either bound may be
+   * undefined: open), in index order; NULLs are never in a range. Handler_read_key once, then
+   * Handler_read_next per step, the one that finds the end included.
+   */
+  range(
+    indexName: string,
+    lo: FieldValue | undefined,
+    loInclusive: boolean,
+    hi: FieldValue | undefined,
+    hiInclusive: boolean,
+    fn: (row: RowBuffer) => boolean | undefined,
+  ): number {
+    const ix = this.index(indexName);
+    const c0 = ix.entryColumns[0];
+    // no lower bound: start after the NULLs (they sort first)
+    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
+    const skipEqual = lo === undefined || !loInclusive;
+    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    let started = false;
+    return this.#walk(
+      ix,
+      loKey,
+      true,
+      (b, ko, kl) => {
+        if (!started) {
+          if (skipEqual && startsWith(b, ko, kl, loKey)) return 'skip';
+          started = true;
+        }
+        if (hiKey === null) return true;
+        const c = comparePrefix(b, ko, kl, hiKey);
+        return c < 0 || (c === 0 && hiInclusive);
+      },
+      false,
+      fn,
+    );
+  }
+
+  /**
+   * Walk an index from `from`: `inRange` says whether an entry belongs (`'skip'`: not yet, go on).
+   * Calls `fn` per row (read in place from the page, secondary entries through the clustered
+   * index). Returns the rows visited.
+   */
+  #walk(
+    ix: TableIndex,
+    from: Uint8Array,
+    _inclusive: boolean,
+    inRange: (b: Uint8Array, ko: number, kl: number) => boolean | 'skip',
+    eqRef: boolean,
+    fn: (row: RowBuffer) => boolean | undefined,
+  ): number {
+    // one row buffer per nesting depth (a self-join reads this table inside its own callback)
+    const depth = this.#depth++;
+    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    try {
+      return this.#walkWith(ix, from, inRange, eqRef, fn, row);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #walkWith(
+    ix: TableIndex,
+    from: Uint8Array,
+    inRange: (b: Uint8Array, ko: number, kl: number) => boolean | 'skip',
+    eqRef: boolean,
+    fn: (row: RowBuffer) => boolean | undefined,
+    row: RowBuffer,
+  ): number {
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
     const codec = this.codec;
@@ -246,20 +338,36 @@ export class Table {
       return false;
     };
     let n = 0;
-    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl, vo, vl) => {
-      if (!startsWith(b, ko, kl, lo)) return false;
-      if (n > 0) counts[H_READ_NEXT]!++;
+    let steps = 0;
+    let ended = false;
+    ix.tree.forEachRangeRaw(from, null, (b, ko, kl, vo, vl) => {
+      const r = inRange(b, ko, kl);
+      if (r === 'skip') return true;
+      if (n > 0 || steps > 0) counts[H_READ_NEXT]!++;
+      steps++;
+      if (!r) {
+        ended = true;
+        return false;
+      }
       n++;
+      counts[H_ROWS_READ]!++;
       if (ix.primary) {
         codec.decode(b, vo, vl, row);
-        return fn(row);
+        go = fn(row);
+      } else {
+        pk = this.#pkOfEntry(ix, b, ko, kl);
+        found = false;
+        clustered.forEachRangeRaw(pk, null, fetch);
+        if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
       }
-      pk = this.#pkOfEntry(ix, b, ko, kl);
-      found = false;
-      clustered.forEachRangeRaw(pk, null, fetch);
-      if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
-      return go;
+      if (go === false) {
+        ended = true;
+        return false;
+      }
+      return !eqRef;
     });
+    // the read that hits the end of the index counts too
+    if (!ended && n > 0 && !eqRef) counts[H_READ_NEXT]!++;
     return n;
   }
 
@@ -326,6 +434,7 @@ export class Table {
     const kind = this.codec.kinds[c]!;
     if (kind === K_TEXT) return typeof v === 'string' ? TEXT_ENCODER.encode(v) : v;
     if (kind === K_DECIMAL && typeof v === 'number') return BigInt(v);
+    if (kind === K_DOUBLE && typeof v === 'number') return doubleKeyBytes(v).slice();
     if (kind === K_DATE && typeof v === 'string') {
       this.#row.set(c, v);
       return this.#row.nums[c]!;
@@ -386,6 +495,16 @@ export class Table {
     });
     return new DuplicateEntryError(this.name, ix.name, shown.join('-'));
   }
+}
+
+/** memcmp of `bytes[off, off + min(len, key.length))` with `key`: <0, 0 (key is a prefix), >0. */
+function comparePrefix(bytes: Uint8Array, off: number, len: number, key: Uint8Array): number {
+  const n = Math.min(len, key.length);
+  for (let i = 0; i < n; i++) {
+    const d = bytes[off + i]! - key[i]!;
+    if (d !== 0) return d;
+  }
+  return len >= key.length ? 0 : -1;
 }
 
 /** Whether `bytes[off, off + len)` begins with all of `prefix` (byte equality). */

@@ -7,6 +7,7 @@
  * | `bigint` | safe integer (\|v\| < 2^53) | 8 bytes |
  * | `decimal` | exact v·10^scale, precision ≤ {@link MAX_DECIMAL_PRECISION} | {@link decimalBytes} |
  * | `date` | days since 1970-01-01 | 4 bytes |
+ * | `double` | IEEE-754 binary64 | 8 bytes |
  * | `char`, `varchar` | at most `length` UTF-8 characters, bytes kept exactly | length prefix + bytes |
  */
 export type ColumnType =
@@ -14,6 +15,7 @@ export type ColumnType =
   | { readonly kind: 'bigint' }
   | { readonly kind: 'decimal'; readonly precision: number; readonly scale: number }
   | { readonly kind: 'date' }
+  | { readonly kind: 'double' }
   | { readonly kind: 'char'; readonly length: number }
   | { readonly kind: 'varchar'; readonly length: number };
 
@@ -26,6 +28,8 @@ export function typeName(t: ColumnType): string {
       return 'BIGINT';
     case 'date':
       return 'DATE';
+    case 'double':
+      return 'DOUBLE';
     case 'decimal':
       return `DECIMAL(${t.precision},${t.scale})`;
     case 'char':

@@ -1,0 +1,66 @@
+import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { noWords, parseArgs, positiveInteger, stringOption, UsageError } from '../cli-args.js';
+import { describeAddress, MysqlServer } from '../server/server.js';
+import { Database } from '../storage/database.js';
+import { SERVE } from './usage.js';
+
+/**
+ * `enginekit serve`: opens (or creates) the database file, serves it over the MySQL protocol,
+ * and on SIGTERM/SIGINT stops accepting, closes every session, flushes and closes the file.
+ */
+export function serveCommand(argv: readonly string[]): void {
+  const args = parseArgs(argv, SERVE.spec);
+  noWords(args, SERVE.spec);
+  const path = resolve(stringOption(args, 'db', 'serve'));
+  const socket = args.options.has('socket') ? resolve(stringOption(args, 'socket', 'serve')) : undefined;
+  if (socket !== undefined && (args.options.has('port') || args.options.has('bind')))
+    throw new UsageError('serve: --socket replaces --port and --bind');
+  const port = args.options.get('port') === '0' ? 0 : positiveInteger(args, 'port', 'serve', 3306);
+  if (port > 65535) throw new UsageError(`serve: --port must be at most 65535, got ${port}`);
+  const pidFile = args.options.has('pid-file') ? resolve(stringOption(args, 'pid-file', 'serve')) : undefined;
+  const user = args.options.has('user') ? stringOption(args, 'user', 'serve') : undefined;
+  const password = args.options.get('password');
+  const db = existsSync(path) ? Database.open(path) : Database.create(path);
+  const server = new MysqlServer(db, {
+    port,
+    bind: (args.options.get('bind') as string | undefined) ?? '127.0.0.1',
+    ...(socket === undefined ? {} : { socket }),
+    ...(user === undefined ? {} : { user }),
+    ...(typeof password === 'string' ? { password } : {}),
+    ...(args.options.has('max_connections')
+      ? { max_connections: positiveInteger(args, 'max_connections', 'serve', 151) }
+      : {}),
+    ...(args.options.has('wait_timeout')
+      ? { wait_timeout: positiveInteger(args, 'wait_timeout', 'serve', 28800) }
+      : {}),
+    ...(args.options.has('max_allowed_packet')
+      ? { max_allowed_packet: positiveInteger(args, 'max_allowed_packet', 'serve', 16777216) }
+      : {}),
+  });
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`enginekit serve: ${signal}, shutting down\n`);
+    void server.close().then(() => {
+      db.close();
+      if (pidFile !== undefined && existsSync(pidFile)) unlinkSync(pidFile);
+      process.stderr.write('enginekit serve: stopped\n');
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  server.listen().then(
+    (address) => {
+      if (pidFile !== undefined) writeFileSync(pidFile, `${process.pid}\n`);
+      process.stdout.write(`enginekit serve: ${path} listening on ${describeAddress(address)}\n`);
+    },
+    (e: unknown) => {
+      db.close();
+      process.stderr.write(`enginekit serve: cannot listen: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

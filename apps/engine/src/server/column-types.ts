@@ -1,0 +1,134 @@
+import type { SqlType } from '../exec/types.js';
+import {
+  BINARY_FLAG,
+  CHARSET_BINARY,
+  CHARSET_UTF8MB4,
+  MYSQL_TYPE_DATE,
+  MYSQL_TYPE_DOUBLE,
+  MYSQL_TYPE_LONGLONG,
+  MYSQL_TYPE_NEWDECIMAL,
+  MYSQL_TYPE_NULL,
+  MYSQL_TYPE_VAR_STRING,
+} from './protocol.js';
+
+/** How a column's values travel: text and binary encodings follow from this. */
+export type WireKind = 'int' | 'dec' | 'dbl' | 'str' | 'date' | 'null';
+
+/** A result column's definition as the protocol sends it. */
+export interface ColumnMeta {
+  readonly name: string;
+  readonly kind: WireKind;
+  readonly type: number;
+  readonly charset: number;
+  readonly length: number;
+  readonly flags: number;
+  readonly decimals: number;
+}
+
+/** DOUBLE's "not fixed" decimals (MySQL `DECIMAL_NOT_SPECIFIED`). */
+const NOT_FIXED_DEC = 31;
+
+/**
+ * The column definition for an engine type, as MySQL 8.0 describes the same expression: integers
+ * are BIGINT (LONGLONG), DECIMAL(p,s) is NEWDECIMAL with `s` decimals and display length
+ * p + point + sign, DOUBLE is DOUBLE with 31 decimals, strings VAR_STRING in utf8mb4 (4 bytes a
+ * character), DATE is DATE, the NULL literal is NULL. Numbers and dates carry BINARY_FLAG and the
+ * binary character set, as in MySQL.
+ */
+export function columnMeta(name: string, t: SqlType): ColumnMeta {
+  switch (t.kind) {
+    case 'int':
+      return {
+        name,
+        kind: 'int',
+        type: MYSQL_TYPE_LONGLONG,
+        charset: CHARSET_BINARY,
+        length: 20,
+        flags: BINARY_FLAG,
+        decimals: 0,
+      };
+    case 'dec':
+      return {
+        name,
+        kind: 'dec',
+        type: MYSQL_TYPE_NEWDECIMAL,
+        charset: CHARSET_BINARY,
+        length: t.prec + (t.scale > 0 ? 1 : 0) + 1,
+        flags: BINARY_FLAG,
+        decimals: t.scale,
+      };
+    case 'dbl':
+      return {
+        name,
+        kind: 'dbl',
+        type: MYSQL_TYPE_DOUBLE,
+        charset: CHARSET_BINARY,
+        length: 22,
+        flags: BINARY_FLAG,
+        decimals: NOT_FIXED_DEC,
+      };
+    case 'date':
+      return {
+        name,
+        kind: 'date',
+        type: MYSQL_TYPE_DATE,
+        charset: CHARSET_BINARY,
+        length: 10,
+        flags: BINARY_FLAG,
+        decimals: 0,
+      };
+    case 'null':
+      return {
+        name,
+        kind: 'null',
+        type: MYSQL_TYPE_NULL,
+        charset: CHARSET_BINARY,
+        length: 0,
+        flags: BINARY_FLAG,
+        decimals: 0,
+      };
+    default:
+      return stringMeta(name, t.len);
+  }
+}
+
+function stringMeta(name: string, chars: number | undefined): ColumnMeta {
+  return {
+    name,
+    kind: 'str',
+    type: MYSQL_TYPE_VAR_STRING,
+    charset: CHARSET_UTF8MB4,
+    length: Math.min((chars ?? 256) * 4, 0xffffffff),
+    flags: 0,
+    decimals: 0,
+  };
+}
+
+/**
+ * Column definitions for a result without engine types (SHOW and other statements answered as
+ * rows): a column is BIGINT when all its values are integers, DOUBLE when all are numbers,
+ * VARCHAR otherwise.
+ */
+export function inferredColumns(
+  names: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): ColumnMeta[] {
+  return names.map((name, i) => {
+    let kind: 'int' | 'dbl' | 'str' | undefined;
+    for (const row of rows) {
+      const v = row[i];
+      if (v === null || v === undefined) continue;
+      const k =
+        typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))
+          ? 'int'
+          : typeof v === 'number'
+            ? 'dbl'
+            : 'str';
+      kind = kind === undefined || kind === k ? k : kind === 'str' || k === 'str' ? 'str' : 'dbl';
+      if (kind === 'str') break;
+    }
+    if (kind === 'int') return columnMeta(name, { kind: 'int', scale: 0, iscale: 0, prec: 20 });
+    if (kind === 'dbl') return columnMeta(name, { kind: 'dbl', scale: 31, iscale: 0, prec: 22 });
+    return stringMeta(name, undefined);
+  });
+}

@@ -1,0 +1,312 @@
+import type { Session } from '../session/session.js';
+import type { QueryResult } from '../session/result.js';
+import { SqlError } from '../sql/errors.js';
+import { type ColumnMeta, columnMeta, inferredColumns } from './column-types.js';
+import { writeBinaryRow } from './packets/binary-row.js';
+import { writeColumnDefinition } from './packets/column-definition.js';
+import { writeEof } from './packets/eof.js';
+import { type ProtocolError, serverErrors, writeErr } from './packets/err.js';
+import { writeOk } from './packets/ok.js';
+import { writePrepareOk } from './packets/stmt-prepare-ok.js';
+import {
+  type BoundTypes,
+  ExecuteArgumentsError,
+  readExecuteHeader,
+  readExecuteParams,
+} from './packets/stmt-execute.js';
+import { writeTextRow } from './packets/text-row.js';
+import {
+  COM_FIELD_LIST,
+  COM_INIT_DB,
+  COM_PING,
+  COM_QUERY,
+  COM_QUIT,
+  COM_STMT_CLOSE,
+  COM_STMT_EXECUTE,
+  COM_STMT_PREPARE,
+  COM_STMT_RESET,
+  COM_STMT_SEND_LONG_DATA,
+  DATABASE_NAME,
+} from './protocol.js';
+import { multiStatementError, serverStatement } from './server-statements.js';
+import { MalformedPacketError, PacketReader, PacketWriter } from './wire.js';
+
+/** What the connection does after sending a reply. */
+export interface Reply {
+  /** The framed packets to send (possibly empty: COM_STMT_CLOSE and COM_QUIT have no reply). */
+  readonly bytes: Buffer;
+  /** Close the connection after sending. */
+  readonly close: boolean;
+  /** The session's wait_timeout (seconds) after the command: how long the connection may idle. */
+  readonly waitTimeout: number;
+}
+
+interface Statement {
+  readonly run: (params?: readonly unknown[]) => QueryResult;
+  readonly paramCount: number;
+  types: BoundTypes | undefined;
+  readonly params: unknown[];
+  /** Long data per parameter (COM_STMT_SEND_LONG_DATA), until the next execution or reset. */
+  readonly longData: Map<number, Buffer[]>;
+  /** Long data was sent for a parameter the statement does not have. */
+  longDataError: boolean;
+}
+
+/** Status counters kept by the server (beside the engine's), in the session's and global maps. */
+export type ServerCounter =
+  | 'Com_change_db'
+  | 'Com_show_databases'
+  | 'Com_create_db'
+  | 'Com_drop_db'
+  | 'Com_stmt_prepare'
+  | 'Com_stmt_execute'
+  | 'Com_stmt_close'
+  | 'Com_stmt_reset'
+  | 'Com_show_fields'
+  | 'Questions';
+
+/**
+ * One connection's commands after authentication, as a function from a command packet's payload
+ * to the reply's bytes. Everything it needs is the session (and through it the database): it
+ * owns no socket, so it can run where the session runs — on the main thread today, on a worker
+ * thread that attaches to the shared buffer pool later, with the payloads and replies passed as
+ * transferable buffers.
+ */
+export class CommandProcessor {
+  readonly session: Session;
+  readonly connectionId: number;
+  readonly #w = new PacketWriter(4096);
+  readonly #statements = new Map<number, Statement>();
+  #nextStatementId = 1;
+  /** Threads_connected as the host last reported it (set before each statement). */
+  threadsConnected = 1;
+
+  constructor(session: Session, connectionId: number) {
+    this.session = session;
+    this.connectionId = connectionId;
+  }
+
+  /** Runs one command (its payload: command byte and arguments); the reply starts at sequence id 1. */
+  handle(payload: Buffer): Reply {
+    const w = this.#w.reset(1);
+    try {
+      return this.#dispatch(payload, w);
+    } catch (e) {
+      w.reset(1);
+      if (e instanceof MalformedPacketError) {
+        writeErr(w, serverErrors.malformed());
+        return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
+      }
+      writeErr(w, asProtocolError(e));
+      return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
+    }
+  }
+
+  #waitTimeout(): number {
+    return Number(this.session.vars.get('wait_timeout'));
+  }
+
+  /** Closes the session and forgets its prepared statements. */
+  close(): void {
+    this.#statements.clear();
+    this.session.close();
+  }
+
+  #dispatch(payload: Buffer, w: PacketWriter): Reply {
+    if (payload.length === 0) throw new MalformedPacketError('Malformed communication packet.');
+    const r = new PacketReader(payload, 1);
+    switch (payload[0]) {
+      case COM_QUERY:
+        this.#query(r.rest().toString('utf8'), w);
+        break;
+      case COM_STMT_PREPARE:
+        this.#prepare(r.rest().toString('utf8'), w);
+        break;
+      case COM_STMT_EXECUTE:
+        this.#execute(r, w);
+        break;
+      case COM_STMT_CLOSE: {
+        const id = r.u32();
+        this.#statements.delete(id);
+        this.#count('Com_stmt_close');
+        return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
+      }
+      case COM_STMT_RESET: {
+        const id = r.u32();
+        const st = this.#statements.get(id);
+        this.#count('Com_stmt_reset');
+        if (st === undefined) writeErr(w, serverErrors.unknownStatement(id, 'mysqld_stmt_reset'));
+        else {
+          st.longData.clear();
+          st.longDataError = false;
+          writeOk(w);
+        }
+        break;
+      }
+      case COM_STMT_SEND_LONG_DATA: {
+        // no reply, as MySQL: chunks are kept for the statement's next execution
+        const st = this.#statements.get(r.u32());
+        const param = r.u16();
+        const data = Buffer.from(r.rest());
+        if (st !== undefined) {
+          if (param >= st.paramCount) st.longDataError = true;
+          else {
+            const chunks = st.longData.get(param);
+            if (chunks === undefined) st.longData.set(param, [data]);
+            else chunks.push(data);
+          }
+        }
+        return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
+      }
+      case COM_PING:
+        writeOk(w);
+        break;
+      case COM_INIT_DB: {
+        const name = r.rest().toString('utf8');
+        this.#count('Com_change_db');
+        this.#count('Questions');
+        if (name === DATABASE_NAME) writeOk(w);
+        else writeErr(w, serverErrors.badDb(name));
+        break;
+      }
+      case COM_FIELD_LIST:
+        this.#fieldList(r.nulBytes().toString('utf8'), w);
+        break;
+      case COM_QUIT:
+        return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
+      default:
+        writeErr(w, serverErrors.unknownCommand());
+    }
+    return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
+  }
+
+  #count(name: ServerCounter | 'Threads_connected', n = 1): void {
+    const own = this.session.counters.values;
+    const all = this.session.globalCounters.values;
+    if (name === 'Threads_connected') {
+      own.set(name, n);
+      all.set(name, n);
+      return;
+    }
+    own.set(name, (own.get(name) ?? 0) + n);
+    all.set(name, (all.get(name) ?? 0) + n);
+  }
+
+  #query(sql: string, w: PacketWriter): void {
+    this.#count('Threads_connected', this.threadsConnected);
+    const answer = serverStatement(sql);
+    if (answer !== undefined) {
+      if (answer.kind === 'error') {
+        this.#count('Questions');
+        writeErr(w, answer.error);
+      } else {
+        this.#count(answer.counter as ServerCounter);
+        this.#count('Questions');
+        if (answer.kind === 'ok') writeOk(w, 0, 0, answer.warnings);
+        else
+          this.#resultSet(
+            w,
+            { columns: [answer.column], rows: answer.rows, affectedRows: 0, insertId: 0, warnings: 0 },
+            false,
+          );
+      }
+      return;
+    }
+    const multi = multiStatementError(sql);
+    if (multi !== undefined) {
+      writeErr(w, multi);
+      return;
+    }
+    this.#result(w, this.session.query(sql), false);
+  }
+
+  #prepare(sql: string, w: PacketWriter): void {
+    this.#count('Com_stmt_prepare');
+    const multi = multiStatementError(sql);
+    if (multi !== undefined) {
+      writeErr(w, multi);
+      return;
+    }
+    const p = this.session.prepare(sql);
+    const id = this.#nextStatementId++;
+    this.#statements.set(id, {
+      run: p.run,
+      paramCount: p.paramCount,
+      types: undefined,
+      params: [],
+      longData: new Map(),
+      longDataError: false,
+    });
+    writePrepareOk(w, id, p.paramCount);
+  }
+
+  #execute(r: PacketReader, w: PacketWriter): void {
+    this.#count('Threads_connected', this.threadsConnected);
+    this.#count('Com_stmt_execute');
+    const h = readExecuteHeader(r);
+    const st = this.#statements.get(h.statementId);
+    if (st === undefined) {
+      writeErr(w, serverErrors.unknownStatement(h.statementId, 'mysqld_stmt_execute'));
+      return;
+    }
+    let long: Map<number, string> | undefined;
+    if (st.longData.size > 0) {
+      long = new Map([...st.longData].map(([i, chunks]) => [i, Buffer.concat(chunks).toString('utf8')]));
+      st.longData.clear();
+    }
+    if (st.longDataError) {
+      st.longDataError = false;
+      writeErr(w, serverErrors.wrongArguments('mysqld_stmt_send_long_data'));
+      return;
+    }
+    try {
+      st.types = readExecuteParams(r, st.paramCount, st.types, st.params, long);
+    } catch (e) {
+      if (e instanceof ExecuteArgumentsError) {
+        writeErr(w, serverErrors.wrongArguments('mysqld_stmt_execute'));
+        return;
+      }
+      throw e;
+    }
+    this.#result(w, st.run(st.params), true);
+  }
+
+  #fieldList(table: string, w: PacketWriter): void {
+    this.#count('Com_show_fields');
+    const res = this.session.query(`SELECT * FROM \`${table.replace(/`/g, '``')}\` LIMIT 0`);
+    const cols = columnsOf(res);
+    for (const c of cols) writeColumnDefinition(w, c, table);
+    writeEof(w);
+  }
+
+  #result(w: PacketWriter, res: QueryResult, binary: boolean): void {
+    if (res.columns.length === 0) writeOk(w, res.affectedRows, res.insertId, res.warnings);
+    else this.#resultSet(w, res, binary);
+  }
+
+  #resultSet(w: PacketWriter, res: QueryResult, binary: boolean): void {
+    const cols = columnsOf(res);
+    w.begin().lenenc(cols.length).end();
+    for (const c of cols) writeColumnDefinition(w, c);
+    writeEof(w);
+    const rows = res.rows;
+    if (binary) for (const row of rows) writeBinaryRow(w, cols, row);
+    else for (const row of rows) writeTextRow(w, cols, row);
+    writeEof(w, res.warnings);
+  }
+}
+
+function columnsOf(res: QueryResult): ColumnMeta[] {
+  const types = res.types;
+  if (types !== undefined && types.length === res.columns.length)
+    return res.columns.map((name, i) => columnMeta(name, types[i]!));
+  return inferredColumns(res.columns, res.rows);
+}
+
+/** An error as the client reads it: SqlError keeps its number and SQLSTATE, anything else is 1105. */
+export function asProtocolError(e: unknown): ProtocolError {
+  if (e instanceof SqlError) return { errno: e.errno, sqlState: e.sqlState, message: e.message };
+  if (e instanceof ExecuteArgumentsError) return serverErrors.wrongArguments('mysqld_stmt_execute');
+  const message = e instanceof Error ? e.message : String(e);
+  return { errno: 1105, sqlState: 'HY000', message };
+}

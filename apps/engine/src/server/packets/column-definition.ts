@@ -1,0 +1,25 @@
+import type { ColumnMeta } from '../column-types.js';
+import { DATABASE_NAME } from '../protocol.js';
+import type { PacketWriter } from '../wire.js';
+
+/**
+ * ColumnDefinition41: catalog "def", schema, table, original table, name, original name, then
+ * the fixed part (0x0c, character set, length, type, flags, decimals, two filler bytes).
+ */
+export function writeColumnDefinition(w: PacketWriter, c: ColumnMeta, table = ''): void {
+  w.begin()
+    .lenencStr('def')
+    .lenencStr(table === '' ? '' : DATABASE_NAME)
+    .lenencStr(table)
+    .lenencStr(table)
+    .lenencStr(c.name)
+    .lenencStr(c.name)
+    .u8(0x0c)
+    .u16(c.charset)
+    .u32(c.length)
+    .u8(c.type)
+    .u16(c.flags)
+    .u8(c.decimals)
+    .zeros(2)
+    .end();
+}

@@ -1,0 +1,82 @@
+import type { PacketWriter } from '../wire.js';
+
+/** What an ERR packet carries. */
+export interface ProtocolError {
+  readonly errno: number;
+  readonly sqlState: string;
+  readonly message: string;
+}
+
+/** ERR_Packet (protocol 4.1): 0xff, error number, '#', SQLSTATE (5 characters), message. */
+export function writeErr(w: PacketWriter, e: ProtocolError): void {
+  const state = `${e.sqlState}HY000`.slice(0, 5);
+  w.begin().u8(0xff).u16(e.errno).u8(0x23).str(state).str(e.message).end();
+}
+
+/** Errors the server itself raises, with MySQL's numbers and SQLSTATEs (`mysqld_error.h`). */
+export const serverErrors = {
+  accessDenied: (user: string, host: string, usingPassword: boolean): ProtocolError => ({
+    errno: 1045,
+    sqlState: '28000',
+    message: `Access denied for user '${user}'@'${host}' (using password: ${usingPassword ? 'YES' : 'NO'})`,
+  }),
+  tooManyConnections: (): ProtocolError => ({
+    errno: 1040,
+    sqlState: '08004',
+    message: 'Too many connections',
+  }),
+  packetTooLarge: (): ProtocolError => ({
+    errno: 1153,
+    sqlState: '08S01',
+    message: "Got a packet bigger than 'max_allowed_packet' bytes",
+  }),
+  malformed: (): ProtocolError => ({
+    errno: 1835,
+    sqlState: 'HY000',
+    message: 'Malformed communication packet.',
+  }),
+  outOfOrder: (): ProtocolError => ({ errno: 1156, sqlState: '08S01', message: 'Got packets out of order' }),
+  unknownCommand: (): ProtocolError => ({ errno: 1047, sqlState: '08S01', message: 'Unknown command' }),
+  badDb: (name: string): ProtocolError => ({
+    errno: 1049,
+    sqlState: '42000',
+    message: `Unknown database '${name}'`,
+  }),
+  dbExists: (name: string): ProtocolError => ({
+    errno: 1007,
+    sqlState: 'HY000',
+    message: `Can't create database '${name}'; database exists`,
+  }),
+  dbDropRefused: (name: string): ProtocolError => ({
+    errno: 1235,
+    sqlState: '42000',
+    message: `This version of MySQL doesn't yet support 'DROP DATABASE ${name}' (the server's file holds one database)`,
+  }),
+  dbCreateRefused: (name: string): ProtocolError => ({
+    errno: 1235,
+    sqlState: '42000',
+    message: `This version of MySQL doesn't yet support 'CREATE DATABASE ${name}' (the server's file holds one database)`,
+  }),
+  unknownStatement: (id: number, command: string): ProtocolError => ({
+    errno: 1243,
+    sqlState: 'HY000',
+    message: `Unknown prepared statement handler (${id}) given to ${command}`,
+  }),
+  wrongArguments: (command: string): ProtocolError => ({
+    errno: 1210,
+    sqlState: 'HY000',
+    message: `Incorrect arguments to ${command}`,
+  }),
+  multiStatement: (near: string): ProtocolError => ({
+    errno: 1064,
+    sqlState: '42000',
+    message: `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${near.slice(0, 80)}' at line 1`,
+  }),
+  inactive: (): ProtocolError => ({
+    errno: 4031,
+    sqlState: 'HY000',
+    message:
+      'The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior.',
+  }),
+  noDatabase: (): ProtocolError => ({ errno: 1046, sqlState: '3D000', message: 'No database selected' }),
+} as const;

@@ -1,0 +1,167 @@
+import { existsSync } from 'node:fs';
+import type { Server as NetServer } from 'node:net';
+import mysql from 'mysql2';
+import type { Database } from '../storage/database.js';
+import { type Credentials, ClientConnection, type WireConnection } from './connection.js';
+import { nativePasswordHash } from './native-password.js';
+import { serverErrors, writeErr } from './packets/err.js';
+import { LocalSessionHost, type SessionHost } from './session-host.js';
+import { PacketWriter } from './wire.js';
+
+export interface ServeOptions {
+  /** TCP port (default 3306; 0 picks a free one). Ignored with `socket`. */
+  readonly port?: number;
+  /** Address to bind (default 127.0.0.1: loopback only). */
+  readonly bind?: string;
+  /** A unix socket path instead of TCP. */
+  readonly socket?: string;
+  /** The one user (default root). */
+  readonly user?: string;
+  /** Its password (default: none). */
+  readonly password?: string;
+  /** The system variable: connections accepted at once (default: the variable's value, 151). */
+  readonly max_connections?: number;
+  /** The system variable: the largest packet accepted (default: the variable's value, 16 MiB). */
+  readonly max_allowed_packet?: number;
+  /** The system variable: seconds a connection may idle before the server closes it (default 28800). */
+  readonly wait_timeout?: number;
+}
+
+/** mysql2's Server: its net.Server is `_server`. */
+interface Mysql2Server {
+  readonly _server: NetServer;
+}
+
+/** Where a server listens: `host:port` or a socket path. */
+export type ListenAddress = { readonly host: string; readonly port: number } | { readonly socket: string };
+
+/**
+ * A MySQL-protocol server over one Database: mysql2's server side accepts sockets, each
+ * connection authenticates with `mysql_native_password` and gets its own session. Past
+ * `max_connections` a client gets error 1040 instead of the greeting.
+ */
+export class MysqlServer {
+  readonly db: Database;
+  readonly host: SessionHost;
+  readonly #opts: ServeOptions;
+  readonly #server: Mysql2Server;
+  readonly #clients = new Set<ClientConnection>();
+  readonly #credentials: Credentials;
+  #nextId = 1;
+  #address: ListenAddress | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(db: Database, options: ServeOptions = {}) {
+    this.db = db;
+    this.#opts = options;
+    this.host = new LocalSessionHost(db);
+    this.#credentials = {
+      user: options.user ?? 'root',
+      passwordHash:
+        options.password === undefined || options.password === ''
+          ? undefined
+          : nativePasswordHash(options.password),
+    };
+    const probe = db.session();
+    if (options.max_connections !== undefined)
+      probe.globalVars.set('max_connections', options.max_connections, 'global', undefined);
+    if (options.max_allowed_packet !== undefined)
+      probe.globalVars.set('max_allowed_packet', options.max_allowed_packet, 'global', undefined);
+    if (options.wait_timeout !== undefined)
+      probe.globalVars.set('wait_timeout', options.wait_timeout, 'global', undefined);
+    const globals = probe.globalVars;
+    probe.close();
+    const maxAllowedPacket = (): number => Number(globals.get('max_allowed_packet'));
+    const maxConnections = (): number => Number(globals.get('max_connections'));
+    const waitTimeout = (): number => Number(globals.get('wait_timeout'));
+    this.#server = mysql.createServer((c) => {
+      const conn = c as unknown as WireConnection;
+      const id = this.#nextId++;
+      if (this.#closing !== undefined || this.#clients.size >= maxConnections()) {
+        // the greeting's place: ERR with sequence id 0, then close
+        const w = new PacketWriter(64).reset(0);
+        writeErr(w, serverErrors.tooManyConnections());
+        conn.on('error', () => undefined);
+        conn.write(w.take());
+        conn.stream.end();
+        return;
+      }
+      const client = new ClientConnection(conn, this.host, {
+        connectionId: id,
+        credentials: this.#credentials,
+        maxAllowedPacket,
+        waitTimeout,
+      });
+      this.#clients.add(client);
+      conn.stream.on('close', () => this.#clients.delete(client));
+    }) as unknown as Mysql2Server;
+  }
+
+  /** Starts listening; resolves with the address. */
+  listen(): Promise<ListenAddress> {
+    const net = this.#server._server;
+    return new Promise((resolve, reject) => {
+      const onError = (e: Error): void => reject(e);
+      net.once('error', onError);
+      const done = (): void => {
+        net.off('error', onError);
+        const a = net.address();
+        this.#address =
+          this.#opts.socket !== undefined
+            ? { socket: this.#opts.socket }
+            : {
+                host: typeof a === 'object' && a !== null ? a.address : (this.#opts.bind ?? '127.0.0.1'),
+                port: typeof a === 'object' && a !== null ? a.port : 0,
+              };
+        resolve(this.#address);
+      };
+      if (this.#opts.socket !== undefined) {
+        if (existsSync(this.#opts.socket)) {
+          reject(
+            new Error(
+              `socket ${this.#opts.socket} already exists (another server, or a stale file to remove)`,
+            ),
+          );
+          return;
+        }
+        net.listen(this.#opts.socket, done);
+      } else net.listen(this.#opts.port ?? 3306, this.#opts.bind ?? '127.0.0.1', done);
+    });
+  }
+
+  get address(): ListenAddress | undefined {
+    return this.#address;
+  }
+
+  /** Connections open now. */
+  get connections(): number {
+    return this.#clients.size;
+  }
+
+  /**
+   * Stops accepting, ends every connection and closes its session (a statement runs to its end
+   * first: statements are synchronous), then stops listening. The Database stays open: its
+   * owner flushes and closes it.
+   */
+  close(): Promise<void> {
+    this.#closing ??= new Promise((resolve) => {
+      const net = this.#server._server;
+      for (const c of this.#clients) c.destroy();
+      this.#clients.clear();
+      this.host.closeAll();
+      if (!net.listening) {
+        resolve();
+        return;
+      }
+      net.close(() => resolve());
+    });
+    return this.#closing;
+  }
+}
+
+/** The startup line: where the server listens. */
+export function describeAddress(a: ListenAddress): string {
+  return 'socket' in a
+    ? `unix socket ${a.socket}`
+    : `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
+}

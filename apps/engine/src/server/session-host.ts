@@ -1,0 +1,71 @@
+import type { Database } from '../storage/database.js';
+import { Session } from '../session/session.js';
+import { CommandProcessor, type Reply } from './command-processor.js';
+
+/** One connection's side of the boundary: payloads in, replies out. */
+export interface SessionHandle {
+  handle(payload: Buffer): Reply;
+  close(): void;
+}
+
+/**
+ * Where sessions run. The connection layer (sockets, framing, authentication) talks to sessions
+ * only through this interface: it opens a handle per connection and passes it each command's
+ * payload. {@link LocalSessionHost} runs every session on the calling thread over one Database;
+ * a host that runs them on worker threads (each attached to the shared buffer pool) keeps the
+ * same shape, with `handle` posting the payload to the worker that owns the connection.
+ */
+export interface SessionHost {
+  open(connectionId: number): SessionHandle;
+  /** Connections open now (Threads_connected). */
+  readonly connected: number;
+  /** The most connections open at once (Max_used_connections). */
+  readonly maxUsed: number;
+  /** Closes every open session. */
+  closeAll(): void;
+}
+
+export class LocalSessionHost implements SessionHost {
+  readonly db: Database;
+  readonly #open = new Set<CommandProcessor>();
+  #maxUsed = 0;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  get connected(): number {
+    return this.#open.size;
+  }
+
+  get maxUsed(): number {
+    return this.#maxUsed;
+  }
+
+  open(connectionId: number): SessionHandle {
+    const session = new Session(this.db);
+    const p = new CommandProcessor(session, connectionId);
+    this.#open.add(p);
+    this.#maxUsed = Math.max(this.#maxUsed, this.#open.size);
+    const g = session.globalCounters.values;
+    g.set('Connections', (g.get('Connections') ?? 0) + 1);
+    g.set('Max_used_connections', this.#maxUsed);
+    g.set('Threads_connected', this.#open.size);
+    return {
+      handle: (payload) => {
+        p.threadsConnected = this.#open.size;
+        return p.handle(payload);
+      },
+      close: () => {
+        if (!this.#open.delete(p)) return;
+        p.close();
+        g.set('Threads_connected', this.#open.size);
+      },
+    };
+  }
+
+  closeAll(): void {
+    for (const p of [...this.#open]) p.close();
+    this.#open.clear();
+  }
+}

@@ -1,0 +1,116 @@
+// `enginekit serve` end to end through the built binary (dist/cli.js: build first): the startup
+// line, the pid file, a client over TCP and over a unix socket, clean shutdown on SIGTERM and
+// SIGINT (the data is in the file afterwards), and usage errors.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import mysql from 'mysql2/promise';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Database } from '../src/storage/database.js';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'enginekit-serve-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Starts the server; resolves with the child and its startup line. */
+function serve(
+  args: string[],
+): Promise<{ child: ChildProcess; line: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve({ child, line: out.slice(0, nl), exited });
+    });
+    child.stderr!.on('data', (d) => {
+      err += String(d);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+    setTimeout(() => reject(new Error(`no startup line: ${err}`)), 20_000).unref();
+  });
+}
+
+describe('enginekit serve', () => {
+  it('listens on loopback, writes the pid file, shuts down on SIGTERM with the data flushed', async () => {
+    const d = tmp();
+    const db = join(d, 'served.db');
+    const pid = join(d, 'served.pid');
+    const { child, line, exited } = await serve([
+      '--db',
+      db,
+      '--port',
+      '0',
+      '--pid-file',
+      pid,
+      '--user',
+      'u',
+      '--password',
+      'p',
+    ]);
+    const m = /listening on 127\.0\.0\.1:(\d+)$/.exec(line);
+    expect(m, line).not.toBeNull();
+    expect(readFileSync(pid, 'utf8').trim()).toBe(String(child.pid));
+    const c = await mysql.createConnection({
+      host: '127.0.0.1',
+      port: Number(m![1]),
+      user: 'u',
+      password: 'p',
+    });
+    await c.query('CREATE TABLE kept (id INT PRIMARY KEY, name VARCHAR(10))');
+    await c.execute('INSERT INTO kept VALUES (?, ?)', [1, 'one']);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    c.destroy();
+    expect(existsSync(pid)).toBe(false);
+    const reopened = Database.open(db);
+    try {
+      expect(reopened.session().query('SELECT * FROM kept').rows).toEqual([[1, 'one']]);
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('serves a unix socket and stops on SIGINT, removing the socket', async () => {
+    const d = tmp();
+    const sock = join(d, 'e.sock');
+    const { child, line, exited } = await serve(['--db', join(d, 's.db'), '--socket', sock]);
+    expect(line).toContain(`listening on unix socket ${sock}`);
+    const c = await mysql.createConnection({ socketPath: sock, user: 'root' });
+    const [r] = await c.query('SELECT @@version AS v');
+    expect(r).toEqual([{ v: '8.0.36-enginekit' }]);
+    await c.end();
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(readdirSync(d)).toEqual(['s.db']);
+  });
+
+  it('refuses bad options with a usage error', () => {
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'serve', '--db', 'x.db', '--socket', '/tmp/x', '--port', '1'],
+      { encoding: 'utf8' },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--socket replaces --port and --bind');
+    const r2 = spawnSync(process.execPath, [cli, 'serve'], { encoding: 'utf8' });
+    expect(r2.status).toBe(2);
+    expect(r2.stderr).toContain('serve: --db is required');
+  });
+});
