@@ -48,3 +48,7 @@ export type { FieldValue, IndexDef, StoredColumn, TableSchema } from './storage/
 export { DBT3_KEYS, dbt3Schema } from './load/dbt3.js';
 export { estimateRows, loadTpch } from './load/tpch-load.js';
 export type { LoadPhase, LoadProgress, TpchLoadOptions, TpchLoadResult } from './load/tpch-load.js';
+export { SqlError } from './sql/errors.js';
+export type { ErrorCode } from './sql/errors.js';
+export { Session } from './session/session.js';
+export type { QueryResult } from './session/session.js';

@@ -133,6 +133,26 @@ export class Catalog {
     put(this.stats, Catalog.statKey.encode([tableId, indexId, name]), Catalog.statVal.encode([value]));
   }
 
+  /** Remove a table's SYS_TABLES, SYS_COLUMNS, SYS_INDEXES and SYS_STATS rows. */
+  dropTable(tableId: number): void {
+    this.tables.delete(Catalog.tableKey.encode([tableId]));
+    const lo = Catalog.pairKey.encode([tableId]);
+    const hi = Catalog.pairKey.encode([tableId + 1]);
+    for (const tree of [this.columns, this.indexes, this.stats]) {
+      const keys = [...tree.entries(lo, hi)].map(([k]) => k.slice());
+      for (const k of keys) tree.delete(k);
+    }
+  }
+
+  /** Remove one index's SYS_INDEXES and SYS_STATS rows. */
+  dropIndex(tableId: number, indexId: number): void {
+    this.indexes.delete(Catalog.pairKey.encode([tableId, indexId]));
+    const lo = Catalog.pairKey.encode([tableId, indexId]);
+    const hi = Catalog.pairKey.encode([tableId, indexId + 1]);
+    const keys = [...this.stats.entries(lo, hi)].map(([k]) => k.slice());
+    for (const k of keys) this.stats.delete(k);
+  }
+
   /** The stats of one index as name → value. */
   indexStats(tableId: number, indexId: number): Map<string, number> {
     const out = new Map<string, number>();
@@ -200,6 +220,7 @@ function columnType(kind: string, a: number, b: number, table: string): ColumnTy
     case 'int':
     case 'bigint':
     case 'date':
+    case 'double':
       return { kind };
     case 'decimal':
       return { kind, precision: a, scale: b };

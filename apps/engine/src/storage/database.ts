@@ -1,4 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   BufferPool,
   type BufferPoolStats,
@@ -32,6 +34,7 @@ import {
 import { columnKinds } from './row.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
 import type { IndexDef, TableSchema } from './types.js';
+import { Session } from '../session/session.js';
 
 /** Options of {@link Database.create} and {@link Database.open}. */
 export interface DatabaseOptions {
@@ -74,6 +77,8 @@ export class Database {
   #nextTableId: number;
   #nextIndexId: number;
   #closed = false;
+  /** A directory to remove on close ({@link Database.temporary}). */
+  #tempDir: string | undefined;
 
   private constructor(
     path: string,
@@ -121,6 +126,28 @@ export class Database {
     const db = new Database(path, pool, device, catalog, 1, FIRST_USER_INDEX_ID);
     db.#writeHeader();
     return db;
+  }
+
+  /**
+   * A database in a new temporary file, removed (with its directory) on {@link Database.close}
+   * or {@link Database.abandon}: for tests and the REPL.
+   */
+  static temporary(options: DatabaseOptions = {}): Database {
+    const dir = mkdtempSync(join(tmpdir(), 'enginekit-'));
+    try {
+      const db = Database.create(join(dir, 'temp.ekdb'), options);
+      db.#tempDir = dir;
+      return db;
+    } catch (e) {
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
+  /** A SQL session on this database (see session/session.ts). */
+  session(): Session {
+    this.#checkOpen();
+    return new Session(this);
   }
 
   /**
@@ -257,6 +284,35 @@ export class Database {
     return table;
   }
 
+  /** DROP TABLE: the table leaves the dictionary (its pages are not reused yet). */
+  dropTable(name: string): void {
+    this.#checkOpen();
+    const t = this.table(name);
+    this.catalog.dropTable(t.id);
+    this.#tables.delete(name);
+    this.#writeHeader();
+  }
+
+  /** DROP INDEX of a secondary index; returns the new table object. */
+  dropIndex(tableName: string, indexName: string): Table {
+    this.#checkOpen();
+    const old = this.table(tableName);
+    const ix = old.index(indexName);
+    if (ix.primary) throw new RangeError('indexName: the primary key cannot be dropped');
+    this.catalog.dropIndex(old.id, ix.id);
+    const table = new Table(
+      old.id,
+      old.name,
+      old.columns,
+      [old.primary, ...old.secondary.filter((s) => s !== ix)],
+      old.rows,
+      this.handler,
+    );
+    this.#tables.set(old.name, table);
+    this.#writeHeader();
+    return table;
+  }
+
   /**
    * Add a secondary index to a table: an empty tree recorded in the catalog. Fill it with
    * `buildSecondaryIndexes` (index-build.ts) when the table has rows. Returns the new table object
@@ -329,9 +385,19 @@ export class Database {
   /** {@link Database.flush}, then close the pool and the file. */
   close(): void {
     if (this.#closed) return;
-    this.flush();
-    this.#closed = true;
-    this.pool.close();
+    try {
+      this.flush();
+      this.#closed = true;
+      this.pool.close();
+    } finally {
+      this.#closed = true;
+      this.#removeTemp();
+    }
+  }
+
+  #removeTemp(): void {
+    if (this.#tempDir !== undefined) rmSync(this.#tempDir, { recursive: true, force: true });
+    this.#tempDir = undefined;
   }
 
   /** Close without flushing anything (for tests of what is on disk, and for failed loads). */
@@ -339,6 +405,11 @@ export class Database {
     if (this.#closed) return;
     this.#closed = true;
     this.device.close();
+    this.#removeTemp();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
   }
 
   #writeHeader(): void {

@@ -1,5 +1,5 @@
 import { type ColumnSpec, fieldEnd } from '@enginekit/btree-sampler';
-import { K_BIGINT, K_DATE, K_DECIMAL, K_INT, type RowBuffer } from './row.js';
+import { K_BIGINT, K_DATE, K_DECIMAL, K_DOUBLE, K_INT, type RowBuffer } from './row.js';
 import type { StoredColumn } from './types.js';
 
 // Tags of btree-sampler's KeyCodec (its header documents the format; test/storage-key.test.ts
@@ -22,6 +22,8 @@ export function keySpec(col: StoredColumn): ColumnSpec {
       return { type: 'decimal', scale: col.type.scale };
     case 'date':
       return { type: 'date' };
+    case 'double':
+      return { type: 'binary' };
     default:
       return { type: 'binary' };
   }
@@ -104,6 +106,19 @@ export class KeyEncoder {
           p += len;
           break;
         }
+        case K_DOUBLE: {
+          // as a byte string (tag 0x14): the 8 order-preserving bytes of doubleKeyBytes, escaped
+          o[p++] = TAG_BYTES;
+          const k = doubleKeyBytes(v);
+          for (let j = 0; j < 8; j++) {
+            const x = k[j]!;
+            o[p++] = x;
+            if (x === 0) o[p++] = 0xff;
+          }
+          o[p++] = 0;
+          o[p++] = 0;
+          break;
+        }
         default: {
           o[p++] = TAG_BYTES;
           const src = row.src[c]!;
@@ -120,6 +135,25 @@ export class KeyEncoder {
     }
     return this.#views[p] ?? (this.#views[p] = o.subarray(0, p));
   }
+}
+
+const DK = new Float64Array(1);
+const DK_LE = new Uint8Array(DK.buffer);
+const DK_OUT = new Uint8Array(8);
+
+/**
+ * A DOUBLE as 8 bytes whose memcmp order is numeric order: big-endian IEEE-754 with the sign bit
+ * flipped for positives and every bit flipped for negatives (−0 is stored as 0). Returns a shared
+ * scratch array, valid until the next call.
+ */
+export function doubleKeyBytes(v: number): Uint8Array {
+  DK[0] = v === 0 ? 0 : v;
+  const neg = (DK_LE[7]! & 0x80) !== 0;
+  for (let i = 0; i < 8; i++) {
+    const b = DK_LE[7 - i]!;
+    DK_OUT[i] = neg ? ~b & 0xff : i === 0 ? b ^ 0x80 : b;
+  }
+  return DK_OUT;
 }
 
 /**

@@ -12,6 +12,7 @@ export const K_BIGINT = 1;
 export const K_DECIMAL = 2;
 export const K_DATE = 3;
 export const K_TEXT = 4;
+export const K_DOUBLE = 5;
 
 const TEXT_ENCODER = new TextEncoder();
 const MS_PER_DAY = 86_400_000;
@@ -40,6 +41,9 @@ export function columnKinds(columns: readonly StoredColumn[]): Uint8Array {
         break;
       case 'date':
         k[i] = K_DATE;
+        break;
+      case 'double':
+        k[i] = K_DOUBLE;
         break;
       default:
         if (!Number.isInteger(c.type.length) || c.type.length < 1 || c.type.length > 16383)
@@ -129,6 +133,9 @@ export class RowBuffer {
 }
 
 const EMPTY = new Uint8Array(0);
+/** Scratch for DOUBLE fields: little-endian on every platform Node runs on; written reversed. */
+const F64 = new Float64Array(1);
+const F64_BYTES = new Uint8Array(F64.buffer);
 
 function parseDecimalText(v: string, col: StoredColumn): number {
   const t = col.type;
@@ -181,6 +188,7 @@ export function decimalToText(v: number, scale: number): string {
  * | null bitmap | ⌈n/8⌉ bytes | bit c (byte c>>3, bit c&7) set: column c is NULL and has no bytes below |
  * | INT, DATE | 4 | big-endian two's complement (DATE: days since 1970-01-01) |
  * | BIGINT | 8 | big-endian two's complement, a safe integer (|v| < 2^53) |
+ * | DOUBLE | 8 | IEEE-754 binary64, big-endian |
  * | DECIMAL(p,s) | {@link decimalBytes}(p): 1–7 | the scaled integer value·10^s, big-endian two's complement (DECIMAL(15,2): 7, as MySQL) |
  * | CHAR(n), VARCHAR(n) | 1 or 2 + len | byte length (1 byte when 4n < 256, else 2, big-endian), then the bytes exactly (trailing spaces kept) |
  *
@@ -212,6 +220,7 @@ export class RowCodec {
           this.widths[i] = 4;
           break;
         case K_BIGINT:
+        case K_DOUBLE:
           this.widths[i] = 8;
           break;
         case K_DECIMAL:
@@ -272,6 +281,13 @@ export class RowCodec {
         continue;
       }
       const v = row.nums[c]!;
+      if (kind === K_DOUBLE) {
+        if (!Number.isFinite(v)) throw new RangeError(`column ${this.columns[c]!.name}: not a finite DOUBLE: ${v}`);
+        F64[0] = v;
+        for (let i = 0; i < 8; i++) o[p + i] = F64_BYTES[7 - i]!;
+        p += 8;
+        continue;
+      }
       checkNumber(this.columns[c]!, kind, v, this.limits[c]!);
       p = writeInt(o, p, v, this.widths[c]!);
     }
@@ -297,6 +313,10 @@ export class RowCodec {
         row.off[c] = p;
         row.len[c] = l;
         p += l;
+      } else if (this.kinds[c] === K_DOUBLE) {
+        for (let i = 0; i < 8; i++) F64_BYTES[7 - i] = bytes[p + i]!;
+        row.nums[c] = F64[0]!;
+        p += 8;
       } else {
         row.nums[c] = readInt(bytes, p, w);
         p += w;

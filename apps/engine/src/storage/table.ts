@@ -17,8 +17,8 @@ import {
   H_WRITE,
   type HandlerStats,
 } from './counters.js';
-import { KeyEncoder, keySpec, projectFields } from './key-encoder.js';
-import { K_DATE, K_DECIMAL, K_TEXT, RowBuffer, RowCodec } from './row.js';
+import { doubleKeyBytes, KeyEncoder, keySpec, projectFields } from './key-encoder.js';
+import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { FieldValue, StoredColumn } from './types.js';
 
 const EMPTY = new Uint8Array(0);
@@ -328,6 +328,7 @@ export class Table {
     const kind = this.codec.kinds[c]!;
     if (kind === K_TEXT) return typeof v === 'string' ? TEXT_ENCODER.encode(v) : v;
     if (kind === K_DECIMAL && typeof v === 'number') return BigInt(v);
+    if (kind === K_DOUBLE && typeof v === 'number') return doubleKeyBytes(v).slice();
     if (kind === K_DATE && typeof v === 'string') {
       this.#row.set(c, v);
       return this.#row.nums[c]!;

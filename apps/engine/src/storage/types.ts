@@ -1,6 +1,15 @@
-import type { ColumnType } from '../tpch/schema.js';
-
-export type { ColumnType };
+/**
+ * Column types of stored tables (the TPC-H schema's types are a subset). DOUBLE is an IEEE-754
+ * binary64; TEXT is stored as VARCHAR(16383).
+ */
+export type ColumnType =
+  | { readonly kind: 'int' }
+  | { readonly kind: 'bigint' }
+  | { readonly kind: 'decimal'; readonly precision: number; readonly scale: number }
+  | { readonly kind: 'date' }
+  | { readonly kind: 'double' }
+  | { readonly kind: 'char'; readonly length: number }
+  | { readonly kind: 'varchar'; readonly length: number };
 
 /** A column of a stored table. `nullable` defaults to false (NOT NULL, as every DBT3 column). */
 export interface StoredColumn {

@@ -1,0 +1,129 @@
+import type { AggSpec } from '../plan/bound.js';
+import { cmpValues, hashKey } from './compare.js';
+import { coerce, normInt, toDouble, toText } from './convert.js';
+import { pow10 } from './decimal.js';
+import { T_DBL, T_INT } from './types.js';
+
+/** One aggregate's running state for one group. */
+export interface AggState {
+  n: number;
+  acc: unknown;
+  seen: Set<unknown> | null;
+}
+
+/**
+ * Aggregate functions with MySQL's types (Item_sum_sum, Item_sum_avg, Item_sum_count,
+ * Item_sum_hybrid): SUM of integers or decimals is an exact DECIMAL, AVG of them a DECIMAL with
+ * div_precision_increment more digits (computed as SUM / COUNT with decimal division), of doubles
+ * a DOUBLE; NULLs are skipped; over no rows COUNT is 0 and the others NULL.
+ */
+export class Aggregator {
+  readonly specs: readonly AggSpec[];
+
+  constructor(specs: readonly AggSpec[]) {
+    this.specs = specs;
+  }
+
+  init(): AggState[] {
+    return this.specs.map((s) => ({ n: 0, acc: null, seen: s.distinct ? new Set() : null }));
+  }
+
+  step(states: AggState[]): void {
+    const specs = this.specs;
+    for (let i = 0; i < specs.length; i++) {
+      const s = specs[i]!;
+      const st = states[i]!;
+      if (s.arg === null) {
+        st.n++;
+        continue;
+      }
+      const v = s.arg.ev();
+      if (v === null) continue;
+      if (st.seen !== null) {
+        const k = s.arg.t.kind === 'dec' ? `d${String(v)}` : hashKey(v);
+        if (st.seen.has(k)) continue;
+        st.seen.add(k);
+      }
+      st.n++;
+      const at = s.arg.t;
+      switch (s.fn) {
+        case 'count':
+          break;
+        case 'sum':
+        case 'avg':
+          if (s.t.kind === 'dbl') st.acc = ((st.acc as number | null) ?? 0) + (toDouble(v, at.kind, at) as number);
+          else {
+            const x = at.kind === 'int' ? BigInt(v as number | bigint) : (v as bigint);
+            st.acc = ((st.acc as bigint | null) ?? 0n) + x;
+          }
+          break;
+        case 'min':
+          if (st.acc === null || cmpValues(v, st.acc) < 0) st.acc = v;
+          break;
+        case 'max':
+          if (st.acc === null || cmpValues(v, st.acc) > 0) st.acc = v;
+          break;
+        case 'group_concat':
+          st.acc = st.acc === null ? (toText(v, at.kind, at) as string) : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
+          break;
+        case 'bit_and':
+        case 'bit_or':
+        case 'bit_xor': {
+          const x = BigInt.asUintN(64, BigInt(coerce(v, at, T_INT) as number | bigint));
+          const a = (st.acc as bigint | null) ?? (s.fn === 'bit_and' ? (1n << 64n) - 1n : 0n);
+          st.acc = s.fn === 'bit_and' ? a & x : s.fn === 'bit_or' ? a | x : a ^ x;
+          break;
+        }
+        default: {
+          // std/variance: keep sum and sum of squares as doubles
+          const x = toDouble(v, at.kind, at) as number;
+          const a = (st.acc as [number, number] | null) ?? [0, 0];
+          st.acc = [a[0] + x, a[1] + x * x];
+        }
+      }
+    }
+  }
+
+  /** Write the final values into the frame slots. */
+  finish(states: AggState[], v: unknown[]): void {
+    const specs = this.specs;
+    for (let i = 0; i < specs.length; i++) {
+      const s = specs[i]!;
+      const st = states[i]!;
+      v[s.slot] = this.#final(s, st);
+    }
+  }
+
+  #final(s: AggSpec, st: AggState): unknown {
+    switch (s.fn) {
+      case 'count':
+        return st.n;
+      case 'sum':
+        if (st.n === 0) return null;
+        return st.acc;
+      case 'avg': {
+        if (st.n === 0) return null;
+        if (s.t.kind === 'dbl') return (st.acc as number) / st.n;
+        const at = s.arg!.t;
+        const from = at.kind === 'dec' ? at.iscale : 0;
+        return ((st.acc as bigint) * pow10(s.t.iscale - from)) / BigInt(st.n);
+      }
+      case 'bit_and':
+      case 'bit_or':
+      case 'bit_xor':
+        return normInt(st.acc === null ? (s.fn === 'bit_and' ? (1n << 64n) - 1n : 0n) : (st.acc as bigint));
+      case 'min':
+      case 'max':
+      case 'group_concat':
+        return st.acc;
+      default: {
+        if (st.n === 0) return null;
+        const [a, b] = st.acc as [number, number];
+        const mean = a / st.n;
+        const pop = b / st.n - mean * mean;
+        const r = s.fn === 'variance' ? pop : Math.sqrt(Math.max(0, pop));
+        return coerce(r, T_DBL, T_DBL);
+      }
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { coerce, parseDate } from './convert.js';
+import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType } from './types.js';
+
+/**
+ * How MySQL compares two values of given types (Item_func::agg_arg_charsets_for_comparison and
+ * Arg_comparator::set_cmp_func): strings as strings (binary collation here), integers as integers,
+ * integers and decimals exactly as decimals, a DATE with a string as dates, everything else as
+ * doubles (a string against a number compares as two doubles).
+ */
+export function comparisonType(a: SqlType, b: SqlType): SqlType {
+  const ka = a.kind;
+  const kb = b.kind;
+  if (ka === 'null') return b.kind === 'null' ? T_INT : b;
+  if (kb === 'null') return a;
+  if (ka === 'str' && kb === 'str') return T_STR;
+  if (ka === 'date' && (kb === 'date' || kb === 'str')) return T_DATE;
+  if (kb === 'date' && ka === 'str') return T_DATE;
+  if (ka === 'int' && kb === 'int') return T_INT;
+  if ((ka === 'int' || ka === 'dec') && (kb === 'int' || kb === 'dec')) {
+    const s = Math.max(ka === 'dec' ? a.iscale : 0, kb === 'dec' ? b.iscale : 0);
+    return decType(65, s, s);
+  }
+  return T_DBL;
+}
+
+/** Converts a value of type `from` to the comparison type `to` (identity when they agree). */
+export function converter(from: SqlType, to: SqlType): ((v: unknown) => unknown) | null {
+  if (from.kind === to.kind && (to.kind !== 'dec' || from.iscale === to.iscale)) return null;
+  if (from.kind === 'null') return null;
+  if (to.kind === 'date' && from.kind === 'str') return (v) => parseDate(v as string);
+  return (v) => coerce(v, from, to);
+}
+
+/** Three-way comparison of two non-null values of one comparison type. */
+export function cmpValues(a: unknown, b: unknown): number {
+  // numbers, bigints (mixed too) and strings all order with < and >
+  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+}
+
+/** A hashable key of a non-null value of a comparison type (equal values, equal keys). */
+export function hashKey(v: unknown): string | number {
+  if (typeof v === 'number') return v === 0 ? 0 : v;
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) && BigInt(Number(v)) === v ? Number(v) : `n${v}`;
+  return `s${v as string}`;
+}

@@ -1,0 +1,187 @@
+import { decFromDouble, decText, expandExp, parseDec, pow10, rescale } from './decimal.js';
+import type { Kind, SqlType } from './types.js';
+
+/**
+ * Conversions between runtime values of the kinds in types.ts, as MySQL converts implicitly:
+ * a string used as a number is read up to its first non-numeric character ('12abc' → 12,
+ * 'abc' → 0), a DATE used as a number is YYYYMMDD.
+ */
+
+const MS_PER_DAY = 86_400_000;
+const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
+
+/** An integer as number when safe, else bigint. */
+export function normInt(v: bigint): number | bigint {
+  return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+}
+
+export function inInt64(v: bigint): boolean {
+  return v >= INT64_MIN && v <= INT64_MAX;
+}
+
+/** The numeric prefix of a string, as MySQL reads it in a numeric context. */
+export function numericPrefix(s: string): string {
+  const m = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i.exec(s);
+  return m === null ? '0' : m[0].trim();
+}
+
+export function dayText(days: number): string {
+  return new Date(days * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+/** 'YYYY-MM-DD' (also 'YYYY-M-D', 'YYYYMMDD', with an ignored time part) → days, or null. */
+export function parseDate(s: string): number | null {
+  let m = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T].*)?$/.exec(s);
+  if (m === null) m = /^\s*(\d{4})(\d{2})(\d{2})\s*$/.exec(s);
+  if (m === null) return null;
+  return dateFromParts(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+export function dateFromParts(y: number, mo: number, d: number): number | null {
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return null;
+  const t = Date.UTC(y, mo - 1, d);
+  const back = new Date(t);
+  if (back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
+  // Date.UTC maps years 0–99 to 1900+; set the full year explicitly
+  const dt = new Date(0);
+  dt.setUTCFullYear(y, mo - 1, d);
+  return Math.round(dt.getTime() / MS_PER_DAY);
+}
+
+function dateNumber(days: number): number {
+  const d = new Date(days * MS_PER_DAY);
+  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+}
+
+/** MySQL's text of a double: shortest round-trip digits, exponent without '+'. */
+export function dblText(x: number): string {
+  if (Object.is(x, -0)) return '-0';
+  if (!Number.isFinite(x)) return String(x);
+  const s = String(x);
+  return s.replace('e+', 'e');
+}
+
+export function toDouble(v: unknown, k: Kind, t?: SqlType): number | null {
+  if (v === null) return null;
+  switch (k) {
+    case 'int':
+    case 'dbl':
+      return Number(v);
+    case 'dec':
+      return Number(decText(v as bigint, t?.iscale ?? 0, t?.iscale ?? 0));
+    case 'str':
+      return Number(numericPrefix(v as string));
+    case 'date':
+      return dateNumber(v as number);
+    default:
+      return null;
+  }
+}
+
+/** To a decimal at scale `to`. */
+export function toDecimal(v: unknown, k: Kind, t: SqlType | undefined, to: number): bigint | null {
+  if (v === null) return null;
+  switch (k) {
+    case 'int':
+      return BigInt(v as number | bigint) * pow10(to);
+    case 'dec':
+      return rescale(v as bigint, t?.iscale ?? 0, to);
+    case 'dbl':
+      return decFromDouble(v as number, to);
+    case 'str': {
+      const p = parseDec(expandExp(numericPrefix(v as string)));
+      return p === undefined ? 0n : rescale(p[0], p[1], to);
+    }
+    case 'date':
+      return BigInt(dateNumber(v as number)) * pow10(to);
+    default:
+      return null;
+  }
+}
+
+/** To an integer, rounding half away from zero (MySQL's CAST(… AS SIGNED) of a decimal or double). */
+export function toInteger(v: unknown, k: Kind, t?: SqlType): number | bigint | null {
+  if (v === null) return null;
+  switch (k) {
+    case 'int':
+      return v as number | bigint;
+    case 'dec':
+      return normInt(rescale(v as bigint, t?.iscale ?? 0, 0));
+    case 'dbl': {
+      const x = v as number;
+      const r = x < 0 ? -Math.round(-x) : Math.round(x);
+      if (Number.isSafeInteger(r)) return r;
+      if (!Number.isFinite(r)) return null;
+      let b = BigInt(r);
+      if (b > INT64_MAX) b = INT64_MAX;
+      if (b < INT64_MIN) b = INT64_MIN;
+      return normInt(b);
+    }
+    case 'str': {
+      const m = /^\s*([+-]?\d+)/.exec(v as string);
+      if (m === null) return 0;
+      let b = BigInt(m[1]!);
+      if (b > INT64_MAX) b = INT64_MAX;
+      if (b < INT64_MIN) b = INT64_MIN;
+      return normInt(b);
+    }
+    case 'date':
+      return dateNumber(v as number);
+    default:
+      return null;
+  }
+}
+
+export function toText(v: unknown, k: Kind, t?: SqlType): string | null {
+  if (v === null) return null;
+  switch (k) {
+    case 'int':
+      return String(v);
+    case 'dec':
+      return decText(v as bigint, t?.iscale ?? 0, t?.scale ?? 0);
+    case 'dbl':
+      return dblText(v as number);
+    case 'str':
+      return v as string;
+    case 'date':
+      return dayText(v as number);
+    default:
+      return null;
+  }
+}
+
+export function toDate(v: unknown, k: Kind): number | null {
+  if (v === null) return null;
+  switch (k) {
+    case 'date':
+      return v as number;
+    case 'str':
+      return parseDate(v as string);
+    case 'int': {
+      const n = Number(v);
+      return dateFromParts(Math.floor(n / 10000), Math.floor(n / 100) % 100, n % 100);
+    }
+    default:
+      return null;
+  }
+}
+
+/** A value of type `from` as type `to` (used to coerce CASE branches, UNION columns, inserts). */
+export function coerce(v: unknown, from: SqlType, to: SqlType): unknown {
+  if (v === null) return null;
+  switch (to.kind) {
+    case 'int':
+      return toInteger(v, from.kind, from);
+    case 'dec':
+      return toDecimal(v, from.kind, from, to.iscale);
+    case 'dbl':
+      return toDouble(v, from.kind, from);
+    case 'str':
+      return toText(v, from.kind, from);
+    case 'date':
+      return toDate(v, from.kind);
+    default:
+      return v;
+  }
+}

@@ -1,0 +1,281 @@
+import type { RowBuffer } from '../storage/row.js';
+import { K_DATE, K_DECIMAL, K_TEXT } from '../storage/row.js';
+import type { FieldValue } from '../storage/types.js';
+import { SqlError } from '../sql/errors.js';
+import type { Bound } from '../plan/bound.js';
+import type { PlannedStage } from '../plan/planner.js';
+import type { Frame, RunState, Source } from '../plan/scope.js';
+import { comparisonType, converter, hashKey } from './compare.js';
+import { rescale } from './decimal.js';
+import type { StatusCounters } from './status.js';
+import { truthOf } from './truth.js';
+
+const DECODER = new TextDecoder();
+
+/** Decodes the used columns of a stored row into a frame at a source's offset. */
+export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void {
+  const used = [...src.used].filter((c) => c < src.columns.length).sort((a, b) => a - b);
+  const off = src.offset;
+  const kinds = src.table!.codec.kinds;
+  const cols = Int32Array.from(used);
+  const n = cols.length;
+  return (row) => {
+    const v = frame.v;
+    const nulls = row.nulls;
+    for (let i = 0; i < n; i++) {
+      const c = cols[i]!;
+      if (nulls[c] === 1) {
+        v[off + c] = null;
+        continue;
+      }
+      const k = kinds[c]!;
+      if (k === K_TEXT) {
+        const o = row.off[c]!;
+        v[off + c] = DECODER.decode(row.src[c]!.subarray(o, o + row.len[c]!));
+      } else if (k === K_DECIMAL) v[off + c] = BigInt(row.nums[c]!);
+      else v[off + c] = row.nums[c]!;
+    }
+  };
+}
+
+/** A lookup key value for a stored column from a probe value, or undefined when nothing can match. */
+function keyValue(src: Source, c: number, b: Bound, v: unknown): FieldValue | undefined {
+  if (v === null) return undefined;
+  const kind = src.table!.codec.kinds[c]!;
+  const ct = src.columns[c]!.t;
+  const t = b.t;
+  if (kind === K_TEXT) return v as string;
+  if (kind === K_DATE) return v as number;
+  if (ct.kind === 'dbl') return t.kind === 'dec' ? Number(rescale(v as bigint, t.iscale, t.iscale)) / 10 ** t.iscale : Number(v);
+  if (kind === K_DECIMAL) {
+    const from = t.kind === 'dec' ? t.iscale : 0;
+    const x = BigInt(v as bigint | number);
+    const scaled = from <= ct.scale ? x * 10n ** BigInt(ct.scale - from) : x;
+    if (from > ct.scale) {
+      const d = 10n ** BigInt(from - ct.scale);
+      if (x % d !== 0n) return undefined;
+      return Number(x / d);
+    }
+    return Number(scaled);
+  }
+  // integer column
+  if (t.kind === 'dec') {
+    const d = 10n ** BigInt(t.iscale);
+    const x = v as bigint;
+    if (x % d !== 0n) return undefined;
+    const q = x / d;
+    return q > 9007199254740991n || q < -9007199254740991n ? undefined : Number(q);
+  }
+  if (typeof v === 'bigint') return undefined; // beyond what the column stores
+  return v as number;
+}
+
+export type Sink = () => boolean;
+
+/**
+ * Runs a nested-loop pipeline over planned stages: stage k, for each row that reaches it, produces
+ * its own matching rows into the frame and calls stage k + 1; the last calls `sink`. Returns a
+ * function that runs one execution.
+ */
+export function buildPipeline(stages: readonly PlannedStage[], frame: Frame, run: RunState, status: StatusCounters, sink: Sink): () => void {
+  const n = stages.length;
+  const steps: Array<() => boolean> = new Array(n);
+  const resets: Array<() => void> = [];
+  for (let k = n - 1; k >= 0; k--) {
+    const st = stages[k]!;
+    const next: () => boolean = k === n - 1 ? sink : steps[k + 1]!;
+    const src = st.src;
+    const off = src.offset;
+    const width = src.columns.length;
+    const match = st.match.map(truthOf);
+    const post = st.post.map(truthOf);
+    const nm = match.length;
+    const np = post.length;
+    const left = src.joinType === 'left';
+    const passes = (): boolean => {
+      for (let i = 0; i < nm; i++) if (match[i]!() !== true) return false;
+      return true;
+    };
+    const postOk = (): boolean => {
+      for (let i = 0; i < np; i++) if (post[i]!() !== true) return false;
+      return true;
+    };
+    const nullExtend = (): void => {
+      const v = frame.v;
+      for (let c = 0; c < width; c++) v[off + c] = null;
+    };
+    // emit(): one candidate row is in the frame; checks and goes on. Returns false to stop.
+    let matched = false;
+    const emit = (): boolean => {
+      if (run.cancelled) throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+      if (!passes()) return true;
+      matched = true;
+      if (!postOk()) return true;
+      return next();
+    };
+    const finishLeft = (): boolean => {
+      if (left && !matched) {
+        nullExtend();
+        if (postOk()) return next();
+      }
+      return true;
+    };
+    // materialized rows of this source (for inner scans, hash builds, derived tables)
+    let cache: unknown[][] | null = null;
+    resets.push(() => {
+      cache = null;
+      hash = null;
+    });
+    const copyIn = (row: unknown[]): void => {
+      const v = frame.v;
+      for (let c = 0; c < width; c++) v[off + c] = row[c];
+    };
+    const materialize = (): unknown[][] => {
+      if (cache !== null) return cache;
+      const rows: unknown[][] = [];
+      if (src.derived !== undefined) {
+        src.derived.run((r) => {
+          rows.push(r);
+          return true;
+        });
+      } else {
+        const dec = rowDecoder(src, frame);
+        const saved = frame.v.slice(off, off + width);
+        src.table!.scan((r) => {
+          dec(r);
+          rows.push(frame.v.slice(off, off + width));
+          return true;
+        });
+        for (let c = 0; c < width; c++) frame.v[off + c] = saved[c];
+      }
+      cache = rows;
+      return rows;
+    };
+    let hash: Map<unknown, unknown[][]> | null = null;
+    const access = st.access;
+    if (access.kind === 'hash') {
+      const cts = access.build.map((b, i) => comparisonType(b.t, access.probe[i]!.t));
+      const bconv = access.build.map((b, i) => converter(b.t, cts[i]!));
+      const pconv = access.probe.map((p, i) => converter(p.t, cts[i]!));
+      const bev = access.build.map((b) => b.ev);
+      const pev = access.probe.map((p) => p.ev);
+      const nk = bev.length;
+      const keyOf = (evs: Array<() => unknown>, convs: Array<((v: unknown) => unknown) | null>): unknown => {
+        if (nk === 1) {
+          const x = evs[0]!();
+          if (x === null) return null;
+          const c = convs[0];
+          const y = c ? c(x) : x;
+          return y === null ? null : hashKey(y);
+        }
+        let s = '';
+        for (let i = 0; i < nk; i++) {
+          const x = evs[i]!();
+          if (x === null) return null;
+          const c = convs[i];
+          const y = c ? c(x) : x;
+          if (y === null) return null;
+          s += `${String(hashKey(y))}\u0000`;
+        }
+        return s;
+      };
+      steps[k] = () => {
+        if (hash === null) {
+          const rows = materialize();
+          const h = new Map<unknown, unknown[][]>();
+          const saved = frame.v.slice(off, off + width);
+          for (const r of rows) {
+            copyIn(r);
+            const key = keyOf(bev, bconv);
+            if (key === null) continue;
+            const list = h.get(key);
+            if (list === undefined) h.set(key, [r]);
+            else list.push(r);
+          }
+          copyIn(saved);
+          hash = h;
+        }
+        matched = false;
+        const key = keyOf(pev, pconv);
+        const list = key === null ? undefined : hash.get(key);
+        if (list !== undefined) {
+          for (const r of list) {
+            copyIn(r);
+            if (!emit()) return false;
+          }
+        }
+        return finishLeft();
+      };
+      continue;
+    }
+    if (access.kind === 'ref') {
+      const table = src.table!;
+      const dec = rowDecoder(src, frame);
+      const keys = access.keys;
+      const kev = keys.map((p) => p.expr.ev);
+      const prefix: FieldValue[] = new Array(keys.length);
+      let stop = false;
+      const onRow = (r: RowBuffer): boolean => {
+        dec(r);
+        if (!emit()) {
+          stop = true;
+          return false;
+        }
+        return true;
+      };
+      steps[k] = () => {
+        matched = false;
+        for (let i = 0; i < keys.length; i++) {
+          const kv = keyValue(src, keys[i]!.column, keys[i]!.expr, kev[i]!());
+          if (kv === undefined) return finishLeft();
+          prefix[i] = kv;
+        }
+        stop = false;
+        table.lookup(access.index, prefix, onRow);
+        if (stop) return false;
+        return finishLeft();
+      };
+      continue;
+    }
+    if (k === 0 && src.derived === undefined) {
+      const table = src.table!;
+      const dec = rowDecoder(src, frame);
+      let stop = false;
+      steps[k] = () => {
+        matched = false;
+        stop = false;
+        status.add('Select_scan', 1);
+        table.scan((r) => {
+          dec(r);
+          if (!emit()) {
+            stop = true;
+            return false;
+          }
+          return true;
+        });
+        if (stop) return false;
+        return finishLeft();
+      };
+      continue;
+    }
+    steps[k] = () => {
+      matched = false;
+      if (cache === null && k > 0 && src.derived === undefined) status.add('Select_full_join', 1);
+      if (cache === null && k === 0) status.add('Select_scan', 1);
+      const rows = materialize();
+      for (const r of rows) {
+        copyIn(r);
+        if (!emit()) return false;
+      }
+      return finishLeft();
+    };
+  }
+  return () => {
+    for (const r of resets) r();
+    if (n === 0) {
+      sink();
+      return;
+    }
+    steps[0]!();
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Status counters with MySQL's names (SHOW STATUS). A session keeps its own; the database keeps
+ * the global sums. Only counters the engine maintains are listed; each is documented in docs/sql.md.
+ */
+export const STATUS_NAMES = [
+  'Com_select',
+  'Com_insert',
+  'Com_update',
+  'Com_delete',
+  'Com_create_table',
+  'Com_drop_table',
+  'Com_create_index',
+  'Com_drop_index',
+  'Com_set_option',
+  'Com_show_status',
+  'Com_show_variables',
+  'Created_tmp_tables',
+  'Created_tmp_disk_tables',
+  'Handler_delete',
+  'Handler_read_first',
+  'Handler_read_key',
+  'Handler_read_next',
+  'Handler_read_rnd',
+  'Handler_read_rnd_next',
+  'Handler_update',
+  'Handler_write',
+  'Innodb_rows_read',
+  'Questions',
+  'Select_full_join',
+  'Select_range',
+  'Select_scan',
+  'Sort_merge_passes',
+  'Sort_range',
+  'Sort_rows',
+  'Sort_scan',
+] as const;
+
+export type StatusName = (typeof STATUS_NAMES)[number];
+
+export class StatusCounters {
+  readonly values: Map<string, number> = new Map();
+
+  constructor() {
+    for (const n of STATUS_NAMES) this.values.set(n, 0);
+  }
+
+  add(name: StatusName, n: number): void {
+    this.values.set(name, (this.values.get(name) ?? 0) + n);
+  }
+
+  get(name: string): number {
+    return this.values.get(name) ?? 0;
+  }
+
+  reset(): void {
+    for (const k of this.values.keys()) this.values.set(k, 0);
+  }
+}

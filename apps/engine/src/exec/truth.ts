@@ -1,0 +1,32 @@
+import type { Bound } from '../plan/bound.js';
+import { toDouble } from './convert.js';
+
+/** MySQL truth of a value: NULL is unknown, numbers are true when non-zero, strings as doubles. */
+export function truthOf(b: Bound): () => boolean | null {
+  const ev = b.ev;
+  switch (b.t.kind) {
+    case 'int':
+      return () => {
+        const x = ev();
+        return x === null ? null : x !== 0 && x !== 0n;
+      };
+    case 'dec':
+      return () => {
+        const x = ev();
+        return x === null ? null : x !== 0n;
+      };
+    case 'dbl':
+    case 'date':
+      return () => {
+        const x = ev();
+        return x === null ? null : x !== 0;
+      };
+    case 'null':
+      return () => null;
+    default:
+      return () => {
+        const x = ev();
+        return x === null ? null : toDouble(x, 'str') !== 0;
+      };
+  }
+}

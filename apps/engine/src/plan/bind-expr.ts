@@ -1,0 +1,804 @@
+import { arr, identText, obj, type Obj, objectName, posOf, str, tagOf } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import { type BinOp, makeArith, makeNeg } from '../exec/arith.js';
+import { cmpValues, comparisonType, converter } from '../exec/compare.js';
+import { coerce, toDouble } from '../exec/convert.js';
+import { parseDec } from '../exec/decimal.js';
+import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
+import type { Block, Bound } from './bound.js';
+import type { Ev } from './scope.js';
+import { bindFunction } from './bind-func.js';
+import { truthOf } from '../exec/truth.js';
+
+/** What a subquery binds to, as its enclosing expression sees it. */
+export interface SubPlan {
+  readonly columns: readonly string[];
+  readonly types: readonly SqlType[];
+  /** Runs the subquery; `emit` returns false to stop early. */
+  run(emit: (row: unknown[]) => boolean | undefined): void;
+  /** Reads a column of an enclosing block. */
+  readonly correlated: boolean;
+  /** Per enclosing block, the sources of it that the subquery reads. */
+  readonly outerRefs: ReadonlyMap<Block, ReadonlySet<number>>;
+}
+
+/** Session services the binder needs (kept as an interface so the binder imports no session). */
+export interface BindEnv {
+  readonly sql: string;
+  bindSubquery(query: unknown, parent: Block): SubPlan;
+  sysVar(name: string, scope: 'session' | 'global' | undefined): { t: SqlType; v: unknown };
+  readonly divPrecisionIncrement: number;
+  /** The parameter number of a `?` node (numbered in text order). */
+  paramIndex(node: unknown): number;
+  /** A warning was raised while evaluating (e.g. a truncated number). */
+  warn(): void;
+}
+
+export interface BindCtx {
+  readonly block: Block;
+  readonly clause: string;
+  readonly allowAgg: boolean;
+  readonly env: BindEnv;
+  /** Select-list aliases visible to this clause, and whether they win over columns. */
+  readonly aliases?: Map<string, Bound>;
+  readonly aliasFirst?: boolean;
+}
+
+/** Combine the planner facts of `parts` into a new Bound. */
+export function mk(t: SqlType, ev: Ev, parts: readonly Bound[], text: string, extra: Partial<Bound> = {}): Bound {
+  let refs: number[] = [];
+  let outer = false;
+  let agg = false;
+  let sub = false;
+  for (const p of parts) {
+    if (p.refs.length > 0) refs = refs.length === 0 ? [...p.refs] : [...new Set([...refs, ...p.refs])];
+    outer ||= p.outer;
+    agg ||= p.agg;
+    sub ||= p.sub === true;
+  }
+  refs.sort((a, b) => a - b);
+  return { t, ev, refs, outer, agg, text, ...(sub ? { sub } : {}), ...extra };
+}
+
+export function literal(t: SqlType, v: unknown, text: string): Bound {
+  return { t, ev: () => v, refs: [], outer: false, agg: false, text, lit: { v } };
+}
+
+/** Source text of a node: from its first span to the end of the expression. */
+export function nodeText(env: BindEnv, n: unknown): string {
+  const p = posOf(n);
+  if (p === undefined) return '';
+  return exprTextAt(env.sql, p.line, p.column);
+}
+
+/** The expression text starting at (line, column), up to a top-level ',' or clause keyword. */
+export function exprTextAt(sql: string, line: number, column: number): string {
+  const lines = sql.split('\n');
+  let off = 0;
+  for (let k = 0; k < line - 1 && k < lines.length; k++) off += lines[k]!.length + 1;
+  off += column - 1;
+  let depth = 0;
+  let i = off;
+  const stop = /^(from|where|group|having|order|limit|union|except|intersect|as|into|for|window|on|using|join|left|right|inner|cross|straight_join|natural|desc|asc|then|else|end|when|and|or)\b/i;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      const j = sql.indexOf(c, i + 1);
+      i = j < 0 ? sql.length : j + 1;
+      continue;
+    }
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0 && (c === ',' || c === ';')) break;
+    else if (depth === 0 && i > off && /\s/.test(sql[i - 1]!) && stop.test(sql.slice(i))) {
+      // keep CASE … END whole, and AND/OR inside the item
+      const w = /^[a-z_]+/i.exec(sql.slice(i))![0].toLowerCase();
+      if (w !== 'and' && w !== 'or' && w !== 'then' && w !== 'else' && w !== 'when' && w !== 'end') break;
+      if (!/case/i.test(sql.slice(off, i))) break;
+    }
+    i++;
+  }
+  return sql.slice(off, i).trim();
+}
+
+function err(code: 'ER_BAD_FIELD_ERROR' | 'ER_NON_UNIQ_ERROR', name: string, clause: string, n: unknown): SqlError {
+  const p = posOf(n);
+  const msg =
+    code === 'ER_BAD_FIELD_ERROR'
+      ? `Unknown column '${name}' in '${clause}'`
+      : `Column '${name}' in ${clause} is ambiguous`;
+  return new SqlError(code, msg, p?.line, p?.column);
+}
+
+/** Resolve a column name in the current block's sources (qualifier optional). */
+function findInBlock(block: Block, qual: string | undefined, name: string, clause: string, n: unknown): Bound | null | undefined {
+  const lname = name.toLowerCase();
+  const lq = qual?.toLowerCase();
+  let found: Bound | undefined;
+  for (const s of block.sources) {
+    if (lq !== undefined && s.alias.toLowerCase() !== lq) continue;
+    for (let c = 0; c < s.columns.length; c++) {
+      const col = s.columns[c]!;
+      if (col.invisible === true || col.name.toLowerCase() !== lname) continue;
+      if (lq === undefined && col.hiddenUnqualified === true) continue;
+      if (found !== undefined) throw err('ER_NON_UNIQ_ERROR', name, clause, n);
+      found = columnRef(block, s.idx, c);
+    }
+  }
+  if (found === undefined && lq !== undefined && !block.sources.some((s) => s.alias.toLowerCase() === lq))
+    return null; // unknown qualifier here: try enclosing blocks
+  return found;
+}
+
+export function columnRef(block: Block, srcIdx: number, c: number): Bound {
+  const s = block.sources[srcIdx]!;
+  s.used.add(c);
+  const frame = block.frame;
+  const slot = s.offset + c;
+  const col = s.columns[c]!;
+  return {
+    t: col.t,
+    ev: () => frame.v[slot],
+    refs: [srcIdx],
+    outer: false,
+    agg: false,
+    text: col.name,
+    col: { src: s, c },
+  };
+}
+
+function resolveColumn(ctx: BindCtx, parts: string[], n: unknown): Bound {
+  const name = parts[parts.length - 1]!;
+  const qual = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  const full = parts.join('.');
+  if (qual === undefined && ctx.aliases !== undefined && ctx.aliasFirst === true) {
+    const a = ctx.aliases.get(name.toLowerCase());
+    if (a !== undefined) return a;
+  }
+  const here = findInBlock(ctx.block, qual, name, ctx.clause, n);
+  if (here) return here;
+  if (qual === undefined && ctx.aliases !== undefined && ctx.aliasFirst !== true) {
+    const a = ctx.aliases.get(name.toLowerCase());
+    if (a !== undefined) return a;
+  }
+  // enclosing blocks: a correlated reference
+  let inner = ctx.block;
+  for (let b = ctx.block.parent; b !== undefined; inner = b, b = b.parent) {
+    const r = findInBlock(b, qual, name, ctx.clause, n);
+    if (r) {
+      // record the reference on every block between here and b
+      for (let x: Block | undefined = ctx.block; x !== undefined && x !== b; x = x.parent) {
+        let set = x.outerRefs.get(b);
+        if (set === undefined) x.outerRefs.set(b, (set = new Set()));
+        for (const i of r.refs) set.add(i);
+      }
+      void inner;
+      return { ...r, refs: [], outer: true };
+    }
+  }
+  throw err('ER_BAD_FIELD_ERROR', full, ctx.clause, n);
+}
+
+const CMP_OPS: Record<string, string> = { Eq: '=', NotEq: '<>', Lt: '<', LtEq: '<=', Gt: '>', GtEq: '>=', Spaceship: '<=>' };
+const ARITH_OPS: Record<string, BinOp> = { Plus: '+', Minus: '-', Multiply: '*', Divide: '/', MyIntegerDivide: 'DIV', Modulo: '%' };
+
+/** Bind an expression node. */
+export function bindExpr(n: unknown, ctx: BindCtx): Bound {
+  const [tag, v] = tagOf(n);
+  switch (tag) {
+    case 'Identifier': {
+      const name = identText(v);
+      if (name.startsWith('@@')) return sysVarRef(ctx, name.slice(2), undefined, n);
+      return resolveColumn(ctx, [name], n);
+    }
+    case 'CompoundIdentifier': {
+      const parts = arr(v).map(identText);
+      if (parts[0]?.startsWith('@@')) {
+        const scope = parts[0].slice(2).toLowerCase();
+        return sysVarRef(ctx, parts.slice(1).join('.'), scope === 'global' ? 'global' : 'session', n);
+      }
+      return resolveColumn(ctx, parts, n);
+    }
+    case 'Value':
+      return bindValue(obj(v).value, ctx, v);
+    case 'Nested':
+      return bindExpr(v, ctx);
+    case 'BinaryOp': {
+      const o = obj(v);
+      const op = str(o.op) ?? tagOf(o.op)[0];
+      if (op === 'And' || op === 'Or' || op === 'Xor') return bindLogic(op, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
+      const cmp = CMP_OPS[op];
+      if (cmp !== undefined) return bindCompare(cmp, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
+      const ar = ARITH_OPS[op];
+      if ((ar === '+' || ar === '-') && tagOf(o.right)[0] === 'Interval')
+        return bindFunction('DateArith', { date: bindExpr(o.left, ctx), interval: tagOf(o.right)[1], sign: ar === '+' ? 1 : -1 }, ctx, n);
+      if (ar === '+' && tagOf(o.left)[0] === 'Interval')
+        return bindFunction('DateArith', { date: bindExpr(o.right, ctx), interval: tagOf(o.left)[1], sign: 1 }, ctx, n);
+      if (ar !== undefined) return bindArith(ar, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n), ctx, o.right);
+      if (op === 'StringConcat') return bindLogic('Or', bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
+      if (op === 'BitwiseOr' || op === 'BitwiseAnd' || op === 'BitwiseXor' || op === 'PGBitwiseShiftLeft' || op === 'PGBitwiseShiftRight')
+        return bindBitwise(op, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
+      throw unsupported(`operator ${op}`, n);
+    }
+    case 'UnaryOp': {
+      const o = obj(v);
+      const op = str(o.op);
+      const e = bindExpr(o.expr, ctx);
+      if (op === 'Plus') return e;
+      if (op === 'Minus') {
+        if (e.lit !== undefined && e.lit.v !== null) {
+          const r = makeNeg(e.t, `-${e.text}`).f(e.lit.v);
+          return literal(e.t.kind === 'int' ? T_INT : e.t, r, `-${e.text}`);
+        }
+        const a = makeNeg(e.t, nodeText(ctx.env, n));
+        const f = a.f;
+        const ev = e.ev;
+        return mk(a.t, () => {
+          const x = ev();
+          return x === null ? null : f(x);
+        }, [e], `-${e.text}`);
+      }
+      if (op === 'Not') return bindNot(e, `NOT ${e.text}`);
+      if (op === 'BitwiseNot' || op === 'PGBitwiseNot') {
+        const ev = e.ev;
+        return mk(T_INT, () => {
+          const x = ev();
+          if (x === null) return null;
+          return normU64(~BigInt.asUintN(64, BigInt(coerce(x, e.t, T_INT) as number | bigint)));
+        }, [e], e.text);
+      }
+      throw unsupported(`unary ${op}`, n);
+    }
+    case 'IsNull':
+    case 'IsNotNull': {
+      const e = bindExpr(v, ctx);
+      const ev = e.ev;
+      const want = tag === 'IsNull';
+      return mk(T_INT, () => ((ev() === null) === want ? 1 : 0), [e], nodeText(ctx.env, n));
+    }
+    case 'IsTrue':
+    case 'IsNotTrue':
+    case 'IsFalse':
+    case 'IsNotFalse': {
+      const e = bindExpr(v, ctx);
+      const tr = truthOf(e);
+      const f = tag === 'IsTrue' ? (x: boolean | null) => x === true : tag === 'IsNotTrue' ? (x: boolean | null) => x !== true : tag === 'IsFalse' ? (x: boolean | null) => x === false : (x: boolean | null) => x !== false;
+      return mk(T_INT, () => (f(tr()) ? 1 : 0), [e], nodeText(ctx.env, n));
+    }
+    case 'Between': {
+      const o = obj(v);
+      const e = bindExpr(o.expr, ctx);
+      const lo = bindExpr(o.low, ctx);
+      const hi = bindExpr(o.high, ctx);
+      const a = bindCompare('>=', e, lo, '');
+      const b = bindCompare('<=', e, hi, '');
+      const both = bindLogic('And', a, b, nodeText(ctx.env, n));
+      if (o.negated === true) return bindNot(both, nodeText(ctx.env, n));
+      return { ...both, between: { e, lo, hi } };
+    }
+    case 'InList': {
+      const o = obj(v);
+      const e = bindExpr(o.expr, ctx);
+      const list = arr(o.list).map((x) => bindExpr(x, ctx));
+      const r = bindIn(e, list, nodeText(ctx.env, n));
+      if (o.negated === true) return bindNot(r, r.text);
+      return { ...r, inList: { e, list } };
+    }
+    case 'InSubquery': {
+      const o = obj(v);
+      const e = bindExpr(o.expr, ctx);
+      const r = bindInSubquery(e, o.subquery, ctx, nodeText(ctx.env, n));
+      return o.negated === true ? bindNot(r, r.text) : r;
+    }
+    case 'Exists': {
+      const o = obj(v);
+      const plan = ctx.env.bindSubquery(o.subquery, ctx.block);
+      const cache = subCache(ctx, plan);
+      const neg = o.negated === true;
+      const ev = cache(() => {
+        let any = false;
+        plan.run(() => {
+          any = true;
+          return false;
+        });
+        return any ? 1 : 0;
+      });
+      return subBound(ctx, plan, T_INT, neg ? () => 1 - (ev() as number) : ev, nodeText(ctx.env, n));
+    }
+    case 'Subquery': {
+      const plan = ctx.env.bindSubquery(v, ctx.block);
+      if (plan.columns.length !== 1)
+        throw new SqlError('ER_OPERAND_COLUMNS', 'Operand should contain 1 column(s)');
+      const t = plan.types[0]!;
+      const ev = subCache(ctx, plan)(() => {
+        let val: unknown = null;
+        let n2 = 0;
+        plan.run((row) => {
+          n2++;
+          if (n2 > 1) throw new SqlError('ER_SUBQUERY_NO_1_ROW', 'Subquery returns more than 1 row');
+          val = row[0];
+          return true;
+        });
+        return val;
+      });
+      return subBound(ctx, plan, t, ev, nodeText(ctx.env, n));
+    }
+    case 'Like':
+    case 'ILike': {
+      const o = obj(v);
+      return bindLike(bindExpr(o.expr, ctx), bindExpr(o.pattern, ctx), o.escape_char, o.negated === true, nodeText(ctx.env, n), tag === 'ILike');
+    }
+    case 'Case':
+      return bindCase(obj(v), ctx, nodeText(ctx.env, n));
+    case 'Cast':
+      return bindCast(obj(v), ctx, nodeText(ctx.env, n));
+    case 'Function':
+    case 'Extract':
+    case 'Substring':
+    case 'Interval':
+    case 'TypedString':
+    case 'Trim':
+    case 'Position':
+    case 'Ceil':
+    case 'Floor':
+      return bindFunction(tag, v, ctx, n);
+    case 'Tuple':
+      throw new SqlError('ER_OPERAND_COLUMNS', 'Operand should contain 1 column(s)');
+    default:
+      throw unsupported(tag || 'expression', n);
+  }
+}
+
+export function unsupported(what: string, n: unknown): SqlError {
+  const p = posOf(n);
+  return new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${what}'`, p?.line, p?.column);
+}
+
+function normU64(b: bigint): number | bigint {
+  return b <= 9007199254740991n ? Number(b) : b;
+}
+
+function sysVarRef(ctx: BindCtx, name: string, scope: 'session' | 'global' | undefined, _n: unknown): Bound {
+  const { t, v } = ctx.env.sysVar(name, scope);
+  return { t, ev: () => v, refs: [], outer: false, agg: false, text: `@@${name}` };
+}
+
+function bindValue(val: unknown, ctx: BindCtx, n: unknown): Bound {
+  const [tag, v] = tagOf(val);
+  switch (tag) {
+    case 'Number': {
+      const text = String(arr(v)[0]);
+      if (/^\d+$/.test(text)) {
+        const b = BigInt(text);
+        if (b <= 9223372036854775807n) return literal(T_INT, b <= 9007199254740991n ? Number(b) : b, text);
+        return literal(decType(text.length, 0), b, text);
+      }
+      if (/e/i.test(text)) return literal(T_DBL, Number(text), text);
+      const p = parseDec(text);
+      if (p === undefined) throw unsupported(`number ${text}`, n);
+      const digits = text.replace(/[^0-9]/g, '').replace(/^0+/, '').length;
+      return literal(decType(Math.max(digits, p[1], 1), p[1]), p[0], text);
+    }
+    case 'SingleQuotedString':
+    case 'DoubleQuotedString':
+    case 'NationalStringLiteral':
+      return literal(T_STR, String(v), `'${String(v)}'`);
+    case 'HexStringLiteral':
+      return literal(T_STR, Buffer.from(String(v), 'hex').toString('latin1'), `X'${String(v)}'`);
+    case 'Boolean':
+      return literal(T_INT, v === true ? 1 : 0, v === true ? 'TRUE' : 'FALSE');
+    case 'Null':
+      return literal(T_NULL, null, 'NULL');
+    case 'Placeholder': {
+      const index = ctx.env.paramIndex(n);
+      const run = ctx.block.run;
+      const t = paramType(run.params[index]);
+      return { t, ev: () => paramValue(run.params[index], t), refs: [], outer: false, agg: false, text: '?' };
+    }
+    default:
+      throw unsupported(`literal ${tag}`, n);
+  }
+}
+
+/** The SQL type a parameter value binds as (the plan is made for the first values' types). */
+export function paramType(v: unknown): SqlType {
+  if (v === null || v === undefined) return T_NULL;
+  if (typeof v === 'bigint') return T_INT;
+  if (typeof v === 'number') return Number.isInteger(v) ? T_INT : T_DBL;
+  if (typeof v === 'boolean') return T_INT;
+  if (v instanceof Date) return T_DATE;
+  return T_STR;
+}
+
+function paramValue(v: unknown, t: SqlType): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof Date) return Math.floor(v.getTime() / 86_400_000);
+  if (t.kind === 'int' && typeof v === 'number' && !Number.isInteger(v)) return Math.round(v);
+  if (t.kind === 'str' && typeof v !== 'string') return String(v);
+  return v;
+}
+
+export function bindNot(e: Bound, text: string): Bound {
+  const tr = truthOf(e);
+  return mk(T_INT, () => {
+    const x = tr();
+    return x === null ? null : x ? 0 : 1;
+  }, [e], text);
+}
+
+export function bindLogic(op: 'And' | 'Or' | 'Xor', a: Bound, b: Bound, text: string): Bound {
+  const ta = truthOf(a);
+  const tb = truthOf(b);
+  let ev: Ev;
+  if (op === 'And')
+    ev = () => {
+      const x = ta();
+      if (x === false) return 0;
+      const y = tb();
+      if (y === false) return 0;
+      return x === null || y === null ? null : 1;
+    };
+  else if (op === 'Or')
+    ev = () => {
+      const x = ta();
+      if (x === true) return 1;
+      const y = tb();
+      if (y === true) return 1;
+      return x === null || y === null ? null : 0;
+    };
+  else
+    ev = () => {
+      const x = ta();
+      const y = tb();
+      return x === null || y === null ? null : x !== y ? 1 : 0;
+    };
+  return mk(T_INT, ev, [a, b], text);
+}
+
+/** A comparison with MySQL's conversions; returns 1, 0 or NULL. */
+export function bindCompare(op: string, l: Bound, r: Bound, text: string): Bound {
+  const ct = comparisonType(l.t, r.t);
+  const cl = converter(l.t, ct);
+  const cr = converter(r.t, ct);
+  const le = l.ev;
+  const re = r.ev;
+  const get = (e: Ev, c: ((v: unknown) => unknown) | null): Ev => (c === null ? e : () => {
+    const x = e();
+    return x === null ? null : c(x);
+  });
+  const a = get(le, cl);
+  const b = get(re, cr);
+  let ev: Ev;
+  switch (op) {
+    case '=':
+      ev = () => {
+        const x = a();
+        if (x === null) return null;
+        const y = b();
+        if (y === null) return null;
+        return cmpValues(x, y) === 0 ? 1 : 0;
+      };
+      break;
+    case '<>':
+      ev = () => {
+        const x = a();
+        if (x === null) return null;
+        const y = b();
+        if (y === null) return null;
+        return cmpValues(x, y) !== 0 ? 1 : 0;
+      };
+      break;
+    case '<=>':
+      ev = () => {
+        const x = a();
+        const y = b();
+        if (x === null || y === null) return x === y ? 1 : 0;
+        return cmpValues(x, y) === 0 ? 1 : 0;
+      };
+      break;
+    default: {
+      const test: (c: number) => boolean = op === '<' ? (c) => c < 0 : op === '<=' ? (c) => c <= 0 : op === '>' ? (c) => c > 0 : (c) => c >= 0;
+      ev = () => {
+        const x = a();
+        if (x === null) return null;
+        const y = b();
+        if (y === null) return null;
+        return test(cmpValues(x, y)) ? 1 : 0;
+      };
+    }
+  }
+  return mk(T_INT, ev, [l, r], text, { cmp: { op, l, r } });
+}
+
+function bindArith(op: BinOp, l: Bound, r: Bound, text: string, ctx: BindCtx, rightNode: unknown): Bound {
+  if ((op === '+' || op === '-') && (tagOf(rightNode)[0] === 'Interval' || l.t.kind === 'date' && r.t.kind === 'null')) {
+    const [, iv] = tagOf(rightNode);
+    if (tagOf(rightNode)[0] === 'Interval') return bindFunction('DateArith', { date: l, interval: iv, sign: op === '+' ? 1 : -1 }, ctx, rightNode);
+  }
+  const a = makeArith(op, l.t.kind === 'null' ? T_INT : l.t, r.t.kind === 'null' ? T_INT : r.t, text, ctx.env.divPrecisionIncrement);
+  const f = a.f;
+  const le = l.ev;
+  const re = r.ev;
+  const ev: Ev = () => {
+    const x = le();
+    if (x === null) return null;
+    const y = re();
+    if (y === null) return null;
+    return f(x, y);
+  };
+  if (l.lit !== undefined && r.lit !== undefined) return literal(a.t, ev(), text);
+  return mk(a.t, ev, [l, r], text);
+}
+
+function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound {
+  const le = l.ev;
+  const re = r.ev;
+  const u = (b: Bound, x: unknown): bigint => BigInt.asUintN(64, BigInt(coerce(x, b.t, T_INT) as number | bigint));
+  const f: (a: bigint, b: bigint) => bigint =
+    op === 'BitwiseOr' ? (a, b) => a | b : op === 'BitwiseAnd' ? (a, b) => a & b : op === 'BitwiseXor' ? (a, b) => a ^ b : op === 'PGBitwiseShiftLeft' ? (a, b) => BigInt.asUintN(64, a << b) : (a, b) => a >> b;
+  return mk(T_INT, () => {
+    const x = le();
+    if (x === null) return null;
+    const y = re();
+    if (y === null) return null;
+    return normU64(f(u(l, x), u(r, y)));
+  }, [l, r], text);
+}
+
+function bindIn(e: Bound, list: Bound[], text: string): Bound {
+  const eqs = list.map((x) => bindCompare('=', e, x, ''));
+  const evs = eqs.map((q) => q.ev);
+  const allConst = list.every((x) => x.lit !== undefined);
+  // constant lists of one comparison type: a Set lookup
+  if (allConst && list.length > 4) {
+    const ct = list.reduce((t, x) => comparisonType(t, x.t), e.t);
+    const conv = converter(e.t, ct);
+    const set = new Set<unknown>();
+    let hasNull = false;
+    for (const x of list) {
+      if (x.lit!.v === null) hasNull = true;
+      else {
+        const c = converter(x.t, ct);
+        set.add(keyOf(c === null ? x.lit!.v : c(x.lit!.v)));
+      }
+    }
+    const ee = e.ev;
+    return mk(T_INT, () => {
+      const v = ee();
+      if (v === null) return null;
+      if (set.has(keyOf(conv === null ? v : conv(v)))) return 1;
+      return hasNull ? null : 0;
+    }, [e, ...list], text);
+  }
+  return mk(T_INT, () => {
+    let sawNull = false;
+    for (const q of evs) {
+      const r = q();
+      if (r === 1) return 1;
+      if (r === null) sawNull = true;
+    }
+    return sawNull ? null : 0;
+  }, [e, ...list], text);
+}
+
+function keyOf(v: unknown): unknown {
+  if (typeof v === 'bigint') return `n${v}`;
+  if (typeof v === 'number') return v === 0 ? 0 : v;
+  return `s${String(v)}`;
+}
+
+/** Uncorrelated subqueries run once per statement execution. */
+function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev {
+  const run = ctx.block.run;
+  return (f) => {
+    if (plan.correlated) return f;
+    let epoch = -1;
+    let val: unknown;
+    return () => {
+      if (epoch !== run.epoch) {
+        val = f();
+        epoch = run.epoch;
+      }
+      return val;
+    };
+  };
+}
+
+function subBound(ctx: BindCtx, plan: SubPlan, t: SqlType, ev: Ev, text: string): Bound {
+  const refs = [...(plan.outerRefs.get(ctx.block) ?? [])].sort((a, b) => a - b);
+  const outer = [...plan.outerRefs.keys()].some((b) => b !== ctx.block);
+  return { t, ev, refs, outer, agg: false, text, sub: true };
+}
+
+function bindInSubquery(e: Bound, q: unknown, ctx: BindCtx, text: string): Bound {
+  const plan = ctx.env.bindSubquery(q, ctx.block);
+  if (plan.columns.length !== 1) throw new SqlError('ER_OPERAND_COLUMNS', 'Operand should contain 1 column(s)');
+  const st = plan.types[0]!;
+  const ct = comparisonType(e.t, st);
+  const ce = converter(e.t, ct);
+  const cs = converter(st, ct);
+  const ee = e.ev;
+  const run = ctx.block.run;
+  // the subquery's values as a set (once per execution when uncorrelated)
+  let epoch = -1;
+  let set = new Set<unknown>();
+  let hasNull = false;
+  const fill = (): void => {
+    set = new Set();
+    hasNull = false;
+    plan.run((row) => {
+      const v = row[0];
+      if (v === null) hasNull = true;
+      else set.add(keyOf(cs === null ? v : cs(v)));
+      return true;
+    });
+  };
+  const ev: Ev = () => {
+    if (plan.correlated || epoch !== run.epoch) {
+      fill();
+      epoch = run.epoch;
+    }
+    const v = ee();
+    if (v === null) return set.size === 0 && !hasNull ? 0 : null;
+    if (set.has(keyOf(ce === null ? v : ce(v)))) return 1;
+    return hasNull ? null : 0;
+  };
+  const sb = subBound(ctx, plan, T_INT, ev, text);
+  return mk(T_INT, ev, [e, sb], text);
+}
+
+function bindLike(e: Bound, p: Bound, escNode: unknown, negated: boolean, text: string, ci: boolean): Bound {
+  let esc = '\\';
+  if (escNode !== undefined && escNode !== null) {
+    const [, ev] = tagOf(obj(escNode).value ?? escNode);
+    if (typeof ev === 'string') esc = ev;
+  }
+  const toS = (b: Bound): Ev => {
+    if (b.t.kind === 'str') return b.ev;
+    const ev = b.ev;
+    return () => {
+      const x = ev();
+      return x === null ? null : coerce(x, b.t, T_STR);
+    };
+  };
+  const se = toS(e);
+  const pe = toS(p);
+  let lastPat: string | undefined;
+  let re: RegExp = /$^/;
+  const compilePat = (pat: string): RegExp => {
+    let out = '';
+    for (let i = 0; i < pat.length; i++) {
+      const c = pat[i]!;
+      if (c === esc && i + 1 < pat.length) {
+        out += escapeRe(pat[++i]!);
+      } else if (c === '%') out += '[\\s\\S]*';
+      else if (c === '_') out += '[\\s\\S]';
+      else out += escapeRe(c);
+    }
+    return new RegExp(`^${out}$`, ci ? 'iu' : 'u');
+  };
+  return mk(T_INT, () => {
+    const s = se();
+    if (s === null) return null;
+    const pat = pe();
+    if (pat === null) return null;
+    if (pat !== lastPat) {
+      re = compilePat(pat as string);
+      lastPat = pat as string;
+    }
+    const m = re.test(s as string);
+    return (m !== negated) ? 1 : 0;
+  }, [e, p], text);
+}
+
+function escapeRe(c: string): string {
+  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
+}
+
+function bindCase(o: Obj, ctx: BindCtx, text: string): Bound {
+  const operand = o.operand === undefined || o.operand === null ? undefined : bindExpr(o.operand, ctx);
+  const conds = arr(o.conditions).map((c) => {
+    const co = obj(c);
+    const w = bindExpr(co.condition, ctx);
+    return { when: operand === undefined ? w : bindCompare('=', operand, w, ''), then: bindExpr(co.result, ctx) };
+  });
+  const els = o.else_result === undefined || o.else_result === null ? undefined : bindExpr(o.else_result, ctx);
+  const results = [...conds.map((c) => c.then), ...(els === undefined ? [] : [els])];
+  const t = unifyTypes(results.map((r) => r.t));
+  const whens = conds.map((c) => truthOf(c.when));
+  const thens = conds.map((c) => castEv(c.then, t));
+  const elseEv = els === undefined ? () => null : castEv(els, t);
+  const n = whens.length;
+  const ev: Ev = () => {
+    for (let i = 0; i < n; i++) if (whens[i]!() === true) return thens[i]!();
+    return elseEv();
+  };
+  return mk(t, ev, [...conds.flatMap((c) => [c.when, c.then]), ...(els === undefined ? [] : [els]), ...(operand ? [operand] : [])], text);
+}
+
+import { unify as unifyTypes } from '../exec/types.js';
+
+/** A closure giving `b`'s value as type `t`. */
+export function castEv(b: Bound, t: SqlType): Ev {
+  if (b.t.kind === t.kind && (t.kind !== 'dec' || b.t.iscale === t.iscale)) return b.ev;
+  if (b.t.kind === 'null') return () => null;
+  const ev = b.ev;
+  const from = b.t;
+  return () => {
+    const x = ev();
+    return x === null ? null : coerce(x, from, t);
+  };
+}
+
+function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
+  const e = bindExpr(o.expr, ctx);
+  const [dt, dv] = tagOf(o.data_type);
+  let t: SqlType;
+  switch (dt) {
+    case 'Signed':
+    case 'SignedInteger':
+    case 'Integer':
+    case 'Int':
+    case 'BigInt':
+      t = T_INT;
+      break;
+    case 'Unsigned':
+    case 'UnsignedInteger': {
+      const ev = e.ev;
+      const from = e.t;
+      return mk(T_INT, () => {
+        const x = ev();
+        if (x === null) return null;
+        const i = coerce(x, from, T_INT) as number | bigint;
+        return normU64(BigInt.asUintN(64, BigInt(i)));
+      }, [e], text);
+    }
+    case 'Decimal':
+    case 'Numeric':
+    case 'Dec': {
+      const [pt, pv] = tagOf(dv);
+      let p = 10;
+      let s = 0;
+      if (pt === 'PrecisionAndScale') [p, s] = arr(pv) as [number, number];
+      else if (pt === 'Precision') p = pv as number;
+      if (p > 65) throw new SqlError('ER_TOO_BIG_PRECISION', `Too big precision ${p} specified for '${e.text}'. Maximum is 65.`);
+      t = decType(p, s);
+      const ev = e.ev;
+      const from = e.t;
+      const lim = 10n ** BigInt(p);
+      return mk(t, () => {
+        const x = ev();
+        if (x === null) return null;
+        const d = coerce(x, from, t) as bigint;
+        // out of range: the largest value of the type, as MySQL (with a warning)
+        if (d >= lim) return lim - 1n;
+        if (d <= -lim) return -(lim - 1n);
+        return d;
+      }, [e], text);
+    }
+    case 'Double':
+    case 'Float':
+    case 'Real':
+    case 'DoublePrecision':
+      t = T_DBL;
+      break;
+    case 'Char':
+    case 'Varchar':
+    case 'Text':
+    case 'Binary':
+    case 'Nchar':
+      t = T_STR;
+      break;
+    case 'Date':
+      t = T_DATE;
+      break;
+    default:
+      throw unsupported(`CAST AS ${dt}`, o);
+  }
+  return mk(t, castEv(e, t), [e], text);
+}
+
+export { toDouble };

@@ -1,0 +1,69 @@
+import type { SqlType } from '../exec/types.js';
+import { Frame } from './scope.js';
+import type { Ev, RunState, Source } from './scope.js';
+
+/** A bound expression: its type, its compiled closure, and what the planner needs to know. */
+export interface Bound {
+  readonly t: SqlType;
+  readonly ev: Ev;
+  /** Sources of the current block it reads (by Source.idx). */
+  readonly refs: readonly number[];
+  /** Reads a column of an enclosing block (correlated). */
+  readonly outer: boolean;
+  /** Contains an aggregate of the current block. */
+  readonly agg: boolean;
+  /** The text it was written as (for column names and messages). */
+  readonly text: string;
+  /** A plain column: its source and column position. */
+  readonly col?: { readonly src: Source; readonly c: number };
+  /** A comparison `l op r` (op one of = < <= > >= <=>). */
+  readonly cmp?: { readonly op: string; readonly l: Bound; readonly r: Bound };
+  /** `e BETWEEN lo AND hi` (not negated). */
+  readonly between?: { readonly e: Bound; readonly lo: Bound; readonly hi: Bound };
+  /** `e IN (list)` (not negated). */
+  readonly inList?: { readonly e: Bound; readonly list: readonly Bound[] };
+  /** A literal's value. */
+  readonly lit?: { readonly v: unknown };
+  /** Contains a subquery (not pushed into index lookups). */
+  readonly sub?: boolean;
+}
+
+export interface AggSpec {
+  readonly fn: string;
+  readonly arg: Bound | null;
+  readonly distinct: boolean;
+  readonly slot: number;
+  readonly t: SqlType;
+  /** Extra argument of GROUP_CONCAT: separator. */
+  readonly sep?: string;
+}
+
+/** One SELECT's binding state. */
+export class Block {
+  readonly frame: Frame = new Frame();
+  readonly sources: Source[] = [];
+  nslots = 0;
+  readonly aggs: AggSpec[] = [];
+  readonly parent: Block | undefined;
+  readonly run: RunState;
+  /** Sources of each enclosing block that this block (or a block inside it) reads. */
+  readonly outerRefs: Map<Block, Set<number>> = new Map();
+  /** CTEs visible here. */
+  readonly ctes: Map<string, import('./scope.js').DerivedSource>;
+
+  constructor(parent: Block | undefined, run: RunState, ctes?: Map<string, import('./scope.js').DerivedSource>) {
+    this.parent = parent;
+    this.run = run;
+    this.ctes = ctes ?? new Map(parent?.ctes ?? []);
+  }
+
+  slot(): number {
+    return this.nslots++;
+  }
+
+  get correlated(): boolean {
+    return this.outerRefs.size > 0;
+  }
+}
+
+export type { Frame };

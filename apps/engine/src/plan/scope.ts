@@ -1,0 +1,63 @@
+import type { Table } from '../storage/table.js';
+import type { SqlType } from '../exec/types.js';
+import type { TableMeta } from '../session/meta.js';
+
+/** A closure computing one value of a bound expression from the current frames. */
+export type Ev = () => unknown;
+
+/**
+ * The slots of one query block's current row: every column of every FROM source at the source's
+ * offset, then one slot per aggregate. Operators write it, compiled expressions read it; an
+ * operator that keeps rows (sort, hash, group) saves and restores copies of `v`.
+ */
+export class Frame {
+  v: unknown[] = [];
+}
+
+/** Per statement execution: params, an epoch that invalidates cached uncorrelated subqueries. */
+export class RunState {
+  params: unknown[] = [];
+  epoch = 0;
+  /** Set from outside (Ctrl-C, a timeout): the running statement stops with error 1317. */
+  cancelled = false;
+}
+
+export interface ColumnInfo {
+  readonly name: string;
+  readonly t: SqlType;
+  /** The right-hand column of a USING/NATURAL join: found only when qualified. */
+  hiddenUnqualified?: boolean;
+  /** The hidden row-id primary key of a table created without one: never visible. */
+  readonly invisible?: boolean;
+  readonly nullable: boolean;
+}
+
+export interface IndexHints {
+  readonly force: string[];
+  readonly use: string[];
+  readonly ignore: string[];
+}
+
+/** A FROM item of a query block: a stored table, or a materialized derived table/view/CTE. */
+export interface Source {
+  readonly idx: number;
+  readonly alias: string;
+  readonly columns: ColumnInfo[];
+  offset: number;
+  readonly table?: Table;
+  readonly meta?: TableMeta;
+  /** Rows of a derived table, produced when first needed in an execution. */
+  readonly derived?: DerivedSource;
+  joinType: 'inner' | 'left';
+  /** ON conjuncts of a LEFT JOIN (kept apart from WHERE). */
+  on: import('./bound.js').Bound[];
+  readonly hints: IndexHints;
+  /** Columns referenced anywhere (only these are decoded from storage). */
+  readonly used: Set<number>;
+}
+
+export interface DerivedSource {
+  readonly columns: readonly string[];
+  readonly types: readonly SqlType[];
+  run(emit: (row: unknown[]) => boolean | undefined): void;
+}

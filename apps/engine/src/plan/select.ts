@@ -1,0 +1,610 @@
+import type { Database } from '../storage/database.js';
+import type { Table } from '../storage/table.js';
+import { arr, identText, obj, type Obj, objectName, posOf, tagOf } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import { parseSql } from '../sql/parser.js';
+import { Aggregator, type AggState } from '../exec/aggregate.js';
+import { cmpValues, hashKey } from '../exec/compare.js';
+import { coerce } from '../exec/convert.js';
+import { buildPipeline } from '../exec/pipeline.js';
+import type { StatusCounters } from '../exec/status.js';
+import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
+import type { TableMeta } from '../session/meta.js';
+import { type BindCtx, type BindEnv, bindCompare, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
+import { Block, type Bound } from './bound.js';
+import type { Planner } from './planner.js';
+import type { ColumnInfo, DerivedSource, RunState, Source } from './scope.js';
+import { truthOf } from '../exec/truth.js';
+
+/** A bound, planned query: its result columns and a function that runs it. */
+export interface QueryPlan extends SubPlan {
+  readonly columns: readonly string[];
+  readonly types: readonly SqlType[];
+}
+
+/** What binding a query needs from the session and the database. */
+export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
+  readonly db: Database;
+  readonly status: StatusCounters;
+  readonly planner: Planner;
+  meta(table: string): TableMeta | undefined;
+  view(name: string): string | undefined;
+  readonly sqlMode: string;
+}
+
+interface Ctx {
+  readonly env: QueryEnv;
+  readonly run: RunState;
+}
+
+function bindEnvOf(c: Ctx): BindEnv {
+  const e = c.env;
+  return {
+    sql: e.sql,
+    sysVar: (n, s) => e.sysVar(n, s),
+    divPrecisionIncrement: e.divPrecisionIncrement,
+    warn: () => e.warn(),
+    paramIndex: (n) => e.paramIndex(n),
+    bindSubquery: (q, parent) => bindQuery(q, c, parent, parent.ctes),
+  };
+}
+
+export function storedType(t: Table['columns'][number]['type']): SqlType {
+  switch (t.kind) {
+    case 'int':
+    case 'bigint':
+      return T_INT;
+    case 'decimal':
+      return decType(t.precision, t.scale);
+    case 'date':
+      return T_DATE;
+    case 'double':
+      return T_DBL;
+    default:
+      return { ...T_STR, len: t.length };
+  }
+}
+
+/** Bind and plan a query expression (`Query` node). */
+export function bindQuery(q: unknown, c: Ctx, parent: Block | undefined, ctes?: Map<string, DerivedSource>): QueryPlan {
+  const qo = obj(q);
+  let scope = ctes ?? parent?.ctes ?? new Map<string, DerivedSource>();
+  const w = obj(qo.with);
+  if (arr(w.cte_tables).length > 0) {
+    scope = new Map(scope);
+    for (const cte of arr(w.cte_tables)) {
+      const co = obj(cte);
+      const alias = obj(co.alias);
+      const name = identText(alias.name);
+      const plan = bindQuery(co.query, c, undefined, scope);
+      const cols = arr(alias.columns).map((x) => identText(obj(x).name));
+      scope.set(name.toLowerCase(), materialized(plan, cols.length > 0 ? cols : plan.columns));
+    }
+  }
+  const body = qo.body;
+  const [tag, bv] = tagOf(body);
+  const orderBy = arr(obj(obj(qo.order_by).kind).Expressions);
+  const limit = limitOf(qo.limit_clause);
+  if (tag === 'Select') return bindSelect(obj(bv), c, parent, scope, orderBy, limit);
+  let inner: QueryPlan;
+  if (tag === 'SetOperation') inner = bindSetOp(obj(bv), c, parent, scope);
+  else if (tag === 'Query') inner = bindQuery(bv, c, parent, scope);
+  else throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${tag}'`);
+  if (orderBy.length === 0 && limit === undefined) return inner;
+  return orderOutput(inner, orderBy, limit, c, parent);
+}
+
+interface LimitSpec {
+  readonly limit: unknown;
+  readonly offset: unknown;
+}
+
+function limitOf(lc: unknown): LimitSpec | undefined {
+  if (lc === undefined || lc === null) return undefined;
+  const [t, v] = tagOf(lc);
+  const o = obj(v);
+  if (t === 'LimitOffset') return { limit: o.limit, offset: obj(o.offset).value };
+  if (t === 'OffsetCommaLimit') return { limit: o.limit, offset: o.offset };
+  return undefined;
+}
+
+function materialized(plan: QueryPlan, names: readonly string[]): DerivedSource {
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n.toLowerCase())) throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${n}'`);
+    seen.add(n.toLowerCase());
+  }
+  return { columns: names, types: plan.types, run: (emit) => plan.run(emit) };
+}
+
+/** Evaluate a LIMIT/OFFSET expression (a constant or a parameter). */
+function constInt(n: unknown, c: Ctx, parent: Block | undefined): () => number {
+  if (n === undefined || n === null) return () => 0;
+  const b = new Block(parent, c.run);
+  const e = bindExpr(n, { block: b, clause: 'limit clause', allowAgg: false, env: bindEnvOf(c) });
+  return () => {
+    const v = e.ev();
+    const x = Number(coerce(v, e.t, T_INT) ?? 0);
+    return x < 0 ? 0 : x;
+  };
+}
+
+interface SortKey {
+  readonly ev: () => unknown;
+  readonly desc: boolean;
+}
+
+function compareRows(keys: number, desc: boolean[]): (a: unknown[], b: unknown[]) => number {
+  return (a, b) => {
+    for (let i = 0; i < keys; i++) {
+      const x = a[i];
+      const y = b[i];
+      let r: number;
+      if (x === null) r = y === null ? 0 : -1;
+      else if (y === null) r = 1;
+      else r = cmpValues(x, y);
+      if (r !== 0) return desc[i] ? -r : r;
+    }
+    return 0;
+  };
+}
+
+function rowKey(row: readonly unknown[], types: readonly SqlType[]): string {
+  let s = '';
+  for (let i = 0; i < row.length; i++) {
+    const v = row[i];
+    s += v === null ? '\u0001N' : types[i]?.kind === 'dec' ? `d${String(v)}` : String(hashKey(v));
+    s += '\u0000';
+  }
+  return s;
+}
+
+/** Sort, dedupe and cut collected rows (after a set operation or with ORDER BY on output columns). */
+function orderOutput(inner: QueryPlan, orderBy: unknown[], limit: LimitSpec | undefined, c: Ctx, parent: Block | undefined): QueryPlan {
+  const keys = orderBy.map((o) => {
+    const oo = obj(o);
+    const e = oo.expr;
+    const [t, v] = tagOf(e);
+    let idx = -1;
+    if (t === 'Value' && tagOf(obj(v).value)[0] === 'Number') idx = Number(arr(tagOf(obj(v).value)[1])[0]) - 1;
+    else if (t === 'Identifier' || t === 'CompoundIdentifier') {
+      const name = t === 'Identifier' ? identText(v) : identText(arr(v).at(-1));
+      idx = inner.columns.findIndex((n) => n.toLowerCase() === name.toLowerCase());
+    }
+    if (idx < 0 || idx >= inner.columns.length) {
+      const p = posOf(e);
+      throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${exprTextAt(c.env.sql, p?.line ?? 1, p?.column ?? 1)}' in 'order clause'`, p?.line, p?.column);
+    }
+    return { idx, desc: obj(oo.options).asc === false };
+  });
+  const lim = limit === undefined ? undefined : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
+  const cmp = compareRows(keys.length, keys.map((k) => k.desc));
+  return {
+    columns: inner.columns,
+    types: inner.types,
+    correlated: inner.correlated,
+    outerRefs: inner.outerRefs,
+    run(emit) {
+      const rows: unknown[][] = [];
+      inner.run((r) => {
+        rows.push(r);
+        return true;
+      });
+      const keyed = rows.map((r) => [keys.map((k) => r[k.idx]), r] as const);
+      if (keys.length > 0) {
+        c.env.status.add('Sort_rows', rows.length);
+        c.env.status.add('Sort_scan', 1);
+        keyed.sort((a, b) => cmp(a[0], b[0]));
+      }
+      const off = lim === undefined ? 0 : lim.offset();
+      const max = lim === undefined ? Number.POSITIVE_INFINITY : lim.limit();
+      for (let i = off; i < keyed.length && i < off + max; i++) if (emit(keyed[i]![1]) === false) return;
+    },
+  };
+}
+
+function bindSetOp(o: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, DerivedSource>): QueryPlan {
+  const side = (n: unknown): QueryPlan => {
+    const [t, v] = tagOf(n);
+    if (t === 'Select') return bindSelect(obj(v), c, parent, ctes, [], undefined);
+    if (t === 'SetOperation') return bindSetOp(obj(v), c, parent, ctes);
+    if (t === 'Query') return bindQuery(v, c, parent, ctes);
+    throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t}'`);
+  };
+  const l = side(o.left);
+  const r = side(o.right);
+  if (l.columns.length !== r.columns.length)
+    throw new SqlError('ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT', 'The used SELECT statements have a different number of columns');
+  const types = l.types.map((t, i) => unify([t, r.types[i]!]));
+  const op = String(o.op);
+  const all = o.set_quantifier === 'All';
+  const fix = (p: QueryPlan, row: unknown[]): unknown[] => row.map((v, i) => (v === null ? null : coerce(v, p.types[i]!, types[i]!)));
+  const outerRefs = new Map([...l.outerRefs, ...r.outerRefs]);
+  return {
+    columns: l.columns,
+    types,
+    correlated: l.correlated || r.correlated,
+    outerRefs,
+    run(emit) {
+      if (op === 'Union') {
+        const seen = all ? null : new Set<string>();
+        let go = true;
+        for (const p of [l, r]) {
+          if (!go) break;
+          p.run((row) => {
+            const x = fix(p, row);
+            if (seen !== null) {
+              const k = rowKey(x, types);
+              if (seen.has(k)) return true;
+              seen.add(k);
+            }
+            if (emit(x) === false) {
+              go = false;
+              return false;
+            }
+            return true;
+          });
+        }
+        return;
+      }
+      const right = new Map<string, number>();
+      r.run((row) => {
+        const k = rowKey(fix(r, row), types);
+        right.set(k, (right.get(k) ?? 0) + 1);
+        return true;
+      });
+      const seen = new Set<string>();
+      l.run((row) => {
+        const x = fix(l, row);
+        const k = rowKey(x, types);
+        const inRight = (right.get(k) ?? 0) > 0;
+        if (op === 'Intersect' ? !inRight : inRight) {
+          if (all && op === 'Except') right.set(k, right.get(k)! - 1);
+          return true;
+        }
+        if (all && op === 'Intersect') right.set(k, right.get(k)! - 1);
+        if (!all) {
+          if (seen.has(k)) return true;
+          seen.add(k);
+        }
+        return emit(x) !== false;
+      });
+    },
+  };
+}
+
+function conjuncts(n: unknown, out: unknown[]): unknown[] {
+  const [t, v] = tagOf(n);
+  if (t === 'BinaryOp' && obj(v).op === 'And') {
+    conjuncts(obj(v).left, out);
+    conjuncts(obj(v).right, out);
+  } else if (t === 'Nested' && tagOf(v)[0] === 'BinaryOp' && obj(tagOf(v)[1]).op === 'And') conjuncts(v, out);
+  else out.push(n);
+  return out;
+}
+
+/** Add the FROM items to the block; returns ON conjuncts of inner joins (to join WHERE). */
+function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSource>): Bound[] {
+  const where: Bound[] = [];
+  const benv = bindEnvOf(c);
+  const addRelation = (rel: unknown, joinType: 'inner' | 'left'): Source => {
+    const [t, v] = tagOf(rel);
+    const o = obj(v);
+    if (t === 'NestedJoin') {
+      const twj = obj(o.table_with_joins);
+      const first = addRelation(twj.relation, joinType);
+      for (const j of arr(twj.joins)) addJoin(j);
+      return first;
+    }
+    let alias: string;
+    let source: Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'>;
+    const aliasNode = obj(o.alias);
+    const aliasName = aliasNode.name === undefined ? undefined : identText(aliasNode.name);
+    if (t === 'Table') {
+      const parts = objectName(o.name);
+      const name = parts[parts.length - 1]!;
+      alias = aliasName ?? name;
+      const cte = ctes.get(name.toLowerCase());
+      const viewSql = cte === undefined ? c.env.view(name) : undefined;
+      if (cte !== undefined) source = derivedSource(alias, cte);
+      else if (viewSql !== undefined) {
+        const stmt = obj(parseSql(viewSql)[0]);
+        const cv = obj(stmt.CreateView);
+        const plan = bindQuery(cv.query, c, undefined, ctes);
+        const cols = arr(cv.columns).map((x) => identText(obj(x).name));
+        source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
+      } else {
+        if (!c.env.db.hasTable(name) || name.startsWith('#')) {
+          const p = posOf(o.name);
+          throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`, p?.line, p?.column);
+        }
+        const table = c.env.db.table(name);
+        const meta = c.env.meta(name);
+        const columns: ColumnInfo[] = table.columns.map((col) => ({
+          name: col.name,
+          t: storedType(col.type),
+          nullable: col.nullable === true,
+          ...(meta?.hiddenPk === true && col.name === 'DB_ROW_ID' ? { invisible: true } : {}),
+        }));
+        const hints = { force: [] as string[], use: [] as string[], ignore: [] as string[] };
+        for (const h of arr(o.index_hints)) {
+          const ho = obj(h);
+          const names = arr(ho.index_names).map(identText);
+          for (const ix of names) {
+            if (ix.toUpperCase() !== 'PRIMARY' && !table.secondary.some((s) => s.name.toLowerCase() === ix.toLowerCase()))
+              throw new SqlError('ER_KEY_DOES_NOT_EXITS', `Key '${ix}' doesn't exist in table '${alias}'`);
+          }
+          const list = ho.hint_type === 'Force' ? hints.force : ho.hint_type === 'Ignore' ? hints.ignore : hints.use;
+          list.push(...names.map((x) => (x.toUpperCase() === 'PRIMARY' ? 'PRIMARY' : x)));
+        }
+        source = { alias, columns, table, ...(meta ? { meta } : {}), hints };
+      }
+    } else if (t === 'Derived') {
+      if (aliasName === undefined) throw new SqlError('ER_UNKNOWN_ERROR', 'Every derived table must have its own alias');
+      alias = aliasName;
+      const plan = bindQuery(o.subquery, c, undefined, ctes);
+      const cols = arr(aliasNode.columns).map((x) => identText(obj(x).name));
+      source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
+    } else throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
+    if (block.sources.some((s) => s.alias.toLowerCase() === alias.toLowerCase()))
+      throw new SqlError('ER_NONUNIQ_TABLE', `Not unique table/alias: '${alias}'`);
+    const s: Source = { ...source, idx: block.sources.length, offset: block.nslots, joinType, on: [], used: new Set() };
+    block.nslots += s.columns.length;
+    block.sources.push(s);
+    return s;
+  };
+  const addJoin = (j: unknown): void => {
+    const jo = obj(j);
+    const [op, cons] = tagOf(jo.join_operator);
+    const left = op === 'Left' || op === 'LeftOuter';
+    if (op === 'Right' || op === 'RightOuter' || op === 'FullOuter')
+      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${op.replace(/Outer$/, '').toUpperCase()} JOIN'`);
+    const before = block.sources.length;
+    const s = addRelation(jo.relation, left ? 'left' : 'inner');
+    const [ct, cv] = tagOf(cons);
+    const conds: Bound[] = [];
+    const ctx: BindCtx = { block, clause: 'on clause', allowAgg: false, env: benv };
+    if (ct === 'On') for (const x of conjuncts(cv, [])) conds.push(bindExpr(x, ctx));
+    else if (ct === 'Using' || ct === 'Natural') {
+      const names =
+        ct === 'Using'
+          ? arr(cv).map((x) => {
+              const [, iv] = tagOf(x);
+              return Array.isArray(x) ? objectName(x).at(-1)! : identText(iv ?? x);
+            })
+          : s.columns.filter((col) => block.sources.slice(0, before).some((p) => p.columns.some((pc) => pc.name.toLowerCase() === col.name.toLowerCase() && !pc.invisible))).map((col) => col.name);
+      for (const name of names) {
+        const rc = s.columns.findIndex((col) => col.name.toLowerCase() === name.toLowerCase());
+        let lsrc: Source | undefined;
+        let lc = -1;
+        for (const p of block.sources.slice(0, before)) {
+          const i = p.columns.findIndex((col) => col.name.toLowerCase() === name.toLowerCase() && col.hiddenUnqualified !== true);
+          if (i >= 0) {
+            lsrc = p;
+            lc = i;
+          }
+        }
+        if (rc < 0 || lsrc === undefined) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${name}' in 'from clause'`);
+        conds.push(bindCompare('=', columnRef(block, lsrc.idx, lc), columnRef(block, s.idx, rc), `${name}`));
+        s.columns[rc]!.hiddenUnqualified = true;
+      }
+    }
+    if (left) s.on.push(...conds);
+    else where.push(...conds);
+  };
+  for (const twj of arr(sel.from)) {
+    const tw = obj(twj);
+    addRelation(tw.relation, 'inner');
+    for (const j of arr(tw.joins)) addJoin(j);
+  }
+  return where;
+}
+
+function derivedSource(alias: string, d: DerivedSource): Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'> {
+  return {
+    alias,
+    columns: d.columns.map((n, i) => ({ name: n, t: d.types[i]!, nullable: true })),
+    derived: d,
+    hints: { force: [], use: [], ignore: [] },
+  };
+}
+
+function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, DerivedSource>, orderBy: unknown[], limit: LimitSpec | undefined): QueryPlan {
+  const block = new Block(parent, c.run, ctes);
+  const benv = bindEnvOf(c);
+  const where = bindFrom(sel, block, c, ctes);
+  if (sel.selection !== undefined && sel.selection !== null) {
+    const ctx: BindCtx = { block, clause: 'where clause', allowAgg: false, env: benv };
+    for (const x of conjuncts(sel.selection, [])) where.push(bindExpr(x, ctx));
+  }
+  // select list
+  const items: Bound[] = [];
+  const names: string[] = [];
+  const aliases = new Map<string, Bound>();
+  const fieldCtx: BindCtx = { block, clause: 'field list', allowAgg: true, env: benv };
+  for (const it of arr(sel.projection)) {
+    const [t, v] = tagOf(it);
+    if (t === 'Wildcard' || t === 'QualifiedWildcard') {
+      const qual = t === 'QualifiedWildcard' ? objectName(tagOf(arr(v)[0])[1] ?? arr(v)[0]).at(-1) : undefined;
+      let any = false;
+      for (const s of block.sources) {
+        if (qual !== undefined && s.alias.toLowerCase() !== qual.toLowerCase()) continue;
+        any = true;
+        s.columns.forEach((col, i) => {
+          if (col.invisible === true || (qual === undefined && col.hiddenUnqualified === true)) return;
+          items.push(columnRef(block, s.idx, i));
+          names.push(col.name);
+        });
+      }
+      if (!any) {
+        if (qual !== undefined) throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${qual}'`);
+        throw new SqlError('ER_NO_TABLES_USED', 'No tables used');
+      }
+      continue;
+    }
+    if (t === 'UnnamedExpr') {
+      const b = bindExpr(v, fieldCtx);
+      items.push(b);
+      const p = posOf(v);
+      const [et, ev] = tagOf(v);
+      names.push(et === 'Identifier' ? identText(ev) : et === 'CompoundIdentifier' ? identText(arr(ev).at(-1)) : p === undefined ? b.text : exprTextAt(c.env.sql, p.line, p.column) || b.text);
+      continue;
+    }
+    if (t === 'ExprWithAlias') {
+      const o = obj(v);
+      const b = bindExpr(o.expr, fieldCtx);
+      const alias = identText(o.alias);
+      items.push(b);
+      names.push(alias);
+      if (!aliases.has(alias.toLowerCase())) aliases.set(alias.toLowerCase(), b);
+      continue;
+    }
+    throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t}'`);
+  }
+  // GROUP BY: columns first, then select aliases; an integer is a select-list position
+  const groupNodes = arr(arr(obj(sel.group_by).Expressions)[0]);
+  const groupCtx: BindCtx = { block, clause: 'group statement', allowAgg: false, env: benv, aliases, aliasFirst: false };
+  const groups = groupNodes.map((g) => ordinalOr(g, items) ?? bindExpr(g, groupCtx));
+  const having = sel.having === undefined || sel.having === null ? undefined : bindExpr(sel.having, { block, clause: 'having clause', allowAgg: true, env: benv, aliases, aliasFirst: false });
+  const orderCtx: BindCtx = { block, clause: 'order clause', allowAgg: true, env: benv, aliases, aliasFirst: true };
+  const sortKeys: SortKey[] = orderBy.map((o) => {
+    const oo = obj(o);
+    const b = ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx);
+    return { ev: b.ev, desc: obj(oo.options).asc === false };
+  });
+  const aggregated = groups.length > 0 || block.aggs.length > 0;
+  if (!aggregated) for (const w of where) if (w.agg) throw new SqlError('ER_INVALID_GROUP_FUNC_USE', 'Invalid use of group function');
+  const distinct = sel.distinct === 'Distinct' || tagOf(sel.distinct)[0] === 'Distinct';
+  const lim = limit === undefined ? undefined : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
+  const stages = c.env.planner.plan(block.sources, where);
+  const frame = block.frame;
+  const nslots = block.nslots;
+  const outEvs = items.map((b) => b.ev);
+  const nout = outEvs.length;
+  const types = items.map((b) => b.t);
+  const havingOk = having === undefined ? () => true : ((tr) => () => tr() === true)(truthOf(having));
+  const agg = new Aggregator(block.aggs);
+  const groupEvs = groups.map((g) => g.ev);
+  const groupTypes = groups.map((g) => g.t);
+  const status = c.env.status;
+  const keyDesc = sortKeys.map((k) => k.desc);
+  const cmp = compareRows(sortKeys.length, keyDesc);
+  const collect = sortKeys.length > 0 || distinct;
+  // per execution state
+  let out: Array<[unknown[], unknown[]]> = [];
+  let emitted = 0;
+  let skipped = 0;
+  let offset = 0;
+  let max = Number.POSITIVE_INFINITY;
+  let emitFn: (row: unknown[]) => boolean | undefined = () => true;
+  let stopped = false;
+  const produce = (): boolean => {
+    if (!havingOk()) return true;
+    const row = new Array<unknown>(nout);
+    for (let i = 0; i < nout; i++) row[i] = outEvs[i]!();
+    if (collect) {
+      const keys = sortKeys.map((k) => k.ev());
+      out.push([keys, row]);
+      return true;
+    }
+    if (skipped < offset) {
+      skipped++;
+      return true;
+    }
+    if (emitted >= max) return false;
+    emitted++;
+    if (emitFn(row) === false) {
+      stopped = true;
+      return false;
+    }
+    return emitted < max;
+  };
+  let groupsMap = new Map<unknown, { first: unknown[]; states: AggState[] }>();
+  const sinkAgg = (): boolean => {
+    let key: unknown;
+    if (groupEvs.length === 1) {
+      const v = groupEvs[0]!();
+      key = v === null ? '\u0001N' : groupTypes[0]!.kind === 'dec' ? `d${String(v)}` : hashKey(v);
+    } else {
+      let s = '';
+      for (let i = 0; i < groupEvs.length; i++) {
+        const v = groupEvs[i]!();
+        s += v === null ? '\u0001N' : groupTypes[i]!.kind === 'dec' ? `d${String(v)}` : String(hashKey(v));
+        s += '\u0000';
+      }
+      key = s;
+    }
+    let g = groupsMap.get(key);
+    if (g === undefined) {
+      g = { first: frame.v.slice(), states: agg.init() };
+      groupsMap.set(key, g);
+    }
+    agg.step(g.states);
+    return true;
+  };
+  const pipeline = buildPipeline(stages, frame, c.run, status, aggregated ? sinkAgg : produce);
+  const outerRefs = block.outerRefs;
+  return {
+    columns: names,
+    types,
+    correlated: outerRefs.size > 0,
+    outerRefs,
+    run(emit) {
+      frame.v = new Array<unknown>(nslots).fill(null);
+      out = [];
+      emitted = 0;
+      skipped = 0;
+      stopped = false;
+      offset = lim === undefined ? 0 : lim.offset();
+      max = lim === undefined ? Number.POSITIVE_INFINITY : lim.limit();
+      emitFn = emit;
+      if (max === 0 && !collect) return;
+      if (aggregated) {
+        groupsMap = new Map();
+        pipeline();
+        if (groupsMap.size > 0 || groups.length > 0) status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
+        if (groupsMap.size === 0 && groups.length === 0) {
+          frame.v = new Array<unknown>(nslots).fill(null);
+          agg.finish(agg.init(), frame.v);
+          produce();
+        } else {
+          for (const g of groupsMap.values()) {
+            frame.v = g.first;
+            agg.finish(g.states, frame.v);
+            if (!produce()) break;
+          }
+        }
+      } else pipeline();
+      if (!collect || stopped) return;
+      let rows = out;
+      if (distinct) {
+        const seen = new Set<string>();
+        rows = rows.filter(([, r]) => {
+          const k = rowKey(r, types);
+          if (seen.has(k)) return false;
+          seen.add(k);
+          return true;
+        });
+        status.add('Created_tmp_tables', 1);
+      }
+      if (sortKeys.length > 0) {
+        status.add('Sort_rows', rows.length);
+        status.add('Sort_scan', 1);
+        rows.sort((a, b) => cmp(a[0], b[0]));
+      }
+      for (let i = offset; i < rows.length && i < offset + max; i++) if (emit(rows[i]![1]) === false) return;
+    },
+  };
+}
+
+/** `ORDER BY 2` / `GROUP BY 1`: the select item at that position. */
+function ordinalOr(n: unknown, items: Bound[]): Bound | undefined {
+  const [t, v] = tagOf(n);
+  if (t !== 'Value') return undefined;
+  const [vt, vv] = tagOf(obj(v).value);
+  if (vt !== 'Number') return undefined;
+  const k = Number(arr(vv)[0]);
+  if (!Number.isInteger(k)) return undefined;
+  if (k < 1 || k > items.length) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${k}' in 'order clause'`);
+  return items[k - 1]!;
+}

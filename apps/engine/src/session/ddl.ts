@@ -1,0 +1,296 @@
+import { buildIndexFromTable } from '../storage/index-build.js';
+import type { ColumnType, IndexDef, StoredColumn } from '../storage/types.js';
+import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { okResult } from './result.js';
+import type { Compiled, StatementContext } from './session.js';
+
+/** MySQL's DECIMAL default (10,0); stored precision is limited by the row format. */
+const MAX_STORED_DECIMAL = 15;
+
+/** A declared column type → [stored type, declared text]. */
+function columnType(dt: unknown, col: string): [ColumnType, string] {
+  const [t, v] = tagOf(dt);
+  const len = (x: unknown, d: number): number => {
+    const [lt, lv] = tagOf(x);
+    if (lt === 'IntegerLength') return Number(obj(lv).length);
+    if (typeof x === 'number') return x;
+    return d;
+  };
+  switch (t) {
+    case 'TinyInt':
+    case 'SmallInt':
+    case 'MediumInt':
+    case 'Int':
+    case 'Integer':
+    case 'Bool':
+    case 'Boolean':
+    case 'TinyIntUnsigned':
+    case 'SmallIntUnsigned':
+    case 'MediumIntUnsigned':
+      return [{ kind: 'int' }, t.toLowerCase().replace('unsigned', ' unsigned')];
+    case 'IntUnsigned':
+    case 'IntegerUnsigned':
+    case 'BigInt':
+    case 'BigIntUnsigned':
+      return [{ kind: 'bigint' }, t.toLowerCase().replace('unsigned', ' unsigned')];
+    case 'Decimal':
+    case 'Numeric':
+    case 'Dec': {
+      const [pt, pv] = tagOf(v);
+      let p = 10;
+      let s = 0;
+      if (pt === 'PrecisionAndScale') [p, s] = arr(pv) as [number, number];
+      else if (pt === 'Precision') p = pv as number;
+      if (p > 65) throw new SqlError('ER_TOO_BIG_PRECISION', `Too big precision ${p} specified for '${col}'. Maximum is 65.`);
+      if (s > p) throw new SqlError('ER_WRONG_ARGUMENTS', `For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '${col}').`);
+      if (p > MAX_STORED_DECIMAL) throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support 'DECIMAL precision above ${MAX_STORED_DECIMAL} in a stored column'`);
+      return [{ kind: 'decimal', precision: p, scale: s }, `decimal(${p},${s})`];
+    }
+    case 'Float':
+    case 'Double':
+    case 'Real':
+    case 'DoublePrecision':
+    case 'Float4':
+    case 'Float8':
+    case 'Float64':
+      return [{ kind: 'double' }, t === 'Float' ? 'float' : 'double'];
+    case 'Char':
+    case 'Character':
+      return [{ kind: 'char', length: len(v, 1) }, `char(${len(v, 1)})`];
+    case 'Varchar':
+    case 'CharacterVarying':
+    case 'Nvarchar': {
+      const n = len(v, 255);
+      if (n > 16383) throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'VARCHAR longer than 16383'");
+      return [{ kind: 'varchar', length: n }, `varchar(${n})`];
+    }
+    case 'Text':
+    case 'TinyText':
+    case 'MediumText':
+    case 'LongText':
+    case 'String':
+      return [{ kind: 'varchar', length: 16383 }, 'text'];
+    case 'Date':
+      return [{ kind: 'date' }, 'date'];
+    default:
+      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support 'column type ${t}'`);
+  }
+}
+
+function keyColumns(cols: unknown): string[] {
+  return arr(cols).map((c) => {
+    const co = obj(c);
+    const e = obj(co.column).expr ?? co.expr ?? c;
+    const [t, v] = tagOf(e);
+    if (t === 'Identifier') return identText(v);
+    if (t === 'Function') {
+      // a prefix key `a(10)`: the whole column is indexed
+      return objectName(obj(v).name).at(-1)!;
+    }
+    return identText(c);
+  });
+}
+
+function createTable(o: Obj, ctx: StatementContext): Compiled {
+  const name = objectName(o.name).at(-1)!;
+  const ifNotExists = o.if_not_exists === true;
+  return {
+    run: () => {
+      if (ctx.db.hasTable(name)) {
+        if (ifNotExists) return okResult(0, 0, 1);
+        throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
+      }
+      const columns: StoredColumn[] = [];
+      const types: string[] = [];
+      const defaults: (string | null)[] = [];
+      let pk: string[] | undefined;
+      let auto = -1;
+      const indexes: IndexDef[] = [];
+      const names = new Set<string>();
+      for (const cd of arr(o.columns)) {
+        const c = obj(cd);
+        const cname = identText(c.name);
+        if (names.has(cname.toLowerCase())) throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
+        names.add(cname.toLowerCase());
+        const [type, text] = columnType(c.data_type, cname);
+        let nullable = true;
+        let def: string | null = null;
+        for (const opt of arr(c.options)) {
+          const [ot, ov] = tagOf(obj(opt).option);
+          if (ot === 'NotNull') nullable = false;
+          else if (ot === 'Null') nullable = true;
+          else if (ot === 'Default') def = JSON.stringify(ov);
+          else if (ot === 'PrimaryKey' || (ot === 'Unique' && obj(ov).is_primary === true)) {
+            if (pk !== undefined) throw new SqlError('ER_MULTIPLE_PRI_KEY', 'Multiple primary key defined');
+            pk = [cname];
+            nullable = false;
+          } else if (ot === 'Unique') indexes.push({ name: cname, columns: [cname], unique: true });
+          else if (ot === 'DialectSpecific' && JSON.stringify(ov).toUpperCase().includes('AUTO_INCREMENT')) auto = columns.length;
+        }
+        columns.push({ name: cname, type, ...(nullable ? { nullable: true } : {}) });
+        types.push(text);
+        defaults.push(def);
+      }
+      for (const k of arr(o.constraints)) {
+        const [kt, kv] = tagOf(k);
+        const ko = obj(kv);
+        const cols = keyColumns(ko.columns);
+        for (const cn of cols)
+          if (!columns.some((c) => c.name.toLowerCase() === cn.toLowerCase()))
+            throw new SqlError('ER_KEY_COLUMN_DOES_NOT_EXITS', `Key column '${cn}' doesn't exist in table`);
+        const canon = cols.map((cn) => columns.find((c) => c.name.toLowerCase() === cn.toLowerCase())!.name);
+        if (kt === 'PrimaryKey') {
+          if (pk !== undefined) throw new SqlError('ER_MULTIPLE_PRI_KEY', 'Multiple primary key defined');
+          pk = canon;
+          for (const cn of canon) {
+            const i = columns.findIndex((c) => c.name === cn);
+            columns[i] = { name: columns[i]!.name, type: columns[i]!.type };
+          }
+        } else if (kt === 'Index' || kt === 'Unique' || kt === 'Key') {
+          const iname = ko.name === undefined || ko.name === null ? uniqueName(canon[0]!, indexes) : identText(ko.name);
+          if (indexes.some((i) => i.name.toLowerCase() === iname.toLowerCase())) throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
+          indexes.push({ name: iname, columns: canon, unique: kt === 'Unique' });
+        }
+        // FOREIGN KEY and CHECK constraints are accepted and not enforced
+      }
+      const hiddenPk = pk === undefined;
+      if (hiddenPk) {
+        columns.push({ name: HIDDEN_PK, type: { kind: 'bigint' } });
+        types.push('bigint');
+        defaults.push(null);
+        pk = [HIDDEN_PK];
+      }
+      try {
+        ctx.db.createTable({ name, columns, primaryKey: pk!, indexes });
+      } catch (e) {
+        throw storageError(e);
+      }
+      const meta: TableMeta = { types, defaults, autoIncrement: auto, hiddenPk, next: 1 };
+      ctx.dict.putTable(name, meta);
+      return okResult();
+    },
+  };
+}
+
+function uniqueName(base: string, existing: readonly IndexDef[]): string {
+  if (!existing.some((i) => i.name === base)) return base;
+  for (let k = 2; ; k++) if (!existing.some((i) => i.name === `${base}_${k}`)) return `${base}_${k}`;
+}
+
+export function storageError(e: unknown): unknown {
+  if (e instanceof SqlError) return e;
+  if (e instanceof Error && e.name === 'DuplicateEntryError') return new SqlError('ER_DUP_ENTRY', e.message);
+  if (e instanceof RangeError && /bytes, at most/.test(e.message))
+    return new SqlError('ER_TOO_BIG_ROWSIZE', `Row size too large: ${e.message}`);
+  return e;
+}
+
+function createIndex(o: Obj, ctx: StatementContext): Compiled {
+  const iname = objectName(o.name).at(-1)!;
+  const tname = objectName(o.table_name).at(-1)!;
+  const cols = keyColumns(o.columns);
+  const unique = o.unique === true;
+  return { run: () => addIndex(ctx, tname, iname, cols, unique) };
+}
+
+/** CREATE INDEX / ALTER TABLE ADD INDEX: define, then build from the table by merge sort. */
+export function addIndex(ctx: StatementContext, tname: string, iname: string, cols: string[], unique: boolean): ReturnType<typeof okResult> {
+  if (!ctx.db.hasTable(tname) || tname.startsWith('#')) throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
+  const t = ctx.db.table(tname);
+  if (t.secondary.some((s) => s.name.toLowerCase() === iname.toLowerCase()) || iname.toUpperCase() === 'PRIMARY')
+    throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
+  const canon = cols.map((cn) => {
+    const c = t.columns.find((x) => x.name.toLowerCase() === cn.toLowerCase());
+    if (c === undefined || c.name === HIDDEN_PK) throw new SqlError('ER_KEY_COLUMN_DOES_NOT_EXITS', `Key column '${cn}' doesn't exist in table`);
+    return c.name;
+  });
+  const { table, index } = ctx.db.addIndexDefinition(tname, { name: iname, columns: canon, unique });
+  try {
+    buildIndexFromTable(table, [index], { innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')) });
+  } catch (e) {
+    ctx.db.dropIndex(tname, iname);
+    throw storageError(e);
+  }
+  return okResult();
+}
+
+function drop(o: Obj, ctx: StatementContext): Compiled {
+  const type = String(o.object_type);
+  const names = arr(o.names).map((n) => objectName(n).at(-1)!);
+  const ifExists = o.if_exists === true;
+  return {
+    run: () => {
+      if (type === 'Table') {
+        const missing = names.filter((n) => !ctx.db.hasTable(n) || n.startsWith('#'));
+        if (missing.length > 0 && !ifExists)
+          throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`);
+        for (const n of names) {
+          if (!ctx.db.hasTable(n) || n.startsWith('#')) continue;
+          ctx.db.dropTable(n);
+          ctx.dict.dropTable(n);
+        }
+        return okResult(0, 0, missing.length);
+      }
+      if (type === 'View') {
+        const missing = names.filter((n) => !ctx.dict.views.has(n));
+        if (missing.length > 0 && !ifExists)
+          throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`);
+        for (const n of names) if (ctx.dict.views.has(n)) ctx.dict.dropView(n);
+        return okResult(0, 0, missing.length);
+      }
+      if (type === 'Index') {
+        const tname = objectName(o.table).at(-1);
+        if (tname === undefined) throw new SqlError('ER_PARSE_ERROR', "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1");
+        if (!ctx.db.hasTable(tname)) throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
+        for (const n of names) {
+          const t = ctx.db.table(tname);
+          const ix = t.secondary.find((s) => s.name.toLowerCase() === n.toLowerCase());
+          if (ix === undefined) throw new SqlError('ER_CANT_DROP_FIELD_OR_KEY', `Can't DROP '${n}'; check that column/key exists`);
+          ctx.db.dropIndex(tname, ix.name);
+        }
+        return okResult();
+      }
+      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support 'DROP ${type.toUpperCase()}'`);
+    },
+  };
+}
+
+function createView(o: Obj, ctx: StatementContext): Compiled {
+  const name = objectName(o.name).at(-1)!;
+  const replace = o.or_replace === true;
+  return {
+    run: () => {
+      if (ctx.db.hasTable(name)) throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
+      if (ctx.dict.views.has(name) && !replace) throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
+      // check that it binds now (unknown tables and columns fail the CREATE, as MySQL)
+      const text = ctx.sql.trim().replace(/;\s*$/, '');
+      ctx.session.prepare(`SELECT * FROM (${viewQueryText(text)}) AS v LIMIT 0`);
+      ctx.dict.putView(name, text);
+      return okResult();
+    },
+  };
+}
+
+/** The query of a CREATE VIEW statement's text (after its AS). */
+function viewQueryText(sql: string): string {
+  const m = /\bAS\s+(\(?\s*(SELECT|WITH|VALUES)\b[\s\S]*)$/i.exec(sql);
+  return m === null ? sql : m[1]!;
+}
+
+export function compileDdl(tag: string, v: unknown, ctx: StatementContext): Compiled | undefined {
+  const o = obj(v);
+  switch (tag) {
+    case 'CreateTable':
+      return createTable(o, ctx);
+    case 'CreateIndex':
+      return createIndex(o, ctx);
+    case 'Drop':
+      return drop(o, ctx);
+    case 'CreateView':
+      return createView(o, ctx);
+    default:
+      return undefined;
+  }
+}

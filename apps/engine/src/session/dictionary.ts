@@ -1,0 +1,92 @@
+import type { Database } from '../storage/database.js';
+import type { Table } from '../storage/table.js';
+import type { TableMeta } from './meta.js';
+
+const META_TABLE = '#sql_meta';
+const DECODER = new TextDecoder();
+
+/**
+ * The SQL layer's part of the data dictionary, one per open database (shared by its sessions):
+ * table metadata beyond the storage schema and view definitions, stored as JSON rows of the
+ * table `#sql_meta` (name VARCHAR(200) PRIMARY KEY, json VARCHAR(8000)) so they survive reopening.
+ * Keys are `t:<table>` and `v:<view>`.
+ */
+export class SqlDictionary {
+  readonly #db: Database;
+  readonly tables: Map<string, TableMeta> = new Map();
+  readonly views: Map<string, string> = new Map();
+
+  private constructor(db: Database) {
+    this.#db = db;
+    if (db.hasTable(META_TABLE)) {
+      db.table(META_TABLE).scan((row) => {
+        const key = DECODER.decode(row.src[0]!.subarray(row.off[0]!, row.off[0]! + row.len[0]!));
+        const json = DECODER.decode(row.src[1]!.subarray(row.off[1]!, row.off[1]! + row.len[1]!));
+        if (key.startsWith('t:')) this.tables.set(key.slice(2), JSON.parse(json) as TableMeta);
+        else if (key.startsWith('v:')) this.views.set(key.slice(2), JSON.parse(json) as string);
+        return true;
+      });
+    }
+  }
+
+  static #all = new WeakMap<Database, SqlDictionary>();
+
+  static of(db: Database): SqlDictionary {
+    let d = SqlDictionary.#all.get(db);
+    if (d === undefined) {
+      d = new SqlDictionary(db);
+      SqlDictionary.#all.set(db, d);
+    }
+    return d;
+  }
+
+  #store(): Table {
+    if (!this.#db.hasTable(META_TABLE))
+      return this.#db.createTable({
+        name: META_TABLE,
+        columns: [
+          { name: 'name', type: { kind: 'varchar', length: 200 } },
+          { name: 'json', type: { kind: 'varchar', length: 8000 } },
+        ],
+        primaryKey: ['name'],
+      });
+    return this.#db.table(META_TABLE);
+  }
+
+  #put(key: string, value: unknown): void {
+    const t = this.#store();
+    const json = JSON.stringify(value);
+    if (t.get([key]) !== undefined) t.update([key], [key, json]);
+    else t.insert([key, json]);
+  }
+
+  #remove(key: string): void {
+    if (this.#db.hasTable(META_TABLE)) this.#db.table(META_TABLE).delete([key]);
+  }
+
+  putTable(name: string, meta: TableMeta): void {
+    const { next: _n, ...stored } = meta;
+    this.tables.set(name, meta);
+    this.#put(`t:${name}`, stored);
+  }
+
+  dropTable(name: string): void {
+    this.tables.delete(name);
+    this.#remove(`t:${name}`);
+  }
+
+  putView(name: string, sql: string): void {
+    this.views.set(name, sql);
+    this.#put(`v:${name}`, sql);
+  }
+
+  dropView(name: string): void {
+    this.views.delete(name);
+    this.#remove(`v:${name}`);
+  }
+
+  /** User tables (the dictionary's own table hidden). */
+  userTables(): Table[] {
+    return this.#db.tables().filter((t) => !t.name.startsWith('#'));
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * What the SQL layer keeps about a table beyond the storage schema, persisted as JSON in the
+ * dictionary table `#sql_meta` (created on first use): column defaults and AUTO_INCREMENT, the
+ * declared type names (TINYINT, TEXT, …), and whether the table has a hidden row-id key
+ * (`DB_ROW_ID`, as InnoDB gives a table created without a primary key).
+ */
+export interface TableMeta {
+  /** Per stored column: declared type text (for SHOW CREATE TABLE / DESCRIBE). */
+  readonly types: string[];
+  /** Per stored column: default value text as written, or null. */
+  readonly defaults: (string | null)[];
+  /** The AUTO_INCREMENT column, or -1. */
+  readonly autoIncrement: number;
+  /** Whether column 0… is the hidden DB_ROW_ID primary key (the last stored column). */
+  readonly hiddenPk: boolean;
+  /** Next AUTO_INCREMENT / row-id value (kept in memory; recomputed from the table on open). */
+  next?: number;
+}
+
+export const HIDDEN_PK = 'DB_ROW_ID';

@@ -1,0 +1,34 @@
+import { decText } from '../exec/decimal.js';
+import { dayText } from '../exec/convert.js';
+import type { SqlType } from '../exec/types.js';
+
+/** What `Session.query` returns. */
+export interface QueryResult {
+  readonly columns: string[];
+  readonly rows: unknown[][];
+  readonly affectedRows: number;
+  readonly insertId: number | bigint;
+  readonly warnings: number;
+}
+
+/**
+ * A runtime value as the API returns it: integers as numbers (BigInt beyond 2^53), DECIMAL as an
+ * exact string at its result scale, DOUBLE as a number, DATE as 'YYYY-MM-DD', strings as strings.
+ */
+export function apiValue(v: unknown, t: SqlType): unknown {
+  if (v === null || v === undefined) return null;
+  switch (t.kind) {
+    case 'dec':
+      return decText(v as bigint, t.iscale, t.scale);
+    case 'date':
+      return dayText(v as number);
+    case 'int':
+      return typeof v === 'bigint' && v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+    default:
+      return v;
+  }
+}
+
+export function okResult(affectedRows = 0, insertId: number | bigint = 0, warnings = 0): QueryResult {
+  return { columns: [], rows: [], affectedRows, insertId, warnings };
+}

@@ -1,0 +1,166 @@
+import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import { bindExpr } from '../plan/bind-expr.js';
+import { Block } from '../plan/bound.js';
+import { bindQuery } from '../plan/select.js';
+import { HIDDEN_PK } from './meta.js';
+import { okResult, type QueryResult } from './result.js';
+import type { Compiled, StatementContext } from './session.js';
+import { DEFAULT_VALUE } from './variables.js';
+
+function likeFilter(f: unknown): (name: string) => boolean {
+  const [t, v] = tagOf(f);
+  if (t !== 'Like' && t !== 'ILike') return () => true;
+  const pat = String(v);
+  const re = new RegExp(`^${pat.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'is');
+  return (n) => re.test(n);
+}
+
+function rowsResult(columns: string[], rows: unknown[][]): QueryResult {
+  return { columns, rows, affectedRows: 0, insertId: 0, warnings: 0 };
+}
+
+function setStatement(v: unknown, ctx: StatementContext): Compiled {
+  const [t, sv] = tagOf(v);
+  const items: Array<{ scope: 'session' | 'global'; name: string; value: unknown }> = [];
+  if (t === 'SingleAssignment') {
+    const o = obj(sv);
+    items.push({ scope: scopeOf(o.scope), name: objectName(o.variable).join('.'), value: arr(o.values)[0] });
+  } else if (t === 'MultipleAssignments') {
+    for (const a of arr(obj(sv).assignments)) {
+      const o = obj(a);
+      items.push({ scope: scopeOf(o.scope), name: objectName(o.name).join('.'), value: o.value });
+    }
+  } else if (t === 'SetNames' || t === 'SetNamesDefault') return { run: () => okResult() };
+  else throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support 'SET ${t}'`);
+  const env = ctx.queryEnv();
+  const block = new Block(undefined, ctx.run);
+  const bound = items.map((it) => {
+    let name = it.name;
+    let scope = it.scope;
+    const m = /^@@(?:(global|session|local)\.)?(.+)$/i.exec(name);
+    if (m !== null) {
+      name = m[2]!;
+      if (m[1] !== undefined) scope = m[1].toLowerCase() === 'global' ? 'global' : 'session';
+    } else if (name.startsWith('@')) throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'user variables'");
+    const [vt, vv] = tagOf(it.value);
+    const isDef = vt === 'Identifier' && identText(vv).toUpperCase() === 'DEFAULT';
+    // a bare word value (SET x = ON) is its text
+    const word = vt === 'Identifier' && !identText(vv).startsWith('@') ? identText(vv) : undefined;
+    const e = isDef || word !== undefined ? undefined : bindExpr(it.value, { block, clause: 'field list', allowAgg: false, env: { ...env, bindSubquery: (q, p) => bindQuery(q, { env, run: ctx.run }, p) } });
+    return { name, scope, isDef, word, e };
+  });
+  return {
+    run: () => {
+      for (const b of bound) {
+        const target = b.scope === 'global' ? ctx.session.globalVars : ctx.session.vars;
+        const raw = b.isDef ? DEFAULT_VALUE : b.word !== undefined ? b.word : b.e!.ev();
+        const value = typeof raw === 'bigint' ? Number(raw) : raw;
+        target.set(b.name, value, b.scope, b.scope === 'global' ? undefined : ctx.session.globalVars);
+      }
+      return okResult();
+    },
+  };
+}
+
+function scopeOf(s: unknown): 'session' | 'global' {
+  return String(s ?? '').toLowerCase() === 'global' ? 'global' : 'session';
+}
+
+function describe(name: string, ctx: StatementContext): QueryResult {
+  if (!ctx.db.hasTable(name) || name.startsWith('#')) throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
+  const t = ctx.db.table(name);
+  const meta = ctx.dict.tables.get(name);
+  const rows: unknown[][] = [];
+  t.columns.forEach((c, i) => {
+    if (meta?.hiddenPk === true && c.name === HIDDEN_PK) return;
+    const key = t.primary.columns.includes(i) ? 'PRI' : t.secondary.some((s) => s.columns[0] === i) ? (t.secondary.find((s) => s.columns[0] === i)!.unique ? 'UNI' : 'MUL') : '';
+    const def = meta?.defaults[i];
+    rows.push([c.name, meta?.types[i] ?? c.type.kind, c.nullable === true ? 'YES' : 'NO', key, def === null || def === undefined ? null : defaultText(def), meta?.autoIncrement === i ? 'auto_increment' : '']);
+  });
+  return rowsResult(['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'], rows);
+}
+
+function defaultText(json: string): string {
+  const [t, v] = tagOf(JSON.parse(json));
+  if (t === 'Value') {
+    const [vt, vv] = tagOf(obj(v).value);
+    if (vt === 'Number') return String(arr(vv)[0]);
+    if (vt === 'Null') return 'NULL';
+    return String(vv);
+  }
+  return json;
+}
+
+function showCreate(name: string, ctx: StatementContext): QueryResult {
+  const view = ctx.dict.views.get(name);
+  if (view !== undefined) return rowsResult(['View', 'Create View'], [[name, view]]);
+  if (!ctx.db.hasTable(name) || name.startsWith('#')) throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
+  const t = ctx.db.table(name);
+  const meta = ctx.dict.tables.get(name);
+  const lines: string[] = [];
+  t.columns.forEach((c, i) => {
+    if (meta?.hiddenPk === true && c.name === HIDDEN_PK) return;
+    const def = meta?.defaults[i];
+    lines.push(`  \`${c.name}\` ${meta?.types[i] ?? c.type.kind}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${defaultText(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`);
+  });
+  const col = (i: number): string => `\`${t.columns[i]!.name}\``;
+  if (meta?.hiddenPk !== true) lines.push(`  PRIMARY KEY (${t.primary.columns.map(col).join(',')})`);
+  for (const s of t.secondary) lines.push(`  ${s.unique ? 'UNIQUE ' : ''}KEY \`${s.name}\` (${s.columns.map(col).join(',')})`);
+  return rowsResult(['Table', 'Create Table'], [[name, `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`]]);
+}
+
+export function compileShow(tag: string, v: unknown, ctx: StatementContext): Compiled | undefined {
+  const o: Obj = obj(v);
+  switch (tag) {
+    case 'Set':
+      return setStatement(v, ctx);
+    case 'ShowVariables': {
+      const f = likeFilter(o.filter);
+      return {
+        run: () => {
+          const vars = o.global === true ? ctx.session.globalVars : ctx.session.vars;
+          const rows = [...vars.values].filter(([k]) => f(k)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, typeof x === 'number' ? (k === 'autocommit' || k === 'big_tables' || k === 'expand_fast_index_creation' || k === 'innodb_stats_persistent' ? (x === 1 ? 'ON' : 'OFF') : String(x)) : x]);
+          return rowsResult(['Variable_name', 'Value'], rows);
+        },
+      };
+    }
+    case 'ShowStatus': {
+      const f = likeFilter(o.filter);
+      return {
+        run: () => {
+          const src = o.global === true ? ctx.session.globalCounters.values : ctx.session.counters.values;
+          const all = new Map<string, number>(src);
+          const pool = ctx.db.pool.stats() as unknown as Record<string, unknown>;
+          for (const [k, x] of Object.entries(pool)) if (typeof x === 'number') all.set(k, x);
+          const rows = [...all].filter(([k]) => f(k)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, String(x)]);
+          return rowsResult(['Variable_name', 'Value'], rows);
+        },
+      };
+    }
+    case 'Flush': {
+      const what = String(o.object_type);
+      return {
+        run: () => {
+          if (what === 'Status') ctx.session.counters.reset();
+          else if (what === 'Tables') ctx.db.flush();
+          return okResult();
+        },
+      };
+    }
+    case 'ShowTables': {
+      const f = likeFilter(obj(o.show_options).filter_position === undefined ? undefined : tagOf(obj(o.show_options).filter_position)[1]);
+      return {
+        run: () => rowsResult(['Tables_in_test'], [...ctx.dict.userTables().map((t) => t.name), ...ctx.dict.views.keys()].filter(f).sort().map((n) => [n])),
+      };
+    }
+    case 'ExplainTable':
+      return { run: () => describe(objectName(o.table_name).at(-1)!, ctx) };
+    case 'ShowColumns':
+      return { run: () => describe(objectName(o.table_name ?? obj(o.show_options).show_in).at(-1)!, ctx) };
+    case 'ShowCreate':
+      return { run: () => showCreate(objectName(o.obj_name).at(-1)!, ctx) };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,191 @@
+import { SqlError } from '../sql/errors.js';
+
+/**
+ * System variables with MySQL/MariaDB names and defaults. Each has a type that checks and
+ * normalizes a SET value (error 1231/1232 as MySQL), and a scope. `optimizer_switch` is parsed
+ * flag by flag as MySQL's `Sys_var_flagset` does: `flag=on|off|default` items, or `default`.
+ */
+type Kind = 'int' | 'bool' | 'str' | 'enum' | 'flags';
+
+interface VarDef {
+  readonly kind: Kind;
+  readonly def: string | number;
+  readonly min?: number;
+  readonly max?: number;
+  readonly values?: readonly string[];
+  readonly readOnly?: boolean;
+  readonly globalOnly?: boolean;
+}
+
+/** MariaDB 10.11's optimizer_switch flags and defaults (the posts' server), plus MySQL 8.0's own. */
+export const OPTIMIZER_FLAGS: Readonly<Record<string, 'on' | 'off'>> = {
+  index_merge: 'on',
+  index_merge_union: 'on',
+  index_merge_sort_union: 'on',
+  index_merge_intersection: 'on',
+  index_merge_sort_intersection: 'off',
+  engine_condition_pushdown: 'off',
+  index_condition_pushdown: 'on',
+  derived_merge: 'on',
+  derived_with_keys: 'on',
+  firstmatch: 'on',
+  loosescan: 'on',
+  materialization: 'on',
+  in_to_exists: 'on',
+  semijoin: 'on',
+  partial_match_rowid_merge: 'on',
+  partial_match_table_scan: 'on',
+  subquery_cache: 'on',
+  mrr: 'off',
+  mrr_cost_based: 'off',
+  mrr_sort_keys: 'off',
+  outer_join_with_cache: 'on',
+  semijoin_with_cache: 'on',
+  join_cache_incremental: 'on',
+  join_cache_hashed: 'on',
+  join_cache_bka: 'on',
+  optimize_join_buffer_size: 'on',
+  table_elimination: 'on',
+  extended_keys: 'on',
+  exists_to_in: 'on',
+  orderby_uses_equalities: 'on',
+  condition_pushdown_for_derived: 'on',
+  split_materialized: 'on',
+  condition_pushdown_for_subquery: 'on',
+  rowid_filter: 'on',
+  condition_pushdown_from_having: 'on',
+  block_nested_loop: 'on',
+  batched_key_access: 'off',
+  hash_join: 'on',
+};
+
+const DEFAULT_SWITCH = Object.entries(OPTIMIZER_FLAGS)
+  .map(([k, v]) => `${k}=${v}`)
+  .join(',');
+
+export const VARIABLES: Readonly<Record<string, VarDef>> = {
+  autocommit: { kind: 'bool', def: 1 },
+  big_tables: { kind: 'bool', def: 0 },
+  character_set_client: { kind: 'str', def: 'utf8mb4' },
+  character_set_connection: { kind: 'str', def: 'utf8mb4' },
+  character_set_results: { kind: 'str', def: 'utf8mb4' },
+  collation_connection: { kind: 'str', def: 'utf8mb4_bin' },
+  div_precision_increment: { kind: 'int', def: 4, min: 0, max: 30 },
+  eq_range_index_dive_limit: { kind: 'int', def: 200, min: 0, max: 4294967295 },
+  expand_fast_index_creation: { kind: 'bool', def: 0 },
+  innodb_buffer_pool_size: { kind: 'int', def: 134217728, readOnly: true, globalOnly: true },
+  innodb_buffer_pool_instances: { kind: 'int', def: 1, readOnly: true, globalOnly: true },
+  innodb_page_size: { kind: 'int', def: 16384, readOnly: true, globalOnly: true },
+  innodb_sort_buffer_size: { kind: 'int', def: 1048576, readOnly: true, globalOnly: true },
+  innodb_stats_persistent: { kind: 'bool', def: 1, globalOnly: true },
+  innodb_stats_persistent_sample_pages: { kind: 'int', def: 20, min: 1, max: 18446744073709551615, globalOnly: true },
+  innodb_stats_transient_sample_pages: { kind: 'int', def: 8, min: 1, max: 18446744073709551615, globalOnly: true },
+  join_buffer_size: { kind: 'int', def: 262144, min: 128, max: 18446744073709551615 },
+  join_buffer_space_limit: { kind: 'int', def: 2097152, min: 2048, max: 18446744073709551615 },
+  join_cache_level: { kind: 'int', def: 2, min: 0, max: 8 },
+  lower_case_table_names: { kind: 'int', def: 0, readOnly: true, globalOnly: true },
+  max_allowed_packet: { kind: 'int', def: 16777216, min: 1024, max: 1073741824 },
+  max_connections: { kind: 'int', def: 151, min: 1, max: 100000, globalOnly: true },
+  max_heap_table_size: { kind: 'int', def: 16777216, min: 16384, max: 18446744073709551615 },
+  max_sort_length: { kind: 'int', def: 1024, min: 4, max: 8388608 },
+  mrr_buffer_size: { kind: 'int', def: 262144, min: 8192, max: 2147483647 },
+  optimizer_prune_level: { kind: 'int', def: 1, min: 0, max: 2 },
+  optimizer_search_depth: { kind: 'int', def: 62, min: 0, max: 62 },
+  optimizer_switch: { kind: 'flags', def: DEFAULT_SWITCH },
+  read_rnd_buffer_size: { kind: 'int', def: 262144, min: 1, max: 2147483647 },
+  sort_buffer_size: { kind: 'int', def: 262144, min: 32768, max: 18446744073709551615 },
+  sql_mode: { kind: 'str', def: 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION' },
+  sql_select_limit: { kind: 'int', def: 18446744073709551615, min: 0, max: 18446744073709551615 },
+  storage_engine: { kind: 'str', def: 'InnoDB' },
+  default_storage_engine: { kind: 'str', def: 'InnoDB' },
+  tmp_table_size: { kind: 'int', def: 16777216, min: 1024, max: 18446744073709551615 },
+  transaction_isolation: { kind: 'enum', def: 'REPEATABLE-READ', values: ['READ-UNCOMMITTED', 'READ-COMMITTED', 'REPEATABLE-READ', 'SERIALIZABLE'] },
+  version: { kind: 'str', def: '8.0.36-enginekit', readOnly: true, globalOnly: true },
+  version_comment: { kind: 'str', def: 'enginekit', readOnly: true, globalOnly: true },
+  wait_timeout: { kind: 'int', def: 28800, min: 1, max: 31536000 },
+};
+
+/** The variables of one scope: name → value (numbers for integer and boolean variables). */
+export class Variables {
+  readonly values: Map<string, string | number>;
+
+  constructor(from?: Variables, overrides: Record<string, string | number> = {}) {
+    this.values = from === undefined ? new Map(Object.entries(VARIABLES).map(([k, d]) => [k, d.def])) : new Map(from.values);
+    for (const [k, v] of Object.entries(overrides)) this.values.set(k, v);
+  }
+
+  get(name: string): string | number {
+    const v = this.values.get(name.toLowerCase());
+    if (v === undefined) throw new SqlError('ER_UNKNOWN_SYSTEM_VARIABLE', `Unknown system variable '${name}'`);
+    return v;
+  }
+
+  /** SET: validate and store; `value` is the SQL value (number, bigint, string or null), `def` = DEFAULT. */
+  set(name: string, value: unknown, scope: 'session' | 'global', defaults: Variables | undefined): void {
+    const key = name.toLowerCase();
+    const d = VARIABLES[key];
+    if (d === undefined) throw new SqlError('ER_UNKNOWN_SYSTEM_VARIABLE', `Unknown system variable '${name}'`);
+    if (d.readOnly === true) throw new SqlError('ER_INCORRECT_GLOBAL_LOCAL_VAR', `Variable '${key}' is a read only variable`);
+    if (d.globalOnly === true && scope === 'session')
+      throw new SqlError('ER_GLOBAL_VARIABLE', `Variable '${key}' is a GLOBAL variable and should be set with SET GLOBAL`);
+    const bad = (): SqlError => new SqlError('ER_WRONG_VALUE_FOR_VAR', `Variable '${key}' can't be set to the value of '${value === null ? 'NULL' : String(value)}'`);
+    if (value === DEFAULT_VALUE) {
+      this.values.set(key, defaults?.values.get(key) ?? d.def);
+      return;
+    }
+    switch (d.kind) {
+      case 'int': {
+        if (typeof value === 'string' || value === null) throw new SqlError('ER_WRONG_TYPE_FOR_VAR', `Incorrect argument type to variable '${key}'`);
+        let n = Number(value);
+        if (!Number.isFinite(n)) throw bad();
+        n = Math.trunc(n);
+        // out of range is clamped with a warning, as MySQL
+        if (d.min !== undefined && n < d.min) n = d.min;
+        if (d.max !== undefined && n > d.max) n = d.max;
+        this.values.set(key, n);
+        return;
+      }
+      case 'bool': {
+        const s = String(value).toLowerCase();
+        if (s === '1' || s === 'on' || s === 'true') this.values.set(key, 1);
+        else if (s === '0' || s === 'off' || s === 'false') this.values.set(key, 0);
+        else throw bad();
+        return;
+      }
+      case 'enum': {
+        const s = String(value).toUpperCase();
+        if (!d.values!.includes(s)) throw bad();
+        this.values.set(key, s);
+        return;
+      }
+      case 'flags': {
+        if (value === null || typeof value !== 'string') throw bad();
+        this.values.set(key, applyFlags(String(this.values.get(key)), value, bad));
+        return;
+      }
+      default:
+        if (value === null) throw bad();
+        this.values.set(key, String(value));
+    }
+  }
+}
+
+/** Marker for `SET x = DEFAULT`. */
+export const DEFAULT_VALUE: unique symbol = Symbol('DEFAULT');
+
+/** Apply `flag=on|off|default,…` (or `default`) to a current optimizer_switch string. */
+export function applyFlags(current: string, change: string, bad: () => Error): string {
+  const cur = new Map(current.split(',').map((kv) => kv.split('=') as [string, string]));
+  for (const item of change.split(',')) {
+    const t = item.trim().toLowerCase();
+    if (t === '') continue;
+    if (t === 'default') {
+      for (const [k, v] of Object.entries(OPTIMIZER_FLAGS)) cur.set(k, v);
+      continue;
+    }
+    const m = /^([a-z_]+)\s*=\s*(on|off|default)$/.exec(t);
+    if (m === null || !(m[1]! in OPTIMIZER_FLAGS)) throw bad();
+    cur.set(m[1]!, m[2] === 'default' ? OPTIMIZER_FLAGS[m[1]!]! : (m[2] as 'on' | 'off'));
+  }
+  return [...cur].map(([k, v]) => `${k}=${v}`).join(',');
+}

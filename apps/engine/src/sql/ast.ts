@@ -1,0 +1,95 @@
+/**
+ * Narrow reading helpers for the parser's AST. At runtime the nodes are serde's externally tagged
+ * JSON (snake_case fields; a unit variant is a string, a variant with data is `{ Name: data }`),
+ * which differs from the package's shipped `.d.ts`; the engine reads only through these helpers.
+ */
+
+export type Node = unknown;
+export type Obj = Record<string, unknown>;
+
+/** The variant name and payload of a tagged node (`'Wildcard'` → ['Wildcard', undefined]). */
+export function tagOf(n: Node): [string, unknown] {
+  if (typeof n === 'string') return [n, undefined];
+  if (n !== null && typeof n === 'object') {
+    const keys = Object.keys(n);
+    if (keys.length === 1) return [keys[0]!, (n as Obj)[keys[0]!]];
+  }
+  return ['', n];
+}
+
+export function obj(n: unknown): Obj {
+  return n !== null && typeof n === 'object' ? (n as Obj) : {};
+}
+
+export function arr(n: unknown): unknown[] {
+  return Array.isArray(n) ? n : [];
+}
+
+export function str(n: unknown): string | undefined {
+  return typeof n === 'string' ? n : undefined;
+}
+
+/** An identifier's text (`{ value, quote_style, span }`). */
+export function identText(n: unknown): string {
+  const v = obj(n).value;
+  return typeof v === 'string' ? v : '';
+}
+
+/** The parts of an ObjectName (`[{ Identifier: {...} }, …]`). */
+export function objectName(n: unknown): string[] {
+  return arr(n).map((p) => {
+    const [t, v] = tagOf(p);
+    return t === 'Identifier' ? identText(v) : identText(p);
+  });
+}
+
+export interface Pos {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** The start of a node's span, searching one level into tagged payloads. */
+export function posOf(n: unknown): Pos | undefined {
+  let best: Pos | undefined;
+  const walk = (x: unknown): void => {
+    if (x === null || typeof x !== 'object') return;
+    if (Array.isArray(x)) {
+      for (const y of x) walk(y);
+      return;
+    }
+    const o = x as Obj;
+    const start = obj(obj(o.span).start);
+    if (typeof start.line === 'number' && start.line > 0) {
+      const p = { line: start.line, column: start.column as number };
+      if (best === undefined || p.line < best.line || (p.line === best.line && p.column < best.column)) best = p;
+    }
+    for (const v of Object.values(o)) if (v !== null && typeof v === 'object') walk(v);
+  };
+  walk(n);
+  return best;
+}
+
+/** Every `Placeholder` value node (`?`), in text order, so parameters can be numbered by span. */
+export function placeholders(root: unknown): Obj[] {
+  const out: Obj[] = [];
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) {
+      for (const x of n) walk(x);
+      return;
+    }
+    if (n === null || typeof n !== 'object') return;
+    const o = n as Obj;
+    const val = obj(o.value);
+    if ('Placeholder' in val && o.span !== undefined) {
+      out.push(o);
+      return;
+    }
+    for (const v of Object.values(o)) walk(v);
+  };
+  walk(root);
+  const key = (o: Obj): number => {
+    const s = obj(obj(o.span).start);
+    return (s.line as number) * 1e7 + (s.column as number);
+  };
+  return out.sort((a, b) => key(a) - key(b));
+}

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { SqlError } from './errors.js';
+
+/**
+ * The one module that knows the parser: `@guanmingchiu/sqlparser-ts` (datafusion-sqlparser-rs as
+ * WASM) with the `mysql` dialect. Its WASM is instantiated synchronously on first use (its own
+ * `init()` is async; the engine's API is synchronous, like better-sqlite3), so the package's
+ * JS glue is loaded directly. Everything else in the engine reads the AST through the narrow
+ * interfaces of ast.ts. Swap the parser here.
+ */
+
+interface WasmGlue {
+  initSync(arg: { module: Uint8Array }): void;
+  parse_sql(dialect: string, sql: string): unknown;
+}
+
+let glue: WasmGlue | undefined;
+
+function load(): WasmGlue {
+  if (glue !== undefined) return glue;
+  const req = createRequire(import.meta.url);
+  const main = req.resolve('@guanmingchiu/sqlparser-ts');
+  const dir = join(dirname(main), '..', 'wasm');
+  const g = req(join(dir, 'sqlparser_rs_wasm.js')) as WasmGlue;
+  g.initSync({ module: readFileSync(join(dir, 'sqlparser_rs_wasm_bg.wasm')) });
+  glue = g;
+  return g;
+}
+
+/**
+ * Rewrites applied before parsing, outside quotes and comments, keeping every column in place:
+ * the `MOD` operator becomes `%` (the dialect lacks it), `LOCK IN SHARE MODE` becomes `FOR SHARE`.
+ */
+export function rewrite(sql: string): string {
+  let out = '';
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < n) {
+        if (sql[j] === '\\' && c !== '`') j += 2;
+        else if (sql[j] === c) {
+          if (sql[j + 1] === c) j += 2;
+          else break;
+        } else j++;
+      }
+      out += sql.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    if (c === '-' && sql[i + 1] === '-') {
+      const j = sql.indexOf('\n', i);
+      const e = j < 0 ? n : j;
+      out += sql.slice(i, e);
+      i = e;
+      continue;
+    }
+    if (c === '#') {
+      const j = sql.indexOf('\n', i);
+      const e = j < 0 ? n : j;
+      out += ' '.repeat(e - i);
+      i = e;
+      continue;
+    }
+    if (c === '/' && sql[i + 1] === '*') {
+      const j = sql.indexOf('*/', i + 2);
+      const e = j < 0 ? n : j + 2;
+      out += sql.slice(i, e);
+      i = e;
+      continue;
+    }
+    if (/[A-Za-z_]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /[A-Za-z0-9_$]/.test(sql[j]!)) j++;
+      const word = sql.slice(i, j);
+      const up = word.toUpperCase();
+      const prev = out.length > 0 ? out[out.length - 1]! : ' ';
+      if (up === 'MOD' && prev !== '.' && !/^\s*\(/.test(sql.slice(j))) {
+        out += '%  ';
+      } else if (up === 'LOCK' && /^\s+IN\s+SHARE\s+MODE\b/i.test(sql.slice(j))) {
+        const m = /^\s+IN\s+SHARE\s+MODE/i.exec(sql.slice(j))!;
+        const span = word.length + m[0].length;
+        out += 'FOR SHARE'.padEnd(span, ' ');
+        i = j + m[0].length;
+        continue;
+      } else out += word;
+      i = j;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+/** Parse statement text into raw AST statements (externally tagged JSON objects). */
+export function parseSql(sql: string): unknown[] {
+  const g = load();
+  try {
+    return g.parse_sql('mysql', rewrite(sql)) as unknown[];
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? e);
+    throw syntaxError(sql, msg);
+  }
+}
+
+/** MySQL's 1064 text: "… near '<rest of the statement>' at line N", with the parser's position. */
+export function syntaxError(sql: string, parserMessage: string): SqlError {
+  const m = /at Line: (\d+), Column: (\d+)/.exec(parserMessage);
+  let near = '';
+  let line: number | undefined;
+  let column: number | undefined;
+  if (m !== null) {
+    line = Number(m[1]);
+    column = Number(m[2]);
+    const lines = sql.split('\n');
+    let off = 0;
+    for (let k = 0; k < line - 1 && k < lines.length; k++) off += lines[k]!.length + 1;
+    near = sql.slice(off + column - 1);
+  } else {
+    line = sql.split('\n').length;
+  }
+  near = near.replace(/;\s*$/, '').slice(0, 80);
+  return new SqlError(
+    'ER_PARSE_ERROR',
+    `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${near}' at line ${line ?? 1}`,
+    line,
+    column,
+  );
+}
