@@ -19,6 +19,32 @@ const SEED = Number(process.env['FUZZ_SEED'] ?? 20261201);
 /** Counterexamples the fuzzer found, each a regression test from then on. */
 const PINNED: readonly { readonly why: string; readonly c: FuzzCase }[] = [];
 
+/**
+ * Counterexamples whose bug is still open: each runs as an expected failure (so it flips to a
+ * failing test the day it is fixed: move it to PINNED then), and the random run steers around
+ * its shape with `open` (so that it can find other bugs meanwhile).
+ */
+const OPEN: readonly {
+  readonly why: string;
+  readonly c: FuzzCase;
+  readonly open: (c: FuzzCase) => boolean;
+}[] = [
+  {
+    why: 'a BIGINT column refuses values beyond 2^53 (Out of range value)',
+    c: {
+      tables: [
+        { name: 't1', rows: [[0, 576460752303423487n, '']] },
+        { name: 't2', rows: [] },
+      ],
+      sql: 'select t1.a from t1',
+      avgColumns: [],
+      ordered: false,
+    },
+    open: (c) =>
+      c.tables[0].rows.some((r) => typeof r[1] === 'bigint' && (r[1] > 2n ** 53n || r[1] < -(2n ** 53n))),
+  },
+];
+
 type Rows = readonly (readonly unknown[])[];
 
 /** A value as text: integers of any width alike, AVG at MySQL's scale 4 when `avg`. */
@@ -104,6 +130,7 @@ describe.skipIf(temporary === undefined)('sql fuzz: enginekit answers as SQLite'
     try {
       fc.assert(
         fc.property(fuzzCase, (c) => {
+          fc.pre(!OPEN.some((o) => o.open(c)));
           let ours: string[];
           try {
             ours = engineAnswer(session, c);
@@ -116,7 +143,7 @@ describe.skipIf(temporary === undefined)('sql fuzz: enginekit answers as SQLite'
               `different answers\n${show(c)}\nenginekit ${ours.join(' ')}\nSQLite    ${want.join(' ')}`,
             );
         }),
-        { seed: SEED, numRuns: RUNS },
+        { seed: SEED, numRuns: RUNS, maxSkipsPerRun: 1000 },
       );
     } finally {
       session.close?.();
@@ -124,18 +151,18 @@ describe.skipIf(temporary === undefined)('sql fuzz: enginekit answers as SQLite'
     }
   });
 
-  for (const { why, c } of PINNED) {
-    it(`pinned: ${why}`, () => {
-      const db = temporary!();
-      const session = db.session();
-      try {
-        expect(engineAnswer(session, c), show(c)).toEqual(sqliteAnswer(c));
-      } finally {
-        session.close?.();
-        db.close();
-      }
-    });
-  }
+  const pinned = (c: FuzzCase) => () => {
+    const db = temporary!();
+    const session = db.session();
+    try {
+      expect(engineAnswer(session, c), show(c)).toEqual(sqliteAnswer(c));
+    } finally {
+      session.close?.();
+      db.close();
+    }
+  };
+  for (const { why, c } of PINNED) it(`pinned: ${why}`, pinned(c));
+  for (const { why, c } of OPEN) it.fails(`open: ${why}`, pinned(c));
 });
 
 if (temporary === undefined)

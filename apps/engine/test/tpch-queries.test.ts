@@ -20,6 +20,15 @@ import { TPCH_QUERIES, type TpchQuery } from './helpers/sql-tpch-queries.js';
 /** Queries the engine does not answer correctly yet, and why. */
 const NOT_YET: Readonly<Record<string, string>> = {};
 
+/**
+ * Queries the engine answers, but too slowly for the test suite today (each would take minutes
+ * at SF 0.01); they are todos here and run with TPCH_SLOW=1.
+ */
+const TOO_SLOW: Readonly<Record<string, string>> = {
+  Q19: 'the join condition sits inside an OR of three conjunctions, so lineitem × part runs as a cross product (over 2 minutes)',
+};
+const runSlow = process.env['TPCH_SLOW'] === '1';
+
 interface EngineSession {
   query(sql: string): { columns: string[]; rows: unknown[][] };
   close?(): void;
@@ -134,6 +143,11 @@ describe('TPC-H SF 0.01: enginekit gives DuckDB rows', () => {
       it.todo(`${q.name} (the engine has no SQL session yet)`);
       continue;
     }
+    const slow = TOO_SLOW[q.name];
+    if (slow !== undefined && !runSlow) {
+      it.todo(`${q.name} (too slow yet: ${slow})`);
+      continue;
+    }
     const reason = NOT_YET[q.name];
     const check = async (): Promise<void> => {
       if (session === undefined) throw new Error('this build of the engine has no Database.session()');
@@ -141,7 +155,8 @@ describe('TPC-H SF 0.01: enginekit gives DuckDB rows', () => {
       const got = engineRun(q);
       expect(diffRows(got, want, q.scales ?? {})).toEqual([]);
     };
-    if (reason === undefined) it(q.name, check);
-    else it.fails(`${q.name} (not yet: ${reason})`, check);
+    const timeout = { timeout: slow === undefined ? 60_000 : 3_600_000 };
+    if (reason === undefined) it(q.name, timeout, check);
+    else it.fails(`${q.name} (not yet: ${reason})`, timeout, check);
   }
 });

@@ -23,7 +23,7 @@ export interface SltRunOptions {
   readonly timeoutMs?: number;
   /** The worker's heap limit in MB (default 1024). */
   readonly heapMb?: number;
-  /** Worker restarts allowed per file before the rest of it is failed (default 10). */
+  /** Worker restarts allowed per file before the rest of it is failed (default 1000). */
   readonly maxRestarts?: number;
 }
 export declare function runSltFile(file: string, options: SltRunOptions): Promise<SltFileResult>;

@@ -23,7 +23,7 @@ const WORKER = new URL('./sql-slt-worker.js', import.meta.url);
 export function runSltFile(file, options) {
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxRestarts = options.maxRestarts ?? 10;
+  const maxRestarts = options.maxRestarts ?? 1000;
   const runnable = recordsFor(parseSlt(readFileSync(file, 'utf8'), file), options.engine).filter(
     (r) => r.kind === 'statement' || r.kind === 'query',
   );
