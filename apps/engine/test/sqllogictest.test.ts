@@ -19,7 +19,7 @@ import { runSltFiles, type SltFileResult } from './helpers/sql-slt-pool.js';
 import { partTotals, reportMarkdown } from './helpers/sql-slt-report.js';
 
 /** Records of the CI subset passing today, per part. */
-const CI_FLOOR: Record<string, number> = { select: 0, evidence: 0, index: 0 };
+const CI_FLOOR: Record<string, number> = { select: 5413, evidence: 280, index: 73815 };
 /** Records of the whole corpus passing today, per part (checked by the full run). */
 const FULL_FLOOR: Record<string, number> = { select: 0, evidence: 0, index: 0 };
 

@@ -316,7 +316,62 @@ const derivedShape: fc.Arbitrary<Shape> = fc
     avgColumns: [],
   }));
 
-const shape: fc.Arbitrary<Shape> = fc.oneof(filterShape, joinShape, groupShape, subqueryShape, derivedShape);
+// UNION / UNION ALL / INTERSECT / EXCEPT of two one-column integer selects
+const compoundShape: fc.Arbitrary<Shape> = fc
+  .tuple(
+    intExpr(T1_INT, 1),
+    fc.option(predicate(T1_INT, ['t1.s'], 1), { nil: undefined }),
+    fc.constantFrom('union', 'union all', 'intersect', 'except'),
+    intExpr(T2_INT, 1),
+    fc.option(predicate(T2_INT, ['t2.s'], 1), { nil: undefined }),
+  )
+  .map(([x, p, op, y, q]) => ({
+    sql: `select ${x} as v from t1${p ? ` where ${p}` : ''} ${op} select ${y} from t2${q ? ` where ${q}` : ''}`,
+    width: 1,
+    avgColumns: [],
+  }));
+
+// LEFT JOIN with a condition on the inner table in ON (it filters matches, not outer rows),
+// a self-join, and a correlated scalar subquery in the select list
+const outerShape: fc.Arbitrary<Shape> = fc.oneof(
+  fc
+    .tuple(predicate(T2_INT, ['t2.s'], 1), fc.option(predicate(T1_INT, ['t1.s'], 0), { nil: undefined }))
+    .map(([on, where]) => ({
+      sql: `select t1.a, t2.c, t2.s from t1 left join t2 on t1.a = t2.a and ${on}${where ? ` where ${where}` : ''}`,
+      width: 3,
+      avgColumns: [],
+    })),
+  fc.constantFrom('x.a = y.a', 'x.a < y.a', 'x.s = y.s and x.b <> y.b').map((on) => ({
+    sql: `select x.a, y.b from t1 as x join t1 as y on ${on}`,
+    width: 2,
+    avgColumns: [],
+  })),
+  fc
+    .tuple(
+      fc.constantFrom('max(t2.c)', 'count(*)', 'min(t2.s)', 'sum(t2.c)'),
+      fc.constantFrom('t2.a = t1.a', 't2.c > t1.a'),
+    )
+    .map(([agg, corr]) => ({
+      sql: `select t1.a, (select ${agg} from t2 where ${corr}) from t1`,
+      width: 2,
+      avgColumns: [],
+    })),
+  fc.tuple(intExpr(['t1.a'], 1), predicate(T1_INT, ['t1.s'], 1)).map(([g, p]) => ({
+    sql: `select ${g} as g, sum(case when ${p} then 1 else 0 end), count(*) from t1 group by g`,
+    width: 3,
+    avgColumns: [],
+  })),
+);
+
+const shape: fc.Arbitrary<Shape> = fc.oneof(
+  filterShape,
+  joinShape,
+  groupShape,
+  subqueryShape,
+  derivedShape,
+  compoundShape,
+  outerShape,
+);
 
 /** A whole case: two tables of 0–8 rows and one SELECT, ordered (maybe limited) or not. */
 export const fuzzCase: fc.Arbitrary<FuzzCase> = fc
