@@ -13,6 +13,7 @@ import { generateTpch, type TpchStep } from './tpch/generate.js';
 import { demoCommand } from './commands/demo.js';
 import { infoCommand } from './commands/info.js';
 import { tpchLoadCommand } from './commands/load.js';
+import { sqlCommand } from './sql-cli/sql-command.js';
 
 const USAGE = `usage:
   enginekit tpch gen --sf N --out DIR [--chunks C --step S] [--quiet]
@@ -25,6 +26,8 @@ const USAGE = `usage:
       tables, row counts, and per index: pages, bytes, height (from ANALYZE's stats; --exact walks the trees)
   enginekit demo [--sf 0.01] [--dir DIR] [--quiet]
       generate SF 0.01, load it into a database file, print info
+  enginekit sql --db FILE [-e "SQL"] [--format table|tsv|json]
+      run SQL statements (-e) or read them interactively; FILE is created if missing
   enginekit --help`;
 
 const STEP_LABEL: Record<TpchStep, string> = {
@@ -112,6 +115,10 @@ function main(argv: readonly string[]): void {
   }
   if (command === 'info') {
     infoCommand([sub, ...rest].filter((x): x is string => x !== undefined));
+    return;
+  }
+  if (command === 'sql') {
+    sqlCommand([sub, ...rest].filter((x): x is string => x !== undefined));
     return;
   }
   if (command === 'demo') {

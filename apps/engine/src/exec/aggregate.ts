@@ -51,7 +51,8 @@ export class Aggregator {
           break;
         case 'sum':
         case 'avg':
-          if (s.t.kind === 'dbl') st.acc = ((st.acc as number | null) ?? 0) + (toDouble(v, at.kind, at) as number);
+          if (s.t.kind === 'dbl')
+            st.acc = ((st.acc as number | null) ?? 0) + (toDouble(v, at.kind, at) as number);
           else {
             const x = at.kind === 'int' ? BigInt(v as number | bigint) : (v as bigint);
             st.acc = ((st.acc as bigint | null) ?? 0n) + x;
@@ -64,7 +65,10 @@ export class Aggregator {
           if (st.acc === null || cmpValues(v, st.acc) > 0) st.acc = v;
           break;
         case 'group_concat':
-          st.acc = st.acc === null ? (toText(v, at.kind, at) as string) : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
+          st.acc =
+            st.acc === null
+              ? (toText(v, at.kind, at) as string)
+              : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
           break;
         case 'bit_and':
         case 'bit_or':

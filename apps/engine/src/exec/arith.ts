@@ -245,7 +245,8 @@ function intDiv(lt: SqlType, rt: SqlType, lk: string, rk: string, text: string):
 }
 
 function checkDbl(x: number, text: string): number {
-  if (!Number.isFinite(x)) throw new SqlError('ER_DATA_OUT_OF_RANGE', `DOUBLE value is out of range in '${text}'`);
+  if (!Number.isFinite(x))
+    throw new SqlError('ER_DATA_OUT_OF_RANGE', `DOUBLE value is out of range in '${text}'`);
   return x;
 }
 

@@ -40,6 +40,7 @@ export function cmpValues(a: unknown, b: unknown): number {
 /** A hashable key of a non-null value of a comparison type (equal values, equal keys). */
 export function hashKey(v: unknown): string | number {
   if (typeof v === 'number') return v === 0 ? 0 : v;
-  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) && BigInt(Number(v)) === v ? Number(v) : `n${v}`;
+  if (typeof v === 'bigint')
+    return Number.isSafeInteger(Number(v)) && BigInt(Number(v)) === v ? Number(v) : `n${v}`;
   return `s${v as string}`;
 }

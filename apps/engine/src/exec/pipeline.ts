@@ -1,6 +1,13 @@
 import type { RowBuffer } from '../storage/row.js';
 import { K_DATE, K_DECIMAL, K_TEXT } from '../storage/row.js';
 import type { FieldValue } from '../storage/types.js';
+import {
+  arraySource,
+  blockNestedLoopHashJoin,
+  blockNestedLoopJoin,
+  type JoinKey,
+  type RowCodec,
+} from '@enginekit/join-algos';
 import { SqlError } from '../sql/errors.js';
 import type { Bound } from '../plan/bound.js';
 import type { PlannedStage } from '../plan/planner.js';
@@ -11,6 +18,16 @@ import type { StatusCounters } from './status.js';
 import { truthOf } from './truth.js';
 
 const DECODER = new TextDecoder();
+
+/** Frame slots of the sources before stage k that anything reads (what a join buffer record holds). */
+function usedSlotsBefore(stages: readonly PlannedStage[], k: number): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < k; j++) {
+    const src = stages[j]!.src;
+    for (const c of src.used) out.push(src.offset + c);
+  }
+  return out;
+}
 
 /** Decodes the used columns of a stored row into a frame at a source's offset. */
 export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void {
@@ -46,7 +63,8 @@ function keyValue(src: Source, c: number, b: Bound, v: unknown): FieldValue | un
   const t = b.t;
   if (kind === K_TEXT) return v as string;
   if (kind === K_DATE) return v as number;
-  if (ct.kind === 'dbl') return t.kind === 'dec' ? Number(rescale(v as bigint, t.iscale, t.iscale)) / 10 ** t.iscale : Number(v);
+  if (ct.kind === 'dbl')
+    return t.kind === 'dec' ? Number(rescale(v as bigint, t.iscale, t.iscale)) / 10 ** t.iscale : Number(v);
   if (kind === K_DECIMAL) {
     const from = t.kind === 'dec' ? t.iscale : 0;
     const x = BigInt(v as bigint | number);
@@ -77,9 +95,17 @@ export type Sink = () => boolean;
  * its own matching rows into the frame and calls stage k + 1; the last calls `sink`. Returns a
  * function that runs one execution.
  */
-export function buildPipeline(stages: readonly PlannedStage[], frame: Frame, run: RunState, status: StatusCounters, sink: Sink): () => void {
+export function buildPipeline(
+  stages: readonly PlannedStage[],
+  frame: Frame,
+  run: RunState,
+  status: StatusCounters,
+  sink: Sink,
+  joinBufferSize = 262144,
+): () => void {
   const n = stages.length;
   const steps: Array<() => boolean> = new Array(n);
+  const flushes: Array<(() => boolean) | undefined> = new Array(n);
   const resets: Array<() => void> = [];
   for (let k = n - 1; k >= 0; k--) {
     const st = stages[k]!;
@@ -152,6 +178,89 @@ export function buildPipeline(stages: readonly PlannedStage[], frame: Frame, run
       return rows;
     };
     let hash: Map<unknown, unknown[][]> | null = null;
+    /**
+     * Stage k as a join-buffer join from join-algos: outer rows (snapshots of the frame) are
+     * collected until they would fill `join_buffer_size`, then joined against the buffered inner
+     * rows by BNLH (keys) or BNL (no keys), as MariaDB's join cache levels 1 and 3.
+     */
+    const blockStage = (kk: number, ikeys: unknown[]) => {
+      let pending: unknown[][] = [];
+      let pkeys: unknown[] = [];
+      let bytes = 0;
+      const outerSlots = usedSlotsBefore(stages, kk);
+      const sizeOf = (snap: unknown[]): number => {
+        let b = 4;
+        for (const sl of outerSlots) {
+          const v = snap[sl];
+          b += v === null ? 0 : typeof v === 'string' ? 2 + v.length : 8;
+        }
+        return b;
+      };
+      const STOP = {};
+      const flush = (): boolean => {
+        if (pending.length === 0) return true;
+        const batch = pending;
+        const keys = pkeys;
+        pending = [];
+        pkeys = [];
+        bytes = 0;
+        const inner = materialize();
+        const saved = frame.v;
+        const put = (o: number, i: number | null): void => {
+          frame.v = batch[o]!;
+          if (i === null) nullExtend();
+          else copyIn(inner[i]!);
+        };
+        const codec: RowCodec<number> = {
+          byteLength: (o) => sizeOf(batch[o]!),
+          write: (o, _b, view, at) => {
+            view.setInt32(at, o);
+            return at + sizeOf(batch[o]!);
+          },
+          read: (_b, view, at) => view.getInt32(at),
+        };
+        const spec = {
+          type: (left ? 'left' : 'inner') as 'left' | 'inner',
+          outer: arraySource(batch.map((_, o) => o)),
+          inner: arraySource(inner.map((_, i) => i)),
+          outerKey: (o: number) => keys[o] as JoinKey,
+          innerKey: (i: number) => ikeys[i] as JoinKey,
+          condition: (o: number, i: number) => {
+            put(o, i);
+            return passes();
+          },
+          outerCodec: codec,
+          joinBufferSize,
+        };
+        const out = (o: number, i: number | null): void => {
+          if (run.cancelled) throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+          put(o, i);
+          if (!postOk()) return;
+          if (!next()) throw STOP;
+        };
+        try {
+          if (st.access.kind === 'hash') blockNestedLoopHashJoin(spec, out);
+          else blockNestedLoopJoin(spec, out);
+        } catch (e) {
+          if (e === STOP) return false;
+          throw e;
+        } finally {
+          frame.v = saved;
+        }
+        return true;
+      };
+      return {
+        push: (key: unknown): boolean => {
+          const snap = frame.v.slice();
+          pending.push(snap);
+          pkeys.push(key === undefined ? null : key);
+          bytes += sizeOf(snap);
+          if (bytes >= joinBufferSize) return flush();
+          return true;
+        },
+        flush,
+      };
+    };
     const access = st.access;
     if (access.kind === 'hash') {
       const cts = access.build.map((b, i) => comparisonType(b.t, access.probe[i]!.t));
@@ -179,33 +288,24 @@ export function buildPipeline(stages: readonly PlannedStage[], frame: Frame, run
         }
         return s;
       };
+      const ikeys: unknown[] = [];
       steps[k] = () => {
         if (hash === null) {
+          // the inner side once per execution: its rows and their keys
           const rows = materialize();
-          const h = new Map<unknown, unknown[][]>();
           const saved = frame.v.slice(off, off + width);
+          ikeys.length = 0;
           for (const r of rows) {
             copyIn(r);
-            const key = keyOf(bev, bconv);
-            if (key === null) continue;
-            const list = h.get(key);
-            if (list === undefined) h.set(key, [r]);
-            else list.push(r);
+            ikeys.push(keyOf(bev, bconv));
           }
           copyIn(saved);
-          hash = h;
+          hash = new Map();
         }
-        matched = false;
-        const key = keyOf(pev, pconv);
-        const list = key === null ? undefined : hash.get(key);
-        if (list !== undefined) {
-          for (const r of list) {
-            copyIn(r);
-            if (!emit()) return false;
-          }
-        }
-        return finishLeft();
+        return block.push(keyOf(pev, pconv));
       };
+      const block = blockStage(k, ikeys);
+      flushes[k] = () => block.flush();
       continue;
     }
     if (access.kind === 'ref') {
@@ -237,6 +337,42 @@ export function buildPipeline(stages: readonly PlannedStage[], frame: Frame, run
       };
       continue;
     }
+    if (access.kind === 'range') {
+      const table = src.table!;
+      const dec = rowDecoder(src, frame);
+      const loEv = access.lo?.expr.ev;
+      const hiEv = access.hi?.expr.ev;
+      let stop = false;
+      const onRow = (r: RowBuffer): boolean => {
+        dec(r);
+        if (!emit()) {
+          stop = true;
+          return false;
+        }
+        return true;
+      };
+      steps[k] = () => {
+        matched = false;
+        let lo: FieldValue | undefined;
+        let hi: FieldValue | undefined;
+        if (loEv !== undefined) {
+          const v = loEv();
+          if (v === null) return finishLeft();
+          lo = keyValue(src, access.column, access.lo!.expr, v);
+        }
+        if (hiEv !== undefined) {
+          const v = hiEv();
+          if (v === null) return finishLeft();
+          hi = keyValue(src, access.column, access.hi!.expr, v);
+        }
+        if (k === 0) status.add('Select_range', 1);
+        stop = false;
+        table.range(access.index, lo, access.lo?.inclusive ?? true, hi, access.hi?.inclusive ?? true, onRow);
+        if (stop) return false;
+        return finishLeft();
+      };
+      continue;
+    }
     if (k === 0 && src.derived === undefined) {
       const table = src.table!;
       const dec = rowDecoder(src, frame);
@@ -258,10 +394,25 @@ export function buildPipeline(stages: readonly PlannedStage[], frame: Frame, run
       };
       continue;
     }
+    if (k > 0) {
+      // no equality to drive a lookup: a block nested loop over the buffered inner rows
+      const ikeys: unknown[] = [];
+      steps[k] = () => {
+        if (cache === null) {
+          if (src.derived === undefined) status.add('Select_full_join', 1);
+          const rows = materialize();
+          ikeys.length = 0;
+          for (let i = 0; i < rows.length; i++) ikeys.push(0);
+        }
+        return block.push(0);
+      };
+      const block = blockStage(k, ikeys);
+      flushes[k] = () => block.flush();
+      continue;
+    }
     steps[k] = () => {
       matched = false;
-      if (cache === null && k > 0 && src.derived === undefined) status.add('Select_full_join', 1);
-      if (cache === null && k === 0) status.add('Select_scan', 1);
+      if (cache === null) status.add('Select_scan', 1);
       const rows = materialize();
       for (const r of rows) {
         copyIn(r);
@@ -276,6 +427,8 @@ export function buildPipeline(stages: readonly PlannedStage[], frame: Frame, run
       sink();
       return;
     }
-    steps[0]!();
+    if (!steps[0]!()) return;
+    // the rows still buffered at each join stage, in order (a flush feeds the next stage)
+    for (let k = 1; k < n; k++) if (flushes[k] !== undefined && !flushes[k]!()) return;
   };
 }

@@ -1,4 +1,4 @@
-import { arr, identText, obj, type Obj, objectName, posOf, str, tagOf } from '../sql/ast.js';
+import { arr, identText, obj, type Obj, posOf, str, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeArith, makeNeg } from '../exec/arith.js';
 import { cmpValues, comparisonType, converter } from '../exec/compare.js';
@@ -45,7 +45,13 @@ export interface BindCtx {
 }
 
 /** Combine the planner facts of `parts` into a new Bound. */
-export function mk(t: SqlType, ev: Ev, parts: readonly Bound[], text: string, extra: Partial<Bound> = {}): Bound {
+export function mk(
+  t: SqlType,
+  ev: Ev,
+  parts: readonly Bound[],
+  text: string,
+  extra: Partial<Bound> = {},
+): Bound {
   let refs: number[] = [];
   let outer = false;
   let agg = false;
@@ -79,7 +85,8 @@ export function exprTextAt(sql: string, line: number, column: number): string {
   off += column - 1;
   let depth = 0;
   let i = off;
-  const stop = /^(from|where|group|having|order|limit|union|except|intersect|as|into|for|window|on|using|join|left|right|inner|cross|straight_join|natural|desc|asc|then|else|end|when|and|or)\b/i;
+  const stop =
+    /^(from|where|group|having|order|limit|union|except|intersect|as|into|for|window|on|using|join|left|right|inner|cross|straight_join|natural|desc|asc|then|else|end|when|and|or)\b/i;
   while (i < sql.length) {
     const c = sql[i]!;
     if (c === "'" || c === '"' || c === '`') {
@@ -103,7 +110,12 @@ export function exprTextAt(sql: string, line: number, column: number): string {
   return sql.slice(off, i).trim();
 }
 
-function err(code: 'ER_BAD_FIELD_ERROR' | 'ER_NON_UNIQ_ERROR', name: string, clause: string, n: unknown): SqlError {
+function err(
+  code: 'ER_BAD_FIELD_ERROR' | 'ER_NON_UNIQ_ERROR',
+  name: string,
+  clause: string,
+  n: unknown,
+): SqlError {
   const p = posOf(n);
   const msg =
     code === 'ER_BAD_FIELD_ERROR'
@@ -113,7 +125,13 @@ function err(code: 'ER_BAD_FIELD_ERROR' | 'ER_NON_UNIQ_ERROR', name: string, cla
 }
 
 /** Resolve a column name in the current block's sources (qualifier optional). */
-function findInBlock(block: Block, qual: string | undefined, name: string, clause: string, n: unknown): Bound | null | undefined {
+function findInBlock(
+  block: Block,
+  qual: string | undefined,
+  name: string,
+  clause: string,
+  n: unknown,
+): Bound | null | undefined {
   const lname = name.toLowerCase();
   const lq = qual?.toLowerCase();
   let found: Bound | undefined;
@@ -181,8 +199,23 @@ function resolveColumn(ctx: BindCtx, parts: string[], n: unknown): Bound {
   throw err('ER_BAD_FIELD_ERROR', full, ctx.clause, n);
 }
 
-const CMP_OPS: Record<string, string> = { Eq: '=', NotEq: '<>', Lt: '<', LtEq: '<=', Gt: '>', GtEq: '>=', Spaceship: '<=>' };
-const ARITH_OPS: Record<string, BinOp> = { Plus: '+', Minus: '-', Multiply: '*', Divide: '/', MyIntegerDivide: 'DIV', Modulo: '%' };
+const CMP_OPS: Record<string, string> = {
+  Eq: '=',
+  NotEq: '<>',
+  Lt: '<',
+  LtEq: '<=',
+  Gt: '>',
+  GtEq: '>=',
+  Spaceship: '<=>',
+};
+const ARITH_OPS: Record<string, BinOp> = {
+  Plus: '+',
+  Minus: '-',
+  Multiply: '*',
+  Divide: '/',
+  MyIntegerDivide: 'DIV',
+  Modulo: '%',
+};
 
 /** Bind an expression node. */
 export function bindExpr(n: unknown, ctx: BindCtx): Bound {
@@ -208,17 +241,44 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
     case 'BinaryOp': {
       const o = obj(v);
       const op = str(o.op) ?? tagOf(o.op)[0];
-      if (op === 'And' || op === 'Or' || op === 'Xor') return bindLogic(op, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
+      if (op === 'And' || op === 'Or' || op === 'Xor')
+        return bindLogic(op, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
       const cmp = CMP_OPS[op];
-      if (cmp !== undefined) return bindCompare(cmp, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
+      if (cmp !== undefined)
+        return bindCompare(cmp, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
       const ar = ARITH_OPS[op];
       if ((ar === '+' || ar === '-') && tagOf(o.right)[0] === 'Interval')
-        return bindFunction('DateArith', { date: bindExpr(o.left, ctx), interval: tagOf(o.right)[1], sign: ar === '+' ? 1 : -1 }, ctx, n);
+        return bindFunction(
+          'DateArith',
+          { date: bindExpr(o.left, ctx), interval: tagOf(o.right)[1], sign: ar === '+' ? 1 : -1 },
+          ctx,
+          n,
+        );
       if (ar === '+' && tagOf(o.left)[0] === 'Interval')
-        return bindFunction('DateArith', { date: bindExpr(o.right, ctx), interval: tagOf(o.left)[1], sign: 1 }, ctx, n);
-      if (ar !== undefined) return bindArith(ar, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n), ctx, o.right);
-      if (op === 'StringConcat') return bindLogic('Or', bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
-      if (op === 'BitwiseOr' || op === 'BitwiseAnd' || op === 'BitwiseXor' || op === 'PGBitwiseShiftLeft' || op === 'PGBitwiseShiftRight')
+        return bindFunction(
+          'DateArith',
+          { date: bindExpr(o.right, ctx), interval: tagOf(o.left)[1], sign: 1 },
+          ctx,
+          n,
+        );
+      if (ar !== undefined)
+        return bindArith(
+          ar,
+          bindExpr(o.left, ctx),
+          bindExpr(o.right, ctx),
+          nodeText(ctx.env, n),
+          ctx,
+          o.right,
+        );
+      if (op === 'StringConcat')
+        return bindLogic('Or', bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
+      if (
+        op === 'BitwiseOr' ||
+        op === 'BitwiseAnd' ||
+        op === 'BitwiseXor' ||
+        op === 'PGBitwiseShiftLeft' ||
+        op === 'PGBitwiseShiftRight'
+      )
         return bindBitwise(op, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
       throw unsupported(`operator ${op}`, n);
     }
@@ -235,19 +295,29 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
         const a = makeNeg(e.t, nodeText(ctx.env, n));
         const f = a.f;
         const ev = e.ev;
-        return mk(a.t, () => {
-          const x = ev();
-          return x === null ? null : f(x);
-        }, [e], `-${e.text}`);
+        return mk(
+          a.t,
+          () => {
+            const x = ev();
+            return x === null ? null : f(x);
+          },
+          [e],
+          `-${e.text}`,
+        );
       }
       if (op === 'Not') return bindNot(e, `NOT ${e.text}`);
       if (op === 'BitwiseNot' || op === 'PGBitwiseNot') {
         const ev = e.ev;
-        return mk(T_INT, () => {
-          const x = ev();
-          if (x === null) return null;
-          return normU64(~BigInt.asUintN(64, BigInt(coerce(x, e.t, T_INT) as number | bigint)));
-        }, [e], e.text);
+        return mk(
+          T_INT,
+          () => {
+            const x = ev();
+            if (x === null) return null;
+            return normU64(~BigInt.asUintN(64, BigInt(coerce(x, e.t, T_INT) as number | bigint)));
+          },
+          [e],
+          e.text,
+        );
       }
       throw unsupported(`unary ${op}`, n);
     }
@@ -264,7 +334,14 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
     case 'IsNotFalse': {
       const e = bindExpr(v, ctx);
       const tr = truthOf(e);
-      const f = tag === 'IsTrue' ? (x: boolean | null) => x === true : tag === 'IsNotTrue' ? (x: boolean | null) => x !== true : tag === 'IsFalse' ? (x: boolean | null) => x === false : (x: boolean | null) => x !== false;
+      const f =
+        tag === 'IsTrue'
+          ? (x: boolean | null) => x === true
+          : tag === 'IsNotTrue'
+            ? (x: boolean | null) => x !== true
+            : tag === 'IsFalse'
+              ? (x: boolean | null) => x === false
+              : (x: boolean | null) => x !== false;
       return mk(T_INT, () => (f(tr()) ? 1 : 0), [e], nodeText(ctx.env, n));
     }
     case 'Between': {
@@ -312,7 +389,10 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
       if (plan.columns.length !== 1)
         throw new SqlError('ER_OPERAND_COLUMNS', 'Operand should contain 1 column(s)');
       const t = plan.types[0]!;
-      const ev = subCache(ctx, plan)(() => {
+      const ev = subCache(
+        ctx,
+        plan,
+      )(() => {
         let val: unknown = null;
         let n2 = 0;
         plan.run((row) => {
@@ -328,7 +408,14 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
     case 'Like':
     case 'ILike': {
       const o = obj(v);
-      return bindLike(bindExpr(o.expr, ctx), bindExpr(o.pattern, ctx), o.escape_char, o.negated === true, nodeText(ctx.env, n), tag === 'ILike');
+      return bindLike(
+        bindExpr(o.expr, ctx),
+        bindExpr(o.pattern, ctx),
+        o.escape_char,
+        o.negated === true,
+        nodeText(ctx.env, n),
+        tag === 'ILike',
+      );
     }
     case 'Case':
       return bindCase(obj(v), ctx, nodeText(ctx.env, n));
@@ -353,7 +440,12 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
 
 export function unsupported(what: string, n: unknown): SqlError {
   const p = posOf(n);
-  return new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${what}'`, p?.line, p?.column);
+  return new SqlError(
+    'ER_NOT_SUPPORTED_YET',
+    `This version of MySQL doesn't yet support '${what}'`,
+    p?.line,
+    p?.column,
+  );
 }
 
 function normU64(b: bigint): number | bigint {
@@ -423,10 +515,15 @@ function paramValue(v: unknown, t: SqlType): unknown {
 
 export function bindNot(e: Bound, text: string): Bound {
   const tr = truthOf(e);
-  return mk(T_INT, () => {
-    const x = tr();
-    return x === null ? null : x ? 0 : 1;
-  }, [e], text);
+  return mk(
+    T_INT,
+    () => {
+      const x = tr();
+      return x === null ? null : x ? 0 : 1;
+    },
+    [e],
+    text,
+  );
 }
 
 export function bindLogic(op: 'And' | 'Or' | 'Xor', a: Bound, b: Bound, text: string): Bound {
@@ -465,10 +562,13 @@ export function bindCompare(op: string, l: Bound, r: Bound, text: string): Bound
   const cr = converter(r.t, ct);
   const le = l.ev;
   const re = r.ev;
-  const get = (e: Ev, c: ((v: unknown) => unknown) | null): Ev => (c === null ? e : () => {
-    const x = e();
-    return x === null ? null : c(x);
-  });
+  const get = (e: Ev, c: ((v: unknown) => unknown) | null): Ev =>
+    c === null
+      ? e
+      : () => {
+          const x = e();
+          return x === null ? null : c(x);
+        };
   const a = get(le, cl);
   const b = get(re, cr);
   let ev: Ev;
@@ -500,7 +600,8 @@ export function bindCompare(op: string, l: Bound, r: Bound, text: string): Bound
       };
       break;
     default: {
-      const test: (c: number) => boolean = op === '<' ? (c) => c < 0 : op === '<=' ? (c) => c <= 0 : op === '>' ? (c) => c > 0 : (c) => c >= 0;
+      const test: (c: number) => boolean =
+        op === '<' ? (c) => c < 0 : op === '<=' ? (c) => c <= 0 : op === '>' ? (c) => c > 0 : (c) => c >= 0;
       ev = () => {
         const x = a();
         if (x === null) return null;
@@ -514,11 +615,21 @@ export function bindCompare(op: string, l: Bound, r: Bound, text: string): Bound
 }
 
 function bindArith(op: BinOp, l: Bound, r: Bound, text: string, ctx: BindCtx, rightNode: unknown): Bound {
-  if ((op === '+' || op === '-') && (tagOf(rightNode)[0] === 'Interval' || l.t.kind === 'date' && r.t.kind === 'null')) {
+  if (
+    (op === '+' || op === '-') &&
+    (tagOf(rightNode)[0] === 'Interval' || (l.t.kind === 'date' && r.t.kind === 'null'))
+  ) {
     const [, iv] = tagOf(rightNode);
-    if (tagOf(rightNode)[0] === 'Interval') return bindFunction('DateArith', { date: l, interval: iv, sign: op === '+' ? 1 : -1 }, ctx, rightNode);
+    if (tagOf(rightNode)[0] === 'Interval')
+      return bindFunction('DateArith', { date: l, interval: iv, sign: op === '+' ? 1 : -1 }, ctx, rightNode);
   }
-  const a = makeArith(op, l.t.kind === 'null' ? T_INT : l.t, r.t.kind === 'null' ? T_INT : r.t, text, ctx.env.divPrecisionIncrement);
+  const a = makeArith(
+    op,
+    l.t.kind === 'null' ? T_INT : l.t,
+    r.t.kind === 'null' ? T_INT : r.t,
+    text,
+    ctx.env.divPrecisionIncrement,
+  );
   const f = a.f;
   const le = l.ev;
   const re = r.ev;
@@ -536,16 +647,30 @@ function bindArith(op: BinOp, l: Bound, r: Bound, text: string, ctx: BindCtx, ri
 function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound {
   const le = l.ev;
   const re = r.ev;
-  const u = (b: Bound, x: unknown): bigint => BigInt.asUintN(64, BigInt(coerce(x, b.t, T_INT) as number | bigint));
+  const u = (b: Bound, x: unknown): bigint =>
+    BigInt.asUintN(64, BigInt(coerce(x, b.t, T_INT) as number | bigint));
   const f: (a: bigint, b: bigint) => bigint =
-    op === 'BitwiseOr' ? (a, b) => a | b : op === 'BitwiseAnd' ? (a, b) => a & b : op === 'BitwiseXor' ? (a, b) => a ^ b : op === 'PGBitwiseShiftLeft' ? (a, b) => BigInt.asUintN(64, a << b) : (a, b) => a >> b;
-  return mk(T_INT, () => {
-    const x = le();
-    if (x === null) return null;
-    const y = re();
-    if (y === null) return null;
-    return normU64(f(u(l, x), u(r, y)));
-  }, [l, r], text);
+    op === 'BitwiseOr'
+      ? (a, b) => a | b
+      : op === 'BitwiseAnd'
+        ? (a, b) => a & b
+        : op === 'BitwiseXor'
+          ? (a, b) => a ^ b
+          : op === 'PGBitwiseShiftLeft'
+            ? (a, b) => BigInt.asUintN(64, a << b)
+            : (a, b) => a >> b;
+  return mk(
+    T_INT,
+    () => {
+      const x = le();
+      if (x === null) return null;
+      const y = re();
+      if (y === null) return null;
+      return normU64(f(u(l, x), u(r, y)));
+    },
+    [l, r],
+    text,
+  );
 }
 
 function bindIn(e: Bound, list: Bound[], text: string): Bound {
@@ -566,22 +691,32 @@ function bindIn(e: Bound, list: Bound[], text: string): Bound {
       }
     }
     const ee = e.ev;
-    return mk(T_INT, () => {
-      const v = ee();
-      if (v === null) return null;
-      if (set.has(keyOf(conv === null ? v : conv(v)))) return 1;
-      return hasNull ? null : 0;
-    }, [e, ...list], text);
+    return mk(
+      T_INT,
+      () => {
+        const v = ee();
+        if (v === null) return null;
+        if (set.has(keyOf(conv === null ? v : conv(v)))) return 1;
+        return hasNull ? null : 0;
+      },
+      [e, ...list],
+      text,
+    );
   }
-  return mk(T_INT, () => {
-    let sawNull = false;
-    for (const q of evs) {
-      const r = q();
-      if (r === 1) return 1;
-      if (r === null) sawNull = true;
-    }
-    return sawNull ? null : 0;
-  }, [e, ...list], text);
+  return mk(
+    T_INT,
+    () => {
+      let sawNull = false;
+      for (const q of evs) {
+        const r = q();
+        if (r === 1) return 1;
+        if (r === null) sawNull = true;
+      }
+      return sawNull ? null : 0;
+    },
+    [e, ...list],
+    text,
+  );
 }
 
 function keyOf(v: unknown): unknown {
@@ -615,7 +750,8 @@ function subBound(ctx: BindCtx, plan: SubPlan, t: SqlType, ev: Ev, text: string)
 
 function bindInSubquery(e: Bound, q: unknown, ctx: BindCtx, text: string): Bound {
   const plan = ctx.env.bindSubquery(q, ctx.block);
-  if (plan.columns.length !== 1) throw new SqlError('ER_OPERAND_COLUMNS', 'Operand should contain 1 column(s)');
+  if (plan.columns.length !== 1)
+    throw new SqlError('ER_OPERAND_COLUMNS', 'Operand should contain 1 column(s)');
   const st = plan.types[0]!;
   const ct = comparisonType(e.t, st);
   const ce = converter(e.t, ct);
@@ -680,18 +816,23 @@ function bindLike(e: Bound, p: Bound, escNode: unknown, negated: boolean, text: 
     }
     return new RegExp(`^${out}$`, ci ? 'iu' : 'u');
   };
-  return mk(T_INT, () => {
-    const s = se();
-    if (s === null) return null;
-    const pat = pe();
-    if (pat === null) return null;
-    if (pat !== lastPat) {
-      re = compilePat(pat as string);
-      lastPat = pat as string;
-    }
-    const m = re.test(s as string);
-    return (m !== negated) ? 1 : 0;
-  }, [e, p], text);
+  return mk(
+    T_INT,
+    () => {
+      const s = se();
+      if (s === null) return null;
+      const pat = pe();
+      if (pat === null) return null;
+      if (pat !== lastPat) {
+        re = compilePat(pat as string);
+        lastPat = pat as string;
+      }
+      const m = re.test(s as string);
+      return m !== negated ? 1 : 0;
+    },
+    [e, p],
+    text,
+  );
 }
 
 function escapeRe(c: string): string {
@@ -703,20 +844,33 @@ function bindCase(o: Obj, ctx: BindCtx, text: string): Bound {
   const conds = arr(o.conditions).map((c) => {
     const co = obj(c);
     const w = bindExpr(co.condition, ctx);
-    return { when: operand === undefined ? w : bindCompare('=', operand, w, ''), then: bindExpr(co.result, ctx) };
+    return {
+      when: operand === undefined ? w : bindCompare('=', operand, w, ''),
+      result: bindExpr(co.result, ctx),
+    };
   });
-  const els = o.else_result === undefined || o.else_result === null ? undefined : bindExpr(o.else_result, ctx);
-  const results = [...conds.map((c) => c.then), ...(els === undefined ? [] : [els])];
+  const els =
+    o.else_result === undefined || o.else_result === null ? undefined : bindExpr(o.else_result, ctx);
+  const results = [...conds.map((c) => c.result), ...(els === undefined ? [] : [els])];
   const t = unifyTypes(results.map((r) => r.t));
   const whens = conds.map((c) => truthOf(c.when));
-  const thens = conds.map((c) => castEv(c.then, t));
+  const thens = conds.map((c) => castEv(c.result, t));
   const elseEv = els === undefined ? () => null : castEv(els, t);
   const n = whens.length;
   const ev: Ev = () => {
     for (let i = 0; i < n; i++) if (whens[i]!() === true) return thens[i]!();
     return elseEv();
   };
-  return mk(t, ev, [...conds.flatMap((c) => [c.when, c.then]), ...(els === undefined ? [] : [els]), ...(operand ? [operand] : [])], text);
+  return mk(
+    t,
+    ev,
+    [
+      ...conds.flatMap((c) => [c.when, c.result]),
+      ...(els === undefined ? [] : [els]),
+      ...(operand ? [operand] : []),
+    ],
+    text,
+  );
 }
 
 import { unify as unifyTypes } from '../exec/types.js';
@@ -749,12 +903,17 @@ function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
     case 'UnsignedInteger': {
       const ev = e.ev;
       const from = e.t;
-      return mk(T_INT, () => {
-        const x = ev();
-        if (x === null) return null;
-        const i = coerce(x, from, T_INT) as number | bigint;
-        return normU64(BigInt.asUintN(64, BigInt(i)));
-      }, [e], text);
+      return mk(
+        T_INT,
+        () => {
+          const x = ev();
+          if (x === null) return null;
+          const i = coerce(x, from, T_INT) as number | bigint;
+          return normU64(BigInt.asUintN(64, BigInt(i)));
+        },
+        [e],
+        text,
+      );
     }
     case 'Decimal':
     case 'Numeric':
@@ -764,20 +923,29 @@ function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
       let s = 0;
       if (pt === 'PrecisionAndScale') [p, s] = arr(pv) as [number, number];
       else if (pt === 'Precision') p = pv as number;
-      if (p > 65) throw new SqlError('ER_TOO_BIG_PRECISION', `Too big precision ${p} specified for '${e.text}'. Maximum is 65.`);
+      if (p > 65)
+        throw new SqlError(
+          'ER_TOO_BIG_PRECISION',
+          `Too big precision ${p} specified for '${e.text}'. Maximum is 65.`,
+        );
       t = decType(p, s);
       const ev = e.ev;
       const from = e.t;
       const lim = 10n ** BigInt(p);
-      return mk(t, () => {
-        const x = ev();
-        if (x === null) return null;
-        const d = coerce(x, from, t) as bigint;
-        // out of range: the largest value of the type, as MySQL (with a warning)
-        if (d >= lim) return lim - 1n;
-        if (d <= -lim) return -(lim - 1n);
-        return d;
-      }, [e], text);
+      return mk(
+        t,
+        () => {
+          const x = ev();
+          if (x === null) return null;
+          const d = coerce(x, from, t) as bigint;
+          // out of range: the largest value of the type, as MySQL (with a warning)
+          if (d >= lim) return lim - 1n;
+          if (d <= -lim) return -(lim - 1n);
+          return d;
+        },
+        [e],
+        text,
+      );
     }
     case 'Double':
     case 'Float':

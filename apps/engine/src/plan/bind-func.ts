@@ -1,14 +1,44 @@
 import { arr, identText, obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { coerce, dateFromParts, normInt, parseDate, toDecimal, toDouble, toInteger } from '../exec/convert.js';
+import {
+  coerce,
+  dateFromParts,
+  normInt,
+  parseDate,
+  toDecimal,
+  toDouble,
+  toInteger,
+} from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType, unify } from '../exec/types.js';
 import type { Bound } from './bound.js';
-import { type BindCtx, bindCompare, bindExpr, castEv, literal, mk, nodeText, unsupported } from './bind-expr.js';
+import {
+  type BindCtx,
+  bindCompare,
+  bindExpr,
+  castEv,
+  literal,
+  mk,
+  nodeText,
+  unsupported,
+} from './bind-expr.js';
 import type { Ev } from './scope.js';
 import { truthOf } from '../exec/truth.js';
 
-const AGGS = new Set(['count', 'sum', 'avg', 'min', 'max', 'group_concat', 'bit_and', 'bit_or', 'bit_xor', 'std', 'stddev', 'variance']);
+const AGGS = new Set([
+  'count',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'group_concat',
+  'bit_and',
+  'bit_or',
+  'bit_xor',
+  'std',
+  'stddev',
+  'variance',
+]);
 
 /** Bind function-like nodes: calls, EXTRACT, SUBSTRING, INTERVAL arithmetic, DATE '…'. */
 export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown): Bound {
@@ -20,7 +50,8 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       const [, sv] = tagOf(obj(o.value).value ?? o.value);
       if (dt === 'Date') {
         const d = parseDate(String(sv));
-        if (d === null) throw new SqlError('ER_TRUNCATED_WRONG_VALUE', `Incorrect DATE value: '${String(sv)}'`);
+        if (d === null)
+          throw new SqlError('ER_TRUNCATED_WRONG_VALUE', `Incorrect DATE value: '${String(sv)}'`);
         return literal(T_DATE, d, `DATE '${String(sv)}'`);
       }
       return literal(T_STR, String(sv), text);
@@ -33,8 +64,10 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'Substring': {
       const o = obj(v);
       const args = [bindExpr(o.expr, ctx)];
-      if (o.substring_from !== undefined && o.substring_from !== null) args.push(bindExpr(o.substring_from, ctx));
-      if (o.substring_for !== undefined && o.substring_for !== null) args.push(bindExpr(o.substring_for, ctx));
+      if (o.substring_from !== undefined && o.substring_from !== null)
+        args.push(bindExpr(o.substring_from, ctx));
+      if (o.substring_for !== undefined && o.substring_for !== null)
+        args.push(bindExpr(o.substring_for, ctx));
       return substring(args, text);
     }
     case 'Ceil':
@@ -46,7 +79,12 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       const o = obj(v);
       const e = bindExpr(o.expr, ctx);
       const where = String(o.trim_where ?? 'Both');
-      const f = where === 'Leading' ? (s: string) => s.replace(/^ +/, '') : where === 'Trailing' ? (s: string) => s.replace(/ +$/, '') : (s: string) => s.replace(/^ +| +$/g, '');
+      const f =
+        where === 'Leading'
+          ? (s: string) => s.replace(/^ +/, '')
+          : where === 'Trailing'
+            ? (s: string) => s.replace(/ +$/, '')
+            : (s: string) => s.replace(/^ +| +$/g, '');
       return strFn([e], text, (a) => f(a[0] as string));
     }
     case 'Interval':
@@ -68,12 +106,16 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     const [t, av] = tagOf(a);
     const inner = t === 'Unnamed' ? av : obj(av).arg;
     const [it, iv] = tagOf(inner);
-    if (it === 'Expr') return tagOf(iv)[0] === 'Interval' ? literal(T_NULL, null, 'INTERVAL') : bindExpr(iv, ctx);
+    if (it === 'Expr')
+      return tagOf(iv)[0] === 'Interval' ? literal(T_NULL, null, 'INTERVAL') : bindExpr(iv, ctx);
     throw unsupported(`argument ${it} of ${name}()`, n);
   });
   const need = (lo: number, hi = lo): void => {
     if (args.length < lo || args.length > hi)
-      throw new SqlError('ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT', `Incorrect parameter count in the call to native function '${name}'`);
+      throw new SqlError(
+        'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
+        `Incorrect parameter count in the call to native function '${name}'`,
+      );
   };
   switch (name) {
     case 'abs': {
@@ -81,12 +123,17 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       const a = args[0]!;
       const t = a.t.kind === 'str' ? T_DBL : a.t.kind === 'null' ? T_INT : a.t;
       const ev = castEv(a, t);
-      return mk(t, () => {
-        const x = ev();
-        if (x === null) return null;
-        if (typeof x === 'bigint') return t.kind === 'int' ? normInt(x < 0n ? -x : x) : x < 0n ? -x : x;
-        return Math.abs(x as number);
-      }, args, text);
+      return mk(
+        t,
+        () => {
+          const x = ev();
+          if (x === null) return null;
+          if (typeof x === 'bigint') return t.kind === 'int' ? normInt(x < 0n ? -x : x) : x < 0n ? -x : x;
+          return Math.abs(x as number);
+        },
+        args,
+        text,
+      );
     }
     case 'coalesce':
     case 'ifnull': {
@@ -94,13 +141,18 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       else need(1, 1000);
       const t = unify(args.map((a) => a.t));
       const evs = args.map((a) => castEv(a, t));
-      return mk(t, () => {
-        for (const e of evs) {
-          const x = e();
-          if (x !== null) return x;
-        }
-        return null;
-      }, args, text);
+      return mk(
+        t,
+        () => {
+          for (const e of evs) {
+            const x = e();
+            if (x !== null) return x;
+          }
+          return null;
+        },
+        args,
+        text,
+      );
     }
     case 'nullif': {
       need(2);
@@ -125,10 +177,15 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'sign': {
       need(1);
       const ev = castEv(args[0]!, T_DBL);
-      return mk(T_INT, () => {
-        const x = ev() as number | null;
-        return x === null ? null : x > 0 ? 1 : x < 0 ? -1 : 0;
-      }, args, text);
+      return mk(
+        T_INT,
+        () => {
+          const x = ev() as number | null;
+          return x === null ? null : x > 0 ? 1 : x < 0 ? -1 : 0;
+        },
+        args,
+        text,
+      );
     }
     case 'sqrt':
     case 'exp':
@@ -157,20 +214,28 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         power: (x: number[]) => x[0]! ** x[1]!,
         pow: (x: number[]) => x[0]! ** x[1]!,
       }[name]!;
-      return mk(T_DBL, () => {
-        const xs: number[] = [];
-        for (const e of evs) {
-          const x = e();
-          if (x === null) return null;
-          xs.push(x as number);
-        }
-        const r = f(xs);
-        return Number.isNaN(r) || !Number.isFinite(r) ? null : r;
-      }, args, text);
+      return mk(
+        T_DBL,
+        () => {
+          const xs: number[] = [];
+          for (const e of evs) {
+            const x = e();
+            if (x === null) return null;
+            xs.push(x as number);
+          }
+          const r = f(xs);
+          return Number.isNaN(r) || !Number.isFinite(r) ? null : r;
+        },
+        args,
+        text,
+      );
     }
     case 'mod': {
       need(2);
-      return bindExpr({ BinaryOp: { left: rawArgExpr(rawArgs[0]), op: 'Modulo', right: rawArgExpr(rawArgs[1]) } }, ctx);
+      return bindExpr(
+        { BinaryOp: { left: rawArgExpr(rawArgs[0]), op: 'Modulo', right: rawArgExpr(rawArgs[1]) } },
+        ctx,
+      );
     }
     case 'greatest':
     case 'least': {
@@ -178,15 +243,21 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       const t = unify(args.map((a) => a.t));
       const evs = args.map((a) => castEv(a, t));
       const g = name === 'greatest';
-      return mk(t, () => {
-        let best: unknown = null;
-        for (const e of evs) {
-          const x = e();
-          if (x === null) return null;
-          if (best === null || (g ? (x as number) > (best as number) : (x as number) < (best as number))) best = x;
-        }
-        return best;
-      }, args, text);
+      return mk(
+        t,
+        () => {
+          let best: unknown = null;
+          for (const e of evs) {
+            const x = e();
+            if (x === null) return null;
+            if (best === null || (g ? (x as number) > (best as number) : (x as number) < (best as number)))
+              best = x;
+          }
+          return best;
+        },
+        args,
+        text,
+      );
     }
     case 'length':
     case 'octet_length':
@@ -210,16 +281,21 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'concat_ws': {
       need(2, 1000);
       const evs = args.map((a) => castEv(a, T_STR));
-      return mk(T_STR, () => {
-        const sep = evs[0]!();
-        if (sep === null) return null;
-        const parts: string[] = [];
-        for (let i = 1; i < evs.length; i++) {
-          const x = evs[i]!();
-          if (x !== null) parts.push(x as string);
-        }
-        return parts.join(sep as string);
-      }, args, text);
+      return mk(
+        T_STR,
+        () => {
+          const sep = evs[0]!();
+          if (sep === null) return null;
+          const parts: string[] = [];
+          for (let i = 1; i < evs.length; i++) {
+            const x = evs[i]!();
+            if (x !== null) parts.push(x as string);
+          }
+          return parts.join(sep as string);
+        },
+        args,
+        text,
+      );
     }
     case 'substring':
     case 'substr':
@@ -231,10 +307,15 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       return strFn(args, text, (a) => (a[0] as string).slice(0, Math.max(0, Number(a[1]))), [T_STR, T_INT]);
     case 'right':
       need(2);
-      return strFn(args, text, (a) => {
-        const k = Number(a[1]);
-        return k <= 0 ? '' : (a[0] as string).slice(-k);
-      }, [T_STR, T_INT]);
+      return strFn(
+        args,
+        text,
+        (a) => {
+          const k = Number(a[1]);
+          return k <= 0 ? '' : (a[0] as string).slice(-k);
+        },
+        [T_STR, T_INT],
+      );
     case 'trim':
       need(1);
       return strFn(args, text, (a) => (a[0] as string).replace(/^ +| +$/g, ''));
@@ -258,7 +339,12 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'position': {
       need(2, 3);
       const [needle, hay] = name === 'instr' ? [1, 0] : [0, 1];
-      return intFn(args, text, (a) => (a[hay] as string).indexOf(a[needle] as string, a.length > 2 ? Number(a[2]) - 1 : 0) + 1, [T_STR, T_STR, T_INT]);
+      return intFn(
+        args,
+        text,
+        (a) => (a[hay] as string).indexOf(a[needle] as string, a.length > 2 ? Number(a[2]) - 1 : 0) + 1,
+        [T_STR, T_STR, T_INT],
+      );
     }
     case 'year':
     case 'month':
@@ -285,11 +371,16 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       need(2);
       const a = castEv(args[0]!, T_DATE);
       const b = castEv(args[1]!, T_DATE);
-      return mk(T_INT, () => {
-        const x = a();
-        const y = b();
-        return x === null || y === null ? null : (x as number) - (y as number);
-      }, args, text);
+      return mk(
+        T_INT,
+        () => {
+          const x = a();
+          const y = b();
+          return x === null || y === null ? null : (x as number) - (y as number);
+        },
+        args,
+        text,
+      );
     }
     case 'database':
     case 'schema':
@@ -317,15 +408,20 @@ function rawArgExpr(a: unknown): unknown {
 
 function strFn(args: Bound[], text: string, f: (a: unknown[]) => unknown, types?: SqlType[]): Bound {
   const evs = args.map((a, i) => castEv(a, types?.[i] ?? T_STR));
-  return mk(T_STR, () => {
-    const xs: unknown[] = [];
-    for (const e of evs) {
-      const x = e();
-      if (x === null) return null;
-      xs.push(x);
-    }
-    return f(xs);
-  }, args, text);
+  return mk(
+    T_STR,
+    () => {
+      const xs: unknown[] = [];
+      for (const e of evs) {
+        const x = e();
+        if (x === null) return null;
+        xs.push(x);
+      }
+      return f(xs);
+    },
+    args,
+    text,
+  );
 }
 
 function intFn(args: Bound[], text: string, f: (a: unknown[]) => number, types?: SqlType[]): Bound {
@@ -334,82 +430,107 @@ function intFn(args: Bound[], text: string, f: (a: unknown[]) => number, types?:
 }
 
 function substring(args: Bound[], text: string): Bound {
-  return strFn(args, text, (a) => {
-    const s = a[0] as string;
-    let pos = Number(a[1]);
-    const len = a.length > 2 ? Number(a[2]) : Number.POSITIVE_INFINITY;
-    if (pos === 0 || len <= 0) return '';
-    const cps = [...s];
-    if (pos < 0) pos = cps.length + pos + 1;
-    if (pos < 1) return '';
-    return cps.slice(pos - 1, len === Number.POSITIVE_INFINITY ? undefined : pos - 1 + len).join('');
-  }, [T_STR, T_INT, T_INT]);
+  return strFn(
+    args,
+    text,
+    (a) => {
+      const s = a[0] as string;
+      let pos = Number(a[1]);
+      const len = a.length > 2 ? Number(a[2]) : Number.POSITIVE_INFINITY;
+      if (pos === 0 || len <= 0) return '';
+      const cps = [...s];
+      if (pos < 0) pos = cps.length + pos + 1;
+      if (pos < 1) return '';
+      return cps.slice(pos - 1, len === Number.POSITIVE_INFINITY ? undefined : pos - 1 + len).join('');
+    },
+    [T_STR, T_INT, T_INT],
+  );
 }
 
 function roundLike(name: string, args: Bound[], text: string): Bound {
   if (args.length < 1 || args.length > 2)
-    throw new SqlError('ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT', `Incorrect parameter count in the call to native function '${name}'`);
+    throw new SqlError(
+      'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
+      `Incorrect parameter count in the call to native function '${name}'`,
+    );
   const a = args[0]!;
   const dArg = args[1];
   const dConst = dArg === undefined ? 0 : dArg.lit !== undefined ? Number(dArg.lit.v) : undefined;
   const dEv = dArg === undefined ? () => 0 : castEv(dArg, T_INT);
   if (a.t.kind === 'int' || a.t.kind === 'null') {
     const ev = a.ev;
-    if (name === 'ceil' || name === 'floor' || (dConst !== undefined && dConst >= 0)) return mk(T_INT, ev, args, text);
-    return mk(T_INT, () => {
-      const x = ev();
-      if (x === null) return null;
-      const d = Number(dEv());
-      if (d >= 0) return x;
-      const m = pow10(-d);
-      const v = BigInt(x as number | bigint);
-      const q = name === 'truncate' ? (v / m) * m : rescale(v, -d, 0) * m;
-      return normInt(q);
-    }, args, text);
+    if (name === 'ceil' || name === 'floor' || (dConst !== undefined && dConst >= 0))
+      return mk(T_INT, ev, args, text);
+    return mk(
+      T_INT,
+      () => {
+        const x = ev();
+        if (x === null) return null;
+        const d = Number(dEv());
+        if (d >= 0) return x;
+        const m = pow10(-d);
+        const v = BigInt(x as number | bigint);
+        const q = name === 'truncate' ? (v / m) * m : rescale(v, -d, 0) * m;
+        return normInt(q);
+      },
+      args,
+      text,
+    );
   }
   if (a.t.kind === 'dec') {
     const s = a.t.iscale;
-    const outScale = name === 'ceil' || name === 'floor' ? 0 : Math.max(0, Math.min(dConst ?? a.t.scale, a.t.scale));
+    const outScale =
+      name === 'ceil' || name === 'floor' ? 0 : Math.max(0, Math.min(dConst ?? a.t.scale, a.t.scale));
     const t = name === 'ceil' || name === 'floor' ? T_INT : decType(a.t.prec, outScale);
     const ev = a.ev;
-    return mk(t, () => {
-      const x = ev() as bigint | null;
-      if (x === null) return null;
-      if (name === 'ceil' || name === 'floor') {
-        const m = pow10(s);
-        let q = x / m;
-        if (name === 'floor' && x < 0n && q * m !== x) q -= 1n;
-        if (name === 'ceil' && x > 0n && q * m !== x) q += 1n;
-        return normInt(q);
-      }
-      const d = Number(dEv());
-      if (d >= s) return rescale(x, s, outScale);
-      if (name === 'truncate') {
-        const m = pow10(s - d);
-        return rescale((x / m) * m, s, outScale);
-      }
-      if (d >= 0) return rescale(rescale(x, s, d), d, outScale);
-      const r = rescale(x, s, d === 0 ? 0 : 0);
-      const m = pow10(-d);
-      return rescale(rescale(r, -d, 0) * m, 0, outScale);
-    }, args, text);
+    return mk(
+      t,
+      () => {
+        const x = ev() as bigint | null;
+        if (x === null) return null;
+        if (name === 'ceil' || name === 'floor') {
+          const m = pow10(s);
+          let q = x / m;
+          if (name === 'floor' && x < 0n && q * m !== x) q -= 1n;
+          if (name === 'ceil' && x > 0n && q * m !== x) q += 1n;
+          return normInt(q);
+        }
+        const d = Number(dEv());
+        if (d >= s) return rescale(x, s, outScale);
+        if (name === 'truncate') {
+          const m = pow10(s - d);
+          return rescale((x / m) * m, s, outScale);
+        }
+        if (d >= 0) return rescale(rescale(x, s, d), d, outScale);
+        const r = rescale(x, s, d === 0 ? 0 : 0);
+        const m = pow10(-d);
+        return rescale(rescale(r, -d, 0) * m, 0, outScale);
+      },
+      args,
+      text,
+    );
   }
   const ev = castEv(a, T_DBL);
   const t = name === 'ceil' || name === 'floor' ? T_INT : T_DBL;
-  return mk(t, () => {
-    const x = ev() as number | null;
-    if (x === null) return null;
-    if (name === 'ceil') return toInteger(Math.ceil(x), 'dbl');
-    if (name === 'floor') return toInteger(Math.floor(x), 'dbl');
-    const d = Number(dEv());
-    const m = 10 ** d;
-    if (name === 'truncate') return Math.trunc(x * m) / m;
-    const y = Math.abs(x) * m;
-    const r = Math.round(y);
-    // half away from zero, judged on the decimal text
-    const adj = Math.abs(y - Math.trunc(y) - 0.5) < 1e-9 ? Math.trunc(y) + 1 : r;
-    return (Math.sign(x) * adj) / m;
-  }, args, text);
+  return mk(
+    t,
+    () => {
+      const x = ev() as number | null;
+      if (x === null) return null;
+      if (name === 'ceil') return toInteger(Math.ceil(x), 'dbl');
+      if (name === 'floor') return toInteger(Math.floor(x), 'dbl');
+      const d = Number(dEv());
+      const m = 10 ** d;
+      if (name === 'truncate') return Math.trunc(x * m) / m;
+      const y = Math.abs(x) * m;
+      const r = Math.round(y);
+      // half away from zero, judged on the decimal text
+      const adj = Math.abs(y - Math.trunc(y) - 0.5) < 1e-9 ? Math.trunc(y) + 1 : r;
+      return (Math.sign(x) * adj) / m;
+    },
+    args,
+    text,
+  );
 }
 
 function dateField(field: string, e: Bound, text: string, n: unknown): Bound {
@@ -431,10 +552,15 @@ function dateField(field: string, e: Bound, text: string, n: unknown): Bound {
     default:
       throw unsupported(`EXTRACT(${field})`, n);
   }
-  return mk(T_INT, () => {
-    const x = ev();
-    return x === null ? null : f(new Date((x as number) * 86_400_000));
-  }, [e], text);
+  return mk(
+    T_INT,
+    () => {
+      const x = ev();
+      return x === null ? null : f(new Date((x as number) * 86_400_000));
+    },
+    [e],
+    text,
+  );
 }
 
 function intervalOf(iv: unknown, ctx: BindCtx): { amount: Bound; unit: string } {
@@ -483,11 +609,16 @@ function dateArith(date: Bound, iv: unknown, sign: number, ctx: BindCtx, text: s
 function dateArithDays(date: Bound, n: Bound, sign: number, text: string): Bound {
   const d = castEv(date, T_DATE);
   const a = castEv(n, T_INT);
-  return mk(T_DATE, () => {
-    const x = d();
-    const k = a();
-    return x === null || k === null ? null : (x as number) + Number(k) * sign;
-  }, [date, n], text);
+  return mk(
+    T_DATE,
+    () => {
+      const x = d();
+      const k = a();
+      return x === null || k === null ? null : (x as number) + Number(k) * sign;
+    },
+    [date, n],
+    text,
+  );
 }
 
 /** MySQL's month arithmetic: the day is clamped to the last day of the target month. */
@@ -502,7 +633,15 @@ export function addMonths(days: number, months: number): number | null {
   return dateFromParts(y, m + 1, Math.min(dt.getUTCDate(), lastDay));
 }
 
-function aggregate(name: string, rawArgs: unknown[], distinct: boolean, ctx: BindCtx, text: string, n: unknown, argList: Record<string, unknown>): Bound {
+function aggregate(
+  name: string,
+  rawArgs: unknown[],
+  distinct: boolean,
+  ctx: BindCtx,
+  text: string,
+  n: unknown,
+  argList: Record<string, unknown>,
+): Bound {
   if (!ctx.allowAgg) throw new SqlError('ER_INVALID_GROUP_FUNC_USE', 'Invalid use of group function');
   const inner: BindCtx = { ...ctx, allowAgg: false };
   let arg: Bound | null = null;
@@ -514,18 +653,27 @@ function aggregate(name: string, rawArgs: unknown[], distinct: boolean, ctx: Bin
       const args = rawArgs.map((r) => bindExpr(rawArgExpr(r), inner));
       arg = args[0]!;
       if (args.length > 1) {
-        if (name !== 'group_concat') throw new SqlError('ER_PARSE_ERROR', `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${text}' at line 1`);
+        if (name !== 'group_concat')
+          throw new SqlError(
+            'ER_PARSE_ERROR',
+            `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${text}' at line 1`,
+          );
         // GROUP_CONCAT(a, b): concatenation of the arguments
         const evs = args.map((x) => castEv(x, T_STR));
-        arg = mk(T_STR, () => {
-          let s = '';
-          for (const e of evs) {
-            const x = e();
-            if (x === null) return null;
-            s += x as string;
-          }
-          return s;
-        }, args, text);
+        arg = mk(
+          T_STR,
+          () => {
+            let s = '';
+            for (const e of evs) {
+              const x = e();
+              if (x === null) return null;
+              s += x as string;
+            }
+            return s;
+          },
+          args,
+          text,
+        );
       }
     } else if (it !== 'Wildcard' && it !== 'QualifiedWildcard') throw unsupported(`argument of ${name}()`, n);
     void iv;
@@ -539,7 +687,12 @@ function aggregate(name: string, rawArgs: unknown[], distinct: boolean, ctx: Bin
       t = T_INT;
       break;
     case 'sum':
-      t = at.kind === 'int' || at.kind === 'null' ? decType(at.prec + 22, 0) : at.kind === 'dec' ? decType(at.prec + 22, at.scale, at.iscale) : T_DBL;
+      t =
+        at.kind === 'int' || at.kind === 'null'
+          ? decType(at.prec + 22, 0)
+          : at.kind === 'dec'
+            ? decType(at.prec + 22, at.scale, at.iscale)
+            : T_DBL;
       break;
     case 'avg': {
       const inc = ctx.env.divPrecisionIncrement;
@@ -565,7 +718,9 @@ function aggregate(name: string, rawArgs: unknown[], distinct: boolean, ctx: Bin
     default:
       t = T_DBL;
   }
-  const sepNode = arr(argList.clauses).map((c) => tagOf(c)).find(([k]) => k === 'Separator');
+  const sepNode = arr(argList.clauses)
+    .map((c) => tagOf(c))
+    .find(([k]) => k === 'Separator');
   const sep = sepNode === undefined ? ',' : String(tagOf(sepNode[1])[1] ?? ',');
   ctx.block.aggs.push({ fn: name, arg, distinct, slot, t, sep });
   const frame = ctx.block.frame;

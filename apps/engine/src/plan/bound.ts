@@ -51,7 +51,11 @@ export class Block {
   /** CTEs visible here. */
   readonly ctes: Map<string, import('./scope.js').DerivedSource>;
 
-  constructor(parent: Block | undefined, run: RunState, ctes?: Map<string, import('./scope.js').DerivedSource>) {
+  constructor(
+    parent: Block | undefined,
+    run: RunState,
+    ctes?: Map<string, import('./scope.js').DerivedSource>,
+  ) {
     this.parent = parent;
     this.run = run;
     this.ctes = ctes ?? new Map(parent?.ctes ?? []);

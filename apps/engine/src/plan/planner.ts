@@ -15,7 +15,24 @@ import type { Source } from './scope.js';
 export type Access =
   | { readonly kind: 'scan' }
   | { readonly kind: 'ref'; readonly index: string; readonly keys: readonly KeyPart[] }
-  | { readonly kind: 'hash'; readonly build: readonly Bound[]; readonly probe: readonly Bound[]; readonly types: readonly SqlType[] };
+  | {
+      readonly kind: 'range';
+      readonly index: string;
+      readonly column: number;
+      readonly lo?: RangeBound;
+      readonly hi?: RangeBound;
+    }
+  | {
+      readonly kind: 'hash';
+      readonly build: readonly Bound[];
+      readonly probe: readonly Bound[];
+      readonly types: readonly SqlType[];
+    };
+
+export interface RangeBound {
+  readonly expr: Bound;
+  readonly inclusive: boolean;
+}
 
 export interface KeyPart {
   readonly column: number;
@@ -32,11 +49,8 @@ export interface PlannedStage {
 }
 
 export interface Planner {
-  plan(sources: readonly Source[], where: readonly Bound[]): PlannedStage[];
-}
-
-function stageOf(b: Bound): number {
-  return b.refs.length === 0 ? 0 : b.refs[b.refs.length - 1]!;
+  /** `straight`: STRAIGHT_JOIN, keep the FROM order. */
+  plan(sources: readonly Source[], where: readonly Bound[], straight?: boolean): PlannedStage[];
 }
 
 /** Whether a probe of type `t` can be looked up exactly in a column of the stored kind. */
@@ -57,40 +71,128 @@ function keyable(src: Source, c: number, t: SqlType): boolean {
   }
 }
 
-/** An equality `col(src) = expr(earlier)`: [column, expr], else undefined. */
-function equalityOn(b: Bound, k: number): [number, Bound] | undefined {
+/**
+ * An equality `col(source k) = expr` whose other side reads only tables joined before
+ * (`before(i)`): [column, expr], else undefined.
+ */
+function equalityOn(b: Bound, k: number, before: (i: number) => boolean): [number, Bound] | undefined {
   const cmp = b.cmp;
   if (cmp === undefined || cmp.op !== '=' || b.sub === true) return undefined;
   for (const [x, y] of [
     [cmp.l, cmp.r],
     [cmp.r, cmp.l],
   ] as const) {
-    if (x.col !== undefined && x.col.src.idx === k && !x.outer && y.refs.every((r) => r < k) && y.sub !== true)
+    if (x.col !== undefined && x.col.src.idx === k && !x.outer && y.refs.every(before) && y.sub !== true)
       return [x.col.c, y];
   }
   return undefined;
 }
 
+/**
+ * The join order: FROM order when a join is a LEFT JOIN or STRAIGHT_JOIN is given; otherwise
+ * greedy: first the first table (in FROM order) with an equality to a constant, then each time
+ * the first table bound by an equality to the tables already joined, else one with a constant
+ * equality, else the next in FROM order. A chain of equalities listed in another order in FROM
+ * so never becomes a cross product.
+ */
+function joinOrder(sources: readonly Source[], where: readonly Bound[], straight: boolean): number[] {
+  const n = sources.length;
+  const from = sources.map((_, i) => i);
+  if (straight || n <= 2 || sources.some((s) => s.joinType === 'left')) return from;
+  const eqs = where.filter((w) => w.cmp?.op === '=' && w.sub !== true && !w.outer);
+  const constEq = (i: number): boolean =>
+    eqs.some((w) => {
+      const { l, r } = w.cmp!;
+      return (l.col?.src.idx === i && r.refs.length === 0) || (r.col?.src.idx === i && l.refs.length === 0);
+    });
+  const order: number[] = [];
+  const joined = new Set<number>();
+  const take = (i: number): void => {
+    order.push(i);
+    joined.add(i);
+  };
+  take(from.find(constEq) ?? 0);
+  while (order.length < n) {
+    const rest = from.filter((i) => !joined.has(i));
+    const linked = rest.find((i) =>
+      eqs.some(
+        (w) => w.refs.some((r) => joined.has(r)) && equalityOn(w, i, (r) => joined.has(r)) !== undefined,
+      ),
+    );
+    take(linked ?? rest.find(constEq) ?? rest[0]!);
+  }
+  return order;
+}
+
+const FLIP: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/** The bounds a conjunct puts on column c of source k, from values known before it. */
+function rangeBounds(
+  b: Bound,
+  k: number,
+  c: number,
+  before: (i: number) => boolean,
+): Array<['lo' | 'hi', RangeBound]> {
+  if (b.sub === true) return [];
+  const isCol = (x: Bound): boolean =>
+    x.col !== undefined && x.col.src.idx === k && x.col.c === c && !x.outer;
+  const known = (x: Bound): boolean => x.refs.every(before) && x.sub !== true;
+  if (b.between !== undefined) {
+    const { e, lo, hi } = b.between;
+    if (isCol(e) && known(lo) && known(hi))
+      return [
+        ['lo', { expr: lo, inclusive: true }],
+        ['hi', { expr: hi, inclusive: true }],
+      ];
+    return [];
+  }
+  const cmp = b.cmp;
+  if (cmp === undefined || FLIP[cmp.op] === undefined) return [];
+  let op = cmp.op;
+  let other: Bound;
+  if (isCol(cmp.l) && known(cmp.r)) other = cmp.r;
+  else if (isCol(cmp.r) && known(cmp.l)) {
+    other = cmp.l;
+    op = FLIP[op]!;
+  } else return [];
+  if (op === '>' || op === '>=') return [['lo', { expr: other, inclusive: op === '>=' }]];
+  return [['hi', { expr: other, inclusive: op === '<=' }]];
+}
+
 export const ruleBasedPlanner: Planner = {
-  plan(sources, where) {
+  plan(sources, where, straight = false) {
+    const order = joinOrder(sources, where, straight);
+    const pos = new Array<number>(sources.length).fill(0);
+    for (const [p, si] of order.entries()) pos[si] = p;
     const placed: Bound[][] = sources.map(() => []);
-    for (const w of where) placed[Math.max(0, Math.min(stageOf(w), sources.length - 1))]!.push(w);
-    return sources.map((src, k) => {
+    for (const w of where) {
+      let p = 0;
+      for (const r of w.refs) p = Math.max(p, pos[r] ?? 0);
+      placed[p]!.push(w);
+    }
+    return order.map((si, p) => {
+      const src = sources[si]!;
       const left = src.joinType === 'left';
-      const match = left ? src.on : placed[k]!;
-      const post = left ? placed[k]! : [];
-      return { src, access: chooseAccess(src, k, match), match, post };
+      const match = left ? src.on : placed[p]!;
+      const post = left ? placed[p]! : [];
+      const before = (i: number): boolean => (pos[i] ?? 0) < p;
+      return { src, access: chooseAccess(src, p, match, before), match, post };
     });
   },
 };
 
-function chooseAccess(src: Source, k: number, match: readonly Bound[]): Access {
+function chooseAccess(
+  src: Source,
+  p: number,
+  match: readonly Bound[],
+  before: (i: number) => boolean,
+): Access {
   const eqs: [number, Bound][] = [];
   for (const m of match) {
-    const e = equalityOn(m, k);
+    const e = equalityOn(m, src.idx, before);
     if (e !== undefined) eqs.push(e);
   }
-  if (src.table !== undefined && sources0(src)) {
+  if (src.table !== undefined && src.derived === undefined) {
     const t = src.table;
     const hints = src.hints;
     const allowed = (name: string): boolean => {
@@ -114,16 +216,32 @@ function chooseAccess(src: Source, k: number, match: readonly Bound[]): Access {
         best = { index: ix.name, keys, unique };
     }
     if (best !== undefined) return { kind: 'ref', index: best.index, keys: best.keys };
+    // a range on an index's first column: col < / <= / > / >= expr, col BETWEEN a AND b
+    for (const ix of [t.primary, ...t.secondary]) {
+      if (!allowed(ix.name)) continue;
+      const c = ix.columns[0]!;
+      let lo: RangeBound | undefined;
+      let hi: RangeBound | undefined;
+      for (const m of match) {
+        for (const [side, b] of rangeBounds(m, src.idx, c, before)) {
+          if (!keyable(src, c, b.expr.t)) continue;
+          if (side === 'lo') lo ??= b;
+          else hi ??= b;
+        }
+      }
+      if (lo !== undefined || hi !== undefined)
+        return { kind: 'range', index: ix.name, column: c, ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) };
+    }
   }
   const joinEqs = eqs.filter(([, e]) => e.refs.length > 0 || e.outer);
-  if (k > 0 && joinEqs.length > 0) {
+  if (p > 0 && joinEqs.length > 0) {
     const build: Bound[] = [];
     const probe: Bound[] = [];
     const types: SqlType[] = [];
     for (const [, e] of joinEqs) {
-      const m = match.find((x) => equalityOn(x, k)?.[1] === e)!;
+      const m = match.find((x) => equalityOn(x, src.idx, before)?.[1] === e)!;
       const cmp = m.cmp!;
-      const side = cmp.l.col?.src.idx === k && cmp.r === e ? cmp.l : cmp.r;
+      const side = cmp.r === e ? cmp.l : cmp.r;
       build.push(side);
       probe.push(e);
       types.push(side.t);
@@ -131,8 +249,4 @@ function chooseAccess(src: Source, k: number, match: readonly Bound[]): Access {
     return { kind: 'hash', build, probe, types };
   }
   return { kind: 'scan' };
-}
-
-function sources0(src: Source): boolean {
-  return src.derived === undefined;
 }

@@ -4,13 +4,22 @@ import { arr, identText, obj, type Obj, objectName, posOf, tagOf } from '../sql/
 import { SqlError } from '../sql/errors.js';
 import { parseSql } from '../sql/parser.js';
 import { Aggregator, type AggState } from '../exec/aggregate.js';
-import { cmpValues, hashKey } from '../exec/compare.js';
+import { hashKey } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
+import { FileSort } from '../exec/filesort.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import type { StatusCounters } from '../exec/status.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
 import type { TableMeta } from '../session/meta.js';
-import { type BindCtx, type BindEnv, bindCompare, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
+import {
+  type BindCtx,
+  type BindEnv,
+  bindCompare,
+  bindExpr,
+  columnRef,
+  exprTextAt,
+  type SubPlan,
+} from './bind-expr.js';
 import { Block, type Bound } from './bound.js';
 import type { Planner } from './planner.js';
 import type { ColumnInfo, DerivedSource, RunState, Source } from './scope.js';
@@ -30,6 +39,10 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   meta(table: string): TableMeta | undefined;
   view(name: string): string | undefined;
   readonly sqlMode: string;
+  /** sort_buffer_size, bytes. */
+  readonly sortBufferSize: number;
+  /** join_buffer_size, bytes. */
+  readonly joinBufferSize: number;
 }
 
 interface Ctx {
@@ -66,7 +79,12 @@ export function storedType(t: Table['columns'][number]['type']): SqlType {
 }
 
 /** Bind and plan a query expression (`Query` node). */
-export function bindQuery(q: unknown, c: Ctx, parent: Block | undefined, ctes?: Map<string, DerivedSource>): QueryPlan {
+export function bindQuery(
+  q: unknown,
+  c: Ctx,
+  parent: Block | undefined,
+  ctes?: Map<string, DerivedSource>,
+): QueryPlan {
   const qo = obj(q);
   let scope = ctes ?? parent?.ctes ?? new Map<string, DerivedSource>();
   const w = obj(qo.with);
@@ -125,7 +143,7 @@ function constInt(n: unknown, c: Ctx, parent: Block | undefined): () => number {
   return () => {
     const v = e.ev();
     const x = Number(coerce(v, e.t, T_INT) ?? 0);
-    return x < 0 ? 0 : x;
+    return Math.max(x, 0);
   };
 }
 
@@ -134,19 +152,41 @@ interface SortKey {
   readonly desc: boolean;
 }
 
-function compareRows(keys: number, desc: boolean[]): (a: unknown[], b: unknown[]) => number {
-  return (a, b) => {
-    for (let i = 0; i < keys; i++) {
-      const x = a[i];
-      const y = b[i];
-      let r: number;
-      if (x === null) r = y === null ? 0 : -1;
-      else if (y === null) r = 1;
-      else r = cmpValues(x, y);
-      if (r !== 0) return desc[i] ? -r : r;
-    }
-    return 0;
-  };
+/**
+ * Sort [keys, row] pairs with a filesort of `sort_buffer_size` (rows travel through the sorter,
+ * spilling to temp files past the buffer); counts Sort_* as MySQL.
+ */
+function sortRows(
+  rows: Array<[unknown[], unknown[]]>,
+  types: readonly SqlType[],
+  desc: readonly boolean[],
+  env: QueryEnv,
+  how: 'Sort_scan' | 'Sort_range',
+): Array<[unknown[], unknown[]]> {
+  const fs = startSort(types, desc, env, how);
+  for (const [k, r] of rows) fs.add(k, r);
+  const out: Array<[unknown[], unknown[]]> = [];
+  finishSort(fs, env, (r) => {
+    out.push([[], r]);
+    return true;
+  });
+  return out;
+}
+
+function startSort(
+  types: readonly SqlType[],
+  desc: readonly boolean[],
+  env: QueryEnv,
+  how: 'Sort_scan' | 'Sort_range',
+): FileSort {
+  env.status.add(how, 1);
+  return new FileSort(types, desc, env.sortBufferSize);
+}
+
+function finishSort(fs: FileSort, env: QueryEnv, emit: (row: unknown[]) => boolean): void {
+  env.status.add('Sort_rows', fs.rows);
+  const passes = fs.drain(emit);
+  if (passes > 0) env.status.add('Sort_merge_passes', passes);
 }
 
 function rowKey(row: readonly unknown[], types: readonly SqlType[]): string {
@@ -160,25 +200,39 @@ function rowKey(row: readonly unknown[], types: readonly SqlType[]): string {
 }
 
 /** Sort, dedupe and cut collected rows (after a set operation or with ORDER BY on output columns). */
-function orderOutput(inner: QueryPlan, orderBy: unknown[], limit: LimitSpec | undefined, c: Ctx, parent: Block | undefined): QueryPlan {
+function orderOutput(
+  inner: QueryPlan,
+  orderBy: unknown[],
+  limit: LimitSpec | undefined,
+  c: Ctx,
+  parent: Block | undefined,
+): QueryPlan {
   const keys = orderBy.map((o) => {
     const oo = obj(o);
     const e = oo.expr;
     const [t, v] = tagOf(e);
     let idx = -1;
-    if (t === 'Value' && tagOf(obj(v).value)[0] === 'Number') idx = Number(arr(tagOf(obj(v).value)[1])[0]) - 1;
+    if (t === 'Value' && tagOf(obj(v).value)[0] === 'Number')
+      idx = Number(arr(tagOf(obj(v).value)[1])[0]) - 1;
     else if (t === 'Identifier' || t === 'CompoundIdentifier') {
       const name = t === 'Identifier' ? identText(v) : identText(arr(v).at(-1));
       idx = inner.columns.findIndex((n) => n.toLowerCase() === name.toLowerCase());
     }
     if (idx < 0 || idx >= inner.columns.length) {
       const p = posOf(e);
-      throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${exprTextAt(c.env.sql, p?.line ?? 1, p?.column ?? 1)}' in 'order clause'`, p?.line, p?.column);
+      throw new SqlError(
+        'ER_BAD_FIELD_ERROR',
+        `Unknown column '${exprTextAt(c.env.sql, p?.line ?? 1, p?.column ?? 1)}' in 'order clause'`,
+        p?.line,
+        p?.column,
+      );
     }
     return { idx, desc: obj(oo.options).asc === false };
   });
-  const lim = limit === undefined ? undefined : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
-  const cmp = compareRows(keys.length, keys.map((k) => k.desc));
+  const lim =
+    limit === undefined
+      ? undefined
+      : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
   return {
     columns: inner.columns,
     types: inner.types,
@@ -190,12 +244,15 @@ function orderOutput(inner: QueryPlan, orderBy: unknown[], limit: LimitSpec | un
         rows.push(r);
         return true;
       });
-      const keyed = rows.map((r) => [keys.map((k) => r[k.idx]), r] as const);
-      if (keys.length > 0) {
-        c.env.status.add('Sort_rows', rows.length);
-        c.env.status.add('Sort_scan', 1);
-        keyed.sort((a, b) => cmp(a[0], b[0]));
-      }
+      let keyed: Array<[unknown[], unknown[]]> = rows.map((r) => [keys.map((k) => r[k.idx]), r]);
+      if (keys.length > 0)
+        keyed = sortRows(
+          keyed,
+          keys.map((k) => inner.types[k.idx]!),
+          keys.map((k) => k.desc),
+          c.env,
+          'Sort_scan',
+        );
       const off = lim === undefined ? 0 : lim.offset();
       const max = lim === undefined ? Number.POSITIVE_INFINITY : lim.limit();
       for (let i = off; i < keyed.length && i < off + max; i++) if (emit(keyed[i]![1]) === false) return;
@@ -214,11 +271,15 @@ function bindSetOp(o: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, 
   const l = side(o.left);
   const r = side(o.right);
   if (l.columns.length !== r.columns.length)
-    throw new SqlError('ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT', 'The used SELECT statements have a different number of columns');
+    throw new SqlError(
+      'ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT',
+      'The used SELECT statements have a different number of columns',
+    );
   const types = l.types.map((t, i) => unify([t, r.types[i]!]));
   const op = String(o.op);
   const all = o.set_quantifier === 'All';
-  const fix = (p: QueryPlan, row: unknown[]): unknown[] => row.map((v, i) => (v === null ? null : coerce(v, p.types[i]!, types[i]!)));
+  const fix = (p: QueryPlan, row: unknown[]): unknown[] =>
+    row.map((v, i) => (v === null ? null : coerce(v, p.types[i]!, types[i]!)));
   const outerRefs = new Map([...l.outerRefs, ...r.outerRefs]);
   return {
     columns: l.columns,
@@ -283,6 +344,40 @@ function conjuncts(n: unknown, out: unknown[]): unknown[] {
   return out;
 }
 
+function disjuncts(n: unknown, out: unknown[]): unknown[] {
+  const [t, v] = tagOf(n);
+  if (t === 'BinaryOp' && obj(v).op === 'Or') {
+    disjuncts(obj(v).left, out);
+    disjuncts(obj(v).right, out);
+  } else if (t === 'Nested') disjuncts(v, out);
+  else out.push(n);
+  return out;
+}
+
+/** A node's shape without positions, to find equal sub-expressions. */
+function shape(n: unknown): string {
+  return JSON.stringify(n, (k, v) => (k === 'span' ? undefined : v));
+}
+
+/**
+ * `(a AND x) OR (a AND y)` → `a AND (x OR y)`: conjuncts common to every disjunct are pulled out,
+ * so a join condition repeated in each branch (TPC-H Q19) can drive a hash join or index lookup.
+ */
+function factorOr(n: unknown): unknown[] {
+  const ds = disjuncts(n, []);
+  if (ds.length < 2) return [n];
+  const lists = ds.map((d) => conjuncts(d, []));
+  const common = lists[0]!.filter((c) => lists.every((l) => l.some((x) => shape(x) === shape(c))));
+  if (common.length === 0) return [n];
+  const keys = new Set(common.map(shape));
+  const rest = lists.map((l) => l.filter((x) => !keys.has(shape(x))));
+  if (rest.some((r) => r.length === 0)) return common;
+  const and = (xs: unknown[]): unknown =>
+    xs.reduce((a, b) => ({ BinaryOp: { left: a, op: 'And', right: b } }));
+  const or = rest.map(and).reduce((a, b) => ({ BinaryOp: { left: a, op: 'Or', right: b } }));
+  return [...common, { Nested: or }];
+}
+
 /** Add the FROM items to the block; returns ON conjuncts of inner joins (to join WHERE). */
 function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSource>): Bound[] {
   const where: Bound[] = [];
@@ -331,24 +426,37 @@ function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSourc
           const ho = obj(h);
           const names = arr(ho.index_names).map(identText);
           for (const ix of names) {
-            if (ix.toUpperCase() !== 'PRIMARY' && !table.secondary.some((s) => s.name.toLowerCase() === ix.toLowerCase()))
+            if (
+              ix.toUpperCase() !== 'PRIMARY' &&
+              !table.secondary.some((s) => s.name.toLowerCase() === ix.toLowerCase())
+            )
               throw new SqlError('ER_KEY_DOES_NOT_EXITS', `Key '${ix}' doesn't exist in table '${alias}'`);
           }
-          const list = ho.hint_type === 'Force' ? hints.force : ho.hint_type === 'Ignore' ? hints.ignore : hints.use;
+          const list =
+            ho.hint_type === 'Force' ? hints.force : ho.hint_type === 'Ignore' ? hints.ignore : hints.use;
           list.push(...names.map((x) => (x.toUpperCase() === 'PRIMARY' ? 'PRIMARY' : x)));
         }
         source = { alias, columns, table, ...(meta ? { meta } : {}), hints };
       }
     } else if (t === 'Derived') {
-      if (aliasName === undefined) throw new SqlError('ER_UNKNOWN_ERROR', 'Every derived table must have its own alias');
+      if (aliasName === undefined)
+        throw new SqlError('ER_UNKNOWN_ERROR', 'Every derived table must have its own alias');
       alias = aliasName;
       const plan = bindQuery(o.subquery, c, undefined, ctes);
       const cols = arr(aliasNode.columns).map((x) => identText(obj(x).name));
       source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
-    } else throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
+    } else
+      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
     if (block.sources.some((s) => s.alias.toLowerCase() === alias.toLowerCase()))
       throw new SqlError('ER_NONUNIQ_TABLE', `Not unique table/alias: '${alias}'`);
-    const s: Source = { ...source, idx: block.sources.length, offset: block.nslots, joinType, on: [], used: new Set() };
+    const s: Source = {
+      ...source,
+      idx: block.sources.length,
+      offset: block.nslots,
+      joinType,
+      on: [],
+      used: new Set(),
+    };
     block.nslots += s.columns.length;
     block.sources.push(s);
     return s;
@@ -358,7 +466,10 @@ function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSourc
     const [op, cons] = tagOf(jo.join_operator);
     const left = op === 'Left' || op === 'LeftOuter';
     if (op === 'Right' || op === 'RightOuter' || op === 'FullOuter')
-      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${op.replace(/Outer$/, '').toUpperCase()} JOIN'`);
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        `This version of MySQL doesn't yet support '${op.replace(/Outer$/, '').toUpperCase()} JOIN'`,
+      );
     const before = block.sources.length;
     const s = addRelation(jo.relation, left ? 'left' : 'inner');
     const [ct, cv] = tagOf(cons);
@@ -372,19 +483,30 @@ function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSourc
               const [, iv] = tagOf(x);
               return Array.isArray(x) ? objectName(x).at(-1)! : identText(iv ?? x);
             })
-          : s.columns.filter((col) => block.sources.slice(0, before).some((p) => p.columns.some((pc) => pc.name.toLowerCase() === col.name.toLowerCase() && !pc.invisible))).map((col) => col.name);
+          : s.columns
+              .filter((col) =>
+                block.sources
+                  .slice(0, before)
+                  .some((p) =>
+                    p.columns.some((pc) => pc.name.toLowerCase() === col.name.toLowerCase() && !pc.invisible),
+                  ),
+              )
+              .map((col) => col.name);
       for (const name of names) {
         const rc = s.columns.findIndex((col) => col.name.toLowerCase() === name.toLowerCase());
         let lsrc: Source | undefined;
         let lc = -1;
         for (const p of block.sources.slice(0, before)) {
-          const i = p.columns.findIndex((col) => col.name.toLowerCase() === name.toLowerCase() && col.hiddenUnqualified !== true);
+          const i = p.columns.findIndex(
+            (col) => col.name.toLowerCase() === name.toLowerCase() && col.hiddenUnqualified !== true,
+          );
           if (i >= 0) {
             lsrc = p;
             lc = i;
           }
         }
-        if (rc < 0 || lsrc === undefined) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${name}' in 'from clause'`);
+        if (rc < 0 || lsrc === undefined)
+          throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${name}' in 'from clause'`);
         conds.push(bindCompare('=', columnRef(block, lsrc.idx, lc), columnRef(block, s.idx, rc), `${name}`));
         s.columns[rc]!.hiddenUnqualified = true;
       }
@@ -400,7 +522,10 @@ function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSourc
   return where;
 }
 
-function derivedSource(alias: string, d: DerivedSource): Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'> {
+function derivedSource(
+  alias: string,
+  d: DerivedSource,
+): Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'> {
   return {
     alias,
     columns: d.columns.map((n, i) => ({ name: n, t: d.types[i]!, nullable: true })),
@@ -409,13 +534,20 @@ function derivedSource(alias: string, d: DerivedSource): Omit<Source, 'idx' | 'o
   };
 }
 
-function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, DerivedSource>, orderBy: unknown[], limit: LimitSpec | undefined): QueryPlan {
+function bindSelect(
+  sel: Obj,
+  c: Ctx,
+  parent: Block | undefined,
+  ctes: Map<string, DerivedSource>,
+  orderBy: unknown[],
+  limit: LimitSpec | undefined,
+): QueryPlan {
   const block = new Block(parent, c.run, ctes);
   const benv = bindEnvOf(c);
   const where = bindFrom(sel, block, c, ctes);
   if (sel.selection !== undefined && sel.selection !== null) {
     const ctx: BindCtx = { block, clause: 'where clause', allowAgg: false, env: benv };
-    for (const x of conjuncts(sel.selection, [])) where.push(bindExpr(x, ctx));
+    for (const x of conjuncts(sel.selection, []).flatMap(factorOr)) where.push(bindExpr(x, ctx));
   }
   // select list
   const items: Bound[] = [];
@@ -425,7 +557,8 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
   for (const it of arr(sel.projection)) {
     const [t, v] = tagOf(it);
     if (t === 'Wildcard' || t === 'QualifiedWildcard') {
-      const qual = t === 'QualifiedWildcard' ? objectName(tagOf(arr(v)[0])[1] ?? arr(v)[0]).at(-1) : undefined;
+      const qual =
+        t === 'QualifiedWildcard' ? objectName(tagOf(arr(v)[0])[1] ?? arr(v)[0]).at(-1) : undefined;
       let any = false;
       for (const s of block.sources) {
         if (qual !== undefined && s.alias.toLowerCase() !== qual.toLowerCase()) continue;
@@ -447,7 +580,15 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
       items.push(b);
       const p = posOf(v);
       const [et, ev] = tagOf(v);
-      names.push(et === 'Identifier' ? identText(ev) : et === 'CompoundIdentifier' ? identText(arr(ev).at(-1)) : p === undefined ? b.text : exprTextAt(c.env.sql, p.line, p.column) || b.text);
+      names.push(
+        et === 'Identifier'
+          ? identText(ev)
+          : et === 'CompoundIdentifier'
+            ? identText(arr(ev).at(-1))
+            : p === undefined
+              ? b.text
+              : exprTextAt(c.env.sql, p.line, p.column) || b.text,
+      );
       continue;
     }
     if (t === 'ExprWithAlias') {
@@ -463,35 +604,76 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
   }
   // GROUP BY: columns first, then select aliases; an integer is a select-list position
   const groupNodes = arr(arr(obj(sel.group_by).Expressions)[0]);
-  const groupCtx: BindCtx = { block, clause: 'group statement', allowAgg: false, env: benv, aliases, aliasFirst: false };
+  const groupCtx: BindCtx = {
+    block,
+    clause: 'group statement',
+    allowAgg: false,
+    env: benv,
+    aliases,
+    aliasFirst: false,
+  };
   const groups = groupNodes.map((g) => ordinalOr(g, items) ?? bindExpr(g, groupCtx));
-  const having = sel.having === undefined || sel.having === null ? undefined : bindExpr(sel.having, { block, clause: 'having clause', allowAgg: true, env: benv, aliases, aliasFirst: false });
-  const orderCtx: BindCtx = { block, clause: 'order clause', allowAgg: true, env: benv, aliases, aliasFirst: true };
+  const having =
+    sel.having === undefined || sel.having === null
+      ? undefined
+      : bindExpr(sel.having, {
+          block,
+          clause: 'having clause',
+          allowAgg: true,
+          env: benv,
+          aliases,
+          aliasFirst: false,
+        });
+  const orderCtx: BindCtx = {
+    block,
+    clause: 'order clause',
+    allowAgg: true,
+    env: benv,
+    aliases,
+    aliasFirst: true,
+  };
+  const keyTypes: SqlType[] = [];
   const sortKeys: SortKey[] = orderBy.map((o) => {
     const oo = obj(o);
     const b = ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx);
+    keyTypes.push(b.t);
     return { ev: b.ev, desc: obj(oo.options).asc === false };
   });
   const aggregated = groups.length > 0 || block.aggs.length > 0;
-  if (!aggregated) for (const w of where) if (w.agg) throw new SqlError('ER_INVALID_GROUP_FUNC_USE', 'Invalid use of group function');
+  if (!aggregated)
+    for (const w of where)
+      if (w.agg) throw new SqlError('ER_INVALID_GROUP_FUNC_USE', 'Invalid use of group function');
   const distinct = sel.distinct === 'Distinct' || tagOf(sel.distinct)[0] === 'Distinct';
-  const lim = limit === undefined ? undefined : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
-  const stages = c.env.planner.plan(block.sources, where);
+  const lim =
+    limit === undefined
+      ? undefined
+      : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
+  const straight =
+    obj(sel.select_modifiers).straight_join === true ||
+    JSON.stringify(sel.from ?? []).includes('"StraightJoin"');
+  const stages = c.env.planner.plan(block.sources, where, straight);
   const frame = block.frame;
   const nslots = block.nslots;
   const outEvs = items.map((b) => b.ev);
   const nout = outEvs.length;
   const types = items.map((b) => b.t);
-  const havingOk = having === undefined ? () => true : ((tr) => () => tr() === true)(truthOf(having));
+  const havingOk =
+    having === undefined
+      ? () => true
+      : (
+          (tr) => () =>
+            tr() === true
+        )(truthOf(having));
   const agg = new Aggregator(block.aggs);
   const groupEvs = groups.map((g) => g.ev);
   const groupTypes = groups.map((g) => g.t);
   const status = c.env.status;
   const keyDesc = sortKeys.map((k) => k.desc);
-  const cmp = compareRows(sortKeys.length, keyDesc);
-  const collect = sortKeys.length > 0 || distinct;
+  const sorting = sortKeys.length > 0;
+  const collect = sorting;
   // per execution state
-  let out: Array<[unknown[], unknown[]]> = [];
+  let sorter: FileSort | null = null;
+  let seen: Set<string> | null = null;
   let emitted = 0;
   let skipped = 0;
   let offset = 0;
@@ -502,11 +684,21 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
     if (!havingOk()) return true;
     const row = new Array<unknown>(nout);
     for (let i = 0; i < nout; i++) row[i] = outEvs[i]!();
-    if (collect) {
-      const keys = sortKeys.map((k) => k.ev());
-      out.push([keys, row]);
+    if (seen !== null) {
+      const k = rowKey(row, types);
+      if (seen.has(k)) return true;
+      seen.add(k);
+    }
+    if (sorter !== null) {
+      sorter.add(
+        sortKeys.map((k) => k.ev()),
+        row,
+      );
       return true;
     }
+    return pass(row);
+  };
+  const pass = (row: unknown[]): boolean => {
     if (skipped < offset) {
       skipped++;
       return true;
@@ -542,7 +734,14 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
     agg.step(g.states);
     return true;
   };
-  const pipeline = buildPipeline(stages, frame, c.run, status, aggregated ? sinkAgg : produce);
+  const pipeline = buildPipeline(
+    stages,
+    frame,
+    c.run,
+    status,
+    aggregated ? sinkAgg : produce,
+    c.env.joinBufferSize,
+  );
   const outerRefs = block.outerRefs;
   return {
     columns: names,
@@ -551,7 +750,6 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
     outerRefs,
     run(emit) {
       frame.v = new Array<unknown>(nslots).fill(null);
-      out = [];
       emitted = 0;
       skipped = 0;
       stopped = false;
@@ -559,42 +757,49 @@ function bindSelect(sel: Obj, c: Ctx, parent: Block | undefined, ctes: Map<strin
       max = lim === undefined ? Number.POSITIVE_INFINITY : lim.limit();
       emitFn = emit;
       if (max === 0 && !collect) return;
-      if (aggregated) {
-        groupsMap = new Map();
-        pipeline();
-        if (groupsMap.size > 0 || groups.length > 0) status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
-        if (groupsMap.size === 0 && groups.length === 0) {
-          frame.v = new Array<unknown>(nslots).fill(null);
-          agg.finish(agg.init(), frame.v);
-          produce();
-        } else {
-          for (const g of groupsMap.values()) {
-            frame.v = g.first;
-            agg.finish(g.states, frame.v);
-            if (!produce()) break;
-          }
-        }
-      } else pipeline();
-      if (!collect || stopped) return;
-      let rows = out;
-      if (distinct) {
-        const seen = new Set<string>();
-        rows = rows.filter(([, r]) => {
-          const k = rowKey(r, types);
-          if (seen.has(k)) return false;
-          seen.add(k);
-          return true;
-        });
-        status.add('Created_tmp_tables', 1);
+      seen = distinct ? new Set() : null;
+      if (distinct) status.add('Created_tmp_tables', 1);
+      sorter = sorting
+        ? startSort(
+            keyTypes,
+            keyDesc,
+            c.env,
+            stages[0]?.access.kind === 'ref' || stages[0]?.access.kind === 'range'
+              ? 'Sort_range'
+              : 'Sort_scan',
+          )
+        : null;
+      try {
+        runBody();
+      } catch (e) {
+        sorter?.close();
+        throw e;
       }
-      if (sortKeys.length > 0) {
-        status.add('Sort_rows', rows.length);
-        status.add('Sort_scan', 1);
-        rows.sort((a, b) => cmp(a[0], b[0]));
-      }
-      for (let i = offset; i < rows.length && i < offset + max; i++) if (emit(rows[i]![1]) === false) return;
+      if (sorter === null || stopped) return;
+      const fs = sorter;
+      sorter = null;
+      finishSort(fs, c.env, (r) => pass(r));
     },
   };
+  function runBody(): void {
+    if (aggregated) {
+      groupsMap = new Map();
+      pipeline();
+      if (groupsMap.size > 0 || groups.length > 0)
+        status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
+      if (groupsMap.size === 0 && groups.length === 0) {
+        frame.v = new Array<unknown>(nslots).fill(null);
+        agg.finish(agg.init(), frame.v);
+        produce();
+      } else {
+        for (const g of groupsMap.values()) {
+          frame.v = g.first;
+          agg.finish(g.states, frame.v);
+          if (!produce()) break;
+        }
+      }
+    } else pipeline();
+  }
 }
 
 /** `ORDER BY 2` / `GROUP BY 1`: the select item at that position. */
@@ -605,6 +810,7 @@ function ordinalOr(n: unknown, items: Bound[]): Bound | undefined {
   if (vt !== 'Number') return undefined;
   const k = Number(arr(vv)[0]);
   if (!Number.isInteger(k)) return undefined;
-  if (k < 1 || k > items.length) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${k}' in 'order clause'`);
+  if (k < 1 || k > items.length)
+    throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${k}' in 'order clause'`);
   return items[k - 1]!;
 }

@@ -3,6 +3,7 @@ import type { ColumnType, IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { compileAlter } from './alter.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
@@ -10,7 +11,7 @@ import type { Compiled, StatementContext } from './session.js';
 const MAX_STORED_DECIMAL = 15;
 
 /** A declared column type → [stored type, declared text]. */
-function columnType(dt: unknown, col: string): [ColumnType, string] {
+export function columnType(dt: unknown, col: string): [ColumnType, string] {
   const [t, v] = tagOf(dt);
   const len = (x: unknown, d: number): number => {
     const [lt, lv] = tagOf(x);
@@ -43,9 +44,21 @@ function columnType(dt: unknown, col: string): [ColumnType, string] {
       let s = 0;
       if (pt === 'PrecisionAndScale') [p, s] = arr(pv) as [number, number];
       else if (pt === 'Precision') p = pv as number;
-      if (p > 65) throw new SqlError('ER_TOO_BIG_PRECISION', `Too big precision ${p} specified for '${col}'. Maximum is 65.`);
-      if (s > p) throw new SqlError('ER_WRONG_ARGUMENTS', `For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '${col}').`);
-      if (p > MAX_STORED_DECIMAL) throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support 'DECIMAL precision above ${MAX_STORED_DECIMAL} in a stored column'`);
+      if (p > 65)
+        throw new SqlError(
+          'ER_TOO_BIG_PRECISION',
+          `Too big precision ${p} specified for '${col}'. Maximum is 65.`,
+        );
+      if (s > p)
+        throw new SqlError(
+          'ER_WRONG_ARGUMENTS',
+          `For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '${col}').`,
+        );
+      if (p > MAX_STORED_DECIMAL)
+        throw new SqlError(
+          'ER_NOT_SUPPORTED_YET',
+          `This version of MySQL doesn't yet support 'DECIMAL precision above ${MAX_STORED_DECIMAL} in a stored column'`,
+        );
       return [{ kind: 'decimal', precision: p, scale: s }, `decimal(${p},${s})`];
     }
     case 'Float':
@@ -63,7 +76,11 @@ function columnType(dt: unknown, col: string): [ColumnType, string] {
     case 'CharacterVarying':
     case 'Nvarchar': {
       const n = len(v, 255);
-      if (n > 16383) throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'VARCHAR longer than 16383'");
+      if (n > 16383)
+        throw new SqlError(
+          'ER_NOT_SUPPORTED_YET',
+          "This version of MySQL doesn't yet support 'VARCHAR longer than 16383'",
+        );
       return [{ kind: 'varchar', length: n }, `varchar(${n})`];
     }
     case 'Text':
@@ -75,11 +92,14 @@ function columnType(dt: unknown, col: string): [ColumnType, string] {
     case 'Date':
       return [{ kind: 'date' }, 'date'];
     default:
-      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support 'column type ${t}'`);
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        `This version of MySQL doesn't yet support 'column type ${t}'`,
+      );
   }
 }
 
-function keyColumns(cols: unknown): string[] {
+export function keyColumns(cols: unknown): string[] {
   return arr(cols).map((c) => {
     const co = obj(c);
     const e = obj(co.column).expr ?? co.expr ?? c;
@@ -112,7 +132,8 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       for (const cd of arr(o.columns)) {
         const c = obj(cd);
         const cname = identText(c.name);
-        if (names.has(cname.toLowerCase())) throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
+        if (names.has(cname.toLowerCase()))
+          throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
         names.add(cname.toLowerCase());
         const [type, text] = columnType(c.data_type, cname);
         let nullable = true;
@@ -127,7 +148,8 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
             pk = [cname];
             nullable = false;
           } else if (ot === 'Unique') indexes.push({ name: cname, columns: [cname], unique: true });
-          else if (ot === 'DialectSpecific' && JSON.stringify(ov).toUpperCase().includes('AUTO_INCREMENT')) auto = columns.length;
+          else if (ot === 'DialectSpecific' && JSON.stringify(ov).toUpperCase().includes('AUTO_INCREMENT'))
+            auto = columns.length;
         }
         columns.push({ name: cname, type, ...(nullable ? { nullable: true } : {}) });
         types.push(text);
@@ -149,8 +171,13 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
             columns[i] = { name: columns[i]!.name, type: columns[i]!.type };
           }
         } else if (kt === 'Index' || kt === 'Unique' || kt === 'Key') {
-          const iname = ko.name === undefined || ko.name === null ? uniqueName(canon[0]!, indexes) : identText(ko.name);
-          if (indexes.some((i) => i.name.toLowerCase() === iname.toLowerCase())) throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
+          const nameNode = ko.name ?? ko.index_name;
+          const iname =
+            nameNode === undefined || nameNode === null
+              ? uniqueName(canon[0]!, indexes)
+              : identText(nameNode);
+          if (indexes.some((i) => i.name.toLowerCase() === iname.toLowerCase()))
+            throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
           indexes.push({ name: iname, columns: canon, unique: kt === 'Unique' });
         }
         // FOREIGN KEY and CHECK constraints are accepted and not enforced
@@ -196,19 +223,32 @@ function createIndex(o: Obj, ctx: StatementContext): Compiled {
 }
 
 /** CREATE INDEX / ALTER TABLE ADD INDEX: define, then build from the table by merge sort. */
-export function addIndex(ctx: StatementContext, tname: string, iname: string, cols: string[], unique: boolean): ReturnType<typeof okResult> {
-  if (!ctx.db.hasTable(tname) || tname.startsWith('#')) throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
+export function addIndex(
+  ctx: StatementContext,
+  tname: string,
+  iname: string,
+  cols: string[],
+  unique: boolean,
+): ReturnType<typeof okResult> {
+  if (!ctx.db.hasTable(tname) || tname.startsWith('#sql'))
+    throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
   const t = ctx.db.table(tname);
-  if (t.secondary.some((s) => s.name.toLowerCase() === iname.toLowerCase()) || iname.toUpperCase() === 'PRIMARY')
+  if (
+    t.secondary.some((s) => s.name.toLowerCase() === iname.toLowerCase()) ||
+    iname.toUpperCase() === 'PRIMARY'
+  )
     throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
   const canon = cols.map((cn) => {
     const c = t.columns.find((x) => x.name.toLowerCase() === cn.toLowerCase());
-    if (c === undefined || c.name === HIDDEN_PK) throw new SqlError('ER_KEY_COLUMN_DOES_NOT_EXITS', `Key column '${cn}' doesn't exist in table`);
+    if (c === undefined || c.name === HIDDEN_PK)
+      throw new SqlError('ER_KEY_COLUMN_DOES_NOT_EXITS', `Key column '${cn}' doesn't exist in table`);
     return c.name;
   });
   const { table, index } = ctx.db.addIndexDefinition(tname, { name: iname, columns: canon, unique });
   try {
-    buildIndexFromTable(table, [index], { innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')) });
+    buildIndexFromTable(table, [index], {
+      innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')),
+    });
   } catch (e) {
     ctx.db.dropIndex(tname, iname);
     throw storageError(e);
@@ -225,7 +265,10 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
       if (type === 'Table') {
         const missing = names.filter((n) => !ctx.db.hasTable(n) || n.startsWith('#'));
         if (missing.length > 0 && !ifExists)
-          throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`);
+          throw new SqlError(
+            'ER_BAD_TABLE_ERROR',
+            `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
+          );
         for (const n of names) {
           if (!ctx.db.hasTable(n) || n.startsWith('#')) continue;
           ctx.db.dropTable(n);
@@ -236,23 +279,38 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
       if (type === 'View') {
         const missing = names.filter((n) => !ctx.dict.views.has(n));
         if (missing.length > 0 && !ifExists)
-          throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`);
+          throw new SqlError(
+            'ER_BAD_TABLE_ERROR',
+            `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
+          );
         for (const n of names) if (ctx.dict.views.has(n)) ctx.dict.dropView(n);
         return okResult(0, 0, missing.length);
       }
       if (type === 'Index') {
         const tname = objectName(o.table).at(-1);
-        if (tname === undefined) throw new SqlError('ER_PARSE_ERROR', "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1");
-        if (!ctx.db.hasTable(tname)) throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
+        if (tname === undefined)
+          throw new SqlError(
+            'ER_PARSE_ERROR',
+            "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1",
+          );
+        if (!ctx.db.hasTable(tname))
+          throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
         for (const n of names) {
           const t = ctx.db.table(tname);
           const ix = t.secondary.find((s) => s.name.toLowerCase() === n.toLowerCase());
-          if (ix === undefined) throw new SqlError('ER_CANT_DROP_FIELD_OR_KEY', `Can't DROP '${n}'; check that column/key exists`);
+          if (ix === undefined)
+            throw new SqlError(
+              'ER_CANT_DROP_FIELD_OR_KEY',
+              `Can't DROP '${n}'; check that column/key exists`,
+            );
           ctx.db.dropIndex(tname, ix.name);
         }
         return okResult();
       }
-      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support 'DROP ${type.toUpperCase()}'`);
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        `This version of MySQL doesn't yet support 'DROP ${type.toUpperCase()}'`,
+      );
     },
   };
 }
@@ -262,8 +320,10 @@ function createView(o: Obj, ctx: StatementContext): Compiled {
   const replace = o.or_replace === true;
   return {
     run: () => {
-      if (ctx.db.hasTable(name)) throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
-      if (ctx.dict.views.has(name) && !replace) throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
+      if (ctx.db.hasTable(name))
+        throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
+      if (ctx.dict.views.has(name) && !replace)
+        throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
       // check that it binds now (unknown tables and columns fail the CREATE, as MySQL)
       const text = ctx.sql.trim().replace(/;\s*$/, '');
       ctx.session.prepare(`SELECT * FROM (${viewQueryText(text)}) AS v LIMIT 0`);
@@ -290,6 +350,8 @@ export function compileDdl(tag: string, v: unknown, ctx: StatementContext): Comp
       return drop(o, ctx);
     case 'CreateView':
       return createView(o, ctx);
+    case 'AlterTable':
+      return compileAlter(o, ctx);
     default:
       return undefined;
   }

@@ -45,16 +45,24 @@ export class RowWriter {
   field(c: number, v: unknown, t: SqlType, rowNo: number): FieldValue {
     const col = this.table.columns[c]!;
     if (v === null) {
-      if (col.nullable !== true) throw new SqlError('ER_BAD_NULL_ERROR', `Column '${col.name}' cannot be null`);
+      if (col.nullable !== true)
+        throw new SqlError('ER_BAD_NULL_ERROR', `Column '${col.name}' cannot be null`);
       return null;
     }
-    const range = (): SqlError => new SqlError('ER_WARN_DATA_OUT_OF_RANGE', `Out of range value for column '${col.name}' at row ${rowNo}`);
+    const range = (): SqlError =>
+      new SqlError(
+        'ER_WARN_DATA_OUT_OF_RANGE',
+        `Out of range value for column '${col.name}' at row ${rowNo}`,
+      );
     const ty = col.type;
     switch (ty.kind) {
       case 'int':
       case 'bigint': {
         if (t.kind === 'str' && !/^\s*[+-]?\d+(\.\d*)?(e[+-]?\d+)?\s*$/i.test(v as string))
-          throw new SqlError('ER_TRUNCATED_WRONG_VALUE', `Incorrect integer value: '${v as string}' for column '${col.name}' at row ${rowNo}`);
+          throw new SqlError(
+            'ER_TRUNCATED_WRONG_VALUE',
+            `Incorrect integer value: '${v as string}' for column '${col.name}' at row ${rowNo}`,
+          );
         const x = coerce(v, t, T_INT) as number | bigint;
         const decl = this.meta?.types[c] ?? ty.kind;
         const [lo, hi] = RANGES[decl] ?? [-9007199254740991, 9007199254740991];
@@ -62,7 +70,12 @@ export class RowWriter {
         return x;
       }
       case 'decimal': {
-        const x = coerce(v, t, { kind: 'dec', scale: ty.scale, iscale: ty.scale, prec: ty.precision }) as bigint;
+        const x = coerce(v, t, {
+          kind: 'dec',
+          scale: ty.scale,
+          iscale: ty.scale,
+          prec: ty.precision,
+        }) as bigint;
         if (x >= pow10(ty.precision) || x <= -pow10(ty.precision)) throw range();
         return Number(x);
       }
@@ -73,12 +86,17 @@ export class RowWriter {
       }
       case 'date': {
         const x = coerce(v, t, T_DATE) as number | null;
-        if (x === null) throw new SqlError('ER_TRUNCATED_WRONG_VALUE', `Incorrect date value: '${String(coerce(v, t, T_STR))}' for column '${col.name}' at row ${rowNo}`);
+        if (x === null)
+          throw new SqlError(
+            'ER_TRUNCATED_WRONG_VALUE',
+            `Incorrect date value: '${String(coerce(v, t, T_STR))}' for column '${col.name}' at row ${rowNo}`,
+          );
         return x;
       }
       default: {
         const s = coerce(v, t, T_STR) as string;
-        if ([...s].length > ty.length) throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
+        if ([...s].length > ty.length)
+          throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
         return s;
       }
     }
@@ -105,7 +123,11 @@ function nextValue(t: Table, meta: TableMeta, c: number): number {
 
 function tableOf(ctx: StatementContext, name: string): Table {
   if (!ctx.db.hasTable(name) || name.startsWith('#')) {
-    if (ctx.dict.views.has(name)) throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'writes through a view'");
+    if (ctx.dict.views.has(name))
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        "This version of MySQL doesn't yet support 'writes through a view'",
+      );
     throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
   }
   return ctx.db.table(name);
@@ -120,14 +142,26 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
     const [, v] = tagOf(c);
     return Array.isArray(c) ? objectName(c).at(-1)! : identText(v ?? c);
   });
-  const visible = table0.columns.map((c, i) => [c, i] as const).filter(([c]) => !(meta?.hiddenPk === true && c.name === HIDDEN_PK));
-  const targets = colNames.length === 0
-    ? visible.map(([, i]) => i)
-    : colNames.map((n) => {
-        const i = table0.columns.findIndex((c) => c.name.toLowerCase() === n.toLowerCase() && c.name !== HIDDEN_PK);
-        if (i < 0) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${n}' in 'field list'`);
-        return i;
-      });
+  const visible = table0.columns
+    .map((c, i) => [c, i] as const)
+    .filter(([c]) => !(meta?.hiddenPk === true && c.name === HIDDEN_PK));
+  const targets =
+    colNames.length === 0
+      ? visible.map(([, i]) => i)
+      : colNames.map((n) => {
+          const i = table0.columns.findIndex(
+            (c) => c.name.toLowerCase() === n.toLowerCase() && c.name !== HIDDEN_PK,
+          );
+          if (i < 0) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${n}' in 'field list'`);
+          return i;
+        });
+  const replace = o.replace_into === true;
+  const ignore = o.ignore === true;
+  if (o.on !== undefined && o.on !== null)
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      "This version of MySQL doesn't yet support 'INSERT … ON DUPLICATE KEY UPDATE'",
+    );
   const source = obj(o.source);
   const [bt, bv] = tagOf(source.body);
   const env = ctx.queryEnv();
@@ -143,11 +177,17 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
     const rows = arr(obj(bv).rows).map((r, ri) => {
       const exprs = arr(obj(r).content ?? r);
       if (exprs.length !== targets.length)
-        throw new SqlError('ER_WRONG_VALUE_COUNT_ON_ROW', `Column count doesn't match value count at row ${ri + 1}`);
+        throw new SqlError(
+          'ER_WRONG_VALUE_COUNT_ON_ROW',
+          `Column count doesn't match value count at row ${ri + 1}`,
+        );
       return exprs.map((e) => (isDefault(e) ? null : bindExpr(e, bctx)));
     });
     rowsOf = () =>
-      rows.map((r) => ({ values: r.map((b) => (b === null ? DEFAULT : b.ev())), types: r.map((b) => b?.t ?? T_STR) }));
+      rows.map((r) => ({
+        values: r.map((b) => (b === null ? DEFAULT : b.ev())),
+        types: r.map((b) => b?.t ?? T_STR),
+      }));
   } else {
     const plan = bindQuery(source, { env, run: ctx.run }, undefined);
     if (plan.columns.length !== targets.length)
@@ -192,9 +232,11 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
             continue;
           }
           const def = meta?.defaults[c];
-          if (def !== null && def !== undefined) row[c] = w.field(c, defaultValue(def, ctx), defaultType(def), ri + 1);
+          if (def !== null && def !== undefined)
+            row[c] = w.field(c, defaultValue(def, ctx), defaultType(def), ri + 1);
           else if (col.nullable === true) row[c] = null;
-          else throw new SqlError('ER_NO_DEFAULT_FOR_FIELD', `Field '${col.name}' doesn't have a default value`);
+          else
+            throw new SqlError('ER_NO_DEFAULT_FOR_FIELD', `Field '${col.name}' doesn't have a default value`);
         }
         if (meta !== undefined && meta.autoIncrement >= 0 && given[meta.autoIncrement]) {
           const x = Number(row[meta.autoIncrement]);
@@ -203,18 +245,51 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
         }
         full.push(row);
       });
-      // all rows converted: insert, undoing the ones already inserted on any failure
+      // all rows converted: insert, undoing everything done so far on any failure
       const done: FieldValue[][] = [];
+      const removed: FieldValue[][] = [];
+      let affected = 0;
+      let skipped = 0;
       try {
         for (const row of full) {
-          table.insert(row);
+          if (replace) {
+            // REPLACE: rows clashing on the primary key or a unique index go first (MySQL counts
+            // each as one more affected row)
+            for (const ix of [table.primary, ...table.secondary.filter((x) => x.unique)]) {
+              const prefix = ix.columns.map((c) => row[c]!);
+              if (prefix.some((v) => v === null)) continue;
+              const clash: FieldValue[][] = [];
+              table.lookup(ix.name, prefix, (r) => {
+                clash.push(r.toArray());
+                return true;
+              });
+              for (const r of clash) {
+                table.delete(w.pkOf(r));
+                removed.push(r);
+                affected++;
+              }
+            }
+          }
+          try {
+            table.insert(row);
+          } catch (e) {
+            if (ignore && e instanceof Error && e.name === 'DuplicateEntryError') {
+              skipped++;
+              ctx.session.warn();
+              continue;
+            }
+            throw e;
+          }
           done.push(row);
+          affected++;
         }
       } catch (e) {
         for (let i = done.length - 1; i >= 0; i--) table.delete(w.pkOf(done[i]!));
+        for (let i = removed.length - 1; i >= 0; i--) table.insert(removed[i]!);
         throw storageError(e);
       }
-      return okResult(full.length, insertId);
+      void skipped;
+      return okResult(affected, insertId, ctx.session.warningCount);
     },
   };
 }
@@ -230,7 +305,20 @@ function defaultValue(json: string, ctx: StatementContext): unknown {
   const node = JSON.parse(json) as unknown;
   const env = ctx.queryEnv();
   const block = new Block(undefined, ctx.run);
-  const b = bindExpr(node, { block, clause: 'field list', allowAgg: false, env: { ...env, bindSubquery: () => { throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'subquery in DEFAULT'"); } } });
+  const b = bindExpr(node, {
+    block,
+    clause: 'field list',
+    allowAgg: false,
+    env: {
+      ...env,
+      bindSubquery: () => {
+        throw new SqlError(
+          'ER_NOT_SUPPORTED_YET',
+          "This version of MySQL doesn't yet support 'subquery in DEFAULT'",
+        );
+      },
+    },
+  });
   lastDefaultType = b.t;
   return b.ev();
 }
@@ -241,7 +329,12 @@ function defaultType(_json: string): SqlType {
 }
 
 /** Bind `UPDATE`/`DELETE`'s single table and WHERE; returns the block, its source and conjuncts. */
-function bindTarget(ctx: StatementContext, name: string, alias: string, selection: unknown): { block: Block; src: Source; where: Bound[]; bctx: BindCtx } {
+function bindTarget(
+  ctx: StatementContext,
+  name: string,
+  alias: string,
+  selection: unknown,
+): { block: Block; src: Source; where: Bound[]; bctx: BindCtx } {
   const table = tableOf(ctx, name);
   const meta = ctx.dict.tables.get(name);
   const env = ctx.queryEnv();
@@ -249,7 +342,12 @@ function bindTarget(ctx: StatementContext, name: string, alias: string, selectio
   const src: Source = {
     idx: 0,
     alias,
-    columns: table.columns.map((c) => ({ name: c.name, t: storedType(c.type), nullable: c.nullable === true, ...(meta?.hiddenPk === true && c.name === HIDDEN_PK ? { invisible: true } : {}) })),
+    columns: table.columns.map((c) => ({
+      name: c.name,
+      t: storedType(c.type),
+      nullable: c.nullable === true,
+      ...(meta?.hiddenPk === true && c.name === HIDDEN_PK ? { invisible: true } : {}),
+    })),
     offset: 0,
     table,
     ...(meta ? { meta } : {}),

@@ -1,5 +1,13 @@
 import type { Database } from '../storage/database.js';
-import { H_DELETE, H_READ_FIRST, H_READ_KEY, H_READ_NEXT, H_READ_RND_NEXT, H_UPDATE, H_WRITE } from '../storage/counters.js';
+import {
+  H_DELETE,
+  H_READ_FIRST,
+  H_READ_KEY,
+  H_READ_NEXT,
+  H_READ_RND_NEXT,
+  H_UPDATE,
+  H_WRITE,
+} from '../storage/counters.js';
 import { obj, placeholders, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { parseSql } from '../sql/parser.js';
@@ -86,7 +94,11 @@ export class Session {
     this.#checkOpen();
     if (typeof sql !== 'string') throw new TypeError(`sql must be a string, got ${typeof sql}`);
     const stmts = parseSql(sql);
-    if (stmts.length === 0) throw new SqlError('ER_PARSE_ERROR', "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1");
+    if (stmts.length === 0)
+      throw new SqlError(
+        'ER_PARSE_ERROR',
+        "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1",
+      );
     let last: QueryResult | undefined;
     let used = 0;
     for (const st of stmts) {
@@ -102,7 +114,11 @@ export class Session {
   prepare(sql: string): { run(params?: readonly unknown[]): QueryResult; readonly paramCount: number } {
     this.#checkOpen();
     const stmts = parseSql(sql);
-    if (stmts.length !== 1) throw new SqlError('ER_UNKNOWN_ERROR', 'This command is not supported in the prepared statement protocol yet');
+    if (stmts.length !== 1)
+      throw new SqlError(
+        'ER_UNKNOWN_ERROR',
+        'This command is not supported in the prepared statement protocol yet',
+      );
     const st = stmts[0]!;
     const ph = placeholders(st);
     const plans = new Map<string, { c: Compiled; run: RunState }>();
@@ -110,7 +126,8 @@ export class Session {
       paramCount: ph.length,
       run: (params: readonly unknown[] = []) => {
         this.#checkOpen();
-        if (params.length !== ph.length) throw new SqlError('ER_WRONG_ARGUMENTS', 'Incorrect arguments to EXECUTE');
+        if (params.length !== ph.length)
+          throw new SqlError('ER_WRONG_ARGUMENTS', 'Incorrect arguments to EXECUTE');
         const sig = params.map((p) => paramType(p).kind).join(',');
         let entry = plans.get(sig);
         if (entry === undefined) {
@@ -191,7 +208,8 @@ export class Session {
           g.add(name, d);
         }
       });
-      const reads = h[H_READ_KEY]! + h[H_READ_NEXT]! + h[H_READ_RND_NEXT]! - before[2]! - before[3]! - before[4]!;
+      const reads =
+        h[H_READ_KEY]! + h[H_READ_NEXT]! + h[H_READ_RND_NEXT]! - before[2]! - before[3]! - before[4]!;
       void reads;
       for (const [k, v] of this.counters.values) {
         const d = v - (localBefore.get(k) ?? 0);
@@ -202,7 +220,7 @@ export class Session {
 
   #compile(st: unknown, sql: string, ph: unknown[], run: RunState): Compiled {
     const index = new Map<unknown, number>();
-    ph.forEach((p, i) => index.set(p, i));
+    for (const [i, p] of ph.entries()) index.set(p, i);
     const ctx: StatementContext = {
       session: this,
       db: this.db,
@@ -237,7 +255,12 @@ export class Session {
         },
       };
     }
-    return compileDml(tag, v, ctx) ?? compileDdl(tag, v, ctx) ?? compileShow(tag, v, ctx) ?? unsupportedStatement(tag);
+    return (
+      compileDml(tag, v, ctx) ??
+      compileDdl(tag, v, ctx) ??
+      compileShow(tag, v, ctx) ??
+      unsupportedStatement(tag)
+    );
   }
 
   #queryEnv(sql: string, index: Map<unknown, number>, _run: RunState): QueryEnv {
@@ -248,6 +271,8 @@ export class Session {
       status: this.counters,
       planner: this.planner,
       sqlMode: String(this.vars.get('sql_mode')),
+      sortBufferSize: Number(this.vars.get('sort_buffer_size')),
+      joinBufferSize: Number(this.vars.get('join_buffer_size')),
       divPrecisionIncrement: Number(this.vars.get('div_precision_increment')),
       meta: (t) => dict.tables.get(t),
       view: (n) => dict.views.get(n),
@@ -262,7 +287,11 @@ export class Session {
   }
 }
 
-function sysVar(s: Session, name: string, scope: 'session' | 'global' | undefined): { t: SqlType; v: unknown } {
+function sysVar(
+  s: Session,
+  name: string,
+  scope: 'session' | 'global' | undefined,
+): { t: SqlType; v: unknown } {
   const vars = scope === 'global' ? s.globalVars : s.vars;
   const v = vars.get(name);
   return typeof v === 'number' ? { t: T_INT, v } : { t: T_STR, v };
@@ -284,7 +313,11 @@ function comName(st: unknown): StatusName | undefined {
     case 'CreateIndex':
       return 'Com_create_index';
     case 'Drop':
-      return obj(v).object_type === 'Index' ? 'Com_drop_index' : obj(v).object_type === 'Table' ? 'Com_drop_table' : undefined;
+      return obj(v).object_type === 'Index'
+        ? 'Com_drop_index'
+        : obj(v).object_type === 'Table'
+          ? 'Com_drop_table'
+          : undefined;
     case 'Set':
       return 'Com_set_option';
     case 'ShowStatus':
@@ -297,5 +330,8 @@ function comName(st: unknown): StatusName | undefined {
 }
 
 function unsupportedStatement(tag: string): never {
-  throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${tag.replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase()}'`);
+  throw new SqlError(
+    'ER_NOT_SUPPORTED_YET',
+    `This version of MySQL doesn't yet support '${tag.replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase()}'`,
+  );
 }

@@ -12,7 +12,13 @@ function likeFilter(f: unknown): (name: string) => boolean {
   const [t, v] = tagOf(f);
   if (t !== 'Like' && t !== 'ILike') return () => true;
   const pat = String(v);
-  const re = new RegExp(`^${pat.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'is');
+  const re = new RegExp(
+    `^${pat
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/%/g, '.*')
+      .replace(/_/g, '.')}$`,
+    'is',
+  );
   return (n) => re.test(n);
 }
 
@@ -42,12 +48,24 @@ function setStatement(v: unknown, ctx: StatementContext): Compiled {
     if (m !== null) {
       name = m[2]!;
       if (m[1] !== undefined) scope = m[1].toLowerCase() === 'global' ? 'global' : 'session';
-    } else if (name.startsWith('@')) throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'user variables'");
+    } else if (name.startsWith('@'))
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        "This version of MySQL doesn't yet support 'user variables'",
+      );
     const [vt, vv] = tagOf(it.value);
     const isDef = vt === 'Identifier' && identText(vv).toUpperCase() === 'DEFAULT';
     // a bare word value (SET x = ON) is its text
     const word = vt === 'Identifier' && !identText(vv).startsWith('@') ? identText(vv) : undefined;
-    const e = isDef || word !== undefined ? undefined : bindExpr(it.value, { block, clause: 'field list', allowAgg: false, env: { ...env, bindSubquery: (q, p) => bindQuery(q, { env, run: ctx.run }, p) } });
+    const e =
+      isDef || word !== undefined
+        ? undefined
+        : bindExpr(it.value, {
+            block,
+            clause: 'field list',
+            allowAgg: false,
+            env: { ...env, bindSubquery: (q, p) => bindQuery(q, { env, run: ctx.run }, p) },
+          });
     return { name, scope, isDef, word, e };
   });
   return {
@@ -68,15 +86,29 @@ function scopeOf(s: unknown): 'session' | 'global' {
 }
 
 function describe(name: string, ctx: StatementContext): QueryResult {
-  if (!ctx.db.hasTable(name) || name.startsWith('#')) throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
+  if (!ctx.db.hasTable(name) || name.startsWith('#'))
+    throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
   const t = ctx.db.table(name);
   const meta = ctx.dict.tables.get(name);
   const rows: unknown[][] = [];
   t.columns.forEach((c, i) => {
     if (meta?.hiddenPk === true && c.name === HIDDEN_PK) return;
-    const key = t.primary.columns.includes(i) ? 'PRI' : t.secondary.some((s) => s.columns[0] === i) ? (t.secondary.find((s) => s.columns[0] === i)!.unique ? 'UNI' : 'MUL') : '';
+    const key = t.primary.columns.includes(i)
+      ? 'PRI'
+      : t.secondary.some((s) => s.columns[0] === i)
+        ? t.secondary.find((s) => s.columns[0] === i)!.unique
+          ? 'UNI'
+          : 'MUL'
+        : '';
     const def = meta?.defaults[i];
-    rows.push([c.name, meta?.types[i] ?? c.type.kind, c.nullable === true ? 'YES' : 'NO', key, def === null || def === undefined ? null : defaultText(def), meta?.autoIncrement === i ? 'auto_increment' : '']);
+    rows.push([
+      c.name,
+      meta?.types[i] ?? c.type.kind,
+      c.nullable === true ? 'YES' : 'NO',
+      key,
+      def === null || def === undefined ? null : defaultText(def),
+      meta?.autoIncrement === i ? 'auto_increment' : '',
+    ]);
   });
   return rowsResult(['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'], rows);
 }
@@ -95,19 +127,31 @@ function defaultText(json: string): string {
 function showCreate(name: string, ctx: StatementContext): QueryResult {
   const view = ctx.dict.views.get(name);
   if (view !== undefined) return rowsResult(['View', 'Create View'], [[name, view]]);
-  if (!ctx.db.hasTable(name) || name.startsWith('#')) throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
+  if (!ctx.db.hasTable(name) || name.startsWith('#'))
+    throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
   const t = ctx.db.table(name);
   const meta = ctx.dict.tables.get(name);
   const lines: string[] = [];
   t.columns.forEach((c, i) => {
     if (meta?.hiddenPk === true && c.name === HIDDEN_PK) return;
     const def = meta?.defaults[i];
-    lines.push(`  \`${c.name}\` ${meta?.types[i] ?? c.type.kind}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${defaultText(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`);
+    lines.push(
+      `  \`${c.name}\` ${meta?.types[i] ?? c.type.kind}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${defaultText(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
+    );
   });
   const col = (i: number): string => `\`${t.columns[i]!.name}\``;
   if (meta?.hiddenPk !== true) lines.push(`  PRIMARY KEY (${t.primary.columns.map(col).join(',')})`);
-  for (const s of t.secondary) lines.push(`  ${s.unique ? 'UNIQUE ' : ''}KEY \`${s.name}\` (${s.columns.map(col).join(',')})`);
-  return rowsResult(['Table', 'Create Table'], [[name, `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`]]);
+  for (const s of t.secondary)
+    lines.push(`  ${s.unique ? 'UNIQUE ' : ''}KEY \`${s.name}\` (${s.columns.map(col).join(',')})`);
+  return rowsResult(
+    ['Table', 'Create Table'],
+    [
+      [
+        name,
+        `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+      ],
+    ],
+  );
 }
 
 export function compileShow(tag: string, v: unknown, ctx: StatementContext): Compiled | undefined {
@@ -120,7 +164,22 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       return {
         run: () => {
           const vars = o.global === true ? ctx.session.globalVars : ctx.session.vars;
-          const rows = [...vars.values].filter(([k]) => f(k)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, typeof x === 'number' ? (k === 'autocommit' || k === 'big_tables' || k === 'expand_fast_index_creation' || k === 'innodb_stats_persistent' ? (x === 1 ? 'ON' : 'OFF') : String(x)) : x]);
+          const rows = [...vars.values]
+            .filter(([k]) => f(k))
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([k, x]) => [
+              k,
+              typeof x === 'number'
+                ? k === 'autocommit' ||
+                  k === 'big_tables' ||
+                  k === 'expand_fast_index_creation' ||
+                  k === 'innodb_stats_persistent'
+                  ? x === 1
+                    ? 'ON'
+                    : 'OFF'
+                  : String(x)
+                : x,
+            ]);
           return rowsResult(['Variable_name', 'Value'], rows);
         },
       };
@@ -133,7 +192,10 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
           const all = new Map<string, number>(src);
           const pool = ctx.db.pool.stats() as unknown as Record<string, unknown>;
           for (const [k, x] of Object.entries(pool)) if (typeof x === 'number') all.set(k, x);
-          const rows = [...all].filter(([k]) => f(k)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, String(x)]);
+          const rows = [...all]
+            .filter(([k]) => f(k))
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([k, x]) => [k, String(x)]);
           return rowsResult(['Variable_name', 'Value'], rows);
         },
       };
@@ -149,9 +211,20 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       };
     }
     case 'ShowTables': {
-      const f = likeFilter(obj(o.show_options).filter_position === undefined ? undefined : tagOf(obj(o.show_options).filter_position)[1]);
+      const f = likeFilter(
+        obj(o.show_options).filter_position === undefined
+          ? undefined
+          : tagOf(obj(o.show_options).filter_position)[1],
+      );
       return {
-        run: () => rowsResult(['Tables_in_test'], [...ctx.dict.userTables().map((t) => t.name), ...ctx.dict.views.keys()].filter(f).sort().map((n) => [n])),
+        run: () =>
+          rowsResult(
+            ['Tables_in_test'],
+            [...ctx.dict.userTables().map((t) => t.name), ...ctx.dict.views.keys()]
+              .filter(f)
+              .sort()
+              .map((n) => [n]),
+          ),
       };
     }
     case 'ExplainTable':

@@ -78,28 +78,47 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   innodb_page_size: { kind: 'int', def: 16384, readOnly: true, globalOnly: true },
   innodb_sort_buffer_size: { kind: 'int', def: 1048576, readOnly: true, globalOnly: true },
   innodb_stats_persistent: { kind: 'bool', def: 1, globalOnly: true },
-  innodb_stats_persistent_sample_pages: { kind: 'int', def: 20, min: 1, max: 18446744073709551615, globalOnly: true },
-  innodb_stats_transient_sample_pages: { kind: 'int', def: 8, min: 1, max: 18446744073709551615, globalOnly: true },
-  join_buffer_size: { kind: 'int', def: 262144, min: 128, max: 18446744073709551615 },
-  join_buffer_space_limit: { kind: 'int', def: 2097152, min: 2048, max: 18446744073709551615 },
+  innodb_stats_persistent_sample_pages: {
+    kind: 'int',
+    def: 20,
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    globalOnly: true,
+  },
+  innodb_stats_transient_sample_pages: {
+    kind: 'int',
+    def: 8,
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    globalOnly: true,
+  },
+  join_buffer_size: { kind: 'int', def: 262144, min: 128, max: Number.MAX_SAFE_INTEGER },
+  join_buffer_space_limit: { kind: 'int', def: 2097152, min: 2048, max: Number.MAX_SAFE_INTEGER },
   join_cache_level: { kind: 'int', def: 2, min: 0, max: 8 },
   lower_case_table_names: { kind: 'int', def: 0, readOnly: true, globalOnly: true },
   max_allowed_packet: { kind: 'int', def: 16777216, min: 1024, max: 1073741824 },
   max_connections: { kind: 'int', def: 151, min: 1, max: 100000, globalOnly: true },
-  max_heap_table_size: { kind: 'int', def: 16777216, min: 16384, max: 18446744073709551615 },
+  max_heap_table_size: { kind: 'int', def: 16777216, min: 16384, max: Number.MAX_SAFE_INTEGER },
   max_sort_length: { kind: 'int', def: 1024, min: 4, max: 8388608 },
   mrr_buffer_size: { kind: 'int', def: 262144, min: 8192, max: 2147483647 },
   optimizer_prune_level: { kind: 'int', def: 1, min: 0, max: 2 },
   optimizer_search_depth: { kind: 'int', def: 62, min: 0, max: 62 },
   optimizer_switch: { kind: 'flags', def: DEFAULT_SWITCH },
   read_rnd_buffer_size: { kind: 'int', def: 262144, min: 1, max: 2147483647 },
-  sort_buffer_size: { kind: 'int', def: 262144, min: 32768, max: 18446744073709551615 },
-  sql_mode: { kind: 'str', def: 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION' },
-  sql_select_limit: { kind: 'int', def: 18446744073709551615, min: 0, max: 18446744073709551615 },
+  sort_buffer_size: { kind: 'int', def: 262144, min: 32768, max: Number.MAX_SAFE_INTEGER },
+  sql_mode: {
+    kind: 'str',
+    def: 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION',
+  },
+  sql_select_limit: { kind: 'int', def: Number.MAX_SAFE_INTEGER, min: 0, max: Number.MAX_SAFE_INTEGER },
   storage_engine: { kind: 'str', def: 'InnoDB' },
   default_storage_engine: { kind: 'str', def: 'InnoDB' },
-  tmp_table_size: { kind: 'int', def: 16777216, min: 1024, max: 18446744073709551615 },
-  transaction_isolation: { kind: 'enum', def: 'REPEATABLE-READ', values: ['READ-UNCOMMITTED', 'READ-COMMITTED', 'REPEATABLE-READ', 'SERIALIZABLE'] },
+  tmp_table_size: { kind: 'int', def: 16777216, min: 1024, max: Number.MAX_SAFE_INTEGER },
+  transaction_isolation: {
+    kind: 'enum',
+    def: 'REPEATABLE-READ',
+    values: ['READ-UNCOMMITTED', 'READ-COMMITTED', 'REPEATABLE-READ', 'SERIALIZABLE'],
+  },
   version: { kind: 'str', def: '8.0.36-enginekit', readOnly: true, globalOnly: true },
   version_comment: { kind: 'str', def: 'enginekit', readOnly: true, globalOnly: true },
   wait_timeout: { kind: 'int', def: 28800, min: 1, max: 31536000 },
@@ -110,13 +129,17 @@ export class Variables {
   readonly values: Map<string, string | number>;
 
   constructor(from?: Variables, overrides: Record<string, string | number> = {}) {
-    this.values = from === undefined ? new Map(Object.entries(VARIABLES).map(([k, d]) => [k, d.def])) : new Map(from.values);
+    this.values =
+      from === undefined
+        ? new Map(Object.entries(VARIABLES).map(([k, d]) => [k, d.def]))
+        : new Map(from.values);
     for (const [k, v] of Object.entries(overrides)) this.values.set(k, v);
   }
 
   get(name: string): string | number {
     const v = this.values.get(name.toLowerCase());
-    if (v === undefined) throw new SqlError('ER_UNKNOWN_SYSTEM_VARIABLE', `Unknown system variable '${name}'`);
+    if (v === undefined)
+      throw new SqlError('ER_UNKNOWN_SYSTEM_VARIABLE', `Unknown system variable '${name}'`);
     return v;
   }
 
@@ -124,18 +147,28 @@ export class Variables {
   set(name: string, value: unknown, scope: 'session' | 'global', defaults: Variables | undefined): void {
     const key = name.toLowerCase();
     const d = VARIABLES[key];
-    if (d === undefined) throw new SqlError('ER_UNKNOWN_SYSTEM_VARIABLE', `Unknown system variable '${name}'`);
-    if (d.readOnly === true) throw new SqlError('ER_INCORRECT_GLOBAL_LOCAL_VAR', `Variable '${key}' is a read only variable`);
+    if (d === undefined)
+      throw new SqlError('ER_UNKNOWN_SYSTEM_VARIABLE', `Unknown system variable '${name}'`);
+    if (d.readOnly === true)
+      throw new SqlError('ER_INCORRECT_GLOBAL_LOCAL_VAR', `Variable '${key}' is a read only variable`);
     if (d.globalOnly === true && scope === 'session')
-      throw new SqlError('ER_GLOBAL_VARIABLE', `Variable '${key}' is a GLOBAL variable and should be set with SET GLOBAL`);
-    const bad = (): SqlError => new SqlError('ER_WRONG_VALUE_FOR_VAR', `Variable '${key}' can't be set to the value of '${value === null ? 'NULL' : String(value)}'`);
+      throw new SqlError(
+        'ER_GLOBAL_VARIABLE',
+        `Variable '${key}' is a GLOBAL variable and should be set with SET GLOBAL`,
+      );
+    const bad = (): SqlError =>
+      new SqlError(
+        'ER_WRONG_VALUE_FOR_VAR',
+        `Variable '${key}' can't be set to the value of '${value === null ? 'NULL' : String(value)}'`,
+      );
     if (value === DEFAULT_VALUE) {
       this.values.set(key, defaults?.values.get(key) ?? d.def);
       return;
     }
     switch (d.kind) {
       case 'int': {
-        if (typeof value === 'string' || value === null) throw new SqlError('ER_WRONG_TYPE_FOR_VAR', `Incorrect argument type to variable '${key}'`);
+        if (typeof value === 'string' || value === null)
+          throw new SqlError('ER_WRONG_TYPE_FOR_VAR', `Incorrect argument type to variable '${key}'`);
         let n = Number(value);
         if (!Number.isFinite(n)) throw bad();
         n = Math.trunc(n);

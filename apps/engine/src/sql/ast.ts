@@ -61,7 +61,8 @@ export function posOf(n: unknown): Pos | undefined {
     const start = obj(obj(o.span).start);
     if (typeof start.line === 'number' && start.line > 0) {
       const p = { line: start.line, column: start.column as number };
-      if (best === undefined || p.line < best.line || (p.line === best.line && p.column < best.column)) best = p;
+      if (best === undefined || p.line < best.line || (p.line === best.line && p.column < best.column))
+        best = p;
     }
     for (const v of Object.values(o)) if (v !== null && typeof v === 'object') walk(v);
   };

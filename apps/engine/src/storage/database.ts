@@ -293,6 +293,19 @@ export class Database {
     this.#writeHeader();
   }
 
+  /** RENAME TABLE: the same trees under a new name. */
+  renameTable(from: string, to: string): Table {
+    this.#checkOpen();
+    const old = this.table(from);
+    if (this.#tables.has(to)) throw new RangeError(`to: table '${to}' already exists`);
+    this.catalog.putTable(old.id, to, old.rows, old.columns.length);
+    const table = new Table(old.id, to, old.columns, [old.primary, ...old.secondary], old.rows, this.handler);
+    this.#tables.delete(from);
+    this.#tables.set(to, table);
+    this.#writeHeader();
+    return table;
+  }
+
   /** DROP INDEX of a secondary index; returns the new table object. */
   dropIndex(tableName: string, indexName: string): Table {
     this.#checkOpen();

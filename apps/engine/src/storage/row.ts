@@ -282,7 +282,8 @@ export class RowCodec {
       }
       const v = row.nums[c]!;
       if (kind === K_DOUBLE) {
-        if (!Number.isFinite(v)) throw new RangeError(`column ${this.columns[c]!.name}: not a finite DOUBLE: ${v}`);
+        if (!Number.isFinite(v))
+          throw new RangeError(`column ${this.columns[c]!.name}: not a finite DOUBLE: ${v}`);
         F64[0] = v;
         for (let i = 0; i < 8; i++) o[p + i] = F64_BYTES[7 - i]!;
         p += 8;

@@ -219,8 +219,11 @@ export class Table {
 
   /**
    * Rows whose index key starts with `prefix` (values of the index's leading columns), in index
-   * order: Handler_read_key once, Handler_read_next per further entry. A secondary index looks
-   * every row up in the clustered index by the primary key its entry carries.
+   * order. Counted as MySQL counts a `ref` read: Handler_read_key once, then Handler_read_next per
+   * further step along the index, the step that finds the end included (`index_next_same`
+   * returning end of range); a full-key lookup on a unique index (`eq_ref`) takes no next step.
+   * A secondary index looks every row up in the clustered index by the primary key its entry
+   * carries.
    */
   lookup(
     indexName: string,
@@ -229,6 +232,61 @@ export class Table {
   ): number {
     const ix = this.index(indexName);
     const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    const eqRef = ix.unique && prefix.length >= ix.columns.length;
+    return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn);
+  }
+
+  /**
+   * Rows whose first index column lies between `lo` and `hi` (a `range` read; either bound may be
+   * undefined: open), in index order; NULLs are never in a range. Handler_read_key once, then
+   * Handler_read_next per step, the one that finds the end included.
+   */
+  range(
+    indexName: string,
+    lo: FieldValue | undefined,
+    loInclusive: boolean,
+    hi: FieldValue | undefined,
+    hiInclusive: boolean,
+    fn: (row: RowBuffer) => boolean | undefined,
+  ): number {
+    const ix = this.index(indexName);
+    const c0 = ix.entryColumns[0];
+    // no lower bound: start after the NULLs (they sort first)
+    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
+    const skipEqual = lo === undefined || !loInclusive;
+    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    let started = false;
+    return this.#walk(
+      ix,
+      loKey,
+      true,
+      (b, ko, kl) => {
+        if (!started) {
+          if (skipEqual && startsWith(b, ko, kl, loKey)) return 'skip';
+          started = true;
+        }
+        if (hiKey === null) return true;
+        const c = comparePrefix(b, ko, kl, hiKey);
+        return c < 0 || (c === 0 && hiInclusive);
+      },
+      false,
+      fn,
+    );
+  }
+
+  /**
+   * Walk an index from `from`: `inRange` says whether an entry belongs (`'skip'`: not yet, go on).
+   * Calls `fn` per row (read in place from the page, secondary entries through the clustered
+   * index). Returns the rows visited.
+   */
+  #walk(
+    ix: TableIndex,
+    from: Uint8Array,
+    _inclusive: boolean,
+    inRange: (b: Uint8Array, ko: number, kl: number) => boolean | 'skip',
+    eqRef: boolean,
+    fn: (row: RowBuffer) => boolean | undefined,
+  ): number {
     const row = this.newRow();
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
@@ -248,20 +306,35 @@ export class Table {
       return false;
     };
     let n = 0;
-    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl, vo, vl) => {
-      if (!startsWith(b, ko, kl, lo)) return false;
-      if (n > 0) counts[H_READ_NEXT]!++;
+    let steps = 0;
+    let ended = false;
+    ix.tree.forEachRangeRaw(from, null, (b, ko, kl, vo, vl) => {
+      const r = inRange(b, ko, kl);
+      if (r === 'skip') return true;
+      if (n > 0 || steps > 0) counts[H_READ_NEXT]!++;
+      steps++;
+      if (!r) {
+        ended = true;
+        return false;
+      }
       n++;
       if (ix.primary) {
         codec.decode(b, vo, vl, row);
-        return fn(row);
+        go = fn(row);
+      } else {
+        pk = this.#pkOfEntry(ix, b, ko, kl);
+        found = false;
+        clustered.forEachRangeRaw(pk, null, fetch);
+        if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
       }
-      pk = this.#pkOfEntry(ix, b, ko, kl);
-      found = false;
-      clustered.forEachRangeRaw(pk, null, fetch);
-      if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
-      return go;
+      if (go === false) {
+        ended = true;
+        return false;
+      }
+      return !eqRef;
     });
+    // the read that hits the end of the index counts too
+    if (!ended && n > 0 && !eqRef) counts[H_READ_NEXT]!++;
     return n;
   }
 
@@ -394,6 +467,16 @@ export class Table {
     });
     return new DuplicateEntryError(this.name, ix.name, shown.join('-'));
   }
+}
+
+/** memcmp of `bytes[off, off + min(len, key.length))` with `key`: <0, 0 (key is a prefix), >0. */
+function comparePrefix(bytes: Uint8Array, off: number, len: number, key: Uint8Array): number {
+  const n = Math.min(len, key.length);
+  for (let i = 0; i < n; i++) {
+    const d = bytes[off + i]! - key[i]!;
+    if (d !== 0) return d;
+  }
+  return len >= key.length ? 0 : -1;
 }
 
 /** Whether `bytes[off, off + len)` begins with all of `prefix` (byte equality). */

@@ -1,0 +1,260 @@
+import type { IndexDef, StoredColumn } from '../storage/types.js';
+import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import { addIndex, columnType, keyColumns, storageError } from './ddl.js';
+import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { okResult } from './result.js';
+import type { Compiled, StatementContext } from './session.js';
+
+/**
+ * ALTER TABLE. Index changes (ADD INDEX/KEY/UNIQUE, DROP INDEX) are made in place, a new index
+ * built by merge sort from the table; column changes (ADD/DROP COLUMN) copy the table into a new
+ * one and swap it in, as MySQL's ALGORITHM=COPY. With `expand_fast_index_creation=ON` the copy
+ * has only its primary key while rows go in and its secondary indexes are built afterwards by
+ * merge sort within `innodb_sort_buffer_size` (Percona Server). Either way the statement is
+ * atomic: on any error the old table stays as it was.
+ */
+export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
+  const name = objectName(o.name).at(-1)!;
+  const ops = arr(o.operations).map((op) => tagOf(op));
+  return {
+    run: () => {
+      if (!ctx.db.hasTable(name) || name.startsWith('#'))
+        throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
+      const columnOps = ops.filter(([t]) => t === 'AddColumn' || t === 'DropColumn');
+      if (columnOps.length > 0) return copyAlter(ctx, name, ops);
+      const added: string[] = [];
+      try {
+        for (const [t, v] of ops) {
+          if (t === 'AddConstraint') {
+            const [kt, kv] = tagOf(obj(v).constraint);
+            const ko = obj(kv);
+            if (kt !== 'Index' && kt !== 'Unique')
+              throw new SqlError(
+                'ER_NOT_SUPPORTED_YET',
+                `This version of MySQL doesn't yet support 'ALTER TABLE ADD ${kt}'`,
+              );
+            const cols = keyColumns(ko.columns);
+            const nameNode = ko.name ?? ko.index_name;
+            const iname =
+              nameNode === undefined || nameNode === null
+                ? freeName(ctx, name, cols[0]!)
+                : identText(nameNode);
+            addIndex(ctx, name, iname, cols, kt === 'Unique');
+            added.push(iname);
+          } else if (t !== 'DropIndex')
+            throw new SqlError(
+              'ER_NOT_SUPPORTED_YET',
+              `This version of MySQL doesn't yet support 'ALTER TABLE ${t}'`,
+            );
+        }
+        for (const [t, v] of ops) {
+          if (t !== 'DropIndex') continue;
+          const iname = identText(obj(v).name);
+          const ix = ctx.db.table(name).secondary.find((s) => s.name.toLowerCase() === iname.toLowerCase());
+          if (ix === undefined)
+            throw new SqlError(
+              'ER_CANT_DROP_FIELD_OR_KEY',
+              `Can't DROP '${iname}'; check that column/key exists`,
+            );
+        }
+      } catch (e) {
+        for (const a of added.reverse()) ctx.db.dropIndex(name, a);
+        throw e;
+      }
+      for (const [t, v] of ops) {
+        if (t !== 'DropIndex') continue;
+        const iname = identText(obj(v).name);
+        const ix = ctx.db.table(name).secondary.find((s) => s.name.toLowerCase() === iname.toLowerCase())!;
+        ctx.db.dropIndex(name, ix.name);
+      }
+      return okResult();
+    },
+  };
+}
+
+function freeName(ctx: StatementContext, table: string, base: string): string {
+  const t = ctx.db.table(table);
+  if (!t.secondary.some((s) => s.name === base)) return base;
+  for (let k = 2; ; k++) if (!t.secondary.some((s) => s.name === `${base}_${k}`)) return `${base}_${k}`;
+}
+
+function copyAlter(
+  ctx: StatementContext,
+  name: string,
+  ops: Array<[string, unknown]>,
+): ReturnType<typeof okResult> {
+  const old = ctx.db.table(name);
+  const meta = ctx.dict.tables.get(name);
+  // the new column list: [stored column, declared type, default, source column or -1]
+  let cols = old.columns.map((c, i) => ({
+    col: c as StoredColumn,
+    type: meta?.types[i] ?? c.type.kind,
+    def: meta?.defaults[i] ?? null,
+    from: i,
+  }));
+  let indexes: IndexDef[] = old.secondary.map((s) => ({
+    name: s.name,
+    columns: s.columns.map((c) => old.columns[c]!.name),
+    unique: s.unique,
+  }));
+  const pk = old.primary.columns.map((c) => old.columns[c]!.name);
+  let auto = meta?.autoIncrement ?? -1;
+  const autoName = auto >= 0 ? old.columns[auto]!.name : undefined;
+  for (const [t, v] of ops) {
+    const vo = obj(v);
+    if (t === 'AddColumn') {
+      const cd = obj(vo.column_def);
+      const cname = identText(cd.name);
+      if (cols.some((c) => c.col.name.toLowerCase() === cname.toLowerCase()))
+        throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
+      const [type, text] = columnType(cd.data_type, cname);
+      let nullable = true;
+      let def: string | null = null;
+      for (const opt of arr(cd.options)) {
+        const [ot, ov] = tagOf(obj(opt).option);
+        if (ot === 'NotNull') nullable = false;
+        else if (ot === 'Default') def = JSON.stringify(ov);
+      }
+      const entry = {
+        col: { name: cname, type, ...(nullable ? { nullable: true } : {}) } as StoredColumn,
+        type: text,
+        def,
+        from: -1,
+      };
+      const pos = tagOf(vo.column_position);
+      const hidden = cols.findIndex((c) => c.col.name === HIDDEN_PK && meta?.hiddenPk === true);
+      if (pos[0] === 'After') {
+        const at = cols.findIndex((c) => c.col.name.toLowerCase() === identText(pos[1]).toLowerCase());
+        if (at < 0)
+          throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${identText(pos[1])}' in '${name}'`);
+        cols.splice(at + 1, 0, entry);
+      } else if (pos[0] === 'First') cols.unshift(entry);
+      else if (hidden >= 0) cols.splice(hidden, 0, entry);
+      else cols.push(entry);
+    } else if (t === 'DropColumn') {
+      for (const n of arr(vo.column_names)) {
+        const cname = identText(n);
+        const at = cols.findIndex(
+          (c) => c.col.name.toLowerCase() === cname.toLowerCase() && c.col.name !== HIDDEN_PK,
+        );
+        if (at < 0)
+          throw new SqlError(
+            'ER_CANT_DROP_FIELD_OR_KEY',
+            `Can't DROP '${cname}'; check that column/key exists`,
+          );
+        if (pk.includes(cols[at]!.col.name))
+          throw new SqlError(
+            'ER_NOT_SUPPORTED_YET',
+            "This version of MySQL doesn't yet support 'dropping a primary key column'",
+          );
+        const dropped = cols[at]!.col.name;
+        cols.splice(at, 1);
+        // an index loses the column; an index left with none is dropped, as MySQL
+        indexes = indexes
+          .map((ix) => ({ ...ix, columns: ix.columns.filter((c) => c !== dropped) }))
+          .filter((ix) => ix.columns.length > 0);
+      }
+      if (cols.filter((c) => c.col.name !== HIDDEN_PK).length === 0)
+        throw new SqlError(
+          'ER_CANT_REMOVE_ALL_FIELDS',
+          "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
+        );
+    } else if (t === 'AddConstraint') {
+      const [kt, kv] = tagOf(obj(vo.constraint));
+      const ko = obj(kv);
+      const nameNode = ko.name ?? ko.index_name;
+      const kc = keyColumns(ko.columns);
+      indexes.push({ name: nameNode ? identText(nameNode) : kc[0]!, columns: kc, unique: kt === 'Unique' });
+    } else if (t === 'DropIndex') {
+      const iname = identText(vo.name);
+      const before = indexes.length;
+      indexes = indexes.filter((ix) => ix.name.toLowerCase() !== iname.toLowerCase());
+      if (indexes.length === before)
+        throw new SqlError(
+          'ER_CANT_DROP_FIELD_OR_KEY',
+          `Can't DROP '${iname}'; check that column/key exists`,
+        );
+    } else
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        `This version of MySQL doesn't yet support 'ALTER TABLE ${t}'`,
+      );
+  }
+  cols = cols.slice();
+  auto = autoName === undefined ? -1 : cols.findIndex((c) => c.col.name === autoName);
+  const tmp = `#alter-${name}`;
+  if (ctx.db.hasTable(tmp)) ctx.db.dropTable(tmp);
+  const fast = Number(ctx.session.vars.get('expand_fast_index_creation')) === 1;
+  const fresh = ctx.db.createTable({
+    name: tmp,
+    columns: cols.map((c) => c.col),
+    primaryKey: pk,
+    indexes: fast ? [] : indexes,
+  });
+  const defaults = cols.map((c) => (c.from >= 0 ? null : c.def));
+  try {
+    const rowOut = new Array(cols.length);
+    const fill = cols.map((c, i) => {
+      if (c.from >= 0) return undefined;
+      const d = defaults[i];
+      if (d === null || d === undefined) {
+        if (c.col.nullable !== true) return defaultOfType(c.col);
+        return null;
+      }
+      const lv = literalValue(d);
+      const k = c.col.type.kind;
+      return typeof lv === 'string' && (k === 'int' || k === 'bigint' || k === 'double') ? Number(lv) : lv;
+    });
+    old.scan((r) => {
+      for (let i = 0; i < cols.length; i++) {
+        const from = cols[i]!.from;
+        rowOut[i] = from >= 0 ? copyField(r.get(from)) : fill[i];
+      }
+      fresh.insert(rowOut);
+      return true;
+    });
+    if (fast) for (const ix of indexes) addIndex(ctx, tmp, ix.name, [...ix.columns], ix.unique === true);
+  } catch (e) {
+    ctx.db.dropTable(tmp);
+    throw storageError(e);
+  }
+  ctx.db.dropTable(name);
+  ctx.db.renameTable(tmp, name);
+  const newMeta: TableMeta = {
+    types: cols.map((c) => c.type),
+    defaults: cols.map((c) => c.def),
+    autoIncrement: auto,
+    hiddenPk: meta?.hiddenPk ?? false,
+  };
+  ctx.dict.putTable(name, newMeta);
+  return okResult(0);
+}
+
+function copyField(v: unknown): string | number | Uint8Array | null {
+  return v as string | number | Uint8Array | null;
+}
+
+/** The implicit default of a NOT NULL column without DEFAULT when rows exist (MySQL's: 0, '', 0000-00-00 → 1970-01-01 here). */
+function defaultOfType(c: StoredColumn): string | number {
+  return c.type.kind === 'char' || c.type.kind === 'varchar' ? '' : 0;
+}
+
+/** A DEFAULT clause value (a literal): as a stored field value. */
+function literalValue(json: string): string | number | null {
+  const [t, v] = tagOf(JSON.parse(json));
+  if (t === 'Value') {
+    const [vt, vv] = tagOf(obj(v).value);
+    if (vt === 'Number') return String(arr(vv)[0]);
+    if (vt === 'Null') return null;
+    return String(vv);
+  }
+  if (t === 'UnaryOp' && obj(v).op === 'Minus') {
+    const inner = literalValue(JSON.stringify(obj(v).expr));
+    return inner === null ? null : `-${inner}`;
+  }
+  throw new SqlError(
+    'ER_NOT_SUPPORTED_YET',
+    "This version of MySQL doesn't yet support 'a DEFAULT expression in ALTER TABLE ADD COLUMN'",
+  );
+}
