@@ -6,7 +6,8 @@
 // in rows/s on the same three. Imports the built package (`pnpm build` first).
 //   node bench/sql-tpch.js
 //   ENGINE_BENCH_SF=0.01 ENGINE_BENCH_RUNS=3 node bench/sql-tpch.js
-//   node --cpu-prof --cpu-prof-dir=.tmp bench/sql-tpch.js       where the time goes
+//   ENGINE_BENCH_ONLY='Q10 variant' ENGINE_BENCH_PEERS=0 node --cpu-prof --cpu-prof-dir=.tmp bench/sql-tpch.js
+//                                                               where enginekit's time goes
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ import { engineSession, loadAverage, loadDuckTpch, loadSqliteTpch, timeRuns } fr
 const sf = Number(process.env.ENGINE_BENCH_SF ?? 0.1);
 const runs = Number(process.env.ENGINE_BENCH_RUNS ?? 5);
 const poolBytes = Number(process.env.ENGINE_BENCH_POOL_MB ?? 1024) * 1024 * 1024;
+const only = process.env.ENGINE_BENCH_ONLY; // one query by name
+const peers = process.env.ENGINE_BENCH_PEERS !== '0'; // 0: enginekit alone (for profiles)
 
 const Q3 = (
   segment,
@@ -103,14 +106,19 @@ try {
     '|---|---:|---:|---:|---:|---:|---|',
   ];
   for (const [name, mysql, lite, duckSql] of queries) {
+    if (only !== undefined && name !== only) continue;
     let n = ['-', 0, 0];
     const st = sqlite.prepare(lite);
-    const s = await timeRuns(() => {
-      n[1] = st.all().length;
-    }, runs);
-    const d = await timeRuns(async () => {
-      n[2] = (await duck.runAndReadAll(duckSql)).getRows().length;
-    }, runs);
+    const s = peers
+      ? await timeRuns(() => {
+          n[1] = st.all().length;
+        }, runs)
+      : undefined;
+    const d = peers
+      ? await timeRuns(async () => {
+          n[2] = (await duck.runAndReadAll(duckSql)).getRows().length;
+        }, runs)
+      : undefined;
     let e;
     if (ek !== undefined) {
       try {
@@ -122,7 +130,7 @@ try {
       }
     }
     const f = (x) => (x === undefined ? '-' : x.toFixed(1));
-    const r = (x) => (e === undefined ? '-' : `${(e / x).toFixed(2)}×`);
+    const r = (x) => (e === undefined || x === undefined ? '-' : `${(e / x).toFixed(2)}×`);
     table.push(`| ${name} | ${f(e)} | ${f(s)} | ${f(d)} | ${r(s)} | ${r(d)} | ${n.join(' / ')} |`);
     console.log(table[table.length - 1]);
   }
@@ -130,10 +138,11 @@ try {
   const scanSql = 'select count(*) from lineitem where l_quantity > 0';
   const scanRows = sqlite.prepare('select count(*) from lineitem').pluck().get();
   const scanLite = sqlite.prepare(scanSql).pluck();
-  const ls = await timeRuns(() => scanLite.get(), runs);
-  const ds = await timeRuns(() => duck.runAndReadAll(scanSql), runs);
+  const scanning = only === undefined || only === 'scan';
+  const ls = scanning && peers ? await timeRuns(() => scanLite.get(), runs) : undefined;
+  const ds = scanning && peers ? await timeRuns(() => duck.runAndReadAll(scanSql), runs) : undefined;
   let es;
-  if (ek !== undefined) {
+  if (ek !== undefined && scanning) {
     try {
       es = await timeRuns(() => ek.session.query(scanSql), runs);
     } catch (err) {
@@ -145,13 +154,15 @@ try {
     `| full scan of lineitem (${scanRows} rows), \`${scanSql}\` | rows/s | ms |`,
     '|---|---:|---:|',
     `| enginekit | ${rps(es)} | ${es === undefined ? '-' : es.toFixed(1)} |`,
-    `| SQLite | ${rps(ls)} | ${ls.toFixed(1)} |`,
-    `| DuckDB 1 thread | ${rps(ds)} | ${ds.toFixed(1)} |`,
+    `| SQLite | ${rps(ls)} | ${ls === undefined ? '-' : ls.toFixed(1)} |`,
+    `| DuckDB 1 thread | ${rps(ds)} | ${ds === undefined ? '-' : ds.toFixed(1)} |`,
   ];
   console.log(`\nTPC-H SF ${sf}, median of ${runs} warm runs, load average ${await loadAverage()}:\n`);
   for (const line of table) console.log(line);
-  console.log('');
-  for (const line of scan) console.log(line);
+  if (scanning) {
+    console.log('');
+    for (const line of scan) console.log(line);
+  }
   ek?.session.close?.();
   ek?.db.close();
   sqlite.close();
