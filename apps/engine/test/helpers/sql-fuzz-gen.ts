@@ -81,6 +81,19 @@ function intExpr(cols: readonly string[], depth: number): fc.Arbitrary<string> {
         .map(([c, k]) => `(${c} * ${lit(k)})`),
     },
     { weight: 1, arbitrary: fc.tuple(sub, intValue).map(([x, k]) => `coalesce(${x}, ${lit(k)})`) },
+    // % by a constant, zero included: both give the dividend's sign, and NULL for % 0
+    {
+      weight: 1,
+      arbitrary: fc.tuple(sub, fc.integer({ min: -3, max: 3 })).map(([x, k]) => `(${x} % ${lit(k)})`),
+    },
+    { weight: 1, arbitrary: fc.tuple(sub, sub).map(([x, y]) => `nullif(${x}, ${y})`) },
+    { weight: 1, arbitrary: sub.map((x) => `abs(${x})`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(predicate(cols, [], depth - 1), sub)
+        .map(([p, x]) => `(case when ${p} then ${x} end)`),
+    },
     {
       weight: 1,
       arbitrary: fc
@@ -179,6 +192,13 @@ const subqueryPredicate: fc.Arbitrary<string> = fc.oneof(
   fc
     .tuple(fc.constantFrom('count(*)', 'max(t2.c)'), fc.integer({ min: 0, max: 2 }))
     .map(([agg, k]) => `(select ${agg} from t2 where t2.a = t1.a) > ${k}`),
+  // a subquery inside a subquery, the inner one correlated to the middle one
+  fc
+    .tuple(fc.boolean(), fc.constantFrom('min(x.a)', 'max(x.b)', 'count(*)'))
+    .map(
+      ([not, agg]) =>
+        `${not ? 'not ' : ''}exists (select 1 from t2 where t2.a = t1.a and t2.c >= (select ${agg} from t1 as x where x.s = t2.s))`,
+    ),
 );
 
 /** ORDER BY every output column by ordinal (random order and direction), maybe with LIMIT/OFFSET. */
@@ -354,6 +374,14 @@ const outerShape: fc.Arbitrary<Shape> = fc.oneof(
     .map(([agg, corr]) => ({
       sql: `select t1.a, (select ${agg} from t2 where ${corr}) from t1`,
       width: 2,
+      avgColumns: [],
+    })),
+  // a grouped derived table joined back to a base table
+  fc
+    .tuple(fc.constantFrom('count(*)', 'sum(t2.c)', 'max(t2.c)'), fc.constantFrom('join', 'left join'))
+    .map(([agg, kind]) => ({
+      sql: `select t1.a, t1.s, d.n from t1 ${kind} (select t2.a as k, ${agg} as n from t2 group by t2.a) as d on d.k = t1.a`,
+      width: 3,
       avgColumns: [],
     })),
   fc.tuple(intExpr(['t1.a'], 1), predicate(T1_INT, ['t1.s'], 1)).map(([g, p]) => ({
