@@ -112,6 +112,13 @@ describe('MySQL semantics', () => {
       ),
     ).toEqual(['3.3750', '0.3', '0.50000', 3, -3, '1.01']);
   });
+  it('rounds decimals half away from zero and doubles half to even (my_double_round)', () => {
+    expect(
+      one(
+        'SELECT ROUND(2.5), ROUND(-2.5), ROUND(1.45, 1), ROUND(2.5e0), ROUND(3.5e0), ROUND(-2.5e0), TRUNCATE(1.99, 1), FLOOR(-1.5), CEIL(1.2)',
+      ),
+    ).toEqual(['3', '-3', '1.5', 2, 4, -2, '1.9', -2, 2]);
+  });
   it('keeps integers beyond 2^53 exact and fails on BIGINT overflow', () => {
     expect(one('SELECT 9007199254740993 + 2, 4611686018427387904 * -2')).toEqual([
       9007199254740995n,
@@ -144,6 +151,12 @@ describe('MySQL semantics', () => {
       '2.250000',
     ]);
   });
+  it('names columns by their text as written, aliases winning', () => {
+    expect(
+      s.query('SELECT -a, NOT a, (a + 1) * 2, (SELECT 1), t1.a, COUNT(*), b AS x FROM t1 GROUP BY a, b')
+        .columns,
+    ).toEqual(['-a', 'NOT a', '(a + 1) * 2', '(SELECT 1)', 'a', 'COUNT(*)', 'x']);
+  });
   it('returns the columns of a query with no rows', () => {
     const r = s.query('SELECT a, b AS x FROM t1 WHERE 1 = 0');
     expect(r.columns).toEqual(['a', 'x']);
@@ -162,6 +175,13 @@ describe('MySQL semantics', () => {
     expect(p.run([3]).rows).toEqual([['three']]);
     expect(p.run([5]).rows).toEqual([['five']]);
     expect(p.run([4]).rows).toEqual([]);
+  });
+  it('parses DIV inside BETWEEN bounds (a parser precedence gap, sqllogictest index/random)', () => {
+    expect(
+      one(
+        'SELECT 7 BETWEEN 10 DIV 3 AND 7 % 4 + 5, 17 DIV 5 % 2, 9 MOD 4 DIV 1, NOT 30 * 2 BETWEEN - + 7 DIV + - 2 AND NULL',
+      ),
+    ).toEqual([1, 1, 1, null]);
   });
   it('factors a condition common to every OR branch', () => {
     expect(

@@ -19,6 +19,20 @@ import { truthOf } from './truth.js';
 
 const DECODER = new TextDecoder();
 
+/** A short string from bytes: ASCII directly (no decoder call, one-byte strings interned). */
+function shortText(b: Uint8Array, o: number, len: number): string {
+  if (len === 1 && b[o]! < 0x80) return ASCII[b[o]!]!;
+  let s = '';
+  for (let i = 0; i < len; i++) {
+    const x = b[o + i]!;
+    if (x >= 0x80) return DECODER.decode(b.subarray(o, o + len));
+    s += ASCII[x]!;
+  }
+  return s;
+}
+
+const ASCII: string[] = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
+
 /** Frame slots of the sources before stage k that anything reads (what a join buffer record holds). */
 function usedSlotsBefore(stages: readonly PlannedStage[], k: number): number[] {
   const out: number[] = [];
@@ -48,7 +62,9 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
       const k = kinds[c]!;
       if (k === K_TEXT) {
         const o = row.off[c]!;
-        v[off + c] = DECODER.decode(row.src[c]!.subarray(o, o + row.len[c]!));
+        const len = row.len[c]!;
+        const b = row.src[c]!;
+        v[off + c] = len <= 24 ? shortText(b, o, len) : DECODER.decode(b.subarray(o, o + len));
       } else if (k === K_DECIMAL) v[off + c] = BigInt(row.nums[c]!);
       else v[off + c] = row.nums[c]!;
     }

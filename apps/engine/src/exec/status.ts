@@ -39,13 +39,17 @@ export type StatusName = (typeof STATUS_NAMES)[number];
 
 export class StatusCounters {
   readonly values: Map<string, number> = new Map();
+  /** The global counters every change is added to as well (a session's parent). */
+  readonly parent: StatusCounters | undefined;
 
-  constructor() {
+  constructor(parent?: StatusCounters) {
+    this.parent = parent;
     for (const n of STATUS_NAMES) this.values.set(n, 0);
   }
 
   add(name: StatusName, n: number): void {
     this.values.set(name, (this.values.get(name) ?? 0) + n);
+    this.parent?.add(name, n);
   }
 
   get(name: string): number {

@@ -63,6 +63,16 @@ export function mk(
     sub ||= p.sub === true;
   }
   refs.sort((a, b) => a - b);
+  // constant folding: an expression of literals only is computed once, at bind time (unless it
+  // fails: then it fails when run, as written)
+  if (parts.length > 0 && extra.cmp === undefined && parts.every((p) => p.lit !== undefined)) {
+    try {
+      const v = ev();
+      return { t, ev: () => v, refs, outer, agg, text, lit: { v } };
+    } catch {
+      // keep it for run time
+    }
+  }
   return { t, ev, refs, outer, agg, text, ...(sub ? { sub } : {}), ...extra };
 }
 
@@ -78,11 +88,23 @@ export function nodeText(env: BindEnv, n: unknown): string {
 }
 
 /** The expression text starting at (line, column), up to a top-level ',' or clause keyword. */
-export function exprTextAt(sql: string, line: number, column: number): string {
+export function exprTextAt(sql: string, line: number, column: number, leading = false): string {
   const lines = sql.split('\n');
   let off = 0;
   for (let k = 0; k < line - 1 && k < lines.length; k++) off += lines[k]!.length + 1;
   off += column - 1;
+  if (leading) {
+    // a select item's own leading unary operators and parentheses (spans start at operands)
+    for (let j = off - 1; j >= 0; j--) {
+      const ch = sql[j]!;
+      if (ch === ' ' || ch === '\t' || ch === '\n') continue;
+      if ('-+~!('.includes(ch)) off = j;
+      else if (/\bnot$/i.test(sql.slice(Math.max(0, j - 3), j + 1)) && !/[\w$]/.test(sql[j - 3] ?? ' ')) {
+        off = j - 2;
+        j -= 2;
+      } else break;
+    }
+  }
   let depth = 0;
   let i = off;
   const stop =
@@ -224,6 +246,7 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
     case 'Identifier': {
       const name = identText(v);
       if (name.startsWith('@@')) return sysVarRef(ctx, name.slice(2), undefined, n);
+      if (name.startsWith('@')) throw unsupported('user variables', n);
       return resolveColumn(ctx, [name], n);
     }
     case 'CompoundIdentifier': {

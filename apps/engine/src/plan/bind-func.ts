@@ -98,6 +98,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
   }
   const o = obj(v);
   const name = objectName(o.name).join('.').toLowerCase();
+  if (o.over !== undefined && o.over !== null) throw unsupported('window functions', n);
   const argList = obj(obj(o.args).List);
   const rawArgs = arr(argList.args);
   const distinct = argList.duplicate_treatment === 'Distinct';
@@ -522,11 +523,12 @@ function roundLike(name: string, args: Bound[], text: string): Bound {
       const d = Number(dEv());
       const m = 10 ** d;
       if (name === 'truncate') return Math.trunc(x * m) / m;
-      const y = Math.abs(x) * m;
-      const r = Math.round(y);
-      // half away from zero, judged on the decimal text
-      const adj = Math.abs(y - Math.trunc(y) - 0.5) < 1e-9 ? Math.trunc(y) + 1 : r;
-      return (Math.sign(x) * adj) / m;
+      // MySQL's my_double_round: rint(x · 10^d) / 10^d, rint rounding half to even
+      const y = x * m;
+      const f = Math.floor(y);
+      const diff = y - f;
+      const r = diff > 0.5 ? f + 1 : diff < 0.5 ? f : f % 2 === 0 ? f : f + 1;
+      return d >= 0 ? r / m : r * 10 ** -d;
     },
     args,
     text,

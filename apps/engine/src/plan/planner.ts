@@ -6,7 +6,10 @@ import type { Source } from './scope.js';
  * The rule-based planner: tables are joined in FROM order (STRAIGHT_JOIN is therefore always
  * obeyed); per table, an index whose leading columns are all bound by equalities to constants or
  * earlier tables is used for lookups (`ref`), the longest such prefix winning, PRIMARY on ties;
- * else an equality to earlier tables makes a hash join; else a scan (the first table streams,
+ * else a range on an index's first column (on the primary key from one bound, on a secondary
+ * index only between two: without statistics a one-sided range is often most of the table, each
+ * row then fetched through the clustered index); else an equality to earlier tables makes a hash
+ * join; else a scan (the first table streams,
  * later ones are read once into a buffer, as a block nested loop). Index hints restrict the
  * candidates as MySQL's FORCE/USE/IGNORE INDEX do. This module is the one the cost-based
  * optimizer replaces: it sees sources and conjuncts and returns one access per source.
@@ -90,7 +93,9 @@ function equalityOn(b: Bound, k: number, before: (i: number) => boolean): [numbe
 
 /**
  * The join order: FROM order when a join is a LEFT JOIN or STRAIGHT_JOIN is given; otherwise
- * greedy: first the first table (in FROM order) with an equality to a constant, then each time
+ * greedy: first the first table (in FROM order) an index reads by constants (an equality on its
+ * first column, or a range the planner would take), else the first with any equality to a
+ * constant; then each time
  * the first table bound by an equality to the tables already joined, else one with a constant
  * equality, else the next in FROM order. A chain of equalities listed in another order in FROM
  * so never becomes a cross product.
@@ -111,7 +116,34 @@ function joinOrder(sources: readonly Source[], where: readonly Bound[], straight
     order.push(i);
     joined.add(i);
   };
-  take(from.find(constEq) ?? 0);
+  // a table an index reads by constants: an equality on an index's first column, or a range the
+  // planner would take (rangeBounds with constant bounds)
+  const indexedConst = (i: number): boolean => {
+    const t = sources[i]!.table;
+    if (t === undefined) return false;
+    const none = (): boolean => false;
+    return [t.primary, ...t.secondary].some((ix) => {
+      const c = ix.columns[0]!;
+      let lo = false;
+      let hi = false;
+      for (const w of where) {
+        const cmp = w.cmp;
+        if (cmp?.op === '=' && w.sub !== true) {
+          if (cmp.l.col?.src.idx === i && cmp.l.col.c === c && cmp.r.refs.length === 0 && !cmp.r.outer)
+            return true;
+          if (cmp.r.col?.src.idx === i && cmp.r.col.c === c && cmp.l.refs.length === 0 && !cmp.l.outer)
+            return true;
+        }
+        for (const [side, bound] of rangeBounds(w, i, c, none)) {
+          if (bound.expr.outer) continue;
+          if (side === 'lo') lo = true;
+          else hi = true;
+        }
+      }
+      return ix.primary ? lo || hi : lo && hi;
+    });
+  };
+  take(from.find(indexedConst) ?? from.find(constEq) ?? 0);
   while (order.length < n) {
     const rest = from.filter((i) => !joined.has(i));
     const linked = rest.find((i) =>
@@ -229,8 +261,13 @@ function chooseAccess(
           else hi ??= b;
         }
       }
-      if (lo !== undefined || hi !== undefined)
+      // without statistics: a one-sided range on a secondary index is often most of the table,
+      // each row then fetched through the clustered index; only the clustered index takes those
+      if (lo !== undefined || hi !== undefined) {
+        const forced = [...hints.force, ...hints.use].some((h) => h.toLowerCase() === ix.name.toLowerCase());
+        if (!ix.primary && !forced && (lo === undefined || hi === undefined)) continue;
         return { kind: 'range', index: ix.name, column: c, ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) };
+      }
     }
   }
   const joinEqs = eqs.filter(([, e]) => e.refs.length > 0 || e.outer);

@@ -88,6 +88,8 @@ export function bindQuery(
   const qo = obj(q);
   let scope = ctes ?? parent?.ctes ?? new Map<string, DerivedSource>();
   const w = obj(qo.with);
+  if (w.recursive === true)
+    throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'WITH RECURSIVE'");
   if (arr(w.cte_tables).length > 0) {
     scope = new Map(scope);
     for (const cte of arr(w.cte_tables)) {
@@ -439,6 +441,8 @@ function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSourc
         source = { alias, columns, table, ...(meta ? { meta } : {}), hints };
       }
     } else if (t === 'Derived') {
+      if (o.lateral === true)
+        throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'LATERAL'");
       if (aliasName === undefined)
         throw new SqlError('ER_UNKNOWN_ERROR', 'Every derived table must have its own alias');
       alias = aliasName;
@@ -587,7 +591,7 @@ function bindSelect(
             ? identText(arr(ev).at(-1))
             : p === undefined
               ? b.text
-              : exprTextAt(c.env.sql, p.line, p.column) || b.text,
+              : exprTextAt(c.env.sql, p.line, p.column, true) || b.text,
       );
       continue;
     }

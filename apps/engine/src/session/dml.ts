@@ -94,7 +94,9 @@ export class RowWriter {
         return x;
       }
       default: {
-        const s = coerce(v, t, T_STR) as string;
+        let s = coerce(v, t, T_STR) as string;
+        // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
+        if (ty.kind === 'char') s = s.replace(/ +$/, '');
         if ([...s].length > ty.length)
           throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
         return s;
@@ -394,6 +396,11 @@ function fieldOf(v: unknown, t: SqlType): FieldValue {
 }
 
 function update(o: Obj, ctx: StatementContext): Compiled {
+  if (arr(obj(o.table).joins).length > 0 || (o.from !== undefined && o.from !== null))
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      "This version of MySQL doesn't yet support 'multi-table UPDATE'",
+    );
   const rel = obj(o.table).relation;
   const [, tv] = tagOf(rel);
   const to = obj(tv);
@@ -447,6 +454,16 @@ function update(o: Obj, ctx: StatementContext): Compiled {
 
 function del(o: Obj, ctx: StatementContext): Compiled {
   const from = tagOf(o.from)[1];
+  if (
+    arr(from).length !== 1 ||
+    arr(obj(arr(from)[0]).joins).length > 0 ||
+    arr(o.tables).length > 0 ||
+    (o.using !== undefined && o.using !== null)
+  )
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      "This version of MySQL doesn't yet support 'multi-table DELETE'",
+    );
   const first = obj(arr(from)[0]);
   const [, tv] = tagOf(first.relation);
   const to = obj(tv);

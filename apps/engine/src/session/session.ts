@@ -5,6 +5,7 @@ import {
   H_READ_KEY,
   H_READ_NEXT,
   H_READ_RND_NEXT,
+  H_ROWS_READ,
   H_UPDATE,
   H_WRITE,
 } from '../storage/counters.js';
@@ -60,6 +61,7 @@ const HANDLER_MAP: Array<[number, StatusName]> = [
   [H_READ_RND_NEXT, 'Handler_read_rnd_next'],
   [H_UPDATE, 'Handler_update'],
   [H_WRITE, 'Handler_write'],
+  [H_ROWS_READ, 'Innodb_rows_read'],
 ];
 
 /**
@@ -70,7 +72,8 @@ const HANDLER_MAP: Array<[number, StatusName]> = [
 export class Session {
   readonly db: Database;
   readonly vars: Variables;
-  readonly counters: StatusCounters = new StatusCounters();
+  readonly counters: StatusCounters;
+  readonly #before: Float64Array = new Float64Array(HANDLER_MAP.length);
   planner: Planner = ruleBasedPlanner;
   #closed = false;
   #warnings = 0;
@@ -79,6 +82,7 @@ export class Session {
   constructor(db: Database) {
     this.db = db;
     this.vars = new Variables(globalState(db).vars);
+    this.counters = new StatusCounters(globalState(db).status);
   }
 
   get globalVars(): Variables {
@@ -184,36 +188,25 @@ export class Session {
     return this.#measured(st, () => c.run(params));
   }
 
-  /** Runs a statement, moving the storage counters it caused into the session and global status. */
+  /**
+   * Runs a statement, moving the storage counters it caused into the session's status (which
+   * adds every change to the database's global status as well).
+   */
   #measured(st: unknown, f: () => QueryResult): QueryResult {
     const h = this.db.handler.counts;
-    const before = HANDLER_MAP.map(([i]) => h[i]!);
+    const before = this.#before;
+    for (let k = 0; k < HANDLER_MAP.length; k++) before[k] = h[HANDLER_MAP[k]![0]]!;
     this.#warnings = 0;
-    const g = this.globalCounters;
     this.counters.add('Questions', 1);
-    g.add('Questions', 1);
     const com = comName(st);
-    if (com !== undefined) {
-      this.counters.add(com, 1);
-      g.add(com, 1);
-    }
-    const localBefore = new Map(this.counters.values);
+    if (com !== undefined) this.counters.add(com, 1);
     try {
       return f();
     } finally {
-      HANDLER_MAP.forEach(([i, name], k) => {
+      for (let k = 0; k < HANDLER_MAP.length; k++) {
+        const [i, name] = HANDLER_MAP[k]!;
         const d = h[i]! - before[k]!;
-        if (d !== 0) {
-          this.counters.add(name, d);
-          g.add(name, d);
-        }
-      });
-      const reads =
-        h[H_READ_KEY]! + h[H_READ_NEXT]! + h[H_READ_RND_NEXT]! - before[2]! - before[3]! - before[4]!;
-      void reads;
-      for (const [k, v] of this.counters.values) {
-        const d = v - (localBefore.get(k) ?? 0);
-        if (d !== 0 && !k.startsWith('Handler_') && k !== 'Questions' && k !== com) g.add(k as StatusName, d);
+        if (d !== 0) this.counters.add(name, d);
       }
     }
   }

@@ -227,6 +227,16 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
           ),
       };
     }
+    case 'ShowVariable': {
+      const words = arr(o.variable).map((w) => identText(w).toUpperCase());
+      if (words.length === 1 && (words[0] === 'WARNINGS' || words[0] === 'ERRORS'))
+        // messages are not kept: the count is in the last result's `warnings`
+        return { run: () => rowsResult(['Level', 'Code', 'Message'], []) };
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        `This version of MySQL doesn't yet support 'SHOW ${words.join(' ')}'`,
+      );
+    }
     case 'ExplainTable':
       return { run: () => describe(objectName(o.table_name).at(-1)!, ctx) };
     case 'ShowColumns':

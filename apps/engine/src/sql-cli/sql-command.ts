@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -81,6 +81,20 @@ function repl(db: Database, session: Session, format: OutputFormat): void {
     terminal: process.stdin.isTTY === true,
   });
   const historyFile = join(homedir(), '.enginekit_history');
+  const history: string[] = [];
+  try {
+    if (existsSync(historyFile))
+      history.push(
+        ...readFileSync(historyFile, 'utf8')
+          .split('\n')
+          .filter((l) => l !== '')
+          .slice(-1000),
+      );
+  } catch {
+    // no history: start empty
+  }
+  const withHistory = rl as typeof rl & { history?: string[] };
+  if (Array.isArray(withHistory.history)) withHistory.history.splice(0, 0, ...[...history].reverse());
   let buffer = '';
   process.stdout.write(`Connected to ${db.path}. Statements end with ; or \\G. Ctrl-D quits.\n`);
   rl.prompt();
@@ -98,7 +112,10 @@ function repl(db: Database, session: Session, format: OutputFormat): void {
     }
     const parts = splitStatements(buffer, true);
     const complete = parts.filter((p) => p.complete);
-    for (const st of complete) runOne(session, st.sql, format, st.vertical, 'interactive');
+    for (const st of complete) {
+      history.push(st.sql.replace(/\s*\n\s*/g, ' '));
+      runOne(session, st.sql, format, st.vertical, 'interactive');
+    }
     const rest = parts.find((p) => !p.complete);
     buffer = rest === undefined ? '' : rest.sql;
     rl.setPrompt(buffer === '' ? 'enginekit> ' : '        -> ');
@@ -112,7 +129,11 @@ function repl(db: Database, session: Session, format: OutputFormat): void {
     rl.prompt();
   });
   rl.on('close', () => {
-    void historyFile;
+    try {
+      writeFileSync(historyFile, `${history.slice(-1000).join('\n')}\n`);
+    } catch {
+      // a read-only home: history is not kept
+    }
     db.close();
     process.stdout.write('Bye\n');
   });

@@ -33,7 +33,7 @@ function load(): WasmGlue {
  * Rewrites applied before parsing, outside quotes and comments, keeping every column in place:
  * the `MOD` operator becomes `%` (the dialect lacks it), `LOCK IN SHARE MODE` becomes `FOR SHARE`.
  */
-export function rewrite(sql: string): string {
+export function rewrite(sql: string, divAsMod = false, mods: boolean[] = []): string {
   let out = '';
   let i = 0;
   const n = sql.length;
@@ -81,6 +81,10 @@ export function rewrite(sql: string): string {
       const prev = out.length > 0 ? out[out.length - 1]! : ' ';
       if (up === 'MOD' && prev !== '.' && !/^\s*\(/.test(sql.slice(j))) {
         out += '%  ';
+        mods.push(false);
+      } else if (divAsMod && up === 'DIV' && prev !== '.') {
+        out += '%  ';
+        mods.push(true);
       } else if (up === 'LOCK' && /^\s+IN\s+SHARE\s+MODE\b/i.test(sql.slice(j))) {
         const m = /^\s+IN\s+SHARE\s+MODE/i.exec(sql.slice(j))!;
         const span = word.length + m[0].length;
@@ -91,9 +95,33 @@ export function rewrite(sql: string): string {
       i = j;
       continue;
     }
+    if (c === '%') mods.push(false);
     out += c;
     i++;
   }
+  return out;
+}
+
+/** BinaryOp nodes of `op` in text order (an in-order walk: left operand, node, right operand). */
+function binaryOps(root: unknown, op: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) {
+      for (const x of n) walk(x);
+      return;
+    }
+    if (n === null || typeof n !== 'object') return;
+    const o = n as Record<string, unknown>;
+    const b = o.BinaryOp as Record<string, unknown> | undefined;
+    if (b !== undefined && typeof b === 'object') {
+      walk(b.left);
+      if (b.op === op) out.push(b);
+      walk(b.right);
+      return;
+    }
+    for (const v of Object.values(o)) walk(v);
+  };
+  walk(root);
   return out;
 }
 
@@ -104,6 +132,23 @@ export function parseSql(sql: string): unknown[] {
     return g.parse_sql('mysql', rewrite(sql)) as unknown[];
   } catch (e) {
     const msg = e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? e);
+    // The dialect binds DIV more loosely than BETWEEN's bounds (`a BETWEEN b DIV 2 AND c` fails):
+    // parse DIV as % (same precedence as in MySQL), then turn those operators back into DIV.
+    if (/\bDIV\b/i.test(sql)) {
+      const mods: boolean[] = [];
+      try {
+        const ast = g.parse_sql('mysql', rewrite(sql, true, mods)) as unknown[];
+        const ops = binaryOps(ast, 'Modulo');
+        if (ops.length === mods.length) {
+          ops.forEach((o, i) => {
+            if (mods[i]) o.op = 'MyIntegerDivide';
+          });
+          return ast;
+        }
+      } catch {
+        // fall through to the first error
+      }
+    }
     throw syntaxError(sql, msg);
   }
 }

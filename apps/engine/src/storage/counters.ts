@@ -7,6 +7,7 @@ export const HANDLER_COUNTERS = [
   'Handler_read_rnd_next',
   'Handler_update',
   'Handler_write',
+  'Innodb_rows_read',
 ] as const;
 
 export type HandlerCounter = (typeof HANDLER_COUNTERS)[number];
@@ -18,6 +19,8 @@ export const H_READ_NEXT = 3;
 export const H_READ_RND_NEXT = 4;
 export const H_UPDATE = 5;
 export const H_WRITE = 6;
+/** Rows read from a table (scan, lookup, range), as InnoDB's `srv_stats.n_rows_read`. */
+export const H_ROWS_READ = 7;
 
 /** Handler counters in one Float64Array, indexed by the H_* constants. */
 export class HandlerStats {

@@ -13,6 +13,7 @@ import {
   H_READ_KEY,
   H_READ_NEXT,
   H_READ_RND_NEXT,
+  H_ROWS_READ,
   H_UPDATE,
   H_WRITE,
   type HandlerStats,
@@ -199,7 +200,7 @@ export class Table {
   }
 
   /**
-   * Full table scan in primary-key order (Handler_read_first once, Handler_read_rnd_next per row,
+   * Full table scan in primary-key order (Handler_read_first once, Handler_read_rnd_next per row and once more for the end,
    * as MySQL counts an InnoDB table scan). `fn` gets one reused {@link RowBuffer} whose text
    * fields view the page: read it during the call only, do not write the table. Return false to
    * stop. Returns the rows visited.
@@ -210,11 +211,20 @@ export class Table {
     counts[H_READ_FIRST]!++;
     const codec = this.codec;
     // raw: the row is decoded straight from the pool's bytes, nothing is created per row
-    return this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
+    let stopped = false;
+    const n = this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
       counts[H_READ_RND_NEXT]!++;
+      counts[H_ROWS_READ]!++;
       codec.decode(b, vo, vl, row);
-      return fn(row);
+      if (fn(row) === false) {
+        stopped = true;
+        return false;
+      }
+      return true;
     });
+    // the call that finds the end of the table counts too, as ha_rnd_next returning EOF
+    if (!stopped) counts[H_READ_RND_NEXT]!++;
+    return n;
   }
 
   /**
@@ -318,6 +328,7 @@ export class Table {
         return false;
       }
       n++;
+      counts[H_ROWS_READ]!++;
       if (ix.primary) {
         codec.decode(b, vo, vl, row);
         go = fn(row);
