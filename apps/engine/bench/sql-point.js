@@ -98,7 +98,7 @@ const runEk = () => {
   return bytes;
 };
 
-// warm-up, then alternate the two three times; report the median rate of each
+// warm-up, then alternate the two five times; report the median rate of each
 const rate = (f) => {
   t = performance.now();
   const check = f();
@@ -108,7 +108,7 @@ rate(runLite);
 if (ekStmt !== undefined) rate(runEk);
 const l = [];
 const e = [];
-for (let i = 0; i < 3; i++) {
+for (let i = 0; i < 5; i++) {
   l.push(rate(runLite));
   if (ekStmt !== undefined) e.push(rate(runEk));
 }
@@ -118,7 +118,7 @@ const em = e.length > 0 ? med(e) : undefined;
 if (em !== undefined && em.check !== lm.check)
   console.log(`WARNING: answers differ (${em.check} vs ${lm.check} bytes)`);
 console.log(
-  `\n${POINT} on ${rows} rows, ${queries} random ids per pass, median of 3 passes, load average ${await loadAverage()}:\n`,
+  `\n${POINT} on ${rows} rows, ${queries} random ids per pass, median of 5 passes, load average ${await loadAverage()}:\n`,
 );
 console.log('| engine | queries/s | × better-sqlite3 |');
 console.log('|---|---:|---:|');
