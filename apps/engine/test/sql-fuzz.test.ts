@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { Database } from '../src/index.js';
 import { type FuzzCase, fuzzCase, setupStatements } from './helpers/sql-fuzz-gen.js';
 
-const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300);
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 500);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261201);
 
 /** Counterexamples the fuzzer found, each a regression test from then on. */
@@ -90,9 +90,12 @@ const temporary = (Database as unknown as { temporary?: () => EngineDatabase }).
 function engineAnswer(session: EngineSession, c: FuzzCase): string[] {
   const setup = setupStatements(c);
   try {
+    for (const s of c.settings ?? []) session.query(s);
     for (const s of setup) session.query(s);
     return canonical(session.query(c.sql).rows, c, true);
   } finally {
+    session.query('SET SESSION join_buffer_size = DEFAULT');
+    session.query('SET SESSION optimizer_switch = DEFAULT');
     for (const t of ['t1', 't2']) {
       try {
         session.query(`DROP TABLE ${t}`);
@@ -103,7 +106,7 @@ function engineAnswer(session: EngineSession, c: FuzzCase): string[] {
   }
 }
 
-const show = (c: FuzzCase): string => [...setupStatements(c), c.sql].join(';\n');
+const show = (c: FuzzCase): string => [...(c.settings ?? []), ...setupStatements(c), c.sql].join(';\n');
 
 describe('sql fuzz: the generator', () => {
   it('writes SQL that SQLite runs, of every shape', () => {

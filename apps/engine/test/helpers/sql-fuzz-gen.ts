@@ -12,8 +12,8 @@
 // - LIMIT only under an ORDER BY of every output column, so the answer is unique
 // - GROUP BY queries select only grouped columns and aggregates (ONLY_FULL_GROUP_BY)
 // - AVG is compared at MySQL's scale (the argument's plus 4) after rounding SQLite's double;
-//   groups hold at most 64 rows, so the exact quotient never ends in a tie SQLite's double
-//   could round the other way
+//   groups hold at most 64 rows (tables of at most 8 rows when AVG is selected), so the exact
+//   quotient never ends in a tie SQLite's double could round the other way
 import fc from 'fast-check';
 
 export interface FuzzTable {
@@ -29,7 +29,23 @@ export interface FuzzCase {
   readonly avgColumns: readonly number[];
   /** whether row order is part of the answer (ORDER BY over every output column) */
   readonly ordered: boolean;
+  /**
+   * Session settings for enginekit only (they must not change an answer): a join buffer of
+   * MySQL's minimum 128 bytes, so block joins run in many blocks, or a join algorithm switched off.
+   */
+  readonly settings?: readonly string[];
 }
+
+const SETTINGS: readonly (readonly string[])[] = [
+  [],
+  [],
+  ['SET SESSION join_buffer_size = 128'],
+  ["SET SESSION optimizer_switch = 'hash_join=off'"],
+  [
+    "SET SESSION optimizer_switch = 'block_nested_loop=off,hash_join=off'",
+    'SET SESSION join_buffer_size = 128',
+  ],
+];
 
 const INT_EDGE = [0, 1, -1, 2, 3, 7, -7, 100, -100, 2147483647, -2147483648, 65536];
 const BIG_EDGE = [
@@ -401,14 +417,25 @@ const shape: fc.Arbitrary<Shape> = fc.oneof(
   outerShape,
 );
 
-/** A whole case: two tables of 0–8 rows and one SELECT, ordered (maybe limited) or not. */
+/** 0–8 rows mostly, sometimes up to 30 (many blocks in a 128-byte join buffer, more duplicates). */
+const tableRows = <T>(row: fc.Arbitrary<T>): fc.Arbitrary<T[]> =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.array(row, { maxLength: 8 }) },
+    { weight: 1, arbitrary: fc.array(row, { maxLength: 30 }) },
+  );
+
+/**
+ * A whole case: two small tables and one SELECT, ordered (maybe limited) or not. AVG only over
+ * tables of at most 8 rows: a group of up to 64 rows has no quotient that ends in a decimal tie.
+ */
 export const fuzzCase: fc.Arbitrary<FuzzCase> = fc
   .tuple(
-    fc.array(t1Row, { maxLength: 8 }),
-    fc.array(t2Row, { maxLength: 8 }),
+    tableRows(t1Row),
+    tableRows(t2Row),
     shape.chain((s) => fc.tuple(fc.constant(s), fc.option(orderAll(s.width), { nil: undefined }))),
+    fc.constantFrom(...SETTINGS),
   )
-  .map(([r1, r2, [s, order]]) => ({
+  .map(([r1, r2, [s, order], settings]) => ({
     tables: [
       { name: 't1', rows: r1 },
       { name: 't2', rows: r2 },
@@ -416,7 +443,9 @@ export const fuzzCase: fc.Arbitrary<FuzzCase> = fc
     sql: s.sql + (order ?? ''),
     avgColumns: s.avgColumns,
     ordered: order !== undefined,
-  }));
+    settings,
+  }))
+  .filter((c) => c.avgColumns.length === 0 || c.tables.every((t) => t.rows.length <= 8));
 
 /** The statements that create and fill a case's tables (the same text for both engines). */
 export function setupStatements(c: FuzzCase): string[] {
