@@ -435,16 +435,18 @@ export const fuzzCase: fc.Arbitrary<FuzzCase> = fc
     shape.chain((s) => fc.tuple(fc.constant(s), fc.option(orderAll(s.width), { nil: undefined }))),
     fc.constantFrom(...SETTINGS),
   )
-  .map(([r1, r2, [s, order], settings]) => ({
-    tables: [
-      { name: 't1', rows: r1 },
-      { name: 't2', rows: r2 },
-    ],
-    sql: s.sql + (order ?? ''),
-    avgColumns: s.avgColumns,
-    ordered: order !== undefined,
-    settings,
-  }))
+  .map(
+    ([r1, r2, [s, order], settings]): FuzzCase => ({
+      tables: [
+        { name: 't1', rows: r1 },
+        { name: 't2', rows: r2 },
+      ],
+      sql: s.sql + (order ?? ''),
+      avgColumns: s.avgColumns,
+      ordered: order !== undefined,
+      settings,
+    }),
+  )
   .filter((c) => c.avgColumns.length === 0 || c.tables.every((t) => t.rows.length <= 8));
 
 /** The statements that create and fill a case's tables (the same text for both engines). */
