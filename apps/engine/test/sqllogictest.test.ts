@@ -87,7 +87,5 @@ describe.skipIf(!ready)('sqllogictest as engine mysql', () => {
 });
 
 if (corpus === undefined)
-  it.skip(
-    'sqllogictest corpus not found (set SQLLOGICTEST_DIR, or place shared/sqllogictest beside the repository)',
-  );
+  it.skip('sqllogictest corpus not found (set SQLLOGICTEST_DIR to the directory holding select1.test)');
 else if (!ready) it.skip('the built engine (dist/) does not answer SQL yet: run `pnpm build` once it does');
