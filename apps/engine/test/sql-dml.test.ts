@@ -118,6 +118,24 @@ describe('DDL and the dictionary', () => {
     expect(() => s.query('DROP TABLE t')).toThrow(/Unknown table 'test.t'/);
     s.query('DROP TABLE IF EXISTS t');
   });
+  it('DESCRIBE, SHOW COLUMNS and SHOW CREATE TABLE', () => {
+    const { s } = fresh();
+    s.query(
+      "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(5) NOT NULL DEFAULT 'x', KEY kv (v))",
+    );
+    const cols = [
+      ['id', 'int', 'NO', 'PRI', null, 'auto_increment'],
+      ['v', 'varchar(5)', 'NO', 'MUL', 'x', ''],
+    ];
+    expect(s.query('DESCRIBE t').rows).toEqual(cols);
+    expect(s.query('SHOW COLUMNS FROM t').rows).toEqual(cols);
+    expect(s.query('SHOW CREATE TABLE t').rows[0]![1]).toContain(
+      "`v` varchar(5) NOT NULL DEFAULT 'x',\n  PRIMARY KEY (`id`),\n  KEY `kv` (`v`)",
+    );
+    expect(() => s.query('SHOW INDEX FROM t')).toThrow(
+      "This version of MySQL doesn't yet support 'SHOW INDEX FROM t'",
+    );
+  });
   it('tables, views and defaults survive reopening', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sql-reopen-'));
     try {

@@ -144,8 +144,11 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
   const rshow = rk === 'dec' ? rt.scale : 0;
   const lint = lt.prec - lshow;
   const rint = rt.prec - rshow;
-  const la = (v: unknown): bigint => toDecimal(v, lt.kind, lt, ls) as bigint;
-  const ra = (v: unknown): bigint => toDecimal(v, rt.kind, rt, rs) as bigint;
+  // operands already DECIMAL at their own scale need no conversion (the common case)
+  const la: (v: unknown) => bigint =
+    lk === 'dec' ? (v) => v as bigint : (v) => toDecimal(v, lt.kind, lt, ls) as bigint;
+  const ra: (v: unknown) => bigint =
+    rk === 'dec' ? (v) => v as bigint : (v) => toDecimal(v, rt.kind, rt, rs) as bigint;
   switch (op) {
     case '+':
     case '-': {
@@ -153,6 +156,8 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
       const t = decType(Math.max(lint, rint) + 1 + Math.max(lshow, rshow), Math.max(lshow, rshow), s);
       const lu = pow10(s - ls);
       const ru = pow10(s - rs);
+      if (lu === 1n && ru === 1n)
+        return op === '+' ? { t, f: (a, b) => la(a) + ra(b) } : { t, f: (a, b) => la(a) - ra(b) };
       return op === '+'
         ? { t, f: (a, b) => la(a) * lu + ra(b) * ru }
         : { t, f: (a, b) => la(a) * lu - ra(b) * ru };

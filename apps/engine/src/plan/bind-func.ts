@@ -1,14 +1,6 @@
-import { arr, identText, obj, objectName, tagOf } from '../sql/ast.js';
+import { arr, obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import {
-  coerce,
-  dateFromParts,
-  normInt,
-  parseDate,
-  toDecimal,
-  toDouble,
-  toInteger,
-} from '../exec/convert.js';
+import { normInt, parseDate, toInteger } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType, unify } from '../exec/types.js';
 import type { Bound } from './bound.js';
@@ -22,7 +14,8 @@ import {
   nodeText,
   unsupported,
 } from './bind-expr.js';
-import type { Ev } from './scope.js';
+import { aggregate } from './bind-aggregate.js';
+import { dateArith, dateArithDays, dateField } from './bind-date.js';
 import { truthOf } from '../exec/truth.js';
 
 const AGGS = new Set([
@@ -401,7 +394,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
   }
 }
 
-function rawArgExpr(a: unknown): unknown {
+export function rawArgExpr(a: unknown): unknown {
   const [t, av] = tagOf(a);
   const inner = t === 'Unnamed' ? av : obj(av).arg;
   return tagOf(inner)[1];
@@ -534,199 +527,3 @@ function roundLike(name: string, args: Bound[], text: string): Bound {
     text,
   );
 }
-
-function dateField(field: string, e: Bound, text: string, n: unknown): Bound {
-  const ev = castEv(e, T_DATE);
-  let f: (d: Date) => number;
-  switch (field) {
-    case 'YEAR':
-      f = (d) => d.getUTCFullYear();
-      break;
-    case 'MONTH':
-      f = (d) => d.getUTCMonth() + 1;
-      break;
-    case 'DAY':
-      f = (d) => d.getUTCDate();
-      break;
-    case 'QUARTER':
-      f = (d) => Math.floor(d.getUTCMonth() / 3) + 1;
-      break;
-    default:
-      throw unsupported(`EXTRACT(${field})`, n);
-  }
-  return mk(
-    T_INT,
-    () => {
-      const x = ev();
-      return x === null ? null : f(new Date((x as number) * 86_400_000));
-    },
-    [e],
-    text,
-  );
-}
-
-function intervalOf(iv: unknown, ctx: BindCtx): { amount: Bound; unit: string } {
-  const o = obj(iv);
-  const unit = String(tagOf(o.leading_field)[0] || o.leading_field || 'Day').toUpperCase();
-  return { amount: bindExpr(o.value, ctx), unit };
-}
-
-function dateArith(date: Bound, iv: unknown, sign: number, ctx: BindCtx, text: string): Bound {
-  const { amount, unit } = intervalOf(iv, ctx);
-  const d = castEv(date, T_DATE);
-  const a = castEv(amount, T_INT);
-  let months = 0;
-  let days = 0;
-  switch (unit) {
-    case 'DAY':
-      days = 1;
-      break;
-    case 'WEEK':
-      days = 7;
-      break;
-    case 'MONTH':
-      months = 1;
-      break;
-    case 'QUARTER':
-      months = 3;
-      break;
-    case 'YEAR':
-      months = 12;
-      break;
-    default:
-      throw unsupported(`INTERVAL … ${unit}`, iv);
-  }
-  const ev: Ev = () => {
-    const x = d();
-    if (x === null) return null;
-    const k = a();
-    if (k === null) return null;
-    const q = Number(k) * sign;
-    if (days !== 0) return (x as number) + q * days;
-    return addMonths(x as number, q * months);
-  };
-  return mk(T_DATE, ev, [date, amount], text);
-}
-
-function dateArithDays(date: Bound, n: Bound, sign: number, text: string): Bound {
-  const d = castEv(date, T_DATE);
-  const a = castEv(n, T_INT);
-  return mk(
-    T_DATE,
-    () => {
-      const x = d();
-      const k = a();
-      return x === null || k === null ? null : (x as number) + Number(k) * sign;
-    },
-    [date, n],
-    text,
-  );
-}
-
-/** MySQL's month arithmetic: the day is clamped to the last day of the target month. */
-export function addMonths(days: number, months: number): number | null {
-  const dt = new Date(days * 86_400_000);
-  const total = dt.getUTCFullYear() * 12 + dt.getUTCMonth() + months;
-  const y = Math.floor(total / 12);
-  const m = total - y * 12;
-  if (y < 0 || y > 9999) return null;
-  const last = new Date(Date.UTC(2000, m + 1, 0)).getUTCDate();
-  const lastDay = m === 1 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : last;
-  return dateFromParts(y, m + 1, Math.min(dt.getUTCDate(), lastDay));
-}
-
-function aggregate(
-  name: string,
-  rawArgs: unknown[],
-  distinct: boolean,
-  ctx: BindCtx,
-  text: string,
-  n: unknown,
-  argList: Record<string, unknown>,
-): Bound {
-  if (!ctx.allowAgg) throw new SqlError('ER_INVALID_GROUP_FUNC_USE', 'Invalid use of group function');
-  const inner: BindCtx = { ...ctx, allowAgg: false };
-  let arg: Bound | null = null;
-  if (rawArgs.length > 0) {
-    const [t, av] = tagOf(rawArgs[0]);
-    const a = t === 'Unnamed' ? av : obj(av).arg;
-    const [it, iv] = tagOf(a);
-    if (it === 'Expr') {
-      const args = rawArgs.map((r) => bindExpr(rawArgExpr(r), inner));
-      arg = args[0]!;
-      if (args.length > 1) {
-        if (name !== 'group_concat')
-          throw new SqlError(
-            'ER_PARSE_ERROR',
-            `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${text}' at line 1`,
-          );
-        // GROUP_CONCAT(a, b): concatenation of the arguments
-        const evs = args.map((x) => castEv(x, T_STR));
-        arg = mk(
-          T_STR,
-          () => {
-            let s = '';
-            for (const e of evs) {
-              const x = e();
-              if (x === null) return null;
-              s += x as string;
-            }
-            return s;
-          },
-          args,
-          text,
-        );
-      }
-    } else if (it !== 'Wildcard' && it !== 'QualifiedWildcard') throw unsupported(`argument of ${name}()`, n);
-    void iv;
-  }
-  if (arg === null && name !== 'count') throw unsupported(`${name}(*)`, n);
-  const slot = ctx.block.slot();
-  let t: SqlType;
-  const at = arg?.t ?? T_INT;
-  switch (name) {
-    case 'count':
-      t = T_INT;
-      break;
-    case 'sum':
-      t =
-        at.kind === 'int' || at.kind === 'null'
-          ? decType(at.prec + 22, 0)
-          : at.kind === 'dec'
-            ? decType(at.prec + 22, at.scale, at.iscale)
-            : T_DBL;
-      break;
-    case 'avg': {
-      const inc = ctx.env.divPrecisionIncrement;
-      if (at.kind === 'int' || at.kind === 'null' || at.kind === 'dec') {
-        const s = at.kind === 'dec' ? at.iscale : 0;
-        const shown = at.kind === 'dec' ? at.scale : 0;
-        t = decType(at.prec + inc, shown + inc, Math.ceil((s + inc) / 9) * 9);
-      } else t = T_DBL;
-      break;
-    }
-    case 'min':
-    case 'max':
-      t = at.kind === 'null' ? T_NULL : at;
-      break;
-    case 'group_concat':
-      t = T_STR;
-      break;
-    case 'bit_and':
-    case 'bit_or':
-    case 'bit_xor':
-      t = T_INT;
-      break;
-    default:
-      t = T_DBL;
-  }
-  const sepNode = arr(argList.clauses)
-    .map((c) => tagOf(c))
-    .find(([k]) => k === 'Separator');
-  const sep = sepNode === undefined ? ',' : String(tagOf(sepNode[1])[1] ?? ',');
-  ctx.block.aggs.push({ fn: name, arg, distinct, slot, t, sep });
-  const frame = ctx.block.frame;
-  return { t, ev: () => frame.v[slot], refs: [], outer: arg?.outer ?? false, agg: true, text };
-}
-
-export { coerce, toDecimal, toDouble, identText };

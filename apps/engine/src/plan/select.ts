@@ -2,7 +2,6 @@ import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import { arr, identText, obj, type Obj, objectName, posOf, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { parseSql } from '../sql/parser.js';
 import { Aggregator, type AggState } from '../exec/aggregate.js';
 import { hashKey } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
@@ -11,19 +10,13 @@ import { buildPipeline } from '../exec/pipeline.js';
 import type { StatusCounters } from '../exec/status.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
 import type { TableMeta } from '../session/meta.js';
-import {
-  type BindCtx,
-  type BindEnv,
-  bindCompare,
-  bindExpr,
-  columnRef,
-  exprTextAt,
-  type SubPlan,
-} from './bind-expr.js';
+import { type BindCtx, type BindEnv, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
 import { Block, type Bound } from './bound.js';
 import type { Planner } from './planner.js';
-import type { ColumnInfo, DerivedSource, RunState, Source } from './scope.js';
+import type { DerivedSource, RunState } from './scope.js';
 import { truthOf } from '../exec/truth.js';
+import { conjuncts, factorOr } from './conjuncts.js';
+import { bindFrom } from './from.js';
 
 /** A bound, planned query: its result columns and a function that runs it. */
 export interface QueryPlan extends SubPlan {
@@ -45,12 +38,12 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   readonly joinBufferSize: number;
 }
 
-interface Ctx {
+export interface Ctx {
   readonly env: QueryEnv;
   readonly run: RunState;
 }
 
-function bindEnvOf(c: Ctx): BindEnv {
+export function bindEnvOf(c: Ctx): BindEnv {
   const e = c.env;
   return {
     sql: e.sql,
@@ -128,7 +121,7 @@ function limitOf(lc: unknown): LimitSpec | undefined {
   return undefined;
 }
 
-function materialized(plan: QueryPlan, names: readonly string[]): DerivedSource {
+export function materialized(plan: QueryPlan, names: readonly string[]): DerivedSource {
   const seen = new Set<string>();
   for (const n of names) {
     if (seen.has(n.toLowerCase())) throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${n}'`);
@@ -333,208 +326,6 @@ function bindSetOp(o: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, 
         return emit(x) !== false;
       });
     },
-  };
-}
-
-function conjuncts(n: unknown, out: unknown[]): unknown[] {
-  const [t, v] = tagOf(n);
-  if (t === 'BinaryOp' && obj(v).op === 'And') {
-    conjuncts(obj(v).left, out);
-    conjuncts(obj(v).right, out);
-  } else if (t === 'Nested' && tagOf(v)[0] === 'BinaryOp' && obj(tagOf(v)[1]).op === 'And') conjuncts(v, out);
-  else out.push(n);
-  return out;
-}
-
-function disjuncts(n: unknown, out: unknown[]): unknown[] {
-  const [t, v] = tagOf(n);
-  if (t === 'BinaryOp' && obj(v).op === 'Or') {
-    disjuncts(obj(v).left, out);
-    disjuncts(obj(v).right, out);
-  } else if (t === 'Nested') disjuncts(v, out);
-  else out.push(n);
-  return out;
-}
-
-/** A node's shape without positions, to find equal sub-expressions. */
-function shape(n: unknown): string {
-  return JSON.stringify(n, (k, v) => (k === 'span' ? undefined : v));
-}
-
-/**
- * `(a AND x) OR (a AND y)` → `a AND (x OR y)`: conjuncts common to every disjunct are pulled out,
- * so a join condition repeated in each branch (TPC-H Q19) can drive a hash join or index lookup.
- */
-function factorOr(n: unknown): unknown[] {
-  const ds = disjuncts(n, []);
-  if (ds.length < 2) return [n];
-  const lists = ds.map((d) => conjuncts(d, []));
-  const common = lists[0]!.filter((c) => lists.every((l) => l.some((x) => shape(x) === shape(c))));
-  if (common.length === 0) return [n];
-  const keys = new Set(common.map(shape));
-  const rest = lists.map((l) => l.filter((x) => !keys.has(shape(x))));
-  if (rest.some((r) => r.length === 0)) return common;
-  const and = (xs: unknown[]): unknown =>
-    xs.reduce((a, b) => ({ BinaryOp: { left: a, op: 'And', right: b } }));
-  const or = rest.map(and).reduce((a, b) => ({ BinaryOp: { left: a, op: 'Or', right: b } }));
-  return [...common, { Nested: or }];
-}
-
-/** Add the FROM items to the block; returns ON conjuncts of inner joins (to join WHERE). */
-function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSource>): Bound[] {
-  const where: Bound[] = [];
-  const benv = bindEnvOf(c);
-  const addRelation = (rel: unknown, joinType: 'inner' | 'left'): Source => {
-    const [t, v] = tagOf(rel);
-    const o = obj(v);
-    if (t === 'NestedJoin') {
-      const twj = obj(o.table_with_joins);
-      const first = addRelation(twj.relation, joinType);
-      for (const j of arr(twj.joins)) addJoin(j);
-      return first;
-    }
-    let alias: string;
-    let source: Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'>;
-    const aliasNode = obj(o.alias);
-    const aliasName = aliasNode.name === undefined ? undefined : identText(aliasNode.name);
-    if (t === 'Table') {
-      const parts = objectName(o.name);
-      const name = parts[parts.length - 1]!;
-      alias = aliasName ?? name;
-      const cte = ctes.get(name.toLowerCase());
-      const viewSql = cte === undefined ? c.env.view(name) : undefined;
-      if (cte !== undefined) source = derivedSource(alias, cte);
-      else if (viewSql !== undefined) {
-        const stmt = obj(parseSql(viewSql)[0]);
-        const cv = obj(stmt.CreateView);
-        const plan = bindQuery(cv.query, c, undefined, ctes);
-        const cols = arr(cv.columns).map((x) => identText(obj(x).name));
-        source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
-      } else {
-        if (!c.env.db.hasTable(name) || name.startsWith('#')) {
-          const p = posOf(o.name);
-          throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`, p?.line, p?.column);
-        }
-        const table = c.env.db.table(name);
-        const meta = c.env.meta(name);
-        const columns: ColumnInfo[] = table.columns.map((col) => ({
-          name: col.name,
-          t: storedType(col.type),
-          nullable: col.nullable === true,
-          ...(meta?.hiddenPk === true && col.name === 'DB_ROW_ID' ? { invisible: true } : {}),
-        }));
-        const hints = { force: [] as string[], use: [] as string[], ignore: [] as string[] };
-        for (const h of arr(o.index_hints)) {
-          const ho = obj(h);
-          const names = arr(ho.index_names).map(identText);
-          for (const ix of names) {
-            if (
-              ix.toUpperCase() !== 'PRIMARY' &&
-              !table.secondary.some((s) => s.name.toLowerCase() === ix.toLowerCase())
-            )
-              throw new SqlError('ER_KEY_DOES_NOT_EXITS', `Key '${ix}' doesn't exist in table '${alias}'`);
-          }
-          const list =
-            ho.hint_type === 'Force' ? hints.force : ho.hint_type === 'Ignore' ? hints.ignore : hints.use;
-          list.push(...names.map((x) => (x.toUpperCase() === 'PRIMARY' ? 'PRIMARY' : x)));
-        }
-        source = { alias, columns, table, ...(meta ? { meta } : {}), hints };
-      }
-    } else if (t === 'Derived') {
-      if (o.lateral === true)
-        throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'LATERAL'");
-      if (aliasName === undefined)
-        throw new SqlError('ER_UNKNOWN_ERROR', 'Every derived table must have its own alias');
-      alias = aliasName;
-      const plan = bindQuery(o.subquery, c, undefined, ctes);
-      const cols = arr(aliasNode.columns).map((x) => identText(obj(x).name));
-      source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
-    } else
-      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
-    if (block.sources.some((s) => s.alias.toLowerCase() === alias.toLowerCase()))
-      throw new SqlError('ER_NONUNIQ_TABLE', `Not unique table/alias: '${alias}'`);
-    const s: Source = {
-      ...source,
-      idx: block.sources.length,
-      offset: block.nslots,
-      joinType,
-      on: [],
-      used: new Set(),
-    };
-    block.nslots += s.columns.length;
-    block.sources.push(s);
-    return s;
-  };
-  const addJoin = (j: unknown): void => {
-    const jo = obj(j);
-    const [op, cons] = tagOf(jo.join_operator);
-    const left = op === 'Left' || op === 'LeftOuter';
-    if (op === 'Right' || op === 'RightOuter' || op === 'FullOuter')
-      throw new SqlError(
-        'ER_NOT_SUPPORTED_YET',
-        `This version of MySQL doesn't yet support '${op.replace(/Outer$/, '').toUpperCase()} JOIN'`,
-      );
-    const before = block.sources.length;
-    const s = addRelation(jo.relation, left ? 'left' : 'inner');
-    const [ct, cv] = tagOf(cons);
-    const conds: Bound[] = [];
-    const ctx: BindCtx = { block, clause: 'on clause', allowAgg: false, env: benv };
-    if (ct === 'On') for (const x of conjuncts(cv, [])) conds.push(bindExpr(x, ctx));
-    else if (ct === 'Using' || ct === 'Natural') {
-      const names =
-        ct === 'Using'
-          ? arr(cv).map((x) => {
-              const [, iv] = tagOf(x);
-              return Array.isArray(x) ? objectName(x).at(-1)! : identText(iv ?? x);
-            })
-          : s.columns
-              .filter((col) =>
-                block.sources
-                  .slice(0, before)
-                  .some((p) =>
-                    p.columns.some((pc) => pc.name.toLowerCase() === col.name.toLowerCase() && !pc.invisible),
-                  ),
-              )
-              .map((col) => col.name);
-      for (const name of names) {
-        const rc = s.columns.findIndex((col) => col.name.toLowerCase() === name.toLowerCase());
-        let lsrc: Source | undefined;
-        let lc = -1;
-        for (const p of block.sources.slice(0, before)) {
-          const i = p.columns.findIndex(
-            (col) => col.name.toLowerCase() === name.toLowerCase() && col.hiddenUnqualified !== true,
-          );
-          if (i >= 0) {
-            lsrc = p;
-            lc = i;
-          }
-        }
-        if (rc < 0 || lsrc === undefined)
-          throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${name}' in 'from clause'`);
-        conds.push(bindCompare('=', columnRef(block, lsrc.idx, lc), columnRef(block, s.idx, rc), `${name}`));
-        s.columns[rc]!.hiddenUnqualified = true;
-      }
-    }
-    if (left) s.on.push(...conds);
-    else where.push(...conds);
-  };
-  for (const twj of arr(sel.from)) {
-    const tw = obj(twj);
-    addRelation(tw.relation, 'inner');
-    for (const j of arr(tw.joins)) addJoin(j);
-  }
-  return where;
-}
-
-function derivedSource(
-  alias: string,
-  d: DerivedSource,
-): Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'> {
-  return {
-    alias,
-    columns: d.columns.map((n, i) => ({ name: n, t: d.types[i]!, nullable: true })),
-    derived: d,
-    hints: { force: [], use: [], ignore: [] },
   };
 }
 

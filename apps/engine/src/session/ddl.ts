@@ -195,7 +195,19 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         throw storageError(e);
       }
       const meta: TableMeta = { types, defaults, autoIncrement: auto, hiddenPk, next: 1 };
-      ctx.dict.putTable(name, meta);
+      try {
+        ctx.dict.putTable(name, meta);
+      } catch (e) {
+        // the dictionary row did not fit: no table either
+        ctx.db.dropTable(name);
+        ctx.dict.tables.delete(name);
+        if (e instanceof RangeError)
+          throw new SqlError(
+            'ER_NOT_SUPPORTED_YET',
+            "This version of MySQL doesn't yet support 'a table definition this large (its dictionary entry holds at most 8000 characters)'",
+          );
+        throw storageError(e);
+      }
       return okResult();
     },
   };

@@ -2,12 +2,11 @@ import type { Table } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { parseSql } from '../sql/parser.js';
 import { coerce } from '../exec/convert.js';
 import { pow10 } from '../exec/decimal.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
-import { type BindCtx, bindExpr, castEv } from '../plan/bind-expr.js';
+import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../plan/bound.js';
 import type { Source } from '../plan/scope.js';
 import { bindQuery, storedType } from '../plan/select.js';
@@ -498,5 +497,3 @@ export function compileDml(tag: string, v: unknown, ctx: StatementContext): Comp
       return undefined;
   }
 }
-
-export { castEv, parseSql };

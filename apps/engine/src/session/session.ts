@@ -132,7 +132,8 @@ export class Session {
         this.#checkOpen();
         if (params.length !== ph.length)
           throw new SqlError('ER_WRONG_ARGUMENTS', 'Incorrect arguments to EXECUTE');
-        const sig = params.map((p) => paramType(p).kind).join(',');
+        let sig = '';
+        for (const p of params) sig += paramType(p).kind;
         let entry = plans.get(sig);
         if (entry === undefined) {
           const run = new RunState();

@@ -124,6 +124,12 @@ function defaultText(json: string): string {
   return json;
 }
 
+/** A DEFAULT as SHOW CREATE TABLE writes it: numbers bare, strings quoted, NULL as NULL. */
+function quotedDefault(json: string): string {
+  const t = defaultText(json);
+  return t === 'NULL' || /^-?\d+(\.\d+)?$/.test(t) ? t : `'${t.replace(/'/g, "''")}'`;
+}
+
 function showCreate(name: string, ctx: StatementContext): QueryResult {
   const view = ctx.dict.views.get(name);
   if (view !== undefined) return rowsResult(['View', 'Create View'], [[name, view]]);
@@ -136,7 +142,7 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     if (meta?.hiddenPk === true && c.name === HIDDEN_PK) return;
     const def = meta?.defaults[i];
     lines.push(
-      `  \`${c.name}\` ${meta?.types[i] ?? c.type.kind}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${defaultText(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
+      `  \`${c.name}\` ${meta?.types[i] ?? c.type.kind}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${quotedDefault(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
     );
   });
   const col = (i: number): string => `\`${t.columns[i]!.name}\``;
@@ -228,8 +234,9 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       };
     }
     case 'ShowVariable': {
-      const words = arr(o.variable).map((w) => identText(w).toUpperCase());
-      if (words.length === 1 && (words[0] === 'WARNINGS' || words[0] === 'ERRORS'))
+      const words = arr(o.variable).map((w) => identText(w));
+      const first = words[0]?.toUpperCase();
+      if (words.length === 1 && (first === 'WARNINGS' || first === 'ERRORS'))
         // messages are not kept: the count is in the last result's `warnings`
         return { run: () => rowsResult(['Level', 'Code', 'Message'], []) };
       throw new SqlError(
@@ -240,7 +247,9 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
     case 'ExplainTable':
       return { run: () => describe(objectName(o.table_name).at(-1)!, ctx) };
     case 'ShowColumns':
-      return { run: () => describe(objectName(o.table_name ?? obj(o.show_options).show_in).at(-1)!, ctx) };
+      return {
+        run: () => describe(objectName(obj(obj(o.show_options).show_in).parent_name).at(-1)!, ctx),
+      };
     case 'ShowCreate':
       return { run: () => showCreate(objectName(o.obj_name).at(-1)!, ctx) };
     default:

@@ -70,6 +70,9 @@ export class Table {
   readonly #starts = new Int32Array(64);
   readonly #ends = new Int32Array(64);
   #pkScratch = new Uint8Array(256);
+  /** Row buffers of index reads, by nesting depth. */
+  readonly #rows: RowBuffer[] = [];
+  #depth = 0;
   /** `#pkViews[n]` = `#pkScratch.subarray(0, n)`, made once per length. */
   #pkViews: Uint8Array[] = [];
 
@@ -241,7 +244,11 @@ export class Table {
     fn: (row: RowBuffer) => boolean | undefined,
   ): number {
     const ix = this.index(indexName);
-    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    // a full primary key: the row encoder (no value array); else the generic key codec
+    const lo =
+      ix.primary && prefix.length === ix.columns.length
+        ? this.#pkFromValues(prefix).slice()
+        : ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
     const eqRef = ix.unique && prefix.length >= ix.columns.length;
     return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn);
   }
@@ -297,7 +304,24 @@ export class Table {
     eqRef: boolean,
     fn: (row: RowBuffer) => boolean | undefined,
   ): number {
-    const row = this.newRow();
+    // one row buffer per nesting depth (a self-join reads this table inside its own callback)
+    const depth = this.#depth++;
+    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    try {
+      return this.#walkWith(ix, from, inRange, eqRef, fn, row);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #walkWith(
+    ix: TableIndex,
+    from: Uint8Array,
+    inRange: (b: Uint8Array, ko: number, kl: number) => boolean | 'skip',
+    eqRef: boolean,
+    fn: (row: RowBuffer) => boolean | undefined,
+    row: RowBuffer,
+  ): number {
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
     const codec = this.codec;

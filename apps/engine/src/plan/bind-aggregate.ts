@@ -1,0 +1,106 @@
+import { arr, obj, tagOf } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import { type SqlType, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
+import { type BindCtx, bindExpr, castEv, mk, unsupported } from './bind-expr.js';
+import { rawArgExpr } from './bind-func.js';
+import type { Bound } from './bound.js';
+
+/**
+ * Aggregate calls: the argument is bound in the same block (no aggregate inside), the result
+ * type is MySQL's (see exec/aggregate.ts), and the call becomes a read of the aggregate's slot,
+ * which the grouping writes after each group.
+ */
+
+export function aggregate(
+  name: string,
+  rawArgs: unknown[],
+  distinct: boolean,
+  ctx: BindCtx,
+  text: string,
+  n: unknown,
+  argList: Record<string, unknown>,
+): Bound {
+  if (!ctx.allowAgg) throw new SqlError('ER_INVALID_GROUP_FUNC_USE', 'Invalid use of group function');
+  const inner: BindCtx = { ...ctx, allowAgg: false };
+  let arg: Bound | null = null;
+  if (rawArgs.length > 0) {
+    const [t, av] = tagOf(rawArgs[0]);
+    const a = t === 'Unnamed' ? av : obj(av).arg;
+    const [it, iv] = tagOf(a);
+    if (it === 'Expr') {
+      const args = rawArgs.map((r) => bindExpr(rawArgExpr(r), inner));
+      arg = args[0]!;
+      if (args.length > 1) {
+        if (name !== 'group_concat')
+          throw new SqlError(
+            'ER_PARSE_ERROR',
+            `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${text}' at line 1`,
+          );
+        // GROUP_CONCAT(a, b): concatenation of the arguments
+        const evs = args.map((x) => castEv(x, T_STR));
+        arg = mk(
+          T_STR,
+          () => {
+            let s = '';
+            for (const e of evs) {
+              const x = e();
+              if (x === null) return null;
+              s += x as string;
+            }
+            return s;
+          },
+          args,
+          text,
+        );
+      }
+    } else if (it !== 'Wildcard' && it !== 'QualifiedWildcard') throw unsupported(`argument of ${name}()`, n);
+    void iv;
+  }
+  if (arg === null && name !== 'count') throw unsupported(`${name}(*)`, n);
+  const slot = ctx.block.slot();
+  let t: SqlType;
+  const at = arg?.t ?? T_INT;
+  switch (name) {
+    case 'count':
+      t = T_INT;
+      break;
+    case 'sum':
+      t =
+        at.kind === 'int' || at.kind === 'null'
+          ? decType(at.prec + 22, 0)
+          : at.kind === 'dec'
+            ? decType(at.prec + 22, at.scale, at.iscale)
+            : T_DBL;
+      break;
+    case 'avg': {
+      const inc = ctx.env.divPrecisionIncrement;
+      if (at.kind === 'int' || at.kind === 'null' || at.kind === 'dec') {
+        const s = at.kind === 'dec' ? at.iscale : 0;
+        const shown = at.kind === 'dec' ? at.scale : 0;
+        t = decType(at.prec + inc, shown + inc, Math.ceil((s + inc) / 9) * 9);
+      } else t = T_DBL;
+      break;
+    }
+    case 'min':
+    case 'max':
+      t = at.kind === 'null' ? T_NULL : at;
+      break;
+    case 'group_concat':
+      t = T_STR;
+      break;
+    case 'bit_and':
+    case 'bit_or':
+    case 'bit_xor':
+      t = T_INT;
+      break;
+    default:
+      t = T_DBL;
+  }
+  const sepNode = arr(argList.clauses)
+    .map((c) => tagOf(c))
+    .find(([k]) => k === 'Separator');
+  const sep = sepNode === undefined ? ',' : String(tagOf(sepNode[1])[1] ?? ',');
+  ctx.block.aggs.push({ fn: name, arg, distinct, slot, t, sep });
+  const frame = ctx.block.frame;
+  return { t, ev: () => frame.v[slot], refs: [], outer: arg?.outer ?? false, agg: true, text };
+}

@@ -1,0 +1,171 @@
+import { arr, identText, obj, type Obj, objectName, posOf, tagOf } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import { parseSql } from '../sql/parser.js';
+import { type BindCtx, bindCompare, bindExpr, columnRef } from './bind-expr.js';
+import type { Block, Bound } from './bound.js';
+import { conjuncts } from './conjuncts.js';
+import type { ColumnInfo, DerivedSource, Source } from './scope.js';
+import { bindEnvOf, bindQuery, type Ctx, materialized, storedType } from './select.js';
+
+/**
+ * The FROM clause: stored tables (index hints checked), CTEs, views and derived tables as
+ * sources with their slots in the block's frame; JOIN … ON / USING / NATURAL, LEFT JOIN.
+ */
+
+/** Add the FROM items to the block; returns ON conjuncts of inner joins (to join WHERE). */
+export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, DerivedSource>): Bound[] {
+  const where: Bound[] = [];
+  const benv = bindEnvOf(c);
+  const addRelation = (rel: unknown, joinType: 'inner' | 'left'): Source => {
+    const [t, v] = tagOf(rel);
+    const o = obj(v);
+    if (t === 'NestedJoin') {
+      const twj = obj(o.table_with_joins);
+      const first = addRelation(twj.relation, joinType);
+      for (const j of arr(twj.joins)) addJoin(j);
+      return first;
+    }
+    let alias: string;
+    let source: Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'>;
+    const aliasNode = obj(o.alias);
+    const aliasName = aliasNode.name === undefined ? undefined : identText(aliasNode.name);
+    if (t === 'Table') {
+      const parts = objectName(o.name);
+      const name = parts[parts.length - 1]!;
+      alias = aliasName ?? name;
+      const cte = ctes.get(name.toLowerCase());
+      const viewSql = cte === undefined ? c.env.view(name) : undefined;
+      if (cte !== undefined) source = derivedSource(alias, cte);
+      else if (viewSql !== undefined) {
+        const stmt = obj(parseSql(viewSql)[0]);
+        const cv = obj(stmt.CreateView);
+        const plan = bindQuery(cv.query, c, undefined, ctes);
+        const cols = arr(cv.columns).map((x) => identText(obj(x).name));
+        source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
+      } else {
+        if (!c.env.db.hasTable(name) || name.startsWith('#')) {
+          const p = posOf(o.name);
+          throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`, p?.line, p?.column);
+        }
+        const table = c.env.db.table(name);
+        const meta = c.env.meta(name);
+        const columns: ColumnInfo[] = table.columns.map((col) => ({
+          name: col.name,
+          t: storedType(col.type),
+          nullable: col.nullable === true,
+          ...(meta?.hiddenPk === true && col.name === 'DB_ROW_ID' ? { invisible: true } : {}),
+        }));
+        const hints = { force: [] as string[], use: [] as string[], ignore: [] as string[] };
+        for (const h of arr(o.index_hints)) {
+          const ho = obj(h);
+          const names = arr(ho.index_names).map(identText);
+          for (const ix of names) {
+            if (
+              ix.toUpperCase() !== 'PRIMARY' &&
+              !table.secondary.some((s) => s.name.toLowerCase() === ix.toLowerCase())
+            )
+              throw new SqlError('ER_KEY_DOES_NOT_EXITS', `Key '${ix}' doesn't exist in table '${alias}'`);
+          }
+          const list =
+            ho.hint_type === 'Force' ? hints.force : ho.hint_type === 'Ignore' ? hints.ignore : hints.use;
+          list.push(...names.map((x) => (x.toUpperCase() === 'PRIMARY' ? 'PRIMARY' : x)));
+        }
+        source = { alias, columns, table, ...(meta ? { meta } : {}), hints };
+      }
+    } else if (t === 'Derived') {
+      if (o.lateral === true)
+        throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'LATERAL'");
+      if (aliasName === undefined)
+        throw new SqlError('ER_UNKNOWN_ERROR', 'Every derived table must have its own alias');
+      alias = aliasName;
+      const plan = bindQuery(o.subquery, c, undefined, ctes);
+      const cols = arr(aliasNode.columns).map((x) => identText(obj(x).name));
+      source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
+    } else
+      throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
+    if (block.sources.some((s) => s.alias.toLowerCase() === alias.toLowerCase()))
+      throw new SqlError('ER_NONUNIQ_TABLE', `Not unique table/alias: '${alias}'`);
+    const s: Source = {
+      ...source,
+      idx: block.sources.length,
+      offset: block.nslots,
+      joinType,
+      on: [],
+      used: new Set(),
+    };
+    block.nslots += s.columns.length;
+    block.sources.push(s);
+    return s;
+  };
+  const addJoin = (j: unknown): void => {
+    const jo = obj(j);
+    const [op, cons] = tagOf(jo.join_operator);
+    const left = op === 'Left' || op === 'LeftOuter';
+    if (op === 'Right' || op === 'RightOuter' || op === 'FullOuter')
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        `This version of MySQL doesn't yet support '${op.replace(/Outer$/, '').toUpperCase()} JOIN'`,
+      );
+    const before = block.sources.length;
+    const s = addRelation(jo.relation, left ? 'left' : 'inner');
+    const [ct, cv] = tagOf(cons);
+    const conds: Bound[] = [];
+    const ctx: BindCtx = { block, clause: 'on clause', allowAgg: false, env: benv };
+    if (ct === 'On') for (const x of conjuncts(cv, [])) conds.push(bindExpr(x, ctx));
+    else if (ct === 'Using' || ct === 'Natural') {
+      const names =
+        ct === 'Using'
+          ? arr(cv).map((x) => {
+              const [, iv] = tagOf(x);
+              return Array.isArray(x) ? objectName(x).at(-1)! : identText(iv ?? x);
+            })
+          : s.columns
+              .filter((col) =>
+                block.sources
+                  .slice(0, before)
+                  .some((p) =>
+                    p.columns.some((pc) => pc.name.toLowerCase() === col.name.toLowerCase() && !pc.invisible),
+                  ),
+              )
+              .map((col) => col.name);
+      for (const name of names) {
+        const rc = s.columns.findIndex((col) => col.name.toLowerCase() === name.toLowerCase());
+        let lsrc: Source | undefined;
+        let lc = -1;
+        for (const p of block.sources.slice(0, before)) {
+          const i = p.columns.findIndex(
+            (col) => col.name.toLowerCase() === name.toLowerCase() && col.hiddenUnqualified !== true,
+          );
+          if (i >= 0) {
+            lsrc = p;
+            lc = i;
+          }
+        }
+        if (rc < 0 || lsrc === undefined)
+          throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${name}' in 'from clause'`);
+        conds.push(bindCompare('=', columnRef(block, lsrc.idx, lc), columnRef(block, s.idx, rc), `${name}`));
+        s.columns[rc]!.hiddenUnqualified = true;
+      }
+    }
+    if (left) s.on.push(...conds);
+    else where.push(...conds);
+  };
+  for (const twj of arr(sel.from)) {
+    const tw = obj(twj);
+    addRelation(tw.relation, 'inner');
+    for (const j of arr(tw.joins)) addJoin(j);
+  }
+  return where;
+}
+
+function derivedSource(
+  alias: string,
+  d: DerivedSource,
+): Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'> {
+  return {
+    alias,
+    columns: d.columns.map((n, i) => ({ name: n, t: d.types[i]!, nullable: true })),
+    derived: d,
+    hints: { force: [], use: [], ignore: [] },
+  };
+}
