@@ -1,4 +1,5 @@
-// A small differential run against SQLite (beside sql-fuzz.test.ts; this one nests arithmetic deeper): random integer tables (NULLs, duplicates, negatives)
+// A small differential run against SQLite, beside sql-fuzz.test.ts (this one nests arithmetic
+// deeper): random integer tables (NULLs, duplicates, negatives)
 // and random SELECTs over them (predicates with AND/OR/NOT/IS NULL/BETWEEN/IN, + − × arithmetic,
 // joins, GROUP BY with COUNT/MIN/MAX/SUM, DISTINCT, ORDER BY + LIMIT). Integer arithmetic,
 // comparison and three-valued logic agree between MySQL and SQLite; SUM is compared as a number
