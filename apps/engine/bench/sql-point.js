@@ -1,7 +1,8 @@
 // Prepared point select `SELECT c FROM sbtest1 WHERE id=?` on a sysbench-shaped table (id INT
 // primary key, k INT with index k_1, c CHAR(120), pad CHAR(60); c and pad are groups of 11 random
 // digits joined by '-', k uniform in 1..rows, as sysbench's oltp tables), enginekit vs
-// better-sqlite3 on the same rows, in memory, one thread, uniformly random ids. Imports the built
+// better-sqlite3 on the same rows, in memory (enginekit's buffer pool holds the table:
+// ENGINE_BENCH_POOL_MB, default 1024), one thread, uniformly random ids. Imports the built
 // package (`pnpm build` first).
 //   node bench/sql-point.js
 //   ENGINE_BENCH_ROWS=100000 ENGINE_BENCH_QUERIES=200000 node bench/sql-point.js
@@ -12,6 +13,8 @@ import { loadAverage } from './sql-peers.js';
 const rows = Number(process.env.ENGINE_BENCH_ROWS ?? 1_000_000);
 const queries = Number(process.env.ENGINE_BENCH_QUERIES ?? 300_000);
 const batch = 1000;
+// a pool that holds the whole table (about 300 MB at 1M rows), as SQLite's :memory: database does
+const poolBytes = Number(process.env.ENGINE_BENCH_POOL_MB ?? 1024) * 1024 * 1024;
 
 // xorshift32, seeded: the same table every run
 let state = 0x9e3779b9;
@@ -44,7 +47,7 @@ let ek;
 let session;
 const temporary = Database.temporary;
 if (typeof temporary === 'function') {
-  ek = await Database.temporary();
+  ek = await Database.temporary({ innodb_buffer_pool_size: poolBytes });
   session = ek.session();
   session.query(CREATE);
 } else console.log('this build of enginekit has no SQL session: SQLite only');
