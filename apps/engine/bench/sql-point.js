@@ -1,61 +1,134 @@
-// Prepared point select `SELECT c FROM sbtest1 WHERE id = ?` on a sysbench-shaped table, enginekit's
-// session vs better-sqlite3 on the same rows, interleaved rounds in one process; the median of
-// each and the ratio. Imports the built package: run `pnpm exec tsup` first.
-//   node bench/sql-point.js                   100 000 rows, 7 rounds of 1 s
-//   SQL_BENCH_ROWS=1000000 node bench/sql-point.js
+// Prepared point select `SELECT c FROM sbtest1 WHERE id=?` on a sysbench-shaped table (id INT
+// primary key, k INT with index k_1, c CHAR(120), pad CHAR(60); c and pad are groups of 11 random
+// digits joined by '-', k uniform in 1..rows, as sysbench's oltp tables), enginekit vs
+// better-sqlite3 on the same rows, in memory (enginekit's buffer pool holds the table:
+// ENGINE_BENCH_POOL_MB, default 1024), one thread, uniformly random ids. Imports the built
+// package (`pnpm build` first).
+//   node bench/sql-point.js
+//   ENGINE_BENCH_ROWS=100000 ENGINE_BENCH_QUERIES=200000 node bench/sql-point.js
 import Sqlite from 'better-sqlite3';
 import { Database } from '../dist/index.js';
+import { loadAverage } from './sql-peers.js';
 
-const rows = Number(process.env.SQL_BENCH_ROWS ?? 100_000);
-const rounds = Number(process.env.SQL_BENCH_ROUNDS ?? 7);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const pad = (i) => `${String(i).padStart(11, '0')}-${'x'.repeat(100)}`;
+const rows = Number(process.env.ENGINE_BENCH_ROWS ?? 1_000_000);
+const queries = Number(process.env.ENGINE_BENCH_QUERIES ?? 300_000);
+const batch = 1000;
+// a pool that holds the whole table (about 300 MB at 1M rows), as SQLite's :memory: database does
+const poolBytes = Number(process.env.ENGINE_BENCH_POOL_MB ?? 1024) * 1024 * 1024;
 
-const db = Database.temporary({ innodb_buffer_pool_size: 512 << 20 });
+// xorshift32, seeded: the same table every run
+let state = 0x9e3779b9;
+const next = () => {
+  state ^= state << 13;
+  state ^= state >>> 17;
+  state ^= state << 5;
+  return state >>> 0;
+};
+const digits = (groups) => {
+  const parts = [];
+  for (let g = 0; g < groups; g++) {
+    let s = '';
+    for (let d = 0; d < 11; d++) s += String(next() % 10);
+    parts.push(s);
+  }
+  return parts.join('-');
+};
+
+const CREATE = `CREATE TABLE sbtest1 (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',
+  pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id))`;
+const INDEX = 'CREATE INDEX k_1 ON sbtest1 (k)';
+const POINT = 'SELECT c FROM sbtest1 WHERE id=?';
+
 const lite = new Sqlite(':memory:');
-try {
-  const s = db.session();
-  s.query(
-    'CREATE TABLE sbtest1 (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, PRIMARY KEY (id))',
-  );
-  lite.exec(
-    'CREATE TABLE sbtest1 (id INTEGER PRIMARY KEY, k INT NOT NULL, c TEXT NOT NULL, pad TEXT NOT NULL)',
-  );
-  const ins = lite.prepare('INSERT INTO sbtest1 VALUES (?, ?, ?, ?)');
-  lite.exec('BEGIN');
-  for (let i = 1; i <= rows; i += 1000) {
-    const vals = [];
-    for (let j = i; j < i + 1000 && j <= rows; j++) {
-      vals.push(`(${j}, ${j % 1000}, '${pad(j)}', '${pad(j).slice(0, 60)}')`);
-      ins.run(j, j % 1000, pad(j), pad(j).slice(0, 60));
-    }
-    s.query(`INSERT INTO sbtest1 VALUES ${vals.join(',')}`);
+lite.exec(CREATE);
+const ins = lite.prepare('INSERT INTO sbtest1 VALUES (?, ?, ?, ?)');
+
+let ek;
+let session;
+const temporary = Database.temporary;
+if (typeof temporary === 'function') {
+  ek = await Database.temporary({ innodb_buffer_pool_size: poolBytes });
+  session = ek.session();
+  session.query(CREATE);
+} else console.log('this build of enginekit has no SQL session: SQLite only');
+
+let t = performance.now();
+let ekLoad = 0;
+lite.exec('BEGIN');
+for (let id = 1; id <= rows; id += batch) {
+  const values = [];
+  for (let r = id; r < Math.min(id + batch, rows + 1); r++) {
+    const row = [r, 1 + (next() % rows), digits(10), digits(5)];
+    ins.run(row);
+    values.push(`(${row[0]}, ${row[1]}, '${row[2]}', '${row[3]}')`);
   }
-  lite.exec('COMMIT');
-  const ours = s.prepare('SELECT c FROM sbtest1 WHERE id = ?');
-  const theirs = lite.prepare('SELECT c FROM sbtest1 WHERE id = ?').raw();
-  const run = (f) => {
-    let n = 0;
-    const t = performance.now();
-    while (performance.now() - t < 1000) {
-      f(1 + ((n * 7919) % rows));
-      n++;
-    }
-    return n / ((performance.now() - t) / 1000);
-  };
-  const a = [];
-  const b = [];
-  for (let r = 0; r < rounds; r++) {
-    a.push(run((id) => ours.run([id])));
-    b.push(run((id) => theirs.get(id)));
+  if (session !== undefined) {
+    const e = performance.now();
+    session.query(`INSERT INTO sbtest1 VALUES ${values.join(', ')}`);
+    ekLoad += performance.now() - e;
   }
-  const ma = median(a);
-  const mb = median(b);
-  console.log(`| engine | point selects/s (median of ${rounds}) | × better-sqlite3 |`);
-  console.log('|---|---:|---:|');
-  console.log(`| enginekit session.prepare | ${Math.round(ma)} | ${(ma / mb).toFixed(2)} |`);
-  console.log(`| better-sqlite3 | ${Math.round(mb)} | 1.00 |`);
-} finally {
-  db.close();
-  lite.close();
 }
+lite.exec('COMMIT');
+lite.exec(INDEX);
+lite.exec('ANALYZE');
+if (session !== undefined) {
+  const e = performance.now();
+  session.query(INDEX);
+  try {
+    session.query('ANALYZE TABLE sbtest1');
+  } catch (e) {
+    console.log(`enginekit: ANALYZE TABLE skipped (${e.message})`);
+  }
+  ekLoad += performance.now() - e;
+}
+console.log(
+  `${rows} rows loaded in ${((performance.now() - t) / 1000).toFixed(1)} s (enginekit's share ${(ekLoad / 1000).toFixed(1)} s)`,
+);
+
+const ids = new Int32Array(queries);
+for (let i = 0; i < queries; i++) ids[i] = 1 + (next() % rows);
+
+const liteStmt = lite.prepare(POINT);
+const runLite = () => {
+  let bytes = 0;
+  for (let i = 0; i < queries; i++) bytes += liteStmt.get(ids[i]).c.length;
+  return bytes;
+};
+const ekStmt = session?.prepare(POINT);
+const runEk = () => {
+  let bytes = 0;
+  for (let i = 0; i < queries; i++) bytes += String(ekStmt.run([ids[i]]).rows[0][0]).length;
+  return bytes;
+};
+
+// warm-up, then alternate the two five times; report the median rate of each
+const rate = (f) => {
+  t = performance.now();
+  const check = f();
+  return { qps: queries / ((performance.now() - t) / 1000), check };
+};
+rate(runLite);
+if (ekStmt !== undefined) rate(runEk);
+const l = [];
+const e = [];
+for (let i = 0; i < 5; i++) {
+  l.push(rate(runLite));
+  if (ekStmt !== undefined) e.push(rate(runEk));
+}
+const med = (xs) => [...xs].sort((a, b) => a.qps - b.qps)[Math.floor(xs.length / 2)];
+const lm = med(l);
+const em = e.length > 0 ? med(e) : undefined;
+if (em !== undefined && em.check !== lm.check)
+  console.log(`WARNING: answers differ (${em.check} vs ${lm.check} bytes)`);
+console.log(
+  `\n${POINT} on ${rows} rows, ${queries} random ids per pass, median of 5 passes, load average ${await loadAverage()}:\n`,
+);
+console.log('| engine | queries/s | × better-sqlite3 |');
+console.log('|---|---:|---:|');
+console.log(
+  `| enginekit (prepared) | ${em === undefined ? '-' : Math.round(em.qps)} | ${em === undefined ? '-' : (em.qps / lm.qps).toFixed(2)} |`,
+);
+console.log(`| better-sqlite3 (prepared .get) | ${Math.round(lm.qps)} | 1.00 |`);
+session?.close?.();
+ek?.close();
+lite.close();
