@@ -10,7 +10,7 @@
 import Sqlite from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, type Session } from '../src/index.js';
 import { type FuzzCase, fuzzCase, setupStatements } from './helpers/sql-fuzz-gen.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 500);
@@ -77,17 +77,7 @@ function sqliteAnswer(c: FuzzCase): string[] {
   }
 }
 
-interface EngineSession {
-  query(sql: string): { rows: unknown[][] };
-  close?(): void;
-}
-interface EngineDatabase {
-  session(): EngineSession;
-  close(): void;
-}
-const temporary = (Database as unknown as { temporary?: () => EngineDatabase }).temporary;
-
-function engineAnswer(session: EngineSession, c: FuzzCase): string[] {
+function engineAnswer(session: Session, c: FuzzCase): string[] {
   const setup = setupStatements(c);
   try {
     for (const s of c.settings ?? []) session.query(s);
@@ -126,9 +116,9 @@ describe('sql fuzz: the generator', () => {
   });
 });
 
-describe.skipIf(temporary === undefined)('sql fuzz: enginekit answers as SQLite', () => {
+describe('sql fuzz: enginekit answers as SQLite', () => {
   it(`${RUNS} random cases (seed ${SEED})`, () => {
-    const db = temporary!();
+    const db = Database.temporary();
     const session = db.session();
     try {
       fc.assert(
@@ -149,24 +139,21 @@ describe.skipIf(temporary === undefined)('sql fuzz: enginekit answers as SQLite'
         { seed: SEED, numRuns: RUNS, maxSkipsPerRun: 1000 },
       );
     } finally {
-      session.close?.();
+      session.close();
       db.close();
     }
   });
 
   const pinned = (c: FuzzCase) => () => {
-    const db = temporary!();
+    const db = Database.temporary();
     const session = db.session();
     try {
       expect(engineAnswer(session, c), show(c)).toEqual(sqliteAnswer(c));
     } finally {
-      session.close?.();
+      session.close();
       db.close();
     }
   };
   for (const { why, c } of PINNED) it(`pinned: ${why}`, pinned(c));
   for (const { why, c } of OPEN) it.fails(`open: ${why}`, pinned(c));
 });
-
-if (temporary === undefined)
-  it.todo('sql fuzz against enginekit (the engine has no Database.temporary() yet)');

@@ -10,11 +10,12 @@
 // Both write a per-file pass/fail table and the failures by cause to
 // `.tmp/sqllogictest-mysql.md` at the repository root (and the full list as JSON beside it).
 //
-// The records run in worker threads that load the built engine (dist/), so build first
-// (`pnpm build`, as `pnpm test` does).
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+// The records run in worker threads that load the built engine (dist/); a stale or missing build
+// is rebuilt first (tsup), and a build that fails fails the test.
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { buildFresh } from '@enginekit/vitest-config/build-fresh';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles, corpusPart, findCorpus, REPO_ROOT } from './helpers/sql-slt-corpus.js';
 import { runSltFiles, type SltFileResult } from './helpers/sql-slt-pool.js';
 import { partTotals, reportMarkdown } from './helpers/sql-slt-report.js';
@@ -25,29 +26,11 @@ const FLOOR: Record<string, number> = { select: 10706, evidence: 282, index: 107
 const patient = process.env['SQLLOGICTEST_PATIENT'] === '1';
 const corpus = findCorpus();
 const engineDir = join(REPO_ROOT, 'apps', 'engine');
-const built = join(engineDir, 'dist', 'index.js');
 const adapterModule = new URL('./helpers/sql-slt-adapter-enginekit.js', import.meta.url).href;
 
-/** Whether the built engine answers SQL (Database.temporary + session.query). */
-async function engineSpeaksSql(): Promise<boolean> {
-  if (!existsSync(built)) return false;
-  const mod = (await import(/* @vite-ignore */ built)) as { Database?: { temporary?: unknown } };
-  return typeof mod.Database?.temporary === 'function';
-}
+describe.skipIf(corpus === undefined)('sqllogictest as engine mysql', () => {
+  beforeAll(() => buildFresh(engineDir), 300_000);
 
-/** Whether some source file is newer than the build the workers load. */
-function staleBuild(): boolean {
-  const builtAt = statSync(built).mtimeMs;
-  const walk = (d: string): boolean =>
-    readdirSync(d, { withFileTypes: true }).some((e) =>
-      e.isDirectory() ? walk(join(d, e.name)) : statSync(join(d, e.name)).mtimeMs > builtAt,
-    );
-  return walk(join(engineDir, 'src'));
-}
-
-const ready = corpus !== undefined && (await engineSpeaksSql());
-
-describe.skipIf(!ready)('sqllogictest as engine mysql', () => {
   it('passes at least the pinned number of records per part', {
     timeout: patient ? 3_600_000 : 600_000,
   }, async () => {
@@ -55,7 +38,6 @@ describe.skipIf(!ready)('sqllogictest as engine mysql', () => {
     // the biggest files first, so that the two lanes finish together
     const files = corpusFiles(dir).sort((a, b) => statSync(b).size - statSync(a).size);
     expect(files.length, 'files in the corpus').toBe(31);
-    if (staleBuild()) console.warn('apps/engine/dist is older than apps/engine/src: run `pnpm build` first');
     const results: SltFileResult[] = await runSltFiles(files, {
       engine: 'mysql',
       adapterModule,
@@ -88,4 +70,3 @@ describe.skipIf(!ready)('sqllogictest as engine mysql', () => {
 
 if (corpus === undefined)
   it.skip('sqllogictest corpus not found (set SQLLOGICTEST_DIR to the directory holding select1.test)');
-else if (!ready) it.skip('the built engine (dist/) does not answer SQL yet: run `pnpm build` once it does');

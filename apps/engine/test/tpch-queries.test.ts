@@ -12,35 +12,19 @@ import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTpch, TPCH_SCHEMA, TPCH_TABLES } from '@enginekit/tpch';
-import { Database, loadTpch } from '../src/index.js';
+import { Database, loadTpch, type Session } from '../src/index.js';
 import { type DuckResult, diffRows, roundDouble } from './helpers/sql-tpch-compare.js';
 import { TPCH_QUERIES, type TpchQuery } from './helpers/sql-tpch-queries.js';
 
 /** Queries the engine does not answer correctly yet, and why. */
 const NOT_YET: Readonly<Record<string, string>> = {};
 
-/**
- * Queries the engine answers, but too slowly for the test suite today (each would take minutes
- * at SF 0.01); they are todos here and run with TPCH_SLOW=1.
- */
-const TOO_SLOW: Readonly<Record<string, string>> = {};
-const runSlow = process.env['TPCH_SLOW'] === '1';
-
-interface EngineSession {
-  query(sql: string): { columns: string[]; rows: unknown[][] };
-  close?(): void;
-}
-interface EngineDatabase {
-  session?(): EngineSession;
-  close(): void;
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'engine-tpch-queries-'));
 const tbl = join(dir, 'tbl');
 let duck: DuckDBInstance;
 let conn: DuckDBConnection;
-let db: EngineDatabase | undefined;
-let session: EngineSession | undefined;
+let db: Database | undefined;
+let session: Session | undefined;
 
 /** DuckDB's table from a .tbl file: DECIMAL(15,2) money, DATE, VARCHAR text, as the TPC-H schema. */
 async function loadDuck(c: DuckDBConnection, from: string): Promise<void> {
@@ -90,12 +74,12 @@ beforeAll(async () => {
   await loadDuck(conn, tbl);
   const path = join(dir, 'tpch.ekdb');
   loadTpch({ db: path, tbl });
-  db = Database.open(path, {}) as unknown as EngineDatabase;
-  if (typeof db.session === 'function') session = db.session();
+  db = Database.open(path, {});
+  session = db.session();
 }, 120_000);
 
 afterAll(() => {
-  session?.close?.();
+  session?.close();
   db?.close();
   conn?.closeSync();
   rmSync(dir, { recursive: true, force: true });
@@ -131,28 +115,16 @@ describe('TPC-H SF 0.01 in DuckDB (the oracle side)', () => {
   });
 });
 
-/** Whether this build of the engine answers SQL at all (before that, every query is a todo). */
-const speaksSql = typeof (Database.prototype as unknown as { session?: unknown }).session === 'function';
-
 describe('TPC-H SF 0.01: enginekit gives DuckDB rows', () => {
   for (const q of TPCH_QUERIES) {
-    if (!speaksSql) {
-      it.todo(`${q.name} (the engine has no SQL session yet)`);
-      continue;
-    }
-    const slow = TOO_SLOW[q.name];
-    if (slow !== undefined && !runSlow) {
-      it.todo(`${q.name} (too slow yet: ${slow})`);
-      continue;
-    }
     const reason = NOT_YET[q.name];
     const check = async (): Promise<void> => {
-      if (session === undefined) throw new Error('this build of the engine has no Database.session()');
+      if (session === undefined) throw new Error('the engine session did not open');
       const want = await duckRun(q);
       const got = engineRun(q);
       expect(diffRows(got, want, q.scales ?? {})).toEqual([]);
     };
-    const timeout = { timeout: slow === undefined ? 60_000 : 3_600_000 };
+    const timeout = { timeout: 60_000 };
     if (reason === undefined) it(q.name, timeout, check);
     else it.fails(`${q.name} (not yet: ${reason})`, timeout, check);
   }
