@@ -6,6 +6,7 @@ import type { Block, Bound } from './bound.js';
 import { conjuncts } from './conjuncts.js';
 import type { ColumnInfo, DerivedSource, Source } from './scope.js';
 import { bindEnvOf, bindQuery, type Ctx, materialized, storedType } from './select.js';
+import { isSystemSchema, systemTable } from './system-tables.js';
 
 /**
  * The FROM clause: stored tables (index hints checked), CTEs, views and derived tables as
@@ -33,9 +34,30 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       const parts = objectName(o.name);
       const name = parts[parts.length - 1]!;
       alias = aliasName ?? name;
-      const cte = ctes.get(name.toLowerCase());
-      const viewSql = cte === undefined ? c.env.view(name) : undefined;
-      if (cte !== undefined) source = derivedSource(alias, cte);
+      const schema = parts.length > 1 ? parts[parts.length - 2]! : undefined;
+      const cte = schema === undefined ? ctes.get(name.toLowerCase()) : undefined;
+      const viewSql =
+        cte === undefined && (schema === undefined || !isSystemSchema(schema)) ? c.env.view(name) : undefined;
+      if (schema !== undefined && isSystemSchema(schema)) {
+        const sys = systemTable(schema, name);
+        if (sys === undefined) {
+          const p = posOf(o.name);
+          throw new SqlError(
+            'ER_UNKNOWN_TABLE',
+            `Unknown table '${name}' in ${schema.toLowerCase()}`,
+            p?.line,
+            p?.column,
+          );
+        }
+        const env = c.env;
+        source = derivedSource(alias, {
+          columns: sys.columns,
+          types: sys.types,
+          run(emit) {
+            for (const r of sys.rows(env)) if (emit([...r]) === false) return;
+          },
+        });
+      } else if (cte !== undefined) source = derivedSource(alias, cte);
       else if (viewSql !== undefined) {
         const stmt = obj(parseSql(viewSql)[0]);
         const cv = obj(stmt.CreateView);

@@ -3,6 +3,7 @@ import { SqlError } from '../sql/errors.js';
 import { bindExpr } from '../plan/bind-expr.js';
 import { Block } from '../plan/bound.js';
 import { bindQuery } from '../plan/select.js';
+import { innodbStatusText } from './innodb-status.js';
 import { HIDDEN_PK } from './meta.js';
 import { okResult, type QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
@@ -236,6 +237,10 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
     case 'ShowVariable': {
       const words = arr(o.variable).map((w) => identText(w));
       const first = words[0]?.toUpperCase();
+      if (words.length === 3 && words.join(' ').toUpperCase() === 'ENGINE INNODB STATUS')
+        return {
+          run: () => rowsResult(['Type', 'Name', 'Status'], [['InnoDB', '', innodbStatusText(ctx.db)]]),
+        };
       if (words.length === 1 && (first === 'WARNINGS' || first === 'ERRORS'))
         // messages are not kept: the count is in the last result's `warnings`
         return { run: () => rowsResult(['Level', 'Code', 'Message'], []) };
