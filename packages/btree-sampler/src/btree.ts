@@ -6,6 +6,7 @@ import type { IndexLatch } from './index-latch.js';
 import { readU16 } from './internal/bytes.js';
 import { checkTree, treeStats } from './internal/check.js';
 import { LATCH_S, LATCH_X } from '@enginekit/buffer-pool';
+import { treeShape } from './internal/fields.js';
 import { PathModifier } from './internal/modify.js';
 import { provideAccess, TreeAccess } from './internal/tree-access.js';
 import {
@@ -24,7 +25,7 @@ import {
   recValLen,
   slotRec,
 } from './page.js';
-import type { TreeStats } from './tree-stats.js';
+import type { TreeShape, TreeStats } from './tree-stats.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -538,6 +539,17 @@ export class BTree {
   stats(): TreeStats {
     const t = this.#t;
     return t.reading(() => treeStats(t));
+  }
+
+  /**
+   * Height, leaf pages and pages in use, from the non-leaf levels only (the records of level 1 are
+   * the leaf pages), as InnoDB's `btr_get_size` answers from segment headers without reading the
+   * leaves. Free-list pages are not counted (`stats().totalPages` counts them). A tree whose root is
+   * a leaf has 1 leaf page.
+   */
+  shape(): TreeShape {
+    const t = this.#t;
+    return t.reading(() => treeShape(t));
   }
 
   // ---- the write path ----

@@ -28,7 +28,7 @@ export type { SeekMode } from './cursor.js';
 export type { Cursor } from './cursor.js';
 export type { BulkLoadOptions, BulkLoadResult, BulkLoadSink } from './bulk-load.js';
 export type { BulkLoader } from './bulk-load.js';
-export type { TreeStats } from './tree-stats.js';
+export type { TreeShape, TreeStats } from './tree-stats.js';
 export type { DiveResult } from './dive.js';
 export { randomDive } from './dive.js';
 export type { Estimate } from './estimators/estimate.js';

@@ -15,3 +15,13 @@ export interface TreeStats {
   /** totalPages · pageSize. */
   sizeBytes: number;
 }
+
+/** The counts {@link BTree.shape} reads from the non-leaf levels. */
+export interface TreeShape {
+  /** Levels, 1 when the root is a leaf. */
+  height: number;
+  /** Leaf pages (at least 1). */
+  leafPages: number;
+  /** Pages in the tree, leaves included (free-list pages excluded). */
+  indexPages: number;
+}

@@ -20,6 +20,7 @@ import { FIL_NULL } from '@enginekit/buffer-pool';
 import { countFields, fieldEnd, matchedFields } from '../key-codec.js';
 import { nextPage, nRecs, pageLevel, REC_HEADER, recChild, recKeyLen, recValLen, slotRec } from '../page.js';
 import { LATCH_S } from '@enginekit/buffer-pool';
+import type { TreeShape } from '../tree-stats.js';
 import type { TreeAccess } from './tree-access.js';
 
 /** A record located in a byte array: key at [k, k+kl), value at [k+kl, k+kl+vl). */
@@ -177,11 +178,7 @@ export function leafPageNumbers(t: TreeAccess): number[] {
 }
 
 /** What the file-space header would tell InnoDB: leaf pages (stat_n_leaf_pages, ≥ 1), all tree pages, height. */
-export interface TreeShape {
-  leafPages: number;
-  indexPages: number;
-  height: number;
-}
+export type { TreeShape } from '../tree-stats.js';
 
 /**
  * The tree's shape from its non-leaf levels (InnoDB reads these counts from segment headers, so the
