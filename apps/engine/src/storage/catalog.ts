@@ -42,7 +42,14 @@ const FLAG_UNIQUE = 2;
  * | SYS_TABLES | (table_id INT) | (name, n_rows BIGINT, n_cols INT) |
  * | SYS_COLUMNS | (table_id, pos) | (name, type kind, length or precision, scale, nullable) |
  * | SYS_INDEXES | (table_id, index_id) | (name, root page, flags: 1 primary, 2 unique, column positions 'a,b') |
- * | SYS_STATS | (table_id, index_id, stat_name) | (value BIGINT): `size`, `n_leaf_pages`, `height`, `n_diff_pfxNN` |
+ * | SYS_STATS | (table_id, index_id, stat_name) | (value BIGINT): see below |
+ *
+ * SYS_STATS rows (written by ANALYZE, src/stats/store.ts): per index `size`, `n_leaf_pages`,
+ * `height`, `n_rows` (entries) on every ANALYZE, and with persistent statistics `n_diff_pfxNN` and
+ * `sample_pfxNN` (its sample size) per key prefix NN = 01…; per table, under index id 0, the
+ * persistent `n_rows`, `clustered_index_size`, `sum_of_other_index_sizes`, `last_update` (seconds
+ * since the epoch), and the table options `stats_persistent`, `stats_auto_recalc`,
+ * `stats_sample_pages` when CREATE TABLE gave them.
  */
 export class Catalog {
   readonly tables: BTree;
@@ -131,6 +138,11 @@ export class Catalog {
 
   putStat(tableId: number, indexId: number, name: string, value: number): void {
     put(this.stats, Catalog.statKey.encode([tableId, indexId, name]), Catalog.statVal.encode([value]));
+  }
+
+  /** Remove one SYS_STATS row; false if it was not there. */
+  deleteStat(tableId: number, indexId: number, name: string): boolean {
+    return this.stats.delete(Catalog.statKey.encode([tableId, indexId, name]));
   }
 
   /** Remove a table's SYS_TABLES, SYS_COLUMNS, SYS_INDEXES and SYS_STATS rows. */

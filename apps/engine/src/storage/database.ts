@@ -37,6 +37,9 @@ import { columnKinds } from './row.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
 import type { IndexDef, TableSchema } from './types.js';
 import { Session } from '../session/session.js';
+import { StatisticsDictionary } from '../stats/statistics-dictionary.js';
+import type { TableStatsOptions } from '../stats/settings.js';
+import type { StatisticsSource, TableStatistics } from './statistics.js';
 
 /** Options of {@link Database.create} and {@link Database.open}. */
 export interface DatabaseOptions {
@@ -69,12 +72,14 @@ const FIRST_USER_INDEX_ID = 16;
  * Database.open('/tmp/shop.ekdb').table('t').rows; // 1
  * ```
  */
-export class Database {
+export class Database implements StatisticsSource {
   readonly path: string;
   readonly pool: BufferPool;
   readonly device: PageDevice;
   readonly catalog: Catalog;
   readonly handler: HandlerStats = new HandlerStats();
+  /** Optimizer statistics: cache, SYS_STATS persistence, generators, the variables they follow. */
+  readonly statisticsDictionary: StatisticsDictionary;
   readonly #tables = new Map<string, Table>();
   #nextTableId: number;
   #nextIndexId: number;
@@ -94,6 +99,7 @@ export class Database {
     this.pool = pool;
     this.device = device;
     this.catalog = catalog;
+    this.statisticsDictionary = new StatisticsDictionary(catalog);
     this.#nextTableId = nextTable;
     this.#nextIndexId = nextIndex;
   }
@@ -281,6 +287,7 @@ export class Database {
     this.#checkOpen();
     const t = this.table(name);
     this.catalog.dropTable(t.id);
+    this.statisticsDictionary.forget(t.id);
     this.#tables.delete(name);
     this.#writeHeader();
   }
@@ -292,6 +299,7 @@ export class Database {
     if (this.#tables.has(to)) throw new RangeError(`to: table '${to}' already exists`);
     this.catalog.putTable(old.id, to, old.rows, old.columns.length);
     const table = new Table(old.id, to, old.columns, [old.primary, ...old.secondary], old.rows, this.handler);
+    table.statModifiedCounter = old.statModifiedCounter;
     this.#tables.delete(from);
     this.#tables.set(to, table);
     this.#writeHeader();
@@ -313,6 +321,7 @@ export class Database {
       old.rows,
       this.handler,
     );
+    table.statModifiedCounter = old.statModifiedCounter;
     this.#tables.set(old.name, table);
     this.#writeHeader();
     return table;
@@ -355,27 +364,37 @@ export class Database {
       old.rows,
       this.handler,
     );
+    table.statModifiedCounter = old.statModifiedCounter;
     this.#tables.set(old.name, table);
     this.#writeHeader();
     return { table, index };
   }
 
   /**
-   * Recompute index statistics into SYS_STATS (as ANALYZE TABLE with persistent stats): per index
-   * `size` (pages), `n_leaf_pages`, `height`, `n_rows`; reads every page of the table's trees.
+   * ANALYZE TABLE of one table, or of every table: each index sampled with the estimator the
+   * `innodb_stats_*` variables and the table's STATS_* options choose (see src/stats), persistent
+   * statistics saved in SYS_STATS. Reads the sampled pages only.
    */
-  analyze(tableName?: string): void {
+  analyze(tableName?: string): TableStatistics[] {
     this.#checkOpen();
     const tables = tableName === undefined ? this.tables() : [this.table(tableName)];
-    for (const t of tables) {
-      for (const ix of [t.primary, ...t.secondary]) {
-        const s = ix.tree.stats();
-        this.catalog.putStat(t.id, ix.id, 'size', s.totalPages);
-        this.catalog.putStat(t.id, ix.id, 'n_leaf_pages', s.leafPages);
-        this.catalog.putStat(t.id, ix.id, 'height', s.height);
-        this.catalog.putStat(t.id, ix.id, 'n_rows', s.records);
-      }
-    }
+    return tables.map((t) => this.statisticsDictionary.analyze(t));
+  }
+
+  /**
+   * The statistics the optimizer reads (`dict_table_t`'s): cached; for a table not analyzed yet,
+   * computed on first use as InnoDB does when it opens a table, and recalculated once enough rows
+   * changed.
+   */
+  statistics(table: Table): TableStatistics {
+    this.#checkOpen();
+    return this.statisticsDictionary.statistics(table);
+  }
+
+  /** A table's STATS_PERSISTENT / STATS_SAMPLE_PAGES / STATS_AUTO_RECALC (undefined: DEFAULT). */
+  setTableStatsOptions(tableName: string, options: TableStatsOptions): void {
+    this.#checkOpen();
+    this.statisticsDictionary.setOptions(this.table(tableName).id, options);
   }
 
   /** SHOW STATUS: the Handler_* counters of this database and the pool's Innodb_* counters. */

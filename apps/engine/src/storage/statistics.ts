@@ -14,6 +14,13 @@ export interface IndexStatistics {
   readonly leafPages: number;
   /** `stat_index_size`: all pages of the index. */
   readonly sizePages: number;
+  /** `stat_n_sample_sizes`: pages each n_diff is based on (mysql.innodb_index_stats.sample_size). */
+  readonly sampleSize?: readonly number[];
+  /**
+   * `stat_n_non_null_key_vals` (transient statistics under `innodb_stats_method=nulls_ignored`):
+   * rows whose first i + 1 fields hold no NULL. When present, {@link recPerKey} leaves NULL rows out.
+   */
+  readonly nNonNull?: readonly number[];
 }
 
 export interface TableStatistics {
@@ -24,6 +31,10 @@ export interface TableStatistics {
   /** `stat_sum_of_other_index_sizes`, pages. */
   readonly otherPages: number;
   readonly indexes: ReadonlyMap<string, IndexStatistics>;
+  /** How the numbers were made: sampled and stored (5.6 persistent), sampled in memory, or counted. */
+  readonly method?: 'persistent' | 'transient' | 'exact';
+  /** When they were made, ms since the epoch (mysql.innodb_table_stats.last_update). */
+  readonly lastUpdate?: number;
 }
 
 /** Where the optimizer gets statistics from (the database's dictionary, or a test's fixture). */
@@ -37,11 +48,35 @@ export interface StatisticsSource {
  * correction), never below 1. An n_diff of 0 (empty index) counts as n_rows.
  */
 export function recPerKey(table: TableStatistics, index: IndexStatistics, parts: number): number {
+  return Math.max(1, Math.floor(innodbRecPerKey(table.rows, index, parts) / 2));
+}
+
+/**
+ * `innodb_rec_per_key` (ha_innodb.cc, 5.5/5.6) before the halving: `records / n_diff`, or `records`
+ * when n_diff is 0; with non-NULL counts (`nulls_ignored`) the NULL rows are left out:
+ * n_null = max(0, records − n_non_null), 1 when n_diff ≤ n_null, else
+ * ⌊(records − n_null) / (n_diff − n_null)⌋.
+ */
+export function innodbRecPerKey(records: number, index: IndexStatistics, parts: number): number {
   const nDiff = index.nDiff[parts - 1];
   if (nDiff === undefined)
     throw new RangeError(`index ${index.name} has ${index.nDiff.length} key fields, not ${parts}`);
-  const perKey = nDiff === 0 ? table.rows : Math.floor(table.rows / nDiff);
-  return Math.max(1, Math.floor(perKey / 2));
+  if (nDiff === 0) return records;
+  const nonNull = index.nNonNull?.[parts - 1];
+  if (nonNull !== undefined) {
+    const nNull = records < nonNull ? 0 : records - nonNull;
+    if (nDiff <= nNull) return 1;
+    return Math.floor((records - nNull) / (nDiff - nNull));
+  }
+  return Math.floor(records / nDiff);
+}
+
+/**
+ * SHOW INDEX's Cardinality of a key prefix, as `get_schema_stat_record` (sql_show.cc):
+ * ⌊table rows / rec_per_key⌋ with the halved {@link recPerKey}.
+ */
+export function cardinality(table: TableStatistics, index: IndexStatistics, parts: number): number {
+  return Math.floor(table.rows / recPerKey(table, index, parts));
 }
 
 /** Exact statistics from a full scan of every tree of a table (the ground truth estimators are judged by). */
@@ -59,5 +94,5 @@ export function exactStatistics(table: Table): TableStatistics {
     } else otherPages += pages;
     indexes.set(ix.name, { name: ix.name, nDiff: e.nDiff, leafPages: e.leafPages, sizePages: pages });
   }
-  return { rows, clusteredPages, otherPages, indexes };
+  return { rows, clusteredPages, otherPages, indexes, method: 'exact' };
 }

@@ -65,6 +65,11 @@ export class Table {
   readonly secondary: readonly TableIndex[];
   /** Rows, kept exact by every write and stored in SYS_TABLES on flush. */
   rows: number;
+  /**
+   * `stat_modified_counter`: rows inserted, deleted, or updated in an indexed column since the
+   * statistics were last computed (the statistics reset it; see src/stats).
+   */
+  statModifiedCounter = 0;
   readonly #stats: HandlerStats;
   readonly #row: RowBuffer;
   readonly #old: RowBuffer;
@@ -133,6 +138,7 @@ export class Table {
     }
     for (const ix of this.secondary) ix.tree.insert(ix.encoder.encode(row), EMPTY);
     this.rows++;
+    this.statModifiedCounter++;
     this.#stats.counts[H_WRITE]!++;
   }
 
@@ -146,6 +152,7 @@ export class Table {
     for (const ix of this.secondary) ix.tree.delete(ix.encoder.encode(this.#old), EMPTY);
     this.primary.tree.delete(pk);
     this.rows--;
+    this.statModifiedCounter++;
     this.#stats.counts[H_DELETE]!++;
     return true;
   }
@@ -183,6 +190,8 @@ export class Table {
       ix.tree.delete(before, EMPTY);
       ix.tree.insert(after, EMPTY);
     }
+    // row_update_for_mysql counts an UPDATE only when it changes an ordering field of some index
+    if (pkChanged || changes.length > 0) this.statModifiedCounter++;
     this.#stats.counts[H_UPDATE]!++;
     return true;
   }

@@ -1,0 +1,154 @@
+import type { Catalog } from '../storage/catalog.js';
+import type { TableStatistics } from '../storage/statistics.js';
+import type { Table } from '../storage/table.js';
+import { type StatsGenerators, serverGenerators } from './generators.js';
+import { type StatsPlan, statsPlan, tableStatistics } from './sample.js';
+import {
+  DEFAULT_VARIABLES,
+  type StatsSettings,
+  statsSettingsFrom,
+  type TableStatsOptions,
+  type VariableReader,
+} from './settings.js';
+import {
+  loadPersistent,
+  loadTableOptions,
+  type StoredStatistics,
+  savePageCounts,
+  savePersistent,
+  saveTableOptions,
+} from './store.js';
+
+interface Entry {
+  readonly stats: TableStatistics;
+  /** The index names the statistics were made for (an index added or dropped since: redo). */
+  readonly indexKey: string;
+}
+
+/**
+ * The statistics in the dictionary, as InnoDB keeps them in `dict_table_t`: computed when a table
+ * is first used (`dict_stats_init` on open), by ANALYZE TABLE (`ha_innobase::analyze`), and again
+ * when enough rows changed (`row_update_statistics_if_needed`); persistent ones are saved in and
+ * loaded from SYS_STATS (mysql.innodb_table_stats / innodb_index_stats). One per database.
+ */
+export class StatisticsDictionary {
+  readonly #catalog: Catalog;
+  readonly #cache = new Map<number, Entry>();
+  /** The server's random generators (replace them to make sampling repeatable). */
+  generators: StatsGenerators = serverGenerators();
+  /** Where the `innodb_stats_*` variables are read (the SQL layer's global variables). */
+  variables: VariableReader = DEFAULT_VARIABLES;
+  /** The clock for `last_update`, ms since the epoch. */
+  now: () => number = Date.now;
+
+  constructor(catalog: Catalog) {
+    this.#catalog = catalog;
+  }
+
+  settings(): StatsSettings {
+    return statsSettingsFrom(this.variables);
+  }
+
+  /** The estimator and sample size this table gets now. */
+  plan(table: Table): StatsPlan {
+    return statsPlan(this.settings(), loadTableOptions(this.#catalog, table.id));
+  }
+
+  /**
+   * The table's statistics: cached; on first use (or after an index was added or dropped) loaded
+   * from SYS_STATS or computed as `dict_stats_update(DICT_STATS_FETCH_ONLY_IF_NOT_IN_MEMORY)` does;
+   * recalculated first when the modified-rows counter passed the threshold
+   * ({@link changedTooMuch}).
+   */
+  statistics(table: Table): TableStatistics {
+    const settings = this.settings();
+    const plan = statsPlan(settings, loadTableOptions(this.#catalog, table.id));
+    const e = this.#cache.get(table.id);
+    if (e === undefined || e.indexKey !== indexKey(table)) return this.#open(table, settings, plan);
+    if (changedTooMuch(table.statModifiedCounter, e.stats.rows, plan))
+      return this.#recalc(table, settings, plan);
+    return e.stats;
+  }
+
+  /** ANALYZE TABLE: sample every index now (persistent ones are saved), reset the counter. */
+  analyze(table: Table): TableStatistics {
+    const settings = this.settings();
+    return this.#recalc(table, settings, statsPlan(settings, loadTableOptions(this.#catalog, table.id)));
+  }
+
+  /** The persistent statistics saved for a table (what mysql.innodb_*_stats show), or undefined. */
+  stored(table: Table): StoredStatistics | undefined {
+    return loadPersistent(this.#catalog, table);
+  }
+
+  options(tableId: number): TableStatsOptions {
+    return loadTableOptions(this.#catalog, tableId);
+  }
+
+  /** CREATE / ALTER TABLE … STATS_PERSISTENT, STATS_SAMPLE_PAGES, STATS_AUTO_RECALC. */
+  setOptions(tableId: number, o: TableStatsOptions): void {
+    if (o.statsSamplePages !== undefined && (!Number.isInteger(o.statsSamplePages) || o.statsSamplePages < 1))
+      throw new RangeError(`STATS_SAMPLE_PAGES must be an integer ≥ 1, got ${String(o.statsSamplePages)}`);
+    saveTableOptions(this.#catalog, tableId, o);
+    this.#cache.delete(tableId);
+  }
+
+  /** Forget the cached statistics of a table (dropped). */
+  forget(tableId: number): void {
+    this.#cache.delete(tableId);
+  }
+
+  #open(table: Table, settings: StatsSettings, plan: StatsPlan): TableStatistics {
+    if (plan.persistent) {
+      const stored = loadPersistent(this.#catalog, table);
+      if (stored !== undefined && stored.missing.length === 0) return this.#keep(table, stored.table);
+      // an index without stored rows (added since): sampled and saved alone, as
+      // dict_stats_update_for_index after ALTER TABLE … ADD INDEX
+      if (stored !== undefined) return this.#recalc(table, settings, plan, stored);
+      // never saved: dict_stats_update recalculates when auto-recalc is on, else uses transient
+      if (plan.autoRecalc) return this.#recalc(table, settings, plan);
+      return this.#recalc(table, settings, {
+        ...plan,
+        persistent: false,
+        samplePages: settings.innodb_stats_transient_sample_pages,
+      });
+    }
+    return this.#recalc(table, settings, plan);
+  }
+
+  #recalc(
+    table: Table,
+    settings: StatsSettings,
+    plan: StatsPlan,
+    stored?: StoredStatistics,
+  ): TableStatistics {
+    const s = tableStatistics(table, plan, settings, this.generators, this.now(), stored?.indexes);
+    if (plan.persistent) savePersistent(this.#catalog, table, s);
+    else savePageCounts(this.#catalog, table, s);
+    return this.#keep(table, s);
+  }
+
+  #keep(table: Table, s: TableStatistics): TableStatistics {
+    table.statModifiedCounter = 0;
+    this.#cache.set(table.id, { stats: s, indexKey: indexKey(table) });
+    return s;
+  }
+}
+
+function indexKey(table: Table): string {
+  return [table.primary, ...table.secondary].map((i) => `${i.id}`).join(',');
+}
+
+/**
+ * `row_update_statistics_if_needed` (row0mysql.cc 5.6; row0mysql.c 5.1), which compares the counter
+ * as it was before the latest change (`counter = stat_modified_counter++`) with `n_rows`, the
+ * statistics' row estimate: persistent, with auto-recalc, when counter > n_rows / 10 (5.6 queues
+ * the table for the background recalculation); transient when counter > 16 + n_rows / 16, or, as
+ * 5.1, counter > 2,000,000,000. Integer division as the C.
+ */
+export function changedTooMuch(modified: number, rows: number, plan: StatsPlan): boolean {
+  const counter = modified - 1;
+  if (counter < 0) return false;
+  if (plan.persistent) return plan.autoRecalc && counter > Math.floor(rows / 10);
+  return counter > 2_000_000_000 || counter > 16 + Math.floor(rows / 16);
+}
