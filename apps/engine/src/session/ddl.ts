@@ -4,6 +4,7 @@ import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js'
 import { SqlError } from '../sql/errors.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { compileAlter } from './alter.js';
+import { tableStatsOptions } from './stats-statements.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
@@ -116,6 +117,7 @@ export function keyColumns(cols: unknown): string[] {
 function createTable(o: Obj, ctx: StatementContext): Compiled {
   const name = objectName(o.name).at(-1)!;
   const ifNotExists = o.if_not_exists === true;
+  const statsOptions = tableStatsOptions(o.table_options);
   return {
     run: () => {
       if (ctx.db.hasTable(name)) {
@@ -208,6 +210,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
           );
         throw storageError(e);
       }
+      if (Object.keys(statsOptions).length > 0) ctx.db.setTableStatsOptions(name, statsOptions);
       return okResult();
     },
   };

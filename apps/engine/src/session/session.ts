@@ -23,6 +23,8 @@ import { SqlDictionary } from './dictionary.js';
 import { compileDdl } from './ddl.js';
 import { compileDml } from './dml.js';
 import { compileShow } from './show.js';
+import { compileAnalyze } from './stats-statements.js';
+import '../stats/system-tables.js';
 import { apiValue, type QueryResult } from './result.js';
 import { Variables } from './variables.js';
 
@@ -50,6 +52,8 @@ function globalState(db: Database): { vars: Variables; status: StatusCounters } 
   if (g === undefined) {
     g = { vars: new Variables(), status: new StatusCounters() };
     globals.set(db, g);
+    // ANALYZE and the statistics read the innodb_stats_* variables from the globals
+    db.statisticsDictionary.variables = g.vars;
   }
   return g;
 }
@@ -262,6 +266,7 @@ export class Session {
       compileDml(tag, v, ctx) ??
       compileDdl(tag, v, ctx) ??
       compileShow(tag, v, ctx) ??
+      (tag === 'Analyze' ? compileAnalyze(v, ctx) : undefined) ??
       unsupportedStatement(tag)
     );
   }

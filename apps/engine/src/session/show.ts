@@ -6,8 +6,9 @@ import { bindQuery } from '../plan/select.js';
 import { innodbStatusText } from './innodb-status.js';
 import { HIDDEN_PK } from './meta.js';
 import { okResult, type QueryResult } from './result.js';
+import { compileShowIndex } from './stats-statements.js';
 import type { Compiled, StatementContext } from './session.js';
-import { DEFAULT_VALUE } from './variables.js';
+import { DEFAULT_VALUE, VARIABLES } from './variables.js';
 
 function likeFilter(f: unknown): (name: string) => boolean {
   const [t, v] = tagOf(f);
@@ -177,10 +178,7 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
             .map(([k, x]) => [
               k,
               typeof x === 'number'
-                ? k === 'autocommit' ||
-                  k === 'big_tables' ||
-                  k === 'expand_fast_index_creation' ||
-                  k === 'innodb_stats_persistent'
+                ? VARIABLES[k]?.kind === 'bool'
                   ? x === 1
                     ? 'ON'
                     : 'OFF'
@@ -235,6 +233,8 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       };
     }
     case 'ShowVariable': {
+      const showIndex = compileShowIndex(arr(o.variable), ctx);
+      if (showIndex !== undefined) return showIndex;
       const words = arr(o.variable).map((w) => identText(w));
       const first = words[0]?.toUpperCase();
       if (words.length === 3 && words.join(' ').toUpperCase() === 'ENGINE INNODB STATUS')

@@ -77,6 +77,13 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   innodb_buffer_pool_instances: { kind: 'int', def: 1, readOnly: true, globalOnly: true },
   innodb_page_size: { kind: 'int', def: 16384, readOnly: true, globalOnly: true },
   innodb_sort_buffer_size: { kind: 'int', def: 1048576, readOnly: true, globalOnly: true },
+  innodb_stats_auto_recalc: { kind: 'bool', def: 1, globalOnly: true },
+  innodb_stats_method: {
+    kind: 'enum',
+    def: 'nulls_equal',
+    values: ['nulls_equal', 'nulls_unequal', 'nulls_ignored'],
+    globalOnly: true,
+  },
   innodb_stats_persistent: { kind: 'bool', def: 1, globalOnly: true },
   innodb_stats_persistent_sample_pages: {
     kind: 'int',
@@ -92,6 +99,7 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
     max: Number.MAX_SAFE_INTEGER,
     globalOnly: true,
   },
+  innodb_use_legacy_cardinality_algorithm: { kind: 'bool', def: 1, globalOnly: true },
   join_buffer_size: { kind: 'int', def: 262144, min: 128, max: Number.MAX_SAFE_INTEGER },
   join_buffer_space_limit: { kind: 'int', def: 2097152, min: 2048, max: Number.MAX_SAFE_INTEGER },
   join_cache_level: { kind: 'int', def: 2, min: 0, max: 8 },
@@ -186,9 +194,11 @@ export class Variables {
         return;
       }
       case 'enum': {
+        // any letter case; stored as the variable spells its values
         const s = String(value).toUpperCase();
-        if (!d.values!.includes(s)) throw bad();
-        this.values.set(key, s);
+        const hit = d.values!.find((x) => x.toUpperCase() === s);
+        if (hit === undefined || value === null) throw bad();
+        this.values.set(key, hit);
         return;
       }
       case 'flags': {

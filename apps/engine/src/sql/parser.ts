@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { parseAnalyzeList } from './analyze-list.js';
 import { SqlError } from './errors.js';
 
 /**
@@ -149,6 +150,8 @@ export function parseSql(sql: string): unknown[] {
         // fall through to the first error
       }
     }
+    const analyze = parseAnalyzeList(sql);
+    if (analyze !== undefined) return analyze;
     throw syntaxError(sql, msg);
   }
 }
