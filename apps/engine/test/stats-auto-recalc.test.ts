@@ -69,6 +69,11 @@ describe('auto-recalc', () => {
     s.query('UPDATE t SET g = g + 1 WHERE id < 50');
     s.query('DELETE FROM t WHERE id >= 950');
     expect(db.table('t').statModifiedCounter).toBe(100);
+    expect(
+      s.query(
+        'SELECT name, stats_initialized, num_rows, modified_counter FROM information_schema.INNODB_SYS_TABLESTATS',
+      ).rows,
+    ).toEqual([['test/t', 'Initialized', 1000, 100]]);
     expect(rowsOf(db)).toBe(1000);
     s.query('DELETE FROM t WHERE id = 0 OR id = 1');
     expect(rowsOf(db)).toBe(948);

@@ -76,6 +76,12 @@ export class StatisticsDictionary {
     return this.#recalc(table, settings, statsPlan(settings, loadTableOptions(this.#catalog, table.id)));
   }
 
+  /** The statistics in memory, without computing or recalculating anything (undefined: none yet). */
+  cached(table: Table): TableStatistics | undefined {
+    const e = this.#cache.get(table.id);
+    return e !== undefined && e.indexKey === indexKey(table) ? e.stats : undefined;
+  }
+
   /** The persistent statistics saved for a table (what mysql.innodb_*_stats show), or undefined. */
   stored(table: Table): StoredStatistics | undefined {
     return loadPersistent(this.#catalog, table);

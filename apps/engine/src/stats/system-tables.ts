@@ -216,6 +216,30 @@ registerSystemTable('mysql', 'innodb_index_stats', {
   },
 });
 
+registerSystemTable('information_schema', 'INNODB_SYS_TABLESTATS', {
+  ...col(
+    'TABLE_ID NAME STATS_INITIALIZED NUM_ROWS CLUST_INDEX_SIZE OTHER_INDEX_SIZE MODIFIED_COUNTER AUTOINC REF_COUNT',
+    'issiiiiii',
+  ),
+  *rows(env) {
+    // the dict_table_t fields as they are: reading this table computes nothing
+    for (const t of userTables(env.db)) {
+      const s = env.db.statisticsDictionary.cached(t);
+      yield [
+        t.id,
+        `${SCHEMA}/${t.name}`,
+        s === undefined ? 'Uninitialized' : 'Initialized',
+        s?.rows ?? 0,
+        s?.clusteredPages ?? 0,
+        s?.otherPages ?? 0,
+        t.statModifiedCounter,
+        0,
+        0,
+      ];
+    }
+  },
+});
+
 function binary(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
