@@ -30,3 +30,6 @@ export { Session } from './session/session.js';
 export type { QueryResult } from './session/session.js';
 export { describeAddress, MysqlServer } from './server/server.js';
 export type { ListenAddress, ServeOptions } from './server/server.js';
+export { cardinality, exactStatistics, innodbRecPerKey, recPerKey } from './storage/statistics.js';
+export type { IndexStatistics, StatisticsSource, TableStatistics } from './storage/statistics.js';
+export type { StatsSettings, TableStatsOptions } from './stats/settings.js';

@@ -34,6 +34,8 @@ interface Entry {
 export class StatisticsDictionary {
   readonly #catalog: Catalog;
   readonly #cache = new Map<number, Entry>();
+  /** Table options as read from SYS_STATS once (the optimizer asks for statistics per query). */
+  readonly #options = new Map<number, TableStatsOptions>();
   /** The server's random generators (replace them to make sampling repeatable). */
   generators: StatsGenerators = serverGenerators();
   /** Where the `innodb_stats_*` variables are read (the SQL layer's global variables). */
@@ -51,7 +53,7 @@ export class StatisticsDictionary {
 
   /** The estimator and sample size this table gets now. */
   plan(table: Table): StatsPlan {
-    return statsPlan(this.settings(), loadTableOptions(this.#catalog, table.id));
+    return statsPlan(this.settings(), this.options(table.id));
   }
 
   /**
@@ -62,7 +64,7 @@ export class StatisticsDictionary {
    */
   statistics(table: Table): TableStatistics {
     const settings = this.settings();
-    const plan = statsPlan(settings, loadTableOptions(this.#catalog, table.id));
+    const plan = statsPlan(settings, this.options(table.id));
     const e = this.#cache.get(table.id);
     if (e === undefined || e.indexKey !== indexKey(table)) return this.#open(table, settings, plan);
     if (changedTooMuch(table.statModifiedCounter, e.stats.rows, plan))
@@ -73,7 +75,7 @@ export class StatisticsDictionary {
   /** ANALYZE TABLE: sample every index now (persistent ones are saved), reset the counter. */
   analyze(table: Table): TableStatistics {
     const settings = this.settings();
-    return this.#recalc(table, settings, statsPlan(settings, loadTableOptions(this.#catalog, table.id)));
+    return this.#recalc(table, settings, statsPlan(settings, this.options(table.id)));
   }
 
   /** The statistics in memory, without computing or recalculating anything (undefined: none yet). */
@@ -87,8 +89,14 @@ export class StatisticsDictionary {
     return loadPersistent(this.#catalog, table);
   }
 
+  /** A table's STATS_* options (absent ones: DEFAULT). */
   options(tableId: number): TableStatsOptions {
-    return loadTableOptions(this.#catalog, tableId);
+    let o = this.#options.get(tableId);
+    if (o === undefined) {
+      o = loadTableOptions(this.#catalog, tableId);
+      this.#options.set(tableId, o);
+    }
+    return o;
   }
 
   /** CREATE / ALTER TABLE … STATS_PERSISTENT, STATS_SAMPLE_PAGES, STATS_AUTO_RECALC. */
@@ -96,12 +104,14 @@ export class StatisticsDictionary {
     if (o.statsSamplePages !== undefined && (!Number.isInteger(o.statsSamplePages) || o.statsSamplePages < 1))
       throw new RangeError(`STATS_SAMPLE_PAGES must be an integer ≥ 1, got ${String(o.statsSamplePages)}`);
     saveTableOptions(this.#catalog, tableId, o);
+    this.#options.set(tableId, { ...o });
     this.#cache.delete(tableId);
   }
 
   /** Forget the cached statistics of a table (dropped). */
   forget(tableId: number): void {
     this.#cache.delete(tableId);
+    this.#options.delete(tableId);
   }
 
   #open(table: Table, settings: StatsSettings, plan: StatsPlan): TableStatistics {
