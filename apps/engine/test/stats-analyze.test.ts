@@ -48,6 +48,13 @@ describe('ANALYZE TABLE result set', () => {
     ]);
   });
 
+  it('anything else after ANALYZE TABLE is still a syntax error (1064)', () => {
+    const { s } = open();
+    s.query('CREATE TABLE a (id INT PRIMARY KEY)');
+    for (const sql of ['ANALYZE TABLE a, b extra', 'ANALYZE TABLE', 'ANALYZE TABLE a,', 'ANALYZE LOCAL a'])
+      expect(() => s.query(sql)).toThrow(expect.objectContaining({ errno: 1064 }));
+  });
+
   it('the dictionary table of the SQL layer is not a table ANALYZE can see', () => {
     const { s } = open();
     s.query('CREATE TABLE t (id INT PRIMARY KEY, v INT DEFAULT 3)');

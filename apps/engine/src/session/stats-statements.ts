@@ -18,6 +18,11 @@ export function compileAnalyze(v: unknown, ctx: StatementContext): Compiled {
   const o = obj(v);
   const list = Array.isArray(o.tables) ? (o.tables as unknown[]) : [o.table_name];
   const names = list.map((n) => objectName(n));
+  if (names.length === 0 || names.some((p) => p.length === 0))
+    throw new SqlError(
+      'ER_PARSE_ERROR',
+      "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1",
+    );
   return {
     run: () => {
       const rows: unknown[][] = [];
