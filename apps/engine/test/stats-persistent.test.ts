@@ -80,6 +80,51 @@ describe('persistent statistics', () => {
     ]);
   });
 
+  it('first use of a table never analyzed: persistent and saved with auto-recalc on, else transient', () => {
+    db = Database.temporary({ innodb_page_size: 4096, innodb_buffer_pool_size: 8 << 20 });
+    const s = new Session(db);
+    s.query('CREATE TABLE a (id INT PRIMARY KEY, g INT NOT NULL, KEY k_g (g))');
+    s.query('CREATE TABLE b (id INT PRIMARY KEY, g INT NOT NULL, KEY k_g (g)) STATS_AUTO_RECALC=0');
+    fill(s, 'a', 1000, (i) => `${i}, ${i % 10}`);
+    fill(s, 'b', 1000, (i) => `${i}, ${i % 10}`);
+    expect(s.query('SELECT * FROM information_schema.INNODB_SYS_TABLESTATS').rows.map((r) => r[2])).toEqual([
+      'Uninitialized',
+      'Uninitialized',
+    ]);
+    // SHOW INDEX is a first use (MySQL opens the table)
+    expect(s.query('SHOW INDEX FROM a').rows.map((r) => r[6])).toEqual([1000, 20]);
+    // b: 8 dives of page_rnd over its few leaves, an estimate (not checked here), kept in memory
+    expect(s.query('SHOW INDEX FROM b').rows).toHaveLength(2);
+    expect(db.statistics(db.table('a')).method).toBe('persistent');
+    expect(db.statistics(db.table('b')).method).toBe('transient');
+    expect(s.query('SELECT table_name, n_rows FROM mysql.innodb_table_stats').rows).toEqual([['a', 1000]]);
+  });
+
+  it('an index added after ANALYZE gets its own rows; the others keep theirs', () => {
+    db = Database.temporary({ innodb_page_size: 4096, innodb_buffer_pool_size: 8 << 20 });
+    const s = new Session(db);
+    s.query(
+      'CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, h INT NOT NULL, KEY k_g (g)) STATS_SAMPLE_PAGES=8',
+    );
+    fill(s, 't', 8000, (i) => `${i}, ${(i * 31) % 997}, ${i % 5}`);
+    s.query('ANALYZE TABLE t');
+    const q =
+      "SELECT index_name, stat_name, stat_value, sample_size FROM mysql.innodb_index_stats WHERE stat_name LIKE 'n_diff%'";
+    const before = s.query(q).rows;
+    s.query('CREATE INDEX k_h ON t (h)');
+    expect(s.query('SHOW INDEX FROM t').rows.map((r) => r[2])).toEqual(['PRIMARY', 'k_g', 'k_h']);
+    const after = s.query(q).rows;
+    expect(after.filter((r) => r[0] !== 'k_h')).toEqual(before);
+    // 8000 entries of (h, id) fill more than A · n_uniq = 8 · 2 leaves: sampled, K = min(A, groups
+    // on the level) leaves per prefix — (h) has only 5 values, so fewer for it
+    const kh = after.filter((r) => r[0] === 'k_h');
+    expect(kh.map((r) => r[1])).toEqual(['n_diff_pfx01', 'n_diff_pfx02']);
+    expect(kh[1]![3]).toBe(8);
+    expect(kh[0]![3]).toBeLessThan(8);
+    s.query('DROP INDEX k_g ON t');
+    expect(s.query(q).rows.map((r) => r[0])).not.toContain('k_g');
+  });
+
   it("lineitem's single-column secondaries have n_uniq 3, i_l_orderkey 2, the composite ones 3 and 4", () => {
     db = Database.temporary({ innodb_page_size: 4096, innodb_buffer_pool_size: 8 << 20 });
     const t = db.createTable(dbt3Schema('lineitem'));
