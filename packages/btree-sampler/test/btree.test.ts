@@ -176,6 +176,7 @@ describe('public surface', () => {
         'has',
         'insert',
         'pageFixes',
+        'shape',
         'stats',
         'update',
       ].sort(),
