@@ -202,11 +202,14 @@ describe('persistent statistics', () => {
     const s = new Session(db);
     s.query('CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, h VARCHAR(20), KEY k_g (g), KEY k_h (h))');
     fill(s, 't', 5000, (i) => `${i}, ${i % 50}, 'v${i % 333}'`);
+    // emptied pages merge and go on the trees' free lists; they still count, as in a segment
+    s.query('DELETE FROM t WHERE id >= 1000 AND id < 4000');
     s.query('CREATE VIEW v AS SELECT id FROM t');
     s.query('ANALYZE TABLE t');
     const t = db.table('t');
-    const pages = (ix: typeof t.primary): number => ix.tree.stats().pagesPerLevel.reduce((a, b) => a + b, 0);
+    const pages = (ix: typeof t.primary): number => ix.tree.stats().totalPages;
     const dataPages = pages(t.primary);
+    expect(t.primary.tree.stats().freePages).toBeGreaterThan(0);
     const indexPages = t.secondary.map(pages).reduce((a, b) => a + b, 0);
     const st = db.statistics(t);
     const r = s.query(

@@ -6,7 +6,7 @@ import type { IndexLatch } from './index-latch.js';
 import { readU16 } from './internal/bytes.js';
 import { checkTree, treeStats } from './internal/check.js';
 import { LATCH_S, LATCH_X } from '@enginekit/buffer-pool';
-import { treeShape } from './internal/fields.js';
+import { freeListLength, treeShape } from './internal/fields.js';
 import { PathModifier } from './internal/modify.js';
 import { provideAccess, TreeAccess } from './internal/tree-access.js';
 import {
@@ -542,14 +542,18 @@ export class BTree {
   }
 
   /**
-   * Height, leaf pages and pages in use, from the non-leaf levels only (the records of level 1 are
-   * the leaf pages), as InnoDB's `btr_get_size` answers from segment headers without reading the
-   * leaves. Free-list pages are not counted (`stats().totalPages` counts them). A tree whose root is
-   * a leaf has 1 leaf page.
+   * Height, leaf pages, pages in the tree and on its free list, from the non-leaf levels and the
+   * free list without reading the leaves — the counts InnoDB's `btr_get_size` answers from segment
+   * headers. A tree whose root is a leaf has 1 leaf page. Its page reads are not counted in
+   * `pageFixes`.
    */
   shape(): TreeShape {
     const t = this.#t;
-    return t.reading(() => treeShape(t));
+    return t.reading(() => {
+      const s = treeShape(t);
+      const freePages = freeListLength(t);
+      return { ...s, freePages, totalPages: s.indexPages + freePages };
+    });
   }
 
   // ---- the write path ----

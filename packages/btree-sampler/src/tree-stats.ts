@@ -16,12 +16,16 @@ export interface TreeStats {
   sizeBytes: number;
 }
 
-/** The counts {@link BTree.shape} reads from the non-leaf levels. */
+/** The counts {@link BTree.shape} reads from the non-leaf levels and the free list. */
 export interface TreeShape {
   /** Levels, 1 when the root is a leaf. */
   height: number;
   /** Leaf pages (at least 1). */
   leafPages: number;
-  /** Pages in the tree, leaves included (free-list pages excluded). */
+  /** Pages in the tree, leaves included. */
   indexPages: number;
+  /** Pages on the tree's free list. */
+  freePages: number;
+  /** indexPages + freePages: every page the tree holds, as `stats().totalPages`. */
+  totalPages: number;
 }

@@ -41,8 +41,9 @@ export function statsPlan(settings: StatsSettings, options: TableStatsOptions): 
  *   min(dives, index pages), as the plugin and 5.5+. `innodb_stats_method` decides NULL equality
  *   and, for `nulls_ignored`, the non-NULL counts.
  *
- * Page counts come from the non-leaf levels (`BTree.shape`, as `btr_get_size` reads segment
- * headers): ANALYZE reads the sampled leaves only.
+ * Page counts come from the non-leaf levels and the free list (`BTree.shape`, as `btr_get_size`
+ * reads segment headers; `size` counts the free-list pages too, as the segment still holds them):
+ * ANALYZE reads the sampled leaves only.
  */
 export function sampleIndex(
   ix: TableIndex,
@@ -61,7 +62,7 @@ export function sampleIndex(
       nDiff: e.nDiff,
       sampleSize: e.sampleSize,
       leafPages: e.leafPages,
-      sizePages: shape.indexPages,
+      sizePages: shape.totalPages,
     };
   }
   const legacy = settings.innodb_use_legacy_cardinality_algorithm;
@@ -77,7 +78,7 @@ export function sampleIndex(
     sampleSize: e.sampleSize,
     ...(e.nNonNull === undefined ? {} : { nNonNull: e.nNonNull }),
     leafPages: e.leafPages,
-    sizePages: shape.indexPages,
+    sizePages: shape.totalPages,
   };
 }
 

@@ -18,9 +18,19 @@
 import { compareBytes } from '@enginekit/common';
 import { FIL_NULL } from '@enginekit/buffer-pool';
 import { countFields, fieldEnd, matchedFields } from '../key-codec.js';
-import { nextPage, nRecs, pageLevel, REC_HEADER, recChild, recKeyLen, recValLen, slotRec } from '../page.js';
+import { readU32 } from './bytes.js';
+import {
+  nextPage,
+  nRecs,
+  PAGE_FREE_LIST,
+  pageLevel,
+  REC_HEADER,
+  recChild,
+  recKeyLen,
+  recValLen,
+  slotRec,
+} from '../page.js';
 import { LATCH_S } from '@enginekit/buffer-pool';
-import type { TreeShape } from '../tree-stats.js';
 import type { TreeAccess } from './tree-access.js';
 
 /** A record located in a byte array: key at [k, k+kl), value at [k+kl, k+kl+vl). */
@@ -178,13 +188,18 @@ export function leafPageNumbers(t: TreeAccess): number[] {
 }
 
 /** What the file-space header would tell InnoDB: leaf pages (stat_n_leaf_pages, ≥ 1), all tree pages, height. */
-export type { TreeShape } from '../tree-stats.js';
+/** What the non-leaf levels say: height, leaf pages, and pages in the tree. */
+export interface LevelShape {
+  leafPages: number;
+  indexPages: number;
+  height: number;
+}
 
 /**
  * The tree's shape from its non-leaf levels (InnoDB reads these counts from segment headers, so the
  * page fixes made here are taken back out of the tree's page-fix count).
  */
-export function treeShape(t: TreeAccess): TreeShape {
+export function treeShape(t: TreeAccess): LevelShape {
   const before = t.pageFixes;
   const b = t.b;
   const ps = t.ps;
@@ -215,4 +230,27 @@ export function treeShape(t: TreeAccess): TreeShape {
   }
   t.pageFixes = before;
   return { leafPages: Math.max(1, leafPages), indexPages: nonLeaf + Math.max(1, leafPages), height };
+}
+
+/**
+ * Pages on the tree's free list (hanging off the root, linked through FIL_PAGE_NEXT): freed by
+ * merges, still the tree's. Like {@link treeShape}, its page fixes are taken back out of the count.
+ */
+export function freeListLength(t: TreeAccess): number {
+  const before = t.pageFixes;
+  const b = t.b;
+  const ps = t.ps;
+  const root = t.fixPage(t.rootPage, LATCH_S);
+  let free = readU32(b, root * ps + PAGE_FREE_LIST);
+  t.unfixPage(root, LATCH_S);
+  let n = 0;
+  while (free !== FIL_NULL) {
+    n++;
+    const f = t.fixPage(free, LATCH_S);
+    const next = nextPage(b, f * ps);
+    t.unfixPage(f, LATCH_S);
+    free = next;
+  }
+  t.pageFixes = before;
+  return n;
 }
