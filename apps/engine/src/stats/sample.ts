@@ -63,6 +63,7 @@ export function sampleIndex(
       sampleSize: e.sampleSize,
       leafPages: e.leafPages,
       sizePages: shape.totalPages,
+      height: shape.height,
     };
   }
   const legacy = settings.innodb_use_legacy_cardinality_algorithm;
@@ -79,6 +80,7 @@ export function sampleIndex(
     ...(e.nNonNull === undefined ? {} : { nNonNull: e.nNonNull }),
     leafPages: e.leafPages,
     sizePages: shape.totalPages,
+    height: shape.height,
   };
 }
 

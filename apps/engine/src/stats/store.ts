@@ -26,7 +26,7 @@ export function savePageCounts(catalog: Catalog, table: Table, s: TableStatistic
     if (st === undefined) continue;
     catalog.putStat(table.id, ix.id, 'size', st.sizePages);
     catalog.putStat(table.id, ix.id, 'n_leaf_pages', st.leafPages);
-    catalog.putStat(table.id, ix.id, 'height', ix.tree.shape().height);
+    catalog.putStat(table.id, ix.id, 'height', st.height ?? ix.tree.shape().height);
     catalog.putStat(table.id, ix.id, 'n_rows', table.rows);
   }
 }

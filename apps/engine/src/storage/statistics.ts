@@ -14,6 +14,8 @@ export interface IndexStatistics {
   readonly leafPages: number;
   /** `stat_index_size`: all pages of the index. */
   readonly sizePages: number;
+  /** Levels of the tree, when the statistics were made (not an InnoDB statistic; `enginekit info`). */
+  readonly height?: number;
   /** `stat_n_sample_sizes`: pages each n_diff is based on (mysql.innodb_index_stats.sample_size). */
   readonly sampleSize?: readonly number[];
   /**
