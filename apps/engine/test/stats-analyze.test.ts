@@ -1,5 +1,6 @@
 // ANALYZE TABLE through SQL: the admin result set, which estimator runs under which variables, and
 // the bug #43660 case checked against numbers computed by hand from btr0cur.c's formula.
+import { runExperiment } from '@enginekit/btree-sampler';
 import { createGenerator } from '@enginekit/prng';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Session } from '../src/session/session.js';
@@ -125,12 +126,22 @@ describe('bug #43660 through SQL: a 3-record root of height 2', () => {
     const expected = [card(est(d1)), card(est(d2))];
 
     const seen: number[][] = [];
+    const nDiffs: (readonly number[])[] = [];
     for (let run = 0; run < 5; run++) {
       expect(s.query('ANALYZE TABLE t').rows[0]![3]).toBe('OK');
       seen.push(s.query('SHOW INDEX FROM t').rows.map((r) => r[6] as number));
+      nDiffs.push(db.statistics(t).indexes.get('PRIMARY')!.nDiff);
     }
     for (const c of seen) expect(c).toEqual(expected);
     expect(db.statistics(t).rows).toBe(rows);
+    // what the bench's cardinality experiment gets calling the estimator directly on the tree
+    const direct = runExperiment(t.primary.tree, 'transient', {
+      runs: 5,
+      version: '5.1',
+      rng: createGenerator('innodb-page-rnd'),
+    });
+    expect(direct.runs.map((r) => r.nDiff)).toEqual(nDiffs);
+    expect(direct.identicalRuns).toBe(true);
   });
 
   it('with the LCG (switch OFF) the dives visit every leaf and the estimates vary from run to run', () => {
@@ -142,10 +153,20 @@ describe('bug #43660 through SQL: a 3-record root of height 2', () => {
     s.query('SET GLOBAL innodb_use_legacy_cardinality_algorithm = OFF');
     db.statisticsDictionary.generators.lcg = createGenerator('innodb-lcg64', { seed: 1 });
     const seen = new Set<number>();
+    const nDiffs: (readonly number[])[] = [];
     for (let run = 0; run < 6; run++) {
       s.query('ANALYZE TABLE t');
       seen.add(s.query('SHOW INDEX FROM t').rows[0]![6] as number);
+      nDiffs.push(db.statistics(t).indexes.get('PRIMARY')!.nDiff);
     }
     expect(seen.size).toBeGreaterThan(1);
+    // the same generator called directly (5.5: min(8 dives, 4 index pages)) gives the same runs
+    const direct = runExperiment(t.primary.tree, 'transient', {
+      runs: 6,
+      version: '5.5',
+      rng: createGenerator('innodb-lcg64', { seed: 1 }),
+    });
+    expect(direct.runs.map((r) => r.nDiff)).toEqual(nDiffs);
+    expect(direct.distinctLeaves).toBe(3);
   });
 });
