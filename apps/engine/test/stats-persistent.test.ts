@@ -232,3 +232,43 @@ describe('persistent statistics', () => {
     ).toEqual([[dataPages, indexPages]]);
   });
 });
+
+describe('chosen statistics', () => {
+  it('putStatistics saves them as persistent rows, SHOW INDEX and a reopen see them; bad shapes are refused', () => {
+    const path = join(dir, 'put.ekdb');
+    db = Database.create(path, { innodb_buffer_pool_size: 8 << 20 });
+    const s = new Session(db);
+    s.query('CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, KEY k_g (g))');
+    fill(s, 't', 100, (i) => `${i}, ${i % 4}`);
+    const now = db.statistics(db.table('t'));
+    const k = now.indexes.get('k_g')!;
+    // claim 1,000,000 rows and 2 values of g: rec_per_key ⌊1e6 / 2⌋ / 2 = 250000, Cardinality 4
+    const pk = { ...now.indexes.get('PRIMARY')!, nDiff: [1_000_000] };
+    const wrong = {
+      ...now,
+      rows: 1_000_000,
+      indexes: new Map([
+        ['PRIMARY', pk],
+        ['k_g', { ...k, nDiff: [2, 1_000_000] }],
+      ]),
+    };
+    expect(() => db!.putStatistics('t', { ...wrong, indexes: new Map([['PRIMARY', pk]]) })).toThrow(
+      'no statistics for index k_g of t',
+    );
+    expect(() =>
+      db!.putStatistics('t', {
+        ...wrong,
+        indexes: new Map([...wrong.indexes, ['k_g', { ...k, nDiff: [2] }]]),
+      }),
+    ).toThrow('index k_g of t counts 2 key fields, got 1 n_diff values');
+    db.putStatistics('t', wrong);
+    expect(s.query('SHOW INDEX FROM t').rows.map((r) => r[6])).toEqual([1_000_000, 4]);
+    db.close();
+    db = Database.open(path, { innodb_buffer_pool_size: 8 << 20 });
+    const again = new Session(db);
+    expect(again.query('SHOW INDEX FROM t').rows.map((r) => r[6])).toEqual([1_000_000, 4]);
+    expect(again.query("SELECT n_rows FROM mysql.innodb_table_stats WHERE table_name = 't'").rows).toEqual([
+      [1_000_000],
+    ]);
+  });
+});

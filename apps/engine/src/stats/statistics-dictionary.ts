@@ -78,6 +78,36 @@ export class StatisticsDictionary {
     return this.#recalc(table, settings, statsPlan(settings, this.options(table.id)));
   }
 
+  /**
+   * Replace a table's statistics with given numbers, saved as persistent ones — what editing
+   * mysql.innodb_table_stats / innodb_index_stats and FLUSH TABLE does in MySQL, to make the
+   * optimizer see chosen (for instance wrong) statistics. Every index of the table must be there,
+   * with one n_diff per key field InnoDB counts (n_uniq). Resets the modified-rows counter.
+   */
+  put(table: Table, stats: TableStatistics): TableStatistics {
+    for (const ix of [table.primary, ...table.secondary]) {
+      const st = stats.indexes.get(ix.name);
+      if (st === undefined)
+        throw new RangeError(`stats.indexes: no statistics for index ${ix.name} of ${table.name}`);
+      const nUniq = ix.primary || ix.unique ? ix.columns.length : ix.entryColumns.length;
+      if (st.nDiff.length !== nUniq)
+        throw new RangeError(
+          `stats.indexes: index ${ix.name} of ${table.name} counts ${nUniq} key fields, got ${st.nDiff.length} n_diff values`,
+        );
+      for (const v of [...st.nDiff, st.leafPages, st.sizePages])
+        if (!Number.isSafeInteger(v) || v < 0)
+          throw new RangeError(
+            `stats.indexes: index ${ix.name} has a value that is not a count: ${String(v)}`,
+          );
+    }
+    for (const v of [stats.rows, stats.clusteredPages, stats.otherPages])
+      if (!Number.isSafeInteger(v) || v < 0)
+        throw new RangeError(`stats: ${table.name} has a value that is not a count: ${String(v)}`);
+    const s: TableStatistics = { ...stats, method: 'persistent', lastUpdate: this.now() };
+    savePersistent(this.#catalog, table, s);
+    return this.#keep(table, s);
+  }
+
   /** The statistics in memory, without computing or recalculating anything (undefined: none yet). */
   cached(table: Table): TableStatistics | undefined {
     const e = this.#cache.get(table.id);

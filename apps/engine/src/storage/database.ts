@@ -391,6 +391,16 @@ export class Database implements StatisticsSource {
     return this.statisticsDictionary.statistics(table);
   }
 
+  /**
+   * Give a table chosen statistics, saved as persistent ones (MySQL: edit mysql.innodb_index_stats,
+   * then FLUSH TABLE). Throws RangeError naming an index that is missing or has the wrong number
+   * of n_diff values.
+   */
+  putStatistics(tableName: string, stats: TableStatistics): TableStatistics {
+    this.#checkOpen();
+    return this.statisticsDictionary.put(this.table(tableName), stats);
+  }
+
   /** A table's STATS_PERSISTENT / STATS_SAMPLE_PAGES / STATS_AUTO_RECALC (undefined: DEFAULT). */
   setTableStatsOptions(tableName: string, options: TableStatsOptions): void {
     this.#checkOpen();
