@@ -13,6 +13,7 @@ import {
   H_READ_FIRST,
   H_READ_KEY,
   H_READ_NEXT,
+  H_READ_RND,
   H_READ_RND_NEXT,
   H_ROWS_READ,
   H_UPDATE,
@@ -65,6 +66,8 @@ export class Table {
   readonly secondary: readonly TableIndex[];
   /** Rows, kept exact by every write and stored in SYS_TABLES on flush. */
   rows: number;
+  /** Writes since the table was opened (a statistics cache keys on it). */
+  changes = 0;
   readonly #stats: HandlerStats;
   readonly #row: RowBuffer;
   readonly #old: RowBuffer;
@@ -133,6 +136,7 @@ export class Table {
     }
     for (const ix of this.secondary) ix.tree.insert(ix.encoder.encode(row), EMPTY);
     this.rows++;
+    this.changes++;
     this.#stats.counts[H_WRITE]!++;
   }
 
@@ -146,6 +150,7 @@ export class Table {
     for (const ix of this.secondary) ix.tree.delete(ix.encoder.encode(this.#old), EMPTY);
     this.primary.tree.delete(pk);
     this.rows--;
+    this.changes++;
     this.#stats.counts[H_DELETE]!++;
     return true;
   }
@@ -184,6 +189,7 @@ export class Table {
       ix.tree.insert(after, EMPTY);
     }
     this.#stats.counts[H_UPDATE]!++;
+    this.changes++;
     return true;
   }
 
@@ -287,6 +293,198 @@ export class Table {
       false,
       fn,
     );
+  }
+
+  /**
+   * Index entries whose first column lies between `lo` and `hi` (bounds as {@link range}), counted
+   * without reading rows or touching the handler counters: the optimizer's `records_in_range`.
+   * Stops counting at `cap` (returns `cap`).
+   */
+  countRange(
+    indexName: string,
+    lo: FieldValue | undefined,
+    loInclusive: boolean,
+    hi: FieldValue | undefined,
+    hiInclusive: boolean,
+    cap: number,
+  ): number {
+    const ix = this.index(indexName);
+    const c0 = ix.entryColumns[0];
+    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
+    const skipEqual = lo === undefined || !loInclusive;
+    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    let n = 0;
+    ix.tree.forEachRangeRaw(loKey, null, (b, ko, kl) => {
+      if (n === 0 && skipEqual && startsWith(b, ko, kl, loKey)) return true;
+      if (hiKey !== null) {
+        const c = comparePrefix(b, ko, kl, hiKey);
+        if (c > 0 || (c === 0 && !hiInclusive)) return false;
+      }
+      return ++n < cap;
+    });
+    return n;
+  }
+
+  /** Index entries whose key starts with `prefix` (as {@link lookup}), counted up to `cap`, no counters. */
+  countPrefix(indexName: string, prefix: readonly FieldValue[], cap: number): number {
+    const ix = this.index(indexName);
+    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    let n = 0;
+    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl) => startsWith(b, ko, kl, lo) && ++n < cap);
+    return n;
+  }
+
+  /**
+   * A secondary-index range read as DS-MRR's rowid-ordered scan: the primary keys of the entries
+   * in range are gathered into a buffer of `bufferBytes` (each key plus MRR's 8-byte reference,
+   * as @enginekit/mrr sizes it), sorted, and the rows fetched from the clustered index in
+   * primary-key order; a full buffer is emptied and refilled (`onRefill`). Counts as MariaDB:
+   * Handler_read_key once and Handler_read_next per index step (the end included), then
+   * Handler_read_rnd per row fetched. Rows come in primary-key order within each buffer.
+   */
+  rangeRowidOrdered(
+    indexName: string,
+    lo: FieldValue | undefined,
+    loInclusive: boolean,
+    hi: FieldValue | undefined,
+    hiInclusive: boolean,
+    bufferBytes: number,
+    fn: (row: RowBuffer) => boolean | undefined,
+    onRefill: () => void,
+  ): number {
+    const ix = this.index(indexName);
+    if (ix.primary) return this.range(indexName, lo, loInclusive, hi, hiInclusive, fn);
+    const counts = this.#stats.counts;
+    const c0 = ix.entryColumns[0];
+    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
+    const skipEqual = lo === undefined || !loInclusive;
+    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    const depth = this.#depth++;
+    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    const codec = this.codec;
+    const clustered = this.primary.tree;
+    let keys: Uint8Array[] = [];
+    let bytes = 0;
+    let n = 0;
+    let stopped = false;
+    let pk: Uint8Array = EMPTY;
+    let found = false;
+    let go: boolean | undefined;
+    const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
+      if (kl === pk.length && startsWith(b, ko, kl, pk)) {
+        found = true;
+        codec.decode(b, vo, vl, row);
+        go = fn(row);
+      }
+      return false;
+    };
+    const drain = (): boolean => {
+      keys.sort(compareKeys);
+      for (const k of keys) {
+        pk = k;
+        found = false;
+        counts[H_READ_RND]!++;
+        counts[H_ROWS_READ]!++;
+        clustered.forEachRangeRaw(pk, null, fetch);
+        if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
+        n++;
+        if (go === false) return false;
+      }
+      keys = [];
+      bytes = 0;
+      return true;
+    };
+    try {
+      counts[H_READ_KEY]!++;
+      let started = false;
+      let steps = 0;
+      let ended = false;
+      ix.tree.forEachRangeRaw(loKey, null, (b, ko, kl) => {
+        if (!started) {
+          if (skipEqual && startsWith(b, ko, kl, loKey)) return true;
+          started = true;
+        }
+        if (steps > 0) counts[H_READ_NEXT]!++;
+        steps++;
+        if (hiKey !== null) {
+          const c = comparePrefix(b, ko, kl, hiKey);
+          if (c > 0 || (c === 0 && !hiInclusive)) {
+            ended = true;
+            return false;
+          }
+        }
+        const k = this.#pkOfEntry(ix, b, ko, kl).slice();
+        if (bytes + k.length + 8 > bufferBytes && keys.length > 0) {
+          if (!drain()) {
+            stopped = true;
+            return false;
+          }
+          onRefill();
+        }
+        keys.push(k);
+        bytes += k.length + 8;
+        return true;
+      });
+      if (!ended && steps > 0 && !stopped) counts[H_READ_NEXT]!++;
+      if (!stopped) drain();
+      return n;
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  /**
+   * The primary keys of the secondary entries whose key starts with `prefix` (the first stage of a
+   * rowid-ordered lookup): `fn` gets a view of each (copy it to keep it). Handler_read_key once,
+   * Handler_read_next per further step, the one that ends the range included.
+   */
+  prefixRowids(indexName: string, prefix: readonly FieldValue[], fn: (pk: Uint8Array) => void): number {
+    const ix = this.index(indexName);
+    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    const counts = this.#stats.counts;
+    counts[H_READ_KEY]!++;
+    let n = 0;
+    let steps = 0;
+    let ended = false;
+    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl) => {
+      if (steps > 0) counts[H_READ_NEXT]!++;
+      steps++;
+      if (!startsWith(b, ko, kl, lo)) {
+        ended = true;
+        return false;
+      }
+      n++;
+      fn(ix.primary ? b.slice(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl));
+      return true;
+    });
+    if (!ended && n > 0) counts[H_READ_NEXT]!++;
+    return n;
+  }
+
+  /** The row with this encoded primary key (as {@link prefixRowids} gives it): Handler_read_rnd. */
+  fetchRowid(pk: Uint8Array, fn: (row: RowBuffer) => boolean | undefined): boolean | undefined {
+    const counts = this.#stats.counts;
+    counts[H_READ_RND]!++;
+    counts[H_ROWS_READ]!++;
+    const depth = this.#depth++;
+    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    const codec = this.codec;
+    let found = false;
+    let go: boolean | undefined;
+    try {
+      this.primary.tree.forEachRangeRaw(pk, null, (b, ko, kl, vo, vl) => {
+        if (kl === pk.length && startsWith(b, ko, kl, pk)) {
+          found = true;
+          codec.decode(b, vo, vl, row);
+          go = fn(row);
+        }
+        return false;
+      });
+    } finally {
+      this.#depth--;
+    }
+    if (!found) throw new RangeError(`a row id of ${this.name} points at a missing row`);
+    return go;
   }
 
   /**
