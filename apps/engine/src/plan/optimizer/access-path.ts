@@ -111,13 +111,20 @@ export function bestAccessPath(
       ix.name,
     );
   }
-  if (info.quick !== undefined)
+  const quick = info.quick;
+  const refOnQuick =
+    quick !== undefined &&
+    best !== undefined &&
+    (best as AccessChoice).kind === 'ref' &&
+    (best as Extract<AccessChoice, { kind: 'ref' }>).index === quick.index;
+  if (quick !== undefined && !refOnQuick) {
+    // with a quick, best_access_path's "scan" is the range: read per partial row
     offer(
-      { kind: 'range', range: info.quick, rows: info.quick.rows, cost: recordCount * info.quick.cost },
+      { kind: 'range', range: quick, rows: quick.rows, cost: recordCount * quick.cost },
       'range',
-      info.quick.index,
+      quick.index,
     );
-  if (!info.forced || best === undefined) {
+  } else if (quick === undefined && (!info.forced || best === undefined)) {
     const left = src.joinType === 'left';
     const buffered =
       position > 0 &&

@@ -92,7 +92,7 @@ function assemble(
     const match = left ? src.on : placed[p]!;
     const post = left ? placed[p]! : [];
     const before = (i: number): boolean => (pos[i] ?? 0) < p && i !== src.idx;
-    const hash = position.access.kind === 'scan' && p > 0 ? hashKeys(src, match, before) : undefined;
+    const hash = p > 0 && position.access.kind !== 'range' ? hashKeys(src, match, before) : undefined;
     return { info, position, match, post, hash, p };
   });
   let recordBytes = 0;
@@ -138,9 +138,20 @@ function assemble(
         ...(a.range.lo ? { lo: a.range.lo } : {}),
         ...(a.range.hi ? { hi: a.range.hi } : {}),
       };
-    else if (join.algorithm === 'BNLH' && d.hash !== undefined) access = d.hash;
     else access = { kind: 'scan' };
-    if (join.algorithm === 'BNLH' && access.kind !== 'hash') join = { ...join, algorithm: 'BNL' };
+    // BNLH (levels 3–4, or BKA not possible): the inner table is read by a scan into the hash
+    // table, keyed by the join's equalities, whatever index a ref would have used
+    if (join.algorithm === 'BNLH') {
+      if (d.hash !== undefined) access = d.hash;
+      else if (a.kind === 'ref') join = { ...join, algorithm: 'none', bufferBytes: 0 };
+      else join = { ...join, algorithm: 'BNL' };
+    }
+    const extraText =
+      join.algorithm === 'none'
+        ? ''
+        : join.algorithm === buffers[p]!.join.algorithm
+          ? extraJoin
+          : `Using join buffer (${join.incremental ? 'incremental' : 'flat'}, ${join.algorithm} join)`;
     const mrr = a.kind === 'range' && !a.range.primary && useDsMrr(d.info, a.range.rows, settings);
     const explain = explainStage(d.info, a, access, extraJoin, d.match, d.post, mrr, p, context, d.position);
     const stage: PlannedStage = {
@@ -219,7 +230,20 @@ function explainStage(
   let keyLen: string | undefined;
   let ref: string | undefined;
   let consumed = new Set<Bound>();
-  if (a.kind === 'ref') {
+  if (a.kind === 'ref' && access.kind === 'hash') {
+    type = 'hash_ALL';
+    key = `#hash#${a.index}`;
+    keyLen = lenOf(a.keys.map((k) => k.column));
+    ref = a.keys
+      .map((k) =>
+        k.expr.col !== undefined
+          ? `test.${k.expr.col.src.alias}.${k.expr.col.src.columns[k.expr.col.c]!.name}`
+          : k.expr.refs.length === 0
+            ? 'const'
+            : 'func',
+      )
+      .join(',');
+  } else if (a.kind === 'ref') {
     type = a.unique ? (a.constant ? 'const' : 'eq_ref') : 'ref';
     key = a.index;
     keyLen = lenOf(a.keys.map((k) => k.column));
