@@ -153,7 +153,7 @@ function assemble(
           ? extraJoin
           : `Using join buffer (${join.incremental ? 'incremental' : 'flat'}, ${join.algorithm} join)`;
     const mrr = a.kind === 'range' && !a.range.primary && useDsMrr(d.info, a.range.rows, settings);
-    const explain = explainStage(d.info, a, access, extraJoin, d.match, d.post, mrr, p, context, d.position);
+    const explain = explainStage(d.info, a, access, extraText, d.match, d.post, mrr, p, context, d.position);
     const stage: PlannedStage = {
       src: d.info.src,
       access,
