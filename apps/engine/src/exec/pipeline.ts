@@ -257,7 +257,11 @@ export function buildPipeline(
           innerKey: (i: number) => ikeys[i] as JoinKey,
           condition: (o: number, i: number) => {
             put(o, i);
-            return passes();
+            if (actual === undefined) return passes();
+            actual.rows++;
+            const ok = passes();
+            if (ok) actual.passed++;
+            return ok;
           },
           outerCodec: codec,
           joinBufferSize: stageBuffer,

@@ -15,7 +15,8 @@ import type { Compiled, StatementContext } from './session.js';
 export function compileExplain(v: unknown, ctx: StatementContext, analyze: boolean): Compiled {
   const o = obj(v);
   const [tag, q] = tagOf(o.statement);
-  const format = String(obj(o.format).Assignment ?? 'TRADITIONAL').toUpperCase();
+  const fo = obj(o.format);
+  const format = String(fo.Assignment ?? fo.Keyword ?? 'TRADITIONAL').toUpperCase();
   if (format !== 'TRADITIONAL' && format !== 'JSON')
     throw new SqlError('ER_UNKNOWN_EXPLAIN_FORMAT', `Unknown EXPLAIN format name: '${format.toLowerCase()}'`);
   if (tag !== 'Query')

@@ -342,7 +342,7 @@ function analyzeAsExplain(sql: string): string {
   if (m === null) return sql;
   const rest = sql.slice(m[0].length);
   const fmt = /FORMAT\s*=\s*(\w+)/i.exec(m[2]!);
-  return `${m[1]}EXPLAIN ${fmt ? `FORMAT=${fmt[1]} ` : ''}ANALYZE ${m[2]!.replace(/^\s*(FORMAT\s*=\s*\w+\s+)?/i, '')}${rest}`;
+  return `${m[1]}EXPLAIN ANALYZE ${fmt ? `FORMAT=${fmt[1]} ` : ''}${m[2]!.replace(/^\s*(FORMAT\s*=\s*\w+\s+)?/i, '')}${rest}`;
 }
 
 /** A statement that reads the trace itself does not replace it. */
