@@ -34,7 +34,16 @@ interface Search {
   readonly accesses: Map<number, ConsideredAccess[]> | undefined;
   best: Position[] | undefined;
   bestCost: number;
+  /** Access paths the step may still cost before it gives up (then retried shallower). */
+  budget: number;
 }
+
+/**
+ * Access paths one greedy step may cost. A step that needs more (a join of many tables that the
+ * cost bound does not prune) is redone with half the look-ahead, down to 1 (plain greedy): where
+ * MySQL would search on for minutes, the plan comes from a shallower search.
+ */
+export const SEARCH_BUDGET = 20_000;
 
 /** Positions of `order` (table indexes into `infos`) costed one after another. */
 export function costOrder(
@@ -81,18 +90,35 @@ export function greedySearch(
     .sort((a, b) => infos[a]!.foundRecords - infos[b]!.foundRecords || a - b);
   const fixed: Position[] = [];
   while (fixed.length < n) {
-    const s: Search = {
-      infos,
-      settings,
-      considered,
-      accesses,
-      best: undefined,
-      bestCost: Number.POSITIVE_INFINITY,
-    };
-    const last = fixed.at(-1);
-    extend(s, candidates, fixed, last?.prefixRows ?? 1, sum(fixed), Math.min(depth, n - fixed.length));
-    const next = s.best![fixed.length]!;
-    fixed.push(next);
+    // no deeper than a search whose plain size (r · (r − 1) · …) stays within 10 budgets
+    const r = n - fixed.length;
+    let size = 1;
+    for (let d = 1; d <= Math.min(depth, r); d++) {
+      size *= r - d + 1;
+      if (size > SEARCH_BUDGET * 10) {
+        depth = Math.max(1, d - 1);
+        break;
+      }
+    }
+    for (;;) {
+      const s: Search = {
+        infos,
+        settings,
+        considered,
+        accesses,
+        best: undefined,
+        bestCost: Number.POSITIVE_INFINITY,
+        budget: SEARCH_BUDGET,
+      };
+      const last = fixed.at(-1);
+      extend(s, candidates, fixed, last?.prefixRows ?? 1, sum(fixed), Math.min(depth, n - fixed.length));
+      if (s.budget < 0 && depth > 1) {
+        depth = Math.max(1, Math.floor(depth / 2));
+        continue;
+      }
+      fixed.push(s.best![fixed.length]!);
+      break;
+    }
   }
   return { positions: fixed, cost: sum(fixed), rows: fixed.at(-1)?.prefixRows ?? 1 };
 }
@@ -119,6 +145,7 @@ function extend(
   let bestRead = Number.POSITIVE_INFINITY;
   for (const t of candidates) {
     if (inPlan.has(t)) continue;
+    if (--s.budget < 0 && s.best !== undefined) return;
     const info = s.infos[t]!;
     if (!info.dependsOn.every((d) => joined.has(d))) continue;
     const list = s.accesses === undefined ? undefined : [];
