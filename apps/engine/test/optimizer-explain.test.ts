@@ -129,6 +129,20 @@ describe('EXPLAIN', () => {
     expect(e[1]![10]).toBeNull();
   });
 
+  it("the query cost is best_access_path's, worked out by hand", () => {
+    const pages = db.table('t').primary.tree.stats().totalPages;
+    const j = JSON.parse(
+      String(s.query('EXPLAIN FORMAT=JSON SELECT t.v FROM u, t WHERE t.k = u.tk').rows[0]![0]),
+    );
+    // u: a one-page scan, 3 rows evaluated: 1 + 3 × 0.2
+    const u = 1 + 3 * 0.2;
+    // t by ik after 3 rows: rec_per_key 5; worst_seeks = max(2, min(400 / 10, 3 × pages));
+    // a secondary read_time is 1 + rows seeks; 3 lookups; 15 rows evaluated
+    const worst = Math.max(2, Math.min(40, 3 * pages));
+    const t = 3 * (1 + Math.min(5, worst)) + 15 * 0.2;
+    expect(Number(j.query_block.cost_info.query_cost)).toBeCloseTo(u + t, 2);
+  });
+
   it('FORMAT=JSON gives cost_info; ANALYZE runs the query and adds r_rows and r_filtered', () => {
     const j = JSON.parse(
       String(s.query('EXPLAIN FORMAT=JSON SELECT t.v FROM u, t WHERE t.k = u.tk').rows[0]![0]),

@@ -59,7 +59,7 @@ export interface RangePlan {
 /** Rows assumed for a derived table or a table without statistics (MySQL materializes; we estimate). */
 const DERIVED_ROWS = 1000;
 /** Counting entries of a range stops here (the rest is estimated from the table's rows). */
-export const DIVE_CAP = 200_000;
+export const DIVE_CAP = 50_000;
 
 const none = (): boolean => false;
 
