@@ -78,6 +78,25 @@ describe('EXPLAIN', () => {
     expect(s.status().Handler_mrr_rowid_refills).toBe(0);
   });
 
+  it('records_in_range counts 5,000 entries, then interpolates on the key', () => {
+    s.query('CREATE TABLE big (id INT PRIMARY KEY, d DATE, KEY idd (d))');
+    const rows: string[] = [];
+    // 20,000 rows, one date per 4 rows from 2000-01-01
+    for (let i = 0; i < 20000; i++)
+      rows.push(`(${i}, DATE '2000-01-01' + INTERVAL ${Math.floor(i / 4)} DAY)`);
+    s.query(`INSERT INTO big VALUES ${rows.join(',')}`);
+    const t = db.table('big');
+    const day = (x: string): number => Date.parse(`${x}T00:00:00Z`) / 86_400_000;
+    // exact below the cap: 400 days × 4
+    expect(t.recordsInRange('idd', day('2001-01-01'), true, day('2002-02-05'), false, 5000)).toBe(1600);
+    // 12,000 rows (3,000 days) counted to 5,000, the rest interpolated on the dates
+    const est = t.recordsInRange('idd', day('2000-06-01'), true, day('2008-08-18'), false, 5000);
+    expect(Math.abs(est - 12000) / 12000).toBeLessThan(0.01);
+    // open above: to the last entry
+    const open = t.recordsInRange('idd', day('2000-06-01'), true, undefined, true, 5000);
+    expect(Math.abs(open - (20000 - 152 * 4)) / 20000).toBeLessThan(0.01);
+  });
+
   it('FORCE INDEX, IGNORE INDEX and STRAIGHT_JOIN are obeyed', () => {
     expect(s.query('EXPLAIN SELECT v FROM t IGNORE INDEX (ik) WHERE k = 5').rows.map(line)).toEqual([
       't ALL - - 400',

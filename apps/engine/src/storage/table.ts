@@ -296,11 +296,14 @@ export class Table {
   }
 
   /**
-   * Index entries whose first column lies between `lo` and `hi` (bounds as {@link range}), counted
-   * without reading rows or touching the handler counters: the optimizer's `records_in_range`.
-   * Stops counting at `cap` (returns `cap`).
+   * `records_in_range`: index entries whose first column lies between `lo` and `hi` (bounds as
+   * {@link range}), without reading rows or touching the handler counters. Up to `cap` entries
+   * are counted; past that the rest is interpolated on the first column's value (the span the
+   * counted entries covered against the span left to the upper bound, or to the index's last
+   * entry when it is open), or, for a column that is not a number or date, taken as half of the
+   * index's other entries.
    */
-  countRange(
+  recordsInRange(
     indexName: string,
     lo: FieldValue | undefined,
     loInclusive: boolean,
@@ -314,15 +317,32 @@ export class Table {
     const skipEqual = lo === undefined || !loInclusive;
     const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
     let n = 0;
+    let first: Uint8Array | undefined;
+    let last: Uint8Array | undefined;
     ix.tree.forEachRangeRaw(loKey, null, (b, ko, kl) => {
       if (n === 0 && skipEqual && startsWith(b, ko, kl, loKey)) return true;
       if (hiKey !== null) {
         const c = comparePrefix(b, ko, kl, hiKey);
         if (c > 0 || (c === 0 && !hiInclusive)) return false;
       }
-      return ++n < cap;
+      if (n === 0) first = b.slice(ko, ko + kl);
+      n++;
+      if (n < cap) return true;
+      last = b.slice(ko, ko + kl);
+      return false;
     });
-    return n;
+    if (n < cap || first === undefined || last === undefined) return n;
+    const rest = Math.max(0, this.rows - n);
+    let end: Uint8Array | undefined = hiKey ?? undefined;
+    if (end === undefined) {
+      const cur = ix.tree.cursor();
+      if (cur.last()) end = cur.key().slice();
+    }
+    const a = firstNumber(ix, first);
+    const m = firstNumber(ix, last);
+    const z = end === undefined ? undefined : firstNumber(ix, end);
+    if (a === undefined || m === undefined || z === undefined || m <= a) return n + Math.floor(rest / 2);
+    return Math.min(n + rest, Math.max(n, Math.round(n + (n * (z - m)) / (m - a))));
   }
 
   /** Index entries whose key starts with `prefix` (as {@link lookup}), counted up to `cap`, no counters. */
@@ -693,6 +713,20 @@ export class Table {
     });
     return new DuplicateEntryError(this.name, ix.name, shown.join('-'));
   }
+}
+
+/** The first field of an index key as a number (integers, decimals, dates as days), else undefined. */
+function firstNumber(ix: TableIndex, key: Uint8Array): number | undefined {
+  const v = ix.codec.decode(key)[0];
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Date) return v.getTime() / 86_400_000;
+  if (typeof v === 'string') {
+    if (/^-?\d{4}-\d{2}-\d{2}$/.test(v)) return Date.parse(`${v}T00:00:00Z`) / 86_400_000;
+    const x = Number(v);
+    return Number.isFinite(x) ? x : undefined;
+  }
+  return undefined;
 }
 
 /** memcmp of `bytes[off, off + min(len, key.length))` with `key`: <0, 0 (key is a prefix), >0. */

@@ -58,8 +58,8 @@ export interface RangePlan {
 
 /** Rows assumed for a derived table or a table without statistics (MySQL materializes; we estimate). */
 const DERIVED_ROWS = 1000;
-/** Counting entries of a range stops here (the rest is estimated from the table's rows). */
-export const DIVE_CAP = 50_000;
+/** Counting entries of a range stops here (the rest is interpolated, see Table.recordsInRange). */
+export const DIVE_CAP = 5_000;
 
 const none = (): boolean => false;
 
@@ -215,8 +215,8 @@ export function tableInfo(
 
 /**
  * `records_in_range` for a constant range on an index's first column: the entries between the
- * bounds counted in the tree (up to {@link DIVE_CAP}, beyond it half the rest of the table is
- * assumed); a third of the table when a bound is not known at plan time (a parameter).
+ * bounds counted in the tree (up to {@link DIVE_CAP}, then interpolated); a third of the table
+ * when a bound is not known at plan time (a parameter).
  */
 function rangeRows(
   src: Source,
@@ -239,7 +239,7 @@ function rangeRows(
   if (!l.ok || !h.ok) return { n: Math.max(1, Math.floor(rows / 3)), dived: false };
   // a NULL bound matches nothing; an unrepresentable one (a fraction on an integer) is not narrowed
   if (l.v === null || h.v === null) return { n: 1, dived: true };
-  const n = table.countRange(
+  const n = table.recordsInRange(
     ix.name,
     l.v as never,
     lo?.inclusive ?? true,
@@ -247,7 +247,6 @@ function rangeRows(
     hi?.inclusive ?? true,
     DIVE_CAP,
   );
-  if (n >= DIVE_CAP) return { n: Math.max(n, Math.floor(n + (rows - n) / 2)), dived: true };
   return { n: Math.max(1, n), dived: true };
 }
 
@@ -264,14 +263,16 @@ export function refRows(
   settings: OptimizerSettings,
 ): number {
   if (ix.unique && parts >= ix.columns.length) return 1;
+  const st = info.stats?.indexes.get(ix.name);
+  const known = info.stats !== undefined && st !== undefined && st.nDiff.length >= parts;
   if (constValues !== undefined && settings.eq_range_index_dive_limit !== 1 && info.src.table !== undefined) {
     const n = info.src.table.countPrefix(ix.name, constValues as never, DIVE_CAP);
+    // past the cap: at least the statistics' average rows per value
+    if (n >= DIVE_CAP && known) return Math.max(n, Math.floor(info.rows / Math.max(1, st.nDiff[parts - 1]!)));
     return Math.max(1, n);
   }
-  const st = info.stats?.indexes.get(ix.name);
-  if (info.stats === undefined || st === undefined || st.nDiff.length < parts)
-    return Math.max(1, info.rows / 10);
-  return recPerKey(info.stats, st, parts);
+  if (!known) return Math.max(1, info.rows / 10);
+  return recPerKey(info.stats!, st!, parts);
 }
 
 /** The constant key values of a ref, converted for the index, or undefined if any is not constant. */
