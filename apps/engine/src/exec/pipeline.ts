@@ -15,6 +15,7 @@ import type { Frame, RunState, Source } from '../plan/scope.js';
 import { comparisonType, converter, hashKey } from './compare.js';
 import { rescale } from './decimal.js';
 import type { StatusCounters } from './status.js';
+import { batchedKeyStage } from './batched-key-access.js';
 import { truthOf } from './truth.js';
 
 const DECODER = new TextDecoder();
@@ -72,7 +73,7 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
 }
 
 /** A lookup key value for a stored column from a probe value, or undefined when nothing can match. */
-function keyValue(src: Source, c: number, b: Bound, v: unknown): FieldValue | undefined {
+export function keyValue(src: Source, c: number, b: Bound, v: unknown): FieldValue | undefined {
   if (v === null) return undefined;
   const kind = src.table!.codec.kinds[c]!;
   const ct = src.columns[c]!.t;
@@ -125,10 +126,20 @@ export function buildPipeline(
   const resets: Array<() => void> = [];
   for (let k = n - 1; k >= 0; k--) {
     const st = stages[k]!;
-    const next: () => boolean = k === n - 1 ? sink : steps[k + 1]!;
+    const nextStep: () => boolean = k === n - 1 ? sink : steps[k + 1]!;
+    const nextActual = k === n - 1 ? undefined : stages[k + 1]!.actual;
+    const next: () => boolean =
+      nextActual === undefined
+        ? nextStep
+        : () => {
+            nextActual.loops++;
+            return nextStep();
+          };
     const src = st.src;
     const off = src.offset;
     const width = src.columns.length;
+    const stageBuffer =
+      st.join !== undefined && st.join.bufferBytes > 0 ? st.join.bufferBytes : joinBufferSize;
     const match = st.match.map(truthOf);
     const post = st.post.map(truthOf);
     const nm = match.length;
@@ -148,9 +159,12 @@ export function buildPipeline(
     };
     // emit(): one candidate row is in the frame; checks and goes on. Returns false to stop.
     let matched = false;
+    const actual = st.actual;
     const emit = (): boolean => {
       if (run.cancelled) throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+      if (actual !== undefined) actual.rows++;
       if (!passes()) return true;
+      if (actual !== undefined) actual.passed++;
       matched = true;
       if (!postOk()) return true;
       return next();
@@ -243,10 +257,14 @@ export function buildPipeline(
           innerKey: (i: number) => ikeys[i] as JoinKey,
           condition: (o: number, i: number) => {
             put(o, i);
-            return passes();
+            if (actual === undefined) return passes();
+            actual.rows++;
+            const ok = passes();
+            if (ok) actual.passed++;
+            return ok;
           },
           outerCodec: codec,
-          joinBufferSize,
+          joinBufferSize: stageBuffer,
         };
         const out = (o: number, i: number | null): void => {
           if (run.cancelled) throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
@@ -271,7 +289,7 @@ export function buildPipeline(
           pending.push(snap);
           pkeys.push(key === undefined ? null : key);
           bytes += sizeOf(snap);
-          if (bytes >= joinBufferSize) return flush();
+          if (bytes >= stageBuffer) return flush();
           return true;
         },
         flush,
@@ -324,6 +342,12 @@ export function buildPipeline(
       flushes[k] = () => block.flush();
       continue;
     }
+    if (access.kind === 'ref' && (st.join?.algorithm === 'BKA' || st.join?.algorithm === 'BKAH')) {
+      const bka = batchedKeyStage(st, k, stages, frame, run, status, next, stageBuffer);
+      steps[k] = bka.push;
+      flushes[k] = bka.flush;
+      continue;
+    }
     if (access.kind === 'ref') {
       const table = src.table!;
       const dec = rowDecoder(src, frame);
@@ -358,6 +382,8 @@ export function buildPipeline(
       const dec = rowDecoder(src, frame);
       const loEv = access.lo?.expr.ev;
       const hiEv = access.hi?.expr.ev;
+      const mrrBytes = st.mrrBufferBytes;
+      const onRefill = (): void => status.add('Handler_mrr_rowid_refills', 1);
       let stop = false;
       const onRow = (r: RowBuffer): boolean => {
         dec(r);
@@ -383,7 +409,27 @@ export function buildPipeline(
         }
         if (k === 0) status.add('Select_range', 1);
         stop = false;
-        table.range(access.index, lo, access.lo?.inclusive ?? true, hi, access.hi?.inclusive ?? true, onRow);
+        if (mrrBytes !== undefined) {
+          status.add('Handler_mrr_init', 1);
+          table.rangeRowidOrdered(
+            access.index,
+            lo,
+            access.lo?.inclusive ?? true,
+            hi,
+            access.hi?.inclusive ?? true,
+            mrrBytes,
+            onRow,
+            onRefill,
+          );
+        } else
+          table.range(
+            access.index,
+            lo,
+            access.lo?.inclusive ?? true,
+            hi,
+            access.hi?.inclusive ?? true,
+            onRow,
+          );
         if (stop) return false;
         return finishLeft();
       };
@@ -405,6 +451,34 @@ export function buildPipeline(
           }
           return true;
         });
+        if (stop) return false;
+        return finishLeft();
+      };
+      continue;
+    }
+    if (k > 0 && st.join !== undefined && st.join.algorithm === 'none' && src.derived === undefined) {
+      // no join buffer (join_cache_level 0, or no room left): the table is scanned per outer row
+      const table = src.table!;
+      const dec = rowDecoder(src, frame);
+      let stop = false;
+      const onRow = (r: RowBuffer): boolean => {
+        dec(r);
+        if (!emit()) {
+          stop = true;
+          return false;
+        }
+        return true;
+      };
+      let counted = false;
+      resets.push(() => {
+        counted = false;
+      });
+      steps[k] = () => {
+        matched = false;
+        stop = false;
+        if (!counted) status.add('Select_full_join', 1);
+        counted = true;
+        table.scan(onRow);
         if (stop) return false;
         return finishLeft();
       };
@@ -435,6 +509,14 @@ export function buildPipeline(
         if (!emit()) return false;
       }
       return finishLeft();
+    };
+  }
+  const first = stages[0]?.actual;
+  if (first !== undefined) {
+    const step = steps[0]!;
+    steps[0] = () => {
+      first.loops++;
+      return step();
     };
   }
   return () => {

@@ -3,16 +3,10 @@ import type { Bound } from './bound.js';
 import type { Source } from './scope.js';
 
 /**
- * The rule-based planner: tables are joined in FROM order (STRAIGHT_JOIN is therefore always
- * obeyed); per table, an index whose leading columns are all bound by equalities to constants or
- * earlier tables is used for lookups (`ref`), the longest such prefix winning, PRIMARY on ties;
- * else a range on an index's first column (on the primary key from one bound, on a secondary
- * index only between two: without statistics a one-sided range is often most of the table, each
- * row then fetched through the clustered index); else an equality to earlier tables makes a hash
- * join; else a scan (the first table streams,
- * later ones are read once into a buffer, as a block nested loop). Index hints restrict the
- * candidates as MySQL's FORCE/USE/IGNORE INDEX do. This module is the one the cost-based
- * optimizer replaces: it sees sources and conjuncts and returns one access per source.
+ * What a planner hands the executor: one stage per FROM source in join order, each with its
+ * access method, the conditions checked there, its join buffer and (for EXPLAIN) the estimates
+ * that chose it. The cost-based optimizer in ./optimizer/ implements {@link Planner}; the helpers
+ * here (which conjunct binds which column) are shared with it.
  */
 
 export type Access =
@@ -42,6 +36,35 @@ export interface KeyPart {
   readonly expr: Bound;
 }
 
+/** The join buffer a stage got (MariaDB's JOIN_CACHE), or `none`. */
+export interface StageJoin {
+  readonly algorithm: 'none' | 'BNL' | 'BNLH' | 'BKA' | 'BKAH';
+  readonly incremental: boolean;
+  /** Bytes of its buffer (0 for `none`). */
+  readonly bufferBytes: number;
+  /** BKA/BKAH: lookup keys sorted before the index is read (MariaDB's key-ordered scan). */
+  readonly keyOrdered: boolean;
+  /** BKA/BKAH: full rows fetched in primary-key order (rowid-ordered scan). */
+  readonly rowidOrdered: boolean;
+}
+
+/** A stage's line of traditional EXPLAIN, with the cost the search gave it. */
+export interface StageExplain {
+  readonly type: 'ALL' | 'range' | 'ref' | 'eq_ref' | 'const' | 'index' | 'hash_ALL';
+  readonly possibleKeys: readonly string[];
+  readonly key?: string;
+  readonly keyLen?: string;
+  readonly ref?: string;
+  /** Rows the optimizer expects one read of this stage to produce (`records_read`). */
+  readonly rows: number;
+  readonly filtered: number;
+  readonly extra: readonly string[];
+  /** Cost of this stage in the chosen order (reads plus rows evaluated, for all outer rows). */
+  readonly cost: number;
+  /** Rows of the partial join up to and including this stage. */
+  readonly prefixRows: number;
+}
+
 export interface PlannedStage {
   readonly src: Source;
   readonly access: Access;
@@ -49,15 +72,48 @@ export interface PlannedStage {
   readonly match: readonly Bound[];
   /** LEFT JOIN only: WHERE conjuncts placed here, checked after a row is matched or NULL-extended. */
   readonly post: readonly Bound[];
+  /** The join buffer (default: BNL/BNLH for `scan`/`hash` after the first stage, none for the rest). */
+  readonly join?: StageJoin;
+  /** A secondary-index `range` read as DS-MRR's rowid-ordered scan with this buffer, bytes. */
+  readonly mrrBufferBytes?: number;
+  readonly explain?: StageExplain;
+  /** Filled while the query runs, for ANALYZE (r_loops, r_rows, r_filtered, time). */
+  readonly actual?: StageActual;
+}
+
+/** What one stage really did in one run (MariaDB's ANALYZE): counted only when present. */
+export interface StageActual {
+  /** Times the stage's access started (one per partial row reaching it; once for a join buffer fill). */
+  loops: number;
+  /** Rows the access produced. */
+  rows: number;
+  /** Rows that passed the stage's conditions. */
+  passed: number;
+}
+
+/** What the query block around a join tells the planner (for EXPLAIN and the trace). */
+export interface PlanContext {
+  /** A subquery (has an enclosing block) rather than the statement's own or a derived table. */
+  readonly nested: boolean;
+  readonly correlated: boolean;
+  /** GROUP BY or DISTINCT: a temporary table. */
+  readonly temporary: boolean;
+  /** ORDER BY or GROUP BY: a filesort. */
+  readonly filesort: boolean;
 }
 
 export interface Planner {
   /** `straight`: STRAIGHT_JOIN, keep the FROM order. */
-  plan(sources: readonly Source[], where: readonly Bound[], straight?: boolean): PlannedStage[];
+  plan(
+    sources: readonly Source[],
+    where: readonly Bound[],
+    straight?: boolean,
+    context?: PlanContext,
+  ): PlannedStage[];
 }
 
 /** Whether a probe of type `t` can be looked up exactly in a column of the stored kind. */
-function keyable(src: Source, c: number, t: SqlType): boolean {
+export function keyable(src: Source, c: number, t: SqlType): boolean {
   const col = src.columns[c]!.t.kind;
   switch (col) {
     case 'int':
@@ -78,7 +134,7 @@ function keyable(src: Source, c: number, t: SqlType): boolean {
  * An equality `col(source k) = expr` whose other side reads only tables joined before
  * (`before(i)`): [column, expr], else undefined.
  */
-function equalityOn(b: Bound, k: number, before: (i: number) => boolean): [number, Bound] | undefined {
+export function equalityOn(b: Bound, k: number, before: (i: number) => boolean): [number, Bound] | undefined {
   const cmp = b.cmp;
   if (cmp === undefined || cmp.op !== '=' || b.sub === true) return undefined;
   for (const [x, y] of [
@@ -91,75 +147,10 @@ function equalityOn(b: Bound, k: number, before: (i: number) => boolean): [numbe
   return undefined;
 }
 
-/**
- * The join order: FROM order when a join is a LEFT JOIN or STRAIGHT_JOIN is given; otherwise
- * greedy: first the first table (in FROM order) an index reads by constants (an equality on its
- * first column, or a range the planner would take), else the first with any equality to a
- * constant; then each time
- * the first table bound by an equality to the tables already joined, else one with a constant
- * equality, else the next in FROM order. A chain of equalities listed in another order in FROM
- * so never becomes a cross product.
- */
-function joinOrder(sources: readonly Source[], where: readonly Bound[], straight: boolean): number[] {
-  const n = sources.length;
-  const from = sources.map((_, i) => i);
-  if (straight || n <= 2 || sources.some((s) => s.joinType === 'left')) return from;
-  const eqs = where.filter((w) => w.cmp?.op === '=' && w.sub !== true && !w.outer);
-  const constEq = (i: number): boolean =>
-    eqs.some((w) => {
-      const { l, r } = w.cmp!;
-      return (l.col?.src.idx === i && r.refs.length === 0) || (r.col?.src.idx === i && l.refs.length === 0);
-    });
-  const order: number[] = [];
-  const joined = new Set<number>();
-  const take = (i: number): void => {
-    order.push(i);
-    joined.add(i);
-  };
-  // a table an index reads by constants: an equality on an index's first column, or a range the
-  // planner would take (rangeBounds with constant bounds)
-  const indexedConst = (i: number): boolean => {
-    const t = sources[i]!.table;
-    if (t === undefined) return false;
-    const none = (): boolean => false;
-    return [t.primary, ...t.secondary].some((ix) => {
-      const c = ix.columns[0]!;
-      let lo = false;
-      let hi = false;
-      for (const w of where) {
-        const cmp = w.cmp;
-        if (cmp?.op === '=' && w.sub !== true) {
-          if (cmp.l.col?.src.idx === i && cmp.l.col.c === c && cmp.r.refs.length === 0 && !cmp.r.outer)
-            return true;
-          if (cmp.r.col?.src.idx === i && cmp.r.col.c === c && cmp.l.refs.length === 0 && !cmp.l.outer)
-            return true;
-        }
-        for (const [side, bound] of rangeBounds(w, i, c, none)) {
-          if (bound.expr.outer) continue;
-          if (side === 'lo') lo = true;
-          else hi = true;
-        }
-      }
-      return ix.primary ? lo || hi : lo && hi;
-    });
-  };
-  take(from.find(indexedConst) ?? from.find(constEq) ?? 0);
-  while (order.length < n) {
-    const rest = from.filter((i) => !joined.has(i));
-    const linked = rest.find((i) =>
-      eqs.some(
-        (w) => w.refs.some((r) => joined.has(r)) && equalityOn(w, i, (r) => joined.has(r)) !== undefined,
-      ),
-    );
-    take(linked ?? rest.find(constEq) ?? rest[0]!);
-  }
-  return order;
-}
-
 const FLIP: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 
 /** The bounds a conjunct puts on column c of source k, from values known before it. */
-function rangeBounds(
+export function rangeBounds(
   b: Bound,
   k: number,
   c: number,
@@ -189,101 +180,4 @@ function rangeBounds(
   } else return [];
   if (op === '>' || op === '>=') return [['lo', { expr: other, inclusive: op === '>=' }]];
   return [['hi', { expr: other, inclusive: op === '<=' }]];
-}
-
-export const ruleBasedPlanner: Planner = {
-  plan(sources, where, straight = false) {
-    const order = joinOrder(sources, where, straight);
-    const pos = new Array<number>(sources.length).fill(0);
-    for (const [p, si] of order.entries()) pos[si] = p;
-    const placed: Bound[][] = sources.map(() => []);
-    for (const w of where) {
-      let p = 0;
-      for (const r of w.refs) p = Math.max(p, pos[r] ?? 0);
-      placed[p]!.push(w);
-    }
-    return order.map((si, p) => {
-      const src = sources[si]!;
-      const left = src.joinType === 'left';
-      const match = left ? src.on : placed[p]!;
-      const post = left ? placed[p]! : [];
-      const before = (i: number): boolean => (pos[i] ?? 0) < p;
-      return { src, access: chooseAccess(src, p, match, before), match, post };
-    });
-  },
-};
-
-function chooseAccess(
-  src: Source,
-  p: number,
-  match: readonly Bound[],
-  before: (i: number) => boolean,
-): Access {
-  const eqs: [number, Bound][] = [];
-  for (const m of match) {
-    const e = equalityOn(m, src.idx, before);
-    if (e !== undefined) eqs.push(e);
-  }
-  if (src.table !== undefined && src.derived === undefined) {
-    const t = src.table;
-    const hints = src.hints;
-    const allowed = (name: string): boolean => {
-      const ln = name.toLowerCase();
-      if (hints.ignore.some((h) => h.toLowerCase() === ln)) return false;
-      const only = [...hints.force, ...hints.use];
-      return only.length === 0 || only.some((h) => h.toLowerCase() === ln);
-    };
-    let best: { index: string; keys: KeyPart[]; unique: boolean } | undefined;
-    for (const ix of [t.primary, ...t.secondary]) {
-      if (!allowed(ix.name)) continue;
-      const keys: KeyPart[] = [];
-      for (const c of ix.columns) {
-        const e = eqs.find(([col, ex]) => col === c && keyable(src, c, ex.t));
-        if (e === undefined) break;
-        keys.push({ column: c, expr: e[1] });
-      }
-      if (keys.length === 0) continue;
-      const unique = ix.unique && keys.length === ix.columns.length;
-      if (best === undefined || keys.length > best.keys.length || (unique && !best.unique))
-        best = { index: ix.name, keys, unique };
-    }
-    if (best !== undefined) return { kind: 'ref', index: best.index, keys: best.keys };
-    // a range on an index's first column: col < / <= / > / >= expr, col BETWEEN a AND b
-    for (const ix of [t.primary, ...t.secondary]) {
-      if (!allowed(ix.name)) continue;
-      const c = ix.columns[0]!;
-      let lo: RangeBound | undefined;
-      let hi: RangeBound | undefined;
-      for (const m of match) {
-        for (const [side, b] of rangeBounds(m, src.idx, c, before)) {
-          if (!keyable(src, c, b.expr.t)) continue;
-          if (side === 'lo') lo ??= b;
-          else hi ??= b;
-        }
-      }
-      // without statistics: a one-sided range on a secondary index is often most of the table,
-      // each row then fetched through the clustered index; only the clustered index takes those
-      if (lo !== undefined || hi !== undefined) {
-        const forced = [...hints.force, ...hints.use].some((h) => h.toLowerCase() === ix.name.toLowerCase());
-        if (!ix.primary && !forced && (lo === undefined || hi === undefined)) continue;
-        return { kind: 'range', index: ix.name, column: c, ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) };
-      }
-    }
-  }
-  const joinEqs = eqs.filter(([, e]) => e.refs.length > 0 || e.outer);
-  if (p > 0 && joinEqs.length > 0) {
-    const build: Bound[] = [];
-    const probe: Bound[] = [];
-    const types: SqlType[] = [];
-    for (const [, e] of joinEqs) {
-      const m = match.find((x) => equalityOn(x, src.idx, before)?.[1] === e)!;
-      const cmp = m.cmp!;
-      const side = cmp.r === e ? cmp.l : cmp.r;
-      build.push(side);
-      probe.push(e);
-      types.push(side.t);
-    }
-    return { kind: 'hash', build, probe, types };
-  }
-  return { kind: 'scan' };
 }

@@ -36,6 +36,8 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   readonly sortBufferSize: number;
   /** join_buffer_size, bytes. */
   readonly joinBufferSize: number;
+  /** The last statement's optimizer trace (information_schema.OPTIMIZER_TRACE), if one was kept. */
+  readonly optimizerTrace?: () => { readonly query: string; readonly trace: string } | undefined;
 }
 
 export interface Ctx {
@@ -446,7 +448,12 @@ function bindSelect(
   const straight =
     obj(sel.select_modifiers).straight_join === true ||
     JSON.stringify(sel.from ?? []).includes('"StraightJoin"');
-  const stages = c.env.planner.plan(block.sources, where, straight);
+  const stages = c.env.planner.plan(block.sources, where, straight, {
+    nested: parent !== undefined,
+    correlated: block.outerRefs.size > 0,
+    temporary: groups.length > 0 || distinct,
+    filesort: sortKeys.length > 0 || groups.length > 0,
+  });
   const frame = block.frame;
   const nslots = block.nslots;
   const outEvs = items.map((b) => b.ev);

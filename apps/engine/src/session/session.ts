@@ -16,12 +16,18 @@ import { parseSql } from '../sql/parser.js';
 import { StatusCounters, type StatusName } from '../exec/status.js';
 import { T_INT, T_STR, type SqlType } from '../exec/types.js';
 import { paramType } from '../plan/bind-expr.js';
-import { ruleBasedPlanner, type Planner } from '../plan/planner.js';
+import type { Planner } from '../plan/planner.js';
+import { CostBasedPlanner } from '../plan/optimizer/cost-based-planner.js';
+import { settingsFrom } from '../plan/optimizer/settings.js';
+import { OptimizerTrace } from '../plan/optimizer/trace.js';
+import '../plan/optimizer/trace-table.js';
+import type { StatisticsSource } from '../storage/statistics.js';
 import { RunState } from '../plan/scope.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { SqlDictionary } from './dictionary.js';
 import { compileDdl } from './ddl.js';
 import { compileDml } from './dml.js';
+import { compileExplain } from './explain.js';
 import { compileShow } from './show.js';
 import { compileAnalyze } from './stats-statements.js';
 import '../stats/system-tables.js';
@@ -80,15 +86,32 @@ export class Session {
   readonly vars: Variables;
   readonly counters: StatusCounters;
   readonly #before: Float64Array = new Float64Array(HANDLER_MAP.length);
-  planner: Planner = ruleBasedPlanner;
+  /** Where the optimizer reads table statistics (a test may inject a fixture). */
+  statistics: StatisticsSource;
+  /** A planner that replaces the cost-based optimizer (tests); unset: the optimizer. */
+  plannerOverride: Planner | undefined;
+  /** The trace of the last statement planned with `optimizer_trace` enabled. */
+  lastTrace: { query: string; trace: string } | undefined;
+  #trace: OptimizerTrace | undefined;
   #closed = false;
   #warnings = 0;
   #running: RunState | undefined;
 
   constructor(db: Database) {
     this.db = db;
+    this.statistics = db;
     this.vars = new Variables(globalState(db).vars);
     this.counters = new StatusCounters(globalState(db).status);
+  }
+
+  /** The planner for the next statement: the cost-based optimizer under the current variables. */
+  get planner(): Planner {
+    return this.plannerOverride ?? new CostBasedPlanner(this.optimizerSettings());
+  }
+
+  /** The optimizer's settings from this session's variables. */
+  optimizerSettings(): ReturnType<typeof settingsFrom> {
+    return settingsFrom((n) => this.vars.get(n), this.statistics, this.#trace);
   }
 
   get globalVars(): Variables {
@@ -103,7 +126,7 @@ export class Session {
   query(sql: string, params: readonly unknown[] = []): QueryResult {
     this.#checkOpen();
     if (typeof sql !== 'string') throw new TypeError(`sql must be a string, got ${typeof sql}`);
-    const stmts = parseSql(sql);
+    const stmts = parseSql(analyzeAsExplain(sql));
     if (stmts.length === 0)
       throw new SqlError(
         'ER_PARSE_ERROR',
@@ -191,7 +214,15 @@ export class Session {
   #execute(st: unknown, sql: string, ph: unknown[], params: readonly unknown[]): QueryResult {
     const run = new RunState();
     run.params = [...params];
-    const c = this.#compile(st, sql, ph, run);
+    const tracing = String(this.vars.get('optimizer_trace')).includes('enabled=on') && !isTraceRead(st);
+    this.#trace = tracing ? new OptimizerTrace() : undefined;
+    let c: Compiled;
+    try {
+      c = this.#compile(st, sql, ph, run);
+    } finally {
+      if (this.#trace !== undefined) this.lastTrace = { query: sql, trace: this.#trace.json() };
+      this.#trace = undefined;
+    }
     return this.#measured(st, () => c.run(params));
   }
 
@@ -262,6 +293,7 @@ export class Session {
         },
       };
     }
+    if (tag === 'Explain') return compileExplain(v, ctx, obj(v).analyze === true);
     return (
       compileDml(tag, v, ctx) ??
       compileDdl(tag, v, ctx) ??
@@ -281,6 +313,7 @@ export class Session {
       sqlMode: String(this.vars.get('sql_mode')),
       sortBufferSize: Number(this.vars.get('sort_buffer_size')),
       joinBufferSize: Number(this.vars.get('join_buffer_size')),
+      optimizerTrace: () => this.lastTrace,
       divPrecisionIncrement: Number(this.vars.get('div_precision_increment')),
       meta: (t) => dict.tables.get(t),
       view: (n) => dict.views.get(n),
@@ -303,6 +336,23 @@ function sysVar(
   const vars = scope === 'global' ? s.globalVars : s.vars;
   const v = vars.get(name);
   return typeof v === 'number' ? { t: T_INT, v } : { t: T_STR, v };
+}
+
+/**
+ * MariaDB's `ANALYZE [FORMAT=JSON] SELECT …` (which the parser does not know) as `EXPLAIN ANALYZE`,
+ * so that it parses; the statement runs and its plan is shown with what each table really did.
+ */
+function analyzeAsExplain(sql: string): string {
+  const m = /^(\s*)ANALYZE(\s+(?:FORMAT\s*=\s*\w+\s+)?(?:SELECT|WITH|\())/i.exec(sql);
+  if (m === null) return sql;
+  const rest = sql.slice(m[0].length);
+  const fmt = /FORMAT\s*=\s*(\w+)/i.exec(m[2]!);
+  return `${m[1]}EXPLAIN ANALYZE ${fmt ? `FORMAT=${fmt[1]} ` : ''}${m[2]!.replace(/^\s*(FORMAT\s*=\s*\w+\s+)?/i, '')}${rest}`;
+}
+
+/** A statement that reads the trace itself does not replace it. */
+function isTraceRead(st: unknown): boolean {
+  return JSON.stringify(st).toLowerCase().includes('optimizer_trace');
 }
 
 function comName(st: unknown): StatusName | undefined {

@@ -5,7 +5,7 @@ import { SqlError } from '../sql/errors.js';
  * normalizes a SET value (error 1231/1232 as MySQL), and a scope. `optimizer_switch` is parsed
  * flag by flag as MySQL's `Sys_var_flagset` does: `flag=on|off|default` items, or `default`.
  */
-type Kind = 'int' | 'bool' | 'str' | 'enum' | 'flags';
+type Kind = 'int' | 'bool' | 'str' | 'enum' | 'flags' | 'trace';
 
 interface VarDef {
   readonly kind: Kind;
@@ -71,7 +71,7 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   character_set_results: { kind: 'str', def: 'utf8mb4' },
   collation_connection: { kind: 'str', def: 'utf8mb4_bin' },
   div_precision_increment: { kind: 'int', def: 4, min: 0, max: 30 },
-  eq_range_index_dive_limit: { kind: 'int', def: 200, min: 0, max: 4294967295 },
+  eq_range_index_dive_limit: { kind: 'int', def: 10, min: 0, max: 4294967295 },
   expand_fast_index_creation: { kind: 'bool', def: 0 },
   innodb_buffer_pool_size: { kind: 'int', def: 134217728, readOnly: true, globalOnly: true },
   innodb_buffer_pool_instances: { kind: 'int', def: 1, readOnly: true, globalOnly: true },
@@ -110,6 +110,7 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   max_sort_length: { kind: 'int', def: 1024, min: 4, max: 8388608 },
   mrr_buffer_size: { kind: 'int', def: 262144, min: 8192, max: 2147483647 },
   optimizer_prune_level: { kind: 'int', def: 1, min: 0, max: 2 },
+  optimizer_trace: { kind: 'trace', def: 'enabled=off,one_line=off' },
   optimizer_search_depth: { kind: 'int', def: 62, min: 0, max: 62 },
   optimizer_switch: { kind: 'flags', def: DEFAULT_SWITCH },
   read_rnd_buffer_size: { kind: 'int', def: 262144, min: 1, max: 2147483647 },
@@ -199,6 +200,24 @@ export class Variables {
         const hit = d.values!.find((x) => x.toUpperCase() === s);
         if (hit === undefined || value === null) throw bad();
         this.values.set(key, hit);
+        return;
+      }
+      case 'trace': {
+        // optimizer_trace: `enabled=on|off,one_line=on|off` items, as MySQL's Sys_var_flagset
+        if (value === null || typeof value !== 'string') throw bad();
+        const cur = new Map(
+          String(this.values.get(key))
+            .split(',')
+            .map((kv) => kv.split('=') as [string, string]),
+        );
+        for (const item of value.split(',')) {
+          const t = item.trim().toLowerCase();
+          if (t === '') continue;
+          const m = /^(enabled|one_line)\s*=\s*(on|off|default)$/.exec(t);
+          if (m === null) throw bad();
+          cur.set(m[1]!, m[2] === 'default' ? 'off' : m[2]!);
+        }
+        this.values.set(key, [...cur].map(([k, v]) => `${k}=${v}`).join(','));
         return;
       }
       case 'flags': {

@@ -13,6 +13,7 @@ import {
   H_READ_FIRST,
   H_READ_KEY,
   H_READ_NEXT,
+  H_READ_RND,
   H_READ_RND_NEXT,
   H_ROWS_READ,
   H_UPDATE,
@@ -70,6 +71,8 @@ export class Table {
    * statistics were last computed (the statistics reset it; see src/stats).
    */
   statModifiedCounter = 0;
+  /** Writes since the table was opened (a statistics cache keys on it). */
+  changes = 0;
   readonly #stats: HandlerStats;
   readonly #row: RowBuffer;
   readonly #old: RowBuffer;
@@ -139,6 +142,7 @@ export class Table {
     for (const ix of this.secondary) ix.tree.insert(ix.encoder.encode(row), EMPTY);
     this.rows++;
     this.statModifiedCounter++;
+    this.changes++;
     this.#stats.counts[H_WRITE]!++;
   }
 
@@ -153,6 +157,7 @@ export class Table {
     this.primary.tree.delete(pk);
     this.rows--;
     this.statModifiedCounter++;
+    this.changes++;
     this.#stats.counts[H_DELETE]!++;
     return true;
   }
@@ -193,6 +198,7 @@ export class Table {
     // row_update_for_mysql counts an UPDATE only when it changes an ordering field of some index
     if (pkChanged || changes.length > 0) this.statModifiedCounter++;
     this.#stats.counts[H_UPDATE]!++;
+    this.changes++;
     return true;
   }
 
@@ -296,6 +302,218 @@ export class Table {
       false,
       fn,
     );
+  }
+
+  /**
+   * `records_in_range`: index entries whose first column lies between `lo` and `hi` (bounds as
+   * {@link range}), without reading rows or touching the handler counters. Up to `cap` entries
+   * are counted; past that the rest is interpolated on the first column's value (the span the
+   * counted entries covered against the span left to the upper bound, or to the index's last
+   * entry when it is open), or, for a column that is not a number or date, taken as half of the
+   * index's other entries.
+   */
+  recordsInRange(
+    indexName: string,
+    lo: FieldValue | undefined,
+    loInclusive: boolean,
+    hi: FieldValue | undefined,
+    hiInclusive: boolean,
+    cap: number,
+  ): number {
+    const ix = this.index(indexName);
+    const c0 = ix.entryColumns[0];
+    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
+    const skipEqual = lo === undefined || !loInclusive;
+    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    let n = 0;
+    let first: Uint8Array | undefined;
+    let last: Uint8Array | undefined;
+    ix.tree.forEachRangeRaw(loKey, null, (b, ko, kl) => {
+      if (n === 0 && skipEqual && startsWith(b, ko, kl, loKey)) return true;
+      if (hiKey !== null) {
+        const c = comparePrefix(b, ko, kl, hiKey);
+        if (c > 0 || (c === 0 && !hiInclusive)) return false;
+      }
+      if (n === 0) first = b.slice(ko, ko + kl);
+      n++;
+      if (n < cap) return true;
+      last = b.slice(ko, ko + kl);
+      return false;
+    });
+    if (n < cap || first === undefined || last === undefined) return n;
+    const rest = Math.max(0, this.rows - n);
+    let end: Uint8Array | undefined = hiKey ?? undefined;
+    if (end === undefined) {
+      const cur = ix.tree.cursor();
+      if (cur.last()) end = cur.key().slice();
+    }
+    const a = firstNumber(ix, first);
+    const m = firstNumber(ix, last);
+    const z = end === undefined ? undefined : firstNumber(ix, end);
+    if (a === undefined || m === undefined || z === undefined || m <= a) return n + Math.floor(rest / 2);
+    return Math.min(n + rest, Math.max(n, Math.round(n + (n * (z - m)) / (m - a))));
+  }
+
+  /** Index entries whose key starts with `prefix` (as {@link lookup}), counted up to `cap`, no counters. */
+  countPrefix(indexName: string, prefix: readonly FieldValue[], cap: number): number {
+    const ix = this.index(indexName);
+    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    let n = 0;
+    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl) => startsWith(b, ko, kl, lo) && ++n < cap);
+    return n;
+  }
+
+  /**
+   * A secondary-index range read as DS-MRR's rowid-ordered scan: the primary keys of the entries
+   * in range are gathered into a buffer of `bufferBytes` (each key plus MRR's 8-byte reference,
+   * as @enginekit/mrr sizes it), sorted, and the rows fetched from the clustered index in
+   * primary-key order; a full buffer is emptied and refilled (`onRefill`). Counts as MariaDB:
+   * Handler_read_key once and Handler_read_next per index step (the end included), then
+   * Handler_read_rnd per row fetched. Rows come in primary-key order within each buffer.
+   */
+  rangeRowidOrdered(
+    indexName: string,
+    lo: FieldValue | undefined,
+    loInclusive: boolean,
+    hi: FieldValue | undefined,
+    hiInclusive: boolean,
+    bufferBytes: number,
+    fn: (row: RowBuffer) => boolean | undefined,
+    onRefill: () => void,
+  ): number {
+    const ix = this.index(indexName);
+    if (ix.primary) return this.range(indexName, lo, loInclusive, hi, hiInclusive, fn);
+    const counts = this.#stats.counts;
+    const c0 = ix.entryColumns[0];
+    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
+    const skipEqual = lo === undefined || !loInclusive;
+    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    const depth = this.#depth++;
+    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    const codec = this.codec;
+    const clustered = this.primary.tree;
+    let keys: Uint8Array[] = [];
+    let bytes = 0;
+    let n = 0;
+    let stopped = false;
+    let pk: Uint8Array = EMPTY;
+    let found = false;
+    let go: boolean | undefined;
+    const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
+      if (kl === pk.length && startsWith(b, ko, kl, pk)) {
+        found = true;
+        codec.decode(b, vo, vl, row);
+        go = fn(row);
+      }
+      return false;
+    };
+    const drain = (): boolean => {
+      keys.sort(compareKeys);
+      for (const k of keys) {
+        pk = k;
+        found = false;
+        counts[H_READ_RND]!++;
+        counts[H_ROWS_READ]!++;
+        clustered.forEachRangeRaw(pk, null, fetch);
+        if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
+        n++;
+        if (go === false) return false;
+      }
+      keys = [];
+      bytes = 0;
+      return true;
+    };
+    try {
+      counts[H_READ_KEY]!++;
+      let started = false;
+      let steps = 0;
+      let ended = false;
+      ix.tree.forEachRangeRaw(loKey, null, (b, ko, kl) => {
+        if (!started) {
+          if (skipEqual && startsWith(b, ko, kl, loKey)) return true;
+          started = true;
+        }
+        if (steps > 0) counts[H_READ_NEXT]!++;
+        steps++;
+        if (hiKey !== null) {
+          const c = comparePrefix(b, ko, kl, hiKey);
+          if (c > 0 || (c === 0 && !hiInclusive)) {
+            ended = true;
+            return false;
+          }
+        }
+        const k = this.#pkOfEntry(ix, b, ko, kl).slice();
+        if (bytes + k.length + 8 > bufferBytes && keys.length > 0) {
+          if (!drain()) {
+            stopped = true;
+            return false;
+          }
+          onRefill();
+        }
+        keys.push(k);
+        bytes += k.length + 8;
+        return true;
+      });
+      if (!ended && steps > 0 && !stopped) counts[H_READ_NEXT]!++;
+      if (!stopped) drain();
+      return n;
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  /**
+   * The primary keys of the secondary entries whose key starts with `prefix` (the first stage of a
+   * rowid-ordered lookup): `fn` gets a view of each (copy it to keep it). Handler_read_key once,
+   * Handler_read_next per further step, the one that ends the range included.
+   */
+  prefixRowids(indexName: string, prefix: readonly FieldValue[], fn: (pk: Uint8Array) => void): number {
+    const ix = this.index(indexName);
+    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    const counts = this.#stats.counts;
+    counts[H_READ_KEY]!++;
+    let n = 0;
+    let steps = 0;
+    let ended = false;
+    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl) => {
+      if (steps > 0) counts[H_READ_NEXT]!++;
+      steps++;
+      if (!startsWith(b, ko, kl, lo)) {
+        ended = true;
+        return false;
+      }
+      n++;
+      fn(ix.primary ? b.slice(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl));
+      return true;
+    });
+    if (!ended && n > 0) counts[H_READ_NEXT]!++;
+    return n;
+  }
+
+  /** The row with this encoded primary key (as {@link prefixRowids} gives it): Handler_read_rnd. */
+  fetchRowid(pk: Uint8Array, fn: (row: RowBuffer) => boolean | undefined): boolean | undefined {
+    const counts = this.#stats.counts;
+    counts[H_READ_RND]!++;
+    counts[H_ROWS_READ]!++;
+    const depth = this.#depth++;
+    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    const codec = this.codec;
+    let found = false;
+    let go: boolean | undefined;
+    try {
+      this.primary.tree.forEachRangeRaw(pk, null, (b, ko, kl, vo, vl) => {
+        if (kl === pk.length && startsWith(b, ko, kl, pk)) {
+          found = true;
+          codec.decode(b, vo, vl, row);
+          go = fn(row);
+        }
+        return false;
+      });
+    } finally {
+      this.#depth--;
+    }
+    if (!found) throw new RangeError(`a row id of ${this.name} points at a missing row`);
+    return go;
   }
 
   /**
@@ -504,6 +722,20 @@ export class Table {
     });
     return new DuplicateEntryError(this.name, ix.name, shown.join('-'));
   }
+}
+
+/** The first field of an index key as a number (integers, decimals, dates as days), else undefined. */
+function firstNumber(ix: TableIndex, key: Uint8Array): number | undefined {
+  const v = ix.codec.decode(key)[0];
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Date) return v.getTime() / 86_400_000;
+  if (typeof v === 'string') {
+    if (/^-?\d{4}-\d{2}-\d{2}$/.test(v)) return Date.parse(`${v}T00:00:00Z`) / 86_400_000;
+    const x = Number(v);
+    return Number.isFinite(x) ? x : undefined;
+  }
+  return undefined;
 }
 
 /** memcmp of `bytes[off, off + min(len, key.length))` with `key`: <0, 0 (key is a prefix), >0. */

@@ -1,0 +1,339 @@
+import type { SqlType } from '../../exec/types.js';
+import type { Bound } from '../bound.js';
+import {
+  type Access,
+  equalityOn,
+  type PlanContext,
+  type PlannedStage,
+  type Planner,
+  type StageExplain,
+} from '../planner.js';
+import type { Source } from '../scope.js';
+import type { AccessChoice, ConsideredAccess } from './access-path.js';
+import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './greedy-search.js';
+import { planBuffers } from './join-buffers.js';
+import type { OptimizerSettings } from './settings.js';
+import { keyLength, type TableInfo, tableInfo } from './table-info.js';
+
+/** One query block's plan as EXPLAIN shows it. */
+export interface PlanRecord {
+  readonly context: PlanContext;
+  readonly stages: readonly PlannedStage[];
+  readonly cost: number;
+}
+
+/**
+ * The cost-based optimizer behind the {@link Planner} interface: per FROM source its statistics and
+ * constant ranges ({@link tableInfo}), the join order by greedy search over `best_access_path`
+ * costs (FROM order under STRAIGHT_JOIN), conjuncts placed at the first stage that can check
+ * them, then join buffers ({@link planBuffers}) and DS-MRR for secondary ranges. `records`
+ * keeps every block's plan when asked (EXPLAIN).
+ */
+export class CostBasedPlanner implements Planner {
+  readonly settings: OptimizerSettings;
+  readonly records: PlanRecord[] | undefined;
+  readonly #analyze: boolean;
+
+  /** `record`: keep each block's plan (EXPLAIN); `analyze`: also count what each stage does. */
+  constructor(settings: OptimizerSettings, record = false, analyze = false) {
+    this.settings = settings;
+    this.records = record ? [] : undefined;
+    this.#analyze = analyze;
+  }
+
+  plan(
+    sources: readonly Source[],
+    where: readonly Bound[],
+    straight = false,
+    context: PlanContext = { nested: false, correlated: false, temporary: false, filesort: false },
+  ): PlannedStage[] {
+    const settings = this.settings;
+    const infos = sources.map((s) => tableInfo(sources, s, where, settings));
+    const trace = settings.trace;
+    const considered: ConsideredPlan[] | undefined = trace === undefined ? undefined : [];
+    const accesses: Map<number, ConsideredAccess[]> | undefined = trace === undefined ? undefined : new Map();
+    const fixedOrder = straight || sources.length <= 1;
+    const order: JoinOrder = fixedOrder
+      ? costOrder(
+          infos,
+          infos.map((_, i) => i),
+          settings,
+        )
+      : greedySearch(infos, settings, considered, accesses);
+    let stages = assemble(infos, order, where, settings, context);
+    if (this.#analyze) stages = stages.map((st) => ({ ...st, actual: { loops: 0, rows: 0, passed: 0 } }));
+    if (trace !== undefined)
+      trace.add(traceStep(infos, order, considered ?? [], accesses ?? new Map(), straight));
+    this.records?.push({ context, stages, cost: order.cost });
+    return stages;
+  }
+}
+
+function assemble(
+  infos: readonly TableInfo[],
+  order: JoinOrder,
+  where: readonly Bound[],
+  settings: OptimizerSettings,
+  context: PlanContext,
+): PlannedStage[] {
+  const pos = new Array<number>(infos.length).fill(0);
+  for (const [p, position] of order.positions.entries()) pos[infos[position.table]!.src.idx] = p;
+  const placed: Bound[][] = order.positions.map(() => []);
+  for (const w of where) {
+    let p = 0;
+    for (const r of w.refs) p = Math.max(p, pos[r] ?? 0);
+    placed[p]!.push(w);
+  }
+  // accesses, and which scans could hash-join
+  const draft = order.positions.map((position, p) => {
+    const info = infos[position.table]!;
+    const src = info.src;
+    const left = src.joinType === 'left';
+    const match = left ? src.on : placed[p]!;
+    const post = left ? placed[p]! : [];
+    const before = (i: number): boolean => (pos[i] ?? 0) < p && i !== src.idx;
+    const hash = p > 0 && position.access.kind !== 'range' ? hashKeys(src, match, before) : undefined;
+    return { info, position, match, post, hash, p };
+  });
+  let recordBytes = 0;
+  const candidates = draft.map((d) => {
+    const a = d.position.access;
+    const access: 'ALL' | 'ref' | 'eq_ref' | 'hash' =
+      a.kind === 'ref'
+        ? a.unique
+          ? 'eq_ref'
+          : 'ref'
+        : d.hash !== undefined && settings.join_cache_level >= 3
+          ? 'hash'
+          : 'ALL';
+    const c = {
+      access,
+      outerJoinInner: d.info.src.joinType === 'left',
+      clusteredKey: a.kind === 'ref' && a.primary,
+      recordBytes,
+      expectedRecords: d.p === 0 ? 1 : order.positions[d.p - 1]!.prefixRows,
+    };
+    recordBytes += d.info.recordLength;
+    return c;
+  });
+  // a range read inside a join is re-read per outer row; it is given no join buffer here
+  const buffers = planBuffers(
+    candidates.map((c, p) =>
+      draft[p]!.position.access.kind === 'range' ? { ...c, access: 'ref' as const, clusteredKey: true } : c,
+    ),
+    settings,
+  );
+  return draft.map((d, p) => {
+    const a = d.position.access;
+    let join = buffers[p]!.join;
+    if (a.kind === 'range') join = { ...join, algorithm: 'none', bufferBytes: 0 };
+    const extraJoin = join.algorithm === 'none' ? '' : (buffers[p]!.choice?.extra ?? '');
+    let access: Access;
+    if (a.kind === 'ref') access = { kind: 'ref', index: a.index, keys: a.keys };
+    else if (a.kind === 'range')
+      access = {
+        kind: 'range',
+        index: a.range.index,
+        column: a.range.column,
+        ...(a.range.lo ? { lo: a.range.lo } : {}),
+        ...(a.range.hi ? { hi: a.range.hi } : {}),
+      };
+    else access = { kind: 'scan' };
+    // BNLH (levels 3–4, or BKA not possible): the inner table is read by a scan into the hash
+    // table, keyed by the join's equalities, whatever index a ref would have used
+    if (join.algorithm === 'BNLH') {
+      if (d.hash !== undefined) access = d.hash;
+      else if (a.kind === 'ref') join = { ...join, algorithm: 'none', bufferBytes: 0 };
+      else join = { ...join, algorithm: 'BNL' };
+    }
+    const extraText =
+      join.algorithm === 'none'
+        ? ''
+        : join.algorithm === buffers[p]!.join.algorithm
+          ? extraJoin
+          : `Using join buffer (${join.incremental ? 'incremental' : 'flat'}, ${join.algorithm} join)`;
+    const mrr = a.kind === 'range' && !a.range.primary && useDsMrr(d.info, a.range.rows, settings);
+    const explain = explainStage(d.info, a, access, extraText, d.match, d.post, mrr, p, context, d.position);
+    const stage: PlannedStage = {
+      src: d.info.src,
+      access,
+      match: d.match,
+      post: d.post,
+      join,
+      ...(mrr ? { mrrBufferBytes: settings.mrr_buffer_size } : {}),
+      explain,
+    };
+    return stage;
+  });
+}
+
+/**
+ * DS-MRR for a secondary range (MariaDB's `DsMrr_impl::choose_mrr_impl`): with `mrr=on`, and with
+ * `mrr_cost_based=on` only when sorting the row ids and sweeping the clustered index costs less
+ * than one random lookup per row.
+ */
+function useDsMrr(info: TableInfo, rows: number, settings: OptimizerSettings): boolean {
+  if (settings.switches.mrr !== true) return false;
+  if (settings.switches.mrr_cost_based !== true) return true;
+  const sweep = Math.min(rows, info.clusteredPages) + rows * Math.log2(Math.max(2, rows)) * 0.01;
+  return sweep < rows;
+}
+
+/** Equalities between this source and earlier stages that a hash join can key on, else undefined. */
+function hashKeys(
+  src: Source,
+  match: readonly Bound[],
+  before: (i: number) => boolean,
+): Extract<Access, { kind: 'hash' }> | undefined {
+  const build: Bound[] = [];
+  const probe: Bound[] = [];
+  const types: SqlType[] = [];
+  for (const m of match) {
+    const e = equalityOn(m, src.idx, before);
+    if (e === undefined || e[1].refs.length === 0) continue;
+    const cmp = m.cmp!;
+    const side = cmp.r === e[1] ? cmp.l : cmp.r;
+    build.push(side);
+    probe.push(e[1]);
+    types.push(side.t);
+  }
+  return build.length === 0 ? undefined : { kind: 'hash', build, probe, types };
+}
+
+function explainStage(
+  info: TableInfo,
+  a: AccessChoice,
+  access: Access,
+  extraJoin: string,
+  match: readonly Bound[],
+  post: readonly Bound[],
+  mrr: boolean,
+  p: number,
+  context: PlanContext,
+  position: { prefixRows: number; cost: number },
+): StageExplain {
+  const src = info.src;
+  const table = src.table;
+  const col = (c: number): { type: never; nullable: boolean } | undefined => {
+    const sc = table?.columns[c];
+    return sc === undefined ? undefined : { type: sc.type as never, nullable: sc.nullable === true };
+  };
+  const lenOf = (cols: readonly number[]): string =>
+    String(
+      cols.reduce((s, c) => {
+        const x = col(c);
+        return s + (x === undefined ? 0 : keyLength(x.type, x.nullable));
+      }, 0),
+    );
+  let type: StageExplain['type'];
+  let key: string | undefined;
+  let keyLen: string | undefined;
+  let ref: string | undefined;
+  let consumed = new Set<Bound>();
+  if (a.kind === 'ref' && access.kind === 'hash') {
+    type = 'hash_ALL';
+    key = `#hash#${a.index}`;
+    keyLen = lenOf(a.keys.map((k) => k.column));
+    ref = a.keys
+      .map((k) =>
+        k.expr.col !== undefined
+          ? `test.${k.expr.col.src.alias}.${k.expr.col.src.columns[k.expr.col.c]!.name}`
+          : k.expr.refs.length === 0
+            ? 'const'
+            : 'func',
+      )
+      .join(',');
+  } else if (a.kind === 'ref') {
+    type = a.unique ? (a.constant ? 'const' : 'eq_ref') : 'ref';
+    key = a.index;
+    keyLen = lenOf(a.keys.map((k) => k.column));
+    ref = a.keys
+      .map((k) =>
+        k.expr.col !== undefined
+          ? `test.${k.expr.col.src.alias}.${k.expr.col.src.columns[k.expr.col.c]!.name}`
+          : k.expr.refs.length === 0
+            ? 'const'
+            : 'func',
+      )
+      .join(',');
+    consumed = new Set(
+      match.filter((m) =>
+        a.keys.some((k) => m.cmp !== undefined && (m.cmp.l === k.expr || m.cmp.r === k.expr)),
+      ),
+    );
+  } else if (a.kind === 'range') {
+    type = 'range';
+    key = a.range.index;
+    keyLen = lenOf([a.range.column]);
+  } else type = access.kind === 'hash' ? 'hash_ALL' : 'ALL';
+  const extra: string[] = [];
+  if (match.some((m) => !consumed.has(m)) || post.length > 0) extra.push('Using where');
+  if (mrr) extra.push('Rowid-ordered scan');
+  if (p === 0) {
+    if (context.temporary) extra.push('Using temporary');
+    if (context.filesort) extra.push('Using filesort');
+  }
+  if (extraJoin !== '') extra.push(extraJoin);
+  const rows = a.kind === 'scan' ? info.rows : a.rows;
+  const filtered = a.kind === 'scan' ? (100 * a.rows) / Math.max(1, info.rows) : 100;
+  return {
+    type,
+    possibleKeys: info.possibleKeys,
+    ...(key !== undefined ? { key } : {}),
+    ...(keyLen !== undefined ? { keyLen } : {}),
+    ...(ref !== undefined ? { ref } : {}),
+    rows: Math.max(1, Math.round(rows)),
+    filtered: Math.min(100, filtered),
+    extra,
+    cost: position.cost,
+    prefixRows: position.prefixRows,
+  };
+}
+
+function traceStep(
+  infos: readonly TableInfo[],
+  order: JoinOrder,
+  considered: readonly ConsideredPlan[],
+  accesses: ReadonlyMap<number, ConsideredAccess[]>,
+  straight: boolean,
+): unknown {
+  const r2 = (x: number): number => Math.round(x * 100) / 100;
+  return {
+    join_optimization: {
+      rows_estimation: infos.map((i) => ({
+        table: i.src.alias,
+        rows: i.rows,
+        found_records: r2(i.foundRecords),
+        range_analysis: i.ranges.map((r) => ({
+          index: r.index,
+          rows: r.rows,
+          cost: r2(r.cost),
+          rows_from: r.dived ? 'index dive' : 'guess',
+          chosen: r === i.quick,
+        })),
+      })),
+      considered_access_paths: [...accesses].map(([t, list]) => ({
+        table: infos[t]!.src.alias,
+        at_first_position: list.map((c) => ({ ...c, cost: r2(c.cost), rows: r2(c.rows) })),
+      })),
+      considered_execution_plans: straight
+        ? [{ order: order.positions.map((p) => infos[p.table]!.src.alias), straight_join: true }]
+        : considered.map((c) => ({ ...c, rows: r2(c.rows), cost: r2(c.cost) })),
+      chosen_plan: {
+        order: order.positions.map((p) => ({
+          table: infos[p.table]!.src.alias,
+          access:
+            p.access.kind === 'range'
+              ? `range(${p.access.range.index})`
+              : p.access.kind === 'ref'
+                ? `ref(${p.access.index})`
+                : 'scan',
+          rows: r2(p.access.rows),
+          cost: r2(p.cost),
+        })),
+        cost: r2(order.cost),
+        rows: r2(order.rows),
+      },
+    },
+  };
+}

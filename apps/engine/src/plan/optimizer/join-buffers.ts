@@ -1,0 +1,115 @@
+import { chooseJoinCache, type JoinCacheChoice, JoinBufferSpace } from '@enginekit/join-algos';
+import type { StageJoin } from '../planner.js';
+import type { OptimizerSettings } from './settings.js';
+
+/** A stage as the join-buffer pass sees it. */
+export interface BufferCandidate {
+  readonly access: 'ALL' | 'ref' | 'eq_ref' | 'hash';
+  readonly outerJoinInner: boolean;
+  readonly clusteredKey: boolean;
+  /** Bytes of one partial row before this stage (the buffered record). */
+  readonly recordBytes: number;
+  /** Partial rows expected before this stage. */
+  readonly expectedRecords: number;
+}
+
+const NONE: StageJoin = {
+  algorithm: 'none',
+  incremental: false,
+  bufferBytes: 0,
+  keyOrdered: false,
+  rowidOrdered: false,
+};
+
+/** Per join buffer record: MariaDB's record header (length + flags), bytes. */
+const RECORD_HEADER = 8;
+/** A hash table entry of BNLH/BKAH, bytes (join-algos' HASH_ENTRY_BYTES). */
+const HASH_ENTRY = 16;
+/** BKA's MRR share per record: a key reference and a rowid association, bytes. */
+const BKA_AUX = 16;
+
+/**
+ * Join buffers for a join order as MariaDB's `check_join_cache_usage` and
+ * `JOIN_CACHE::alloc_buffer`: join-algos' `chooseJoinCache` picks BNL/BNLH/BKA/BKAH from
+ * `join_cache_level` and the `optimizer_switch` flags; the buffers of one query then share
+ * `join_buffer_space_limit` (sized for their expected records and shrunk when
+ * `optimize_join_buffer_size` is on), and a table whose minimum no longer fits gets no buffer.
+ */
+export function planBuffers(
+  stages: readonly BufferCandidate[],
+  settings: OptimizerSettings,
+): Array<{ join: StageJoin; choice: JoinCacheChoice | undefined }> {
+  const sw = settings.switches;
+  const switches = {
+    join_cache_incremental: sw.join_cache_incremental !== false,
+    join_cache_hashed: sw.join_cache_hashed !== false,
+    join_cache_bka: sw.join_cache_bka !== false,
+    outer_join_with_cache: sw.outer_join_with_cache !== false,
+    semijoin_with_cache: sw.semijoin_with_cache !== false,
+    mrr: sw.mrr === true,
+    mrr_cost_based: sw.mrr_cost_based === true,
+    mrr_sort_keys: sw.mrr_sort_keys === true,
+  };
+  const space = new JoinBufferSpace({
+    join_buffer_size: settings.join_buffer_size,
+    join_buffer_space_limit: settings.join_buffer_space_limit,
+    optimize_join_buffer_size: sw.optimize_join_buffer_size === true,
+  });
+  const out: Array<{ join: StageJoin; choice: JoinCacheChoice | undefined }> = [];
+  let prevCached = false;
+  for (const [j, st] of stages.entries()) {
+    const choice = chooseJoinCache(
+      settings.join_cache_level,
+      {
+        access: st.access,
+        first: j === 0,
+        prevCached,
+        outerJoinInner: st.outerJoinInner,
+        clusteredKey: st.clusteredKey,
+      },
+      switches,
+    );
+    if (choice.algorithm === 'none') {
+      space.skip();
+      out.push({ join: NONE, choice: undefined });
+      prevCached = false;
+      continue;
+    }
+    const hashed = choice.algorithm === 'BNLH' || choice.algorithm === 'BKAH';
+    const bka = choice.algorithm === 'BKA' || choice.algorithm === 'BKAH';
+    const rec = st.recordBytes + RECORD_HEADER;
+    const perRecord = rec + (hashed ? HASH_ENTRY : 0) + (bka ? BKA_AUX : 0);
+    const bytes = space.allocate(
+      {
+        minBytes: perRecord + rec,
+        bytesPerRecord: perRecord,
+        maxRecordBytes: rec,
+        expectedRecords: Math.max(1, Math.ceil(st.expectedRecords)),
+      },
+      `stage ${j}`,
+    );
+    if (bytes === 0) {
+      out.push({ join: NONE, choice: undefined });
+      prevCached = false;
+      continue;
+    }
+    out.push({
+      join: {
+        algorithm: choice.algorithm,
+        incremental: choice.incremental,
+        bufferBytes: bytes,
+        keyOrdered: choice.keyOrdered,
+        rowidOrdered: choice.rowidOrdered,
+      },
+      choice,
+    });
+    prevCached = true;
+  }
+  // earlier buffers may have been shrunk for later ones
+  const sizes = space.sizes;
+  return out.map((o, j) =>
+    o.join.algorithm === 'none' || o.join.bufferBytes === sizes[j]
+      ? o
+      : { ...o, join: { ...o.join, bufferBytes: sizes[j]! } },
+  );
+}
