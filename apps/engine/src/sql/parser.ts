@@ -79,7 +79,9 @@ export function rewrite(sql: string, divAsMod = false, mods: boolean[] = []): st
       while (j < n && /[A-Za-z0-9_$]/.test(sql[j]!)) j++;
       const word = sql.slice(i, j);
       const up = word.toUpperCase();
-      const prev = out.length > 0 ? out[out.length - 1]! : ' ';
+      // the character before the word, read from the input: indexing `out` would flatten the
+      // string built so far on every word (quadratic on a long multi-row INSERT)
+      const prev = i > 0 ? sql[i - 1]! : ' ';
       if (up === 'MOD' && prev !== '.' && !/^\s*\(/.test(sql.slice(j))) {
         out += '%  ';
         mods.push(false);
