@@ -193,7 +193,8 @@ export class Session {
   #refreshStatus(): void {
     const extra: Record<string, number> = {
       ...lockTableOf(this.db).counters(),
-      Threads_running: processListOf(this.db).running(),
+      // this session runs the statement that asks, whether or not it is marked yet
+      Threads_running: processListOf(this.db).running() + (this.txn.entry.command === 'Query' ? 0 : 1),
     };
     for (const [k, v] of Object.entries(extra)) {
       this.counters.values.set(k, v);
