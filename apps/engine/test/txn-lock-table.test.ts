@@ -111,6 +111,22 @@ describe('lock table', () => {
     t.checkValid();
   });
 
+  it('a requester on two cycles: after one victim, the search runs again', () => {
+    // the queue on record 5 once was [a:S, b:X waiting, c:X waiting]; a's upgrade closes a
+    // cycle with b and another with c; both are lighter than a and both must go
+    const t = LockTable.create({ capacity: 16, transactions: 4 });
+    const [a, b, c] = [t.begin(1), t.begin(2), t.begin(3)];
+    expect(lock(t, a, 5, 'S')).toBe(GRANTED);
+    t.setWeight(a, 5);
+    expect(lock(t, b, 5, 'X')).toBe(MUST_WAIT);
+    expect(lock(t, c, 5, 'X')).toBe(MUST_WAIT);
+    expect(lock(t, a, 5, 'X')).toBe(MUST_WAIT);
+    expect([t.waitState(b), t.waitState(c)]).toEqual([WAIT_VICTIM, WAIT_VICTIM]);
+    expect(t.waitState(a)).toBe(WAIT_GRANTED);
+    expect(t.counters().Innodb_deadlocks).toBe(2);
+    t.checkValid();
+  });
+
   it('a three-way cycle', () => {
     const t = LockTable.create({ capacity: 16, transactions: 4 });
     const [a, b, c] = [t.begin(1), t.begin(2), t.begin(3)];

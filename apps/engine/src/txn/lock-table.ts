@@ -302,8 +302,12 @@ export class LockTable {
       const tb = this.#trxBase + trx * TRX_SLOTS;
       a[tb + T_WAITING_FOR] = w;
       Atomics.store(a, tb + T_WAIT, WAIT_WAITING);
-      const cycle = this.#findCycle(trx);
-      if (cycle !== null) {
+      // as InnoDB's lock_deadlock_check_and_resolve: after rolling back another victim, search
+      // again (the requester may sit on more than one cycle) until none is left
+      for (;;) {
+        if (Atomics.load(a, tb + T_WAIT) !== WAIT_WAITING) break;
+        const cycle = this.#findCycle(trx);
+        if (cycle === null) break;
         a[H_DEADLOCKS]!++;
         const victim = this.#chooseVictim(trx, cycle);
         this.#lastCycle = cycle;
