@@ -72,7 +72,7 @@ registerInnodbStatusSection({
       'LIST OF TRANSACTIONS FOR EACH SESSION:',
     ];
     const mine = new Map<number, Transaction>();
-    for (const t of transactions.get(db) ?? []) if (t.active) mine.set(t.slot, t);
+    for (const t of transactions.get(db) ?? []) if (t.slot >= 0) mine.set(t.slot, t);
     const plist = processListOf(db);
     const now = Date.now();
     for (const slot of active) {

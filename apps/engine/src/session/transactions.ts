@@ -337,7 +337,7 @@ export class SessionTransactions {
   /** KILL [CONNECTION | QUERY] of this session. */
   kill(query: boolean): void {
     const trx = this.trx;
-    if (trx.active) trx.locks.cancel(trx.slot);
+    if (trx.slot >= 0) trx.locks.cancel(trx.slot);
     if (query) return;
     if (this.onKill !== undefined) this.onKill();
     else this.session.close();

@@ -53,8 +53,12 @@ export class Transaction implements TxnHooks {
   readonly locks: LockTable;
   readonly connectionId: number;
   readonly undo: UndoLog = new UndoLog();
-  /** Lock-table slot while a transaction is open, else -1. */
+  /**
+   * Lock-table slot, taken at the transaction's first lock or write (an autocommit SELECT that
+   * meets no writer never takes one), else -1.
+   */
   slot = -1;
+  #open = false;
   /** Bumped at every begin: a wait that outlives its transaction sees it changed. */
   epoch = 0;
   /** Opened by BEGIN / START TRANSACTION or by a statement under autocommit=0 (ends at COMMIT). */
@@ -86,15 +90,20 @@ export class Transaction implements TxnHooks {
   }
 
   get active(): boolean {
-    return this.slot >= 0;
+    return this.#open;
   }
 
-  /** Opens a transaction (a lock-table slot) if none is open. */
+  /** Opens a transaction if none is open (its lock-table slot comes with its first lock). */
   begin(): void {
-    if (this.slot >= 0) return;
-    this.slot = this.locks.begin(this.connectionId);
+    if (this.#open) return;
+    this.#open = true;
     this.epoch++;
     this.startedAt = Date.now();
+  }
+
+  #slot(): number {
+    if (this.slot < 0) this.slot = this.locks.begin(this.connectionId);
+    return this.slot;
   }
 
   // ------------------------------------------------------------------ TxnHooks
@@ -121,12 +130,12 @@ export class Transaction implements TxnHooks {
     r.key = key;
     r.before = before;
     this.undo.append(r);
-    this.locks.setWeight(this.slot, this.undo.length);
+    this.locks.setWeight(this.#slot(), this.undo.length);
   }
 
   #lock(table: Table, key: Uint8Array, off: number, len: number, mode: LockMode): void {
     if (!this.#mdl.has(table.id)) this.lockTable(table, 'S');
-    const r = this.locks.lock(this.slot, table.id, key, off, len, mode);
+    const r = this.locks.lock(this.#slot(), table.id, key, off, len, mode);
     if (r === GRANTED) return;
     this.waitingFor = `RECORD LOCKS table \`test\`.\`${table.name}\` index PRIMARY lock_mode ${mode} key ${hex(key, off, len)}`;
     this.waitIsMdl = false;
@@ -135,7 +144,7 @@ export class Transaction implements TxnHooks {
 
   /** The table's metadata lock: S for every transaction that uses it, X for DDL. */
   lockTable(table: Table, mode: LockMode): void {
-    const r = this.locks.lock(this.slot, table.id, EMPTY, 0, 0, mode, true);
+    const r = this.locks.lock(this.#slot(), table.id, EMPTY, 0, 0, mode, true);
     if (r === GRANTED) {
       if (mode === 'S') this.#mdl.add(table.id);
       return;
@@ -181,6 +190,7 @@ export class Transaction implements TxnHooks {
   #end(): void {
     if (this.slot >= 0) this.locks.end(this.slot);
     this.slot = -1;
+    this.#open = false;
     this.explicit = false;
     this.readOnly = false;
     this.savepoints.clear();
