@@ -188,6 +188,34 @@ describe('undo log', () => {
     expect(s.query('SELECT COUNT(*) FROM a').rows).toEqual([[3]]);
   });
 
+  it('through the synchronous API a conflicting statement fails at once with 1205; the holder goes on', () => {
+    const db = Database.temporary();
+    dbs.push(db);
+    const a = db.session();
+    const b = db.session();
+    a.query('CREATE TABLE a (id INT PRIMARY KEY, v INT)');
+    a.query('INSERT INTO a VALUES (1, 1), (2, 2)');
+    a.query('BEGIN');
+    a.query('UPDATE a SET v = 10 WHERE id = 1');
+    b.query('BEGIN');
+    b.query('UPDATE a SET v = 20 WHERE id = 2');
+    const e = (() => {
+      try {
+        b.query('UPDATE a SET v = v + 1');
+      } catch (err) {
+        return err as SqlError;
+      }
+      return undefined;
+    })();
+    expect([e?.errno, e?.sqlState]).toEqual([1205, 'HY000']);
+    // only b's failed statement was undone; its first update stays
+    expect(b.query('SELECT v FROM a WHERE id = 2').rows).toEqual([[20]]);
+    b.query('COMMIT');
+    a.query('COMMIT');
+    expect(a.query('SELECT v FROM a ORDER BY id').rows).toEqual([[10], [20]]);
+    db.table('a').checkIndexes();
+  });
+
   it('closing a session rolls its transaction back', () => {
     const db = Database.temporary();
     dbs.push(db);

@@ -26,6 +26,9 @@ export class LockWaitPending extends Error {
   }
 }
 
+/** What #failed returns when the statement can run again at once. */
+const RETRY: unique symbol = Symbol('retry');
+
 /** Statements that commit the open transaction first, as MySQL's implicit commit. */
 const IMPLICIT_COMMIT = new Set([
   'CreateTable',
@@ -159,15 +162,19 @@ export class SessionTransactions {
     trx.readMode = mode;
     trx.exclusiveTable = -1;
     const sp = trx.undo.length;
-    txnHooks.current = trx;
     let res: QueryResult;
-    try {
-      res = f();
-    } catch (err) {
-      txnHooks.current = null;
-      throw this.#failed(err, sp);
-    } finally {
-      txnHooks.current = null;
+    for (;;) {
+      txnHooks.current = trx;
+      try {
+        res = f();
+        break;
+      } catch (err) {
+        txnHooks.current = null;
+        const out = this.#failed(err, sp);
+        if (out !== RETRY) throw out;
+      } finally {
+        txnHooks.current = null;
+      }
     }
     if (!trx.explicit) trx.commit();
     return res;
@@ -206,11 +213,9 @@ export class SessionTransactions {
     if (err.deadlock) return this.#deadlocked(err.what);
     trx.waitStarted = Date.now();
     if (!this.asyncWaits) {
+      // granted at once (the deadlock search rolled back the holder): run the statement again
       const end = trx.abandonWait();
-      if (end === 'granted') {
-        // granted while the request was withdrawn: nothing to wait for, but the statement was
-        // undone; report the conflict as the timeout a zero wait would give
-      }
+      if (end === 'granted') return RETRY;
       return this.#waitFailed(end === 'victim' ? 'victim' : 'timeout');
     }
     this.entry.state = err.mdl ? 'Waiting for table metadata lock' : 'Waiting for row lock';
