@@ -43,7 +43,9 @@ describe('concurrent transfers', () => {
     await setup.query(
       `INSERT INTO acc VALUES ${Array.from({ length: ACCOUNTS }, (_, i) => `(${i + 1}, 1000)`).join(', ')}`,
     );
-    await setup.query('CREATE TABLE xfer (id INT PRIMARY KEY, src INT NOT NULL, dst INT NOT NULL, amt INT NOT NULL, KEY ks (src))');
+    await setup.query(
+      'CREATE TABLE xfer (id INT PRIMARY KEY, src INT NOT NULL, dst INT NOT NULL, amt INT NOT NULL, KEY ks (src))',
+    );
     const committed: Transfer[] = [];
     const errors = { deadlock: 0, timeout: 0, rolledBack: 0 };
 
@@ -94,7 +96,10 @@ describe('concurrent transfers', () => {
     }
     expect(balances).toEqual(want);
     expect([...balances.values()].reduce((a, b) => a + b, 0)).toBe(ACCOUNTS * 1000);
-    const [log] = await setup.query({ sql: 'SELECT id, src, dst, amt FROM xfer ORDER BY id', rowsAsArray: true });
+    const [log] = await setup.query({
+      sql: 'SELECT id, src, dst, amt FROM xfer ORDER BY id',
+      rowsAsArray: true,
+    });
     expect((log as number[][]).map(([id, src, dst, amt]) => ({ id, src, dst, amt }))).toEqual(
       [...committed].sort((a, b) => a.id - b.id),
     );

@@ -211,7 +211,10 @@ describe('lock table', () => {
     const other = t.begin(2);
     expect(lock(t, other, 7, 'S')).toBe(MUST_WAIT);
     const w = t.waitWord(other);
-    const worker = new Worker(code, { eval: true, workerData: { int32: w.int32, index: w.index, start: WAIT_WAITING } });
+    const worker = new Worker(code, {
+      eval: true,
+      workerData: { int32: w.int32, index: w.index, start: WAIT_WAITING },
+    });
     const messages: string[] = [];
     const done = new Promise<void>((resolve, reject) => {
       worker.on('message', (m: string) => {

@@ -31,7 +31,9 @@ function treeBytes(db: Database, name: string): string[] {
   const out: string[] = [];
   for (const ix of [t.primary, ...t.secondary]) {
     ix.tree.forEachRangeRaw(null, null, (b, ko, kl, vo, vl) => {
-      out.push(`${ix.name}:${Buffer.from(b.subarray(ko, ko + kl)).toString('hex')}=${Buffer.from(b.subarray(vo, vo + vl)).toString('hex')}`);
+      out.push(
+        `${ix.name}:${Buffer.from(b.subarray(ko, ko + kl)).toString('hex')}=${Buffer.from(b.subarray(vo, vo + vl)).toString('hex')}`,
+      );
       return true;
     });
   }
@@ -87,7 +89,12 @@ describe('undo log', () => {
           const rows: Row[] = [];
           const n = 1 + pick(20);
           for (let i = 0; i < n; i++)
-            rows.push({ id: pick(1200), k: pick(50), u: pick(2) === 0 ? null : 100000 + pick(1200), s: word() });
+            rows.push({
+              id: pick(1200),
+              k: pick(50),
+              u: pick(2) === 0 ? null : 100000 + pick(1200),
+              s: word(),
+            });
           sql = `INSERT INTO t VALUES ${rows.map(sqlValue).join(', ')}`;
           for (const r of rows) {
             if (next.has(r.id) || uniqueClash(next, r.u, r.id)) {
@@ -256,7 +263,9 @@ describe('undo log', () => {
     expect([e?.errno, e?.message]).toEqual([1305, 'SAVEPOINT x does not exist']);
     s.query('COMMIT');
     s.query('START TRANSACTION READ ONLY');
-    expect(() => s.query('INSERT INTO a VALUES (2)')).toThrow('Cannot execute statement in a READ ONLY transaction.');
+    expect(() => s.query('INSERT INTO a VALUES (2)')).toThrow(
+      'Cannot execute statement in a READ ONLY transaction.',
+    );
     s.query('COMMIT');
     expect(s.status().Com_begin).toBe(3);
     expect(s.status().Com_rollback).toBe(1);
@@ -269,12 +278,27 @@ describe('undo record format', () => {
   it('encodes as the documented layout and rolls back newest first', () => {
     const log = new UndoLog();
     log.append({ tableId: 7, op: UNDO_INSERT, key: Uint8Array.of(1, 2), before: new Uint8Array(0) });
-    log.append({ tableId: 0x01020304, op: UNDO_UPDATE, key: Uint8Array.of(9), before: Uint8Array.of(5, 6, 7) });
+    log.append({
+      tableId: 0x01020304,
+      op: UNDO_UPDATE,
+      key: Uint8Array.of(9),
+      before: Uint8Array.of(5, 6, 7),
+    });
     // table id, op, key length, before length (little-endian), key, before
     expect(Buffer.from(log.bytes()).toString('hex')).toBe(
-      ['07000000', '01', '02000000', '00000000', '0102', '04030201', '02', '01000000', '03000000', '09', '050607'].join(
-        '',
-      ),
+      [
+        '07000000',
+        '01',
+        '02000000',
+        '00000000',
+        '0102',
+        '04030201',
+        '02',
+        '01000000',
+        '03000000',
+        '09',
+        '050607',
+      ].join(''),
     );
     expect(decodeUndoLog(log.bytes()).map((r) => [r.tableId, r.op, [...r.key], [...r.before]])).toEqual([
       [7, UNDO_INSERT, [1, 2], []],
