@@ -145,6 +145,7 @@ describe('row locks through the server', () => {
     expect(await rows(b, 'SELECT bal FROM acc WHERE id = 1 FOR UPDATE')).toEqual([[100]]);
     expect((await failure(c.query('KILL 99999'))).errno).toBe(1094);
     expect(await status(c, 'Com_kill')).toBe(3);
+    expect(await status(c, 'Innodb_row_lock_current_waits')).toBe(0);
   });
 
   it('a client that disconnects mid-transaction has it rolled back', async () => {
@@ -162,5 +163,21 @@ describe('row locks through the server', () => {
       [3, 100],
     ]);
     s.db.table('acc').checkIndexes();
+  });
+
+  it('a client that disconnects while its statement waits leaves no wait behind', async () => {
+    const { s, a, b } = await setup();
+    await a.query('BEGIN');
+    await a.query('UPDATE acc SET bal = 0 WHERE id = 3');
+    void b.query('UPDATE acc SET bal = 5 WHERE id = 3').catch(() => undefined);
+    await pause(50);
+    expect(await status(a, 'Innodb_row_lock_current_waits')).toBe(1);
+    b.destroy();
+    await pause(50);
+    expect(await status(a, 'Innodb_row_lock_current_waits')).toBe(0);
+    await a.query('COMMIT');
+    expect((await rows(a, 'SHOW PROCESSLIST')).length).toBe(1);
+    expect(await rows(a, 'SELECT bal FROM acc WHERE id = 3')).toEqual([[0]]);
+    void s;
   });
 });

@@ -211,7 +211,6 @@ export class SessionTransactions {
       return err;
     }
     if (err.deadlock) return this.#deadlocked(err.what);
-    trx.waitStarted = Date.now();
     if (!this.asyncWaits) {
       // granted at once (the deadlock search rolled back the holder): run the statement again
       const end = trx.abandonWait();

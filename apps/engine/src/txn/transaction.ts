@@ -82,6 +82,8 @@ export class Transaction implements TxnHooks {
   waitingFor = '';
   waitIsMdl = false;
   waitStarted = 0;
+  /** A request is queued and its wait not finished yet (finishWait not called). */
+  #waitPending = false;
 
   constructor(db: Database, locks: LockTable, connectionId: number) {
     this.db = db;
@@ -139,6 +141,8 @@ export class Transaction implements TxnHooks {
     if (r === GRANTED) return;
     this.waitingFor = `RECORD LOCKS table \`test\`.\`${table.name}\` index PRIMARY lock_mode ${mode} key ${hex(key, off, len)}`;
     this.waitIsMdl = false;
+    this.#waitPending = r !== DEADLOCK;
+    this.waitStarted = Date.now();
     throw new LockWaitSignal(r === DEADLOCK, false, this.waitingFor);
   }
 
@@ -151,6 +155,8 @@ export class Transaction implements TxnHooks {
     }
     this.waitingFor = `METADATA LOCK table \`test\`.\`${table.name}\` mode ${mode}`;
     this.waitIsMdl = true;
+    this.#waitPending = r !== DEADLOCK;
+    this.waitStarted = Date.now();
     throw new LockWaitSignal(r === DEADLOCK, true, this.waitingFor);
   }
 
@@ -176,9 +182,10 @@ export class Transaction implements TxnHooks {
 
   /** Roll back everything, release every lock. */
   rollback(): void {
-    if (this.slot >= 0 && this.locks.waitState(this.slot) === WAIT_WAITING) {
+    if (this.slot >= 0 && this.#waitPending) {
       // a wait still pending (the session closes): withdraw it and wake its sleeper, which finds
       // its transaction ended
+      this.#waitPending = false;
       this.locks.finishWait(this.slot, Date.now() - this.waitStarted);
       const w = this.locks.waitWord(this.slot);
       Atomics.notify(w.int32, w.index);
@@ -222,6 +229,7 @@ export class Transaction implements TxnHooks {
       if (this.epoch !== epoch || this.slot !== slot) return 'ended';
     }
     if (this.epoch !== epoch || this.slot !== slot) return 'ended';
+    this.#waitPending = false;
     const s = this.locks.finishWait(slot, Date.now() - this.waitStarted);
     if (s === WAIT_GRANTED) return 'granted';
     if (s === WAIT_VICTIM) return 'victim';
@@ -231,6 +239,7 @@ export class Transaction implements TxnHooks {
 
   /** Withdraws a queued request without waiting (the synchronous API cannot wait). */
   abandonWait(): WaitEnd {
+    this.#waitPending = false;
     const s = this.locks.finishWait(this.slot, 0);
     if (s === WAIT_GRANTED) return 'granted';
     if (s === WAIT_VICTIM) return 'victim';
