@@ -132,6 +132,7 @@ export class LockTable {
   readonly #xBase: number;
   readonly #bucketMask: number;
   readonly #trxSlots: number;
+  #hint = 0;
 
   /** Attaches to a lock table made by {@link LockTable.create} (on this or another thread). */
   constructor(buffer: SharedArrayBuffer) {
@@ -190,9 +191,12 @@ export class LockTable {
     const a = this.#a;
     this.#enter();
     try {
-      for (let t = 0; t < this.#trxSlots; t++) {
+      // start after the slot handed out last: the next one is usually free
+      for (let i = 0; i < this.#trxSlots; i++) {
+        const t = (this.#hint + i) % this.#trxSlots;
         const b = this.#trxBase + t * TRX_SLOTS;
         if (a[b + T_STATE] !== 0) continue;
+        this.#hint = t + 1;
         a[b + T_STATE] = 1;
         Atomics.store(a, b + T_WAIT, WAIT_NONE);
         a[b + T_WAITING_FOR] = -1;
