@@ -262,7 +262,9 @@ export class CommandProcessor {
       longData: new Map(),
       longDataError: false,
     });
-    writePrepareOk(w, id, p.paramCount);
+    const d = p.describe();
+    const cols = d === undefined ? [] : d.columns.map((name, i) => columnMeta(name, d.types[i]!));
+    writePrepareOk(w, id, p.paramCount, cols);
   }
 
   #execute(r: PacketReader, w: PacketWriter): void {

@@ -131,7 +131,12 @@ export class Session {
   }
 
   /** Parse and plan once; `run(params)` executes (re-planned only if parameter types change). */
-  prepare(sql: string): { run(params?: readonly unknown[]): QueryResult; readonly paramCount: number } {
+  prepare(sql: string): {
+    run(params?: readonly unknown[]): QueryResult;
+    readonly paramCount: number;
+    /** A query's result columns as planned with NULL parameters (undefined: not a query, or unknown). */
+    describe(): { columns: string[]; types: readonly SqlType[] } | undefined;
+  } {
     this.#checkOpen();
     const stmts = parseSql(sql);
     if (stmts.length !== 1)
@@ -144,6 +149,20 @@ export class Session {
     const plans = new Map<string, { c: Compiled; run: RunState }>();
     return {
       paramCount: ph.length,
+      describe: () => {
+        const [tag, v] = tagOf(st);
+        if (tag !== 'Query') return undefined;
+        try {
+          const index = new Map<unknown, number>();
+          for (const [i, p] of ph.entries()) index.set(p, i);
+          const run = new RunState();
+          run.params = ph.map(() => null);
+          const plan = bindQuery(v, { env: this.#queryEnv(sql, index, run), run }, undefined);
+          return { columns: [...plan.columns], types: plan.types };
+        } catch {
+          return undefined;
+        }
+      },
       run: (params: readonly unknown[] = []) => {
         this.#checkOpen();
         if (params.length !== ph.length)
