@@ -1,5 +1,51 @@
-import { MUTEX_SLOTS, mutexInit, mutexLock, mutexUnlock } from '@enginekit/mutex-atomics';
+import { mutexInit, mutexLock, mutexUnlock } from '@enginekit/mutex-atomics';
 import { keyHash1, keyHash2 } from './internal/key-hash.js';
+import { checkLockTable } from './internal/lock-check.js';
+import {
+  H_CAPACITY,
+  H_BUCKETS,
+  H_TRX_SLOTS,
+  H_FREE,
+  H_WAITS,
+  H_CURRENT_WAITS,
+  H_DEADLOCKS,
+  H_TIME,
+  H_TIME_MAX,
+  H_IN_USE,
+  H_NEXT_TRX,
+  H_REPORT_LEN,
+  HEADER,
+  TRX_SLOTS,
+  T_STATE,
+  T_WAIT,
+  T_WAITING_FOR,
+  T_FIRST,
+  T_WEIGHT,
+  T_ID,
+  T_LOCKS,
+  T_CONN,
+  LOCK_SLOTS,
+  L_NEXT,
+  L_TRX_NEXT,
+  L_TRX,
+  L_FLAGS,
+  L_TABLE,
+  L_H1,
+  L_H2,
+  L_LEN,
+  F_X,
+  F_WAITING,
+  X_COUNTS,
+  REPORT_BYTES,
+  MDL_BIT,
+  WAIT_NONE,
+  WAIT_WAITING,
+  WAIT_GRANTED,
+  WAIT_VICTIM,
+  WAIT_CANCELLED,
+  type LockLayout,
+} from './internal/lock-layout.js';
+import { chooseVictim, findCycle, hasToWait } from './internal/wait-for-graph.js';
 
 /**
  * Record locks on clustered-index records (and table metadata locks), shared by every session
@@ -46,57 +92,8 @@ import { keyHash1, keyHash2 } from './internal/key-hash.js';
  *
  * The deadlock report's UTF-8 bytes follow the Int32 slots (REPORT_BYTES).
  */
-const H_CAPACITY = 4;
-if (MUTEX_SLOTS > H_CAPACITY) throw new Error('the lock table header leaves 4 slots for the mutex');
-const H_BUCKETS = 5;
-const H_TRX_SLOTS = 6;
-const H_FREE = 7;
-const H_WAITS = 8;
-const H_CURRENT_WAITS = 9;
-const H_DEADLOCKS = 10;
-const H_TIME = 11;
-const H_TIME_MAX = 12;
-const H_IN_USE = 13;
-const H_NEXT_TRX = 14;
-const H_REPORT_LEN = 15;
-const HEADER = 16;
 
-const TRX_SLOTS = 8;
-const T_STATE = 0;
-const T_WAIT = 1;
-const T_WAITING_FOR = 2;
-const T_FIRST = 3;
-const T_WEIGHT = 4;
-const T_ID = 5;
-const T_LOCKS = 6;
-const T_CONN = 7;
-
-const LOCK_SLOTS = 8;
-const L_NEXT = 0;
-const L_TRX_NEXT = 1;
-const L_TRX = 2;
-const L_FLAGS = 3;
-const L_TABLE = 4;
-const L_H1 = 5;
-const L_H2 = 6;
-const L_LEN = 7;
-
-const F_X = 1;
-const F_WAITING = 2;
-
-const X_COUNTS = 1024;
-const REPORT_BYTES = 8192;
-/** Table ids of metadata locks carry this bit. */
-const MDL_BIT = 1 << 30;
-/** InnoDB gives up on a wait-for graph deeper than this and treats it as a deadlock (LOCK_MAX_DEPTH_IN_DEADLOCK_CHECK). */
-const MAX_DEPTH = 200;
-
-/** Wait word values. */
-export const WAIT_NONE = 0;
-export const WAIT_WAITING = 1;
-export const WAIT_GRANTED = 2;
-export const WAIT_VICTIM = 3;
-export const WAIT_CANCELLED = 4;
+export { WAIT_CANCELLED, WAIT_GRANTED, WAIT_NONE, WAIT_VICTIM, WAIT_WAITING };
 
 export type LockMode = 'S' | 'X';
 
@@ -132,6 +129,7 @@ export class LockTable {
   readonly #xBase: number;
   readonly #bucketMask: number;
   readonly #trxSlots: number;
+  readonly #l: LockLayout;
   #hint = 0;
 
   /** Attaches to a lock table made by {@link LockTable.create} (on this or another thread). */
@@ -154,6 +152,16 @@ export class LockTable {
     this.#bucketBase = this.#lockBase + capacity * LOCK_SLOTS;
     this.#xBase = this.#bucketBase + buckets;
     this.#bucketMask = buckets - 1;
+    this.#l = {
+      a: this.#a,
+      capacity,
+      trxSlots: trx,
+      trxBase: this.#trxBase,
+      lockBase: this.#lockBase,
+      bucketBase: this.#bucketBase,
+      xBase: this.#xBase,
+      bucketMask: this.#bucketMask,
+    };
   }
 
   static #slots(capacity: number, buckets: number, trx: number): number {
@@ -310,10 +318,10 @@ export class LockTable {
       // again (the requester may sit on more than one cycle) until none is left
       for (;;) {
         if (Atomics.load(a, tb + T_WAIT) !== WAIT_WAITING) break;
-        const cycle = this.#findCycle(trx);
+        const cycle = findCycle(this.#l, trx);
         if (cycle === null) break;
         a[H_DEADLOCKS]!++;
-        const victim = this.#chooseVictim(trx, cycle);
+        const victim = chooseVictim(this.#l, trx, cycle);
         this.#lastCycle = cycle;
         this.#lastVictim = victim;
         if (victim === trx) {
@@ -476,57 +484,9 @@ export class LockTable {
    * record. Throws RangeError at the first difference.
    */
   checkValid(): void {
-    const a = this.#a;
     this.#enter();
     try {
-      const seen = new Uint8Array(this.#capacity);
-      let used = 0;
-      const xc = new Int32Array(X_COUNTS);
-      for (let bkt = 0; bkt <= this.#bucketMask; bkt++) {
-        const granted: number[] = [];
-        for (let r = a[this.#bucketBase + bkt]!; r !== -1; r = a[this.#lockBase + r * LOCK_SLOTS + L_NEXT]!) {
-          if (seen[r] !== 0) throw new RangeError(`lock record ${r} is in two chains`);
-          seen[r] = 1;
-          used++;
-          const p = this.#lockBase + r * LOCK_SLOTS;
-          if ((a[p + L_H1]! & this.#bucketMask) !== bkt)
-            throw new RangeError(`lock record ${r} in the wrong bucket`);
-          if ((a[p + L_FLAGS]! & F_X) !== 0) xc[a[p + L_TABLE]! & (X_COUNTS - 1)]!++;
-          if ((a[p + L_FLAGS]! & F_WAITING) === 0) {
-            for (const g of granted) {
-              const q = this.#lockBase + g * LOCK_SLOTS;
-              if (!this.#sameKey(p, q) || a[p + L_TRX] === a[q + L_TRX]) continue;
-              if (((a[p + L_FLAGS]! | a[q + L_FLAGS]!) & F_X) !== 0)
-                throw new RangeError(`lock records ${g} and ${r} are granted and incompatible`);
-            }
-            granted.push(r);
-          }
-        }
-      }
-      if (used !== a[H_IN_USE]) throw new RangeError(`${used} records in chains, inUse says ${a[H_IN_USE]}`);
-      for (let i = 0; i < X_COUNTS; i++)
-        if (xc[i] !== a[this.#xBase + i])
-          throw new RangeError(`X count ${i}: ${a[this.#xBase + i]}, chains hold ${xc[i]}`);
-      let free = 0;
-      for (let r = a[H_FREE]!; r !== -1; r = a[this.#lockBase + r * LOCK_SLOTS + L_NEXT]!) {
-        if (seen[r] !== 0) throw new RangeError(`free lock record ${r} is also in use`);
-        seen[r] = 1;
-        free++;
-      }
-      if (free + used !== this.#capacity)
-        throw new RangeError(`${free} free + ${used} used != ${this.#capacity}`);
-      for (let t = 0; t < this.#trxSlots; t++) {
-        const tb = this.#trxBase + t * TRX_SLOTS;
-        if (a[tb + T_STATE] === 0) continue;
-        let n = 0;
-        for (let r = a[tb + T_FIRST]!; r !== -1; r = a[this.#lockBase + r * LOCK_SLOTS + L_TRX_NEXT]!) {
-          if (a[this.#lockBase + r * LOCK_SLOTS + L_TRX] !== t)
-            throw new RangeError(`lock ${r} on the wrong trx list`);
-          n++;
-        }
-        if (n !== a[tb + T_LOCKS])
-          throw new RangeError(`trx slot ${t}: ${n} locks listed, count ${a[tb + T_LOCKS]}`);
-      }
+      checkLockTable(this.#l);
     } finally {
       this.#exit();
     }
@@ -540,16 +500,6 @@ export class LockTable {
 
   #exit(): void {
     mutexUnlock(this.#a, 0);
-  }
-
-  #sameKey(p: number, q: number): boolean {
-    const a = this.#a;
-    return (
-      a[p + L_H1] === a[q + L_H1] &&
-      a[p + L_H2] === a[q + L_H2] &&
-      a[p + L_TABLE] === a[q + L_TABLE] &&
-      a[p + L_LEN] === a[q + L_LEN]
-    );
   }
 
   #xCount(table: number, d: number): void {
@@ -657,87 +607,12 @@ export class LockTable {
       const p = this.#lockBase + r * LOCK_SLOTS;
       const f = a[p + L_FLAGS]!;
       if ((f & F_WAITING) === 0) continue;
-      if (this.#hasToWait(r, head)) continue;
+      if (hasToWait(this.#l, r, head)) continue;
       a[p + L_FLAGS] = f & ~F_WAITING;
       const tb = this.#trxBase + a[p + L_TRX]! * TRX_SLOTS;
       a[tb + T_WAITING_FOR] = -1;
       Atomics.store(a, tb + T_WAIT, WAIT_GRANTED);
       Atomics.notify(a, tb + T_WAIT);
     }
-  }
-
-  /** Whether waiting record r conflicts with a record of another transaction ahead of it in the chain. */
-  #hasToWait(r: number, head: number): boolean {
-    const a = this.#a;
-    const p = this.#lockBase + r * LOCK_SLOTS;
-    const x = (a[p + L_FLAGS]! & F_X) !== 0;
-    for (let q = head; q !== r; q = a[this.#lockBase + q * LOCK_SLOTS + L_NEXT]!) {
-      const qp = this.#lockBase + q * LOCK_SLOTS;
-      if (a[qp + L_TRX] === a[p + L_TRX] || !this.#sameKey(p, qp)) continue;
-      if (x || (a[qp + L_FLAGS]! & F_X) !== 0) return true;
-    }
-    return false;
-  }
-
-  /** The transactions `trx`'s waiting request waits for. */
-  #blockers(trx: number, out: number[]): void {
-    const a = this.#a;
-    const w = a[this.#trxBase + trx * TRX_SLOTS + T_WAITING_FOR]!;
-    if (w === -1) return;
-    const p = this.#lockBase + w * LOCK_SLOTS;
-    const x = (a[p + L_FLAGS]! & F_X) !== 0;
-    const head = a[this.#bucketBase + (a[p + L_H1]! & this.#bucketMask)]!;
-    // every granted conflicting record, and every waiting one ahead of the request
-    let ahead = true;
-    for (let q = head; q !== -1; q = a[this.#lockBase + q * LOCK_SLOTS + L_NEXT]!) {
-      if (q === w) {
-        ahead = false;
-        continue;
-      }
-      const qp = this.#lockBase + q * LOCK_SLOTS;
-      const other = a[qp + L_TRX]!;
-      if (other === trx || !this.#sameKey(p, qp)) continue;
-      const qf = a[qp + L_FLAGS]!;
-      if (!x && (qf & F_X) === 0) continue;
-      if ((qf & F_WAITING) !== 0 && !ahead) continue;
-      if (!out.includes(other)) out.push(other);
-    }
-  }
-
-  /**
-   * A cycle in the wait-for graph through `start` (which has just begun to wait), depth first as
-   * InnoDB's `lock_deadlock_recursive`; a search deeper than MAX_DEPTH counts as a cycle. Returns
-   * the transactions on it, `start` first.
-   */
-  #findCycle(start: number): number[] | null {
-    const a = this.#a;
-    const path: number[] = [start];
-    const visited = new Set<number>([start]);
-    const dfs = (t: number, depth: number): boolean => {
-      if (depth > MAX_DEPTH) return true;
-      const bl: number[] = [];
-      this.#blockers(t, bl);
-      for (const b of bl) {
-        if (b === start) return true;
-        if (visited.has(b)) continue;
-        visited.add(b);
-        if (Atomics.load(a, this.#trxBase + b * TRX_SLOTS + T_WAIT) !== WAIT_WAITING) continue;
-        path.push(b);
-        if (dfs(b, depth + 1)) return true;
-        path.pop();
-      }
-      return false;
-    };
-    return dfs(start, 0) ? path : null;
-  }
-
-  /** InnoDB rolls back the lighter transaction (`trx_weight_ge`): the requester unless another in the cycle weighs less. */
-  #chooseVictim(requester: number, cycle: number[]): number {
-    const a = this.#a;
-    const weight = (t: number): number =>
-      a[this.#trxBase + t * TRX_SLOTS + T_WEIGHT]! + a[this.#trxBase + t * TRX_SLOTS + T_LOCKS]!;
-    let victim = requester;
-    for (const t of cycle) if (weight(t) < weight(victim)) victim = t;
-    return victim;
   }
 }
