@@ -267,7 +267,17 @@ describe('undo log', () => {
       'Cannot execute statement in a READ ONLY transaction.',
     );
     s.query('COMMIT');
-    expect(s.status().Com_begin).toBe(3);
+    s.query('SET SESSION transaction_read_only = 1');
+    expect(() => s.query('INSERT INTO a VALUES (2)')).toThrow(
+      'Cannot execute statement in a READ ONLY transaction.',
+    );
+    s.query('START TRANSACTION READ WRITE');
+    s.query('INSERT INTO a VALUES (2)');
+    s.query('COMMIT');
+    s.query('SET SESSION transaction_read_only = 0');
+    expect(s.query('SELECT COUNT(*) FROM a').rows).toEqual([[2]]);
+    expect(db.session().status().Com_commit).toBe(0);
+    expect(s.status().Com_begin).toBe(4);
     expect(s.status().Com_rollback).toBe(1);
     expect(s.status().Com_savepoint).toBe(1);
     expect(s.status().Com_release_savepoint).toBe(1);

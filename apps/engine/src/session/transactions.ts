@@ -50,6 +50,17 @@ export const deadlockError = (): SqlError =>
   new SqlError('ER_LOCK_DEADLOCK', 'Deadlock found when trying to get lock; try restarting transaction');
 const interrupted = (): SqlError => new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
 
+const TXN_COUNTERS = [
+  'Com_begin',
+  'Com_commit',
+  'Com_rollback',
+  'Com_savepoint',
+  'Com_rollback_to_savepoint',
+  'Com_release_savepoint',
+  'Com_kill',
+  'Com_show_processlist',
+] as const;
+
 /** Status counters of transaction statements (beside the engine's Com_*). */
 export type TxnCounter =
   | 'Com_begin'
@@ -95,6 +106,13 @@ export class SessionTransactions {
       kill: (query) => this.kill(query),
     };
     plist.add(this.entry);
+    // SHOW STATUS lists every Com_ counter, used or not, as MySQL
+    const own = session.counters.values;
+    const all = session.globalCounters.values;
+    for (const n of TXN_COUNTERS) {
+      own.set(n, own.get(n) ?? 0);
+      all.set(n, all.get(n) ?? 0);
+    }
   }
 
   get connectionId(): number {
@@ -147,12 +165,14 @@ export class SessionTransactions {
   #rows(tag: string, v: unknown, f: () => QueryResult): QueryResult {
     const trx = this.trx;
     const write = tag !== 'Query';
-    if (write && trx.active && trx.readOnly)
+    this.#open();
+    if (write && trx.readOnly) {
+      if (!trx.explicit) trx.rollback();
       throw new SqlError(
         'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION',
         'Cannot execute statement in a READ ONLY transaction.',
       );
-    this.#open();
+    }
     let mode: ReadMode = trx.explicit ? 'S' : 'check';
     if (tag === 'Query') {
       const lt = obj(arr(obj(v).locks)[0] ?? {}).lock_type;
@@ -191,6 +211,7 @@ export class SessionTransactions {
       throw e;
     }
     trx.explicit = !this.#autocommit();
+    trx.readOnly = Number(this.session.vars.get('transaction_read_only')) === 1;
     this.#begun = false;
   }
 
@@ -281,12 +302,15 @@ export class SessionTransactions {
 
   // ------------------------------------------------------------------ statements
 
-  /** BEGIN / START TRANSACTION [READ ONLY | READ WRITE]: commits an open transaction first. */
-  start(readOnly: boolean): void {
+  /**
+   * BEGIN / START TRANSACTION [READ ONLY | READ WRITE] (undefined: neither, `transaction_read_only`
+   * decides): commits an open transaction first.
+   */
+  start(readOnly: boolean | undefined): void {
     if (this.trx.active) this.commit();
     this.#open();
     this.trx.explicit = true;
-    this.trx.readOnly = readOnly;
+    if (readOnly !== undefined) this.trx.readOnly = readOnly;
     this.#begun = true;
   }
 

@@ -17,7 +17,8 @@ export function compileTxnStatement(tag: string, v: unknown, ctx: StatementConte
   switch (tag) {
     case 'StartTransaction': {
       if (arr(o.statements).length > 0) return undefined;
-      const readOnly = arr(o.modes).some((m) => obj(m).AccessMode === 'ReadOnly');
+      const modes = arr(o.modes).map((m) => obj(m).AccessMode);
+      const readOnly = modes.includes('ReadOnly') ? true : modes.includes('ReadWrite') ? false : undefined;
       return ok(() => {
         txn.count('Com_begin');
         txn.start(readOnly);
