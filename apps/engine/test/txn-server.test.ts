@@ -148,6 +148,27 @@ describe('row locks through the server', () => {
     expect(await status(c, 'Innodb_row_lock_current_waits')).toBe(0);
   });
 
+  it('a unique key taken by an uncommitted insert waits: a duplicate only if that one commits', async () => {
+    const { a, b } = await setup();
+    await a.query('CREATE TABLE u (id INT PRIMARY KEY, email VARCHAR(20), UNIQUE KEY ue (email))');
+    await a.query('BEGIN');
+    await a.query("INSERT INTO u VALUES (1, 'x@y')");
+    const second = b.query("INSERT INTO u VALUES (2, 'x@y')");
+    await pause(100);
+    await a.query('ROLLBACK');
+    await second;
+    await a.query('BEGIN');
+    await a.query("INSERT INTO u VALUES (3, 'p@q')");
+    const third = b.query("INSERT INTO u VALUES (4, 'p@q')");
+    await pause(100);
+    await a.query('COMMIT');
+    expect((await failure(third)).errno).toBe(1062);
+    expect(await rows(a, 'SELECT id, email FROM u ORDER BY id')).toEqual([
+      [2, 'x@y'],
+      [3, 'p@q'],
+    ]);
+  });
+
   it('a client that disconnects mid-transaction has it rolled back', async () => {
     const { s, a, b } = await setup();
     await a.query('START TRANSACTION');

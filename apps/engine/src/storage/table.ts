@@ -515,9 +515,14 @@ export class Table {
     const prefix = entry.slice(0, end);
     this.#stats.counts[H_READ_KEY]!++;
     let clash = false;
+    const h = txnHooks.current;
     ix.tree.forEachRangeRaw(prefix, null, (b, ko, kl) => {
       if (!startsWith(b, ko, kl, prefix)) return false;
-      if (self !== null && compareKeys(this.#pkOfEntry(ix, b, ko, kl), self) === 0) return true;
+      const pk = this.#pkOfEntry(ix, b, ko, kl);
+      if (self !== null && compareKeys(pk, self) === 0) return true;
+      // the clashing row may be another transaction's uncommitted write: wait for it (it may
+      // roll back) before calling it a duplicate, as InnoDB's S lock on the duplicate record
+      if (h !== null) h.read(this, pk, 0, pk.length);
       clash = true;
       return false;
     });
