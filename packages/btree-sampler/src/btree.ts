@@ -476,10 +476,17 @@ export class BTree {
         }
         count++;
         const vl = recValLen(b, base, rec);
-        const go =
-          raw !== null
-            ? raw(b, k0, kl, k0 + kl, vl)
-            : fn!(b.subarray(k0, k0 + kl), b.subarray(k0 + kl, k0 + kl + vl));
+        let go: boolean | undefined;
+        try {
+          go =
+            raw !== null
+              ? raw(b, k0, kl, k0 + kl, vl)
+              : fn!(b.subarray(k0, k0 + kl), b.subarray(k0 + kl, k0 + kl + vl));
+        } catch (e) {
+          // a callback that throws (a lock wait, an expression error) leaves no page fixed
+          t.unfixPage(frame, LATCH_S);
+          throw e;
+        }
         if (go === false) {
           t.unfixPage(frame, LATCH_S);
           return count;

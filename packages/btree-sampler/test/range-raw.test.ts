@@ -47,6 +47,25 @@ describe('forEachRangeRaw', () => {
     });
   }
 
+  it('a callback that throws leaves no page fixed, and the tree can be written afterwards', () => {
+    const store = new MemoryStore(512, 4096);
+    const t = BTree.create(store, { unique: true });
+    for (let i = 0; i < 2000; i++) t.insert(k(i), Uint8Array.of(i & 255));
+    for (const raw of [true, false]) {
+      let seen = 0;
+      const boom = (): boolean => {
+        if (++seen === 700) throw new Error('stop here');
+        return true;
+      };
+      expect(() => (raw ? t.forEachRangeRaw(null, null, boom) : t.forEachRange(null, null, boom))).toThrow(
+        'stop here',
+      );
+      expect(store.pins.every((p) => p === 0)).toBe(true);
+      t.insert(k(5000 + (raw ? 1 : 2)), Uint8Array.of(1));
+    }
+    t.checkValid();
+  });
+
   it('rejects a non-function callback', () => {
     const t = BTree.create(new MemoryStore(512, 64));
     expect(() => t.forEachRangeRaw(null, null, 42 as never)).toThrow(TypeError);

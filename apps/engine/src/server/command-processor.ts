@@ -1,4 +1,5 @@
 import type { Session } from '../session/session.js';
+import { LockWaitPending } from '../session/transactions.js';
 import type { QueryResult } from '../session/result.js';
 import { SqlError } from '../sql/errors.js';
 import { type ColumnMeta, columnMeta, inferredColumns } from './column-types.js';
@@ -86,20 +87,44 @@ export class CommandProcessor {
     this.connectionId = connectionId;
   }
 
-  /** Runs one command (its payload: command byte and arguments); the reply starts at sequence id 1. */
-  handle(payload: Buffer): Reply {
+  /** A statement that waited for a lock runs again: its command was counted already. */
+  #rerun = false;
+
+  /**
+   * Runs one command (its payload: command byte and arguments); the reply starts at sequence id 1.
+   * A statement that must wait for a lock gives a Promise of the reply: the statement runs again
+   * once the lock is granted, or the reply is its error (1205, 1213, 1317).
+   */
+  handle(payload: Buffer): Reply | Promise<Reply> {
     const w = this.#w.reset(1);
     try {
-      return this.#dispatch(payload, w);
+      const r = this.#dispatch(payload, w);
+      this.#rerun = false;
+      return r;
     } catch (e) {
-      w.reset(1);
-      if (e instanceof MalformedPacketError) {
-        writeErr(w, serverErrors.malformed());
-        return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
+      this.#rerun = false;
+      if (e instanceof LockWaitPending) {
+        const copy = Buffer.from(payload);
+        return e.wait().then(
+          () => {
+            this.#rerun = true;
+            return this.handle(copy);
+          },
+          (err: unknown) => this.#error(err),
+        );
       }
-      writeErr(w, asProtocolError(e));
-      return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
+      return this.#error(e);
     }
+  }
+
+  #error(e: unknown): Reply {
+    const w = this.#w.reset(1);
+    if (e instanceof MalformedPacketError) {
+      writeErr(w, serverErrors.malformed());
+      return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
+    }
+    writeErr(w, asProtocolError(e));
+    return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
   }
 
   #waitTimeout(): number {
@@ -237,12 +262,14 @@ export class CommandProcessor {
       longData: new Map(),
       longDataError: false,
     });
-    writePrepareOk(w, id, p.paramCount);
+    const d = p.describe();
+    const cols = d === undefined ? [] : d.columns.map((name, i) => columnMeta(name, d.types[i]!));
+    writePrepareOk(w, id, p.paramCount, cols);
   }
 
   #execute(r: PacketReader, w: PacketWriter): void {
     this.#count('Threads_connected', this.threadsConnected);
-    this.#count('Com_stmt_execute');
+    if (!this.#rerun) this.#count('Com_stmt_execute');
     const h = readExecuteHeader(r);
     const st = this.#statements.get(h.statementId);
     if (st === undefined) {

@@ -4,6 +4,7 @@ import { type ProtocolError, serverErrors, writeErr } from './packets/err.js';
 import { readHandshakeResponse, writeGreeting } from './packets/handshake.js';
 import { writeOk } from './packets/ok.js';
 import { DATABASE_NAME } from './protocol.js';
+import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
 import { MalformedPacketError, PacketWriter } from './wire.js';
 
@@ -67,6 +68,9 @@ export class ClientConnection {
   readonly #scramble = scramble();
   #state: 'greeting' | 'auth' | 'command' | 'closed' = 'greeting';
   #handle: SessionHandle | undefined;
+  /** A command's reply is pending (a lock wait): packets that arrive meanwhile wait here. */
+  #busy = false;
+  readonly #queued: IncomingPacket[] = [];
   readonly #handshakeTimer: NodeJS.Timeout;
   #idleTimer: NodeJS.Timeout | undefined;
 
@@ -101,6 +105,12 @@ export class ClientConnection {
 
   #step(p: IncomingPacket | undefined): void {
     if (this.#state === 'closed') return;
+    if (this.#busy && p !== undefined) {
+      // one command at a time: keep a copy (mysql2 may reuse the packet's buffer)
+      const buffer = Buffer.from(p.buffer.subarray(p.offset, p.end));
+      this.#queued.push({ sequenceId: p.sequenceId, buffer, offset: 0, end: buffer.length });
+      return;
+    }
     if (this.#state === 'greeting') {
       this.#w.reset(0);
       writeGreeting(this.#w, this.#opts.connectionId, this.#scramble);
@@ -124,9 +134,26 @@ export class ClientConnection {
     }
     clearTimeout(this.#idleTimer);
     const reply = this.#handle!.handle(payload);
+    if (reply instanceof Promise) {
+      this.#busy = true;
+      reply.then(
+        (r) => this.#replied(r),
+        () => this.#close(),
+      );
+    } else this.#replied(reply);
+  }
+
+  #closed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  #replied(reply: Reply): void {
+    this.#busy = false;
+    if (this.#state === 'closed') return;
     if (reply.bytes.length > 0) this.#send(reply.bytes);
     if (reply.close) this.#close();
     else this.#idle(reply.waitTimeout);
+    while (!this.#busy && this.#queued.length > 0 && !this.#closed()) this.#step(this.#queued.shift());
   }
 
   /** After `seconds` without a command the server sends ER_CLIENT_INTERACTION_TIMEOUT and closes. */
@@ -154,7 +181,7 @@ export class ClientConnection {
       this.#fail(serverErrors.badDb(res.database), seq + 1);
       return;
     }
-    this.#handle = this.#host.open(this.#opts.connectionId);
+    this.#handle = this.#host.open(this.#opts.connectionId, () => this.#close());
     this.#state = 'command';
     clearTimeout(this.#handshakeTimer);
     this.#w.reset(seq + 1);

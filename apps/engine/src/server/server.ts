@@ -7,6 +7,7 @@ import { nativePasswordHash } from './native-password.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { LocalSessionHost, type SessionHost } from './session-host.js';
 import { PacketWriter } from './wire.js';
+import { processListOf } from '../txn/registry.js';
 
 export interface ServeOptions {
   /** TCP port (default 3306; 0 picks a free one). Ignored with `socket`. */
@@ -47,7 +48,6 @@ export class MysqlServer {
   readonly #server: Mysql2Server;
   readonly #clients = new Set<ClientConnection>();
   readonly #credentials: Credentials;
-  #nextId = 1;
   #address: ListenAddress | undefined;
   #closing: Promise<void> | undefined;
 
@@ -76,7 +76,8 @@ export class MysqlServer {
     const waitTimeout = (): number => Number(globals.get('wait_timeout'));
     this.#server = mysql.createServer((c) => {
       const conn = c as unknown as WireConnection;
-      const id = this.#nextId++;
+      // connection ids come from the process list, shared with API sessions (KILL's argument)
+      const id = processListOf(db).allocateId();
       if (this.#closing !== undefined || this.#clients.size >= maxConnections()) {
         // the greeting's place: ERR with sequence id 0, then close
         const w = new PacketWriter(64).reset(0);

@@ -2,9 +2,12 @@ import type { Database } from '../storage/database.js';
 import { Session } from '../session/session.js';
 import { CommandProcessor, type Reply } from './command-processor.js';
 
-/** One connection's side of the boundary: payloads in, replies out. */
+/**
+ * One connection's side of the boundary: payloads in, replies out. A reply is a Promise when
+ * the command waits (for a row or metadata lock); the connection sends nothing else meanwhile.
+ */
 export interface SessionHandle {
-  handle(payload: Buffer): Reply;
+  handle(payload: Buffer): Reply | Promise<Reply>;
   close(): void;
 }
 
@@ -16,7 +19,11 @@ export interface SessionHandle {
  * same shape, with `handle` posting the payload to the worker that owns the connection.
  */
 export interface SessionHost {
-  open(connectionId: number): SessionHandle;
+  /**
+   * A session for an authenticated connection. `kill`: what KILL CONNECTION of this id does
+   * beyond closing the session (the connection closes its socket; it then calls `close`).
+   */
+  open(connectionId: number, kill?: () => void): SessionHandle;
   /** Connections open now (Threads_connected). */
   readonly connected: number;
   /** The most connections open at once (Max_used_connections). */
@@ -42,8 +49,10 @@ export class LocalSessionHost implements SessionHost {
     return this.#maxUsed;
   }
 
-  open(connectionId: number): SessionHandle {
-    const session = new Session(this.db);
+  open(connectionId: number, kill?: () => void): SessionHandle {
+    const session = new Session(this.db, { connectionId });
+    // a server session waits for locks (its reply is a Promise) instead of failing at once
+    session.txn.asyncWaits = true;
     const p = new CommandProcessor(session, connectionId);
     this.#open.add(p);
     this.#maxUsed = Math.max(this.#maxUsed, this.#open.size);
@@ -51,7 +60,7 @@ export class LocalSessionHost implements SessionHost {
     g.set('Connections', (g.get('Connections') ?? 0) + 1);
     g.set('Max_used_connections', this.#maxUsed);
     g.set('Threads_connected', this.#open.size);
-    return {
+    const handle: SessionHandle = {
       handle: (payload) => {
         p.threadsConnected = this.#open.size;
         return p.handle(payload);
@@ -62,6 +71,8 @@ export class LocalSessionHost implements SessionHost {
         g.set('Threads_connected', this.#open.size);
       },
     };
+    session.txn.onKill = kill ?? handle.close;
+    return handle;
   }
 
   closeAll(): void {

@@ -14,6 +14,7 @@ import { storageError } from './ddl.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
+import { lockTargetExclusive } from './transactions.js';
 
 const INT32 = 2147483647;
 const RANGES: Record<string, [number, number]> = {
@@ -246,9 +247,7 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
         }
         full.push(row);
       });
-      // all rows converted: insert, undoing everything done so far on any failure
-      const done: FieldValue[][] = [];
-      const removed: FieldValue[][] = [];
+      // all rows converted: insert; on any failure the session rolls the statement back (undo log)
       let affected = 0;
       let skipped = 0;
       try {
@@ -266,7 +265,6 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
               });
               for (const r of clash) {
                 table.delete(w.pkOf(r));
-                removed.push(r);
                 affected++;
               }
             }
@@ -281,12 +279,9 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
             }
             throw e;
           }
-          done.push(row);
           affected++;
         }
       } catch (e) {
-        for (let i = done.length - 1; i >= 0; i--) table.delete(w.pkOf(done[i]!));
-        for (let i = removed.length - 1; i >= 0; i--) table.insert(removed[i]!);
         throw storageError(e);
       }
       void skipped;
@@ -422,6 +417,7 @@ function update(o: Obj, ctx: StatementContext): Compiled {
       const frame = block.frame;
       const changes: Array<[FieldValue[], FieldValue[]]> = [];
       let matched = 0;
+      lockTargetExclusive(table);
       matching(ctx, block, src, where, () => {
         matched++;
         const old = src.columns.map((col, c) => fieldOf(frame.v[c], col.t));
@@ -436,14 +432,10 @@ function update(o: Obj, ctx: StatementContext): Compiled {
         frame.v = saved;
         if (neu.some((x, i) => x !== old[i])) changes.push([old, neu]);
       });
-      const done: Array<[FieldValue[], FieldValue[]]> = [];
+      // on a failure the session rolls the statement back (undo log)
       try {
-        for (const [old, neu] of changes) {
-          table.update(w.pkOf(old), neu);
-          done.push([old, neu]);
-        }
+        for (const [old, neu] of changes) table.update(w.pkOf(old), neu);
       } catch (e) {
-        for (let i = done.length - 1; i >= 0; i--) table.update(w.pkOf(done[i]![1]), done[i]![0]);
         throw storageError(e);
       }
       return okResult(changes.length);
@@ -476,6 +468,7 @@ function del(o: Obj, ctx: StatementContext): Compiled {
       const w = new RowWriter(table, ctx.dict.tables.get(name));
       const frame = block.frame;
       const rows: FieldValue[][] = [];
+      lockTargetExclusive(table);
       matching(ctx, block, src, where, () => {
         rows.push(src.columns.map((col, c) => fieldOf(frame.v[c], col.t)));
       });

@@ -33,6 +33,10 @@ import { compileAnalyze } from './stats-statements.js';
 import '../stats/system-tables.js';
 import { apiValue, type QueryResult } from './result.js';
 import { Variables } from './variables.js';
+import { trackTransaction, untrackTransaction } from './innodb-txn-status.js';
+import { SessionTransactions } from './transactions.js';
+import { compileTxnStatement } from './txn-statements.js';
+import { lockTableOf, processListOf } from '../txn/registry.js';
 
 export type { QueryResult };
 
@@ -96,12 +100,22 @@ export class Session {
   #closed = false;
   #warnings = 0;
   #running: RunState | undefined;
+  /** The session's transaction, its place in the process list, its lock-wait policy. */
+  readonly txn: SessionTransactions;
 
-  constructor(db: Database) {
+  /** `connectionId`: the session's id in the process list (default: the next free one). */
+  constructor(db: Database, options: { readonly connectionId?: number } = {}) {
     this.db = db;
     this.statistics = db;
     this.vars = new Variables(globalState(db).vars);
     this.counters = new StatusCounters(globalState(db).status);
+    this.txn = new SessionTransactions(this, options.connectionId);
+    trackTransaction(this.txn.trx);
+  }
+
+  /** The session's connection id (CONNECTION_ID(), the Id of SHOW PROCESSLIST, KILL's argument). */
+  get connectionId(): number {
+    return this.txn.connectionId;
   }
 
   /** The planner for the next statement: the cost-based optimizer under the current variables. */
@@ -144,7 +158,12 @@ export class Session {
   }
 
   /** Parse and plan once; `run(params)` executes (re-planned only if parameter types change). */
-  prepare(sql: string): { run(params?: readonly unknown[]): QueryResult; readonly paramCount: number } {
+  prepare(sql: string): {
+    run(params?: readonly unknown[]): QueryResult;
+    readonly paramCount: number;
+    /** A query's result columns as planned with NULL parameters (undefined: not a query, or unknown). */
+    describe(): { columns: string[]; types: readonly SqlType[] } | undefined;
+  } {
     this.#checkOpen();
     const stmts = parseSql(sql);
     if (stmts.length !== 1)
@@ -157,6 +176,20 @@ export class Session {
     const plans = new Map<string, { c: Compiled; run: RunState }>();
     return {
       paramCount: ph.length,
+      describe: () => {
+        const [tag, v] = tagOf(st);
+        if (tag !== 'Query') return undefined;
+        try {
+          const index = new Map<unknown, number>();
+          for (const [i, p] of ph.entries()) index.set(p, i);
+          const run = new RunState();
+          run.params = ph.map(() => null);
+          const plan = bindQuery(v, { env: this.#queryEnv(sql, index, run), run }, undefined);
+          return { columns: [...plan.columns], types: plan.types };
+        } catch {
+          return undefined;
+        }
+      },
       run: (params: readonly unknown[] = []) => {
         this.#checkOpen();
         if (params.length !== ph.length)
@@ -170,13 +203,14 @@ export class Session {
           entry = { c: this.#compile(st, sql, ph, run), run };
           plans.set(sig, entry);
         }
-        return this.#measured(st, () => entry!.c.run(params));
+        return this.#measured(st, sql, () => entry!.c.run(params));
       },
     };
   }
 
   /** SHOW SESSION STATUS as name → value. */
   status(): Record<string, number> {
+    this.#refreshStatus();
     const out: Record<string, number> = {};
     for (const [k, v] of this.counters.values) out[k] = v;
     const pool = this.db.pool.stats() as unknown as Record<string, number>;
@@ -195,7 +229,23 @@ export class Session {
   }
 
   close(): void {
+    if (this.#closed) return;
     this.#closed = true;
+    this.txn.close();
+    untrackTransaction(this.txn.trx);
+  }
+
+  /** Counters kept outside the session's map: the lock system's and Threads_running. */
+  #refreshStatus(): void {
+    const extra: Record<string, number> = {
+      ...lockTableOf(this.db).counters(),
+      // this session runs the statement that asks, whether or not it is marked yet
+      Threads_running: processListOf(this.db).running() + (this.txn.entry.command === 'Query' ? 0 : 1),
+    };
+    for (const [k, v] of Object.entries(extra)) {
+      this.counters.values.set(k, v);
+      this.globalCounters.values.set(k, v);
+    }
   }
 
   get warningCount(): number {
@@ -223,23 +273,28 @@ export class Session {
       if (this.#trace !== undefined) this.lastTrace = { query: sql, trace: this.#trace.json() };
       this.#trace = undefined;
     }
-    return this.#measured(st, () => c.run(params));
+    return this.#measured(st, sql, () => c.run(params));
   }
 
   /**
    * Runs a statement, moving the storage counters it caused into the session's status (which
    * adds every change to the database's global status as well).
    */
-  #measured(st: unknown, f: () => QueryResult): QueryResult {
+  #measured(st: unknown, sql: string, f: () => QueryResult): QueryResult {
     const h = this.db.handler.counts;
     const before = this.#before;
     for (let k = 0; k < HANDLER_MAP.length; k++) before[k] = h[HANDLER_MAP[k]![0]]!;
     this.#warnings = 0;
-    this.counters.add('Questions', 1);
     const com = comName(st);
-    if (com !== undefined) this.counters.add(com, 1);
+    // a statement run again after a lock wait was counted the first time
+    if (this.txn.rerun) this.txn.rerun = false;
+    else {
+      this.counters.add('Questions', 1);
+      if (com !== undefined) this.counters.add(com, 1);
+    }
+    if (com === 'Com_show_status') this.#refreshStatus();
     try {
-      return f();
+      return this.txn.run(st, sql, f);
     } finally {
       for (let k = 0; k < HANDLER_MAP.length; k++) {
         const [i, name] = HANDLER_MAP[k]!;
@@ -295,6 +350,7 @@ export class Session {
     }
     if (tag === 'Explain') return compileExplain(v, ctx, obj(v).analyze === true);
     return (
+      compileTxnStatement(tag, v, ctx) ??
       compileDml(tag, v, ctx) ??
       compileDdl(tag, v, ctx) ??
       compileShow(tag, v, ctx) ??

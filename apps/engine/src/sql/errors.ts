@@ -80,6 +80,12 @@ const ERROR_TABLE = {
   ER_UNKNOWN_STMT_HANDLER: [1243, 'HY000'],
   ER_KEY_COLUMN_DOES_NOT_EXITS: [1072, '42000'],
   ER_NO_TABLES_USED: [1096, 'HY000'],
+  ER_LOCK_WAIT_TIMEOUT: [1205, 'HY000'],
+  ER_LOCK_TABLE_FULL: [1206, 'HY000'],
+  ER_LOCK_DEADLOCK: [1213, '40001'],
+  ER_NO_SUCH_THREAD: [1094, 'HY000'],
+  ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION: [1792, '25006'],
+  ER_CONNECTION_KILLED: [1927, '70100'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 const ERRORS: Record<string, readonly [number, string]> = ERROR_TABLE;
@@ -139,7 +145,13 @@ export type ErrorCode =
   | 'ER_WRONG_USAGE'
   | 'ER_UNKNOWN_STMT_HANDLER'
   | 'ER_KEY_COLUMN_DOES_NOT_EXITS'
-  | 'ER_NO_TABLES_USED';
+  | 'ER_NO_TABLES_USED'
+  | 'ER_LOCK_WAIT_TIMEOUT'
+  | 'ER_LOCK_TABLE_FULL'
+  | 'ER_LOCK_DEADLOCK'
+  | 'ER_NO_SUCH_THREAD'
+  | 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION'
+  | 'ER_CONNECTION_KILLED';
 
 /** ER_NOT_SUPPORTED_YET with MySQL's wording: "This version of MySQL doesn't yet support '…'". */
 export function notSupported(what: string): SqlError {

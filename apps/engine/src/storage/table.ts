@@ -23,6 +23,8 @@ import {
 import { doubleKeyBytes, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { FieldValue, StoredColumn } from './types.js';
+import { txnHooks } from '../txn/hooks.js';
+import { UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE } from '../txn/undo-log.js';
 
 const EMPTY = new Uint8Array(0);
 const TEXT_ENCODER = new TextEncoder();
@@ -56,6 +58,9 @@ export interface TableIndex {
  * {@link DuplicateEntryError} before anything changes.
  *
  * Not thread-safe: one writer at a time (the engine is single-threaded here).
+ *
+ * While a statement of a transaction runs, `txnHooks.current` is set: every row read or written
+ * through these methods is locked first and every write logs its undo (see src/txn).
  */
 export class Table {
   readonly id: number;
@@ -132,6 +137,9 @@ export class Table {
     const value = this.codec.encode(row);
     const pk = this.primary.encoder.encode(row);
     this.#checkSizes(row, pk.length + value.length);
+    const h = txnHooks.current;
+    // the duplicate check runs under the new row's X lock
+    if (h !== null) h.write(this, pk);
     for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, null);
     try {
       this.primary.tree.insert(pk, value);
@@ -144,11 +152,18 @@ export class Table {
     this.statModifiedCounter++;
     this.changes++;
     this.#stats.counts[H_WRITE]!++;
+    if (h !== null) h.logUndo(this, UNDO_INSERT, pk, EMPTY);
   }
 
   /** Delete the row with this primary key (values of the PK columns, in PK order). */
   delete(pkValues: readonly FieldValue[]): boolean {
-    const pk = this.#pkFromValues(pkValues);
+    return this.deleteKey(this.#pkFromValues(pkValues));
+  }
+
+  /** Delete the row whose clustered key (the encoded primary key) is `pk`. */
+  deleteKey(pk: Uint8Array): boolean {
+    const h = txnHooks.current;
+    if (h !== null) h.write(this, pk);
     this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.get(pk);
     if (old === undefined) return false;
@@ -159,6 +174,7 @@ export class Table {
     this.statModifiedCounter++;
     this.changes++;
     this.#stats.counts[H_DELETE]!++;
+    if (h !== null) h.logUndo(this, UNDO_DELETE, pk, old);
     return true;
   }
 
@@ -167,7 +183,14 @@ export class Table {
    * key). Returns false if there is no such row. A duplicate key changes nothing.
    */
   update(pkValues: readonly FieldValue[], values: RowBuffer | readonly FieldValue[]): boolean {
-    const oldPk = this.#pkFromValues(pkValues).slice();
+    return this.updateKey(this.#pkFromValues(pkValues), values);
+  }
+
+  /** {@link Table.update} of the row whose clustered key is `pk`. */
+  updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
+    const oldPk = pk.slice();
+    const h = txnHooks.current;
+    if (h !== null) h.write(this, oldPk);
     this.#stats.counts[H_READ_KEY]!++;
     const oldValue = this.primary.tree.get(oldPk);
     if (oldValue === undefined) return false;
@@ -178,6 +201,7 @@ export class Table {
     const newValue = this.codec.encode(row).slice();
     this.#checkSizes(row, newPk.length + newValue.length);
     const pkChanged = compareKeys(oldPk, newPk) !== 0;
+    if (pkChanged && h !== null) h.write(this, newPk);
     if (pkChanged && this.primary.tree.get(newPk) !== undefined) throw this.#dup(this.primary, row);
     const changes: Array<[TableIndex, Uint8Array, Uint8Array]> = [];
     for (const ix of this.secondary) {
@@ -199,6 +223,7 @@ export class Table {
     if (pkChanged || changes.length > 0) this.statModifiedCounter++;
     this.#stats.counts[H_UPDATE]!++;
     this.changes++;
+    if (h !== null) h.logUndo(this, UNDO_UPDATE, newPk, oldValue);
     return true;
   }
 
@@ -207,6 +232,8 @@ export class Table {
   /** The row with this primary key as convenience values, or undefined. */
   get(pkValues: readonly FieldValue[]): FieldValue[] | undefined {
     const pk = this.#pkFromValues(pkValues);
+    const h = txnHooks.current;
+    if (h !== null) h.read(this, pk, 0, pk.length);
     this.#stats.counts[H_READ_KEY]!++;
     const v = this.primary.tree.get(pk);
     if (v === undefined) return undefined;
@@ -226,11 +253,13 @@ export class Table {
     const counts = this.#stats.counts;
     counts[H_READ_FIRST]!++;
     const codec = this.codec;
+    const h = txnHooks.current;
     // raw: the row is decoded straight from the pool's bytes, nothing is created per row
     let stopped = false;
-    const n = this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
+    const n = this.primary.tree.forEachRangeRaw(null, null, (b, ko, kl, vo, vl) => {
       counts[H_READ_RND_NEXT]!++;
       counts[H_ROWS_READ]!++;
+      if (h !== null) h.read(this, b, ko, kl);
       codec.decode(b, vo, vl, row);
       if (fn(row) === false) {
         stopped = true;
@@ -263,6 +292,10 @@ export class Table {
         ? this.#pkFromValues(prefix).slice()
         : ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
     const eqRef = ix.unique && prefix.length >= ix.columns.length;
+    // a full primary key is locked whether or not the row exists: a reader waits for a writer
+    // that deleted it
+    const h = txnHooks.current;
+    if (h !== null && ix.primary && prefix.length === ix.columns.length) h.read(this, lo, 0, lo.length);
     return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn);
   }
 
@@ -551,6 +584,7 @@ export class Table {
     counts[H_READ_KEY]!++;
     const codec = this.codec;
     const clustered = this.primary.tree;
+    const h = txnHooks.current;
     // The clustered record of a secondary entry is read in place too (get() would copy it): the
     // first entry >= pk is the row when its key equals pk; fn runs while its page is fixed.
     let pk: Uint8Array = EMPTY;
@@ -579,10 +613,12 @@ export class Table {
       n++;
       counts[H_ROWS_READ]!++;
       if (ix.primary) {
+        if (h !== null) h.read(this, b, ko, kl);
         codec.decode(b, vo, vl, row);
         go = fn(row);
       } else {
         pk = this.#pkOfEntry(ix, b, ko, kl);
+        if (h !== null) h.read(this, pk, 0, pk.length);
         found = false;
         clustered.forEachRangeRaw(pk, null, fetch);
         if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
@@ -706,9 +742,14 @@ export class Table {
     const prefix = entry.slice(0, end);
     this.#stats.counts[H_READ_KEY]!++;
     let clash = false;
+    const h = txnHooks.current;
     ix.tree.forEachRangeRaw(prefix, null, (b, ko, kl) => {
       if (!startsWith(b, ko, kl, prefix)) return false;
-      if (self !== null && compareKeys(this.#pkOfEntry(ix, b, ko, kl), self) === 0) return true;
+      const pk = this.#pkOfEntry(ix, b, ko, kl);
+      if (self !== null && compareKeys(pk, self) === 0) return true;
+      // the clashing row may be another transaction's uncommitted write: wait for it (it may
+      // roll back) before calling it a duplicate, as InnoDB's S lock on the duplicate record
+      if (h !== null) h.read(this, pk, 0, pk.length);
       clash = true;
       return false;
     });

@@ -1,0 +1,407 @@
+import { arr, obj, objectName, tagOf } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import type { Table } from '../storage/table.js';
+import { txnHooks } from '../txn/hooks.js';
+import { LockTableFullError } from '../txn/lock-table.js';
+import type { ProcessEntry } from '../txn/process-list.js';
+import { lockTableOf, processListOf } from '../txn/registry.js';
+import { LockWaitSignal, type ReadMode, Transaction, type WaitEnd } from '../txn/transaction.js';
+import { recordDeadlock } from './innodb-txn-status.js';
+import type { QueryResult } from './result.js';
+import type { Session } from './session.js';
+
+/**
+ * Returned instead of a result (thrown) by a server session's statement that met a conflicting
+ * lock: the statement is rolled back (its locks kept) and its request queued. `wait()` resolves
+ * when the lock is granted (run the statement again) or rejects with the statement's error
+ * (1205 on timeout, 1213 when chosen as a deadlock victim, 1317 when killed).
+ */
+export class LockWaitPending extends Error {
+  override readonly name = 'LockWaitPending';
+  readonly wait: () => Promise<void>;
+
+  constructor(wait: () => Promise<void>) {
+    super('waiting for a lock');
+    this.wait = wait;
+  }
+}
+
+/** What #failed returns when the statement can run again at once. */
+const RETRY: unique symbol = Symbol('retry');
+
+/** Statements that commit the open transaction first, as MySQL's implicit commit. */
+const IMPLICIT_COMMIT = new Set([
+  'CreateTable',
+  'CreateIndex',
+  'Drop',
+  'AlterTable',
+  'CreateView',
+  'Truncate',
+  'RenameTable',
+  'Analyze',
+]);
+
+/** Statements that read or write rows under the transaction. */
+const ROW_STATEMENTS = new Set(['Query', 'Insert', 'Update', 'Delete']);
+
+export const lockWaitTimeout = (): SqlError =>
+  new SqlError('ER_LOCK_WAIT_TIMEOUT', 'Lock wait timeout exceeded; try restarting transaction');
+export const deadlockError = (): SqlError =>
+  new SqlError('ER_LOCK_DEADLOCK', 'Deadlock found when trying to get lock; try restarting transaction');
+const interrupted = (): SqlError => new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+
+const TXN_COUNTERS = [
+  'Com_begin',
+  'Com_commit',
+  'Com_rollback',
+  'Com_savepoint',
+  'Com_rollback_to_savepoint',
+  'Com_release_savepoint',
+  'Com_kill',
+  'Com_show_processlist',
+] as const;
+
+/** Status counters of transaction statements (beside the engine's Com_*). */
+export type TxnCounter =
+  | 'Com_begin'
+  | 'Com_commit'
+  | 'Com_rollback'
+  | 'Com_savepoint'
+  | 'Com_rollback_to_savepoint'
+  | 'Com_release_savepoint'
+  | 'Com_kill'
+  | 'Com_show_processlist';
+
+/**
+ * A session's side of transactions: runs each statement inside the session's transaction
+ * (autocommit: one per statement; BEGIN or autocommit=0: until COMMIT/ROLLBACK), with a
+ * statement savepoint so a failed statement leaves nothing behind, and decides what a lock
+ * conflict does: wait (server sessions, through {@link LockWaitPending}) or fail at once with
+ * 1205 (the synchronous API, which cannot wait without blocking the thread that would release).
+ */
+export class SessionTransactions {
+  readonly session: Session;
+  readonly trx: Transaction;
+  readonly entry: ProcessEntry;
+  /** Lock conflicts wait (server) instead of failing at once (API). */
+  asyncWaits = false;
+  /** The next statement re-runs one that waited: its counters were already counted. */
+  rerun = false;
+  /** What KILL CONNECTION does (the server closes the socket too); default: close the session. */
+  onKill: (() => void) | undefined;
+
+  constructor(session: Session, connectionId: number | undefined) {
+    this.session = session;
+    const plist = processListOf(session.db);
+    const id = connectionId ?? plist.allocateId();
+    this.trx = new Transaction(session.db, lockTableOf(session.db), id);
+    this.entry = {
+      id,
+      user: 'root',
+      host: 'localhost',
+      command: 'Sleep',
+      since: Date.now(),
+      state: '',
+      info: null,
+      kill: (query) => this.kill(query),
+    };
+    plist.add(this.entry);
+    // SHOW STATUS lists every Com_ counter, used or not, as MySQL
+    const own = session.counters.values;
+    const all = session.globalCounters.values;
+    for (const n of TXN_COUNTERS) {
+      own.set(n, own.get(n) ?? 0);
+      all.set(n, all.get(n) ?? 0);
+    }
+  }
+
+  get connectionId(): number {
+    return this.entry.id;
+  }
+
+  count(name: TxnCounter): void {
+    const own = this.session.counters.values;
+    const all = this.session.globalCounters.values;
+    own.set(name, (own.get(name) ?? 0) + 1);
+    all.set(name, (all.get(name) ?? 0) + 1);
+  }
+
+  #autocommit(): boolean {
+    return Number(this.session.vars.get('autocommit')) === 1;
+  }
+
+  /** Runs one statement `f` of AST node `st` (text `sql`) under the transaction rules. */
+  run(st: unknown, sql: string, f: () => QueryResult): QueryResult {
+    const [tag, v] = tagOf(st);
+    const e = this.entry;
+    e.command = 'Query';
+    e.since = Date.now();
+    e.state = 'executing';
+    e.info = sql;
+    try {
+      if (IMPLICIT_COMMIT.has(tag)) return this.#ddl(tag, v, f);
+      if (!ROW_STATEMENTS.has(tag)) {
+        const res = f();
+        // SET autocommit = 1 commits an open transaction that autocommit = 0 began
+        if (tag === 'Set' && this.trx.active && this.#autocommit() && !this.#begun) this.commit();
+        return res;
+      }
+      return this.#rows(tag, v, f);
+    } finally {
+      if (e.state !== 'Waiting for row lock' && e.state !== 'Waiting for table metadata lock') {
+        e.command = 'Sleep';
+        e.since = Date.now();
+        e.state = '';
+        e.info = null;
+      }
+    }
+  }
+
+  /** True when BEGIN / START TRANSACTION opened the transaction (not autocommit = 0). */
+  #begun = false;
+  /** A DDL statement waits for its metadata lock. */
+  #ddlWaiting = false;
+
+  #rows(tag: string, v: unknown, f: () => QueryResult): QueryResult {
+    const trx = this.trx;
+    const write = tag !== 'Query';
+    this.#open();
+    if (write && trx.readOnly) {
+      if (!trx.explicit) trx.rollback();
+      throw new SqlError(
+        'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION',
+        'Cannot execute statement in a READ ONLY transaction.',
+      );
+    }
+    let mode: ReadMode = trx.explicit ? 'S' : 'check';
+    if (tag === 'Query') {
+      const lt = obj(arr(obj(v).locks)[0] ?? {}).lock_type;
+      if (lt === 'Update') mode = 'X';
+      else if (lt === 'Share') mode = 'S';
+    } else mode = 'S';
+    trx.readMode = mode;
+    trx.exclusiveTable = -1;
+    const sp = trx.undo.length;
+    let res: QueryResult;
+    for (;;) {
+      txnHooks.current = trx;
+      try {
+        res = f();
+        break;
+      } catch (err) {
+        txnHooks.current = null;
+        const out = this.#failed(err, sp);
+        if (out !== RETRY) throw out;
+      } finally {
+        txnHooks.current = null;
+      }
+    }
+    if (!trx.explicit) trx.commit();
+    return res;
+  }
+
+  /** A transaction for the statement, if none is open (explicit under autocommit = 0). */
+  #open(): void {
+    const trx = this.trx;
+    if (trx.active) return;
+    try {
+      trx.begin();
+    } catch (e) {
+      if (e instanceof LockTableFullError) throw new SqlError('ER_LOCK_TABLE_FULL', e.message);
+      throw e;
+    }
+    trx.explicit = !this.#autocommit();
+    trx.readOnly = Number(this.session.vars.get('transaction_read_only')) === 1;
+    this.#begun = false;
+  }
+
+  /**
+   * The statement failed with `err` after undo record `sp`: undo the statement; a deadlock
+   * rolls back the whole transaction; a lock wait becomes a LockWaitPending (server) or 1205
+   * (API); anything else ends an autocommit transaction. Returns what to throw.
+   */
+  #failed(err: unknown, sp: number): unknown {
+    const trx = this.trx;
+    trx.rollbackTo(sp);
+    if (err instanceof LockTableFullError) {
+      if (!trx.explicit) trx.rollback();
+      return new SqlError('ER_LOCK_TABLE_FULL', 'The total number of locks exceeds the lock table size');
+    }
+    if (!(err instanceof LockWaitSignal)) {
+      if (!trx.explicit) trx.rollback();
+      return err;
+    }
+    if (err.deadlock) return this.#deadlocked(err.what);
+    if (!this.asyncWaits) {
+      // granted at once (the deadlock search rolled back the holder): run the statement again
+      const end = trx.abandonWait();
+      if (end === 'granted') return RETRY;
+      return this.#waitFailed(end === 'victim' ? 'victim' : 'timeout');
+    }
+    this.entry.state = err.mdl ? 'Waiting for table metadata lock' : 'Waiting for row lock';
+    const timeoutS = Number(
+      this.session.vars.get(err.mdl ? 'lock_wait_timeout' : 'innodb_lock_wait_timeout'),
+    );
+    return new LockWaitPending(async () => {
+      const end = await trx.waitForGrant(timeoutS * 1000);
+      this.entry.command = 'Sleep';
+      this.entry.state = '';
+      this.entry.info = null;
+      if (end === 'granted') {
+        this.rerun = true;
+        return;
+      }
+      throw this.#waitFailed(end);
+    });
+  }
+
+  #deadlocked(what: string): SqlError {
+    const trx = this.trx;
+    recordDeadlock(trx, what);
+    trx.rollback();
+    return deadlockError();
+  }
+
+  #waitFailed(end: WaitEnd): SqlError {
+    const trx = this.trx;
+    if (end === 'victim') {
+      trx.rollback();
+      return deadlockError();
+    }
+    if (end === 'ended') return interrupted();
+    // a timeout or KILL QUERY fails the statement only (innodb_rollback_on_timeout = OFF)
+    if (!trx.explicit && trx.active) trx.rollback();
+    return end === 'cancelled' ? interrupted() : lockWaitTimeout();
+  }
+
+  /** DDL: commit first, then hold the table's metadata lock exclusively while the statement runs. */
+  #ddl(tag: string, v: unknown, f: () => QueryResult): QueryResult {
+    const trx = this.trx;
+    // a DDL statement run again after its metadata lock wait keeps the lock it was granted
+    if (trx.active && !this.#ddlWaiting) this.commit();
+    this.#ddlWaiting = false;
+    const tables = ddlTables(tag, v)
+      .filter((n) => this.session.db.hasTable(n))
+      .map((n) => this.session.db.table(n));
+    if (tables.length === 0 || tag === 'Analyze') return f();
+    this.#open();
+    trx.explicit = false;
+    try {
+      for (const t of tables) trx.lockTable(t, 'X');
+    } catch (err) {
+      const out = this.#failed(err, 0);
+      if (out instanceof LockWaitPending) this.#ddlWaiting = true;
+      throw out;
+    }
+    try {
+      return f();
+    } finally {
+      trx.commit();
+    }
+  }
+
+  // ------------------------------------------------------------------ statements
+
+  /**
+   * BEGIN / START TRANSACTION [READ ONLY | READ WRITE] (undefined: neither, `transaction_read_only`
+   * decides): commits an open transaction first.
+   */
+  start(readOnly: boolean | undefined): void {
+    if (this.trx.active) this.commit();
+    this.#open();
+    this.trx.explicit = true;
+    if (readOnly !== undefined) this.trx.readOnly = readOnly;
+    this.#begun = true;
+  }
+
+  commit(): void {
+    this.trx.commit();
+    this.#begun = false;
+  }
+
+  rollback(): void {
+    this.trx.rollback();
+    this.#begun = false;
+  }
+
+  savepoint(name: string): void {
+    const trx = this.trx;
+    // outside a transaction a savepoint is accepted and forgotten at once, as MySQL under autocommit
+    if (!trx.active) {
+      if (this.#autocommit()) return;
+      this.#open();
+    }
+    const key = name.toLowerCase();
+    trx.savepoints.delete(key);
+    trx.savepoints.set(key, trx.undo.length);
+  }
+
+  rollbackToSavepoint(name: string): void {
+    const trx = this.trx;
+    const key = name.toLowerCase();
+    const sp = trx.savepoints.get(key);
+    if (sp === undefined) throw new SqlError('ER_SP_DOES_NOT_EXIST', `SAVEPOINT ${name} does not exist`);
+    trx.rollbackTo(sp);
+    // savepoints set after this one are gone; this one stays
+    let after = false;
+    for (const k of [...trx.savepoints.keys()]) {
+      if (after) trx.savepoints.delete(k);
+      if (k === key) after = true;
+    }
+  }
+
+  releaseSavepoint(name: string): void {
+    const trx = this.trx;
+    const key = name.toLowerCase();
+    if (!trx.savepoints.has(key))
+      throw new SqlError('ER_SP_DOES_NOT_EXIST', `SAVEPOINT ${name} does not exist`);
+    let after = false;
+    for (const k of [...trx.savepoints.keys()]) {
+      if (k === key) after = true;
+      if (after) trx.savepoints.delete(k);
+    }
+  }
+
+  /** KILL [CONNECTION | QUERY] of this session. */
+  kill(query: boolean): void {
+    const trx = this.trx;
+    if (trx.slot >= 0) trx.locks.cancel(trx.slot);
+    if (query) return;
+    if (this.onKill !== undefined) this.onKill();
+    else this.session.close();
+  }
+
+  /** The session closes (or its client went away): roll back, leave the process list. */
+  close(): void {
+    if (this.trx.active) this.trx.rollback();
+    processListOf(this.session.db).remove(this.entry.id);
+  }
+}
+
+/** Tables a DDL statement changes, by name. */
+function ddlTables(tag: string, v: unknown): string[] {
+  const o = obj(v);
+  const last = (n: unknown): string => objectName(n).at(-1)!;
+  switch (tag) {
+    case 'Drop':
+      if (o.object_type === 'Table') return arr(o.names).map(last);
+      if (o.object_type === 'Index' && o.table !== undefined && o.table !== null) return [last(o.table)];
+      return [];
+    case 'CreateIndex':
+      return [last(o.table_name)];
+    case 'AlterTable':
+      return [last(o.name)];
+    case 'Truncate':
+      return arr(o.table_names).map((t) => last(obj(t).name));
+    case 'RenameTable':
+      return arr(v).map((r) => last(obj(r).old_name));
+    default:
+      return [];
+  }
+}
+
+/** For DML: the statement's target table takes X locks on every row it reads. */
+export function lockTargetExclusive(table: Table): void {
+  const h = txnHooks.current;
+  if (h instanceof Transaction) h.exclusiveTable = table.id;
+}

@@ -1,0 +1,35 @@
+import type { Database } from '../storage/database.js';
+import { LockTable } from './lock-table.js';
+import { ProcessList } from './process-list.js';
+
+/**
+ * The lock table and process list of a database. Sessions on one thread share them through the
+ * Database; a host that runs sessions on worker threads creates one LockTable, passes its
+ * `buffer` to each worker and calls {@link useLockTable} there with `new LockTable(buffer)`
+ * before the worker's first session starts.
+ */
+const lockTables = new WeakMap<Database, LockTable>();
+const processLists = new WeakMap<Database, ProcessList>();
+
+export function lockTableOf(db: Database): LockTable {
+  let t = lockTables.get(db);
+  if (t === undefined) {
+    t = LockTable.create();
+    lockTables.set(db, t);
+  }
+  return t;
+}
+
+/** Makes `db`'s sessions use `table` (one shared by several threads). REQUIRES: no session started yet. */
+export function useLockTable(db: Database, table: LockTable): void {
+  lockTables.set(db, table);
+}
+
+export function processListOf(db: Database): ProcessList {
+  let p = processLists.get(db);
+  if (p === undefined) {
+    p = new ProcessList();
+    processLists.set(db, p);
+  }
+  return p;
+}

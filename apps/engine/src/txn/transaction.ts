@@ -1,0 +1,255 @@
+import type { Database } from '../storage/database.js';
+import type { Table } from '../storage/table.js';
+import { applyUndo } from './apply-undo.js';
+import { txnHooks, type TxnHooks } from './hooks.js';
+import {
+  DEADLOCK,
+  GRANTED,
+  type LockMode,
+  type LockTable,
+  WAIT_CANCELLED,
+  WAIT_GRANTED,
+  WAIT_VICTIM,
+  WAIT_WAITING,
+} from './lock-table.js';
+import { UndoLog, type UndoRecord } from './undo-log.js';
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Thrown (inside a statement) when a lock cannot be granted now: the statement is rolled back
+ * to its savepoint by the session, which then waits or fails. `deadlock`: waiting would have
+ * closed a cycle and this transaction is the victim (nothing is queued).
+ */
+export class LockWaitSignal extends Error {
+  override readonly name = 'LockWaitSignal';
+  readonly deadlock: boolean;
+  readonly mdl: boolean;
+  /** What was requested, for the deadlock report: table, key text, mode. */
+  readonly what: string;
+
+  constructor(deadlock: boolean, mdl: boolean, what: string) {
+    super(deadlock ? 'deadlock' : 'lock wait');
+    this.deadlock = deadlock;
+    this.mdl = mdl;
+    this.what = what;
+  }
+}
+
+/** How a wait ended. */
+export type WaitEnd = 'granted' | 'timeout' | 'victim' | 'cancelled' | 'ended';
+
+/** The read mode of the statement running: lock and hold, or only wait for writers (autocommit SELECT). */
+export type ReadMode = LockMode | 'check';
+
+/**
+ * One session's transaction: its slot in the shared lock table, its undo log, its savepoints.
+ * While one of its statements runs it is `txnHooks.current`, so the tables it touches lock each
+ * record first (two-phase: every lock is held to commit or rollback) and log each write's undo.
+ * The object lives as long as the session; each transaction reuses it.
+ */
+export class Transaction implements TxnHooks {
+  readonly db: Database;
+  readonly locks: LockTable;
+  readonly connectionId: number;
+  readonly undo: UndoLog = new UndoLog();
+  /**
+   * Lock-table slot, taken at the transaction's first lock or write (an autocommit SELECT that
+   * meets no writer never takes one), else -1.
+   */
+  slot = -1;
+  #open = false;
+  /** Bumped at every begin: a wait that outlives its transaction sees it changed. */
+  epoch = 0;
+  /** Opened by BEGIN / START TRANSACTION or by a statement under autocommit=0 (ends at COMMIT). */
+  explicit = false;
+  readOnly = false;
+  /** When the transaction began (Date.now()), for SHOW ENGINE INNODB STATUS. */
+  startedAt = 0;
+  readonly savepoints: Map<string, number> = new Map();
+  /** The statement's read mode, and the one table whose reads take X (UPDATE/DELETE's target). */
+  readMode: ReadMode = 'S';
+  exclusiveTable = -1;
+  /** Tables whose metadata lock (shared) this transaction holds. */
+  readonly #mdl = new Set<number>();
+  #record: { tableId: number; op: number; key: Uint8Array; before: Uint8Array } = {
+    tableId: 0,
+    op: 0,
+    key: EMPTY,
+    before: EMPTY,
+  };
+  /** The request that made the statement wait, for the reports. */
+  waitingFor = '';
+  waitIsMdl = false;
+  waitStarted = 0;
+  /** A request is queued and its wait not finished yet (finishWait not called). */
+  #waitPending = false;
+
+  constructor(db: Database, locks: LockTable, connectionId: number) {
+    this.db = db;
+    this.locks = locks;
+    this.connectionId = connectionId;
+  }
+
+  get active(): boolean {
+    return this.#open;
+  }
+
+  /** Opens a transaction if none is open (its lock-table slot comes with its first lock). */
+  begin(): void {
+    if (this.#open) return;
+    this.#open = true;
+    this.epoch++;
+    this.startedAt = Date.now();
+  }
+
+  #slot(): number {
+    if (this.slot < 0) this.slot = this.locks.begin(this.connectionId);
+    return this.slot;
+  }
+
+  // ------------------------------------------------------------------ TxnHooks
+
+  read(table: Table, key: Uint8Array, off: number, len: number): void {
+    let mode = this.readMode;
+    if (table.id === this.exclusiveTable) mode = 'X';
+    else if (mode === 'check') {
+      // autocommit SELECT: nothing to hold; wait only for a writer's X lock, if the table has any
+      if (!this.locks.hasXLocks(table.id)) return;
+      mode = 'S';
+    }
+    this.#lock(table, key, off, len, mode);
+  }
+
+  write(table: Table, key: Uint8Array): void {
+    this.#lock(table, key, 0, key.length, 'X');
+  }
+
+  logUndo(table: Table, op: number, key: Uint8Array, before: Uint8Array): void {
+    const r = this.#record;
+    r.tableId = table.id;
+    r.op = op;
+    r.key = key;
+    r.before = before;
+    this.undo.append(r);
+    this.locks.setWeight(this.#slot(), this.undo.length);
+  }
+
+  #lock(table: Table, key: Uint8Array, off: number, len: number, mode: LockMode): void {
+    if (!this.#mdl.has(table.id)) this.lockTable(table, 'S');
+    const r = this.locks.lock(this.#slot(), table.id, key, off, len, mode);
+    if (r === GRANTED) return;
+    this.waitingFor = `RECORD LOCKS table \`test\`.\`${table.name}\` index PRIMARY lock_mode ${mode} key ${hex(key, off, len)}`;
+    this.waitIsMdl = false;
+    this.#waitPending = r !== DEADLOCK;
+    this.waitStarted = Date.now();
+    throw new LockWaitSignal(r === DEADLOCK, false, this.waitingFor);
+  }
+
+  /** The table's metadata lock: S for every transaction that uses it, X for DDL. */
+  lockTable(table: Table, mode: LockMode): void {
+    const r = this.locks.lock(this.#slot(), table.id, EMPTY, 0, 0, mode, true);
+    if (r === GRANTED) {
+      if (mode === 'S') this.#mdl.add(table.id);
+      return;
+    }
+    this.waitingFor = `METADATA LOCK table \`test\`.\`${table.name}\` mode ${mode}`;
+    this.waitIsMdl = true;
+    this.#waitPending = r !== DEADLOCK;
+    this.waitStarted = Date.now();
+    throw new LockWaitSignal(r === DEADLOCK, true, this.waitingFor);
+  }
+
+  // ------------------------------------------------------------------ ends
+
+  /** Undoes the writes after `savepoint` (a record count of the undo log); locks stay (2PL). */
+  rollbackTo(savepoint: number): void {
+    const saved = txnHooks.current;
+    txnHooks.current = null;
+    try {
+      this.undo.rollbackTo(savepoint, (rec: UndoRecord) => applyUndo(this.db, rec));
+    } finally {
+      txnHooks.current = saved;
+    }
+    if (this.slot >= 0) this.locks.setWeight(this.slot, this.undo.length);
+  }
+
+  /** Commit: forget the undo, release every lock. */
+  commit(): void {
+    this.undo.clear();
+    this.#end();
+  }
+
+  /** Roll back everything, release every lock. */
+  rollback(): void {
+    if (this.slot >= 0 && this.#waitPending) {
+      // a wait still pending (the session closes): withdraw it and wake its sleeper, which finds
+      // its transaction ended
+      this.#waitPending = false;
+      this.locks.finishWait(this.slot, Date.now() - this.waitStarted);
+      const w = this.locks.waitWord(this.slot);
+      Atomics.notify(w.int32, w.index);
+    }
+    this.rollbackTo(0);
+    this.#end();
+  }
+
+  #end(): void {
+    if (this.slot >= 0) this.locks.end(this.slot);
+    this.slot = -1;
+    this.#open = false;
+    this.explicit = false;
+    this.readOnly = false;
+    this.savepoints.clear();
+    this.#mdl.clear();
+  }
+
+  // ------------------------------------------------------------------ waits
+
+  /**
+   * Sleeps until the queued request is granted, the transaction is chosen as a deadlock victim,
+   * the wait is cancelled (KILL QUERY), or `timeoutMs` passes (the request is then withdrawn).
+   * Never blocks the thread (Atomics.waitAsync); works the same for a grant made by a session on
+   * this thread or on another one attached to the same lock table.
+   */
+  async waitForGrant(timeoutMs: number): Promise<WaitEnd> {
+    const slot = this.slot;
+    const epoch = this.epoch;
+    const { int32, index } = this.locks.waitWord(slot);
+    const deadline = this.waitStarted + timeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (Atomics.load(int32, index) !== WAIT_WAITING || left <= 0) break;
+      const r = (
+        Atomics as unknown as {
+          waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: unknown };
+        }
+      ).waitAsync(int32, index, WAIT_WAITING, left);
+      if (r.async) await (r.value as Promise<unknown>);
+      if (this.epoch !== epoch || this.slot !== slot) return 'ended';
+    }
+    if (this.epoch !== epoch || this.slot !== slot) return 'ended';
+    this.#waitPending = false;
+    const s = this.locks.finishWait(slot, Date.now() - this.waitStarted);
+    if (s === WAIT_GRANTED) return 'granted';
+    if (s === WAIT_VICTIM) return 'victim';
+    if (s === WAIT_CANCELLED) return 'cancelled';
+    return 'timeout';
+  }
+
+  /** Withdraws a queued request without waiting (the synchronous API cannot wait). */
+  abandonWait(): WaitEnd {
+    this.#waitPending = false;
+    const s = this.locks.finishWait(this.slot, 0);
+    if (s === WAIT_GRANTED) return 'granted';
+    if (s === WAIT_VICTIM) return 'victim';
+    return 'timeout';
+  }
+}
+
+function hex(key: Uint8Array, off: number, len: number): string {
+  let s = '';
+  const n = Math.min(len, 32);
+  for (let i = 0; i < n; i++) s += key[off + i]!.toString(16).padStart(2, '0');
+  return len > n ? `${s}…` : s;
+}
