@@ -115,9 +115,6 @@ export class LockTableFullError extends Error {
   override readonly name = 'LockTableFullError';
 }
 
-/** Names a lock for the deadlock report: table name and key text, supplied by the session. */
-export type LockNamer = (tableId: number, mdl: boolean) => string;
-
 export class LockTable {
   readonly buffer: SharedArrayBuffer;
   readonly #a: Int32Array;
