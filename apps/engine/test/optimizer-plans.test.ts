@@ -67,6 +67,12 @@ describe('Q10 variant: statistics decide the plan', () => {
     // rec_per_key of lineitem's PRIMARY prefix: floor(floor(60175 / 15000) / 2) = 2, as the post's plan
     expect(e[3]![8]).toBe(2);
     expect(e[0]![10]).toBe('Using where; Using temporary; Using filesort');
+    // the filesort reads the temporary table of groups: Sort_scan, as the post's counters
+    session.query('FLUSH STATUS');
+    expect(session.query(Q10).rows).toHaveLength(20);
+    expect([session.status().Sort_scan, session.status().Sort_range, session.status().Select_range]).toEqual([
+      1, 0, 1,
+    ]);
   });
 
   it('i_c_nationkey with n_diff = its rows (rec_per_key understated to 1) gives the bad plan', () => {

@@ -566,7 +566,8 @@ function bindSelect(
             keyTypes,
             keyDesc,
             c.env,
-            stages[0]?.access.kind === 'ref' || stages[0]?.access.kind === 'range'
+            // a sort of grouped rows reads the temporary table: Sort_scan, as MySQL counts it
+            !aggregated && (stages[0]?.access.kind === 'ref' || stages[0]?.access.kind === 'range')
               ? 'Sort_range'
               : 'Sort_scan',
           )
