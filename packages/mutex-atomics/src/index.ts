@@ -19,7 +19,7 @@ export type {
   LatchCountersDescriptor,
   LatchCountsSnapshot,
 } from './counters.js';
-export { COUNTER_SLOTS, formatInnodbStatus, LatchCounters } from './counters.js';
+export { COUNTER_SLOTS, formatInnodbStatus, LatchCounters, semaphoreLines } from './counters.js';
 export {
   MUTEX_SLOTS,
   mutexCheckValid,

@@ -21,7 +21,19 @@ export function serveCommand(argv: readonly string[]): void {
   const pidFile = args.options.has('pid-file') ? resolve(stringOption(args, 'pid-file', 'serve')) : undefined;
   const user = args.options.has('user') ? stringOption(args, 'user', 'serve') : undefined;
   const password = args.options.get('password');
-  const db = existsSync(path) ? Database.open(path) : Database.create(path);
+  const latches = args.options.has('latches') ? stringOption(args, 'latches', 'serve') : 'atomic';
+  if (latches !== 'atomic' && latches !== 'legacy')
+    throw new UsageError(`serve: --latches must be atomic or legacy, got ${latches}`);
+  const dbOptions = {
+    latches,
+    ...(args.options.has('innodb_buffer_pool_size')
+      ? { innodb_buffer_pool_size: positiveInteger(args, 'innodb_buffer_pool_size', 'serve', 134217728) }
+      : {}),
+    ...(args.options.has('innodb_buffer_pool_instances')
+      ? { innodb_buffer_pool_instances: positiveInteger(args, 'innodb_buffer_pool_instances', 'serve', 1) }
+      : {}),
+  } as const;
+  const db = existsSync(path) ? Database.open(path, dbOptions) : Database.create(path, dbOptions);
   const server = new MysqlServer(db, {
     port,
     bind: (args.options.get('bind') as string | undefined) ?? '127.0.0.1',

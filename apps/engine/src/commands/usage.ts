@@ -78,10 +78,13 @@ export const SERVE: CommandHelp = {
       'max_connections',
       'max_allowed_packet',
       'wait_timeout',
+      'latches',
+      'innodb_buffer_pool_size',
+      'innodb_buffer_pool_instances',
     ],
   },
   synopsis:
-    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S]',
+    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N]',
   text: `serve the database FILE (created if missing) over the MySQL client/server protocol to
 mysql2, mariadb and mysql clients, on 127.0.0.1:3306 by default or on a unix socket. Prints
 where it listens; SIGTERM or SIGINT stops accepting, closes every session, flushes and closes

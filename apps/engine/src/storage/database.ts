@@ -51,6 +51,12 @@ export interface DatabaseOptions {
    * the file): `'hdd'`, `'ssd'`, `'nvme'` or a custom profile. Default: none (plain file).
    */
   readonly disk?: 'hdd' | 'ssd' | 'nvme' | DiskProfile;
+  /**
+   * Page latches of the buffer pool, and so of every tree (they latch pages through it):
+   * `'atomic'`, the atomics rw-lock of InnoDB Plugin 1.0.3+, or `'legacy'`, MySQL 5.1's rw-lock
+   * behind its inner mutex with 5.1's spin defaults. Default `'atomic'`.
+   */
+  readonly latches?: 'atomic' | 'legacy';
 }
 
 /** First index id given to user indexes (1–4 are the dictionary trees). */
@@ -472,6 +478,7 @@ function openPool(
     ...(options.innodb_buffer_pool_instances === undefined
       ? {}
       : { innodb_buffer_pool_instances: options.innodb_buffer_pool_instances }),
+    ...(options.latches === undefined ? {} : { latches: options.latches }),
     device,
   });
   return { pool, device };
