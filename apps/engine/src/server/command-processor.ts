@@ -228,6 +228,9 @@ export class CommandProcessor {
       return;
     }
     const p = this.session.prepare(sql);
+    const shape = p.describe();
+    const columns =
+      shape === undefined ? [] : columnsOf({ ...shape, rows: [], affectedRows: 0, insertId: 0, warnings: 0 });
     const id = this.#nextStatementId++;
     this.#statements.set(id, {
       run: p.run,
@@ -237,7 +240,7 @@ export class CommandProcessor {
       longData: new Map(),
       longDataError: false,
     });
-    writePrepareOk(w, id, p.paramCount);
+    writePrepareOk(w, id, p.paramCount, columns);
   }
 
   #execute(r: PacketReader, w: PacketWriter): void {

@@ -116,8 +116,17 @@ export class Session {
     return last!;
   }
 
-  /** Parse and plan once; `run(params)` executes (re-planned only if parameter types change). */
-  prepare(sql: string): { run(params?: readonly unknown[]): QueryResult; readonly paramCount: number } {
+  /**
+   * Parse and plan once; `run(params)` executes (re-planned only if parameter types change).
+   * `describe()` gives a query's result columns as planned with every parameter NULL (what
+   * COM_STMT_PREPARE_OK announces; an execution's own result carries its exact types), or
+   * undefined for a statement that returns no rows.
+   */
+  prepare(sql: string): {
+    run(params?: readonly unknown[]): QueryResult;
+    readonly paramCount: number;
+    describe(): { columns: string[]; types: SqlType[] } | undefined;
+  } {
     this.#checkOpen();
     const stmts = parseSql(sql);
     if (stmts.length !== 1)
@@ -130,6 +139,16 @@ export class Session {
     const plans = new Map<string, { c: Compiled; run: RunState }>();
     return {
       paramCount: ph.length,
+      describe: () => {
+        const [tag, v] = tagOf(st);
+        if (tag !== 'Query') return undefined;
+        const run = new RunState();
+        run.params = ph.map(() => null);
+        const index = new Map<unknown, number>();
+        for (const [i, p] of ph.entries()) index.set(p, i);
+        const plan = bindQuery(v, { env: this.#queryEnv(sql, index, run), run }, undefined);
+        return { columns: [...plan.columns], types: [...plan.types] };
+      },
       run: (params: readonly unknown[] = []) => {
         this.#checkOpen();
         if (params.length !== ph.length)
