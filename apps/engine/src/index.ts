@@ -30,3 +30,5 @@ export { Session } from './session/session.js';
 export type { QueryResult } from './session/session.js';
 export { describeAddress, MysqlServer } from './server/server.js';
 export type { ListenAddress, ServeOptions } from './server/server.js';
+export type { WorkerHostOptions } from './server/worker-session-host.js';
+export { WorkerSessionHost } from './server/worker-session-host.js';

@@ -4,6 +4,7 @@ import { type ProtocolError, serverErrors, writeErr } from './packets/err.js';
 import { readHandshakeResponse, writeGreeting } from './packets/handshake.js';
 import { writeOk } from './packets/ok.js';
 import { DATABASE_NAME } from './protocol.js';
+import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
 import { MalformedPacketError, PacketWriter } from './wire.js';
 
@@ -67,6 +68,9 @@ export class ClientConnection {
   readonly #scramble = scramble();
   #state: 'greeting' | 'auth' | 'command' | 'closed' = 'greeting';
   #handle: SessionHandle | undefined;
+  /** A command whose reply is still coming: later packets wait in `#queued`, in order. */
+  #busy = false;
+  readonly #queued: IncomingPacket[] = [];
   readonly #handshakeTimer: NodeJS.Timeout;
   #idleTimer: NodeJS.Timeout | undefined;
 
@@ -118,12 +122,37 @@ export class ClientConnection {
       this.#authenticate(payload, p.sequenceId);
       return;
     }
+    if (this.#busy) {
+      this.#queued.push({ ...p, buffer: Buffer.from(payload), offset: 0, end: payload.length });
+      return;
+    }
     if (p.sequenceId !== 0) {
       this.#fail(serverErrors.outOfOrder(), p.sequenceId + 1);
       return;
     }
     clearTimeout(this.#idleTimer);
     const reply = this.#handle!.handle(payload);
+    if (!(reply instanceof Promise)) {
+      this.#reply(reply);
+      return;
+    }
+    this.#busy = true;
+    reply.then(
+      (r) => {
+        this.#busy = false;
+        if (this.#state === 'closed') return;
+        this.#reply(r);
+        while (!this.#busy && this.#state === 'command' && this.#queued.length > 0)
+          this.#step(this.#queued.shift());
+      },
+      () => {
+        this.#busy = false;
+        this.#close();
+      },
+    );
+  }
+
+  #reply(reply: Reply): void {
     if (reply.bytes.length > 0) this.#send(reply.bytes);
     if (reply.close) this.#close();
     else this.#idle(reply.waitTimeout);

@@ -4,7 +4,8 @@ import { CommandProcessor, type Reply } from './command-processor.js';
 
 /** One connection's side of the boundary: payloads in, replies out. */
 export interface SessionHandle {
-  handle(payload: Buffer): Reply;
+  /** The reply, or a promise of it (a session on another thread, a statement that waits). */
+  handle(payload: Buffer): Reply | Promise<Reply>;
   close(): void;
 }
 

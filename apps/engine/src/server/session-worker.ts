@@ -1,0 +1,140 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { SqlDictionary } from '../session/dictionary.js';
+import { Session } from '../session/session.js';
+import { attachDatabase } from '../storage/attach.js';
+import type { Database } from '../storage/database.js';
+import { CommandProcessor, type Reply } from './command-processor.js';
+import { COM_STMT_CLOSE, COM_STMT_PREPARE } from './protocol.js';
+import { commandKind, type StatementKind, sqlKind } from './statement-kind.js';
+import type { FromWorker, SessionWorkerData, ToWorker } from './worker-messages.js';
+import { WorkerShared } from './worker-shared.js';
+
+// A session worker (see worker-session-host.ts): one Database attached to the server's buffer
+// pool, serving the connections the main thread assigns to it, one command at a time.
+if (parentPort === null) throw new Error('session-worker.js runs as a worker thread of enginekit serve');
+const port = parentPort;
+const data = workerData as SessionWorkerData;
+const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
+
+interface Conn {
+  readonly p: CommandProcessor;
+  /** Kinds of this connection's prepared statements, by statement id. */
+  readonly prepared: Map<number, StatementKind>;
+}
+
+let db: Database;
+const shared = new WorkerShared(data.shared);
+let seen = -1;
+const conns = new Map<number, Conn>();
+
+/** Brings the dictionary up to date. REQUIRES: the metadata lock (S or X). */
+function refresh(): void {
+  const v = shared.version;
+  if (v === seen) return;
+  db.reloadDictionary();
+  SqlDictionary.forget(db);
+  shared.writeLock();
+  try {
+    shared.shareRowCounts(db, false);
+  } finally {
+    shared.writeUnlock();
+  }
+  seen = v;
+}
+
+function run(c: Conn, payload: Buffer): Reply {
+  const kind = commandKind(payload, c.prepared);
+  if (kind === 'none') return c.p.handle(payload);
+  if (kind === 'ddl') {
+    shared.mdlX();
+    try {
+      refresh();
+      const reply = c.p.handle(payload);
+      // The DDL's own tables (new objects, counts it set) seed the shared counts; then the others
+      // reload at their next statement.
+      shared.shareRowCounts(db, true);
+      SqlDictionary.forget(db);
+      shared.bumpVersion();
+      seen = shared.version;
+      return reply;
+    } finally {
+      shared.mdlXUnlock();
+    }
+  }
+  shared.mdlS();
+  try {
+    refresh();
+    if (kind === 'read') return c.p.handle(payload);
+    shared.writeLock();
+    try {
+      return c.p.handle(payload);
+    } finally {
+      shared.writeUnlock();
+    }
+  } finally {
+    shared.mdlSUnlock();
+  }
+}
+
+/** Keeps the kind of each prepared statement (the id from its COM_STMT_PREPARE_OK). */
+function track(c: Conn, payload: Buffer, reply: Reply): void {
+  if (payload[0] === COM_STMT_PREPARE) {
+    const b = reply.bytes;
+    if (b.length >= 9 && b[4] === 0x00) {
+      c.prepared.set(b.readUInt32LE(5), sqlKind(payload.subarray(1).toString('utf8')));
+    }
+  } else if (payload[0] === COM_STMT_CLOSE && payload.length >= 5) {
+    c.prepared.delete(payload.readUInt32LE(1));
+  }
+}
+
+function onMessage(m: ToWorker): void {
+  switch (m.t) {
+    case 'open': {
+      const session = new Session(db);
+      conns.set(m.conn, { p: new CommandProcessor(session, m.conn), prepared: new Map() });
+      return;
+    }
+    case 'cmd': {
+      const c = conns.get(m.conn);
+      if (c === undefined) return;
+      c.p.threadsConnected = m.connected;
+      const payload = Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.length);
+      const reply = run(c, payload);
+      track(c, payload, reply);
+      const bytes = new Uint8Array(reply.bytes);
+      post({ t: 'reply', conn: m.conn, bytes, close: reply.close, waitTimeout: reply.waitTimeout }, [
+        bytes.buffer as ArrayBuffer,
+      ]);
+      return;
+    }
+    case 'close': {
+      const c = conns.get(m.conn);
+      conns.delete(m.conn);
+      c?.p.close();
+      return;
+    }
+    case 'stop': {
+      for (const c of conns.values()) c.p.close();
+      conns.clear();
+      db.detachFromPool();
+      post({ t: 'stopped' });
+      port.close();
+      return;
+    }
+  }
+}
+
+try {
+  db = attachDatabase(data.path, data.pool, data.pageSize);
+  shared.mdlS();
+  try {
+    refresh();
+  } finally {
+    shared.mdlSUnlock();
+  }
+  port.on('message', onMessage);
+  post({ t: 'ready' });
+} catch (e) {
+  post({ t: 'failed', message: e instanceof Error ? e.message : String(e) });
+}

@@ -1,0 +1,33 @@
+import type { BufferPoolDescriptor } from '@enginekit/buffer-pool';
+
+/** What a session worker starts from (its `workerData`). */
+export interface SessionWorkerData {
+  /** The database file (each worker opens its own handle). */
+  readonly path: string;
+  readonly pageSize: number;
+  readonly pool: BufferPoolDescriptor;
+  /** WorkerShared's buffer. */
+  readonly shared: SharedArrayBuffer;
+  /** This worker's number, from 0. */
+  readonly worker: number;
+}
+
+/** Main thread → worker. */
+export type ToWorker =
+  | { readonly t: 'open'; readonly conn: number }
+  | { readonly t: 'cmd'; readonly conn: number; readonly payload: Uint8Array; readonly connected: number }
+  | { readonly t: 'close'; readonly conn: number }
+  | { readonly t: 'stop' };
+
+/** Worker → main thread. */
+export type FromWorker =
+  | { readonly t: 'ready' }
+  | {
+      readonly t: 'reply';
+      readonly conn: number;
+      readonly bytes: Uint8Array;
+      readonly close: boolean;
+      readonly waitTimeout: number;
+    }
+  | { readonly t: 'stopped' }
+  | { readonly t: 'failed'; readonly message: string };
