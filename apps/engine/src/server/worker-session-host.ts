@@ -118,10 +118,9 @@ export class WorkerSessionHost implements SessionHost {
     s.worker.on('exit', (code) => fail(new Error(`session worker exited (${code})`)));
   }
 
-  /** The worker (0 .. threads − 1) serving a connection, −1 if it is not open. */
-  workerOf(connectionId: number): number {
-    const s = this.#conns.get(connectionId);
-    return s === undefined ? -1 : this.#slots.indexOf(s);
+  /** Connections open on each worker now. */
+  connectionsPerWorker(): number[] {
+    return this.#slots.map((s) => s.conns);
   }
 
   get connected(): number {
