@@ -7,11 +7,12 @@
 //   SB_TIME [20]                               seconds per point
 //   SB_THREADS [1,2,4,8,16,32]                 sysbench client threads
 //   SB_TESTS [oltp_point_select,oltp_read_only,oltp_read_write]
-//   SB_CONFIGS [atomic-1,atomic-8,legacy-1,mariadb]
-//       enginekit as <latches>-<innodb_buffer_pool_instances>, and/or mariadb
+//   SB_CONFIGS [atomic-1-2,atomic-8-2,legacy-1-2,atomic-1-0,mariadb]
+//       enginekit as <latches>-<innodb_buffer_pool_instances>-<serve --threads>, and/or mariadb
 //   SB_SKIP_TRX [on]                           sysbench's --skip_trx: every statement in autocommit
 //   SB_POOL [134217728]                        innodb_buffer_pool_size of both servers
-//   SB_WARMUP [2]                              sysbench --warmup-time before each point (not counted)
+//   SB_WARMUP [10]                             seconds of oltp_read_only at 4 threads after each server
+//                                              start, not counted (JIT, buffer pool)
 // Prints one Markdown table (TPS, QPS, p95 ms per test × threads × config) with the load average.
 // Both servers run on this machine beside sysbench; the figures are throughput of the whole box.
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,10 +27,10 @@ const size = Number(env.SB_SIZE ?? 100_000);
 const seconds = Number(env.SB_TIME ?? 20);
 const threads = (env.SB_THREADS ?? '1,2,4,8,16,32').split(',').map(Number);
 const tests = (env.SB_TESTS ?? 'oltp_point_select,oltp_read_only,oltp_read_write').split(',');
-const configs = (env.SB_CONFIGS ?? 'atomic-1,atomic-8,legacy-1,mariadb').split(',');
+const configs = (env.SB_CONFIGS ?? 'atomic-1-2,atomic-8-2,legacy-1-2,atomic-1-0,mariadb').split(',');
 const skipTrx = env.SB_SKIP_TRX ?? 'on';
 const poolSize = Number(env.SB_POOL ?? 134217728);
-const warmup = Number(env.SB_WARMUP ?? 2);
+const warmup = Number(env.SB_WARMUP ?? 10);
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'sysbench-'));
 const load = () =>
@@ -85,7 +86,7 @@ function stop(child) {
 }
 
 /** `enginekit serve` on the one database file; returns the child and its socket. */
-async function startEnginekit(latches, instances) {
+async function startEnginekit(latches, instances, workers) {
   const socket = join(dir, 'ek.sock');
   const child = spawn(
     process.execPath,
@@ -104,6 +105,8 @@ async function startEnginekit(latches, instances) {
       String(poolSize),
       '--max_connections',
       '200',
+      '--threads',
+      String(workers),
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
@@ -140,7 +143,7 @@ async function startMariadb() {
       '--user=root',
       `--innodb-buffer-pool-size=${poolSize}`,
       '--max-connections=200',
-      '--log-error=' + join(dir, 'maria.err'),
+      `--log-error=${join(dir, 'maria.err')}`,
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
@@ -166,15 +169,16 @@ const runConfig = async (name, start, prepared) => {
     server = await start();
   }
   try {
+    if (warmup > 0)
+      sysbench('oltp_read_only', server.socket, [
+        '--threads=4',
+        `--time=${warmup}`,
+        `--skip_trx=${skipTrx}`,
+        'run',
+      ]);
     for (const test of tests) {
       for (const n of threads) {
-        const extra = [
-          `--threads=${n}`,
-          `--time=${seconds + warmup}`,
-          `--warmup-time=${warmup}`,
-          '--report-interval=0',
-          `--skip_trx=${skipTrx}`,
-        ];
+        const extra = [`--threads=${n}`, `--time=${seconds}`, '--report-interval=0', `--skip_trx=${skipTrx}`];
         // Without transactions two threads may delete and re-insert the same id at once: the
         // second INSERT is a duplicate (1062), counted as an ignored error, on both servers.
         if (skipTrx === 'on') extra.push('--mysql-ignore-errors=1062');
@@ -200,10 +204,10 @@ try {
       await runConfig('mariadb', startMariadb, false);
       continue;
     }
-    const [latches, inst] = c.split('-');
+    const [latches, inst, workers = '2'] = c.split('-');
     await runConfig(
-      `enginekit ${latches}, ${inst} instance(s)`,
-      () => startEnginekit(latches, Number(inst)),
+      `enginekit ${latches}, ${inst} instance(s), ${workers === '0' ? 'main thread' : `${workers} workers`}`,
+      () => startEnginekit(latches, Number(inst), Number(workers)),
       ekPrepared,
     );
     ekPrepared = true;
