@@ -112,6 +112,29 @@ describe('sessions on 2 worker threads over one buffer pool', () => {
     s.db.close();
   });
 
+  it('SHOW GLOBAL STATUS sums the workers; SHOW SESSION STATUS is the session alone', async () => {
+    const s = await start('status', 2);
+    const a = await s.connect();
+    const b = await s.connect();
+    expect(s.host.connectionsPerWorker()).toEqual([1, 1]);
+    const globalSelects = async (c: mysql.Connection) => {
+      const [r] = await c.query("SHOW GLOBAL STATUS LIKE 'Com_select'");
+      return Number((r as { Value: string }[])[0]!.Value);
+    };
+    const before = await globalSelects(a);
+    for (let i = 0; i < 3; i++) await a.query('SELECT 1');
+    for (let i = 0; i < 5; i++) await b.query('SELECT 2');
+    expect(await globalSelects(a)).toBe(before + 8);
+    expect(await globalSelects(b)).toBe(before + 8);
+    const [own] = await b.query("SHOW SESSION STATUS LIKE 'Com_select'");
+    expect(Number((own as { Value: string }[])[0]!.Value)).toBe(5);
+    // the sums are not kept: another query on a still counts from its own worker's value
+    await a.query('SELECT 3');
+    expect(await globalSelects(b)).toBe(before + 9);
+    await s.stop();
+    s.db.close();
+  });
+
   it('enginekit serve --threads 2 shuts down cleanly on SIGTERM and the file keeps the rows', async () => {
     const socket = join(dir, 'serve.sock');
     const path = join(dir, 'serve.ekdb');

@@ -8,6 +8,7 @@ import { COM_STMT_CLOSE, COM_STMT_PREPARE } from './protocol.js';
 import { commandKind, type StatementKind, sqlKind } from './statement-kind.js';
 import type { FromWorker, SessionWorkerData, ToWorker } from './worker-messages.js';
 import { WorkerShared } from './worker-shared.js';
+import { WorkerStatus } from './worker-status.js';
 
 // A session worker (see worker-session-host.ts): one Database attached to the server's buffer
 // pool, serving the connections the main thread assigns to it, one command at a time.
@@ -24,6 +25,8 @@ interface Conn {
 
 let db: Database;
 const shared = new WorkerShared(data.shared);
+const status = new WorkerStatus(data.shared, WorkerShared.STATUS_OFFSET, data.workers, data.worker);
+const SHOW_GLOBAL_STATUS = /^\s*show\s+global\s+status\b/i;
 let seen = -1;
 const conns = new Map<number, Conn>();
 
@@ -64,7 +67,11 @@ function run(c: Conn, payload: Buffer): Reply {
   shared.mdlS();
   try {
     refresh();
-    if (kind === 'read') return c.p.handle(payload);
+    if (kind === 'read') {
+      if (payload[0] === 0x03 && SHOW_GLOBAL_STATUS.test(payload.subarray(1).toString('utf8')))
+        return status.withSums(c.p.session.globalCounters.values, () => c.p.handle(payload));
+      return c.p.handle(payload);
+    }
     shared.writeLock();
     try {
       return c.p.handle(payload);
@@ -102,6 +109,7 @@ function onMessage(m: ToWorker): void {
       const payload = Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.length);
       const reply = run(c, payload);
       track(c, payload, reply);
+      status.publish(c.p.session.globalCounters.values);
       const bytes = new Uint8Array(reply.bytes);
       post({ t: 'reply', conn: m.conn, bytes, close: reply.close, waitTimeout: reply.waitTimeout }, [
         bytes.buffer as ArrayBuffer,

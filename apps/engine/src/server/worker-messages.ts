@@ -10,6 +10,8 @@ export interface SessionWorkerData {
   readonly shared: SharedArrayBuffer;
   /** This worker's number, from 0. */
   readonly worker: number;
+  /** How many workers the host started. */
+  readonly workers: number;
 }
 
 /** Main thread → worker. */

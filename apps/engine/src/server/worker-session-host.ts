@@ -58,7 +58,7 @@ export class WorkerSessionHost implements SessionHost {
     if (!Number.isInteger(threads) || threads < 1 || threads > 256)
       throw new RangeError(`threads must be an integer in [1, 256], got ${String(threads)}`);
     db.flush(); // the header and dictionary on the pages the workers read
-    const shared = new WorkerShared();
+    const shared = new WorkerShared(undefined, threads);
     const url = options.workerUrl ?? new URL('./session-worker.js', import.meta.url);
     const pool = db.pool.descriptor();
     const slots: Slot[] = [];
@@ -70,6 +70,7 @@ export class WorkerSessionHost implements SessionHost {
         pool,
         shared: shared.sab,
         worker: i,
+        workers: threads,
       };
       const worker = new Worker(url, { workerData: wd });
       const slot: Slot = { worker, conns: 0, pending: new Map(), exited: false };

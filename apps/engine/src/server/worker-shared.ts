@@ -12,6 +12,7 @@ import {
 } from '@enginekit/mutex-atomics';
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
+import { statusTableBytes } from './worker-status.js';
 
 /**
  * What the session workers share beyond the buffer pool, in one SharedArrayBuffer:
@@ -23,7 +24,8 @@ import type { Table } from '../storage/table.js';
  * | 16.. | the write mutex: statements that change rows hold it, so writers run one at a time |
  *
  * and from byte 256 one Float64 per table id: the table's row count (NaN until a worker that
- * loads the table seeds it from the dictionary), read and written under the write mutex.
+ * loads the table seeds it from the dictionary), read and written under the write mutex; then
+ * each worker's row of global status counters (worker-status.ts).
  *
  * Readers run in parallel with each other and with the one writer: trees couple S page latches
  * and a writer X-latches the pages it changes, so a reader never sees a half-made page. Row
@@ -41,9 +43,13 @@ export class WorkerShared {
   readonly #i32: Int32Array;
   readonly #rows: Float64Array;
 
-  constructor(sab?: SharedArrayBuffer) {
+  /** Where the status table (worker-status.ts) starts. */
+  static readonly STATUS_OFFSET: number = ROWS_OFFSET + MAX_TABLE_IDS * 8;
+
+  /** `workers`: rows of the status table to make room for (when creating). */
+  constructor(sab?: SharedArrayBuffer, workers = 0) {
     const fresh = sab === undefined;
-    this.sab = sab ?? new SharedArrayBuffer(ROWS_OFFSET + MAX_TABLE_IDS * 8);
+    this.sab = sab ?? new SharedArrayBuffer(WorkerShared.STATUS_OFFSET + statusTableBytes(workers));
     this.#i32 = new Int32Array(this.sab, 0, ROWS_OFFSET / 4);
     this.#rows = new Float64Array(this.sab, ROWS_OFFSET, MAX_TABLE_IDS);
     if (fresh) {
