@@ -3,7 +3,12 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig(
   libraryConfig({
-    entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'cli-worker': 'src/cli-worker.ts' },
+    entry: {
+      index: 'src/index.ts',
+      cli: 'src/cli.ts',
+      'cli-worker': 'src/cli-worker.ts',
+      'session-worker': 'src/server/session-worker.ts',
+    },
     formats: ['esm'],
   }),
 );

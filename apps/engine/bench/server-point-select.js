@@ -2,8 +2,9 @@
 // MySQL protocol vs through the API, on the built package:
 //   node bench/server-point-select.js            10,000 rows, 20,000 selects per run, 3 runs
 //   POINT_ROWS=100000 POINT_OPS=50000 node bench/server-point-select.js
-// The server runs in a child process (`enginekit serve`) so the client's work is not counted
-// against it; the client is mysql2 with `execute` (COM_STMT_EXECUTE, binary protocol), one
+// The server runs in a child process (`enginekit serve --threads 0`: the session on its main
+// thread; once more with --threads 1, the session on a worker thread) so the client's work is
+// not counted against it; the client is mysql2 with `execute` (COM_STMT_EXECUTE, binary protocol), one
 // statement in flight at a time, over a unix socket and over loopback TCP. When `sysbench` is
 // on the PATH (Debian package sysbench 1.0.20), its oltp_point_select at 1 thread runs too
 // (libmysqlclient's C client over the unix socket, its own table of the same size, 10 s).
@@ -82,15 +83,17 @@ try {
 
   // the protocol: the same file served, over a unix socket and over TCP
   const results = { api: median(api), side: median(side) };
-  for (const via of ['socket', 'tcp']) {
+  for (const via of ['socket', 'tcp', 'worker']) {
     const sock = join(dir, 'bench.sock');
     const { child, line } = await startServer(
-      via === 'socket' ? ['--db', apiFile, '--socket', sock] : ['--db', apiFile, '--port', '0'],
+      via === 'tcp'
+        ? ['--db', apiFile, '--port', '0', '--threads', '0']
+        : ['--db', apiFile, '--socket', sock, '--threads', via === 'worker' ? '1' : '0'],
     );
     try {
       const port = Number(/:(\d+)$/.exec(line)?.[1] ?? 0);
       const c = await mysql.createConnection(
-        via === 'socket' ? { socketPath: sock, user: 'root' } : { host: '127.0.0.1', port, user: 'root' },
+        via === 'tcp' ? { host: '127.0.0.1', port, user: 'root' } : { socketPath: sock, user: 'root' },
       );
       for (let i = 0; i < 2000; i++) await c.execute(SQL, [ids[i]]);
       const got = [];
@@ -110,7 +113,14 @@ try {
   const which = spawnSync('sh', ['-c', 'command -v sysbench'], { encoding: 'utf8' });
   if (which.status === 0) {
     const sock = join(dir, 'sysbench.sock');
-    const { child } = await startServer(['--db', join(dir, 'sysbench.db'), '--socket', sock]);
+    const { child } = await startServer([
+      '--db',
+      join(dir, 'sysbench.db'),
+      '--socket',
+      sock,
+      '--threads',
+      '0',
+    ]);
     try {
       const common = [
         'oltp_point_select',
@@ -145,6 +155,9 @@ try {
   );
   console.log(
     `  protocol, loopback TCP (mysql2)    ${fmt(results.tcp)}  = ${(results.tcp / results.api).toFixed(3)}× API`,
+  );
+  console.log(
+    `  protocol, unix socket, session on a worker thread (serve --threads 1)  ${fmt(results.worker)}  = ${(results.worker / results.api).toFixed(3)}× API`,
   );
   if (results.sysbench !== undefined)
     console.log(

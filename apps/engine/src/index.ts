@@ -39,3 +39,5 @@ export { lockTableOf, useLockTable } from './txn/registry.js';
 export { decodeUndoLog, UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE, UndoLog } from './txn/undo-log.js';
 export type { UndoRecord } from './txn/undo-log.js';
 export { applyUndo } from './txn/apply-undo.js';
+export type { WorkerHostOptions } from './server/worker-session-host.js';
+export { WorkerSessionHost } from './server/worker-session-host.js';

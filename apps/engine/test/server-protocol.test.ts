@@ -388,10 +388,11 @@ describe('commands without a client API', () => {
     const resetUnknown = Buffer.concat([Buffer.from([0x1a]), Buffer.from([9, 0, 0, 0])]);
     const r = await rawSession(s.port, [frame(0, prepare)]);
     // prepare OK: status 0, id 1, 1 column, 1 parameter; then the parameter definition and EOF,
-    // the column definition and EOF
+    // the column definition (named v) and EOF
     const p = packets(r.bytes);
     expect(p[0]!.subarray(0, 9).toString('hex')).toBe('000100000001000100');
     expect(p.length).toBe(5);
+    expect(p[3]!.includes(Buffer.from([1, 0x76]))).toBe(true);
     const all = await rawSession(s.port, [
       frame(0, prepare),
       frame(0, chunk('lo')),

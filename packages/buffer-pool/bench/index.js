@@ -1,11 +1,12 @@
 // Benchmarks of the built package (run `pnpm exec tsup` first):
 //   node bench/index.js                         all four, default sizes (about a minute)
-//   BENCH_ONLY=hit|ratio|scan|instances node bench/index.js
+//   BENCH_ONLY=hit|ratio|scan|instances|latches node bench/index.js
 //   BENCH_ACCESSES=1000000 BENCH_MS=3000 BENCH_SCAN_PAGES=16384 node bench/index.js   bigger runs
 import os from 'node:os';
 import { runHitPath } from './hit-path.js';
 import { runHitRatio } from './hit-ratio.js';
 import { runInstances } from './instances.js';
+import { runLatches } from './latches.js';
 import { runScan } from './scan-hdd.js';
 
 const only = process.env.BENCH_ONLY ?? '';
@@ -69,6 +70,23 @@ if (only === '' || only === 'instances') {
   for (const r of rows) {
     console.log(
       `| ${r.pages} | ${r.workers} | ${r.instances} | ${pct(r.hitRatio)} | ${r.mops.toFixed(3)} | ${r.spinWaits} | ${r.osWaits} |`,
+    );
+  }
+}
+
+if (only === 'latches') {
+  const durationMs = Number(process.env.BENCH_MS ?? 1000);
+  const rows = await runLatches({ durationMs });
+  console.log(
+    `\n### Page latches: workers fixing 16 hot pages (1 in 8 with X), ${durationMs} ms each, atomics vs 5.1\n`,
+  );
+  console.log(
+    '| workers | latches | M fixes/s | RW-shared spins | RW-excl spins | RW OS waits | mutex spin waits |',
+  );
+  console.log('|---:|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.workers} | ${r.latches} | ${r.mops.toFixed(3)} | ${r.sSpins} | ${r.xSpins} | ${r.osWaits} | ${r.mutexSpins} |`,
     );
   }
 }

@@ -10,6 +10,15 @@ import type { PageDevice } from './device.js';
 export type ReplacementPolicy = 'midpoint' | 'midpoint51' | 'lru' | 'clock';
 
 /**
+ * Page latches: `atomic` is the atomics rw-lock of InnoDB Plugin 1.0.3+ / 5.5 / 5.6 (lock_word,
+ * compare-and-swap), with the lock-free hit path; `legacy` is the rw-lock of MySQL 5.1's built-in
+ * InnoDB, every operation through its inner mutex (a pthread-style trylock), with 5.1's spin
+ * defaults (`innodb_sync_spin_loops` 20, `innodb_spin_wait_delay` 5) for all of the pool's latches,
+ * and no inlined hit path.
+ */
+export type PageLatchKind = 'atomic' | 'legacy';
+
+/**
  * Options of `new BufferPool()`. Tunables keep their MySQL names; units and defaults are given
  * with each (defaults are MySQL 5.6's unless noted).
  */
@@ -37,6 +46,8 @@ export interface BufferPoolOptions {
   linearReadAhead?: boolean;
   /** Replacement policy. Default `midpoint`. */
   policy?: ReplacementPolicy;
+  /** Page latch implementation (see {@link PageLatchKind}). Default `atomic`. */
+  latches?: PageLatchKind;
   /** Milliseconds `fix()` waits for a frame to become replaceable before `BufferPoolFullError`. Default 100. */
   freeWaitMs?: number;
   /** Most `BufferPool` objects (threads) attached at once; each keeps its own counters. Default 64. */

@@ -7,12 +7,15 @@ import { evictAll } from './internal/frames.js';
 import { flushAll, noteModification } from './internal/flush.js';
 import type { LatchCountsSnapshot } from './internal/latch.js';
 import {
+  DEFAULT_SPIN_LOOPS_51,
+  DEFAULT_SPIN_WAIT_DELAY_51,
   LatchCounters,
   MUTEX_SLOTS,
   mutexLock,
   mutexUnlock,
   RWLOCK_SLOTS,
   resolveLatchConfig,
+  rwSUnlock,
   X_LOCK_DECR,
 } from './internal/latch.js';
 import * as K from './internal/layout.js';
@@ -24,7 +27,7 @@ import { readAheadArea } from './internal/read-ahead.js';
 import { registerSpace, spaceSize } from './internal/spaces.js';
 import { instanceOfPage, type PoolThread } from './internal/thread.js';
 import { DEFAULT_VARIABLES, readVariables, writeVariables } from './internal/variables.js';
-import type { BufferPoolOptions, BufferPoolVariables, ReplacementPolicy } from './options.js';
+import type { BufferPoolOptions, BufferPoolVariables, PageLatchKind, ReplacementPolicy } from './options.js';
 import { checkInt } from './options.js';
 import type { LatchMode, PageStore } from './page-store.js';
 import type { BufferPoolStats } from './stats.js';
@@ -88,6 +91,8 @@ export class BufferPool implements PageStore {
    * (same encodings, so sharing later is safe). Mirrors `#t.shared` for the hit path.
    */
   #shared = false;
+  /** 5.1 page latches: the inlined hit paths (atomics encoding) are skipped. */
+  #legacy = false;
   // Hot arrays, hoisted out of the layout for the inlined hit path.
   // Each starts with a value of its final type (not undefined), so V8 keeps the fields untagged
   // ints and typed arrays of a known map, and the inlined hit path skips the checks.
@@ -118,7 +123,15 @@ export class BufferPool implements PageStore {
     const cbase = slot * L.instances * K.C_STRIDE;
     this.#t = {
       L,
-      cfg: resolveLatchConfig({ counters: new LatchCounters(L.sab, L.latchCountersOffset) }),
+      cfg: resolveLatchConfig({
+        counters: new LatchCounters(L.sab, L.latchCountersOffset),
+        ...(L.legacy
+          ? {
+              innodb_sync_spin_loops: DEFAULT_SPIN_LOOPS_51,
+              innodb_spin_wait_delay: DEFAULT_SPIN_WAIT_DELAY_51,
+            }
+          : {}),
+      }),
       cbase,
       slot,
       shared: false,
@@ -145,6 +158,9 @@ export class BufferPool implements PageStore {
     this.#instF64 = L.instF64;
     this.#midpoint = isMidpoint(L.header[K.H_POLICY]!);
     this.#single = L.instances === 1;
+    this.#legacy = L.legacy;
+    // Legacy latches never take the inlined paths: both guards below read `#shared`.
+    if (L.legacy) this.#shared = true;
     this.#reqBase = cbase + K.C_READ_REQUESTS;
     this.pageSize = L.pageSize;
     this.bytes = L.bytes;
@@ -207,6 +223,11 @@ export class BufferPool implements PageStore {
     return readVariables(this.#t.L);
   }
 
+  /** The page latch implementation chosen at creation. */
+  get latches(): PageLatchKind {
+    return this.#legacy ? 'legacy' : 'atomic';
+  }
+
   /** The replacement policy chosen at creation. */
   get policy(): ReplacementPolicy {
     return POLICIES[this.#t.L.header[K.H_POLICY]!]!;
@@ -247,7 +268,7 @@ export class BufferPool implements PageStore {
     return this.#t.L.fPage[frame]!;
   }
 
-  /** Fix count of `frame` (a racy snapshot). */
+  /** Fix count of `frame` (a racy snapshot): no-latch and X fixes; an S latch pins without counting. */
   fixCount(frame: number): number {
     return Math.max(0, Atomics.load(this.#t.L.fFix, frame));
   }
@@ -307,8 +328,9 @@ export class BufferPool implements PageStore {
         const w = lw[i]!;
         // An S lock is lock_word − 1 while the word is positive (rw_lock_lock_word_decr).
         if (w > 0 || latch === 0) {
+          // An S latch pins the frame by itself; only a no-latch fix counts (frame-latch.ts).
           if (latch === 1) lw[i] = w - 1;
-          this.#fFix[f]!++;
+          else this.#fFix[f]!++;
           this.#counters[this.#reqBase + inst * 24]!++;
           // Midpoint before the first eviction: nothing moves (buf_page_peek_if_too_old step 1).
           if (this.#midpoint === false || this.#instF64[inst * 2] !== 0) {
@@ -318,7 +340,7 @@ export class BufferPool implements PageStore {
         }
       }
     }
-    if (this.#shared === true && (latch === 1 || latch === 0)) {
+    if (this.#shared === true && this.#legacy === false && (latch === 1 || latch === 0)) {
       const f = this.#fixSharedHit(space, pageNo, latch);
       if (f >= 0) return f;
     }
@@ -326,11 +348,13 @@ export class BufferPool implements PageStore {
   }
 
   /**
-   * The shared hit (S or no latch on a page accessed before), with one atomic per step: the fix
-   * count and the S latch are each taken by a compare-and-swap whose expected value is a plain
-   * read (a stale guess only makes the CAS fail). Once the CAS has pinned the frame, plain reads
-   * of its identity, I/O state and access time are ordered after the eviction or read that
-   * published it, so they need no atomics. Returns −1 (nothing held) to take the general path.
+   * The shared hit (S or no latch on a page accessed before), one compare-and-swap each: an S
+   * latch is taken on the latch word alone, which pins the frame (eviction must X-latch it; a frame
+   * being read or free is X-latched by the pool), and a successful CAS has synchronized with the X
+   * release that published the frame, so plain reads of its identity and access time are current.
+   * A no-latch fix pins by the fix count (eviction swaps it 0 → −1), then checks identity and I/O.
+   * The expected value of each CAS is a plain read: a stale guess only makes it fail. Returns −1
+   * (nothing held) to take the general path.
    */
   #fixSharedHit(space: number, pageNo: number, latch: LatchMode): number {
     const inst = this.#single === true ? 0 : this.instanceOf(space, pageNo);
@@ -347,26 +371,23 @@ export class BufferPool implements PageStore {
       f = this.#hashNext[f]!;
     }
     if (f < 0) return -1;
-    const fix = this.#fFix;
-    const c = fix[f]!;
-    if (c < 0 || Atomics.compareExchange(fix, f, c, c + 1) !== c) return -1;
-    if (fPage[f] !== pageNo || fSpace[f] !== space || this.#fIo[f] !== 0 || this.#fAccess[f] === 0) {
-      Atomics.sub(fix, f, 1);
-      return -1;
-    }
     if (latch === 1) {
       const lw = this.#lw;
       const i = this.#rwBase + f * 6;
-      let w = lw[i]!;
-      for (;;) {
-        // rw_lock_lock_word_decr: S while the word is positive.
-        if (w <= 0) {
-          Atomics.sub(fix, f, 1);
-          return -1;
-        }
-        const r = Atomics.compareExchange(lw, i, w, w - 1);
-        if (r === w) break;
-        w = r;
+      const w = lw[i]!;
+      // rw_lock_lock_word_decr: S while the word is positive.
+      if (w <= 0 || Atomics.compareExchange(lw, i, w, w - 1) !== w) return -1;
+      if (fPage[f] !== pageNo || fSpace[f] !== space || this.#fAccess[f] === 0) {
+        rwSUnlock(lw, i);
+        return -1;
+      }
+    } else {
+      const fix = this.#fFix;
+      const c = fix[f]!;
+      if (c < 0 || Atomics.compareExchange(fix, f, c, c + 1) !== c) return -1;
+      if (fPage[f] !== pageNo || fSpace[f] !== space || this.#fIo[f] !== 0 || this.#fAccess[f] === 0) {
+        Atomics.sub(fix, f, 1);
+        return -1;
       }
     }
     this.#counters[this.#reqBase + inst * 24]!++;
@@ -385,41 +406,35 @@ export class BufferPool implements PageStore {
         const lw = this.#lw;
         const i = this.#rwBase + frame * 6;
         const w = lw[i]!;
-        if (w > 0 && w < 0x00100000 && c > 0) {
+        if (w > 0 && w < 0x00100000) {
           lw[i] = w + 1;
-          fix[frame] = c - 1;
           return;
         }
       } else if (latch === 0 && c > 0) {
         fix[frame] = c - 1;
         return;
       }
-    } else if ((latch === 1 || latch === 0) && this.#unfixShared(frame, latch)) {
+    } else if (this.#legacy === false && (latch === 1 || latch === 0) && this.#unfixShared(frame, latch)) {
       return;
     }
     unfixGeneral(this.#t, frame, latch);
   }
 
   /**
-   * The shared S / no-latch release with one atomic per step: the S latch by CAS from a plain
-   * guess while no writer waits (0 < word < X_LOCK_DECR; the last reader before a waiting writer
-   * takes the general path, which signals it), then the fix by an atomic subtract. False
-   * (nothing released) for anything unusual.
+   * The shared S / no-latch release, one atomic: the S latch by CAS from a plain guess while no
+   * writer waits (0 < word < X_LOCK_DECR; the last reader before a waiting writer takes the
+   * general path, which signals it), or the fix by an atomic subtract. False (nothing released)
+   * for anything unusual.
    */
   #unfixShared(frame: number, latch: LatchMode): boolean {
-    const fix = this.#fFix;
-    if (!(fix[frame]! > 0)) return false;
     if (latch === 1) {
       const lw = this.#lw;
       const i = this.#rwBase + frame * 6;
-      let w = lw[i]!;
-      for (;;) {
-        if (!(w > 0 && w < 0x00100000)) return false;
-        const r = Atomics.compareExchange(lw, i, w, w + 1);
-        if (r === w) break;
-        w = r;
-      }
+      const w = lw[i]!;
+      return w > 0 && w < 0x00100000 && Atomics.compareExchange(lw, i, w, w + 1) === w;
     }
+    const fix = this.#fFix;
+    if (!(fix[frame]! > 0)) return false;
     if (Atomics.sub(fix, frame, 1) <= 0) {
       Atomics.add(fix, frame, 1);
       throw new RangeError(`frame ${String(frame)} is not fixed`);

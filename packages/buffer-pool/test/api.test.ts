@@ -82,6 +82,29 @@ describe('a pool with every frame fixed', () => {
     pool.unfix(pool.fix(0, 3, 1), 1); // fine again
     pool.checkValid();
   });
+
+  it('an S latch alone pins a frame, unshared, shared (hit path) and legacy: eviction passes it by', () => {
+    for (const [share, latches] of [
+      [false, 'atomic'],
+      [true, 'atomic'],
+      [false, 'legacy'],
+    ] as const) {
+      const pool = small(3, { latches });
+      expect(pool.latches).toBe(latches);
+      if (share) pool.descriptor(); // from here the hit path uses atomics
+      for (const p of [0, 1, 2]) pool.unfix(pool.fix(0, p, 0), 0); // accessed once: the next fix is a hit
+      const held = [0, 1].map((p) => pool.fix(0, p, 1));
+      for (const f of held) expect(pool.fixCount(f)).toBe(0); // pinned by the latch, not the fix count
+      held.push(pool.fix(0, 5, 1)); // evicts page 2, the one frame nobody latched
+      expect(held.map((f) => pool.framePageNo(f))).toEqual([0, 1, 5]);
+      expect(pool.peek(0, 2)).toBe(-1);
+      expect(() => pool.fix(0, 6, 2)).toThrow(BufferPoolFullError); // every frame S-latched
+      for (const f of held) pool.unfix(f, 1);
+      pool.unfix(pool.fix(0, 6, 2), 2); // fine again
+      expect(() => pool.unfix(held[0]!, 1)).toThrow(/holds no S lock/);
+      pool.checkValid();
+    }
+  });
 });
 
 describe('flush list and LSNs', () => {

@@ -56,13 +56,15 @@ function seed(pool: BufferPool): void {
 }
 
 describe('real worker threads on one pool', () => {
-  for (const [workers, instances] of [
-    [2, 1],
-    [4, 3],
+  for (const [workers, instances, latches] of [
+    [2, 1, 'atomic'],
+    [4, 3, 'atomic'],
+    [3, 2, 'legacy'],
   ] as const) {
-    it(`${workers} workers, ${instances} instance(s), 24 frames, ${PAGES} pages: no torn or wrong page, no lost update`, async () => {
-      const path = join(dir, `w${workers}.ibd`);
+    it(`${workers} workers, ${instances} instance(s), ${latches} latches, 24 frames, ${PAGES} pages: no torn or wrong page, no lost update`, async () => {
+      const path = join(dir, `w${workers}-${latches}.ibd`);
       const pool = new BufferPool({
+        latches,
         innodb_page_size: PS,
         innodb_buffer_pool_size: 24 * PS,
         innodb_buffer_pool_instances: instances,

@@ -180,13 +180,17 @@ function perWait(rounds: number, spins: number): string {
  * ```
  */
 export function formatInnodbStatus(counters: LatchCounters): string {
-  const s = counters.snapshot();
+  return ['----------', 'SEMAPHORES', '----------', ...semaphoreLines(counters.snapshot()), ''].join('\n');
+}
+
+/**
+ * The body of SHOW ENGINE INNODB STATUS's SEMAPHORES section for a snapshot (what
+ * {@link formatInnodbStatus} prints under the banner), one string per line.
+ */
+export function semaphoreLines(s: LatchCountsSnapshot): string[] {
   const line = (label: string, spinsWord: string, k: LatchClassCounts): string =>
     `${label} ${spinsWord} ${k.spinWaits}, rounds ${k.spinRounds}, OS waits ${k.osWaits}`;
   return [
-    '----------',
-    'SEMAPHORES',
-    '----------',
     `OS WAIT ARRAY INFO: reservation count ${s.reservations}, signal count ${s.signals}`,
     line('Mutex', 'spin waits', s.mutex),
     line('RW-shared', 'spins', s.rwShared),
@@ -194,6 +198,5 @@ export function formatInnodbStatus(counters: LatchCounters): string {
     `Spin rounds per wait: ${perWait(s.mutex.spinRounds, s.mutex.spinWaits)} mutex, ` +
       `${perWait(s.rwShared.spinRounds, s.rwShared.spinWaits)} RW-shared, ` +
       `${perWait(s.rwExcl.spinRounds, s.rwExcl.spinWaits)} RW-excl`,
-    '',
-  ].join('\n');
+  ];
 }

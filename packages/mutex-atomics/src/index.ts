@@ -19,7 +19,7 @@ export type {
   LatchCountersDescriptor,
   LatchCountsSnapshot,
 } from './counters.js';
-export { COUNTER_SLOTS, formatInnodbStatus, LatchCounters } from './counters.js';
+export { COUNTER_SLOTS, formatInnodbStatus, LatchCounters, semaphoreLines } from './counters.js';
 export {
   MUTEX_SLOTS,
   mutexCheckValid,
@@ -57,13 +57,24 @@ export type { MutexOptions } from './mutex.js';
 export { Mutex } from './mutex.js';
 export type { RWLockOptions, RWLockState } from './rwlock.js';
 export { RWLock } from './rwlock.js';
+export { LegacyRWLock } from './legacy-rwlock.js';
 export {
   LEGACY_RWLOCK_SLOTS,
-  LegacyRWLock,
+  legacyRwAdoptX,
+  legacyRwCheckValid,
+  legacyRwInit,
+  legacyRwIsFree,
+  legacyRwIsXOwner,
+  legacyRwSLock,
+  legacyRwSUnlock,
+  legacyRwTrySLock,
+  legacyRwTryXLock,
+  legacyRwXLock,
+  legacyRwXUnlock,
   RW_LOCK_EX,
   RW_LOCK_NOT_LOCKED,
   RW_LOCK_WAIT_EX,
-} from './legacy-rwlock.js';
+} from './legacy-rwlock-fn.js';
 export { SEMAPHORE_SLOTS, Semaphore } from './semaphore.js';
 export { CONDITION_SLOTS, Condition } from './condition.js';
 export { BARRIER_SLOTS, Barrier } from './barrier.js';

@@ -1,7 +1,9 @@
 import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { noWords, parseArgs, positiveInteger, stringOption, UsageError } from '../cli-args.js';
 import { describeAddress, MysqlServer } from '../server/server.js';
+import { WorkerSessionHost } from '../server/worker-session-host.js';
 import { Database } from '../storage/database.js';
 import { SERVE } from './usage.js';
 
@@ -9,7 +11,7 @@ import { SERVE } from './usage.js';
  * `enginekit serve`: opens (or creates) the database file, serves it over the MySQL protocol,
  * and on SIGTERM/SIGINT stops accepting, closes every session, flushes and closes the file.
  */
-export function serveCommand(argv: readonly string[]): void {
+export async function serveCommand(argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv, SERVE.spec);
   noWords(args, SERVE.spec);
   const path = resolve(stringOption(args, 'db', 'serve'));
@@ -21,8 +23,33 @@ export function serveCommand(argv: readonly string[]): void {
   const pidFile = args.options.has('pid-file') ? resolve(stringOption(args, 'pid-file', 'serve')) : undefined;
   const user = args.options.has('user') ? stringOption(args, 'user', 'serve') : undefined;
   const password = args.options.get('password');
-  const db = existsSync(path) ? Database.open(path) : Database.create(path);
+  const latches = args.options.has('latches') ? stringOption(args, 'latches', 'serve') : 'atomic';
+  if (latches !== 'atomic' && latches !== 'legacy')
+    throw new UsageError(`serve: --latches must be atomic or legacy, got ${latches}`);
+  const dbOptions = {
+    latches,
+    ...(args.options.has('innodb_buffer_pool_size')
+      ? { innodb_buffer_pool_size: positiveInteger(args, 'innodb_buffer_pool_size', 'serve', 134217728) }
+      : {}),
+    ...(args.options.has('innodb_buffer_pool_instances')
+      ? { innodb_buffer_pool_instances: positiveInteger(args, 'innodb_buffer_pool_instances', 'serve', 1) }
+      : {}),
+  } as const;
+  const threads = args.options.has('threads')
+    ? args.options.get('threads') === '0'
+      ? 0
+      : positiveInteger(args, 'threads', 'serve', 1)
+    : availableParallelism();
+  const db = existsSync(path) ? Database.open(path, dbOptions) : Database.create(path, dbOptions);
+  let workers: WorkerSessionHost | undefined;
+  try {
+    if (threads > 0) workers = await WorkerSessionHost.start(db, { threads });
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   const server = new MysqlServer(db, {
+    ...(workers === undefined ? {} : { host: workers }),
     port,
     bind: (args.options.get('bind') as string | undefined) ?? '127.0.0.1',
     ...(socket === undefined ? {} : { socket }),
@@ -43,12 +70,15 @@ export function serveCommand(argv: readonly string[]): void {
     if (stopping) return;
     stopping = true;
     process.stderr.write(`enginekit serve: ${signal}, shutting down\n`);
-    void server.close().then(() => {
-      db.close();
-      if (pidFile !== undefined && existsSync(pidFile)) unlinkSync(pidFile);
-      process.stderr.write('enginekit serve: stopped\n');
-      process.exit(0);
-    });
+    void server
+      .close()
+      .then(() => workers?.stop())
+      .then(() => {
+        db.close();
+        if (pidFile !== undefined && existsSync(pidFile)) unlinkSync(pidFile);
+        process.stderr.write('enginekit serve: stopped\n');
+        process.exit(0);
+      });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -78,14 +78,19 @@ export const SERVE: CommandHelp = {
       'max_connections',
       'max_allowed_packet',
       'wait_timeout',
+      'latches',
+      'innodb_buffer_pool_size',
+      'innodb_buffer_pool_instances',
+      'threads',
     ],
   },
   synopsis:
-    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S]',
+    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--threads N]',
   text: `serve the database FILE (created if missing) over the MySQL client/server protocol to
 mysql2, mariadb and mysql clients, on 127.0.0.1:3306 by default or on a unix socket. Prints
 where it listens; SIGTERM or SIGINT stops accepting, closes every session, flushes and closes
-the file (exit 0). See docs/server.md for the protocol subset.`,
+the file (exit 0). Sessions run on --threads worker threads sharing one buffer pool (default:
+the core count; 0 runs them on the main thread). See docs/server.md for the protocol subset.`,
 };
 
 export const COMMANDS: Readonly<Record<string, CommandHelp>> = {

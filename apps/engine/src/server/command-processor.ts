@@ -91,6 +91,12 @@ export class CommandProcessor {
   #rerun = false;
 
   /**
+   * How a statement that waited for a lock runs again: by default `handle` itself; a session
+   * worker wraps it in the locks it holds around every command.
+   */
+  rerun: (payload: Buffer) => Reply | Promise<Reply> = (payload) => this.handle(payload);
+
+  /**
    * Runs one command (its payload: command byte and arguments); the reply starts at sequence id 1.
    * A statement that must wait for a lock gives a Promise of the reply: the statement runs again
    * once the lock is granted, or the reply is its error (1205, 1213, 1317).
@@ -108,7 +114,7 @@ export class CommandProcessor {
         return e.wait().then(
           () => {
             this.#rerun = true;
-            return this.handle(copy);
+            return this.rerun(copy);
           },
           (err: unknown) => this.#error(err),
         );

@@ -26,6 +26,8 @@ export interface ServeOptions {
   readonly max_allowed_packet?: number;
   /** The system variable: seconds a connection may idle before the server closes it (default 28800). */
   readonly wait_timeout?: number;
+  /** Where sessions run (default: a LocalSessionHost over `db`, every session on this thread). */
+  readonly host?: SessionHost;
 }
 
 /** mysql2's Server: its net.Server is `_server`. */
@@ -54,7 +56,7 @@ export class MysqlServer {
   constructor(db: Database, options: ServeOptions = {}) {
     this.db = db;
     this.#opts = options;
-    this.host = new LocalSessionHost(db);
+    this.host = options.host ?? new LocalSessionHost(db);
     this.#credentials = {
       user: options.user ?? 'root',
       passwordHash:

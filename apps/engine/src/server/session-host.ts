@@ -7,6 +7,7 @@ import { CommandProcessor, type Reply } from './command-processor.js';
  * the command waits (for a row or metadata lock); the connection sends nothing else meanwhile.
  */
 export interface SessionHandle {
+  /** The reply, or a promise of it (a session on another thread, a statement that waits). */
   handle(payload: Buffer): Reply | Promise<Reply>;
   close(): void;
 }

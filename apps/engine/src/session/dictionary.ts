@@ -31,6 +31,11 @@ export class SqlDictionary {
 
   static #all = new WeakMap<Database, SqlDictionary>();
 
+  /** Drops the cached dictionary of `db` (its tables were reloaded from the pages). */
+  static forget(db: Database): void {
+    SqlDictionary.#all.delete(db);
+  }
+
   static of(db: Database): SqlDictionary {
     let d = SqlDictionary.#all.get(db);
     if (d === undefined) {

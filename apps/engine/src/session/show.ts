@@ -4,6 +4,7 @@ import { bindExpr } from '../plan/bind-expr.js';
 import { Block } from '../plan/bound.js';
 import { bindQuery } from '../plan/select.js';
 import { innodbStatusText } from './innodb-status.js';
+import './innodb-status-semaphores.js';
 import { HIDDEN_PK } from './meta.js';
 import { okResult, type QueryResult } from './result.js';
 import { compileShowIndex } from './stats-statements.js';

@@ -54,6 +54,12 @@ export interface DatabaseOptions {
    * the file): `'hdd'`, `'ssd'`, `'nvme'` or a custom profile. Default: none (plain file).
    */
   readonly disk?: 'hdd' | 'ssd' | 'nvme' | DiskProfile;
+  /**
+   * Page latches of the buffer pool, and so of every tree (they latch pages through it):
+   * `'atomic'`, the atomics rw-lock of InnoDB Plugin 1.0.3+, or `'legacy'`, MySQL 5.1's rw-lock
+   * behind its inner mutex with 5.1's spin defaults. Default `'atomic'`.
+   */
+  readonly latches?: 'atomic' | 'legacy';
 }
 
 /** First index id given to user indexes (1–4 are the dictionary trees). */
@@ -159,42 +165,7 @@ export class Database implements StatisticsSource {
     const pageSize = probeHeader(path);
     const { pool, device } = openPool(path, pageSize, options, false);
     try {
-      const f = pool.fix(0, 0, 1);
-      const base = f * pageSize;
-      const b = pool.bytes;
-      const roots = {
-        tables: readUint32BE(b, base + HDR_SYS_TABLES),
-        columns: readUint32BE(b, base + HDR_SYS_COLUMNS),
-        indexes: readUint32BE(b, base + HDR_SYS_INDEXES),
-        stats: readUint32BE(b, base + HDR_SYS_STATS),
-      };
-      const nextTable = readUint32BE(b, base + HDR_NEXT_TABLE_ID);
-      const nextIndex = readUint32BE(b, base + HDR_NEXT_INDEX_ID);
-      const magicOk = MAGIC.every((m, i) => b[base + HDR_MAGIC + i] === m);
-      pool.unfix(f, 1);
-      if (!magicOk) throw new NotADatabaseError(path, 'page 0 changed while opening');
-      const catalog = Catalog.open(pool, roots);
-      const db = new Database(path, pool, device, catalog, nextTable, nextIndex);
-      for (const t of catalog.readAll()) {
-        const kinds = columnKinds(t.columns);
-        const pk = t.indexes.find((i) => i.primary);
-        if (pk === undefined) throw new NotADatabaseError(path, `table ${t.name} has no PRIMARY index`);
-        const indexes = t.indexes.map((ix) =>
-          describeIndex(
-            BTree.open(pool, { rootPage: ix.rootPage, ...secondaryStats(ix.primary, ix.unique, ix.columns) }),
-            ix.id,
-            ix.name,
-            ix.columns,
-            pk.columns,
-            ix.primary,
-            ix.unique,
-            t.columns,
-            kinds,
-          ),
-        );
-        db.#tables.set(t.name, new Table(t.id, t.name, t.columns, indexes, t.rows, db.handler));
-      }
-      return db;
+      return Database.overPool(path, pool, device);
     } catch (e) {
       try {
         pool.close();
@@ -203,6 +174,73 @@ export class Database implements StatisticsSource {
       }
       throw e;
     }
+  }
+
+  /**
+   * A Database over a pool that already holds (or can read) the file's pages: `open()` after it
+   * made the pool, and a worker thread attached to a pool another thread created
+   * (storage/attach.ts), each with its own device on the file. Reads the header and the
+   * dictionary through the pool.
+   */
+  static overPool(path: string, pool: BufferPool, device: PageDevice): Database {
+    const db = new Database(path, pool, device, Catalog.open(pool, readRoots(path, pool).roots), 0, 0);
+    db.reloadDictionary();
+    return db;
+  }
+
+  /**
+   * Reads the header (catalog roots, next table and index ids) and every table definition again
+   * from the pages, replacing this object's tables (Table objects taken before must not be used
+   * afterwards). For a thread that shares the pool with others that changed the dictionary;
+   * REQUIRES: no statement of this Database is running and no other thread changes the dictionary
+   * meanwhile (the server holds its metadata lock).
+   */
+  reloadDictionary(): void {
+    const { roots, nextTable, nextIndex } = readRoots(this.path, this.pool);
+    const pool = this.pool;
+    // The catalog object keeps its trees; its roots never move once created.
+    const r = this.catalog.roots;
+    if (
+      r.tables !== roots.tables ||
+      r.columns !== roots.columns ||
+      r.indexes !== roots.indexes ||
+      r.stats !== roots.stats
+    )
+      throw new NotADatabaseError(this.path, 'the dictionary roots moved');
+    this.#nextTableId = nextTable;
+    this.#nextIndexId = nextIndex;
+    this.#tables.clear();
+    for (const t of this.catalog.readAll()) {
+      const kinds = columnKinds(t.columns);
+      const pk = t.indexes.find((i) => i.primary);
+      if (pk === undefined) throw new NotADatabaseError(this.path, `table ${t.name} has no PRIMARY index`);
+      const indexes = t.indexes.map((ix) =>
+        describeIndex(
+          BTree.open(pool, { rootPage: ix.rootPage, ...secondaryStats(ix.primary, ix.unique, ix.columns) }),
+          ix.id,
+          ix.name,
+          ix.columns,
+          pk.columns,
+          ix.primary,
+          ix.unique,
+          t.columns,
+          kinds,
+        ),
+      );
+      this.#tables.set(t.name, new Table(t.id, t.name, t.columns, indexes, t.rows, this.handler));
+    }
+  }
+
+  /**
+   * Leaves a pool shared with other threads without flushing anything: closes this thread's
+   * device and gives the pool's thread slot back (the thread that created the pool flushes and
+   * closes the file). For worker threads; the object must not be used afterwards.
+   */
+  detachFromPool(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.pool.detach();
+    this.device.close();
   }
 
   /** Tables in creation order. */
@@ -501,6 +539,7 @@ function openPool(
     ...(options.innodb_buffer_pool_instances === undefined
       ? {}
       : { innodb_buffer_pool_instances: options.innodb_buffer_pool_instances }),
+    ...(options.latches === undefined ? {} : { latches: options.latches }),
     device,
   });
   return { pool, device };
@@ -529,4 +568,30 @@ function secondaryStats(
   columns: readonly number[],
 ): { uniqueFields?: number } {
   return !primary && unique ? { uniqueFields: columns.length } : {};
+}
+
+/** The header's dictionary roots and next ids, read through the pool. */
+function readRoots(
+  path: string,
+  pool: BufferPool,
+): {
+  roots: { tables: number; columns: number; indexes: number; stats: number };
+  nextTable: number;
+  nextIndex: number;
+} {
+  const f = pool.fix(0, 0, 1);
+  const base = f * pool.pageSize;
+  const b = pool.bytes;
+  const roots = {
+    tables: readUint32BE(b, base + HDR_SYS_TABLES),
+    columns: readUint32BE(b, base + HDR_SYS_COLUMNS),
+    indexes: readUint32BE(b, base + HDR_SYS_INDEXES),
+    stats: readUint32BE(b, base + HDR_SYS_STATS),
+  };
+  const nextTable = readUint32BE(b, base + HDR_NEXT_TABLE_ID);
+  const nextIndex = readUint32BE(b, base + HDR_NEXT_INDEX_ID);
+  const magicOk = MAGIC.every((m, i) => b[base + HDR_MAGIC + i] === m);
+  pool.unfix(f, 1);
+  if (!magicOk) throw new NotADatabaseError(path, 'page 0 changed while opening');
+  return { roots, nextTable, nextIndex };
 }

@@ -1,4 +1,5 @@
 import { BUF_LRU_OLD_TOLERANCE, oldMinLen, oldTargetLen } from '../midpoint-lru.js';
+import { latchHeldX } from './frame-latch.js';
 import * as K from './layout.js';
 import type { PoolLayout } from './layout.js';
 import { hashGet } from './page-hash.js';
@@ -7,7 +8,7 @@ import { hashGet } from './page-hash.js';
  * Checks every invariant of one instance and throws an Error naming the first violation:
  * LRU links, length and tail; the old sublist (LRU_old first old block, all after it old, length
  * within the tolerance of its target); every LRU frame hashed and pinnable (fix ≥ 0); free frames
- * empty and claimed (fix −1); no frame lost; flush list ordered by oldest modification and exactly
+ * empty, claimed (fix −1) and X-latched by the pool; no frame lost; flush list ordered by oldest modification and exactly
  * the dirty frames. REQUIRES: the caller holds the instance mutex.
  */
 export function checkInstance(L: PoolLayout, inst: number): void {
@@ -58,6 +59,7 @@ export function checkInstance(L: PoolLayout, inst: number): void {
     seen[f - first] = 1;
     if (L.fSpace[f] !== -1) fail(`free frame ${f} holds a page`);
     if (Atomics.load(L.fFix, f) !== -1) fail(`free frame ${f} has fix count ${L.fFix[f]}`);
+    if (!latchHeldX(L, f)) fail(`free frame ${f} is not X-latched by the pool`);
     free++;
   }
   if (L.inst[ib + K.I_FREE_LEN] !== free) fail('free length');

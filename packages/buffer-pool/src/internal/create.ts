@@ -1,7 +1,8 @@
 import { checkPageSize } from '../envelope.js';
 import type { BufferPoolOptions, ReplacementPolicy } from '../options.js';
 import { checkInt } from '../options.js';
-import { MUTEX_SLOTS, mutexInit, RWLOCK_SLOTS, rwInit } from './latch.js';
+import { initFreeLatch } from './frame-latch.js';
+import { MUTEX_SLOTS, mutexInit } from './latch.js';
 import * as K from './layout.js';
 import { PoolLayout } from './layout.js';
 
@@ -53,7 +54,13 @@ export function createLayout(options: BufferPoolOptions, now: () => number): Poo
   const policy = options.policy ?? 'midpoint';
   if (!POLICIES.includes(policy))
     throw new RangeError(`policy must be midpoint, midpoint51, lru or clock, got ${String(policy)}`);
-  const L = new PoolLayout(PoolLayout.allocate({ pageSize, frames, instances, maxSpaces, maxThreads }));
+  const latches = options.latches ?? 'atomic';
+  if (latches !== 'atomic' && latches !== 'legacy')
+    throw new RangeError(`latches must be atomic or legacy, got ${String(latches)}`);
+  const legacy = latches === 'legacy';
+  const L = new PoolLayout(
+    PoolLayout.allocate({ pageSize, frames, instances, maxSpaces, maxThreads, legacy }),
+  );
   L.header[K.H_POLICY] = POLICIES.indexOf(policy);
   L.header64[0] = now();
   L.fSpace.fill(-1);
@@ -81,7 +88,8 @@ export function createLayout(options: BufferPoolOptions, now: () => number): Poo
     mutexInit(L.latches, i * MUTEX_SLOTS);
   }
   mutexInit(L.latches, L.spaceMutex);
-  for (let f = 0; f < L.frames; f++) rwInit(L.latches, L.rwBase + f * RWLOCK_SLOTS);
+  // Free frames are X-latched by the pool (see frame-latch.ts).
+  for (let f = 0; f < L.frames; f++) initFreeLatch(L, f);
   return L;
 }
 

@@ -2,17 +2,8 @@ import { initPage } from '../envelope.js';
 import type { LatchMode } from '../page-store.js';
 import { lruAddLocked, takeFrameLocked } from './frames.js';
 import { noteModification } from './flush.js';
-import {
-  MUTEX_SLOTS,
-  mutexLock,
-  mutexUnlock,
-  RWLOCK_SLOTS,
-  rwSLock,
-  rwSUnlock,
-  rwTryXLock,
-  rwXLock,
-  rwXUnlock,
-} from './latch.js';
+import { latchAt, pageSLock, pageSUnlock, pageXLock, pageXUnlock } from './frame-latch.js';
+import { MUTEX_SLOTS, mutexLock, mutexUnlock } from './latch.js';
 import * as K from './layout.js';
 import { onAccess } from './make-young.js';
 import { fixMiss } from './miss.js';
@@ -88,13 +79,20 @@ function afterFix(
   onAccess(t, inst, f, first);
   try {
     if (latch === 1) {
-      const i = L.rwBase + f * RWLOCK_SLOTS;
+      const i = latchAt(L, f);
       const w = L.latches[i]!;
-      // Unshared: an S lock is lock_word − 1 while the word is positive (rw_lock_lock_word_decr).
-      if (!t.shared && w > 0) L.latches[i] = w - 1;
-      else rwSLock(L.latches, i, t.cfg);
+      // Unshared atomics latch: an S lock is lock_word − 1 while the word is positive
+      // (rw_lock_lock_word_decr).
+      if (!t.shared && !L.legacy && w > 0) {
+        L.latches[i] = w - 1;
+        L.fFix[f]!--;
+      } else {
+        pageSLock(t, f);
+        // The S latch pins the frame from here on (frame-latch.ts): give the fix back.
+        Atomics.sub(L.fFix, f, 1);
+      }
     } else if (latch === 2) {
-      rwXLock(L.latches, L.rwBase + f * RWLOCK_SLOTS, t.cfg);
+      pageXLock(t, f);
     }
   } catch (e) {
     // E.g. LockStateError: S requested on a page this thread holds X. Give the fix back.
@@ -105,11 +103,18 @@ function afterFix(
   return f;
 }
 
-/** Releases the latch, then the fix; RangeError for a bad latch mode or an unfixed frame. */
+/**
+ * Releases the latch, then the fix (an S latch holds no fix: it pinned the frame by itself);
+ * RangeError for a bad latch mode or an unfixed frame.
+ */
 export function unfixGeneral(t: PoolThread, frame: number, latch: LatchMode): void {
   const L = t.L;
-  if (latch === 1) rwSUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS);
-  else if (latch === 2) rwXUnlock(L.latches, L.rwBase + frame * RWLOCK_SLOTS, t.cfg);
+  if (latch === 1) {
+    if (!(frame >= 0 && frame < L.frames)) throw new RangeError(`frame ${String(frame)} is not fixed`);
+    pageSUnlock(t, frame);
+    return;
+  }
+  if (latch === 2) pageXUnlock(t, frame);
   else if (latch !== 0) throw new RangeError(`latch must be 0, 1 or 2, got ${String(latch)}`);
   if (Atomics.sub(L.fFix, frame, 1) <= 0) {
     Atomics.add(L.fFix, frame, 1);
@@ -128,9 +133,8 @@ export function createPage(t: PoolThread, space: number): number {
   const inst = instanceOfPage(L.instances, space, pageNo);
   const m = inst * MUTEX_SLOTS;
   mutexLock(L.latches, m, t.cfg);
+  // The frame comes X-latched by this thread (frame-latch.ts): it is returned that way.
   const f = takeFrameLocked(t, inst);
-  // A free frame has no latch holders, so the X latch is granted at once.
-  rwTryXLock(L.latches, L.rwBase + f * RWLOCK_SLOTS);
   L.fSpace[f] = space;
   L.fPage[f] = pageNo;
   Atomics.store(L.fIo, f, K.IO_NONE);

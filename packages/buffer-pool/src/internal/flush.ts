@@ -1,7 +1,8 @@
 import { sealPage, writePageLsn } from '../envelope.js';
 import { checkInt } from '../options.js';
 import { flushListInsert, flushListRemove } from './flush-list.js';
-import { MUTEX_SLOTS, mutexLock, mutexUnlock, RWLOCK_SLOTS, rwSUnlock, rwTrySLock } from './latch.js';
+import { pageSUnlock, pageTrySLock } from './frame-latch.js';
+import { MUTEX_SLOTS, mutexLock, mutexUnlock } from './latch.js';
 import * as K from './layout.js';
 import { counterAt, deviceOf, type PoolThread } from './thread.js';
 
@@ -48,14 +49,13 @@ export function flushAll(t: PoolThread): number {
       let f = L.inst[inst * K.I_STRIDE + K.I_FL_TAIL]!;
       while (f >= 0) {
         const prev = L.fFlPrev[f]!;
-        const rw = L.rwBase + f * RWLOCK_SLOTS;
-        if (Atomics.load(L.fIo, f) !== K.IO_NONE || !rwTrySLock(L.latches, rw)) {
+        if (Atomics.load(L.fIo, f) !== K.IO_NONE || !pageTrySLock(t, f)) {
           skipped++;
         } else {
           try {
             writePageLocked(t, inst, f);
           } finally {
-            rwSUnlock(L.latches, rw);
+            pageSUnlock(t, f);
           }
         }
         f = prev;

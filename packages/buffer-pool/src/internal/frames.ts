@@ -1,6 +1,7 @@
 import { BufferPoolFullError } from '../errors.js';
 import { lruAddBlock, lruRemoveBlock, plainAddFirst, plainMoveToHead, plainRemove } from '../midpoint-lru.js';
 import { writePageLocked } from './flush.js';
+import { adoptFreeLatch, latchFree, tryClaimVictim } from './frame-latch.js';
 import { MUTEX_SLOTS, mutexLock, mutexUnlock } from './latch.js';
 import * as K from './layout.js';
 import { isMidpoint } from './make-young.js';
@@ -92,7 +93,7 @@ export function discardLocked(t: PoolThread, inst: number, f: number, fix: numbe
   freeListAddLocked(t, inst, f);
 }
 
-/** REQUIRES: the frame's fix count is −1 (claimed). */
+/** REQUIRES: the frame's fix count is −1 (claimed) and its X latch held (it stays held). */
 function freeListAddLocked(t: PoolThread, inst: number, f: number): void {
   const L = t.L;
   const ib = inst * K.I_STRIDE;
@@ -102,17 +103,20 @@ function freeListAddLocked(t: PoolThread, inst: number, f: number): void {
   L.inst[ib + K.I_FREE_LEN]!++;
 }
 
-/** Replaceable (`buf_flush_ready_for_replace` minus the dirty test): unfixed, no I/O. */
+/**
+ * Replaceable (`buf_flush_ready_for_replace` minus the dirty test): unfixed, unlatched, no I/O.
+ * A racy pre-check: `tryClaimVictim` decides.
+ */
 function replaceable(t: PoolThread, f: number): boolean {
-  return Atomics.load(t.L.fFix, f) === 0 && Atomics.load(t.L.fIo, f) === K.IO_NONE;
+  return Atomics.load(t.L.fFix, f) === 0 && Atomics.load(t.L.fIo, f) === K.IO_NONE && latchFree(t.L, f);
 }
 
 /**
  * `buf_LRU_get_free_block` without the waiting: the free list, else a clean replaceable block
  * within `innodb_lru_scan_depth` of the LRU tail, else the replaceable block nearest the tail,
  * written back first if dirty. CLOCK gives referenced blocks a second chance instead. Returns a
- * claimed frame (fix count −1, out of the hash and the LRU), or −1 when every frame is fixed or
- * under I/O.
+ * claimed frame (fix count −1, X-latched by this thread, out of the hash and the LRU), or −1 when
+ * every frame is fixed, latched or under I/O.
  */
 export function getFreeLocked(t: PoolThread, inst: number): number {
   const L = t.L;
@@ -122,6 +126,7 @@ export function getFreeLocked(t: PoolThread, inst: number): number {
     L.inst[ib + K.I_FREE_HEAD] = L.fNext[head]!;
     L.inst[ib + K.I_FREE_LEN]!--;
     L.fNext[head] = -1;
+    adoptFreeLatch(L, head);
     return head;
   }
   let victim = -1;
@@ -132,7 +137,7 @@ export function getFreeLocked(t: PoolThread, inst: number): number {
       const prev = L.fPrev[b]!;
       if (replaceable(t, b)) {
         if (L.fRef[b] === 0) {
-          if (Atomics.compareExchange(L.fFix, b, 0, -1) === 0) {
+          if (tryClaimVictim(t, b)) {
             victim = b;
             break;
           }
@@ -149,7 +154,7 @@ export function getFreeLocked(t: PoolThread, inst: number): number {
     for (let b = L.inst[ib + K.I_LRU_TAIL]!; b >= 0; b = L.fPrev[b]!) {
       if (replaceable(t, b)) {
         if (L.fOldest[b] === 0n) {
-          if (Atomics.compareExchange(L.fFix, b, 0, -1) === 0) {
+          if (tryClaimVictim(t, b)) {
             victim = b;
             break;
           }
@@ -159,7 +164,7 @@ export function getFreeLocked(t: PoolThread, inst: number): number {
       }
       if (--depth <= 0 && dirty >= 0) break;
     }
-    if (victim < 0 && dirty >= 0 && Atomics.compareExchange(L.fFix, dirty, 0, -1) === 0) victim = dirty;
+    if (victim < 0 && dirty >= 0 && tryClaimVictim(t, dirty)) victim = dirty;
   }
   if (victim < 0) return -1;
   if (L.fOldest[victim] !== 0n) writePageLocked(t, inst, victim);
@@ -217,7 +222,7 @@ export function evictAll(t: PoolThread): number {
       let f = L.inst[ib + K.I_LRU_TAIL]!;
       while (f >= 0) {
         const prev = L.fPrev[f]!;
-        if (replaceable(t, f) && Atomics.compareExchange(L.fFix, f, 0, -1) === 0) {
+        if (replaceable(t, f) && tryClaimVictim(t, f)) {
           if (L.fOldest[f] !== 0n) writePageLocked(t, inst, f);
           hashRemove(L, inst * L.hashSize, f);
           lruRemoveLocked(t, inst, f);

@@ -5,6 +5,19 @@
  */
 export {
   COUNTER_SLOTS as LATCH_COUNTER_SLOTS,
+  DEFAULT_SPIN_LOOPS_51,
+  DEFAULT_SPIN_WAIT_DELAY_51,
+  LEGACY_RWLOCK_SLOTS,
+  legacyRwAdoptX,
+  legacyRwCheckValid,
+  legacyRwInit,
+  legacyRwIsFree,
+  legacyRwSLock,
+  legacyRwSUnlock,
+  legacyRwTrySLock,
+  legacyRwTryXLock,
+  legacyRwXLock,
+  legacyRwXUnlock,
   LatchCounters,
   MUTEX_SLOTS,
   mutexInit,
@@ -20,6 +33,7 @@ export {
   rwTryXLock,
   rwXLock,
   rwXUnlock,
+  THREAD_ID,
   X_LOCK_DECR,
 } from '@enginekit/mutex-atomics';
 export type { LatchConfig, LatchCountsSnapshot } from '@enginekit/mutex-atomics';

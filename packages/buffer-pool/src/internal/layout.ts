@@ -1,4 +1,4 @@
-import { LATCH_COUNTER_SLOTS, MUTEX_SLOTS, RWLOCK_SLOTS } from './latch.js';
+import { LATCH_COUNTER_SLOTS, LEGACY_RWLOCK_SLOTS, MUTEX_SLOTS, RWLOCK_SLOTS } from './latch.js';
 
 /**
  * Where everything lives in the pool's one SharedArrayBuffer. Offsets are computed from the
@@ -15,7 +15,7 @@ import { LATCH_COUNTER_SLOTS, MUTEX_SLOTS, RWLOCK_SLOTS } from './latch.js';
  * | thread slots    | Int32 × T     |                                | 1 while a thread owns the slot       |
  * | space table     | Int32 × 2·S   |                                | [space id, size in pages] pairs      |
  * | latch counters  | Int32 × 22    |                                | mutex-atomics spin/OS-wait counters  |
- * | latches         | Int32         | (I+1)·MUTEX + F·RWLOCK slots   | instance mutexes, space mutex, page latches |
+ * | latches         | Int32         | (I+1)·MUTEX + F·rw slots       | instance mutexes, space mutex, page latches (atomic: 6 slots each, legacy: 11) |
  * | page hash       | Int32         | I·hashSize                     | bucket heads (−1: empty)             |
  * | frame metadata  | one array per field, length F (see `PoolLayout`)                            |
  * | frames          | Uint8         | F·pageSize, 4096-aligned       | the pages; `bytes` views exactly this |
@@ -41,6 +41,8 @@ export const H_FREE_WAIT = 14;
 export const H_NSPACES = 15;
 export const H_SLEEP = 16;
 export const H_MAX_THREADS = 17;
+/** Page latch kind: 0 the atomics rw-lock, 1 the 5.1 rw-lock (`latches: 'legacy'`). */
+export const H_LATCHES = 18;
 const HEADER_INTS = 32;
 
 // Instance slots (Int32, stride I_STRIDE).
@@ -96,6 +98,8 @@ export interface LayoutParams {
   instances: number;
   maxSpaces: number;
   maxThreads: number;
+  /** 5.1 page latches instead of the atomics rw-lock. */
+  legacy: boolean;
 }
 
 function align(n: number, a: number): number {
@@ -127,8 +131,12 @@ export class PoolLayout {
   readonly latches: Int32Array;
   /** Byte offset of the latch counters (a `LatchCounters` region). */
   readonly latchCountersOffset: number;
-  /** First page-latch slot in `latches`; frame f's latch is at rwBase + f·RWLOCK_SLOTS. */
+  /** First page-latch slot in `latches`; frame f's latch is at rwBase + f·rwSlots. */
   readonly rwBase: number;
+  /** Slots per page latch: RWLOCK_SLOTS, or LEGACY_RWLOCK_SLOTS for 5.1 latches. */
+  readonly rwSlots: number;
+  /** True when the page latches are 5.1 rw-locks. */
+  readonly legacy: boolean;
   /** Slot of the space-table mutex in `latches`. */
   readonly spaceMutex: number;
   readonly hash: Int32Array;
@@ -179,6 +187,7 @@ export class PoolLayout {
       p.instances,
       p.maxSpaces,
       p.maxThreads,
+      p.legacy ? LEGACY_RWLOCK_SLOTS : RWLOCK_SLOTS,
     ).total;
     const sab = new SharedArrayBuffer(total);
     const h = new Int32Array(sab, 0, HEADER_INTS);
@@ -190,6 +199,7 @@ export class PoolLayout {
     h[H_HASH_SIZE] = hashSizeFor(perInstance);
     h[H_MAX_SPACES] = p.maxSpaces;
     h[H_MAX_THREADS] = p.maxThreads;
+    h[H_LATCHES] = p.legacy ? 1 : 0;
     return sab;
   }
 
@@ -199,6 +209,7 @@ export class PoolLayout {
     instances: number,
     maxSpaces: number,
     maxThreads: number,
+    rwSlots: number,
   ) {
     const hashSize = hashSizeFor(Math.floor(frames / instances));
     let o = HEADER_INTS * 4;
@@ -220,7 +231,7 @@ export class PoolLayout {
     const latchCounters = o;
     o += LATCH_COUNTER_SLOTS * 4;
     const latches = o;
-    const latchInts = (instances + 1) * MUTEX_SLOTS + frames * RWLOCK_SLOTS;
+    const latchInts = (instances + 1) * MUTEX_SLOTS + frames * rwSlots;
     o = align(o + latchInts * 4, 8);
     const hash = o;
     o += instances * hashSize * 4;
@@ -269,6 +280,7 @@ export class PoolLayout {
       this.instances,
       this.maxSpaces,
       this.maxThreads,
+      this.header[H_LATCHES] === 1 ? LEGACY_RWLOCK_SLOTS : RWLOCK_SLOTS,
     );
     this.hashSize = c.hashSize;
     this.hashShift = 32 - Math.log2(c.hashSize);
@@ -284,6 +296,8 @@ export class PoolLayout {
     this.latches = new Int32Array(sab, c.latches, c.latchInts);
     this.spaceMutex = this.instances * MUTEX_SLOTS;
     this.rwBase = (this.instances + 1) * MUTEX_SLOTS;
+    this.legacy = this.header[H_LATCHES] === 1;
+    this.rwSlots = this.legacy ? LEGACY_RWLOCK_SLOTS : RWLOCK_SLOTS;
     this.hash = new Int32Array(sab, c.hash, this.instances * c.hashSize);
     let o = c.i32;
     const next = (): number => {

@@ -1,5 +1,6 @@
 import { verifyPage } from '../envelope.js';
 import { CorruptionError } from '../errors.js';
+import { releaseReadLatch } from './frame-latch.js';
 import { discardLocked, getFreeLocked, initForReadLocked, waitFree } from './frames.js';
 import { MUTEX_SLOTS, mutexLock, mutexUnlock } from './latch.js';
 import * as K from './layout.js';
@@ -78,6 +79,7 @@ function readInto(t: PoolThread, inst: number, f: number, space: number, pageNo:
   }
   Atomics.store(L.fIo, f, K.IO_NONE);
   mutexUnlock(L.latches, m, t.cfg);
+  releaseReadLatch(t, f);
   Atomics.notify(L.fIo, f);
   const cb = counterAt(t, inst, 0);
   L.counters[cb + K.C_READS]!++;

@@ -1,4 +1,5 @@
 import { FIL_PAGE_NEXT, FIL_PAGE_PREV, readUint32BE, verifyPage } from '../envelope.js';
+import { releaseReadLatch } from './frame-latch.js';
 import { discardLocked, getFreeLocked, initForReadLocked } from './frames.js';
 import { MUTEX_SLOTS, mutexLock, mutexUnlock } from './latch.js';
 import * as K from './layout.js';
@@ -141,6 +142,8 @@ function readArea(t: PoolThread, space: number, low: number, high: number): numb
   L.counters[cb + K.C_DATA_READS]! += requests;
   L.counters[cb + K.C_DATA_READ]! += n * ps;
   mutexUnlock(L.latches, m, t.cfg);
+  // Frames read in stay X-latched by this thread until here; discarded ones stay latched on the free list.
+  for (let i = 0; i < frames.length; i++) if (good[i] === 1) releaseReadLatch(t, frames[i]!);
   for (const f of frames) Atomics.notify(L.fIo, f);
   return n;
 }

@@ -36,5 +36,4 @@ function writeParams(w: PacketWriter, paramCount: number): void {
       decimals: 0,
     });
   }
-  writeEof(w);
 }

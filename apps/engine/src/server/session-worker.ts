@@ -1,0 +1,167 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { SqlDictionary } from '../session/dictionary.js';
+import { Session } from '../session/session.js';
+import { attachDatabase } from '../storage/attach.js';
+import { LockTable } from '../txn/lock-table.js';
+import { useLockTable } from '../txn/registry.js';
+import type { Database } from '../storage/database.js';
+import { CommandProcessor, type Reply } from './command-processor.js';
+import { COM_STMT_CLOSE, COM_STMT_PREPARE } from './protocol.js';
+import { commandKind, type StatementKind, sqlKind } from './statement-kind.js';
+import type { FromWorker, SessionWorkerData, ToWorker } from './worker-messages.js';
+import { WorkerShared } from './worker-shared.js';
+import { WorkerStatus } from './worker-status.js';
+
+// A session worker (see worker-session-host.ts): one Database attached to the server's buffer
+// pool, serving the connections the main thread assigns to it, one command at a time.
+if (parentPort === null) throw new Error('session-worker.js runs as a worker thread of enginekit serve');
+const port = parentPort;
+const data = workerData as SessionWorkerData;
+const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
+
+interface Conn {
+  readonly p: CommandProcessor;
+  /** Kinds of this connection's prepared statements, by statement id. */
+  readonly prepared: Map<number, StatementKind>;
+}
+
+let db: Database;
+const shared = new WorkerShared(data.shared);
+const status = new WorkerStatus(data.shared, WorkerShared.STATUS_OFFSET, data.workers, data.worker);
+const SHOW_GLOBAL_STATUS = /^\s*show\s+global\s+status\b/i;
+let seen = -1;
+const conns = new Map<number, Conn>();
+
+/** Brings the dictionary up to date. REQUIRES: the metadata lock (S or X). */
+function refresh(): void {
+  const v = shared.version;
+  if (v === seen) return;
+  db.reloadDictionary();
+  SqlDictionary.forget(db);
+  shared.writeLock();
+  try {
+    shared.shareRowCounts(db, false);
+  } finally {
+    shared.writeUnlock();
+  }
+  seen = v;
+}
+
+function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
+  const kind = commandKind(payload, c.prepared);
+  if (kind === 'none') return c.p.handle(payload);
+  if (kind === 'ddl') {
+    shared.mdlX();
+    try {
+      refresh();
+      const reply = c.p.handle(payload);
+      // The DDL's own tables (new objects, counts it set) seed the shared counts; then the others
+      // reload at their next statement.
+      shared.shareRowCounts(db, true);
+      SqlDictionary.forget(db);
+      shared.bumpVersion();
+      seen = shared.version;
+      return reply;
+    } finally {
+      shared.mdlXUnlock();
+    }
+  }
+  shared.mdlS();
+  try {
+    refresh();
+    if (kind === 'read') {
+      if (payload[0] === 0x03 && SHOW_GLOBAL_STATUS.test(payload.subarray(1).toString('utf8')))
+        return status.withSums(c.p.session.globalCounters.values, () => c.p.handle(payload));
+      return c.p.handle(payload);
+    }
+    shared.writeLock();
+    try {
+      return c.p.handle(payload);
+    } finally {
+      shared.writeUnlock();
+    }
+  } finally {
+    shared.mdlSUnlock();
+  }
+}
+
+/** Posts a command's reply to the main thread. */
+function answer(conn: number, c: Conn, payload: Buffer, reply: Reply): void {
+  track(c, payload, reply);
+  status.publish(c.p.session.globalCounters.values);
+  const bytes = new Uint8Array(reply.bytes);
+  post({ t: 'reply', conn, bytes, close: reply.close, waitTimeout: reply.waitTimeout }, [
+    bytes.buffer as ArrayBuffer,
+  ]);
+}
+
+/** Keeps the kind of each prepared statement (the id from its COM_STMT_PREPARE_OK). */
+function track(c: Conn, payload: Buffer, reply: Reply): void {
+  if (payload[0] === COM_STMT_PREPARE) {
+    const b = reply.bytes;
+    if (b.length >= 9 && b[4] === 0x00) {
+      c.prepared.set(b.readUInt32LE(5), sqlKind(payload.subarray(1).toString('utf8')));
+    }
+  } else if (payload[0] === COM_STMT_CLOSE && payload.length >= 5) {
+    c.prepared.delete(payload.readUInt32LE(1));
+  }
+}
+
+function onMessage(m: ToWorker): void {
+  switch (m.t) {
+    case 'open': {
+      const session = new Session(db, { connectionId: m.conn });
+      const c: Conn = { p: new CommandProcessor(session, m.conn), prepared: new Map() };
+      // a statement that waited for a row lock runs again under the same metadata lock and
+      // write mutex as a first run (it holds neither while it waits)
+      c.p.rerun = (payload) => run(c, payload);
+      conns.set(m.conn, c);
+      return;
+    }
+    case 'cmd': {
+      const c = conns.get(m.conn);
+      if (c === undefined) return;
+      c.p.threadsConnected = m.connected;
+      const payload = Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.length);
+      const reply = run(c, payload);
+      if (reply instanceof Promise) {
+        // a lock wait: the worker serves its other connections meanwhile
+        const copy = Buffer.from(payload);
+        reply.then(
+          (r) => answer(m.conn, c, copy, r),
+          () => answer(m.conn, c, copy, { bytes: Buffer.alloc(0), close: true, waitTimeout: 0 }),
+        );
+      } else answer(m.conn, c, payload, reply);
+      return;
+    }
+    case 'close': {
+      const c = conns.get(m.conn);
+      conns.delete(m.conn);
+      c?.p.close();
+      return;
+    }
+    case 'stop': {
+      for (const c of conns.values()) c.p.close();
+      conns.clear();
+      db.detachFromPool();
+      post({ t: 'stopped' });
+      port.close();
+      return;
+    }
+  }
+}
+
+try {
+  db = attachDatabase(data.path, data.pool, data.pageSize);
+  useLockTable(db, new LockTable(data.lockTable));
+  shared.mdlS();
+  try {
+    refresh();
+  } finally {
+    shared.mdlSUnlock();
+  }
+  port.on('message', onMessage);
+  post({ t: 'ready' });
+} catch (e) {
+  post({ t: 'failed', message: e instanceof Error ? e.message : String(e) });
+}

@@ -1,0 +1,63 @@
+import { COM_FIELD_LIST, COM_QUERY, COM_STMT_EXECUTE, COM_STMT_PREPARE } from './protocol.js';
+
+/**
+ * How a command must be serialized against other workers: `ddl` changes the dictionary (the
+ * metadata lock in X), `write` changes rows (the metadata lock in S and the write mutex), `read`
+ * only reads (the metadata lock in S), `none` touches no table (ping, quit, statement close).
+ */
+export type StatementKind = 'ddl' | 'write' | 'read' | 'none';
+
+const DDL = new Set(['CREATE', 'DROP', 'ALTER', 'RENAME', 'TRUNCATE', 'ANALYZE', 'OPTIMIZE']);
+const WRITE = new Set(['INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'LOAD']);
+
+/** The kind of one SQL statement's text, from its first keyword (comments and `(` skipped). */
+export function sqlKind(sql: string): StatementKind {
+  let i = 0;
+  const n = sql.length;
+  for (;;) {
+    while (
+      i < n &&
+      (sql[i] === ' ' || sql[i] === '\t' || sql[i] === '\n' || sql[i] === '\r' || sql[i] === '(')
+    )
+      i++;
+    if (sql.startsWith('/*', i)) {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+    } else if (sql.startsWith('--', i) || sql[i] === '#') {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? n : end + 1;
+    } else break;
+  }
+  let j = i;
+  while (j < n && /[A-Za-z]/.test(sql[j]!)) j++;
+  const word = sql.slice(i, j).toUpperCase();
+  if (DDL.has(word)) return 'ddl';
+  if (WRITE.has(word)) return 'write';
+  return 'read';
+}
+
+/**
+ * The kind of a command payload. COM_STMT_EXECUTE takes the kind its statement was prepared with
+ * (`prepared`, by statement id; an unknown id is `read`, and gets its error from the processor).
+ */
+export function commandKind(
+  payload: Uint8Array,
+  prepared: ReadonlyMap<number, StatementKind>,
+): StatementKind {
+  switch (payload[0]) {
+    case COM_QUERY:
+      return sqlKind(
+        Buffer.from(payload.buffer, payload.byteOffset + 1, payload.length - 1).toString('utf8'),
+      );
+    case COM_STMT_PREPARE:
+    case COM_FIELD_LIST:
+      return 'read';
+    case COM_STMT_EXECUTE: {
+      if (payload.length < 5) return 'read';
+      const id = payload[1]! | (payload[2]! << 8) | (payload[3]! << 16) | (payload[4]! << 24);
+      return prepared.get(id >>> 0) ?? 'read';
+    }
+    default:
+      return 'none';
+  }
+}

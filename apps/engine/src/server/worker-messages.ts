@@ -1,0 +1,37 @@
+import type { BufferPoolDescriptor } from '@enginekit/buffer-pool';
+
+/** What a session worker starts from (its `workerData`). */
+export interface SessionWorkerData {
+  /** The database file (each worker opens its own handle). */
+  readonly path: string;
+  readonly pageSize: number;
+  readonly pool: BufferPoolDescriptor;
+  /** WorkerShared's buffer. */
+  readonly shared: SharedArrayBuffer;
+  /** The row and metadata lock table every session of the server shares (txn/lock-table.ts). */
+  readonly lockTable: SharedArrayBuffer;
+  /** This worker's number, from 0. */
+  readonly worker: number;
+  /** How many workers the host started. */
+  readonly workers: number;
+}
+
+/** Main thread → worker. */
+export type ToWorker =
+  | { readonly t: 'open'; readonly conn: number }
+  | { readonly t: 'cmd'; readonly conn: number; readonly payload: Uint8Array; readonly connected: number }
+  | { readonly t: 'close'; readonly conn: number }
+  | { readonly t: 'stop' };
+
+/** Worker → main thread. */
+export type FromWorker =
+  | { readonly t: 'ready' }
+  | {
+      readonly t: 'reply';
+      readonly conn: number;
+      readonly bytes: Uint8Array;
+      readonly close: boolean;
+      readonly waitTimeout: number;
+    }
+  | { readonly t: 'stopped' }
+  | { readonly t: 'failed'; readonly message: string };

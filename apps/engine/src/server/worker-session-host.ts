@@ -1,0 +1,199 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Database } from '../storage/database.js';
+import type { Reply } from './command-processor.js';
+import type { SessionHandle, SessionHost } from './session-host.js';
+import { lockTableOf } from '../txn/registry.js';
+import type { FromWorker, SessionWorkerData, ToWorker } from './worker-messages.js';
+import { WorkerShared } from './worker-shared.js';
+
+/** Options of {@link WorkerSessionHost.start}. */
+export interface WorkerHostOptions {
+  /** Worker threads (default: the core count). */
+  readonly threads?: number;
+  /** The worker script (default: session-worker.js beside this module, in the built package). */
+  readonly workerUrl?: URL;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  /** Connections assigned to it. */
+  conns: number;
+  /** Commands in flight, by connection (one at a time per connection). */
+  readonly pending: Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>;
+  exited: boolean;
+}
+
+/**
+ * Sessions on worker threads over one buffer pool. The main thread keeps the sockets, framing
+ * and authentication (ClientConnection) and moves bytes: each authenticated connection is given
+ * to the worker with the fewest connections, and each command's payload is posted to it; the
+ * worker runs the command in that connection's session and posts the reply's bytes back
+ * (transferred). Every worker attaches to the pool the main thread's Database created (its
+ * SharedArrayBuffer: frames, page table, latches, counters) and opens the file with its own handle.
+ * What else they share (dictionary version, metadata lock, write mutex, row counts) is in
+ * {@link WorkerShared}.
+ *
+ * While workers run, the main thread's Database is not used; `stop()` ends the workers, then
+ * reloads its dictionary and takes the shared row counts, so closing it flushes the right state.
+ */
+export class WorkerSessionHost implements SessionHost {
+  readonly db: Database;
+  readonly shared: WorkerShared;
+  readonly threads: number;
+  readonly #slots: Slot[];
+  readonly #conns = new Map<number, Slot>();
+  #maxUsed = 0;
+  #stopping: Promise<void> | undefined;
+
+  private constructor(db: Database, shared: WorkerShared, slots: Slot[]) {
+    this.db = db;
+    this.shared = shared;
+    this.#slots = slots;
+    this.threads = slots.length;
+  }
+
+  /** Starts the workers and waits until each has attached and read the dictionary. */
+  static async start(db: Database, options: WorkerHostOptions = {}): Promise<WorkerSessionHost> {
+    const threads = options.threads ?? availableParallelism();
+    if (!Number.isInteger(threads) || threads < 1 || threads > 256)
+      throw new RangeError(`threads must be an integer in [1, 256], got ${String(threads)}`);
+    db.flush(); // the header and dictionary on the pages the workers read
+    const shared = new WorkerShared(undefined, threads);
+    const url = options.workerUrl ?? new URL('./session-worker.js', import.meta.url);
+    const pool = db.pool.descriptor();
+    const slots: Slot[] = [];
+    const ready: Promise<void>[] = [];
+    for (let i = 0; i < threads; i++) {
+      const wd: SessionWorkerData = {
+        path: db.path,
+        pageSize: db.pool.pageSize,
+        pool,
+        shared: shared.sab,
+        lockTable: lockTableOf(db).buffer,
+        worker: i,
+        workers: threads,
+      };
+      const worker = new Worker(url, { workerData: wd });
+      const slot: Slot = { worker, conns: 0, pending: new Map(), exited: false };
+      slots.push(slot);
+      ready.push(
+        new Promise<void>((resolve, reject) => {
+          const first = (m: FromWorker): void => {
+            worker.off('message', first);
+            if (m.t === 'ready') resolve();
+            else reject(new Error(`session worker ${i}: ${m.t === 'failed' ? m.message : m.t}`));
+          };
+          worker.on('message', first);
+          worker.once('error', reject);
+        }),
+      );
+    }
+    const host = new WorkerSessionHost(db, shared, slots);
+    for (const s of slots) host.#wire(s);
+    try {
+      await Promise.all(ready);
+    } catch (e) {
+      await Promise.all(slots.map((s) => s.worker.terminate()));
+      throw e;
+    }
+    return host;
+  }
+
+  #wire(s: Slot): void {
+    s.worker.on('message', (m: FromWorker) => {
+      if (m.t !== 'reply') return;
+      const p = s.pending.get(m.conn);
+      if (p === undefined) return;
+      s.pending.delete(m.conn);
+      p.resolve({
+        bytes: Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.length),
+        close: m.close,
+        waitTimeout: m.waitTimeout,
+      });
+    });
+    const fail = (e: Error): void => {
+      s.exited = true;
+      for (const p of s.pending.values()) p.reject(e);
+      s.pending.clear();
+    };
+    s.worker.on('error', fail);
+    s.worker.on('exit', (code) => fail(new Error(`session worker exited (${code})`)));
+  }
+
+  /** Connections open on each worker now. */
+  connectionsPerWorker(): number[] {
+    return this.#slots.map((s) => s.conns);
+  }
+
+  get connected(): number {
+    return this.#conns.size;
+  }
+
+  get maxUsed(): number {
+    return this.#maxUsed;
+  }
+
+  #post(s: Slot, m: ToWorker, transfer: ArrayBuffer[] = []): void {
+    if (!s.exited) s.worker.postMessage(m, transfer);
+  }
+
+  open(connectionId: number): SessionHandle {
+    let s = this.#slots[0]!;
+    for (const x of this.#slots) if (!x.exited && (s.exited || x.conns < s.conns)) s = x;
+    s.conns++;
+    this.#conns.set(connectionId, s);
+    this.#maxUsed = Math.max(this.#maxUsed, this.#conns.size);
+    this.#post(s, { t: 'open', conn: connectionId });
+    return {
+      handle: (payload) =>
+        new Promise<Reply>((resolve, reject) => {
+          if (s.exited) {
+            reject(new Error('session worker is gone'));
+            return;
+          }
+          s.pending.set(connectionId, { resolve, reject });
+          const copy = new Uint8Array(payload);
+          this.#post(s, { t: 'cmd', conn: connectionId, payload: copy, connected: this.#conns.size }, [
+            copy.buffer as ArrayBuffer,
+          ]);
+        }),
+      close: () => {
+        if (this.#conns.get(connectionId) !== s) return;
+        this.#conns.delete(connectionId);
+        s.conns--;
+        this.#post(s, { t: 'close', conn: connectionId });
+      },
+    };
+  }
+
+  closeAll(): void {
+    for (const [id, s] of this.#conns) this.#post(s, { t: 'close', conn: id });
+    this.#conns.clear();
+    for (const s of this.#slots) s.conns = 0;
+  }
+
+  /**
+   * Closes every session, stops the workers (each leaves the pool without flushing), then
+   * brings the main thread's Database up to date (dictionary, row counts) so that closing it
+   * writes everything. Idempotent.
+   */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      this.closeAll();
+      await Promise.all(
+        this.#slots.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              if (s.exited) return resolve();
+              s.worker.once('exit', () => resolve());
+              this.#post(s, { t: 'stop' });
+            }),
+        ),
+      );
+      this.db.reloadDictionary();
+      this.shared.shareRowCounts(this.db, false);
+    })();
+    return this.#stopping;
+  }
+}

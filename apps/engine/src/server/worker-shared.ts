@@ -1,0 +1,122 @@
+import {
+  mutexInit,
+  mutexLock,
+  mutexUnlock,
+  MUTEX_SLOTS,
+  RWLOCK_SLOTS,
+  rwInit,
+  rwSLock,
+  rwSUnlock,
+  rwXLock,
+  rwXUnlock,
+} from '@enginekit/mutex-atomics';
+import type { Database } from '../storage/database.js';
+import type { Table } from '../storage/table.js';
+import { statusTableBytes } from './worker-status.js';
+
+/**
+ * What the session workers share beyond the buffer pool, in one SharedArrayBuffer:
+ *
+ * | Int32 slot | meaning |
+ * |---|---|
+ * | 0 | dictionary version: bumped by every DDL; a worker reloads its dictionary when it moved |
+ * | 8.. | the metadata lock (an atomics rw-lock): every statement holds it S, DDL holds it X |
+ * | 16.. | the write mutex: statements that change rows hold it, so writers run one at a time |
+ *
+ * and from byte 256 one Float64 per table id: the table's row count (NaN until a worker that
+ * loads the table seeds it from the dictionary), read and written under the write mutex; then
+ * each worker's row of global status counters (worker-status.ts).
+ *
+ * Readers run in parallel with each other and with the one writer: trees couple S page latches
+ * and a writer X-latches the pages it changes, so a reader never sees a half-made page. Row
+ * locks and transactions would let writers run in parallel too.
+ */
+const VERSION = 0;
+const MDL = 8;
+const WRITE = 16;
+const ROWS_OFFSET = 256;
+/** Most table ids the row-count table holds. */
+export const MAX_TABLE_IDS = 65536;
+
+export class WorkerShared {
+  readonly sab: SharedArrayBuffer;
+  readonly #i32: Int32Array;
+  readonly #rows: Float64Array;
+
+  /** Where the status table (worker-status.ts) starts. */
+  static readonly STATUS_OFFSET: number = ROWS_OFFSET + MAX_TABLE_IDS * 8;
+
+  /** `workers`: rows of the status table to make room for (when creating). */
+  constructor(sab?: SharedArrayBuffer, workers = 0) {
+    const fresh = sab === undefined;
+    this.sab = sab ?? new SharedArrayBuffer(WorkerShared.STATUS_OFFSET + statusTableBytes(workers));
+    this.#i32 = new Int32Array(this.sab, 0, ROWS_OFFSET / 4);
+    this.#rows = new Float64Array(this.sab, ROWS_OFFSET, MAX_TABLE_IDS);
+    if (fresh) {
+      rwInit(this.#i32, MDL);
+      mutexInit(this.#i32, WRITE);
+      this.#rows.fill(Number.NaN);
+    }
+    if (MDL + RWLOCK_SLOTS > WRITE || WRITE + MUTEX_SLOTS > ROWS_OFFSET / 4)
+      throw new Error('worker-shared layout');
+  }
+
+  get version(): number {
+    return Atomics.load(this.#i32, VERSION);
+  }
+
+  bumpVersion(): void {
+    Atomics.add(this.#i32, VERSION, 1);
+  }
+
+  mdlS(): void {
+    rwSLock(this.#i32, MDL);
+  }
+  mdlSUnlock(): void {
+    rwSUnlock(this.#i32, MDL);
+  }
+  mdlX(): void {
+    rwXLock(this.#i32, MDL);
+  }
+  mdlXUnlock(): void {
+    rwXUnlock(this.#i32, MDL);
+  }
+  writeLock(): void {
+    mutexLock(this.#i32, WRITE);
+  }
+  writeUnlock(): void {
+    mutexUnlock(this.#i32, WRITE);
+  }
+
+  /**
+   * Makes every table of `db` keep its row count here. A table seen for the first time is seeded
+   * from its own count (the dictionary's, or the count a DDL just gave it when `seed` is true).
+   * REQUIRES: the write mutex or the metadata lock in X.
+   */
+  shareRowCounts(db: Database, seed: boolean): void {
+    for (const t of db.tables()) this.#share(t, seed);
+  }
+
+  #share(t: Table, seed: boolean): void {
+    const id = t.id;
+    if (!(id >= 0 && id < MAX_TABLE_IDS))
+      throw new RangeError(`table id ${id} is past the ${MAX_TABLE_IDS} the server shares`);
+    const rows = this.#rows;
+    const own = Object.getOwnPropertyDescriptor(t, 'rows');
+    if (own !== undefined && own.get !== undefined) return;
+    if (seed || Number.isNaN(rows[id]!)) rows[id] = t.rows;
+    Object.defineProperty(t, 'rows', {
+      configurable: true,
+      enumerable: true,
+      get: () => rows[id]!,
+      set: (v: number) => {
+        rows[id] = v;
+      },
+    });
+  }
+
+  /** The shared row count of table `id` (NaN if no worker loaded it). */
+  rowCount(id: number): number {
+    return this.#rows[id]!;
+  }
+}
