@@ -36,4 +36,5 @@ function writeParams(w: PacketWriter, paramCount: number): void {
       decimals: 0,
     });
   }
+  writeEof(w);
 }
