@@ -118,15 +118,12 @@ function assemble(
   });
   // a range read inside a join is re-read per outer row; it is given no join buffer here
   const buffers = planBuffers(
-    candidates.map((c, p) =>
-      draft[p]!.position.access.kind === 'range' ? { ...c, access: 'ref' as const, clusteredKey: true } : c,
-    ),
+    candidates.map((c, p) => (draft[p]!.position.access.kind === 'range' ? { ...c, unbuffered: true } : c)),
     settings,
   );
   return draft.map((d, p) => {
     const a = d.position.access;
     let join = buffers[p]!.join;
-    if (a.kind === 'range') join = { ...join, algorithm: 'none', bufferBytes: 0 };
     const extraJoin = join.algorithm === 'none' ? '' : (buffers[p]!.choice?.extra ?? '');
     let access: Access;
     if (a.kind === 'ref') access = { kind: 'ref', index: a.index, keys: a.keys };

@@ -11,6 +11,8 @@ export interface BufferCandidate {
   readonly recordBytes: number;
   /** Partial rows expected before this stage. */
   readonly expectedRecords: number;
+  /** The stage takes no join buffer whatever the level (a range read inside a join). */
+  readonly unbuffered?: boolean;
 }
 
 const NONE: StageJoin = {
@@ -58,6 +60,12 @@ export function planBuffers(
   const out: Array<{ join: StageJoin; choice: JoinCacheChoice | undefined }> = [];
   let prevCached = false;
   for (const [j, st] of stages.entries()) {
+    if (st.unbuffered === true) {
+      space.skip();
+      out.push({ join: NONE, choice: undefined });
+      prevCached = false;
+      continue;
+    }
     const choice = chooseJoinCache(
       settings.join_cache_level,
       {
