@@ -7,9 +7,6 @@ import { compileAlter } from './alter.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
-/** MySQL's DECIMAL default (10,0); stored precision is limited by the row format. */
-const MAX_STORED_DECIMAL = 15;
-
 /** A declared column type → [stored type, declared text]. */
 export function columnType(dt: unknown, col: string): [ColumnType, string] {
   const [t, v] = tagOf(dt);
@@ -53,11 +50,6 @@ export function columnType(dt: unknown, col: string): [ColumnType, string] {
         throw new SqlError(
           'ER_WRONG_ARGUMENTS',
           `For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '${col}').`,
-        );
-      if (p > MAX_STORED_DECIMAL)
-        throw new SqlError(
-          'ER_NOT_SUPPORTED_YET',
-          `This version of MySQL doesn't yet support 'DECIMAL precision above ${MAX_STORED_DECIMAL} in a stored column'`,
         );
       return [{ kind: 'decimal', precision: p, scale: s }, `decimal(${p},${s})`];
     }
