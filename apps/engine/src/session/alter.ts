@@ -3,6 +3,7 @@ import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js'
 import { SqlError } from '../sql/errors.js';
 import { addIndex, columnType, keyColumns, storageError } from './ddl.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { checkTable } from './limits.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
@@ -186,6 +187,8 @@ function copyAlter(
   const tmp = `#alter-${name}`;
   if (ctx.db.hasTable(tmp)) ctx.db.dropTable(tmp);
   const fast = Number(ctx.session.vars.get('expand_fast_index_creation')) === 1;
+  const visible = cols.filter((c) => c.col.name !== HIDDEN_PK).map((c) => c.col);
+  checkTable(name, visible, pk.includes(HIDDEN_PK) ? [] : pk, indexes);
   const fresh = ctx.db.createTable({
     name: tmp,
     columns: cols.map((c) => c.col),

@@ -4,6 +4,7 @@ import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js'
 import { SqlError } from '../sql/errors.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { compileAlter } from './alter.js';
+import { checkIndexes, checkTable } from './limits.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
@@ -181,6 +182,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         defaults.push(null);
         pk = [HIDDEN_PK];
       }
+      checkTable(name, hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
       try {
         ctx.db.createTable({ name, columns, primaryKey: pk!, indexes });
       } catch (e) {
@@ -242,6 +244,7 @@ export function addIndex(
     iname.toUpperCase() === 'PRIMARY'
   )
     throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
+  checkIndexes([{ name: iname, columns: cols }], t.secondary.length + 1);
   const canon = cols.map((cn) => {
     const c = t.columns.find((x) => x.name.toLowerCase() === cn.toLowerCase());
     if (c === undefined || c.name === HIDDEN_PK)
