@@ -6,6 +6,7 @@ import { Aggregator, type AggState } from '../exec/aggregate.js';
 import { hashKey } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
 import { FileSort } from '../exec/filesort.js';
+import { TmpTable } from '../exec/tmp-table.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import type { StatusCounters } from '../exec/status.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
@@ -17,6 +18,7 @@ import type { DerivedSource, RunState } from './scope.js';
 import { truthOf } from '../exec/truth.js';
 import { conjuncts, factorOr } from './conjuncts.js';
 import { bindFrom } from './from.js';
+import { checkJoinTables } from '../session/limits.js';
 
 /** A bound, planned query: its result columns and a function that runs it. */
 export interface QueryPlan extends SubPlan {
@@ -36,6 +38,8 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   readonly sortBufferSize: number;
   /** join_buffer_size, bytes. */
   readonly joinBufferSize: number;
+  /** min(tmp_table_size, max_heap_table_size), bytes: an internal temporary table's memory. */
+  readonly tmpTableSize: number;
 }
 
 export interface Ctx {
@@ -340,6 +344,7 @@ function bindSelect(
   const block = new Block(parent, c.run, ctes);
   const benv = bindEnvOf(c);
   const where = bindFrom(sel, block, c, ctes);
+  checkJoinTables(block.sources.length);
   if (sel.selection !== undefined && sel.selection !== null) {
     const ctx: BindCtx = { block, clause: 'where clause', allowAgg: false, env: benv };
     for (const x of conjuncts(sel.selection, []).flatMap(factorOr)) where.push(bindExpr(x, ctx));
@@ -469,6 +474,8 @@ function bindSelect(
   // per execution state
   let sorter: FileSort | null = null;
   let seen: Set<string> | null = null;
+  let seenTable: TmpTable | null = null;
+  let groupTable: TmpTable | null = null;
   let emitted = 0;
   let skipped = 0;
   let offset = 0;
@@ -482,8 +489,17 @@ function bindSelect(
     if (seen !== null) {
       const k = rowKey(row, types);
       if (seen.has(k)) return true;
+      if (seenTable!.full) {
+        seenTable!.spill(row, k, [row, frame.v.slice()]);
+        return true;
+      }
       seen.add(k);
+      seenTable!.grew(k);
     }
+    return distinctRow(row);
+  };
+  /** A row past DISTINCT: into the ORDER BY sort, or out. */
+  const distinctRow = (row: unknown[]): boolean => {
     if (sorter !== null) {
       sorter.add(
         sortKeys.map((k) => k.ev()),
@@ -523,8 +539,18 @@ function bindSelect(
     }
     let g = groupsMap.get(key);
     if (g === undefined) {
+      const table = groupTable!;
+      if (table.full) {
+        table.spill(
+          groupEvs.map((e) => e()),
+          key as string | number,
+          frame.v.slice(),
+        );
+        return true;
+      }
       g = { first: frame.v.slice(), states: agg.init() };
       groupsMap.set(key, g);
+      table.grew(typeof key === 'string' ? key : 'n');
     }
     agg.step(g.states);
     return true;
@@ -553,6 +579,9 @@ function bindSelect(
       emitFn = emit;
       if (max === 0 && !collect) return;
       seen = distinct ? new Set() : null;
+      seenTable = distinct
+        ? new TmpTable(types, c.env.tmpTableSize, c.env.sortBufferSize, status, nout)
+        : null;
       if (distinct) status.add('Created_tmp_tables', 1);
       sorter = sorting
         ? startSort(
@@ -566,10 +595,14 @@ function bindSelect(
         : null;
       try {
         runBody();
+        if (seenTable?.onDisk === true && !stopped) drainDistinct(seenTable);
       } catch (e) {
         sorter?.close();
+        groupTable?.close();
+        seenTable?.close();
         throw e;
       }
+      seenTable?.close();
       if (sorter === null || stopped) return;
       const fs = sorter;
       sorter = null;
@@ -579,21 +612,70 @@ function bindSelect(
   function runBody(): void {
     if (aggregated) {
       groupsMap = new Map();
+      const table = new TmpTable(
+        groupTypes,
+        c.env.tmpTableSize,
+        c.env.sortBufferSize,
+        status,
+        nslots,
+        48 * block.aggs.length,
+      );
+      groupTable = table;
       pipeline();
       if (groupsMap.size > 0 || groups.length > 0)
         status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
-      if (groupsMap.size === 0 && groups.length === 0) {
+      if (groupsMap.size === 0 && groups.length === 0 && !table.onDisk) {
         frame.v = new Array<unknown>(nslots).fill(null);
         agg.finish(agg.init(), frame.v);
         produce();
       } else {
+        let more = true;
         for (const g of groupsMap.values()) {
           frame.v = g.first;
           agg.finish(g.states, frame.v);
-          if (!produce()) break;
+          if (!produce()) {
+            more = false;
+            break;
+          }
         }
+        if (more) drainGroups(table);
       }
+      table.close();
+      groupTable = null;
     } else pipeline();
+  }
+  /** The groups that went to disk, one at a time in key order. */
+  function drainGroups(table: TmpTable): void {
+    let first: unknown[] | null = null;
+    let states: AggState[] = [];
+    const finish = (): boolean => {
+      frame.v = first!;
+      agg.finish(states, frame.v);
+      return produce();
+    };
+    let more = true;
+    table.drain((_key, row, isFirst) => {
+      if (isFirst && first !== null && !finish()) {
+        more = false;
+        return false;
+      }
+      if (isFirst) {
+        first = row;
+        states = agg.init();
+      }
+      frame.v = row;
+      agg.step(states);
+      return true;
+    });
+    if (more && first !== null) finish();
+  }
+  /** The DISTINCT rows that went to disk: the first of each key goes on. */
+  function drainDistinct(table: TmpTable): void {
+    table.drain((_key, payload, isFirst) => {
+      if (!isFirst) return true;
+      frame.v = payload[1] as unknown[];
+      return distinctRow(payload[0] as unknown[]);
+    });
   }
 }
 

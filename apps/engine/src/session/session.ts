@@ -276,6 +276,10 @@ export class Session {
       sqlMode: String(this.vars.get('sql_mode')),
       sortBufferSize: Number(this.vars.get('sort_buffer_size')),
       joinBufferSize: Number(this.vars.get('join_buffer_size')),
+      tmpTableSize: Math.min(
+        Number(this.vars.get('tmp_table_size')),
+        Number(this.vars.get('max_heap_table_size')),
+      ),
       divPrecisionIncrement: Number(this.vars.get('div_precision_increment')),
       meta: (t) => dict.tables.get(t),
       view: (n) => dict.views.get(n),
