@@ -144,11 +144,10 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
   const rshow = rk === 'dec' ? rt.scale : 0;
   const lint = lt.prec - lshow;
   const rint = rt.prec - rshow;
-  // operands already DECIMAL at their own scale need no conversion (the common case)
-  const la: (v: unknown) => bigint =
-    lk === 'dec' ? (v) => v as bigint : (v) => toDecimal(v, lt.kind, lt, ls) as bigint;
-  const ra: (v: unknown) => bigint =
-    rk === 'dec' ? (v) => v as bigint : (v) => toDecimal(v, rt.kind, rt, rs) as bigint;
+  // operands already DECIMAL at their own scale need no conversion (the common case); others
+  // remember their last conversion, so a constant operand (`1 - l_discount`) converts once
+  const la: (v: unknown) => bigint = lk === 'dec' ? (v) => v as bigint : lastConversion(lt, ls);
+  const ra: (v: unknown) => bigint = rk === 'dec' ? (v) => v as bigint : lastConversion(rt, rs);
   switch (op) {
     case '+':
     case '-': {
@@ -201,6 +200,20 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
       };
     }
   }
+}
+
+/** A value of type `t` as a DECIMAL at scale `s`, the last input and result remembered. */
+function lastConversion(t: SqlType, s: number): (v: unknown) => bigint {
+  let lastIn: unknown;
+  let lastOut = 0n;
+  let primed = false;
+  return (v) => {
+    if (primed && v === lastIn) return lastOut;
+    lastOut = toDecimal(v, t.kind, t, s) as bigint;
+    lastIn = v;
+    primed = true;
+    return lastOut;
+  };
 }
 
 function intDiv(lt: SqlType, rt: SqlType, lk: string, rk: string, text: string): Arith {

@@ -7,6 +7,7 @@ import { hashKey } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
 import { FileSort } from '../exec/filesort.js';
 import { TmpTable } from '../exec/tmp-table.js';
+import { GroupMap, groupKeyText } from '../exec/group-map.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import type { StatusCounters } from '../exec/status.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
@@ -522,35 +523,22 @@ function bindSelect(
     }
     return emitted < max;
   };
-  let groupsMap = new Map<unknown, { first: unknown[]; states: AggState[] }>();
+  const groupsMap = new GroupMap<{ first: unknown[]; states: AggState[] }>(groupTypes);
+  const ngroup = groupEvs.length;
+  const groupValues: unknown[] = new Array<unknown>(ngroup).fill(null);
   const sinkAgg = (): boolean => {
-    let key: unknown;
-    if (groupEvs.length === 1) {
-      const v = groupEvs[0]!();
-      key = v === null ? '\u0001N' : groupTypes[0]!.kind === 'dec' ? `d${String(v)}` : hashKey(v);
-    } else {
-      let s = '';
-      for (let i = 0; i < groupEvs.length; i++) {
-        const v = groupEvs[i]!();
-        s += v === null ? '\u0001N' : groupTypes[i]!.kind === 'dec' ? `d${String(v)}` : String(hashKey(v));
-        s += '\u0000';
-      }
-      key = s;
-    }
-    let g = groupsMap.get(key);
+    for (let i = 0; i < ngroup; i++) groupValues[i] = groupEvs[i]!();
+    let g = groupsMap.find(groupValues);
     if (g === undefined) {
       const table = groupTable!;
+      const text = groupKeyText(groupValues, groupTypes);
       if (table.full) {
-        table.spill(
-          groupEvs.map((e) => e()),
-          key as string | number,
-          frame.v.slice(),
-        );
+        table.spill(groupValues.slice(), text, frame.v.slice());
         return true;
       }
       g = { first: frame.v.slice(), states: agg.init() };
-      groupsMap.set(key, g);
-      table.grew(typeof key === 'string' ? key : 'n');
+      groupsMap.insert(groupValues, g);
+      table.grew(text);
     }
     agg.step(g.states);
     return true;
@@ -611,7 +599,7 @@ function bindSelect(
   };
   function runBody(): void {
     if (aggregated) {
-      groupsMap = new Map();
+      groupsMap.clear();
       const table = new TmpTable(
         groupTypes,
         c.env.tmpTableSize,
@@ -630,7 +618,7 @@ function bindSelect(
         produce();
       } else {
         let more = true;
-        for (const g of groupsMap.values()) {
+        for (const g of groupsMap.list) {
           frame.v = g.first;
           agg.finish(g.states, frame.v);
           if (!produce()) {
