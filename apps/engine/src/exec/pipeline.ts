@@ -50,7 +50,11 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
   const kinds = src.table!.codec.kinds;
   const cols = Int32Array.from(used);
   const n = cols.length;
+  // the rows of a source are read for its used columns only: the codec skips the others
+  const mask = new Uint8Array(src.columns.length);
+  for (const c of used) mask[c] = 1;
   return (row) => {
+    if (row.want !== mask) row.wantOnly(mask);
     const v = frame.v;
     const nulls = row.nulls;
     for (let i = 0; i < n; i++) {

@@ -77,6 +77,13 @@ export class RowBuffer {
   readonly src: Uint8Array[];
   readonly off: Int32Array;
   readonly len: Int32Array;
+  /**
+   * The columns a reader of this buffer needs (1 = wanted), or null for all: the codec then
+   * decodes only those. Set by {@link RowBuffer.wantOnly}.
+   */
+  want: Uint8Array | null = null;
+  /** One past the last wanted column. */
+  wantEnd = 0;
 
   constructor(columns: readonly StoredColumn[], kinds: Uint8Array = columnKinds(columns)) {
     this.columns = columns;
@@ -89,6 +96,17 @@ export class RowBuffer {
     this.src = new Array<Uint8Array>(n).fill(EMPTY);
     this.off = new Int32Array(n);
     this.len = new Int32Array(n);
+  }
+
+  /**
+   * From the next decode on, read only the columns set in `mask` (shared, not copied; null: all).
+   * The other fields then hold stale values: only for a buffer whose every reader reads no more.
+   */
+  wantOnly(mask: Uint8Array | null): void {
+    this.want = mask;
+    let e = 0;
+    if (mask !== null) for (let c = 0; c < mask.length; c++) if (mask[c] === 1) e = c + 1;
+    this.wantEnd = e;
   }
 
   /** Set field `c` from a convenience value (see {@link FieldValue}); validates against the type. */
@@ -378,37 +396,56 @@ export class RowCodec {
     return this.#views[p] ?? (this.#views[p] = o.subarray(0, p));
   }
 
-  /** Decode a record value `bytes[off, off+len)` into `row`; text fields become views of `bytes`. */
+  /**
+   * Decode a record value `bytes[off, off+len)` into `row`; text fields become views of `bytes`.
+   * When the row names the columns it wants ({@link RowBuffer.want}), only those are read: the
+   * others are stepped over (their fields in `row` keep older values) and the walk stops after
+   * the last wanted column.
+   */
   decode(bytes: Uint8Array, off: number, len: number, row: RowBuffer): void {
-    const n = this.columns.length;
+    const want = row.want;
+    const n = want === null ? this.columns.length : row.wantEnd;
     const end = off + len;
+    const kinds = this.kinds;
+    const widths = this.widths;
+    const narrow = this.narrow;
+    const nulls = row.nulls;
+    const nums = row.nums;
     let p = off + this.bitmapBytes;
     for (let c = 0; c < n; c++) {
       if ((bytes[off + (c >> 3)]! & (1 << (c & 7))) !== 0) {
-        row.nulls[c] = 1;
+        nulls[c] = 1;
         continue;
       }
-      row.nulls[c] = 0;
-      const w = this.widths[c]!;
-      if (this.kinds[c] === K_TEXT) {
+      const w = widths[c]!;
+      const k = kinds[c]!;
+      if (want !== null && want[c] === 0) {
+        p += k === K_TEXT ? w + (w === 1 ? bytes[p]! : (bytes[p]! << 8) | bytes[p + 1]!) : w;
+        continue;
+      }
+      nulls[c] = 0;
+      if (k === K_TEXT) {
         const l = w === 1 ? bytes[p]! : (bytes[p]! << 8) | bytes[p + 1]!;
         p += w;
         row.src[c] = bytes;
         row.off[c] = p;
         row.len[c] = l;
         p += l;
-      } else if (this.kinds[c] === K_DOUBLE) {
+      } else if (k === K_DOUBLE) {
         for (let i = 0; i < 8; i++) F64_BYTES[7 - i] = bytes[p + i]!;
-        row.nums[c] = F64[0]!;
+        nums[c] = F64[0]!;
         p += 8;
-      } else if (this.narrow[c] === 1) {
-        row.nums[c] = readInt(bytes, p, w);
+      } else if (narrow[c] === 1) {
+        nums[c] =
+          w === 4
+            ? (bytes[p]! << 24) | (bytes[p + 1]! << 16) | (bytes[p + 2]! << 8) | bytes[p + 3]!
+            : readInt(bytes, p, w);
         row.isWide[c] = 0;
         p += w;
       } else {
         const x = readInt(bytes, p, w);
         if (Number.isSafeInteger(x)) {
-          row.nums[c] = x;
+          nums[c] = x;
           row.isWide[c] = 0;
         } else {
           row.wide[c] = readBigInt(bytes, p, w);
@@ -417,7 +454,8 @@ export class RowCodec {
         p += w;
       }
     }
-    if (p !== end) throw new RangeError(`row value is ${len} bytes, its fields take ${p - off}`);
+    if (want === null && p !== end)
+      throw new RangeError(`row value is ${len} bytes, its fields take ${p - off}`);
   }
 }
 
