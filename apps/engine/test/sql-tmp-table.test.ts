@@ -1,4 +1,4 @@
-// GROUP BY and DISTINCT past tmp_table_size: the internal temporary table goes to disk
+// GROUP BY, DISTINCT and UNION past tmp_table_size: the internal temporary table goes to disk
 // (Created_tmp_disk_tables) and the answer stays the in-memory one, and SQLite's.
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,10 @@ const QUERIES: readonly [string, string][] = [
   ],
   ['SELECT DISTINCT a, b FROM t ORDER BY a, b', 'SELECT DISTINCT a, b FROM t ORDER BY a, b'],
   ['SELECT DISTINCT c, b FROM t ORDER BY b, c', 'SELECT DISTINCT c, b FROM t ORDER BY b, c'],
+  [
+    'SELECT a, c FROM t WHERE b < 3 UNION SELECT b, c FROM t ORDER BY 1, 2',
+    'SELECT a, c FROM t WHERE b < 3 UNION SELECT b, c FROM t ORDER BY 1, 2',
+  ],
   [
     'SELECT COUNT(*) FROM (SELECT DISTINCT a, b, c FROM t) x',
     'SELECT COUNT(*) FROM (SELECT DISTINCT a, b, c FROM t) x',

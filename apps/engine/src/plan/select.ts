@@ -289,22 +289,38 @@ function bindSetOp(o: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, 
     run(emit) {
       if (op === 'Union') {
         const seen = all ? null : new Set<string>();
+        // UNION DISTINCT deduplicates in a temporary table, which goes to disk past tmp_table_size
+        const table = all
+          ? null
+          : new TmpTable(types, c.env.tmpTableSize, c.env.sortBufferSize, c.env.status, types.length);
+        if (table !== null) c.env.status.add('Created_tmp_tables', 1);
         let go = true;
-        for (const p of [l, r]) {
-          if (!go) break;
-          p.run((row) => {
-            const x = fix(p, row);
-            if (seen !== null) {
-              const k = rowKey(x, types);
-              if (seen.has(k)) return true;
-              seen.add(k);
-            }
-            if (emit(x) === false) {
-              go = false;
-              return false;
-            }
-            return true;
-          });
+        try {
+          for (const p of [l, r]) {
+            if (!go) break;
+            p.run((row) => {
+              const x = fix(p, row);
+              if (seen !== null) {
+                const k = rowKey(x, types);
+                if (seen.has(k)) return true;
+                if (table!.full) {
+                  table!.spill(x, k, x);
+                  return true;
+                }
+                seen.add(k);
+                table!.grew(k);
+              }
+              if (emit(x) === false) {
+                go = false;
+                return false;
+              }
+              return true;
+            });
+          }
+          if (go && table?.onDisk === true)
+            table.drain((_k, row, first) => (first ? emit(row) !== false : true));
+        } finally {
+          table?.close();
         }
         return;
       }
