@@ -206,6 +206,17 @@ describe('DECIMAL up to 65 digits', () => {
     expect(s.query(`SELECT COUNT(*) FROM d WHERE v = ${'9'.repeat(65)}`).rows).toEqual([[3]]);
     // the pairs cancel: 999…9.9999999999 + 0.0000000001
     expect(s.query('SELECT SUM(k) FROM d').rows).toEqual([['1000000000000000000000000000000.0000000000']]);
+    // a product past 81 integer digits (MySQL's decimal buffer) is error 1690
+    const e = (() => {
+      try {
+        s.query('SELECT k * k * k FROM d WHERE k > 1');
+      } catch (x) {
+        return x as SqlError;
+      }
+      return undefined;
+    })();
+    expect([e?.errno, e?.message]).toEqual([1690, "DECIMAL value is out of range in 'k * k * k'"]);
+    expect(s.query('SELECT COUNT(k * k) FROM d').rows).toEqual([[6]]);
     expect(() => s.query(`INSERT INTO d VALUES (${'1'.repeat(31)}, 0)`)).toThrow(
       /Out of range value for column 'k' at row 1/,
     );

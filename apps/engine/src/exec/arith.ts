@@ -29,6 +29,13 @@ function outOfRange(text: string): SqlError {
   return new SqlError('ER_DATA_OUT_OF_RANGE', `BIGINT value is out of range in '${text}'`);
 }
 
+/** Digits before the point that MySQL's decimal buffer holds (9 words of 9 digits). */
+const DECIMAL_INT_DIGITS = 81;
+
+function decimalOutOfRange(text: string): SqlError {
+  return new SqlError('ER_DATA_OUT_OF_RANGE', `DECIMAL value is out of range in '${text}'`);
+}
+
 function big(v: unknown): bigint {
   return typeof v === 'bigint' ? v : BigInt(v as number);
 }
@@ -164,8 +171,16 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
     case '*': {
       const s = ls + rs;
       const t = decType(lint + rint + lshow + rshow, lshow + rshow, Math.min(s, MAX_SCALE));
-      if (s <= MAX_SCALE) return { t, f: (a, b) => la(a) * ra(b) };
-      return { t, f: (a, b) => truncScale(la(a) * ra(b), s, MAX_SCALE) };
+      // a product past MySQL's decimal buffer (81 digits before the point) is error 1690
+      const kept = Math.min(s, MAX_SCALE);
+      const hi = pow10(DECIMAL_INT_DIGITS + kept);
+      const lo = -hi;
+      const check = (r: bigint): bigint => {
+        if (r >= hi || r <= lo) throw decimalOutOfRange(text);
+        return r;
+      };
+      if (s <= MAX_SCALE) return { t, f: (a, b) => check(la(a) * ra(b)) };
+      return { t, f: (a, b) => check(truncScale(la(a) * ra(b), s, MAX_SCALE)) };
     }
     case '/': {
       // decimal_div keeps ROUND_UP(frac1 + frac2 + increment) 9-digit words of fraction
