@@ -553,7 +553,7 @@ function bindSelect(
         return true;
       }
       g = { first: frame.v.slice(), states: agg.init() };
-      groupsMap.insert(groupValues, g);
+      groupsMap.insert(g);
       table.grew(text);
     }
     agg.step(g.states);
