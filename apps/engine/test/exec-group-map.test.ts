@@ -19,7 +19,7 @@ describe('GroupMap', () => {
       const types = TYPES.slice(0, width);
       const row = fc.tuple(...value.slice(0, width)) as fc.Arbitrary<unknown[]>;
       fc.assert(
-        fc.property(fc.array(width === 0 ? fc.constant([]) : row, { maxLength: 60 }), (rows) => {
+        fc.property(fc.array(width === 0 ? fc.constant<unknown[]>([]) : row, { maxLength: 60 }), (rows) => {
           const trie = new GroupMap<number>(types);
           const model = new Map<string, number>();
           for (const r of rows) {
