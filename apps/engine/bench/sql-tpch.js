@@ -8,11 +8,17 @@
 //   ENGINE_BENCH_SF=0.01 ENGINE_BENCH_RUNS=3 node bench/sql-tpch.js
 //   ENGINE_BENCH_ONLY='Q10 variant' ENGINE_BENCH_PEERS=0 node --cpu-prof --cpu-prof-dir=.tmp bench/sql-tpch.js
 //                                                               where enginekit's time goes
+//   ENGINE_BENCH_DIST=path/to/other/dist/index.js node bench/sql-tpch.js   another build
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateTpch } from '@enginekit/tpch';
-import { Database, loadTpch } from '../dist/index.js';
+// ENGINE_BENCH_DIST: another build's index.js (an older build, for before/after runs)
+const { Database, loadTpch } = await import(
+  process.env.ENGINE_BENCH_DIST === undefined
+    ? '../dist/index.js'
+    : new URL(process.env.ENGINE_BENCH_DIST, `file://${process.cwd()}/`).href
+);
 import { engineSession, loadAverage, loadDuckTpch, loadSqliteTpch, timeRuns } from './sql-peers.js';
 
 const sf = Number(process.env.ENGINE_BENCH_SF ?? 0.1);

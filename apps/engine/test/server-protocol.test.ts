@@ -76,6 +76,26 @@ describe('queries', () => {
     expect(asBig).toEqual([{ k: '9223372036854775807' }]);
   });
 
+  it('stored BIGINT and DECIMAL(65,30) values travel exactly in text and binary rows', async () => {
+    const s = await server();
+    const c = await s.connect({ supportBigNumbers: true, bigNumberStrings: true });
+    const d = '-12345678901234567890123456789012345.123456789012345678901234567890';
+    await c.query('CREATE TABLE w (id BIGINT PRIMARY KEY, d DECIMAL(65,30))');
+    await c.query(`INSERT INTO w VALUES (-9223372036854775808, ${d}), (9223372036854775807, 0.5)`);
+    const want = [
+      { id: '-9223372036854775808', d },
+      { id: '9223372036854775807', d: '0.500000000000000000000000000000' },
+    ];
+    const [text] = await c.query('SELECT id, d FROM w ORDER BY id');
+    expect(text).toEqual(want);
+    const [binary] = await c.execute('SELECT id, d FROM w WHERE id <> ? ORDER BY id', [0]);
+    expect(binary).toEqual(want);
+    const [one] = await c.execute('SELECT d FROM w WHERE id = ?', [
+      mysql.TypedParameter.LONGLONG(9223372036854775807n),
+    ]);
+    expect(one).toEqual([{ d: want[1]!.d }]);
+  });
+
   it('returns a large result in full', async () => {
     const s = await server();
     const c = await s.connect();

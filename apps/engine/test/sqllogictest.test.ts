@@ -20,8 +20,12 @@ import { corpusFiles, corpusPart, findCorpus, REPO_ROOT } from './helpers/sql-sl
 import { runSltFiles, type SltFileResult } from './helpers/sql-slt-pool.js';
 import { partTotals, reportMarkdown } from './helpers/sql-slt-report.js';
 
-/** Records passing today, per part (of evidence 306, index 107,928, select 10,706). */
-const FLOOR: Record<string, number> = { select: 10706, evidence: 282, index: 107928 };
+/**
+ * Records passing today, per part (of evidence 306, index 107,928, select 10,706). The 36
+ * select5 records that join 62–64 tables fail with error 1116, as on MySQL and MariaDB (61 tables
+ * at most).
+ */
+const FLOOR: Record<string, number> = { select: 10670, evidence: 282, index: 107928 };
 
 const patient = process.env['SQLLOGICTEST_PATIENT'] === '1';
 const corpus = findCorpus();

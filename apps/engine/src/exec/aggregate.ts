@@ -4,6 +4,15 @@ import { coerce, normInt, toDouble, toText } from './convert.js';
 import { pow10 } from './decimal.js';
 import { T_DBL, T_INT } from './types.js';
 
+/** Fast paths of {@link Aggregator.step}. */
+const F_GENERAL = 0;
+/** COUNT(*) (no argument). */
+const F_COUNT_ROWS = 1;
+/** COUNT(x), not DISTINCT. */
+const F_COUNT = 2;
+/** SUM or AVG of a DECIMAL, not DISTINCT: the exact bigint sum. */
+const F_SUM_DEC = 3;
+
 /** One aggregate's running state for one group. */
 export interface AggState {
   n: number;
@@ -19,9 +28,19 @@ export interface AggState {
  */
 export class Aggregator {
   readonly specs: readonly AggSpec[];
+  /** Per spec: its fast path in {@link Aggregator.step} (see the F_ constants), or F_GENERAL. */
+  readonly #fast: Uint8Array;
 
   constructor(specs: readonly AggSpec[]) {
     this.specs = specs;
+    this.#fast = Uint8Array.from(specs, (s) => {
+      if (s.arg === null) return F_COUNT_ROWS;
+      if (s.distinct) return F_GENERAL;
+      if (s.fn === 'count') return F_COUNT;
+      if ((s.fn === 'sum' || s.fn === 'avg') && s.t.kind !== 'dbl' && s.arg?.t.kind === 'dec')
+        return F_SUM_DEC;
+      return F_GENERAL;
+    });
   }
 
   init(): AggState[] {
@@ -30,22 +49,34 @@ export class Aggregator {
 
   step(states: AggState[]): void {
     const specs = this.specs;
+    const fast = this.#fast;
     for (let i = 0; i < specs.length; i++) {
       const s = specs[i]!;
       const st = states[i]!;
-      if (s.arg === null) {
+      const f = fast[i]!;
+      if (f === F_COUNT_ROWS) {
         st.n++;
         continue;
       }
-      const v = s.arg.ev();
+      const arg = s.arg!;
+      const v = arg.ev();
       if (v === null) continue;
+      if (f === F_SUM_DEC) {
+        st.n++;
+        st.acc = st.acc === null ? v : (st.acc as bigint) + (v as bigint);
+        continue;
+      }
+      if (f === F_COUNT) {
+        st.n++;
+        continue;
+      }
       if (st.seen !== null) {
-        const k = s.arg.t.kind === 'dec' ? `d${String(v)}` : hashKey(v);
+        const k = arg.t.kind === 'dec' ? `d${String(v)}` : hashKey(v);
         if (st.seen.has(k)) continue;
         st.seen.add(k);
       }
       st.n++;
-      const at = s.arg.t;
+      const at = arg.t;
       switch (s.fn) {
         case 'count':
           break;

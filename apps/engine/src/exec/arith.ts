@@ -29,6 +29,13 @@ function outOfRange(text: string): SqlError {
   return new SqlError('ER_DATA_OUT_OF_RANGE', `BIGINT value is out of range in '${text}'`);
 }
 
+/** Digits before the point that MySQL's decimal buffer holds (9 words of 9 digits). */
+const DECIMAL_INT_DIGITS = 81;
+
+function decimalOutOfRange(text: string): SqlError {
+  return new SqlError('ER_DATA_OUT_OF_RANGE', `DECIMAL value is out of range in '${text}'`);
+}
+
 function big(v: unknown): bigint {
   return typeof v === 'bigint' ? v : BigInt(v as number);
 }
@@ -144,11 +151,10 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
   const rshow = rk === 'dec' ? rt.scale : 0;
   const lint = lt.prec - lshow;
   const rint = rt.prec - rshow;
-  // operands already DECIMAL at their own scale need no conversion (the common case)
-  const la: (v: unknown) => bigint =
-    lk === 'dec' ? (v) => v as bigint : (v) => toDecimal(v, lt.kind, lt, ls) as bigint;
-  const ra: (v: unknown) => bigint =
-    rk === 'dec' ? (v) => v as bigint : (v) => toDecimal(v, rt.kind, rt, rs) as bigint;
+  // operands already DECIMAL at their own scale need no conversion (the common case); others
+  // remember their last conversion, so a constant operand (`1 - l_discount`) converts once
+  const la: (v: unknown) => bigint = lk === 'dec' ? (v) => v as bigint : lastConversion(lt, ls);
+  const ra: (v: unknown) => bigint = rk === 'dec' ? (v) => v as bigint : lastConversion(rt, rs);
   switch (op) {
     case '+':
     case '-': {
@@ -165,8 +171,16 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
     case '*': {
       const s = ls + rs;
       const t = decType(lint + rint + lshow + rshow, lshow + rshow, Math.min(s, MAX_SCALE));
-      if (s <= MAX_SCALE) return { t, f: (a, b) => la(a) * ra(b) };
-      return { t, f: (a, b) => truncScale(la(a) * ra(b), s, MAX_SCALE) };
+      // a product past MySQL's decimal buffer (81 digits before the point) is error 1690
+      const kept = Math.min(s, MAX_SCALE);
+      const hi = pow10(DECIMAL_INT_DIGITS + kept);
+      const lo = -hi;
+      const check = (r: bigint): bigint => {
+        if (r >= hi || r <= lo) throw decimalOutOfRange(text);
+        return r;
+      };
+      if (s <= MAX_SCALE) return { t, f: (a, b) => check(la(a) * ra(b)) };
+      return { t, f: (a, b) => check(truncScale(la(a) * ra(b), s, MAX_SCALE)) };
     }
     case '/': {
       // decimal_div keeps ROUND_UP(frac1 + frac2 + increment) 9-digit words of fraction
@@ -201,6 +215,20 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
       };
     }
   }
+}
+
+/** A value of type `t` as a DECIMAL at scale `s`, the last input and result remembered. */
+function lastConversion(t: SqlType, s: number): (v: unknown) => bigint {
+  let lastIn: unknown;
+  let lastOut = 0n;
+  let primed = false;
+  return (v) => {
+    if (primed && v === lastIn) return lastOut;
+    lastOut = toDecimal(v, t.kind, t, s) as bigint;
+    lastIn = v;
+    primed = true;
+    return lastOut;
+  };
 }
 
 function intDiv(lt: SqlType, rt: SqlType, lk: string, rk: string, text: string): Arith {

@@ -106,8 +106,11 @@ export function toInteger(v: unknown, k: Kind, t?: SqlType): number | bigint | n
   switch (k) {
     case 'int':
       return v as number | bigint;
-    case 'dec':
-      return normInt(rescale(v as bigint, t?.iscale ?? 0, 0));
+    case 'dec': {
+      // beyond 64 bits MySQL saturates (with a warning)
+      const r = rescale(v as bigint, t?.iscale ?? 0, 0);
+      return normInt(r > INT64_MAX ? INT64_MAX : r < INT64_MIN ? INT64_MIN : r);
+    }
     case 'dbl': {
       const x = v as number;
       const r = x < 0 ? -Math.round(-x) : Math.round(x);

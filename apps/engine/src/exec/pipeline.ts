@@ -1,5 +1,5 @@
 import type { RowBuffer } from '../storage/row.js';
-import { K_DATE, K_DECIMAL, K_TEXT } from '../storage/row.js';
+import { K_DATE, K_DECIMAL, K_INT, K_TEXT } from '../storage/row.js';
 import type { FieldValue } from '../storage/types.js';
 import {
   arraySource,
@@ -51,7 +51,11 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
   const kinds = src.table!.codec.kinds;
   const cols = Int32Array.from(used);
   const n = cols.length;
+  // the rows of a source are read for its used columns only: the codec skips the others
+  const mask = new Uint8Array(src.columns.length);
+  for (const c of used) mask[c] = 1;
   return (row) => {
+    if (row.want !== mask) row.wantOnly(mask);
     const v = frame.v;
     const nulls = row.nulls;
     for (let i = 0; i < n; i++) {
@@ -66,7 +70,8 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
         const len = row.len[c]!;
         const b = row.src[c]!;
         v[off + c] = len <= 24 ? shortText(b, o, len) : DECODER.decode(b.subarray(o, o + len));
-      } else if (k === K_DECIMAL) v[off + c] = BigInt(row.nums[c]!);
+      } else if (row.isWide[c] === 1) v[off + c] = row.wide[c]!;
+      else if (k === K_DECIMAL) v[off + c] = BigInt(row.nums[c]!);
       else v[off + c] = row.nums[c]!;
     }
   };
@@ -89,20 +94,26 @@ export function keyValue(src: Source, c: number, b: Bound, v: unknown): FieldVal
     if (from > ct.scale) {
       const d = 10n ** BigInt(from - ct.scale);
       if (x % d !== 0n) return undefined;
-      return Number(x / d);
+      return exactInt(x / d);
     }
-    return Number(scaled);
+    return exactInt(scaled);
   }
-  // integer column
+  // integer column: a value beyond what it stores matches nothing (and bounds no range)
+  let q: number | bigint = v as number | bigint;
   if (t.kind === 'dec') {
     const d = 10n ** BigInt(t.iscale);
     const x = v as bigint;
     if (x % d !== 0n) return undefined;
-    const q = x / d;
-    return q > 9007199254740991n || q < -9007199254740991n ? undefined : Number(q);
+    q = exactInt(x / d);
   }
-  if (typeof v === 'bigint') return undefined; // beyond what the column stores
-  return v as number;
+  if (kind === K_INT) return typeof q === 'number' && (q | 0) === q ? q : undefined;
+  if (typeof q === 'number') return Number.isSafeInteger(q) ? q : undefined;
+  return q < -(2n ** 63n) || q >= 2n ** 63n ? undefined : q;
+}
+
+/** An exact integer as a number when safe, else as a bigint. */
+function exactInt(x: bigint): number | bigint {
+  return x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : x;
 }
 
 export type Sink = () => boolean;

@@ -328,7 +328,7 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
           const r = makeNeg(e.t, `-${e.text}`).f(e.lit.v);
           return literal(e.t.kind === 'int' ? T_INT : e.t, r, `-${e.text}`);
         }
-        const a = makeNeg(e.t, nodeText(ctx.env, n));
+        const a = makeNeg(e.t, `-${nodeText(ctx.env, o.expr)}`);
         const f = a.f;
         const ev = e.ev;
         return mk(

@@ -65,15 +65,25 @@ export function bindCompare(op: string, l: Bound, r: Bound, text: string): Bound
   const cr = converter(r.t, ct);
   const le = l.ev;
   const re = r.ev;
-  const get = (e: Ev, c: ((v: unknown) => unknown) | null): Ev =>
-    c === null
-      ? e
-      : () => {
-          const x = e();
-          return x === null ? null : c(x);
-        };
-  const a = get(le, cl);
-  const b = get(re, cr);
+  const get = (side: Bound, e: Ev, c: ((v: unknown) => unknown) | null): Ev => {
+    if (c === null) return e;
+    // a literal side is converted once, here, not per row (a DATE column against '1995-03-15')
+    if (side.lit !== undefined) {
+      const x = side.lit.v;
+      try {
+        const v = x === null ? null : c(x);
+        return () => v;
+      } catch {
+        // a conversion that fails fails when run, as written
+      }
+    }
+    return () => {
+      const x = e();
+      return x === null ? null : c(x);
+    };
+  };
+  const a = get(l, le, cl);
+  const b = get(r, re, cr);
   let ev: Ev;
   switch (op) {
     case '=':

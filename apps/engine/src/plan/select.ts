@@ -6,6 +6,8 @@ import { Aggregator, type AggState } from '../exec/aggregate.js';
 import { hashKey } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
 import { FileSort } from '../exec/filesort.js';
+import { TmpTable } from '../exec/tmp-table.js';
+import { GroupMap, groupKeyText } from '../exec/group-map.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import type { StatusCounters } from '../exec/status.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
@@ -17,6 +19,7 @@ import type { DerivedSource, RunState } from './scope.js';
 import { truthOf } from '../exec/truth.js';
 import { conjuncts, factorOr } from './conjuncts.js';
 import { bindFrom } from './from.js';
+import { checkJoinTables } from '../session/limits.js';
 
 /** A bound, planned query: its result columns and a function that runs it. */
 export interface QueryPlan extends SubPlan {
@@ -38,6 +41,8 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   readonly joinBufferSize: number;
   /** The last statement's optimizer trace (information_schema.OPTIMIZER_TRACE), if one was kept. */
   readonly optimizerTrace?: () => { readonly query: string; readonly trace: string } | undefined;
+  /** min(tmp_table_size, max_heap_table_size), bytes: an internal temporary table's memory. */
+  readonly tmpTableSize: number;
 }
 
 export interface Ctx {
@@ -286,22 +291,38 @@ function bindSetOp(o: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, 
     run(emit) {
       if (op === 'Union') {
         const seen = all ? null : new Set<string>();
+        // UNION DISTINCT deduplicates in a temporary table, which goes to disk past tmp_table_size
+        const table = all
+          ? null
+          : new TmpTable(types, c.env.tmpTableSize, c.env.sortBufferSize, c.env.status, types.length);
+        if (table !== null) c.env.status.add('Created_tmp_tables', 1);
         let go = true;
-        for (const p of [l, r]) {
-          if (!go) break;
-          p.run((row) => {
-            const x = fix(p, row);
-            if (seen !== null) {
-              const k = rowKey(x, types);
-              if (seen.has(k)) return true;
-              seen.add(k);
-            }
-            if (emit(x) === false) {
-              go = false;
-              return false;
-            }
-            return true;
-          });
+        try {
+          for (const p of [l, r]) {
+            if (!go) break;
+            p.run((row) => {
+              const x = fix(p, row);
+              if (seen !== null) {
+                const k = rowKey(x, types);
+                if (seen.has(k)) return true;
+                if (table!.full) {
+                  table!.spill(x, k, x);
+                  return true;
+                }
+                seen.add(k);
+                table!.grew(k);
+              }
+              if (emit(x) === false) {
+                go = false;
+                return false;
+              }
+              return true;
+            });
+          }
+          if (go && table?.onDisk === true)
+            table.drain((_k, row, first) => (first ? emit(row) !== false : true));
+        } finally {
+          table?.close();
         }
         return;
       }
@@ -342,6 +363,7 @@ function bindSelect(
   const block = new Block(parent, c.run, ctes);
   const benv = bindEnvOf(c);
   const where = bindFrom(sel, block, c, ctes);
+  checkJoinTables(block.sources.length);
   if (sel.selection !== undefined && sel.selection !== null) {
     const ctx: BindCtx = { block, clause: 'where clause', allowAgg: false, env: benv };
     for (const x of conjuncts(sel.selection, []).flatMap(factorOr)) where.push(bindExpr(x, ctx));
@@ -476,6 +498,8 @@ function bindSelect(
   // per execution state
   let sorter: FileSort | null = null;
   let seen: Set<string> | null = null;
+  let seenTable: TmpTable | null = null;
+  let groupTable: TmpTable | null = null;
   let emitted = 0;
   let skipped = 0;
   let offset = 0;
@@ -489,8 +513,17 @@ function bindSelect(
     if (seen !== null) {
       const k = rowKey(row, types);
       if (seen.has(k)) return true;
+      if (seenTable!.full) {
+        seenTable!.spill(row, k, [row, frame.v.slice()]);
+        return true;
+      }
       seen.add(k);
+      seenTable!.grew(k);
     }
+    return distinctRow(row);
+  };
+  /** A row past DISTINCT: into the ORDER BY sort, or out. */
+  const distinctRow = (row: unknown[]): boolean => {
     if (sorter !== null) {
       sorter.add(
         sortKeys.map((k) => k.ev()),
@@ -513,25 +546,22 @@ function bindSelect(
     }
     return emitted < max;
   };
-  let groupsMap = new Map<unknown, { first: unknown[]; states: AggState[] }>();
+  const groupsMap = new GroupMap<{ first: unknown[]; states: AggState[] }>(groupTypes);
+  const ngroup = groupEvs.length;
+  const groupValues: unknown[] = new Array<unknown>(ngroup).fill(null);
   const sinkAgg = (): boolean => {
-    let key: unknown;
-    if (groupEvs.length === 1) {
-      const v = groupEvs[0]!();
-      key = v === null ? '\u0001N' : groupTypes[0]!.kind === 'dec' ? `d${String(v)}` : hashKey(v);
-    } else {
-      let s = '';
-      for (let i = 0; i < groupEvs.length; i++) {
-        const v = groupEvs[i]!();
-        s += v === null ? '\u0001N' : groupTypes[i]!.kind === 'dec' ? `d${String(v)}` : String(hashKey(v));
-        s += '\u0000';
-      }
-      key = s;
-    }
-    let g = groupsMap.get(key);
+    for (let i = 0; i < ngroup; i++) groupValues[i] = groupEvs[i]!();
+    let g = groupsMap.find(groupValues);
     if (g === undefined) {
+      const table = groupTable!;
+      const text = groupKeyText(groupValues, groupTypes);
+      if (table.full) {
+        table.spill(groupValues.slice(), text, frame.v.slice());
+        return true;
+      }
       g = { first: frame.v.slice(), states: agg.init() };
-      groupsMap.set(key, g);
+      groupsMap.insert(g);
+      table.grew(text);
     }
     agg.step(g.states);
     return true;
@@ -560,6 +590,9 @@ function bindSelect(
       emitFn = emit;
       if (max === 0 && !collect) return;
       seen = distinct ? new Set() : null;
+      seenTable = distinct
+        ? new TmpTable(types, c.env.tmpTableSize, c.env.sortBufferSize, status, nout)
+        : null;
       if (distinct) status.add('Created_tmp_tables', 1);
       sorter = sorting
         ? startSort(
@@ -574,10 +607,14 @@ function bindSelect(
         : null;
       try {
         runBody();
+        if (seenTable?.onDisk === true && !stopped) drainDistinct(seenTable);
       } catch (e) {
         sorter?.close();
+        groupTable?.close();
+        seenTable?.close();
         throw e;
       }
+      seenTable?.close();
       if (sorter === null || stopped) return;
       const fs = sorter;
       sorter = null;
@@ -586,22 +623,71 @@ function bindSelect(
   };
   function runBody(): void {
     if (aggregated) {
-      groupsMap = new Map();
+      groupsMap.clear();
+      const table = new TmpTable(
+        groupTypes,
+        c.env.tmpTableSize,
+        c.env.sortBufferSize,
+        status,
+        nslots,
+        48 * block.aggs.length,
+      );
+      groupTable = table;
       pipeline();
       if (groupsMap.size > 0 || groups.length > 0)
         status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
-      if (groupsMap.size === 0 && groups.length === 0) {
+      if (groupsMap.size === 0 && groups.length === 0 && !table.onDisk) {
         frame.v = new Array<unknown>(nslots).fill(null);
         agg.finish(agg.init(), frame.v);
         produce();
       } else {
-        for (const g of groupsMap.values()) {
+        let more = true;
+        for (const g of groupsMap.list) {
           frame.v = g.first;
           agg.finish(g.states, frame.v);
-          if (!produce()) break;
+          if (!produce()) {
+            more = false;
+            break;
+          }
         }
+        if (more) drainGroups(table);
       }
+      table.close();
+      groupTable = null;
     } else pipeline();
+  }
+  /** The groups that went to disk, one at a time in key order. */
+  function drainGroups(table: TmpTable): void {
+    let first: unknown[] | null = null;
+    let states: AggState[] = [];
+    const finish = (): boolean => {
+      frame.v = first!;
+      agg.finish(states, frame.v);
+      return produce();
+    };
+    let more = true;
+    table.drain((_key, row, isFirst) => {
+      if (isFirst && first !== null && !finish()) {
+        more = false;
+        return false;
+      }
+      if (isFirst) {
+        first = row;
+        states = agg.init();
+      }
+      frame.v = row;
+      agg.step(states);
+      return true;
+    });
+    if (more && first !== null) finish();
+  }
+  /** The DISTINCT rows that went to disk: the first of each key goes on. */
+  function drainDistinct(table: TmpTable): void {
+    table.drain((_key, payload, isFirst) => {
+      if (!isFirst) return true;
+      frame.v = payload[1] as unknown[];
+      return distinctRow(payload[0] as unknown[]);
+    });
   }
 }
 

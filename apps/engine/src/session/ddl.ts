@@ -5,11 +5,9 @@ import { SqlError } from '../sql/errors.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { compileAlter } from './alter.js';
 import { tableStatsOptions } from './stats-statements.js';
+import { checkIndexes, checkTable } from './limits.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
-
-/** MySQL's DECIMAL default (10,0); stored precision is limited by the row format. */
-const MAX_STORED_DECIMAL = 15;
 
 /** A declared column type → [stored type, declared text]. */
 export function columnType(dt: unknown, col: string): [ColumnType, string] {
@@ -54,11 +52,6 @@ export function columnType(dt: unknown, col: string): [ColumnType, string] {
         throw new SqlError(
           'ER_WRONG_ARGUMENTS',
           `For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '${col}').`,
-        );
-      if (p > MAX_STORED_DECIMAL)
-        throw new SqlError(
-          'ER_NOT_SUPPORTED_YET',
-          `This version of MySQL doesn't yet support 'DECIMAL precision above ${MAX_STORED_DECIMAL} in a stored column'`,
         );
       return [{ kind: 'decimal', precision: p, scale: s }, `decimal(${p},${s})`];
     }
@@ -191,6 +184,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         defaults.push(null);
         pk = [HIDDEN_PK];
       }
+      checkTable(name, hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
       try {
         ctx.db.createTable({ name, columns, primaryKey: pk!, indexes });
       } catch (e) {
@@ -253,6 +247,7 @@ export function addIndex(
     iname.toUpperCase() === 'PRIMARY'
   )
     throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
+  checkIndexes([{ name: iname, columns: cols }], t.secondary.length + 1);
   const canon = cols.map((cn) => {
     const c = t.columns.find((x) => x.name.toLowerCase() === cn.toLowerCase());
     if (c === undefined || c.name === HIDDEN_PK)

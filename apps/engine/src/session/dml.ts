@@ -3,7 +3,7 @@ import type { FieldValue } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { coerce } from '../exec/convert.js';
-import { pow10 } from '../exec/decimal.js';
+import { pow10, rescale } from '../exec/decimal.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
@@ -23,6 +23,9 @@ const RANGES: Record<string, [number, number]> = {
   mediumint: [-8388608, 8388607],
   int: [-INT32 - 1, INT32],
   integer: [-INT32 - 1, INT32],
+  'tinyint unsigned': [0, 255],
+  'smallint unsigned': [0, 65535],
+  'mediumint unsigned': [0, 16777215],
   'int unsigned': [0, 4294967295],
   'integer unsigned': [0, 4294967295],
   bool: [-128, 127],
@@ -63,10 +66,14 @@ export class RowWriter {
             'ER_TRUNCATED_WRONG_VALUE',
             `Incorrect integer value: '${v as string}' for column '${col.name}' at row ${rowNo}`,
           );
-        const x = coerce(v, t, T_INT) as number | bigint;
+        const x = integerValue(v, t);
         const decl = this.meta?.types[c] ?? ty.kind;
-        const [lo, hi] = RANGES[decl] ?? [-9007199254740991, 9007199254740991];
-        if (typeof x === 'bigint' || x < lo || x > hi) throw range();
+        const r = RANGES[decl];
+        if (r === undefined) {
+          if (typeof x === 'bigint' && (x < INT64_MIN || x > INT64_MAX)) throw range();
+          // BIGINT UNSIGNED is kept in the signed 64-bit column: 0 … 2^63 − 1
+          if (decl === 'bigint unsigned' && x < 0) throw range();
+        } else if (typeof x === 'bigint' || x < r[0] || x > r[1]) throw range();
         return x;
       }
       case 'decimal': {
@@ -77,7 +84,7 @@ export class RowWriter {
           prec: ty.precision,
         }) as bigint;
         if (x >= pow10(ty.precision) || x <= -pow10(ty.precision)) throw range();
-        return Number(x);
+        return exactField(x);
       }
       case 'double': {
         const x = coerce(v, t, T_DBL) as number;
@@ -385,9 +392,36 @@ function matching(ctx: StatementContext, block: Block, src: Source, where: Bound
 
 function fieldOf(v: unknown, t: SqlType): FieldValue {
   if (v === null) return null;
-  if (t.kind === 'dec') return Number(v as bigint);
+  if (t.kind === 'dec') return exactField(v as bigint);
   return v as FieldValue;
 }
+
+/** A scaled integer as a stored field value: a number when safe, else the bigint itself. */
+function exactField(x: bigint): number | bigint {
+  return x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : x;
+}
+
+/**
+ * A value as an integer for an integer column, unclamped (a string or DOUBLE beyond 64 bits
+ * stays beyond, so the range check refuses it as strict mode does).
+ */
+function integerValue(v: unknown, t: SqlType): number | bigint {
+  if (t.kind === 'dec') return exactField(rescale(v as bigint, t.iscale, 0));
+  if (t.kind === 'str') {
+    const d = coerce(v, t, { kind: 'dec', scale: 0, iscale: 0, prec: 65 }) as bigint;
+    return exactField(d);
+  }
+  if (t.kind === 'dbl') {
+    const x = v as number;
+    const r = x < 0 ? -Math.round(-x) : Math.round(x);
+    if (Number.isSafeInteger(r)) return r;
+    return Number.isFinite(r) ? BigInt(r) : 2n ** 64n;
+  }
+  return coerce(v, t, T_INT) as number | bigint;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 function update(o: Obj, ctx: StatementContext): Compiled {
   if (arr(obj(o.table).joins).length > 0 || (o.from !== undefined && o.from !== null))

@@ -370,6 +370,10 @@ export class Session {
       sortBufferSize: Number(this.vars.get('sort_buffer_size')),
       joinBufferSize: Number(this.vars.get('join_buffer_size')),
       optimizerTrace: () => this.lastTrace,
+      tmpTableSize: Math.min(
+        Number(this.vars.get('tmp_table_size')),
+        Number(this.vars.get('max_heap_table_size')),
+      ),
       divPrecisionIncrement: Number(this.vars.get('div_precision_increment')),
       meta: (t) => dict.tables.get(t),
       view: (n) => dict.views.get(n),

@@ -52,10 +52,10 @@ export class RowKeyEncoder {
           w.date(row.nums[c]!);
           break;
         case K_BIGINT:
-          w.int64(row.nums[c]!);
+          w.int64(row.isWide[c] === 1 ? row.wide[c]! : row.nums[c]!);
           break;
         case K_DECIMAL:
-          w.decimal(row.nums[c]!);
+          w.decimal(row.isWide[c] === 1 ? row.wide[c]! : row.nums[c]!);
           break;
         case K_DOUBLE:
           w.bytes(doubleKeyBytes(row.nums[c]!), 0, 8);

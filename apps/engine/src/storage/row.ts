@@ -58,8 +58,11 @@ export function columnKinds(columns: readonly StoredColumn[]): Uint8Array {
 /**
  * One row held in typed arrays, no object per field: numbers (INT, BIGINT, DATE as days, DECIMAL
  * as the scaled integer) in `nums`, text as a (source array, offset, length) triple that points
- * into whatever holds the bytes (a page, a parsed `.tbl` batch). A decoded row's text views are
- * valid only until the page is unfixed; {@link RowBuffer.get} and {@link RowBuffer.toArray} copy.
+ * into whatever holds the bytes (a page, a parsed `.tbl` batch). A BIGINT or DECIMAL value that is
+ * not a safe integer (|v| ≥ 2^53) is held exactly in `wide[c]` with `isWide[c]` = 1 (its `nums`
+ * slot is then meaningless); every other value leaves `isWide[c]` = 0, so the common case reads
+ * one Float64Array. A decoded row's text views are valid only until the page is unfixed;
+ * {@link RowBuffer.get} and {@link RowBuffer.toArray} copy.
  */
 export class RowBuffer {
   readonly columns: readonly StoredColumn[];
@@ -67,9 +70,20 @@ export class RowBuffer {
   readonly nums: Float64Array;
   /** 1 where the field is NULL. */
   readonly nulls: Uint8Array;
+  /** 1 where a BIGINT/DECIMAL field is beyond a safe integer and held in `wide`. */
+  readonly isWide: Uint8Array;
+  /** Exact BIGINT/DECIMAL values where `isWide` is 1. */
+  readonly wide: bigint[];
   readonly src: Uint8Array[];
   readonly off: Int32Array;
   readonly len: Int32Array;
+  /**
+   * The columns a reader of this buffer needs (1 = wanted), or null for all: the codec then
+   * decodes only those. Set by {@link RowBuffer.wantOnly}.
+   */
+  want: Uint8Array | null = null;
+  /** One past the last wanted column. */
+  wantEnd = 0;
 
   constructor(columns: readonly StoredColumn[], kinds: Uint8Array = columnKinds(columns)) {
     this.columns = columns;
@@ -77,9 +91,22 @@ export class RowBuffer {
     const n = columns.length;
     this.nums = new Float64Array(n);
     this.nulls = new Uint8Array(n);
+    this.isWide = new Uint8Array(n);
+    this.wide = new Array<bigint>(n).fill(0n);
     this.src = new Array<Uint8Array>(n).fill(EMPTY);
     this.off = new Int32Array(n);
     this.len = new Int32Array(n);
+  }
+
+  /**
+   * From the next decode on, read only the columns set in `mask` (shared, not copied; null: all).
+   * The other fields then hold stale values: only for a buffer whose every reader reads no more.
+   */
+  wantOnly(mask: Uint8Array | null): void {
+    this.want = mask;
+    let e = 0;
+    if (mask !== null) for (let c = 0; c < mask.length; c++) if (mask[c] === 1) e = c + 1;
+    this.wantEnd = e;
   }
 
   /** Set field `c` from a convenience value (see {@link FieldValue}); validates against the type. */
@@ -102,19 +129,40 @@ export class RowBuffer {
       this.len[c] = bytes.length;
       return;
     }
-    let x: number;
+    let x: number | bigint;
     if (kind === K_DECIMAL && typeof v === 'string') x = parseDecimalText(v, col);
     else if (kind === K_DATE && typeof v === 'string') x = parseDateText(v, col);
     else if (typeof v === 'number') x = v;
+    else if (typeof v === 'bigint' && (kind === K_BIGINT || kind === K_DECIMAL)) x = v;
     else throw new TypeError(`column ${col.name}: expected a number, got ${String(v)}`);
-    this.nums[c] = x;
+    this.setNumber(c, x);
+  }
+
+  /** Set numeric field `c` (not NULL) to `x`: a bigint that is a safe integer goes to `nums`. */
+  setNumber(c: number, x: number | bigint): void {
+    this.nulls[c] = 0;
+    if (typeof x === 'number') {
+      this.nums[c] = x;
+      this.isWide[c] = 0;
+    } else if (x >= -MAX_SAFE && x <= MAX_SAFE) {
+      this.nums[c] = Number(x);
+      this.isWide[c] = 0;
+    } else {
+      this.wide[c] = x;
+      this.isWide[c] = 1;
+    }
+  }
+
+  /** Numeric field `c` exactly: a number when a safe integer (or DOUBLE), else a bigint. */
+  numberAt(c: number): number | bigint {
+    return this.isWide[c] === 1 ? this.wide[c]! : this.nums[c]!;
   }
 
   /** Field `c` as a convenience value (text copied). */
   get(c: number): FieldValue {
     if (this.nulls[c] === 1) return null;
     if (this.kinds[c] === K_TEXT) return this.src[c]!.slice(this.off[c]!, this.off[c]! + this.len[c]!);
-    return this.nums[c]!;
+    return this.isWide[c] === 1 ? this.wide[c]! : this.nums[c]!;
   }
 
   /** Every field as convenience values (allocates: for tests and tools, not hot paths). */
@@ -125,10 +173,11 @@ export class RowBuffer {
   }
 
   /**
-   * Field `c` as SQL shows it: INT and BIGINT as numbers, DECIMAL as its exact text (`'10.50'`),
-   * DATE as `'YYYY-MM-DD'`, CHAR/VARCHAR decoded from UTF-8, NULL as null.
+   * Field `c` as SQL shows it: INT and BIGINT as numbers (BIGINT beyond 2^53 as a bigint),
+   * DECIMAL as its exact text (`'10.50'`), DATE as `'YYYY-MM-DD'`, CHAR/VARCHAR decoded from
+   * UTF-8, NULL as null.
    */
-  value(c: number): number | string | null {
+  value(c: number): number | bigint | string | null {
     if (this.nulls[c] === 1) return null;
     const t = this.columns[c]!.type;
     switch (t.kind) {
@@ -136,17 +185,17 @@ export class RowBuffer {
       case 'varchar':
         return TEXT_DECODER.decode(this.src[c]!.subarray(this.off[c]!, this.off[c]! + this.len[c]!));
       case 'decimal':
-        return decimalToText(this.nums[c]!, t.scale);
+        return decimalToText(this.isWide[c] === 1 ? this.wide[c]! : this.nums[c]!, t.scale);
       case 'date':
         return dayToText(this.nums[c]!);
       default:
-        return this.nums[c]!;
+        return this.isWide[c] === 1 ? this.wide[c]! : this.nums[c]!;
     }
   }
 
   /** Every field as {@link RowBuffer.value} shows it (allocates: for tools and tests). */
-  values(): Array<number | string | null> {
-    const out: Array<number | string | null> = [];
+  values(): Array<number | bigint | string | null> {
+    const out: Array<number | bigint | string | null> = [];
     for (let c = 0; c < this.columns.length; c++) out.push(this.value(c));
     return out;
   }
@@ -161,11 +210,14 @@ export class RowBuffer {
 }
 
 const EMPTY = new Uint8Array(0);
+const MAX_SAFE = 9007199254740991n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 /** Scratch for DOUBLE fields: little-endian on every platform Node runs on; written reversed. */
 const F64 = new Float64Array(1);
 const F64_BYTES = new Uint8Array(F64.buffer);
 
-function parseDecimalText(v: string, col: StoredColumn): number {
+function parseDecimalText(v: string, col: StoredColumn): number | bigint {
   const t = col.type;
   const scale = t.kind === 'decimal' ? t.scale : 0;
   const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(v);
@@ -176,8 +228,9 @@ function parseDecimalText(v: string, col: StoredColumn): number {
     throw new RangeError(`column ${col.name}: more than ${scale} fraction digits: '${v}'`);
   const digits = (m[2] || '0') + frac.padEnd(scale, '0');
   const x = Number(digits);
-  if (!Number.isSafeInteger(x)) throw new RangeError(`column ${col.name}: too many digits: '${v}'`);
-  return m[1] === '-' ? -x : x;
+  if (Number.isSafeInteger(x)) return m[1] === '-' ? -x : x;
+  const b = BigInt(digits);
+  return m[1] === '-' ? -b : b;
 }
 
 function parseDateText(v: string, col: StoredColumn): number {
@@ -199,11 +252,9 @@ export function dayToText(days: number): string {
 }
 
 /** A scaled DECIMAL integer as text: 6 at scale 2 → `'0.06'`. */
-export function decimalToText(v: number, scale: number): string {
+export function decimalToText(v: number | bigint, scale: number): string {
   const neg = v < 0;
-  let s = Math.abs(v)
-    .toString()
-    .padStart(scale + 1, '0');
+  let s = (neg ? -v : v).toString().padStart(scale + 1, '0');
   if (scale > 0) s = `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}`;
   return neg ? `-${s}` : s;
 }
@@ -215,9 +266,9 @@ export function decimalToText(v: number, scale: number): string {
  * |---|---|---|
  * | null bitmap | ⌈n/8⌉ bytes | bit c (byte c>>3, bit c&7) set: column c is NULL and has no bytes below |
  * | INT, DATE | 4 | big-endian two's complement (DATE: days since 1970-01-01) |
- * | BIGINT | 8 | big-endian two's complement, a safe integer (|v| < 2^53) |
+ * | BIGINT | 8 | big-endian two's complement, the full signed 64-bit range |
  * | DOUBLE | 8 | IEEE-754 binary64, big-endian |
- * | DECIMAL(p,s) | {@link decimalBytes}(p): 1–7 | the scaled integer value·10^s, big-endian two's complement (DECIMAL(15,2): 7, as MySQL) |
+ * | DECIMAL(p,s) | {@link decimalBytes}(p): 1–28 | the exact scaled integer value·10^s, big-endian two's complement in the fewest bytes that hold ±(10^p − 1) (DECIMAL(15,2): 7, as MySQL; DECIMAL(65,30): 28, MySQL's packed form takes 30) |
  * | CHAR(n), VARCHAR(n) | 1 or 2 + len | byte length (1 byte when 4n < 256, else 2, big-endian), then the bytes exactly (trailing spaces kept) |
  *
  * Fields follow in column order; every column is stored, the key columns too (InnoDB keeps them
@@ -230,6 +281,10 @@ export class RowCodec {
   readonly widths: Uint8Array;
   /** Per column: DECIMAL bound 10^p, text max characters. */
   readonly limits: Float64Array;
+  /** Per column: 1 when every stored value is a safe integer read by {@link readInt} (INT, DATE, DECIMAL p ≤ 15). */
+  readonly narrow: Uint8Array;
+  /** Per DECIMAL column: the exact bound 10^p (a wide value must stay below it). */
+  readonly #bigLimits: bigint[];
   readonly bitmapBytes: number;
   #out: Uint8Array = new Uint8Array(256);
   /** Views of `#out` by length: no allocation per row once a length was seen. */
@@ -240,12 +295,15 @@ export class RowCodec {
     this.kinds = columnKinds(columns);
     this.widths = new Uint8Array(columns.length);
     this.limits = new Float64Array(columns.length);
+    this.narrow = new Uint8Array(columns.length);
+    this.#bigLimits = new Array<bigint>(columns.length).fill(0n);
     for (const [i, c] of columns.entries()) {
       const t = c.type;
       switch (this.kinds[i]) {
         case K_INT:
         case K_DATE:
           this.widths[i] = 4;
+          this.narrow[i] = 1;
           break;
         case K_BIGINT:
         case K_DOUBLE:
@@ -255,6 +313,8 @@ export class RowCodec {
           if (t.kind === 'decimal') {
             this.widths[i] = decimalBytes(t.precision);
             this.limits[i] = 10 ** t.precision;
+            this.#bigLimits[i] = 10n ** BigInt(t.precision);
+            this.narrow[i] = t.precision <= 15 ? 1 : 0;
           }
           break;
         default:
@@ -317,41 +377,85 @@ export class RowCodec {
         p += 8;
         continue;
       }
+      if (row.isWide[c] === 1 && kind !== K_INT && kind !== K_DATE) {
+        const x = row.wide[c]!;
+        const bad =
+          kind === K_BIGINT
+            ? x < INT64_MIN || x > INT64_MAX
+            : x <= -this.#bigLimits[c]! || x >= this.#bigLimits[c]!;
+        if (bad)
+          throw new RangeError(
+            `column ${this.columns[c]!.name}: out of range for its ${kind === K_BIGINT ? 'BIGINT' : 'DECIMAL'} (value ${x})`,
+          );
+        p = writeBigInt(o, p, x, this.widths[c]!);
+        continue;
+      }
       checkNumber(this.columns[c]!, kind, v, this.limits[c]!);
       p = writeInt(o, p, v, this.widths[c]!);
     }
     return this.#views[p] ?? (this.#views[p] = o.subarray(0, p));
   }
 
-  /** Decode a record value `bytes[off, off+len)` into `row`; text fields become views of `bytes`. */
+  /**
+   * Decode a record value `bytes[off, off+len)` into `row`; text fields become views of `bytes`.
+   * When the row names the columns it wants ({@link RowBuffer.want}), only those are read: the
+   * others are stepped over (their fields in `row` keep older values) and the walk stops after
+   * the last wanted column.
+   */
   decode(bytes: Uint8Array, off: number, len: number, row: RowBuffer): void {
-    const n = this.columns.length;
+    const want = row.want;
+    const n = want === null ? this.columns.length : row.wantEnd;
     const end = off + len;
+    const kinds = this.kinds;
+    const widths = this.widths;
+    const narrow = this.narrow;
+    const nulls = row.nulls;
+    const nums = row.nums;
     let p = off + this.bitmapBytes;
     for (let c = 0; c < n; c++) {
       if ((bytes[off + (c >> 3)]! & (1 << (c & 7))) !== 0) {
-        row.nulls[c] = 1;
+        nulls[c] = 1;
         continue;
       }
-      row.nulls[c] = 0;
-      const w = this.widths[c]!;
-      if (this.kinds[c] === K_TEXT) {
+      const w = widths[c]!;
+      const k = kinds[c]!;
+      if (want !== null && want[c] === 0) {
+        p += k === K_TEXT ? w + (w === 1 ? bytes[p]! : (bytes[p]! << 8) | bytes[p + 1]!) : w;
+        continue;
+      }
+      nulls[c] = 0;
+      if (k === K_TEXT) {
         const l = w === 1 ? bytes[p]! : (bytes[p]! << 8) | bytes[p + 1]!;
         p += w;
         row.src[c] = bytes;
         row.off[c] = p;
         row.len[c] = l;
         p += l;
-      } else if (this.kinds[c] === K_DOUBLE) {
+      } else if (k === K_DOUBLE) {
         for (let i = 0; i < 8; i++) F64_BYTES[7 - i] = bytes[p + i]!;
-        row.nums[c] = F64[0]!;
+        nums[c] = F64[0]!;
         p += 8;
+      } else if (narrow[c] === 1) {
+        nums[c] =
+          w === 4
+            ? (bytes[p]! << 24) | (bytes[p + 1]! << 16) | (bytes[p + 2]! << 8) | bytes[p + 3]!
+            : readInt(bytes, p, w);
+        row.isWide[c] = 0;
+        p += w;
       } else {
-        row.nums[c] = readInt(bytes, p, w);
+        const x = readInt(bytes, p, w);
+        if (Number.isSafeInteger(x)) {
+          nums[c] = x;
+          row.isWide[c] = 0;
+        } else {
+          row.wide[c] = readBigInt(bytes, p, w);
+          row.isWide[c] = 1;
+        }
         p += w;
       }
     }
-    if (p !== end) throw new RangeError(`row value is ${len} bytes, its fields take ${p - off}`);
+    if (want === null && p !== end)
+      throw new RangeError(`row value is ${len} bytes, its fields take ${p - off}`);
   }
 }
 
@@ -379,7 +483,10 @@ function checkText(col: StoredColumn, src: Uint8Array, off: number, len: number,
     throw new RangeError(`column ${col.name}: ${chars} characters, at most ${maxChars} allowed`);
 }
 
-/** Big-endian two's complement of a safe integer in `w` bytes (1–8). */
+/**
+ * Big-endian two's complement of a safe integer in `w` bytes (any width ≥ 1; bytes above the
+ * value's 8 are sign fill).
+ */
 export function writeInt(o: Uint8Array, p: number, v: number, w: number): number {
   if (w === 4) {
     o[p] = v >>> 24;
@@ -390,19 +497,41 @@ export function writeInt(o: Uint8Array, p: number, v: number, w: number): number
   }
   const hi = Math.floor(v / 4294967296);
   const lo = v - hi * 4294967296;
-  for (let i = w - 1, x = lo, h = hi; i >= 0; i--) {
-    const idx = w - 1 - i;
-    // byte idx from the right: the low word first, then the high word
-    o[p + i] = idx < 4 ? (x >>> (8 * idx)) & 0xff : (h >>> (8 * (idx - 4))) & 0xff;
+  let i = p + w - 1;
+  // the low word first, then the high word (|hi| < 2^21: an int32), then sign fill
+  for (let k = 0; k < 4 && i >= p; k++, i--) o[i] = (lo >>> (8 * k)) & 0xff;
+  for (let k = 0; k < 4 && i >= p; k++, i--) o[i] = (hi >> (8 * k)) & 0xff;
+  const fill = hi < 0 ? 0xff : 0;
+  for (; i >= p; i--) o[i] = fill;
+  return p + w;
+}
+
+/**
+ * Inverse of {@link writeInt}: exact when the stored value is a safe integer; for a wider value
+ * the result is not a safe integer (the caller then reads it with {@link readBigInt}).
+ */
+export function readInt(b: Uint8Array, p: number, w: number): number {
+  if (w === 4) return (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!;
+  // sign-extend from the top byte; every partial value is smaller than the whole, so a safe
+  // result was computed exactly, and an unsafe one stays unsafe after rounding
+  let v = (b[p]! << 24) >> 24;
+  for (let i = 1; i < w; i++) v = v * 256 + b[p + i]!;
+  return v;
+}
+
+/** Big-endian two's complement of any integer that fits `w` bytes. */
+export function writeBigInt(o: Uint8Array, p: number, v: bigint, w: number): number {
+  let x = BigInt.asUintN(8 * w, v);
+  for (let i = p + w - 1; i >= p; i--) {
+    o[i] = Number(x & 0xffn);
+    x >>= 8n;
   }
   return p + w;
 }
 
-/** Inverse of {@link writeInt}. */
-export function readInt(b: Uint8Array, p: number, w: number): number {
-  if (w === 4) return (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!;
-  // sign-extend from the top byte
-  let v = (b[p]! << 24) >> 24;
-  for (let i = 1; i < w; i++) v = v * 256 + b[p + i]!;
-  return v;
+/** Inverse of {@link writeBigInt}. */
+export function readBigInt(b: Uint8Array, p: number, w: number): bigint {
+  let x = 0n;
+  for (let i = 0; i < w; i++) x = (x << 8n) | BigInt(b[p + i]!);
+  return BigInt.asIntN(8 * w, x);
 }

@@ -565,6 +565,8 @@ export class Table {
     // one row buffer per nesting depth (a self-join reads this table inside its own callback)
     const depth = this.#depth++;
     const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    // a reused buffer: every column until this walk's reader narrows it (RowBuffer.wantOnly)
+    row.wantOnly(null);
     try {
       return this.#walkWith(ix, from, inRange, eqRef, fn, row);
     } finally {

@@ -4,7 +4,7 @@
  * | kind | value | in a row |
  * |---|---|---|
  * | `int` | signed 32-bit integer | 4 bytes |
- * | `bigint` | safe integer (\|v\| < 2^53) | 8 bytes |
+ * | `bigint` | signed 64-bit integer | 8 bytes |
  * | `decimal` | exact v·10^scale, precision ≤ {@link MAX_DECIMAL_PRECISION} | {@link decimalBytes} |
  * | `date` | days since 1970-01-01 | 4 bytes |
  * | `double` | IEEE-754 binary64 | 8 bytes |
@@ -66,20 +66,22 @@ export interface TableSchema {
 
 /**
  * One field value as the convenience API takes and returns it:
- * INT/BIGINT → number (a safe integer); DECIMAL(p,s) → the exact scaled integer value·10^s as a
- * number (`0.06` in DECIMAL(15,2) is `6`), or a decimal string (`'0.06'`) on input; DATE → days
+ * INT/BIGINT → number (a safe integer), bigint beyond 2^53; DECIMAL(p,s) → the exact scaled
+ * integer value·10^s as a number (`0.06` in DECIMAL(15,2) is `6`), a bigint when it is not a safe
+ * integer, or a decimal string (`'0.06'`) on input; DATE → days
  * since 1970-01-01, or `'YYYY-MM-DD'` on input; CHAR/VARCHAR → the bytes as a Uint8Array, or a
  * string (UTF-8 encoded) on input; NULL → null.
  */
-export type FieldValue = number | string | Uint8Array | null;
+export type FieldValue = number | bigint | string | Uint8Array | null;
 
-/** Largest DECIMAL precision stored: values must stay exact safe integers. */
-export const MAX_DECIMAL_PRECISION = 15;
+/** Largest DECIMAL precision stored (MySQL's limit). */
+export const MAX_DECIMAL_PRECISION = 65;
 
 /** Bytes a DECIMAL(p, s) takes in a row: the fewest that hold ±(10^p − 1) in two's complement. */
 export function decimalBytes(precision: number): number {
+  const top = 10n ** BigInt(precision) - 1n;
   let b = 1;
-  while (2 ** (8 * b - 1) <= 10 ** precision - 1) b++;
+  while (1n << BigInt(8 * b - 1) <= top) b++;
   return b;
 }
 
