@@ -433,10 +433,11 @@ export class BufferPool implements PageStore {
    * Appends a new page to `space` (`fsp` allocation + `buf_page_create`): the frame gets a fresh
    * envelope, enters the LRU at the head, is marked dirty, and is returned fixed with an X latch.
    * Like `buf_page_create`, it is not a read request (Innodb_buffer_pool_read_requests does not
-   * move); it counts Innodb_pages_created.
+   * move); it counts Innodb_pages_created. `lsn` is the modification LSN to note (default: the
+   * pool's next LSN), as for {@link markDirty}: a redo log passes one of its own.
    */
-  allocatePage(space: number): number {
-    return createPage(this.#t, space);
+  allocatePage(space: number, lsn?: bigint): number {
+    return createPage(this.#t, space, lsn);
   }
 
   /**

@@ -77,6 +77,15 @@ export class Session {
   readonly counters: StatusCounters;
   readonly #before: Float64Array = new Float64Array(HANDLER_MAP.length);
   planner: Planner = ruleBasedPlanner;
+  /**
+   * A statement that changed data commits as a transaction of its own (autocommit) and, by
+   * default, waits there as `innodb_flush_log_at_trx_commit` says (1: the log is fsynced). A caller
+   * that acknowledges asynchronously (the server, a benchmark of group commit) sets this and awaits
+   * `db.redo.waitCommitted(session.lastCommitLsn)` itself, so concurrent commits share fsyncs.
+   */
+  deferCommitWait = false;
+  /** The commit LSN of the last statement that changed data (0n: none yet, or no redo log). */
+  lastCommitLsn = 0n;
   #closed = false;
   #warnings = 0;
   #running: RunState | undefined;
@@ -154,6 +163,7 @@ export class Session {
     for (const [k, v] of this.counters.values) out[k] = v;
     const pool = this.db.pool.stats() as unknown as Record<string, number>;
     for (const [k, v] of Object.entries(pool)) if (typeof v === 'number') out[k] = v;
+    for (const [k, v] of Object.entries(this.db.redoStatus())) out[k] = v;
     return out;
   }
 
@@ -203,6 +213,8 @@ export class Session {
     this.counters.add('Questions', 1);
     const com = comName(st);
     if (com !== undefined) this.counters.add(com, 1);
+    const redo = this.db.redo;
+    const lsn0 = redo === null ? 0n : redo.lsn;
     try {
       return f();
     } finally {
@@ -210,6 +222,11 @@ export class Session {
         const [i, name] = HANDLER_MAP[k]!;
         const d = h[i]! - before[k]!;
         if (d !== 0) this.counters.add(name, d);
+      }
+      if (redo !== null && redo.lsn !== lsn0 && !this.db.closed) {
+        const lsn = redo.commit(redo.newTrxId());
+        this.lastCommitLsn = lsn;
+        if (!this.deferCommitWait) redo.commitSync(lsn);
       }
     }
   }

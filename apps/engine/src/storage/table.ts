@@ -21,6 +21,7 @@ import {
 } from './counters.js';
 import { doubleKeyBytes, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
+import type { MtrStore } from './redo/mtr.js';
 import type { FieldValue, StoredColumn } from './types.js';
 
 const EMPTY = new Uint8Array(0);
@@ -66,6 +67,8 @@ export class Table {
   /** Rows, kept exact by every write and stored in SYS_TABLES on flush. */
   rows: number;
   readonly #stats: HandlerStats;
+  /** Each row operation is one mini-transaction of this store (null: no redo, as before). */
+  readonly #mtr: MtrStore | null;
   readonly #row: RowBuffer;
   readonly #old: RowBuffer;
   /** Rebuilds the primary key carried by a secondary entry. */
@@ -81,6 +84,7 @@ export class Table {
     indexes: readonly TableIndex[],
     rows: number,
     stats: HandlerStats,
+    mtr: MtrStore | null = null,
   ) {
     this.id = id;
     this.name = name;
@@ -92,6 +96,7 @@ export class Table {
     this.secondary = indexes.filter((i) => !i.primary);
     this.rows = rows;
     this.#stats = stats;
+    this.#mtr = mtr !== null && mtr.redo !== null ? mtr : null;
     this.#row = new RowBuffer(columns, this.codec.kinds);
     this.#old = new RowBuffer(columns, this.codec.kinds);
   }
@@ -118,8 +123,28 @@ export class Table {
 
   // ---------------------------------------------------------------- writes
 
-  /** Insert a row (a {@link RowBuffer} or convenience values in column order). */
+  /**
+   * Insert a row (a {@link RowBuffer} or convenience values in column order). With a redo log the
+   * row and all its index entries are one mini-transaction: all of it or none survives a crash,
+   * and an error leaves every tree as it was.
+   */
   insert(values: RowBuffer | readonly FieldValue[]): void {
+    const m = this.#mtr;
+    if (m === null) {
+      this.#insert(values);
+      return;
+    }
+    m.begin();
+    try {
+      this.#insert(values);
+    } catch (e) {
+      m.rollback();
+      throw e;
+    }
+    m.commit();
+  }
+
+  #insert(values: RowBuffer | readonly FieldValue[]): void {
     const row = this.#toRow(values, this.#row);
     const value = this.codec.encode(row);
     const pk = this.primary.encoder.encode(row);
@@ -136,8 +161,23 @@ export class Table {
     this.#stats.counts[H_WRITE]!++;
   }
 
-  /** Delete the row with this primary key (values of the PK columns, in PK order). */
+  /** Delete the row with this primary key (values of the PK columns, in PK order); one mtr. */
   delete(pkValues: readonly FieldValue[]): boolean {
+    const m = this.#mtr;
+    if (m === null) return this.#delete(pkValues);
+    m.begin();
+    let r: boolean;
+    try {
+      r = this.#delete(pkValues);
+    } catch (e) {
+      m.rollback();
+      throw e;
+    }
+    m.commit();
+    return r;
+  }
+
+  #delete(pkValues: readonly FieldValue[]): boolean {
     const pk = this.#pkFromValues(pkValues);
     this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.get(pk);
@@ -155,6 +195,21 @@ export class Table {
    * key). Returns false if there is no such row. A duplicate key changes nothing.
    */
   update(pkValues: readonly FieldValue[], values: RowBuffer | readonly FieldValue[]): boolean {
+    const m = this.#mtr;
+    if (m === null) return this.#update(pkValues, values);
+    m.begin();
+    let r: boolean;
+    try {
+      r = this.#update(pkValues, values);
+    } catch (e) {
+      m.rollback();
+      throw e;
+    }
+    m.commit();
+    return r;
+  }
+
+  #update(pkValues: readonly FieldValue[], values: RowBuffer | readonly FieldValue[]): boolean {
     const oldPk = this.#pkFromValues(pkValues).slice();
     this.#stats.counts[H_READ_KEY]!++;
     const oldValue = this.primary.tree.get(oldPk);
