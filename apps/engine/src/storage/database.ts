@@ -62,7 +62,7 @@ export interface DatabaseOptions extends DurabilityOptions {
    * Called by recovery, once the database is open, for each transaction the log holds undo
    * records of but no commit record: `records` newest first (apply them in that order).
    */
-  readonly onRecoveredUndo?: RecoveredUndo;
+  readonly onRecoveredUndo?: RecoveredUndo<Database>;
   /** `innodb_buffer_pool_size`, bytes. Default 134217728 (128 MiB, MySQL's default). */
   readonly innodb_buffer_pool_size?: number;
   /** `innodb_page_size`, bytes, a power of two 4096–65536; only when creating (a file keeps its own). Default 16384. */
@@ -605,11 +605,11 @@ export class Database {
    * After recovery applied the redo: row counts from the trees, the undo of transactions that did
    * not commit, a checkpoint, and the page cleaner.
    */
-  #afterRecovery(d: DurableOpen, onUndo: RecoveredUndo | undefined): void {
+  #afterRecovery(d: DurableOpen, onUndo: RecoveredUndo<Database> | undefined): void {
     const redo = d.redo;
     if (d.uncommitted.size > 0) {
       for (const [trx, recs] of d.uncommitted) {
-        if (onUndo !== undefined) onUndo(trx, [...recs].reverse());
+        if (onUndo !== undefined) onUndo(trx, [...recs].reverse(), this);
         redo.commit(trx);
       }
       redo.flushSync();

@@ -31,8 +31,11 @@ export interface RecoveryReport {
   readonly ms: number;
 }
 
-/** Undo records of a transaction recovery found without a commit record, newest first. */
-export type RecoveredUndo = (trxId: bigint, records: Uint8Array[]) => void;
+/**
+ * Called for each transaction recovery found with undo records and no commit record: `records`
+ * newest first, `db` the database being opened (its tables are usable).
+ */
+export type RecoveredUndo<D = unknown> = (trxId: bigint, records: Uint8Array[], db: D) => void;
 
 /** The result of {@link applyRedo}: pages to write, and what the log says about transactions. */
 export interface RedoApplied {

@@ -287,10 +287,11 @@ export class RedoLog {
   /**
    * Writes a checkpoint at `lsn` (`log_checkpoint`). REQUIRES: every page change before `lsn` is
    * in the data file and the data file is synced; `lsn` is an mtr boundary ≤ the current LSN.
-   * Flushes the log to `lsn` first.
+   * Flushes the whole log first, so the end LSN the checkpoint records is durable (recovery treats
+   * a bad block before it as corruption).
    */
   writeCheckpoint(lsn: bigint): void {
-    this.flushSync(lsn);
+    this.flushSync(this.lsn);
     const cp: Checkpoint = { no: this.#cp.no + 1n, lsn, endLsn: this.lsn, nextTrxId: this.#nextTrx };
     this.files.writeCheckpoint(cp);
     this.files.sync(this.#inFlight);
