@@ -586,6 +586,11 @@ export class Database {
     if (this.#closed) return;
     try {
       this.flush();
+      // Everything is written and the row counts are stored: a clean checkpoint at the end.
+      if (this.redo !== null) {
+        this.device.sync();
+        this.redo.writeCheckpoint(this.redo.lsn, true);
+      }
       this.#closed = true;
       this.#cleaner?.stop();
       this.pool.close();
@@ -614,7 +619,8 @@ export class Database {
       }
       redo.flushSync();
     }
-    if (d.report !== null) {
+    // Row counts are stored at flush and close; after a crash the trees are the truth.
+    if (!d.clean) {
       for (const t of this.#tables.values()) t.rows = t.primary.tree.stats().records;
     }
     this.#cleaner?.checkpoint();

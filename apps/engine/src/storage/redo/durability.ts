@@ -61,6 +61,8 @@ export interface DurableOpen {
   readonly report: RecoveryReport | null;
   /** Transactions without a commit record → their undo records in log order. */
   readonly uncommitted: Map<bigint, Uint8Array[]>;
+  /** The last shutdown was clean (its checkpoint says so, and no redo follows it). */
+  readonly clean: boolean;
   /** The identity the log carries (page 0 must carry it too). */
   readonly databaseId: bigint;
 }
@@ -120,7 +122,7 @@ export function createDurable(
   let start = LOG_START_LSN;
   if (afterLsn + 1n > start) start = afterLsn + 1n + 512n - ((afterLsn + 1n) % 512n);
   const lsn = start + BigInt(BLOCK_HDR);
-  const cp: Checkpoint = { no: 0n, lsn, endLsn: lsn, nextTrxId: 1n };
+  const cp: Checkpoint = { no: 0n, lsn, endLsn: lsn, nextTrxId: 1n, clean: true };
   const files = new LogFiles(openLogDevices(o, names.logs, true), s.fileSize);
   files.format({ databaseId, pageSize, startLsn: start }, cp);
   const dblwr = s.doublewrite
@@ -128,7 +130,7 @@ export function createDurable(
     : null;
   const redo = new RedoLog(files, { lsn, lastBlock: null, checkpoint: cp }, s.bufferSize, s.flush);
   const device = new DurableDevice(data, dblwr, (l) => redo.flushSync(l + 1n));
-  return { device, redo, report: null, uncommitted: new Map(), databaseId };
+  return { device, redo, report: null, uncommitted: new Map(), databaseId, clean: true };
 }
 
 /**
@@ -219,7 +221,14 @@ export function openDurable(path: string, data: PageDevice, pageSize: number, o:
               trxRolledBack: applied.uncommitted.size,
               ms: performance.now() - started,
             };
-      return { device, redo, report, uncommitted: applied.uncommitted, databaseId: dbId };
+      return {
+        device,
+        redo,
+        report,
+        uncommitted: applied.uncommitted,
+        databaseId: dbId,
+        clean: scan.checkpoint.clean && scan.mtrs.length === 0,
+      };
     } catch (e) {
       files.close();
       throw e;

@@ -48,6 +48,8 @@ export const CP_NO = 0;
 export const CP_LSN = 8;
 export const CP_END_LSN = 16;
 export const CP_NEXT_TRX = 24;
+/** 1 when the checkpoint was written by a clean close (everything flushed, row counts stored). */
+export const CP_CLEAN = 32;
 
 /** Record types. */
 export const MLOG_MTR_END = 0x01;
@@ -150,6 +152,7 @@ export interface Checkpoint {
   readonly lsn: bigint;
   readonly endLsn: bigint;
   readonly nextTrxId: bigint;
+  readonly clean: boolean;
 }
 
 export function encodeCheckpoint(c: Checkpoint): Uint8Array {
@@ -158,6 +161,7 @@ export function encodeCheckpoint(c: Checkpoint): Uint8Array {
   writeU64(b, CP_LSN, c.lsn);
   writeU64(b, CP_END_LSN, c.endLsn);
   writeU64(b, CP_NEXT_TRX, c.nextTrxId);
+  b[CP_CLEAN] = c.clean ? 1 : 0;
   sealBlock(b, 0);
   return b;
 }
@@ -169,6 +173,7 @@ export function decodeCheckpoint(b: Uint8Array): Checkpoint | null {
     lsn: readU64(b, CP_LSN),
     endLsn: readU64(b, CP_END_LSN),
     nextTrxId: readU64(b, CP_NEXT_TRX),
+    clean: b[CP_CLEAN] === 1,
   };
   return c.lsn >= LOG_START_LSN ? c : null;
 }

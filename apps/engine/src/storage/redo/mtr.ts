@@ -66,6 +66,7 @@ export class MtrStore implements PageStore {
   }
 
   begin(): void {
+    if (this.#depth === 0 && this.redo !== null && this.#unloggedLsn === 0n) this.redo.freeCheck();
     this.#depth++;
   }
 

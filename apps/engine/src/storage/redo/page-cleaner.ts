@@ -123,7 +123,9 @@ export class PageCleaner {
     let lsn = oldest === 0n ? redo.lsn : oldest;
     const undo = redo.oldestOpenUndo();
     if (undo !== null && undo < lsn) lsn = undo;
-    if (lsn <= redo.checkpoint.lsn) return;
+    if (lsn < redo.checkpoint.lsn) lsn = redo.checkpoint.lsn;
+    // Nothing new: neither the checkpoint nor the end it records would move.
+    if (lsn === redo.checkpoint.lsn && redo.lsn === redo.checkpoint.endLsn) return;
     this.#device.sync();
     redo.writeCheckpoint(lsn);
   }

@@ -149,7 +149,23 @@ export class RedoLog {
     return this.#buf.append(src, n);
   }
 
-  /** `log_free_check`: keeps the age under the sync margin, and under the capacity at any rate. */
+  /**
+   * `log_free_check`, called before an mtr takes any latch: past the sync margin, flush pages and
+   * checkpoint now (the pages every mtr touches, such as tree roots, can be written only while no
+   * mtr holds them).
+   */
+  freeCheck(): void {
+    if (this.age + 8192n <= this.maxAgeSync || this.#freeing || this.onLogFull === null) return;
+    this.#freeing = true;
+    try {
+      this.stats.Innodb_log_sync_flushes++;
+      this.stats.Innodb_log_sync_flush_pages += this.onLogFull(this.lsn - this.maxAgeAsync);
+    } finally {
+      this.#freeing = false;
+    }
+  }
+
+  /** The backstop inside an append: the same as {@link freeCheck}, and never past the capacity. */
   #makeRoom(n: number): void {
     const after = this.age + BigInt(n) + 1024n;
     if (after <= this.maxAgeSync || this.#freeing) {
@@ -290,9 +306,9 @@ export class RedoLog {
    * Flushes the whole log first, so the end LSN the checkpoint records is durable (recovery treats
    * a bad block before it as corruption).
    */
-  writeCheckpoint(lsn: bigint): void {
+  writeCheckpoint(lsn: bigint, clean = false): void {
     this.flushSync(this.lsn);
-    const cp: Checkpoint = { no: this.#cp.no + 1n, lsn, endLsn: this.lsn, nextTrxId: this.#nextTrx };
+    const cp: Checkpoint = { no: this.#cp.no + 1n, lsn, endLsn: this.lsn, nextTrxId: this.#nextTrx, clean };
     this.files.writeCheckpoint(cp);
     this.files.sync(this.#inFlight);
     this.#cp = cp;
