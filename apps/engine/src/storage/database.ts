@@ -165,7 +165,13 @@ export class Database {
     store.commit();
     const db = new Database(path, pool, device, catalog, 1, FIRST_USER_INDEX_ID, store, cleanerOf(pool, device, durable, options), null);
     db.#ddl(() => db.#writeHeader());
-    db.#cleaner?.start();
+    if (durable !== null) {
+      // The header page and the dictionary roots are on disk before anything else: recovery
+      // starts from page 0 (its page size, its identity).
+      db.pool.flushAll();
+      db.#cleaner?.checkpoint();
+      db.#cleaner?.start();
+    }
     return db;
   }
 
