@@ -2,6 +2,10 @@ import type { PageDevice } from '@enginekit/buffer-pool';
 import { RedoLogError } from './errors.js';
 import {
   BLOCK,
+  BLOCK_HDR,
+  BLOCK_HDR_DATA_LEN,
+  BLOCK_HDR_NO,
+  blockNo,
   CHECKPOINT_1,
   CHECKPOINT_2,
   type Checkpoint,
@@ -12,6 +16,9 @@ import {
   FILE_HDR,
   LOG_START_LSN,
   type LogFileHeader,
+  sealBlock,
+  writeU16,
+  writeU32,
 } from './format.js';
 
 /** Smallest `innodb_log_file_size` accepted: 64 KiB (MySQL's is 4 MiB; small files keep tests small). */
@@ -38,7 +45,10 @@ export class LogFiles {
     this.capacity = this.#perFile * BigInt(devices.length);
   }
 
-  /** Writes a fresh group: every file's header, two empty checkpoint slots, the first checkpoint. */
+  /**
+   * Writes a fresh group: every file's header, two empty checkpoint slots, the first checkpoint,
+   * and the empty first block (at `h.startLsn`), so a log that was never written still scans.
+   */
   format(h: Omit<LogFileHeader, 'fileNo' | 'files' | 'fileSize'>, cp: Checkpoint): void {
     const zero = new Uint8Array(BLOCK);
     for (const [i, d] of this.devices.entries()) {
@@ -48,6 +58,11 @@ export class LogFiles {
       d.writePage(this.fileSize / BLOCK - 1, zero, 0);
       this.#touched.add(i);
     }
+    const first = new Uint8Array(BLOCK);
+    writeU32(first, BLOCK_HDR_NO, blockNo(h.startLsn));
+    writeU16(first, BLOCK_HDR_DATA_LEN, BLOCK_HDR);
+    sealBlock(first, 0);
+    this.writeBlocks(h.startLsn, first, 0, 1);
     this.writeCheckpoint(cp);
     this.sync();
   }

@@ -5,8 +5,8 @@ import { copyLsnFields, logPageDiff, logPageInit, RecordBuilder } from './page-d
 import type { RedoLog } from './redo-log.js';
 
 const LATCH_X: LatchMode = 2;
-/** Provisional page LSNs written while an mtr runs carry this bit: no real LSN has it. */
-const PROVISIONAL = 1n << 62n;
+/** Top byte of a provisional page LSN written while an mtr runs (bit 62 set: no real LSN has it). */
+const PROVISIONAL_TOP = 0x40;
 
 /**
  * Mini-transactions (`mtr_t`) as a {@link PageStore} in front of the buffer pool: the trees and the
@@ -41,12 +41,14 @@ export class MtrStore implements PageStore {
   #pages = new Uint32Array(16);
   #isNew = new Uint8Array(16);
   #changed = new Uint8Array(16);
-  #copies: Buffer;
-  readonly #poolBuf: Buffer;
+  #copies: Uint8Array;
+  #copies32: Int32Array;
+  readonly #pool32: Int32Array;
   readonly #rec = new RecordBuilder();
   readonly #undo = new RecordBuilder();
   #undoTrx: bigint[] = [];
-  #provisional = PROVISIONAL;
+  /** Low 32 bits of the next provisional LSN (bytes 1–3 stay 0). */
+  #provisional = 0;
   /** Mini-transactions committed with records, and pages they logged (for the bench). */
   mtrs = 0;
   pagesLogged = 0;
@@ -56,8 +58,11 @@ export class MtrStore implements PageStore {
     this.redo = redo;
     this.pageSize = pool.pageSize;
     this.bytes = pool.bytes;
-    this.#poolBuf = Buffer.from(pool.bytes.buffer, pool.bytes.byteOffset, pool.bytes.length);
-    this.#copies = Buffer.alloc(16 * pool.pageSize);
+    const pb = pool.bytes;
+    if (pb.byteOffset % 4 !== 0) throw new RangeError('the pool\'s page bytes are not 4-byte aligned');
+    this.#pool32 = new Int32Array(pb.buffer, pb.byteOffset, pb.length >> 2);
+    this.#copies = new Uint8Array(16 * pool.pageSize);
+    this.#copies32 = new Int32Array(this.#copies.buffer);
   }
 
   /** True between the outermost begin and its commit or rollback. */
@@ -117,10 +122,14 @@ export class MtrStore implements PageStore {
     while (i < this.#n && this.#frames[i] !== frame) i++;
     if (i === this.#n) throw new Error(`frame ${frame} was changed without an X fix in the mini-transaction`);
     this.#changed[i] = 1;
-    const v = this.#provisional++;
+    const v = (this.#provisional = (this.#provisional + 1) >>> 0);
     const b = this.bytes;
     const at = frame * this.pageSize + FIL_PAGE_LSN;
-    for (let k = 7; k >= 0; k--) b[at + k] = Number((v >> BigInt(8 * (7 - k))) & 0xffn);
+    b[at] = PROVISIONAL_TOP;
+    b[at + 1] = 0;
+    b[at + 2] = 0;
+    b[at + 3] = 0;
+    writeU32(b, at + 4, v);
   }
 
   /**
@@ -162,8 +171,8 @@ export class MtrStore implements PageStore {
     this.#pages[n] = pageNo;
     this.#isNew[n] = isNew ? 1 : 0;
     this.#changed[n] = 0;
-    const ps = this.pageSize;
-    this.#poolBuf.copy(this.#copies, n * ps, f * ps, (f + 1) * ps);
+    const w = this.pageSize >> 2;
+    this.#copies32.set(this.#pool32.subarray(f * w, (f + 1) * w), n * w);
     this.#n = n + 1;
   }
 
@@ -179,9 +188,10 @@ export class MtrStore implements PageStore {
     this.#pages = grow(this.#pages, (k) => new Uint32Array(k));
     this.#isNew = grow(this.#isNew, (k) => new Uint8Array(k));
     this.#changed = grow(this.#changed, (k) => new Uint8Array(k));
-    const copies = Buffer.alloc(cap * this.pageSize);
-    this.#copies.copy(copies);
+    const copies = new Uint8Array(cap * this.pageSize);
+    copies.set(this.#copies);
     this.#copies = copies;
+    this.#copies32 = new Int32Array(copies.buffer);
   }
 
   // ---------------------------------------------------------------- undo records
@@ -216,17 +226,31 @@ export class MtrStore implements PageStore {
     const redo = this.redo;
     if (redo === null || this.#unloggedLsn !== 0n) return;
     const ps = this.pageSize;
-    const b = this.#poolBuf;
+    const b = this.bytes;
     const rec = this.#rec;
     rec.reset();
     let pages = 0;
     try {
       for (let i = 0; i < this.#n; i++) {
+        // A page the tree never marked dirty did not change (every change is followed by
+        // markDirty, which the pool's flushing relies on too); only new pages are logged anyway.
+        if (this.#changed[i] === 0 && this.#isNew[i] === 0) continue;
         const f = this.#frames[i]!;
         // The provisional LSN goes; the real one is set below.
         copyLsnFields(this.#copies, i * ps, b, f * ps, ps);
         if (this.#isNew[i] === 1) logPageInit(rec, this.#spaces[i]!, this.#pages[i]!);
-        const diff = logPageDiff(rec, this.#spaces[i]!, this.#pages[i]!, this.#copies, i * ps, b, f * ps, ps);
+        const diff = logPageDiff(
+          rec,
+          this.#spaces[i]!,
+          this.#pages[i]!,
+          this.#copies,
+          i * ps,
+          b,
+          f * ps,
+          ps,
+          this.#copies32,
+          this.#pool32,
+        );
         this.#changed[i] = diff || this.#isNew[i] === 1 ? 1 : 0;
         if (this.#changed[i] === 1) pages++;
       }
@@ -259,7 +283,7 @@ export class MtrStore implements PageStore {
     if (--this.#depth > 0) return;
     if (this.redo === null || this.#unloggedLsn !== 0n) return;
     const ps = this.pageSize;
-    for (let i = 0; i < this.#n; i++) this.#copies.copy(this.#poolBuf, this.#frames[i]! * ps, i * ps, (i + 1) * ps);
+    for (let i = 0; i < this.#n; i++) this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), this.#frames[i]! * ps);
     this.#undo.reset();
     this.#undoTrx = [];
     this.#release();

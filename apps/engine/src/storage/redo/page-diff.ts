@@ -52,23 +52,30 @@ export function logPageInit(out: RecordBuilder, space: number, pageNo: number): 
 }
 
 /**
- * Appends MLOG_PAGE_BYTES for the ranges where `now[nowOff…]` differs from `before[beforeOff…]`
- * (pages of `ps` bytes), or nothing if they are equal. Ranges closer than 16 bytes merge; a range
- * never exceeds 65536 bytes. The caller has made the envelope LSN fields equal. Returns whether
- * a record was written.
+ * Appends MLOG_PAGE_BYTES for the ranges where the page `now` differs from `before`, or nothing if
+ * they are equal. Both pages are given as bytes and as int32 views (`bw`, `nw`: word offsets of the
+ * pages in the views), so the scan compares words and refines only the ends of each range to
+ * bytes. Ranges closer than 16 bytes merge; a range never exceeds 65536 bytes. The caller has made
+ * the envelope LSN fields equal. Returns whether a record was written.
  */
 export function logPageDiff(
   out: RecordBuilder,
   space: number,
   pageNo: number,
-  before: Buffer,
+  before: Uint8Array,
   beforeOff: number,
-  now: Buffer,
+  now: Uint8Array,
   nowOff: number,
   ps: number,
+  B: Int32Array,
+  N: Int32Array,
 ): boolean {
-  if (before.compare(now, nowOff, nowOff + ps, beforeOff, beforeOff + ps) === 0) return false;
-  let i = nextDiff(before, beforeOff, now, nowOff, 0, ps);
+  const words = ps >> 2;
+  const bw = beforeOff >> 2;
+  const nw = nowOff >> 2;
+  let w = 0;
+  while (w < words && B[bw + w] === N[nw + w]) w++;
+  if (w === words) return false;
   const head = out.length;
   out.reserve(11);
   out.bytes[out.length] = MLOG_PAGE_BYTES;
@@ -76,40 +83,29 @@ export function logPageDiff(
   writeU32(out.bytes, out.length + 5, pageNo);
   out.length += 11;
   let ranges = 0;
-  while (i < ps) {
-    const start = i;
-    let end = i + 1;
-    // Extend while bytes differ, or the next difference is within MERGE_GAP.
-    let j = end;
-    while (j < ps && j - start < 65536) {
-      if (before[beforeOff + j] !== now[nowOff + j]) {
-        end = j + 1;
-        j++;
-      } else if (j - end >= MERGE_GAP) break;
-      else j++;
+  const gapWords = MERGE_GAP >> 2;
+  while (w < words) {
+    let start = w << 2;
+    while (before[beforeOff + start] === now[nowOff + start]) start++;
+    let last = w;
+    let j = w + 1;
+    while (j < words && j - last <= gapWords && (j - w) << 2 < 65528) {
+      if (B[bw + j] !== N[nw + j]) last = j;
+      j++;
     }
+    let end = (last << 2) + 4;
+    while (before[beforeOff + end - 1] === now[nowOff + end - 1]) end--;
     out.reserve(4 + (end - start));
     writeU16(out.bytes, out.length, start);
     writeU16(out.bytes, out.length + 2, end - start - 1);
     out.length += 4;
     out.copy(now, nowOff + start, end - start);
     ranges++;
-    i = nextDiff(before, beforeOff, now, nowOff, end, ps);
+    w = last + 1;
+    while (w < words && B[bw + w] === N[nw + w]) w++;
   }
   writeU16(out.bytes, head + 9, ranges);
   return true;
-}
-
-/**
- * The first offset ≥ `i` where the pages differ (`ps` if none): native compares of 1 KiB, then
- * 64-byte chunks skip the equal stretches, the last chunk is scanned by byte.
- */
-function nextDiff(b: Buffer, bo: number, n: Buffer, no: number, from: number, ps: number): number {
-  let i = from;
-  while (i + 1024 <= ps && b.compare(n, no + i, no + i + 1024, bo + i, bo + i + 1024) === 0) i += 1024;
-  while (i + 64 <= ps && b.compare(n, no + i, no + i + 64, bo + i, bo + i + 64) === 0) i += 64;
-  while (i < ps && b[bo + i] === n[no + i]) i++;
-  return i;
 }
 
 /**
