@@ -8,7 +8,7 @@
 //     alternating runs in this one process.
 //   node bench/redo.js                  (REDO_BENCH_MS=2000 per throughput point)
 // Imports the built package: run `pnpm exec tsup` first.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../dist/index.js';
@@ -91,7 +91,14 @@ function amplification(rows) {
   const data = (st.Innodb_pages_written - st0.Innodb_pages_written) * ps;
   const logical = db.store.mtrs;
   db.close();
-  return { rows, log: log / rows, dblwr: dblwr / rows, data: data / rows, total: (log + dblwr + data) / rows, mtrs: logical };
+  return {
+    rows,
+    log: log / rows,
+    dblwr: dblwr / rows,
+    data: data / rows,
+    total: (log + dblwr + data) / rows,
+    mtrs: logical,
+  };
 }
 
 function insertCost(redo, rows) {
@@ -120,7 +127,11 @@ const say = (s) => {
   out.push(s);
   console.log(s);
 };
-say(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+say(
+  `load average before: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 say('\n| innodb_flush_log_at_trx_commit | committers | commits/s | fsyncs per commit |');
 say('|---|---|---|---|');
 for (const flush of [1, 2, 0]) {
@@ -133,12 +144,18 @@ say('\n| rows after the checkpoint | redo bytes | mtrs | pages applied | recover
 say('|---|---|---|---|---|---|');
 for (const rows of [2000, 10000, 40000]) {
   const r = recovery(rows);
-  say(`| ${r.rows} | ${r.redoBytes} | ${r.mtrs} | ${r.pages} | ${r.recoveryMs.toFixed(1)} | ${r.openMs.toFixed(1)} |`);
+  say(
+    `| ${r.rows} | ${r.redoBytes} | ${r.mtrs} | ${r.pages} | ${r.recoveryMs.toFixed(1)} | ${r.openMs.toFixed(1)} |`,
+  );
 }
 const a = amplification(5000);
-say('\n| rows (autocommit INSERTs) | log bytes/row | doublewrite bytes/row | data bytes/row | total bytes/row |');
+say(
+  '\n| rows (autocommit INSERTs) | log bytes/row | doublewrite bytes/row | data bytes/row | total bytes/row |',
+);
 say('|---|---|---|---|---|');
-say(`| ${a.rows} | ${a.log.toFixed(0)} | ${a.dblwr.toFixed(0)} | ${a.data.toFixed(0)} | ${a.total.toFixed(0)} |`);
+say(
+  `| ${a.rows} | ${a.log.toFixed(0)} | ${a.dblwr.toFixed(0)} | ${a.data.toFixed(0)} | ${a.total.toFixed(0)} |`,
+);
 const on = [];
 const off = [];
 for (let r = 0; r < 3; r++) {
@@ -151,5 +168,9 @@ say('|---|---|');
 say(`| redo: false | ${Math.round(med(off))} |`);
 say(`| redo log on (one commit at the end) | ${Math.round(med(on))} |`);
 say(`| ratio on/off | ${(med(on) / med(off)).toFixed(2)} |`);
-say(`\nload average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+say(
+  `\nload average after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 rmSync(dir, { recursive: true, force: true });

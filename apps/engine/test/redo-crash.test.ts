@@ -5,7 +5,13 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FaultDevice, FaultPlan, type PageDevice, SimulatedCrashError, type UnsyncedFate } from '@enginekit/buffer-pool';
+import {
+  FaultDevice,
+  FaultPlan,
+  type PageDevice,
+  SimulatedCrashError,
+  type UnsyncedFate,
+} from '@enginekit/buffer-pool';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database, type DatabaseOptions, type TableSchema } from '../src/index.js';
 
@@ -90,7 +96,13 @@ interface RunResult {
 }
 
 /** Runs the workload on fault devices until it ends or the plan crashes. */
-function run(path: string, plan: FaultPlan, fate: UnsyncedFate, trxs: Op[][], dataWrites?: number[]): RunResult {
+function run(
+  path: string,
+  plan: FaultPlan,
+  fate: UnsyncedFate,
+  trxs: Op[][],
+  dataWrites?: number[],
+): RunResult {
   const devs: FaultDevice[] = [];
   const wrapDevice = (d: PageDevice, role: string): PageDevice => {
     const f = new FaultDevice(d, plan);
@@ -190,13 +202,24 @@ describe('crash recovery against a model of committed transactions', () => {
     expect(dry.syncs).toBeGreaterThan(20);
   });
 
-  const points: Array<{ at: 'write' | 'sync'; n: number; tear: boolean; fate: 'lost' | 'kept' | 'half' }> = [];
+  const points: Array<{ at: 'write' | 'sync'; n: number; tear: boolean; fate: 'lost' | 'kept' | 'half' }> =
+    [];
   const fates = ['lost', 'kept', 'half'] as const;
   for (let i = 1; i <= 36; i++) {
-    points.push({ at: 'write', n: Math.max(1, Math.round((dry.writes * i) / 37)), tear: i % 2 === 0, fate: fates[i % 3]! });
+    points.push({
+      at: 'write',
+      n: Math.max(1, Math.round((dry.writes * i) / 37)),
+      tear: i % 2 === 0,
+      fate: fates[i % 3]!,
+    });
   }
   for (let i = 1; i <= 12; i++) {
-    points.push({ at: 'sync', n: Math.max(1, Math.round((dry.syncs * i) / 13)), tear: false, fate: fates[i % 3]! });
+    points.push({
+      at: 'sync',
+      n: Math.max(1, Math.round((dry.syncs * i) / 13)),
+      tear: false,
+      fate: fates[i % 3]!,
+    });
   }
 
   it.each(points)('crash at $at $n (torn: $tear, unsynced writes $fate)', ({ at, n, tear, fate }) => {
@@ -230,7 +253,10 @@ describe('torn page writes', () => {
     // Every data write before the close's own flush is a candidate; take the last few.
     expect(dataWrites.length).toBeGreaterThan(10);
     let repaired = 0;
-    for (const n of dataWrites.slice(0, -5).filter((_, i) => i % 7 === 3).slice(-4)) {
+    for (const n of dataWrites
+      .slice(0, -5)
+      .filter((_, i) => i % 7 === 3)
+      .slice(-4)) {
       const path = join(dir, `torn-${n}.ekdb`);
       setup(path);
       const r = run(path, new FaultPlan({ crashAtWrite: n, tear: true }), 'lost', trxs);

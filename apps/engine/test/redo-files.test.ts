@@ -1,7 +1,17 @@
 // The redo log's files and commit rules: bad input refused before anything is written, what each
 // innodb_flush_log_at_trx_commit value keeps after a crash, group commit sharing fsyncs, the LOG
 // section of SHOW ENGINE INNODB STATUS and the counters.
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultDevice, FaultPlan, type PageDevice } from '@enginekit/buffer-pool';
@@ -20,7 +30,11 @@ const SCHEMA: TableSchema = {
   primaryKey: ['id'],
   indexes: [{ name: 'i_v', columns: ['v'] }],
 };
-const OPTS: DatabaseOptions = { innodb_page_size: 4096, innodb_buffer_pool_size: 64 * 4096, innodb_log_file_size: 131072 };
+const OPTS: DatabaseOptions = {
+  innodb_page_size: 4096,
+  innodb_buffer_pool_size: 64 * 4096,
+  innodb_log_file_size: 131072,
+};
 let n = 0;
 const fresh = (): string => join(dir, `f${n++}.ekdb`);
 
@@ -77,7 +91,9 @@ describe('bad input is refused before anything is written', () => {
     crashed(path);
     truncateSync(`${path}.ib_logfile1`, 4096);
     const before = snapshot(path);
-    expect(() => Database.open(path, OPTS)).toThrow(/ib_logfile1: is 4096 bytes, its header says 131072 \(truncated\)/);
+    expect(() => Database.open(path, OPTS)).toThrow(
+      /ib_logfile1: is 4096 bytes, its header says 131072 \(truncated\)/,
+    );
     expect(snapshot(path).equals(before)).toBe(true);
   });
 
@@ -140,7 +156,9 @@ describe('bad input is refused before anything is written', () => {
       /innodb_flush_log_at_trx_commit must be 0, 1 or 2/,
     );
     expect(() => Database.create(fresh(), { innodb_log_file_size: 70000 })).toThrow(/multiple of 512/);
-    expect(() => Database.create(fresh(), { innodb_log_files_in_group: 0 })).toThrow(/innodb_log_files_in_group/);
+    expect(() => Database.create(fresh(), { innodb_log_files_in_group: 0 })).toThrow(
+      /innodb_log_files_in_group/,
+    );
   });
 });
 
@@ -233,10 +251,17 @@ describe('group commit through sessions', () => {
     expect(redo.stats.Innodb_log_group_commit_joins).toBeGreaterThan(0);
     const status = setup.query('SHOW GLOBAL STATUS').rows as unknown[][];
     const names = status.map((r) => r[0]);
-    for (const c of ['Innodb_log_writes', 'Innodb_log_write_requests', 'Innodb_os_log_fsyncs', 'Innodb_log_waits'])
+    for (const c of [
+      'Innodb_log_writes',
+      'Innodb_log_write_requests',
+      'Innodb_os_log_fsyncs',
+      'Innodb_log_waits',
+    ])
       expect(names).toContain(c);
     const text = String((setup.query('SHOW ENGINE INNODB STATUS').rows as unknown[][])[0]![2]);
-    expect(text).toMatch(/\nLOG\n---\nLog sequence number \d+\nLog flushed up to +\d+\nPages flushed up to \d+\nLast checkpoint at +\d+/);
+    expect(text).toMatch(
+      /\nLOG\n---\nLog sequence number \d+\nLog flushed up to +\d+\nPages flushed up to \d+\nLast checkpoint at +\d+/,
+    );
     db.close();
     expect(existsSync(`${path}.ib_logfile0`)).toBe(true);
   });

@@ -19,9 +19,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const OPTS = { innodb_page_size: 4096, innodb_buffer_pool_size: 32 * 4096, innodb_log_file_size: 131072 };
 
 /** Runs the child until `acks` more inserts are acknowledged plus a random delay, then SIGKILLs it. */
-function runAndKill(path: string, first: number, acks: number, delayMs: number): Promise<{ last: number; lines: string[] }> {
+function runAndKill(
+  path: string,
+  first: number,
+  acks: number,
+  delayMs: number,
+): Promise<{ last: number; lines: string[] }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [child, path, '1', String(first)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [child, path, '1', String(first)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let buf = '';
     let err = '';
     let last = first - 1;
@@ -82,7 +89,8 @@ describe('SIGKILL at random moments, flush_log_at_trx_commit=1', () => {
           return true;
         });
         // Every acknowledged id is there; beyond the last one at most the insert in flight.
-        for (let id = 0; id <= last; id++) expect(ids.includes(id), `acknowledged id ${id} missing`).toBe(true);
+        for (let id = 0; id <= last; id++)
+          expect(ids.includes(id), `acknowledged id ${id} missing`).toBe(true);
         const beyond = ids.filter((id) => id > last);
         expect(beyond.length).toBeLessThanOrEqual(1);
         expect(t.rows).toBe(ids.length);

@@ -68,7 +68,8 @@ export class FaultPlan {
 
 function checkPoint(v: number | undefined, name: string): number {
   if (v === undefined) return Number.POSITIVE_INFINITY;
-  if (!Number.isInteger(v) || v < 1) throw new RangeError(`${name} must be a positive integer, got ${String(v)}`);
+  if (!Number.isInteger(v) || v < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${String(v)}`);
   return v;
 }
 

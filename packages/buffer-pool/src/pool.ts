@@ -459,7 +459,8 @@ export class BufferPool implements PageStore {
    * `markDirty()` without an LSN stamps a larger one.
    */
   advanceLsn(lsn: bigint): void {
-    if (typeof lsn !== 'bigint' || lsn < 0n) throw new RangeError(`lsn must be a bigint ≥ 0, got ${String(lsn)}`);
+    if (typeof lsn !== 'bigint' || lsn < 0n)
+      throw new RangeError(`lsn must be a bigint ≥ 0, got ${String(lsn)}`);
     advanceLsn(this.#t, lsn);
   }
 
@@ -479,7 +480,8 @@ export class BufferPool implements PageStore {
    * Returns the pages written. REQUIRES: the calling thread holds no X latch.
    */
   flushOldest(lsnLimit: bigint, maxPages: number): number {
-    if (typeof lsnLimit !== 'bigint') throw new TypeError(`lsnLimit must be a bigint, got ${String(lsnLimit)}`);
+    if (typeof lsnLimit !== 'bigint')
+      throw new TypeError(`lsnLimit must be a bigint, got ${String(lsnLimit)}`);
     checkInt('maxPages', maxPages, 0, Number.MAX_SAFE_INTEGER);
     return flushOldest(this.#t, lsnLimit, maxPages);
   }

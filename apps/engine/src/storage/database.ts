@@ -163,7 +163,17 @@ export class Database {
       throw e;
     }
     store.commit();
-    const db = new Database(path, pool, device, catalog, 1, FIRST_USER_INDEX_ID, store, cleanerOf(pool, device, durable, options), null);
+    const db = new Database(
+      path,
+      pool,
+      device,
+      catalog,
+      1,
+      FIRST_USER_INDEX_ID,
+      store,
+      cleanerOf(pool, device, durable, options),
+      null,
+    );
     db.#ddl(() => db.#writeHeader());
     if (durable !== null) {
       // The header page and the dictionary roots are on disk before anything else: recovery
@@ -235,14 +245,27 @@ export class Database {
       }
       const catalog = Catalog.open(store, roots);
       const cleaner = cleanerOf(pool, device, durable, options);
-      const db = new Database(path, pool, device, catalog, nextTable, nextIndex, store, cleaner, durable?.report ?? null);
+      const db = new Database(
+        path,
+        pool,
+        device,
+        catalog,
+        nextTable,
+        nextIndex,
+        store,
+        cleaner,
+        durable?.report ?? null,
+      );
       for (const t of catalog.readAll()) {
         const kinds = columnKinds(t.columns);
         const pk = t.indexes.find((i) => i.primary);
         if (pk === undefined) throw new NotADatabaseError(path, `table ${t.name} has no PRIMARY index`);
         const indexes = t.indexes.map((ix) =>
           describeIndex(
-            BTree.open(store, { rootPage: ix.rootPage, ...secondaryStats(ix.primary, ix.unique, ix.columns) }),
+            BTree.open(store, {
+              rootPage: ix.rootPage,
+              ...secondaryStats(ix.primary, ix.unique, ix.columns),
+            }),
             ix.id,
             ix.name,
             ix.columns,
@@ -369,7 +392,15 @@ export class Database {
       this.catalog.putTable(old.id, to, old.rows, old.columns.length);
       this.#writeHeader();
     });
-    const table = new Table(old.id, to, old.columns, [old.primary, ...old.secondary], old.rows, this.handler, this.store);
+    const table = new Table(
+      old.id,
+      to,
+      old.columns,
+      [old.primary, ...old.secondary],
+      old.rows,
+      this.handler,
+      this.store,
+    );
     this.#tables.delete(from);
     this.#tables.set(to, table);
     return table;
@@ -447,7 +478,11 @@ export class Database {
     return table;
   }
 
-  #addIndexDefinition(tableName: string, def: IndexDef, record: boolean): { table: Table; index: TableIndex } {
+  #addIndexDefinition(
+    tableName: string,
+    def: IndexDef,
+    record: boolean,
+  ): { table: Table; index: TableIndex } {
     const old = this.table(tableName);
     if (old.secondary.some((i) => i.name === def.name) || def.name === 'PRIMARY')
       throw new RangeError(`def.name: Duplicate key name '${def.name}'`);
@@ -749,7 +784,6 @@ function cleanerOf(
   durable.redo.onLogFull = (target) => cleaner.freeLog(target);
   return cleaner;
 }
-
 
 /**
  * A secondary tree's options. Its entries are (index columns, primary-key columns it lacks) with an

@@ -14,7 +14,10 @@ const opts = {
 const db = existsSync(path) ? Database.open(path, opts) : Database.create(path, opts);
 const s = db.session();
 if (!db.hasTable('k')) s.query('CREATE TABLE k (id INT PRIMARY KEY, v INT, pad VARCHAR(200), KEY i_v (v))');
-writeSync(1, `ready ${db.recovery === null ? 'clean' : `recovered ${db.recovery.mtrs} mtrs in ${db.recovery.ms.toFixed(1)} ms`}\n`);
+writeSync(
+  1,
+  `ready ${db.recovery === null ? 'clean' : `recovered ${db.recovery.mtrs} mtrs in ${db.recovery.ms.toFixed(1)} ms`}\n`,
+);
 let id = Number(firstArg);
 for (;;) {
   s.query(`INSERT INTO k VALUES (${id}, ${id % 97}, '${'p'.repeat(id % 150)}')`);

@@ -1,4 +1,10 @@
-import { type DeviceDescriptor, getPageLsn, getPageNo, type PageDevice, verifyPage } from '@enginekit/buffer-pool';
+import {
+  type DeviceDescriptor,
+  getPageLsn,
+  getPageNo,
+  type PageDevice,
+  verifyPage,
+} from '@enginekit/buffer-pool';
 
 /** Pages per doublewrite batch (`srv_doublewrite_batch_size`'s role; InnoDB writes up to 120). */
 export const DOUBLEWRITE_BATCH = 64;

@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import {
-  CorruptionError,
-  FileDevice,
-  getPageLsn,
-  type PageDevice,
-  verifyPage,
-} from '@enginekit/buffer-pool';
+import { CorruptionError, FileDevice, getPageLsn, type PageDevice, verifyPage } from '@enginekit/buffer-pool';
 import { HDR_DATABASE_ID } from '../header.js';
 import { DurableDevice } from './doublewrite.js';
 import { readDoublewrite } from './doublewrite.js';
@@ -43,12 +37,16 @@ export interface DurabilityOptions {
 
 /** The files of the redo log group and the doublewrite file of a database file. */
 export function redoFiles(path: string, files: number): { logs: string[]; doublewrite: string } {
-  return { logs: Array.from({ length: files }, (_, i) => `${path}.ib_logfile${i}`), doublewrite: `${path}.ib_doublewrite` };
+  return {
+    logs: Array.from({ length: files }, (_, i) => `${path}.ib_logfile${i}`),
+    doublewrite: `${path}.ib_doublewrite`,
+  };
 }
 
 /** Removes the redo log and doublewrite files beside `path` (after replacing the data file). */
 export function removeRedoFiles(path: string): void {
-  for (let i = 0; existsSync(`${path}.ib_logfile${i}`); i++) rmSync(`${path}.ib_logfile${i}`, { force: true });
+  for (let i = 0; existsSync(`${path}.ib_logfile${i}`); i++)
+    rmSync(`${path}.ib_logfile${i}`, { force: true });
   rmSync(`${path}.ib_doublewrite`, { force: true });
 }
 
@@ -81,8 +79,14 @@ export function durabilitySettings(o: DurabilityOptions): {
   flush: FlushLogAtTrxCommit;
   doublewrite: boolean;
 } {
-  const fileSize = checkInt('innodb_log_file_size', o.innodb_log_file_size ?? 50331648, MIN_LOG_FILE_SIZE, 2 ** 40);
-  if (fileSize % BLOCK !== 0) throw new RangeError(`innodb_log_file_size must be a multiple of 512, got ${fileSize}`);
+  const fileSize = checkInt(
+    'innodb_log_file_size',
+    o.innodb_log_file_size ?? 50331648,
+    MIN_LOG_FILE_SIZE,
+    2 ** 40,
+  );
+  if (fileSize % BLOCK !== 0)
+    throw new RangeError(`innodb_log_file_size must be a multiple of 512, got ${fileSize}`);
   const files = checkInt('innodb_log_files_in_group', o.innodb_log_files_in_group ?? 2, 1, 100);
   const bufferSize = checkInt('innodb_log_buffer_size', o.innodb_log_buffer_size ?? 16777216, 4096, 2 ** 32);
   const flush = o.innodb_flush_log_at_trx_commit ?? 1;
@@ -139,14 +143,20 @@ export function createDurable(
  * computes every page in memory, and only then writes them (through the doublewrite file) and
  * syncs. Any RedoLogError or CorruptionError is thrown before the data file is written.
  */
-export function openDurable(path: string, data: PageDevice, pageSize: number, o: DurabilityOptions): DurableOpen {
+export function openDurable(
+  path: string,
+  data: PageDevice,
+  pageSize: number,
+  o: DurabilityOptions,
+): DurableOpen {
   const started = performance.now();
   const s = durabilitySettings(o);
   const names = redoFiles(path, 1);
   const dblwrPath = names.doublewrite;
-  const dblwr = s.doublewrite || existsSync(dblwrPath)
-    ? wrap(o, new FileDevice(dblwrPath, { pageSize, create: true }), 'doublewrite')
-    : null;
+  const dblwr =
+    s.doublewrite || existsSync(dblwrPath)
+      ? wrap(o, new FileDevice(dblwrPath, { pageSize, create: true }), 'doublewrite')
+      : null;
   try {
     // Page 0, repaired from the doublewrite file if torn: its identity and LSN.
     const p0 = new Uint8Array(pageSize);
@@ -159,7 +169,8 @@ export function openDurable(path: string, data: PageDevice, pageSize: number, o:
         bad = null;
       }
     }
-    if (bad !== null) throw new CorruptionError(data.name, 0, 0, `${bad} (the header page; no doublewrite copy)`);
+    if (bad !== null)
+      throw new CorruptionError(data.name, 0, 0, `${bad} (the header page; no doublewrite copy)`);
     let dbId = readU64(p0, HDR_DATABASE_ID);
     if (!existsSync(names.logs[0]!)) {
       if (dbId === 0n) dbId = newDatabaseId();
@@ -183,9 +194,13 @@ export function openDurable(path: string, data: PageDevice, pageSize: number, o:
         `belongs to another database (identity ${h.databaseId.toString(16)}, ${path} has ${dbId.toString(16)})`,
       );
     if (h.pageSize !== pageSize)
-      throw new RedoLogError(names.logs[0]!, `was written for ${h.pageSize}-byte pages, ${path} has ${pageSize}`);
+      throw new RedoLogError(
+        names.logs[0]!,
+        `was written for ${h.pageSize}-byte pages, ${path} has ${pageSize}`,
+      );
     const logPaths = redoFiles(path, h.files).logs;
-    for (const p of logPaths) if (!existsSync(p)) throw new RedoLogError(p, `is missing (the group has ${h.files} files)`);
+    for (const p of logPaths)
+      if (!existsSync(p)) throw new RedoLogError(p, `is missing (the group has ${h.files} files)`);
     const files = new LogFiles(openLogDevices(o, logPaths, false), h.fileSize);
     try {
       files.readHeaders();

@@ -80,7 +80,7 @@ export class LogBuffer {
     let i = 0;
     while (i < n) {
       const room = BLOCK_TRL - (pos - blk);
-      const k = room < n - i ? room : n - i;
+      const k = Math.min(room, n - i);
       b.set(src.subarray(i, i + k), pos);
       i += k;
       pos += k;

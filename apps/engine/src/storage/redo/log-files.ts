@@ -52,7 +52,11 @@ export class LogFiles {
   format(h: Omit<LogFileHeader, 'fileNo' | 'files' | 'fileSize'>, cp: Checkpoint): void {
     const zero = new Uint8Array(BLOCK);
     for (const [i, d] of this.devices.entries()) {
-      d.writePage(0, encodeFileHeader({ ...h, fileNo: i, files: this.devices.length, fileSize: this.fileSize }), 0);
+      d.writePage(
+        0,
+        encodeFileHeader({ ...h, fileNo: i, files: this.devices.length, fileSize: this.fileSize }),
+        0,
+      );
       for (let b = 1; b < FILE_HDR / BLOCK; b++) d.writePage(b, zero, 0);
       // The file's last block, so the file has its full length from the start.
       d.writePage(this.fileSize / BLOCK - 1, zero, 0);
@@ -82,7 +86,10 @@ export class LogFiles {
       else if (h.databaseId !== first.databaseId || h.files !== first.files || h.fileSize !== first.fileSize)
         throw new RedoLogError(d.name, `belongs to another log group than ${this.devices[0]!.name}`);
       if (d.size() * BLOCK < h.fileSize)
-        throw new RedoLogError(d.name, `is ${d.size() * BLOCK} bytes, its header says ${h.fileSize} (truncated)`);
+        throw new RedoLogError(
+          d.name,
+          `is ${d.size() * BLOCK} bytes, its header says ${h.fileSize} (truncated)`,
+        );
     }
     return first!;
   }
@@ -97,7 +104,8 @@ export class LogFiles {
       const c = decodeCheckpoint(b);
       if (c !== null && (best === null || c.no > best.no)) best = c;
     }
-    if (best === null) throw new RedoLogError(d.name, 'has no valid checkpoint (both slots fail their checksum)');
+    if (best === null)
+      throw new RedoLogError(d.name, 'has no valid checkpoint (both slots fail their checksum)');
     return best;
   }
 

@@ -60,10 +60,17 @@ export function scanLog(files: LogFiles, pageSize: number): LogScan {
   for (;;) {
     files.readBlock(blockLsn, blk, 0);
     const len = readU16(blk, BLOCK_HDR_DATA_LEN);
-    const ok = blockValid(blk, 0) && blockNo(blockLsn) === readU32(blk, 0) && len >= BLOCK_HDR && (len <= BLOCK_TRL || len === BLOCK);
+    const ok =
+      blockValid(blk, 0) &&
+      blockNo(blockLsn) === readU32(blk, 0) &&
+      len >= BLOCK_HDR &&
+      (len <= BLOCK_TRL || len === BLOCK);
     if (!ok) {
       if (blockLsn === cp.lsn - (cp.lsn % 512n))
-        throw new RedoLogError(files.devices[0]!.name, `the block at the checkpoint (LSN ${cp.lsn}) is corrupt`);
+        throw new RedoLogError(
+          files.devices[0]!.name,
+          `the block at the checkpoint (LSN ${cp.lsn}) is corrupt`,
+        );
       // The checkpoint was written after the log was durable to its end LSN: a bad block before
       // that is damage, not the unsynced tail of a crash (whose blocks may reach the disk in any
       // order, so a good block after a bad one proves nothing).
@@ -108,7 +115,11 @@ function parseMtrs(b: Uint8Array, lsn0: bigint, ps: number, file: string): Scann
     while (q < b.length) {
       const t = b[q]!;
       const r = recordEnd(b, q, ps);
-      if (r === -2) throw new RedoLogError(file, `unknown record type 0x${t.toString(16)} at LSN ${advanceLsn(lsn, q - from)}`);
+      if (r === -2)
+        throw new RedoLogError(
+          file,
+          `unknown record type 0x${t.toString(16)} at LSN ${advanceLsn(lsn, q - from)}`,
+        );
       if (r < 0) break;
       if (t === MLOG_MTR_END) {
         complete = true;

@@ -1,6 +1,14 @@
 import type { BufferPool, LatchMode, PageStore } from '@enginekit/buffer-pool';
 import { FIL_PAGE_LSN } from '@enginekit/buffer-pool';
-import { MLOG_MTR_END, MLOG_NOOP, MLOG_PAGE_BYTES, MLOG_UNDO, writeU16, writeU32, writeU64 } from './format.js';
+import {
+  MLOG_MTR_END,
+  MLOG_NOOP,
+  MLOG_PAGE_BYTES,
+  MLOG_UNDO,
+  writeU16,
+  writeU32,
+  writeU64,
+} from './format.js';
 import { copyLsnFields, logPageDiff, logPageInit, RecordBuilder } from './page-diff.js';
 import type { RedoLog } from './redo-log.js';
 
@@ -59,7 +67,7 @@ export class MtrStore implements PageStore {
     this.pageSize = pool.pageSize;
     this.bytes = pool.bytes;
     const pb = pool.bytes;
-    if (pb.byteOffset % 4 !== 0) throw new RangeError('the pool\'s page bytes are not 4-byte aligned');
+    if (pb.byteOffset % 4 !== 0) throw new RangeError("the pool's page bytes are not 4-byte aligned");
     this.#pool32 = new Int32Array(pb.buffer, pb.byteOffset, pb.length >> 2);
     this.#copies = new Uint8Array(16 * pool.pageSize);
     this.#copies32 = new Int32Array(this.#copies.buffer);
@@ -78,7 +86,8 @@ export class MtrStore implements PageStore {
   // ---------------------------------------------------------------- the page store
 
   fix(space: number, pageNo: number, latch: LatchMode): number {
-    if (this.#depth === 0 || this.redo === null || this.#unloggedLsn !== 0n) return this.pool.fix(space, pageNo, latch);
+    if (this.#depth === 0 || this.redo === null || this.#unloggedLsn !== 0n)
+      return this.pool.fix(space, pageNo, latch);
     for (let i = 0; i < this.#n; i++) {
       if (this.#pages[i] === pageNo && this.#spaces[i] === space) return this.#frames[i]!;
     }
@@ -283,7 +292,8 @@ export class MtrStore implements PageStore {
     if (--this.#depth > 0) return;
     if (this.redo === null || this.#unloggedLsn !== 0n) return;
     const ps = this.pageSize;
-    for (let i = 0; i < this.#n; i++) this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), this.#frames[i]! * ps);
+    for (let i = 0; i < this.#n; i++)
+      this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), this.#frames[i]! * ps);
     this.#undo.reset();
     this.#undoTrx = [];
     this.#release();

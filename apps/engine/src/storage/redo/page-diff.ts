@@ -157,7 +157,13 @@ export function recordPage(rec: Uint8Array, at: number): [number, number] {
 }
 
 /** The envelope LSN fields a diff leaves out: bytes 16–23 and the trailer's last 4. */
-export function copyLsnFields(from: Uint8Array, fromOff: number, to: Uint8Array, toOff: number, ps: number): void {
+export function copyLsnFields(
+  from: Uint8Array,
+  fromOff: number,
+  to: Uint8Array,
+  toOff: number,
+  ps: number,
+): void {
   to.set(from.subarray(fromOff + FIL_PAGE_LSN, fromOff + FIL_PAGE_LSN + 8), toOff + FIL_PAGE_LSN);
   to.set(from.subarray(fromOff + ps - 4, fromOff + ps), toOff + ps - 4);
 }

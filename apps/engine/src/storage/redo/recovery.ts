@@ -120,7 +120,12 @@ export function applyRedo(scan: LogScan, data: PageDevice, dblwr: PageDevice | n
       if (bad !== null) {
         const c = created.get(pageNo);
         if (c === undefined)
-          throw new CorruptionError(data.name, space, pageNo, `${bad} (the redo log changes it and cannot rebuild it)`);
+          throw new CorruptionError(
+            data.name,
+            space,
+            pageNo,
+            `${bad} (the redo log changes it and cannot rebuild it)`,
+          );
         // Created after the checkpoint: every change since its creation is in the log.
         first = list.indexOf(c);
         initPage(page, 0, ps, space, pageNo);

@@ -187,7 +187,9 @@ export class RedoLog {
   #full(): RedoLogFullError {
     return new RedoLogFullError(
       `the redo log is full: ${this.age} bytes since the checkpoint at ${this.#cp.lsn}, capacity ${this.capacity}` +
-        (this.#open.size > 0 ? `; ${this.#open.size} uncommitted transaction(s) hold the checkpoint back` : ''),
+        (this.#open.size > 0
+          ? `; ${this.#open.size} uncommitted transaction(s) hold the checkpoint back`
+          : ''),
     );
   }
 
