@@ -7,6 +7,7 @@ import {
   type DiskProfile,
   FileDevice,
   type PageDevice,
+  type PageStore,
   readUint32BE,
   setPageType,
   SimulatedDevice,
@@ -100,6 +101,11 @@ export class Database {
   readonly handler: HandlerStats = new HandlerStats();
   /** The page store every tree writes through: mini-transactions over the pool (see redo/mtr.ts). */
   readonly store: MtrStore;
+  /**
+   * What the trees write through: {@link store} with a redo log, the pool itself without one (so
+   * a database without redo pays nothing for it).
+   */
+  readonly treeStore: PageStore;
   /** The redo log, or null when the database runs without one (`redo: false`). */
   readonly redo: RedoLog | null;
   /** What crash recovery did when this database was opened, or null (a clean open). */
@@ -129,6 +135,7 @@ export class Database {
     this.catalog = catalog;
     this.store = store;
     this.redo = store.redo;
+    this.treeStore = store.redo === null ? pool : store;
     this.#cleaner = cleaner;
     this.recovery = recovery;
     this.#nextTableId = nextTable;
@@ -157,7 +164,7 @@ export class Database {
       setPageType(b, base, PAGE_TYPE_DB_HEADER);
       store.markDirty(f);
       store.unfix(f, 2);
-      catalog = Catalog.create(store);
+      catalog = Catalog.create(durable === null ? pool : store);
     } catch (e) {
       store.rollback();
       throw e;
@@ -243,7 +250,7 @@ export class Database {
         store.unfix(g, 2);
         store.commit();
       }
-      const catalog = Catalog.open(store, roots);
+      const catalog = Catalog.open(durable === null ? pool : store, roots);
       const cleaner = cleanerOf(pool, device, durable, options);
       const db = new Database(
         path,
@@ -262,7 +269,7 @@ export class Database {
         if (pk === undefined) throw new NotADatabaseError(path, `table ${t.name} has no PRIMARY index`);
         const indexes = t.indexes.map((ix) =>
           describeIndex(
-            BTree.open(store, {
+            BTree.open(durable === null ? pool : store, {
               rootPage: ix.rootPage,
               ...secondaryStats(ix.primary, ix.unique, ix.columns),
             }),
@@ -354,7 +361,7 @@ export class Database {
       if (cols.length === 0) throw new RangeError(`schema.indexes: index ${d.name} has no columns`);
       const ixId = this.#nextIndexId++;
       const primary = i === 0;
-      const tree = BTree.create(this.store, {
+      const tree = BTree.create(this.treeStore, {
         indexId: ixId,
         tupleKeys: true,
         ...(primary ? { unique: true, clustered: true } : secondaryTree(d.unique === true, cols)),
@@ -488,7 +495,7 @@ export class Database {
       throw new RangeError(`def.name: Duplicate key name '${def.name}'`);
     const cols = def.columns.map((n) => old.columnIndex(n));
     const ixId = this.#nextIndexId++;
-    const tree = BTree.create(this.store, {
+    const tree = BTree.create(this.treeStore, {
       indexId: ixId,
       tupleKeys: true,
       ...secondaryTree(def.unique === true, cols),
