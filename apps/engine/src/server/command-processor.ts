@@ -39,6 +39,11 @@ export interface Reply {
   readonly close: boolean;
   /** The session's wait_timeout (seconds) after the command: how long the connection may idle. */
   readonly waitTimeout: number;
+  /**
+   * Set when the command committed a transaction: send the reply once this resolves (the commit
+   * is durable as `innodb_flush_log_at_trx_commit` says), so concurrent commits share an fsync.
+   */
+  readonly durable?: Promise<void>;
 }
 
 interface Statement {
@@ -84,10 +89,24 @@ export class CommandProcessor {
   constructor(session: Session, connectionId: number) {
     this.session = session;
     this.connectionId = connectionId;
+    // The connection sends the OK once the commit is durable (group commit), not the session.
+    session.deferCommitWait = true;
   }
 
   /** Runs one command (its payload: command byte and arguments); the reply starts at sequence id 1. */
   handle(payload: Buffer): Reply {
+    const reply = this.#handle(payload);
+    const lsn = this.session.lastCommitLsn;
+    const redo = this.session.db.redo;
+    if (lsn === this.#acked || redo === null) return reply;
+    this.#acked = lsn;
+    return { ...reply, durable: redo.waitCommitted(lsn) };
+  }
+
+  /** The last commit LSN a reply has waited for. */
+  #acked = 0n;
+
+  #handle(payload: Buffer): Reply {
     const w = this.#w.reset(1);
     try {
       return this.#dispatch(payload, w);

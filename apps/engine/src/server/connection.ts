@@ -4,6 +4,7 @@ import { type ProtocolError, serverErrors, writeErr } from './packets/err.js';
 import { readHandshakeResponse, writeGreeting } from './packets/handshake.js';
 import { writeOk } from './packets/ok.js';
 import { DATABASE_NAME } from './protocol.js';
+import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
 import { MalformedPacketError, PacketWriter } from './wire.js';
 
@@ -124,6 +125,30 @@ export class ClientConnection {
     }
     clearTimeout(this.#idleTimer);
     const reply = this.#handle!.handle(payload);
+    if (reply.durable === undefined && this.#pending === null) {
+      this.#finish(reply);
+      return;
+    }
+    // A commit's OK waits until it is durable; later replies keep their order behind it.
+    const before = this.#pending ?? Promise.resolve();
+    const mine: Promise<void> = before
+      .then(() => reply.durable)
+      .then(
+        () => {
+          if (this.#state !== 'closed') this.#finish(reply);
+        },
+        () => this.#close(),
+      )
+      .finally(() => {
+        if (this.#pending === mine) this.#pending = null;
+      });
+    this.#pending = mine;
+  }
+
+  /** Replies still waiting for a commit to be durable, in order. */
+  #pending: Promise<void> | null = null;
+
+  #finish(reply: Reply): void {
     if (reply.bytes.length > 0) this.#send(reply.bytes);
     if (reply.close) this.#close();
     else this.#idle(reply.waitTimeout);
