@@ -11,7 +11,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { Database } from '../dist/index.js';
+import mysql from 'mysql2/promise';
+import { Database, MysqlServer } from '../dist/index.js';
 
 const ms = Number(process.env.REDO_BENCH_MS ?? 2000);
 const dir = mkdtempSync(join(process.env.ENGINE_BENCH_DIR ?? tmpdir(), 'engine-redo-bench-'));
@@ -46,6 +47,38 @@ async function throughput(flush, clients) {
   db.close();
   rmSync(path, { force: true });
   return { tps: commits / secs, fsyncsPerCommit: fsyncs / commits, commits };
+}
+
+async function serverThroughput(flush, clients) {
+  const path = fresh();
+  const db = Database.create(path, { innodb_flush_log_at_trx_commit: flush });
+  const server = new MysqlServer(db, { port: 0 });
+  const address = await server.listen();
+  const conns = await Promise.all(
+    Array.from({ length: clients }, () => mysql.createConnection({ host: '127.0.0.1', port: address.port, user: 'root' })),
+  );
+  await conns[0].query(SCHEMA);
+  const redo = db.redo;
+  const f0 = redo.stats.Innodb_os_log_fsyncs;
+  let next = 0;
+  let commits = 0;
+  const end = performance.now() + ms;
+  const t0 = performance.now();
+  await Promise.all(
+    conns.map(async (c) => {
+      while (performance.now() < end) {
+        const id = next++;
+        await c.query(`INSERT INTO t VALUES (${id}, ${id % 1000}, '${pad}')`);
+        commits++;
+      }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  const fsyncs = redo.stats.Innodb_os_log_fsyncs - f0;
+  for (const c of conns) c.destroy();
+  await server.close();
+  db.close();
+  return { tps: commits / secs, fsyncsPerCommit: fsyncs / commits };
 }
 
 function recovery(rows) {
@@ -137,6 +170,14 @@ say('|---|---|---|---|');
 for (const flush of [1, 2, 0]) {
   for (const c of [1, 4, 16]) {
     const r = await throughput(flush, c);
+    say(`| ${flush} | ${c} | ${Math.round(r.tps)} | ${r.fsyncsPerCommit.toFixed(3)} |`);
+  }
+}
+say('\n| through the server (mysql2, loopback TCP), flush_log_at_trx_commit | connections | commits/s | fsyncs per commit |');
+say('|---|---|---|---|');
+for (const flush of [1, 2]) {
+  for (const c of [1, 4, 16]) {
+    const r = await serverThroughput(flush, c);
     say(`| ${flush} | ${c} | ${Math.round(r.tps)} | ${r.fsyncsPerCommit.toFixed(3)} |`);
   }
 }
