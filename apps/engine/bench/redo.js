@@ -55,7 +55,9 @@ async function serverThroughput(flush, clients) {
   const server = new MysqlServer(db, { port: 0 });
   const address = await server.listen();
   const conns = await Promise.all(
-    Array.from({ length: clients }, () => mysql.createConnection({ host: '127.0.0.1', port: address.port, user: 'root' })),
+    Array.from({ length: clients }, () =>
+      mysql.createConnection({ host: '127.0.0.1', port: address.port, user: 'root' }),
+    ),
   );
   await conns[0].query(SCHEMA);
   const redo = db.redo;
@@ -173,7 +175,9 @@ for (const flush of [1, 2, 0]) {
     say(`| ${flush} | ${c} | ${Math.round(r.tps)} | ${r.fsyncsPerCommit.toFixed(3)} |`);
   }
 }
-say('\n| through the server (mysql2, loopback TCP), flush_log_at_trx_commit | connections | commits/s | fsyncs per commit |');
+say(
+  '\n| through the server (mysql2, loopback TCP), flush_log_at_trx_commit | connections | commits/s | fsyncs per commit |',
+);
 say('|---|---|---|---|');
 for (const flush of [1, 2]) {
   for (const c of [1, 4, 16]) {
