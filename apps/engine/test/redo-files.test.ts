@@ -286,3 +286,70 @@ describe('a full log', () => {
     again.close();
   });
 });
+
+describe('opening without the redo log', () => {
+  it('is refused while the log has redo to apply; after a clean close the stale log is removed', () => {
+    const path = fresh();
+    crashed(path);
+    const before = snapshot(path);
+    expect(() => Database.open(path, { ...OPTS, redo: false })).toThrow(
+      /mini-transaction\(s\) to apply after its checkpoint: open the database with the redo log on first/,
+    );
+    expect(snapshot(path).equals(before)).toBe(true);
+    Database.open(path, OPTS).close();
+    const db = Database.open(path, { ...OPTS, redo: false });
+    expect(db.redo).toBeNull();
+    expect(db.table('t').rows).toBe(60);
+    db.table('t').insert([1000, 1]);
+    db.close();
+    expect(existsSync(`${path}.ib_logfile0`)).toBe(false);
+    // With the log on again, a new group starts after every page's LSN: a change to a page the
+    // session without the log never touched (row 0's leaf, last written under the old log) is
+    // recovered too.
+    const again = Database.open(path, OPTS);
+    expect(again.redo!.lsn).toBeGreaterThan(again.redo!.checkpoint.lsn - 1n);
+    again.table('t').update([0], [0, 99]);
+    again.table('t').insert([1001, 2]);
+    again.commit();
+    again.abandon();
+    const last = Database.open(path, OPTS);
+    expect(last.table('t').rows).toBe(62);
+    expect(last.table('t').get([0])).toEqual([0, 99]);
+    last.table('t').checkIndexes();
+    last.close();
+  });
+
+  it('abandoning a database with a commit waiting for its fsync rejects the wait and nothing throws later', async () => {
+    const path = fresh();
+    const db = Database.create(path, OPTS);
+    const t = db.createTable(SCHEMA);
+    t.insert([1, 1]);
+    const redo = db.redo!;
+    const wait = redo.waitFlushed(redo.commit(redo.newTrxId()));
+    db.abandon();
+    await expect(wait).rejects.toThrow(/abandoned/);
+    await new Promise((r) => setTimeout(r, 20));
+  });
+});
+
+describe('a log made after a session without one', () => {
+  it('starts past every page, also pages that session left alone', () => {
+    const path = fresh();
+    const db = Database.create(path, OPTS);
+    const t = db.createTable(SCHEMA);
+    for (let i = 0; i < 3000; i++) t.insert([i, i % 13]);
+    db.close();
+    const off = Database.open(path, { ...OPTS, redo: false });
+    off.table('t').insert([5000, 1]);
+    off.close();
+    const on = Database.open(path, OPTS);
+    on.table('t').update([0], [0, 99]);
+    on.commit();
+    on.abandon();
+    const last = Database.open(path, OPTS);
+    expect(last.table('t').get([0])).toEqual([0, 99]);
+    expect(last.table('t').rows).toBe(3001);
+    last.table('t').checkIndexes();
+    last.close();
+  });
+});

@@ -7,6 +7,7 @@ import {
   type DiskProfile,
   FileDevice,
   type PageDevice,
+  getPageLsn,
   type PageStore,
   readUint32BE,
   setPageType,
@@ -39,6 +40,7 @@ import { columnKinds } from './row.js';
 import {
   createDurable,
   type DurabilityOptions,
+  dropCleanRedo,
   type DurableOpen,
   MtrStore,
   newDatabaseId,
@@ -223,7 +225,7 @@ export class Database {
     checkPath(path);
     if (!existsSync(path)) throw new RangeError(`path: ${path} does not exist`);
     const pageSize = probeHeader(path);
-    const { pool, device, durable } = openPool(path, pageSize, options, false);
+    const { pool, device, durable, afterLsn } = openPool(path, pageSize, options, false);
     const store = storeOf(pool, durable);
     try {
       const f = pool.fix(0, 0, 1);
@@ -239,6 +241,8 @@ export class Database {
       const nextIndex = readUint32BE(b, base + HDR_NEXT_INDEX_ID);
       const magicOk = MAGIC.every((m, i) => b[base + HDR_MAGIC + i] === m);
       const dbId = readU64(b, base + HDR_DATABASE_ID);
+      // Without a log, page LSNs still only grow across opens: page 0 is written last at close.
+      if (durable === null) pool.advanceLsn(getPageLsn(b, base) > afterLsn ? getPageLsn(b, base) : afterLsn);
       pool.unfix(f, 1);
       if (!magicOk) throw new NotADatabaseError(path, 'page 0 changed while opening');
       if (durable !== null && dbId !== durable.databaseId) {
@@ -743,12 +747,15 @@ function openPool(
   pageSize: number,
   options: DatabaseOptions,
   create: boolean,
-): { pool: BufferPool; device: PageDevice; durable: DurableOpen | null } {
+): { pool: BufferPool; device: PageDevice; durable: DurableOpen | null; afterLsn: bigint } {
   const file = new FileDevice(path, { pageSize, create });
   const data: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data');
   let durable: DurableOpen | null = null;
+  let afterLsn = 0n;
   try {
-    if (options.redo !== false)
+    if (options.redo === false) {
+      if (!create) afterLsn = dropCleanRedo(path, pageSize);
+    } else
       durable = create
         ? createDurable(path, data, pageSize, newDatabaseId(), 0n, options)
         : openDurable(path, data, pageSize, options);
@@ -766,7 +773,7 @@ function openPool(
       : { innodb_buffer_pool_instances: options.innodb_buffer_pool_instances }),
     device,
   });
-  return { pool, device, durable };
+  return { pool, device, durable, afterLsn };
 }
 
 /** The mini-transaction store over the pool; the pool's LSN continues from the log's. */

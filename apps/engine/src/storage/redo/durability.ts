@@ -50,6 +50,48 @@ export function removeRedoFiles(path: string): void {
   rmSync(`${path}.ib_doublewrite`, { force: true });
 }
 
+/**
+ * Before a database is opened without its redo log (`redo: false`): a log that still has redo to
+ * apply is refused (a RedoLogError, nothing written); a clean one is removed, since the file will
+ * change without it. Returns the removed log's end LSN (0n when there was none): the pool's LSN
+ * must continue above it, so a log made later starts past every page.
+ */
+export function dropCleanRedo(path: string, pageSize: number): bigint {
+  const log0 = redoFiles(path, 1).logs[0]!;
+  if (!existsSync(log0)) return 0n;
+  const head = new FileDevice(log0, { pageSize: BLOCK, create: false });
+  const hb = new Uint8Array(BLOCK);
+  let h: ReturnType<typeof decodeFileHeader>;
+  try {
+    head.readPages(0, 1, hb, 0);
+    h = decodeFileHeader(hb);
+  } finally {
+    head.close();
+  }
+  if (typeof h === 'string') throw new RedoLogError(log0, h);
+  const files = new LogFiles(
+    redoFiles(path, h.files).logs.map((p) => new FileDevice(p, { pageSize: BLOCK, create: false })),
+    h.fileSize,
+  );
+  let pending: number;
+  let end: bigint;
+  try {
+    files.readHeaders();
+    const scan = scanLog(files, pageSize);
+    pending = scan.mtrs.length;
+    end = scan.end;
+  } finally {
+    files.close();
+  }
+  if (pending > 0)
+    throw new RedoLogError(
+      log0,
+      `has ${pending} mini-transaction(s) to apply after its checkpoint: open the database with the redo log on first`,
+    );
+  removeRedoFiles(path);
+  return end;
+}
+
 /** What opening the durable side of a database produced. */
 export interface DurableOpen {
   /** The device the buffer pool writes through (WAL + doublewrite). */

@@ -4,6 +4,7 @@ export {
   type DurabilityOptions,
   type DurableOpen,
   durabilitySettings,
+  dropCleanRedo,
   newDatabaseId,
   openDurable,
   redoFiles,

@@ -81,6 +81,8 @@ export class RedoLog {
   /** Transactions with undo records and no commit yet → LSN of their first undo record. */
   readonly #open = new Map<bigint, bigint>();
   #inFlight = false;
+  /** Set by {@link abort}: the files are closing, nothing more is written. */
+  #aborted = false;
   readonly #waiters: Waiter[] = [];
   readonly #commitRec = new Uint8Array(10);
   #freeing = false;
@@ -274,8 +276,19 @@ export class RedoLog {
     // Let every session that is ready append first: the fsync starts after this turn.
     this.#inFlight = true;
     setImmediate(() => {
-      this.write();
-      const target = this.#written;
+      if (this.#aborted) {
+        this.#inFlight = false;
+        return;
+      }
+      let target: bigint;
+      try {
+        this.write();
+        target = this.#written;
+      } catch (e) {
+        this.#inFlight = false;
+        for (const w of this.#waiters.splice(0)) w.reject(e);
+        return;
+      }
       this.files.syncAsync().then(
         () => {
           this.stats.Innodb_os_log_fsyncs++;
@@ -320,6 +333,7 @@ export class RedoLog {
 
   /** Every waiter is refused (the database is closing or abandoned). */
   abort(reason: Error): void {
+    this.#aborted = true;
     for (const w of this.#waiters.splice(0)) w.reject(reason);
   }
 }
