@@ -242,7 +242,10 @@ export class Database {
       const magicOk = MAGIC.every((m, i) => b[base + HDR_MAGIC + i] === m);
       const dbId = readU64(b, base + HDR_DATABASE_ID);
       // Without a log, page LSNs still only grow across opens: page 0 is written last at close.
-      if (durable === null) pool.advanceLsn(getPageLsn(b, base) > afterLsn ? getPageLsn(b, base) : afterLsn);
+      if (durable === null) {
+        pool.advanceLsn(afterLsn);
+        pool.advanceLsn(getPageLsn(b, base));
+      }
       pool.unfix(f, 1);
       if (!magicOk) throw new NotADatabaseError(path, 'page 0 changed while opening');
       if (durable !== null && dbId !== durable.databaseId) {
