@@ -17,6 +17,16 @@ export {
   NotADatabaseError,
 } from './storage/errors.js';
 export { FORMAT_VERSION, MAGIC } from './storage/header.js';
+export { RedoLogError, RedoLogFullError, redoFiles, removeRedoFiles } from './storage/redo/index.js';
+export type {
+  DurabilityOptions,
+  FlushLogAtTrxCommit,
+  MtrStore,
+  RecoveredUndo,
+  RecoveryReport,
+  RedoLog,
+  RedoStats,
+} from './storage/redo/index.js';
 export { verifyDatabaseFile } from './storage/verify.js';
 export type { FileVerification } from './storage/verify.js';
 export { decimalBytes, MAX_DECIMAL_PRECISION, typeName } from './storage/types.js';

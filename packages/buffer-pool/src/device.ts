@@ -21,6 +21,11 @@ export interface PageDevice {
   writePage(pageNo: number, src: Uint8Array, srcOffset: number): void;
   /** Makes written pages durable (`fsync`). */
   sync(): void;
+  /**
+   * Optional: `sync()` without blocking the thread (an `fsync` on libuv's thread pool), so other
+   * work (other sessions' commits) can proceed while it runs. A caller falls back to `sync()`.
+   */
+  syncAsync?(): Promise<void>;
   /** Releases the handle; the device must not be used afterwards. */
   close(): void;
   /** How another thread opens the same pages, or `null` if it cannot. */

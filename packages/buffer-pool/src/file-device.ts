@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import type { DeviceDescriptor, PageDevice } from './device.js';
 import { checkPageNo, checkRun } from './device.js';
 import { checkPageSize } from './envelope.js';
@@ -77,6 +77,15 @@ export class FileDevice implements PageDevice {
   sync(): void {
     this.#checkOpen();
     fsyncSync(this.#fd);
+  }
+
+  /** `fsync` on libuv's thread pool: resolves when the written pages are durable. */
+  syncAsync(): Promise<void> {
+    this.#checkOpen();
+    const fd = this.#fd;
+    return new Promise((resolve, reject) => {
+      fsync(fd, (err) => (err === null ? resolve() : reject(err)));
+    });
   }
 
   close(): void {

@@ -5,6 +5,8 @@ export { MemoryDevice } from './memory-device.js';
 export type { MemoryDeviceOptions } from './memory-device.js';
 export { DISK_PROFILES, SimulatedDevice } from './simulated-device.js';
 export type { SimulatedDeviceStats } from './simulated-device.js';
+export { FaultDevice, FaultPlan, SECTOR_SIZE, SimulatedCrashError } from './fault-device.js';
+export type { FaultPlanOptions, UnsyncedFate } from './fault-device.js';
 export { openDevice } from './open-device.js';
 export * from './envelope.js';
 export { LATCH_NONE, LATCH_S, LATCH_X } from './page-store.js';

@@ -4,7 +4,7 @@ import { attachSpaces, checkDescriptor, makeDescriptor, retireThread } from './i
 import { claimThreadSlot, createLayout, POLICIES } from './internal/create.js';
 import { createPage, fixGeneral, unfixGeneral } from './internal/fix.js';
 import { evictAll } from './internal/frames.js';
-import { flushAll, noteModification } from './internal/flush.js';
+import { advanceLsn, flushAll, flushOldest, noteModification, oldestModification } from './internal/flush.js';
 import type { LatchCountsSnapshot } from './internal/latch.js';
 import {
   DEFAULT_SPIN_LOOPS_51,
@@ -448,10 +448,11 @@ export class BufferPool implements PageStore {
    * Appends a new page to `space` (`fsp` allocation + `buf_page_create`): the frame gets a fresh
    * envelope, enters the LRU at the head, is marked dirty, and is returned fixed with an X latch.
    * Like `buf_page_create`, it is not a read request (Innodb_buffer_pool_read_requests does not
-   * move); it counts Innodb_pages_created.
+   * move); it counts Innodb_pages_created. `lsn` is the modification LSN to note (default: the
+   * pool's next LSN), as for {@link markDirty}: a redo log passes one of its own.
    */
-  allocatePage(space: number): number {
-    return createPage(this.#t, space);
+  allocatePage(space: number, lsn?: bigint): number {
+    return createPage(this.#t, space, lsn);
   }
 
   /**
@@ -468,7 +469,37 @@ export class BufferPool implements PageStore {
     return Atomics.load(this.#t.L.lsn, 0);
   }
 
+  /**
+   * Moves the current LSN forward to `lsn` (a redo log starting after recovery), so that a later
+   * `markDirty()` without an LSN stamps a larger one.
+   */
+  advanceLsn(lsn: bigint): void {
+    if (typeof lsn !== 'bigint' || lsn < 0n)
+      throw new RangeError(`lsn must be a bigint ≥ 0, got ${String(lsn)}`);
+    advanceLsn(this.#t, lsn);
+  }
+
   // ---------------------------------------------------------------- flush, evict, close
+
+  /**
+   * The oldest modification LSN of any dirty page (`buf_pool_get_oldest_modification`), 0n when
+   * nothing is dirty: a checkpoint may be taken there.
+   */
+  oldestModification(): bigint {
+    return oldestModification(this.#t);
+  }
+
+  /**
+   * Writes up to `maxPages` dirty pages whose oldest modification is below `lsnLimit`, oldest first
+   * (`buf_flush_list`), passing over pages latched by another thread. Does not sync the devices.
+   * Returns the pages written. REQUIRES: the calling thread holds no X latch.
+   */
+  flushOldest(lsnLimit: bigint, maxPages: number): number {
+    if (typeof lsnLimit !== 'bigint')
+      throw new TypeError(`lsnLimit must be a bigint, got ${String(lsnLimit)}`);
+    checkInt('maxPages', maxPages, 0, Number.MAX_SAFE_INTEGER);
+    return flushOldest(this.#t, lsnLimit, maxPages);
+  }
 
   /**
    * Writes every dirty page, oldest modification first, then syncs the devices. A page another

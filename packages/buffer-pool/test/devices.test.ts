@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PageDevice } from '../src/index.js';
-import { DISK_PROFILES, FileDevice, MemoryDevice, openDevice, SimulatedDevice } from '../src/index.js';
+import {
+  DISK_PROFILES,
+  FaultDevice,
+  FaultPlan,
+  FileDevice,
+  MemoryDevice,
+  openDevice,
+  SimulatedDevice,
+} from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bp-dev-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,6 +26,10 @@ const makers: [string, () => PageDevice][] = [
   ['MemoryDevice (shared)', () => new MemoryDevice({ pageSize: 512, maxPages: 64 })],
   ['FileDevice', () => new FileDevice(join(dir, `d${Math.random()}.ibd`), { pageSize: 512 })],
   ['SimulatedDevice(hdd, memory)', () => new SimulatedDevice(new MemoryDevice({ pageSize: 512 }), 'hdd')],
+  [
+    'FaultDevice (no crash, memory)',
+    () => new FaultDevice(new MemoryDevice({ pageSize: 512 }), new FaultPlan()),
+  ],
 ];
 
 describe.each(makers)('%s', (_name, make) => {

@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeRedoFiles } from '../storage/redo/index.js';
 import { Database, type DatabaseOptions } from '../storage/database.js';
 import { type IndexBuildOptions, TableLoader } from '../storage/index-build.js';
 import { K_TEXT } from '../storage/row.js';
@@ -90,7 +91,9 @@ export function loadTpch(options: TpchLoadOptions): TpchLoadResult {
     const files = TPCH_TABLES.map((t) => join(dir!, `${t}.tbl`));
     for (const f of files) if (!existsSync(f)) throw new RangeError(`tbl: ${f} does not exist`);
     rmSync(tmp, { force: true });
-    db = Database.create(tmp, options);
+    // No redo log for the load itself: the side file is renamed into place only when complete,
+    // which is what makes a load crash-safe (the old database or the new one).
+    db = Database.create(tmp, { ...options, redo: false });
     const rows = {} as Record<TpchTable, number>;
     const lateRows = {} as Record<TpchTable, number>;
     for (const [i, name] of TPCH_TABLES.entries()) {
@@ -128,6 +131,8 @@ export function loadTpch(options: TpchLoadOptions): TpchLoadResult {
     db.close();
     db = undefined;
     renameSync(tmp, options.db);
+    // Log files of a database that was at this path before belong to it, not to the new file.
+    removeRedoFiles(options.db);
     return {
       db: options.db,
       rows,

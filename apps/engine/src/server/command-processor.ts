@@ -40,6 +40,11 @@ export interface Reply {
   readonly close: boolean;
   /** The session's wait_timeout (seconds) after the command: how long the connection may idle. */
   readonly waitTimeout: number;
+  /**
+   * Set when the command committed a transaction: send the reply once this resolves (the commit
+   * is durable as `innodb_flush_log_at_trx_commit` says), so concurrent commits share an fsync.
+   */
+  readonly durable?: Promise<void>;
 }
 
 interface Statement {
@@ -85,6 +90,8 @@ export class CommandProcessor {
   constructor(session: Session, connectionId: number) {
     this.session = session;
     this.connectionId = connectionId;
+    // The connection sends the OK once the commit is durable (group commit), not the session.
+    session.deferCommitWait = true;
   }
 
   /** A statement that waited for a lock runs again: its command was counted already. */
@@ -99,9 +106,26 @@ export class CommandProcessor {
   /**
    * Runs one command (its payload: command byte and arguments); the reply starts at sequence id 1.
    * A statement that must wait for a lock gives a Promise of the reply: the statement runs again
-   * once the lock is granted, or the reply is its error (1205, 1213, 1317).
+   * once the lock is granted, or the reply is its error (1205, 1213, 1317). A reply to a statement
+   * that committed carries `durable`: the connection sends it once the commit is on disk.
    */
   handle(payload: Buffer): Reply | Promise<Reply> {
+    const reply = this.#handle(payload);
+    return reply instanceof Promise ? reply.then((r) => this.#durable(r)) : this.#durable(reply);
+  }
+
+  #durable(reply: Reply): Reply {
+    const lsn = this.session.lastCommitLsn;
+    const redo = this.session.db.redo;
+    if (lsn === this.#acked || redo === null) return reply;
+    this.#acked = lsn;
+    return { ...reply, durable: redo.waitCommitted(lsn) };
+  }
+
+  /** The last commit LSN a reply has waited for. */
+  #acked = 0n;
+
+  #handle(payload: Buffer): Reply | Promise<Reply> {
     const w = this.#w.reset(1);
     try {
       const r = this.#dispatch(payload, w);

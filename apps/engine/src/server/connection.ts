@@ -135,6 +135,7 @@ export class ClientConnection {
     clearTimeout(this.#idleTimer);
     const reply = this.#handle!.handle(payload);
     if (reply instanceof Promise) {
+      // a lock wait: read no further command until the statement has its answer
       this.#busy = true;
       reply.then(
         (r) => this.#replied(r),
@@ -150,10 +151,39 @@ export class ClientConnection {
   #replied(reply: Reply): void {
     this.#busy = false;
     if (this.#state === 'closed') return;
+    this.#deliver(reply);
+    while (!this.#busy && this.#queued.length > 0 && !this.#closed()) this.#step(this.#queued.shift());
+  }
+
+  /** Sends a reply, or queues it behind a commit that is not durable yet (group commit). */
+  #deliver(reply: Reply): void {
+    if (reply.durable === undefined && this.#pending === null) {
+      this.#finish(reply);
+      return;
+    }
+    // A commit's OK waits until it is durable; later replies keep their order behind it.
+    const before = this.#pending ?? Promise.resolve();
+    const mine: Promise<void> = before
+      .then(() => reply.durable)
+      .then(
+        () => {
+          if (this.#state !== 'closed') this.#finish(reply);
+        },
+        () => this.#close(),
+      )
+      .finally(() => {
+        if (this.#pending === mine) this.#pending = null;
+      });
+    this.#pending = mine;
+  }
+
+  /** Replies still waiting for a commit to be durable, in order. */
+  #pending: Promise<void> | null = null;
+
+  #finish(reply: Reply): void {
     if (reply.bytes.length > 0) this.#send(reply.bytes);
     if (reply.close) this.#close();
     else this.#idle(reply.waitTimeout);
-    while (!this.#busy && this.#queued.length > 0 && !this.#closed()) this.#step(this.#queued.shift());
   }
 
   /** After `seconds` without a command the server sends ER_CLIENT_INTERACTION_TIMEOUT and closes. */

@@ -248,15 +248,18 @@ function copyAlter(
     ctx.db.dropTable(tmp);
     throw storageError(e);
   }
-  ctx.db.dropTable(name);
-  ctx.db.renameTable(tmp, name);
   const newMeta: TableMeta = {
     types: cols.map((c) => c.type),
     defaults: cols.map((c) => c.def),
     autoIncrement: auto,
     hiddenPk: meta?.hiddenPk ?? false,
   };
-  ctx.dict.putTable(name, newMeta);
+  // One mini-transaction: a crash leaves the old table or the new one, never neither.
+  ctx.db.atomically(() => {
+    ctx.db.dropTable(name);
+    ctx.db.renameTable(tmp, name);
+    ctx.dict.putTable(name, newMeta);
+  });
   return okResult(0);
 }
 

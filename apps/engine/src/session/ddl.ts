@@ -254,13 +254,13 @@ export function addIndex(
       throw new SqlError('ER_KEY_COLUMN_DOES_NOT_EXITS', `Key column '${cn}' doesn't exist in table`);
     return c.name;
   });
-  const { table, index } = ctx.db.addIndexDefinition(tname, { name: iname, columns: canon, unique });
   try {
-    buildIndexFromTable(table, [index], {
-      innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')),
+    ctx.db.addIndex(tname, { name: iname, columns: canon, unique }, (table, index) => {
+      buildIndexFromTable(table, [index], {
+        innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')),
+      });
     });
   } catch (e) {
-    ctx.db.dropIndex(tname, iname);
     throw storageError(e);
   }
   return okResult();

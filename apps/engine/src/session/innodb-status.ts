@@ -63,3 +63,22 @@ registerInnodbStatusSection({
 function hitRate(requests: number, reads: number): number {
   return requests === 0 ? 1000 : Math.round((1000 * (requests - reads)) / requests);
 }
+
+registerInnodbStatusSection({
+  order: 60,
+  title: 'LOG',
+  body(db) {
+    const r = db.redo;
+    if (r === null) return [];
+    const oldest = db.pool.oldestModification();
+    const s = r.stats;
+    return [
+      `Log sequence number ${r.lsn}`,
+      `Log flushed up to   ${r.flushedLsn}`,
+      `Pages flushed up to ${oldest === 0n ? r.lsn : oldest}`,
+      `Last checkpoint at  ${r.checkpoint.lsn}`,
+      `${s.Innodb_log_waits} log waits, ${s.Innodb_log_write_requests} log write requests, ${s.Innodb_log_writes} log writes`,
+      `${s.Innodb_os_log_fsyncs} log fsyncs, ${s.Innodb_checkpoints} checkpoints, ${s.Innodb_log_sync_flushes} synchronous flushes (${s.Innodb_log_sync_flush_pages} pages)`,
+    ];
+  },
+});

@@ -97,6 +97,15 @@ export class Session {
   /** The trace of the last statement planned with `optimizer_trace` enabled. */
   lastTrace: { query: string; trace: string } | undefined;
   #trace: OptimizerTrace | undefined;
+  /**
+   * A statement that changed data commits as a transaction of its own (autocommit) and, by
+   * default, waits there as `innodb_flush_log_at_trx_commit` says (1: the log is fsynced). A caller
+   * that acknowledges asynchronously (the server, a benchmark of group commit) sets this and awaits
+   * `db.redo.waitCommitted(session.lastCommitLsn)` itself, so concurrent commits share fsyncs.
+   */
+  deferCommitWait = false;
+  /** The commit LSN of the last statement that changed data (0n: none yet, or no redo log). */
+  lastCommitLsn = 0n;
   #closed = false;
   #warnings = 0;
   #running: RunState | undefined;
@@ -215,6 +224,7 @@ export class Session {
     for (const [k, v] of this.counters.values) out[k] = v;
     const pool = this.db.pool.stats() as unknown as Record<string, number>;
     for (const [k, v] of Object.entries(pool)) if (typeof v === 'number') out[k] = v;
+    for (const [k, v] of Object.entries(this.db.redoStatus())) out[k] = v;
     return out;
   }
 
@@ -293,6 +303,8 @@ export class Session {
       if (com !== undefined) this.counters.add(com, 1);
     }
     if (com === 'Com_show_status') this.#refreshStatus();
+    const redo = this.db.redo;
+    const lsn0 = redo === null ? 0n : redo.lsn;
     try {
       return this.txn.run(st, sql, f);
     } finally {
@@ -300,6 +312,18 @@ export class Session {
         const [i, name] = HANDLER_MAP[k]!;
         const d = h[i]! - before[k]!;
         if (d !== 0) this.counters.add(name, d);
+      }
+      if (redo !== null && !this.db.closed) {
+        // a transaction that ended in this statement wrote its commit record; a change outside
+        // any transaction's undo (DDL, ANALYZE) commits as one of its own once no transaction is open
+        const trx = this.txn.trx;
+        let lsn = trx.commitLsn;
+        trx.commitLsn = 0n;
+        if (lsn === 0n && redo.lsn !== lsn0 && !trx.active) lsn = redo.commit(redo.newTrxId());
+        if (lsn !== 0n) {
+          this.lastCommitLsn = lsn;
+          if (!this.deferCommitWait) redo.commitSync(lsn);
+        }
       }
     }
   }

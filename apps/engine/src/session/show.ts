@@ -198,6 +198,7 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
           const all = new Map<string, number>(src);
           const pool = ctx.db.pool.stats() as unknown as Record<string, unknown>;
           for (const [k, x] of Object.entries(pool)) if (typeof x === 'number') all.set(k, x);
+          for (const [k, x] of Object.entries(ctx.db.redoStatus())) all.set(k, x);
           const rows = [...all]
             .filter(([k]) => f(k))
             .sort(([a], [b]) => (a < b ? -1 : 1))

@@ -7,6 +7,8 @@ import {
   type DiskProfile,
   FileDevice,
   type PageDevice,
+  getPageLsn,
+  type PageStore,
   readUint32BE,
   setPageType,
   SimulatedDevice,
@@ -20,6 +22,7 @@ import {
   checkInnodbPageSize,
   FORMAT_VERSION,
   HDR_MAGIC,
+  HDR_DATABASE_ID,
   HDR_NEXT_INDEX_ID,
   HDR_NEXT_TABLE_ID,
   HDR_PAGE_COUNT,
@@ -34,6 +37,20 @@ import {
   probeHeader,
 } from './header.js';
 import { columnKinds } from './row.js';
+import {
+  createDurable,
+  type DurabilityOptions,
+  dropCleanRedo,
+  type DurableOpen,
+  MtrStore,
+  newDatabaseId,
+  openDurable,
+  PageCleaner,
+  type RecoveredUndo,
+  type RecoveryReport,
+  type RedoLog,
+} from './redo/index.js';
+import { readU64, writeU64 } from './redo/format.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
 import type { IndexDef, TableSchema } from './types.js';
 import { Session } from '../session/session.js';
@@ -41,8 +58,17 @@ import { StatisticsDictionary } from '../stats/statistics-dictionary.js';
 import type { TableStatsOptions } from '../stats/settings.js';
 import type { StatisticsSource, TableStatistics } from './statistics.js';
 
-/** Options of {@link Database.create} and {@link Database.open}. */
-export interface DatabaseOptions {
+/**
+ * Options of {@link Database.create} and {@link Database.open}; the durability ones (redo log,
+ * `innodb_flush_log_at_trx_commit`, log sizes, doublewrite, page cleaner) are described in
+ * docs/durability.md.
+ */
+export interface DatabaseOptions extends DurabilityOptions {
+  /**
+   * Called by recovery, once the database is open, for each transaction the log holds undo
+   * records of but no commit record: `records` newest first (apply them in that order).
+   */
+  readonly onRecoveredUndo?: RecoveredUndo<Database>;
   /** `innodb_buffer_pool_size`, bytes. Default 134217728 (128 MiB, MySQL's default). */
   readonly innodb_buffer_pool_size?: number;
   /** `innodb_page_size`, bytes, a power of two 4096–65536; only when creating (a file keeps its own). Default 16384. */
@@ -78,6 +104,13 @@ const FIRST_USER_INDEX_ID = 16;
  * Database.open('/tmp/shop.ekdb').table('t').rows; // 1
  * ```
  */
+/**
+ * What recovery does with the undo records of a transaction that has no commit record when no
+ * `onRecoveredUndo` option is given: the transaction layer (txn/apply-undo.ts) installs its
+ * applier here when it is loaded.
+ */
+export const recoveredUndoDefault: { apply: RecoveredUndo<Database> | undefined } = { apply: undefined };
+
 export class Database implements StatisticsSource {
   readonly path: string;
   readonly pool: BufferPool;
@@ -86,6 +119,18 @@ export class Database implements StatisticsSource {
   readonly handler: HandlerStats = new HandlerStats();
   /** Optimizer statistics: cache, SYS_STATS persistence, generators, the variables they follow. */
   readonly statisticsDictionary: StatisticsDictionary;
+  /** The page store every tree writes through: mini-transactions over the pool (see redo/mtr.ts). */
+  readonly store: MtrStore;
+  /**
+   * What the trees write through: {@link store} with a redo log, the pool itself without one (so
+   * a database without redo pays nothing for it).
+   */
+  readonly treeStore: PageStore;
+  /** The redo log, or null when the database runs without one (`redo: false`). */
+  readonly redo: RedoLog | null;
+  /** What crash recovery did when this database was opened, or null (a clean open). */
+  readonly recovery: RecoveryReport | null;
+  readonly #cleaner: PageCleaner | null;
   readonly #tables = new Map<string, Table>();
   #nextTableId: number;
   #nextIndexId: number;
@@ -100,12 +145,20 @@ export class Database implements StatisticsSource {
     catalog: Catalog,
     nextTable: number,
     nextIndex: number,
+    store: MtrStore,
+    cleaner: PageCleaner | null,
+    recovery: RecoveryReport | null,
   ) {
     this.path = path;
     this.pool = pool;
     this.device = device;
     this.catalog = catalog;
     this.statisticsDictionary = new StatisticsDictionary(catalog);
+    this.store = store;
+    this.redo = store.redo;
+    this.treeStore = store.redo === null ? pool : store;
+    this.#cleaner = cleaner;
+    this.recovery = recovery;
     this.#nextTableId = nextTable;
     this.#nextIndexId = nextIndex;
   }
@@ -116,20 +169,47 @@ export class Database implements StatisticsSource {
     if (existsSync(path) && statSync(path).size > 0)
       throw new RangeError(`path: ${path} already exists; open it, or remove it first`);
     const pageSize = checkInnodbPageSize(options.innodb_page_size ?? 16384);
-    const { pool, device } = openPool(path, pageSize, options, true);
-    const f = pool.allocatePage(0);
-    const base = f * pageSize;
-    const b = pool.bytes;
-    if (pool.framePageNo(f) !== 0) throw new RangeError(`path: ${path} did not start empty`);
-    b.set(MAGIC, base + HDR_MAGIC);
-    writeUint32BE(b, base + HDR_VERSION, FORMAT_VERSION);
-    writeUint32BE(b, base + HDR_PAGE_SIZE, pageSize);
-    setPageType(b, base, PAGE_TYPE_DB_HEADER);
-    pool.markDirty(f);
-    pool.unfix(f, 2);
-    const catalog = Catalog.create(pool);
-    const db = new Database(path, pool, device, catalog, 1, FIRST_USER_INDEX_ID);
-    db.#writeHeader();
+    const { pool, device, durable } = openPool(path, pageSize, options, true);
+    const store = storeOf(pool, durable);
+    store.begin();
+    let catalog: Catalog;
+    try {
+      const f = store.allocatePage(0);
+      const base = f * pageSize;
+      const b = pool.bytes;
+      if (pool.framePageNo(f) !== 0) throw new RangeError(`path: ${path} did not start empty`);
+      b.set(MAGIC, base + HDR_MAGIC);
+      writeUint32BE(b, base + HDR_VERSION, FORMAT_VERSION);
+      writeUint32BE(b, base + HDR_PAGE_SIZE, pageSize);
+      writeU64(b, base + HDR_DATABASE_ID, durable?.databaseId ?? newDatabaseId());
+      setPageType(b, base, PAGE_TYPE_DB_HEADER);
+      store.markDirty(f);
+      store.unfix(f, 2);
+      catalog = Catalog.create(durable === null ? pool : store);
+    } catch (e) {
+      store.rollback();
+      throw e;
+    }
+    store.commit();
+    const db = new Database(
+      path,
+      pool,
+      device,
+      catalog,
+      1,
+      FIRST_USER_INDEX_ID,
+      store,
+      cleanerOf(pool, device, durable, options),
+      null,
+    );
+    db.#ddl(() => db.#writeHeader());
+    if (durable !== null) {
+      // The header page and the dictionary roots are on disk before anything else: recovery
+      // starts from page 0 (its page size, its identity).
+      db.pool.flushAll();
+      db.#cleaner?.checkpoint();
+      db.#cleaner?.start();
+    }
     return db;
   }
 
@@ -140,7 +220,8 @@ export class Database implements StatisticsSource {
   static temporary(options: DatabaseOptions = {}): Database {
     const dir = mkdtempSync(join(tmpdir(), 'enginekit-'));
     try {
-      const db = Database.create(join(dir, 'temp.ekdb'), options);
+      // Nothing survives a temporary database: no redo log unless asked for.
+      const db = Database.create(join(dir, 'temp.ekdb'), { redo: false, ...options });
       db.#tempDir = dir;
       return db;
     } catch (e) {
@@ -163,11 +244,78 @@ export class Database implements StatisticsSource {
     checkPath(path);
     if (!existsSync(path)) throw new RangeError(`path: ${path} does not exist`);
     const pageSize = probeHeader(path);
-    const { pool, device } = openPool(path, pageSize, options, false);
+    const { pool, device, durable, afterLsn } = openPool(path, pageSize, options, false);
+    const store = storeOf(pool, durable);
     try {
-      return Database.overPool(path, pool, device);
+      const f = pool.fix(0, 0, 1);
+      const base = f * pageSize;
+      const b = pool.bytes;
+      const roots = {
+        tables: readUint32BE(b, base + HDR_SYS_TABLES),
+        columns: readUint32BE(b, base + HDR_SYS_COLUMNS),
+        indexes: readUint32BE(b, base + HDR_SYS_INDEXES),
+        stats: readUint32BE(b, base + HDR_SYS_STATS),
+      };
+      const nextTable = readUint32BE(b, base + HDR_NEXT_TABLE_ID);
+      const nextIndex = readUint32BE(b, base + HDR_NEXT_INDEX_ID);
+      const magicOk = MAGIC.every((m, i) => b[base + HDR_MAGIC + i] === m);
+      const dbId = readU64(b, base + HDR_DATABASE_ID);
+      // Without a log, page LSNs still only grow across opens: page 0 is written last at close.
+      if (durable === null) {
+        pool.advanceLsn(afterLsn);
+        pool.advanceLsn(getPageLsn(b, base));
+      }
+      pool.unfix(f, 1);
+      if (!magicOk) throw new NotADatabaseError(path, 'page 0 changed while opening');
+      if (durable !== null && dbId !== durable.databaseId) {
+        // A file made before it had an identity: it takes the new log's.
+        store.begin();
+        const g = store.fix(0, 0, 2);
+        writeU64(pool.bytes, g * pageSize + HDR_DATABASE_ID, durable.databaseId);
+        store.markDirty(g);
+        store.unfix(g, 2);
+        store.commit();
+      }
+      const catalog = Catalog.open(durable === null ? pool : store, roots);
+      const cleaner = cleanerOf(pool, device, durable, options);
+      const db = new Database(
+        path,
+        pool,
+        device,
+        catalog,
+        nextTable,
+        nextIndex,
+        store,
+        cleaner,
+        durable?.report ?? null,
+      );
+      for (const t of catalog.readAll()) {
+        const kinds = columnKinds(t.columns);
+        const pk = t.indexes.find((i) => i.primary);
+        if (pk === undefined) throw new NotADatabaseError(path, `table ${t.name} has no PRIMARY index`);
+        const indexes = t.indexes.map((ix) =>
+          describeIndex(
+            BTree.open(durable === null ? pool : store, {
+              rootPage: ix.rootPage,
+              ...secondaryStats(ix.primary, ix.unique, ix.columns),
+            }),
+            ix.id,
+            ix.name,
+            ix.columns,
+            pk.columns,
+            ix.primary,
+            ix.unique,
+            t.columns,
+            kinds,
+          ),
+        );
+        db.#tables.set(t.name, new Table(t.id, t.name, t.columns, indexes, t.rows, db.handler, store));
+      }
+      if (durable !== null) db.#afterRecovery(durable, options.onRecoveredUndo);
+      return db;
     } catch (e) {
       try {
+        durable?.redo.files.close();
         pool.close();
       } catch {
         // the original error matters more
@@ -183,7 +331,17 @@ export class Database implements StatisticsSource {
    * dictionary through the pool.
    */
   static overPool(path: string, pool: BufferPool, device: PageDevice): Database {
-    const db = new Database(path, pool, device, Catalog.open(pool, readRoots(path, pool).roots), 0, 0);
+    const db = new Database(
+      path,
+      pool,
+      device,
+      Catalog.open(pool, readRoots(path, pool).roots),
+      0,
+      0,
+      storeOf(pool, null),
+      null,
+      null,
+    );
     db.reloadDictionary();
     return db;
   }
@@ -197,7 +355,6 @@ export class Database implements StatisticsSource {
    */
   reloadDictionary(): void {
     const { roots, nextTable, nextIndex } = readRoots(this.path, this.pool);
-    const pool = this.pool;
     // The catalog object keeps its trees; its roots never move once created.
     const r = this.catalog.roots;
     if (
@@ -216,7 +373,10 @@ export class Database implements StatisticsSource {
       if (pk === undefined) throw new NotADatabaseError(this.path, `table ${t.name} has no PRIMARY index`);
       const indexes = t.indexes.map((ix) =>
         describeIndex(
-          BTree.open(pool, { rootPage: ix.rootPage, ...secondaryStats(ix.primary, ix.unique, ix.columns) }),
+          BTree.open(this.treeStore, {
+            rootPage: ix.rootPage,
+            ...secondaryStats(ix.primary, ix.unique, ix.columns),
+          }),
           ix.id,
           ix.name,
           ix.columns,
@@ -227,7 +387,7 @@ export class Database implements StatisticsSource {
           kinds,
         ),
       );
-      this.#tables.set(t.name, new Table(t.id, t.name, t.columns, indexes, t.rows, this.handler));
+      this.#tables.set(t.name, new Table(t.id, t.name, t.columns, indexes, t.rows, this.handler, this.store));
     }
   }
 
@@ -262,6 +422,10 @@ export class Database implements StatisticsSource {
   /** CREATE TABLE with its primary key and (empty) secondary indexes. */
   createTable(schema: TableSchema): Table {
     this.#checkOpen();
+    return this.#ddl(() => this.#createTable(schema));
+  }
+
+  #createTable(schema: TableSchema): Table {
     if (typeof schema?.name !== 'string' || schema.name.length === 0)
       throw new TypeError(`schema.name must be a non-empty string, got ${String(schema?.name)}`);
     if (this.#tables.has(schema.name))
@@ -302,7 +466,7 @@ export class Database implements StatisticsSource {
       if (cols.length === 0) throw new RangeError(`schema.indexes: index ${d.name} has no columns`);
       const ixId = this.#nextIndexId++;
       const primary = i === 0;
-      const tree = BTree.create(this.pool, {
+      const tree = BTree.create(this.treeStore, {
         indexId: ixId,
         tupleKeys: true,
         ...(primary ? { unique: true, clustered: true } : secondaryTree(d.unique === true, cols)),
@@ -314,7 +478,7 @@ export class Database implements StatisticsSource {
     this.catalog.putTable(id, schema.name, 0, schema.columns.length);
     for (const [i, c] of schema.columns.entries()) this.catalog.putColumn(id, i, c);
     for (const ix of indexes) this.catalog.putIndex(id, entryOf(ix));
-    const table = new Table(id, schema.name, schema.columns, indexes, 0, this.handler);
+    const table = new Table(id, schema.name, schema.columns, indexes, 0, this.handler, this.store);
     this.#tables.set(schema.name, table);
     this.#writeHeader();
     return table;
@@ -324,10 +488,12 @@ export class Database implements StatisticsSource {
   dropTable(name: string): void {
     this.#checkOpen();
     const t = this.table(name);
-    this.catalog.dropTable(t.id);
+    this.#ddl(() => {
+      this.catalog.dropTable(t.id);
+      this.#writeHeader();
+    });
     this.statisticsDictionary.forget(t.id);
     this.#tables.delete(name);
-    this.#writeHeader();
   }
 
   /** RENAME TABLE: the same trees under a new name. */
@@ -335,12 +501,22 @@ export class Database implements StatisticsSource {
     this.#checkOpen();
     const old = this.table(from);
     if (this.#tables.has(to)) throw new RangeError(`to: table '${to}' already exists`);
-    this.catalog.putTable(old.id, to, old.rows, old.columns.length);
-    const table = new Table(old.id, to, old.columns, [old.primary, ...old.secondary], old.rows, this.handler);
+    this.#ddl(() => {
+      this.catalog.putTable(old.id, to, old.rows, old.columns.length);
+      this.#writeHeader();
+    });
+    const table = new Table(
+      old.id,
+      to,
+      old.columns,
+      [old.primary, ...old.secondary],
+      old.rows,
+      this.handler,
+      this.store,
+    );
     table.statModifiedCounter = old.statModifiedCounter;
     this.#tables.delete(from);
     this.#tables.set(to, table);
-    this.#writeHeader();
     return table;
   }
 
@@ -350,7 +526,10 @@ export class Database implements StatisticsSource {
     const old = this.table(tableName);
     const ix = old.index(indexName);
     if (ix.primary) throw new RangeError('indexName: the primary key cannot be dropped');
-    this.catalog.dropIndex(old.id, ix.id);
+    this.#ddl(() => {
+      this.catalog.dropIndex(old.id, ix.id);
+      this.#writeHeader();
+    });
     const table = new Table(
       old.id,
       old.name,
@@ -358,10 +537,10 @@ export class Database implements StatisticsSource {
       [old.primary, ...old.secondary.filter((s) => s !== ix)],
       old.rows,
       this.handler,
+      this.store,
     );
     table.statModifiedCounter = old.statModifiedCounter;
     this.#tables.set(old.name, table);
-    this.#writeHeader();
     return table;
   }
 
@@ -372,12 +551,59 @@ export class Database implements StatisticsSource {
    */
   addIndexDefinition(tableName: string, def: IndexDef): { table: Table; index: TableIndex } {
     this.#checkOpen();
+    return this.#ddl(() => this.#addIndexDefinition(tableName, def, true));
+  }
+
+  /**
+   * CREATE INDEX as one crash-safe step: the index's tree is created and filled by `build` without
+   * redo (InnoDB's bulk index build), written to the data file, and only then entered in the
+   * dictionary by a logged mini-transaction, so a crash leaves the table without the index or with
+   * the whole index. `build` gets the new table object and index (e.g. `buildIndexFromTable`).
+   * Without a redo log this is {@link addIndexDefinition} followed by `build`. A failing build
+   * leaves the table as it was.
+   */
+  addIndex(tableName: string, def: IndexDef, build: (table: Table, index: TableIndex) => void): Table {
+    this.#checkOpen();
+    if (this.redo === null) {
+      const { table, index } = this.addIndexDefinition(tableName, def);
+      try {
+        build(table, index);
+      } catch (e) {
+        this.dropIndex(tableName, def.name);
+        throw e;
+      }
+      return table;
+    }
+    const old = this.table(tableName);
+    const { table, index } = this.store.unlogged(() => {
+      const r = this.#addIndexDefinition(tableName, def, false);
+      build(r.table, r.index);
+      return r;
+    }) as { table: Table; index: TableIndex };
+    try {
+      this.pool.flushAll();
+      this.#ddl(() => {
+        this.catalog.putIndex(old.id, entryOf(index));
+        this.#writeHeader();
+      });
+    } catch (e) {
+      this.#tables.set(old.name, old);
+      throw e;
+    }
+    return table;
+  }
+
+  #addIndexDefinition(
+    tableName: string,
+    def: IndexDef,
+    record: boolean,
+  ): { table: Table; index: TableIndex } {
     const old = this.table(tableName);
     if (old.secondary.some((i) => i.name === def.name) || def.name === 'PRIMARY')
       throw new RangeError(`def.name: Duplicate key name '${def.name}'`);
     const cols = def.columns.map((n) => old.columnIndex(n));
     const ixId = this.#nextIndexId++;
-    const tree = BTree.create(this.pool, {
+    const tree = BTree.create(this.treeStore, {
       indexId: ixId,
       tupleKeys: true,
       ...secondaryTree(def.unique === true, cols),
@@ -393,7 +619,7 @@ export class Database implements StatisticsSource {
       old.columns,
       old.codec.kinds,
     );
-    this.catalog.putIndex(old.id, entryOf(index));
+    if (record) this.catalog.putIndex(old.id, entryOf(index));
     const table = new Table(
       old.id,
       old.name,
@@ -401,10 +627,11 @@ export class Database implements StatisticsSource {
       [old.primary, ...old.secondary, index],
       old.rows,
       this.handler,
+      this.store,
     );
     table.statModifiedCounter = old.statModifiedCounter;
     this.#tables.set(old.name, table);
-    this.#writeHeader();
+    if (record) this.#writeHeader();
     return { table, index };
   }
 
@@ -416,7 +643,7 @@ export class Database implements StatisticsSource {
   analyze(tableName?: string): TableStatistics[] {
     this.#checkOpen();
     const tables = tableName === undefined ? this.tables() : [this.table(tableName)];
-    return tables.map((t) => this.statisticsDictionary.analyze(t));
+    return this.#ddl(() => tables.map((t) => this.statisticsDictionary.analyze(t)));
   }
 
   /**
@@ -446,16 +673,84 @@ export class Database implements StatisticsSource {
   }
 
   /** SHOW STATUS: the Handler_* counters of this database and the pool's Innodb_* counters. */
-  status(): Record<HandlerCounter, number> & BufferPoolStats {
-    return { ...this.handler.snapshot(), ...this.pool.stats() };
+  status(): Record<HandlerCounter, number> & BufferPoolStats & Record<string, number> {
+    return { ...this.handler.snapshot(), ...this.pool.stats(), ...this.redoStatus() };
   }
 
-  /** Store row counts and the header, then write every dirty page and fsync. */
+  /**
+   * The redo log's counters (Innodb_log_writes, Innodb_log_write_requests, Innodb_os_log_fsyncs,
+   * Innodb_log_waits, …) and LSNs (Innodb_lsn_current, Innodb_lsn_flushed,
+   * Innodb_lsn_last_checkpoint); empty without a redo log.
+   */
+  redoStatus(): Record<string, number> {
+    const r = this.redo;
+    if (r === null) return {};
+    return {
+      ...r.stats,
+      Innodb_lsn_current: Number(r.lsn),
+      Innodb_lsn_flushed: Number(r.flushedLsn),
+      Innodb_lsn_last_checkpoint: Number(r.checkpoint.lsn),
+      Innodb_checkpoint_age: Number(r.age),
+      Innodb_dblwr_pages_written: this.#durableDevice()?.doublewritePages ?? 0,
+      Innodb_dblwr_writes: this.#durableDevice()?.doublewriteWrites ?? 0,
+    };
+  }
+
+  #durableDevice(): { doublewritePages: number; doublewriteWrites: number } | null {
+    const d = this.device as PageDevice & { inner?: PageDevice; doublewritePages?: number };
+    const x = d.doublewritePages !== undefined ? d : d.inner;
+    return x !== undefined && 'doublewritePages' in x
+      ? (x as unknown as { doublewritePages: number; doublewriteWrites: number })
+      : null;
+  }
+
+  /**
+   * Runs `fn` (several DDL calls, say) as one mini-transaction: a crash leaves all of its changes
+   * or none. On an error every page it changed is put back and the error rethrown.
+   */
+  atomically<T>(fn: () => T): T {
+    this.#checkOpen();
+    return this.#ddl(fn);
+  }
+
+  #ddl<T>(fn: () => T): T {
+    const m = this.store;
+    m.begin();
+    let r: T;
+    try {
+      r = fn();
+    } catch (e) {
+      m.rollback();
+      throw e;
+    }
+    m.commit();
+    return r;
+  }
+
+  /**
+   * Makes every change so far a committed transaction: a commit record, then what
+   * `innodb_flush_log_at_trx_commit` promises (1: the log is fsynced before this returns).
+   * Returns the commit LSN (0n without a redo log). Direct `Table` calls are committed by this,
+   * by {@link flush} and by {@link close}; SQL statements in autocommit commit themselves.
+   */
+  commit(): bigint {
+    this.#checkOpen();
+    const r = this.redo;
+    if (r === null) return 0n;
+    const lsn = r.commit(r.newTrxId());
+    r.commitSync(lsn);
+    return lsn;
+  }
+
+  /** Store row counts and the header, then write every dirty page and fsync; then a checkpoint. */
   flush(): void {
     this.#checkOpen();
-    for (const t of this.#tables.values()) this.catalog.putTable(t.id, t.name, t.rows, t.columns.length);
-    this.#writeHeader();
+    this.#ddl(() => {
+      for (const t of this.#tables.values()) this.catalog.putTable(t.id, t.name, t.rows, t.columns.length);
+      this.#writeHeader();
+    });
     this.pool.flushAll();
+    this.#cleaner?.checkpoint();
   }
 
   /** {@link Database.flush}, then close the pool and the file. */
@@ -463,12 +758,46 @@ export class Database implements StatisticsSource {
     if (this.#closed) return;
     try {
       this.flush();
+      // Everything is written and the row counts are stored: a clean checkpoint at the end.
+      if (this.redo !== null) {
+        this.device.sync();
+        this.redo.writeCheckpoint(this.redo.lsn, true);
+      }
       this.#closed = true;
+      this.#cleaner?.stop();
       this.pool.close();
+      this.redo?.files.close();
     } finally {
       this.#closed = true;
       this.#removeTemp();
     }
+  }
+
+  /** The page cleaner (flushing and checkpoints), null without a redo log. */
+  get pageCleaner(): PageCleaner | null {
+    return this.#cleaner;
+  }
+
+  /**
+   * After recovery applied the redo: row counts from the trees, the undo of transactions that did
+   * not commit, a checkpoint, and the page cleaner.
+   */
+  #afterRecovery(d: DurableOpen, given: RecoveredUndo<Database> | undefined): void {
+    const redo = d.redo;
+    const onUndo = given ?? recoveredUndoDefault.apply;
+    if (d.uncommitted.size > 0) {
+      for (const [trx, recs] of d.uncommitted) {
+        if (onUndo !== undefined) onUndo(trx, [...recs].reverse(), this);
+        redo.commit(trx);
+      }
+      redo.flushSync();
+    }
+    // Row counts are stored at flush and close; after a crash the trees are the truth.
+    if (!d.clean) {
+      for (const t of this.#tables.values()) t.rows = t.primary.tree.stats().records;
+    }
+    this.#cleaner?.checkpoint();
+    this.#cleaner?.start();
   }
 
   #removeTemp(): void {
@@ -480,8 +809,17 @@ export class Database implements StatisticsSource {
   abandon(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.device.close();
-    this.#removeTemp();
+    this.#cleaner?.stop();
+    this.redo?.abort(new Error(`database ${this.path} was abandoned`));
+    try {
+      this.device.close();
+    } finally {
+      try {
+        this.redo?.files.close();
+      } finally {
+        this.#removeTemp();
+      }
+    }
   }
 
   get closed(): boolean {
@@ -489,7 +827,7 @@ export class Database implements StatisticsSource {
   }
 
   #writeHeader(): void {
-    const f = this.pool.fix(0, 0, 2);
+    const f = this.store.fix(0, 0, 2);
     const base = f * this.pool.pageSize;
     const b = this.pool.bytes;
     const r = this.catalog.roots;
@@ -500,8 +838,8 @@ export class Database implements StatisticsSource {
     writeUint32BE(b, base + HDR_NEXT_TABLE_ID, this.#nextTableId);
     writeUint32BE(b, base + HDR_NEXT_INDEX_ID, this.#nextIndexId);
     writeUint32BE(b, base + HDR_PAGE_COUNT, this.pool.spaceSize(0));
-    this.pool.markDirty(f);
-    this.pool.unfix(f, 2);
+    this.store.markDirty(f);
+    this.store.unfix(f, 2);
   }
 
   #checkOpen(): void {
@@ -530,9 +868,24 @@ function openPool(
   pageSize: number,
   options: DatabaseOptions,
   create: boolean,
-): { pool: BufferPool; device: PageDevice } {
+): { pool: BufferPool; device: PageDevice; durable: DurableOpen | null; afterLsn: bigint } {
   const file = new FileDevice(path, { pageSize, create });
-  const device: PageDevice = options.disk === undefined ? file : new SimulatedDevice(file, options.disk);
+  const data: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data');
+  let durable: DurableOpen | null = null;
+  let afterLsn = 0n;
+  try {
+    if (options.redo === false) {
+      if (!create) afterLsn = dropCleanRedo(path, pageSize);
+    } else
+      durable = create
+        ? createDurable(path, data, pageSize, newDatabaseId(), 0n, options)
+        : openDurable(path, data, pageSize, options);
+  } catch (e) {
+    data.close();
+    throw e;
+  }
+  const base = durable?.device ?? data;
+  const device: PageDevice = options.disk === undefined ? base : new SimulatedDevice(base, options.disk);
   const pool = new BufferPool({
     innodb_buffer_pool_size: options.innodb_buffer_pool_size ?? 134217728,
     innodb_page_size: pageSize,
@@ -542,7 +895,30 @@ function openPool(
     ...(options.latches === undefined ? {} : { latches: options.latches }),
     device,
   });
-  return { pool, device };
+  return { pool, device, durable, afterLsn };
+}
+
+/** The mini-transaction store over the pool; the pool's LSN continues from the log's. */
+function storeOf(pool: BufferPool, durable: DurableOpen | null): MtrStore {
+  if (durable !== null) pool.advanceLsn(durable.redo.lsn - 1n);
+  return new MtrStore(pool, durable?.redo ?? null);
+}
+
+function cleanerOf(
+  pool: BufferPool,
+  device: PageDevice,
+  durable: DurableOpen | null,
+  o: DatabaseOptions,
+): PageCleaner | null {
+  if (durable === null) return null;
+  const cleaner = new PageCleaner(pool, durable.redo, device, {
+    ioCapacity: o.innodb_io_capacity ?? 200,
+    ioCapacityMax: o.innodb_io_capacity_max ?? 2000,
+    adaptive: o.innodb_adaptive_flushing ?? true,
+    maxDirtyPct: 75,
+  });
+  durable.redo.onLogFull = (target) => cleaner.freeLog(target);
+  return cleaner;
 }
 
 /**

@@ -18,6 +18,7 @@ import { FormatVersionError, NotADatabaseError } from './errors.js';
  * | 70 | 4 | next table id |
  * | 74 | 4 | next index id |
  * | 78 | 4 | pages in the file when the header was last written (at every flush and close) |
+ * | 82 | 8 | database identity: random at creation; the redo log files carry it (0: none yet) |
  */
 export const MAGIC: Uint8Array = new TextEncoder().encode('ENGINEKT');
 export const FORMAT_VERSION = 2;
@@ -31,6 +32,7 @@ export const HDR_SYS_STATS: number = FIL_PAGE_DATA + 28;
 export const HDR_NEXT_TABLE_ID: number = FIL_PAGE_DATA + 32;
 export const HDR_NEXT_INDEX_ID: number = FIL_PAGE_DATA + 36;
 export const HDR_PAGE_COUNT: number = FIL_PAGE_DATA + 40;
+export const HDR_DATABASE_ID: number = FIL_PAGE_DATA + 44;
 /** Page type stamped on page 0 (InnoDB's FIL_PAGE_TYPE_FSP_HDR is 8). */
 export const PAGE_TYPE_DB_HEADER = 8;
 

@@ -22,6 +22,7 @@ import {
 } from './counters.js';
 import { doubleKeyBytes, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
+import type { MtrStore } from './redo/mtr.js';
 import type { FieldValue, StoredColumn } from './types.js';
 import { txnHooks } from '../txn/hooks.js';
 import { UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE } from '../txn/undo-log.js';
@@ -79,6 +80,8 @@ export class Table {
   /** Writes since the table was opened (a statistics cache keys on it). */
   changes = 0;
   readonly #stats: HandlerStats;
+  /** Each row operation is one mini-transaction of this store (null: no redo, as before). */
+  readonly #mtr: MtrStore | null;
   readonly #row: RowBuffer;
   readonly #old: RowBuffer;
   /** Rebuilds the primary key carried by a secondary entry. */
@@ -94,6 +97,7 @@ export class Table {
     indexes: readonly TableIndex[],
     rows: number,
     stats: HandlerStats,
+    mtr: MtrStore | null = null,
   ) {
     this.id = id;
     this.name = name;
@@ -105,6 +109,7 @@ export class Table {
     this.secondary = indexes.filter((i) => !i.primary);
     this.rows = rows;
     this.#stats = stats;
+    this.#mtr = mtr !== null && mtr.redo !== null ? mtr : null;
     this.#row = new RowBuffer(columns, this.codec.kinds);
     this.#old = new RowBuffer(columns, this.codec.kinds);
   }
@@ -131,8 +136,28 @@ export class Table {
 
   // ---------------------------------------------------------------- writes
 
-  /** Insert a row (a {@link RowBuffer} or convenience values in column order). */
+  /**
+   * Insert a row (a {@link RowBuffer} or convenience values in column order). With a redo log the
+   * row and all its index entries are one mini-transaction: all of it or none survives a crash,
+   * and an error leaves every tree as it was.
+   */
   insert(values: RowBuffer | readonly FieldValue[]): void {
+    const m = this.#mtr;
+    if (m === null) {
+      this.#insert(values);
+      return;
+    }
+    m.begin();
+    try {
+      this.#insert(values);
+    } catch (e) {
+      m.rollback();
+      throw e;
+    }
+    m.commit();
+  }
+
+  #insert(values: RowBuffer | readonly FieldValue[]): void {
     const row = this.#toRow(values, this.#row);
     const value = this.codec.encode(row);
     const pk = this.primary.encoder.encode(row);
@@ -155,13 +180,28 @@ export class Table {
     if (h !== null) h.logUndo(this, UNDO_INSERT, pk, EMPTY);
   }
 
-  /** Delete the row with this primary key (values of the PK columns, in PK order). */
+  /** Delete the row with this primary key (values of the PK columns, in PK order); one mtr. */
   delete(pkValues: readonly FieldValue[]): boolean {
     return this.deleteKey(this.#pkFromValues(pkValues));
   }
 
-  /** Delete the row whose clustered key (the encoded primary key) is `pk`. */
+  /** Delete the row whose clustered key (the encoded primary key) is `pk`; one mtr. */
   deleteKey(pk: Uint8Array): boolean {
+    const m = this.#mtr;
+    if (m === null) return this.#deleteKey(pk);
+    m.begin();
+    let r: boolean;
+    try {
+      r = this.#deleteKey(pk);
+    } catch (e) {
+      m.rollback();
+      throw e;
+    }
+    m.commit();
+    return r;
+  }
+
+  #deleteKey(pk: Uint8Array): boolean {
     const h = txnHooks.current;
     if (h !== null) h.write(this, pk);
     this.#stats.counts[H_READ_KEY]!++;
@@ -186,8 +226,23 @@ export class Table {
     return this.updateKey(this.#pkFromValues(pkValues), values);
   }
 
-  /** {@link Table.update} of the row whose clustered key is `pk`. */
+  /** {@link Table.update} of the row whose clustered key is `pk`; one mtr. */
   updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
+    const m = this.#mtr;
+    if (m === null) return this.#updateKey(pk, values);
+    m.begin();
+    let r: boolean;
+    try {
+      r = this.#updateKey(pk, values);
+    } catch (e) {
+      m.rollback();
+      throw e;
+    }
+    m.commit();
+    return r;
+  }
+
+  #updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
     const oldPk = pk.slice();
     const h = txnHooks.current;
     if (h !== null) h.write(this, oldPk);

@@ -1,7 +1,7 @@
-import type { Database } from '../storage/database.js';
+import { type Database, recoveredUndoDefault } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import { txnHooks } from './hooks.js';
-import { UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE, type UndoRecord } from './undo-log.js';
+import { decodeUndoLog, UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE, type UndoRecord } from './undo-log.js';
 
 /**
  * Undoes one record on the database: the row and every secondary index entry return to what
@@ -42,3 +42,9 @@ function tableById(db: Database, id: number): Table {
   for (const t of db.tables()) if (t.id === id) return t;
   throw new RangeError(`undo record for table id ${id}, which does not exist`);
 }
+
+// Crash recovery rolls back a transaction without a commit record through its logged undo
+// records (each one record's bytes, newest first).
+recoveredUndoDefault.apply = (_trx, records, db) => {
+  for (const bytes of records) for (const rec of decodeUndoLog(bytes)) applyUndo(db, rec);
+};

@@ -133,6 +133,26 @@ export class Transaction implements TxnHooks {
     r.before = before;
     this.undo.append(r);
     this.locks.setWeight(this.#slot(), this.undo.length);
+    // with a redo log, the undo record is logged in the mtr of the change it undoes, so crash
+    // recovery can roll back a transaction that has no commit record
+    const redo = this.db.redo;
+    if (redo !== null) {
+      if (this.redoTrxId === 0n) this.redoTrxId = redo.newTrxId();
+      this.db.store.logUndo(this.redoTrxId, this.undo.lastRecord());
+    }
+  }
+
+  /** The transaction's id in the redo log (0n: it has logged no undo yet). */
+  redoTrxId = 0n;
+  /** The LSN of the commit record written when the transaction last ended (0n: none pending). */
+  commitLsn = 0n;
+
+  /** Writes the commit record of a transaction that logged undo (committed or rolled back). */
+  #endRedo(): void {
+    const redo = this.db.redo;
+    if (redo !== null && this.redoTrxId !== 0n && !this.db.closed)
+      this.commitLsn = redo.commit(this.redoTrxId);
+    this.redoTrxId = 0n;
   }
 
   #lock(table: Table, key: Uint8Array, off: number, len: number, mode: LockMode): void {
@@ -177,6 +197,7 @@ export class Transaction implements TxnHooks {
   /** Commit: forget the undo, release every lock. */
   commit(): void {
     this.undo.clear();
+    this.#endRedo();
     this.#end();
   }
 
@@ -191,6 +212,7 @@ export class Transaction implements TxnHooks {
       Atomics.notify(w.int32, w.index);
     }
     this.rollbackTo(0);
+    this.#endRedo();
     this.#end();
   }
 

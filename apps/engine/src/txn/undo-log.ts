@@ -52,6 +52,12 @@ export class UndoLog {
     return this.#end;
   }
 
+  /** The encoded bytes of the newest record (a view, valid until the next append). */
+  lastRecord(): Uint8Array {
+    if (this.#n === 0) throw new RangeError('the undo log is empty');
+    return this.#bytes.subarray(this.#offsets[this.#n - 1]!, this.#end);
+  }
+
   append(rec: UndoRecord): void {
     if (rec.op !== UNDO_INSERT && rec.op !== UNDO_UPDATE && rec.op !== UNDO_DELETE)
       throw new RangeError(`op must be UNDO_INSERT, UNDO_UPDATE or UNDO_DELETE, got ${rec.op}`);

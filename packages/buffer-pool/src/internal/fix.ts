@@ -127,7 +127,7 @@ export function unfixGeneral(t: PoolThread, frame: number, latch: LatchMode): vo
  * gets a fresh envelope, enters the LRU at the head, is marked dirty, and is returned fixed with
  * an X latch. Not a read request (as `buf_page_create`); counts Innodb_pages_created.
  */
-export function createPage(t: PoolThread, space: number): number {
+export function createPage(t: PoolThread, space: number, lsn?: bigint): number {
   const L = t.L;
   const pageNo = appendPageNo(t, space);
   const inst = instanceOfPage(L.instances, space, pageNo);
@@ -147,6 +147,6 @@ export function createPage(t: PoolThread, space: number): number {
   L.counters[counterAt(t, inst, K.C_PAGES_CREATED)]!++;
   mutexUnlock(L.latches, m, t.cfg);
   initPage(L.bytes, f * L.pageSize, L.pageSize, space, pageNo);
-  noteModification(t, f, undefined);
+  noteModification(t, f, lsn);
   return f;
 }

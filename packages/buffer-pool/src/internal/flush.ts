@@ -103,3 +103,67 @@ export function noteModification(t: PoolThread, frame: number, lsn: bigint | und
   mutexUnlock(L.latches, m, t.cfg);
   writePageLsn(L.bytes, frame * L.pageSize, L.pageSize, L.fNewest[frame]!);
 }
+
+/**
+ * `buf_pool_get_oldest_modification`: the smallest oldest-modification LSN over every instance's
+ * flush list (its tail), 0n when no page is dirty.
+ */
+export function oldestModification(t: PoolThread): bigint {
+  const L = t.L;
+  let min = 0n;
+  for (let inst = 0; inst < L.instances; inst++) {
+    const m = inst * MUTEX_SLOTS;
+    mutexLock(L.latches, m, t.cfg);
+    const f = L.inst[inst * K.I_STRIDE + K.I_FL_TAIL]!;
+    const v = f >= 0 ? L.fOldest[f]! : 0n;
+    mutexUnlock(L.latches, m, t.cfg);
+    if (v !== 0n && (min === 0n || v < min)) min = v;
+  }
+  return min;
+}
+
+/**
+ * `buf_flush_list(min_n, lsn_limit)`: writes dirty pages oldest modification first, from every
+ * instance's tail, while their oldest modification is below `lsnLimit`, at most `maxPages` in all
+ * (spread over the instances). Pages under I/O or latched by another thread are passed over.
+ * Does not sync the devices. Returns the pages written.
+ */
+export function flushOldest(t: PoolThread, lsnLimit: bigint, maxPages: number): number {
+  const L = t.L;
+  let written = 0;
+  const per = Math.max(1, Math.ceil(maxPages / L.instances));
+  for (let inst = 0; inst < L.instances && written < maxPages; inst++) {
+    const m = inst * MUTEX_SLOTS;
+    mutexLock(L.latches, m, t.cfg);
+    try {
+      let f = L.inst[inst * K.I_STRIDE + K.I_FL_TAIL]!;
+      let n = 0;
+      while (f >= 0 && n < per && written < maxPages && L.fOldest[f]! < lsnLimit) {
+        const prev = L.fFlPrev[f]!;
+        const rw = L.rwBase + f * RWLOCK_SLOTS;
+        if (Atomics.load(L.fIo, f) === K.IO_NONE && rwTrySLock(L.latches, rw)) {
+          try {
+            writePageLocked(t, inst, f);
+          } finally {
+            rwSUnlock(L.latches, rw);
+          }
+          n++;
+          written++;
+        }
+        f = prev;
+      }
+    } finally {
+      mutexUnlock(L.latches, m, t.cfg);
+    }
+  }
+  return written;
+}
+
+/** Moves the pool's LSN forward to at least `lsn` (never backwards). */
+export function advanceLsn(t: PoolThread, lsn: bigint): void {
+  const L = t.L;
+  for (;;) {
+    const cur = Atomics.load(L.lsn, 0);
+    if (cur >= lsn || Atomics.compareExchange(L.lsn, 0, cur, lsn) === cur) return;
+  }
+}

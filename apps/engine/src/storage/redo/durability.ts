@@ -1,0 +1,297 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { CorruptionError, FileDevice, getPageLsn, type PageDevice, verifyPage } from '@enginekit/buffer-pool';
+import { HDR_DATABASE_ID } from '../header.js';
+import { DurableDevice } from './doublewrite.js';
+import { readDoublewrite } from './doublewrite.js';
+import { RedoLogError } from './errors.js';
+import { BLOCK, BLOCK_HDR, type Checkpoint, decodeFileHeader, LOG_START_LSN, readU64 } from './format.js';
+import { LogFiles, MIN_LOG_FILE_SIZE } from './log-files.js';
+import { scanLog } from './log-scan.js';
+import { applyRedo, type RecoveryReport } from './recovery.js';
+import { type FlushLogAtTrxCommit, RedoLog } from './redo-log.js';
+
+/** The durability options of a database (all MySQL system variables except `redo` and `wrapDevice`). */
+export interface DurabilityOptions {
+  /** Keep a redo log (and crash recovery). Default true; off, a crash can lose anything since the last flush. */
+  readonly redo?: boolean;
+  /** 1 (default): write and fsync at commit; 2: write at commit, fsync once a second; 0: both once a second. */
+  readonly innodb_flush_log_at_trx_commit?: FlushLogAtTrxCommit;
+  /** Bytes per log file, a multiple of 512, at least 65536. Default 50331648 (48 MiB). */
+  readonly innodb_log_file_size?: number;
+  /** Log files in the group, 1–100. Default 2. */
+  readonly innodb_log_files_in_group?: number;
+  /** Bytes of the log buffer. Default 16777216 (16 MiB). */
+  readonly innodb_log_buffer_size?: number;
+  /** Write pages through a doublewrite file first, to repair torn pages. Default true. */
+  readonly innodb_doublewrite?: boolean;
+  /** Pages per second the page cleaner writes at its base rate. Default 200. */
+  readonly innodb_io_capacity?: number;
+  /** The most pages per second adaptive flushing may ask for. Default 2000. */
+  readonly innodb_io_capacity_max?: number;
+  /** Flush faster as the log fills (`af_get_pct_for_lsn`). Default true. */
+  readonly innodb_adaptive_flushing?: boolean;
+  /** Test hook: wraps each raw file device (a `FaultDevice`, say) before the engine uses it. */
+  readonly wrapDevice?: (device: PageDevice, role: 'data' | 'log' | 'doublewrite') => PageDevice;
+}
+
+/** The files of the redo log group and the doublewrite file of a database file. */
+export function redoFiles(path: string, files: number): { logs: string[]; doublewrite: string } {
+  return {
+    logs: Array.from({ length: files }, (_, i) => `${path}.ib_logfile${i}`),
+    doublewrite: `${path}.ib_doublewrite`,
+  };
+}
+
+/** Removes the redo log and doublewrite files beside `path` (after replacing the data file). */
+export function removeRedoFiles(path: string): void {
+  for (let i = 0; existsSync(`${path}.ib_logfile${i}`); i++)
+    rmSync(`${path}.ib_logfile${i}`, { force: true });
+  rmSync(`${path}.ib_doublewrite`, { force: true });
+}
+
+/**
+ * Before a database is opened without its redo log (`redo: false`): a log that still has redo to
+ * apply is refused (a RedoLogError, nothing written); a clean one is removed, since the file will
+ * change without it. Returns the removed log's end LSN (0n when there was none): the pool's LSN
+ * must continue above it, so a log made later starts past every page.
+ */
+export function dropCleanRedo(path: string, pageSize: number): bigint {
+  const log0 = redoFiles(path, 1).logs[0]!;
+  if (!existsSync(log0)) return 0n;
+  const head = new FileDevice(log0, { pageSize: BLOCK, create: false });
+  const hb = new Uint8Array(BLOCK);
+  let h: ReturnType<typeof decodeFileHeader>;
+  try {
+    head.readPages(0, 1, hb, 0);
+    h = decodeFileHeader(hb);
+  } finally {
+    head.close();
+  }
+  if (typeof h === 'string') throw new RedoLogError(log0, h);
+  const files = new LogFiles(
+    redoFiles(path, h.files).logs.map((p) => new FileDevice(p, { pageSize: BLOCK, create: false })),
+    h.fileSize,
+  );
+  let pending: number;
+  let end: bigint;
+  try {
+    files.readHeaders();
+    const scan = scanLog(files, pageSize);
+    pending = scan.mtrs.length;
+    end = scan.end;
+  } finally {
+    files.close();
+  }
+  if (pending > 0)
+    throw new RedoLogError(
+      log0,
+      `has ${pending} mini-transaction(s) to apply after its checkpoint: open the database with the redo log on first`,
+    );
+  removeRedoFiles(path);
+  return end;
+}
+
+/** What opening the durable side of a database produced. */
+export interface DurableOpen {
+  /** The device the buffer pool writes through (WAL + doublewrite). */
+  readonly device: DurableDevice;
+  readonly redo: RedoLog;
+  /** Set when the log had redo after its checkpoint (or torn pages were repaired). */
+  readonly report: RecoveryReport | null;
+  /** Transactions without a commit record → their undo records in log order. */
+  readonly uncommitted: Map<bigint, Uint8Array[]>;
+  /** The last shutdown was clean (its checkpoint says so, and no redo follows it). */
+  readonly clean: boolean;
+  /** The identity the log carries (page 0 must carry it too). */
+  readonly databaseId: bigint;
+}
+
+function checkInt(name: string, v: unknown, lo: number, hi: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)
+    throw new RangeError(`${name} must be an integer in [${lo}, ${hi}], got ${String(v)}`);
+  return v;
+}
+
+/** Checked durability options with defaults. */
+export function durabilitySettings(o: DurabilityOptions): {
+  fileSize: number;
+  files: number;
+  bufferSize: number;
+  flush: FlushLogAtTrxCommit;
+  doublewrite: boolean;
+} {
+  const fileSize = checkInt(
+    'innodb_log_file_size',
+    o.innodb_log_file_size ?? 50331648,
+    MIN_LOG_FILE_SIZE,
+    2 ** 40,
+  );
+  if (fileSize % BLOCK !== 0)
+    throw new RangeError(`innodb_log_file_size must be a multiple of 512, got ${fileSize}`);
+  const files = checkInt('innodb_log_files_in_group', o.innodb_log_files_in_group ?? 2, 1, 100);
+  const bufferSize = checkInt('innodb_log_buffer_size', o.innodb_log_buffer_size ?? 16777216, 4096, 2 ** 32);
+  const flush = o.innodb_flush_log_at_trx_commit ?? 1;
+  if (flush !== 0 && flush !== 1 && flush !== 2)
+    throw new RangeError(`innodb_flush_log_at_trx_commit must be 0, 1 or 2, got ${String(flush)}`);
+  return { fileSize, files, bufferSize, flush, doublewrite: o.innodb_doublewrite ?? true };
+}
+
+function wrap(o: DurabilityOptions, d: PageDevice, role: 'data' | 'log' | 'doublewrite'): PageDevice {
+  return o.wrapDevice === undefined ? d : o.wrapDevice(d, role);
+}
+
+function openLogDevices(o: DurabilityOptions, paths: string[], create: boolean): PageDevice[] {
+  return paths.map((p) => wrap(o, new FileDevice(p, { pageSize: BLOCK, create, truncate: create }), 'log'));
+}
+
+/** A new 64-bit database identity (never 0). */
+export function newDatabaseId(): bigint {
+  const id = randomBytes(8).readBigUInt64BE(0);
+  return id === 0n ? 1n : id;
+}
+
+/**
+ * Creates the log group (and doublewrite file) for a database file whose pages are all at LSN
+ * below `afterLsn`. The log starts at the block after it.
+ */
+export function createDurable(
+  path: string,
+  data: PageDevice,
+  pageSize: number,
+  databaseId: bigint,
+  afterLsn: bigint,
+  o: DurabilityOptions,
+): DurableOpen {
+  const s = durabilitySettings(o);
+  const names = redoFiles(path, s.files);
+  let start = LOG_START_LSN;
+  if (afterLsn + 1n > start) start = afterLsn + 1n + 512n - ((afterLsn + 1n) % 512n);
+  const lsn = start + BigInt(BLOCK_HDR);
+  const cp: Checkpoint = { no: 0n, lsn, endLsn: lsn, nextTrxId: 1n, clean: true };
+  const files = new LogFiles(openLogDevices(o, names.logs, true), s.fileSize);
+  files.format({ databaseId, pageSize, startLsn: start }, cp);
+  const dblwr = s.doublewrite
+    ? wrap(o, new FileDevice(names.doublewrite, { pageSize, create: true, truncate: true }), 'doublewrite')
+    : null;
+  const redo = new RedoLog(files, { lsn, lastBlock: null, checkpoint: cp }, s.bufferSize, s.flush);
+  const device = new DurableDevice(data, dblwr, (l) => redo.flushSync(l + 1n));
+  return { device, redo, report: null, uncommitted: new Map(), databaseId, clean: true };
+}
+
+/**
+ * Opens the durable side of an existing database and recovers it (docs/durability.md,
+ * "Recovery", steps 1–5): validates the log files against page 0, scans from the checkpoint,
+ * computes every page in memory, and only then writes them (through the doublewrite file) and
+ * syncs. Any RedoLogError or CorruptionError is thrown before the data file is written.
+ */
+export function openDurable(
+  path: string,
+  data: PageDevice,
+  pageSize: number,
+  o: DurabilityOptions,
+): DurableOpen {
+  const started = performance.now();
+  const s = durabilitySettings(o);
+  const names = redoFiles(path, 1);
+  const dblwrPath = names.doublewrite;
+  const dblwr =
+    s.doublewrite || existsSync(dblwrPath)
+      ? wrap(o, new FileDevice(dblwrPath, { pageSize, create: true }), 'doublewrite')
+      : null;
+  try {
+    // Page 0, repaired from the doublewrite file if torn: its identity and LSN.
+    const p0 = new Uint8Array(pageSize);
+    data.readPages(0, 1, p0, 0);
+    let bad = verifyPage(p0, 0, pageSize, 0, 0);
+    if (bad !== null && dblwr !== null) {
+      const copy = readDoublewrite(dblwr).get(0);
+      if (copy !== undefined) {
+        p0.set(copy);
+        bad = null;
+      }
+    }
+    if (bad !== null)
+      throw new CorruptionError(data.name, 0, 0, `${bad} (the header page; no doublewrite copy)`);
+    let dbId = readU64(p0, HDR_DATABASE_ID);
+    if (!existsSync(names.logs[0]!)) {
+      if (dbId === 0n) dbId = newDatabaseId();
+      const out = createDurable(path, data, pageSize, dbId, getPageLsn(p0, 0), o);
+      dblwr?.close();
+      return out;
+    }
+    const head = new FileDevice(names.logs[0]!, { pageSize: BLOCK, create: false });
+    const hb = new Uint8Array(BLOCK);
+    try {
+      if (head.size() < 1) throw new RedoLogError(names.logs[0]!, 'is empty');
+      head.readPages(0, 1, hb, 0);
+    } finally {
+      head.close();
+    }
+    const h = decodeFileHeader(hb);
+    if (typeof h === 'string') throw new RedoLogError(names.logs[0]!, h);
+    if (h.databaseId !== dbId)
+      throw new RedoLogError(
+        names.logs[0]!,
+        `belongs to another database (identity ${h.databaseId.toString(16)}, ${path} has ${dbId.toString(16)})`,
+      );
+    if (h.pageSize !== pageSize)
+      throw new RedoLogError(
+        names.logs[0]!,
+        `was written for ${h.pageSize}-byte pages, ${path} has ${pageSize}`,
+      );
+    const logPaths = redoFiles(path, h.files).logs;
+    for (const p of logPaths)
+      if (!existsSync(p)) throw new RedoLogError(p, `is missing (the group has ${h.files} files)`);
+    const files = new LogFiles(openLogDevices(o, logPaths, false), h.fileSize);
+    try {
+      files.readHeaders();
+      const scan = scanLog(files, pageSize);
+      // The doublewrite copies matter only after a crash (redo after the checkpoint): a page
+      // corrupted after a clean shutdown is reported, not silently replaced.
+      const applied = applyRedo(scan, data, scan.mtrs.length > 0 ? dblwr : null);
+      const redo = new RedoLog(
+        files,
+        { lsn: scan.end, lastBlock: scan.lastBlock, checkpoint: scan.checkpoint },
+        s.bufferSize,
+        s.flush,
+      );
+      redo.noteTrxId(applied.maxTrxId);
+      for (const id of applied.uncommitted.keys()) redo.noteUndo(id, scan.checkpoint.lsn);
+      const device = new DurableDevice(data, dblwr, (l) => redo.flushSync(l + 1n));
+      if (applied.pages.size > 0) {
+        const order = [...applied.pages.keys()].sort((a, b) => a - b);
+        for (const p of order) device.writePage(p, applied.pages.get(p)!, 0);
+        device.sync();
+      }
+      const report: RecoveryReport | null =
+        scan.mtrs.length === 0 && applied.repaired === 0
+          ? null
+          : {
+              checkpointLsn: scan.checkpoint.lsn,
+              endLsn: scan.end,
+              redoBytes: scan.bytes.length,
+              mtrs: scan.mtrs.length,
+              pagesTouched: applied.touched,
+              pagesApplied: applied.applied,
+              pagesRepaired: applied.repaired,
+              trxRolledBack: applied.uncommitted.size,
+              ms: performance.now() - started,
+            };
+      return {
+        device,
+        redo,
+        report,
+        uncommitted: applied.uncommitted,
+        databaseId: dbId,
+        clean: scan.checkpoint.clean && scan.mtrs.length === 0,
+      };
+    } catch (e) {
+      files.close();
+      throw e;
+    }
+  } catch (e) {
+    dblwr?.close();
+    throw e;
+  }
+}

@@ -1,0 +1,165 @@
+import type { PageDevice } from '@enginekit/buffer-pool';
+import { RedoLogError } from './errors.js';
+import {
+  BLOCK,
+  BLOCK_HDR,
+  BLOCK_HDR_DATA_LEN,
+  BLOCK_HDR_NO,
+  blockNo,
+  CHECKPOINT_1,
+  CHECKPOINT_2,
+  type Checkpoint,
+  decodeCheckpoint,
+  decodeFileHeader,
+  encodeCheckpoint,
+  encodeFileHeader,
+  FILE_HDR,
+  LOG_START_LSN,
+  type LogFileHeader,
+  sealBlock,
+  writeU16,
+  writeU32,
+} from './format.js';
+
+/** Smallest `innodb_log_file_size` accepted: 64 KiB (MySQL's is 4 MiB; small files keep tests small). */
+export const MIN_LOG_FILE_SIZE = 65536;
+
+/**
+ * The log file group: `files` devices of 512-byte pages (one page per log block), each starting
+ * with four header blocks. Maps an LSN's block to its file and block index (docs/durability.md,
+ * "LSN and where it lives"), writes and reads runs of blocks across file boundaries and around
+ * the end of the group, and reads and writes the checkpoint slots of file 0.
+ */
+export class LogFiles {
+  readonly devices: readonly PageDevice[];
+  readonly fileSize: number;
+  /** Bytes of blocks the group holds: files × (fileSize − 2048). */
+  readonly capacity: bigint;
+  readonly #perFile: bigint;
+  readonly #touched: Set<number> = new Set();
+
+  constructor(devices: readonly PageDevice[], fileSize: number) {
+    this.devices = devices;
+    this.fileSize = fileSize;
+    this.#perFile = BigInt(fileSize - FILE_HDR);
+    this.capacity = this.#perFile * BigInt(devices.length);
+  }
+
+  /**
+   * Writes a fresh group: every file's header, two empty checkpoint slots, the first checkpoint,
+   * and the empty first block (at `h.startLsn`), so a log that was never written still scans.
+   */
+  format(h: Omit<LogFileHeader, 'fileNo' | 'files' | 'fileSize'>, cp: Checkpoint): void {
+    const zero = new Uint8Array(BLOCK);
+    for (const [i, d] of this.devices.entries()) {
+      d.writePage(
+        0,
+        encodeFileHeader({ ...h, fileNo: i, files: this.devices.length, fileSize: this.fileSize }),
+        0,
+      );
+      for (let b = 1; b < FILE_HDR / BLOCK; b++) d.writePage(b, zero, 0);
+      // The file's last block, so the file has its full length from the start.
+      d.writePage(this.fileSize / BLOCK - 1, zero, 0);
+      this.#touched.add(i);
+    }
+    const first = new Uint8Array(BLOCK);
+    writeU32(first, BLOCK_HDR_NO, blockNo(h.startLsn));
+    writeU16(first, BLOCK_HDR_DATA_LEN, BLOCK_HDR);
+    sealBlock(first, 0);
+    this.writeBlocks(h.startLsn, first, 0, 1);
+    this.writeCheckpoint(cp);
+    this.sync();
+  }
+
+  /** Validates every file's header against the first one; returns the first one. */
+  readHeaders(): LogFileHeader {
+    const b = new Uint8Array(BLOCK);
+    let first: LogFileHeader | undefined;
+    for (const [i, d] of this.devices.entries()) {
+      if (d.size() < FILE_HDR / BLOCK)
+        throw new RedoLogError(d.name, `is ${d.size() * BLOCK} bytes, shorter than a log file header`);
+      d.readPages(0, 1, b, 0);
+      const h = decodeFileHeader(b);
+      if (typeof h === 'string') throw new RedoLogError(d.name, h);
+      if (h.fileNo !== i) throw new RedoLogError(d.name, `is file ${h.fileNo} of its group, expected ${i}`);
+      if (first === undefined) first = h;
+      else if (h.databaseId !== first.databaseId || h.files !== first.files || h.fileSize !== first.fileSize)
+        throw new RedoLogError(d.name, `belongs to another log group than ${this.devices[0]!.name}`);
+      if (d.size() * BLOCK < h.fileSize)
+        throw new RedoLogError(
+          d.name,
+          `is ${d.size() * BLOCK} bytes, its header says ${h.fileSize} (truncated)`,
+        );
+    }
+    return first!;
+  }
+
+  /** The newest valid checkpoint, or a RedoLogError when neither slot is valid. */
+  readCheckpoint(): Checkpoint {
+    const d = this.devices[0]!;
+    const b = new Uint8Array(BLOCK);
+    let best: Checkpoint | null = null;
+    for (const at of [CHECKPOINT_1, CHECKPOINT_2]) {
+      d.readPages(at / BLOCK, 1, b, 0);
+      const c = decodeCheckpoint(b);
+      if (c !== null && (best === null || c.no > best.no)) best = c;
+    }
+    if (best === null)
+      throw new RedoLogError(d.name, 'has no valid checkpoint (both slots fail their checksum)');
+    return best;
+  }
+
+  /** Writes checkpoint `cp` into the slot its number picks (odd → slot 2). Not synced. */
+  writeCheckpoint(cp: Checkpoint): void {
+    const at = cp.no % 2n === 1n ? CHECKPOINT_2 : CHECKPOINT_1;
+    this.devices[0]!.writePage(at / BLOCK, encodeCheckpoint(cp), 0);
+    this.#touched.add(0);
+  }
+
+  /** (file, block index in the file) of the block starting at `blockLsn`. */
+  #where(blockLsn: bigint): [number, number] {
+    const o = (blockLsn - LOG_START_LSN) % this.capacity;
+    const file = Number(o / this.#perFile);
+    return [file, (FILE_HDR + Number(o % this.#perFile)) / BLOCK];
+  }
+
+  /** Writes `count` blocks from `src[off…]`, the first being the block that starts at `blockLsn`. */
+  writeBlocks(blockLsn: bigint, src: Uint8Array, off: number, count: number): void {
+    for (let i = 0; i < count; i++) {
+      const [file, at] = this.#where(blockLsn + BigInt(i * BLOCK));
+      this.devices[file]!.writePage(at, src, off + i * BLOCK);
+      this.#touched.add(file);
+    }
+  }
+
+  /** Reads the block starting at `blockLsn` into `dest[off…]`. */
+  readBlock(blockLsn: bigint, dest: Uint8Array, off: number): void {
+    const [file, at] = this.#where(blockLsn);
+    this.devices[file]!.readPages(at, 1, dest, off);
+  }
+
+  /**
+   * fsync of every file written since the last sync; of every file when `all` (an asynchronous
+   * sync may still be running for some of them).
+   */
+  sync(all = false): void {
+    if (all) for (const d of this.devices) d.sync();
+    else for (const f of this.#touched) this.devices[f]!.sync();
+    this.#touched.clear();
+  }
+
+  /** The same as {@link sync} without blocking the thread where the devices can (syncAsync). */
+  async syncAsync(): Promise<void> {
+    const files = [...this.#touched];
+    this.#touched.clear();
+    for (const f of files) {
+      const d = this.devices[f]!;
+      if (d.syncAsync !== undefined) await d.syncAsync();
+      else d.sync();
+    }
+  }
+
+  close(): void {
+    for (const d of this.devices) d.close();
+  }
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { FaultDevice, FaultPlan, MemoryDevice, SimulatedCrashError } from '../src/index.js';
+
+const PS = 4096;
+
+function page(v: number, ps = PS): Uint8Array {
+  return new Uint8Array(ps).fill(v);
+}
+
+function byteAt(dev: MemoryDevice, pageNo: number, offset: number): number {
+  const out = new Uint8Array(dev.pageSize);
+  dev.readPages(pageNo, 1, out, 0);
+  return out[offset]!;
+}
+
+describe('FaultDevice', () => {
+  it('keeps writes volatile until sync, and serves them to reads meanwhile', () => {
+    const inner = new MemoryDevice({ pageSize: PS });
+    const d = new FaultDevice(inner, new FaultPlan());
+    d.writePage(0, page(1), 0);
+    d.writePage(1, page(2), 0);
+    expect(d.size()).toBe(2);
+    expect(inner.size()).toBe(0);
+    expect(d.unsynced).toBe(2);
+    const out = new Uint8Array(2 * PS);
+    d.readPages(0, 2, out, 0);
+    expect([out[0], out[PS]]).toEqual([1, 2]);
+    d.sync();
+    expect(inner.size()).toBe(2);
+    expect(byteAt(inner, 1, 100)).toBe(2);
+  });
+
+  it('crashes at the N-th write across every device of the plan; later calls throw too', () => {
+    const plan = new FaultPlan({ crashAtWrite: 3 });
+    const a = new FaultDevice(new MemoryDevice({ pageSize: PS, name: 'a' }), plan);
+    const b = new FaultDevice(new MemoryDevice({ pageSize: 512, name: 'b' }), plan);
+    a.writePage(0, page(1), 0);
+    b.writePage(0, page(9, 512), 0);
+    expect(() => a.writePage(1, page(2), 0)).toThrow(SimulatedCrashError);
+    expect(plan.crashed).toBe(true);
+    expect(() => b.sync()).toThrow(SimulatedCrashError);
+    expect(() => a.readPages(0, 1, new Uint8Array(PS), 0)).toThrow(/simulated crash/);
+  });
+
+  it('loses unsynced writes, or keeps them, as the fate says', () => {
+    for (const fate of ['lost', 'kept'] as const) {
+      const inner = new MemoryDevice({ pageSize: PS });
+      const plan = new FaultPlan({ crashAtSync: 2 });
+      const d = new FaultDevice(inner, plan);
+      d.writePage(0, page(1), 0);
+      d.sync();
+      d.writePage(0, page(5), 0);
+      d.writePage(1, page(6), 0);
+      expect(() => d.sync()).toThrow(SimulatedCrashError);
+      d.crash(fate);
+      expect(byteAt(inner, 0, 7)).toBe(fate === 'lost' ? 1 : 5);
+      expect(inner.size()).toBe(fate === 'lost' ? 1 : 2);
+    }
+  });
+
+  it('a fate function picks which unsynced pages reach the disk', () => {
+    const inner = new MemoryDevice({ pageSize: PS });
+    const d = new FaultDevice(inner, new FaultPlan({ crashAtWrite: 4 }));
+    for (let p = 0; p < 3; p++) d.writePage(p, page(p + 1), 0);
+    expect(() => d.writePage(3, page(4), 0)).toThrow(SimulatedCrashError);
+    d.crash((_dev, p) => p !== 1);
+    expect(inner.size()).toBe(3);
+    expect(byteAt(inner, 0, 0)).toBe(1);
+    expect(byteAt(inner, 1, 0)).toBe(0);
+    expect(byteAt(inner, 2, 0)).toBe(3);
+  });
+
+  it('a torn write leaves the first half of its sectors new and the rest old', () => {
+    const inner = new MemoryDevice({ pageSize: PS });
+    const d = new FaultDevice(inner, new FaultPlan({ crashAtWrite: 2, tear: true }));
+    d.writePage(0, page(1), 0);
+    d.sync();
+    expect(() => d.writePage(0, page(7), 0)).toThrow(SimulatedCrashError);
+    d.crash('lost');
+    expect(byteAt(inner, 0, 0)).toBe(7);
+    expect(byteAt(inner, 0, PS / 2 - 1)).toBe(7);
+    expect(byteAt(inner, 0, PS / 2)).toBe(1);
+    expect(byteAt(inner, 0, PS - 1)).toBe(1);
+  });
+
+  it('a one-sector page is never torn: the crashing write is lost whole', () => {
+    const inner = new MemoryDevice({ pageSize: 512 });
+    const d = new FaultDevice(inner, new FaultPlan({ crashAtWrite: 2, tear: true }));
+    d.writePage(0, page(1, 512), 0);
+    d.sync();
+    expect(() => d.writePage(0, page(7, 512), 0)).toThrow(SimulatedCrashError);
+    d.crash('kept');
+    expect(byteAt(inner, 0, 511)).toBe(1);
+    expect(byteAt(inner, 0, 0)).toBe(1);
+  });
+
+  it('syncAsync makes the writes durable after the current turn', async () => {
+    const inner = new MemoryDevice({ pageSize: PS });
+    const d = new FaultDevice(inner, new FaultPlan());
+    d.writePage(0, page(3), 0);
+    const p = d.syncAsync();
+    expect(inner.size()).toBe(0);
+    await p;
+    expect(byteAt(inner, 0, 0)).toBe(3);
+  });
+
+  it('rejects a crash point that is not a positive integer', () => {
+    expect(() => new FaultPlan({ crashAtWrite: 0 })).toThrow(/crashAtWrite must be a positive integer/);
+    expect(() => new FaultPlan({ crashAtSync: 1.5 })).toThrow(/crashAtSync/);
+  });
+});
