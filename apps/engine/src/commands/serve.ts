@@ -1,5 +1,4 @@
 import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { noWords, parseArgs, positiveInteger, stringOption, UsageError } from '../cli-args.js';
 import { describeAddress, MysqlServer } from '../server/server.js';
@@ -39,7 +38,7 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
     ? args.options.get('threads') === '0'
       ? 0
       : positiveInteger(args, 'threads', 'serve', 1)
-    : availableParallelism();
+    : 0;
   const db = existsSync(path) ? Database.open(path, dbOptions) : Database.create(path, dbOptions);
   let workers: WorkerSessionHost | undefined;
   try {

@@ -89,8 +89,9 @@ export const SERVE: CommandHelp = {
   text: `serve the database FILE (created if missing) over the MySQL client/server protocol to
 mysql2, mariadb and mysql clients, on 127.0.0.1:3306 by default or on a unix socket. Prints
 where it listens; SIGTERM or SIGINT stops accepting, closes every session, flushes and closes
-the file (exit 0). Sessions run on --threads worker threads sharing one buffer pool (default:
-the core count; 0 runs them on the main thread). See docs/server.md for the protocol subset.`,
+the file (exit 0). Sessions run on the main thread (the default, --threads 0) or on --threads N
+worker threads sharing one buffer pool; worker sessions write around the redo log, so their
+changes are durable at a clean shutdown only. See docs/server.md for the protocol subset.`,
 };
 
 export const COMMANDS: Readonly<Record<string, CommandHelp>> = {

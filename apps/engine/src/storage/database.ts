@@ -1,3 +1,4 @@
+import { recoveredUndoDefault } from './recovered-undo.js';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,13 +105,6 @@ const FIRST_USER_INDEX_ID = 16;
  * Database.open('/tmp/shop.ekdb').table('t').rows; // 1
  * ```
  */
-/**
- * What recovery does with the undo records of a transaction that has no commit record when no
- * `onRecoveredUndo` option is given: the transaction layer (txn/apply-undo.ts) installs its
- * applier here when it is loaded.
- */
-export const recoveredUndoDefault: { apply: RecoveredUndo<Database> | undefined } = { apply: undefined };
-
 export class Database implements StatisticsSource {
   readonly path: string;
   readonly pool: BufferPool;
@@ -653,7 +647,8 @@ export class Database implements StatisticsSource {
    */
   statistics(table: Table): TableStatistics {
     this.#checkOpen();
-    return this.statisticsDictionary.statistics(table);
+    // a first use or an auto-recalc may save persistent statistics: one mtr
+    return this.#ddl(() => this.statisticsDictionary.statistics(table));
   }
 
   /**
@@ -663,13 +658,13 @@ export class Database implements StatisticsSource {
    */
   putStatistics(tableName: string, stats: TableStatistics): TableStatistics {
     this.#checkOpen();
-    return this.statisticsDictionary.put(this.table(tableName), stats);
+    return this.#ddl(() => this.statisticsDictionary.put(this.table(tableName), stats));
   }
 
   /** A table's STATS_PERSISTENT / STATS_SAMPLE_PAGES / STATS_AUTO_RECALC (undefined: DEFAULT). */
   setTableStatsOptions(tableName: string, options: TableStatsOptions): void {
     this.#checkOpen();
-    this.statisticsDictionary.setOptions(this.table(tableName).id, options);
+    this.#ddl(() => this.statisticsDictionary.setOptions(this.table(tableName).id, options));
   }
 
   /** SHOW STATUS: the Handler_* counters of this database and the pool's Innodb_* counters. */

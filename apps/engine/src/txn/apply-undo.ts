@@ -1,4 +1,5 @@
-import { type Database, recoveredUndoDefault } from '../storage/database.js';
+import type { Database } from '../storage/database.js';
+import { recoveredUndoDefault } from '../storage/recovered-undo.js';
 import type { Table } from '../storage/table.js';
 import { txnHooks } from './hooks.js';
 import { decodeUndoLog, UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE, type UndoRecord } from './undo-log.js';

@@ -140,12 +140,11 @@ export function flushOldest(t: PoolThread, lsnLimit: bigint, maxPages: number): 
       let n = 0;
       while (f >= 0 && n < per && written < maxPages && L.fOldest[f]! < lsnLimit) {
         const prev = L.fFlPrev[f]!;
-        const rw = L.rwBase + f * RWLOCK_SLOTS;
-        if (Atomics.load(L.fIo, f) === K.IO_NONE && rwTrySLock(L.latches, rw)) {
+        if (Atomics.load(L.fIo, f) === K.IO_NONE && pageTrySLock(t, f)) {
           try {
             writePageLocked(t, inst, f);
           } finally {
-            rwSUnlock(L.latches, rw);
+            pageSUnlock(t, f);
           }
           n++;
           written++;
