@@ -1,5 +1,6 @@
 import type { Experiment } from './experiment.js';
 import { bufferPool } from './experiments/buffer-pool.js';
+import { bkaQ3 } from './experiments/bka-q3.js';
 import { cardinality } from './experiments/cardinality.js';
 import { latches } from './experiments/latches.js';
 import { mrrQ10 } from './experiments/mrr-q10.js';
@@ -9,14 +10,13 @@ import { prngBias } from './experiments/prng-bias.js';
  * Every experiment the CLI can run. A new experiment is a file under `src/experiments/`
  * exporting an {@link Experiment}, plus one line here.
  */
-export const EXPERIMENTS: readonly Experiment[] = [prngBias, cardinality, bufferPool, latches, mrrQ10];
+export const EXPERIMENTS: readonly Experiment[] = [prngBias, cardinality, bufferPool, latches, mrrQ10, bkaQ3];
 
 /**
  * Experiments of the posts that need the SQL engine (parser, planner, optimizer, server); they
  * are listed so `experiment <name>` can say why they do not run yet.
  */
 export const PLANNED: Readonly<Record<string, string>> = {
-  'bka-q3': 'TPC-H Q3 under BNL, BKA and BKAH join caches: needs the query engine and the optimizer',
   'index-build':
     'ALTER TABLE ADD INDEX / ADD COLUMN with expand_fast_index_creation: needs the query engine (DDL)',
   peers: 'TPC-H queries in enginekit, SQLite and DuckDB side by side: needs the query engine',

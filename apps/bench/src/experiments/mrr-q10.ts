@@ -87,7 +87,8 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     for (const t of targets) {
       const dataBytes = t.name === 'enginekit' ? files.dbBytes : await dataBytesOf(t);
       ctx.log(`mrr-q10: ${t.name}, in memory and IO-bound`);
-      sql.set(t.name, await runSqlConfigs(t, MRR_CONFIGS, mrrStatements, sqlText, dataBytes, ctx.quick ? 1 : 3));
+      const text = t.name === 'MariaDB' ? goodPlan(sqlText) : sqlText;
+      sql.set(t.name, await runSqlConfigs(t, MRR_CONFIGS, mrrStatements, text, dataBytes, ctx.quick ? 1 : 3));
     }
   } finally {
     for (const t of targets) await t.close();
@@ -201,7 +202,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       title: `IO-bound counters of Q10 (SF ${sf}, cold pool at 8 % of the data): the post, ours (package path), MariaDB`,
       columns,
       rows: counterRows,
-      note: `Ours: i_o_orderdate range → orders by primary key (DS-MRR when on, rowid-ordered) → lineitem, customer, nation by key, over ${trees.pages} pages of 16 KiB, pool ${poolPages} pages, hdd model, deterministic. Select_scan/Sort_scan are the server's, not the plan's: the package path has no server layer (0). MariaDB: ${mariaNote}.`,
+      note: `Ours: i_o_orderdate range → orders by primary key (DS-MRR when on, rowid-ordered) → lineitem, customer, nation by key, over ${trees.pages} pages of 16 KiB, pool ${poolPages} pages, hdd model, deterministic. Select_scan/Sort_scan are the server's, not the plan's: the package path has no server layer (0). MariaDB: ${mariaNote}; run with FORCE INDEX (i_o_orderdate) on orders (the post\'s good plan: as written, 10.11 takes the bad one and never uses MRR).`,
     },
     {
       id: 'time-io',
@@ -334,6 +335,15 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       mariadb: maria,
     },
   };
+}
+
+/**
+ * The post's good plan for MariaDB: 10.11 picks the bad one (nation → customer → orders by
+ * i_o_custkey) for the text as written at these scale factors, which never reaches MRR, so its
+ * run gets `FORCE INDEX (i_o_orderdate)` on orders: the range on the quarter, as in the post.
+ */
+export function goodPlan(sql: string): string {
+  return sql.replace(/\borders,/, 'orders FORCE INDEX (i_o_orderdate),');
 }
 
 async function dataBytesOf(t: SqlTarget): Promise<number> {

@@ -19,7 +19,8 @@ import {
  * InnoDB row without its header), so pages hold about as many rows as InnoDB's.
  *
  * orders value:   custkey u32 @0, orderdate u32 @4 (days since 1970), shippriority u32 @8, orderkey u32 @12
- * lineitem value: extendedprice cents u32 @0, discount % u8 @4, returnflag u8 @5, shipdate u32 @6
+ * lineitem value: extendedprice cents u32 @0, discount % u8 @4, returnflag u8 @5, shipdate u32 @6,
+ *                 orderkey u32 @10
  * customer value: nationkey u32 @0, mktsegment first byte u8 @4
  */
 export const PAGE = 16384;
@@ -170,6 +171,7 @@ export function buildDbt3Trees(sf: number): Dbt3Trees {
       v[4] = disc[i] as number;
       v[5] = flag.bytes[flag.offsets[i] as number] as number;
       u32be(ship[i] as number, v, 6);
+      u32be(lk[i] as number, v, 10);
       u32be(lk[i] as number, k8, 0);
       u32be(ln[i] as number, k8, 4);
       load.add(k8, v);

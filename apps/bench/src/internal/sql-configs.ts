@@ -31,6 +31,8 @@ export interface SqlRun {
   /** enginekit: modeled disk milliseconds of the run (hdd model); undefined for MariaDB. */
   readonly modeledMs: number | undefined;
   readonly answer: readonly (readonly string[])[];
+  /** SET statements the system refused (a variable it does not have), with its error. */
+  readonly rejected: readonly string[];
 }
 
 export interface SqlConfigRuns {
@@ -55,7 +57,14 @@ async function once(
   label: string,
   runs: number,
 ): Promise<SqlRun> {
-  for (const s of statements) await t.exec(s);
+  const rejected: string[] = [];
+  for (const s of statements) {
+    try {
+      await t.exec(s);
+    } catch (e) {
+      rejected.push(`${s}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   const before = await t.status();
   const m0 = t.modeledMs();
   const t0 = performance.now();
@@ -74,6 +83,7 @@ async function once(
     ms: median(times),
     modeledMs: m0 === undefined || m1 === undefined ? undefined : m1 - m0,
     answer,
+    rejected,
   };
 }
 
