@@ -12,7 +12,7 @@ import { formatTable } from './text-table.js';
 export const USAGE = `enginekit-bench: the posts' experiments on enginekit's packages
 
   enginekit-bench list
-  enginekit-bench experiment <name> [--sf N] [--json FILE] [--quick] [--seed N]
+  enginekit-bench experiment <name> [--sf N] [--json FILE] [--quick] [--all] [--seed N]
   enginekit-bench report [RESULT.json ...] [--out FILE] [--all]
   enginekit-bench collect [PACKAGE ...] [--json FILE]
   enginekit-bench tour [--full]
@@ -38,7 +38,7 @@ export function listCommand(out: Out): void {
 }
 
 export async function experimentCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {
-  const { positional, flags } = parseArgs(argv, ['sf', 'json', 'seed'], ['quick']);
+  const { positional, flags } = parseArgs(argv, ['sf', 'json', 'seed'], ['quick', 'all']);
   const [name, ...extra] = positional;
   if (name === undefined) throw new UsageError('experiment needs a name (enginekit-bench list shows them)');
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
@@ -55,6 +55,7 @@ export async function experimentCommand(argv: readonly string[], out: Out, log: 
     throw new UsageError(`--seed must be an integer in [0, 2^32), got ${String(seedText)}`);
   const result = await runExperiment(experiment, {
     quick: flags.has('quick'),
+    all: flags.has('all'),
     sf,
     seed,
     log: (l) => log(`${l}\n`),

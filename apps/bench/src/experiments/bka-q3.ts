@@ -90,7 +90,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     if (binaries !== undefined) {
       const { server, load } = await startMariaDbTpch(binaries, files, ctx.log);
       targets.push(new MariaDbTarget(server));
-      mariaNote = `${binaries.version.split(' ').slice(1, 4).join(' ')}, ${(load.bytes / M).toFixed(1)} MiB of data and indexes`;
+      mariaNote = `${binaries.version}, ${(load.bytes / M).toFixed(1)} MiB of data and indexes`;
     } else ctx.log(MARIADB_ABSENT);
     for (const t of targets) {
       const rows = await t.query(

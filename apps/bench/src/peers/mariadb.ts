@@ -12,6 +12,7 @@ const INSTALL_DB = ['/usr/bin/mariadb-install-db', '/usr/bin/mysql_install_db'];
 export interface MariaDbBinaries {
   readonly mariadbd: string;
   readonly installDb: string;
+  /** `MariaDB 10.11.19-MariaDB-0+deb12u1` (from `mariadbd --version`). */
   readonly version: string;
 }
 
@@ -23,7 +24,8 @@ export function findMariaDb(): MariaDbBinaries | undefined {
   if (mariadbd === undefined || installDb === undefined) return undefined;
   let version = 'unknown';
   try {
-    version = execFileSync(mariadbd, ['--version'], { encoding: 'utf8' }).trim();
+    const text = execFileSync(mariadbd, ['--version'], { encoding: 'utf8' }).trim();
+    version = `MariaDB ${/Ver\s+(\S+)/.exec(text)?.[1] ?? text}`;
   } catch {
     return undefined;
   }
@@ -70,6 +72,8 @@ export class MariaDb {
   #child: ChildProcess | undefined;
   #conn: mysql.Connection | undefined;
   #poolSize = 0;
+  /** Further server options for the next start (e.g. `--innodb-sort-buffer-size=8M`). */
+  extraArgs: string[] = [];
   readonly #log: (line: string) => void;
 
   private constructor(binaries: MariaDbBinaries, dir: string, log: (line: string) => void) {
@@ -130,6 +134,7 @@ export class MariaDb {
       '--local-infile=1',
       '--query-cache-type=0',
       '--skip-log-bin',
+      ...this.extraArgs,
     ];
     const child = spawn(this.binaries.mariadbd, args, { stdio: 'ignore' });
     this.#child = child;
