@@ -27,7 +27,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
  * Experiments of the posts that are not here yet; listed so `experiment <name>` can say why.
  */
 export const PLANNED: Readonly<Record<string, string>> = {
-  oltp: 'sysbench point_select / read_only / read_write vs threads and pool instances: from the server\'s runs',
+  oltp: "sysbench point_select / read_only / read_write vs threads and pool instances: from the server's runs",
 };
 
 /** The experiment called `name`, or undefined. */

@@ -115,11 +115,11 @@ describe('report from real results', () => {
     ).rejects.toThrow(UsageError);
     await expect(
       experimentCommand(
-        ['mrr-q10'],
+        ['oltp'],
         () => {},
         () => {},
       ),
-    ).rejects.toThrow(/needs the query engine/);
+    ).rejects.toThrow(/oltp does not run yet: sysbench/);
     await expect(
       experimentCommand(
         ['prng-bias', '--sf', '-1'],

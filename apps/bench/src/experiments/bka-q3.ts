@@ -17,11 +17,41 @@ const RAISED = 256 * M;
 
 /** The join post's configurations, as MariaDB 10.11 spells them. */
 export const BKA_CONFIGS: readonly BkaConfig[] = [
-  { label: 'baseline (level 2, mrr off)', join_cache_level: 2, join_buffer_size: 256 * K, mrr_buffer_size: 256 * K, join_buffer_space_limit: LIMIT },
-  { label: 'BKA 256K', join_cache_level: 6, join_buffer_size: 256 * K, mrr_buffer_size: 256 * K, join_buffer_space_limit: LIMIT },
-  { label: 'BKA 6M, limit 2M', join_cache_level: 6, join_buffer_size: 6 * M, mrr_buffer_size: 6 * M, join_buffer_space_limit: LIMIT },
-  { label: 'BKA 6M, limit raised', join_cache_level: 6, join_buffer_size: 6 * M, mrr_buffer_size: 6 * M, join_buffer_space_limit: RAISED },
-  { label: 'BKAH 6M (level 8), limit raised', join_cache_level: 8, join_buffer_size: 6 * M, mrr_buffer_size: 6 * M, join_buffer_space_limit: RAISED },
+  {
+    label: 'baseline (level 2, mrr off)',
+    join_cache_level: 2,
+    join_buffer_size: 256 * K,
+    mrr_buffer_size: 256 * K,
+    join_buffer_space_limit: LIMIT,
+  },
+  {
+    label: 'BKA 256K',
+    join_cache_level: 6,
+    join_buffer_size: 256 * K,
+    mrr_buffer_size: 256 * K,
+    join_buffer_space_limit: LIMIT,
+  },
+  {
+    label: 'BKA 6M, limit 2M',
+    join_cache_level: 6,
+    join_buffer_size: 6 * M,
+    mrr_buffer_size: 6 * M,
+    join_buffer_space_limit: LIMIT,
+  },
+  {
+    label: 'BKA 6M, limit raised',
+    join_cache_level: 6,
+    join_buffer_size: 6 * M,
+    mrr_buffer_size: 6 * M,
+    join_buffer_space_limit: RAISED,
+  },
+  {
+    label: 'BKAH 6M (level 8), limit raised',
+    join_cache_level: 8,
+    join_buffer_size: 6 * M,
+    mrr_buffer_size: 6 * M,
+    join_buffer_space_limit: RAISED,
+  },
 ];
 
 /** The post's IO-bound counters (SF 2, 1 GB pool, cold): MySQL 5.5, MariaDB 5.5, MariaDB 5.5 at 6M. */
@@ -69,18 +99,29 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const base = BKA_CONFIGS[0] as BkaConfig;
   const sizes = ctx.quick ? [32 * K, 256 * K, 4 * M] : [256 * K, 1 * M, 4 * M, 16 * M, 64 * M];
   const sweep = sizes.map((s) =>
-    runQ3(trees, driving, { ...bka6, label: `BKA ${s / K}K`, join_buffer_size: s, mrr_buffer_size: s }, poolPages, true),
+    runQ3(
+      trees,
+      driving,
+      { ...bka6, label: `BKA ${s / K}K`, join_buffer_size: s, mrr_buffer_size: s },
+      poolPages,
+      true,
+    ),
   );
   const fractions = ctx.quick ? [0.08, 1] : [0.08, 0.2, 0.5, 1];
   const pools = fractions.map((f) => {
     const pages = Math.max(64, Math.round(trees.pages * f));
-    return { fraction: f, pages, base: runQ3(trees, driving, base, pages, true), bka: runQ3(trees, driving, bka6, pages, true) };
+    return {
+      fraction: f,
+      pages,
+      base: runQ3(trees, driving, base, pages, true),
+      bka: runQ3(trees, driving, bka6, pages, true),
+    };
   });
   const answer = cold[0]?.top ?? [];
   const same = (r: Q3Run): boolean => JSON.stringify(r.top) === JSON.stringify(answer);
   const answersAgree = [...cold, ...warm, ...sweep].every(same);
 
-  const files = TpchFiles.create(sf, ctx.log);
+  const files = TpchFiles.shared(sf, ctx.log);
   const sqlText = tpchVariant('q3-force-index').answer;
   const targets: SqlTarget[] = [new EngineTarget(files)];
   const binaries = findMariaDb();
@@ -93,21 +134,26 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       mariaNote = `${binaries.version}, ${(load.bytes / M).toFixed(1)} MiB of data and indexes`;
     } else ctx.log(MARIADB_ABSENT);
     for (const t of targets) {
-      const rows = await t.query(
-        "SELECT SUM(data_length + index_length) FROM information_schema.TABLES WHERE table_schema = 'dbt3'",
-      ).catch(() => [] as string[][]);
+      const rows = await t
+        .query(
+          "SELECT SUM(data_length + index_length) FROM information_schema.TABLES WHERE table_schema = 'dbt3'",
+        )
+        .catch(() => [] as string[][]);
       const dataBytes = t.name === 'enginekit' ? files.dbBytes : Number(rows[0]?.[0] ?? files.dbBytes);
       ctx.log(`bka-q3: ${t.name}, in memory and IO-bound`);
-      sql.set(t.name, await runSqlConfigs(t, BKA_CONFIGS, bkaStatements, sqlText, dataBytes, ctx.quick ? 1 : 3));
+      sql.set(
+        t.name,
+        await runSqlConfigs(t, BKA_CONFIGS, bkaStatements, sqlText, dataBytes, ctx.quick ? 1 : 3),
+      );
     }
   } finally {
     for (const t of targets) await t.close();
-    files.remove();
   }
   const engine = sql.get('enginekit');
   const maria = sql.get('MariaDB');
   const sqlSame = (r: { answer: readonly (readonly string[])[] }): boolean =>
-    r.answer.length === answer.length && r.answer.every((row, i) => row[0] === answer[i]?.[0] && row[1] === answer[i]?.[1]);
+    r.answer.length === answer.length &&
+    r.answer.every((row, i) => row[0] === answer[i]?.[0] && row[1] === answer[i]?.[1]);
   const engineAgrees = engine?.cold.every(sqlSame) ?? false;
   const mariaAgrees = maria === undefined ? null : maria.cold.every(sqlSame);
 
@@ -131,7 +177,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     };
     BKA_CONFIGS.forEach((c, i) => {
       row[`ek_${key(c.label)}`] = cold[i]?.counters[name] ?? null;
-      if (maria) row[`m_${key(c.label)}`] = name === 'joinBufferFills' ? null : (maria.cold[i]?.counters[name] ?? null);
+      if (maria)
+        row[`m_${key(c.label)}`] =
+          name === 'joinBufferFills' ? null : (maria.cold[i]?.counters[name] ?? null);
     });
     return row;
   });
@@ -212,7 +260,8 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     },
     {
       id: 'time',
-      title: 'Query time per configuration: IO-bound (packages: I/O modeled, CPU measured; MariaDB: wall on the real disk) and in memory',
+      title:
+        'Query time per configuration: IO-bound (packages: I/O modeled, CPU measured; MariaDB: wall on the real disk) and in memory',
       columns: [
         { key: 'config', label: 'configuration' },
         { key: 'ran', label: 'ran as' },
@@ -267,7 +316,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       yLabel: 'seconds',
       series: [
         { name: 'packages (modeled hdd)', points: timeRows.map((r) => ({ x: r.config, y: r.pkgModeledS })) },
-        ...(maria ? [{ name: 'MariaDB (wall)', points: timeRows.map((r) => ({ x: r.config, y: (r.mariaColdMs ?? 0) / 1000 })) }] : []),
+        ...(maria
+          ? [
+              {
+                name: 'MariaDB (wall)',
+                points: timeRows.map((r) => ({ x: r.config, y: (r.mariaColdMs ?? 0) / 1000 })),
+              },
+            ]
+          : []),
       ],
     },
     {
@@ -278,7 +334,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       yLabel: 'pages read',
       series: [
         { name: 'ours (packages)', points: timeRows.map((r) => ({ x: r.config, y: r.pkgPages })) },
-        ...(maria ? [{ name: 'MariaDB', points: timeRows.map((r) => ({ x: r.config, y: r.mariaPages ?? 0 })) }] : []),
+        ...(maria
+          ? [{ name: 'MariaDB', points: timeRows.map((r) => ({ x: r.config, y: r.mariaPages ?? 0 })) }]
+          : []),
       ],
     },
     {
@@ -288,8 +346,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       xLabel: 'join_buffer_size KiB',
       yLabel: 'count / seconds',
       series: [
-        { name: 'buffer fills', points: sweep.map((r, i) => ({ x: (sizes[i] as number) / K, y: r.counters.joinBufferFills ?? 0 })) },
-        { name: 'modeled I/O s', points: sweepRows.map((r, i) => ({ x: (sizes[i] as number) / K, y: r.modeledS })) },
+        {
+          name: 'buffer fills',
+          points: sweep.map((r, i) => ({ x: (sizes[i] as number) / K, y: r.counters.joinBufferFills ?? 0 })),
+        },
+        {
+          name: 'modeled I/O s',
+          points: sweepRows.map((r, i) => ({ x: (sizes[i] as number) / K, y: r.modeledS })),
+        },
       ],
     },
     {
@@ -299,8 +363,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       xLabel: 'pool, % of the data',
       yLabel: 'modeled s',
       series: [
-        { name: 'baseline', points: poolRows.map((r, i) => ({ x: (fractions[i] as number) * 100, y: r.baseS })) },
-        { name: 'BKA 6M', points: poolRows.map((r, i) => ({ x: (fractions[i] as number) * 100, y: r.bkaS })) },
+        {
+          name: 'baseline',
+          points: poolRows.map((r, i) => ({ x: (fractions[i] as number) * 100, y: r.baseS })),
+        },
+        {
+          name: 'BKA 6M',
+          points: poolRows.map((r, i) => ({ x: (fractions[i] as number) * 100, y: r.bkaS })),
+        },
       ],
     },
   ];
@@ -316,8 +386,11 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       joinBufferSweep: sizes,
       poolSweep: fractions,
       paths: {
-        packages: 'ran: @enginekit/join-algos BKA/BKAH over @enginekit/mrr acts on join_cache_level and the buffers',
-        engineSql: engine?.acted ? 'ran, and acts on the switches' : 'ran; the engine does not act on join_cache_level/BKA yet',
+        packages:
+          'ran: @enginekit/join-algos BKA/BKAH over @enginekit/mrr acts on join_cache_level and the buffers',
+        engineSql: engine?.acted
+          ? 'ran, and acts on the switches'
+          : 'ran; the engine does not act on join_cache_level/BKA yet',
         mariadb: binaries?.version ?? 'not installed',
       },
       query: sqlText,

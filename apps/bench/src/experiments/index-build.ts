@@ -3,7 +3,13 @@ import { BufferPool, MemoryDevice } from '@enginekit/buffer-pool';
 import { Database } from '@enginekit/engine';
 import { buildIndex, insertEach, insertSink } from '@enginekit/merge-sort-index';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
-import { idxCEntries, SBTEST_DDL, type SbtestRows, sbtestInserts, sbtestRows } from '../internal/sbtest-rows.js';
+import {
+  idxCEntries,
+  SBTEST_DDL,
+  type SbtestRows,
+  sbtestInserts,
+  sbtestRows,
+} from '../internal/sbtest-rows.js';
 import { deriveSeed } from '../internal/seeds.js';
 import { round, spread, timeInterleaved } from '../measure.js';
 import { findMariaDb, MARIADB_ABSENT, MariaDb } from '../peers/mariadb.js';
@@ -36,7 +42,10 @@ const CONTENDERS: readonly Contender[] = [
   ...[1, 8].map((mb) => ({
     label: `sorted, row-by-row insert (5.5/5.6), sort buffer ${mb}M`,
     build: (t: SbtestRows, tree: BTree) => {
-      const r = buildIndex(idxCEntries(t), insertSink(tree), { mechanics: 'mysql56', innodb_sort_buffer_size: mb * M });
+      const r = buildIndex(idxCEntries(t), insertSink(tree), {
+        mechanics: 'mysql56',
+        innodb_sort_buffer_size: mb * M,
+      });
       return { runs: r.stats.runs, passes: r.stats.passes };
     },
   })),
@@ -75,10 +84,14 @@ function engineTimes(t: SbtestRows): Promise<SqlTimes> {
       });
       const addIndexMs = await timedStatement(() => s.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c)'));
       s.query('SET expand_fast_index_creation=OFF');
-      const addColumnOffMs = await timedStatement(() => s.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0'));
+      const addColumnOffMs = await timedStatement(() =>
+        s.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0'),
+      );
       s.query('ALTER TABLE sbtest1 DROP COLUMN d');
       s.query('SET expand_fast_index_creation=ON');
-      const addColumnOnMs = await timedStatement(() => s.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0'));
+      const addColumnOnMs = await timedStatement(() =>
+        s.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0'),
+      );
       return {
         loadMs,
         addIndexMs,
@@ -103,7 +116,9 @@ async function mariaTimes(t: SbtestRows, log: (l: string) => void): Promise<SqlT
     const loadMs = await timedStatement(async () => {
       for (const q of sbtestInserts(t, 1000)) await server.query(q);
     });
-    const addIndexMs = await timedStatement(() => server.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c), ALGORITHM=INPLACE'));
+    const addIndexMs = await timedStatement(() =>
+      server.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c), ALGORITHM=INPLACE'),
+    );
     // MariaDB has no expand_fast_index_creation: a copying ALTER maintains every index row by row.
     const addColumnOffMs = await timedStatement(() =>
       server.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0, ALGORITHM=COPY'),
@@ -111,7 +126,9 @@ async function mariaTimes(t: SbtestRows, log: (l: string) => void): Promise<SqlT
     await server.query('ALTER TABLE sbtest1 DROP INDEX idx_c');
     server.extraArgs = ['--innodb-sort-buffer-size=8388608'];
     await server.restart(512 * M);
-    const addIndex8Ms = await timedStatement(() => server.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c), ALGORITHM=INPLACE'));
+    const addIndex8Ms = await timedStatement(() =>
+      server.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c), ALGORITHM=INPLACE'),
+    );
     return {
       loadMs,
       addIndexMs,
@@ -157,13 +174,44 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     passes: shape[i]?.passes ?? 0,
     records: shape[i]?.records ?? 0,
   }));
-  const s = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : round(ms / 1000, 2));
+  const s = (ms: number | null | undefined): number | null =>
+    ms === null || ms === undefined ? null : round(ms / 1000, 2);
   const sqlRows = [
-    { op: 'ADD INDEX idx_c (c), in place', post55: 4.37, postPercona: 3.9, engine: s(engine.addIndexMs), maria: s(maria?.addIndexMs) },
-    { op: 'ADD COLUMN d (copy), expand_fast_index_creation OFF', post55: 37.05, postPercona: null, engine: s(engine.addColumnOffMs), maria: s(maria?.addColumnOffMs) },
-    { op: 'ADD COLUMN d (copy), expand_fast_index_creation ON, 1M', post55: null, postPercona: 9.51, engine: s(engine.addColumnOnMs), maria: null },
-    { op: 'the same, 8M sort buffer (ADD INDEX for MariaDB)', post55: null, postPercona: 8.61, engine: null, maria: s(maria?.addIndex8Ms) },
-    { op: 'loading the rows (INSERT, 1000 a statement)', post55: null, postPercona: null, engine: s(engine.loadMs), maria: s(maria?.loadMs) },
+    {
+      op: 'ADD INDEX idx_c (c), in place',
+      post55: 4.37,
+      postPercona: 3.9,
+      engine: s(engine.addIndexMs),
+      maria: s(maria?.addIndexMs),
+    },
+    {
+      op: 'ADD COLUMN d (copy), expand_fast_index_creation OFF',
+      post55: 37.05,
+      postPercona: null,
+      engine: s(engine.addColumnOffMs),
+      maria: s(maria?.addColumnOffMs),
+    },
+    {
+      op: 'ADD COLUMN d (copy), expand_fast_index_creation ON, 1M',
+      post55: null,
+      postPercona: 9.51,
+      engine: s(engine.addColumnOnMs),
+      maria: null,
+    },
+    {
+      op: 'the same, 8M sort buffer (ADD INDEX for MariaDB)',
+      post55: null,
+      postPercona: 8.61,
+      engine: null,
+      maria: s(maria?.addIndex8Ms),
+    },
+    {
+      op: 'loading the rows (INSERT, 1000 a statement)',
+      post55: null,
+      postPercona: null,
+      engine: s(engine.loadMs),
+      maria: s(maria?.loadMs),
+    },
   ];
   const insertEachMs = times[4]?.median ?? 0;
   const bulk1 = times[0]?.median ?? 0;
@@ -184,7 +232,8 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       text: 'a larger sort buffer needs fewer runs and merge passes',
       post: '9.51 s → 8.61 s with an 8 MB merge block',
       ours: `runs ${shape[0]?.runs} → ${shape[1]?.runs}, passes ${shape[0]?.passes} → ${shape[1]?.passes}`,
-      holds: (shape[1]?.runs ?? 0) <= (shape[0]?.runs ?? 0) && (shape[1]?.passes ?? 0) <= (shape[0]?.passes ?? 0),
+      holds:
+        (shape[1]?.runs ?? 0) <= (shape[0]?.runs ?? 0) && (shape[1]?.passes ?? 0) <= (shape[0]?.passes ?? 0),
     },
   ];
   const tables: Table[] = [
@@ -225,7 +274,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       title: 'Index build time by mechanics (package path), median with min–max',
       xLabel: 'mechanics',
       yLabel: 'ms',
-      series: [{ name: 'ms', points: pkgRows.map((r) => ({ x: r.contender, y: r.ms, low: r.min, high: r.max })) }],
+      series: [
+        { name: 'ms', points: pkgRows.map((r) => ({ x: r.contender, y: r.ms, low: r.min, high: r.max })) },
+      ],
     },
     {
       id: 'alter',
@@ -234,9 +285,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       xLabel: 'statement',
       yLabel: 's',
       series: [
-        { name: 'post', points: sqlRows.slice(0, 4).map((r) => ({ x: r.op, y: r.post55 ?? r.postPercona ?? 0 })) },
+        {
+          name: 'post',
+          points: sqlRows.slice(0, 4).map((r) => ({ x: r.op, y: r.post55 ?? r.postPercona ?? 0 })),
+        },
         { name: 'engine SQL', points: sqlRows.slice(0, 4).map((r) => ({ x: r.op, y: r.engine ?? 0 })) },
-        ...(maria ? [{ name: 'MariaDB', points: sqlRows.slice(0, 4).map((r) => ({ x: r.op, y: r.maria ?? 0 })) }] : []),
+        ...(maria
+          ? [{ name: 'MariaDB', points: sqlRows.slice(0, 4).map((r) => ({ x: r.op, y: r.maria ?? 0 })) }]
+          : []),
       ],
     },
   ];
@@ -247,20 +303,27 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       innodb_sort_buffer_size: [M, 8 * M],
       paths: {
         packages: 'ran: merge-sort-index mechanics into btree-sampler',
-        engineSql: 'ran: CREATE TABLE, INSERT, ALTER TABLE through the Session (innodb_sort_buffer_size fixed at 1M)',
+        engineSql:
+          'ran: CREATE TABLE, INSERT, ALTER TABLE through the Session (innodb_sort_buffer_size fixed at 1M)',
         mariadb: findMariaDb()?.version ?? 'not installed',
       },
     },
     claims,
     tables,
     charts,
-    data: { times: times.map((x, i) => ({ contender: CONTENDERS[i]?.label, ...spread(x.samples) })), shape, engine, mariadb: maria },
+    data: {
+      times: times.map((x, i) => ({ contender: CONTENDERS[i]?.label, ...spread(x.samples) })),
+      shape,
+      engine,
+      mariadb: maria,
+    },
   };
 }
 
 export const indexBuild: Experiment = {
   name: 'index-build',
-  title: 'Secondary index builds: ADD INDEX in place, ADD COLUMN copy with expand_fast_index_creation, sort buffer 1M vs 8M',
+  title:
+    'Secondary index builds: ADD INDEX in place, ADD COLUMN copy with expand_fast_index_creation, sort buffer 1M vs 8M',
   post: {
     title: "Percona Server's expand_fast_index_creation (sysbench sbtest1, 300k rows)",
     source: '003_2eb8e90b9bb85bd7.txt',

@@ -72,7 +72,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const answersAgree = [...cold, ...warmRuns].every((r) => JSON.stringify(r.top) === JSON.stringify(answer));
 
   // The SQL path: the post's query text through the engine's Session, and MariaDB when installed.
-  const files = TpchFiles.create(sf, ctx.log);
+  const files = TpchFiles.shared(sf, ctx.log);
   const sqlText = tpchVariant('q10-date-add').answer;
   const targets: SqlTarget[] = [new EngineTarget(files)];
   const binaries = findMariaDb();
@@ -92,7 +92,6 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     }
   } finally {
     for (const t of targets) await t.close();
-    files.remove();
   }
 
   const engine = sql.get('enginekit');
@@ -102,7 +101,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     engineTop.length === answer.length &&
     engineTop.every((r, i) => Number(r[0]) === answer[i]?.[0] && r[2] === answer[i]?.[1]);
   const mariaAgrees =
-    maria === undefined ? null : maria.cold.every((r) => JSON.stringify(r.answer) === JSON.stringify(engineTop));
+    maria === undefined
+      ? null
+      : maria.cold.every((r) => JSON.stringify(r.answer) === JSON.stringify(engineTop));
 
   // The post's counter table, IO-bound: ours (package path) and MariaDB's, column by column.
   const columns: Column[] = [
@@ -202,11 +203,12 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       title: `IO-bound counters of Q10 (SF ${sf}, cold pool at 8 % of the data): the post, ours (package path), MariaDB`,
       columns,
       rows: counterRows,
-      note: `Ours: i_o_orderdate range → orders by primary key (DS-MRR when on, rowid-ordered) → lineitem, customer, nation by key, over ${trees.pages} pages of 16 KiB, pool ${poolPages} pages, hdd model, deterministic. Select_scan/Sort_scan are the server's, not the plan's: the package path has no server layer (0). MariaDB: ${mariaNote}; run with FORCE INDEX (i_o_orderdate) on orders (the post\'s good plan: as written, 10.11 takes the bad one and never uses MRR).`,
+      note: `Ours: i_o_orderdate range → orders by primary key (DS-MRR when on, rowid-ordered) → lineitem, customer, nation by key, over ${trees.pages} pages of 16 KiB, pool ${poolPages} pages, hdd model, deterministic. Select_scan/Sort_scan are the server's, not the plan's: the package path has no server layer (0). MariaDB: ${mariaNote}; run with FORCE INDEX (i_o_orderdate) on orders (the post's good plan: as written, 10.11 takes the bad one and never uses MRR).`,
     },
     {
       id: 'time-io',
-      title: 'IO-bound query time: package path (CPU measured, I/O modeled), engine SQL path, MariaDB (wall, real disk, O_DIRECT)',
+      title:
+        'IO-bound query time: package path (CPU measured, I/O modeled), engine SQL path, MariaDB (wall, real disk, O_DIRECT)',
       columns: [
         { key: 'config', label: 'configuration' },
         { key: 'pkgCpuMs', label: 'packages CPU ms', digits: 1 },
@@ -249,10 +251,20 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       series: [
         { name: 'packages (modeled hdd)', points: timeRows.map((r) => ({ x: r.config, y: r.pkgModeledS })) },
         ...(engine
-          ? [{ name: 'engine SQL (modeled hdd)', points: timeRows.map((r) => ({ x: r.config, y: r.sqlModeledS ?? 0 })) }]
+          ? [
+              {
+                name: 'engine SQL (modeled hdd)',
+                points: timeRows.map((r) => ({ x: r.config, y: r.sqlModeledS ?? 0 })),
+              },
+            ]
           : []),
         ...(maria
-          ? [{ name: 'MariaDB (wall)', points: timeRows.map((r) => ({ x: r.config, y: (r.mariaMs ?? 0) / 1000 })) }]
+          ? [
+              {
+                name: 'MariaDB (wall)',
+                points: timeRows.map((r) => ({ x: r.config, y: (r.mariaMs ?? 0) / 1000 })),
+              },
+            ]
           : []),
       ],
     },
@@ -264,7 +276,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       yLabel: 'pages read',
       series: [
         { name: 'ours (packages)', points: timeRows.map((r) => ({ x: r.config, y: r.pkgPages })) },
-        ...(maria ? [{ name: 'MariaDB', points: timeRows.map((r) => ({ x: r.config, y: r.mariaPages ?? 0 })) }] : []),
+        ...(maria
+          ? [{ name: 'MariaDB', points: timeRows.map((r) => ({ x: r.config, y: r.mariaPages ?? 0 })) }]
+          : []),
       ],
     },
     {
@@ -276,7 +290,10 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       series: [
         {
           name: 'ours',
-          points: MRR_CONFIGS.slice(1).map((c, j) => ({ x: (c.mrr_buffer_size ?? 0) / KiB, y: refills(j + 1) })),
+          points: MRR_CONFIGS.slice(1).map((c, j) => ({
+            x: (c.mrr_buffer_size ?? 0) / KiB,
+            y: refills(j + 1),
+          })),
         },
         ...(maria
           ? [
@@ -318,7 +335,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       configs: MRR_CONFIGS,
       paths: {
         packages: 'ran: @enginekit/mrr acts on mrr and mrr_buffer_size',
-        engineSql: engine?.acted ? 'ran, and the switches changed its counters' : 'ran; the engine does not act on mrr yet (same counters for every configuration)',
+        engineSql: engine?.acted
+          ? 'ran, and the switches changed its counters'
+          : 'ran; the engine does not act on mrr yet (same counters for every configuration)',
         mariadb: binaries?.version ?? 'not installed',
       },
       query: sqlText,

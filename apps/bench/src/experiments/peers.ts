@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TPCH_QUERY_COUNT, tpchQuery, tpchVariant } from '@enginekit/tpch';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
@@ -52,7 +52,11 @@ interface System {
   run(q: Query): Promise<Rows>;
 }
 
-async function measure(s: System, q: Query, runs: number): Promise<{ rows: Rows; ms: number[]; error?: string }> {
+async function measure(
+  s: System,
+  q: Query,
+  runs: number,
+): Promise<{ rows: Rows; ms: number[]; error?: string }> {
   try {
     const rows = await s.run(q);
     const ms: number[] = [];
@@ -71,13 +75,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const sf = ctx.sf ?? (ctx.quick ? 0.01 : 0.1);
   const runs = ctx.quick ? 1 : 5;
   const list = queries(ctx.all === true, sf);
-  const files = TpchFiles.create(sf, ctx.log);
+  const files = TpchFiles.shared(sf, ctx.log);
+  const dir = mkdtempSync(join(files.dir, 'peers-'));
   try {
     ctx.log('peers: loading SQLite and DuckDB from the same .tbl files');
     const t0 = performance.now();
-    const sqlite = loadSqliteTpch(files.tbl, join(files.dir, 'peer.sqlite'));
+    const sqlite = loadSqliteTpch(files.tbl, join(dir, 'peer.sqlite'));
     const t1 = performance.now();
-    const duck = await loadDuckTpch(files.tbl, join(files.dir, 'peer.duckdb'));
+    const duck = await loadDuckTpch(files.tbl, join(dir, 'peer.duckdb'));
     const t2 = performance.now();
     const db = files.open(Math.max(64 << 20, Math.ceil(files.dbBytes * 1.5)));
     const session = db.session();
@@ -126,7 +131,11 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
         ctx.log(`peers: ${q.name}`);
         const m = [];
         for (const s of systems) m.push(await measure(s, q, runs));
-        const [ek, lite, dk] = m as [Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>];
+        const [ek, lite, dk] = m as [
+          Awaited<ReturnType<typeof measure>>,
+          Awaited<ReturnType<typeof measure>>,
+          Awaited<ReturnType<typeof measure>>,
+        ];
         const med = (x: typeof ek): number | null => (x.ms.length ? spread(x.ms).median : null);
         const e = med(ek);
         const l = med(lite);
@@ -150,16 +159,28 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     }
     const sizes = {
       enginekit: files.dbBytes,
-      sqlite: statSync(join(files.dir, 'peer.sqlite')).size,
-      duckdb: statSync(join(files.dir, 'peer.duckdb')).size,
+      sqlite: statSync(join(dir, 'peer.sqlite')).size,
+      duckdb: statSync(join(dir, 'peer.duckdb')).size,
     };
     sqlite.close();
     duck.conn.closeSync();
     duck.instance.closeSync();
     const loadRows = [
-      { system: 'enginekit (loadTpch: bulk load, DBT3 indexes)', loadS: round(files.loadMs / 1000, 2), mib: round(sizes.enginekit / 2 ** 20, 1) },
-      { system: 'SQLite (INSERT in one transaction, DBT3 indexes, ANALYZE)', loadS: round((t1 - t0) / 1000, 2), mib: round(sizes.sqlite / 2 ** 20, 1) },
-      { system: 'DuckDB (read_csv, no indexes)', loadS: round((t2 - t1) / 1000, 2), mib: round(sizes.duckdb / 2 ** 20, 1) },
+      {
+        system: 'enginekit (loadTpch: bulk load, DBT3 indexes)',
+        loadS: round(files.loadMs / 1000, 2),
+        mib: round(sizes.enginekit / 2 ** 20, 1),
+      },
+      {
+        system: 'SQLite (INSERT in one transaction, DBT3 indexes, ANALYZE)',
+        loadS: round((t1 - t0) / 1000, 2),
+        mib: round(sizes.sqlite / 2 ** 20, 1),
+      },
+      {
+        system: 'DuckDB (read_csv, no indexes)',
+        loadS: round((t2 - t1) / 1000, 2),
+        mib: round(sizes.duckdb / 2 ** 20, 1),
+      },
     ];
     const matched = resultRows.filter((r) => r.engineMatches === true).length;
     const claims: Claim[] = [
@@ -216,9 +237,18 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
         xLabel: 'query',
         yLabel: 'ms',
         series: [
-          { name: 'enginekit', points: resultRows.map((r) => ({ x: String(r.query), y: Number(r.engineMs ?? 0) })) },
-          { name: 'SQLite', points: resultRows.map((r) => ({ x: String(r.query), y: Number(r.sqliteMs ?? 0) })) },
-          { name: 'DuckDB', points: resultRows.map((r) => ({ x: String(r.query), y: Number(r.duckMs ?? 0) })) },
+          {
+            name: 'enginekit',
+            points: resultRows.map((r) => ({ x: String(r.query), y: Number(r.engineMs ?? 0) })),
+          },
+          {
+            name: 'SQLite',
+            points: resultRows.map((r) => ({ x: String(r.query), y: Number(r.sqliteMs ?? 0) })),
+          },
+          {
+            name: 'DuckDB',
+            points: resultRows.map((r) => ({ x: String(r.query), y: Number(r.duckMs ?? 0) })),
+          },
         ],
       },
     ];
@@ -230,7 +260,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       data: detail,
     };
   } finally {
-    files.remove();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -239,7 +269,7 @@ export const peers: Experiment = {
   title: 'TPC-H in enginekit, SQLite and DuckDB on the same data: answers, times, load and size',
   post: {
     title: 'The engine beside the embedded databases a user would otherwise pick',
-    source: '— (the project\'s own comparison)',
+    source: "— (the project's own comparison)",
     claim: 'Every answer matches; the times and ratios say where the engine stands.',
   },
   options: '--sf N (default 0.1; 0.01 with --quick), --all (the 22 queries)',

@@ -75,7 +75,8 @@ function rowLengths(data: TblData): Int32Array {
   for (const c of data.columns) {
     const t = c.type;
     if (t.kind === 'varchar' && 'offsets' in c) {
-      for (let i = 0; i < data.rows; i++) out[i] = (out[i] as number) + 1 + (c.offsets[i + 1] as number) - (c.offsets[i] as number);
+      for (let i = 0; i < data.rows; i++)
+        out[i] = (out[i] as number) + 1 + (c.offsets[i + 1] as number) - (c.offsets[i] as number);
       continue;
     }
     const w =
@@ -94,7 +95,13 @@ export function u32be(v: number, out: Uint8Array = new Uint8Array(4), off = 0): 
 }
 
 export function readU32be(b: Uint8Array, off = 0): number {
-  return (((b[off] as number) << 24) | ((b[off + 1] as number) << 16) | ((b[off + 2] as number) << 8) | (b[off + 3] as number)) >>> 0;
+  return (
+    (((b[off] as number) << 24) |
+      ((b[off + 1] as number) << 16) |
+      ((b[off + 2] as number) << 8) |
+      (b[off + 3] as number)) >>>
+    0
+  );
 }
 
 export function parseTable(table: TpchTable, sf: number): TblData {
@@ -118,7 +125,8 @@ export function buildDbt3Trees(sf: number): Dbt3Trees {
     const len = rowLengths(nation);
     const key = nums(nation, 'n_nationkey');
     const load = nationTree.bulkLoader();
-    for (let i = 0; i < nation.rows; i++) load.add(u32be(key[i] as number, k4), new Uint8Array(len[i] as number));
+    for (let i = 0; i < nation.rows; i++)
+      load.add(u32be(key[i] as number, k4), new Uint8Array(len[i] as number));
     load.finish();
   }
   const customerTree = clustered();

@@ -11,7 +11,16 @@ import {
   tupleCodec,
 } from '@enginekit/join-algos';
 import type { BytesRowIdIndexReader, RowFetcher, RowId } from '@enginekit/mrr';
-import { type Dbt3Trees, col, epochDay, nums, type OpenTrees, openDbt3, readU32be, u32be } from './dbt3-trees.js';
+import {
+  type Dbt3Trees,
+  col,
+  epochDay,
+  nums,
+  type OpenTrees,
+  openDbt3,
+  readU32be,
+  u32be,
+} from './dbt3-trees.js';
 
 /** Q3 as the join post ran it: segment AUTOMOBILE, 1995-03-09. */
 export const Q3_DAY: number = epochDay('1995-03-09');
@@ -106,7 +115,13 @@ const codec = tupleCodec(['int32', 'int32', 'int32']);
 const day = (d: number): string => new Date(d * 86_400_000).toISOString().slice(0, 10);
 
 /** One run of Q3's join on a fresh pool of `poolPages` (cold over the hdd model when `hdd`). */
-export function runQ3(trees: Dbt3Trees, driving: readonly Tuple[], config: BkaConfig, poolPages: number, hdd: boolean): Q3Run {
+export function runQ3(
+  trees: Dbt3Trees,
+  driving: readonly Tuple[],
+  config: BkaConfig,
+  poolPages: number,
+  hdd: boolean,
+): Q3Run {
   const db = openDbt3(trees, poolPages, hdd);
   const sums = new Map<number, [number, Tuple]>();
   const emit = (o: Tuple, l: Uint8Array | null): void => {
@@ -129,7 +144,14 @@ export function runQ3(trees: Dbt3Trees, driving: readonly Tuple[], config: BkaCo
     config.join_cache_level === 2
       ? 0
       : (allocateJoinBuffers(
-          [joinBufferNeeds({ outerCodec: codec, type: 'inner', algorithm: hashed ? 'BKAH' : 'BKA', reader: orderkeyReader(db.i_l_orderkey) })],
+          [
+            joinBufferNeeds({
+              outerCodec: codec,
+              type: 'inner',
+              algorithm: hashed ? 'BKAH' : 'BKA',
+              reader: orderkeyReader(db.i_l_orderkey),
+            }),
+          ],
           {
             join_buffer_size: config.join_buffer_size,
             join_buffer_space_limit: config.join_buffer_space_limit,

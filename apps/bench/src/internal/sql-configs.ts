@@ -47,7 +47,9 @@ const MIN_POOL = 6 << 20;
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? (s[s.length >> 1] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+  return s.length % 2
+    ? (s[s.length >> 1] as number)
+    : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 };
 
 async function once(
@@ -121,6 +123,6 @@ export async function runSqlConfigs<C extends { readonly label: string }>(
 export function sqlNote(engine: SqlConfigRuns | undefined): string {
   if (engine === undefined) return 'The engine SQL path did not run.';
   return engine.acted
-    ? 'Engine SQL path: the post\'s statements (SET optimizer_switch, the buffer variables) through @enginekit/engine\'s Session; it counted DS-MRR (Handler_mrr_init), so it acts on them.'
-    : 'Engine SQL path: the post\'s statements through @enginekit/engine\'s Session run, but its optimizer does not act on these switches yet, so no run counts Handler_mrr_init and the configurations read the same pages (give or take the pool\'s clock-based aging); the package path is the one that measures the technique.';
+    ? "Engine SQL path: the post's statements (SET optimizer_switch, the buffer variables) through @enginekit/engine's Session; it counted DS-MRR (Handler_mrr_init), so it acts on them."
+    : "Engine SQL path: the post's statements through @enginekit/engine's Session run, but its optimizer does not act on these switches yet, so no run counts Handler_mrr_init and the configurations read the same pages (give or take the pool's clock-based aging); the package path is the one that measures the technique.";
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database, loadTpch } from '@enginekit/engine';
@@ -27,6 +27,22 @@ export class TpchFiles {
     this.generateMs = generateMs;
     this.loadMs = loadMs;
     this.dbBytes = statSync(this.db).size;
+  }
+
+  static #shared = new Map<number, TpchFiles>();
+
+  /**
+   * The files of scale factor `sf` for this process: generated and loaded on first use, shared by
+   * every experiment after (a tour loads each scale factor once), removed when the process exits.
+   * Experiments open the database read-only in spirit: they change nothing in it.
+   */
+  static shared(sf: number, log: (line: string) => void): TpchFiles {
+    let f = TpchFiles.#shared.get(sf);
+    if (f === undefined || !existsSync(f.db)) {
+      f = TpchFiles.create(sf, log);
+      TpchFiles.#shared.set(sf, f);
+    }
+    return f;
   }
 
   static create(sf: number, log: (line: string) => void): TpchFiles {

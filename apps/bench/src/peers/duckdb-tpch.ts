@@ -3,7 +3,10 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { TPCH_SCHEMA, TPCH_TABLES } from '@enginekit/tpch';
 
 /** TPC-H from `.tbl` files into a DuckDB file limited to one thread (DECIMAL(15,2), DATE). */
-export async function loadDuckTpch(tbl: string, file: string): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+export async function loadDuckTpch(
+  tbl: string,
+  file: string,
+): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
   const instance = await DuckDBInstance.create(file, { threads: '1' });
   const conn = await instance.connect();
   for (const t of TPCH_TABLES) {

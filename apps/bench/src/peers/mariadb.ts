@@ -88,7 +88,11 @@ export class MariaDb {
     hookExit();
     const base = process.env.ENGINEKIT_BENCH_MARIADB_DIR ?? tmpdir();
     mkdirSync(base, { recursive: true });
-    const server = new MariaDb(binaries, mkdtempSync(join(base, 'enginekit-mariadb-')), options.log ?? (() => {}));
+    const server = new MariaDb(
+      binaries,
+      mkdtempSync(join(base, 'enginekit-mariadb-')),
+      options.log ?? (() => {}),
+    );
     live.add(server);
     try {
       execFileSync(
@@ -140,7 +144,8 @@ export class MariaDb {
     this.#child = child;
     const deadline = Date.now() + 30_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`mariadbd exited with ${child.exitCode}: ${this.#errorTail()}`);
+      if (child.exitCode !== null)
+        throw new Error(`mariadbd exited with ${child.exitCode}: ${this.#errorTail()}`);
       try {
         this.#conn = await mysql.createConnection({
           socketPath: this.socket,
@@ -150,7 +155,8 @@ export class MariaDb {
         });
         break;
       } catch (e) {
-        if (Date.now() > deadline) throw new Error(`mariadbd did not accept connections in 30 s: ${String(e)}`);
+        if (Date.now() > deadline)
+          throw new Error(`mariadbd did not accept connections in 30 s: ${String(e)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -52,7 +52,9 @@ export class EngineTarget implements SqlTarget {
   }
 
   async query(sql: string): Promise<string[][]> {
-    return this.#s().query(sql).rows.map((r) => r.map(text));
+    return this.#s()
+      .query(sql)
+      .rows.map((r) => r.map(text));
   }
 
   async status(): Promise<Record<string, number>> {

@@ -26,7 +26,9 @@ export function loadSqliteTpch(tbl: string, file: string): Sqlite.Database {
       `CREATE TABLE ${t} (${cols.map((c) => `${c.name} ${sqliteType(c.type)} NOT NULL`).join(', ')}, PRIMARY KEY (${keys.primaryKey.join(', ')})) WITHOUT ROWID`,
     );
     const ins = db.prepare(`INSERT INTO ${t} VALUES (${cols.map(() => '?').join(', ')})`);
-    const numeric = cols.map((c) => c.type.kind === 'int' || c.type.kind === 'bigint' || c.type.kind === 'decimal');
+    const numeric = cols.map(
+      (c) => c.type.kind === 'int' || c.type.kind === 'bigint' || c.type.kind === 'decimal',
+    );
     const text = readFileSync(join(tbl, `${t}.tbl`), 'latin1');
     const values: unknown[] = new Array(cols.length);
     let start = 0;
@@ -46,7 +48,12 @@ export function loadSqliteTpch(tbl: string, file: string): Sqlite.Database {
   return db;
 }
 
-const UNIT: Readonly<Record<string, 'day' | 'month' | 'year'>> = { day: 'day', days: 'day', month: 'month', year: 'year' };
+const UNIT: Readonly<Record<string, 'day' | 'month' | 'year'>> = {
+  day: 'day',
+  days: 'day',
+  month: 'month',
+  year: 'year',
+};
 
 function shift(date: string, sign: number, n: number, unit: 'day' | 'month' | 'year'): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
@@ -62,22 +69,27 @@ function shift(date: string, sign: number, n: number, unit: 'day' | 'month' | 'y
  * 'YYYY-MM-DD' text, `extract(year from x)`, `substring(x from a for b)`, index hints.
  */
 export function toSqlite(sql: string): string {
-  return sql
-    .replace(
-      /date_add\(\s*'(\d{4}-\d{2}-\d{2})'\s*,\s*interval\s+'?(\d+)'?\s+(\w+)\s*\)/gi,
-      (_m, d: string, n: string, u: string) => `'${shift(d, 1, Number(n), UNIT[u.toLowerCase()] ?? 'day')}'`,
-    )
-    .replace(
-      /date\s+'(\d{4}-\d{2}-\d{2})'\s*([+-])\s*interval\s+'(\d+)'\s+(\w+)(\s*\(\d+\))?/gi,
-      (_m, d: string, s: string, n: string, u: string) =>
-        `'${shift(d, s === '-' ? -1 : 1, Number(n), UNIT[u.toLowerCase()] ?? 'day')}'`,
-    )
-    .replace(/date\s+'(\d{4}-\d{2}-\d{2})'/gi, "'$1'")
-    .replace(/extract\(\s*year\s+from\s+([\w.]+)\s*\)/gi, "cast(strftime('%Y', $1) as integer)")
-    .replace(/substring\(\s*([\w.]+)\s+from\s+(\d+)\s+for\s+(\d+)\s*\)/gi, 'substr($1, $2, $3)')
-    .replace(/FORCE INDEX \((\w+)\)/gi, 'INDEXED BY $1')
-    // REAL arithmetic: .06 - 0.01 is just below the stored 0.05, so constant bounds are folded.
-    .replace(/(\d*\.\d+)\s*([+-])\s*(\d*\.\d+)/g, (_m, a: string, s: string, b: string) =>
-      (Number(a) + (s === '-' ? -1 : 1) * Number(b)).toFixed(Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0)),
-    );
+  return (
+    sql
+      .replace(
+        /date_add\(\s*'(\d{4}-\d{2}-\d{2})'\s*,\s*interval\s+'?(\d+)'?\s+(\w+)\s*\)/gi,
+        (_m, d: string, n: string, u: string) =>
+          `'${shift(d, 1, Number(n), UNIT[u.toLowerCase()] ?? 'day')}'`,
+      )
+      .replace(
+        /date\s+'(\d{4}-\d{2}-\d{2})'\s*([+-])\s*interval\s+'(\d+)'\s+(\w+)(\s*\(\d+\))?/gi,
+        (_m, d: string, s: string, n: string, u: string) =>
+          `'${shift(d, s === '-' ? -1 : 1, Number(n), UNIT[u.toLowerCase()] ?? 'day')}'`,
+      )
+      .replace(/date\s+'(\d{4}-\d{2}-\d{2})'/gi, "'$1'")
+      .replace(/extract\(\s*year\s+from\s+([\w.]+)\s*\)/gi, "cast(strftime('%Y', $1) as integer)")
+      .replace(/substring\(\s*([\w.]+)\s+from\s+(\d+)\s+for\s+(\d+)\s*\)/gi, 'substr($1, $2, $3)')
+      .replace(/FORCE INDEX \((\w+)\)/gi, 'INDEXED BY $1')
+      // REAL arithmetic: .06 - 0.01 is just below the stored 0.05, so constant bounds are folded.
+      .replace(/(\d*\.\d+)\s*([+-])\s*(\d*\.\d+)/g, (_m, a: string, s: string, b: string) =>
+        (Number(a) + (s === '-' ? -1 : 1) * Number(b)).toFixed(
+          Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0),
+        ),
+      )
+  );
 }
