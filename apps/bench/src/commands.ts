@@ -8,6 +8,7 @@ import { renderReport } from './report/html.js';
 import { appRoot, resultsDir, writeFileAtomic } from './results-dir.js';
 import { runExperiment, saveResult } from './runner.js';
 import { formatTable } from './text-table.js';
+import { TpchFiles } from './internal/tpch-files.js';
 
 export const USAGE = `enginekit-bench: the posts' experiments on enginekit's packages
 
@@ -22,7 +23,8 @@ experiment  runs one experiment, prints its tables beside the post's figures, wr
 report      turns results into one self-contained HTML page (default: the latest result of
             each experiment in the results folder, --all for every one; --out FILE, default
             results/report.html)
-tour        every experiment in turn (--quick unless --full), then the report of those runs
+tour        TPC-H SF 0.01 generated and loaded, every experiment in turn (--quick unless
+            --full), their tables, then the report of those runs and where it is
 collect     runs every package's benny suite (pnpm run bench in each; build first) and writes
             their cases and tables with the machine info (default: results/collect/<time>.json)
 `;
@@ -114,11 +116,29 @@ export function collectCommand(argv: readonly string[], out: Out, log: Out): str
 export async function tourCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {
   const { positional, flags } = parseArgs(argv, [], ['full']);
   if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
+  // Progress on a terminal; nothing of it in CI or when stderr is a file.
+  const progress: Out = process.stderr.isTTY && !process.env.CI ? log : () => {};
+  const t0 = performance.now();
+  const step = (text: string): void =>
+    progress(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${text}\n`);
+  if (!flags.has('full')) {
+    step('generating TPC-H SF 0.01 and loading it into enginekit (shared by the SQL experiments)');
+    const files = TpchFiles.shared(0.01, (l) => step(l));
+    out(
+      `TPC-H SF 0.01: generated in ${(files.generateMs / 1000).toFixed(1)} s, loaded in ${(files.loadMs / 1000).toFixed(1)} s (${(files.dbBytes / 2 ** 20).toFixed(1)} MiB)\n\n`,
+    );
+  }
   const files: string[] = [];
   for (const [i, e] of EXPERIMENTS.entries()) {
-    log(`[${i + 1}/${EXPERIMENTS.length}] ${e.name}\n`);
-    files.push(await experimentCommand([e.name, ...(flags.has('full') ? [] : ['--quick'])], out, log));
+    step(`${i + 1}/${EXPERIMENTS.length} ${e.name}`);
+    files.push(
+      await experimentCommand([e.name, ...(flags.has('full') ? [] : ['--quick'])], out, (l) =>
+        step(l.trimEnd()),
+      ),
+    );
     out('\n');
   }
-  return reportCommand(files, out);
+  const report = reportCommand(files, out);
+  out(`\nThe tour took ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report: ${report}\n`);
+  return report;
 }

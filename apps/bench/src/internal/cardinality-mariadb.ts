@@ -14,7 +14,12 @@ export interface MariaDbCardinality {
   readonly transientMax: number;
 }
 
-async function spreadOf(server: MariaDb, table: string, index: string, runs: number): Promise<[number, number]> {
+async function spreadOf(
+  server: MariaDb,
+  table: string,
+  index: string,
+  runs: number,
+): Promise<[number, number]> {
   let min = Number.POSITIVE_INFINITY;
   let max = 0;
   for (let i = 0; i < runs; i++) {
@@ -57,7 +62,9 @@ export async function mariaDbCardinality(
     const rows: MariaDbCardinality[] = [];
     for (const { table, index } of indexes) {
       const column = DBT3_KEYS[table].indexes.find((i) => i.name === index)?.columns[0];
-      const [exact] = await server.query<{ n: number | string }>(`SELECT COUNT(DISTINCT ${column}) AS n FROM ${table}`);
+      const [exact] = await server.query<{ n: number | string }>(
+        `SELECT COUNT(DISTINCT ${column}) AS n FROM ${table}`,
+      );
       await server.query('SET GLOBAL innodb_stats_persistent = ON');
       const p = await spreadOf(server, table, index, runs);
       await server.query('SET GLOBAL innodb_stats_persistent = OFF');
