@@ -35,7 +35,7 @@ export function listCommand(out: Out): void {
   out('experiments:\n');
   for (const e of EXPERIMENTS)
     out(`  ${e.name.padEnd(12)} ${e.title}${e.options ? `  [${e.options}]` : ''}\n`);
-  out('planned (need the SQL engine):\n');
+  out('planned:\n');
   for (const [name, why] of Object.entries(PLANNED)) out(`  ${name.padEnd(12)} ${why}\n`);
 }
 
