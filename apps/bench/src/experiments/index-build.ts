@@ -370,7 +370,15 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       xLabel: 'mechanics',
       yLabel: 'ms',
       series: [
-        { name: 'ms', points: pkgRows.map((r) => ({ x: r.contender, y: r.ms, low: r.min, high: r.max })) },
+        {
+          name: 'ms',
+          points: pkgRows.map((r) => ({
+            x: String(r.contender),
+            y: Number(r.ms),
+            low: Number(r.min),
+            high: Number(r.max),
+          })),
+        },
       ],
     },
     {
