@@ -31,7 +31,7 @@ const POST: Readonly<Record<string, readonly [number, number, number]>> = {
   Innodb_buffer_pool_read_ahead: [0, 20920, 23734],
   Innodb_buffer_pool_read_requests: [1361851, 1263290, 1235781],
   Innodb_buffer_pool_reads: [120548, 102672, 76832],
-  Innodb_data_read: [1.84 * 2 ** 30, 1.89 * 2 ** 30, 1.53 * 2 ** 30],
+  Innodb_data_read: [Math.round(1.84 * 2 ** 30), Math.round(1.89 * 2 ** 30), Math.round(1.53 * 2 ** 30)],
   Innodb_data_reads: [120552, 103011, 77213],
   Innodb_pages_read: [120548, 123592, 100566],
   Innodb_rows_read: [799239, 914146, 912318],
