@@ -342,14 +342,11 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     {
       id: 'buffer-sweep',
       kind: 'lines',
-      title: 'join_buffer_size sweep: buffer fills and modeled I/O seconds',
-      xLabel: 'join_buffer_size KiB',
-      yLabel: 'count / seconds',
+      title: 'join_buffer_size sweep (BKA, IO-bound): modeled I/O seconds',
+      xLabel: 'join_buffer_size KiB (log scale)',
+      yLabel: 'modeled s',
+      xScale: 'log',
       series: [
-        {
-          name: 'buffer fills',
-          points: sweep.map((r, i) => ({ x: (sizes[i] as number) / K, y: r.counters.joinBufferFills ?? 0 })),
-        },
         {
           name: 'modeled I/O s',
           points: sweepRows.map((r, i) => ({ x: (sizes[i] as number) / K, y: r.modeledS })),

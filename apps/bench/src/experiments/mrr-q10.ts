@@ -285,8 +285,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       id: 'buffer-sweep',
       kind: 'lines',
       title: 'mrr_buffer_size sweep: Handler_mrr_rowid_refills',
-      xLabel: 'mrr_buffer_size KiB',
+      xLabel: 'mrr_buffer_size KiB (log scale)',
       yLabel: 'refills',
+      xScale: 'log',
       series: [
         {
           name: 'ours',
