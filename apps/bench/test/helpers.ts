@@ -5,6 +5,9 @@ import type { ExperimentResult, Table } from '../src/result.js';
 import { checkResult } from '../src/result.js';
 import { runExperiment } from '../src/runner.js';
 
+// The unit suite never needs MariaDB: with it installed or not, the experiments run ours alone here.
+process.env.ENGINEKIT_BENCH_MARIADB = '0';
+
 export const ctx: ExperimentContext = { quick: true, sf: undefined, seed: 20260101, log: () => {} };
 
 /** One `--quick` run; the result survives JSON and still passes the shape check the report applies. */

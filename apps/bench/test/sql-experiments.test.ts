@@ -1,10 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectShape, quick, table } from './helpers.js';
-
-// The unit suite never needs MariaDB: the experiments run ours alone here.
-beforeAll(() => {
-  process.env.ENGINEKIT_BENCH_MARIADB = '0';
-});
 
 describe('mrr-q10 --quick', () => {
   it('rowid refills follow the buffer and fall to 0 once it holds every row id; MRR reads fewer pages', async () => {
