@@ -36,8 +36,9 @@ export interface SqlRun {
 }
 
 export interface SqlConfigRuns {
-  readonly warm: SqlRun[];
-  readonly cold: SqlRun[];
+  /** One run per configuration, in order; undefined where the configuration was skipped. */
+  readonly warm: (SqlRun | undefined)[];
+  readonly cold: (SqlRun | undefined)[];
   /** Whether the system acted on the switches: some run counted DS-MRR or a refill. */
   readonly acted: boolean;
 }
@@ -101,20 +102,28 @@ export async function runSqlConfigs<C extends { readonly label: string }>(
   sql: string,
   dataBytes: number,
   runs: number,
-  coldFraction = 0.08,
+  options: { readonly coldFraction?: number; readonly only?: (index: number) => boolean } = {},
 ): Promise<SqlConfigRuns> {
-  const warm: SqlRun[] = [];
+  const only = options.only ?? (() => true);
+  const warm: (SqlRun | undefined)[] = [];
   await t.open(Math.max(MIN_POOL, Math.ceil(dataBytes * 1.5)), false);
   await t.query(sql);
-  for (const c of configs) warm.push(await once(t, statements(c), sql, c.label, runs));
-  const cold: SqlRun[] = [];
-  const coldPool = Math.max(MIN_POOL, Math.round(dataBytes * coldFraction));
-  for (const c of configs) {
+  for (const [i, c] of configs.entries())
+    warm.push(only(i) ? await once(t, statements(c), sql, c.label, runs) : undefined);
+  const cold: (SqlRun | undefined)[] = [];
+  const coldPool = Math.max(MIN_POOL, Math.round(dataBytes * (options.coldFraction ?? 0.08)));
+  for (const [i, c] of configs.entries()) {
+    if (!only(i)) {
+      cold.push(undefined);
+      continue;
+    }
     await t.open(coldPool, true);
     cold.push(await once(t, statements(c), sql, c.label, 1));
   }
   const acted = [...warm, ...cold].some(
-    (r) => (r.counters.Handler_mrr_init ?? 0) > 0 || (r.counters.Handler_mrr_rowid_refills ?? 0) > 0,
+    (r) =>
+      r !== undefined &&
+      ((r.counters.Handler_mrr_init ?? 0) > 0 || (r.counters.Handler_mrr_rowid_refills ?? 0) > 0),
   );
   return { warm, cold, acted };
 }
