@@ -1,6 +1,7 @@
 import { tpchVariant } from '@enginekit/tpch';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import { buildDbt3Trees, PAGE } from '../internal/dbt3-trees.js';
+import { configBars, counterTable } from '../internal/peer-tables.js';
 import { type BkaConfig, type Q3Run, q3Driving, runQ3 } from '../internal/q3-packages.js';
 import { runSqlConfigs, type SqlConfigRuns, sqlNote } from '../internal/sql-configs.js';
 import { TpchFiles } from '../internal/tpch-files.js';
@@ -8,7 +9,7 @@ import { round } from '../measure.js';
 import { findMariaDb, MARIADB_ABSENT } from '../peers/mariadb.js';
 import { startMariaDbTpch } from '../peers/mariadb-tpch.js';
 import { EngineTarget, MariaDbTarget, type SqlTarget } from '../peers/sql-target.js';
-import type { Chart, Claim, Column, Table } from '../result.js';
+import type { Chart, Claim, Table } from '../result.js';
 
 const K = 1024;
 const M = 1024 * 1024;
@@ -80,8 +81,6 @@ export function bkaStatements(c: BkaConfig): string[] {
     `SET SESSION join_buffer_space_limit=${c.join_buffer_space_limit}`,
   ];
 }
-
-const key = (label: string): string => label.replace(/[^a-z0-9]/gi, '_');
 
 async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const sf = ctx.sf ?? (ctx.quick ? 0.01 : 0.1);
@@ -161,32 +160,6 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const engineAgrees = engine?.cold.every(sqlSame) ?? false;
   const mariaAgrees = maria === undefined ? null : maria.cold.every(sqlSame);
 
-  const columns: Column[] = [
-    { key: 'counter', label: 'counter' },
-    { key: 'post55', label: 'post: MySQL 5.5' },
-    { key: 'postM', label: 'post: MariaDB 5.5' },
-    { key: 'postM6', label: 'post: MariaDB 5.5 6M' },
-  ];
-  for (const c of BKA_CONFIGS) {
-    columns.push({ key: `ek_${key(c.label)}`, label: `ours ${c.label}` });
-    if (maria) columns.push({ key: `m_${key(c.label)}`, label: `MariaDB ${c.label}` });
-  }
-  const counterRows = ['joinBufferFills', ...COUNTERS].map((name) => {
-    const p = POST[name];
-    const row: Record<string, string | number | null> = {
-      counter: name === 'joinBufferFills' ? 'join buffer fills' : name,
-      post55: p && Number.isFinite(p[0]) ? p[0] : null,
-      postM: p?.[1] ?? null,
-      postM6: p?.[2] ?? null,
-    };
-    BKA_CONFIGS.forEach((c, i) => {
-      row[`ek_${key(c.label)}`] = cold[i]?.counters[name] ?? null;
-      if (maria)
-        row[`m_${key(c.label)}`] =
-          name === 'joinBufferFills' ? null : (maria.cold[i]?.counters[name] ?? null);
-    });
-    return row;
-  });
   const timeRows = BKA_CONFIGS.map((c, i) => ({
     config: c.label,
     ran: `${cold[i]?.algorithm}${cold[i]?.grantedBytes ? `, ${Math.round((cold[i]?.grantedBytes ?? 0) / K)}K buffer` : ''}`,
@@ -255,13 +228,18 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   ];
   const rejected = [...new Set(engine?.cold.flatMap((r) => r?.rejected ?? []) ?? [])];
   const tables: Table[] = [
-    {
+    counterTable({
       id: 'counters-io',
       title: `IO-bound counters of Q3 (SF ${sf}, cold pool at 8 % of the data): the post, ours (package path), MariaDB`,
-      columns,
-      rows: counterRows,
       note: `Ours: ${driving.length} driving orders (AUTOMOBILE, before 1995-03-09, in customer order) joined to lineitem through i_l_orderkey: nested loops (each entry's row fetched at once) or BKA/BKAH over DS-MRR with key-ordered scan; ${trees.pages} pages, pool ${poolPages}, hdd model. MariaDB: ${mariaNote}.`,
-    },
+      postLabels: ['MySQL 5.5', 'MariaDB 5.5', 'MariaDB 5.5 6M'],
+      post: POST,
+      counters: ['joinBufferFills', ...COUNTERS],
+      labels: { joinBufferFills: 'join buffer fills' },
+      configs: BKA_CONFIGS,
+      ours: cold.map((r) => r.counters),
+      maria,
+    }),
     {
       id: 'time',
       title:
@@ -312,37 +290,20 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     },
   ];
   const charts: Chart[] = [
-    {
-      id: 'io-time',
-      kind: 'bars',
-      title: 'IO-bound Q3: modeled I/O seconds (ours) and MariaDB wall seconds',
-      xLabel: 'configuration',
-      yLabel: 'seconds',
-      series: [
-        { name: 'packages (modeled hdd)', points: timeRows.map((r) => ({ x: r.config, y: r.pkgModeledS })) },
-        ...(maria
-          ? [
-              {
-                name: 'MariaDB (wall)',
-                points: timeRows.map((r) => ({ x: r.config, y: (r.mariaColdMs ?? 0) / 1000 })),
-              },
-            ]
-          : []),
+    configBars(
+      'io-time',
+      'IO-bound Q3: modeled I/O seconds (ours) and MariaDB wall seconds',
+      'seconds',
+      timeRows,
+      [
+        { name: 'packages (modeled hdd)', y: (r) => r.pkgModeledS },
+        { name: 'MariaDB (wall)', y: (r) => (r.mariaColdMs ?? 0) / 1000, when: maria !== undefined },
       ],
-    },
-    {
-      id: 'pages-read',
-      kind: 'bars',
-      title: 'IO-bound Q3: Innodb_pages_read, ours vs MariaDB',
-      xLabel: 'configuration',
-      yLabel: 'pages read',
-      series: [
-        { name: 'ours (packages)', points: timeRows.map((r) => ({ x: r.config, y: r.pkgPages })) },
-        ...(maria
-          ? [{ name: 'MariaDB', points: timeRows.map((r) => ({ x: r.config, y: r.mariaPages ?? 0 })) }]
-          : []),
-      ],
-    },
+    ),
+    configBars('pages-read', 'IO-bound Q3: Innodb_pages_read, ours vs MariaDB', 'pages read', timeRows, [
+      { name: 'ours (packages)', y: (r) => r.pkgPages },
+      { name: 'MariaDB', y: (r) => r.mariaPages, when: maria !== undefined },
+    ]),
     {
       id: 'buffer-sweep',
       kind: 'lines',

@@ -18,9 +18,18 @@ import {
 import { deriveSeed } from '../internal/seeds.js';
 import { round, spread, timeInterleaved } from '../measure.js';
 import { findMariaDb, MARIADB_ABSENT, MariaDb } from '../peers/mariadb.js';
-import type { Chart, Claim, Table } from '../result.js';
+import type { Chart, Claim, Column, Table } from '../result.js';
 
 const M = 1 << 20;
+
+/** The columns of a timed build: median and min–max of the rounds, and the ratio to the 1M bulk load. */
+const TIME_COLUMNS: readonly Column[] = [
+  { key: 'contender', label: 'mechanics' },
+  { key: 'ms', label: 'ms', digits: 1 },
+  { key: 'min', label: 'min', digits: 1 },
+  { key: 'max', label: 'max', digits: 1 },
+  { key: 'vsBulk', label: '× bulk load 1M', digits: 2 },
+];
 
 /** A fresh secondary-index tree in a pool that holds it (memory device: CPU-bound, as the post's laptop run). */
 function newTree(rows: number): BTree {
@@ -336,11 +345,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       id: 'mechanics',
       title: `How the idx_c entries reach the tree (package path, median of ${rounds} interleaved rounds, ms)`,
       columns: [
-        { key: 'contender', label: 'mechanics' },
-        { key: 'ms', label: 'ms', digits: 1 },
-        { key: 'min', label: 'min', digits: 1 },
-        { key: 'max', label: 'max', digits: 1 },
-        { key: 'vsBulk', label: '× bulk load 1M', digits: 2 },
+        ...TIME_COLUMNS,
         { key: 'runs', label: 'sorted runs' },
         { key: 'passes', label: 'merge passes' },
         { key: 'records', label: 'records' },
@@ -352,13 +357,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   tables.push({
     id: 'io-bound',
     title: `The same builds with a ${poolBytes / M} MiB pool over a file (wall ms, median of ${rounds})`,
-    columns: [
-      { key: 'contender', label: 'mechanics' },
-      { key: 'ms', label: 'ms', digits: 1 },
-      { key: 'min', label: 'min', digits: 1 },
-      { key: 'max', label: 'max', digits: 1 },
-      { key: 'vsBulk', label: '× bulk load 1M', digits: 2 },
-    ],
+    columns: TIME_COLUMNS,
     rows: ioRows,
     note: 'The index (~130 bytes an entry) is several times the pool: the bulk loader writes each page once, in order; inserting entry by entry evicts and rereads pages.',
   });

@@ -2,13 +2,14 @@ import { tpchVariant } from '@enginekit/tpch';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import { buildDbt3Trees, PAGE } from '../internal/dbt3-trees.js';
 import { Q10_COUNTERS, runSqlConfigs, type SqlConfigRuns, sqlNote } from '../internal/sql-configs.js';
+import { configBars, counterTable } from '../internal/peer-tables.js';
 import { type Q10Config, q10Cold, q10Warm } from '../internal/q10-packages.js';
 import { TpchFiles } from '../internal/tpch-files.js';
 import { round, spread, timeInterleaved } from '../measure.js';
 import { findMariaDb, MARIADB_ABSENT } from '../peers/mariadb.js';
 import { startMariaDbTpch } from '../peers/mariadb-tpch.js';
 import { EngineTarget, MariaDbTarget, type SqlTarget } from '../peers/sql-target.js';
-import type { Chart, Claim, Column, Table } from '../result.js';
+import type { Chart, Claim, Table } from '../result.js';
 
 const KiB = 1024;
 /** mrr off, then on at the post's and the sweep's mrr_buffer_size values. */
@@ -38,8 +39,6 @@ const POST: Readonly<Record<string, readonly [number, number, number]>> = {
   Select_scan: [1, 1, 1],
   Sort_scan: [1, 1, 1],
 };
-
-const key = (label: string): string => label.replace(/[^a-z0-9]/gi, '_');
 
 /** SET statements of one configuration (MariaDB's names; the post's switches). */
 export function mrrStatements(c: Q10Config): string[] {
@@ -111,30 +110,6 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       ? null
       : maria.cold.every((r) => r === undefined || JSON.stringify(r.answer) === JSON.stringify(engineTop));
 
-  // The post's counter table, IO-bound: ours (package path) and MariaDB's, column by column.
-  const columns: Column[] = [
-    { key: 'counter', label: 'counter' },
-    { key: 'post55', label: 'post: MySQL 5.5' },
-    { key: 'postM256', label: 'post: MariaDB 5.5 256K' },
-    { key: 'postM4', label: 'post: MariaDB 5.5 4M' },
-  ];
-  for (const c of MRR_CONFIGS) {
-    columns.push({ key: `ek_${key(c.label)}`, label: `ours ${c.label}` });
-    if (maria) columns.push({ key: `m_${key(c.label)}`, label: `MariaDB ${c.label}` });
-  }
-  const counterRows = Q10_COUNTERS.map((name) => {
-    const row: Record<string, string | number | null> = { counter: name };
-    const p = POST[name];
-    row.post55 = p && Number.isFinite(p[0]) ? p[0] : null;
-    row.postM256 = p?.[1] ?? null;
-    row.postM4 = p?.[2] ?? null;
-    MRR_CONFIGS.forEach((c, i) => {
-      row[`ek_${key(c.label)}`] = cold[i]?.counters[name] ?? null;
-      if (maria) row[`m_${key(c.label)}`] = maria.cold[i]?.counters[name] ?? null;
-    });
-    return row;
-  });
-
   const timeRows = MRR_CONFIGS.map((c, i) => {
     const ek = cold[i];
     const e = engine?.cold[i];
@@ -204,13 +179,17 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   ];
 
   const tables: Table[] = [
-    {
+    counterTable({
       id: 'counters-io',
       title: `IO-bound counters of Q10 (SF ${sf}, cold pool at 8 % of the data): the post, ours (package path), MariaDB`,
-      columns,
-      rows: counterRows,
       note: `Ours: i_o_orderdate range → orders by primary key (DS-MRR when on, rowid-ordered) → lineitem, customer, nation by key, over ${trees.pages} pages of 16 KiB, pool ${poolPages} pages, hdd model, deterministic. Select_scan/Sort_scan are the server's, not the plan's: the package path has no server layer (0). MariaDB: ${mariaNote}; run with FORCE INDEX (i_o_orderdate) on orders (the post's good plan: as written, 10.11 takes the bad one and never uses MRR).`,
-    },
+      postLabels: ['MySQL 5.5', 'MariaDB 5.5 256K', 'MariaDB 5.5 4M'],
+      post: POST,
+      counters: Q10_COUNTERS,
+      configs: MRR_CONFIGS,
+      ours: cold.map((r) => r.counters),
+      maria,
+    }),
     {
       id: 'time-io',
       title:
@@ -248,45 +227,21 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   ];
 
   const charts: Chart[] = [
-    {
-      id: 'io-time',
-      kind: 'bars',
-      title: 'IO-bound Q10: modeled I/O seconds per configuration (ours) and MariaDB wall seconds',
-      xLabel: 'configuration',
-      yLabel: 'seconds',
-      series: [
-        { name: 'packages (modeled hdd)', points: timeRows.map((r) => ({ x: r.config, y: r.pkgModeledS })) },
-        ...(engine
-          ? [
-              {
-                name: 'engine SQL (modeled hdd)',
-                points: timeRows.map((r) => ({ x: r.config, y: r.sqlModeledS ?? 0 })),
-              },
-            ]
-          : []),
-        ...(maria
-          ? [
-              {
-                name: 'MariaDB (wall)',
-                points: timeRows.map((r) => ({ x: r.config, y: (r.mariaMs ?? 0) / 1000 })),
-              },
-            ]
-          : []),
+    configBars(
+      'io-time',
+      'IO-bound Q10: modeled I/O seconds per configuration (ours) and MariaDB wall seconds',
+      'seconds',
+      timeRows,
+      [
+        { name: 'packages (modeled hdd)', y: (r) => r.pkgModeledS },
+        { name: 'engine SQL (modeled hdd)', y: (r) => r.sqlModeledS, when: engine !== undefined },
+        { name: 'MariaDB (wall)', y: (r) => (r.mariaMs ?? 0) / 1000, when: maria !== undefined },
       ],
-    },
-    {
-      id: 'pages-read',
-      kind: 'bars',
-      title: 'IO-bound Q10: Innodb_pages_read, ours vs MariaDB',
-      xLabel: 'configuration',
-      yLabel: 'pages read',
-      series: [
-        { name: 'ours (packages)', points: timeRows.map((r) => ({ x: r.config, y: r.pkgPages })) },
-        ...(maria
-          ? [{ name: 'MariaDB', points: timeRows.map((r) => ({ x: r.config, y: r.mariaPages ?? 0 })) }]
-          : []),
-      ],
-    },
+    ),
+    configBars('pages-read', 'IO-bound Q10: Innodb_pages_read, ours vs MariaDB', 'pages read', timeRows, [
+      { name: 'ours (packages)', y: (r) => r.pkgPages },
+      { name: 'MariaDB', y: (r) => r.mariaPages, when: maria !== undefined },
+    ]),
     {
       id: 'buffer-sweep',
       kind: 'lines',

@@ -8,6 +8,7 @@ import {
   type RowFetcher,
   type RowId,
 } from '@enginekit/mrr';
+import { Q10_COUNTERS } from './sql-configs.js';
 import { type Dbt3Trees, epochDay, type OpenTrees, openDbt3, readU32be, u32be } from './dbt3-trees.js';
 
 /** Q10's date range as the MRR post ran it: [1993-08-01, 1993-11-01). */
@@ -122,23 +123,25 @@ export function runQ10(
   return { counters, top, rowIdCapacity: scan.rowIdCapacity };
 }
 
-const POOL_COUNTERS = [
-  'Innodb_buffer_pool_read_ahead',
-  'Innodb_buffer_pool_read_requests',
-  'Innodb_buffer_pool_reads',
-  'Innodb_data_read',
-  'Innodb_data_reads',
-  'Innodb_pages_read',
-] as const;
+/** The pool's counters of the posts' table (the rest of Q10_COUNTERS is the handler's). */
+const POOL_COUNTERS = Q10_COUNTERS.filter(
+  (n) => n.startsWith('Innodb_') && n !== 'Innodb_rows_read',
+) as readonly (
+  | 'Innodb_buffer_pool_read_ahead'
+  | 'Innodb_buffer_pool_read_requests'
+  | 'Innodb_buffer_pool_reads'
+  | 'Innodb_data_read'
+  | 'Innodb_data_reads'
+  | 'Innodb_pages_read'
+)[];
 
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
 
-/** IO-bound: a cold pool of `poolPages` over the hdd model, one run. */
-export function q10Cold(trees: Dbt3Trees, poolPages: number, config: Q10Config): Q10Run {
-  const db = openDbt3(trees, poolPages, true);
+/** One measured run on an open pool: Q10's counters with the pool's, and the CPU it took. */
+function measured(db: OpenTrees, config: Q10Config): Q10Run {
   const c0 = cpuMs();
   const { counters, top, rowIdCapacity } = runQ10(db, config);
   const cpu = cpuMs() - c0;
@@ -146,6 +149,11 @@ export function q10Cold(trees: Dbt3Trees, poolPages: number, config: Q10Config):
   const out: Record<string, number> = { ...counters };
   for (const k of POOL_COUNTERS) out[k] = s[k];
   return { counters: out, top, cpuMs: cpu, modeledMs: db.disk?.stats().modeledMs ?? 0, rowIdCapacity };
+}
+
+/** IO-bound: a cold pool of `poolPages` over the hdd model, one run. */
+export function q10Cold(trees: Dbt3Trees, poolPages: number, config: Q10Config): Q10Run {
+  return measured(openDbt3(trees, poolPages, true), config);
 }
 
 /** In memory: one warm pool holding every page; counters of one run after the warm-up. */
@@ -156,13 +164,7 @@ export function q10Warm(trees: Dbt3Trees): { db: OpenTrees; run: (config: Q10Con
     db,
     run(config) {
       db.pool.resetStats();
-      const c0 = cpuMs();
-      const { counters, top, rowIdCapacity } = runQ10(db, config);
-      const cpu = cpuMs() - c0;
-      const s = db.pool.stats();
-      const out: Record<string, number> = { ...counters };
-      for (const k of POOL_COUNTERS) out[k] = s[k];
-      return { counters: out, top, cpuMs: cpu, modeledMs: 0, rowIdCapacity };
+      return measured(db, config);
     },
   };
 }

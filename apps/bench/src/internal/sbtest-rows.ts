@@ -1,7 +1,9 @@
+import { createGenerator } from '@enginekit/prng';
+
 /**
  * sysbench's `sbtest1` for the index-build experiment: id 1..rows, k, c CHAR(120) as ten groups
  * of 11 digits joined by '-' (119 characters), pad CHAR(60) as five such groups. Seeded
- * (xorshift32), built once in flat buffers before any timing, and the same rows for the
+ * (xoshiro128**), built once in flat buffers before any timing, and the same rows for the
  * package path, the engine and MariaDB.
  */
 export const C_LENGTH = 119;
@@ -23,13 +25,8 @@ function digits(out: Uint8Array, p: number, groups: number, rnd: () => number): 
 }
 
 export function sbtestRows(rows: number, seed: number): SbtestRows {
-  let s = seed >>> 0 || 1;
-  const rnd = (): number => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return s >>> 0;
-  };
+  const gen = createGenerator('xoshiro128**', { seed });
+  const rnd = (): number => gen.nextUint32();
   const k = new Int32Array(rows);
   const c = new Uint8Array(rows * C_LENGTH);
   const pad = new Uint8Array(rows * PAD_LENGTH);
