@@ -61,10 +61,16 @@ const UNIT: Readonly<Record<string, 'day' | 'month' | 'year'>> = {
 function shift(date: string, sign: number, n: number, unit: 'day' | 'month' | 'year'): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const t = new Date(Date.UTC(y, m - 1, d));
-  if (unit === 'day') t.setUTCDate(t.getUTCDate() + sign * n);
-  else if (unit === 'month') t.setUTCMonth(t.getUTCMonth() + sign * n);
-  else t.setUTCFullYear(t.getUTCFullYear() + sign * n);
-  return t.toISOString().slice(0, 10);
+  if (unit === 'day') {
+    t.setUTCDate(t.getUTCDate() + sign * n);
+    return t.toISOString().slice(0, 10);
+  }
+  // Months and years as MySQL adds them: the day is clamped to the end of the target month.
+  const months = y * 12 + (m - 1) + sign * n * (unit === 'year' ? 12 : 1);
+  const ty = Math.floor(months / 12);
+  const tm = months - ty * 12;
+  const last = new Date(Date.UTC(ty, tm + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(ty, tm, Math.min(d, last))).toISOString().slice(0, 10);
 }
 
 /**
