@@ -1,5 +1,6 @@
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { ExperimentContext } from '../src/experiment.js';
+import { cleanupNow } from '../src/internal/cleanup.js';
 import { findExperiment } from '../src/registry.js';
 import type { ExperimentResult, Table } from '../src/result.js';
 import { checkResult } from '../src/result.js';
@@ -7,6 +8,9 @@ import { runExperiment } from '../src/runner.js';
 
 // The unit suite never needs MariaDB: with it installed or not, the experiments run ours alone here.
 process.env.ENGINEKIT_BENCH_MARIADB = '0';
+
+// A test worker may end without an exit event: remove the shared TPC-H files when the file is done.
+afterAll(() => cleanupNow());
 
 export const ctx: ExperimentContext = { quick: true, sf: undefined, seed: 20260101, log: () => {} };
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database, loadTpch } from '@enginekit/engine';
 import { generateTpch } from '@enginekit/tpch';
+import { onExit } from './cleanup.js';
 
 /**
  * One scale factor of TPC-H for the SQL experiments: the dbgen `.tbl` files and enginekit's
@@ -48,7 +49,7 @@ export class TpchFiles {
   static create(sf: number, log: (line: string) => void): TpchFiles {
     const dir = mkdtempSync(join(process.env.ENGINEKIT_BENCH_DIR ?? tmpdir(), 'enginekit-bench-tpch-'));
     const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
-    process.once('exit', cleanup);
+    const release = onExit(cleanup);
     try {
       log(`generating TPC-H SF ${sf}`);
       const t0 = performance.now();
@@ -59,6 +60,7 @@ export class TpchFiles {
       return new TpchFiles(sf, dir, t1 - t0, performance.now() - t1);
     } catch (e) {
       cleanup();
+      release();
       throw e;
     }
   }

@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
+import { onExit } from '../internal/cleanup.js';
 
 /** Where Debian's mariadb-server puts the server and its bootstrap script. */
 const MARIADBD = ['/usr/sbin/mariadbd', '/usr/bin/mariadbd'];
@@ -42,24 +43,6 @@ export interface MariaDbStartOptions {
   readonly log?: (line: string) => void;
 }
 
-/** Every private server still running, so an exit of the process stops them and removes their files. */
-const live = new Set<MariaDb>();
-let hooked = false;
-
-function hookExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.on('exit', () => {
-    for (const s of live) s.killNow();
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      for (const s of live) s.killNow();
-      process.exit(130);
-    });
-  }
-}
-
 /**
  * A private MariaDB server for one experiment: a datadir in a temp folder, a unix socket, no
  * TCP (`--skip-networking`), `O_DIRECT` data files and no buffer-pool load or dump, so a restart
@@ -72,6 +55,7 @@ export class MariaDb {
   #child: ChildProcess | undefined;
   #conn: mysql.Connection | undefined;
   #poolSize = 0;
+  #release: () => void = () => {};
   /** Further server options for the next start (e.g. `--innodb-sort-buffer-size=8M`). */
   extraArgs: string[] = [];
   readonly #log: (line: string) => void;
@@ -85,15 +69,14 @@ export class MariaDb {
 
   /** Bootstraps a datadir and starts the server with the given pool. */
   static async start(binaries: MariaDbBinaries, options: MariaDbStartOptions): Promise<MariaDb> {
-    hookExit();
-    const base = process.env.ENGINEKIT_BENCH_MARIADB_DIR ?? tmpdir();
+    const base = process.env.ENGINEKIT_BENCH_DIR ?? tmpdir();
     mkdirSync(base, { recursive: true });
     const server = new MariaDb(
       binaries,
       mkdtempSync(join(base, 'enginekit-mariadb-')),
       options.log ?? (() => {}),
     );
-    live.add(server);
+    server.#release = onExit(() => server.killNow());
     try {
       execFileSync(
         binaries.installDb,
@@ -224,7 +207,7 @@ export class MariaDb {
       await this.#shutdown();
     } finally {
       rmSync(this.dir, { recursive: true, force: true });
-      live.delete(this);
+      this.#release();
     }
   }
 
@@ -236,7 +219,6 @@ export class MariaDb {
       // already gone
     }
     rmSync(this.dir, { recursive: true, force: true });
-    live.delete(this);
   }
 }
 
