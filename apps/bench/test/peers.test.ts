@@ -6,7 +6,15 @@ describe('peers --quick', () => {
     const r = await quick('peers');
     expectShape(r);
     const rows = table(r, 'queries').rows;
-    expect(rows.map((x) => x.query)).toEqual(['Q1', 'Q3', 'Q6', 'Q10', 'q3-force-index', 'q10-date-add']);
+    expect(rows.map((x) => x.query)).toEqual([
+      'Q1',
+      'Q3',
+      'Q6',
+      'Q10',
+      'q3-force-index',
+      'q10-date-add',
+      'lineitem scan',
+    ]);
     for (const row of rows) {
       expect(row.engineMatches).toBe(true);
       expect(row.sqliteMatches).toBe(true);
