@@ -79,9 +79,10 @@ try {
       problems.push(`chart ${c.id}: ${d.marks} marks (${d.visible} visible), data has ${want}`);
   });
   await tab.screenshot({ path: screenshot, fullPage: false });
-  // A second picture: the charts of one experiment (buffer-pool when present), side by side.
+  // A second picture: the charts of one experiment (REPORT_CHARTS, default bka-q3: bars per
+  // configuration, ours beside MariaDB, the buffer and pool sweeps), side by side.
   const chartsShot = screenshot.replace(/\.png$/, '-charts.png');
-  const section = tab.locator('section[data-experiment="buffer-pool"]');
+  const section = tab.locator(`section[data-experiment="${process.env.REPORT_CHARTS ?? 'bka-q3'}"]`);
   const target = (await section.count()) > 0 ? section : tab.locator('section').first();
   await target.locator('figure').first().scrollIntoViewIfNeeded();
   const figures = await target.locator('figure').all();

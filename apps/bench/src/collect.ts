@@ -127,8 +127,10 @@ export function benchPackages(root: string): [string, string][] {
 }
 
 /**
- * Runs each package's benny suite (`pnpm run bench` in its folder; the packages must be built)
- * one after another and gathers their output, cases and tables with the machine's description.
+ * Runs each package's benny suite through turbo (`turbo run bench --filter=<package>`: the
+ * `bench` task is never cached and builds what it needs first), one package after another so
+ * no two suites share the 2 cores, and gathers their output, cases and tables with the
+ * machine's description and the git commit.
  */
 export function collectBenches(
   root: string,
@@ -145,8 +147,18 @@ export function collectBenches(
   const packages = chosen.map(([name, dir]): PackageBench => {
     log(`collect: ${name}`);
     const t0 = performance.now();
-    const run = spawnSync('pnpm', ['run', '--silent', 'bench'], {
-      cwd: dir,
+    const args = [
+      'exec',
+      'turbo',
+      'run',
+      'bench',
+      `--filter=${name}`,
+      '--output-logs=full',
+      '--log-prefix=none',
+      '--ui=stream',
+    ];
+    const run = spawnSync('pnpm', args, {
+      cwd: root,
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -154,7 +166,7 @@ export function collectBenches(
     return {
       name,
       dir,
-      command: 'pnpm run bench',
+      command: `pnpm ${args.join(' ')}`,
       exitCode: run.status,
       durationMs: Math.round(performance.now() - t0),
       cases: parseBennyCases(output),

@@ -8,11 +8,12 @@ import { renderReport } from './report/html.js';
 import { appRoot, resultsDir, writeFileAtomic } from './results-dir.js';
 import { runExperiment, saveResult } from './runner.js';
 import { formatTable } from './text-table.js';
+import { TpchFiles } from './internal/tpch-files.js';
 
 export const USAGE = `enginekit-bench: the posts' experiments on enginekit's packages
 
   enginekit-bench list
-  enginekit-bench experiment <name> [--sf N] [--json FILE] [--quick] [--seed N]
+  enginekit-bench experiment <name> [--sf N] [--json FILE] [--quick] [--all] [--seed N]
   enginekit-bench report [RESULT.json ...] [--out FILE] [--all]
   enginekit-bench collect [PACKAGE ...] [--json FILE]
   enginekit-bench tour [--full]
@@ -22,7 +23,8 @@ experiment  runs one experiment, prints its tables beside the post's figures, wr
 report      turns results into one self-contained HTML page (default: the latest result of
             each experiment in the results folder, --all for every one; --out FILE, default
             results/report.html)
-tour        every experiment in turn (--quick unless --full), then the report of those runs
+tour        TPC-H SF 0.01 generated and loaded, every experiment in turn (--quick unless
+            --full), their tables, then the report of those runs and where it is
 collect     runs every package's benny suite (pnpm run bench in each; build first) and writes
             their cases and tables with the machine info (default: results/collect/<time>.json)
 `;
@@ -33,12 +35,12 @@ export function listCommand(out: Out): void {
   out('experiments:\n');
   for (const e of EXPERIMENTS)
     out(`  ${e.name.padEnd(12)} ${e.title}${e.options ? `  [${e.options}]` : ''}\n`);
-  out('planned (need the SQL engine):\n');
+  out('planned:\n');
   for (const [name, why] of Object.entries(PLANNED)) out(`  ${name.padEnd(12)} ${why}\n`);
 }
 
 export async function experimentCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {
-  const { positional, flags } = parseArgs(argv, ['sf', 'json', 'seed'], ['quick']);
+  const { positional, flags } = parseArgs(argv, ['sf', 'json', 'seed'], ['quick', 'all']);
   const [name, ...extra] = positional;
   if (name === undefined) throw new UsageError('experiment needs a name (enginekit-bench list shows them)');
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
@@ -55,6 +57,7 @@ export async function experimentCommand(argv: readonly string[], out: Out, log: 
     throw new UsageError(`--seed must be an integer in [0, 2^32), got ${String(seedText)}`);
   const result = await runExperiment(experiment, {
     quick: flags.has('quick'),
+    all: flags.has('all'),
     sf,
     seed,
     log: (l) => log(`${l}\n`),
@@ -113,11 +116,29 @@ export function collectCommand(argv: readonly string[], out: Out, log: Out): str
 export async function tourCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {
   const { positional, flags } = parseArgs(argv, [], ['full']);
   if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
+  // Progress on a terminal; nothing of it in CI or when stderr is a file.
+  const progress: Out = process.stderr.isTTY && !process.env.CI ? log : () => {};
+  const t0 = performance.now();
+  const step = (text: string): void =>
+    progress(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${text}\n`);
+  if (!flags.has('full')) {
+    step('generating TPC-H SF 0.01 and loading it into enginekit (shared by the SQL experiments)');
+    const files = TpchFiles.shared(0.01, (l) => step(l));
+    out(
+      `TPC-H SF 0.01: generated in ${(files.generateMs / 1000).toFixed(1)} s, loaded in ${(files.loadMs / 1000).toFixed(1)} s (${(files.dbBytes / 2 ** 20).toFixed(1)} MiB)\n\n`,
+    );
+  }
   const files: string[] = [];
   for (const [i, e] of EXPERIMENTS.entries()) {
-    log(`[${i + 1}/${EXPERIMENTS.length}] ${e.name}\n`);
-    files.push(await experimentCommand([e.name, ...(flags.has('full') ? [] : ['--quick'])], out, log));
+    step(`${i + 1}/${EXPERIMENTS.length} ${e.name}`);
+    files.push(
+      await experimentCommand([e.name, ...(flags.has('full') ? [] : ['--quick'])], out, (l) =>
+        step(l.trimEnd()),
+      ),
+    );
     out('\n');
   }
-  return reportCommand(files, out);
+  const report = reportCommand(files, out);
+  out(`\nThe tour took ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report: ${report}\n`);
+  return report;
 }

@@ -6,6 +6,8 @@ export interface ExperimentContext {
   readonly quick: boolean;
   /** `--sf N`: the TPC-H scale factor, for the experiments that generate TPC-H data. */
   readonly sf: number | undefined;
+  /** `--all`: every query where an experiment has a short and a long list (peers: the 22). */
+  readonly all?: boolean;
   /** Base seed; every generator an experiment creates is derived from it. */
   readonly seed: number;
   /** Progress lines (stderr in the CLI, silent in tests). */

@@ -1,27 +1,33 @@
 import type { Experiment } from './experiment.js';
 import { bufferPool } from './experiments/buffer-pool.js';
+import { bkaQ3 } from './experiments/bka-q3.js';
 import { cardinality } from './experiments/cardinality.js';
+import { indexBuild } from './experiments/index-build.js';
 import { latches } from './experiments/latches.js';
+import { mrrQ10 } from './experiments/mrr-q10.js';
+import { peers } from './experiments/peers.js';
 import { prngBias } from './experiments/prng-bias.js';
 
 /**
  * Every experiment the CLI can run. A new experiment is a file under `src/experiments/`
  * exporting an {@link Experiment}, plus one line here.
  */
-export const EXPERIMENTS: readonly Experiment[] = [prngBias, cardinality, bufferPool, latches];
+export const EXPERIMENTS: readonly Experiment[] = [
+  prngBias,
+  cardinality,
+  bufferPool,
+  latches,
+  mrrQ10,
+  bkaQ3,
+  indexBuild,
+  peers,
+];
 
 /**
- * Experiments of the posts that need the SQL engine (parser, planner, optimizer, server); they
- * are listed so `experiment <name>` can say why they do not run yet.
+ * Experiments of the posts that are not here yet; listed so `experiment <name>` can say why.
  */
 export const PLANNED: Readonly<Record<string, string>> = {
-  'mrr-q10':
-    'TPC-H Q10 with mrr off/on across mrr_buffer_size, in memory and IO-bound: needs the query engine',
-  'bka-q3': 'TPC-H Q3 under BNL, BKA and BKAH join caches: needs the query engine and the optimizer',
-  'index-build':
-    'ALTER TABLE ADD INDEX / ADD COLUMN with expand_fast_index_creation: needs the query engine (DDL)',
-  peers: 'TPC-H queries in enginekit, SQLite and DuckDB side by side: needs the query engine',
-  oltp: 'sysbench point_select / read_only / read_write: needs the server',
+  oltp: "sysbench point_select / read_only / read_write vs threads and pool instances: from the server's runs",
 };
 
 /** The experiment called `name`, or undefined. */

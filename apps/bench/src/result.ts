@@ -50,6 +50,8 @@ export interface Chart {
   readonly title: string;
   readonly xLabel: string;
   readonly yLabel: string;
+  /** `lines` only: `log` spaces x logarithmically (buffer sizes that grow by factors). Default linear. */
+  readonly xScale?: 'linear' | 'log';
   readonly series: readonly ChartSeries[];
 }
 

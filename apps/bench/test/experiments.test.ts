@@ -1,42 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExperimentContext } from '../src/experiment.js';
-import { EXPERIMENTS, findExperiment } from '../src/registry.js';
-import type { ExperimentResult } from '../src/result.js';
-import { checkResult } from '../src/result.js';
-import { runExperiment } from '../src/runner.js';
-
-const ctx: ExperimentContext = { quick: true, sf: undefined, seed: 20260101, log: () => {} };
-
-async function quick(name: string): Promise<ExperimentResult> {
-  const e = findExperiment(name);
-  if (e === undefined) throw new Error(`no experiment ${name}`);
-  const r = await runExperiment(e, ctx);
-  // The result survives JSON and still passes the shape check the report applies.
-  return checkResult(JSON.parse(JSON.stringify(r)), name);
-}
-
-function table(r: ExperimentResult, id: string) {
-  const t = r.tables.find((x) => x.id === id);
-  if (t === undefined) throw new Error(`${r.experiment} has no table ${id}`);
-  return t;
-}
-
-function expectShape(r: ExperimentResult): void {
-  expect(r.machine.cores).toBeGreaterThan(0);
-  expect(r.machine.nodeVersion).toBe(process.version);
-  expect(r.machine.loadAverage).toHaveLength(3);
-  expect(r.config.quick).toBe(true);
-  expect(r.config.seed).toBe(ctx.seed);
-  expect(r.claims.length).toBeGreaterThan(0);
-  for (const t of r.tables) {
-    expect(t.rows.length).toBeGreaterThan(0);
-    for (const row of t.rows) for (const c of t.columns) expect(row).toHaveProperty(c.key);
-  }
-  for (const c of r.charts) {
-    expect(c.series.length).toBeGreaterThan(0);
-    for (const s of c.series) for (const p of s.points) expect(Number.isFinite(p.y)).toBe(true);
-  }
-}
+import { EXPERIMENTS } from '../src/registry.js';
+import { expectShape, quick, table } from './helpers.js';
 
 describe('registry', () => {
   it('names every experiment once', () => {

@@ -6,9 +6,14 @@
 // package (`pnpm build` first).
 //   node bench/sql-point.js
 //   ENGINE_BENCH_ROWS=100000 ENGINE_BENCH_QUERIES=200000 node bench/sql-point.js
+import { loadavg } from 'node:os';
 import Sqlite from 'better-sqlite3';
 import { Database } from '../dist/index.js';
-import { loadAverage } from './sql-peers.js';
+
+const loadAverage = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
 
 const rows = Number(process.env.ENGINE_BENCH_ROWS ?? 1_000_000);
 const queries = Number(process.env.ENGINE_BENCH_QUERIES ?? 300_000);
@@ -121,7 +126,7 @@ const em = e.length > 0 ? med(e) : undefined;
 if (em !== undefined && em.check !== lm.check)
   console.log(`WARNING: answers differ (${em.check} vs ${lm.check} bytes)`);
 console.log(
-  `\n${POINT} on ${rows} rows, ${queries} random ids per pass, median of 5 passes, load average ${await loadAverage()}:\n`,
+  `\n${POINT} on ${rows} rows, ${queries} random ids per pass, median of 5 passes, load average ${loadAverage()}:\n`,
 );
 console.log('| engine | queries/s | × better-sqlite3 |');
 console.log('|---|---:|---:|');

@@ -2,7 +2,7 @@
 // the CPU cost of buffering and sorting shows (no pages, no device).
 //   pnpm exec tsup && node bench/index.js          200k entries, 10k lookups
 //   MRR_BENCH_ENTRIES=1000000 MRR_BENCH_LOOKUPS=100000 node bench/index.js
-// Page reads over real B+trees in a buffer pool are measured in apps/engine/bench/mrr-io.js.
+// Page reads over real B+trees in a buffer pool are measured by the bench app's mrr-q10 experiment.
 import { runSuites } from './in-memory.js';
 
 await runSuites(

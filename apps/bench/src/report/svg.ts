@@ -112,13 +112,15 @@ function bars(chart: Chart): { body: string; count: number } {
 
 function lines(chart: Chart): { body: string; count: number } {
   const xs = chart.series.flatMap((s) => s.points.map((p) => Number(p.x)));
-  const xMin = Math.min(...xs);
-  const xMax = Math.max(...xs);
+  const log = chart.xScale === 'log' && xs.every((x) => x > 0);
+  const pos = (v: number): number => (log ? Math.log(v) : v);
+  const xMin = Math.min(...xs.map(pos));
+  const xMax = Math.max(...xs.map(pos));
   const { top, step } = niceScale(Math.max(...chart.series.map((s) => peak(s.points))));
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
   const xOf = (v: number): number =>
-    M.left + (xMax === xMin ? plotW / 2 : ((v - xMin) / (xMax - xMin)) * plotW);
+    M.left + (xMax === xMin ? plotW / 2 : ((pos(v) - xMin) / (xMax - xMin)) * plotW);
   const yOf = (v: number): number => M.top + plotH - (Math.max(0, v) / top) * plotH;
   const out: string[] = [yAxis(top, step, chart.yLabel)];
   let count = 0;

@@ -1,0 +1,438 @@
+import { BTree } from '@enginekit/btree-sampler';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BufferPool, FileDevice, MemoryDevice } from '@enginekit/buffer-pool';
+import Sqlite from 'better-sqlite3';
+import { Database } from '@enginekit/engine';
+import { buildIndex, insertEach, insertSink } from '@enginekit/merge-sort-index';
+import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
+import {
+  C_LENGTH,
+  idxCEntries,
+  SBTEST_DDL,
+  type SbtestRows,
+  sbtestInserts,
+  sbtestRows,
+} from '../internal/sbtest-rows.js';
+import { deriveSeed } from '../internal/seeds.js';
+import { round, spread, timeInterleaved } from '../measure.js';
+import { findMariaDb, MARIADB_ABSENT, MariaDb } from '../peers/mariadb.js';
+import type { Chart, Claim, Column, Table } from '../result.js';
+
+const M = 1 << 20;
+
+/** The columns of a timed build: median and min–max of the rounds, and the ratio to the 1M bulk load. */
+const TIME_COLUMNS: readonly Column[] = [
+  { key: 'contender', label: 'mechanics' },
+  { key: 'ms', label: 'ms', digits: 1 },
+  { key: 'min', label: 'min', digits: 1 },
+  { key: 'max', label: 'max', digits: 1 },
+  { key: 'vsBulk', label: '× bulk load 1M', digits: 2 },
+];
+
+/** A fresh secondary-index tree in a pool that holds it (memory device: CPU-bound, as the post's laptop run). */
+function newTree(rows: number): BTree {
+  const size = Math.max(64, Math.ceil((rows * 130 * 2) / M / 16) * 16) * M;
+  const pool = new BufferPool({ innodb_buffer_pool_size: size });
+  pool.registerSpace(1, new MemoryDevice());
+  return BTree.create(pool, { space: 1, unique: true, clustered: false });
+}
+
+/** A fresh tree in a pool of `poolBytes` over a file (IO-bound once the index outgrows it); `done` removes the file. */
+function fileTree(poolBytes: number): { tree: BTree; pool: BufferPool; done: () => void } {
+  const dir = mkdtempSync(join(process.env.ENGINEKIT_BENCH_DIR ?? tmpdir(), 'enginekit-bench-index-'));
+  const pool = new BufferPool({ innodb_buffer_pool_size: poolBytes });
+  pool.registerSpace(1, new FileDevice(join(dir, 'index.ibd'), { truncate: true }));
+  return {
+    tree: BTree.create(pool, { space: 1, unique: true, clustered: false }),
+    pool,
+    done: () => {
+      pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** SQLite's CREATE INDEX on the same (id, c) rows; loading the table is not timed. */
+function sqliteCreateIndex(t: SbtestRows): number {
+  const dir = mkdtempSync(join(process.env.ENGINEKIT_BENCH_DIR ?? tmpdir(), 'enginekit-bench-sqlite-'));
+  try {
+    const db = new Sqlite(join(dir, 'peer.db'));
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.exec('CREATE TABLE sbtest1 (id INTEGER PRIMARY KEY, c BLOB NOT NULL)');
+    const insert = db.prepare('INSERT INTO sbtest1 (id, c) VALUES (?, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < t.rows; i++) insert.run(i + 1, t.c.subarray(i * C_LENGTH, (i + 1) * C_LENGTH));
+    })();
+    const t0 = performance.now();
+    db.exec('CREATE INDEX idx_c ON sbtest1 (c)');
+    const ms = performance.now() - t0;
+    const n = (
+      db.prepare('SELECT count(*) AS n FROM sbtest1 INDEXED BY idx_c WHERE c >= ?').get(Buffer.alloc(0)) as {
+        n: number;
+      }
+    ).n;
+    db.close();
+    if (n !== t.rows) throw new Error(`SQLite's index holds ${n} rows, expected ${t.rows}`);
+    return ms;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Contender {
+  readonly label: string;
+  readonly build: (t: SbtestRows, tree: BTree) => { runs: number; passes: number };
+}
+
+/** How the index entries reach the tree in each server version. */
+const CONTENDERS: readonly Contender[] = [
+  ...[1, 8].map((mb) => ({
+    label: `sorted, bulk load (5.7), sort buffer ${mb}M`,
+    build: (t: SbtestRows, tree: BTree) => {
+      const r = buildIndex(idxCEntries(t), tree.bulkLoader(), { innodb_sort_buffer_size: mb * M });
+      return { runs: r.stats.runs, passes: r.stats.passes };
+    },
+  })),
+  ...[1, 8].map((mb) => ({
+    label: `sorted, row-by-row insert (5.5/5.6), sort buffer ${mb}M`,
+    build: (t: SbtestRows, tree: BTree) => {
+      const r = buildIndex(idxCEntries(t), insertSink(tree), {
+        mechanics: 'mysql56',
+        innodb_sort_buffer_size: mb * M,
+      });
+      return { runs: r.stats.runs, passes: r.stats.passes };
+    },
+  })),
+  {
+    label: 'unsorted, insert each in table order (copy with fast index creation OFF)',
+    build: (t, tree) => {
+      insertEach(idxCEntries(t), tree);
+      return { runs: 0, passes: 0 };
+    },
+  },
+];
+
+interface SqlTimes {
+  loadMs: number;
+  addIndexMs: number;
+  addColumnOffMs: number | null;
+  addColumnOnMs: number | null;
+  addIndex8Ms: number | null;
+  note: string;
+}
+
+async function timedStatement(run: () => unknown | Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await run();
+  return performance.now() - t0;
+}
+
+function engineTimes(t: SbtestRows): Promise<SqlTimes> {
+  const db = Database.temporary({ innodb_buffer_pool_size: 512 * M });
+  const s = db.session();
+  return (async () => {
+    try {
+      s.query(SBTEST_DDL);
+      const loadMs = await timedStatement(() => {
+        for (const q of sbtestInserts(t, 1000)) s.query(q);
+      });
+      const addIndexMs = await timedStatement(() => s.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c)'));
+      s.query('SET expand_fast_index_creation=OFF');
+      const addColumnOffMs = await timedStatement(() =>
+        s.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0'),
+      );
+      s.query('ALTER TABLE sbtest1 DROP COLUMN d');
+      s.query('SET expand_fast_index_creation=ON');
+      const addColumnOnMs = await timedStatement(() =>
+        s.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0'),
+      );
+      return {
+        loadMs,
+        addIndexMs,
+        addColumnOffMs,
+        addColumnOnMs,
+        addIndex8Ms: null,
+        note: 'innodb_sort_buffer_size is read-only in the engine (its 1M default)',
+      };
+    } finally {
+      s.close();
+      db.close();
+    }
+  })();
+}
+
+async function mariaTimes(t: SbtestRows, log: (l: string) => void): Promise<SqlTimes | undefined> {
+  const binaries = findMariaDb();
+  if (binaries === undefined) return undefined;
+  const server = await MariaDb.start(binaries, { innodb_buffer_pool_size: 512 * M, log });
+  try {
+    await server.query(SBTEST_DDL);
+    const loadMs = await timedStatement(async () => {
+      for (const q of sbtestInserts(t, 1000)) await server.query(q);
+    });
+    const addIndexMs = await timedStatement(() =>
+      server.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c), ALGORITHM=INPLACE'),
+    );
+    // MariaDB has no expand_fast_index_creation: a copying ALTER maintains every index row by row.
+    const addColumnOffMs = await timedStatement(() =>
+      server.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0, ALGORITHM=COPY'),
+    );
+    await server.query('ALTER TABLE sbtest1 DROP INDEX idx_c');
+    server.extraArgs = ['--innodb-sort-buffer-size=8388608'];
+    await server.restart(512 * M);
+    const addIndex8Ms = await timedStatement(() =>
+      server.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c), ALGORITHM=INPLACE'),
+    );
+    return {
+      loadMs,
+      addIndexMs,
+      addColumnOffMs,
+      addColumnOnMs: null,
+      addIndex8Ms,
+      note: `${binaries.version}: ADD COLUMN with ALGORITHM=COPY (no expand_fast_index_creation), ADD INDEX in place at 1M and, after a restart, 8M innodb_sort_buffer_size`,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
+  const rows = ctx.quick ? 20_000 : 300_000;
+  const rounds = ctx.quick ? 1 : 3;
+  ctx.log(`index-build: ${rows} sbtest1 rows`);
+  const t = sbtestRows(rows, deriveSeed(ctx.seed, 'sbtest1'));
+  const shape: { runs: number; passes: number; records: number }[] = [];
+  for (const c of CONTENDERS) {
+    const tree = newTree(rows);
+    const r = c.build(t, tree);
+    shape.push({ ...r, records: tree.checkValid().records });
+  }
+  ctx.log('index-build: package path, interleaved rounds');
+  const times = timeInterleaved(
+    CONTENDERS.map((c) => () => void c.build(t, newTree(rows))),
+    rounds,
+  );
+  const sqliteMs = spread(Array.from({ length: rounds }, () => sqliteCreateIndex(t)));
+  // IO-bound: an 8 MiB pool over a file (1 MiB with --quick) against an index several times larger.
+  const poolBytes = ctx.quick ? M : 8 * M;
+  ctx.log(`index-build: package path over a file with a ${poolBytes / M} MiB pool`);
+  const ioCases = [CONTENDERS[0], CONTENDERS[2], CONTENDERS[4]] as Contender[];
+  const ioTimes = ioCases.map((c) => {
+    const samples: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const { tree, pool, done } = fileTree(poolBytes);
+      const t0 = performance.now();
+      c.build(t, tree);
+      pool.flushAll();
+      samples.push(performance.now() - t0);
+      done();
+    }
+    return spread(samples);
+  });
+  ctx.log('index-build: engine SQL path');
+  const engine = await engineTimes(t);
+  const maria = await mariaTimes(t, ctx.log);
+  if (maria === undefined) ctx.log(MARIADB_ABSENT);
+
+  const fastest = times[0]?.median ?? 1;
+  const pkgRows: Record<string, string | number | null>[] = CONTENDERS.map((c, i) => ({
+    contender: c.label,
+    ms: round(times[i]?.median ?? 0, 1),
+    min: round(times[i]?.min ?? 0, 1),
+    max: round(times[i]?.max ?? 0, 1),
+    vsBulk: round((times[i]?.median ?? 0) / fastest, 2),
+    runs: shape[i]?.runs ?? 0,
+    passes: shape[i]?.passes ?? 0,
+    records: shape[i]?.records ?? 0,
+  }));
+  pkgRows.push({
+    contender: 'SQLite CREATE INDEX (better-sqlite3, the peer)',
+    ms: round(sqliteMs.median, 1),
+    min: round(sqliteMs.min, 1),
+    max: round(sqliteMs.max, 1),
+    vsBulk: round(sqliteMs.median / fastest, 2),
+    runs: null,
+    passes: null,
+    records: rows,
+  });
+  const ioRows = ioCases.map((c, i) => ({
+    contender: c.label,
+    ms: round(ioTimes[i]?.median ?? 0, 1),
+    min: round(ioTimes[i]?.min ?? 0, 1),
+    max: round(ioTimes[i]?.max ?? 0, 1),
+    vsBulk: round((ioTimes[i]?.median ?? 0) / Math.max(1e-9, ioTimes[0]?.median ?? 1), 2),
+  }));
+  const s = (ms: number | null | undefined): number | null =>
+    ms === null || ms === undefined ? null : round(ms / 1000, 2);
+  const sqlRows = [
+    {
+      op: 'ADD INDEX idx_c (c), in place',
+      post55: 4.37,
+      postPercona: 3.9,
+      engine: s(engine.addIndexMs),
+      maria: s(maria?.addIndexMs),
+    },
+    {
+      op: 'ADD COLUMN d (copy), expand_fast_index_creation OFF',
+      post55: 37.05,
+      postPercona: null,
+      engine: s(engine.addColumnOffMs),
+      maria: s(maria?.addColumnOffMs),
+    },
+    {
+      op: 'ADD COLUMN d (copy), expand_fast_index_creation ON, 1M',
+      post55: null,
+      postPercona: 9.51,
+      engine: s(engine.addColumnOnMs),
+      maria: null,
+    },
+    {
+      op: 'the same, 8M sort buffer (ADD INDEX for MariaDB)',
+      post55: null,
+      postPercona: 8.61,
+      engine: null,
+      maria: s(maria?.addIndex8Ms),
+    },
+    {
+      op: 'loading the rows (INSERT, 1000 a statement)',
+      post55: null,
+      postPercona: null,
+      engine: s(engine.loadMs),
+      maria: s(maria?.loadMs),
+    },
+  ];
+  const insertEachMs = times[4]?.median ?? 0;
+  const bulk1 = times[0]?.median ?? 0;
+  const claims: Claim[] = [
+    {
+      text: 'every way of building the index gives the same tree contents',
+      post: '—',
+      ours: `records ${shape.map((x) => x.records).join(' / ')} of ${rows}`,
+      holds: shape.every((x) => x.records === rows),
+    },
+    {
+      text: 'a copying ALTER that maintains the secondary index row by row is several times slower than building it after by merge sort',
+      post: '37.05 s vs 9.51 s (×3.9)',
+      ours: `package path ×${round(insertEachMs / Math.max(1e-9, bulk1), 2)} (insert-each vs sorted bulk load); engine SQL ×${round((engine.addColumnOffMs ?? 0) / Math.max(1e-9, engine.addColumnOnMs ?? 1), 2)} (ADD COLUMN OFF vs ON)`,
+      holds: null,
+    },
+    {
+      text: 'a larger sort buffer needs fewer runs and merge passes',
+      post: '9.51 s → 8.61 s with an 8 MB merge block',
+      ours: `runs ${shape[0]?.runs} → ${shape[1]?.runs}, passes ${shape[0]?.passes} → ${shape[1]?.passes}`,
+      holds:
+        (shape[1]?.runs ?? 0) <= (shape[0]?.runs ?? 0) && (shape[1]?.passes ?? 0) <= (shape[0]?.passes ?? 0),
+    },
+  ];
+  const tables: Table[] = [
+    {
+      id: 'alter',
+      title: `ALTER TABLE on sbtest1 (${rows.toLocaleString('en-US')} rows), seconds: the post, the engine (SQL), MariaDB`,
+      columns: [
+        { key: 'op', label: 'statement' },
+        { key: 'post55', label: 'post: MySQL 5.5', digits: 2 },
+        { key: 'postPercona', label: 'post: Percona 5.5', digits: 2 },
+        { key: 'engine', label: 'engine SQL', digits: 2 },
+        { key: 'maria', label: 'MariaDB', digits: 2 },
+      ],
+      rows: sqlRows,
+      note: `Engine: ${engine.note}. MariaDB: ${maria?.note ?? MARIADB_ABSENT}. One run each.`,
+    },
+    {
+      id: 'mechanics',
+      title: `How the idx_c entries reach the tree (package path, median of ${rounds} interleaved rounds, ms)`,
+      columns: [
+        ...TIME_COLUMNS,
+        { key: 'runs', label: 'sorted runs' },
+        { key: 'passes', label: 'merge passes' },
+        { key: 'records', label: 'records' },
+      ],
+      rows: pkgRows,
+      note: '@enginekit/merge-sort-index into @enginekit/btree-sampler on a pool that holds the tree: 5.7 bulk-loads the sorted run bottom-up; 5.5/5.6 (row_merge_insert_index_tuples) insert the sorted entries one by one from the root; a copy without fast index creation inserts in table order.',
+    },
+  ];
+  tables.push({
+    id: 'io-bound',
+    title: `The same builds with a ${poolBytes / M} MiB pool over a file (wall ms, median of ${rounds})`,
+    columns: TIME_COLUMNS,
+    rows: ioRows,
+    note: 'The index (~130 bytes an entry) is several times the pool: the bulk loader writes each page once, in order; inserting entry by entry evicts and rereads pages.',
+  });
+  const charts: Chart[] = [
+    {
+      id: 'mechanics',
+      kind: 'bars',
+      title: 'Index build time by mechanics (package path), median with min–max',
+      xLabel: 'mechanics',
+      yLabel: 'ms',
+      series: [
+        {
+          name: 'ms',
+          points: pkgRows.map((r) => ({
+            x: String(r.contender),
+            y: Number(r.ms),
+            low: Number(r.min),
+            high: Number(r.max),
+          })),
+        },
+      ],
+    },
+    {
+      id: 'alter',
+      kind: 'bars',
+      title: 'ALTER TABLE seconds: the post, engine SQL, MariaDB',
+      xLabel: 'statement',
+      yLabel: 's',
+      series: [
+        {
+          name: 'post',
+          points: sqlRows.slice(0, 4).map((r) => ({ x: r.op, y: r.post55 ?? r.postPercona ?? 0 })),
+        },
+        { name: 'engine SQL', points: sqlRows.slice(0, 4).map((r) => ({ x: r.op, y: r.engine ?? 0 })) },
+        ...(maria
+          ? [{ name: 'MariaDB', points: sqlRows.slice(0, 4).map((r) => ({ x: r.op, y: r.maria ?? 0 })) }]
+          : []),
+      ],
+    },
+  ];
+  return {
+    config: {
+      rows,
+      rounds,
+      innodb_sort_buffer_size: [M, 8 * M],
+      ioPoolBytes: poolBytes,
+      paths: {
+        packages: 'ran: merge-sort-index mechanics into btree-sampler',
+        engineSql:
+          'ran: CREATE TABLE, INSERT, ALTER TABLE through the Session (innodb_sort_buffer_size fixed at 1M)',
+        mariadb: findMariaDb()?.version ?? 'not installed',
+      },
+    },
+    claims,
+    tables,
+    charts,
+    data: {
+      times: times.map((x, i) => ({ contender: CONTENDERS[i]?.label, ...spread(x.samples) })),
+      shape,
+      engine,
+      mariadb: maria,
+    },
+  };
+}
+
+export const indexBuild: Experiment = {
+  name: 'index-build',
+  title:
+    'Secondary index builds: ADD INDEX in place, ADD COLUMN copy with expand_fast_index_creation, sort buffer 1M vs 8M',
+  post: {
+    title: "Percona Server's expand_fast_index_creation (sysbench sbtest1, 300k rows)",
+    source: '003_2eb8e90b9bb85bd7.txt',
+    claim:
+      'A table-copying ALTER that keeps the secondary indexes while copying takes 37.05 s; creating them at the end by merge sort takes 9.51 s, and 8.61 s with an 8 MB sort block. ADD INDEX alone already sorts (4.37 s vs 3.90 s).',
+  },
+  options: '--quick: 20,000 rows (default 300,000)',
+  run,
+};

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { expectShape, quick, table } from './helpers.js';
+
+describe('index-build --quick', () => {
+  it("every mechanics builds the whole index; the engine runs the post's ALTER statements", async () => {
+    const r = await quick('index-build');
+    expectShape(r);
+    for (const row of table(r, 'mechanics').rows) expect(row.records).toBe(20_000);
+    const alter = table(r, 'alter').rows;
+    for (const row of alter.slice(0, 3)) expect(row.engine as number).toBeGreaterThan(0);
+    expect(alter.every((x) => x.maria === null)).toBe(true);
+    expect(r.claims.filter((c) => c.holds !== null).every((c) => c.holds === true)).toBe(true);
+  });
+});
