@@ -478,6 +478,8 @@ export class Table {
     const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
     const depth = this.#depth++;
     const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    // a reused buffer: another reader of this table (a subquery) may have narrowed it
+    row.wantOnly(null);
     const codec = this.codec;
     const clustered = this.primary.tree;
     let keys: Uint8Array[] = [];
@@ -585,6 +587,8 @@ export class Table {
     counts[H_ROWS_READ]!++;
     const depth = this.#depth++;
     const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    // a reused buffer: another reader of this table (a subquery) may have narrowed it
+    row.wantOnly(null);
     const codec = this.codec;
     let found = false;
     let go: boolean | undefined;
