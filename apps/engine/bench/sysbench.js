@@ -11,6 +11,7 @@
 //       enginekit as <latches>-<innodb_buffer_pool_instances>-<serve --threads>, and/or mariadb
 //   SB_SKIP_TRX [on]                           sysbench's --skip_trx: every statement in autocommit
 //   SB_POOL [134217728]                        innodb_buffer_pool_size of both servers
+//   SB_FLUSH [1]                               innodb_flush_log_at_trx_commit of both servers
 //   SB_WARMUP [10]                             seconds of oltp_read_only at 4 threads after each server
 //                                              start, not counted (JIT, buffer pool)
 // Prints one Markdown table (TPS, QPS, p95 ms per test × threads × config) with the load average.
@@ -31,6 +32,7 @@ const configs = (env.SB_CONFIGS ?? 'atomic-1-2,atomic-8-2,legacy-1-2,atomic-1-0,
 const skipTrx = env.SB_SKIP_TRX ?? 'on';
 const poolSize = Number(env.SB_POOL ?? 134217728);
 const warmup = Number(env.SB_WARMUP ?? 10);
+const flush = env.SB_FLUSH ?? '1';
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'sysbench-'));
 const load = () =>
@@ -107,6 +109,8 @@ async function startEnginekit(latches, instances, workers) {
       '200',
       '--threads',
       String(workers),
+      '--innodb_flush_log_at_trx_commit',
+      flush,
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
@@ -142,6 +146,7 @@ async function startMariadb() {
       '--skip-networking',
       '--user=root',
       `--innodb-buffer-pool-size=${poolSize}`,
+      `--innodb-flush-log-at-trx-commit=${flush}`,
       '--max-connections=200',
       `--log-error=${join(dir, 'maria.err')}`,
     ],
@@ -182,6 +187,8 @@ const runConfig = async (name, start, prepared) => {
         // Without transactions two threads may delete and re-insert the same id at once: the
         // second INSERT is a duplicate (1062), counted as an ignored error, on both servers.
         if (skipTrx === 'on') extra.push('--mysql-ignore-errors=1062');
+        // With transactions, lock waits that time out and deadlocks restart the transaction.
+        else extra.push('--mysql-ignore-errors=1213,1205');
         const l = load();
         const r = parse(sysbench(test, server.socket, [...extra, 'run']));
         rows.push({ test, threads: n, config: name, ...r, load: l });
@@ -195,7 +202,8 @@ const runConfig = async (name, start, prepared) => {
 
 try {
   console.log(
-    `sysbench 1.0.20, ${tables} tables × ${size} rows, ${seconds} s per point, skip_trx=${skipTrx}; ` +
+    `sysbench 1.0.20, ${tables} tables × ${size} rows, ${seconds} s per point, skip_trx=${skipTrx}, ` +
+      `innodb_flush_log_at_trx_commit=${flush}; ` +
       `node ${process.version}, ${cpus().length} CPUs; load at start ${load()}`,
   );
   let ekPrepared = false;

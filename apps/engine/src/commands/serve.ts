@@ -33,6 +33,13 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
     ...(args.options.has('innodb_buffer_pool_instances')
       ? { innodb_buffer_pool_instances: positiveInteger(args, 'innodb_buffer_pool_instances', 'serve', 1) }
       : {}),
+    ...(args.options.has('innodb_flush_log_at_trx_commit')
+      ? {
+          innodb_flush_log_at_trx_commit: flushMode(
+            stringOption(args, 'innodb_flush_log_at_trx_commit', 'serve'),
+          ),
+        }
+      : {}),
   } as const;
   const threads = args.options.has('threads')
     ? args.options.get('threads') === '0'
@@ -92,4 +99,9 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
       process.exit(1);
     },
   );
+}
+
+function flushMode(v: string): 0 | 1 | 2 {
+  if (v === '0' || v === '1' || v === '2') return Number(v) as 0 | 1 | 2;
+  throw new UsageError(`serve: --innodb_flush_log_at_trx_commit must be 0, 1 or 2, got ${v}`);
 }

@@ -81,11 +81,12 @@ export const SERVE: CommandHelp = {
       'latches',
       'innodb_buffer_pool_size',
       'innodb_buffer_pool_instances',
+      'innodb_flush_log_at_trx_commit',
       'threads',
     ],
   },
   synopsis:
-    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--threads N]',
+    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--threads N]',
   text: `serve the database FILE (created if missing) over the MySQL client/server protocol to
 mysql2, mariadb and mysql clients, on 127.0.0.1:3306 by default or on a unix socket. Prints
 where it listens; SIGTERM or SIGINT stops accepting, closes every session, flushes and closes
