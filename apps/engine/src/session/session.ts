@@ -212,6 +212,8 @@ export class Session {
           entry = { c: this.#compile(st, sql, ph, run), run };
           plans.set(sig, entry);
         }
+        // every execution binds its own values (a DML statement reads them from its RunState)
+        entry.run.params = [...params];
         return this.#measured(st, sql, () => entry!.c.run(params));
       },
     };
