@@ -219,7 +219,7 @@ function output(
   if (hasMaria)
     for (const s of engines)
       columns.push({ key: `${s.id}Ratio`, label: `${s.label} / MariaDB TPS`, digits: 2 });
-  columns.push({ key: 'load', label: 'load average' });
+  columns.push({ key: 'load', label: 'load average (enginekit point)' });
   const tables: Table[] = [
     {
       id: 'points',
@@ -230,7 +230,7 @@ function output(
         `enginekit serve runs sessions on the main thread (--threads 0); both servers have innodb_buffer_pool_size ${POOL >> 20} MiB ` +
         `and innodb_flush_log_at_trx_commit ${FLUSH}. point_select and read_only run in autocommit (--skip_trx=on); ` +
         'read_write in transactions (--skip_trx=off), restarting after 1213/1205. ' +
-        (hasMaria ? `Peer: ${config.mariadb}.` : MARIADB_ABSENT) +
+        (hasMaria ? `Peer: ${config.mariadb}.` : `${MARIADB_ABSENT}.`) +
         ' The servers share the machine with sysbench: the figures are the whole box.',
     },
   ];
