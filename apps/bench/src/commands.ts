@@ -35,8 +35,9 @@ export function listCommand(out: Out): void {
   out('experiments:\n');
   for (const e of EXPERIMENTS)
     out(`  ${e.name.padEnd(12)} ${e.title}${e.options ? `  [${e.options}]` : ''}\n`);
-  out('planned:\n');
-  for (const [name, why] of Object.entries(PLANNED)) out(`  ${name.padEnd(12)} ${why}\n`);
+  const planned = Object.entries(PLANNED);
+  if (planned.length > 0) out('planned:\n');
+  for (const [name, why] of planned) out(`  ${name.padEnd(12)} ${why}\n`);
 }
 
 export async function experimentCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {

@@ -108,7 +108,7 @@ describe('report from real results', () => {
     }
   });
 
-  it('rejects unknown experiments, planned ones with the reason, and bad options', async () => {
+  it('rejects unknown experiments and bad options', async () => {
     await expect(
       experimentCommand(
         ['nope'],
@@ -116,13 +116,6 @@ describe('report from real results', () => {
         () => {},
       ),
     ).rejects.toThrow(UsageError);
-    await expect(
-      experimentCommand(
-        ['oltp'],
-        () => {},
-        () => {},
-      ),
-    ).rejects.toThrow(/oltp does not run yet: sysbench/);
     await expect(
       experimentCommand(
         ['prng-bias', '--sf', '-1'],
