@@ -283,28 +283,7 @@ export class Database implements StatisticsSource {
         cleaner,
         durable?.report ?? null,
       );
-      for (const t of catalog.readAll()) {
-        const kinds = columnKinds(t.columns);
-        const pk = t.indexes.find((i) => i.primary);
-        if (pk === undefined) throw new NotADatabaseError(path, `table ${t.name} has no PRIMARY index`);
-        const indexes = t.indexes.map((ix) =>
-          describeIndex(
-            BTree.open(durable === null ? pool : store, {
-              rootPage: ix.rootPage,
-              ...secondaryStats(ix.primary, ix.unique, ix.columns),
-            }),
-            ix.id,
-            ix.name,
-            ix.columns,
-            pk.columns,
-            ix.primary,
-            ix.unique,
-            t.columns,
-            kinds,
-          ),
-        );
-        db.#tables.set(t.name, new Table(t.id, t.name, t.columns, indexes, t.rows, db.handler, store));
-      }
+      db.#loadTables();
       if (durable !== null) db.#afterRecovery(durable, options.onRecoveredUndo);
       return db;
     } catch (e) {
@@ -361,6 +340,11 @@ export class Database implements StatisticsSource {
     this.#nextTableId = nextTable;
     this.#nextIndexId = nextIndex;
     this.#tables.clear();
+    this.#loadTables();
+  }
+
+  /** Builds the Table objects from the catalog's rows, their trees on {@link treeStore}. */
+  #loadTables(): void {
     for (const t of this.catalog.readAll()) {
       const kinds = columnKinds(t.columns);
       const pk = t.indexes.find((i) => i.primary);
