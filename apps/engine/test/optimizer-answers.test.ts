@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { estimate, type EstimatorName } from '@enginekit/btree-sampler';
-import { generateTpch, TPCH_SCHEMA, TPCH_TABLES } from '@enginekit/tpch';
+import { generateTpch } from '@enginekit/tpch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactStatisticsSource } from '../src/plan/optimizer/exact-statistics-source.js';
 import { Database, loadTpch, type Session } from '../src/index.js';
 import type { StatisticsSource, TableStatistics } from '../src/storage/statistics.js';
 import type { Table } from '../src/storage/table.js';
 import { type DuckResult, diffRows } from './helpers/sql-tpch-compare.js';
+import { loadDuck } from './helpers/sql-tpch-duck.js';
 import { TPCH_QUERIES, type TpchQuery } from './helpers/sql-tpch-queries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-optimizer-answers-'));
@@ -23,26 +24,6 @@ let conn: DuckDBConnection;
 let db: Database;
 let session: Session;
 const expected = new Map<string, DuckResult>();
-
-async function loadDuck(c: DuckDBConnection, from: string): Promise<void> {
-  for (const t of TPCH_TABLES) {
-    const cols = TPCH_SCHEMA[t].columns
-      .map((col) => {
-        const k = col.type.kind;
-        const type =
-          k === 'decimal'
-            ? `DECIMAL(${col.type.precision},${col.type.scale})`
-            : k === 'char' || k === 'varchar'
-              ? 'VARCHAR'
-              : k.toUpperCase();
-        return `'${col.name}':'${type}'`;
-      })
-      .join(',');
-    await c.run(
-      `CREATE TABLE ${t} AS SELECT * EXCLUDE (end_pad) FROM read_csv('${join(from, `${t}.tbl`)}', delim='|', header=false, auto_detect=false, quote='', escape='', columns={${cols},'end_pad':'VARCHAR'})`,
-    );
-  }
-}
 
 beforeAll(async () => {
   const tbl = join(dir, 'tbl');

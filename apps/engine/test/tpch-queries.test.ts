@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateTpch, TPCH_SCHEMA, TPCH_TABLES } from '@enginekit/tpch';
+import { generateTpch } from '@enginekit/tpch';
 import { Database, loadTpch, type Session } from '../src/index.js';
 import { type DuckResult, diffRows, roundDouble } from './helpers/sql-tpch-compare.js';
+import { loadDuck } from './helpers/sql-tpch-duck.js';
 import { TPCH_QUERIES, type TpchQuery } from './helpers/sql-tpch-queries.js';
 
 /** Queries the engine does not answer correctly yet, and why. */
@@ -25,27 +26,6 @@ let duck: DuckDBInstance;
 let conn: DuckDBConnection;
 let db: Database | undefined;
 let session: Session | undefined;
-
-/** DuckDB's table from a .tbl file: DECIMAL(15,2) money, DATE, VARCHAR text, as the TPC-H schema. */
-async function loadDuck(c: DuckDBConnection, from: string): Promise<void> {
-  for (const t of TPCH_TABLES) {
-    const cols = TPCH_SCHEMA[t].columns
-      .map((col) => {
-        const k = col.type.kind;
-        const type =
-          k === 'decimal'
-            ? `DECIMAL(${col.type.precision},${col.type.scale})`
-            : k === 'char' || k === 'varchar'
-              ? 'VARCHAR'
-              : k.toUpperCase();
-        return `'${col.name}':'${type}'`;
-      })
-      .join(',');
-    await c.run(
-      `CREATE TABLE ${t} AS SELECT * EXCLUDE (end_pad) FROM read_csv('${join(from, `${t}.tbl`)}', delim='|', header=false, auto_detect=false, quote='', escape='', columns={${cols},'end_pad':'VARCHAR'})`,
-    );
-  }
-}
 
 async function duckRun(q: TpchQuery): Promise<DuckResult> {
   for (const s of q.setup ?? []) await conn.run(s);
