@@ -1,7 +1,7 @@
 // 1 vs 8 buffer-pool instances with N workers fixing random cached pages: throughput and the
 // instance mutexes' spin / OS waits (from the pool's shared latch counters).
-import { Worker } from 'node:worker_threads';
 import { BufferPool } from '../dist/index.js';
+import { runFixWorkers } from './fix-workers.js';
 import { deviceWithPages } from './pages.js';
 
 const PS = 4096;
@@ -16,25 +16,7 @@ async function once(instances, workers, durationMs, device, PAGES) {
   });
   for (let p = 0; p < Math.min(PAGES, FRAMES); p++) pool.unfix(pool.fix(0, p, 0), 0);
   pool.resetStats();
-  const start = new SharedArrayBuffer(4);
-  const ws = Array.from(
-    { length: workers },
-    (_, i) =>
-      new Worker(new URL('./instances-worker.js', import.meta.url), {
-        workerData: { desc: pool.descriptor(), pages: PAGES, durationMs, seed: 7 + i * 104729, start },
-      }),
-  );
-  const done = ws.map(
-    (w) =>
-      new Promise((resolve, reject) => {
-        w.once('message', resolve);
-        w.once('error', reject);
-      }),
-  );
-  await new Promise((r) => setTimeout(r, 200)); // let the workers load and attach
-  Atomics.store(new Int32Array(start), 0, 1);
-  Atomics.notify(new Int32Array(start), 0);
-  const results = await Promise.all(done);
+  const results = await runFixWorkers(pool, { workers, pages: PAGES, durationMs, seed: 7 });
   const ops = results.reduce((a, r) => a + r.ops, 0);
   const latch = pool.latchStats();
   const s = pool.stats();

@@ -1,8 +1,8 @@
 // Page latches, atomics rw-lock vs MySQL 5.1's (latches: 'atomic' | 'legacy'), with N workers
 // fixing random pages of a small hot set: every 8th fix takes an X latch, the rest S, so readers
 // and writers meet on the same latches. Throughput and the pool's rw-lock spin / OS waits.
-import { Worker } from 'node:worker_threads';
 import { BufferPool } from '../dist/index.js';
+import { runFixWorkers } from './fix-workers.js';
 import { deviceWithPages } from './pages.js';
 
 const PS = 4096;
@@ -18,25 +18,14 @@ async function once(latches, workers, durationMs, device, pages) {
   for (let p = 0; p < pages; p++) pool.unfix(pool.fix(0, p, 0), 0);
   pool.resetStats();
   const before = pool.latchStats();
-  const start = new SharedArrayBuffer(4);
-  const ws = Array.from(
-    { length: workers },
-    (_, i) =>
-      new Worker(new URL('./latches-worker.js', import.meta.url), {
-        workerData: { desc: pool.descriptor(), pages, durationMs, seed: 11 + i * 104729, start },
-      }),
-  );
-  const done = ws.map(
-    (w) =>
-      new Promise((resolve, reject) => {
-        w.once('message', resolve);
-        w.once('error', reject);
-      }),
-  );
-  await new Promise((r) => setTimeout(r, 300)); // let the workers load and attach
-  Atomics.store(new Int32Array(start), 0, 1);
-  Atomics.notify(new Int32Array(start), 0);
-  const results = await Promise.all(done);
+  const results = await runFixWorkers(pool, {
+    workers,
+    pages,
+    durationMs,
+    seed: 11,
+    exclusiveEvery: 8,
+    settleMs: 300,
+  });
   const ops = results.reduce((a, r) => a + r.ops, 0);
   const l = pool.latchStats();
   pool.checkValid();
