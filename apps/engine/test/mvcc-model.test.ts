@@ -35,13 +35,44 @@ const KEYS = 8;
 const key = fc.integer({ min: 1, max: KEYS });
 const val = fc.integer({ min: 0, max: 6 });
 const sess = fc.integer({ min: 0, max: SESSIONS - 1 });
-const level = fc.constantFrom<Level>('READ UNCOMMITTED', 'READ COMMITTED', 'REPEATABLE READ', 'REPEATABLE READ');
+const level = fc.constantFrom<Level>(
+  'READ UNCOMMITTED',
+  'READ COMMITTED',
+  'REPEATABLE READ',
+  'REPEATABLE READ',
+);
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ s: sess, op: fc.constant('begin' as const), level, snapshot: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ s: sess, op: fc.constantFrom('commit' as const, 'rollback' as const) }) },
-  { weight: 5, arbitrary: fc.record({ s: sess, op: fc.constant('read' as const), kind: fc.integer({ min: 0, max: 7 }), a: val, b: val }) },
-  { weight: 2, arbitrary: fc.record({ s: sess, op: fc.constantFrom('set' as const, 'insert' as const), id: key, v: val }) },
-  { weight: 2, arbitrary: fc.record({ s: sess, op: fc.constantFrom('bump' as const, 'delete' as const), id: key }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ s: sess, op: fc.constant('begin' as const), level, snapshot: fc.boolean() }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ s: sess, op: fc.constantFrom('commit' as const, 'rollback' as const) }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      s: sess,
+      op: fc.constant('read' as const),
+      kind: fc.integer({ min: 0, max: 7 }),
+      a: val,
+      b: val,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      s: sess,
+      op: fc.constantFrom('set' as const, 'insert' as const),
+      id: key,
+      v: val,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ s: sess, op: fc.constantFrom('bump' as const, 'delete' as const), id: key }),
+  },
   { weight: 1, arbitrary: fc.record({ s: sess, op: fc.constant('move' as const), id: key, to: key }) },
 );
 
@@ -171,7 +202,11 @@ class Model {
 }
 
 /** A read of kind `k` as SQL, and its expected rows from the visible rows. */
-function readOf(kind: number, a: number, b: number): { sql: string; expect: (r: Rows) => unknown[][]; ordered: boolean } {
+function readOf(
+  kind: number,
+  a: number,
+  b: number,
+): { sql: string; expect: (r: Rows) => unknown[][]; ordered: boolean } {
   const lo = Math.min(a, b);
   const hi = Math.max(a, b);
   const sorted = (r: Rows): Array<[number, number]> => [...r].sort((x, y) => x[0] - y[0]);
@@ -180,7 +215,11 @@ function readOf(kind: number, a: number, b: number): { sql: string; expect: (r: 
     case 0:
       return { sql: 'SELECT id, v FROM t', expect: (r) => sorted(r), ordered: false };
     case 1:
-      return { sql: `SELECT v FROM t WHERE id = ${a + 1}`, expect: (r) => (r.has(a + 1) ? [[r.get(a + 1)]] : []), ordered: false };
+      return {
+        sql: `SELECT v FROM t WHERE id = ${a + 1}`,
+        expect: (r) => (r.has(a + 1) ? [[r.get(a + 1)]] : []),
+        ordered: false,
+      };
     case 2:
       return {
         sql: `SELECT id, v FROM t WHERE id BETWEEN ${lo + 1} AND ${hi + 2}`,
@@ -196,7 +235,10 @@ function readOf(kind: number, a: number, b: number): { sql: string; expect: (r: 
     case 4:
       return {
         sql: `SELECT id FROM t FORCE INDEX (kv) WHERE v = ${a}`,
-        expect: (r) => byV(r).filter(([, v]) => v === a).map(([id]) => [id]),
+        expect: (r) =>
+          byV(r)
+            .filter(([, v]) => v === a)
+            .map(([id]) => [id]),
         ordered: false,
       };
     case 5:
@@ -208,13 +250,19 @@ function readOf(kind: number, a: number, b: number): { sql: string; expect: (r: 
     case 6:
       return {
         sql: `SELECT id FROM t ORDER BY id LIMIT ${1 + (a % 3)}`,
-        expect: (r) => sorted(r).slice(0, 1 + (a % 3)).map(([id]) => [id]),
+        expect: (r) =>
+          sorted(r)
+            .slice(0, 1 + (a % 3))
+            .map(([id]) => [id]),
         ordered: true,
       };
     default:
       return {
         sql: `SELECT id, v FROM t FORCE INDEX (kv) WHERE v >= ${lo} ORDER BY v, id LIMIT 3`,
-        expect: (r) => byV(r).filter(([, v]) => v >= lo).slice(0, 3),
+        expect: (r) =>
+          byV(r)
+            .filter(([, v]) => v >= lo)
+            .slice(0, 3),
         ordered: true,
       };
   }

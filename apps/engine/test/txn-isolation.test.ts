@@ -210,7 +210,7 @@ describe('lost updates', () => {
       }
     };
     await Promise.all([bump(a, 10), bump(b, 1)]);
-    const [[bal]] = await rows(a, 'SELECT bal FROM acc WHERE id = 1');
+    const bal = (await rows(a, 'SELECT bal FROM acc WHERE id = 1'))[0]![0];
     await running.pop()!.stop();
     return { bal, retries };
   }
@@ -239,7 +239,9 @@ describe('isolation levels and the version store', () => {
     expect(await rows(a, 'SELECT bal FROM acc WHERE id = 1')).toEqual([[100]]);
     await b.query('UPDATE acc SET bal = 3 WHERE id = 1');
     expect(await rows(a, 'SELECT bal FROM acc WHERE id = 1')).toEqual([[3]]);
-    await expect(a.query('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE')).rejects.toMatchObject({ errno: 1568 });
+    await expect(a.query('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE')).rejects.toMatchObject({
+      errno: 1568,
+    });
     await a.query('COMMIT');
     // the next one is the session's again: REPEATABLE READ
     await a.query('BEGIN');
@@ -261,7 +263,7 @@ describe('isolation levels and the version store', () => {
   it('history list length: committed versions stay while a view may need them, then purge drops them', async () => {
     const { s, a, b } = await setup();
     const history = async (): Promise<number> => {
-      const [[, , status]] = await rows(a, 'SHOW ENGINE INNODB STATUS');
+      const status = (await rows(a, 'SHOW ENGINE INNODB STATUS'))[0]![2];
       return Number(/History list length (\d+)/.exec(String(status))![1]);
     };
     const store = versionStoreOf(s.db)!;

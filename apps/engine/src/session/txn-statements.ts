@@ -117,7 +117,8 @@ function setTransaction(modes: unknown[], ctx: StatementContext): Compiled {
     const o = obj(mode);
     if (o.IsolationLevel !== undefined) {
       level = LEVELS[String(o.IsolationLevel)];
-      if (level === undefined) throw new SqlError('ER_PARSE_ERROR', `unknown isolation level ${String(o.IsolationLevel)}`);
+      if (level === undefined)
+        throw new SqlError('ER_PARSE_ERROR', `unknown isolation level ${String(o.IsolationLevel)}`);
     }
     if (o.AccessMode !== undefined) readOnly = o.AccessMode === 'ReadOnly';
   }

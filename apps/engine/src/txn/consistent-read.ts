@@ -12,7 +12,13 @@ import type { Table, TableIndex } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import type { ConsistentRead, RowFn } from './hooks.js';
 import { type ReadView, SEES_NOTHING, SEES_TREE, visibleVersion } from './read-view.js';
-import { compareRaw, lowerBound, type TableVersions, type VersionChain, type VersionStore } from './version-store.js';
+import {
+  compareRaw,
+  lowerBound,
+  type TableVersions,
+  type VersionChain,
+  type VersionStore,
+} from './version-store.js';
 
 /**
  * Where an index entry lies against a read's bounds: before them (skip it), in them, or past
@@ -84,7 +90,8 @@ export class ConsistentReader implements ConsistentRead {
   get(t: Table, pk: Uint8Array): FieldValue[] | undefined {
     this.#counts[H_READ_KEY]!++;
     const vis = this.#visible(this.#tv(t), pk, 0, pk.length);
-    const bytes = vis === SEES_TREE ? t.primary.tree.get(pk) : vis === SEES_NOTHING ? undefined : (vis as Uint8Array);
+    const bytes =
+      vis === SEES_TREE ? t.primary.tree.get(pk) : vis === SEES_NOTHING ? undefined : (vis as Uint8Array);
     if (bytes === undefined) return undefined;
     const row = t.newRow();
     t.codec.decode(bytes, 0, bytes.length, row);
@@ -147,7 +154,9 @@ export class ConsistentReader implements ConsistentRead {
       return c < 0 ? BEFORE : c === 0 ? IN : PAST;
     };
     const n = this.#withRow(t, (row) =>
-      ix.primary ? this.#walkPrimary(t, lo, cls, row, fn, H_READ_NEXT) : this.#walkSecondary(t, ix, lo, cls, row, fn),
+      ix.primary
+        ? this.#walkPrimary(t, lo, cls, row, fn, H_READ_NEXT)
+        : this.#walkSecondary(t, ix, lo, cls, row, fn),
     );
     counts[H_READ_NEXT]!++;
     return n;
@@ -206,7 +215,14 @@ export class ConsistentReader implements ConsistentRead {
    * The clustered index from `from` (null: the start) in key order, each row at its visible
    * version, merged with the table's chains whose rows the tree does not hold.
    */
-  #walkPrimary(t: Table, from: Uint8Array | null, cls: Classify, row: RowBuffer, fn: RowFn, stepCounter: number): number {
+  #walkPrimary(
+    t: Table,
+    from: Uint8Array | null,
+    cls: Classify,
+    row: RowBuffer,
+    fn: RowFn,
+    stepCounter: number,
+  ): number {
     const counts = this.#counts;
     const view = this.view!;
     const codec = t.codec;
@@ -272,7 +288,14 @@ export class ConsistentReader implements ConsistentRead {
    * A secondary index from `from`: each entry's row at its visible version when that version
    * still has the entry, merged with the visible versions whose entries the tree lacks.
    */
-  #walkSecondary(t: Table, ix: TableIndex, from: Uint8Array, cls: Classify, row: RowBuffer, fn: RowFn): number {
+  #walkSecondary(
+    t: Table,
+    ix: TableIndex,
+    from: Uint8Array,
+    cls: Classify,
+    row: RowBuffer,
+    fn: RowFn,
+  ): number {
     const counts = this.#counts;
     const view = this.view!;
     const codec = t.codec;

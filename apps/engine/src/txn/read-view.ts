@@ -30,7 +30,10 @@ export const SEES_NOTHING = 1;
  * that version's before-image is the answer (row_vers_build_for_consistent_read walks the undo
  * chain back to the first version whose trx id the view sees: the same row).
  */
-export function visibleVersion(view: ReadView, c: VersionChain): Uint8Array | typeof SEES_TREE | typeof SEES_NOTHING {
+export function visibleVersion(
+  view: ReadView,
+  c: VersionChain,
+): Uint8Array | typeof SEES_TREE | typeof SEES_NOTHING {
   const vs = c.versions;
   if (vs[vs.length - 1]!.trx === view.owner) return SEES_TREE;
   const limit = view.commitNo;

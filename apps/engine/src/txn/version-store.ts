@@ -228,15 +228,19 @@ export class VersionStore {
     for (const [id, tv] of this.#tables) {
       let chains = 0;
       for (const head of tv.buckets.values()) for (let c: VersionChain | null = head; c; c = c.next) chains++;
-      if (chains !== tv.sorted.length) throw new RangeError(`table ${id}: ${chains} chains hashed, ${tv.sorted.length} sorted`);
+      if (chains !== tv.sorted.length)
+        throw new RangeError(`table ${id}: ${chains} chains hashed, ${tv.sorted.length} sorted`);
       for (let i = 0; i < tv.sorted.length; i++) {
         const c = tv.sorted[i]!;
-        if (i > 0 && compareKeys(tv.sorted[i - 1]!.key, c.key) >= 0) throw new RangeError(`table ${id}: chains out of order`);
+        if (i > 0 && compareKeys(tv.sorted[i - 1]!.key, c.key) >= 0)
+          throw new RangeError(`table ${id}: chains out of order`);
         if (c.versions.length === 0) throw new RangeError(`table ${id}: an empty chain`);
         let last = 0;
         for (const [j, v] of c.versions.entries()) {
-          if (v.commitNo === 0 && j !== c.versions.length - 1) throw new RangeError('an uncommitted version is not the newest');
-          if (v.commitNo !== 0 && v.commitNo <= last) throw new RangeError('commit numbers do not increase along a chain');
+          if (v.commitNo === 0 && j !== c.versions.length - 1)
+            throw new RangeError('an uncommitted version is not the newest');
+          if (v.commitNo !== 0 && v.commitNo <= last)
+            throw new RangeError('commit numbers do not increase along a chain');
           if (v.commitNo !== 0) last = v.commitNo;
         }
         n += c.versions.length;
