@@ -1,6 +1,6 @@
 // What a consistent read costs one session, on the built package:
-//   node bench/mvcc-reads.js                 10,000 rows, 2,000 range reads of 100 rows per run, 3 runs
-//   MVCC_ROWS=100000 MVCC_OPS=5000 node bench/mvcc-reads.js
+//   node bench/mvcc-reads.js                 10,000 rows, 10,000 range reads of 100 rows per run, 3 runs
+//   MVCC_ROWS=100000 MVCC_OPS=20000 MVCC_RUNS=5 node bench/mvcc-reads.js
 // A reader runs `SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? + 99` (sysbench's simple range)
 // inside transactions of 100 statements, in turns so each way sees the same machine load:
 //   READ UNCOMMITTED             the latest rows, no view, no locks: the table's own read
@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { Database } from '../dist/index.js';
 
 const rows = Number(process.env.MVCC_ROWS ?? 10_000);
-const ops = Number(process.env.MVCC_OPS ?? 2_000);
+const ops = Number(process.env.MVCC_OPS ?? 10_000);
 const runs = Number(process.env.MVCC_RUNS ?? 3);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const dir = mkdtempSync(join(tmpdir(), 'mvcc-bench-'));

@@ -78,7 +78,7 @@ export class ConsistentReader implements ConsistentRead {
 
   #tv(t: Table): TableVersions {
     const tv = this.#store.table(t.id);
-    if (tv === undefined) return { buckets: new Map(), sorted: [] };
+    if (tv === undefined) return { buckets: new Map(), sorted: [], pending: [], live: 0, dead: 0 };
     return tv;
   }
 
@@ -226,7 +226,7 @@ export class ConsistentReader implements ConsistentRead {
     const counts = this.#counts;
     const view = this.view!;
     const codec = t.codec;
-    const sorted = this.#tv(t).sorted;
+    const sorted = this.#store.ordered(this.#tv(t));
     let j = from === null ? 0 : lowerBound(sorted, from, 0, from.length);
     let n = 0;
     let stopped = false;
@@ -306,7 +306,7 @@ export class ConsistentReader implements ConsistentRead {
     const clustered = t.primary.tree;
     // versions the tree's entries do not lead to: an older version whose entry is gone
     const extras: Extra[] = [];
-    for (const c of tv.sorted) {
+    for (const c of store.ordered(tv)) {
       const vis = visibleVersion(view, c);
       if (vis === SEES_TREE || vis === SEES_NOTHING) continue;
       const bytes = vis as Uint8Array;

@@ -41,13 +41,27 @@ export interface VersionChain {
   readonly versions: RowVersion[];
   /** Next chain of the same table whose key hashes alike. */
   next: VersionChain | null;
+  /** Dropped (no versions left); still in the table's key-order arrays until they are compacted. */
+  dead: boolean;
 }
 
-/** The chains of one table: by key hash, and in key order for scans. */
+/**
+ * The chains of one table: by key hash, and in key order for scans. The key order is kept
+ * lazily, so that a transaction writing many rows in random key order, or purge dropping them,
+ * costs O(log n) per row and not a splice each: new chains wait in `pending`, dropped ones are
+ * marked dead, and {@link VersionStore.ordered} sorts and merges them in when a reader needs the
+ * order.
+ */
 export interface TableVersions {
   readonly buckets: Map<number, VersionChain>;
-  /** Every chain of the table, sorted by key (memcmp order of the clustered keys). */
-  readonly sorted: VersionChain[];
+  /** Chains sorted by key (memcmp order of the clustered keys), dead ones included. */
+  sorted: VersionChain[];
+  /** Chains published since `sorted` was last merged, in publish order. */
+  pending: VersionChain[];
+  /** Live chains. */
+  live: number;
+  /** Dead chains still in `sorted` or `pending`. */
+  dead: number;
 }
 
 interface HistoryGroup {
@@ -133,16 +147,17 @@ export class VersionStore {
   publish(trx: number, tableId: number, key: Uint8Array, before: Uint8Array | null): RowVersion {
     let tv = this.#tables.get(tableId);
     if (tv === undefined) {
-      tv = { buckets: new Map(), sorted: [] };
+      tv = { buckets: new Map(), sorted: [], pending: [], live: 0, dead: 0 };
       this.#tables.set(tableId, tv);
     }
     let c = this.chain(tv, key, 0, key.length);
     if (c === null) {
       const k = key.slice();
       const hash = hashKey(k, 0, k.length);
-      c = { tableId, key: k, hash, versions: [], next: tv.buckets.get(hash) ?? null };
+      c = { tableId, key: k, hash, versions: [], next: tv.buckets.get(hash) ?? null, dead: false };
       tv.buckets.set(hash, c);
-      tv.sorted.splice(lowerBound(tv.sorted, k, 0, k.length), 0, c);
+      tv.pending.push(c);
+      tv.live++;
     }
     const v: RowVersion = { trx, commitNo: 0, before, chain: c };
     c.versions.push(v);
@@ -217,9 +232,35 @@ export class VersionStore {
       while (p !== null && p.next !== c) p = p.next;
       if (p !== null) p.next = c.next;
     }
-    const i = lowerBound(tv.sorted, c.key, 0, c.key.length);
-    if (tv.sorted[i] === c) tv.sorted.splice(i, 1);
-    if (tv.sorted.length === 0) this.#tables.delete(c.tableId);
+    c.dead = true;
+    tv.live--;
+    tv.dead++;
+    if (tv.live === 0) this.#tables.delete(c.tableId);
+    else if (tv.dead > tv.live + 64) this.ordered(tv);
+  }
+
+  /** The table's live chains in key order (sorting in the ones published since the last call). */
+  ordered(tv: TableVersions): readonly VersionChain[] {
+    if (tv.pending.length === 0 && tv.dead === 0) return tv.sorted;
+    const fresh = tv.pending.filter((c) => !c.dead).sort((a, b) => compareKeys(a.key, b.key));
+    const old = tv.dead === 0 ? tv.sorted : tv.sorted.filter((c) => !c.dead);
+    let out: VersionChain[];
+    if (fresh.length === 0) out = old;
+    else if (old.length === 0) out = fresh;
+    else {
+      out = new Array<VersionChain>(old.length + fresh.length);
+      let i = 0;
+      let j = 0;
+      let k = 0;
+      while (i < old.length && j < fresh.length)
+        out[k++] = compareKeys(old[i]!.key, fresh[j]!.key) <= 0 ? old[i++]! : fresh[j++]!;
+      while (i < old.length) out[k++] = old[i++]!;
+      while (j < fresh.length) out[k++] = fresh[j++]!;
+    }
+    tv.sorted = out;
+    tv.pending = [];
+    tv.dead = 0;
+    return out;
   }
 
   /** Throws RangeError if an invariant does not hold (for tests). */
@@ -228,11 +269,14 @@ export class VersionStore {
     for (const [id, tv] of this.#tables) {
       let chains = 0;
       for (const head of tv.buckets.values()) for (let c: VersionChain | null = head; c; c = c.next) chains++;
-      if (chains !== tv.sorted.length)
-        throw new RangeError(`table ${id}: ${chains} chains hashed, ${tv.sorted.length} sorted`);
-      for (let i = 0; i < tv.sorted.length; i++) {
-        const c = tv.sorted[i]!;
-        if (i > 0 && compareKeys(tv.sorted[i - 1]!.key, c.key) >= 0)
+      const sorted = this.ordered(tv);
+      if (chains !== sorted.length || chains !== tv.live)
+        throw new RangeError(
+          `table ${id}: ${chains} chains hashed, ${sorted.length} sorted, ${tv.live} live`,
+        );
+      for (let i = 0; i < sorted.length; i++) {
+        const c = sorted[i]!;
+        if (i > 0 && compareKeys(sorted[i - 1]!.key, c.key) >= 0)
           throw new RangeError(`table ${id}: chains out of order`);
         if (c.versions.length === 0) throw new RangeError(`table ${id}: an empty chain`);
         let last = 0;
