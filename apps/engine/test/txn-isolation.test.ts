@@ -271,6 +271,9 @@ describe('isolation levels and the version store', () => {
     await b.query('UPDATE acc SET bal = 1 WHERE id = 1');
     await b.query('UPDATE acc SET bal = 2 WHERE id = 2');
     expect(await history()).toBe(2);
+    expect(await rows(b, "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'")).toEqual([
+      ['Innodb_history_list_length', '2'],
+    ]);
     expect(store.size).toBe(2);
     await a.query('COMMIT');
     expect(await history()).toBe(0);
