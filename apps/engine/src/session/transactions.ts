@@ -193,6 +193,8 @@ export class SessionTransactions {
       if (perStatement) trx.closeView();
       trx.ensureView();
     }
+    // what a reader cached from the trees may be stale: other sessions ran statements since
+    trx.store?.touch();
     const sp = trx.undo.length;
     let res: QueryResult;
     try {

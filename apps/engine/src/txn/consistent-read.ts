@@ -60,6 +60,7 @@ export class ConsistentReader implements ConsistentRead {
   readonly #store: VersionStore;
   readonly #counts: Float64Array;
   readonly #scratch = new WeakMap<Table, Scratch>();
+  readonly #extraCache = new Map<TableIndex, { gen: number; view: ReadView; list: readonly Extra[] }>();
   view: ReadView | null = null;
 
   constructor(store: VersionStore, counts: Float64Array) {
@@ -198,6 +199,39 @@ export class ConsistentReader implements ConsistentRead {
     });
   }
 
+  /**
+   * The visible versions of `t` whose `ix` entries the tree lacks (an older version whose entry
+   * was changed or deleted since), sorted by entry. Kept per index until the store changes or the
+   * view does, so the lookups of a join into one table compute it once.
+   */
+  #extras(t: Table, ix: TableIndex, tv: TableVersions): readonly Extra[] {
+    const view = this.view!;
+    const gen = this.#store.generation;
+    const hit = this.#extraCache.get(ix);
+    if (hit !== undefined && hit.gen === gen && hit.view === view) return hit.list;
+    const codec = t.codec;
+    const full = this.#s(t).full;
+    const clustered = t.primary.tree;
+    const list: Extra[] = [];
+    for (const c of this.#store.ordered(tv)) {
+      const vis = visibleVersion(view, c);
+      if (vis === SEES_TREE || vis === SEES_NOTHING) continue;
+      const bytes = vis as Uint8Array;
+      codec.decode(bytes, 0, bytes.length, full);
+      const entry = ix.encoder.encode(full).slice();
+      const cur = clustered.get(c.key);
+      if (cur !== undefined) {
+        codec.decode(cur, 0, cur.length, full);
+        if (compareKeys(ix.encoder.encode(full), entry) === 0) continue; // the tree's entry leads to it
+      }
+      list.push({ entry, bytes });
+    }
+    list.sort((a, b) => compareKeys(a.entry, b.entry));
+    if (this.#extraCache.size > 64) this.#extraCache.clear();
+    this.#extraCache.set(ix, { gen, view, list });
+    return list;
+  }
+
   /** Runs `f` with this table's row buffer of the next nesting depth (all columns wanted). */
   #withRow<R>(t: Table, f: (row: RowBuffer) => R): R {
     const s = this.#s(t);
@@ -304,24 +338,8 @@ export class ConsistentReader implements ConsistentRead {
     const tv = this.#tv(t);
     const store = this.#store;
     const clustered = t.primary.tree;
-    // versions the tree's entries do not lead to: an older version whose entry is gone
-    const extras: Extra[] = [];
-    for (const c of store.ordered(tv)) {
-      const vis = visibleVersion(view, c);
-      if (vis === SEES_TREE || vis === SEES_NOTHING) continue;
-      const bytes = vis as Uint8Array;
-      codec.decode(bytes, 0, bytes.length, full);
-      const entry = ix.encoder.encode(full).slice();
-      if (cls(entry, 0, entry.length) !== IN) continue;
-      const cur = clustered.get(c.key);
-      if (cur !== undefined) {
-        codec.decode(cur, 0, cur.length, full);
-        if (compareKeys(ix.encoder.encode(full), entry) === 0) continue; // the tree's entry leads to it
-      }
-      extras.push({ entry, bytes });
-    }
-    extras.sort((a, b) => compareKeys(a.entry, b.entry));
-    let x = 0;
+    const extras = this.#extras(t, ix, tv);
+    let x = lowerBoundEntry(extras, from);
     let n = 0;
     let stopped = false;
     const emit = (): void => {
@@ -333,6 +351,12 @@ export class ConsistentReader implements ConsistentRead {
     const flushBefore = (b: Uint8Array | null, ko: number, kl: number): void => {
       while (!stopped && x < extras.length && (b === null || compareRaw(extras[x]!.entry, b, ko, kl) < 0)) {
         const e = extras[x++]!;
+        const r = cls(e.entry, 0, e.entry.length);
+        if (r === BEFORE) continue;
+        if (r === PAST) {
+          x = extras.length;
+          return;
+        }
         codec.decode(e.bytes, 0, e.bytes.length, row);
         emit();
       }
@@ -377,6 +401,18 @@ export class ConsistentReader implements ConsistentRead {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** First of `list` whose entry is >= `key`. */
+function lowerBoundEntry(list: readonly Extra[], key: Uint8Array): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(list[mid]!.entry, key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** memcmp of `b[off, off + min(len, key.length))` with `key`: <0, 0 (key is a prefix of it), >0. */
 function comparePrefixRaw(b: Uint8Array, off: number, len: number, key: Uint8Array): number {

@@ -173,7 +173,9 @@ export class Transaction implements TxnHooks {
     this.#lock(table, key, 0, key.length, 'X');
     // the first write of the row by this transaction publishes its version before the change
     const store = this.store;
-    if (store !== null && !store.publishedBy(this.trxNo, table.id, key))
+    if (store === null) return;
+    store.touch();
+    if (!store.publishedBy(this.trxNo, table.id, key))
       this.#versions.push(store.publish(this.trxNo, table.id, key, table.primary.tree.get(key) ?? null));
   }
 
@@ -245,6 +247,8 @@ export class Transaction implements TxnHooks {
 
   /** Undoes the writes after `savepoint` (a record count of the undo log); locks stay (2PL). */
   rollbackTo(savepoint: number): void {
+    // the trees change under the readers' caches without a write hook
+    this.store?.touch();
     const saved = txnHooks.current;
     txnHooks.current = null;
     try {

@@ -93,6 +93,17 @@ export class VersionStore {
   readonly #views = new Set<ReadView>();
   /** Versions in the store (committed or not). */
   #versions = 0;
+  /**
+   * Bumped by every change of the store and by every row write ({@link touch}): what a reader
+   * derived from the store and the trees (consistent-read.ts's per-index cache) holds while it
+   * stays the same.
+   */
+  generation = 0;
+
+  /** A row is about to be written (a write that publishes nothing changes the trees too). */
+  touch(): void {
+    this.generation++;
+  }
 
   /** A new transaction number (every transaction takes one at its start). */
   newTrxNo(): number {
@@ -162,12 +173,14 @@ export class VersionStore {
     const v: RowVersion = { trx, commitNo: 0, before, chain: c };
     c.versions.push(v);
     this.#versions++;
+    this.generation++;
     return v;
   }
 
   /** Commits a writer's versions: they take the next commit number; then purge runs. */
   commit(versions: readonly RowVersion[]): void {
     if (versions.length === 0) return;
+    this.generation++;
     const n = ++this.#commitNo;
     for (const v of versions) v.commitNo = n;
     this.#history.push({ commitNo: n, versions: versions.slice() });
@@ -176,6 +189,7 @@ export class VersionStore {
 
   /** Drops a rolled-back writer's versions. REQUIRES: its rows are restored already. */
   discard(versions: readonly RowVersion[]): void {
+    if (versions.length > 0) this.generation++;
     for (let i = versions.length - 1; i >= 0; i--) {
       const v = versions[i]!;
       const vs = v.chain.versions;
@@ -202,6 +216,7 @@ export class VersionStore {
     let limit = Number.POSITIVE_INFINITY;
     for (const v of this.#views) if (v.commitNo < limit) limit = v.commitNo;
     const h = this.#history;
+    if (this.#historyHead < h.length && h[this.#historyHead]!.commitNo <= limit) this.generation++;
     while (this.#historyHead < h.length && h[this.#historyHead]!.commitNo <= limit) {
       for (const v of h[this.#historyHead]!.versions) {
         const vs = v.chain.versions;
