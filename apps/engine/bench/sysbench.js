@@ -12,6 +12,8 @@
 //   SB_SKIP_TRX [on]                           sysbench's --skip_trx: every statement in autocommit
 //   SB_POOL [134217728]                        innodb_buffer_pool_size of both servers
 //   SB_FLUSH [1]                               innodb_flush_log_at_trx_commit of both servers
+//   SB_ISOLATION [REPEATABLE-READ]             transaction_isolation of both servers; several,
+//                                              comma-separated, run every enginekit config at each
 //   SB_WARMUP [10]                             seconds of oltp_read_only at 4 threads after each server
 //                                              start, not counted (JIT, buffer pool)
 // Prints one Markdown table (TPS, QPS, p95 ms per test × threads × config) with the load average.
@@ -33,6 +35,7 @@ const skipTrx = env.SB_SKIP_TRX ?? 'on';
 const poolSize = Number(env.SB_POOL ?? 134217728);
 const warmup = Number(env.SB_WARMUP ?? 10);
 const flush = env.SB_FLUSH ?? '1';
+const isolations = (env.SB_ISOLATION ?? 'REPEATABLE-READ').split(',');
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'sysbench-'));
 const load = () =>
@@ -88,7 +91,7 @@ function stop(child) {
 }
 
 /** `enginekit serve` on the one database file; returns the child and its socket. */
-async function startEnginekit(latches, instances, workers) {
+async function startEnginekit(latches, instances, workers, isolation) {
   const socket = join(dir, 'ek.sock');
   const child = spawn(
     process.execPath,
@@ -111,6 +114,8 @@ async function startEnginekit(latches, instances, workers) {
       String(workers),
       '--innodb_flush_log_at_trx_commit',
       flush,
+      '--transaction_isolation',
+      isolation,
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
@@ -147,6 +152,7 @@ async function startMariadb() {
       '--user=root',
       `--innodb-buffer-pool-size=${poolSize}`,
       `--innodb-flush-log-at-trx-commit=${flush}`,
+      `--transaction-isolation=${isolations[0]}`,
       '--max-connections=200',
       `--log-error=${join(dir, 'maria.err')}`,
     ],
@@ -203,7 +209,7 @@ const runConfig = async (name, start, prepared) => {
 try {
   console.log(
     `sysbench 1.0.20, ${tables} tables × ${size} rows, ${seconds} s per point, skip_trx=${skipTrx}, ` +
-      `innodb_flush_log_at_trx_commit=${flush}; ` +
+      `innodb_flush_log_at_trx_commit=${flush}, transaction_isolation=${isolations.join('/')}; ` +
       `node ${process.version}, ${cpus().length} CPUs; load at start ${load()}`,
   );
   let ekPrepared = false;
@@ -213,12 +219,14 @@ try {
       continue;
     }
     const [latches, inst, workers = '2'] = c.split('-');
-    await runConfig(
-      `enginekit ${latches}, ${inst} instance(s), ${workers === '0' ? 'main thread' : `${workers} workers`}`,
-      () => startEnginekit(latches, Number(inst), Number(workers)),
-      ekPrepared,
-    );
-    ekPrepared = true;
+    for (const iso of isolations) {
+      await runConfig(
+        `enginekit ${latches}, ${inst} instance(s), ${workers === '0' ? 'main thread' : `${workers} workers`}${isolations.length > 1 ? `, ${iso}` : ''}`,
+        () => startEnginekit(latches, Number(inst), Number(workers), iso),
+        ekPrepared,
+      );
+      ekPrepared = true;
+    }
   }
   console.log('\n| test | threads | server | TPS | QPS | p95 ms | errors | load average |');
   console.log('|---|---:|---|---:|---:|---:|---:|---|');

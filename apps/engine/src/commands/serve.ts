@@ -70,6 +70,9 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
     ...(args.options.has('max_allowed_packet')
       ? { max_allowed_packet: positiveInteger(args, 'max_allowed_packet', 'serve', 16777216) }
       : {}),
+    ...(args.options.has('transaction_isolation')
+      ? { transaction_isolation: isolationLevel(stringOption(args, 'transaction_isolation', 'serve')) }
+      : {}),
   });
   let stopping = false;
   const stop = (signal: string): void => {
@@ -99,6 +102,14 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
       process.exit(1);
     },
   );
+}
+
+const LEVELS = ['READ-UNCOMMITTED', 'READ-COMMITTED', 'REPEATABLE-READ', 'SERIALIZABLE'];
+
+function isolationLevel(v: string): string {
+  const up = v.toUpperCase().replace(/[ _]/g, '-');
+  if (LEVELS.includes(up)) return up;
+  throw new UsageError(`serve: --transaction_isolation must be one of ${LEVELS.join(', ')}, got ${v}`);
 }
 
 function flushMode(v: string): 0 | 1 | 2 {

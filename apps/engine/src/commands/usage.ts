@@ -82,17 +82,20 @@ export const SERVE: CommandHelp = {
       'innodb_buffer_pool_size',
       'innodb_buffer_pool_instances',
       'innodb_flush_log_at_trx_commit',
+      'transaction_isolation',
       'threads',
     ],
   },
   synopsis:
-    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--threads N]',
+    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--transaction_isolation LEVEL] [--threads N]',
   text: `serve the database FILE (created if missing) over the MySQL client/server protocol to
 mysql2, mariadb and mysql clients, on 127.0.0.1:3306 by default or on a unix socket. Prints
 where it listens; SIGTERM or SIGINT stops accepting, closes every session, flushes and closes
 the file (exit 0). Sessions run on the main thread (the default, --threads 0) or on --threads N
 worker threads sharing one buffer pool; worker sessions write around the redo log, so their
-changes are durable at a clean shutdown only. See docs/server.md for the protocol subset.`,
+changes are durable at a clean shutdown only. --transaction_isolation sets the sessions' default
+level (REPEATABLE-READ; READ-COMMITTED, READ-UNCOMMITTED, SERIALIZABLE); worker sessions keep
+locking reads. See docs/server.md for the protocol subset and the isolation levels.`,
 };
 
 export const COMMANDS: Readonly<Record<string, CommandHelp>> = {

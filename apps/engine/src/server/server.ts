@@ -26,6 +26,8 @@ export interface ServeOptions {
   readonly max_allowed_packet?: number;
   /** The system variable: seconds a connection may idle before the server closes it (default 28800). */
   readonly wait_timeout?: number;
+  /** The sessions' default `transaction_isolation` (GLOBAL); default REPEATABLE-READ. */
+  readonly transaction_isolation?: string;
   /** Where sessions run (default: a LocalSessionHost over `db`, every session on this thread). */
   readonly host?: SessionHost;
 }
@@ -71,6 +73,8 @@ export class MysqlServer {
       probe.globalVars.set('max_allowed_packet', options.max_allowed_packet, 'global', undefined);
     if (options.wait_timeout !== undefined)
       probe.globalVars.set('wait_timeout', options.wait_timeout, 'global', undefined);
+    if (options.transaction_isolation !== undefined)
+      probe.globalVars.set('transaction_isolation', options.transaction_isolation, 'global', undefined);
     const globals = probe.globalVars;
     probe.close();
     const maxAllowedPacket = (): number => Number(globals.get('max_allowed_packet'));

@@ -14,7 +14,7 @@ import { storageError } from './ddl.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
-import { lockTargetExclusive } from './transactions.js';
+import { lockTargetExclusive, lockTargetShared } from './transactions.js';
 
 const INT32 = 2147483647;
 const RANGES: Record<string, [number, number]> = {
@@ -214,6 +214,9 @@ function insert(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       const table = ctx.db.table(name);
       const w = new RowWriter(table, meta);
+      // the target's reads lock the latest rows: duplicate checks S, REPLACE's clashing rows X
+      if (replace) lockTargetExclusive(table);
+      else lockTargetShared(table);
       const input = rowsOf();
       const full: FieldValue[][] = [];
       let insertId: number | bigint = 0;

@@ -5,7 +5,13 @@ import { txnHooks } from '../txn/hooks.js';
 import { LockTableFullError } from '../txn/lock-table.js';
 import type { ProcessEntry } from '../txn/process-list.js';
 import { lockTableOf, processListOf } from '../txn/registry.js';
-import { LockWaitSignal, type ReadMode, Transaction, type WaitEnd } from '../txn/transaction.js';
+import {
+  type IsolationLevel,
+  LockWaitSignal,
+  type ReadMode,
+  Transaction,
+  type WaitEnd,
+} from '../txn/transaction.js';
 import { recordDeadlock } from './innodb-txn-status.js';
 import type { QueryResult } from './result.js';
 import type { Session } from './session.js';
@@ -89,6 +95,9 @@ export class SessionTransactions {
   rerun = false;
   /** What KILL CONNECTION does (the server closes the socket too); default: close the session. */
   onKill: (() => void) | undefined;
+  /** SET TRANSACTION ISOLATION LEVEL / READ ONLY | READ WRITE without a scope: the next transaction's. */
+  nextIsolation: IsolationLevel | undefined;
+  nextReadOnly: boolean | undefined;
 
   constructor(session: Session, connectionId: number | undefined) {
     this.session = session;
@@ -173,28 +182,37 @@ export class SessionTransactions {
         'Cannot execute statement in a READ ONLY transaction.',
       );
     }
-    let mode: ReadMode = trx.explicit ? 'S' : 'check';
-    if (tag === 'Query') {
-      const lt = obj(arr(obj(v).locks)[0] ?? {}).lock_type;
-      if (lt === 'Update') mode = 'X';
-      else if (lt === 'Share') mode = 'S';
-    } else mode = 'S';
+    const mode = readModeOf(tag, v, trx);
     trx.readMode = mode;
     trx.exclusiveTable = -1;
+    trx.sharedTable = -1;
+    // a consistent read's view: READ COMMITTED one per statement, REPEATABLE READ one per
+    // transaction made at its first consistent read (InnoDB's trx_assign_read_view)
+    const perStatement = mode === 'none' && trx.isolation === 'READ-COMMITTED';
+    if (mode === 'none' && trx.isolation !== 'READ-UNCOMMITTED') {
+      if (perStatement) trx.closeView();
+      trx.ensureView();
+    }
+    // what a reader cached from the trees may be stale: other sessions ran statements since
+    trx.store?.touch();
     const sp = trx.undo.length;
     let res: QueryResult;
-    for (;;) {
-      txnHooks.current = trx;
-      try {
-        res = f();
-        break;
-      } catch (err) {
-        txnHooks.current = null;
-        const out = this.#failed(err, sp);
-        if (out !== RETRY) throw out;
-      } finally {
-        txnHooks.current = null;
+    try {
+      for (;;) {
+        txnHooks.current = trx;
+        try {
+          res = f();
+          break;
+        } catch (err) {
+          txnHooks.current = null;
+          const out = this.#failed(err, sp);
+          if (out !== RETRY) throw out;
+        } finally {
+          txnHooks.current = null;
+        }
       }
+    } finally {
+      if (perStatement) trx.closeView();
     }
     if (!trx.explicit) trx.commit();
     return res;
@@ -211,7 +229,11 @@ export class SessionTransactions {
       throw e;
     }
     trx.explicit = !this.#autocommit();
-    trx.readOnly = Number(this.session.vars.get('transaction_read_only')) === 1;
+    trx.readOnly = this.nextReadOnly ?? Number(this.session.vars.get('transaction_read_only')) === 1;
+    trx.isolation =
+      this.nextIsolation ?? (String(this.session.vars.get('transaction_isolation')) as IsolationLevel);
+    this.nextIsolation = undefined;
+    this.nextReadOnly = undefined;
     this.#begun = false;
   }
 
@@ -306,12 +328,20 @@ export class SessionTransactions {
    * BEGIN / START TRANSACTION [READ ONLY | READ WRITE] (undefined: neither, `transaction_read_only`
    * decides): commits an open transaction first.
    */
-  start(readOnly: boolean | undefined): void {
+  start(readOnly: boolean | undefined, consistentSnapshot = false): void {
     if (this.trx.active) this.commit();
     this.#open();
-    this.trx.explicit = true;
-    if (readOnly !== undefined) this.trx.readOnly = readOnly;
+    const trx = this.trx;
+    trx.explicit = true;
+    if (readOnly !== undefined) trx.readOnly = readOnly;
     this.#begun = true;
+    // WITH CONSISTENT SNAPSHOT makes the read view now; only REPEATABLE READ keeps one (as InnoDB)
+    if (consistentSnapshot && trx.isolation === 'REPEATABLE-READ' && trx.store !== null) trx.ensureView();
+  }
+
+  /** Whether a transaction is open. */
+  get active(): boolean {
+    return this.trx.active;
   }
 
   commit(): void {
@@ -404,4 +434,35 @@ function ddlTables(tag: string, v: unknown): string[] {
 export function lockTargetExclusive(table: Table): void {
   const h = txnHooks.current;
   if (h instanceof Transaction) h.exclusiveTable = table.id;
+}
+
+/** For INSERT: the target table's reads (its duplicate checks) are locking reads (S), as InnoDB. */
+export function lockTargetShared(table: Table): void {
+  const h = txnHooks.current;
+  if (h instanceof Transaction && h.exclusiveTable !== table.id) h.sharedTable = table.id;
+}
+
+/**
+ * How a statement reads rows, as InnoDB (`row_search_for_mysql`, `ha_innobase::store_lock`):
+ * - SELECT … FOR UPDATE / FOR SHARE: locking reads (X / S) of the latest rows, at every level;
+ * - plain SELECT: under SERIALIZABLE a locking read (S in a transaction; an autocommit SELECT
+ *   waits for writers only), else a consistent read without locks (READ UNCOMMITTED: of the
+ *   latest rows, without a view);
+ * - INSERT … SELECT, UPDATE, DELETE: the target table's reads lock (dml.ts marks it); the other
+ *   tables' reads S-lock under REPEATABLE READ and SERIALIZABLE and are consistent reads under
+ *   READ COMMITTED and READ UNCOMMITTED.
+ * Without a version store (sessions on worker threads) REPEATABLE READ and READ COMMITTED read
+ * as SERIALIZABLE: locking reads.
+ */
+function readModeOf(tag: string, v: unknown, trx: Transaction): ReadMode {
+  const level = trx.isolation;
+  const consistent = level === 'READ-UNCOMMITTED' || (level !== 'SERIALIZABLE' && trx.store !== null);
+  if (tag === 'Query') {
+    const lt = obj(arr(obj(v).locks)[0] ?? {}).lock_type;
+    if (lt === 'Update') return 'X';
+    if (lt === 'Share') return 'S';
+    if (consistent) return 'none';
+    return trx.explicit ? 'S' : 'check';
+  }
+  return consistent && (level === 'READ-COMMITTED' || level === 'READ-UNCOMMITTED') ? 'none' : 'S';
 }

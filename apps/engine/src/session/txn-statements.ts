@@ -1,14 +1,16 @@
 import { T_INT, T_STR } from '../exec/types.js';
 import { registerSystemTable } from '../plan/system-tables.js';
-import { arr, identText, obj } from '../sql/ast.js';
+import { arr, identText, obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import type { ProcessEntry } from '../txn/process-list.js';
 import { processListOf } from '../txn/registry.js';
+import type { IsolationLevel } from '../txn/transaction.js';
 import { okResult, type QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
 /**
- * BEGIN / START TRANSACTION [READ ONLY | READ WRITE], COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK TO
+ * BEGIN / START TRANSACTION [READ ONLY | READ WRITE] [WITH CONSISTENT SNAPSHOT], SET [GLOBAL |
+ * SESSION] TRANSACTION ISOLATION LEVEL …, COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK TO
  * [SAVEPOINT], RELEASE SAVEPOINT, KILL [CONNECTION | QUERY] n, SHOW [FULL] PROCESSLIST.
  */
 export function compileTxnStatement(tag: string, v: unknown, ctx: StatementContext): Compiled | undefined {
@@ -19,10 +21,17 @@ export function compileTxnStatement(tag: string, v: unknown, ctx: StatementConte
       if (arr(o.statements).length > 0) return undefined;
       const modes = arr(o.modes).map((m) => obj(m).AccessMode);
       const readOnly = modes.includes('ReadOnly') ? true : modes.includes('ReadWrite') ? false : undefined;
+      // the parser's rewrite blanked WITH CONSISTENT SNAPSHOT out; the text still has it
+      const snapshot = /\bWITH\s+CONSISTENT\s+SNAPSHOT\b/i.test(stripComments(ctx.sql));
       return ok(() => {
         txn.count('Com_begin');
-        txn.start(readOnly);
+        txn.start(readOnly, snapshot);
       });
+    }
+    case 'Set': {
+      const [t, sv] = tagOf(v);
+      if (t !== 'SetTransaction') return undefined;
+      return setTransaction(arr(obj(sv).modes), ctx);
     }
     case 'Commit':
       if (o.chain === true) return undefined;
@@ -84,6 +93,58 @@ export function compileTxnStatement(tag: string, v: unknown, ctx: StatementConte
     default:
       return undefined;
   }
+}
+
+const LEVELS: Readonly<Record<string, IsolationLevel>> = {
+  ReadUncommitted: 'READ-UNCOMMITTED',
+  ReadCommitted: 'READ-COMMITTED',
+  RepeatableRead: 'REPEATABLE-READ',
+  Serializable: 'SERIALIZABLE',
+};
+
+/**
+ * SET [GLOBAL | SESSION] TRANSACTION ISOLATION LEVEL … | READ ONLY | READ WRITE: GLOBAL and
+ * SESSION set `transaction_isolation` / `transaction_read_only` of that scope; without a scope
+ * the characteristics are the next transaction's only, refused (1568) while one is open, as MySQL.
+ */
+function setTransaction(modes: unknown[], ctx: StatementContext): Compiled {
+  // the parser drops the scope: read it from the text
+  const m = /^\s*SET\s+(?:@@)?(GLOBAL|SESSION|LOCAL)?\b/i.exec(stripComments(ctx.sql));
+  const scope = m?.[1]?.toUpperCase();
+  let level: IsolationLevel | undefined;
+  let readOnly: boolean | undefined;
+  for (const mode of modes) {
+    const o = obj(mode);
+    if (o.IsolationLevel !== undefined) {
+      level = LEVELS[String(o.IsolationLevel)];
+      if (level === undefined)
+        throw new SqlError('ER_PARSE_ERROR', `unknown isolation level ${String(o.IsolationLevel)}`);
+    }
+    if (o.AccessMode !== undefined) readOnly = o.AccessMode === 'ReadOnly';
+  }
+  const txn = ctx.session.txn;
+  return ok(() => {
+    if (scope === undefined) {
+      if (txn.active)
+        throw new SqlError(
+          'ER_CANT_CHANGE_TX_CHARACTERISTICS',
+          "Transaction characteristics can't be changed while a transaction is in progress",
+        );
+      if (level !== undefined) txn.nextIsolation = level;
+      if (readOnly !== undefined) txn.nextReadOnly = readOnly;
+      return;
+    }
+    const global = scope === 'GLOBAL';
+    const vars = global ? ctx.session.globalVars : ctx.session.vars;
+    const sc = global ? 'global' : 'session';
+    if (level !== undefined) vars.set('transaction_isolation', level, sc, undefined);
+    if (readOnly !== undefined) vars.set('transaction_read_only', readOnly ? 1 : 0, sc, undefined);
+  });
+}
+
+/** `sql` without its comments (a comment could hide or fake a keyword). */
+function stripComments(sql: string): string {
+  return sql.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(--\s|#)[^\n]*/g, ' ');
 }
 
 function ok(f: () => void): Compiled {

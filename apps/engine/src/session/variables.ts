@@ -136,6 +136,12 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   wait_timeout: { kind: 'int', def: 28800, min: 1, max: 31536000 },
 };
 
+/** Older names that read and set the same variable (MySQL 5.7's `tx_isolation`, `tx_read_only`). */
+const ALIASES: Readonly<Record<string, string>> = {
+  tx_isolation: 'transaction_isolation',
+  tx_read_only: 'transaction_read_only',
+};
+
 /** The variables of one scope: name → value (numbers for integer and boolean variables). */
 export class Variables {
   readonly values: Map<string, string | number>;
@@ -149,7 +155,8 @@ export class Variables {
   }
 
   get(name: string): string | number {
-    const v = this.values.get(name.toLowerCase());
+    const lower = name.toLowerCase();
+    const v = this.values.get(ALIASES[lower] ?? lower);
     if (v === undefined)
       throw new SqlError('ER_UNKNOWN_SYSTEM_VARIABLE', `Unknown system variable '${name}'`);
     return v;
@@ -157,7 +164,8 @@ export class Variables {
 
   /** SET: validate and store; `value` is the SQL value (number, bigint, string or null), `def` = DEFAULT. */
   set(name: string, value: unknown, scope: 'session' | 'global', defaults: Variables | undefined): void {
-    const key = name.toLowerCase();
+    const lower = name.toLowerCase();
+    const key = ALIASES[lower] ?? lower;
     const d = VARIABLES[key];
     if (d === undefined)
       throw new SqlError('ER_UNKNOWN_SYSTEM_VARIABLE', `Unknown system variable '${name}'`);

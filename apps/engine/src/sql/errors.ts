@@ -88,6 +88,7 @@ const ERROR_TABLE = {
   ER_LOCK_DEADLOCK: [1213, '40001'],
   ER_NO_SUCH_THREAD: [1094, 'HY000'],
   ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION: [1792, '25006'],
+  ER_CANT_CHANGE_TX_CHARACTERISTICS: [1568, '25001'],
   ER_CONNECTION_KILLED: [1927, '70100'],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -157,6 +158,7 @@ export type ErrorCode =
   | 'ER_LOCK_DEADLOCK'
   | 'ER_NO_SUCH_THREAD'
   | 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION'
+  | 'ER_CANT_CHANGE_TX_CHARACTERISTICS'
   | 'ER_CONNECTION_KILLED';
 
 /** ER_NOT_SUPPORTED_YET with MySQL's wording: "This version of MySQL doesn't yet support '…'". */

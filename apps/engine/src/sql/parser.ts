@@ -32,7 +32,8 @@ function load(): WasmGlue {
 
 /**
  * Rewrites applied before parsing, outside quotes and comments, keeping every column in place:
- * the `MOD` operator becomes `%` (the dialect lacks it), `LOCK IN SHARE MODE` becomes `FOR SHARE`.
+ * the `MOD` operator becomes `%` (the dialect lacks it), `LOCK IN SHARE MODE` becomes `FOR SHARE`,
+ * START TRANSACTION's `WITH CONSISTENT SNAPSHOT` becomes blanks.
  */
 export function rewrite(sql: string, divAsMod = false, mods: boolean[] = []): string {
   let out = '';
@@ -88,6 +89,18 @@ export function rewrite(sql: string, divAsMod = false, mods: boolean[] = []): st
       } else if (divAsMod && up === 'DIV' && prev !== '.') {
         out += '%  ';
         mods.push(true);
+      } else if (
+        up === 'WITH' &&
+        /^\s+CONSISTENT\s+SNAPSHOT\b/i.test(sql.slice(j)) &&
+        /^\s*START\s+TRANSACTION\b/i.test(sql)
+      ) {
+        // START TRANSACTION's WITH CONSISTENT SNAPSHOT (the dialect lacks it) becomes blanks, with
+        // the comma that joins it to an access mode; the session reads it from the text
+        const m = /^\s+CONSISTENT\s+SNAPSHOT(\s*,)?/i.exec(sql.slice(j))!;
+        if (m[1] === undefined) out = out.replace(/,(\s*)$/, ' $1');
+        out += ' '.repeat(word.length + m[0].length);
+        i = j + m[0].length;
+        continue;
       } else if (up === 'LOCK' && /^\s+IN\s+SHARE\s+MODE\b/i.test(sql.slice(j))) {
         const m = /^\s+IN\s+SHARE\s+MODE/i.exec(sql.slice(j))!;
         const span = word.length + m[0].length;

@@ -61,7 +61,9 @@ export interface TableIndex {
  * Not thread-safe: one writer at a time (the engine is single-threaded here).
  *
  * While a statement of a transaction runs, `txnHooks.current` is set: every row read or written
- * through these methods is locked first and every write logs its undo (see src/txn).
+ * through these methods is locked first and every write logs its undo (see src/txn). A
+ * consistent read of a table other writers have row versions of is answered by the hooks'
+ * reader instead (`consistent`, asked once per read call; null is the fast path).
  */
 export class Table {
   readonly id: number;
@@ -288,6 +290,8 @@ export class Table {
   get(pkValues: readonly FieldValue[]): FieldValue[] | undefined {
     const pk = this.#pkFromValues(pkValues);
     const h = txnHooks.current;
+    const cr = h === null ? null : h.consistent(this);
+    if (cr !== null) return cr.get(this, pk);
     if (h !== null) h.read(this, pk, 0, pk.length);
     this.#stats.counts[H_READ_KEY]!++;
     const v = this.primary.tree.get(pk);
@@ -304,6 +308,8 @@ export class Table {
    * stop. Returns the rows visited.
    */
   scan(fn: (row: RowBuffer) => boolean | undefined): number {
+    const cr = txnHooks.current?.consistent(this) ?? null;
+    if (cr !== null) return cr.scan(this, fn);
     const row = this.newRow();
     const counts = this.#stats.counts;
     counts[H_READ_FIRST]!++;
@@ -350,6 +356,8 @@ export class Table {
     // a full primary key is locked whether or not the row exists: a reader waits for a writer
     // that deleted it
     const h = txnHooks.current;
+    const cr = h === null ? null : h.consistent(this);
+    if (cr !== null) return cr.lookup(this, ix, lo, ix.primary && prefix.length === ix.columns.length, fn);
     if (h !== null && ix.primary && prefix.length === ix.columns.length) h.read(this, lo, 0, lo.length);
     return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn);
   }
@@ -373,6 +381,8 @@ export class Table {
     const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
     const skipEqual = lo === undefined || !loInclusive;
     const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    const cr = txnHooks.current?.consistent(this) ?? null;
+    if (cr !== null) return cr.range(this, ix, loKey, skipEqual, hiKey, hiInclusive, fn);
     let started = false;
     return this.#walk(
       ix,
@@ -470,7 +480,9 @@ export class Table {
     onRefill: () => void,
   ): number {
     const ix = this.index(indexName);
-    if (ix.primary) return this.range(indexName, lo, loInclusive, hi, hiInclusive, fn);
+    // a consistent read of versioned rows reads in index order (range merges the versions)
+    if (ix.primary || (txnHooks.current?.consistent(this) ?? null) !== null)
+      return this.range(indexName, lo, loInclusive, hi, hiInclusive, fn);
     const counts = this.#stats.counts;
     const c0 = ix.entryColumns[0];
     const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
@@ -560,6 +572,8 @@ export class Table {
   prefixRowids(indexName: string, prefix: readonly FieldValue[], fn: (pk: Uint8Array) => void): number {
     const ix = this.index(indexName);
     const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    const cr = txnHooks.current?.consistent(this) ?? null;
+    if (cr !== null) return cr.prefixRowids(this, ix, lo, fn);
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
     let n = 0;
@@ -582,6 +596,8 @@ export class Table {
 
   /** The row with this encoded primary key (as {@link prefixRowids} gives it): Handler_read_rnd. */
   fetchRowid(pk: Uint8Array, fn: (row: RowBuffer) => boolean | undefined): boolean | undefined {
+    const cr = txnHooks.current?.consistent(this) ?? null;
+    if (cr !== null) return cr.fetchRowid(this, pk, fn);
     const counts = this.#stats.counts;
     counts[H_READ_RND]!++;
     counts[H_ROWS_READ]!++;

@@ -1,7 +1,8 @@
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import { applyUndo } from './apply-undo.js';
-import { txnHooks, type TxnHooks } from './hooks.js';
+import { ConsistentReader } from './consistent-read.js';
+import { type ConsistentRead, txnHooks, type TxnHooks } from './hooks.js';
 import {
   DEADLOCK,
   GRANTED,
@@ -12,7 +13,10 @@ import {
   WAIT_VICTIM,
   WAIT_WAITING,
 } from './lock-table.js';
+import type { ReadView } from './read-view.js';
+import { versionStoreOf } from './registry.js';
 import { UndoLog, type UndoRecord } from './undo-log.js';
+import type { RowVersion, VersionStore } from './version-store.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -39,8 +43,15 @@ export class LockWaitSignal extends Error {
 /** How a wait ended. */
 export type WaitEnd = 'granted' | 'timeout' | 'victim' | 'cancelled' | 'ended';
 
-/** The read mode of the statement running: lock and hold, or only wait for writers (autocommit SELECT). */
-export type ReadMode = LockMode | 'check';
+/**
+ * The read mode of the statement running: lock and hold (S, X), only wait for writers (`check`:
+ * an autocommit SELECT under SERIALIZABLE), or take no locks (`none`: a consistent read at the
+ * transaction's read view, or READ UNCOMMITTED's read of the latest rows when it has none).
+ */
+export type ReadMode = LockMode | 'check' | 'none';
+
+/** `transaction_isolation` values. */
+export type IsolationLevel = 'READ-UNCOMMITTED' | 'READ-COMMITTED' | 'REPEATABLE-READ' | 'SERIALIZABLE';
 
 /**
  * One session's transaction: its slot in the shared lock table, its undo log, its savepoints.
@@ -70,6 +81,17 @@ export class Transaction implements TxnHooks {
   /** The statement's read mode, and the one table whose reads take X (UPDATE/DELETE's target). */
   readMode: ReadMode = 'S';
   exclusiveTable = -1;
+  /** The table an INSERT writes: its reads (duplicate checks) S-lock even when the mode is `none`. */
+  sharedTable = -1;
+  /** The isolation level, fixed when the transaction opens. */
+  isolation: IsolationLevel = 'REPEATABLE-READ';
+  /** The store versions are published into (null: sessions on several threads, locking reads only). */
+  readonly store: VersionStore | null;
+  /** Number of the transaction open now, in the version store (its versions carry it). */
+  trxNo = 0;
+  /** The versions this transaction published, in write order. */
+  #versions: RowVersion[] = [];
+  readonly #reader: ConsistentReader | null;
   /** Tables whose metadata lock (shared) this transaction holds. */
   readonly #mdl = new Set<number>();
   #record: { tableId: number; op: number; key: Uint8Array; before: Uint8Array } = {
@@ -89,6 +111,28 @@ export class Transaction implements TxnHooks {
     this.db = db;
     this.locks = locks;
     this.connectionId = connectionId;
+    this.store = versionStoreOf(db);
+    this.#reader = this.store === null ? null : new ConsistentReader(this.store, db.handler.counts);
+  }
+
+  /** The read view consistent reads use now (null: none open). */
+  get view(): ReadView | null {
+    return this.#reader?.view ?? null;
+  }
+
+  /** Makes the transaction's read view if it has none (REPEATABLE READ: at its first consistent read). */
+  ensureView(): void {
+    const r = this.#reader;
+    if (r !== null && r.view === null) r.view = this.store!.openView(this.trxNo);
+  }
+
+  /** Closes the read view (READ COMMITTED: at each statement's end), so purge can pass it. */
+  closeView(): void {
+    const r = this.#reader;
+    if (r === null || r.view === null) return;
+    const v = r.view;
+    r.view = null;
+    this.store!.closeView(v);
   }
 
   get active(): boolean {
@@ -101,6 +145,7 @@ export class Transaction implements TxnHooks {
     this.#open = true;
     this.epoch++;
     this.startedAt = Date.now();
+    this.trxNo = this.store === null ? 0 : this.store.newTrxNo();
   }
 
   #slot(): number {
@@ -113,7 +158,10 @@ export class Transaction implements TxnHooks {
   read(table: Table, key: Uint8Array, off: number, len: number): void {
     let mode = this.readMode;
     if (table.id === this.exclusiveTable) mode = 'X';
-    else if (mode === 'check') {
+    else if (mode === 'none') {
+      if (table.id !== this.sharedTable) return;
+      mode = 'S';
+    } else if (mode === 'check') {
       // autocommit SELECT: nothing to hold; wait only for a writer's X lock, if the table has any
       if (!this.locks.hasXLocks(table.id)) return;
       mode = 'S';
@@ -123,6 +171,21 @@ export class Transaction implements TxnHooks {
 
   write(table: Table, key: Uint8Array): void {
     this.#lock(table, key, 0, key.length, 'X');
+    // the first write of the row by this transaction publishes its version before the change
+    const store = this.store;
+    if (store === null) return;
+    store.touch();
+    if (!store.publishedBy(this.trxNo, table.id, key))
+      this.#versions.push(store.publish(this.trxNo, table.id, key, table.primary.tree.get(key) ?? null));
+  }
+
+  consistent(table: Table): ConsistentRead | null {
+    const r = this.#reader;
+    if (this.readMode !== 'none' || r === null || r.view === null) return null;
+    if (table.id === this.exclusiveTable || table.id === this.sharedTable) return null;
+    // a transaction keeps the tables it reads from changing shape (DDL waits for it)
+    if (this.explicit && !this.#mdl.has(table.id)) this.lockTable(table, 'S');
+    return this.store!.table(table.id) === undefined ? null : r;
   }
 
   logUndo(table: Table, op: number, key: Uint8Array, before: Uint8Array): void {
@@ -184,6 +247,8 @@ export class Transaction implements TxnHooks {
 
   /** Undoes the writes after `savepoint` (a record count of the undo log); locks stay (2PL). */
   rollbackTo(savepoint: number): void {
+    // the trees change under the readers' caches without a write hook
+    this.store?.touch();
     const saved = txnHooks.current;
     txnHooks.current = null;
     try {
@@ -194,8 +259,13 @@ export class Transaction implements TxnHooks {
     if (this.slot >= 0) this.locks.setWeight(this.slot, this.undo.length);
   }
 
-  /** Commit: forget the undo, release every lock. */
+  /** Commit: the versions take their commit number, the undo is forgotten, every lock released. */
   commit(): void {
+    if (this.store !== null) {
+      this.store.commit(this.#versions);
+      this.#versions = [];
+      this.closeView();
+    }
     this.undo.clear();
     this.#endRedo();
     this.#end();
@@ -212,6 +282,11 @@ export class Transaction implements TxnHooks {
       Atomics.notify(w.int32, w.index);
     }
     this.rollbackTo(0);
+    if (this.store !== null) {
+      this.store.discard(this.#versions);
+      this.#versions = [];
+      this.closeView();
+    }
     this.#endRedo();
     this.#end();
   }
@@ -222,6 +297,8 @@ export class Transaction implements TxnHooks {
     this.#open = false;
     this.explicit = false;
     this.readOnly = false;
+    this.sharedTable = -1;
+    this.exclusiveTable = -1;
     this.savepoints.clear();
     this.#mdl.clear();
   }
