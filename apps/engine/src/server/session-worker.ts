@@ -111,6 +111,8 @@ function onMessage(m: ToWorker): void {
   switch (m.t) {
     case 'open': {
       const session = new Session(db, { connectionId: m.conn });
+      // a lock wait answers later (the reply is a Promise) instead of failing at once with 1205
+      session.txn.asyncWaits = true;
       const c: Conn = { p: new CommandProcessor(session, m.conn), prepared: new Map() };
       // a statement that waited for a row lock runs again under the same metadata lock and
       // write mutex as a first run (it holds neither while it waits)
