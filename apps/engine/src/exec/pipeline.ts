@@ -16,6 +16,7 @@ import { comparisonType, converter, hashKey } from './compare.js';
 import { rescale } from './decimal.js';
 import type { StatusCounters } from './status.js';
 import { batchedKeyStage } from './batched-key-access.js';
+import { coveringScan, indexReadStep } from './index-read.js';
 import { truthOf } from './truth.js';
 
 const DECODER = new TextDecoder();
@@ -187,6 +188,8 @@ export function buildPipeline(
       }
       return true;
     };
+    // a full scan planned as a covering index scan reads the index instead of the table
+    const cover = coveringScan(st, frame, status);
     // materialized rows of this source (for inner scans, hash builds, derived tables)
     let cache: unknown[][] | null = null;
     resets.push(() => {
@@ -208,11 +211,17 @@ export function buildPipeline(
       } else {
         const dec = rowDecoder(src, frame);
         const saved = frame.v.slice(off, off + width);
-        src.table!.scan((r) => {
-          dec(r);
-          rows.push(frame.v.slice(off, off + width));
-          return true;
-        });
+        if (cover !== undefined)
+          cover(() => {
+            rows.push(frame.v.slice(off, off + width));
+            return true;
+          });
+        else
+          src.table!.scan((r) => {
+            dec(r);
+            rows.push(frame.v.slice(off, off + width));
+            return true;
+          });
         for (let c = 0; c < width; c++) frame.v[off + c] = saved[c];
       }
       cache = rows;
@@ -353,7 +362,22 @@ export function buildPipeline(
       flushes[k] = () => block.flush();
       continue;
     }
-    if (access.kind === 'ref' && (st.join?.algorithm === 'BKA' || st.join?.algorithm === 'BKAH')) {
+    const bka = st.join?.algorithm === 'BKA' || st.join?.algorithm === 'BKAH';
+    if (
+      st.indexRead !== undefined &&
+      !bka &&
+      (access.kind === 'ref' || access.kind === 'range' || (access.kind === 'scan' && k === 0))
+    ) {
+      steps[k] = indexReadStep(st, k, frame, status, {
+        begin: () => {
+          matched = false;
+        },
+        emit,
+        finish: finishLeft,
+      });
+      continue;
+    }
+    if (access.kind === 'ref' && bka) {
       const bka = batchedKeyStage(st, k, stages, frame, run, status, next, stageBuffer);
       steps[k] = bka.push;
       flushes[k] = bka.flush;
@@ -472,8 +496,8 @@ export function buildPipeline(
       const table = src.table!;
       const dec = rowDecoder(src, frame);
       let stop = false;
-      const onRow = (r: RowBuffer): boolean => {
-        dec(r);
+      const onRow = (r: RowBuffer | null): boolean => {
+        if (r !== null) dec(r);
         if (!emit()) {
           stop = true;
           return false;
@@ -489,7 +513,8 @@ export function buildPipeline(
         stop = false;
         if (!counted) status.add('Select_full_join', 1);
         counted = true;
-        table.scan(onRow);
+        if (cover !== undefined) cover(() => onRow(null));
+        else table.scan(onRow);
         if (stop) return false;
         return finishLeft();
       };

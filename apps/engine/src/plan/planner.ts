@@ -1,5 +1,6 @@
 import type { SqlType } from '../exec/types.js';
 import type { Bound } from './bound.js';
+import type { IndexReadPlan } from './optimizer/index-reads.js';
 import type { Source } from './scope.js';
 
 /**
@@ -50,7 +51,7 @@ export interface StageJoin {
 
 /** A stage's line of traditional EXPLAIN, with the cost the search gave it. */
 export interface StageExplain {
-  readonly type: 'ALL' | 'range' | 'ref' | 'eq_ref' | 'const' | 'index' | 'hash_ALL';
+  readonly type: 'ALL' | 'range' | 'ref' | 'eq_ref' | 'const' | 'index' | 'hash_ALL' | 'hash_index';
   readonly possibleKeys: readonly string[];
   readonly key?: string;
   readonly keyLen?: string;
@@ -76,6 +77,8 @@ export interface PlannedStage {
   readonly join?: StageJoin;
   /** A secondary-index `range` read as DS-MRR's rowid-ordered scan with this buffer, bytes. */
   readonly mrrBufferBytes?: number;
+  /** An index condition pushed to the entries, or a covering (index-only) read; `scan` + covering: a full index scan. */
+  readonly indexRead?: IndexReadPlan;
   readonly explain?: StageExplain;
   /** Filled while the query runs, for ANALYZE (r_loops, r_rows, r_filtered, time). */
   readonly actual?: StageActual;

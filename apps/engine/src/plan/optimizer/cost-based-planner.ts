@@ -1,4 +1,5 @@
 import type { SqlType } from '../../exec/types.js';
+import type { StageJoin } from '../planner.js';
 import type { Bound } from '../bound.js';
 import {
   type Access,
@@ -11,6 +12,7 @@ import {
 import type { Source } from '../scope.js';
 import type { AccessChoice, ConsideredAccess } from './access-path.js';
 import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './greedy-search.js';
+import { type IndexReadPlan, isCovering, pushableConds, shortestCoveringKey } from './index-reads.js';
 import { planBuffers } from './join-buffers.js';
 import type { OptimizerSettings } from './settings.js';
 import { keyLength, type TableInfo, tableInfo } from './table-info.js';
@@ -143,25 +145,106 @@ function assemble(
       else if (a.kind === 'ref') join = { ...join, algorithm: 'none', bufferBytes: 0 };
       else join = { ...join, algorithm: 'BNL' };
     }
-    const extraText =
+    let extraText =
       join.algorithm === 'none'
         ? ''
         : join.algorithm === buffers[p]!.join.algorithm
           ? extraJoin
           : `Using join buffer (${join.incremental ? 'incremental' : 'flat'}, ${join.algorithm} join)`;
-    const mrr = a.kind === 'range' && !a.range.primary && useDsMrr(d.info, a.range.rows, settings);
-    const explain = explainStage(d.info, a, access, extraText, d.match, d.post, mrr, p, context, d.position);
+    const indexRead = planIndexRead(d.info, a, access, join.algorithm, d.match, settings);
+    const match = indexRead === undefined ? d.match : d.match.filter((m) => !indexRead.pushed.includes(m));
+    // DS-MRR fetches rows; a covering range has none to fetch (MariaDB keeps the default MRR then)
+    const mrr =
+      a.kind === 'range' &&
+      !a.range.primary &&
+      indexRead?.covering !== true &&
+      useDsMrr(d.info, a.range.rows, settings);
+    // a covering ref is read from the index alone, one lookup per row: MariaDB gives it no BKA buffer
+    if (indexRead?.covering === true && (join.algorithm === 'BKA' || join.algorithm === 'BKAH')) {
+      join = { ...join, algorithm: 'none', bufferBytes: 0 };
+      extraText = '';
+    }
+    const explain = explainStage(
+      d.info,
+      a,
+      access,
+      extraText,
+      match,
+      d.post,
+      mrr,
+      p,
+      context,
+      d.position,
+      indexRead,
+    );
     const stage: PlannedStage = {
       src: d.info.src,
       access,
-      match: d.match,
+      match,
       post: d.post,
       join,
       ...(mrr ? { mrrBufferBytes: settings.mrr_buffer_size } : {}),
+      ...(indexRead === undefined ? {} : { indexRead }),
       explain,
     };
     return stage;
   });
+}
+
+/**
+ * The stage's index read beyond its access (MariaDB's `make_join_readinfo`): a covering index is
+ * read alone (`set_keyread`, "Using index"), a full scan becomes a scan of the shortest covering
+ * index (JT_NEXT, EXPLAIN `index`); otherwise, with `index_condition_pushdown=on`, a ref or range
+ * on a secondary index gets the conjuncts its entries can check (`push_index_cond`): not for the
+ * clustered index, not for a `const` lookup, not for a LEFT JOIN's inner table (its ON conditions
+ * are guarded by the NULL-complement trigger, which is never pushed), not for a ref that a BNL/BNLH
+ * buffer joins; conditions on earlier tables only for a ref read per outer row (no join buffer).
+ */
+function planIndexRead(
+  info: TableInfo,
+  a: AccessChoice,
+  access: Access,
+  algorithm: StageJoin['algorithm'],
+  match: readonly Bound[],
+  settings: OptimizerSettings,
+): IndexReadPlan | undefined {
+  const src = info.src;
+  const table = src.table;
+  if (table === undefined || src.derived !== undefined) return undefined;
+  if (access.kind === 'scan' || access.kind === 'hash') {
+    // JT_ALL → JT_NEXT, and JT_HASH → JT_HASH_NEXT (BNLH builds from the index)
+    if (access.kind === 'scan' ? a.kind !== 'scan' : a.kind !== 'ref') return undefined;
+    const ix = shortestCoveringKey(src, info.indexes);
+    if (ix === undefined) return undefined;
+    return { index: ix.name, covering: true, pushed: [], otherTables: false, entryColumns: src.used };
+  }
+  if (access.kind !== 'ref' && access.kind !== 'range') return undefined;
+  const ix = table.index(access.index);
+  if (isCovering(src, ix))
+    return { index: ix.name, covering: true, pushed: [], otherTables: false, entryColumns: src.used };
+  if (settings.switches.index_condition_pushdown !== true || ix.primary) return undefined;
+  if (src.joinType === 'left') return undefined;
+  if (a.kind === 'ref' && a.unique && a.constant) return undefined;
+  if (access.kind === 'ref' && (algorithm === 'BNL' || algorithm === 'BNLH')) return undefined;
+  // other tables' columns are at hand for a ref read per outer row, and BKA checks them per
+  // buffered record; a range here is re-read per outer row but MariaDB would buffer it (BNL)
+  const otherTablesOk =
+    access.kind === 'ref' && (algorithm === 'none' || algorithm === 'BKA' || algorithm === 'BKAH');
+  // the ref's own key equalities are met by the lookup: MySQL drops them from the condition
+  const keyConds = a.kind === 'ref' ? refKeyConds(a, match) : new Set<Bound>();
+  const candidates = match.filter((m) => !keyConds.has(m));
+  const { pushed, columns, otherTables } = pushableConds(src, ix, candidates, otherTablesOk);
+  if (pushed.length === 0) return undefined;
+  return { index: ix.name, covering: false, pushed, otherTables, entryColumns: columns };
+}
+
+/** The conjuncts a ref's lookup key comes from (the lookup meets them). */
+function refKeyConds(a: Extract<AccessChoice, { kind: 'ref' }>, match: readonly Bound[]): Set<Bound> {
+  return new Set(
+    match.filter((m) =>
+      a.keys.some((k) => m.cmp !== undefined && (m.cmp.l === k.expr || m.cmp.r === k.expr)),
+    ),
+  );
 }
 
 /**
@@ -208,6 +291,7 @@ function explainStage(
   p: number,
   context: PlanContext,
   position: { prefixRows: number; cost: number },
+  indexRead: IndexReadPlan | undefined,
 ): StageExplain {
   const src = info.src;
   const table = src.table;
@@ -231,6 +315,12 @@ function explainStage(
     type = 'hash_ALL';
     key = `#hash#${a.index}`;
     keyLen = lenOf(a.keys.map((k) => k.column));
+    if (indexRead?.covering === true && table !== undefined) {
+      // the hash table is built from a covering index: MariaDB's `#hash#ref key:scanned key`
+      type = 'hash_index';
+      key = `${key}:${indexRead.index}`;
+      keyLen = `${keyLen}:${lenOf(table.index(indexRead.index).columns)}`;
+    }
     ref = a.keys
       .map((k) =>
         k.expr.col !== undefined
@@ -253,18 +343,26 @@ function explainStage(
             : 'func',
       )
       .join(',');
-    consumed = new Set(
-      match.filter((m) =>
-        a.keys.some((k) => m.cmp !== undefined && (m.cmp.l === k.expr || m.cmp.r === k.expr)),
-      ),
-    );
+    consumed = refKeyConds(a, match);
   } else if (a.kind === 'range') {
     type = 'range';
     key = a.range.index;
     keyLen = lenOf([a.range.column]);
+  } else if (access.kind === 'scan' && indexRead?.covering === true && table !== undefined) {
+    // a full scan of a covering index (JT_NEXT)
+    type = 'index';
+    key = indexRead.index;
+    keyLen = lenOf(table.index(indexRead.index).columns);
   } else type = access.kind === 'hash' ? 'hash_ALL' : 'ALL';
   const extra: string[] = [];
+  if (indexRead !== undefined && indexRead.pushed.length > 0)
+    extra.push(
+      indexRead.otherTables && (extraJoin.includes('BKA') || extraJoin.includes('BKAH'))
+        ? 'Using index condition(BKA)'
+        : 'Using index condition',
+    );
   if (match.some((m) => !consumed.has(m)) || post.length > 0) extra.push('Using where');
+  if (indexRead?.covering === true) extra.push('Using index');
   if (mrr) extra.push('Rowid-ordered scan');
   if (p === 0) {
     if (context.temporary) extra.push('Using temporary');

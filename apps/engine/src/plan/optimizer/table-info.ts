@@ -8,6 +8,7 @@ import type { Bound } from '../bound.js';
 import { equalityOn, keyable, type RangeBound, rangeBounds } from '../planner.js';
 import type { Source } from '../scope.js';
 import { RANGE_TIE_BREAK, ROW_EVALUATE_COST, readTime } from './cost.js';
+import { indexOnlyReadTime, isCovering, shortestCoveringKey } from './index-reads.js';
 import type { OptimizerSettings } from './settings.js';
 
 /**
@@ -173,7 +174,12 @@ export function tableInfo(
     }
     if (lo === undefined && hi === undefined) continue;
     const { n, dived } = rangeRows(src, ix, c, lo, hi, rows);
-    const cost = readTime(ix.primary, 1, n, rows, clusteredPages) + n * ROW_EVALUATE_COST + RANGE_TIE_BREAK;
+    // a covering secondary range reads only index blocks (5.6's HA_MRR_INDEX_ONLY cost)
+    const io =
+      !ix.primary && isCovering(src, ix)
+        ? indexOnlyReadTime(table, ix, n)
+        : readTime(ix.primary, 1, n, rows, clusteredPages);
+    const cost = io + n * ROW_EVALUATE_COST + RANGE_TIE_BREAK;
     ranges.push({
       index: ix.name,
       primary: ix.primary,
@@ -186,11 +192,17 @@ export function tableInfo(
     });
   }
   // test_quick_select: a range is kept only if it beats a table scan costed as
-  // scan_time + rows × ROW_EVALUATE_COST + 1 + 1.1 (any range does under FORCE INDEX)
+  // scan_time + rows × ROW_EVALUATE_COST + 1 + 1.1 (any range does under FORCE INDEX), or a
+  // full read of the shortest covering index, index_only_read_time(rows) + rows × 0.2, if cheaper
   const forced = hints.force.length > 0;
+  const covering = shortestCoveringKey(src, indexes);
+  const coveringScan =
+    covering === undefined || covering.primary
+      ? Number.POSITIVE_INFINITY
+      : indexOnlyReadTime(table, covering, rows) + rows * ROW_EVALUATE_COST;
   const scanCostForRange = forced
     ? Number.POSITIVE_INFINITY
-    : clusteredPages + rows * ROW_EVALUATE_COST + 1 + 1.1;
+    : Math.min(clusteredPages + rows * ROW_EVALUATE_COST + 1 + 1.1, coveringScan);
   let quick: RangePlan | undefined;
   for (const r of ranges)
     if (r.cost < scanCostForRange && (quick === undefined || r.cost < quick.cost)) quick = r;
