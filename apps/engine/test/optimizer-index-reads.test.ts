@@ -263,3 +263,81 @@ describe('covering reads ("Using index")', () => {
     ).toEqual(j.rows);
   });
 });
+
+describe('ranges on several key parts and IN lists', () => {
+  it('equalities on leading parts, then a range on the next (key_len of every part used)', () => {
+    expect(explain('SELECT v FROM t WHERE k = 5 AND m > 2')).toEqual([
+      't | range | ikm | ikm | 10 | NULL | 6 | Using index condition',
+    ]);
+    // a ref on both parts is as good as the two-part point range: the ref is kept
+    expect(explain('SELECT v FROM t WHERE k = 5 AND m = 3')).toEqual([
+      't | ref | ikm | ikm | 10 | const,const | 2 | ',
+    ]);
+    // the primary key the entry carries is a key part too (MariaDB's extended keys)
+    expect(explain('SELECT v FROM t2 WHERE k = 5 AND id < 100')).toEqual([
+      't2 | range | PRIMARY,ik | ik | 9 | NULL | 3 | Using index condition',
+    ]);
+    expect(sorted(run('SELECT v FROM t2 WHERE k = 5 AND id < 100').rows)).toEqual([
+      '["v45"]',
+      '["v5"]',
+      '["v85"]',
+    ]);
+  });
+
+  it('an IN list is one point range per value: Handler_read_key per range, rows per range counted', () => {
+    const q = 'SELECT v FROM t WHERE k IN (5, 6) AND m > 4';
+    expect(explain(q)).toEqual(['t | range | ikm | ikm | 10 | NULL | 6 | Using index condition']);
+    const on = run(q);
+    expect(on.counters).toEqual(counters(0, 2, 6, 0, 0, 6, 6));
+    s.query("SET optimizer_switch = 'index_condition_pushdown=off'");
+    expect(explain(q)).toEqual(['t | range | ikm | ikm | 10 | NULL | 6 | Using where']);
+    const off = run(q);
+    expect(off.counters).toEqual(counters(0, 2, 6, 0, 0, 0, 0));
+    expect(sorted(off.rows)).toEqual(['["v125"]', '["v166"]', '["v285"]', '["v286"]', '["v5"]', '["v6"]']);
+    expect(sorted(on.rows)).toEqual(sorted(off.rows));
+    s.query('SET optimizer_switch = DEFAULT');
+    expect(explain('SELECT v FROM t WHERE k IN (5, 6, 7)')).toEqual([
+      't | range | ikm | ikm | 5 | NULL | 30 | Using index condition',
+    ]);
+    expect(explain('SELECT v FROM t WHERE k IN (5, 6) AND m = 3')).toEqual([
+      't | range | ikm | ikm | 10 | NULL | 3 | Using index condition',
+    ]);
+    expect(explain('SELECT v FROM t WHERE k = 5 AND m IN (1, 2)')).toEqual([
+      't | range | ikm | ikm | 10 | NULL | 3 | Using index condition',
+    ]);
+  });
+
+  it('a value named twice is read once; unique points take no next call', () => {
+    const r = run('SELECT v FROM t WHERE k IN (5, 6, 7, 5)');
+    expect(r.rows).toHaveLength(30);
+    expect(r.counters.Handler_read_key).toBe(3);
+    expect(explain('SELECT id FROM t WHERE id IN (3, 1, 2)')).toEqual([
+      't | range | PRIMARY | PRIMARY | 4 | NULL | 3 | Using where; Using index',
+    ]);
+    const p = run('SELECT v FROM t WHERE id IN (3, 1, 2)');
+    expect(p.rows).toEqual([['v1'], ['v2'], ['v3']]);
+    expect(p.counters).toEqual(counters(0, 3, 0, 0, 0, 0, 0));
+  });
+
+  it('eq_range_index_dive_limit: that many equality ranges or more take rec_per_key instead of dives', () => {
+    // k takes 40 values over 400 rows: rec_per_key = floor(floor(400 / 40) / 2) = 5; a dive counts 10
+    const list = (n: number): string => Array.from({ length: n }, (_, i) => i + 1).join(', ');
+    s.query("SET optimizer_trace = 'enabled=on'");
+    const rowsOf = (n: number): unknown => {
+      s.query(`SELECT v FROM t FORCE INDEX (ikm) WHERE k IN (${list(n)})`);
+      const tr = JSON.parse(
+        String(s.query('SELECT TRACE FROM information_schema.OPTIMIZER_TRACE').rows[0]![0]),
+      );
+      const ra = tr.steps[0].join_optimization.rows_estimation[0].range_analysis[0];
+      return [ra.rows, ra.rows_from];
+    };
+    expect(rowsOf(9)).toEqual([90, 'index dive']);
+    expect(rowsOf(10)).toEqual([50, 'guess']);
+    s.query('SET eq_range_index_dive_limit = 0');
+    expect(rowsOf(12)).toEqual([120, 'index dive']);
+    // the rows are the same either way
+    expect(s.query(`SELECT COUNT(*) FROM t FORCE INDEX (ikm) WHERE k IN (${list(12)})`).rows).toEqual([
+      [120],
+    ]);
+  });
+});

@@ -1,8 +1,10 @@
 import { compareKeys } from '@enginekit/btree-sampler';
-import type { PlannedStage } from '../plan/planner.js';
-import type { Frame } from '../plan/scope.js';
+import type { Bound } from '../plan/bound.js';
+import type { KeyInterval } from '../plan/optimizer/key-ranges.js';
+import type { PlannedStage, RangeBound } from '../plan/planner.js';
+import type { Frame, Source } from '../plan/scope.js';
 import type { RowBuffer } from '../storage/row.js';
-import type { KeyRange, Table } from '../storage/table.js';
+import type { KeyRange, Table, TableIndex } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import { entryDecoder } from './index-entry.js';
 import { keyValue, rowDecoder } from './pipeline.js';
@@ -190,6 +192,35 @@ export function indexReadStep(
     };
   }
   if (access.kind !== 'range') throw new RangeError(`an index read cannot serve a ${access.kind} access`);
+  const intervals = access.intervals;
+  if (intervals !== undefined) {
+    const ix = table.index(access.index);
+    const now = (b: Bound): unknown => b.ev();
+    const mrr = st.mrrBufferBytes;
+    return () => {
+      hooks.begin();
+      const ranges: KeyRange[] = [];
+      for (const iv of intervals) {
+        const r = keyRangeOf(src, ix, iv, now);
+        if (r !== null) ranges.push(r);
+      }
+      if (ranges.length === 0) return hooks.finish();
+      if (k === 0) status.add('Select_range', 1);
+      const ordered = orderedRanges(ranges);
+      if (mrr === undefined || indexOnly) return read(ordered, false);
+      status.add('Handler_mrr_init', 1);
+      stop = false;
+      try {
+        rowidOrdered(table, ir.index, ordered, check, mrr, onRow, () =>
+          status.add('Handler_mrr_rowid_refills', 1),
+        );
+      } finally {
+        ec.flush();
+      }
+      if (stop) return false;
+      return hooks.finish();
+    };
+  }
   const loEv = access.lo?.expr.ev;
   const hiEv = access.hi?.expr.ev;
   const mrrBytes = st.mrrBufferBytes;
@@ -298,4 +329,84 @@ export function coveringScan(
   return (fn) => {
     table.readRanges(ir.index, ALL, ec.check, true, () => fn(), true);
   };
+}
+
+/**
+ * The {@link KeyRange} of one interval of a multi-part range, its values taken by `value` (a
+ * bound's value now); null when it matches nothing (a NULL or unrepresentable equality value, or
+ * a NULL bound). An unrepresentable bound (a fraction on an integer column) leaves that side open.
+ */
+export function keyRangeOf(
+  src: Source,
+  ix: TableIndex,
+  interval: KeyInterval,
+  value: (b: Bound) => unknown,
+): KeyRange | null {
+  const table = src.table!;
+  const eqVals: FieldValue[] = [];
+  for (let i = 0; i < interval.eq.length; i++) {
+    const b = interval.eq[i]!;
+    const v = value(b);
+    if (v === null || v === undefined) return null;
+    const kv = keyValue(src, ix.entryColumns[i]!, b, v);
+    if (kv === undefined) return null;
+    eqVals.push(kv);
+  }
+  const c = ix.entryColumns[eqVals.length];
+  const side = (rb: RangeBound | undefined): FieldValue | undefined | null => {
+    if (rb === undefined || c === undefined) return undefined;
+    const v = value(rb.expr);
+    if (v === null || v === undefined) return null;
+    return keyValue(src, c, rb.expr, v);
+  };
+  const lo = side(interval.lo);
+  const hi = side(interval.hi);
+  if (lo === null || hi === null) return null;
+  const bounded = interval.lo !== undefined || interval.hi !== undefined;
+  const prefix = table.keyPrefix(ix.name, eqVals);
+  let loKey: Uint8Array;
+  let loExclusive: boolean;
+  if (lo !== undefined) {
+    loKey = table.keyPrefix(ix.name, [...eqVals, lo]);
+    loExclusive = interval.lo!.inclusive !== true;
+  } else if (bounded) {
+    // a bound on the column excludes its NULLs, which sort first
+    loKey = table.keyPrefix(ix.name, [...eqVals, null]);
+    loExclusive = true;
+  } else {
+    loKey = prefix;
+    loExclusive = false;
+  }
+  let hiKey: Uint8Array | null;
+  let hiInclusive = true;
+  if (hi !== undefined) {
+    hiKey = table.keyPrefix(ix.name, [...eqVals, hi]);
+    hiInclusive = interval.hi!.inclusive === true;
+  } else hiKey = eqVals.length > 0 ? prefix : null;
+  return {
+    lo: loKey,
+    loExclusive,
+    hi: hiKey,
+    hiInclusive,
+    unique: ix.unique && !bounded && eqVals.length >= ix.columns.length,
+  };
+}
+
+/** Ranges in key order, each once (an IN list may name a value twice). */
+export function orderedRanges(ranges: KeyRange[]): KeyRange[] {
+  ranges.sort((a, b) => compareKeys(a.lo, b.lo) || Number(a.loExclusive) - Number(b.loExclusive));
+  const out: KeyRange[] = [];
+  for (const r of ranges) {
+    const prev = out[out.length - 1];
+    if (
+      prev !== undefined &&
+      compareKeys(prev.lo, r.lo) === 0 &&
+      prev.loExclusive === r.loExclusive &&
+      prev.hiInclusive === r.hiInclusive &&
+      (prev.hi === null ? r.hi === null : r.hi !== null && compareKeys(prev.hi, r.hi) === 0)
+    )
+      continue;
+    out.push(r);
+  }
+  return out;
 }

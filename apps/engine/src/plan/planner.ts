@@ -1,6 +1,7 @@
 import type { SqlType } from '../exec/types.js';
 import type { Bound } from './bound.js';
 import type { IndexReadPlan } from './optimizer/index-reads.js';
+import type { KeyInterval } from './optimizer/key-ranges.js';
 import type { Source } from './scope.js';
 
 /**
@@ -19,6 +20,8 @@ export type Access =
       readonly column: number;
       readonly lo?: RangeBound;
       readonly hi?: RangeBound;
+      /** A range on several key parts or values (IN lists): these intervals instead of lo/hi. */
+      readonly intervals?: readonly KeyInterval[];
     }
   | {
       readonly kind: 'hash';

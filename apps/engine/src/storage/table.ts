@@ -720,6 +720,28 @@ export class Table {
     return ix.codec.encode(values.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
   }
 
+  /** Entries of `index` in one {@link KeyRange}, counted up to `cap`, without counters (records_in_range). */
+  countRange(indexName: string, r: KeyRange, cap: number): number {
+    const ix = this.index(indexName);
+    let n = 0;
+    let started = false;
+    const lo = r.lo;
+    const hi = r.hi;
+    ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl) => {
+      if (!started) {
+        if (r.loExclusive && startsWith(b, ko, kl, lo)) return true;
+        started = true;
+      }
+      if (hi !== null) {
+        const c = comparePrefix(b, ko, kl, hi);
+        if (c > 0 || (c === 0 && !r.hiInclusive)) return false;
+      }
+      n++;
+      return n < cap && !r.unique;
+    });
+    return n;
+  }
+
   /**
    * Read index entries range by range, in index order. Each entry in range is first shown to
    * `check` (InnoDB's `innobase_index_cond`: the pushed index condition, on the entry alone); an

@@ -118,11 +118,13 @@ export function bestAccessPath(
     );
   }
   const quick = info.quick;
+  // 5.6: the range is not weighed when the best ref reads its index on at least as many key parts
   const refOnQuick =
     quick !== undefined &&
     best !== undefined &&
     (best as AccessChoice).kind === 'ref' &&
-    (best as Extract<AccessChoice, { kind: 'ref' }>).index === quick.index;
+    (best as Extract<AccessChoice, { kind: 'ref' }>).index === quick.index &&
+    (best as Extract<AccessChoice, { kind: 'ref' }>).keys.length >= quick.keyParts;
   if (quick !== undefined && !refOnQuick) {
     // with a quick, best_access_path's "scan" is the range: read per partial row
     offer(

@@ -87,8 +87,9 @@ function assemble(
     placed[p]!.push(w);
   }
   // accesses, and which scans could hash-join
-  const draft = order.positions.map((position, p) => {
-    const info = infos[position.table]!;
+  const draft = order.positions.map((chosen, p) => {
+    const info = infos[position0(chosen)]!;
+    const position = rangeOverRef(info, chosen);
     const src = info.src;
     const left = src.joinType === 'left';
     const match = left ? src.on : placed[p]!;
@@ -136,6 +137,7 @@ function assemble(
         column: a.range.column,
         ...(a.range.lo ? { lo: a.range.lo } : {}),
         ...(a.range.hi ? { hi: a.range.hi } : {}),
+        ...(a.range.intervals ? { intervals: a.range.intervals } : {}),
       };
     else access = { kind: 'scan' };
     // BNLH (levels 3–4, or BKA not possible): the inner table is read by a scan into the hash
@@ -151,7 +153,16 @@ function assemble(
         : join.algorithm === buffers[p]!.join.algorithm
           ? extraJoin
           : `Using join buffer (${join.incremental ? 'incremental' : 'flat'}, ${join.algorithm} join)`;
-    const indexRead = planIndexRead(d.info, a, access, join.algorithm, d.match, settings);
+    let indexRead = planIndexRead(d.info, a, access, join.algorithm, d.match, settings);
+    // a multi-part range is read through the index reader even with nothing pushed
+    if (indexRead === undefined && access.kind === 'range' && access.intervals !== undefined)
+      indexRead = {
+        index: access.index,
+        covering: false,
+        pushed: [],
+        otherTables: false,
+        entryColumns: new Set(),
+      };
     const match = indexRead === undefined ? d.match : d.match.filter((m) => !indexRead.pushed.includes(m));
     // DS-MRR fetches rows; a covering range has none to fetch (MariaDB keeps the default MRR then)
     const mrr =
@@ -236,6 +247,23 @@ function planIndexRead(
   const { pushed, columns, otherTables } = pushableConds(src, ix, candidates, otherTablesOk);
   if (pushed.length === 0) return undefined;
   return { index: ix.name, covering: false, pushed, otherTables, entryColumns: columns };
+}
+
+const position0 = (p: JoinOrder['positions'][number]): number => p.table;
+
+/**
+ * 5.6's `make_join_select`: a ref whose table has a constant range on the same index using more
+ * key parts ("Range uses longer key") is read by that range instead.
+ */
+function rangeOverRef(
+  info: TableInfo,
+  position: JoinOrder['positions'][number],
+): JoinOrder['positions'][number] {
+  const a = position.access;
+  const q = info.quick;
+  if (a.kind !== 'ref' || q === undefined || q.index !== a.index || q.keyParts <= a.keys.length)
+    return position;
+  return { ...position, access: { kind: 'range', range: q, rows: q.rows, cost: a.cost } };
 }
 
 /** The conjuncts a ref's lookup key comes from (the lookup meets them). */
@@ -347,7 +375,10 @@ function explainStage(
   } else if (a.kind === 'range') {
     type = 'range';
     key = a.range.index;
-    keyLen = lenOf([a.range.column]);
+    keyLen =
+      table === undefined
+        ? lenOf([a.range.column])
+        : lenOf(table.index(a.range.index).entryColumns.slice(0, a.range.keyParts));
   } else if (access.kind === 'scan' && indexRead?.covering === true && table !== undefined) {
     // a full scan of a covering index (JT_NEXT)
     type = 'index';

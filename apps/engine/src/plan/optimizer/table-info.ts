@@ -8,7 +8,9 @@ import type { Bound } from '../bound.js';
 import { equalityOn, keyable, type RangeBound, rangeBounds } from '../planner.js';
 import type { Source } from '../scope.js';
 import { RANGE_TIE_BREAK, ROW_EVALUATE_COST, readTime } from './cost.js';
+import { keyRangeOf } from '../../exec/index-read.js';
 import { indexOnlyReadTime, isCovering, shortestCoveringKey } from './index-reads.js';
+import { hasInList, type KeyInterval, type KeyRanges, multiPartRanges } from './key-ranges.js';
 import type { OptimizerSettings } from './settings.js';
 
 /**
@@ -50,6 +52,10 @@ export interface RangePlan {
   readonly column: number;
   readonly lo?: RangeBound;
   readonly hi?: RangeBound;
+  /** A multi-part or multi-value range: its intervals (lo/hi unused). */
+  readonly intervals?: readonly KeyInterval[];
+  /** Key parts the range uses (EXPLAIN key_len; a ref on as many parts makes it redundant). */
+  readonly keyParts: number;
   readonly rows: number;
   /** read_time + rows × ROW_EVALUATE_COST + the tie breaker. */
   readonly cost: number;
@@ -146,7 +152,27 @@ export function tableInfo(
         rangeBounds(m, src.idx, c, anyRef).length > 0 ||
         (m.refs.length === 1 && equalityOn(m, src.idx, none)?.[0] === c),
     );
-    if (usable) possibleKeys.push(ix.name);
+    if (usable || hasInList(src, c, conds)) possibleKeys.push(ix.name);
+    const constConds = conds.filter(isConst);
+    const multi = multiPartRanges(src, ix, constConds, (col, b) => keyBound(src, col, b));
+    if (multi !== undefined) {
+      const { n, dived } = multiRangeRows(src, ix, multi, info0(rows, stats), settings);
+      const io =
+        !ix.primary && isCovering(src, ix)
+          ? indexOnlyReadTime(table, ix, n)
+          : readTime(ix.primary, multi.intervals.length, n, rows, clusteredPages);
+      ranges.push({
+        index: ix.name,
+        primary: ix.primary,
+        column: c,
+        intervals: multi.intervals,
+        keyParts: multi.keyParts,
+        rows: n,
+        cost: io + n * ROW_EVALUATE_COST + RANGE_TIE_BREAK,
+        dived,
+      });
+      continue;
+    }
     let lo: RangeBound | undefined;
     let hi: RangeBound | undefined;
     for (const m of conds) {
@@ -186,6 +212,7 @@ export function tableInfo(
       column: c,
       ...(lo ? { lo } : {}),
       ...(hi ? { hi } : {}),
+      keyParts: 1,
       rows: n,
       cost,
       dived,
@@ -259,6 +286,51 @@ function rangeRows(
     hi?.inclusive ?? true,
     DIVE_CAP,
   );
+  return { n: Math.max(1, n), dived: true };
+}
+
+const info0 = (rows: number, stats: TableStatistics): { rows: number; stats: TableStatistics } => ({
+  rows,
+  stats,
+});
+
+/**
+ * `records_in_range` summed over a multi-part range's intervals: each counted in the tree (up to
+ * {@link DIVE_CAP}, then at least the statistics' rows per value of its fixed parts), except that
+ * `eq_range_index_dive_limit` or more equality intervals take rec_per_key each instead of dives
+ * (5.6's `eq_ranges_exceeds_limit`), and a value not known at plan time makes it a third of the table.
+ */
+function multiRangeRows(
+  src: Source,
+  ix: TableIndex,
+  multi: KeyRanges,
+  t: { rows: number; stats: TableStatistics },
+  settings: OptimizerSettings,
+): { n: number; dived: boolean } {
+  const st = t.stats.indexes.get(ix.name);
+  const limit = settings.eq_range_index_dive_limit;
+  if (
+    multi.points &&
+    limit > 0 &&
+    multi.intervals.length >= limit &&
+    st !== undefined &&
+    st.nDiff.length >= multi.eqParts
+  )
+    return { n: Math.max(1, multi.intervals.length * recPerKey(t.stats, st, multi.eqParts)), dived: false };
+  let n = 0;
+  for (const iv of multi.intervals) {
+    const bounds = [...iv.eq, ...(iv.lo ? [iv.lo.expr] : []), ...(iv.hi ? [iv.hi.expr] : [])];
+    if (bounds.some((b) => constValue(b) === undefined))
+      return { n: Math.max(1, Math.floor(t.rows / 3)), dived: false };
+    const r = keyRangeOf(src, ix, iv, constValue);
+    if (r === null) continue;
+    const k = src.table!.countRange(ix.name, r, DIVE_CAP);
+    const perValue =
+      st !== undefined && st.nDiff.length >= multi.eqParts
+        ? t.rows / Math.max(1, st.nDiff[multi.eqParts - 1]!)
+        : k;
+    n += k >= DIVE_CAP ? Math.max(k, Math.floor(perValue)) : k;
+  }
   return { n: Math.max(1, n), dived: true };
 }
 
