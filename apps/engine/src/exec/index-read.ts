@@ -392,20 +392,54 @@ export function keyRangeOf(
   };
 }
 
-/** Ranges in key order, each once (an IN list may name a value twice). */
+/** memcmp of `a` against `prefix` where any `a` that starts with `prefix` compares equal. */
+function comparePrefixed(a: Uint8Array, prefix: Uint8Array): number {
+  const n = Math.min(a.length, prefix.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - prefix[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length >= prefix.length ? 0 : -1;
+}
+
+/** Whether range `b` (starting at or after `a`'s start) begins inside or right at the end of `a`. */
+function startsWithin(a: KeyRange, b: KeyRange): boolean {
+  if (a.hi === null) return true;
+  const c = comparePrefixed(b.lo, a.hi);
+  return c < 0 || (c === 0 && (a.hiInclusive || !b.loExclusive));
+}
+
+/** The later of two upper ends (null: open). */
+function laterEnd(a: KeyRange, b: KeyRange): { hi: Uint8Array | null; hiInclusive: boolean } {
+  if (a.hi === null || b.hi === null) return { hi: null, hiInclusive: true };
+  const c = compareKeys(a.hi, b.hi);
+  if (c === 0) return { hi: a.hi, hiInclusive: a.hiInclusive || b.hiInclusive };
+  // an inclusive end covers every longer key that starts with it
+  if (c < 0) return a.hiInclusive && comparePrefixed(b.hi, a.hi) === 0 ? a : b;
+  return b.hiInclusive && comparePrefixed(a.hi, b.hi) === 0 ? b : a;
+}
+
+/**
+ * Ranges in key order, overlapping or touching ones merged into one (an IN list may name a value
+ * twice; the disjuncts of an OR may overlap), so no entry is read twice. The ranges of one list
+ * bound the same number of key parts, or are disjoint points.
+ */
 export function orderedRanges(ranges: KeyRange[]): KeyRange[] {
   ranges.sort((a, b) => compareKeys(a.lo, b.lo) || Number(a.loExclusive) - Number(b.loExclusive));
   const out: KeyRange[] = [];
   for (const r of ranges) {
     const prev = out[out.length - 1];
-    if (
-      prev !== undefined &&
-      compareKeys(prev.lo, r.lo) === 0 &&
-      prev.loExclusive === r.loExclusive &&
-      prev.hiInclusive === r.hiInclusive &&
-      (prev.hi === null ? r.hi === null : r.hi !== null && compareKeys(prev.hi, r.hi) === 0)
-    )
+    if (prev !== undefined && startsWithin(prev, r)) {
+      const end = laterEnd(prev, r);
+      out[out.length - 1] = {
+        lo: prev.lo,
+        loExclusive: prev.loExclusive,
+        hi: end.hi,
+        hiInclusive: end.hiInclusive,
+        unique: prev.unique && r.unique && end.hi === prev.hi,
+      };
       continue;
+    }
     out.push(r);
   }
   return out;

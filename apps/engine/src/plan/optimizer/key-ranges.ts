@@ -119,3 +119,79 @@ export function multiPartRanges(
     points: !bounded,
   };
 }
+
+/** Intervals on column `c` that cover every row `b` accepts, or undefined when `b` does not bound `c`. */
+function intervalsOn(
+  b: Bound,
+  src: Source,
+  c: number,
+  convert: (c: number, b: Bound) => Bound | undefined,
+): KeyInterval[] | undefined {
+  if (b.sub === true) return undefined;
+  if (b.or !== undefined) {
+    const l = intervalsOn(b.or[0], src, c, convert);
+    const r = l === undefined ? undefined : intervalsOn(b.or[1], src, c, convert);
+    return l === undefined || r === undefined ? undefined : [...l, ...r];
+  }
+  if (b.and !== undefined) {
+    // both sides hold: the side that bounds c covers the rows (either, if both do)
+    const l = intervalsOn(b.and[0], src, c, convert);
+    const r = intervalsOn(b.and[1], src, c, convert);
+    if (l !== undefined && r !== undefined && l.length === 1 && r.length === 1) {
+      const lo = l[0]!.lo ?? r[0]!.lo;
+      const hi = l[0]!.hi ?? r[0]!.hi;
+      return [{ eq: [], ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) }];
+    }
+    return l ?? r;
+  }
+  const e = equalityOn(b, src.idx, none);
+  if (e !== undefined && e[0] === c) {
+    const k = convert(c, e[1]);
+    if (k === undefined) return undefined;
+    const p = { expr: k, inclusive: true };
+    return [{ eq: [], lo: p, hi: p }];
+  }
+  const list = inListOn(b, src, c, convert);
+  if (list !== undefined)
+    return list.map((k) => {
+      const p = { expr: k, inclusive: true };
+      return { eq: [], lo: p, hi: p };
+    });
+  let lo: RangeBound | undefined;
+  let hi: RangeBound | undefined;
+  for (const [side, rb] of rangeBounds(b, src.idx, c, none)) {
+    const expr = convert(c, rb.expr);
+    if (expr === undefined) continue;
+    if (side === 'lo') lo = { expr, inclusive: rb.inclusive };
+    else hi = { expr, inclusive: rb.inclusive };
+  }
+  if (lo === undefined && hi === undefined) return undefined;
+  return [{ eq: [], ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) }];
+}
+
+/**
+ * The range an OR of conditions on an index's first column gives (the range optimizer's key_or):
+ * one interval per disjunct, which the reader merges where they overlap; each disjunct may be an
+ * equality, an IN list, a bound or BETWEEN, or an AND with one of those. Undefined unless every
+ * disjunct of `m` bounds the column. All points: an equality range per value, as an IN list.
+ */
+export function orRanges(
+  src: Source,
+  ix: TableIndex,
+  m: Bound,
+  convert: (c: number, b: Bound) => Bound | undefined,
+): KeyRanges | undefined {
+  if (m.or === undefined) return undefined;
+  const c = ix.entryColumns[0]!;
+  const intervals = intervalsOn(m, src, c, convert);
+  if (intervals === undefined || intervals.length > MAX_INTERVALS) return undefined;
+  const points = intervals.every((iv) => iv.lo !== undefined && iv.lo === iv.hi);
+  if (points)
+    return {
+      intervals: intervals.map((iv) => ({ eq: [iv.lo!.expr] })),
+      eqParts: 1,
+      keyParts: 1,
+      points: true,
+    };
+  return { intervals, eqParts: 0, keyParts: 1, points: false };
+}

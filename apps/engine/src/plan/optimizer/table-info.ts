@@ -2,15 +2,15 @@ import { coerce } from '../../exec/convert.js';
 import { keyValue } from '../../exec/pipeline.js';
 import { T_DATE } from '../../exec/types.js';
 import { recPerKey, type TableStatistics } from '../../storage/statistics.js';
-import type { TableIndex } from '../../storage/table.js';
+import type { KeyRange, TableIndex } from '../../storage/table.js';
 import type { ColumnType } from '../../storage/types.js';
 import type { Bound } from '../bound.js';
 import { equalityOn, keyable, type RangeBound, rangeBounds } from '../planner.js';
 import type { Source } from '../scope.js';
 import { RANGE_TIE_BREAK, ROW_EVALUATE_COST, readTime } from './cost.js';
-import { keyRangeOf } from '../../exec/index-read.js';
+import { keyRangeOf, orderedRanges } from '../../exec/index-read.js';
 import { indexOnlyReadTime, isCovering, shortestCoveringKey } from './index-reads.js';
-import { hasInList, type KeyInterval, type KeyRanges, multiPartRanges } from './key-ranges.js';
+import { hasInList, type KeyInterval, type KeyRanges, multiPartRanges, orRanges } from './key-ranges.js';
 import type { OptimizerSettings } from './settings.js';
 
 /**
@@ -154,23 +154,18 @@ export function tableInfo(
     );
     if (usable || hasInList(src, c, conds)) possibleKeys.push(ix.name);
     const constConds = conds.filter(isConst);
-    const multi = multiPartRanges(src, ix, constConds, (col, b) => keyBound(src, col, b));
+    const convert = (col: number, b: Bound): Bound | undefined => keyBound(src, col, b);
+    // an OR of ranges on the first column is a candidate of its own (the cheapest range wins)
+    for (const m of constConds) {
+      const or = orRanges(src, ix, m, convert);
+      if (or === undefined) continue;
+      if (!possibleKeys.includes(ix.name)) possibleKeys.push(ix.name);
+      ranges.push(multiRangePlan(src, ix, or, rows, clusteredPages, stats, settings));
+      break;
+    }
+    const multi = multiPartRanges(src, ix, constConds, convert);
     if (multi !== undefined) {
-      const { n, dived } = multiRangeRows(src, ix, multi, info0(rows, stats), settings);
-      const io =
-        !ix.primary && isCovering(src, ix)
-          ? indexOnlyReadTime(table, ix, n)
-          : readTime(ix.primary, multi.intervals.length, n, rows, clusteredPages);
-      ranges.push({
-        index: ix.name,
-        primary: ix.primary,
-        column: c,
-        intervals: multi.intervals,
-        keyParts: multi.keyParts,
-        rows: n,
-        cost: io + n * ROW_EVALUATE_COST + RANGE_TIE_BREAK,
-        dived,
-      });
+      ranges.push(multiRangePlan(src, ix, multi, rows, clusteredPages, stats, settings));
       continue;
     }
     let lo: RangeBound | undefined;
@@ -289,10 +284,33 @@ function rangeRows(
   return { n: Math.max(1, n), dived: true };
 }
 
-const info0 = (rows: number, stats: TableStatistics): { rows: number; stats: TableStatistics } => ({
-  rows,
-  stats,
-});
+/** The range plan of a multi-part, IN-list or OR range: its rows by dives, its cost as 5.6's. */
+function multiRangePlan(
+  src: Source,
+  ix: TableIndex,
+  multi: KeyRanges,
+  rows: number,
+  clusteredPages: number,
+  stats: TableStatistics,
+  settings: OptimizerSettings,
+): RangePlan {
+  const table = src.table!;
+  const { n, dived } = multiRangeRows(src, ix, multi, { rows, stats }, settings);
+  const io =
+    !ix.primary && isCovering(src, ix)
+      ? indexOnlyReadTime(table, ix, n)
+      : readTime(ix.primary, multi.intervals.length, n, rows, clusteredPages);
+  return {
+    index: ix.name,
+    primary: ix.primary,
+    column: ix.entryColumns[0]!,
+    intervals: multi.intervals,
+    keyParts: multi.keyParts,
+    rows: n,
+    cost: io + n * ROW_EVALUATE_COST + RANGE_TIE_BREAK,
+    dived,
+  };
+}
 
 /**
  * `records_in_range` summed over a multi-part range's intervals: each counted in the tree (up to
@@ -317,18 +335,21 @@ function multiRangeRows(
     st.nDiff.length >= multi.eqParts
   )
     return { n: Math.max(1, multi.intervals.length * recPerKey(t.stats, st, multi.eqParts)), dived: false };
-  let n = 0;
+  const keyRanges: KeyRange[] = [];
   for (const iv of multi.intervals) {
     const bounds = [...iv.eq, ...(iv.lo ? [iv.lo.expr] : []), ...(iv.hi ? [iv.hi.expr] : [])];
     if (bounds.some((b) => constValue(b) === undefined))
       return { n: Math.max(1, Math.floor(t.rows / 3)), dived: false };
     const r = keyRangeOf(src, ix, iv, constValue);
-    if (r === null) continue;
+    if (r !== null) keyRanges.push(r);
+  }
+  // overlapping intervals (an OR's) are counted once, as they will be read
+  let n = 0;
+  const parts = Math.max(1, multi.eqParts);
+  const perValue =
+    st !== undefined && st.nDiff.length >= parts ? t.rows / Math.max(1, st.nDiff[parts - 1]!) : DIVE_CAP;
+  for (const r of orderedRanges(keyRanges)) {
     const k = src.table!.countRange(ix.name, r, DIVE_CAP);
-    const perValue =
-      st !== undefined && st.nDiff.length >= multi.eqParts
-        ? t.rows / Math.max(1, st.nDiff[multi.eqParts - 1]!)
-        : k;
     n += k >= DIVE_CAP ? Math.max(k, Math.floor(perValue)) : k;
   }
   return { n: Math.max(1, n), dived: true };
