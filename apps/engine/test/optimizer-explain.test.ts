@@ -182,6 +182,34 @@ describe('EXPLAIN', () => {
     expect(aj.query_block.nested_loop[0].table.r_rows).toBe(10);
   });
 
+  it("ANALYZE FORMAT=JSON times each table's own reads (r_total_time_ms), within the statement's", () => {
+    s.query('SET join_cache_level = 0');
+    const j = JSON.parse(
+      String(
+        s.query('ANALYZE FORMAT=JSON SELECT u.id, t.v FROM u, t IGNORE INDEX (ik) WHERE t.k = u.tk')
+          .rows[0]![0],
+      ),
+    );
+    const qb = j.query_block;
+    const times = qb.nested_loop.map((x: { table: { r_total_time_ms: number } }) => x.table.r_total_time_ms);
+    expect(times).toHaveLength(2);
+    for (const x of times) expect(x).toBeGreaterThanOrEqual(0);
+    // t is scanned once per row of u (no join buffer): its 1,200 rows are read in its own time
+    expect(qb.nested_loop[1].table.r_loops).toBe(3);
+    expect(times[1]).toBeGreaterThan(0);
+    // the tables' times are parts of the statement's
+    expect(times[0] + times[1]).toBeLessThanOrEqual(qb.r_total_time_ms + 0.001);
+  });
+
+  it('FORMAT=JSON names the pushed index condition and a covering read', () => {
+    const icp = JSON.parse(
+      String(s.query('EXPLAIN FORMAT=JSON SELECT v FROM t WHERE k >= 38').rows[0]![0]),
+    );
+    expect(icp.query_block.nested_loop[0].table.index_condition).toBe('k >= 38');
+    const cov = JSON.parse(String(s.query('EXPLAIN FORMAT=JSON SELECT id FROM t WHERE k = 3').rows[0]![0]));
+    expect(cov.query_block.nested_loop[0].table.using_index).toBe(true);
+  });
+
   it('the optimizer trace lists the access paths and join orders considered, with costs', () => {
     s.query("SET optimizer_trace = 'enabled=on'");
     s.query('SELECT t.v FROM u, t WHERE t.k = u.tk');

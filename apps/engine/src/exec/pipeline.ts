@@ -17,6 +17,7 @@ import { rescale } from './decimal.js';
 import type { StatusCounters } from './status.js';
 import { batchedKeyStage } from './batched-key-access.js';
 import { coveringScan, indexReadStep } from './index-read.js';
+import { StageTimer } from './stage-timer.js';
 import { truthOf } from './truth.js';
 
 const DECODER = new TextDecoder();
@@ -136,16 +137,20 @@ export function buildPipeline(
   const steps: Array<() => boolean> = new Array(n);
   const flushes: Array<(() => boolean) | undefined> = new Array(n);
   const resets: Array<() => void> = [];
+  const timer = stages.some((st) => st.actual !== undefined) ? new StageTimer() : undefined;
   for (let k = n - 1; k >= 0; k--) {
     const st = stages[k]!;
     const nextStep: () => boolean = k === n - 1 ? sink : steps[k + 1]!;
     const nextActual = k === n - 1 ? undefined : stages[k + 1]!.actual;
+    // ANALYZE: the clock goes to the next stage while it runs (to nobody for the sink)
+    const timedNext =
+      timer === undefined ? nextStep : timer.wrap(k === n - 1 ? null : (nextActual ?? null), nextStep);
     const next: () => boolean =
       nextActual === undefined
-        ? nextStep
+        ? timedNext
         : () => {
             nextActual.loops++;
-            return nextStep();
+            return timedNext();
           };
     const src = st.src;
     const off = src.offset;
@@ -549,12 +554,17 @@ export function buildPipeline(
   }
   const first = stages[0]?.actual;
   if (first !== undefined) {
-    const step = steps[0]!;
+    const step = timer === undefined ? steps[0]! : timer.wrap(first, steps[0]!);
     steps[0] = () => {
       first.loops++;
       return step();
     };
   }
+  if (timer !== undefined)
+    for (let k = 1; k < n; k++) {
+      const f = flushes[k];
+      if (f !== undefined) flushes[k] = timer.wrap(stages[k]!.actual ?? null, f);
+    }
   return () => {
     for (const r of resets) r();
     if (n === 0) {

@@ -95,6 +95,8 @@ export interface StageActual {
   rows: number;
   /** Rows that passed the stage's conditions. */
   passed: number;
+  /** Milliseconds spent in this stage's own reads and checks (not in the stages after it). */
+  ms: number;
 }
 
 /** What the query block around a join tells the planner (for EXPLAIN and the trace). */

@@ -63,7 +63,8 @@ export class CostBasedPlanner implements Planner {
         )
       : greedySearch(infos, settings, considered, accesses);
     let stages = assemble(infos, order, where, settings, context);
-    if (this.#analyze) stages = stages.map((st) => ({ ...st, actual: { loops: 0, rows: 0, passed: 0 } }));
+    if (this.#analyze)
+      stages = stages.map((st) => ({ ...st, actual: { loops: 0, rows: 0, passed: 0, ms: 0 } }));
     if (trace !== undefined)
       trace.add(traceStep(infos, order, considered ?? [], accesses ?? new Map(), straight));
     this.records?.push({ context, stages, cost: order.cost });
