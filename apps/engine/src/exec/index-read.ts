@@ -20,7 +20,8 @@ export interface StageHooks {
 
 /** An entry check that counts as MariaDB's `handler_index_cond_check`: attempts and matches. */
 export interface EntryCheck {
-  readonly check: (b: Uint8Array, ko: number, kl: number) => boolean;
+  /** Null when an entry needs neither decoding nor checking (COUNT(*) over an index). */
+  readonly check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null;
   /** Adds the attempts and matches since the last call to the status counters. */
   readonly flush: () => void;
 }
@@ -34,7 +35,10 @@ export interface EntryCheck {
 export function entryCheck(st: PlannedStage, frame: Frame, status: StatusCounters): EntryCheck {
   const ir = st.indexRead!;
   const table = st.src.table!;
-  const decode = entryDecoder(st.src, table.index(ir.index), frame, ir.entryColumns);
+  const ix = table.index(ir.index);
+  const decode = entryDecoder(st.src, ix, frame, ir.entryColumns);
+  if ((ir.covering || ir.pushed.length === 0) && !ix.entryColumns.some((c) => ir.entryColumns.has(c)))
+    return { check: null, flush: () => {} };
   if (ir.covering || ir.pushed.length === 0)
     return {
       check: (b, ko, kl) => {
@@ -272,7 +276,7 @@ function rowidOrdered(
   table: Table,
   index: string,
   ranges: readonly KeyRange[],
-  check: (b: Uint8Array, ko: number, kl: number) => boolean,
+  check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
   bufferBytes: number,
   fn: (row: RowBuffer) => boolean,
   onRefill: () => void,

@@ -812,15 +812,19 @@ export class Table {
               codec.decode(b, vo, vl, row);
               go = fn(row);
             }
+          } else if (indexOnly) {
+            // no row to fetch: the primary key is rebuilt only for a transaction's lock
+            if (h !== null) {
+              pk = this.#pkOfEntry(ix, b, ko, kl);
+              h.read(this, pk, 0, pk.length);
+            }
+            go = fn(null);
           } else {
             pk = this.#pkOfEntry(ix, b, ko, kl);
             if (h !== null) h.read(this, pk, 0, pk.length);
-            if (indexOnly) go = fn(null);
-            else {
-              found = false;
-              clustered.forEachRangeRaw(pk, null, fetch);
-              if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
-            }
+            found = false;
+            clustered.forEachRangeRaw(pk, null, fetch);
+            if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
           }
           if (go === false) {
             stopped = true;
