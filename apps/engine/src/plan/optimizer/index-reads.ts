@@ -1,8 +1,11 @@
 import type { Table, TableIndex } from '../../storage/table.js';
 import type { Bound } from '../bound.js';
+import type { Access, StageJoin } from '../planner.js';
 import type { Source } from '../scope.js';
+import type { AccessChoice } from './access-path.js';
+import type { OptimizerSettings } from './settings.js';
 import { columnsRead } from './column-reads.js';
-import { keyLength } from './table-info.js';
+import { keyLength, type TableInfo } from './table-info.js';
 
 /**
  * How a stage reads its index beyond the access method: an index condition pushed to the entries
@@ -116,4 +119,60 @@ export function pushableConds(
     for (const c of cols) columns.add(c);
   }
   return { pushed, rest, columns, otherTables };
+}
+
+/**
+ * The stage's index read beyond its access (MariaDB's `make_join_readinfo`): a covering index is
+ * read alone (`set_keyread`, "Using index"), a full scan becomes a scan of the shortest covering
+ * index (JT_NEXT, EXPLAIN `index`); otherwise, with `index_condition_pushdown=on`, a ref or range
+ * on a secondary index gets the conjuncts its entries can check (`push_index_cond`): not for the
+ * clustered index, not for a `const` lookup, not for a LEFT JOIN's inner table (its ON conditions
+ * are guarded by the NULL-complement trigger, which is never pushed), not for a ref that a BNL/BNLH
+ * buffer joins; conditions on earlier tables only for a ref read per outer row (no join buffer).
+ */
+export function planIndexRead(
+  info: TableInfo,
+  a: AccessChoice,
+  access: Access,
+  algorithm: StageJoin['algorithm'],
+  match: readonly Bound[],
+  settings: OptimizerSettings,
+): IndexReadPlan | undefined {
+  const src = info.src;
+  const table = src.table;
+  if (table === undefined || src.derived !== undefined) return undefined;
+  if (access.kind === 'scan' || access.kind === 'hash') {
+    // JT_ALL → JT_NEXT, and JT_HASH → JT_HASH_NEXT (BNLH builds from the index)
+    if (access.kind === 'scan' ? a.kind !== 'scan' : a.kind !== 'ref') return undefined;
+    const ix = shortestCoveringKey(src, info.indexes);
+    if (ix === undefined) return undefined;
+    return { index: ix.name, covering: true, pushed: [], otherTables: false, entryColumns: src.used };
+  }
+  if (access.kind !== 'ref' && access.kind !== 'range') return undefined;
+  const ix = table.index(access.index);
+  if (isCovering(src, ix))
+    return { index: ix.name, covering: true, pushed: [], otherTables: false, entryColumns: src.used };
+  if (settings.switches.index_condition_pushdown !== true || ix.primary) return undefined;
+  if (src.joinType === 'left') return undefined;
+  if (a.kind === 'ref' && a.unique && a.constant) return undefined;
+  if (access.kind === 'ref' && (algorithm === 'BNL' || algorithm === 'BNLH')) return undefined;
+  // other tables' columns are at hand for a ref read per outer row, and BKA checks them per
+  // buffered record; a range here is re-read per outer row but MariaDB would buffer it (BNL)
+  const otherTablesOk =
+    access.kind === 'ref' && (algorithm === 'none' || algorithm === 'BKA' || algorithm === 'BKAH');
+  // the ref's own key equalities are met by the lookup: MySQL drops them from the condition
+  const keyConds = a.kind === 'ref' ? refKeyConds(a, match) : new Set<Bound>();
+  const candidates = match.filter((m) => !keyConds.has(m));
+  const { pushed, columns, otherTables } = pushableConds(src, ix, candidates, otherTablesOk);
+  if (pushed.length === 0) return undefined;
+  return { index: ix.name, covering: false, pushed, otherTables, entryColumns: columns };
+}
+
+/** The conjuncts a ref's lookup key comes from (the lookup meets them). */
+export function refKeyConds(a: Extract<AccessChoice, { kind: 'ref' }>, match: readonly Bound[]): Set<Bound> {
+  return new Set(
+    match.filter((m) =>
+      a.keys.some((k) => m.cmp !== undefined && (m.cmp.l === k.expr || m.cmp.r === k.expr)),
+    ),
+  );
 }

@@ -8,7 +8,7 @@ import type { Bound } from '../bound.js';
 import { equalityOn, keyable, type RangeBound, rangeBounds } from '../planner.js';
 import type { Source } from '../scope.js';
 import { RANGE_TIE_BREAK, ROW_EVALUATE_COST, readTime } from './cost.js';
-import { keyRangeOf, orderedRanges } from '../../exec/index-read.js';
+import { keyRangeOf, orderedRanges } from '../../exec/key-range.js';
 import { indexOnlyReadTime, isCovering, shortestCoveringKey } from './index-reads.js';
 import { hasInList, type KeyInterval, type KeyRanges, multiPartRanges, orRanges } from './key-ranges.js';
 import type { OptimizerSettings } from './settings.js';
