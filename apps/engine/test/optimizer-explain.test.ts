@@ -202,9 +202,7 @@ describe('EXPLAIN', () => {
   });
 
   it('FORMAT=JSON names the pushed index condition and a covering read', () => {
-    const icp = JSON.parse(
-      String(s.query('EXPLAIN FORMAT=JSON SELECT v FROM t WHERE k >= 38').rows[0]![0]),
-    );
+    const icp = JSON.parse(String(s.query('EXPLAIN FORMAT=JSON SELECT v FROM t WHERE k >= 38').rows[0]![0]));
     expect(icp.query_block.nested_loop[0].table.index_condition).toBe('k >= 38');
     const cov = JSON.parse(String(s.query('EXPLAIN FORMAT=JSON SELECT id FROM t WHERE k = 3').rows[0]![0]));
     expect(cov.query_block.nested_loop[0].table.using_index).toBe(true);
@@ -218,6 +216,16 @@ describe('EXPLAIN', () => {
     const jo = JSON.parse(String(r[0]![1])).steps[0].join_optimization;
     expect(jo.considered_execution_plans.length).toBeGreaterThan(1);
     expect(jo.chosen_plan.order.map((x: { table: string }) => x.table)).toEqual(['u', 't']);
+    // refine_plan: the pushed index condition, or the index read alone (the last statement's trace)
+    const refined = ['SELECT v FROM t WHERE k >= 38', 'SELECT id FROM t WHERE k = 3'].map((q) => {
+      s.query(q);
+      const tr = s.query('SELECT TRACE FROM information_schema.OPTIMIZER_TRACE').rows[0]![0];
+      return JSON.parse(String(tr)).steps[0].join_optimization.refine_plan[0];
+    });
+    expect(refined).toEqual([
+      { table: 't', pushed_index_condition: 'k >= 38' },
+      { table: 't', index_only: 'ik' },
+    ]);
     s.query("SET optimizer_trace = 'enabled=off'");
   });
 });

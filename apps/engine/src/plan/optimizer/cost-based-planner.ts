@@ -65,7 +65,7 @@ export class CostBasedPlanner implements Planner {
     if (this.#analyze)
       stages = stages.map((st) => ({ ...st, actual: { loops: 0, rows: 0, passed: 0, ms: 0 } }));
     if (trace !== undefined)
-      trace.add(traceStep(infos, order, considered ?? [], accesses ?? new Map(), straight));
+      trace.add(traceStep(infos, order, considered ?? [], accesses ?? new Map(), straight, stages));
     this.records?.push({ context, stages, cost: order.cost });
     return stages;
   }
@@ -366,6 +366,7 @@ function traceStep(
   considered: readonly ConsideredPlan[],
   accesses: ReadonlyMap<number, ConsideredAccess[]>,
   straight: boolean,
+  stages: readonly PlannedStage[],
 ): unknown {
   const r2 = (x: number): number => Math.round(x * 100) / 100;
   return {
@@ -404,6 +405,14 @@ function traceStep(
         cost: r2(order.cost),
         rows: r2(order.rows),
       },
+      // 5.6's refine_plan: what each table's index read became after the order was fixed
+      refine_plan: stages.map((st) => ({
+        table: st.src.alias,
+        ...(st.indexRead !== undefined && st.indexRead.pushed.length > 0
+          ? { pushed_index_condition: st.indexRead.pushed.map((b) => b.text).join(' and ') }
+          : {}),
+        ...(st.indexRead?.covering === true ? { index_only: st.indexRead.index } : {}),
+      })),
     },
   };
 }
