@@ -342,6 +342,24 @@ describe('ranges on several key parts and IN lists', () => {
   });
 });
 
+describe('ranges with parameters', () => {
+  it('IN lists, bounds and ORs of ? take their values at each execution', () => {
+    const st = s.prepare('SELECT id FROM t WHERE k IN (?, ?) AND m > ? ORDER BY id');
+    const oracle = (a: number, b: number, m: number): unknown[][] =>
+      s.query(`SELECT id FROM t IGNORE INDEX (ikm) WHERE k IN (${a}, ${b}) AND m > ${m} ORDER BY id`).rows;
+    for (const [a, b, m] of [
+      [5, 6, 4],
+      [7, 7, 0],
+      [1, 39, 5],
+    ] as const)
+      expect(st.run([a, b, m]).rows, `${a} ${b} ${m}`).toEqual(oracle(a, b, m));
+    const or = s.prepare('SELECT COUNT(*) FROM t WHERE k < ? OR k > ?');
+    expect(or.run([2, 38]).rows).toEqual([[30]]);
+    expect(or.run([5, 3]).rows).toEqual([[400]]);
+    expect(or.run([null, 38]).rows).toEqual([[10]]);
+  });
+});
+
 describe('OR of ranges on one index', () => {
   it('one range per disjunct, overlapping ones merged and read once', () => {
     const q = 'SELECT COUNT(v) FROM t WHERE k < 2 OR k > 38';
