@@ -367,10 +367,10 @@ export function buildPipeline(
       flushes[k] = () => block.flush();
       continue;
     }
-    const bka = st.join?.algorithm === 'BKA' || st.join?.algorithm === 'BKAH';
+    const batched = st.join?.algorithm === 'BKA' || st.join?.algorithm === 'BKAH';
     if (
       st.indexRead !== undefined &&
-      !bka &&
+      !batched &&
       (access.kind === 'ref' || access.kind === 'range' || (access.kind === 'scan' && k === 0))
     ) {
       steps[k] = indexReadStep(st, k, frame, status, {
@@ -382,7 +382,7 @@ export function buildPipeline(
       });
       continue;
     }
-    if (access.kind === 'ref' && bka) {
+    if (access.kind === 'ref' && batched) {
       const bka = batchedKeyStage(st, k, stages, frame, run, status, next, stageBuffer);
       steps[k] = bka.push;
       flushes[k] = bka.flush;
