@@ -65,6 +65,7 @@ for (let level = 0; level <= 8; level++)
 const onOff = (b: boolean): string => (b ? 'on' : 'off');
 
 function apply(s: Setting): void {
+  icpOn = s.icp;
   session.query(`SET join_cache_level = ${s.level}`);
   session.query(
     `SET optimizer_switch = 'mrr=${onOff(s.mrr)},mrr_sort_keys=${onOff(s.sortKeys)},index_condition_pushdown=${onOff(s.icp)},mrr_cost_based=off'`,
@@ -101,10 +102,15 @@ function planOf(q: TpchQuery): string {
   }
 }
 
+/** Every distinct plan whose answer was checked, with whether ICP was on (see the last test). */
+const checked: Array<{ plan: string; icp: boolean }> = [];
+let icpOn = true;
+
 function check(q: TpchQuery, seen: Set<string>): number {
   const plan = planOf(q);
   if (seen.has(plan)) return 0;
   seen.add(plan);
+  checked.push({ plan, icp: icpOn });
   for (const x of q.setup ?? []) session.query(x);
   try {
     const got = session.query(q.sql).rows;
@@ -144,6 +150,17 @@ describe('plans never change answers (TPC-H SF 0.01 against DuckDB)', () => {
       expect(ran).toBeGreaterThan(0);
     }, 120_000);
   }
+
+  it('the matrix really ran plans with a pushed index condition and covering index reads', () => {
+    const icp = checked.filter((c) => c.plan.includes('Using index condition'));
+    expect(icp.length).toBeGreaterThan(0);
+    expect(icp.every((c) => c.icp)).toBe(true);
+    // DS-MRR with the condition checked below it
+    expect(icp.some((c) => c.plan.includes('Rowid-ordered scan'))).toBe(true);
+    // covering refs, ranges or scans ("Using index" not followed by " condition"), and type index
+    expect(checked.some((c) => /Using index(?! condition)/.test(c.plan))).toBe(true);
+    expect(checked.some((c) => c.plan.includes('"index"'))).toBe(true);
+  });
 
   for (const method of ['transient', 'persistent', 'duj1', 'hll'] as const) {
     it(`statistics from the ${method} estimator: Q3, Q10 and the variants at levels 2, 6 and 8 with mrr=on`, () => {

@@ -64,7 +64,8 @@ describe('EXPLAIN', () => {
     const plain = s.query(q).rows;
     s.query("SET optimizer_switch = 'mrr=on,mrr_cost_based=off'");
     const e = s.query(`EXPLAIN ${q}`).rows[0]!;
-    expect(e[10]).toBe('Using where; Rowid-ordered scan');
+    // the range's own condition is checked on the index entries (index_condition_pushdown=on)
+    expect(e[10]).toBe('Using index condition; Rowid-ordered scan');
     s.query('FLUSH STATUS');
     const mrr = s.query(q).rows;
     expect([...mrr].sort()).toEqual([...plain].sort());
@@ -111,7 +112,8 @@ describe('EXPLAIN', () => {
   });
 
   it('join_cache_level picks BNL, BNLH, BKA or BKAH, each giving the nested loop rows', () => {
-    const q = 'SELECT t.id, u.id FROM u, t WHERE t.k = u.tk ORDER BY 1, 2';
+    // t.v is not in ik: the row is read (a covering read has its own test)
+    const q = 'SELECT t.v, u.id FROM u, t WHERE t.k = u.tk ORDER BY 1, 2';
     const want = s.query(q).rows;
     const extras: string[] = [];
     for (let level = 0; level <= 8; level++) {
@@ -180,6 +182,32 @@ describe('EXPLAIN', () => {
     expect(aj.query_block.nested_loop[0].table.r_rows).toBe(10);
   });
 
+  it("ANALYZE FORMAT=JSON times each table's own reads (r_total_time_ms), within the statement's", () => {
+    s.query('SET join_cache_level = 0');
+    const j = JSON.parse(
+      String(
+        s.query('ANALYZE FORMAT=JSON SELECT u.id, t.v FROM u, t IGNORE INDEX (ik) WHERE t.k = u.tk')
+          .rows[0]![0],
+      ),
+    );
+    const qb = j.query_block;
+    const times = qb.nested_loop.map((x: { table: { r_total_time_ms: number } }) => x.table.r_total_time_ms);
+    expect(times).toHaveLength(2);
+    for (const x of times) expect(x).toBeGreaterThanOrEqual(0);
+    // t is scanned once per row of u (no join buffer): its 1,200 rows are read in its own time
+    expect(qb.nested_loop[1].table.r_loops).toBe(3);
+    expect(times[1]).toBeGreaterThan(0);
+    // the tables' times are parts of the statement's
+    expect(times[0] + times[1]).toBeLessThanOrEqual(qb.r_total_time_ms + 0.001);
+  });
+
+  it('FORMAT=JSON names the pushed index condition and a covering read', () => {
+    const icp = JSON.parse(String(s.query('EXPLAIN FORMAT=JSON SELECT v FROM t WHERE k >= 38').rows[0]![0]));
+    expect(icp.query_block.nested_loop[0].table.index_condition).toBe('k >= 38');
+    const cov = JSON.parse(String(s.query('EXPLAIN FORMAT=JSON SELECT id FROM t WHERE k = 3').rows[0]![0]));
+    expect(cov.query_block.nested_loop[0].table.using_index).toBe(true);
+  });
+
   it('the optimizer trace lists the access paths and join orders considered, with costs', () => {
     s.query("SET optimizer_trace = 'enabled=on'");
     s.query('SELECT t.v FROM u, t WHERE t.k = u.tk');
@@ -188,6 +216,16 @@ describe('EXPLAIN', () => {
     const jo = JSON.parse(String(r[0]![1])).steps[0].join_optimization;
     expect(jo.considered_execution_plans.length).toBeGreaterThan(1);
     expect(jo.chosen_plan.order.map((x: { table: string }) => x.table)).toEqual(['u', 't']);
+    // refine_plan: the pushed index condition, or the index read alone (the last statement's trace)
+    const refined = ['SELECT v FROM t WHERE k >= 38', 'SELECT id FROM t WHERE k = 3'].map((q) => {
+      s.query(q);
+      const tr = s.query('SELECT TRACE FROM information_schema.OPTIMIZER_TRACE').rows[0]![0];
+      return JSON.parse(String(tr)).steps[0].join_optimization.refine_plan[0];
+    });
+    expect(refined).toEqual([
+      { table: 't', pushed_index_condition: 'k >= 38' },
+      { table: 't', index_only: 'ik' },
+    ]);
     s.query("SET optimizer_trace = 'enabled=off'");
   });
 });

@@ -4,6 +4,8 @@ import type { PlannedStage } from '../plan/planner.js';
 import type { Frame, RunState } from '../plan/scope.js';
 import type { RowBuffer } from '../storage/row.js';
 import type { FieldValue } from '../storage/types.js';
+import { entryCheck, recordCheck } from './index-read.js';
+import { prefixRange } from './key-range.js';
 import { keyValue, rowDecoder } from './pipeline.js';
 import type { StatusCounters } from './status.js';
 import { truthOf } from './truth.js';
@@ -72,6 +74,22 @@ export function batchedKeyStage(
   const saved = { v: frame.v };
   const STOP = {};
   const dec = rowDecoder(src, frame);
+  // an index condition on this table's columns, checked on each entry before its row is read
+  const ir = st.indexRead;
+  const icp =
+    ir !== undefined && ir.pushed.length > 0 && !ir.otherTables ? entryCheck(st, frame, status) : undefined;
+  // "Using index condition(BKA)": the condition reads earlier tables, so each entry is checked
+  // with every buffered record of its key restored (MariaDB's JOIN_CACHE_BKA::skip_index_tuple);
+  // an entry no record accepts costs no row read
+  const perRecord =
+    ir !== undefined && ir.pushed.length > 0 && ir.otherTables ? recordCheck(st, frame) : undefined;
+  let passing: number[] = [];
+  let groupIds: readonly number[] = [];
+  const recordEntry = (b: Uint8Array, ko: number, kl: number): boolean => {
+    passing = perRecord!(b, ko, kl, records, groupIds);
+    return passing.length > 0;
+  };
+  const entryOk = icp !== undefined ? icp.check : perRecord !== undefined ? recordEntry : null;
   const check = (): boolean => {
     for (const m of match) if (m() !== true) return false;
     return true;
@@ -112,8 +130,18 @@ export function batchedKeyStage(
     try {
       if (rowidOrdered) {
         const pairs: Array<[Uint8Array, number[]]> = [];
-        for (const g of groups)
-          table.prefixRowids(access.index, recordKeys[g[0]!]!, (pk) => void pairs.push([pk.slice(), g]));
+        for (const g of groups) {
+          const key = recordKeys[g[0]!]!;
+          if (entryOk === null)
+            table.prefixRowids(access.index, key, (pk) => void pairs.push([pk.slice(), g]));
+          else {
+            groupIds = g;
+            table.rowidsInRanges(access.index, [prefixRange(table, access.index, key)], entryOk, (pk) => {
+              pairs.push([pk.slice(), perRecord === undefined ? g : passing]);
+              return true;
+            });
+          }
+        }
         pairs.sort((a, b) => compareKeys(a[0], b[0]));
         for (const [pk, g] of pairs)
           table.fetchRowid(pk, (r) => {
@@ -121,11 +149,17 @@ export function batchedKeyStage(
             deliver(g);
           });
       } else {
-        for (const g of groups)
-          table.lookup(access.index, recordKeys[g[0]!]!, (r) => {
+        for (const g of groups) {
+          const key = recordKeys[g[0]!]!;
+          const each = (r: RowBuffer | null): boolean => {
             row = r;
-            deliver(g);
-          });
+            deliver(perRecord === undefined ? g : passing);
+            return true;
+          };
+          groupIds = g;
+          if (entryOk === null) table.lookup(access.index, key, each);
+          else table.readRanges(access.index, [prefixRange(table, access.index, key)], entryOk, false, each);
+        }
       }
       if (left) {
         for (let o = 0; o < n; o++) {
@@ -139,6 +173,7 @@ export function batchedKeyStage(
       if (e === STOP) return false;
       throw e;
     } finally {
+      icp?.flush();
       frame.v = saved.v;
       records = [];
       recordKeys = [];

@@ -16,6 +16,8 @@ import { comparisonType, converter, hashKey } from './compare.js';
 import { rescale } from './decimal.js';
 import type { StatusCounters } from './status.js';
 import { batchedKeyStage } from './batched-key-access.js';
+import { coveringScan, indexReadStep } from './index-read.js';
+import { StageTimer } from './stage-timer.js';
 import { truthOf } from './truth.js';
 
 const DECODER = new TextDecoder();
@@ -135,16 +137,20 @@ export function buildPipeline(
   const steps: Array<() => boolean> = new Array(n);
   const flushes: Array<(() => boolean) | undefined> = new Array(n);
   const resets: Array<() => void> = [];
+  const timer = stages.some((st) => st.actual !== undefined) ? new StageTimer() : undefined;
   for (let k = n - 1; k >= 0; k--) {
     const st = stages[k]!;
     const nextStep: () => boolean = k === n - 1 ? sink : steps[k + 1]!;
     const nextActual = k === n - 1 ? undefined : stages[k + 1]!.actual;
+    // ANALYZE: the clock goes to the next stage while it runs (to nobody for the sink)
+    const timedNext =
+      timer === undefined ? nextStep : timer.wrap(k === n - 1 ? null : (nextActual ?? null), nextStep);
     const next: () => boolean =
       nextActual === undefined
-        ? nextStep
+        ? timedNext
         : () => {
             nextActual.loops++;
-            return nextStep();
+            return timedNext();
           };
     const src = st.src;
     const off = src.offset;
@@ -187,6 +193,8 @@ export function buildPipeline(
       }
       return true;
     };
+    // a full scan planned as a covering index scan reads the index instead of the table
+    const cover = coveringScan(st, frame, status);
     // materialized rows of this source (for inner scans, hash builds, derived tables)
     let cache: unknown[][] | null = null;
     resets.push(() => {
@@ -208,11 +216,17 @@ export function buildPipeline(
       } else {
         const dec = rowDecoder(src, frame);
         const saved = frame.v.slice(off, off + width);
-        src.table!.scan((r) => {
-          dec(r);
-          rows.push(frame.v.slice(off, off + width));
-          return true;
-        });
+        if (cover !== undefined)
+          cover(() => {
+            rows.push(frame.v.slice(off, off + width));
+            return true;
+          });
+        else
+          src.table!.scan((r) => {
+            dec(r);
+            rows.push(frame.v.slice(off, off + width));
+            return true;
+          });
         for (let c = 0; c < width; c++) frame.v[off + c] = saved[c];
       }
       cache = rows;
@@ -353,7 +367,22 @@ export function buildPipeline(
       flushes[k] = () => block.flush();
       continue;
     }
-    if (access.kind === 'ref' && (st.join?.algorithm === 'BKA' || st.join?.algorithm === 'BKAH')) {
+    const batched = st.join?.algorithm === 'BKA' || st.join?.algorithm === 'BKAH';
+    if (
+      st.indexRead !== undefined &&
+      !batched &&
+      (access.kind === 'ref' || access.kind === 'range' || (access.kind === 'scan' && k === 0))
+    ) {
+      steps[k] = indexReadStep(st, k, frame, status, {
+        begin: () => {
+          matched = false;
+        },
+        emit,
+        finish: finishLeft,
+      });
+      continue;
+    }
+    if (access.kind === 'ref' && batched) {
       const bka = batchedKeyStage(st, k, stages, frame, run, status, next, stageBuffer);
       steps[k] = bka.push;
       flushes[k] = bka.flush;
@@ -472,8 +501,8 @@ export function buildPipeline(
       const table = src.table!;
       const dec = rowDecoder(src, frame);
       let stop = false;
-      const onRow = (r: RowBuffer): boolean => {
-        dec(r);
+      const onRow = (r: RowBuffer | null): boolean => {
+        if (r !== null) dec(r);
         if (!emit()) {
           stop = true;
           return false;
@@ -489,7 +518,8 @@ export function buildPipeline(
         stop = false;
         if (!counted) status.add('Select_full_join', 1);
         counted = true;
-        table.scan(onRow);
+        if (cover !== undefined) cover(() => onRow(null));
+        else table.scan(onRow);
         if (stop) return false;
         return finishLeft();
       };
@@ -524,12 +554,17 @@ export function buildPipeline(
   }
   const first = stages[0]?.actual;
   if (first !== undefined) {
-    const step = steps[0]!;
+    const step = timer === undefined ? steps[0]! : timer.wrap(first, steps[0]!);
     steps[0] = () => {
       first.loops++;
       return step();
     };
   }
+  if (timer !== undefined)
+    for (let k = 1; k < n; k++) {
+      const f = flushes[k];
+      if (f !== undefined) flushes[k] = timer.wrap(stages[k]!.actual ?? null, f);
+    }
   return () => {
     for (const r of resets) r();
     if (n === 0) {

@@ -17,6 +17,8 @@ export const STATUS_NAMES = [
   'Created_tmp_tables',
   'Created_tmp_disk_tables',
   'Handler_delete',
+  'Handler_icp_attempts',
+  'Handler_icp_match',
   'Handler_mrr_init',
   'Handler_mrr_key_refills',
   'Handler_mrr_rowid_refills',

@@ -20,6 +20,7 @@ import {
   bindNot,
 } from './bind-ops.js';
 import { bindInSubquery, subBound, subCache } from './bind-subquery.js';
+import { recordRead, trackReads } from './optimizer/column-reads.js';
 
 export { bindCompare, bindLogic, bindNot, castEv } from './bind-ops.js';
 
@@ -188,6 +189,7 @@ function findInBlock(
 export function columnRef(block: Block, srcIdx: number, c: number): Bound {
   const s = block.sources[srcIdx]!;
   s.used.add(c);
+  recordRead(s, c);
   const frame = block.frame;
   const slot = s.offset + c;
   const col = s.columns[c]!;
@@ -252,8 +254,12 @@ const ARITH_OPS: Record<string, BinOp> = {
   Modulo: '%',
 };
 
-/** Bind an expression node. */
+/** Bind an expression node (recording the columns it reads, for index condition pushdown). */
 export function bindExpr(n: unknown, ctx: BindCtx): Bound {
+  return trackReads(() => bindNode(n, ctx));
+}
+
+function bindNode(n: unknown, ctx: BindCtx): Bound {
   const [tag, v] = tagOf(n);
   switch (tag) {
     case 'Identifier': {

@@ -55,7 +55,7 @@ export function bindLogic(op: 'And' | 'Or' | 'Xor', a: Bound, b: Bound, text: st
       const y = tb();
       return x === null || y === null ? null : x !== y ? 1 : 0;
     };
-  return mk(T_INT, ev, [a, b], text);
+  return mk(T_INT, ev, [a, b], text, op === 'Or' ? { or: [a, b] } : op === 'And' ? { and: [a, b] } : {});
 }
 
 /** A comparison with MySQL's conversions; returns 1, 0 or NULL. */

@@ -20,6 +20,9 @@ export interface Bound {
   readonly cmp?: { readonly op: string; readonly l: Bound; readonly r: Bound };
   /** `e BETWEEN lo AND hi` (not negated). */
   readonly between?: { readonly e: Bound; readonly lo: Bound; readonly hi: Bound };
+  /** `l OR r` / `l AND r` below the top level (the range optimizer reads them). */
+  readonly or?: readonly [Bound, Bound];
+  readonly and?: readonly [Bound, Bound];
   /** `e IN (list)` (not negated). */
   readonly inList?: { readonly e: Bound; readonly list: readonly Bound[] };
   /** A literal's value. */

@@ -1,5 +1,7 @@
 import type { SqlType } from '../exec/types.js';
 import type { Bound } from './bound.js';
+import type { IndexReadPlan } from './optimizer/index-reads.js';
+import type { KeyInterval } from './optimizer/key-ranges.js';
 import type { Source } from './scope.js';
 
 /**
@@ -18,6 +20,8 @@ export type Access =
       readonly column: number;
       readonly lo?: RangeBound;
       readonly hi?: RangeBound;
+      /** A range on several key parts or values (IN lists): these intervals instead of lo/hi. */
+      readonly intervals?: readonly KeyInterval[];
     }
   | {
       readonly kind: 'hash';
@@ -50,7 +54,7 @@ export interface StageJoin {
 
 /** A stage's line of traditional EXPLAIN, with the cost the search gave it. */
 export interface StageExplain {
-  readonly type: 'ALL' | 'range' | 'ref' | 'eq_ref' | 'const' | 'index' | 'hash_ALL';
+  readonly type: 'ALL' | 'range' | 'ref' | 'eq_ref' | 'const' | 'index' | 'hash_ALL' | 'hash_index';
   readonly possibleKeys: readonly string[];
   readonly key?: string;
   readonly keyLen?: string;
@@ -76,6 +80,8 @@ export interface PlannedStage {
   readonly join?: StageJoin;
   /** A secondary-index `range` read as DS-MRR's rowid-ordered scan with this buffer, bytes. */
   readonly mrrBufferBytes?: number;
+  /** An index condition pushed to the entries, or a covering (index-only) read; `scan` + covering: a full index scan. */
+  readonly indexRead?: IndexReadPlan;
   readonly explain?: StageExplain;
   /** Filled while the query runs, for ANALYZE (r_loops, r_rows, r_filtered, time). */
   readonly actual?: StageActual;
@@ -89,6 +95,8 @@ export interface StageActual {
   rows: number;
   /** Rows that passed the stage's conditions. */
   passed: number;
+  /** Milliseconds spent in this stage's own reads and checks (not in the stages after it). */
+  ms: number;
 }
 
 /** What the query block around a join tells the planner (for EXPLAIN and the trace). */

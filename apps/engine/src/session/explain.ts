@@ -134,6 +134,7 @@ function jsonResult(blocks: readonly Numbered[], analyze: boolean, ms: number): 
           ...(analyze ? { r_rows: a.rRows === null ? null : Number(a.rRows) } : {}),
           filtered: Number(r2(e.filtered)),
           ...(analyze ? { r_filtered: a.rFiltered === null ? null : Number(a.rFiltered) } : {}),
+          ...(analyze ? { r_total_time_ms: Number((st.actual?.ms ?? 0).toFixed(3)) } : {}),
           cost_info: {
             read_cost: r2(Math.max(0, e.cost - evalCost)),
             eval_cost: r2(evalCost),
@@ -147,6 +148,13 @@ function jsonResult(blocks: readonly Numbered[], analyze: boolean, ms: number): 
               }
             : {}),
           ...(st.mrrBufferBytes !== undefined ? { mrr_type: 'Rowid-ordered scan' } : {}),
+          ...(st.indexRead !== undefined && st.indexRead.pushed.length > 0
+            ? {
+                [e.extra.includes('Using index condition(BKA)') ? 'index_condition_bka' : 'index_condition']:
+                  st.indexRead.pushed.map((p) => p.text).join(' and '),
+              }
+            : {}),
+          ...(st.indexRead?.covering === true ? { using_index: true } : {}),
           ...(e.extra.includes('Using where') ? { using_where: true } : {}),
         },
       };

@@ -53,6 +53,20 @@ export interface TableIndex {
 }
 
 /**
+ * One range of an index read, as encoded key prefixes ({@link Table.keyPrefix}): entries from `lo`
+ * (past every entry that starts with it when `loExclusive`; empty: from the first entry) up to
+ * `hi` (an entry that starts with it is in range when `hiInclusive`; null: to the end). `unique`:
+ * a full-key point on a unique index (at most one entry, no next call).
+ */
+export interface KeyRange {
+  readonly lo: Uint8Array;
+  readonly loExclusive: boolean;
+  readonly hi: Uint8Array | null;
+  readonly hiInclusive: boolean;
+  readonly unique: boolean;
+}
+
+/**
  * A table: a clustered B+tree keyed by the primary key whose records hold the whole row, and one
  * B+tree per secondary index whose entries are (secondary key, primary key) with an empty value,
  * as InnoDB. Every write keeps all trees consistent; a duplicate primary or unique key throws
@@ -709,6 +723,188 @@ export class Table {
     // the read that hits the end of the index counts too
     if (!ended && n > 0 && !eqRef) counts[H_READ_NEXT]!++;
     return n;
+  }
+
+  // ------------------------------------------------- index reads with entry checks (ICP, covering)
+
+  /**
+   * The encoded key of the first `values.length` fields of an index entry (a prefix to bound a
+   * {@link KeyRange} with). NULL values sort first, as in the tree.
+   */
+  keyPrefix(indexName: string, values: readonly FieldValue[]): Uint8Array {
+    const ix = this.index(indexName);
+    return ix.codec.encode(values.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+  }
+
+  /** Entries of `index` in one {@link KeyRange}, counted up to `cap`, without counters (records_in_range). */
+  countRange(indexName: string, r: KeyRange, cap: number): number {
+    const ix = this.index(indexName);
+    let n = 0;
+    let started = false;
+    const lo = r.lo;
+    const hi = r.hi;
+    ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl) => {
+      if (!started) {
+        if (r.loExclusive && startsWith(b, ko, kl, lo)) return true;
+        started = true;
+      }
+      if (hi !== null) {
+        const c = comparePrefix(b, ko, kl, hi);
+        if (c > 0 || (c === 0 && !r.hiInclusive)) return false;
+      }
+      n++;
+      return n < cap && !r.unique;
+    });
+    return n;
+  }
+
+  /**
+   * Read index entries range by range, in index order. Each entry in range is first shown to
+   * `check` (InnoDB's `innobase_index_cond`: the pushed index condition, on the entry alone); an
+   * entry it rejects costs no clustered lookup and is never returned. With `indexOnly` no row is
+   * fetched at all: `fn` gets `null` and the caller reads what it needs from the entry in `check`
+   * (a covering read, MySQL's keyread). Otherwise `fn` gets the row, as {@link lookup} gives it.
+   *
+   * Counted as MariaDB counts handler calls: per range Handler_read_key once (Handler_read_first
+   * for `fullScan`), then Handler_read_next per further entry returned and once more for the call
+   * that finds the range's end; entries `check` rejects take no call of their own (the engine
+   * skips them inside one), and a full-key point range on a unique index takes no next call.
+   * Innodb_rows_read counts the entries returned. Returns the rows returned.
+   */
+  readRanges(
+    indexName: string,
+    ranges: readonly KeyRange[],
+    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
+    indexOnly: boolean,
+    fn: (row: RowBuffer | null) => boolean | undefined,
+    fullScan = false,
+  ): number {
+    const ix = this.index(indexName);
+    const depth = this.#depth++;
+    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
+    // a reused buffer: another reader of this table (a subquery) may have narrowed it
+    row.wantOnly(null);
+    const counts = this.#stats.counts;
+    const codec = this.codec;
+    const clustered = this.primary.tree;
+    const h = txnHooks.current;
+    let pk: Uint8Array = EMPTY;
+    let found = false;
+    let go: boolean | undefined;
+    const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
+      if (kl === pk.length && startsWith(b, ko, kl, pk)) {
+        found = true;
+        codec.decode(b, vo, vl, row);
+        go = fn(row);
+      }
+      return false;
+    };
+    let total = 0;
+    try {
+      for (const r of ranges) {
+        counts[fullScan ? H_READ_FIRST : H_READ_KEY]!++;
+        let started = false;
+        let returned = 0;
+        let stopped = false;
+        const lo = r.lo;
+        const hi = r.hi;
+        ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl, vo, vl) => {
+          if (!started) {
+            if (r.loExclusive && startsWith(b, ko, kl, lo)) return true;
+            started = true;
+          }
+          if (hi !== null) {
+            const c = comparePrefix(b, ko, kl, hi);
+            if (c > 0 || (c === 0 && !r.hiInclusive)) return false;
+          }
+          if (check !== null && !check(b, ko, kl)) return true;
+          if (returned > 0) counts[H_READ_NEXT]!++;
+          returned++;
+          counts[H_ROWS_READ]!++;
+          if (ix.primary) {
+            if (h !== null) h.read(this, b, ko, kl);
+            if (indexOnly) go = fn(null);
+            else {
+              codec.decode(b, vo, vl, row);
+              go = fn(row);
+            }
+          } else if (indexOnly) {
+            // no row to fetch: the primary key is rebuilt only for a transaction's lock
+            if (h !== null) {
+              pk = this.#pkOfEntry(ix, b, ko, kl);
+              h.read(this, pk, 0, pk.length);
+            }
+            go = fn(null);
+          } else {
+            pk = this.#pkOfEntry(ix, b, ko, kl);
+            if (h !== null) h.read(this, pk, 0, pk.length);
+            found = false;
+            clustered.forEachRangeRaw(pk, null, fetch);
+            if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
+          }
+          if (go === false) {
+            stopped = true;
+            return false;
+          }
+          return !r.unique;
+        });
+        total += returned;
+        if (stopped) break;
+        // the call that finds the end of the range (none after a unique point's one row)
+        if (returned > 0 && !r.unique) counts[H_READ_NEXT]!++;
+      }
+    } finally {
+      this.#depth--;
+    }
+    return total;
+  }
+
+  /**
+   * The primary keys of the index entries in `ranges` that `check` accepts (DS-MRR's first stage
+   * with the index condition pushed under it, and BKA's): `fn` gets a view of each (copy it to
+   * keep it; return false to stop). Counted as {@link readRanges}, without Innodb_rows_read (the
+   * rows are read later by {@link fetchRowid}).
+   */
+  rowidsInRanges(
+    indexName: string,
+    ranges: readonly KeyRange[],
+    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
+    fn: (pk: Uint8Array) => boolean | undefined,
+  ): number {
+    const ix = this.index(indexName);
+    const counts = this.#stats.counts;
+    let total = 0;
+    for (const r of ranges) {
+      counts[H_READ_KEY]!++;
+      let started = false;
+      let returned = 0;
+      let stopped = false;
+      const lo = r.lo;
+      const hi = r.hi;
+      ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl) => {
+        if (!started) {
+          if (r.loExclusive && startsWith(b, ko, kl, lo)) return true;
+          started = true;
+        }
+        if (hi !== null) {
+          const c = comparePrefix(b, ko, kl, hi);
+          if (c > 0 || (c === 0 && !r.hiInclusive)) return false;
+        }
+        if (check !== null && !check(b, ko, kl)) return true;
+        if (returned > 0) counts[H_READ_NEXT]!++;
+        returned++;
+        const go = fn(ix.primary ? b.subarray(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl));
+        if (go === false) {
+          stopped = true;
+          return false;
+        }
+        return !r.unique;
+      });
+      total += returned;
+      if (stopped) break;
+      if (returned > 0 && !r.unique) counts[H_READ_NEXT]!++;
+    }
+    return total;
   }
 
   /**

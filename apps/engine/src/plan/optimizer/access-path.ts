@@ -1,6 +1,7 @@
 import type { KeyPart } from '../planner.js';
 import { equalityOn } from '../planner.js';
 import { ROW_EVALUATE_COST, readTime, scanCost, worstSeeks } from './cost.js';
+import { indexOnlyReadTime, isCovering } from './index-reads.js';
 import type { OptimizerSettings } from './settings.js';
 import { constKey, keyBound, type RangePlan, refRows, type TableInfo } from './table-info.js';
 
@@ -93,7 +94,12 @@ export function bestAccessPath(
     const cv = constant ? constKey(src, keys) : undefined;
     const records = refRows(info, ix, keys.length, cv, settings);
     const unique = ix.unique && keys.length >= ix.columns.length;
-    const seeks = readTime(ix.primary, 1, Math.min(records, worst), info.rows, info.clusteredPages);
+    // a covering secondary index is read alone: index blocks, not a row lookup per entry (5.6)
+    const table = src.table;
+    const seeks =
+      table !== undefined && !ix.primary && isCovering(src, ix)
+        ? indexOnlyReadTime(table, ix, records)
+        : readTime(ix.primary, 1, Math.min(records, worst), info.rows, info.clusteredPages);
     // a constant ref is read once, whatever comes before it
     const times = constant ? 1 : recordCount;
     offer(
@@ -112,11 +118,13 @@ export function bestAccessPath(
     );
   }
   const quick = info.quick;
+  // 5.6: the range is not weighed when the best ref reads its index on at least as many key parts
   const refOnQuick =
     quick !== undefined &&
     best !== undefined &&
     (best as AccessChoice).kind === 'ref' &&
-    (best as Extract<AccessChoice, { kind: 'ref' }>).index === quick.index;
+    (best as Extract<AccessChoice, { kind: 'ref' }>).index === quick.index &&
+    (best as Extract<AccessChoice, { kind: 'ref' }>).keys.length >= quick.keyParts;
   if (quick !== undefined && !refOnQuick) {
     // with a quick, best_access_path's "scan" is the range: read per partial row
     offer(

@@ -11,6 +11,7 @@ import {
 import type { Source } from '../scope.js';
 import type { AccessChoice, ConsideredAccess } from './access-path.js';
 import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './greedy-search.js';
+import { type IndexReadPlan, planIndexRead, refKeyConds } from './index-reads.js';
 import { planBuffers } from './join-buffers.js';
 import type { OptimizerSettings } from './settings.js';
 import { keyLength, type TableInfo, tableInfo } from './table-info.js';
@@ -61,9 +62,10 @@ export class CostBasedPlanner implements Planner {
         )
       : greedySearch(infos, settings, considered, accesses);
     let stages = assemble(infos, order, where, settings, context);
-    if (this.#analyze) stages = stages.map((st) => ({ ...st, actual: { loops: 0, rows: 0, passed: 0 } }));
+    if (this.#analyze)
+      stages = stages.map((st) => ({ ...st, actual: { loops: 0, rows: 0, passed: 0, ms: 0 } }));
     if (trace !== undefined)
-      trace.add(traceStep(infos, order, considered ?? [], accesses ?? new Map(), straight));
+      trace.add(traceStep(infos, order, considered ?? [], accesses ?? new Map(), straight, stages));
     this.records?.push({ context, stages, cost: order.cost });
     return stages;
   }
@@ -85,8 +87,9 @@ function assemble(
     placed[p]!.push(w);
   }
   // accesses, and which scans could hash-join
-  const draft = order.positions.map((position, p) => {
-    const info = infos[position.table]!;
+  const draft = order.positions.map((chosen, p) => {
+    const info = infos[position0(chosen)]!;
+    const position = rangeOverRef(info, chosen);
     const src = info.src;
     const left = src.joinType === 'left';
     const match = left ? src.on : placed[p]!;
@@ -134,6 +137,7 @@ function assemble(
         column: a.range.column,
         ...(a.range.lo ? { lo: a.range.lo } : {}),
         ...(a.range.hi ? { hi: a.range.hi } : {}),
+        ...(a.range.intervals ? { intervals: a.range.intervals } : {}),
       };
     else access = { kind: 'scan' };
     // BNLH (levels 3–4, or BKA not possible): the inner table is read by a scan into the hash
@@ -143,25 +147,76 @@ function assemble(
       else if (a.kind === 'ref') join = { ...join, algorithm: 'none', bufferBytes: 0 };
       else join = { ...join, algorithm: 'BNL' };
     }
-    const extraText =
+    let extraText =
       join.algorithm === 'none'
         ? ''
         : join.algorithm === buffers[p]!.join.algorithm
           ? extraJoin
           : `Using join buffer (${join.incremental ? 'incremental' : 'flat'}, ${join.algorithm} join)`;
-    const mrr = a.kind === 'range' && !a.range.primary && useDsMrr(d.info, a.range.rows, settings);
-    const explain = explainStage(d.info, a, access, extraText, d.match, d.post, mrr, p, context, d.position);
+    let indexRead = planIndexRead(d.info, a, access, join.algorithm, d.match, settings);
+    // a multi-part range is read through the index reader even with nothing pushed
+    if (indexRead === undefined && access.kind === 'range' && access.intervals !== undefined)
+      indexRead = {
+        index: access.index,
+        covering: false,
+        pushed: [],
+        otherTables: false,
+        entryColumns: new Set(),
+      };
+    const match = indexRead === undefined ? d.match : d.match.filter((m) => !indexRead.pushed.includes(m));
+    // DS-MRR fetches rows; a covering range has none to fetch (MariaDB keeps the default MRR then)
+    const mrr =
+      a.kind === 'range' &&
+      !a.range.primary &&
+      indexRead?.covering !== true &&
+      useDsMrr(d.info, a.range.rows, settings);
+    // a covering ref is read from the index alone, one lookup per row: MariaDB gives it no BKA buffer
+    if (indexRead?.covering === true && (join.algorithm === 'BKA' || join.algorithm === 'BKAH')) {
+      join = { ...join, algorithm: 'none', bufferBytes: 0 };
+      extraText = '';
+    }
+    const explain = explainStage(
+      d.info,
+      a,
+      access,
+      extraText,
+      match,
+      d.post,
+      mrr,
+      p,
+      context,
+      d.position,
+      indexRead,
+    );
     const stage: PlannedStage = {
       src: d.info.src,
       access,
-      match: d.match,
+      match,
       post: d.post,
       join,
       ...(mrr ? { mrrBufferBytes: settings.mrr_buffer_size } : {}),
+      ...(indexRead === undefined ? {} : { indexRead }),
       explain,
     };
     return stage;
   });
+}
+
+const position0 = (p: JoinOrder['positions'][number]): number => p.table;
+
+/**
+ * 5.6's `make_join_select`: a ref whose table has a constant range on the same index using more
+ * key parts ("Range uses longer key") is read by that range instead.
+ */
+function rangeOverRef(
+  info: TableInfo,
+  position: JoinOrder['positions'][number],
+): JoinOrder['positions'][number] {
+  const a = position.access;
+  const q = info.quick;
+  if (a.kind !== 'ref' || q === undefined || q.index !== a.index || q.keyParts <= a.keys.length)
+    return position;
+  return { ...position, access: { kind: 'range', range: q, rows: q.rows, cost: a.cost } };
 }
 
 /**
@@ -208,6 +263,7 @@ function explainStage(
   p: number,
   context: PlanContext,
   position: { prefixRows: number; cost: number },
+  indexRead: IndexReadPlan | undefined,
 ): StageExplain {
   const src = info.src;
   const table = src.table;
@@ -231,6 +287,12 @@ function explainStage(
     type = 'hash_ALL';
     key = `#hash#${a.index}`;
     keyLen = lenOf(a.keys.map((k) => k.column));
+    if (indexRead?.covering === true && table !== undefined) {
+      // the hash table is built from a covering index: MariaDB's `#hash#ref key:scanned key`
+      type = 'hash_index';
+      key = `${key}:${indexRead.index}`;
+      keyLen = `${keyLen}:${lenOf(table.index(indexRead.index).columns)}`;
+    }
     ref = a.keys
       .map((k) =>
         k.expr.col !== undefined
@@ -253,18 +315,29 @@ function explainStage(
             : 'func',
       )
       .join(',');
-    consumed = new Set(
-      match.filter((m) =>
-        a.keys.some((k) => m.cmp !== undefined && (m.cmp.l === k.expr || m.cmp.r === k.expr)),
-      ),
-    );
+    consumed = refKeyConds(a, match);
   } else if (a.kind === 'range') {
     type = 'range';
     key = a.range.index;
-    keyLen = lenOf([a.range.column]);
+    keyLen =
+      table === undefined
+        ? lenOf([a.range.column])
+        : lenOf(table.index(a.range.index).entryColumns.slice(0, a.range.keyParts));
+  } else if (access.kind === 'scan' && indexRead?.covering === true && table !== undefined) {
+    // a full scan of a covering index (JT_NEXT)
+    type = 'index';
+    key = indexRead.index;
+    keyLen = lenOf(table.index(indexRead.index).columns);
   } else type = access.kind === 'hash' ? 'hash_ALL' : 'ALL';
   const extra: string[] = [];
+  if (indexRead !== undefined && indexRead.pushed.length > 0)
+    extra.push(
+      indexRead.otherTables && (extraJoin.includes('BKA') || extraJoin.includes('BKAH'))
+        ? 'Using index condition(BKA)'
+        : 'Using index condition',
+    );
   if (match.some((m) => !consumed.has(m)) || post.length > 0) extra.push('Using where');
+  if (indexRead?.covering === true) extra.push('Using index');
   if (mrr) extra.push('Rowid-ordered scan');
   if (p === 0) {
     if (context.temporary) extra.push('Using temporary');
@@ -293,6 +366,7 @@ function traceStep(
   considered: readonly ConsideredPlan[],
   accesses: ReadonlyMap<number, ConsideredAccess[]>,
   straight: boolean,
+  stages: readonly PlannedStage[],
 ): unknown {
   const r2 = (x: number): number => Math.round(x * 100) / 100;
   return {
@@ -331,6 +405,14 @@ function traceStep(
         cost: r2(order.cost),
         rows: r2(order.rows),
       },
+      // 5.6's refine_plan: what each table's index read became after the order was fixed
+      refine_plan: stages.map((st) => ({
+        table: st.src.alias,
+        ...(st.indexRead !== undefined && st.indexRead.pushed.length > 0
+          ? { pushed_index_condition: st.indexRead.pushed.map((b) => b.text).join(' and ') }
+          : {}),
+        ...(st.indexRead?.covering === true ? { index_only: st.indexRead.index } : {}),
+      })),
     },
   };
 }

@@ -2,12 +2,15 @@ import { coerce } from '../../exec/convert.js';
 import { keyValue } from '../../exec/pipeline.js';
 import { T_DATE } from '../../exec/types.js';
 import { recPerKey, type TableStatistics } from '../../storage/statistics.js';
-import type { TableIndex } from '../../storage/table.js';
+import type { KeyRange, TableIndex } from '../../storage/table.js';
 import type { ColumnType } from '../../storage/types.js';
 import type { Bound } from '../bound.js';
 import { equalityOn, keyable, type RangeBound, rangeBounds } from '../planner.js';
 import type { Source } from '../scope.js';
 import { RANGE_TIE_BREAK, ROW_EVALUATE_COST, readTime } from './cost.js';
+import { keyRangeOf, orderedRanges } from '../../exec/key-range.js';
+import { indexOnlyReadTime, isCovering, shortestCoveringKey } from './index-reads.js';
+import { hasInList, type KeyInterval, type KeyRanges, multiPartRanges, orRanges } from './key-ranges.js';
 import type { OptimizerSettings } from './settings.js';
 
 /**
@@ -49,6 +52,10 @@ export interface RangePlan {
   readonly column: number;
   readonly lo?: RangeBound;
   readonly hi?: RangeBound;
+  /** A multi-part or multi-value range: its intervals (lo/hi unused). */
+  readonly intervals?: readonly KeyInterval[];
+  /** Key parts the range uses (EXPLAIN key_len; a ref on as many parts makes it redundant). */
+  readonly keyParts: number;
   readonly rows: number;
   /** read_time + rows × ROW_EVALUATE_COST + the tie breaker. */
   readonly cost: number;
@@ -145,7 +152,22 @@ export function tableInfo(
         rangeBounds(m, src.idx, c, anyRef).length > 0 ||
         (m.refs.length === 1 && equalityOn(m, src.idx, none)?.[0] === c),
     );
-    if (usable) possibleKeys.push(ix.name);
+    if (usable || hasInList(src, c, conds)) possibleKeys.push(ix.name);
+    const constConds = conds.filter(isConst);
+    const convert = (col: number, b: Bound): Bound | undefined => keyBound(src, col, b);
+    // an OR of ranges on the first column is a candidate of its own (the cheapest range wins)
+    for (const m of constConds) {
+      const or = orRanges(src, ix, m, convert);
+      if (or === undefined) continue;
+      if (!possibleKeys.includes(ix.name)) possibleKeys.push(ix.name);
+      ranges.push(multiRangePlan(src, ix, or, rows, clusteredPages, stats, settings));
+      break;
+    }
+    const multi = multiPartRanges(src, ix, constConds, convert);
+    if (multi !== undefined) {
+      ranges.push(multiRangePlan(src, ix, multi, rows, clusteredPages, stats, settings));
+      continue;
+    }
     let lo: RangeBound | undefined;
     let hi: RangeBound | undefined;
     for (const m of conds) {
@@ -173,24 +195,36 @@ export function tableInfo(
     }
     if (lo === undefined && hi === undefined) continue;
     const { n, dived } = rangeRows(src, ix, c, lo, hi, rows);
-    const cost = readTime(ix.primary, 1, n, rows, clusteredPages) + n * ROW_EVALUATE_COST + RANGE_TIE_BREAK;
+    // a covering secondary range reads only index blocks (5.6's HA_MRR_INDEX_ONLY cost)
+    const io =
+      !ix.primary && isCovering(src, ix)
+        ? indexOnlyReadTime(table, ix, n)
+        : readTime(ix.primary, 1, n, rows, clusteredPages);
+    const cost = io + n * ROW_EVALUATE_COST + RANGE_TIE_BREAK;
     ranges.push({
       index: ix.name,
       primary: ix.primary,
       column: c,
       ...(lo ? { lo } : {}),
       ...(hi ? { hi } : {}),
+      keyParts: 1,
       rows: n,
       cost,
       dived,
     });
   }
   // test_quick_select: a range is kept only if it beats a table scan costed as
-  // scan_time + rows × ROW_EVALUATE_COST + 1 + 1.1 (any range does under FORCE INDEX)
+  // scan_time + rows × ROW_EVALUATE_COST + 1 + 1.1 (any range does under FORCE INDEX), or a
+  // full read of the shortest covering index, index_only_read_time(rows) + rows × 0.2, if cheaper
   const forced = hints.force.length > 0;
+  const covering = shortestCoveringKey(src, indexes);
+  const coveringScan =
+    covering === undefined || covering.primary
+      ? Number.POSITIVE_INFINITY
+      : indexOnlyReadTime(table, covering, rows) + rows * ROW_EVALUATE_COST;
   const scanCostForRange = forced
     ? Number.POSITIVE_INFINITY
-    : clusteredPages + rows * ROW_EVALUATE_COST + 1 + 1.1;
+    : Math.min(clusteredPages + rows * ROW_EVALUATE_COST + 1 + 1.1, coveringScan);
   let quick: RangePlan | undefined;
   for (const r of ranges)
     if (r.cost < scanCostForRange && (quick === undefined || r.cost < quick.cost)) quick = r;
@@ -247,6 +281,77 @@ function rangeRows(
     hi?.inclusive ?? true,
     DIVE_CAP,
   );
+  return { n: Math.max(1, n), dived: true };
+}
+
+/** The range plan of a multi-part, IN-list or OR range: its rows by dives, its cost as 5.6's. */
+function multiRangePlan(
+  src: Source,
+  ix: TableIndex,
+  multi: KeyRanges,
+  rows: number,
+  clusteredPages: number,
+  stats: TableStatistics,
+  settings: OptimizerSettings,
+): RangePlan {
+  const table = src.table!;
+  const { n, dived } = multiRangeRows(src, ix, multi, { rows, stats }, settings);
+  const io =
+    !ix.primary && isCovering(src, ix)
+      ? indexOnlyReadTime(table, ix, n)
+      : readTime(ix.primary, multi.intervals.length, n, rows, clusteredPages);
+  return {
+    index: ix.name,
+    primary: ix.primary,
+    column: ix.entryColumns[0]!,
+    intervals: multi.intervals,
+    keyParts: multi.keyParts,
+    rows: n,
+    cost: io + n * ROW_EVALUATE_COST + RANGE_TIE_BREAK,
+    dived,
+  };
+}
+
+/**
+ * `records_in_range` summed over a multi-part range's intervals: each counted in the tree (up to
+ * {@link DIVE_CAP}, then at least the statistics' rows per value of its fixed parts), except that
+ * `eq_range_index_dive_limit` or more equality intervals take rec_per_key each instead of dives
+ * (5.6's `eq_ranges_exceeds_limit`), and a value not known at plan time makes it a third of the table.
+ */
+function multiRangeRows(
+  src: Source,
+  ix: TableIndex,
+  multi: KeyRanges,
+  t: { rows: number; stats: TableStatistics },
+  settings: OptimizerSettings,
+): { n: number; dived: boolean } {
+  const st = t.stats.indexes.get(ix.name);
+  const limit = settings.eq_range_index_dive_limit;
+  if (
+    multi.points &&
+    limit > 0 &&
+    multi.intervals.length >= limit &&
+    st !== undefined &&
+    st.nDiff.length >= multi.eqParts
+  )
+    return { n: Math.max(1, multi.intervals.length * recPerKey(t.stats, st, multi.eqParts)), dived: false };
+  const keyRanges: KeyRange[] = [];
+  for (const iv of multi.intervals) {
+    const bounds = [...iv.eq, ...(iv.lo ? [iv.lo.expr] : []), ...(iv.hi ? [iv.hi.expr] : [])];
+    if (bounds.some((b) => constValue(b) === undefined))
+      return { n: Math.max(1, Math.floor(t.rows / 3)), dived: false };
+    const r = keyRangeOf(src, ix, iv, constValue);
+    if (r !== null) keyRanges.push(r);
+  }
+  // overlapping intervals (an OR's) are counted once, as they will be read
+  let n = 0;
+  const parts = Math.max(1, multi.eqParts);
+  const perValue =
+    st !== undefined && st.nDiff.length >= parts ? t.rows / Math.max(1, st.nDiff[parts - 1]!) : DIVE_CAP;
+  for (const r of orderedRanges(keyRanges)) {
+    const k = src.table!.countRange(ix.name, r, DIVE_CAP);
+    n += k >= DIVE_CAP ? Math.max(k, Math.floor(perValue)) : k;
+  }
   return { n: Math.max(1, n), dived: true };
 }
 
