@@ -126,7 +126,7 @@ describe('non-repeatable reads and phantoms', () => {
     expect(await rows(a, 'SELECT COUNT(*) FROM acc')).toEqual([[3]]);
     expect(await rows(a, 'SELECT bal FROM acc WHERE id = 3')).toEqual([[100]]);
     // a locking read sees the latest rows, as InnoDB
-    expect(await rows(a, 'SELECT id FROM acc WHERE id >= 1 FOR SHARE')).toEqual([[2], [3], [9]]);
+    expect(await rows(a, 'SELECT id FROM acc WHERE id >= 1 ORDER BY id FOR SHARE')).toEqual([[2], [3], [9]]);
     await a.query('COMMIT');
     expect(await rows(a, 'SELECT id, bal FROM acc ORDER BY id')).toEqual([
       [2, 100],

@@ -24,7 +24,7 @@ import { doubleKeyBytes, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
 import type { FieldValue, StoredColumn } from './types.js';
-import { txnHooks } from '../txn/hooks.js';
+import { type ConsistentRead, txnHooks } from '../txn/hooks.js';
 import { UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE } from '../txn/undo-log.js';
 
 const EMPTY = new Uint8Array(0);
@@ -780,6 +780,9 @@ export class Table {
     fullScan = false,
   ): number {
     const ix = this.index(indexName);
+    const cr = txnHooks.current?.consistent(this) ?? null;
+    if (cr !== null)
+      return this.#consistentRanges(cr, ix, ranges, check, (row) => fn(indexOnly ? null : row));
     const depth = this.#depth++;
     const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
     // a reused buffer: another reader of this table (a subquery) may have narrowed it
@@ -872,6 +875,11 @@ export class Table {
     fn: (pk: Uint8Array) => boolean | undefined,
   ): number {
     const ix = this.index(indexName);
+    const cr = txnHooks.current?.consistent(this) ?? null;
+    if (cr !== null) {
+      const enc = this.primary.encoder;
+      return this.#consistentRanges(cr, ix, ranges, check, (row) => fn(enc.encode(row)));
+    }
     const counts = this.#stats.counts;
     let total = 0;
     for (const r of ranges) {
@@ -903,6 +911,41 @@ export class Table {
       total += returned;
       if (stopped) break;
       if (returned > 0 && !r.unique) counts[H_READ_NEXT]!++;
+    }
+    return total;
+  }
+
+  /**
+   * {@link readRanges} and {@link rowidsInRanges} as consistent reads: each range is read at the
+   * read view's versions, and the entry check runs on the index entry of the version read (the
+   * tree's entry may belong to a newer version), as InnoDB checks a pushed condition again on the
+   * clustered record it built for the view. Index-only reads fetch the row as well: the entry
+   * alone cannot tell which version it belongs to (InnoDB falls back the same way when a page's
+   * max trx id is newer than the view).
+   */
+  #consistentRanges(
+    cr: ConsistentRead,
+    ix: TableIndex,
+    ranges: readonly KeyRange[],
+    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
+    fn: (row: RowBuffer) => boolean | undefined,
+  ): number {
+    let total = 0;
+    let stopped = false;
+    for (const r of ranges) {
+      cr.range(this, ix, r.lo, r.loExclusive, r.hi, r.hiInclusive, (row) => {
+        if (check !== null) {
+          const entry = ix.encoder.encode(row);
+          if (!check(entry, 0, entry.length)) return true;
+        }
+        total++;
+        if (fn(row) === false) {
+          stopped = true;
+          return false;
+        }
+        return true;
+      });
+      if (stopped) break;
     }
     return total;
   }
