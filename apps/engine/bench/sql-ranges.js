@@ -77,7 +77,7 @@ const ek = await Database.temporary({ innodb_buffer_pool_size: 256 * 1024 * 1024
 const session = ek.session();
 session.query(CREATE);
 
-let t = performance.now();
+const t = performance.now();
 lite.exec('BEGIN');
 for (let id = 1; id <= rows; id += batch) {
   const values = [];
