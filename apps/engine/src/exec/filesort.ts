@@ -119,7 +119,9 @@ export class FileSort {
       k.set(this.#keys.subarray(0, from));
       this.#keys = k;
     }
-    this.#keys.set(this.#buf.subarray(0, kl), from);
+    const keys = this.#keys;
+    const buf = this.#buf;
+    for (let i = 0; i < kl; i++) keys[from + i] = buf[i]!;
     this.#keyAt[n + 1] = from + kl;
     this.#held.push(row as unknown[]);
   }

@@ -221,6 +221,7 @@ export class Session {
       );
     const st = stmts[0]!;
     const ph = placeholders(st);
+    const com = comName(st);
     const plans = new Map<string, { c: Compiled; run: RunState }>();
     return {
       paramCount: ph.length,
@@ -253,7 +254,7 @@ export class Session {
         }
         // every execution binds its own values (a DML statement reads them from its RunState)
         entry.run.params = [...params];
-        return this.#measured(st, sql, () => entry!.c.run(params));
+        return this.#measured(st, com, sql, () => entry!.c.run(params));
       },
     };
   }
@@ -324,19 +325,18 @@ export class Session {
       if (this.#trace !== undefined) this.lastTrace = { query: sql, trace: this.#trace.json() };
       this.#trace = undefined;
     }
-    return this.#measured(st, sql, () => c.run(params));
+    return this.#measured(st, comName(st), sql, () => c.run(params));
   }
 
   /**
    * Runs a statement, moving the storage counters it caused into the session's status (which
-   * adds every change to the database's global status as well).
+   * adds every change to the database's global status as well); `com` is its Com_* counter.
    */
-  #measured(st: unknown, sql: string, f: () => QueryResult): QueryResult {
+  #measured(st: unknown, com: StatusName | undefined, sql: string, f: () => QueryResult): QueryResult {
     const h = this.db.handler.counts;
     const before = this.#before;
     for (let k = 0; k < HANDLER_MAP.length; k++) before[k] = h[HANDLER_MAP[k]![0]]!;
     this.#warnings = 0;
-    const com = comName(st);
     // a statement run again after a lock wait was counted the first time
     if (this.txn.rerun) this.txn.rerun = false;
     else {
