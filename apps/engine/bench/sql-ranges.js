@@ -4,8 +4,9 @@
 // better-sqlite3 on the same rows, in memory, one thread. Each of the five statements runs with
 // sysbench's parameters (a uniformly random id; ranges of `range_size` = 100 ids starting at a
 // random id), and then the whole transaction as sysbench sends it (10 point selects, then one
-// of each range query). Old and new builds can be compared by pointing ENGINE_BENCH_DIST at
-// another build's dist folder. Imports the built package (`pnpm build` first).
+// of each range query); last, the point select and `SELECT 1` sent as text. Old and new builds
+// can be compared by pointing ENGINE_BENCH_DIST at another build's dist folder. Imports the
+// built package (`pnpm build` first).
 //   node bench/sql-ranges.js
 //   ENGINE_BENCH_ROWS=10000 ENGINE_BENCH_PASSES=3 node bench/sql-ranges.js
 import { loadavg } from 'node:os';
@@ -158,6 +159,45 @@ for (const s of STATEMENTS) {
 // one oltp_read_only transaction's statements, by the per-statement medians
 const txn = (k) => results.reduce((acc, r) => acc + r.perTxn * r[k], 0);
 
+// The same point select and `SELECT 1` as text, parsed and planned every time: session.query
+// beside better-sqlite3's prepare + get of the same text (SQLite's own per-statement path).
+const TEXT = [
+  { sql: 'SELECT c FROM sbtest1 WHERE id=', point: true },
+  { sql: 'SELECT 1', point: false },
+];
+const texts = [];
+for (const t of TEXT) {
+  const ids = params(false).slice(0, calls * 2);
+  const lite1 = (ps) => {
+    let sum = 0;
+    for (const p of ps) {
+      const r = lite
+        .prepare(t.point ? `${t.sql}${p[0]}` : t.sql)
+        .raw(true)
+        .get();
+      sum += String(r[0]).length;
+    }
+    return sum;
+  };
+  const ek1 = (ps) => {
+    let sum = 0;
+    for (const p of ps) sum += String(session.query(t.point ? `${t.sql}${p[0]}` : t.sql).rows[0][0]).length;
+    return sum;
+  };
+  timeUs(lite1, ids);
+  timeUs(ek1, ids);
+  const lu = [];
+  const eu = [];
+  for (let i = 0; i < passes; i++) {
+    const a = timeUs(lite1, ids);
+    const b = timeUs(ek1, ids);
+    lu.push(a.us);
+    eu.push(b.us);
+    if (a.check !== b.check) console.log(`WARNING: ${t.sql}: the two engines' rows differ`);
+  }
+  texts.push({ sql: t.point ? `${t.sql}N` : t.sql, lite: median(lu), ek: median(eu) });
+}
+
 console.log(
   `\nsysbench oltp_read_only statements, prepared, ${rows} rows, range_size ${rangeSize}, ${calls * 20} point selects and ${calls} of each range per pass, median of ${passes} passes, load average ${loadAverage()}:\n`,
 );
@@ -168,6 +208,11 @@ for (const r of results)
 console.log(
   `| one transaction (10 point + 4 ranges) | ${txn('ek').toFixed(1)} | ${txn('lite').toFixed(1)} | ${(txn('ek') / txn('lite')).toFixed(2)} |`,
 );
+console.log('\nAs text (session.query; better-sqlite3 prepare + get), every statement parsed and planned:\n');
+console.log('| statement | enginekit µs | better-sqlite3 µs | enginekit ÷ better-sqlite3 |');
+console.log('|---|---:|---:|---:|');
+for (const r of texts)
+  console.log(`| \`${r.sql}\` | ${r.ek.toFixed(1)} | ${r.lite.toFixed(1)} | ${(r.ek / r.lite).toFixed(2)} |`);
 session.close();
 ek.close();
 lite.close();

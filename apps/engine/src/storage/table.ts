@@ -428,9 +428,9 @@ export class Table {
   ): number {
     const ix = this.index(indexName);
     const c0 = ix.entryColumns[0];
-    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
+    const loKey = this.#encodeKey(ix, [lo === undefined ? null : this.#keyValue(c0, lo)]);
     const skipEqual = lo === undefined || !loInclusive;
-    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    const hiKey = hi === undefined ? null : this.#encodeKey(ix, [this.#keyValue(c0, hi)]);
     let n = 0;
     let first: Uint8Array | undefined;
     let last: Uint8Array | undefined;
@@ -463,7 +463,7 @@ export class Table {
   /** Index entries whose key starts with `prefix` (as {@link lookup}), counted up to `cap`, no counters. */
   countPrefix(indexName: string, prefix: readonly FieldValue[], cap: number): number {
     const ix = this.index(indexName);
-    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    const lo = this.#encodeKey(ix, prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
     let n = 0;
     ix.tree.forEachRangeRaw(lo, null, (b, ko, kl) => startsWith(b, ko, kl, lo) && ++n < cap);
     return n;
