@@ -463,7 +463,10 @@ export class Table {
   /** Index entries whose key starts with `prefix` (as {@link lookup}), counted up to `cap`, no counters. */
   countPrefix(indexName: string, prefix: readonly FieldValue[], cap: number): number {
     const ix = this.index(indexName);
-    const lo = this.#encodeKey(ix, prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    const lo = this.#encodeKey(
+      ix,
+      prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)),
+    );
     let n = 0;
     ix.tree.forEachRangeRaw(lo, null, (b, ko, kl) => startsWith(b, ko, kl, lo) && ++n < cap);
     return n;
