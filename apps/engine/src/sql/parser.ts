@@ -140,7 +140,7 @@ const REWRITTEN = /mod|lock|#/i;
  * statement that tried to change the tree it was given would fail at once instead of changing
  * the next one's. Texts longer than PARSE_CACHE_TEXT (multi-row INSERTs) are never kept.
  */
-const PARSE_CACHE_TEXT = 4096;
+const PARSE_CACHE_TEXT = 1024;
 const PARSE_CACHE_TREES = 256;
 const seenOnce = new Map<string, true>();
 const trees = new Map<string, unknown[]>();
