@@ -113,12 +113,19 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
     if (block.sources.some((s) => s.alias.toLowerCase() === alias.toLowerCase()))
       throw new SqlError('ER_NONUNIQ_TABLE', `Not unique table/alias: '${alias}'`);
+    // every source with the same fields in the same order (one object shape; a spread of the
+    // optional fields made a slow object per table per statement)
     const s: Source = {
-      ...source,
       idx: block.sources.length,
+      alias: source.alias,
+      columns: source.columns,
       offset: block.nslots,
+      table: source.table,
+      meta: source.meta,
+      derived: source.derived,
       joinType,
       on: [],
+      hints: source.hints,
       used: new Set(),
     };
     block.nslots += s.columns.length;
