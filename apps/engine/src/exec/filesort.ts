@@ -1,6 +1,10 @@
 import { deserialize, serialize } from 'node:v8';
 import { ExternalSorter } from '@enginekit/merge-sort-index';
+import { serializedSizeBound } from './internal/serialized-size.js';
 import type { SqlType } from './types.js';
+
+/** The merge read size, which is also the largest record the external sorter takes. */
+const MAX_RECORD = 4096;
 
 /**
  * Filesort: rows are sorted by keys encoded so that byte order is ORDER BY order, inside a sort
@@ -14,26 +18,40 @@ import type { SqlType } from './types.js';
  * its IEEE-754 bytes made monotonic, a DATE as an integer, a string as its UTF-8 bytes with 0x00
  * escaped as 0x00 0xFF and ended by 0x00 0x00. A DESC item has every byte of its field inverted,
  * which also puts its NULLs last. The row itself travels as the record's value (v8 serialization).
+ *
+ * A small sort never meets the external sorter: while an upper bound on what the rows would take
+ * in its buffer stays within `sort_buffer_size`, they are held as they came and sorted in memory
+ * by the same key bytes (the sorter would have sorted them in memory as well, so the order and
+ * the counters are the same). Once the bound passes the buffer, the rows held so far go to the
+ * external sorter in arrival order and every later row follows them there.
  */
 export class FileSort {
   readonly #types: readonly SqlType[];
   readonly #desc: readonly boolean[];
-  readonly #sorter: ExternalSorter;
+  readonly #bufferSize: number;
+  /** The external sorter, made once the rows might not fit the sort buffer (null until then). */
+  #sorter: ExternalSorter | null = null;
   #buf = new Uint8Array(256);
   #p = 0;
+  // In-memory rows while they surely fit: keys packed in #keys (row i's key at
+  // #keyAt[i] .. #keyAt[i + 1]), rows as given, and an upper bound on the bytes the sort buffer
+  // would hold for them.
+  #keys = new Uint8Array(1024);
+  #keyAt = new Int32Array(65);
+  #held: unknown[][] = [];
+  #heldBytes = 0;
   rows = 0;
 
   constructor(types: readonly SqlType[], desc: readonly boolean[], sortBufferSize: number) {
     this.#types = types;
     this.#desc = desc;
-    this.#sorter = new ExternalSorter({
-      innodb_sort_buffer_size: Math.min(Math.max(sortBufferSize, 65536), 1 << 30),
-      allowLargeSortBuffer: true,
-      mergeMode: 'kway',
-      kwayReadSize: 4096,
-    });
+    this.#bufferSize = Math.min(Math.max(sortBufferSize, 65536), 1 << 30);
   }
 
+  /**
+   * Add a row under its ORDER BY key values.
+   * REQUIRES: `row` is not changed afterwards (an in-memory sort keeps it as given).
+   */
   add(keys: readonly unknown[], row: readonly unknown[]): void {
     this.#p = 0;
     for (let i = 0; i < keys.length; i++) {
@@ -41,26 +59,111 @@ export class FileSort {
       this.#field(keys[i], this.#types[i]!);
       if (this.#desc[i]) for (let j = start; j < this.#p; j++) this.#buf[j] = ~this.#buf[j]! & 0xff;
     }
-    this.#sorter.add(this.#buf.slice(0, this.#p), serialize(row));
     this.rows++;
+    if (this.#sorter === null) {
+      // The external sorter takes a record while 24 bytes per record (its entry) plus the records'
+      // encoded bytes stay within the buffer, and refuses one larger than a merge read (4096
+      // bytes). With an upper bound on the record's size in place of its real one, a row kept
+      // here is one the sorter would have kept in memory too: same order, no merge pass.
+      const kl = this.#p;
+      const record = 5 + kl + 5 + serializedSizeBound(row);
+      const n = this.#held.length;
+      if (record <= MAX_RECORD && 24 * (n + 1) + this.#heldBytes + record + 4 <= this.#bufferSize) {
+        this.#hold(kl, row);
+        this.#heldBytes += record;
+        return;
+      }
+      this.#toSorter();
+    }
+    this.#sorter!.add(this.#buf.subarray(0, this.#p), serialize(row));
   }
 
   /** Rows in order; returns the merge passes the sort took. */
   drain(emit: (row: unknown[]) => boolean): number {
+    if (this.#sorter === null) {
+      const held = this.#held;
+      this.#held = [];
+      const order = this.#order(held.length);
+      for (let i = 0; i < order.length; i++) if (!emit(held[order[i]!]!)) break;
+      return 0;
+    }
+    const sorter = this.#sorter;
     let stop = false;
     try {
-      this.#sorter.drain((_k, v) => {
+      sorter.drain((_k, v) => {
         if (stop) return;
         if (!emit(deserialize(v) as unknown[])) stop = true;
       });
     } finally {
-      this.#sorter.close();
+      sorter.close();
     }
-    return this.#sorter.stats.passes;
+    return sorter.stats.passes;
   }
 
   close(): void {
-    this.#sorter.close();
+    this.#held = [];
+    this.#sorter?.close();
+  }
+
+  /** Keep a row in memory with the key in #buf[0, kl). */
+  #hold(kl: number, row: readonly unknown[]): void {
+    const n = this.#held.length;
+    if (n + 2 > this.#keyAt.length) {
+      const at = new Int32Array(this.#keyAt.length * 2);
+      at.set(this.#keyAt);
+      this.#keyAt = at;
+    }
+    const from = this.#keyAt[n]!;
+    if (from + kl > this.#keys.length) {
+      const k = new Uint8Array(Math.max(2 * this.#keys.length, from + kl));
+      k.set(this.#keys.subarray(0, from));
+      this.#keys = k;
+    }
+    const keys = this.#keys;
+    const buf = this.#buf;
+    for (let i = 0; i < kl; i++) keys[from + i] = buf[i]!;
+    this.#keyAt[n + 1] = from + kl;
+    this.#held.push(row as unknown[]);
+  }
+
+  /** The held rows' indexes in key order (memcmp of the keys; equal keys in arrival order). */
+  #order(n: number): number[] {
+    const order = new Array<number>(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    const keys = this.#keys;
+    const at = this.#keyAt;
+    order.sort((a, b) => {
+      let i = at[a]!;
+      let j = at[b]!;
+      const ie = at[a + 1]!;
+      const je = at[b + 1]!;
+      for (; i < ie && j < je; i++, j++) {
+        const d = keys[i]! - keys[j]!;
+        if (d !== 0) return d;
+      }
+      return ie - i - (je - j) || a - b;
+    });
+    return order;
+  }
+
+  /** Move the held rows into an external sorter, in arrival order, and sort through it from now on. */
+  #toSorter(): void {
+    const sorter = new ExternalSorter({
+      innodb_sort_buffer_size: this.#bufferSize,
+      allowLargeSortBuffer: true,
+      mergeMode: 'kway',
+      kwayReadSize: MAX_RECORD,
+    });
+    this.#sorter = sorter;
+    const held = this.#held;
+    this.#held = [];
+    try {
+      for (let i = 0; i < held.length; i++)
+        sorter.add(this.#keys.subarray(this.#keyAt[i]!, this.#keyAt[i + 1]!), serialize(held[i]));
+    } catch (e) {
+      sorter.close();
+      throw e;
+    }
   }
 
   #need(n: number): void {
@@ -84,7 +187,8 @@ export class FileSort {
     switch (t.kind) {
       case 'int':
       case 'date':
-        this.#int64(BigInt(v as number | bigint));
+        if (typeof v === 'number' && Number.isSafeInteger(v)) this.#safeInt(v);
+        else this.#int64(BigInt(v as number | bigint));
         return;
       case 'dec':
         this.#decimal(v as bigint);
@@ -93,16 +197,43 @@ export class FileSort {
         this.#double(v as number);
         return;
       default: {
-        const bytes = Buffer.from(String(v), 'utf8');
-        this.#need(bytes.length * 2 + 2);
-        for (const b of bytes) {
-          this.#byte(b);
-          if (b === 0) this.#byte(0xff);
-        }
+        const text = String(v);
+        // UTF-8 takes at most 3 bytes per UTF-16 unit; a 0x00 byte (rare) is escaped afterwards
+        this.#need(3 * text.length + 2);
+        const start = this.#p;
+        const written = UTF8.encodeInto(text, this.#buf.subarray(start)).written;
+        let zeros = 0;
+        for (let i = start; i < start + written; i++) if (this.#buf[i] === 0) zeros++;
+        if (zeros > 0) {
+          const bytes = this.#buf.slice(start, start + written);
+          this.#need(written + zeros + 2);
+          for (const b of bytes) {
+            this.#byte(b);
+            if (b === 0) this.#byte(0xff);
+          }
+        } else this.#p = start + written;
         this.#byte(0);
         this.#byte(0);
       }
     }
+  }
+
+  /** An integer within ±2^53 as #int64 writes it, without a BigInt. */
+  #safeInt(x: number): void {
+    const hi = Math.floor(x / 4294967296);
+    const lo = x - hi * 4294967296;
+    const h = (hi ^ 0x80000000) >>> 0;
+    const b = this.#buf;
+    const p = this.#p;
+    b[p] = h >>> 24;
+    b[p + 1] = (h >>> 16) & 0xff;
+    b[p + 2] = (h >>> 8) & 0xff;
+    b[p + 3] = h & 0xff;
+    b[p + 4] = lo >>> 24;
+    b[p + 5] = (lo >>> 16) & 0xff;
+    b[p + 6] = (lo >>> 8) & 0xff;
+    b[p + 7] = lo & 0xff;
+    this.#p = p + 8;
   }
 
   #int64(x: bigint): void {
@@ -137,5 +268,6 @@ export class FileSort {
   }
 }
 
+const UTF8 = new TextEncoder();
 const F64 = new Float64Array(1);
 const F64B = new Uint8Array(F64.buffer);

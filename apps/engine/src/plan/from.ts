@@ -4,6 +4,8 @@ import { parseSql } from '../sql/parser.js';
 import { type BindCtx, bindCompare, bindExpr, columnRef } from './bind-expr.js';
 import type { Block, Bound } from './bound.js';
 import { conjuncts } from './conjuncts.js';
+import type { SqlType } from '../exec/types.js';
+import type { Table } from '../storage/table.js';
 import type { ColumnInfo, DerivedSource, Source } from './scope.js';
 import { bindEnvOf, bindQuery, type Ctx, materialized, storedType } from './select.js';
 import { isSystemSchema, systemTable } from './system-tables.js';
@@ -71,12 +73,16 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
         }
         const table = c.env.db.table(name);
         const meta = c.env.meta(name);
-        const columns: ColumnInfo[] = table.columns.map((col) => ({
-          name: col.name,
-          t: storedType(col.type),
-          nullable: col.nullable === true,
-          ...(meta?.hiddenPk === true && col.name === 'DB_ROW_ID' ? { invisible: true } : {}),
-        }));
+        const types = storedTypes(table.columns);
+        const hiddenPk = meta?.hiddenPk === true;
+        const columns: ColumnInfo[] = new Array<ColumnInfo>(types.length);
+        for (let i = 0; i < types.length; i++) {
+          const col = table.columns[i]!;
+          columns[i] =
+            hiddenPk && col.name === 'DB_ROW_ID'
+              ? { name: col.name, t: types[i]!, nullable: col.nullable === true, invisible: true }
+              : { name: col.name, t: types[i]!, nullable: col.nullable === true };
+        }
         const hints = { force: [] as string[], use: [] as string[], ignore: [] as string[] };
         for (const h of arr(o.index_hints)) {
           const ho = obj(h);
@@ -107,12 +113,19 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
     if (block.sources.some((s) => s.alias.toLowerCase() === alias.toLowerCase()))
       throw new SqlError('ER_NONUNIQ_TABLE', `Not unique table/alias: '${alias}'`);
+    // every source with the same fields in the same order (one object shape; a spread of the
+    // optional fields made a slow object per table per statement)
     const s: Source = {
-      ...source,
       idx: block.sources.length,
+      alias: source.alias,
+      columns: source.columns,
       offset: block.nslots,
+      table: source.table,
+      meta: source.meta,
+      derived: source.derived,
       joinType,
       on: [],
+      hints: source.hints,
       used: new Set(),
     };
     block.nslots += s.columns.length;
@@ -178,6 +191,18 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
     for (const j of arr(tw.joins)) addJoin(j);
   }
   return where;
+}
+
+/** A stored table's column types, made once per column list (a table's columns never change in place). */
+const typesOf = new WeakMap<readonly unknown[], readonly SqlType[]>();
+
+function storedTypes(columns: Table['columns']): readonly SqlType[] {
+  let t = typesOf.get(columns);
+  if (t === undefined) {
+    t = columns.map((col) => storedType(col.type));
+    typesOf.set(columns, t);
+  }
+  return t;
 }
 
 function derivedSource(

@@ -44,10 +44,10 @@ export interface Source {
   readonly alias: string;
   readonly columns: ColumnInfo[];
   offset: number;
-  readonly table?: Table;
-  readonly meta?: TableMeta;
+  readonly table?: Table | undefined;
+  readonly meta?: TableMeta | undefined;
   /** Rows of a derived table, produced when first needed in an execution. */
-  readonly derived?: DerivedSource;
+  readonly derived?: DerivedSource | undefined;
   joinType: 'inner' | 'left';
   /** ON conjuncts of a LEFT JOIN (kept apart from WHERE). */
   on: import('./bound.js').Bound[];

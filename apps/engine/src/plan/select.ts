@@ -78,6 +78,24 @@ export function storedType(t: Table['columns'][number]['type']): SqlType {
   }
 }
 
+/**
+ * Whether a `StraightJoin` variant (a key, or a unit variant's string) occurs anywhere in `n`:
+ * a FROM clause with `a STRAIGHT_JOIN b` somewhere in it. A walk that stops at the first one.
+ */
+function mentionsStraightJoin(n: unknown): boolean {
+  if (n === 'StraightJoin') return true;
+  if (n === null || typeof n !== 'object') return false;
+  if (Array.isArray(n)) {
+    for (const x of n) if (mentionsStraightJoin(x)) return true;
+    return false;
+  }
+  for (const k in n as Obj) {
+    if (k === 'StraightJoin') return true;
+    if (mentionsStraightJoin((n as Obj)[k])) return true;
+  }
+  return false;
+}
+
 /** Bind and plan a query expression (`Query` node). */
 export function bindQuery(
   q: unknown,
@@ -467,9 +485,7 @@ function bindSelect(
     limit === undefined
       ? undefined
       : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
-  const straight =
-    obj(sel.select_modifiers).straight_join === true ||
-    JSON.stringify(sel.from ?? []).includes('"StraightJoin"');
+  const straight = obj(sel.select_modifiers).straight_join === true || mentionsStraightJoin(sel.from);
   const stages = c.env.planner.plan(block.sources, where, straight, {
     nested: parent !== undefined,
     correlated: block.outerRefs.size > 0,
@@ -493,6 +509,8 @@ function bindSelect(
   const groupTypes = groups.map((g) => g.t);
   const status = c.env.status;
   const keyDesc = sortKeys.map((k) => k.desc);
+  const nkeys = sortKeys.length;
+  const keyValues = new Array<unknown>(nkeys).fill(null);
   const sorting = sortKeys.length > 0;
   const collect = sorting;
   // per execution state
@@ -525,10 +543,9 @@ function bindSelect(
   /** A row past DISTINCT: into the ORDER BY sort, or out. */
   const distinctRow = (row: unknown[]): boolean => {
     if (sorter !== null) {
-      sorter.add(
-        sortKeys.map((k) => k.ev()),
-        row,
-      );
+      for (let i = 0; i < nkeys; i++) keyValues[i] = sortKeys[i]!.ev();
+      // the filesort encodes the key values at once: one array serves every row
+      sorter.add(keyValues, row);
       return true;
     }
     return pass(row);

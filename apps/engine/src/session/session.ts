@@ -107,6 +107,16 @@ export class Session {
   /** The commit LSN of the last statement that changed data (0n: none yet, or no redo log). */
   lastCommitLsn = 0n;
   #closed = false;
+  /** The last optimizer settings and the variable values they were made from. */
+  #settings:
+    | {
+        readonly names: readonly string[];
+        readonly values: ReadonlyArray<string | number>;
+        readonly statistics: StatisticsSource;
+        readonly trace: OptimizerTrace | undefined;
+        readonly settings: ReturnType<typeof settingsFrom>;
+      }
+    | undefined;
   #warnings = 0;
   #running: RunState | undefined;
   /** The session's transaction, its place in the process list, its lock-wait policy. */
@@ -132,9 +142,35 @@ export class Session {
     return this.plannerOverride ?? new CostBasedPlanner(this.optimizerSettings());
   }
 
-  /** The optimizer's settings from this session's variables. */
+  /**
+   * The optimizer's settings from this session's variables. They depend only on the variables'
+   * values (optimizer_switch's text above all, whose flags are parsed here), so they are kept
+   * until one of the variables they were made from changes: a SET takes effect at the next
+   * statement, and a statement under the same values parses nothing.
+   */
   optimizerSettings(): ReturnType<typeof settingsFrom> {
-    return settingsFrom((n) => this.vars.get(n), this.statistics, this.#trace);
+    const cached = this.#settings;
+    if (
+      cached !== undefined &&
+      cached.statistics === this.statistics &&
+      cached.trace === this.#trace &&
+      sameValues(this.vars, cached.names, cached.values)
+    )
+      return cached.settings;
+    const names: string[] = [];
+    const values: Array<string | number> = [];
+    const settings = settingsFrom(
+      (n) => {
+        const v = this.vars.get(n);
+        names.push(n);
+        values.push(v);
+        return v;
+      },
+      this.statistics,
+      this.#trace,
+    );
+    this.#settings = { names, values, statistics: this.statistics, trace: this.#trace, settings };
+    return settings;
   }
 
   get globalVars(): Variables {
@@ -157,8 +193,11 @@ export class Session {
       );
     let last: QueryResult | undefined;
     let used = 0;
+    // without a `?` or a `:` (the parser's `:name` markers) in the text there is no parameter
+    // marker to find in the tree
+    const marked = sql.includes('?') || sql.includes(':');
     for (const st of stmts) {
-      const ph = placeholders(st);
+      const ph = marked ? placeholders(st) : [];
       const mine = params.slice(used, used + ph.length);
       used += ph.length;
       last = this.#execute(st, sql, ph, mine);
@@ -182,6 +221,7 @@ export class Session {
       );
     const st = stmts[0]!;
     const ph = placeholders(st);
+    const com = comName(st);
     const plans = new Map<string, { c: Compiled; run: RunState }>();
     return {
       paramCount: ph.length,
@@ -214,7 +254,7 @@ export class Session {
         }
         // every execution binds its own values (a DML statement reads them from its RunState)
         entry.run.params = [...params];
-        return this.#measured(st, sql, () => entry!.c.run(params));
+        return this.#measured(st, com, sql, () => entry!.c.run(params));
       },
     };
   }
@@ -285,19 +325,18 @@ export class Session {
       if (this.#trace !== undefined) this.lastTrace = { query: sql, trace: this.#trace.json() };
       this.#trace = undefined;
     }
-    return this.#measured(st, sql, () => c.run(params));
+    return this.#measured(st, comName(st), sql, () => c.run(params));
   }
 
   /**
    * Runs a statement, moving the storage counters it caused into the session's status (which
-   * adds every change to the database's global status as well).
+   * adds every change to the database's global status as well); `com` is its Com_* counter.
    */
-  #measured(st: unknown, sql: string, f: () => QueryResult): QueryResult {
+  #measured(st: unknown, com: StatusName | undefined, sql: string, f: () => QueryResult): QueryResult {
     const h = this.db.handler.counts;
     const before = this.#before;
     for (let k = 0; k < HANDLER_MAP.length; k++) before[k] = h[HANDLER_MAP[k]![0]]!;
     this.#warnings = 0;
-    const com = comName(st);
     // a statement run again after a lock wait was counted the first time
     if (this.txn.rerun) this.txn.rerun = false;
     else {
@@ -412,6 +451,16 @@ export class Session {
       sysVar: (name, scope) => sysVar(this, name, scope),
     };
   }
+}
+
+/** Whether every variable in `names` still has the value in `values` (same index). */
+function sameValues(
+  vars: Variables,
+  names: readonly string[],
+  values: ReadonlyArray<string | number>,
+): boolean {
+  for (let i = 0; i < names.length; i++) if (vars.get(names[i]!) !== values[i]) return false;
+  return true;
 }
 
 function sysVar(

@@ -36,6 +36,9 @@ function load(): WasmGlue {
  * START TRANSACTION's `WITH CONSISTENT SNAPSHOT` becomes blanks.
  */
 export function rewrite(sql: string, divAsMod = false, mods: boolean[] = []): string {
+  // only MOD, LOCK IN SHARE MODE and `#` comments change the text (DIV when asked): without any
+  // of them the text goes to the parser as it is
+  if (!divAsMod && !REWRITTEN.test(sql)) return sql;
   let out = '';
   let i = 0;
   const n = sql.length;
@@ -141,8 +144,50 @@ function binaryOps(root: unknown, op: string): Record<string, unknown>[] {
   return out;
 }
 
-/** Parse statement text into raw AST statements (externally tagged JSON objects). */
+const REWRITTEN = /mod|lock|#/i;
+
+/**
+ * Statement texts seen lately, and the trees of those seen twice or more. A text that comes back
+ * (`SELECT 1`, `BEGIN`, a client's `SELECT @@version_comment LIMIT 1`, a view's definition) is
+ * parsed the first two times only; from the second time on its tree is kept deeply frozen, so a
+ * statement that tried to change the tree it was given would fail at once instead of changing
+ * the next one's. Texts longer than PARSE_CACHE_TEXT (multi-row INSERTs) are never kept.
+ */
+const PARSE_CACHE_TEXT = 1024;
+const PARSE_CACHE_TREES = 256;
+const seenOnce = new Map<string, true>();
+const trees = new Map<string, unknown[]>();
+
+function deepFreeze(n: unknown): void {
+  if (n === null || typeof n !== 'object' || Object.isFrozen(n)) return;
+  Object.freeze(n);
+  if (Array.isArray(n)) for (const x of n) deepFreeze(x);
+  else for (const k in n as Record<string, unknown>) deepFreeze((n as Record<string, unknown>)[k]);
+}
+
+/** Bounded insertion-order map: drop the oldest entry past `max`. */
+function putBounded<V>(m: Map<string, V>, k: string, v: V, max: number): void {
+  m.set(k, v);
+  if (m.size > max) m.delete(m.keys().next().value as string);
+}
+
+/**
+ * Parse statement text into raw AST statements (externally tagged JSON objects). The result may
+ * be shared with earlier and later calls for the same text: read it, never change it.
+ */
 export function parseSql(sql: string): unknown[] {
+  if (sql.length > PARSE_CACHE_TEXT) return parseText(sql);
+  const hit = trees.get(sql);
+  if (hit !== undefined) return hit;
+  const ast = parseText(sql);
+  if (seenOnce.delete(sql)) {
+    deepFreeze(ast);
+    putBounded(trees, sql, ast, PARSE_CACHE_TREES);
+  } else putBounded(seenOnce, sql, true, 4 * PARSE_CACHE_TREES);
+  return ast;
+}
+
+function parseText(sql: string): unknown[] {
   const g = load();
   try {
     return g.parse_sql('mysql', rewrite(sql)) as unknown[];

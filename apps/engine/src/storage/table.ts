@@ -104,6 +104,10 @@ export class Table {
   readonly #pk = new KeyWriter(256);
   /** Row buffers of index reads, by nesting depth. */
   readonly #rows: RowBuffer[] = [];
+  /** Scratch for the key values of a lookup's prefix or a range's bound (filled and encoded at once). */
+  readonly #prefixValues: KeyValue[] = [];
+  /** Where #encodeKey writes a key before copying it out. */
+  readonly #keyScratch = new Uint8Array(1024);
   #depth = 0;
 
   constructor(
@@ -361,11 +365,18 @@ export class Table {
     fn: (row: RowBuffer) => boolean | undefined,
   ): number {
     const ix = this.index(indexName);
-    // a full primary key: the row encoder (no value array); else the generic key codec
-    const lo =
-      ix.primary && prefix.length === ix.columns.length
-        ? this.#pkFromValues(prefix).slice()
-        : ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    // a full primary key: the row encoder (no value array); else the generic key codec, given
+    // the key values in one scratch array (the codec reads it at once, so nesting is safe)
+    let lo: Uint8Array;
+    if (ix.primary && prefix.length === ix.columns.length) lo = this.#pkFromValues(prefix).slice();
+    else {
+      const values = this.#prefixValues;
+      const n = prefix.length;
+      values.length = n;
+      for (let i = 0; i < n; i++) values[i] = this.#keyValue(ix.entryColumns[i], prefix[i]!);
+      lo = this.#encodeKey(ix, values);
+      values.length = 0;
+    }
     const eqRef = ix.unique && prefix.length >= ix.columns.length;
     // a full primary key is locked whether or not the row exists: a reader waits for a writer
     // that deleted it
@@ -391,10 +402,17 @@ export class Table {
   ): number {
     const ix = this.index(indexName);
     const c0 = ix.entryColumns[0];
+    const one = this.#prefixValues;
     // no lower bound: start after the NULLs (they sort first)
-    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
+    one[0] = lo === undefined ? null : this.#keyValue(c0, lo);
+    const loKey = this.#encodeKey(ix, one);
     const skipEqual = lo === undefined || !loInclusive;
-    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    let hiKey: Uint8Array | null = null;
+    if (hi !== undefined) {
+      one[0] = this.#keyValue(c0, hi);
+      hiKey = this.#encodeKey(ix, one);
+    }
+    one.length = 0;
     const cr = txnHooks.current?.consistent(this) ?? null;
     if (cr !== null) return cr.range(this, ix, loKey, skipEqual, hiKey, hiInclusive, fn);
     let started = false;
@@ -434,9 +452,9 @@ export class Table {
   ): number {
     const ix = this.index(indexName);
     const c0 = ix.entryColumns[0];
-    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
+    const loKey = this.#encodeKey(ix, [lo === undefined ? null : this.#keyValue(c0, lo)]);
     const skipEqual = lo === undefined || !loInclusive;
-    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
+    const hiKey = hi === undefined ? null : this.#encodeKey(ix, [this.#keyValue(c0, hi)]);
     let n = 0;
     let first: Uint8Array | undefined;
     let last: Uint8Array | undefined;
@@ -469,7 +487,10 @@ export class Table {
   /** Index entries whose key starts with `prefix` (as {@link lookup}), counted up to `cap`, no counters. */
   countPrefix(indexName: string, prefix: readonly FieldValue[], cap: number): number {
     const ix = this.index(indexName);
-    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
+    const lo = this.#encodeKey(
+      ix,
+      prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)),
+    );
     let n = 0;
     ix.tree.forEachRangeRaw(lo, null, (b, ko, kl) => startsWith(b, ko, kl, lo) && ++n < cap);
     return n;
@@ -1004,6 +1025,22 @@ export class Table {
     const row = this.#row;
     for (let i = 0; i < cols.length; i++) row.set(cols[i]!, values[i]!);
     return this.primary.encoder.encode(row);
+  }
+
+  /**
+   * `ix.codec.encode(values)` through a scratch buffer (the codec's own encode builds a number
+   * array first); a key that does not fit the scratch, or a value the codec refuses, takes
+   * `encode` itself, which then gives its own answer or error.
+   */
+  #encodeKey(ix: TableIndex, values: readonly KeyValue[]): Uint8Array {
+    const scratch = this.#keyScratch;
+    let end: number;
+    try {
+      end = ix.codec.encodeInto(values, scratch, 0);
+    } catch {
+      return ix.codec.encode(values);
+    }
+    return scratch.slice(0, end);
   }
 
   /** A convenience value as a KeyCodec value for column `c`. */
