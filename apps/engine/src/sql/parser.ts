@@ -36,8 +36,8 @@ function load(): WasmGlue {
  * START TRANSACTION's `WITH CONSISTENT SNAPSHOT` becomes blanks.
  */
 export function rewrite(sql: string, divAsMod = false, mods: boolean[] = []): string {
-  // only MOD, LOCK IN SHARE MODE and `#` comments change the text (DIV when asked): without any
-  // of them the text goes to the parser as it is
+  // only MOD, LOCK IN SHARE MODE, WITH CONSISTENT SNAPSHOT and `#` comments change the text (DIV
+  // when asked): without any of them the text goes to the parser as it is
   if (!divAsMod && !REWRITTEN.test(sql)) return sql;
   let out = '';
   let i = 0;
@@ -144,7 +144,7 @@ function binaryOps(root: unknown, op: string): Record<string, unknown>[] {
   return out;
 }
 
-const REWRITTEN = /mod|lock|#/i;
+const REWRITTEN = /mod|lock|consistent|#/i;
 
 /**
  * Statement texts seen lately, and the trees of those seen twice or more. A text that comes back
