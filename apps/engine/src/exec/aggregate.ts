@@ -2,7 +2,14 @@ import type { AggSpec } from '../plan/bound.js';
 import { cmpValues, hashKey } from './compare.js';
 import { coerce, normInt, toDouble, toText } from './convert.js';
 import { pow10 } from './decimal.js';
+import { MAX_SAFE, type NumEv, numOf } from './scaled.js';
 import { T_DBL, T_INT } from './types.js';
+
+/** The exact SUM of an INT or DECIMAL state: its bigint part plus its double part. */
+function exactSum(st: AggState): bigint {
+  const a = (st.acc as bigint | null) ?? 0n;
+  return st.sum === 0 ? a : a + BigInt(st.sum);
+}
 
 /** Fast paths of {@link Aggregator.step}. */
 const F_GENERAL = 0;
@@ -12,11 +19,22 @@ const F_COUNT_ROWS = 1;
 const F_COUNT = 2;
 /** SUM or AVG of a DECIMAL, not DISTINCT: the exact bigint sum. */
 const F_SUM_DEC = 3;
+/**
+ * SUM or AVG of an INT or DECIMAL with a scaled-integer fast path (exec/scaled.ts), not DISTINCT:
+ * the sum is kept in two parts, a double `sum` that stays a safe integer and a bigint `acc` it
+ * is moved into whenever adding a row would leave the safe range (and a row the fast path cannot
+ * give is added to `acc` exactly), so the total `acc + sum` is always exact.
+ */
+const F_SUM_NUM = 4;
+/** COUNT(x) of an INT or DECIMAL with a fast path: NULL-ness from it, no bigint made. */
+const F_COUNT_NUM = 5;
 
 /** One aggregate's running state for one group. */
 export interface AggState {
   n: number;
   acc: unknown;
+  /** SUM/AVG of INT or DECIMAL: the part of the exact sum held in a double (a safe integer). */
+  sum: number;
   seen: Set<unknown> | null;
 }
 
@@ -30,26 +48,32 @@ export class Aggregator {
   readonly specs: readonly AggSpec[];
   /** Per spec: its fast path in {@link Aggregator.step} (see the F_ constants), or F_GENERAL. */
   readonly #fast: Uint8Array;
+  /** Per spec on a fast path: the argument's scaled-integer evaluator (else a NaN constant). */
+  readonly #nums: NumEv[];
 
   constructor(specs: readonly AggSpec[]) {
     this.specs = specs;
+    this.#nums = specs.map((s) => (s.arg === null ? undefined : numOf(s.arg)) ?? (() => Number.NaN));
     this.#fast = Uint8Array.from(specs, (s) => {
       if (s.arg === null) return F_COUNT_ROWS;
       if (s.distinct) return F_GENERAL;
-      if (s.fn === 'count') return F_COUNT;
-      if ((s.fn === 'sum' || s.fn === 'avg') && s.t.kind !== 'dbl' && s.arg?.t.kind === 'dec')
-        return F_SUM_DEC;
+      const ak = s.arg.t.kind;
+      const num = (ak === 'int' || ak === 'dec') && numOf(s.arg) !== undefined;
+      if (s.fn === 'count') return num ? F_COUNT_NUM : F_COUNT;
+      if ((s.fn === 'sum' || s.fn === 'avg') && s.t.kind !== 'dbl' && num) return F_SUM_NUM;
+      if ((s.fn === 'sum' || s.fn === 'avg') && s.t.kind !== 'dbl' && ak === 'dec') return F_SUM_DEC;
       return F_GENERAL;
     });
   }
 
   init(): AggState[] {
-    return this.specs.map((s) => ({ n: 0, acc: null, seen: s.distinct ? new Set() : null }));
+    return this.specs.map((s) => ({ n: 0, acc: null, sum: 0, seen: s.distinct ? new Set() : null }));
   }
 
   step(states: AggState[]): void {
     const specs = this.specs;
     const fast = this.#fast;
+    const nums = this.#nums;
     for (let i = 0; i < specs.length; i++) {
       const s = specs[i]!;
       const st = states[i]!;
@@ -59,6 +83,30 @@ export class Aggregator {
         continue;
       }
       const arg = s.arg!;
+      if (f === F_SUM_NUM) {
+        const x = nums[i]!();
+        if (!Number.isNaN(x)) {
+          st.n++;
+          const y = st.sum + x;
+          if (y <= MAX_SAFE && y >= -MAX_SAFE) st.sum = y;
+          else {
+            // y may be rounded: move the exact part so far to the bigint, keep x in the double
+            st.acc = ((st.acc as bigint | null) ?? 0n) + BigInt(st.sum);
+            st.sum = x;
+          }
+          continue;
+        }
+        const e = arg.ev();
+        if (e === null) continue;
+        st.n++;
+        st.acc = ((st.acc as bigint | null) ?? 0n) + BigInt(e as number | bigint);
+        continue;
+      }
+      if (f === F_COUNT_NUM) {
+        const x = nums[i]!();
+        if (!Number.isNaN(x) || arg.ev() !== null) st.n++;
+        continue;
+      }
       const v = arg.ev();
       if (v === null) continue;
       if (f === F_SUM_DEC) {
@@ -135,13 +183,13 @@ export class Aggregator {
         return st.n;
       case 'sum':
         if (st.n === 0) return null;
-        return st.acc;
+        return s.t.kind === 'dbl' ? st.acc : exactSum(st);
       case 'avg': {
         if (st.n === 0) return null;
         if (s.t.kind === 'dbl') return (st.acc as number) / st.n;
         const at = s.arg!.t;
         const from = at.kind === 'dec' ? at.iscale : 0;
-        return ((st.acc as bigint) * pow10(s.t.iscale - from)) / BigInt(st.n);
+        return (exactSum(st) * pow10(s.t.iscale - from)) / BigInt(st.n);
       }
       case 'bit_and':
       case 'bit_or':

@@ -50,6 +50,8 @@ export class GroupMap<G> {
    */
   find(values: ArrayLike<unknown>): G | undefined {
     const n = this.#kinds.length;
+    // no GROUP BY: one group, found without a Map
+    if (n === 0 && this.list.length === 1) return this.list[0];
     const parts = this.#parts;
     for (let i = 0; i < n; i++) parts[i] = this.#part(values[i], i);
     const width = Math.max(1, n);

@@ -44,7 +44,11 @@ function usedSlotsBefore(stages: readonly PlannedStage[], k: number): number[] {
   return out;
 }
 
-/** Decodes the used columns of a stored row into a frame at a source's offset. */
+/**
+ * Decodes the used columns of a stored row into a frame at a source's offset. A DECIMAL that is a
+ * safe integer lands as its scaled integer in a number (the column's `ev` makes the bigint when
+ * asked, its `num` reads the number as it is), so decoding allocates nothing for it.
+ */
 export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void {
   const used = [...src.used].filter((c) => c < src.columns.length).sort((a, b) => a - b);
   const off = src.offset;
@@ -71,8 +75,7 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
         const b = row.src[c]!;
         v[off + c] = len <= 24 ? shortText(b, o, len) : DECODER.decode(b.subarray(o, o + len));
       } else if (row.isWide[c] === 1) v[off + c] = row.wide[c]!;
-      else if (k === K_DECIMAL) v[off + c] = BigInt(row.nums[c]!);
-      else v[off + c] = row.nums[c]!;
+      else v[off + c] = row.nums[c]!; // DECIMAL too: its scaled integer, made a bigint only when read so
     }
   };
 }

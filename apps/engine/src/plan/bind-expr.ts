@@ -3,6 +3,7 @@ import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeNeg } from '../exec/arith.js';
 import { coerce } from '../exec/convert.js';
 import { parseDec } from '../exec/decimal.js';
+import { numOf } from '../exec/scaled.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
 import type { Block, Bound } from './bound.js';
 import type { Ev } from './scope.js';
@@ -191,9 +192,38 @@ export function columnRef(block: Block, srcIdx: number, c: number): Bound {
   const frame = block.frame;
   const slot = s.offset + c;
   const col = s.columns[c]!;
+  const k = col.t.kind;
+  if (k === 'dec') {
+    // a stored DECIMAL is decoded into the frame as its scaled integer in a number (see
+    // exec/pipeline.ts rowDecoder); the exact bigint is made only when something asks for it
+    return {
+      t: col.t,
+      ev: () => {
+        const x = frame.v[slot];
+        return typeof x === 'number' ? BigInt(x) : x;
+      },
+      num: () => {
+        const x = frame.v[slot];
+        return typeof x === 'number' ? x : Number.NaN;
+      },
+      refs: [srcIdx],
+      outer: false,
+      agg: false,
+      text: col.name,
+      col: { src: s, c },
+    };
+  }
   return {
     t: col.t,
     ev: () => frame.v[slot],
+    ...(k === 'int' || k === 'date'
+      ? {
+          num: () => {
+            const x = frame.v[slot];
+            return typeof x === 'number' ? x : Number.NaN;
+          },
+        }
+      : {}),
     refs: [srcIdx],
     outer: false,
     agg: false,
@@ -331,14 +361,24 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
         const a = makeNeg(e.t, `-${nodeText(ctx.env, o.expr)}`);
         const f = a.f;
         const ev = e.ev;
+        const exact = (): unknown => {
+          const x = ev();
+          return x === null ? null : f(x);
+        };
+        const en = a.t.kind === 'int' || a.t.kind === 'dec' ? numOf(e) : undefined;
+        if (en === undefined) return mk(a.t, exact, [e], `-${e.text}`);
+        // 0 − x: the negation of a safe integer is one, and 0 stays 0 (no −0)
+        const num = (): number => 0 - en();
+        const dec = a.t.kind === 'dec';
         return mk(
           a.t,
           () => {
-            const x = ev();
-            return x === null ? null : f(x);
+            const x = num();
+            return Number.isNaN(x) ? exact() : dec ? BigInt(x) : x;
           },
           [e],
           `-${e.text}`,
+          { num },
         );
       }
       if (op === 'Not') return bindNot(e, `NOT ${e.text}`);

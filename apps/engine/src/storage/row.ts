@@ -84,6 +84,8 @@ export class RowBuffer {
   want: Uint8Array | null = null;
   /** One past the last wanted column. */
   wantEnd = 0;
+  /** The first wanted column (0 when every column is wanted). */
+  wantStart = 0;
 
   constructor(columns: readonly StoredColumn[], kinds: Uint8Array = columnKinds(columns)) {
     this.columns = columns;
@@ -105,8 +107,15 @@ export class RowBuffer {
   wantOnly(mask: Uint8Array | null): void {
     this.want = mask;
     let e = 0;
-    if (mask !== null) for (let c = 0; c < mask.length; c++) if (mask[c] === 1) e = c + 1;
+    let first = -1;
+    if (mask !== null)
+      for (let c = 0; c < mask.length; c++)
+        if (mask[c] === 1) {
+          e = c + 1;
+          if (first < 0) first = c;
+        }
     this.wantEnd = e;
+    this.wantStart = Math.max(first, 0);
   }
 
   /** Set field `c` from a convenience value (see {@link FieldValue}); validates against the type. */
@@ -286,6 +295,12 @@ export class RowCodec {
   /** Per DECIMAL column: the exact bound 10^p (a wide value must stay below it). */
   readonly #bigLimits: bigint[];
   readonly bitmapBytes: number;
+  /**
+   * Per column: its byte offset after the null bitmap when every column before it is NOT NULL
+   * and of fixed width (so it is the same in every record), else −1. A decode that wants only
+   * later columns starts at the first wanted one.
+   */
+  readonly #fixedOff: Int32Array;
   #out: Uint8Array = new Uint8Array(256);
   /** Views of `#out` by length: no allocation per row once a length was seen. */
   #views: Uint8Array[] = [];
@@ -325,6 +340,12 @@ export class RowCodec {
       }
     }
     this.bitmapBytes = (columns.length + 7) >> 3;
+    this.#fixedOff = new Int32Array(columns.length).fill(-1);
+    for (let c = 0, at = 0; c < columns.length; c++) {
+      this.#fixedOff[c] = at;
+      if (this.kinds[c] === K_TEXT || columns[c]!.nullable === true) break;
+      at += this.widths[c]!;
+    }
   }
 
   /**
@@ -412,7 +433,16 @@ export class RowCodec {
     const nulls = row.nulls;
     const nums = row.nums;
     let p = off + this.bitmapBytes;
-    for (let c = 0; c < n; c++) {
+    let c = 0;
+    if (want !== null) {
+      const first = row.wantStart;
+      const at = this.#fixedOff[first]!;
+      if (at >= 0) {
+        c = first;
+        p += at;
+      }
+    }
+    for (; c < n; c++) {
       if ((bytes[off + (c >> 3)]! & (1 << (c & 7))) !== 0) {
         nulls[c] = 1;
         continue;
@@ -512,6 +542,15 @@ export function writeInt(o: Uint8Array, p: number, v: number, w: number): number
  */
 export function readInt(b: Uint8Array, p: number, w: number): number {
   if (w === 4) return (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!;
+  if (w > 4 && w <= 8) {
+    // the sign-extended high w − 4 bytes times 2^32 plus the low word: one rounding at most,
+    // in the sum, and only when the value is not a safe integer (which stays unsafe)
+    let hi = (b[p]! << 24) >> 24;
+    for (let i = 1; i < w - 4; i++) hi = hi * 256 + b[p + i]!;
+    const q = p + w - 4;
+    const lo = ((b[q]! << 24) | (b[q + 1]! << 16) | (b[q + 2]! << 8) | b[q + 3]!) >>> 0;
+    return hi * 4294967296 + lo;
+  }
   // sign-extend from the top byte; every partial value is smaller than the whole, so a safe
   // result was computed exactly, and an unsafe one stays unsafe after rounding
   let v = (b[p]! << 24) >> 24;
