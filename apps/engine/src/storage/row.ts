@@ -545,9 +545,15 @@ export function readInt(b: Uint8Array, p: number, w: number): number {
   if (w > 4 && w <= 8) {
     // the sign-extended high w − 4 bytes times 2^32 plus the low word: one rounding at most,
     // in the sum, and only when the value is not a safe integer (which stays unsafe)
-    let hi = (b[p]! << 24) >> 24;
-    for (let i = 1; i < w - 4; i++) hi = hi * 256 + b[p + i]!;
     const q = p + w - 4;
+    const hi =
+      w === 7
+        ? ((b[p]! << 24) >> 8) | (b[p + 1]! << 8) | b[p + 2]!
+        : w === 8
+          ? (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!
+          : w === 6
+            ? ((b[p]! << 24) >> 16) | b[p + 1]!
+            : (b[p]! << 24) >> 24;
     const lo = ((b[q]! << 24) | (b[q + 1]! << 16) | (b[q + 2]! << 8) | b[q + 3]!) >>> 0;
     return hi * 4294967296 + lo;
   }
