@@ -2,7 +2,7 @@ import type { AggSpec } from '../plan/bound.js';
 import { cmpValues, hashKey } from './compare.js';
 import { coerce, normInt, toDouble, toText } from './convert.js';
 import { pow10 } from './decimal.js';
-import { MAX_SAFE, type NumEv, numOf } from './scaled.js';
+import { compileNum, MAX_SAFE, type NumEv, numOf } from './scaled.js';
 import { T_DBL, T_INT } from './types.js';
 
 /** The exact SUM of an INT or DECIMAL state: its bigint part plus its double part. */
@@ -53,7 +53,10 @@ export class Aggregator {
 
   constructor(specs: readonly AggSpec[]) {
     this.specs = specs;
-    this.#nums = specs.map((s) => (s.arg === null ? undefined : numOf(s.arg)) ?? (() => Number.NaN));
+    this.#nums = specs.map((s) => {
+      const n = s.arg === null ? undefined : numOf(s.arg);
+      return n === undefined ? () => Number.NaN : compileNum(n);
+    });
     this.#fast = Uint8Array.from(specs, (s) => {
       if (s.arg === null) return F_COUNT_ROWS;
       if (s.distinct) return F_GENERAL;

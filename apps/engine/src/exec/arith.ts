@@ -1,6 +1,6 @@
 import { inInt64, normInt, toDecimal, toDouble } from './convert.js';
 import { pow10, truncScale } from './decimal.js';
-import { type NumEv, pow10Num, safeOrNaN, scaledBy } from './scaled.js';
+import { type NumNode, pow10Num, scaledBy } from './scaled.js';
 import { SqlError } from '../sql/errors.js';
 import { decType, MAX_SCALE, type SqlType, T_DBL, T_INT } from './types.js';
 
@@ -302,17 +302,17 @@ export function makeNeg(t: SqlType, text: string): Arith {
 
 /**
  * `+ − ×` on the scaled-integer fast path (exec/scaled.ts), for INT and DECIMAL operands whose
- * fast evaluators are `ln` and `rn`: the result's fast evaluator and the scale it is at (the same
- * `iscale` {@link makeArith} gives the result), or undefined where the operation has none
- * (division, modulo, DOUBLE or string or DATE operands, a product scale past 30).
+ * fast paths are `ln` and `rn`: the result's fast path and the scale it is at (the same `iscale`
+ * {@link makeArith} gives the result), or undefined where the operation has none (division,
+ * modulo, DOUBLE or string or DATE operands, a product scale past 30).
  */
 export function makeNumArith(
   op: BinOp,
   lt: SqlType,
   rt: SqlType,
-  ln: NumEv,
-  rn: NumEv,
-): { num: NumEv; iscale: number } | undefined {
+  ln: NumNode,
+  rn: NumNode,
+): { num: NumNode; iscale: number } | undefined {
   const lk = lt.kind;
   const rk = rt.kind;
   if ((lk !== 'int' && lk !== 'dec') || (rk !== 'int' && rk !== 'dec')) return undefined;
@@ -322,19 +322,15 @@ export function makeNumArith(
     case '+':
     case '-': {
       const s = Math.max(ls, rs);
-      const a = scaledBy(ln, pow10Num(s - ls));
-      const b = scaledBy(rn, pow10Num(s - rs));
-      if (a === undefined || b === undefined) return undefined;
-      return {
-        iscale: s,
-        num: op === '+' ? () => safeOrNaN(a() + b()) : () => safeOrNaN(a() - b()),
-      };
+      const l = scaledBy(ln, pow10Num(s - ls));
+      const r = scaledBy(rn, pow10Num(s - rs));
+      if (l === undefined || r === undefined) return undefined;
+      return { iscale: s, num: { k: op, l, r } };
     }
     case '*': {
       const s = ls + rs;
       if (s > MAX_SCALE) return undefined;
-      // + 0 turns a −0 product into 0, as the exact path has no −0
-      return { iscale: s, num: () => safeOrNaN(ln() * rn()) + 0 };
+      return { iscale: s, num: { k: '*', l: ln, r: rn } };
     }
     default:
       return undefined;

@@ -1,11 +1,12 @@
 import type { Bound } from '../plan/bound.js';
 import { toDouble } from './convert.js';
+import { compileNum } from './scaled.js';
 
 /** MySQL truth of a value: NULL is unknown, numbers are true when non-zero, strings as doubles. */
 export function truthOf(b: Bound): () => boolean | null {
   if (b.truth !== undefined) return b.truth;
   const ev = b.ev;
-  const num = b.num;
+  const num = b.num === undefined ? undefined : compileNum(b.num);
   switch (b.t.kind) {
     case 'int':
       return () => {

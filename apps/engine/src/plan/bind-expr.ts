@@ -3,7 +3,7 @@ import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeNeg } from '../exec/arith.js';
 import { coerce } from '../exec/convert.js';
 import { parseDec } from '../exec/decimal.js';
-import { numOf } from '../exec/scaled.js';
+import { compileNum, type NumNode, numOf } from '../exec/scaled.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
 import type { Block, Bound } from './bound.js';
 import type { Ev } from './scope.js';
@@ -202,10 +202,7 @@ export function columnRef(block: Block, srcIdx: number, c: number): Bound {
         const x = frame.v[slot];
         return typeof x === 'number' ? BigInt(x) : x;
       },
-      num: () => {
-        const x = frame.v[slot];
-        return typeof x === 'number' ? x : Number.NaN;
-      },
+      num: { k: 'slot', frame, slot },
       refs: [srcIdx],
       outer: false,
       agg: false,
@@ -216,14 +213,7 @@ export function columnRef(block: Block, srcIdx: number, c: number): Bound {
   return {
     t: col.t,
     ev: () => frame.v[slot],
-    ...(k === 'int' || k === 'date'
-      ? {
-          num: () => {
-            const x = frame.v[slot];
-            return typeof x === 'number' ? x : Number.NaN;
-          },
-        }
-      : {}),
+    ...(k === 'int' || k === 'date' ? { num: { k: 'slot', frame, slot } as const } : {}),
     refs: [srcIdx],
     outer: false,
     agg: false,
@@ -367,13 +357,13 @@ export function bindExpr(n: unknown, ctx: BindCtx): Bound {
         };
         const en = a.t.kind === 'int' || a.t.kind === 'dec' ? numOf(e) : undefined;
         if (en === undefined) return mk(a.t, exact, [e], `-${e.text}`);
-        // 0 − x: the negation of a safe integer is one, and 0 stays 0 (no −0)
-        const num = (): number => 0 - en();
+        const num: NumNode = { k: 'neg', e: en };
+        const fast = compileNum(num);
         const dec = a.t.kind === 'dec';
         return mk(
           a.t,
           () => {
-            const x = num();
+            const x = fast();
             return Number.isNaN(x) ? exact() : dec ? BigInt(x) : x;
           },
           [e],

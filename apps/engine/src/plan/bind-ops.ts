@@ -3,7 +3,16 @@ import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeArith, makeNumArith } from '../exec/arith.js';
 import { cmpValues, comparisonType, converter } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
-import { type NumEv, numOf, numOfValue, pow10Num, scaledBy } from '../exec/scaled.js';
+import {
+  type CmpOp,
+  compileCompare,
+  compileNum,
+  type NumNode,
+  numOf,
+  numOfValue,
+  pow10Num,
+  scaledBy,
+} from '../exec/scaled.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify as unifyTypes } from '../exec/types.js';
 import { truthOf } from '../exec/truth.js';
 import { type BindCtx, bindExpr, literal, mk, normU64, unsupported } from './bind-expr.js';
@@ -141,7 +150,7 @@ function cmpTest(op: string): (c: number) => boolean {
  * A side of a comparison on the scaled-integer fast path, at the comparison type's scale: a
  * literal converted once, a column or arithmetic through its `num` (exec/scaled.ts).
  */
-function compareSide(side: Bound, ct: SqlType): NumEv | undefined {
+function compareSide(side: Bound, ct: SqlType): NumNode | undefined {
   if (side.lit !== undefined) {
     const c = converter(side.t, ct);
     let v: unknown;
@@ -150,8 +159,7 @@ function compareSide(side: Bound, ct: SqlType): NumEv | undefined {
     } catch {
       return undefined;
     }
-    const x = numOfValue(v);
-    return () => x;
+    return { k: 'const', x: numOfValue(v) };
   }
   const k = side.t.kind;
   const n = numOf(side);
@@ -192,50 +200,7 @@ function fastCompare(
   const a = compareSide(l, ct);
   const b = compareSide(r, ct);
   if (a === undefined || b === undefined) return undefined;
-  switch (op) {
-    case '=':
-      return () => {
-        const x = a();
-        if (Number.isNaN(x)) return slow();
-        const y = b();
-        return Number.isNaN(y) ? slow() : x === y;
-      };
-    case '<>':
-      return () => {
-        const x = a();
-        if (Number.isNaN(x)) return slow();
-        const y = b();
-        return Number.isNaN(y) ? slow() : x !== y;
-      };
-    case '<':
-      return () => {
-        const x = a();
-        if (Number.isNaN(x)) return slow();
-        const y = b();
-        return Number.isNaN(y) ? slow() : x < y;
-      };
-    case '<=':
-      return () => {
-        const x = a();
-        if (Number.isNaN(x)) return slow();
-        const y = b();
-        return Number.isNaN(y) ? slow() : x <= y;
-      };
-    case '>':
-      return () => {
-        const x = a();
-        if (Number.isNaN(x)) return slow();
-        const y = b();
-        return Number.isNaN(y) ? slow() : x > y;
-      };
-    default:
-      return () => {
-        const x = a();
-        if (Number.isNaN(x)) return slow();
-        const y = b();
-        return Number.isNaN(y) ? slow() : x >= y;
-      };
-  }
+  return compileCompare(op as CmpOp, a, b, slow);
 }
 
 export function bindArith(
@@ -280,7 +245,7 @@ export function bindArith(
       : makeNumArith(op, l.t.kind === 'null' ? T_INT : l.t, r.t.kind === 'null' ? T_INT : r.t, ln, rn);
   if (fast === undefined || (a.t.kind === 'dec' ? fast.iscale !== a.t.iscale : a.t.kind !== 'int'))
     return mk(a.t, exact, [l, r], text);
-  const num = fast.num;
+  const num = compileNum(fast.num);
   // the exact value when the fast path cannot vouch for it; one bigint at most otherwise
   const ev: Ev =
     a.t.kind === 'dec'
@@ -292,7 +257,7 @@ export function bindArith(
           const x = num();
           return !Number.isNaN(x) ? x : exact();
         };
-  return mk(a.t, ev, [l, r], text, { num });
+  return mk(a.t, ev, [l, r], text, { num: fast.num });
 }
 
 export function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound {

@@ -1,4 +1,4 @@
-import type { NumEv } from '../exec/scaled.js';
+import type { NumNode } from '../exec/scaled.js';
 import type { SqlType } from '../exec/types.js';
 import { Frame } from './scope.js';
 import type { Ev, RunState, Source } from './scope.js';
@@ -8,10 +8,10 @@ export interface Bound {
   readonly t: SqlType;
   readonly ev: Ev;
   /**
-   * INT, DECIMAL and DATE only, optional: the same value on the scaled-integer fast path
-   * (exec/scaled.ts), NaN where `ev` must be asked instead (NULL, or beyond a safe integer).
+   * INT, DECIMAL and DATE only, optional: how to compute the same value on the scaled-integer
+   * fast path (exec/scaled.ts), which steps aside to `ev` for NULL or beyond a safe integer.
    */
-  readonly num?: NumEv;
+  readonly num?: NumNode;
   /** Optional: the value's truth (MySQL's, NULL unknown) computed directly, for WHERE and ON. */
   readonly truth?: () => boolean | null;
   /** Sources of the current block it reads (by Source.idx). */
