@@ -9,6 +9,9 @@
 //   ENGINE_BENCH_ONLY='Q10 variant' ENGINE_BENCH_PEERS=0 node --cpu-prof --cpu-prof-dir=.tmp bench/sql-tpch.js
 //                                                               where enginekit's time goes
 //   ENGINE_BENCH_DIST=path/to/other/dist/index.js node bench/sql-tpch.js   another build
+//   ENGINE_BENCH_COMPARE=path/to/old/dist/index.js ENGINE_BENCH_PEERS=0 node bench/sql-tpch.js
+//       before/after: this build and the old one on copies of the same data, run alternately
+//       (one run of each in turn, so both see the same load), with the new/old ratio
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +22,29 @@ const { Database, loadTpch } = await import(
     ? '../dist/index.js'
     : new URL(process.env.ENGINE_BENCH_DIST, `file://${process.cwd()}/`).href
 );
-import { engineSession, loadAverage, loadDuckTpch, loadSqliteTpch, timeRuns } from './sql-peers.js';
+import { engineSession, loadAverage, loadDuckTpch, loadSqliteTpch, median, timeRuns } from './sql-peers.js';
+// ENGINE_BENCH_COMPARE: an older build to time alternately with this one
+const old =
+  process.env.ENGINE_BENCH_COMPARE === undefined
+    ? undefined
+    : await import(new URL(process.env.ENGINE_BENCH_COMPARE, `file://${process.cwd()}/`).href);
+
+/** Medians of `runs` timed calls of `fa` and `fb` taken in turn, after one warm-up call of each. */
+function alternate(fa, fb, runs) {
+  fa();
+  fb();
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    fa();
+    a.push(performance.now() - t);
+    t = performance.now();
+    fb();
+    b.push(performance.now() - t);
+  }
+  return [median(a), median(b)];
+}
 
 const sf = Number(process.env.ENGINE_BENCH_SF ?? 0.1);
 const runs = Number(process.env.ENGINE_BENCH_RUNS ?? 5);
@@ -108,11 +133,39 @@ try {
   const duck = await loadDuckTpch(tbl);
   const ek = engineSession(Database, path, { innodb_buffer_pool_size: poolBytes });
   if (ek === undefined) console.log('this build of enginekit has no SQL session: SQLite and DuckDB only');
+  if (old !== undefined && ek !== undefined) {
+    const oldPath = join(dir, 'tpch-old.ekdb');
+    old.loadTpch({ db: oldPath, tbl });
+    const ok = engineSession(old.Database, oldPath, { innodb_buffer_pool_size: poolBytes });
+    const lines = ['| query | this build ms | old build ms | this / old |', '|---|---:|---:|---:|'];
+    const all = [...queries, ['scan', 'select count(*) from lineitem where l_quantity > 0']];
+    for (const [name, mysql] of all) {
+      if (only !== undefined && name !== only) continue;
+      const [a, b] = alternate(
+        () => ek.session.query(mysql),
+        () => ok.session.query(mysql),
+        runs,
+      );
+      const rows = (x) =>
+        JSON.stringify(x.session.query(mysql).rows, (_k, v) => (typeof v === 'bigint' ? `${v}` : v));
+      const same = rows(ek) === rows(ok) ? '' : ' (the answers differ)';
+      lines.push(`| ${name} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)}×${same} |`);
+      console.log(lines[lines.length - 1]);
+    }
+    console.log(
+      `\nTPC-H SF ${sf}, this build and ${process.env.ENGINE_BENCH_COMPARE} alternately, median of ${runs}, load average ${await loadAverage()}:\n`,
+    );
+    for (const line of lines) console.log(line);
+    ok.session.close?.();
+    ok.db.close();
+  }
+  // with ENGINE_BENCH_COMPARE and no peers, the comparison above is the whole run
+  const main = old === undefined || peers;
   const table = [
     '| query | enginekit ms | SQLite ms | DuckDB 1 thread ms | enginekit / SQLite | enginekit / DuckDB | rows (ek/SQLite/DuckDB) |',
     '|---|---:|---:|---:|---:|---:|---|',
   ];
-  for (const [name, mysql, lite, duckSql] of queries) {
+  for (const [name, mysql, lite, duckSql] of main ? queries : []) {
     if (only !== undefined && name !== only) continue;
     let n = ['-', 0, 0];
     const st = sqlite.prepare(lite);
@@ -145,7 +198,7 @@ try {
   const scanSql = 'select count(*) from lineitem where l_quantity > 0';
   const scanRows = sqlite.prepare('select count(*) from lineitem').pluck().get();
   const scanLite = sqlite.prepare(scanSql).pluck();
-  const scanning = only === undefined || only === 'scan';
+  const scanning = main && (only === undefined || only === 'scan');
   const ls = scanning && peers ? await timeRuns(() => scanLite.get(), runs) : undefined;
   const ds = scanning && peers ? await timeRuns(() => duck.runAndReadAll(scanSql), runs) : undefined;
   let es;
@@ -164,8 +217,10 @@ try {
     `| SQLite | ${rps(ls)} | ${ls === undefined ? '-' : ls.toFixed(1)} |`,
     `| DuckDB 1 thread | ${rps(ds)} | ${ds === undefined ? '-' : ds.toFixed(1)} |`,
   ];
-  console.log(`\nTPC-H SF ${sf}, median of ${runs} warm runs, load average ${await loadAverage()}:\n`);
-  for (const line of table) console.log(line);
+  if (main) {
+    console.log(`\nTPC-H SF ${sf}, median of ${runs} warm runs, load average ${await loadAverage()}:\n`);
+    for (const line of table) console.log(line);
+  }
   if (scanning) {
     console.log('');
     for (const line of scan) console.log(line);
