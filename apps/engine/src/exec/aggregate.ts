@@ -2,7 +2,7 @@ import type { AggSpec } from '../plan/bound.js';
 import { cmpValues, hashKey } from './compare.js';
 import { coerce, normInt, toDouble, toText } from './convert.js';
 import { pow10 } from './decimal.js';
-import { compileNum, MAX_SAFE, type NumEv, numOf } from './scaled.js';
+import { MAX_SAFE, NumEmitter, numOf } from './scaled.js';
 import { T_DBL, T_INT } from './types.js';
 
 /** The exact SUM of an INT or DECIMAL state: its bigint part plus its double part. */
@@ -48,15 +48,15 @@ export class Aggregator {
   readonly specs: readonly AggSpec[];
   /** Per spec: its fast path in {@link Aggregator.step} (see the F_ constants), or F_GENERAL. */
   readonly #fast: Uint8Array;
-  /** Per spec on a fast path: the argument's scaled-integer evaluator (else a NaN constant). */
-  readonly #nums: NumEv[];
+  /**
+   * One row into every aggregate of a group (`states`, from {@link Aggregator.init}). Generated
+   * per query: the fast-path sums and counts with their arguments' arithmetic inline (see
+   * exec/scaled.ts), every other aggregate through one call of the general step.
+   */
+  readonly step: (states: AggState[]) => void;
 
   constructor(specs: readonly AggSpec[]) {
     this.specs = specs;
-    this.#nums = specs.map((s) => {
-      const n = s.arg === null ? undefined : numOf(s.arg);
-      return n === undefined ? () => Number.NaN : compileNum(n);
-    });
     this.#fast = Uint8Array.from(specs, (s) => {
       if (s.arg === null) return F_COUNT_ROWS;
       if (s.distinct) return F_GENERAL;
@@ -67,105 +67,131 @@ export class Aggregator {
       if ((s.fn === 'sum' || s.fn === 'avg') && s.t.kind !== 'dbl' && ak === 'dec') return F_SUM_DEC;
       return F_GENERAL;
     });
+    this.step = this.#compileStep();
   }
 
   init(): AggState[] {
     return this.specs.map((s) => ({ n: 0, acc: null, sum: 0, seen: s.distinct ? new Set() : null }));
   }
 
-  step(states: AggState[]): void {
-    const specs = this.specs;
+  /**
+   * The generated step. A fast SUM adds its argument's double to the state's `sum` while the
+   * total stays a safe integer and otherwise moves the exact part so far into the bigint `acc`
+   * (`widen`); where the argument steps aside (NULL, or not a safe integer) the row goes through
+   * `slow`, its exact `ev()`.
+   */
+  #compileStep(): (states: AggState[]) => void {
+    const e = new NumEmitter('');
     const fast = this.#fast;
-    const nums = this.#nums;
-    for (let i = 0; i < specs.length; i++) {
-      const s = specs[i]!;
-      const st = states[i]!;
+    for (let i = 0; i < this.specs.length; i++) {
       const f = fast[i]!;
       if (f === F_COUNT_ROWS) {
-        st.n++;
+        e.lines.push(`states[${i}].n++;`);
         continue;
       }
-      const arg = s.arg!;
-      if (f === F_SUM_NUM) {
-        const x = nums[i]!();
-        if (!Number.isNaN(x)) {
-          st.n++;
-          const y = st.sum + x;
-          if (y <= MAX_SAFE && y >= -MAX_SAFE) st.sum = y;
-          else {
-            // y may be rounded: move the exact part so far to the bigint, keep x in the double
-            st.acc = ((st.acc as bigint | null) ?? 0n) + BigInt(st.sum);
-            st.sum = x;
-          }
-          continue;
-        }
-        const e = arg.ev();
-        if (e === null) continue;
-        st.n++;
-        st.acc = ((st.acc as bigint | null) ?? 0n) + BigInt(e as number | bigint);
+      if (f !== F_SUM_NUM && f !== F_COUNT_NUM) {
+        e.lines.push(`one(${i}, states[${i}]);`);
         continue;
       }
-      if (f === F_COUNT_NUM) {
-        const x = nums[i]!();
-        if (!Number.isNaN(x) || arg.ev() !== null) st.n++;
-        continue;
-      }
-      const v = arg.ev();
-      if (v === null) continue;
-      if (f === F_SUM_DEC) {
-        st.n++;
-        st.acc = st.acc === null ? v : (st.acc as bigint) + (v as bigint);
-        continue;
-      }
-      if (f === F_COUNT) {
-        st.n++;
-        continue;
-      }
-      if (st.seen !== null) {
-        const k = arg.t.kind === 'dec' ? `d${String(v)}` : hashKey(v);
-        if (st.seen.has(k)) continue;
-        st.seen.add(k);
-      }
+      const tree = numOf(this.specs[i]!.arg!)!;
+      e.fail = `break L${i};`;
+      e.lines.push(`D${i}: {`, `const st = states[${i}];`, `L${i}: {`);
+      const v = e.emit(tree);
+      if (f === F_SUM_NUM)
+        e.lines.push(
+          'st.n++;',
+          `const y = st.sum + ${v};`,
+          `if (y <= ${MAX_SAFE} && y >= -${MAX_SAFE}) st.sum = y; else widen(st, ${v});`,
+        );
+      else e.lines.push('st.n++;');
+      e.lines.push(`break D${i};`, '}', `${f === F_SUM_NUM ? 'slowSum' : 'slowCount'}(${i}, st);`, '}');
+    }
+    const body = `${e.prologue()}\nreturn function step(states) {\n${e.lines.join('\n')}\n};`;
+    const specs = this.specs;
+    const widen = (st: AggState, x: number): void => {
+      // st.sum + x may be rounded: the exact part so far goes to the bigint, x stays in the double
+      st.acc = ((st.acc as bigint | null) ?? 0n) + BigInt(st.sum);
+      st.sum = x;
+    };
+    const slowSum = (i: number, st: AggState): void => {
+      const x = specs[i]!.arg!.ev();
+      if (x === null) return;
       st.n++;
-      const at = arg.t;
-      switch (s.fn) {
-        case 'count':
-          break;
-        case 'sum':
-        case 'avg':
-          if (s.t.kind === 'dbl')
-            st.acc = ((st.acc as number | null) ?? 0) + (toDouble(v, at.kind, at) as number);
-          else {
-            const x = at.kind === 'int' ? BigInt(v as number | bigint) : (v as bigint);
-            st.acc = ((st.acc as bigint | null) ?? 0n) + x;
-          }
-          break;
-        case 'min':
-          if (st.acc === null || cmpValues(v, st.acc) < 0) st.acc = v;
-          break;
-        case 'max':
-          if (st.acc === null || cmpValues(v, st.acc) > 0) st.acc = v;
-          break;
-        case 'group_concat':
-          st.acc =
-            st.acc === null
-              ? (toText(v, at.kind, at) as string)
-              : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
-          break;
-        case 'bit_and':
-        case 'bit_or':
-        case 'bit_xor': {
-          const x = BigInt.asUintN(64, BigInt(coerce(v, at, T_INT) as number | bigint));
-          const a = (st.acc as bigint | null) ?? (s.fn === 'bit_and' ? (1n << 64n) - 1n : 0n);
-          st.acc = s.fn === 'bit_and' ? a & x : s.fn === 'bit_or' ? a | x : a ^ x;
-          break;
+      st.acc = ((st.acc as bigint | null) ?? 0n) + BigInt(x as number | bigint);
+    };
+    const slowCount = (i: number, st: AggState): void => {
+      if (specs[i]!.arg!.ev() !== null) st.n++;
+    };
+    const one = (i: number, st: AggState): void => this.#stepOne(i, st);
+    return new Function('frames', 'one', 'widen', 'slowSum', 'slowCount', body)(
+      e.frames,
+      one,
+      widen,
+      slowSum,
+      slowCount,
+    ) as (states: AggState[]) => void;
+  }
+
+  /** One row into aggregate `i` of a group, off the fast path. */
+  #stepOne(i: number, st: AggState): void {
+    const s = this.specs[i]!;
+    const f = this.#fast[i]!;
+    const arg = s.arg!;
+    const v = arg.ev();
+    if (v === null) return;
+    if (f === F_SUM_DEC) {
+      st.n++;
+      st.acc = st.acc === null ? v : (st.acc as bigint) + (v as bigint);
+      return;
+    }
+    if (f === F_COUNT) {
+      st.n++;
+      return;
+    }
+    if (st.seen !== null) {
+      const k = arg.t.kind === 'dec' ? `d${String(v)}` : hashKey(v);
+      if (st.seen.has(k)) return;
+      st.seen.add(k);
+    }
+    st.n++;
+    const at = arg.t;
+    switch (s.fn) {
+      case 'count':
+        break;
+      case 'sum':
+      case 'avg':
+        if (s.t.kind === 'dbl')
+          st.acc = ((st.acc as number | null) ?? 0) + (toDouble(v, at.kind, at) as number);
+        else {
+          const x = at.kind === 'int' ? BigInt(v as number | bigint) : (v as bigint);
+          st.acc = ((st.acc as bigint | null) ?? 0n) + x;
         }
-        default: {
-          // std/variance: keep sum and sum of squares as doubles
-          const x = toDouble(v, at.kind, at) as number;
-          const a = (st.acc as [number, number] | null) ?? [0, 0];
-          st.acc = [a[0] + x, a[1] + x * x];
-        }
+        break;
+      case 'min':
+        if (st.acc === null || cmpValues(v, st.acc) < 0) st.acc = v;
+        break;
+      case 'max':
+        if (st.acc === null || cmpValues(v, st.acc) > 0) st.acc = v;
+        break;
+      case 'group_concat':
+        st.acc =
+          st.acc === null
+            ? (toText(v, at.kind, at) as string)
+            : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
+        break;
+      case 'bit_and':
+      case 'bit_or':
+      case 'bit_xor': {
+        const x = BigInt.asUintN(64, BigInt(coerce(v, at, T_INT) as number | bigint));
+        const a = (st.acc as bigint | null) ?? (s.fn === 'bit_and' ? (1n << 64n) - 1n : 0n);
+        st.acc = s.fn === 'bit_and' ? a & x : s.fn === 'bit_or' ? a | x : a ^ x;
+        break;
+      }
+      default: {
+        // std/variance: keep sum and sum of squares as doubles
+        const x = toDouble(v, at.kind, at) as number;
+        const a = (st.acc as [number, number] | null) ?? [0, 0];
+        st.acc = [a[0] + x, a[1] + x * x];
       }
     }
   }

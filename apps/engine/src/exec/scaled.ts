@@ -75,15 +75,24 @@ export function scaledBy(e: NumNode, f: number): NumNode | undefined {
   return { k: 'scale', e, f };
 }
 
-/** Source of a function body computing `n` into a local, returning `fail` when it cannot. */
-class Emitter {
+/**
+ * Source of generated code computing fast paths into locals: `emit` adds the statements of one
+ * tree to `lines`, running the statement `fail` (a `return` or a `break`) wherever the tree
+ * steps aside. One emitter may emit several trees into one body (its locals stay distinct).
+ */
+export class NumEmitter {
   readonly frames: Frame[] = [];
-  lines: string[] = [];
+  readonly lines: string[] = [];
   #locals = 0;
-  readonly #fail: string;
+  #fail: string;
 
   constructor(fail: string) {
     this.#fail = fail;
+  }
+
+  /** The statement the next trees run where they step aside. */
+  set fail(stmt: string) {
+    this.#fail = stmt;
   }
 
   /** Emits the statements of `n`; returns the local (or literal) holding its value. */
@@ -91,7 +100,7 @@ class Emitter {
     switch (n.k) {
       case 'const':
         if (Number.isNaN(n.x)) {
-          this.lines.push(`return ${this.#fail};`);
+          this.lines.push(this.#fail);
           return 'NaN';
         }
         return n.x < 0 ? `(${n.x})` : String(n.x);
@@ -99,10 +108,7 @@ class Emitter {
         let f = this.frames.indexOf(n.frame);
         if (f < 0) f = this.frames.push(n.frame) - 1;
         const x = this.#local();
-        this.lines.push(
-          `const ${x} = F${f}.v[${n.slot}];`,
-          `if (typeof ${x} !== 'number') return ${this.#fail};`,
-        );
+        this.lines.push(`const ${x} = F${f}.v[${n.slot}];`, `if (typeof ${x} !== 'number') ${this.#fail}`);
         return x;
       }
       case 'scale':
@@ -126,7 +132,7 @@ class Emitter {
     const x = this.#local();
     this.lines.push(
       `const ${x} = ${expr};`,
-      `if (!(${x} <= ${MAX_SAFE} && ${x} >= -${MAX_SAFE})) return ${this.#fail};`,
+      `if (!(${x} <= ${MAX_SAFE} && ${x} >= -${MAX_SAFE})) ${this.#fail}`,
     );
     return x;
   }
@@ -147,7 +153,7 @@ export function compileNum(n: NumNode): NumEv {
     const x = n.x;
     return () => x;
   }
-  const e = new Emitter('NaN');
+  const e = new NumEmitter('return NaN;');
   const v = e.emit(n);
   const body = `${e.prologue()}\nreturn function num() {\n${e.lines.join('\n')}\nreturn ${v};\n};`;
   return new Function('frames', body)(e.frames) as NumEv;
@@ -166,7 +172,7 @@ export function compileCompare(
   r: NumNode,
   slow: () => boolean | null,
 ): () => boolean | null {
-  const e = new Emitter('slow()');
+  const e = new NumEmitter('return slow();');
   const a = e.emit(l);
   const b = e.emit(r);
   const js = op === '=' ? '===' : op === '<>' ? '!==' : op;
