@@ -22,28 +22,49 @@ const { Database, loadTpch } = await import(
     ? '../dist/index.js'
     : new URL(process.env.ENGINE_BENCH_DIST, `file://${process.cwd()}/`).href
 );
-import { engineSession, loadAverage, loadDuckTpch, loadSqliteTpch, median, timeRuns } from './sql-peers.js';
+import { engineSession, loadAverage, loadDuckTpch, loadSqliteTpch, median } from './sql-peers.js';
+
+/**
+ * Medians of `runs` calls of `f` after a warm-up call: wall ms and the process's CPU ms (user +
+ * system, every thread: DuckDB's worker too). On a shared machine the CPU time moves less with
+ * the load than the wall time does.
+ */
+async function timeRuns(f, runs) {
+  await f();
+  const wall = [];
+  const cpu = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    const t = performance.now();
+    await f();
+    wall.push(performance.now() - t);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall: median(wall), cpu: median(cpu) };
+}
 // ENGINE_BENCH_COMPARE: an older build to time alternately with this one
 const old =
   process.env.ENGINE_BENCH_COMPARE === undefined
     ? undefined
     : await import(new URL(process.env.ENGINE_BENCH_COMPARE, `file://${process.cwd()}/`).href);
 
-/** Medians of `runs` timed calls of `fa` and `fb` taken in turn, after one warm-up call of each. */
+/** Medians (wall and CPU ms) of `runs` calls of `fa` and `fb` taken in turn, after a warm-up of each. */
 function alternate(fa, fb, runs) {
   fa();
   fb();
-  const a = [];
-  const b = [];
-  for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    fa();
-    a.push(performance.now() - t);
-    t = performance.now();
-    fb();
-    b.push(performance.now() - t);
-  }
-  return [median(a), median(b)];
+  const w = [[], []];
+  const c = [[], []];
+  for (let i = 0; i < runs; i++)
+    for (const [k, f] of [fa, fb].entries()) {
+      const c0 = process.cpuUsage();
+      const t = performance.now();
+      f();
+      w[k].push(performance.now() - t);
+      const d = process.cpuUsage(c0);
+      c[k].push((d.user + d.system) / 1000);
+    }
+  return [0, 1].map((k) => ({ wall: median(w[k]), cpu: median(c[k]) }));
 }
 
 const sf = Number(process.env.ENGINE_BENCH_SF ?? 0.1);
@@ -137,7 +158,10 @@ try {
     const oldPath = join(dir, 'tpch-old.ekdb');
     old.loadTpch({ db: oldPath, tbl });
     const ok = engineSession(old.Database, oldPath, { innodb_buffer_pool_size: poolBytes });
-    const lines = ['| query | this build ms | old build ms | this / old |', '|---|---:|---:|---:|'];
+    const lines = [
+      '| query | this build ms (CPU) | old build ms (CPU) | this / old (CPU) |',
+      '|---|---:|---:|---:|',
+    ];
     const all = [...queries, ['scan', 'select count(*) from lineitem where l_quantity > 0']];
     for (const [name, mysql] of all) {
       if (only !== undefined && name !== only) continue;
@@ -149,7 +173,9 @@ try {
       const rows = (x) =>
         JSON.stringify(x.session.query(mysql).rows, (_k, v) => (typeof v === 'bigint' ? `${v}` : v));
       const same = rows(ek) === rows(ok) ? '' : ' (the answers differ)';
-      lines.push(`| ${name} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)}×${same} |`);
+      const t = (x) => `${x.wall.toFixed(1)} (${x.cpu.toFixed(1)})`;
+      const ratio = `${(a.wall / b.wall).toFixed(2)}× (${(a.cpu / b.cpu).toFixed(2)}×)`;
+      lines.push(`| ${name} | ${t(a)} | ${t(b)} | ${ratio}${same} |`);
       console.log(lines[lines.length - 1]);
     }
     console.log(
@@ -162,7 +188,7 @@ try {
   // with ENGINE_BENCH_COMPARE and no peers, the comparison above is the whole run
   const main = old === undefined || peers;
   const table = [
-    '| query | enginekit ms | SQLite ms | DuckDB 1 thread ms | enginekit / SQLite | enginekit / DuckDB | rows (ek/SQLite/DuckDB) |',
+    '| query | enginekit ms (CPU) | SQLite ms (CPU) | DuckDB 1 thread ms (CPU) | enginekit / SQLite (CPU) | enginekit / DuckDB (CPU) | rows (ek/SQLite/DuckDB) |',
     '|---|---:|---:|---:|---:|---:|---|',
   ];
   for (const [name, mysql, lite, duckSql] of main ? queries : []) {
@@ -189,8 +215,11 @@ try {
         n = [`error: ${String(err.message).slice(0, 60)}`, n[1], n[2]];
       }
     }
-    const f = (x) => (x === undefined ? '-' : x.toFixed(1));
-    const r = (x) => (e === undefined || x === undefined ? '-' : `${(e / x).toFixed(2)}×`);
+    const f = (x) => (x === undefined ? '-' : `${x.wall.toFixed(1)} (${x.cpu.toFixed(1)})`);
+    const r = (x) =>
+      e === undefined || x === undefined
+        ? '-'
+        : `${(e.wall / x.wall).toFixed(2)}× (${(e.cpu / x.cpu).toFixed(2)}×)`;
     table.push(`| ${name} | ${f(e)} | ${f(s)} | ${f(d)} | ${r(s)} | ${r(d)} | ${n.join(' / ')} |`);
     console.log(table[table.length - 1]);
   }
@@ -209,13 +238,14 @@ try {
       console.log(`enginekit scan: ${err.message}`);
     }
   }
-  const rps = (ms) => (ms === undefined ? '-' : `${(((scanRows / ms) * 1000) / 1e6).toFixed(2)} M`);
+  const rps = (x) => (x === undefined ? '-' : `${(((scanRows / x.wall) * 1000) / 1e6).toFixed(2)} M`);
+  const ms = (x) => (x === undefined ? '-' : `${x.wall.toFixed(1)} (${x.cpu.toFixed(1)})`);
   const scan = [
-    `| full scan of lineitem (${scanRows} rows), \`${scanSql}\` | rows/s | ms |`,
+    `| full scan of lineitem (${scanRows} rows), \`${scanSql}\` | rows/s | ms (CPU) |`,
     '|---|---:|---:|',
-    `| enginekit | ${rps(es)} | ${es === undefined ? '-' : es.toFixed(1)} |`,
-    `| SQLite | ${rps(ls)} | ${ls === undefined ? '-' : ls.toFixed(1)} |`,
-    `| DuckDB 1 thread | ${rps(ds)} | ${ds === undefined ? '-' : ds.toFixed(1)} |`,
+    `| enginekit | ${rps(es)} | ${ms(es)} |`,
+    `| SQLite | ${rps(ls)} | ${ms(ls)} |`,
+    `| DuckDB 1 thread | ${rps(ds)} | ${ms(ds)} |`,
   ];
   if (main) {
     console.log(`\nTPC-H SF ${sf}, median of ${runs} warm runs, load average ${await loadAverage()}:\n`);
