@@ -195,12 +195,20 @@ export function columnRef(block: Block, srcIdx: number, c: number): Bound {
   const k = col.t.kind;
   if (k === 'dec') {
     // a stored DECIMAL is decoded into the frame as its scaled integer in a number (see
-    // exec/pipeline.ts rowDecoder); the exact bigint is made only when something asks for it
+    // exec/pipeline.ts rowDecoder); the exact bigint is made only when something asks for it,
+    // and made again only when the value changed (a GROUP BY column repeats row after row)
+    let lastN = Number.NaN;
+    let lastB = 0n;
     return {
       t: col.t,
       ev: () => {
         const x = frame.v[slot];
-        return typeof x === 'number' ? BigInt(x) : x;
+        if (typeof x !== 'number') return x;
+        if (x !== lastN) {
+          lastN = x;
+          lastB = BigInt(x);
+        }
+        return lastB;
       },
       num: { k: 'slot', frame, slot },
       refs: [srcIdx],
