@@ -2,6 +2,7 @@ import type { AggSpec } from '../plan/bound.js';
 import { cmpValues, hashKey } from './compare.js';
 import { coerce, normInt, toDouble, toText } from './convert.js';
 import { pow10 } from './decimal.js';
+import { generated } from '../internal/generated-code.js';
 import { MAX_SAFE, NumEmitter, numOf } from './scaled.js';
 import { T_DBL, T_INT } from './types.js';
 
@@ -123,13 +124,13 @@ export class Aggregator {
       if (specs[i]!.arg!.ev() !== null) st.n++;
     };
     const one = (i: number, st: AggState): void => this.#stepOne(i, st);
-    return new Function('frames', 'one', 'widen', 'slowSum', 'slowCount', body)(
+    return generated<(states: AggState[]) => void>(['frames', 'one', 'widen', 'slowSum', 'slowCount'], body, [
       e.frames,
       one,
       widen,
       slowSum,
       slowCount,
-    ) as (states: AggState[]) => void;
+    ]);
   }
 
   /** One row into aggregate `i` of a group, off the fast path. */

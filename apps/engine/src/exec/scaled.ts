@@ -1,3 +1,4 @@
+import { generated } from '../internal/generated-code.js';
 import type { Bound } from '../plan/bound.js';
 import type { Frame } from '../plan/scope.js';
 
@@ -156,7 +157,7 @@ export function compileNum(n: NumNode): NumEv {
   const e = new NumEmitter('return NaN;');
   const v = e.emit(n);
   const body = `${e.prologue()}\nreturn function num() {\n${e.lines.join('\n')}\nreturn ${v};\n};`;
-  return new Function('frames', body)(e.frames) as NumEv;
+  return generated<NumEv>(['frames'], body, [e.frames]);
 }
 
 /** Comparison operators with a generated fast path. */
@@ -177,5 +178,5 @@ export function compileCompare(
   const b = e.emit(r);
   const js = op === '=' ? '===' : op === '<>' ? '!==' : op;
   const body = `${e.prologue()}\nreturn function cmp() {\n${e.lines.join('\n')}\nreturn ${a} ${js} ${b};\n};`;
-  return new Function('frames', 'slow', body)(e.frames, slow) as () => boolean | null;
+  return generated<() => boolean | null>(['frames', 'slow'], body, [e.frames, slow]);
 }

@@ -1,3 +1,4 @@
+import { generated } from '../internal/generated-code.js';
 import {
   decimalBytes,
   type FieldValue,
@@ -473,11 +474,11 @@ export class RowCodec {
       lines.push(body);
     }
     const src = `return function decodeMasked(bytes, off, row) {\n${lines.join('\n')}\n};`;
-    return new Function('readInt', 'readBigInt', 'readDouble', src)(
+    return generated<MaskedDecode>(['readInt', 'readBigInt', 'readDouble'], src, [
       readInt,
       readBigInt,
       readDouble,
-    ) as MaskedDecode;
+    ]);
   }
 
   /** Every column of the record, its length checked (the loop the generated decoders unroll). */
