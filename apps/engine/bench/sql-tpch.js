@@ -9,6 +9,9 @@
 //   ENGINE_BENCH_ONLY='Q10 variant' ENGINE_BENCH_PEERS=0 node --cpu-prof --cpu-prof-dir=.tmp bench/sql-tpch.js
 //                                                               where enginekit's time goes
 //   ENGINE_BENCH_DIST=path/to/other/dist/index.js node bench/sql-tpch.js   another build
+//   ENGINE_BENCH_COMPARE=path/to/old/dist/index.js ENGINE_BENCH_PEERS=0 node bench/sql-tpch.js
+//       before/after: this build and the old one on copies of the same data, run alternately
+//       (one run of each in turn, so both see the same load), with the new/old ratio
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +22,50 @@ const { Database, loadTpch } = await import(
     ? '../dist/index.js'
     : new URL(process.env.ENGINE_BENCH_DIST, `file://${process.cwd()}/`).href
 );
-import { engineSession, loadAverage, loadDuckTpch, loadSqliteTpch, timeRuns } from './sql-peers.js';
+import { engineSession, loadAverage, loadDuckTpch, loadSqliteTpch, median } from './sql-peers.js';
+
+/**
+ * Medians of `runs` calls of `f` after a warm-up call: wall ms and the process's CPU ms (user +
+ * system, every thread: DuckDB's worker too). On a shared machine the CPU time moves less with
+ * the load than the wall time does.
+ */
+async function timeRuns(f, runs) {
+  await f();
+  const wall = [];
+  const cpu = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    const t = performance.now();
+    await f();
+    wall.push(performance.now() - t);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall: median(wall), cpu: median(cpu) };
+}
+// ENGINE_BENCH_COMPARE: an older build to time alternately with this one
+const old =
+  process.env.ENGINE_BENCH_COMPARE === undefined
+    ? undefined
+    : await import(new URL(process.env.ENGINE_BENCH_COMPARE, `file://${process.cwd()}/`).href);
+
+/** Medians (wall and CPU ms) of `runs` calls of `fa` and `fb` taken in turn, after a warm-up of each. */
+function alternate(fa, fb, runs) {
+  fa();
+  fb();
+  const w = [[], []];
+  const c = [[], []];
+  for (let i = 0; i < runs; i++)
+    for (const [k, f] of [fa, fb].entries()) {
+      const c0 = process.cpuUsage();
+      const t = performance.now();
+      f();
+      w[k].push(performance.now() - t);
+      const d = process.cpuUsage(c0);
+      c[k].push((d.user + d.system) / 1000);
+    }
+  return [0, 1].map((k) => ({ wall: median(w[k]), cpu: median(c[k]) }));
+}
 
 const sf = Number(process.env.ENGINE_BENCH_SF ?? 0.1);
 const runs = Number(process.env.ENGINE_BENCH_RUNS ?? 5);
@@ -108,11 +154,44 @@ try {
   const duck = await loadDuckTpch(tbl);
   const ek = engineSession(Database, path, { innodb_buffer_pool_size: poolBytes });
   if (ek === undefined) console.log('this build of enginekit has no SQL session: SQLite and DuckDB only');
+  if (old !== undefined && ek !== undefined) {
+    const oldPath = join(dir, 'tpch-old.ekdb');
+    old.loadTpch({ db: oldPath, tbl });
+    const ok = engineSession(old.Database, oldPath, { innodb_buffer_pool_size: poolBytes });
+    const lines = [
+      '| query | this build ms (CPU) | old build ms (CPU) | this / old (CPU) |',
+      '|---|---:|---:|---:|',
+    ];
+    const all = [...queries, ['scan', 'select count(*) from lineitem where l_quantity > 0']];
+    for (const [name, mysql] of all) {
+      if (only !== undefined && name !== only) continue;
+      const [a, b] = alternate(
+        () => ek.session.query(mysql),
+        () => ok.session.query(mysql),
+        runs,
+      );
+      const rows = (x) =>
+        JSON.stringify(x.session.query(mysql).rows, (_k, v) => (typeof v === 'bigint' ? `${v}` : v));
+      const same = rows(ek) === rows(ok) ? '' : ' (the answers differ)';
+      const t = (x) => `${x.wall.toFixed(1)} (${x.cpu.toFixed(1)})`;
+      const ratio = `${(a.wall / b.wall).toFixed(2)}× (${(a.cpu / b.cpu).toFixed(2)}×)`;
+      lines.push(`| ${name} | ${t(a)} | ${t(b)} | ${ratio}${same} |`);
+      console.log(lines[lines.length - 1]);
+    }
+    console.log(
+      `\nTPC-H SF ${sf}, this build and ${process.env.ENGINE_BENCH_COMPARE} alternately, median of ${runs}, load average ${await loadAverage()}:\n`,
+    );
+    for (const line of lines) console.log(line);
+    ok.session.close?.();
+    ok.db.close();
+  }
+  // with ENGINE_BENCH_COMPARE and no peers, the comparison above is the whole run
+  const main = old === undefined || peers;
   const table = [
-    '| query | enginekit ms | SQLite ms | DuckDB 1 thread ms | enginekit / SQLite | enginekit / DuckDB | rows (ek/SQLite/DuckDB) |',
+    '| query | enginekit ms (CPU) | SQLite ms (CPU) | DuckDB 1 thread ms (CPU) | enginekit / SQLite (CPU) | enginekit / DuckDB (CPU) | rows (ek/SQLite/DuckDB) |',
     '|---|---:|---:|---:|---:|---:|---|',
   ];
-  for (const [name, mysql, lite, duckSql] of queries) {
+  for (const [name, mysql, lite, duckSql] of main ? queries : []) {
     if (only !== undefined && name !== only) continue;
     let n = ['-', 0, 0];
     const st = sqlite.prepare(lite);
@@ -136,8 +215,11 @@ try {
         n = [`error: ${String(err.message).slice(0, 60)}`, n[1], n[2]];
       }
     }
-    const f = (x) => (x === undefined ? '-' : x.toFixed(1));
-    const r = (x) => (e === undefined || x === undefined ? '-' : `${(e / x).toFixed(2)}×`);
+    const f = (x) => (x === undefined ? '-' : `${x.wall.toFixed(1)} (${x.cpu.toFixed(1)})`);
+    const r = (x) =>
+      e === undefined || x === undefined
+        ? '-'
+        : `${(e.wall / x.wall).toFixed(2)}× (${(e.cpu / x.cpu).toFixed(2)}×)`;
     table.push(`| ${name} | ${f(e)} | ${f(s)} | ${f(d)} | ${r(s)} | ${r(d)} | ${n.join(' / ')} |`);
     console.log(table[table.length - 1]);
   }
@@ -145,7 +227,7 @@ try {
   const scanSql = 'select count(*) from lineitem where l_quantity > 0';
   const scanRows = sqlite.prepare('select count(*) from lineitem').pluck().get();
   const scanLite = sqlite.prepare(scanSql).pluck();
-  const scanning = only === undefined || only === 'scan';
+  const scanning = main && (only === undefined || only === 'scan');
   const ls = scanning && peers ? await timeRuns(() => scanLite.get(), runs) : undefined;
   const ds = scanning && peers ? await timeRuns(() => duck.runAndReadAll(scanSql), runs) : undefined;
   let es;
@@ -156,16 +238,19 @@ try {
       console.log(`enginekit scan: ${err.message}`);
     }
   }
-  const rps = (ms) => (ms === undefined ? '-' : `${(((scanRows / ms) * 1000) / 1e6).toFixed(2)} M`);
+  const rps = (x) => (x === undefined ? '-' : `${(((scanRows / x.wall) * 1000) / 1e6).toFixed(2)} M`);
+  const ms = (x) => (x === undefined ? '-' : `${x.wall.toFixed(1)} (${x.cpu.toFixed(1)})`);
   const scan = [
-    `| full scan of lineitem (${scanRows} rows), \`${scanSql}\` | rows/s | ms |`,
+    `| full scan of lineitem (${scanRows} rows), \`${scanSql}\` | rows/s | ms (CPU) |`,
     '|---|---:|---:|',
-    `| enginekit | ${rps(es)} | ${es === undefined ? '-' : es.toFixed(1)} |`,
-    `| SQLite | ${rps(ls)} | ${ls === undefined ? '-' : ls.toFixed(1)} |`,
-    `| DuckDB 1 thread | ${rps(ds)} | ${ds === undefined ? '-' : ds.toFixed(1)} |`,
+    `| enginekit | ${rps(es)} | ${ms(es)} |`,
+    `| SQLite | ${rps(ls)} | ${ms(ls)} |`,
+    `| DuckDB 1 thread | ${rps(ds)} | ${ms(ds)} |`,
   ];
-  console.log(`\nTPC-H SF ${sf}, median of ${runs} warm runs, load average ${await loadAverage()}:\n`);
-  for (const line of table) console.log(line);
+  if (main) {
+    console.log(`\nTPC-H SF ${sf}, median of ${runs} warm runs, load average ${await loadAverage()}:\n`);
+    for (const line of table) console.log(line);
+  }
   if (scanning) {
     console.log('');
     for (const line of scan) console.log(line);

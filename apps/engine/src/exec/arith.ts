@@ -1,5 +1,6 @@
 import { inInt64, normInt, toDecimal, toDouble } from './convert.js';
 import { pow10, truncScale } from './decimal.js';
+import { type NumNode, pow10Num, scaledBy } from './scaled.js';
 import { SqlError } from '../sql/errors.js';
 import { decType, MAX_SCALE, type SqlType, T_DBL, T_INT } from './types.js';
 
@@ -297,4 +298,41 @@ export function makeNeg(t: SqlType, text: string): Arith {
       },
     };
   return { t: T_DBL, f: (a) => -(toDouble(a, t.kind, t) as number) };
+}
+
+/**
+ * `+ − ×` on the scaled-integer fast path (exec/scaled.ts), for INT and DECIMAL operands whose
+ * fast paths are `ln` and `rn`: the result's fast path and the scale it is at (the same `iscale`
+ * {@link makeArith} gives the result), or undefined where the operation has none (division,
+ * modulo, DOUBLE or string or DATE operands, a product scale past 30).
+ */
+export function makeNumArith(
+  op: BinOp,
+  lt: SqlType,
+  rt: SqlType,
+  ln: NumNode,
+  rn: NumNode,
+): { num: NumNode; iscale: number } | undefined {
+  const lk = lt.kind;
+  const rk = rt.kind;
+  if ((lk !== 'int' && lk !== 'dec') || (rk !== 'int' && rk !== 'dec')) return undefined;
+  const ls = lk === 'dec' ? lt.iscale : 0;
+  const rs = rk === 'dec' ? rt.iscale : 0;
+  switch (op) {
+    case '+':
+    case '-': {
+      const s = Math.max(ls, rs);
+      const l = scaledBy(ln, pow10Num(s - ls));
+      const r = scaledBy(rn, pow10Num(s - rs));
+      if (l === undefined || r === undefined) return undefined;
+      return { iscale: s, num: { k: op, l, r } };
+    }
+    case '*': {
+      const s = ls + rs;
+      if (s > MAX_SCALE) return undefined;
+      return { iscale: s, num: { k: '*', l: ln, r: rn } };
+    }
+    default:
+      return undefined;
+  }
 }

@@ -34,10 +34,17 @@ export class GroupMap<G> {
   #missAt: Map<unknown, unknown> = this.#root;
   #missCol = 0;
   #missLeaf: Leaf<G> | null = null;
+  /**
+   * The group the last `find` or `insert` ended on and its key parts: rows of one group tend to
+   * come together (lineitems of one order), and such a row is then found with no Map lookup.
+   */
+  #last: G | undefined = undefined;
+  readonly #lastParts: unknown[];
 
   constructor(types: readonly SqlType[]) {
     this.#kinds = types.map((t) => t.kind);
     this.#parts = new Array<unknown>(Math.max(1, types.length)).fill(NULL_KEY);
+    this.#lastParts = this.#parts.slice();
   }
 
   get size(): number {
@@ -50,8 +57,32 @@ export class GroupMap<G> {
    */
   find(values: ArrayLike<unknown>): G | undefined {
     const n = this.#kinds.length;
+    // no GROUP BY: one group, found without a Map
+    if (n === 0 && this.list.length === 1) return this.list[0];
     const parts = this.#parts;
-    for (let i = 0; i < n; i++) parts[i] = this.#part(values[i], i);
+    const lastParts = this.#lastParts;
+    let same = this.#last !== undefined;
+    for (let i = 0; i < n; i++) {
+      const p = this.#part(values[i], i);
+      parts[i] = p;
+      if (p !== lastParts[i]) same = false;
+    }
+    if (same) return this.#last;
+    const g = this.#walk(n);
+    if (g !== undefined) this.#remember(g, n);
+    return g;
+  }
+
+  #remember(g: G, n: number): void {
+    this.#last = g;
+    const parts = this.#parts;
+    const lastParts = this.#lastParts;
+    for (let i = 0; i < n; i++) lastParts[i] = parts[i];
+  }
+
+  /** The trie walk of {@link GroupMap.find} for the parts in `#parts`. */
+  #walk(n: number): G | undefined {
+    const parts = this.#parts;
     const width = Math.max(1, n);
     let m = this.#root;
     for (let i = 0; i < width; i++) {
@@ -97,6 +128,7 @@ export class GroupMap<G> {
       }
     }
     this.list.push(g);
+    this.#remember(g, this.#kinds.length);
   }
 
   clear(): void {
@@ -104,6 +136,7 @@ export class GroupMap<G> {
     this.#missAt = this.#root;
     this.#missCol = 0;
     this.#missLeaf = null;
+    this.#last = undefined;
     this.list.length = 0;
   }
 

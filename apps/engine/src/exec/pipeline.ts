@@ -22,17 +22,34 @@ import { truthOf } from './truth.js';
 
 const DECODER = new TextDecoder();
 
-/** A short string from bytes: ASCII directly (no decoder call, one-byte strings interned). */
-function shortText(b: Uint8Array, o: number, len: number): string {
+/**
+ * A short string from bytes, ASCII built directly (no decoder call, one-byte strings shared) and
+ * remembered in `cache` by a hash of its bytes: a column of few distinct values (a market
+ * segment, a ship mode) then makes no new string per row, only a comparison of its bytes.
+ */
+function shortText(b: Uint8Array, o: number, len: number, cache: string[]): string {
   if (len === 1 && b[o]! < 0x80) return ASCII[b[o]!]!;
-  let s = '';
+  let h = len;
   for (let i = 0; i < len; i++) {
     const x = b[o + i]!;
     if (x >= 0x80) return DECODER.decode(b.subarray(o, o + len));
-    s += ASCII[x]!;
+    h = (Math.imul(h, 31) + x) | 0;
   }
+  const slot = (h ^ (h >>> 9)) & (TEXT_CACHE - 1);
+  const c = cache[slot];
+  if (c !== undefined && c.length === len) {
+    let i = 0;
+    while (i < len && c.charCodeAt(i) === b[o + i]) i++;
+    if (i === len) return c;
+  }
+  let s = '';
+  for (let i = 0; i < len; i++) s += ASCII[b[o + i]!]!;
+  cache[slot] = s;
   return s;
 }
+
+/** Entries of a text column's cache in {@link rowDecoder} (a power of two). */
+const TEXT_CACHE = 256;
 
 const ASCII: string[] = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
 
@@ -46,7 +63,11 @@ function usedSlotsBefore(stages: readonly PlannedStage[], k: number): number[] {
   return out;
 }
 
-/** Decodes the used columns of a stored row into a frame at a source's offset. */
+/**
+ * Decodes the used columns of a stored row into a frame at a source's offset. A DECIMAL that is a
+ * safe integer lands as its scaled integer in a number (the column's `ev` makes the bigint when
+ * asked, its `num` reads the number as it is), so decoding allocates nothing for it.
+ */
 export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void {
   const used = [...src.used].filter((c) => c < src.columns.length).sort((a, b) => a - b);
   const off = src.offset;
@@ -56,6 +77,7 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
   // the rows of a source are read for its used columns only: the codec skips the others
   const mask = new Uint8Array(src.columns.length);
   for (const c of used) mask[c] = 1;
+  const caches: string[][] = used.map((c) => (kinds[c] === K_TEXT ? new Array<string>(TEXT_CACHE) : []));
   return (row) => {
     if (row.want !== mask) row.wantOnly(mask);
     const v = frame.v;
@@ -71,10 +93,9 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
         const o = row.off[c]!;
         const len = row.len[c]!;
         const b = row.src[c]!;
-        v[off + c] = len <= 24 ? shortText(b, o, len) : DECODER.decode(b.subarray(o, o + len));
+        v[off + c] = len <= 24 ? shortText(b, o, len, caches[i]!) : DECODER.decode(b.subarray(o, o + len));
       } else if (row.isWide[c] === 1) v[off + c] = row.wide[c]!;
-      else if (k === K_DECIMAL) v[off + c] = BigInt(row.nums[c]!);
-      else v[off + c] = row.nums[c]!;
+      else v[off + c] = row.nums[c]!; // DECIMAL too: its scaled integer, made a bigint only when read so
     }
   };
 }

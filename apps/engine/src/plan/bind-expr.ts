@@ -3,6 +3,7 @@ import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeNeg } from '../exec/arith.js';
 import { coerce } from '../exec/convert.js';
 import { parseDec } from '../exec/decimal.js';
+import { compileNum, type NumNode, numOf } from '../exec/scaled.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
 import type { Block, Bound } from './bound.js';
 import type { Ev } from './scope.js';
@@ -193,9 +194,36 @@ export function columnRef(block: Block, srcIdx: number, c: number): Bound {
   const frame = block.frame;
   const slot = s.offset + c;
   const col = s.columns[c]!;
+  const k = col.t.kind;
+  if (k === 'dec') {
+    // a stored DECIMAL is decoded into the frame as its scaled integer in a number (see
+    // exec/pipeline.ts rowDecoder); the exact bigint is made only when something asks for it,
+    // and made again only when the value changed (a GROUP BY column repeats row after row)
+    let lastN = Number.NaN;
+    let lastB = 0n;
+    return {
+      t: col.t,
+      ev: () => {
+        const x = frame.v[slot];
+        if (typeof x !== 'number') return x;
+        if (x !== lastN) {
+          lastN = x;
+          lastB = BigInt(x);
+        }
+        return lastB;
+      },
+      num: { k: 'slot', frame, slot },
+      refs: [srcIdx],
+      outer: false,
+      agg: false,
+      text: col.name,
+      col: { src: s, c },
+    };
+  }
   return {
     t: col.t,
     ev: () => frame.v[slot],
+    ...(k === 'int' || k === 'date' ? { num: { k: 'slot', frame, slot } as const } : {}),
     refs: [srcIdx],
     outer: false,
     agg: false,
@@ -337,14 +365,24 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
         const a = makeNeg(e.t, `-${nodeText(ctx.env, o.expr)}`);
         const f = a.f;
         const ev = e.ev;
+        const exact = (): unknown => {
+          const x = ev();
+          return x === null ? null : f(x);
+        };
+        const en = a.t.kind === 'int' || a.t.kind === 'dec' ? numOf(e) : undefined;
+        if (en === undefined) return mk(a.t, exact, [e], `-${e.text}`);
+        const num: NumNode = { k: 'neg', e: en };
+        const fast = compileNum(num);
+        const dec = a.t.kind === 'dec';
         return mk(
           a.t,
           () => {
-            const x = ev();
-            return x === null ? null : f(x);
+            const x = fast();
+            return Number.isNaN(x) ? exact() : dec ? BigInt(x) : x;
           },
           [e],
           `-${e.text}`,
+          { num },
         );
       }
       if (op === 'Not') return bindNot(e, `NOT ${e.text}`);

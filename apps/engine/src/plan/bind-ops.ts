@@ -1,8 +1,18 @@
 import { arr, obj, type Obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { type BinOp, makeArith } from '../exec/arith.js';
+import { type BinOp, makeArith, makeNumArith } from '../exec/arith.js';
 import { cmpValues, comparisonType, converter } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
+import {
+  type CmpOp,
+  compileCompare,
+  compileNum,
+  type NumNode,
+  numOf,
+  numOfValue,
+  pow10Num,
+  scaledBy,
+} from '../exec/scaled.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify as unifyTypes } from '../exec/types.js';
 import { truthOf } from '../exec/truth.js';
 import { type BindCtx, bindExpr, literal, mk, normU64, unsupported } from './bind-expr.js';
@@ -18,6 +28,10 @@ import type { Ev } from './scope.js';
 
 export function bindNot(e: Bound, text: string): Bound {
   const tr = truthOf(e);
+  const truth = (): boolean | null => {
+    const x = tr();
+    return x === null ? null : !x;
+  };
   return mk(
     T_INT,
     () => {
@@ -26,36 +40,48 @@ export function bindNot(e: Bound, text: string): Bound {
     },
     [e],
     text,
+    { truth },
   );
 }
 
 export function bindLogic(op: 'And' | 'Or' | 'Xor', a: Bound, b: Bound, text: string): Bound {
   const ta = truthOf(a);
   const tb = truthOf(b);
-  let ev: Ev;
+  let truth: () => boolean | null;
   if (op === 'And')
-    ev = () => {
+    truth = () => {
       const x = ta();
-      if (x === false) return 0;
+      if (x === false) return false;
       const y = tb();
-      if (y === false) return 0;
-      return x === null || y === null ? null : 1;
+      if (y === false) return false;
+      return x === null || y === null ? null : true;
     };
   else if (op === 'Or')
-    ev = () => {
+    truth = () => {
       const x = ta();
-      if (x === true) return 1;
+      if (x === true) return true;
       const y = tb();
-      if (y === true) return 1;
-      return x === null || y === null ? null : 0;
+      if (y === true) return true;
+      return x === null || y === null ? null : false;
     };
   else
-    ev = () => {
+    truth = () => {
       const x = ta();
       const y = tb();
-      return x === null || y === null ? null : x !== y ? 1 : 0;
+      return x === null || y === null ? null : x !== y;
     };
-  return mk(T_INT, ev, [a, b], text, op === 'Or' ? { or: [a, b] } : op === 'And' ? { and: [a, b] } : {});
+  const pair: readonly [Bound, Bound] = [a, b];
+  const extra: Partial<Bound> =
+    op === 'Or' ? { truth, or: pair } : op === 'And' ? { truth, and: pair } : { truth };
+  return mk(T_INT, truthValue(truth), [a, b], text, extra);
+}
+
+/** 1, 0 or NULL from a truth closure. */
+function truthValue(truth: () => boolean | null): Ev {
+  return () => {
+    const x = truth();
+    return x === null ? null : x ? 1 : 0;
+  };
 }
 
 /** A comparison with MySQL's conversions; returns 1, 0 or NULL. */
@@ -84,47 +110,100 @@ export function bindCompare(op: string, l: Bound, r: Bound, text: string): Bound
   };
   const a = get(l, le, cl);
   const b = get(r, re, cr);
-  let ev: Ev;
+  let slow: () => boolean | null;
+  if (op === '<=>')
+    slow = () => {
+      const x = a();
+      const y = b();
+      if (x === null || y === null) return x === y;
+      return cmpValues(x, y) === 0;
+    };
+  else {
+    const test = cmpTest(op);
+    slow = () => {
+      const x = a();
+      if (x === null) return null;
+      const y = b();
+      if (y === null) return null;
+      return test(cmpValues(x, y));
+    };
+  }
+  const truth = fastCompare(op, l, r, ct, slow) ?? slow;
+  return mk(T_INT, truthValue(truth), [l, r], text, { cmp: { op, l, r }, truth });
+}
+
+function cmpTest(op: string): (c: number) => boolean {
   switch (op) {
     case '=':
-      ev = () => {
-        const x = a();
-        if (x === null) return null;
-        const y = b();
-        if (y === null) return null;
-        return cmpValues(x, y) === 0 ? 1 : 0;
-      };
-      break;
+      return (c) => c === 0;
     case '<>':
-      ev = () => {
-        const x = a();
-        if (x === null) return null;
-        const y = b();
-        if (y === null) return null;
-        return cmpValues(x, y) !== 0 ? 1 : 0;
-      };
-      break;
-    case '<=>':
-      ev = () => {
-        const x = a();
-        const y = b();
-        if (x === null || y === null) return x === y ? 1 : 0;
-        return cmpValues(x, y) === 0 ? 1 : 0;
-      };
-      break;
-    default: {
-      const test: (c: number) => boolean =
-        op === '<' ? (c) => c < 0 : op === '<=' ? (c) => c <= 0 : op === '>' ? (c) => c > 0 : (c) => c >= 0;
-      ev = () => {
-        const x = a();
-        if (x === null) return null;
-        const y = b();
-        if (y === null) return null;
-        return test(cmpValues(x, y)) ? 1 : 0;
-      };
-    }
+      return (c) => c !== 0;
+    case '<':
+      return (c) => c < 0;
+    case '<=':
+      return (c) => c <= 0;
+    case '>':
+      return (c) => c > 0;
+    default:
+      return (c) => c >= 0;
   }
-  return mk(T_INT, ev, [l, r], text, { cmp: { op, l, r } });
+}
+
+/**
+ * A side of a comparison on the scaled-integer fast path, at the comparison type's scale: a
+ * literal converted once, a column or arithmetic through its `num` (exec/scaled.ts).
+ */
+function compareSide(side: Bound, ct: SqlType): NumNode | undefined {
+  if (side.lit !== undefined) {
+    const c = converter(side.t, ct);
+    let v: unknown;
+    try {
+      v = side.lit.v === null || c === null ? side.lit.v : c(side.lit.v);
+    } catch {
+      return undefined;
+    }
+    return { k: 'const', x: numOfValue(v) };
+  }
+  const k = side.t.kind;
+  const n = numOf(side);
+  if (n === undefined) return undefined;
+  if (ct.kind === 'date') return k === 'date' ? n : undefined;
+  if (ct.kind === 'int') return k === 'int' ? n : undefined;
+  if (ct.kind !== 'dec') return undefined;
+  if (k === 'int') return scaledBy(n, pow10Num(ct.iscale));
+  if (k === 'dec') return scaledBy(n, pow10Num(ct.iscale - side.t.iscale));
+  return undefined;
+}
+
+/**
+ * The comparison on doubles when both sides have a fast path (INT, DECIMAL, DATE), or on strings
+ * directly for = and <> of two strings; `slow` (the exact path) answers whenever a side is NaN.
+ */
+function fastCompare(
+  op: string,
+  l: Bound,
+  r: Bound,
+  ct: SqlType,
+  slow: () => boolean | null,
+): (() => boolean | null) | undefined {
+  if (op === '<=>') return undefined;
+  if (ct.kind === 'str' && l.t.kind === 'str' && r.t.kind === 'str' && (op === '=' || op === '<>')) {
+    const le = l.ev;
+    const re = r.ev;
+    const eq = op === '=';
+    return () => {
+      const x = le();
+      if (x === null) return null;
+      const y = re();
+      if (y === null) return null;
+      return (x === y) === eq;
+    };
+  }
+  if (ct.kind !== 'int' && ct.kind !== 'dec' && ct.kind !== 'date') return undefined;
+  const a = compareSide(l, ct);
+  const b = compareSide(r, ct);
+  if (a === undefined || b === undefined) return undefined;
+  return compileCompare(op as CmpOp, a, b, slow);
 }
 
 export function bindArith(
@@ -153,15 +232,35 @@ export function bindArith(
   const f = a.f;
   const le = l.ev;
   const re = r.ev;
-  const ev: Ev = () => {
+  const exact: Ev = () => {
     const x = le();
     if (x === null) return null;
     const y = re();
     if (y === null) return null;
     return f(x, y);
   };
-  if (l.lit !== undefined && r.lit !== undefined) return literal(a.t, ev(), text);
-  return mk(a.t, ev, [l, r], text);
+  if (l.lit !== undefined && r.lit !== undefined) return literal(a.t, exact(), text);
+  const ln = numOf(l);
+  const rn = numOf(r);
+  const fast =
+    ln === undefined || rn === undefined
+      ? undefined
+      : makeNumArith(op, l.t.kind === 'null' ? T_INT : l.t, r.t.kind === 'null' ? T_INT : r.t, ln, rn);
+  if (fast === undefined || (a.t.kind === 'dec' ? fast.iscale !== a.t.iscale : a.t.kind !== 'int'))
+    return mk(a.t, exact, [l, r], text);
+  const num = compileNum(fast.num);
+  // the exact value when the fast path cannot vouch for it; one bigint at most otherwise
+  const ev: Ev =
+    a.t.kind === 'dec'
+      ? () => {
+          const x = num();
+          return !Number.isNaN(x) ? BigInt(x) : exact();
+        }
+      : () => {
+          const x = num();
+          return !Number.isNaN(x) ? x : exact();
+        };
+  return mk(a.t, ev, [l, r], text, { num: fast.num });
 }
 
 export function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound {

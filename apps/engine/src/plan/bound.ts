@@ -1,3 +1,4 @@
+import type { NumNode } from '../exec/scaled.js';
 import type { SqlType } from '../exec/types.js';
 import { Frame } from './scope.js';
 import type { Ev, RunState, Source } from './scope.js';
@@ -6,6 +7,13 @@ import type { Ev, RunState, Source } from './scope.js';
 export interface Bound {
   readonly t: SqlType;
   readonly ev: Ev;
+  /**
+   * INT, DECIMAL and DATE only, optional: how to compute the same value on the scaled-integer
+   * fast path (exec/scaled.ts), which steps aside to `ev` for NULL or beyond a safe integer.
+   */
+  readonly num?: NumNode;
+  /** Optional: the value's truth (MySQL's, NULL unknown) computed directly, for WHERE and ON. */
+  readonly truth?: () => boolean | null;
   /** Sources of the current block it reads (by Source.idx). */
   readonly refs: readonly number[];
   /** Reads a column of an enclosing block (correlated). */

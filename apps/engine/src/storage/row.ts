@@ -1,3 +1,4 @@
+import { generated } from '../internal/generated-code.js';
 import {
   decimalBytes,
   type FieldValue,
@@ -82,8 +83,6 @@ export class RowBuffer {
    * decodes only those. Set by {@link RowBuffer.wantOnly}.
    */
   want: Uint8Array | null = null;
-  /** One past the last wanted column. */
-  wantEnd = 0;
 
   constructor(columns: readonly StoredColumn[], kinds: Uint8Array = columnKinds(columns)) {
     this.columns = columns;
@@ -101,12 +100,10 @@ export class RowBuffer {
   /**
    * From the next decode on, read only the columns set in `mask` (shared, not copied; null: all).
    * The other fields then hold stale values: only for a buffer whose every reader reads no more.
+   * REQUIRES: `mask` does not change afterwards (the codec compiles a decoder per mask).
    */
   wantOnly(mask: Uint8Array | null): void {
     this.want = mask;
-    let e = 0;
-    if (mask !== null) for (let c = 0; c < mask.length; c++) if (mask[c] === 1) e = c + 1;
-    this.wantEnd = e;
   }
 
   /** Set field `c` from a convenience value (see {@link FieldValue}); validates against the type. */
@@ -286,6 +283,16 @@ export class RowCodec {
   /** Per DECIMAL column: the exact bound 10^p (a wide value must stay below it). */
   readonly #bigLimits: bigint[];
   readonly bitmapBytes: number;
+  /**
+   * Per column: its byte offset after the null bitmap when every column before it is NOT NULL
+   * and of fixed width (so it is the same in every record), else −1. A decode that wants only
+   * later columns starts at the first wanted one.
+   */
+  readonly #fixedOff: Int32Array;
+  /** Generated decoders of column masks (see {@link RowCodec.decode}), and the last one used. */
+  readonly #masked = new WeakMap<Uint8Array, MaskedDecode>();
+  #lastMask: Uint8Array | null = null;
+  #lastDecode: MaskedDecode | null = null;
   #out: Uint8Array = new Uint8Array(256);
   /** Views of `#out` by length: no allocation per row once a length was seen. */
   #views: Uint8Array[] = [];
@@ -325,6 +332,12 @@ export class RowCodec {
       }
     }
     this.bitmapBytes = (columns.length + 7) >> 3;
+    this.#fixedOff = new Int32Array(columns.length).fill(-1);
+    for (let c = 0, at = 0; c < columns.length; c++) {
+      this.#fixedOff[c] = at;
+      if (this.kinds[c] === K_TEXT || columns[c]!.nullable === true) break;
+      at += this.widths[c]!;
+    }
   }
 
   /**
@@ -404,7 +417,73 @@ export class RowCodec {
    */
   decode(bytes: Uint8Array, off: number, len: number, row: RowBuffer): void {
     const want = row.want;
-    const n = want === null ? this.columns.length : row.wantEnd;
+    if (want !== null) {
+      // a narrowed read: a decoder generated for the mask, with every offset, width and kind
+      // of the columns up to the last wanted one written into it
+      if (want !== this.#lastMask) {
+        let d = this.#masked.get(want);
+        if (d === undefined) {
+          d = this.#compileMasked(want);
+          this.#masked.set(want, d);
+        }
+        this.#lastMask = want;
+        this.#lastDecode = d;
+      }
+      this.#lastDecode!(bytes, off, row);
+      return;
+    }
+    this.#decodeAll(bytes, off, len, row);
+  }
+
+  /**
+   * The generated decoder of `mask` (its columns only, as {@link RowCodec.decode} describes): the
+   * loop of {@link RowCodec.#decodeAll} unrolled over the columns up to the last wanted one, the
+   * null-bit test kept for nullable columns only (a NOT NULL column is never stored NULL), the
+   * columns before the first wanted one stepped over at once when their offset is fixed.
+   */
+  #compileMasked(mask: Uint8Array): MaskedDecode {
+    let end = 0;
+    let first = -1;
+    for (let c = 0; c < mask.length && c < this.columns.length; c++)
+      if (mask[c] === 1) {
+        end = c + 1;
+        if (first < 0) first = c;
+      }
+    const lines: string[] = ['const nulls = row.nulls, nums = row.nums, isWide = row.isWide;', 'let l = 0;'];
+    let start = 0;
+    const at = first < 0 ? -1 : this.#fixedOff[first]!;
+    if (at >= 0) start = first;
+    lines.push(`let p = off + ${this.bitmapBytes + Math.max(at, 0)};`);
+    for (let c = start; c < end; c++) {
+      const w = this.widths[c]!;
+      const k = this.kinds[c]!;
+      const len = w === 1 ? 'bytes[p]' : '((bytes[p] << 8) | bytes[p + 1])';
+      let body: string;
+      if (mask[c] !== 1) body = k === K_TEXT ? `p += ${w} + ${len};` : `p += ${w};`;
+      else if (k === K_TEXT)
+        body = `l = ${len}; p += ${w}; row.src[${c}] = bytes; row.off[${c}] = p; row.len[${c}] = l; p += l;`;
+      else if (k === K_DOUBLE) body = `nums[${c}] = readDouble(bytes, p); p += 8;`;
+      else if (this.narrow[c] === 1) body = `nums[${c}] = ${intExpr(w)}; isWide[${c}] = 0; p += ${w};`;
+      else
+        body =
+          `{ const x = readInt(bytes, p, ${w}); if (Number.isSafeInteger(x)) { nums[${c}] = x; isWide[${c}] = 0; }` +
+          ` else { row.wide[${c}] = readBigInt(bytes, p, ${w}); isWide[${c}] = 1; } } p += ${w};`;
+      if (mask[c] === 1) body = `nulls[${c}] = 0; ${body}`;
+      if (this.columns[c]!.nullable === true)
+        body = `if ((bytes[off + ${c >> 3}] & ${1 << (c & 7)}) !== 0) { ${mask[c] === 1 ? `nulls[${c}] = 1;` : ''} } else { ${body} }`;
+      lines.push(body);
+    }
+    const src = `return function decodeMasked(bytes, off, row) {\n${lines.join('\n')}\n};`;
+    return generated<MaskedDecode>(['readInt', 'readBigInt', 'readDouble'], src, [
+      readInt,
+      readBigInt,
+      readDouble,
+    ]);
+  }
+
+  /** Every column of the record, its length checked (the loop the generated decoders unroll). */
+  #decodeAll(bytes: Uint8Array, off: number, len: number, row: RowBuffer): void {
+    const n = this.columns.length;
     const end = off + len;
     const kinds = this.kinds;
     const widths = this.widths;
@@ -419,10 +498,6 @@ export class RowCodec {
       }
       const w = widths[c]!;
       const k = kinds[c]!;
-      if (want !== null && want[c] === 0) {
-        p += k === K_TEXT ? w + (w === 1 ? bytes[p]! : (bytes[p]! << 8) | bytes[p + 1]!) : w;
-        continue;
-      }
       nulls[c] = 0;
       if (k === K_TEXT) {
         const l = w === 1 ? bytes[p]! : (bytes[p]! << 8) | bytes[p + 1]!;
@@ -454,9 +529,35 @@ export class RowCodec {
         p += w;
       }
     }
-    if (want === null && p !== end)
-      throw new RangeError(`row value is ${len} bytes, its fields take ${p - off}`);
+    if (p !== end) throw new RangeError(`row value is ${len} bytes, its fields take ${p - off}`);
   }
+}
+
+/** A decoder of one column mask, generated by RowCodec. */
+type MaskedDecode = (bytes: Uint8Array, off: number, row: RowBuffer) => void;
+
+/** An IEEE-754 binary64 stored big-endian at `b[p]`. */
+function readDouble(b: Uint8Array, p: number): number {
+  for (let i = 0; i < 8; i++) F64_BYTES[7 - i] = b[p + i]!;
+  return F64[0]!;
+}
+
+/** Source of {@link readInt} of width `w` at `bytes[p]`, inline (the generated decoders use it). */
+function intExpr(w: number): string {
+  const b = (i: number): string => (i === 0 ? 'bytes[p]' : `bytes[p + ${i}]`);
+  const word = (i: number): string =>
+    `(${b(i)} << 24) | (${b(i + 1)} << 16) | (${b(i + 2)} << 8) | ${b(i + 3)}`;
+  if (w === 4) return word(0);
+  if (w < 4) return `readInt(bytes, p, ${w})`;
+  const hi =
+    w === 8
+      ? word(0)
+      : w === 7
+        ? `((${b(0)} << 24) >> 8) | (${b(1)} << 8) | ${b(2)}`
+        : w === 6
+          ? `((${b(0)} << 24) >> 16) | ${b(1)}`
+          : `(${b(0)} << 24) >> 24`;
+  return `(${hi}) * 4294967296 + ((${word(w - 4)}) >>> 0)`;
 }
 
 function checkNumber(col: StoredColumn, kind: number, v: number, limit: number): void {
@@ -512,6 +613,21 @@ export function writeInt(o: Uint8Array, p: number, v: number, w: number): number
  */
 export function readInt(b: Uint8Array, p: number, w: number): number {
   if (w === 4) return (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!;
+  if (w > 4 && w <= 8) {
+    // the sign-extended high w − 4 bytes times 2^32 plus the low word: one rounding at most,
+    // in the sum, and only when the value is not a safe integer (which stays unsafe)
+    const q = p + w - 4;
+    const hi =
+      w === 7
+        ? ((b[p]! << 24) >> 8) | (b[p + 1]! << 8) | b[p + 2]!
+        : w === 8
+          ? (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!
+          : w === 6
+            ? ((b[p]! << 24) >> 16) | b[p + 1]!
+            : (b[p]! << 24) >> 24;
+    const lo = ((b[q]! << 24) | (b[q + 1]! << 16) | (b[q + 2]! << 8) | b[q + 3]!) >>> 0;
+    return hi * 4294967296 + lo;
+  }
   // sign-extend from the top byte; every partial value is smaller than the whole, so a safe
   // result was computed exactly, and an unsafe one stays unsafe after rounding
   let v = (b[p]! << 24) >> 24;
