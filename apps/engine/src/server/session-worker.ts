@@ -74,15 +74,26 @@ function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
         return status.withSums(c.p.session.globalCounters.values, () => c.p.handle(payload));
       return c.p.handle(payload);
     }
-    shared.writeLock();
+    writeLock();
     try {
       return c.p.handle(payload);
     } finally {
-      shared.writeUnlock();
+      writeUnlock();
     }
   } finally {
     shared.mdlSUnlock();
   }
+}
+
+/** Whether this thread holds the shared write mutex (a write statement runs). */
+let writing = false;
+function writeLock(): void {
+  shared.writeLock();
+  writing = true;
+}
+function writeUnlock(): void {
+  writing = false;
+  shared.writeUnlock();
 }
 
 /** Posts a command's reply to the main thread. */
@@ -156,6 +167,16 @@ function onMessage(m: ToWorker): void {
 try {
   db = attachDatabase(data.path, data.pool, data.pageSize);
   useLockTable(db, new LockTable(data.lockTable));
+  // statistics a read statement saves on first use go into the shared catalog: as a writer
+  db.writeGuard = <T>(fn: () => T): T => {
+    if (writing) return fn();
+    writeLock();
+    try {
+      return fn();
+    } finally {
+      writeUnlock();
+    }
+  };
   shared.mdlS();
   try {
     refresh();

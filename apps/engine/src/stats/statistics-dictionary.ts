@@ -62,6 +62,17 @@ export class StatisticsDictionary {
    * recalculated first when the modified-rows counter passed the threshold
    * ({@link changedTooMuch}).
    */
+  /**
+   * The cached statistics when {@link statistics} would return them without computing or saving
+   * anything, else undefined.
+   */
+  fresh(table: Table): TableStatistics | undefined {
+    const e = this.#cache.get(table.id);
+    if (e === undefined || e.indexKey !== indexKey(table)) return undefined;
+    const plan = statsPlan(this.settings(), this.options(table.id));
+    return changedTooMuch(table.statModifiedCounter, e.stats.rows, plan) ? undefined : e.stats;
+  }
+
   statistics(table: Table): TableStatistics {
     const settings = this.settings();
     const plan = statsPlan(settings, this.options(table.id));

@@ -631,9 +631,21 @@ export class Database implements StatisticsSource {
    */
   statistics(table: Table): TableStatistics {
     this.#checkOpen();
-    // a first use or an auto-recalc may save persistent statistics: one mtr
-    return this.#ddl(() => this.statisticsDictionary.statistics(table));
+    const fresh = this.statisticsDictionary.fresh(table);
+    if (fresh !== undefined) return fresh;
+    // a first use or an auto-recalc may save statistics into the catalog: one mtr, under the
+    // writers' guard (a read statement on a worker thread writes the shared catalog here)
+    const save = (): TableStatistics => this.#ddl(() => this.statisticsDictionary.statistics(table));
+    return this.writeGuard === null ? save() : this.writeGuard(save);
   }
+
+  /**
+   * Runs a write that a read statement makes (statistics saved on first use) under the mutex the
+   * writers of other threads hold; null when this thread is the only writer. Set by the session
+   * workers of `enginekit serve --threads N`; it runs `fn` at once when this thread holds the
+   * mutex already.
+   */
+  writeGuard: (<T>(fn: () => T) => T) | null = null;
 
   /**
    * Give a table chosen statistics, saved as persistent ones (MySQL: edit mysql.innodb_index_stats,
