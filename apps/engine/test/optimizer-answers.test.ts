@@ -10,6 +10,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { estimate, type EstimatorName } from '@enginekit/btree-sampler';
 import { generateTpch } from '@enginekit/tpch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graceHashTotals } from '../src/exec/grace-hash-stage.js';
 import { exactStatisticsSource } from '../src/plan/optimizer/exact-statistics-source.js';
 import { Database, loadTpch, type Session } from '../src/index.js';
 import type { StatisticsSource, TableStatistics } from '../src/storage/statistics.js';
@@ -177,6 +178,38 @@ describe('plans never change answers (TPC-H SF 0.01 against DuckDB)', () => {
         session.query('SET join_cache_level = DEFAULT');
         session.query('SET optimizer_switch = DEFAULT');
       }
+    }, 120_000);
+  }
+});
+
+describe('grace hash and sort-merge joins in place of BNLH (enginekit_hash_join_algorithm)', () => {
+  for (const algorithm of ['grace_hash', 'sort_merge'] as const) {
+    it(`${algorithm}: every query and variant at join_cache_level 4 gives DuckDB's rows`, () => {
+      const seen = new Set<string>();
+      const spillsBefore = graceHashTotals.spills;
+      let ran = 0;
+      let replaced = 0;
+      try {
+        apply({ level: 4, mrr: false, sortKeys: false, icp: true });
+        session.query(`SET enginekit_hash_join_algorithm = '${algorithm}'`);
+        // a small join buffer: grace hash's build sides go to partition files
+        session.query('SET join_buffer_size = 131072');
+        for (const q of TPCH_QUERIES) {
+          const before = checked.length;
+          ran += check(q, seen);
+          const name = algorithm === 'grace_hash' ? 'grace hash join' : 'sort-merge join';
+          if (checked.slice(before).some((c) => c.plan.includes(name))) replaced++;
+          expect(checked.slice(before).some((c) => c.plan.includes('BNLH join'))).toBe(false);
+        }
+      } finally {
+        session.query('SET enginekit_hash_join_algorithm = DEFAULT');
+        session.query('SET join_buffer_size = DEFAULT');
+        session.query('SET join_cache_level = DEFAULT');
+        session.query('SET optimizer_switch = DEFAULT');
+      }
+      expect(ran).toBeGreaterThan(0);
+      expect(replaced).toBeGreaterThan(5);
+      if (algorithm === 'grace_hash') expect(graceHashTotals.spills).toBeGreaterThan(spillsBefore);
     }, 120_000);
   }
 });

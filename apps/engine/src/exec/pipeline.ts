@@ -7,6 +7,7 @@ import {
   blockNestedLoopJoin,
   type JoinKey,
   type RowCodec,
+  sortMergeJoin,
 } from '@enginekit/join-algos';
 import { SqlError } from '../sql/errors.js';
 import type { Bound } from '../plan/bound.js';
@@ -16,6 +17,7 @@ import { comparisonType, converter, hashKey } from './compare.js';
 import { rescale } from './decimal.js';
 import type { StatusCounters } from './status.js';
 import { batchedKeyStage } from './batched-key-access.js';
+import { graceHashStage } from './grace-hash-stage.js';
 import { coveringScan, indexReadStep } from './index-read.js';
 import { StageTimer } from './stage-timer.js';
 import { truthOf } from './truth.js';
@@ -262,6 +264,7 @@ export function buildPipeline(
     const blockStage = (kk: number, ikeys: unknown[]) => {
       let pending: unknown[][] = [];
       let pkeys: unknown[] = [];
+      const wholeOuter = st.access.kind === 'hash' && st.join?.hashAlgorithm !== undefined;
       let bytes = 0;
       const outerSlots = usedSlotsBefore(stages, kk);
       const sizeOf = (snap: unknown[]): number => {
@@ -318,9 +321,40 @@ export function buildPipeline(
           if (!postOk()) return;
           if (!next()) throw STOP;
         };
+        const hashAlgorithm = st.join?.hashAlgorithm;
         try {
-          if (st.access.kind === 'hash') blockNestedLoopHashJoin(spec, out);
-          else blockNestedLoopJoin(spec, out);
+          if (st.access.kind !== 'hash') blockNestedLoopJoin(spec, out);
+          else if (hashAlgorithm === 'sort_merge') sortMergeJoin(spec, out);
+          else if (hashAlgorithm === 'grace_hash') {
+            const putRows = (o: unknown[], i: unknown[] | null): void => {
+              frame.v = o;
+              if (i === null) nullExtend();
+              else copyIn(i);
+            };
+            graceHashStage({
+              type: spec.type,
+              outer: batch,
+              outerKeys: keys,
+              inner,
+              innerKeys: ikeys,
+              memoryBudget: stageBuffer,
+              condition: (o, i) => {
+                putRows(o, i);
+                if (actual === undefined) return passes();
+                actual.rows++;
+                const ok = passes();
+                if (ok) actual.passed++;
+                return ok;
+              },
+              emit: (o, i) => {
+                if (run.cancelled)
+                  throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+                putRows(o, i);
+                if (!postOk()) return;
+                if (!next()) throw STOP;
+              },
+            });
+          } else blockNestedLoopHashJoin(spec, out);
         } catch (e) {
           if (e === STOP) return false;
           throw e;
@@ -335,7 +369,8 @@ export function buildPipeline(
           pending.push(snap);
           pkeys.push(key === undefined ? null : key);
           bytes += sizeOf(snap);
-          if (bytes >= stageBuffer) return flush();
+          // grace hash and sort-merge join all outer rows at once (grace hash bounds its build side)
+          if (bytes >= stageBuffer && !wholeOuter) return flush();
           return true;
         },
         flush,

@@ -43,6 +43,8 @@ export interface KeyPart {
 /** The join buffer a stage got (MariaDB's JOIN_CACHE), or `none`. */
 export interface StageJoin {
   readonly algorithm: 'none' | 'BNL' | 'BNLH' | 'BKA' | 'BKAH';
+  /** BNLH: run as join-algos' grace hash or sort-merge join instead (`enginekit_hash_join_algorithm`). */
+  readonly hashAlgorithm?: 'grace_hash' | 'sort_merge';
   readonly incremental: boolean;
   /** Bytes of its buffer (0 for `none`). */
   readonly bufferBytes: number;

@@ -72,6 +72,13 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   collation_connection: { kind: 'str', def: 'utf8mb4_bin' },
   div_precision_increment: { kind: 'int', def: 4, min: 0, max: 30 },
   eq_range_index_dive_limit: { kind: 'int', def: 10, min: 0, max: 4294967295 },
+  /**
+   * Not a MySQL/MariaDB variable: which algorithm runs a join MariaDB would run by BNLH (its hashed
+   * join buffer, `join_cache_level` 3–4 and 7–8 where BKA does not apply). `bnlh` is MariaDB's;
+   * `grace_hash` builds a hash table of the inner table instead, spilling both sides to partition
+   * files past `join_buffer_size`; `sort_merge` sorts both sides by the join key and merges them.
+   */
+  enginekit_hash_join_algorithm: { kind: 'enum', def: 'bnlh', values: ['bnlh', 'grace_hash', 'sort_merge'] },
   expand_fast_index_creation: { kind: 'bool', def: 0 },
   innodb_buffer_pool_size: { kind: 'int', def: 134217728, readOnly: true, globalOnly: true },
   innodb_buffer_pool_instances: { kind: 'int', def: 1, readOnly: true, globalOnly: true },

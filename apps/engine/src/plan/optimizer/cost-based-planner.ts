@@ -7,6 +7,7 @@ import {
   type PlannedStage,
   type Planner,
   type StageExplain,
+  type StageJoin,
 } from '../planner.js';
 import type { Source } from '../scope.js';
 import type { AccessChoice, ConsideredAccess } from './access-path.js';
@@ -147,12 +148,14 @@ function assemble(
       else if (a.kind === 'ref') join = { ...join, algorithm: 'none', bufferBytes: 0 };
       else join = { ...join, algorithm: 'BNL' };
     }
+    const hashAlgorithm = settings.hashJoinAlgorithm;
+    if (join.algorithm === 'BNLH' && hashAlgorithm !== 'bnlh') join = { ...join, hashAlgorithm };
     let extraText =
       join.algorithm === 'none'
         ? ''
-        : join.algorithm === buffers[p]!.join.algorithm
+        : join.algorithm === buffers[p]!.join.algorithm && join.hashAlgorithm === undefined
           ? extraJoin
-          : `Using join buffer (${join.incremental ? 'incremental' : 'flat'}, ${join.algorithm} join)`;
+          : `Using join buffer (${join.incremental ? 'incremental' : 'flat'}, ${joinName(join)} join)`;
     let indexRead = planIndexRead(d.info, a, access, join.algorithm, d.match, settings);
     // a multi-part range is read through the index reader even with nothing pushed
     if (indexRead === undefined && access.kind === 'range' && access.intervals !== undefined)
@@ -415,4 +418,11 @@ function traceStep(
       })),
     },
   };
+}
+
+/** The join's name in EXPLAIN's "Using join buffer (…, NAME join)". */
+function joinName(join: StageJoin): string {
+  if (join.hashAlgorithm === 'grace_hash') return 'grace hash';
+  if (join.hashAlgorithm === 'sort_merge') return 'sort-merge';
+  return join.algorithm;
 }

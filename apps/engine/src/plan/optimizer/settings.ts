@@ -17,11 +17,16 @@ export interface OptimizerSettings {
   readonly join_buffer_size: number;
   readonly join_buffer_space_limit: number;
   readonly mrr_buffer_size: number;
+  /** What runs a BNLH join: MariaDB's BNLH, or join-algos' grace hash or sort-merge join. */
+  readonly hashJoinAlgorithm: HashJoinAlgorithm;
   /** `optimizer_switch` as flag → on. */
   readonly switches: Readonly<Record<string, boolean>>;
   /** When set, the search writes what it considered here (`optimizer_trace`). */
   readonly trace?: OptimizerTrace;
 }
+
+/** `enginekit_hash_join_algorithm`'s values. */
+export type HashJoinAlgorithm = 'bnlh' | 'grace_hash' | 'sort_merge';
 
 /** Parse `optimizer_switch`'s `flag=on,flag=off,…` text. */
 export function parseSwitches(text: string): Record<string, boolean> {
@@ -48,6 +53,7 @@ export function settingsFrom(
     join_buffer_size: Number(get('join_buffer_size')),
     join_buffer_space_limit: Number(get('join_buffer_space_limit')),
     mrr_buffer_size: Number(get('mrr_buffer_size')),
+    hashJoinAlgorithm: String(get('enginekit_hash_join_algorithm')) as HashJoinAlgorithm,
     switches: parseSwitches(String(get('optimizer_switch'))),
     ...(trace === undefined ? {} : { trace }),
   };
