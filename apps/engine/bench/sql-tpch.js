@@ -230,10 +230,15 @@ try {
   const scanning = main && (only === undefined || only === 'scan');
   const ls = scanning && peers ? await timeRuns(() => scanLite.get(), runs) : undefined;
   const ds = scanning && peers ? await timeRuns(() => duck.runAndReadAll(scanSql), runs) : undefined;
+  // enginekit plans the count as a covering scan of i_l_orderkey_quantity (type index, as
+  // MariaDB): the table scan is timed with the index ignored, the planned one beside it
+  const tableScanSql = scanSql.replace('from lineitem', 'from lineitem ignore index (i_l_orderkey_quantity)');
   let es;
+  let ei;
   if (ek !== undefined && scanning) {
     try {
-      es = await timeRuns(() => ek.session.query(scanSql), runs);
+      es = await timeRuns(() => ek.session.query(tableScanSql), runs);
+      ei = await timeRuns(() => ek.session.query(scanSql), runs);
     } catch (err) {
       console.log(`enginekit scan: ${err.message}`);
     }
@@ -243,7 +248,8 @@ try {
   const scan = [
     `| full scan of lineitem (${scanRows} rows), \`${scanSql}\` | rows/s | ms (CPU) |`,
     '|---|---:|---:|',
-    `| enginekit | ${rps(es)} | ${ms(es)} |`,
+    `| enginekit, table scan (\`ignore index (i_l_orderkey_quantity)\`) | ${rps(es)} | ${ms(es)} |`,
+    `| enginekit, as planned (covering scan of i_l_orderkey_quantity) | ${rps(ei)} | ${ms(ei)} |`,
     `| SQLite | ${rps(ls)} | ${ms(ls)} |`,
     `| DuckDB 1 thread | ${rps(ds)} | ${ms(ds)} |`,
   ];
