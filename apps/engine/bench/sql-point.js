@@ -8,6 +8,7 @@
 //   ENGINE_BENCH_ROWS=100000 ENGINE_BENCH_QUERIES=200000 node bench/sql-point.js
 import { loadavg } from 'node:os';
 import Sqlite from 'better-sqlite3';
+import { CREATE, INDEX, sbtestRandom } from './sbtest-shape.js';
 import { Database } from '../dist/index.js';
 
 const loadAverage = () =>
@@ -21,27 +22,7 @@ const batch = 1000;
 // a pool that holds the whole table (about 300 MB at 1M rows), as SQLite's :memory: database does
 const poolBytes = Number(process.env.ENGINE_BENCH_POOL_MB ?? 1024) * 1024 * 1024;
 
-// xorshift32, seeded: the same table every run
-let state = 0x9e3779b9;
-const next = () => {
-  state ^= state << 13;
-  state ^= state >>> 17;
-  state ^= state << 5;
-  return state >>> 0;
-};
-const digits = (groups) => {
-  const parts = [];
-  for (let g = 0; g < groups; g++) {
-    let s = '';
-    for (let d = 0; d < 11; d++) s += String(next() % 10);
-    parts.push(s);
-  }
-  return parts.join('-');
-};
-
-const CREATE = `CREATE TABLE sbtest1 (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',
-  pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id))`;
-const INDEX = 'CREATE INDEX k_1 ON sbtest1 (k)';
+const { next, digits } = sbtestRandom();
 const POINT = 'SELECT c FROM sbtest1 WHERE id=?';
 
 const lite = new Sqlite(':memory:');

@@ -13,6 +13,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Sqlite from 'better-sqlite3';
+import { CREATE, INDEX, sbtestRandom } from './sbtest-shape.js';
 
 const dist = process.env.ENGINE_BENCH_DIST;
 const { Database } = await import(
@@ -29,27 +30,7 @@ const passes = Number(process.env.ENGINE_BENCH_PASSES ?? 5);
 const rangeSize = 100;
 const batch = 1000;
 
-// xorshift32, seeded: the same table and the same parameters every run
-let state = 0x9e3779b9;
-const next = () => {
-  state ^= state << 13;
-  state ^= state >>> 17;
-  state ^= state << 5;
-  return state >>> 0;
-};
-const digits = (groups) => {
-  const parts = [];
-  for (let g = 0; g < groups; g++) {
-    let s = '';
-    for (let d = 0; d < 11; d++) s += String(next() % 10);
-    parts.push(s);
-  }
-  return parts.join('-');
-};
-
-const CREATE = `CREATE TABLE sbtest1 (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',
-  pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id))`;
-const INDEX = 'CREATE INDEX k_1 ON sbtest1 (k)';
+const { next, digits } = sbtestRandom();
 
 // sysbench 1.0.20 oltp_common.lua's statements (point_selects, simple_ranges, sum_ranges,
 // order_ranges, distinct_ranges) and how many of each one oltp_read_only transaction sends

@@ -823,64 +823,35 @@ export class Table {
       }
       return false;
     };
-    let total = 0;
     try {
-      for (const r of ranges) {
-        counts[fullScan ? H_READ_FIRST : H_READ_KEY]!++;
-        let started = false;
-        let returned = 0;
-        let stopped = false;
-        const lo = r.lo;
-        const hi = r.hi;
-        ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl, vo, vl) => {
-          if (!started) {
-            if (r.loExclusive && startsWith(b, ko, kl, lo)) return true;
-            started = true;
+      return this.#eachInRanges(ix, ranges, check, fullScan, (b, ko, kl, vo, vl) => {
+        counts[H_ROWS_READ]!++;
+        if (ix.primary) {
+          if (h !== null) h.read(this, b, ko, kl);
+          if (indexOnly) go = fn(null);
+          else {
+            codec.decode(b, vo, vl, row);
+            go = fn(row);
           }
-          if (hi !== null) {
-            const c = comparePrefix(b, ko, kl, hi);
-            if (c > 0 || (c === 0 && !r.hiInclusive)) return false;
-          }
-          if (check !== null && !check(b, ko, kl)) return true;
-          if (returned > 0) counts[H_READ_NEXT]!++;
-          returned++;
-          counts[H_ROWS_READ]!++;
-          if (ix.primary) {
-            if (h !== null) h.read(this, b, ko, kl);
-            if (indexOnly) go = fn(null);
-            else {
-              codec.decode(b, vo, vl, row);
-              go = fn(row);
-            }
-          } else if (indexOnly) {
-            // no row to fetch: the primary key is rebuilt only for a transaction's lock
-            if (h !== null) {
-              pk = this.#pkOfEntry(ix, b, ko, kl);
-              h.read(this, pk, 0, pk.length);
-            }
-            go = fn(null);
-          } else {
+        } else if (indexOnly) {
+          // no row to fetch: the primary key is rebuilt only for a transaction's lock
+          if (h !== null) {
             pk = this.#pkOfEntry(ix, b, ko, kl);
-            if (h !== null) h.read(this, pk, 0, pk.length);
-            found = false;
-            clustered.forEachRangeRaw(pk, null, fetch);
-            if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
+            h.read(this, pk, 0, pk.length);
           }
-          if (go === false) {
-            stopped = true;
-            return false;
-          }
-          return !r.unique;
-        });
-        total += returned;
-        if (stopped) break;
-        // the call that finds the end of the range (none after a unique point's one row)
-        if (returned > 0 && !r.unique) counts[H_READ_NEXT]!++;
-      }
+          go = fn(null);
+        } else {
+          pk = this.#pkOfEntry(ix, b, ko, kl);
+          if (h !== null) h.read(this, pk, 0, pk.length);
+          found = false;
+          clustered.forEachRangeRaw(pk, null, fetch);
+          if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
+        }
+        return go !== false;
+      });
     } finally {
       this.#depth--;
     }
-    return total;
   }
 
   /**
@@ -901,16 +872,38 @@ export class Table {
       const enc = this.primary.encoder;
       return this.#consistentRanges(cr, ix, ranges, check, (row) => fn(enc.encode(row)));
     }
+    return this.#eachInRanges(
+      ix,
+      ranges,
+      check,
+      false,
+      (b, ko, kl) => fn(ix.primary ? b.subarray(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl)) !== false,
+    );
+  }
+
+  /**
+   * The entries of `ranges` that `check` accepts, in index order, each given to `visit` (false:
+   * stop). Counts as {@link readRanges} says: Handler_read_key (Handler_read_first for
+   * `fullScan`) per range, Handler_read_next per further entry returned and once for the call
+   * that finds a range's end, none after a unique point's one row. Returns the entries visited.
+   */
+  #eachInRanges(
+    ix: TableIndex,
+    ranges: readonly KeyRange[],
+    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
+    fullScan: boolean,
+    visit: (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => boolean,
+  ): number {
     const counts = this.#stats.counts;
     let total = 0;
     for (const r of ranges) {
-      counts[H_READ_KEY]!++;
+      counts[fullScan ? H_READ_FIRST : H_READ_KEY]!++;
       let started = false;
       let returned = 0;
       let stopped = false;
       const lo = r.lo;
       const hi = r.hi;
-      ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl) => {
+      ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl, vo, vl) => {
         if (!started) {
           if (r.loExclusive && startsWith(b, ko, kl, lo)) return true;
           started = true;
@@ -922,8 +915,7 @@ export class Table {
         if (check !== null && !check(b, ko, kl)) return true;
         if (returned > 0) counts[H_READ_NEXT]!++;
         returned++;
-        const go = fn(ix.primary ? b.subarray(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl));
-        if (go === false) {
+        if (!visit(b, ko, kl, vo, vl)) {
           stopped = true;
           return false;
         }
@@ -931,6 +923,7 @@ export class Table {
       });
       total += returned;
       if (stopped) break;
+      // the call that finds the end of the range (none after a unique point's one row)
       if (returned > 0 && !r.unique) counts[H_READ_NEXT]!++;
     }
     return total;
