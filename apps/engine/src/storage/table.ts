@@ -694,22 +694,7 @@ export class Table {
   ): number {
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
-    const codec = this.codec;
-    const clustered = this.primary.tree;
-    const h = txnHooks.current;
-    // The clustered record of a secondary entry is read in place too (get() would copy it): the
-    // first entry >= pk is the row when its key equals pk; fn runs while its page is fixed.
-    let pk: Uint8Array = EMPTY;
-    let found = false;
-    let go: boolean | undefined;
-    const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
-      if (kl === pk.length && startsWith(b, ko, kl, pk)) {
-        found = true;
-        codec.decode(b, vo, vl, row);
-        go = fn(row);
-      }
-      return false;
-    };
+    const read = this.#entryReader(ix, row, fn, false);
     let n = 0;
     let steps = 0;
     let ended = false;
@@ -723,19 +708,7 @@ export class Table {
         return false;
       }
       n++;
-      counts[H_ROWS_READ]!++;
-      if (ix.primary) {
-        if (h !== null) h.read(this, b, ko, kl);
-        codec.decode(b, vo, vl, row);
-        go = fn(row);
-      } else {
-        pk = this.#pkOfEntry(ix, b, ko, kl);
-        if (h !== null) h.read(this, pk, 0, pk.length);
-        found = false;
-        clustered.forEachRangeRaw(pk, null, fetch);
-        if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
-      }
-      if (go === false) {
+      if (read(b, ko, kl, vo, vl) === false) {
         ended = true;
         return false;
       }
@@ -808,47 +781,15 @@ export class Table {
     const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
     // a reused buffer: another reader of this table (a subquery) may have narrowed it
     row.wantOnly(null);
-    const counts = this.#stats.counts;
-    const codec = this.codec;
-    const clustered = this.primary.tree;
-    const h = txnHooks.current;
-    let pk: Uint8Array = EMPTY;
-    let found = false;
-    let go: boolean | undefined;
-    const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
-      if (kl === pk.length && startsWith(b, ko, kl, pk)) {
-        found = true;
-        codec.decode(b, vo, vl, row);
-        go = fn(row);
-      }
-      return false;
-    };
     try {
-      return this.#eachInRanges(ix, ranges, check, fullScan, (b, ko, kl, vo, vl) => {
-        counts[H_ROWS_READ]!++;
-        if (ix.primary) {
-          if (h !== null) h.read(this, b, ko, kl);
-          if (indexOnly) go = fn(null);
-          else {
-            codec.decode(b, vo, vl, row);
-            go = fn(row);
-          }
-        } else if (indexOnly) {
-          // no row to fetch: the primary key is rebuilt only for a transaction's lock
-          if (h !== null) {
-            pk = this.#pkOfEntry(ix, b, ko, kl);
-            h.read(this, pk, 0, pk.length);
-          }
-          go = fn(null);
-        } else {
-          pk = this.#pkOfEntry(ix, b, ko, kl);
-          if (h !== null) h.read(this, pk, 0, pk.length);
-          found = false;
-          clustered.forEachRangeRaw(pk, null, fetch);
-          if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
-        }
-        return go !== false;
-      });
+      const read = this.#entryReader(ix, row, fn, indexOnly);
+      return this.#eachInRanges(
+        ix,
+        ranges,
+        check,
+        fullScan,
+        (b, ko, kl, vo, vl) => read(b, ko, kl, vo, vl) !== false,
+      );
     } finally {
       this.#depth--;
     }
@@ -879,6 +820,61 @@ export class Table {
       false,
       (b, ko, kl) => fn(ix.primary ? b.subarray(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl)) !== false,
     );
+  }
+
+  /**
+   * What a read does with each index entry it returns: count Innodb_rows_read, take the row's
+   * lock (a transaction's read hook), and give `fn` the row, decoded in place from a clustered
+   * entry or from the clustered record a secondary entry points to (read while its page is
+   * fixed: no copy). With `indexOnly`, `fn` gets null and no row is fetched (the primary key of a
+   * secondary entry is rebuilt only for the lock). Returns `fn`'s answer.
+   */
+  #entryReader<R extends RowBuffer | null>(
+    ix: TableIndex,
+    row: RowBuffer,
+    fn: (row: R) => boolean | undefined,
+    indexOnly: boolean,
+  ): (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => boolean | undefined {
+    const counts = this.#stats.counts;
+    const codec = this.codec;
+    const clustered = this.primary.tree;
+    const h = txnHooks.current;
+    const give = fn as (row: RowBuffer | null) => boolean | undefined;
+    let pk: Uint8Array = EMPTY;
+    let found = false;
+    let go: boolean | undefined;
+    // the first clustered entry >= pk is the row when its key equals pk
+    const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
+      if (kl === pk.length && startsWith(b, ko, kl, pk)) {
+        found = true;
+        codec.decode(b, vo, vl, row);
+        go = give(row);
+      }
+      return false;
+    };
+    return (b, ko, kl, vo, vl) => {
+      counts[H_ROWS_READ]!++;
+      if (ix.primary) {
+        if (h !== null) h.read(this, b, ko, kl);
+        if (indexOnly) return give(null);
+        codec.decode(b, vo, vl, row);
+        return give(row);
+      }
+      if (indexOnly) {
+        if (h !== null) {
+          pk = this.#pkOfEntry(ix, b, ko, kl);
+          h.read(this, pk, 0, pk.length);
+        }
+        return give(null);
+      }
+      pk = this.#pkOfEntry(ix, b, ko, kl);
+      if (h !== null) h.read(this, pk, 0, pk.length);
+      found = false;
+      go = undefined;
+      clustered.forEachRangeRaw(pk, null, fetch);
+      if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
+      return go;
+    };
   }
 
   /**
