@@ -30,7 +30,11 @@ const dir = mkdtempSync(join(tmpdir(), 'engine-storage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const fresh = (): string => join(dir, `db${n++}.ekdb`);
-const SMALL = { innodb_page_size: 4096, innodb_buffer_pool_size: 2 << 20 } as const;
+const SMALL = {
+  innodb_page_size: 4096,
+  innodb_buffer_pool_size: 2 << 20,
+  innodb_log_file_size: 1 << 20,
+} as const;
 
 const SCHEMA: TableSchema = {
   name: 't',

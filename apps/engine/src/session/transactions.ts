@@ -15,6 +15,7 @@ import {
 import { recordDeadlock } from './innodb-txn-status.js';
 import type { QueryResult } from './result.js';
 import type { Session } from './session.js';
+import { storageError } from './storage-errors.js';
 
 /**
  * Returned instead of a result (thrown) by a server session's statement that met a conflicting
@@ -251,7 +252,7 @@ export class SessionTransactions {
     }
     if (!(err instanceof LockWaitSignal)) {
       if (!trx.explicit) trx.rollback();
-      return err;
+      return storageError(err);
     }
     if (err.deadlock) return this.#deadlocked(err.what);
     if (!this.asyncWaits) {

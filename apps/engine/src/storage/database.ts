@@ -37,6 +37,7 @@ import {
   PAGE_TYPE_DB_HEADER,
   probeHeader,
 } from './header.js';
+import { ExtendingDevice } from './file-extend.js';
 import { columnKinds } from './row.js';
 import {
   createDurable,
@@ -88,6 +89,16 @@ export interface DatabaseOptions extends DurabilityOptions {
    */
   readonly latches?: 'atomic' | 'legacy';
 }
+
+/** What {@link Database} restores when a DDL step fails: its table objects and next ids. */
+interface SavedState {
+  readonly tables: Map<string, Table>;
+  readonly nextTable: number;
+  readonly nextIndex: number;
+}
+
+/** Name prefix of the copy a copying ALTER TABLE builds before swapping it in. */
+export const ALTER_COPY_PREFIX = '#alter-';
 
 /** First index id given to user indexes (1–4 are the dictionary trees). */
 const FIRST_USER_INDEX_ID = 16;
@@ -163,8 +174,8 @@ export class Database implements StatisticsSource {
     if (existsSync(path) && statSync(path).size > 0)
       throw new RangeError(`path: ${path} already exists; open it, or remove it first`);
     const pageSize = checkInnodbPageSize(options.innodb_page_size ?? 16384);
-    const { pool, device, durable } = openPool(path, pageSize, options, true);
-    const store = storeOf(pool, durable);
+    const { pool, device, data, durable } = openPool(path, pageSize, options, true);
+    const store = storeOf(pool, durable, data);
     store.begin();
     let catalog: Catalog;
     try {
@@ -238,8 +249,8 @@ export class Database implements StatisticsSource {
     checkPath(path);
     if (!existsSync(path)) throw new RangeError(`path: ${path} does not exist`);
     const pageSize = probeHeader(path);
-    const { pool, device, durable, afterLsn } = openPool(path, pageSize, options, false);
-    const store = storeOf(pool, durable);
+    const { pool, device, data, durable, afterLsn } = openPool(path, pageSize, options, false);
+    const store = storeOf(pool, durable, data);
     try {
       const f = pool.fix(0, 0, 1);
       const base = f * pageSize;
@@ -285,6 +296,7 @@ export class Database implements StatisticsSource {
       );
       db.#loadTables();
       if (durable !== null) db.#afterRecovery(durable, options.onRecoveredUndo);
+      db.#dropOrphans();
       return db;
     } catch (e) {
       try {
@@ -311,7 +323,7 @@ export class Database implements StatisticsSource {
       Catalog.open(pool, readRoots(path, pool).roots),
       0,
       0,
-      storeOf(pool, null),
+      storeOf(pool, null, null),
       null,
       null,
     );
@@ -468,10 +480,10 @@ export class Database implements StatisticsSource {
     const t = this.table(name);
     this.#ddl(() => {
       this.catalog.dropTable(t.id);
+      this.#tables.delete(name);
       this.#writeHeader();
     });
     this.statisticsDictionary.forget(t.id);
-    this.#tables.delete(name);
   }
 
   /** RENAME TABLE: the same trees under a new name. */
@@ -479,10 +491,6 @@ export class Database implements StatisticsSource {
     this.#checkOpen();
     const old = this.table(from);
     if (this.#tables.has(to)) throw new RangeError(`to: table '${to}' already exists`);
-    this.#ddl(() => {
-      this.catalog.putTable(old.id, to, old.rows, old.columns.length);
-      this.#writeHeader();
-    });
     const table = new Table(
       old.id,
       to,
@@ -493,8 +501,12 @@ export class Database implements StatisticsSource {
       this.store,
     );
     table.statModifiedCounter = old.statModifiedCounter;
-    this.#tables.delete(from);
-    this.#tables.set(to, table);
+    this.#ddl(() => {
+      this.catalog.putTable(old.id, to, old.rows, old.columns.length);
+      this.#tables.delete(from);
+      this.#tables.set(to, table);
+      this.#writeHeader();
+    });
     return table;
   }
 
@@ -504,10 +516,6 @@ export class Database implements StatisticsSource {
     const old = this.table(tableName);
     const ix = old.index(indexName);
     if (ix.primary) throw new RangeError('indexName: the primary key cannot be dropped');
-    this.#ddl(() => {
-      this.catalog.dropIndex(old.id, ix.id);
-      this.#writeHeader();
-    });
     const table = new Table(
       old.id,
       old.name,
@@ -518,7 +526,11 @@ export class Database implements StatisticsSource {
       this.store,
     );
     table.statModifiedCounter = old.statModifiedCounter;
-    this.#tables.set(old.name, table);
+    this.#ddl(() => {
+      this.catalog.dropIndex(old.id, ix.id);
+      this.#tables.set(old.name, table);
+      this.#writeHeader();
+    });
     return table;
   }
 
@@ -533,42 +545,64 @@ export class Database implements StatisticsSource {
   }
 
   /**
-   * CREATE INDEX as one crash-safe step: the index's tree is created and filled by `build` without
-   * redo (InnoDB's bulk index build), written to the data file, and only then entered in the
-   * dictionary by a logged mini-transaction, so a crash leaves the table without the index or with
-   * the whole index. `build` gets the new table object and index (e.g. `buildIndexFromTable`).
-   * Without a redo log this is {@link addIndexDefinition} followed by `build`. A failing build
-   * leaves the table as it was.
+   * CREATE INDEX as one crash-safe step: see {@link alterIndexes}, with one index to add and none
+   * to drop. Returns the new table object.
    */
   addIndex(tableName: string, def: IndexDef, build: (table: Table, index: TableIndex) => void): Table {
+    return this.alterIndexes(tableName, [def], [], (table, added) => build(table, added[0]!));
+  }
+
+  /**
+   * ALTER TABLE's in-place index changes as one step: the trees of `add` are created and filled by
+   * `build` (given the new table object and the new indexes) outside the dictionary — without redo
+   * when there is a log, as InnoDB's bulk index build — then written to the data file, and only
+   * then one logged mini-transaction enters them in the dictionary and removes `drop` (index
+   * names). Until that mtr no reader sees the new trees, and a crash leaves the table with all of
+   * its old indexes or all of the new ones. Any failure (a duplicate key in a UNIQUE build, a full
+   * disk or temp directory, a bad name) leaves the dictionary, this object and the table as they
+   * were. Returns the new table object (the old one must not be used afterwards).
+   */
+  alterIndexes(
+    tableName: string,
+    add: readonly IndexDef[],
+    drop: readonly string[],
+    build: (table: Table, added: readonly TableIndex[]) => void,
+  ): Table {
     this.#checkOpen();
-    if (this.redo === null) {
-      const { table, index } = this.addIndexDefinition(tableName, def);
-      try {
-        build(table, index);
-      } catch (e) {
-        this.dropIndex(tableName, def.name);
-        throw e;
-      }
-      return table;
-    }
     const old = this.table(tableName);
-    const { table, index } = this.store.unlogged(() => {
-      const r = this.#addIndexDefinition(tableName, def, false);
-      build(r.table, r.index);
-      return r;
-    }) as { table: Table; index: TableIndex };
+    const dropped = drop.map((n) => old.index(n));
+    for (const ix of dropped) if (ix.primary) throw new RangeError('drop: the primary key cannot be dropped');
+    const saved = this.#saveState();
+    let table: Table;
+    const added: TableIndex[] = [];
     try {
-      this.pool.flushAll();
+      const define = (): void => {
+        for (const def of add) {
+          const r = this.#addIndexDefinition(tableName, def, false);
+          added.push(r.index);
+        }
+        table = this.table(tableName);
+        if (added.length > 0) build(table, added);
+      };
+      if (this.redo === null) define();
+      else {
+        this.store.unlogged(define);
+        if (added.length > 0) this.pool.flushAll();
+      }
+      const kept = [table!.primary, ...table!.secondary.filter((x) => !dropped.includes(x))];
+      const next = new Table(old.id, old.name, old.columns, kept, old.rows, this.handler, this.store);
+      next.statModifiedCounter = old.statModifiedCounter;
       this.#ddl(() => {
-        this.catalog.putIndex(old.id, entryOf(index));
+        for (const ix of added) this.catalog.putIndex(old.id, entryOf(ix));
+        for (const ix of dropped) this.catalog.dropIndex(old.id, ix.id);
+        this.#tables.set(old.name, next);
         this.#writeHeader();
       });
+      return next;
     } catch (e) {
-      this.#tables.set(old.name, old);
+      this.#restoreState(saved);
       throw e;
     }
-    return table;
   }
 
   #addIndexDefinition(
@@ -704,18 +738,45 @@ export class Database implements StatisticsSource {
     return this.#ddl(fn);
   }
 
+  /**
+   * Runs `fn` as one mini-transaction. On any error — in `fn`, or the log refusing the mtr at
+   * commit — the pages go back (the mtr's rollback) and so does this object's own state (the
+   * table objects, the next table and index ids): a failed DDL statement leaves the dictionary,
+   * the in-memory objects and the file as they were.
+   */
   #ddl<T>(fn: () => T): T {
     const m = this.store;
+    const saved = this.#saveState();
     m.begin();
     let r: T;
     try {
       r = fn();
     } catch (e) {
       m.rollback();
+      this.#restoreState(saved);
       throw e;
     }
-    m.commit();
+    try {
+      m.commit();
+    } catch (e) {
+      this.#restoreState(saved);
+      throw e;
+    }
     return r;
+  }
+
+  #saveState(): SavedState {
+    return { tables: new Map(this.#tables), nextTable: this.#nextTableId, nextIndex: this.#nextIndexId };
+  }
+
+  #restoreState(s: SavedState): void {
+    // cached statistics of table objects made by the failed step go with them
+    for (const t of this.#tables.values())
+      if (s.tables.get(t.name) !== t) this.statisticsDictionary.forget(t.id);
+    this.#tables.clear();
+    for (const [k, v] of s.tables) this.#tables.set(k, v);
+    this.#nextTableId = s.nextTable;
+    this.#nextIndexId = s.nextIndex;
   }
 
   /**
@@ -791,6 +852,15 @@ export class Database implements StatisticsSource {
     this.#cleaner?.start();
   }
 
+  /**
+   * Drops what an interrupted copying ALTER TABLE left: its copy (`#alter-<table>`) is complete
+   * only once the statement's last mini-transaction swaps it in, so one found at open is a
+   * crash's leftover (InnoDB drops its `#sql-` tables at startup the same way).
+   */
+  #dropOrphans(): void {
+    for (const t of this.tables()) if (t.name.startsWith(ALTER_COPY_PREFIX)) this.dropTable(t.name);
+  }
+
   #removeTemp(): void {
     if (this.#tempDir !== undefined) rmSync(this.#tempDir, { recursive: true, force: true });
     this.#tempDir = undefined;
@@ -859,9 +929,16 @@ function openPool(
   pageSize: number,
   options: DatabaseOptions,
   create: boolean,
-): { pool: BufferPool; device: PageDevice; durable: DurableOpen | null; afterLsn: bigint } {
+): {
+  pool: BufferPool;
+  device: PageDevice;
+  data: ExtendingDevice;
+  durable: DurableOpen | null;
+  afterLsn: bigint;
+} {
   const file = new FileDevice(path, { pageSize, create });
-  const data: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data');
+  const raw: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data');
+  const data = new ExtendingDevice(raw, path);
   let durable: DurableOpen | null = null;
   let afterLsn = 0n;
   try {
@@ -886,13 +963,15 @@ function openPool(
     ...(options.latches === undefined ? {} : { latches: options.latches }),
     device,
   });
-  return { pool, device, durable, afterLsn };
+  return { pool, device, data, durable, afterLsn };
 }
 
 /** The mini-transaction store over the pool; the pool's LSN continues from the log's. */
-function storeOf(pool: BufferPool, durable: DurableOpen | null): MtrStore {
+function storeOf(pool: BufferPool, durable: DurableOpen | null, data: ExtendingDevice | null): MtrStore {
   if (durable !== null) pool.advanceLsn(durable.redo.lsn - 1n);
-  return new MtrStore(pool, durable?.redo ?? null);
+  const store = new MtrStore(pool, durable?.redo ?? null);
+  if (data !== null) store.reserve = (pages) => data.extender.ensure(pages);
+  return store;
 }
 
 function cleanerOf(
