@@ -1,4 +1,3 @@
-import { recoveredUndoDefault } from './recovered-undo.js';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,8 @@ import {
   FORMAT_VERSION,
   HDR_MAGIC,
   HDR_DATABASE_ID,
+  HDR_FREE_FIRST,
+  HDR_FREE_N,
   HDR_NEXT_INDEX_ID,
   HDR_NEXT_TABLE_ID,
   HDR_PAGE_COUNT,
@@ -32,12 +33,18 @@ import {
   HDR_SYS_INDEXES,
   HDR_SYS_STATS,
   HDR_SYS_TABLES,
+  HDR_TRX_SYS,
   HDR_VERSION,
   MAGIC,
   PAGE_TYPE_DB_HEADER,
   probeHeader,
 } from './header.js';
 import { ExtendingDevice } from './file-extend.js';
+import { freePage, freePageCount } from './fsp.js';
+import { type PurgeBatch, purge } from './purge.js';
+import { TrxSys } from './trx-sys.js';
+import { TrxUndo } from './trx-undo.js';
+import { UndoSpace } from './undo-log.js';
 import { columnKinds } from './row.js';
 import {
   createDurable,
@@ -48,7 +55,6 @@ import {
   newDatabaseId,
   openDurable,
   PageCleaner,
-  type RecoveredUndo,
   type RecoveryReport,
   type RedoLog,
 } from './redo/index.js';
@@ -67,10 +73,10 @@ import type { StatisticsSource, TableStatistics } from './statistics.js';
  */
 export interface DatabaseOptions extends DurabilityOptions {
   /**
-   * Called by recovery, once the database is open, for each transaction the log holds undo
-   * records of but no commit record: `records` newest first (apply them in that order).
+   * Rollback segments of a new database (InnoDB's `innodb_rollback_segments` / `innodb_undo_logs`,
+   * 128 in MySQL 5.6; here at most 16). Only when creating. Default 4.
    */
-  readonly onRecoveredUndo?: RecoveredUndo<Database>;
+  readonly innodb_rollback_segments?: number;
   /** `innodb_buffer_pool_size`, bytes. Default 134217728 (128 MiB, MySQL's default). */
   readonly innodb_buffer_pool_size?: number;
   /** `innodb_page_size`, bytes, a power of two 4096–65536; only when creating (a file keeps its own). Default 16384. */
@@ -135,6 +141,12 @@ export class Database implements StatisticsSource {
   readonly redo: RedoLog | null;
   /** What crash recovery did when this database was opened, or null (a clean open). */
   readonly recovery: RecoveryReport | null;
+  /** The undo logs: rollback segments, undo pages, history (undo-log.ts). */
+  readonly undo: UndoSpace;
+  /** Transaction ids, the active list and read views, in shared memory (trx-sys.ts). */
+  readonly trxSys: TrxSys;
+  /** Transactions found active at recovery and rolled back from their undo logs. */
+  recoveredRollbacks = 0;
   readonly #cleaner: PageCleaner | null;
   readonly #tables = new Map<string, Table>();
   #nextTableId: number;
@@ -153,8 +165,12 @@ export class Database implements StatisticsSource {
     store: MtrStore,
     cleaner: PageCleaner | null,
     recovery: RecoveryReport | null,
+    undo: UndoSpace,
+    trxSys: TrxSys,
   ) {
     this.path = path;
+    this.undo = undo;
+    this.trxSys = trxSys;
     this.pool = pool;
     this.device = device;
     this.catalog = catalog;
@@ -188,14 +204,20 @@ export class Database implements StatisticsSource {
       writeUint32BE(b, base + HDR_PAGE_SIZE, pageSize);
       writeU64(b, base + HDR_DATABASE_ID, durable?.databaseId ?? newDatabaseId());
       setPageType(b, base, PAGE_TYPE_DB_HEADER);
+      writeUint32BE(b, base + HDR_FREE_FIRST, 0xffffffff);
+      writeUint32BE(b, base + HDR_FREE_N, 0);
+      store.markDirty(f);
+      catalog = Catalog.create(durable === null ? pool : store);
+      const trxSysPage = UndoSpace.create(store, options.innodb_rollback_segments ?? 4);
+      writeUint32BE(b, base + HDR_TRX_SYS, trxSysPage);
       store.markDirty(f);
       store.unfix(f, 2);
-      catalog = Catalog.create(durable === null ? pool : store);
     } catch (e) {
       store.rollback();
       throw e;
     }
     store.commit();
+    const { undo, trxSys } = openUndo(store, readTrxSysPage(pool));
     const db = new Database(
       path,
       pool,
@@ -206,6 +228,8 @@ export class Database implements StatisticsSource {
       store,
       cleanerOf(pool, device, durable, options),
       null,
+      undo,
+      trxSys,
     );
     db.#ddl(() => db.#writeHeader());
     if (durable !== null) {
@@ -282,6 +306,7 @@ export class Database implements StatisticsSource {
         store.commit();
       }
       const catalog = Catalog.open(durable === null ? pool : store, roots);
+      const { undo, trxSys } = openUndo(store, readTrxSysPage(pool));
       const cleaner = cleanerOf(pool, device, durable, options);
       const db = new Database(
         path,
@@ -293,9 +318,12 @@ export class Database implements StatisticsSource {
         store,
         cleaner,
         durable?.report ?? null,
+        undo,
+        trxSys,
       );
       db.#loadTables();
-      if (durable !== null) db.#afterRecovery(durable, options.onRecoveredUndo);
+      db.#rollbackRecovered();
+      if (durable !== null) db.#afterRecovery(durable);
       db.#dropOrphans();
       return db;
     } catch (e) {
@@ -316,6 +344,8 @@ export class Database implements StatisticsSource {
    * dictionary through the pool.
    */
   static overPool(path: string, pool: BufferPool, device: PageDevice): Database {
+    const store = storeOf(pool, null, null);
+    const { undo, trxSys } = openUndo(store, readTrxSysPage(pool));
     const db = new Database(
       path,
       pool,
@@ -323,9 +353,11 @@ export class Database implements StatisticsSource {
       Catalog.open(pool, readRoots(path, pool).roots),
       0,
       0,
-      storeOf(pool, null, null),
+      store,
       null,
       null,
+      undo,
+      trxSys,
     );
     db.reloadDictionary();
     return db;
@@ -377,7 +409,10 @@ export class Database implements StatisticsSource {
           kinds,
         ),
       );
-      this.#tables.set(t.name, new Table(t.id, t.name, t.columns, indexes, t.rows, this.handler, this.store));
+      this.#tables.set(
+        t.name,
+        new Table(t.id, t.name, t.columns, indexes, t.rows, this.handler, this.store, this),
+      );
     }
   }
 
@@ -468,7 +503,7 @@ export class Database implements StatisticsSource {
     this.catalog.putTable(id, schema.name, 0, schema.columns.length);
     for (const [i, c] of schema.columns.entries()) this.catalog.putColumn(id, i, c);
     for (const ix of indexes) this.catalog.putIndex(id, entryOf(ix));
-    const table = new Table(id, schema.name, schema.columns, indexes, 0, this.handler, this.store);
+    const table = new Table(id, schema.name, schema.columns, indexes, 0, this.handler, this.store, this);
     this.#tables.set(schema.name, table);
     this.#writeHeader();
     return table;
@@ -484,6 +519,8 @@ export class Database implements StatisticsSource {
       this.#writeHeader();
     });
     this.statisticsDictionary.forget(t.id);
+    // once no dictionary entry names the trees, their pages go to the free list
+    this.#freeTrees([t.primary.tree, ...t.secondary.map((x) => x.tree)]);
   }
 
   /** RENAME TABLE: the same trees under a new name. */
@@ -499,6 +536,7 @@ export class Database implements StatisticsSource {
       old.rows,
       this.handler,
       this.store,
+      this,
     );
     table.statModifiedCounter = old.statModifiedCounter;
     this.#ddl(() => {
@@ -524,6 +562,7 @@ export class Database implements StatisticsSource {
       old.rows,
       this.handler,
       this.store,
+      this,
     );
     table.statModifiedCounter = old.statModifiedCounter;
     this.#ddl(() => {
@@ -531,6 +570,7 @@ export class Database implements StatisticsSource {
       this.#tables.set(old.name, table);
       this.#writeHeader();
     });
+    this.#freeTrees([ix.tree]);
     return table;
   }
 
@@ -590,7 +630,7 @@ export class Database implements StatisticsSource {
         if (added.length > 0) this.pool.flushAll();
       }
       const kept = [table!.primary, ...table!.secondary.filter((x) => !dropped.includes(x))];
-      const next = new Table(old.id, old.name, old.columns, kept, old.rows, this.handler, this.store);
+      const next = new Table(old.id, old.name, old.columns, kept, old.rows, this.handler, this.store, this);
       next.statModifiedCounter = old.statModifiedCounter;
       this.#ddl(() => {
         for (const ix of added) this.catalog.putIndex(old.id, entryOf(ix));
@@ -598,9 +638,20 @@ export class Database implements StatisticsSource {
         this.#tables.set(old.name, next);
         this.#writeHeader();
       });
+      this.#freeTrees(dropped.map((x) => x.tree));
       return next;
     } catch (e) {
       this.#restoreState(saved);
+      // the trees built for nothing are referenced by nobody: their pages are free again (written
+      // first: they were made without redo, so the log cannot rebuild them)
+      try {
+        if (added.length > 0) {
+          this.pool.flushAll();
+          this.#freeTrees(added.map((x) => x.tree));
+        }
+      } catch {
+        // the original error says more; the pages stay unused
+      }
       throw e;
     }
   }
@@ -640,6 +691,7 @@ export class Database implements StatisticsSource {
       old.rows,
       this.handler,
       this.store,
+      this,
     );
     table.statModifiedCounter = old.statModifiedCounter;
     this.#tables.set(old.name, table);
@@ -780,17 +832,19 @@ export class Database implements StatisticsSource {
   }
 
   /**
-   * Makes every change so far a committed transaction: a commit record, then what
-   * `innodb_flush_log_at_trx_commit` promises (1: the log is fsynced before this returns).
-   * Returns the commit LSN (0n without a redo log). Direct `Table` calls are committed by this,
-   * by {@link flush} and by {@link close}; SQL statements in autocommit commit themselves.
+   * Makes every change so far durable as `innodb_flush_log_at_trx_commit` promises (1: the log is
+   * fsynced to its current end before this returns). Returns that LSN (0n without a redo log).
+   * Direct `Table` calls outside a transaction are made durable by this, by {@link flush} and by
+   * {@link close}; SQL transactions commit themselves.
    */
   commit(): bigint {
     this.#checkOpen();
     const r = this.redo;
     if (r === null) return 0n;
-    const lsn = r.commit(r.newTrxId());
-    r.commitSync(lsn);
+    const lsn = r.lsn;
+    // 2: written to the OS now, fsynced once a second; 1: written and fsynced now
+    if (r.flushLogAtTrxCommit === 2) r.write();
+    else r.commitSync(lsn);
     return lsn;
   }
 
@@ -830,26 +884,82 @@ export class Database implements StatisticsSource {
     return this.#cleaner;
   }
 
-  /**
-   * After recovery applied the redo: row counts from the trees, the undo of transactions that did
-   * not commit, a checkpoint, and the page cleaner.
-   */
-  #afterRecovery(d: DurableOpen, given: RecoveredUndo<Database> | undefined): void {
-    const redo = d.redo;
-    const onUndo = given ?? recoveredUndoDefault.apply;
-    if (d.uncommitted.size > 0) {
-      for (const [trx, recs] of d.uncommitted) {
-        if (onUndo !== undefined) onUndo(trx, [...recs].reverse(), this);
-        redo.commit(trx);
-      }
-      redo.flushSync();
-    }
+  /** After recovery applied the redo: row counts from the trees, a checkpoint, and the page cleaner. */
+  #afterRecovery(d: DurableOpen): void {
     // Row counts are stored at flush and close; after a crash the trees are the truth.
     if (!d.clean) {
-      for (const t of this.#tables.values()) t.rows = t.primary.tree.stats().records;
+      for (const t of this.#tables.values()) {
+        const s = t.primary.tree.stats();
+        t.rows = s.records - s.deletedRecords;
+      }
     }
     this.#cleaner?.checkpoint();
     this.#cleaner?.start();
+  }
+
+  /**
+   * Rolls back every transaction whose undo log is still in a rollback segment slot — active when
+   * the database was last closed or crashed (`trx_rollback_or_clean_recovered`): its records are
+   * applied to the tables newest first, then its logs are freed. Committed transactions' logs are
+   * in the history lists and stay there for purge.
+   */
+  #rollbackRecovered(): void {
+    const logs = this.undo.activeLogs();
+    if (logs.length === 0) return;
+    const byTrx = new Map<number, typeof logs>();
+    for (const l of logs) byTrx.set(l.trxId, [...(byTrx.get(l.trxId) ?? []), l]);
+    const slot = this.trxSys.allocateSlot();
+    try {
+      for (const [trxId, own] of byTrx) {
+        const t = new TrxUndo(this, slot);
+        t.adopt(trxId, own);
+        t.rollback();
+        this.recoveredRollbacks++;
+      }
+    } finally {
+      this.trxSys.freeSlot(slot);
+    }
+  }
+
+  /** The table with id `id`, or undefined (a table dropped since). */
+  tableById(id: number): Table | undefined {
+    for (const t of this.#tables.values()) if (t.id === id) return t;
+    return undefined;
+  }
+
+  /**
+   * One purge batch (see purge.ts): removes delete-marked records and old secondary entries, and
+   * frees undo logs, of transactions every read view sees, up to `maxPages` undo pages
+   * (`innodb_purge_batch_size`, 300 in MySQL 5.6). REQUIRES: no other writer runs meanwhile.
+   */
+  purge(maxPages = 300): PurgeBatch {
+    this.#checkOpen();
+    return purge(this, this.trxSys.purgeLimit(), maxPages);
+  }
+
+  /** Undo logs waiting for purge (`History list length`, `Innodb_history_list_length`). */
+  get historyLength(): number {
+    return this.trxSys.historyLength;
+  }
+
+  /** Pages on the file's free list (dropped tables and indexes, freed undo pages). */
+  get freePages(): number {
+    return freePageCount(this.store);
+  }
+
+  /**
+   * Hands every page of `trees` to the free list, 64 pages per mini-transaction (a dropped table's
+   * or index's, after the dictionary no longer names it; `fseg_free_step`).
+   */
+  #freeTrees(trees: readonly { pages(): number[] }[]): void {
+    const pages: number[] = [];
+    for (const t of trees) pages.push(...t.pages());
+    for (let i = 0; i < pages.length; i += 64) {
+      const chunk = pages.slice(i, i + 64);
+      this.#ddl(() => {
+        for (const p of chunk) freePage(this.store, p);
+      });
+    }
   }
 
   /**
@@ -971,6 +1081,7 @@ function storeOf(pool: BufferPool, durable: DurableOpen | null, data: ExtendingD
   if (durable !== null) pool.advanceLsn(durable.redo.lsn - 1n);
   const store = new MtrStore(pool, durable?.redo ?? null);
   if (data !== null) store.reserve = (pages) => data.extender.ensure(pages);
+  store.reuse = true;
   return store;
 }
 
@@ -1040,4 +1151,25 @@ function readRoots(
   pool.unfix(f, 1);
   if (!magicOk) throw new NotADatabaseError(path, 'page 0 changed while opening');
   return { roots, nextTable, nextIndex };
+}
+
+/** The TRX_SYS page number from page 0. */
+function readTrxSysPage(pool: BufferPool): number {
+  const f = pool.fix(0, 0, 1);
+  const page = readUint32BE(pool.bytes, f * pool.pageSize + HDR_TRX_SYS);
+  pool.unfix(f, 1);
+  return page;
+}
+
+/**
+ * The undo space over `store` and a transaction system whose ids continue past every id the file
+ * may hold: the TRX_SYS bound (raised before any id beyond it is used) and any id a log names.
+ */
+function openUndo(store: MtrStore, trxSysPage: number): { undo: UndoSpace; trxSys: TrxSys } {
+  const undo = new UndoSpace(store, trxSysPage);
+  const next = Math.max(undo.readTrxIdStore(), undo.maxTrxIdInLogs() + 1, 1);
+  const trxSys = new TrxSys(undefined, undefined, next);
+  trxSys.persist = (bound) => undo.writeTrxIdStore(bound);
+  trxSys.historyAdd(undo.historyLength());
+  return { undo, trxSys };
 }

@@ -11,6 +11,7 @@ import {
 } from './format.js';
 import { copyLsnFields, logPageDiff, logPageInit, RecordBuilder } from './page-diff.js';
 import type { RedoLog } from './redo-log.js';
+import { takeFreePage } from '../fsp.js';
 
 const LATCH_X: LatchMode = 2;
 /** Top byte of a provisional page LSN written while an mtr runs (bit 62 set: no real LSN has it). */
@@ -62,6 +63,8 @@ export class MtrStore implements PageStore {
    * (see storage/file-extend.ts), or throws (a full disk). Null: the pool's device grows by itself.
    */
   reserve: ((pages: number) => void) | null = null;
+  /** Take pages from the database's free list (fsp.ts) before growing the file. */
+  reuse = false;
 
   /** Mini-transactions committed with records, and pages they logged (for the bench). */
   mtrs = 0;
@@ -111,6 +114,17 @@ export class MtrStore implements PageStore {
   }
 
   allocatePage(space: number): number {
+    // a freed page first (the file-space free list in page 0; not in an unlogged section, whose
+    // changes must stay on pages it allocates itself)
+    if (
+      this.reuse &&
+      this.#unloggedLsn === 0n &&
+      (this.#depth > 0 || this.redo === null) &&
+      this.pool.spaceSize(space) > 0
+    ) {
+      const f = takeFreePage(this);
+      if (f >= 0) return f;
+    }
     // the file has real blocks for the page before the pool hands it out, so a full disk fails
     // this allocation (and the statement behind it), never a later page write
     if (this.reserve !== null) this.reserve(this.pool.spaceSize(space) + 1);
