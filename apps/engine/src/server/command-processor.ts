@@ -1,7 +1,7 @@
 import type { Session } from '../session/session.js';
 import { LockWaitPending } from '../session/transactions.js';
 import type { QueryResult } from '../session/result.js';
-import { SqlError } from '../sql/errors.js';
+import { asProtocolError } from './client-error.js';
 import { type ColumnMeta, columnMeta, inferredColumns } from './column-types.js';
 import { writeBinaryRow } from './packets/binary-row.js';
 import { writeColumnDefinition } from './packets/column-definition.js';
@@ -153,7 +153,7 @@ export class CommandProcessor {
       writeErr(w, serverErrors.malformed());
       return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
     }
-    writeErr(w, asProtocolError(e));
+    writeErr(w, asProtocolError(e, this.connectionId));
     return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
   }
 
@@ -358,12 +358,4 @@ function columnsOf(res: QueryResult): ColumnMeta[] {
   if (types !== undefined && types.length === res.columns.length)
     return res.columns.map((name, i) => columnMeta(name, types[i]!));
   return inferredColumns(res.columns, res.rows);
-}
-
-/** An error as the client reads it: SqlError keeps its number and SQLSTATE, anything else is 1105. */
-export function asProtocolError(e: unknown): ProtocolError {
-  if (e instanceof SqlError) return { errno: e.errno, sqlState: e.sqlState, message: e.message };
-  if (e instanceof ExecuteArgumentsError) return serverErrors.wrongArguments('mysqld_stmt_execute');
-  const message = e instanceof Error ? e.message : String(e);
-  return { errno: 1105, sqlState: 'HY000', message };
 }

@@ -216,11 +216,14 @@ export class Session {
     const stmts = parseSql(sql);
     if (stmts.length !== 1)
       throw new SqlError(
-        'ER_UNKNOWN_ERROR',
+        'ER_UNSUPPORTED_PS',
         'This command is not supported in the prepared statement protocol yet',
       );
     const st = stmts[0]!;
     const ph = placeholders(st);
+    // the protocol counts parameters in 16 bits (COM_STMT_PREPARE_OK), as MySQL's limit
+    if (ph.length > MAX_PLACEHOLDERS)
+      throw new SqlError('ER_PS_MANY_PARAM', 'Prepared statement contains too many placeholders');
     const com = comName(st);
     const plans = new Map<string, { c: Compiled; run: RunState }>();
     return {
@@ -452,6 +455,9 @@ export class Session {
     };
   }
 }
+
+/** The most parameter markers one prepared statement may have (MySQL's UINT16_MAX). */
+const MAX_PLACEHOLDERS = 65535;
 
 /** Whether every variable in `names` still has the value in `values` (same index). */
 function sameValues(

@@ -90,6 +90,10 @@ const ERROR_TABLE = {
   ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION: [1792, '25006'],
   ER_CANT_CHANGE_TX_CHARACTERISTICS: [1568, '25001'],
   ER_CONNECTION_KILLED: [1927, '70100'],
+  ER_STACK_OVERRUN_NEED_MORE: [1436, 'HY000'],
+  ER_PS_MANY_PARAM: [1390, 'HY000'],
+  ER_UNSUPPORTED_PS: [1295, 'HY000'],
+  ER_DERIVED_MUST_HAVE_ALIAS: [1248, '42000'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 const ERRORS: Record<string, readonly [number, string]> = ERROR_TABLE;
@@ -159,7 +163,11 @@ export type ErrorCode =
   | 'ER_NO_SUCH_THREAD'
   | 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION'
   | 'ER_CANT_CHANGE_TX_CHARACTERISTICS'
-  | 'ER_CONNECTION_KILLED';
+  | 'ER_CONNECTION_KILLED'
+  | 'ER_STACK_OVERRUN_NEED_MORE'
+  | 'ER_PS_MANY_PARAM'
+  | 'ER_UNSUPPORTED_PS'
+  | 'ER_DERIVED_MUST_HAVE_ALIAS';
 
 /** ER_NOT_SUPPORTED_YET with MySQL's wording: "This version of MySQL doesn't yet support '…'". */
 export function notSupported(what: string): SqlError {
