@@ -163,6 +163,7 @@ export class CommandProcessor {
 
   /** Closes the session and forgets its prepared statements. */
   close(): void {
+    this.#preparedOpen(-this.#statements.size);
     this.#statements.clear();
     this.session.close();
   }
@@ -182,7 +183,7 @@ export class CommandProcessor {
         break;
       case COM_STMT_CLOSE: {
         const id = r.u32();
-        this.#statements.delete(id);
+        if (this.#statements.delete(id)) this.#preparedOpen(-1);
         this.#count('Com_stmt_close');
         return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
       }
@@ -235,6 +236,16 @@ export class CommandProcessor {
     return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
   }
 
+  /**
+   * Prepared_stmt_count: statements prepared and not closed, over every session of the database
+   * (of the thread, with worker threads), which max_prepared_stmt_count caps (1461).
+   */
+  #preparedOpen(delta: number): void {
+    if (delta === 0) return;
+    const all = this.session.globalCounters.values;
+    all.set('Prepared_stmt_count', Math.max(0, (all.get('Prepared_stmt_count') ?? 0) + delta));
+  }
+
   #count(name: ServerCounter | 'Threads_connected', n = 1): void {
     const own = this.session.counters.values;
     const all = this.session.globalCounters.values;
@@ -282,7 +293,14 @@ export class CommandProcessor {
       writeErr(w, multi);
       return;
     }
+    const max = Number(this.session.globalVars.get('max_prepared_stmt_count'));
+    const open = this.session.globalCounters.values.get('Prepared_stmt_count') ?? 0;
+    if (open >= max) {
+      writeErr(w, serverErrors.tooManyPrepared(max));
+      return;
+    }
     const p = this.session.prepare(sql);
+    this.#preparedOpen(1);
     const id = this.#nextStatementId++;
     this.#statements.set(id, {
       run: p.run,

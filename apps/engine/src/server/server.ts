@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs';
 import type { Server as NetServer } from 'node:net';
 import mysql from 'mysql2';
 import type { Database } from '../storage/database.js';
-import { type Credentials, ClientConnection, type WireConnection } from './connection.js';
+import {
+  type ConnectionLimits,
+  type Credentials,
+  ClientConnection,
+  type WireConnection,
+} from './connection.js';
+import { HostCache } from './host-cache.js';
 import { nativePasswordHash } from './native-password.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { LocalSessionHost, type SessionHost } from './session-host.js';
@@ -26,11 +32,33 @@ export interface ServeOptions {
   readonly max_allowed_packet?: number;
   /** The system variable: seconds a connection may idle before the server closes it (default 28800). */
   readonly wait_timeout?: number;
+  /** The system variable: seconds a client has to log in (default 10). */
+  readonly connect_timeout?: number;
+  /** The system variable: seconds a packet that has begun may take to arrive (default 30). */
+  readonly net_read_timeout?: number;
+  /** The system variable: handshake errors in a row after which an address is blocked (default 100). */
+  readonly max_connect_errors?: number;
+  /** The system variable: prepared statements open at once (default 16382). */
+  readonly max_prepared_stmt_count?: number;
+  /** Count loopback addresses in the host cache (MySQL and MariaDB never do; default false). */
+  readonly countLoopbackHosts?: boolean;
   /** The sessions' default `transaction_isolation` (GLOBAL); default REPEATABLE-READ. */
   readonly transaction_isolation?: string;
   /** Where sessions run (default: a LocalSessionHost over `db`, every session on this thread). */
   readonly host?: SessionHost;
 }
+
+/** The ServeOptions that set a global system variable of the same name. */
+const GLOBAL_OPTIONS = [
+  'max_connections',
+  'max_allowed_packet',
+  'wait_timeout',
+  'connect_timeout',
+  'net_read_timeout',
+  'max_connect_errors',
+  'max_prepared_stmt_count',
+  'transaction_isolation',
+] as const;
 
 /** mysql2's Server: its net.Server is `_server`. */
 interface Mysql2Server {
@@ -52,6 +80,8 @@ export class MysqlServer {
   readonly #server: Mysql2Server;
   readonly #clients = new Set<ClientConnection>();
   readonly #credentials: Credentials;
+  /** Handshake errors and failed logins per client address (FLUSH HOSTS clears it). */
+  readonly hosts: HostCache;
   #address: ListenAddress | undefined;
   #closing: Promise<void> | undefined;
 
@@ -67,27 +97,42 @@ export class MysqlServer {
           : nativePasswordHash(options.password),
     };
     const probe = db.session();
-    if (options.max_connections !== undefined)
-      probe.globalVars.set('max_connections', options.max_connections, 'global', undefined);
-    if (options.max_allowed_packet !== undefined)
-      probe.globalVars.set('max_allowed_packet', options.max_allowed_packet, 'global', undefined);
-    if (options.wait_timeout !== undefined)
-      probe.globalVars.set('wait_timeout', options.wait_timeout, 'global', undefined);
-    if (options.transaction_isolation !== undefined)
-      probe.globalVars.set('transaction_isolation', options.transaction_isolation, 'global', undefined);
+    for (const name of GLOBAL_OPTIONS) {
+      const v = options[name];
+      if (v !== undefined) probe.globalVars.set(name, v, 'global', undefined);
+    }
     const globals = probe.globalVars;
     probe.close();
-    const maxAllowedPacket = (): number => Number(globals.get('max_allowed_packet'));
-    const maxConnections = (): number => Number(globals.get('max_connections'));
-    const waitTimeout = (): number => Number(globals.get('wait_timeout'));
+    const num = (name: string) => (): number => Number(globals.get(name));
+    const maxConnections = num('max_connections');
+    const maxConnectErrors = num('max_connect_errors');
+    const limits: ConnectionLimits = {
+      maxAllowedPacket: num('max_allowed_packet'),
+      waitTimeout: num('wait_timeout'),
+      connectTimeout: num('connect_timeout'),
+      netReadTimeout: num('net_read_timeout'),
+      connectionControl: () => ({
+        threshold: Number(globals.get('connection_control_failed_connections_threshold')),
+        minDelay: Number(globals.get('connection_control_min_connection_delay')),
+        maxDelay: Number(globals.get('connection_control_max_connection_delay')),
+      }),
+    };
+    this.hosts = new HostCache(options.countLoopbackHosts === true);
     this.#server = mysql.createServer((c) => {
       const conn = c as unknown as WireConnection;
       // connection ids come from the process list, shared with API sessions (KILL's argument)
       const id = processListOf(db).allocateId();
-      if (this.#closing !== undefined || this.#clients.size >= maxConnections()) {
+      const address = conn.stream.remoteAddress;
+      const refusal =
+        this.#closing !== undefined || this.#clients.size >= maxConnections()
+          ? serverErrors.tooManyConnections()
+          : this.hosts.blocked(address, maxConnectErrors())
+            ? serverErrors.hostBlocked(address ?? 'localhost')
+            : undefined;
+      if (refusal !== undefined) {
         // the greeting's place: ERR with sequence id 0, then close
         const w = new PacketWriter(64).reset(0);
-        writeErr(w, serverErrors.tooManyConnections());
+        writeErr(w, refusal);
         conn.on('error', () => undefined);
         conn.write(w.take());
         conn.stream.end();
@@ -96,8 +141,8 @@ export class MysqlServer {
       const client = new ClientConnection(conn, this.host, {
         connectionId: id,
         credentials: this.#credentials,
-        maxAllowedPacket,
-        waitTimeout,
+        hosts: this.hosts,
+        ...limits,
       });
       this.#clients.add(client);
       conn.stream.on('close', () => this.#clients.delete(client));

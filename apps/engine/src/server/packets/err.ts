@@ -30,6 +30,16 @@ export const serverErrors = {
     sqlState: '08S01',
     message: "Got a packet bigger than 'max_allowed_packet' bytes",
   }),
+  hostBlocked: (host: string): ProtocolError => ({
+    errno: 1129,
+    sqlState: 'HY000',
+    message: `Host '${host}' is blocked because of many connection errors; unblock with 'mariadb-admin flush-hosts'`,
+  }),
+  tooManyPrepared: (max: number): ProtocolError => ({
+    errno: 1461,
+    sqlState: '42000',
+    message: `Can't create more than max_prepared_stmt_count statements (current value: ${max})`,
+  }),
   malformed: (): ProtocolError => ({
     errno: 1835,
     sqlState: 'HY000',
