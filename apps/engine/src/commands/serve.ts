@@ -4,6 +4,7 @@ import { noWords, parseArgs, positiveInteger, stringOption, UsageError } from '.
 import { describeAddress, MysqlServer } from '../server/server.js';
 import { WorkerSessionHost } from '../server/worker-session-host.js';
 import { Database } from '../storage/database.js';
+import { checkDatabasePath } from './internal/target.js';
 import { SERVE } from './usage.js';
 
 /**
@@ -46,6 +47,7 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
       ? 0
       : positiveInteger(args, 'threads', 'serve', 1)
     : 0;
+  checkDatabasePath(path);
   const db = existsSync(path) ? Database.open(path, dbOptions) : Database.create(path, dbOptions);
   let workers: WorkerSessionHost | undefined;
   try {
@@ -93,7 +95,7 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   server.listen().then(
     (address) => {
-      if (pidFile !== undefined) writeFileSync(pidFile, `${process.pid}\n`);
+      if (pidFile !== undefined) writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
       process.stdout.write(`enginekit serve: ${path} listening on ${describeAddress(address)}\n`);
     },
     (e: unknown) => {
