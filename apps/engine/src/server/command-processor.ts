@@ -1,6 +1,7 @@
 import type { Session } from '../session/session.js';
 import { LockWaitPending } from '../session/transactions.js';
 import type { QueryResult } from '../session/result.js';
+import { decodeClientText } from '../sql/client-text.js';
 import { asProtocolError } from './client-error.js';
 import { type ColumnMeta, columnMeta, inferredColumns } from './column-types.js';
 import { writeBinaryRow } from './packets/binary-row.js';
@@ -173,10 +174,10 @@ export class CommandProcessor {
     const r = new PacketReader(payload, 1);
     switch (payload[0]) {
       case COM_QUERY:
-        this.#query(r.rest().toString('utf8'), w);
+        this.#query(decodeClientText(r.rest()), w);
         break;
       case COM_STMT_PREPARE:
-        this.#prepare(r.rest().toString('utf8'), w);
+        this.#prepare(decodeClientText(r.rest()), w);
         break;
       case COM_STMT_EXECUTE:
         this.#execute(r, w);
@@ -326,7 +327,7 @@ export class CommandProcessor {
     }
     let long: Map<number, string> | undefined;
     if (st.longData.size > 0) {
-      long = new Map([...st.longData].map(([i, chunks]) => [i, Buffer.concat(chunks).toString('utf8')]));
+      long = new Map([...st.longData].map(([i, chunks]) => [i, decodeClientText(Buffer.concat(chunks))]));
       st.longData.clear();
     }
     if (st.longDataError) {

@@ -1,5 +1,6 @@
 import { parseAnalyzeList } from './analyze-list.js';
 import { SqlError } from './errors.js';
+import { invalidPreview, invalidTextAt, parkEscapes, unparkEscapes } from './client-text.js';
 import { ParserMessage, ParserTrap, wasmParse } from './wasm-parser.js';
 
 /**
@@ -167,6 +168,21 @@ export function parseSql(sql: string): unknown[] {
 }
 
 function parseText(sql: string): unknown[] {
+  const parked = parkEscapes(sql);
+  if (parked === null) {
+    const at = invalidTextAt(sql);
+    throw new SqlError(
+      'ER_INVALID_CHARACTER_STRING',
+      `Invalid utf8mb4 character string: '${invalidPreview(sql, at)}'`,
+    );
+  }
+  if (parked === undefined) return parseValid(sql);
+  const tree = parseValid(parked);
+  unparkEscapes(tree);
+  return tree;
+}
+
+function parseValid(sql: string): unknown[] {
   try {
     return wasmParse(rewrite(sql));
   } catch (e) {

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, type Stats, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TPCH_TABLES } from '@enginekit/tpch';
 import { FormatVersionError, NotADatabaseError } from '../../storage/errors.js';
@@ -75,7 +75,7 @@ export function checkOutputDirectory(dir: string): void {
 }
 
 /** What a path that is not a regular file is, in words. */
-function kindOf(st: ReturnType<typeof statSync>): string {
+function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO (named pipe)';
   if (st.isSocket()) return 'a socket';
@@ -90,7 +90,7 @@ function kindOf(st: ReturnType<typeof statSync>): string {
  * overwritten: refused at once, naming the path and what it is.
  */
 export function checkDatabasePath(path: string): void {
-  let st: ReturnType<typeof statSync>;
+  let st: Stats;
   try {
     st = statSync(path);
   } catch {
