@@ -30,7 +30,9 @@ import {
   COM_STMT_SEND_LONG_DATA,
   DATABASE_NAME,
 } from './protocol.js';
-import { multiStatementError, serverStatement } from './server-statements.js';
+import { multiStatementError, serverStatement, useTarget } from './server-statements.js';
+import { Accounts } from '../session/accounts.js';
+import { mayUseDatabase } from '../session/privileges.js';
 import { MalformedPacketError, PacketReader, PacketWriter } from './wire.js';
 
 /** What the connection does after sending a reply. */
@@ -222,7 +224,9 @@ export class CommandProcessor {
         const name = r.rest().toString('utf8');
         this.#count('Com_change_db');
         this.#count('Questions');
-        if (name === DATABASE_NAME) writeOk(w);
+        const denied = this.#deniedDatabase(name);
+        if (denied !== undefined) writeErr(w, denied);
+        else if (name === DATABASE_NAME) writeOk(w);
         else writeErr(w, serverErrors.badDb(name));
         break;
       }
@@ -235,6 +239,15 @@ export class CommandProcessor {
         writeErr(w, serverErrors.unknownCommand());
     }
     return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
+  }
+
+  /** 1044 when the session's account holds nothing on database `name`. */
+  #deniedDatabase(name: string): ProtocolError | undefined {
+    const who = this.session.account;
+    if (who === undefined) return undefined;
+    const acc = Accounts.of(this.session.db).get(who);
+    if (acc !== undefined && mayUseDatabase(acc, name)) return undefined;
+    return serverErrors.dbAccessDenied(who, name);
   }
 
   /**
@@ -262,6 +275,13 @@ export class CommandProcessor {
   #query(sql: string, w: PacketWriter): void {
     this.#count('Threads_connected', this.threadsConnected);
     const answer = serverStatement(sql);
+    const use = answer === undefined ? undefined : useTarget(sql);
+    const denied = use === undefined ? undefined : this.#deniedDatabase(use);
+    if (denied !== undefined) {
+      this.#count('Questions');
+      writeErr(w, denied);
+      return;
+    }
     if (answer !== undefined) {
       if (answer.kind === 'error') {
         this.#count('Questions');

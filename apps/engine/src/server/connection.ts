@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Account, AccountName } from '../session/accounts.js';
 import { checkNativePassword } from './native-password.js';
 import { FrameGuard } from './frame-guard.js';
 import type { ConnectionControl, HostCache } from './host-cache.js';
@@ -10,10 +11,16 @@ import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
 import { MalformedPacketError, PacketWriter } from './wire.js';
 
-/** Who may connect: one user, with `mysql_native_password`'s stored hash (none: empty password). */
-export interface Credentials {
-  readonly user: string;
+/** The account a login matched: its name, `mysql_native_password`'s stored hash (none: empty password). */
+export interface LoginAccount {
+  readonly name: AccountName;
+  /** The account's grants now (for a session host whose threads keep their own dictionary). */
+  readonly account: Account;
   readonly passwordHash: Buffer | undefined;
+  /** Whether it holds any privilege on a database (else connecting to it is 1044). */
+  mayUseDatabase(db: string): boolean;
+  /** Global ALL: FLUSH HOSTS and the like. */
+  readonly admin: boolean;
 }
 
 /** The parts of mysql2's packet parser the connection wraps. */
@@ -60,7 +67,8 @@ export interface ConnectionLimits {
 
 export interface ConnectionOptions extends ConnectionLimits {
   readonly connectionId: number;
-  readonly credentials: Credentials;
+  /** The account `user` logging in from `address` (undefined: the unix socket) matches, if any. */
+  readonly login: (user: string, address: string | undefined) => LoginAccount | undefined;
   readonly hosts: HostCache;
 }
 
@@ -105,6 +113,8 @@ export class ClientConnection {
   readonly #address: string | undefined;
   /** The login was answered (OK or a refusal): an end now is no handshake error. */
   #answered = false;
+  /** The account logged in as. */
+  #account: LoginAccount | undefined;
   /** Bytes handed to the packet parser; for tests of what a connection holds. */
   bytesParsed = 0;
 
@@ -186,9 +196,11 @@ export class ClientConnection {
     clearTimeout(this.#idleTimer);
     if (isFlushHosts(payload)) {
       // the host cache is the connection layer's: answered here, wherever sessions run
-      this.#opts.hosts.flush();
       this.#w.reset(1);
-      writeOk(this.#w);
+      if (this.#account?.admin === true) {
+        this.#opts.hosts.flush();
+        writeOk(this.#w);
+      } else writeErr(this.#w, serverErrors.needPrivilege('RELOAD'));
       this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
       return;
     }
@@ -288,21 +300,27 @@ export class ClientConnection {
   }
 
   #login(res: ReturnType<typeof readHandshakeResponse>, seq: number): void {
-    const { user, passwordHash } = this.#opts.credentials;
+    const account = this.#opts.login(res.user, this.#address);
     const host = this.#address ?? 'localhost';
     this.#answered = true;
-    const ok = res.user === user && checkNativePassword(res.authResponse, this.#scramble, passwordHash);
+    const ok =
+      account !== undefined && checkNativePassword(res.authResponse, this.#scramble, account.passwordHash);
     if (!ok) {
       this.#opts.hosts.loginFailed(this.#address, res.user);
       this.#fail(serverErrors.accessDenied(res.user, host, res.authResponse.length > 0), seq + 1);
       return;
     }
     this.#opts.hosts.loggedIn(this.#address, res.user);
+    if (res.database !== undefined && !account.mayUseDatabase(res.database)) {
+      this.#fail(serverErrors.dbAccessDenied(account.name, res.database), seq + 1);
+      return;
+    }
     if (res.database !== undefined && res.database !== DATABASE_NAME) {
       this.#fail(serverErrors.badDb(res.database), seq + 1);
       return;
     }
-    this.#handle = this.#host.open(this.#opts.connectionId, () => this.#close());
+    this.#account = account;
+    this.#handle = this.#host.open(this.#opts.connectionId, () => this.#close(), account.account);
     this.#state = 'command';
     this.#w.reset(seq + 1);
     writeOk(this.#w);

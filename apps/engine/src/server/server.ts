@@ -4,12 +4,13 @@ import mysql from 'mysql2';
 import type { Database } from '../storage/database.js';
 import {
   type ConnectionLimits,
-  type Credentials,
+  type LoginAccount,
   ClientConnection,
   type WireConnection,
 } from './connection.js';
 import { HostCache } from './host-cache.js';
-import { nativePasswordHash } from './native-password.js';
+import { type AccountName, Accounts, hashBytes, passwordHash } from '../session/accounts.js';
+import { isAdmin, mayUseDatabase } from '../session/privileges.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { LocalSessionHost, type SessionHost } from './session-host.js';
 import { PacketWriter } from './wire.js';
@@ -22,9 +23,13 @@ export interface ServeOptions {
   readonly bind?: string;
   /** A unix socket path instead of TCP. */
   readonly socket?: string;
-  /** The one user (default root). */
+  /**
+   * The administrator account `user`@localhost (default root), created with global ALL when the
+   * database has none of that name. With `password`, its password is set to it; without, an
+   * account that does not exist yet gets an empty password (for embedding and tests:
+   * `enginekit serve` always passes one).
+   */
   readonly user?: string;
-  /** Its password (default: none). */
   readonly password?: string;
   /** The system variable: connections accepted at once (default: the variable's value, 151). */
   readonly max_connections?: number;
@@ -79,7 +84,6 @@ export class MysqlServer {
   readonly #opts: ServeOptions;
   readonly #server: Mysql2Server;
   readonly #clients = new Set<ClientConnection>();
-  readonly #credentials: Credentials;
   /** Handshake errors and failed logins per client address (FLUSH HOSTS clears it). */
   readonly hosts: HostCache;
   #address: ListenAddress | undefined;
@@ -89,13 +93,7 @@ export class MysqlServer {
     this.db = db;
     this.#opts = options;
     this.host = options.host ?? new LocalSessionHost(db);
-    this.#credentials = {
-      user: options.user ?? 'root',
-      passwordHash:
-        options.password === undefined || options.password === ''
-          ? undefined
-          : nativePasswordHash(options.password),
-    };
+    ensureAccount(db, { user: options.user ?? 'root', host: 'localhost' }, options.password);
     const probe = db.session();
     for (const name of GLOBAL_OPTIONS) {
       const v = options[name];
@@ -140,7 +138,7 @@ export class MysqlServer {
       }
       const client = new ClientConnection(conn, this.host, {
         connectionId: id,
-        credentials: this.#credentials,
+        login: (user, address) => loginAccount(db, user, address),
         hosts: this.hosts,
         ...limits,
       });
@@ -216,4 +214,26 @@ export function describeAddress(a: ListenAddress): string {
   return 'socket' in a
     ? `unix socket ${a.socket}`
     : `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
+}
+
+/** Makes sure the administrator account exists (see {@link ServeOptions.user}). */
+export function ensureAccount(db: Database, name: AccountName, password: string | undefined): void {
+  const accounts = Accounts.of(db);
+  if (accounts.get(name) === undefined) {
+    accounts.create(name, password ?? '');
+    accounts.grant(name, ['ALL'], undefined, undefined);
+  } else if (password !== undefined && accounts.get(name)!.hash !== passwordHash(password))
+    accounts.setPassword(name, password);
+}
+
+function loginAccount(db: Database, user: string, address: string | undefined): LoginAccount | undefined {
+  const a = Accounts.of(db).find(user, address);
+  if (a === undefined) return undefined;
+  return {
+    name: { user: a.user, host: a.host },
+    account: a,
+    passwordHash: hashBytes(a),
+    mayUseDatabase: (name) => mayUseDatabase(a, name),
+    admin: isAdmin(a),
+  };
 }

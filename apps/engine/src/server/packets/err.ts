@@ -30,6 +30,16 @@ export const serverErrors = {
     sqlState: '08S01',
     message: "Got a packet bigger than 'max_allowed_packet' bytes",
   }),
+  dbAccessDenied: (who: { user: string; host: string }, db: string): ProtocolError => ({
+    errno: 1044,
+    sqlState: '42000',
+    message: `Access denied for user '${who.user}'@'${who.host}' to database '${db}'`,
+  }),
+  needPrivilege: (what: string): ProtocolError => ({
+    errno: 1227,
+    sqlState: '42000',
+    message: `Access denied; you need (at least one of) the ${what} privilege(s) for this operation`,
+  }),
   hostBlocked: (host: string): ProtocolError => ({
     errno: 1129,
     sqlState: 'HY000',
