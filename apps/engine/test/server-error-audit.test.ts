@@ -42,11 +42,7 @@ describe('error audit', () => {
   });
 
   it('a stack overflow is 1436; SqlErrors and the engine’s named errors keep their text', () => {
-    let depth = 0;
-    const recurse = (): number => {
-      depth++;
-      return recurse() + 1;
-    };
+    const recurse = (): number => recurse() + 1;
     let overflow: unknown;
     try {
       recurse();

@@ -21,7 +21,6 @@ afterEach(async () => {
 const PRIVS = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE', 'DROP', 'ALTER', 'INDEX'] as const;
 type Priv = (typeof PRIVS)[number];
 const LEVELS = ['global', 'database', 'table'] as const;
-type Level = (typeof LEVELS)[number];
 
 /** The statement that needs `p` on table `t` (CREATE: `t` must not exist yet). */
 function statementFor(p: Priv, t: string): string {

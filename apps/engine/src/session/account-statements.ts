@@ -179,7 +179,7 @@ export function runAccountStatement(sql: string, ctx: AccountContext): QueryResu
   if (r.accept('SHOW', 'GRANTS')) {
     let a: AccountName;
     if (r.accept('FOR')) {
-      a = r.accept('CURRENT_USER') ? (r.accept('(') && r.accept(')'), self(ctx)) : account(r, ctx);
+      a = account(r, ctx);
     } else a = self(ctx);
     end(r);
     if (ctx.name === undefined || a.user !== ctx.name.user || a.host !== ctx.name.host) admin('SELECT');
