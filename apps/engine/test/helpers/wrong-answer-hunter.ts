@@ -205,10 +205,18 @@ function sorted(xs: string[]): string[] {
   return [...xs].sort();
 }
 
-/** Runs both statements; a finding when both run and disagree (an error on one side only is one too). */
 /** Checks run and checks skipped because a side failed (for the test to see the hunt did work). */
-export const tally = { compared: 0, failed: 0, errors: new Map<string, number>() };
+export const tally: { compared: number; failed: number; errors: Map<string, number> } = {
+  compared: 0,
+  failed: 0,
+  errors: new Map(),
+};
 
+/**
+ * Runs both statements; a finding when both run and disagree. A statement that fails on one
+ * side only is skipped (counted in `tally.failed`): the two sides may evaluate an expression on
+ * different rows, and an error raised by a row one side filters out earlier is no wrong answer.
+ */
 export function compare(
   s: Session,
   oracle: string,
@@ -232,8 +240,6 @@ export function compare(
     tally.failed++;
     const m = (a instanceof Error ? a : (b as Error)).message.slice(0, 60);
     tally.errors.set(m, (tally.errors.get(m) ?? 0) + 1);
-    // the same predicate fails on one side only when the sides evaluate it on different rows
-    // (an error raised by a row the other side filters earlier is not a wrong answer)
     return undefined;
   }
   tally.compared++;
