@@ -34,6 +34,7 @@ interface Col {
 interface Schema {
   readonly table: string;
   readonly cols: readonly Col[];
+  readonly indexes: readonly string[];
 }
 
 /** One disagreement between two statements that must agree. */
@@ -97,14 +98,16 @@ export function randomTable(s: Session, g: Gen, table: string): Schema {
   for (let i = 0; i < rows; i++)
     values.push(`(${cols.map((c) => (c.name === 'id' ? String(i + 1) : value(g, c.kind))).join(', ')})`);
   if (values.length > 0) s.query(`INSERT INTO ${table} VALUES ${values.join(', ')}`);
-  const indexes = g.int(3);
-  for (let i = 0; i < indexes; i++) {
+  const count = g.int(3);
+  const indexes: string[] = [];
+  for (let i = 0; i < count; i++) {
     const a = g.pick(cols.slice(1));
     const b = g.chance(0.4) ? g.pick(cols.slice(1)) : undefined;
     const parts = b === undefined || b.name === a.name ? [a.name] : [a.name, b.name];
     s.query(`CREATE INDEX ${table}_i${i} ON ${table} (${parts.join(', ')})`);
+    indexes.push(`${table}_i${i}`);
   }
-  return { table, cols };
+  return { table, cols, indexes };
 }
 
 function numericKind(k: ColKind): boolean {
@@ -263,9 +266,14 @@ export function hunt(s: Session, seed: number, queries: number): Finding[] {
           ...u.cols.map((c) => ({ ...c, name: `y.${c.name}` })),
         ]
       : t.cols;
-    const from = join
-      ? `${t.table} x ${g.pick(['JOIN', 'LEFT JOIN'])} ${u.table} y ON ${predicate(g, cols, 1)}`
-      : t.table;
+    const on = join ? predicate(g, cols, 1) : '';
+    const kind = g.pick(['JOIN', 'LEFT JOIN']);
+    const fromWith = (hints: boolean): string => {
+      const ig = (x: Schema): string =>
+        hints && x.indexes.length > 0 ? ` IGNORE INDEX (${x.indexes.join(', ')})` : '';
+      return join ? `${t.table} x${ig(t)} ${kind} ${u!.table} y${ig(u!)} ON ${on}` : `${t.table}${ig(t)}`;
+    };
+    const from = fromWith(false);
     let p = predicate(g, cols, 2);
     if (!join && u !== undefined && g.chance(0.35)) {
       // a subquery over the other table: IN, NOT IN, EXISTS (correlated) — semi-join territory
@@ -288,7 +296,26 @@ export function hunt(s: Session, seed: number, queries: number): Finding[] {
         ' UNION ALL ',
       );
     let f: Finding | undefined;
-    switch (g.int(6)) {
+    switch (g.int(7)) {
+      case 6: {
+        // the same query through the indexes and without them, with the join buffers on or off:
+        // every plan must give the same rows
+        const cols2 = `${shown}, ${g.pick(cols).name}`;
+        const level = g.pick([0, 2, 4, 8]);
+        const sw = g.pick(['index_condition_pushdown=off', 'mrr=on,mrr_cost_based=off', 'default']);
+        s.query(`SET join_cache_level = ${level}, optimizer_switch = '${sw}'`);
+        try {
+          f = compare(
+            s,
+            `plans (join_cache_level ${level}, ${sw})`,
+            `SELECT ${cols2} FROM ${from} WHERE ${p}`,
+            `SELECT ${cols2} FROM ${fromWith(true)} WHERE ${p}`,
+          );
+        } finally {
+          s.query("SET join_cache_level = DEFAULT, optimizer_switch = 'default'");
+        }
+        break;
+      }
       case 5: {
         const sel = `SELECT ${shown}, COUNT(*) FROM ${from}`;
         // GROUP BY over the whole, against the groups of each part merged (counts added)
