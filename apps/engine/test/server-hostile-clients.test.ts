@@ -155,10 +155,11 @@ describe('hostile clients', () => {
   });
 
   it('151 sockets that never log in hold a real client out for about connect_timeout only', async () => {
-    running = await startServer({ connect_timeout: 2 });
+    running = await startServer({ connect_timeout: 3 });
+    const opened = Date.now();
     const idle = await Promise.all(Array.from({ length: 151 }, () => raw(running!.port)));
     await Promise.all(idle.map((c) => c.waitFor(4)));
-    const t0 = Date.now();
+    const firstTry = Date.now();
     let first: number | undefined;
     for (;;) {
       try {
@@ -170,10 +171,12 @@ describe('hostile clients', () => {
         first ??= (e as { errno: number }).errno;
         await sleep(100);
       }
-      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(Date.now() - firstTry).toBeLessThan(8000);
     }
-    expect(first).toBe(1040);
-    expect(Date.now() - t0).toBeLessThan(3500);
+    // every slot was taken (1040) until connect_timeout closed the idle sockets, then the client got in
+    if (firstTry - opened < 2500) expect(first).toBe(1040);
+    // every idle socket was open before the first try: all are closed by then + connect_timeout
+    expect(Date.now() - firstTry).toBeLessThan(3000 + 2500);
     for (const c of idle) c.sock.destroy();
   });
 
