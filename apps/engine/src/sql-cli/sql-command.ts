@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { checkDatabasePath } from '../commands/internal/target.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,6 +25,7 @@ export function sqlCommand(argv: readonly string[]): void {
   const format = (stringOption(args, 'format', 'sql', undefined) ?? 'table') as OutputFormat;
   if (!['table', 'tsv', 'json'].includes(format))
     throw new UsageError(`sql: --format must be table, tsv or json, got '${format}'`);
+  checkDatabasePath(path);
   const db = existsSync(path) ? Database.open(path) : Database.create(path);
   const session = db.session();
   const exec = args.options.get('execute');
@@ -131,7 +133,7 @@ function repl(db: Database, session: Session, format: OutputFormat): void {
   });
   rl.on('close', () => {
     try {
-      writeFileSync(historyFile, `${history.slice(-1000).join('\n')}\n`);
+      writeFileSync(historyFile, `${history.slice(-1000).join('\n')}\n`, { mode: 0o600 });
     } catch {
       // a read-only home: history is not kept
     }
