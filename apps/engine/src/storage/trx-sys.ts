@@ -16,6 +16,7 @@ import { ReadView } from './read-view.js';
  * |---|---|
  * | 0 … 3 | the mutex |
  * | 4 | slots (capacity) |
+ * | 5 | high-water mark: every slot in use is below it (scans stop there) |
  * | 8 + i | slot i in use (1) or free (0) |
  *
  * | Float64 index (after the Int32 area) | meaning |
@@ -29,6 +30,7 @@ import { ReadView } from './read-view.js';
  */
 const MUTEX = 0;
 const CAPACITY = 4;
+const HIGH = 5;
 const IN_USE = 8;
 const NEXT = 0;
 const STORED = 1;
@@ -85,6 +87,7 @@ export class TrxSys {
       for (let i = 0; i < this.slots; i++) {
         if (this.#i32[IN_USE + i] === 0) {
           this.#i32[IN_USE + i] = 1;
+          if (i >= this.#i32[HIGH]!) this.#i32[HIGH] = i + 1;
           this.#f64[2 + 3 * i] = 0;
           this.#f64[3 + 3 * i] = 0;
           this.#f64[4 + 3 * i] = -1;
@@ -176,7 +179,8 @@ export class TrxSys {
       const next = f[NEXT]!;
       let n = 0;
       let lowNo = next;
-      for (let i = 0; i < this.slots; i++) {
+      const high = this.#i32[HIGH]!;
+      for (let i = 0; i < high; i++) {
         const id = f[2 + 3 * i]!;
         if (id !== 0 && id !== creator) n++;
         const no = f[3 + 3 * i]!;
@@ -184,7 +188,7 @@ export class TrxSys {
       }
       const ids = new Float64Array(n);
       let k = 0;
-      for (let i = 0; i < this.slots && k < n; i++) {
+      for (let i = 0; i < high && k < n; i++) {
         const id = f[2 + 3 * i]!;
         if (id !== 0 && id !== creator) ids[k++] = id;
       }
@@ -211,7 +215,8 @@ export class TrxSys {
     try {
       const f = this.#f64;
       let limit = f[NEXT]!;
-      for (let i = 0; i < this.slots; i++) {
+      const high = this.#i32[HIGH]!;
+      for (let i = 0; i < high; i++) {
         const v = f[4 + 3 * i]!;
         if (v >= 0 && v < limit) limit = v;
         const no = f[3 + 3 * i]!;
@@ -240,7 +245,8 @@ export class TrxSys {
     this.#lock();
     try {
       const out: number[] = [];
-      for (let i = 0; i < this.slots; i++) {
+      const high = this.#i32[HIGH]!;
+      for (let i = 0; i < high; i++) {
         const id = this.#f64[2 + 3 * i]!;
         if (id !== 0) out.push(id);
       }

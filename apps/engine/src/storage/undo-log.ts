@@ -54,6 +54,7 @@ import {
   UNDO_RSEG,
   UNDO_SLOT,
   UNDO_STATE,
+  UNDO_TO_FREE,
   UNDO_TO_PURGE,
   UNDO_TRX_NO,
   UNDO_UPDATE,
@@ -541,11 +542,28 @@ export class UndoSpace {
    * one freed; its slot is released.
    */
   freeLog(log: UndoLogRef): void {
-    this.#mtr(() => this.#release(log.rseg, log.first, log.slot, true));
+    this.#freePages(this.#mtr(() => this.#release(log.rseg, log.first, log.slot, true)));
   }
 
-  /** Frees or caches the log whose first page is `first` (no slot to release: it was in the history). */
-  #release(rseg: number, first: number, slot: number, fromSlot: boolean): void {
+  /**
+   * Hands pages of a released log to the file's free list, 64 per mini-transaction
+   * (`fseg_free_step`): a long log is never one huge mini-transaction.
+   */
+  #freePages(pages: readonly number[]): void {
+    for (let i = 0; i < pages.length; i += 64) {
+      const chunk = pages.slice(i, i + 64);
+      this.#mtr(() => {
+        for (const p of chunk) freePage(this.store, p);
+      });
+    }
+  }
+
+  /**
+   * Caches the log whose first page is `first` (one page, room in the cache) or detaches it;
+   * returns the pages the caller then frees with {@link #freePages}. `fromSlot`: it was active in
+   * `slot` (else it was in the history).
+   */
+  #release(rseg: number, first: number, slot: number, fromSlot: boolean): number[] {
     const m = this.store;
     const b = this.#b;
     const ps = this.#ps;
@@ -567,20 +585,25 @@ export class UndoSpace {
       writeUint32BE(b, rBase + RSEG_CACHED_N, cachedN + 1);
       m.markDirty(h);
       m.unfix(h, X);
-    } else {
-      let page = readUint32BE(b, hBase + FIL_PAGE_NEXT);
-      m.unfix(h, X);
-      freePage(m, first);
-      while (page !== FIL_NULL) {
-        const f = m.fix(0, page, S);
-        const next = readUint32BE(b, f * ps + FIL_PAGE_NEXT);
-        m.unfix(f, S);
-        freePage(m, page);
-        page = next;
-      }
+      m.markDirty(r);
+      m.unfix(r, X);
+      return [];
+    }
+    // no longer in a slot, the history or the cache: its pages go next, step by step
+    writeU16(b, hBase + UNDO_STATE, UNDO_TO_FREE);
+    m.markDirty(h);
+    const pages = [first];
+    let page = readUint32BE(b, hBase + FIL_PAGE_NEXT);
+    m.unfix(h, X);
+    while (page !== FIL_NULL) {
+      pages.push(page);
+      const f = m.fix(0, page, S);
+      page = readUint32BE(b, f * ps + FIL_PAGE_NEXT);
+      m.unfix(f, S);
     }
     m.markDirty(r);
     m.unfix(r, X);
+    return pages;
   }
 
   /**
@@ -657,7 +680,7 @@ export class UndoSpace {
 
   /** Removes the oldest log of `rseg`'s history (purge is done with it) and frees or caches it. */
   purgeOldest(rseg: number, first: number): void {
-    this.#mtr(() => {
+    const pages = this.#mtr(() => {
       const m = this.store;
       const b = this.#b;
       const ps = this.#ps;
@@ -679,8 +702,9 @@ export class UndoSpace {
       writeUint32BE(b, rBase + RSEG_HISTORY_SIZE, readUint32BE(b, rBase + RSEG_HISTORY_SIZE) - 1);
       m.markDirty(r);
       m.unfix(r, X);
-      this.#release(rseg, first, 0, false);
+      return this.#release(rseg, first, 0, false);
     });
+    this.#freePages(pages);
   }
 
   // ------------------------------------------------------------------ recovery
