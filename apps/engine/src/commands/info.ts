@@ -117,12 +117,14 @@ export function infoCommand(argv: readonly string[]): void {
   } catch {
     throw new TargetError(`${path} does not exist`);
   }
+  if (st.isDirectory()) throw new TargetError(`${path} is a directory, not a database file`);
   if (!st.isFile()) throw new TargetError(`${path} is not a regular file`);
   const verified = verifyDatabaseFile(path);
   if (args.options.has('quiet') && !exact) return;
   let db: Database;
   try {
-    db = Database.open(path);
+    // read-only: info writes nothing (no redo log created, no checkpoint, mtimes unchanged)
+    db = Database.open(path, { readOnly: true });
   } catch (e) {
     if (isDataError(e)) throw e;
     // every page checked out, so what failed is the dictionary's content

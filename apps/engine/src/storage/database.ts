@@ -52,6 +52,7 @@ import {
   type RedoLog,
 } from './redo/index.js';
 import { readU64, writeU64 } from './redo/format.js';
+import { ReadOnlyFileDevice, readRedoReadOnly } from './read-only.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
 import type { IndexDef, TableSchema } from './types.js';
 import { Session } from '../session/session.js';
@@ -87,6 +88,14 @@ export interface DatabaseOptions extends DurabilityOptions {
    * behind its inner mutex with 5.1's spin defaults. Default `'atomic'`.
    */
   readonly latches?: 'atomic' | 'legacy';
+  /**
+   * `Database.open` only: read the file and write nothing (InnoDB's `innodb_read_only`). The file
+   * and any redo log are opened read-only; no log or doublewrite file is created, no checkpoint
+   * written, nothing flushed, and `close()` writes nothing. A database whose redo log still holds
+   * changes to apply is refused (RedoLogError naming the log): recovery writes. Changes made
+   * through it stay in the buffer pool; a page that has to be written is an error naming the file.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** First index id given to user indexes (1–4 are the dictionary trees). */
@@ -131,6 +140,8 @@ export class Database implements StatisticsSource {
   #closed = false;
   /** A directory to remove on close ({@link Database.temporary}). */
   #tempDir: string | undefined;
+  /** Opened with `readOnly`: close() writes nothing. */
+  #readOnly = false;
 
   private constructor(
     path: string,
@@ -160,6 +171,8 @@ export class Database implements StatisticsSource {
   /** Create a new database file. REQUIRES: `path` does not exist or is empty. */
   static create(path: string, options: DatabaseOptions = {}): Database {
     checkPath(path);
+    if (options.readOnly === true)
+      throw new RangeError(`options.readOnly: ${path} cannot be created read-only`);
     if (existsSync(path) && statSync(path).size > 0)
       throw new RangeError(`path: ${path} already exists; open it, or remove it first`);
     const pageSize = checkInnodbPageSize(options.innodb_page_size ?? 16384);
@@ -238,7 +251,7 @@ export class Database implements StatisticsSource {
     checkPath(path);
     if (!existsSync(path)) throw new RangeError(`path: ${path} does not exist`);
     const pageSize = probeHeader(path);
-    const { pool, device, durable, afterLsn } = openPool(path, pageSize, options, false);
+    const { pool, device, durable, afterLsn, clean } = openPool(path, pageSize, options, false);
     const store = storeOf(pool, durable);
     try {
       const f = pool.fix(0, 0, 1);
@@ -285,6 +298,11 @@ export class Database implements StatisticsSource {
       );
       db.#loadTables();
       if (durable !== null) db.#afterRecovery(durable, options.onRecoveredUndo);
+      if (options.readOnly === true) {
+        db.#readOnly = true;
+        // not shut down cleanly: the trees are the truth for the row counts (in memory only)
+        if (!clean) for (const t of db.#tables.values()) t.rows = t.primary.tree.stats().records;
+      }
       return db;
     } catch (e) {
       try {
@@ -747,6 +765,10 @@ export class Database implements StatisticsSource {
   /** {@link Database.flush}, then close the pool and the file. */
   close(): void {
     if (this.#closed) return;
+    if (this.#readOnly) {
+      this.abandon();
+      return;
+    }
     try {
       this.flush();
       // Everything is written and the row counts are stored: a clean checkpoint at the end.
@@ -859,13 +881,16 @@ function openPool(
   pageSize: number,
   options: DatabaseOptions,
   create: boolean,
-): { pool: BufferPool; device: PageDevice; durable: DurableOpen | null; afterLsn: bigint } {
-  const file = new FileDevice(path, { pageSize, create });
+): { pool: BufferPool; device: PageDevice; durable: DurableOpen | null; afterLsn: bigint; clean: boolean } {
+  const readOnly = options.readOnly === true && !create;
+  const file = readOnly ? new ReadOnlyFileDevice(path, pageSize) : new FileDevice(path, { pageSize, create });
   const data: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data');
   let durable: DurableOpen | null = null;
   let afterLsn = 0n;
+  let clean = true;
   try {
-    if (options.redo === false) {
+    if (readOnly) ({ end: afterLsn, clean } = readRedoReadOnly(path, pageSize));
+    else if (options.redo === false) {
       if (!create) afterLsn = dropCleanRedo(path, pageSize);
     } else
       durable = create
@@ -886,7 +911,7 @@ function openPool(
     ...(options.latches === undefined ? {} : { latches: options.latches }),
     device,
   });
-  return { pool, device, durable, afterLsn };
+  return { pool, device, durable, afterLsn, clean };
 }
 
 /** The mini-transaction store over the pool; the pool's LSN continues from the log's. */
