@@ -116,6 +116,7 @@ try {
     const { child } = await startServer([
       '--db',
       join(dir, 'sysbench.db'),
+      '--create',
       '--socket',
       sock,
       '--threads',

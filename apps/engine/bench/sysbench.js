@@ -100,6 +100,7 @@ async function startEnginekit(latches, instances, workers, isolation) {
       'serve',
       '--db',
       join(dir, 'sb.ekdb'),
+      '--create',
       '--socket',
       socket,
       '--latches',

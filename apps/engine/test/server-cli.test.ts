@@ -55,6 +55,7 @@ describe('enginekit serve', () => {
     const { child, line, exited } = await serve([
       '--db',
       db,
+      '--create',
       '--port',
       '0',
       '--pid-file',
@@ -90,7 +91,7 @@ describe('enginekit serve', () => {
   it('serves a unix socket and stops on SIGINT, removing the socket', async () => {
     const d = tmp();
     const sock = join(d, 'e.sock');
-    const { child, line, exited } = await serve(['--db', join(d, 's.db'), '--socket', sock]);
+    const { child, line, exited } = await serve(['--db', join(d, 's.db'), '--create', '--socket', sock]);
     expect(line).toContain(`listening on unix socket ${sock}`);
     const c = await mysql.createConnection({ socketPath: sock, user: 'root' });
     const [r] = await c.query('SELECT @@version AS v');
@@ -100,6 +101,24 @@ describe('enginekit serve', () => {
     expect(await exited).toBe(0);
     // The socket is gone; the database keeps its redo log and doublewrite files beside it.
     expect(readdirSync(d).filter((f) => !/\.ib_(logfile\d+|doublewrite)$/.test(f))).toEqual(['s.db']);
+  });
+
+  it('refuses a database path that does not exist unless --create, and a directory, naming the path', () => {
+    const d = tmp();
+    const typo = join(d, 'typo.db');
+    const r = spawnSync(process.execPath, [cli, 'serve', '--db', typo, '--port', '0'], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([
+      1,
+      `enginekit: serve: ${typo} does not exist; add --create to create a new database there\n`,
+    ]);
+    expect(readdirSync(d)).toEqual([]);
+    const dir = spawnSync(process.execPath, [cli, 'serve', '--db', d, '--create', '--port', '0'], {
+      encoding: 'utf8',
+    });
+    expect([dir.status, dir.stderr]).toEqual([
+      1,
+      `enginekit: serve: ${d} is a directory, not a database file\n`,
+    ]);
   });
 
   it('refuses bad options with a usage error', () => {

@@ -31,9 +31,13 @@ export class EngineServer {
 
   /** Starts the server with `args` (options after `serve`) and waits for its socket. */
   static async start(db: string, socket: string, args: readonly string[]): Promise<EngineServer> {
-    const child = spawn(process.execPath, [engineCli(), 'serve', '--db', db, '--socket', socket, ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [engineCli(), 'serve', '--db', db, '--create', '--socket', socket, ...args],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr?.on('data', (b: Buffer) => {
       stderr = (stderr + b.toString()).slice(-1000);

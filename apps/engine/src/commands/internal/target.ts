@@ -73,3 +73,24 @@ export function checkOutputDirectory(dir: string): void {
   if (d === dir && !statSync(d).isDirectory()) throw new TargetError(`${dir} exists and is not a directory`);
   writableDirectory(d, '');
 }
+
+/**
+ * Before `sql` or `serve` touches the database FILE: an existing regular file is opened; a
+ * path that does not exist is refused unless `create` is set (as mariadbd refuses a missing
+ * datadir), so a mistyped path never becomes a new empty database. A new file goes into an
+ * existing directory we can write in.
+ */
+export function checkOpenTarget(path: string, create: boolean): 'open' | 'create' {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    if (!create) throw new TargetError(`${path} does not exist; add --create to create a new database there`);
+    writableDirectory(dirname(path), ` (the directory of ${path})`);
+    return 'create';
+  }
+  if (st.isDirectory()) throw new TargetError(`${path} is a directory, not a database file`);
+  if (!st.isFile()) throw new TargetError(`${path} is not a regular file`);
+  return 'open';
+}
