@@ -1,13 +1,7 @@
 #!/usr/bin/env node
 import { UsageError } from './args.js';
-import {
-  collectCommand,
-  experimentCommand,
-  listCommand,
-  reportCommand,
-  tourCommand,
-  USAGE,
-} from './commands.js';
+import { collectCommand, experimentCommand, listCommand, reportCommand, USAGE } from './commands.js';
+import { tourCommand } from './tour.js';
 
 const out = (t: string): void => void process.stdout.write(t);
 const log = (t: string): void => void process.stderr.write(t);
