@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SERVE } from '../src/commands/usage.js';
 import { Database } from '../src/storage/database.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
@@ -119,6 +120,17 @@ describe('enginekit serve', () => {
       1,
       `enginekit: serve: ${d} is a directory, not a database file\n`,
     ]);
+  });
+
+  it("docs/server.md's option table lists every option serve --help prints", () => {
+    const help = spawnSync(process.execPath, [cli, 'serve', '--help'], { encoding: 'utf8' }).stdout;
+    const synopsis = help.split('\n')[0] ?? '';
+    const inHelp = [...synopsis.matchAll(/--([a-z_-]+)/g)].map((m) => m[1]);
+    expect(inHelp).toEqual(expect.arrayContaining([...SERVE.spec.flags, ...SERVE.spec.values]));
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'server.md'), 'utf8');
+    const rows = doc.split('\n').filter((l) => l.startsWith('| `--'));
+    const documented = new Set(rows.flatMap((r) => [...(r.split(' | ')[0] ?? '').matchAll(/`--([a-z_-]+)/g)].map((m) => m[1])));
+    for (const option of inHelp) expect(documented.has(option), `--${option}`).toBe(true);
   });
 
   it('refuses bad options with a usage error', () => {
