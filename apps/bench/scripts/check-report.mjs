@@ -26,7 +26,9 @@ if (!existsSync(executablePath)) {
   process.exit(0);
 }
 const { chromium } = await import('playwright-core');
-const { EXPERIMENTS, expectedPoints, renderReport, resultsIn, runExperiment } = await import('../dist/index.js');
+const { EXPERIMENTS, expectedPoints, renderReport, resultsIn, runExperiment } = await import(
+  '../dist/index.js'
+);
 
 const VIEWPORT = { width: 1366, height: 768 };
 const shots = process.argv[2] ?? join(app, '..', '..', 'docs');
@@ -45,9 +47,7 @@ if (results.length === 0) {
   for (const e of EXPERIMENTS)
     results.push(await runExperiment(e, { quick: true, sf: undefined, seed: 20260101, log: () => {} }));
 }
-console.log(
-  `check:report: ${results.map((r) => `${r.experiment}${r.quick ? ' (quick)' : ''}`).join(', ')}`,
-);
+console.log(`check:report: ${results.map((r) => `${r.experiment}${r.quick ? ' (quick)' : ''}`).join(', ')}`);
 const dir = mkdtempSync(join(tmpdir(), 'enginekit-report-check-'));
 const page = join(dir, 'report.html');
 writeFileSync(page, renderReport(results));
@@ -79,7 +79,10 @@ try {
     const wide = [...document.querySelectorAll('table, svg[data-chart], pre, h3, p')]
       .map((el) => ({ el, box: el.getBoundingClientRect() }))
       .filter(({ box }) => box.right > width + 0.5)
-      .map(({ el, box }) => `${el.tagName.toLowerCase()} ${el.dataset.table ?? el.dataset.chart ?? ''} ends at ${Math.round(box.right)} px`);
+      .map(
+        ({ el, box }) =>
+          `${el.tagName.toLowerCase()} ${el.dataset.table ?? el.dataset.chart ?? ''} ends at ${Math.round(box.right)} px`,
+      );
     return { width, scrollWidth: document.documentElement.scrollWidth, wide };
   });
   if (page1.scrollWidth > page1.width)
@@ -110,7 +113,9 @@ try {
           const y = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
           if (x > 1 && y > 1) overlaps.push(`"${texts[i].text}" and "${texts[j].text}"`);
         }
-      const outside = texts.filter((t) => t.b.left < box.left - 1 || t.b.right > box.right + 1).map((t) => t.text);
+      const outside = texts
+        .filter((t) => t.b.left < box.left - 1 || t.b.right > box.right + 1)
+        .map((t) => t.text);
       return {
         id: svg.dataset.chart,
         width: box.width,
@@ -124,14 +129,17 @@ try {
     }),
   );
   const charts = results.flatMap((r) => r.charts);
-  if (drawn.length !== charts.length) problems.push(`${drawn.length} charts rendered, ${charts.length} in the results`);
+  if (drawn.length !== charts.length)
+    problems.push(`${drawn.length} charts rendered, ${charts.length} in the results`);
   charts.forEach((c, i) => {
     const d = drawn[i];
     if (d === undefined) return;
     if (d.id !== c.id) problems.push(`chart ${i}: rendered ${d.id}, expected ${c.id}`);
     if (!(d.width > 100 && d.height > 100)) problems.push(`chart ${c.id}: box ${d.width}×${d.height}`);
-    if (d.marks !== expectedPoints(c)) problems.push(`chart ${c.id}: ${d.marks} marks, data has ${expectedPoints(c)}`);
-    for (const e of d.empty) problems.push(`chart ${c.id}: a bar of a non-zero value has no width or height: ${e}`);
+    if (d.marks !== expectedPoints(c))
+      problems.push(`chart ${c.id}: ${d.marks} marks, data has ${expectedPoints(c)}`);
+    for (const e of d.empty)
+      problems.push(`chart ${c.id}: a bar of a non-zero value has no width or height: ${e}`);
     for (const o of d.overlaps) problems.push(`chart ${c.id}: texts overlap: ${o}`);
     for (const o of d.outside) problems.push(`chart ${c.id}: text outside the chart: "${o}"`);
   });
@@ -139,16 +147,24 @@ try {
   // the screenshots the READMEs show
   const sectionShot = async (experiment, file, what) => {
     const section = tab.locator(`section[data-experiment="${experiment}"]`);
-    if ((await section.count()) === 0) return console.log(`check:report: no ${experiment} section; ${file} not written`);
+    if ((await section.count()) === 0)
+      return console.log(`check:report: no ${experiment} section; ${file} not written`);
     const target = what === 'charts' ? section.locator('figure') : section;
-    const boxes = (await Promise.all((await target.all()).map((f) => f.boundingBox()))).filter((b) => b !== null);
+    const boxes = (await Promise.all((await target.all()).map((f) => f.boundingBox()))).filter(
+      (b) => b !== null,
+    );
     const scroll = await tab.evaluate(() => window.scrollY);
     const top = Math.min(...boxes.map((b) => b.y)) + scroll;
     const bottom = Math.max(...boxes.map((b) => b.y + b.height)) + scroll;
     await tab.screenshot({
       path: join(shots, file),
       fullPage: true,
-      clip: { x: 0, y: Math.max(0, top - 10), width: VIEWPORT.width, height: Math.min(2400, Math.ceil(bottom - top) + 20) },
+      clip: {
+        x: 0,
+        y: Math.max(0, top - 10),
+        width: VIEWPORT.width,
+        height: Math.min(2400, Math.ceil(bottom - top) + 20),
+      },
     });
     console.log(`check:report: screenshot ${join(shots, file)}`);
   };

@@ -46,7 +46,10 @@ export function verdictSummary(results: readonly ExperimentResult[], width: numb
     if (failed !== undefined) parts.push(`does not hold: ${failed.text}`);
     const skipped = typeof r.config.skipped === 'string' ? r.config.skipped : undefined;
     const text = skipped !== undefined ? `skipped: ${skipped}` : parts.join('; ');
-    lines.push(...wrapText(`  ${r.experiment.padEnd(name)}  ${text}`, width, ' '.repeat(name + 4)));
+    const head = `  ${r.experiment.padEnd(name)}  `;
+    wrapText(text, width - head.length).forEach((l, i) =>
+      lines.push(`${i === 0 ? head : ' '.repeat(head.length)}${l}`),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
