@@ -64,7 +64,9 @@ function build() {
   child.stderr.on('data', onData);
   const ticker = setInterval(() => {
     const left = names.filter((n) => !done.has(n));
-    console.log(`${stamp()} still building${left.length > 0 && left.length <= 3 ? ` ${left.join(', ')}` : ''} (${done.size} of ${total || '?'} done)`);
+    console.log(
+      `${stamp()} still building${left.length > 0 && left.length <= 3 ? ` ${left.join(', ')}` : ''} (${done.size} of ${total || '?'} done)`,
+    );
   }, 10_000);
   return new Promise((resolve) => {
     child.on('exit', (code) => {
@@ -82,7 +84,11 @@ if (status !== 0) process.exit(status);
 // Ctrl-C reaches the tour directly (same terminal); this process waits for it to end.
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => {});
-const tour = spawn(process.execPath, [join(root, 'apps', 'bench', 'dist', 'cli.js'), 'tour', ...process.argv.slice(2)], {
-  stdio: 'inherit',
-});
+const tour = spawn(
+  process.execPath,
+  [join(root, 'apps', 'bench', 'dist', 'cli.js'), 'tour', ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+  },
+);
 tour.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));

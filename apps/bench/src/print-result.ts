@@ -31,23 +31,27 @@ export function resultText(result: ExperimentResult, width: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** One line per experiment for the end of the tour: how many of its checks hold, what it measured. */
+/** An experiment's verdicts in a few words: checks that hold, figures measured, what failed, a skip. */
+export function verdictLine(r: ExperimentResult): string {
+  if (typeof r.config.skipped === 'string') return `skipped: ${r.config.skipped}`;
+  const checked = r.claims.filter((c) => c.holds !== null);
+  const held = checked.filter((c) => c.holds === true).length;
+  const measured = r.claims.length - checked.length;
+  const parts: string[] = [];
+  if (checked.length > 0) parts.push(`${held} of ${checked.length} checks hold`);
+  if (measured > 0) parts.push(`${measured} measured figure${measured === 1 ? '' : 's'} beside the post's`);
+  const failed = checked.find((c) => c.holds === false);
+  if (failed !== undefined) parts.push(`does not hold: ${failed.text}`);
+  return parts.join('; ');
+}
+
+/** One line per experiment for the end of the tour (wrapped under its text when longer). */
 export function verdictSummary(results: readonly ExperimentResult[], width: number): string {
   const name = Math.max(...results.map((r) => r.experiment.length));
   const lines: string[] = [];
   for (const r of results) {
-    const checked = r.claims.filter((c) => c.holds !== null);
-    const held = checked.filter((c) => c.holds === true).length;
-    const measured = r.claims.length - checked.length;
-    const parts: string[] = [];
-    if (checked.length > 0) parts.push(`${held} of ${checked.length} checks hold`);
-    if (measured > 0) parts.push(`${measured} measured figure${measured === 1 ? '' : 's'} beside the post's`);
-    const failed = checked.find((c) => c.holds === false);
-    if (failed !== undefined) parts.push(`does not hold: ${failed.text}`);
-    const skipped = typeof r.config.skipped === 'string' ? r.config.skipped : undefined;
-    const text = skipped !== undefined ? `skipped: ${skipped}` : parts.join('; ');
     const head = `  ${r.experiment.padEnd(name)}  `;
-    wrapText(text, width - head.length).forEach((l, i) =>
+    wrapText(verdictLine(r), width - head.length).forEach((l, i) =>
       lines.push(`${i === 0 ? head : ' '.repeat(head.length)}${l}`),
     );
   }

@@ -1,5 +1,5 @@
 import type { Cell, Column, Table } from './result.js';
-import { columnParts } from './column-parts.js';
+import { columnParts, keyColumns } from './column-parts.js';
 import { wrapText } from './text-wrap.js';
 
 /** A cell as text: numbers with the column's digits (integers as they are), booleans yes/no. */
@@ -18,8 +18,9 @@ const GAP = 2;
 
 /**
  * The table as aligned plain text, text columns left and number columns right, in lines of at
- * most `width` characters: a table wider than that keeps its first column (the row labels) and
- * moves the columns that do not fit into a second table (and a third…) under the same title; a
+ * most `width` characters: a table wider than that keeps its first column (or the first few
+ * that together tell its rows apart) and moves the columns that do not fit into a second table
+ * (and a third…) under the same title; a
  * cell or header too wide for its column wraps inside it. The title and the note wrap too.
  */
 export function formatTable(table: Table, width: number = Number.POSITIVE_INFINITY): string {
@@ -36,14 +37,20 @@ export function formatTable(table: Table, width: number = Number.POSITIVE_INFINI
     out.push(...wrapText(table.title, width));
     out.push(...block(cols, cells, numeric, natural, [...cols.keys()]));
   } else {
-    // the first column is repeated in every part: at most a third of the line
+    // the columns that name a row start every part: together at most half of the line, the
+    // first at most a third
+    let keys = keyColumns(cells, cols.length);
     const key = Math.min(natural[0] as number, Math.max(8, Math.floor(width / 3)));
-    const room = Math.max(1, width - key - GAP);
+    const keyWidth = (k: number): number =>
+      key + natural.slice(1, k).reduce((a, w) => a + w + GAP, 0);
+    while (keys > 1 && keyWidth(keys) > width / 2) keys--;
+    const room = Math.max(1, width - keyWidth(keys) - GAP);
     // headers wrap at spaces: a number column is as wide as its longest word or figure; a text
     // column wraps its cells too, at up to 40 characters unless a word is longer
     const word = (t: string): number => Math.max(0, ...t.split(' ').map((x) => x.length));
     const widths = cols.map((c, i) => {
       if (i === 0) return key;
+      if (i < keys) return natural[i] as number;
       const cellWords = Math.max(0, ...cells.map((r) => word(r[i] as string)));
       const cellLongest = Math.max(0, ...cells.map((r) => (r[i] as string).length));
       const w = numeric[i]
@@ -51,7 +58,7 @@ export function formatTable(table: Table, width: number = Number.POSITIVE_INFINI
         : Math.max(word(c.label), Math.min(natural[i] as number, Math.max(cellWords, 40)));
       return Math.min(w, room);
     });
-    const parts = columnParts(widths, width, GAP);
+    const parts = columnParts(widths, width, GAP, keys);
     parts.forEach((p, n) => {
       if (n > 0) out.push('');
       const title = parts.length === 1 ? table.title : `${table.title} (${n + 1} of ${parts.length})`;

@@ -1,7 +1,7 @@
 import { parseArgs, UsageError } from './args.js';
 import { reportCommand, runAndPrint } from './commands.js';
 import { TpchFiles } from './internal/tpch-files.js';
-import { verdict, verdictSummary } from './print-result.js';
+import { verdictLine, verdictSummary } from './print-result.js';
 import { EXPERIMENTS } from './registry.js';
 import type { ExperimentResult } from './result.js';
 import { outputWidth, wrapText } from './text-wrap.js';
@@ -40,7 +40,7 @@ export async function tourCommand(
   const t0 = performance.now();
   const step = (text: string): void => {
     if (!progress) return;
-    const stamp = `[${duration(performance.now() - t0).padStart(9)}] `;
+    const stamp = `[${duration(performance.now() - t0).padStart(10)}] `;
     for (const line of wrapText(text, width - stamp.length, '  ')) log(`${stamp}${line}\n`);
   };
   if (!flags.has('full')) {
@@ -61,10 +61,7 @@ export async function tourCommand(
       (l) => step(`  ${l.trimEnd()}`),
       width,
     );
-    const verdicts = result.claims.map(verdict);
-    step(
-      `${e.name} done in ${duration(performance.now() - t)}: ${verdicts.filter((v) => v === 'holds').length} of ${verdicts.filter((v) => v !== 'measured').length} checks hold`,
-    );
+    step(`${e.name} done in ${duration(performance.now() - t)}: ${verdictLine(result)}`);
     results.push(result);
     files.push(file);
     out('\n');

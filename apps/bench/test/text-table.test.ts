@@ -112,6 +112,32 @@ describe('formatTable at a terminal width', () => {
     }
   });
 
+  it('when the first column repeats, the columns that tell the rows apart start every part', () => {
+    const sysbench: Table = {
+      id: 'tps',
+      title: 'sysbench',
+      columns: [
+        { key: 'test', label: 'test' },
+        { key: 'threads', label: 'threads' },
+        ...Array.from({ length: 10 }, (_, i) => ({ key: `m${i}`, label: `measure number ${i}`, digits: 1 })),
+      ],
+      rows: ['oltp_point_select', 'oltp_read_only'].flatMap((test) =>
+        [1, 4].map((threads) => ({
+          test,
+          threads,
+          ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`m${i}`, 12_345.6 * (i + threads)])),
+        })),
+      ),
+    };
+    for (const w of WIDTHS) {
+      const lines = formatTable(sysbench, w).split('\n');
+      const headers = lines.filter((l) => l.startsWith('test '));
+      expect(headers.length, `at ${w}`).toBeGreaterThan(1);
+      for (const h of headers) expect(h).toMatch(/^test +threads /);
+      expect(lines.filter((l) => /^oltp_read_only +4 /.test(l)).length).toBe(headers.length);
+    }
+  });
+
   it('long text cells wrap inside their column: every word is kept, in order', () => {
     for (const w of WIDTHS) {
       const text = formatTable(prose, w);

@@ -129,7 +129,9 @@ describe('enginekit serve', () => {
     expect(inHelp).toEqual(expect.arrayContaining([...SERVE.spec.flags, ...SERVE.spec.values]));
     const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'server.md'), 'utf8');
     const rows = doc.split('\n').filter((l) => l.startsWith('| `--'));
-    const documented = new Set(rows.flatMap((r) => [...(r.split(' | ')[0] ?? '').matchAll(/`--([a-z_-]+)/g)].map((m) => m[1])));
+    const documented = new Set(
+      rows.flatMap((r) => [...(r.split(' | ')[0] ?? '').matchAll(/`--([a-z_-]+)/g)].map((m) => m[1])),
+    );
     for (const option of inHelp) expect(documented.has(option), `--${option}`).toBe(true);
   });
 

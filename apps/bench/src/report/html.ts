@@ -1,4 +1,4 @@
-import { columnParts } from '../column-parts.js';
+import { columnParts, keyColumns } from '../column-parts.js';
 import { citation } from '../posts.js';
 import type { ExperimentResult, Table } from '../result.js';
 import { formatCell } from '../text-table.js';
@@ -35,11 +35,11 @@ function columnPx(t: Table, i: number): number {
 const CONTENT_PX = 1100 - 48;
 
 function htmlTable(t: Table): string {
-  const parts = columnParts(
-    t.columns.map((_, i) => columnPx(t, i)),
-    CONTENT_PX,
-    0,
-  );
+  const texts = t.rows.map((r) => t.columns.map((c) => formatCell(r[c.key], c)));
+  const widths = t.columns.map((_, i) => columnPx(t, i));
+  let keys = keyColumns(texts, t.columns.length);
+  while (keys > 1 && widths.slice(0, keys).reduce((a, w) => a + w, 0) > CONTENT_PX / 2) keys--;
+  const parts = columnParts(widths, CONTENT_PX, 0, keys);
   const one = (which: readonly number[], n: number): string => {
     const head = which.map((i) => `<th>${esc(t.columns[i]?.label ?? '')}</th>`).join('');
     const body = t.rows
