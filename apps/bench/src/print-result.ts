@@ -51,9 +51,8 @@ export function verdictSummary(results: readonly ExperimentResult[], width: numb
   const lines: string[] = [];
   for (const r of results) {
     const head = `  ${r.experiment.padEnd(name)}  `;
-    wrapText(verdictLine(r), width - head.length).forEach((l, i) =>
-      lines.push(`${i === 0 ? head : ' '.repeat(head.length)}${l}`),
-    );
+    for (const [i, l] of wrapText(verdictLine(r), width - head.length).entries())
+      lines.push(`${i === 0 ? head : ' '.repeat(head.length)}${l}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -41,8 +41,7 @@ export function formatTable(table: Table, width: number = Number.POSITIVE_INFINI
     // first at most a third
     let keys = keyColumns(cells, cols.length);
     const key = Math.min(natural[0] as number, Math.max(8, Math.floor(width / 3)));
-    const keyWidth = (k: number): number =>
-      key + natural.slice(1, k).reduce((a, w) => a + w + GAP, 0);
+    const keyWidth = (k: number): number => key + natural.slice(1, k).reduce((a, w) => a + w + GAP, 0);
     while (keys > 1 && keyWidth(keys) > width / 2) keys--;
     const room = Math.max(1, width - keyWidth(keys) - GAP);
     // headers wrap at spaces: a number column is as wide as its longest word or figure; a text
