@@ -474,7 +474,7 @@ describe('info verifies the file', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^enginekit: info: redo log ${p}\\.ib_logfile0: has \\d+ mini-transaction\\(s\\) to apply after its checkpoint: ${p} needs crash recovery, which a read-only open does not do .*\n$`,
+        `^enginekit: info: ${p}\\.ib_logfile0 has \\d+ mini-transaction\\(s\\) to apply after its checkpoint: ${p} needs crash recovery, which a read-only open does not do .*\n$`,
       ),
     );
     expect(snapshot(cases)).toEqual(before);

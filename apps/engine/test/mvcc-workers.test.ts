@@ -23,7 +23,10 @@ const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 describe('sessions on worker threads', () => {
   it('keep locking reads: a plain SELECT meets the lock of a writer on another worker', async () => {
-    const db = Database.create(join(dir, 'w.ekdb'), { innodb_buffer_pool_size: 256 * 16384 });
+    const db = Database.create(join(dir, 'w.ekdb'), {
+      innodb_buffer_pool_size: 256 * 16384,
+      innodb_log_file_size: 1 << 20,
+    });
     const host = await WorkerSessionHost.start(db, { threads: 2, workerUrl });
     const server = new MysqlServer(db, { port: 0, host });
     const address = await server.listen();

@@ -21,7 +21,10 @@ beforeAll(() => buildFresh(engineDir), 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function start(name: string, threads: number) {
-  const db = Database.create(join(dir, `${name}.ekdb`), { innodb_buffer_pool_size: 256 * 16384 });
+  const db = Database.create(join(dir, `${name}.ekdb`), {
+    innodb_buffer_pool_size: 256 * 16384,
+    innodb_log_file_size: 1 << 20,
+  });
   const host = await WorkerSessionHost.start(db, { threads, workerUrl });
   const server = new MysqlServer(db, { port: 0, host });
   const address = await server.listen();

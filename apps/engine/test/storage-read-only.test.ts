@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/index.js';
-import { RedoLogError } from '../src/storage/redo/errors.js';
+import { NeedsRecoveryError } from '../src/storage/read-only.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engine-read-only-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -97,8 +97,8 @@ describe('Database.open with readOnly', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(RedoLogError);
-    expect((error as RedoLogError).file).toBe(`${path}.ib_logfile0`);
+    expect(error).toBeInstanceOf(NeedsRecoveryError);
+    expect((error as NeedsRecoveryError).file).toBe(`${path}.ib_logfile0`);
     expect((error as Error).message).toContain(`${path} needs crash recovery`);
     expect(snapshot(dir)).toEqual(before);
     const recovered = Database.open(path);

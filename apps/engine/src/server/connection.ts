@@ -169,7 +169,17 @@ export class ClientConnection {
         () => {
           if (this.#state !== 'closed') this.#finish(reply);
         },
-        () => this.#close(),
+        (e: unknown) => {
+          // The commit record could not be made durable (the log could not be written): the
+          // client hears so instead of the OK, and the server's log says why.
+          process.stderr.write(
+            `[ERROR] connection ${this.#opts.connectionId}: the log write of a COMMIT failed: ${e instanceof Error ? e.message : String(e)}\n`,
+          );
+          if (this.#state === 'closed') return;
+          this.#w.reset(1);
+          writeErr(this.#w, serverErrors.commitFailed(e instanceof Error ? e.message : String(e)));
+          this.#finish({ ...reply, bytes: this.#w.take() });
+        },
       )
       .finally(() => {
         if (this.#pending === mine) this.#pending = null;

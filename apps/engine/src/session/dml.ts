@@ -10,7 +10,7 @@ import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../plan/bound.js';
 import type { Source } from '../plan/scope.js';
 import { bindQuery, storedType } from '../plan/select.js';
-import { storageError } from './ddl.js';
+import { storageError } from './storage-errors.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';

@@ -355,12 +355,12 @@ export class Session {
         if (d !== 0) this.counters.add(name, d);
       }
       if (redo !== null && !this.db.closed) {
-        // a transaction that ended in this statement wrote its commit record; a change outside
-        // any transaction's undo (DDL, ANALYZE) commits as one of its own once no transaction is open
+        // a transaction that ended in this statement committed at its commit mini-transaction; a
+        // change outside any transaction (DDL, ANALYZE) is durable once the log is, to its end
         const trx = this.txn.trx;
         let lsn = trx.commitLsn;
         trx.commitLsn = 0n;
-        if (lsn === 0n && redo.lsn !== lsn0 && !trx.active) lsn = redo.commit(redo.newTrxId());
+        if (lsn === 0n && redo.lsn !== lsn0 && !trx.active) lsn = redo.lsn;
         if (lsn !== 0n) {
           this.lastCommitLsn = lsn;
           if (!this.deferCommitWait) redo.commitSync(lsn);

@@ -108,6 +108,7 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   },
   innodb_use_legacy_cardinality_algorithm: { kind: 'bool', def: 1, globalOnly: true },
   innodb_lock_wait_timeout: { kind: 'int', def: 50, min: 1, max: 1073741824 },
+  innodb_purge_batch_size: { kind: 'int', def: 300, min: 1, max: 5000, globalOnly: true },
   join_buffer_size: { kind: 'int', def: 262144, min: 128, max: Number.MAX_SAFE_INTEGER },
   join_buffer_space_limit: { kind: 'int', def: 2097152, min: 2048, max: Number.MAX_SAFE_INTEGER },
   join_cache_level: { kind: 'int', def: 2, min: 0, max: 8 },

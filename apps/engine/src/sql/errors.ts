@@ -90,6 +90,10 @@ const ERROR_TABLE = {
   ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION: [1792, '25006'],
   ER_CANT_CHANGE_TX_CHARACTERISTICS: [1568, '25001'],
   ER_CONNECTION_KILLED: [1927, '70100'],
+  ER_ERROR_ON_WRITE: [3, 'HY000'],
+  ER_GET_ERRNO: [1030, 'HY000'],
+  ER_RECORD_FILE_FULL: [1114, 'HY000'],
+  ER_TEMP_FILE_WRITE_FAILURE: [1878, 'HY000'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 const ERRORS: Record<string, readonly [number, string]> = ERROR_TABLE;
@@ -159,7 +163,11 @@ export type ErrorCode =
   | 'ER_NO_SUCH_THREAD'
   | 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION'
   | 'ER_CANT_CHANGE_TX_CHARACTERISTICS'
-  | 'ER_CONNECTION_KILLED';
+  | 'ER_CONNECTION_KILLED'
+  | 'ER_ERROR_ON_WRITE'
+  | 'ER_GET_ERRNO'
+  | 'ER_RECORD_FILE_FULL'
+  | 'ER_TEMP_FILE_WRITE_FAILURE';
 
 /** ER_NOT_SUPPORTED_YET with MySQL's wording: "This version of MySQL doesn't yet support '…'". */
 export function notSupported(what: string): SqlError {

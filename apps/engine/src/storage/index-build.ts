@@ -212,7 +212,8 @@ export class TableLoader {
   /** Add one row. */
   add(row: RowBuffer): void {
     const t = this.table;
-    const value = t.codec.encode(row);
+    // a loaded row is a version every transaction sees (DB_TRX_ID 0, no undo)
+    const value = t.clusteredValue(row);
     const pk = t.primary.encoder.encode(row);
     if (pk.length + value.length > this.#max)
       throw new RangeError(`row of ${t.name} takes ${pk.length + value.length} bytes, at most ${this.#max}`);

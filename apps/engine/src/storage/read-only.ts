@@ -70,6 +70,22 @@ export class ReadOnlyFileDevice implements PageDevice {
   }
 }
 
+/**
+ * A database that needs crash recovery (redo to apply, transactions to roll back), opened
+ * read-only: recovery writes, so the open is refused, naming the file that says so.
+ */
+export class NeedsRecoveryError extends Error {
+  override readonly name = 'NeedsRecoveryError';
+  /** The redo log file, or the database file itself. */
+  readonly file: string;
+  constructor(file: string, why: string, database: string = file) {
+    super(
+      `${file} ${why}: ${database} needs crash recovery, which a read-only open does not do (open it read-write once, e.g. enginekit sql --db ${database} -e "SELECT 1")`,
+    );
+    this.file = file;
+  }
+}
+
 /** What a read-only open learns from the redo log beside the file, without writing anything. */
 export interface ReadOnlyRedo {
   /** End LSN of the log (0n without one): the pool's LSNs continue above it. */
@@ -81,7 +97,7 @@ export interface ReadOnlyRedo {
 /**
  * Reads the redo log group of the database at `path` (if it has one) to the end, with read-only
  * handles. A log that has mini-transactions to apply after its checkpoint means the database
- * needs crash recovery, which writes: a RedoLogError naming the log file and the database.
+ * needs crash recovery, which writes: a NeedsRecoveryError naming the log file and the database.
  */
 export function readRedoReadOnly(path: string, pageSize: number): ReadOnlyRedo {
   const log0 = redoFiles(path, 1).logs[0] as string;
@@ -107,9 +123,10 @@ export function readRedoReadOnly(path: string, pageSize: number): ReadOnlyRedo {
     files.readHeaders();
     const scan = scanLog(files, pageSize);
     if (scan.mtrs.length > 0)
-      throw new RedoLogError(
+      throw new NeedsRecoveryError(
         log0,
-        `has ${scan.mtrs.length} mini-transaction(s) to apply after its checkpoint: ${path} needs crash recovery, which a read-only open does not do (open it read-write once, e.g. enginekit sql --db ${path} -e "SELECT 1")`,
+        `has ${scan.mtrs.length} mini-transaction(s) to apply after its checkpoint`,
+        path,
       );
     return { end: scan.end, clean: scan.checkpoint.clean };
   } finally {

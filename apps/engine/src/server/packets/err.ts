@@ -72,6 +72,11 @@ export const serverErrors = {
     sqlState: '42000',
     message: `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${near.slice(0, 80)}' at line 1`,
   }),
+  commitFailed: (why: string): ProtocolError => ({
+    errno: 1180,
+    sqlState: 'HY000',
+    message: `Got error 5 "${why.slice(0, 100)}" during COMMIT`,
+  }),
   inactive: (): ProtocolError => ({
     errno: 4031,
     sqlState: 'HY000',

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { CorruptionError, FileDevice, getPageLsn, type PageDevice, verifyPage } from '@enginekit/buffer-pool';
 import { HDR_DATABASE_ID } from '../header.js';
-import { DurableDevice } from './doublewrite.js';
+import { allocateFile } from '../file-extend.js';
+import { DOUBLEWRITE_BATCH, DurableDevice } from './doublewrite.js';
 import { readDoublewrite } from './doublewrite.js';
 import { RedoLogError } from './errors.js';
 import { BLOCK, BLOCK_HDR, type Checkpoint, decodeFileHeader, LOG_START_LSN, readU64 } from './format.js';
@@ -170,10 +171,26 @@ export function createDurable(
   const lsn = start + BigInt(BLOCK_HDR);
   const cp: Checkpoint = { no: 0n, lsn, endLsn: lsn, nextTrxId: 1n, clean: true };
   const files = new LogFiles(openLogDevices(o, names.logs, true), s.fileSize);
-  files.format({ databaseId, pageSize, startLsn: start }, cp);
-  const dblwr = s.doublewrite
-    ? wrap(o, new FileDevice(names.doublewrite, { pageSize, create: true, truncate: true }), 'doublewrite')
-    : null;
+  let dblwr: PageDevice | null = null;
+  try {
+    // Every byte of the log (and of the doublewrite area) owns its blocks from the start: a full
+    // disk shows here, not at a COMMIT that must write into a hole.
+    for (const p of names.logs) allocateFile(p, s.fileSize);
+    files.format({ databaseId, pageSize, startLsn: start }, cp);
+    if (s.doublewrite) {
+      dblwr = wrap(
+        o,
+        new FileDevice(names.doublewrite, { pageSize, create: true, truncate: true }),
+        'doublewrite',
+      );
+      allocateFile(names.doublewrite, DOUBLEWRITE_BATCH * pageSize);
+    }
+  } catch (e) {
+    files.close();
+    dblwr?.close();
+    for (const p of [...names.logs, names.doublewrite]) rmSync(p, { force: true });
+    throw e;
+  }
   const redo = new RedoLog(files, { lsn, lastBlock: null, checkpoint: cp }, s.bufferSize, s.flush);
   const device = new DurableDevice(data, dblwr, (l) => redo.flushSync(l + 1n));
   return { device, redo, report: null, uncommitted: new Map(), databaseId, clean: true };

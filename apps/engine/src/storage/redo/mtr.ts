@@ -11,6 +11,7 @@ import {
 } from './format.js';
 import { copyLsnFields, logPageDiff, logPageInit, RecordBuilder } from './page-diff.js';
 import type { RedoLog } from './redo-log.js';
+import { takeFreePage } from '../fsp.js';
 
 const LATCH_X: LatchMode = 2;
 /** Top byte of a provisional page LSN written while an mtr runs (bit 62 set: no real LSN has it). */
@@ -57,6 +58,14 @@ export class MtrStore implements PageStore {
   #undoTrx: bigint[] = [];
   /** Low 32 bits of the next provisional LSN (bytes 1–3 stay 0). */
   #provisional = 0;
+  /**
+   * Called with a page count before each allocation: makes the data file hold that many pages
+   * (see storage/file-extend.ts), or throws (a full disk). Null: the pool's device grows by itself.
+   */
+  reserve: ((pages: number) => void) | null = null;
+  /** Take pages from the database's free list (fsp.ts) before growing the file. */
+  reuse = false;
+
   /** Mini-transactions committed with records, and pages they logged (for the bench). */
   mtrs = 0;
   pagesLogged = 0;
@@ -105,6 +114,20 @@ export class MtrStore implements PageStore {
   }
 
   allocatePage(space: number): number {
+    // a freed page first (the file-space free list in page 0; not in an unlogged section, whose
+    // changes must stay on pages it allocates itself)
+    if (
+      this.reuse &&
+      this.#unloggedLsn === 0n &&
+      (this.#depth > 0 || this.redo === null) &&
+      this.pool.spaceSize(space) > 0
+    ) {
+      const f = takeFreePage(this);
+      if (f >= 0) return f;
+    }
+    // the file has real blocks for the page before the pool hands it out, so a full disk fails
+    // this allocation (and the statement behind it), never a later page write
+    if (this.reserve !== null) this.reserve(this.pool.spaceSize(space) + 1);
     if (this.redo === null) return this.pool.allocatePage(space);
     if (this.#unloggedLsn !== 0n) return this.pool.allocatePage(space, this.#unloggedLsn);
     if (this.#depth === 0) return this.pool.allocatePage(space, this.redo.lsn);
@@ -239,6 +262,7 @@ export class MtrStore implements PageStore {
     const rec = this.#rec;
     rec.reset();
     let pages = 0;
+    let appended = false;
     try {
       for (let i = 0; i < this.#n; i++) {
         // A page the tree never marked dirty did not change (every change is followed by
@@ -268,6 +292,7 @@ export class MtrStore implements PageStore {
       if (rec.length > 0) {
         rec.u8(MLOG_MTR_END);
         const start = redo.append(rec.bytes, rec.length);
+        appended = true;
         const last = redo.lsn - 1n;
         for (const t of this.#undoTrx) redo.noteUndo(t, start);
         for (let i = 0; i < this.#n; i++) {
@@ -279,6 +304,11 @@ export class MtrStore implements PageStore {
         this.mtrs++;
         this.pagesLogged += pages;
       }
+    } catch (e) {
+      // The log refused the records (full, or a write error): nothing of the mtr may stay in the
+      // pages, since nothing of it is in the log.
+      if (!appended) this.#restoreCopies();
+      throw e;
     } finally {
       this.#undo.reset();
       this.#undoTrx = [];
@@ -286,14 +316,19 @@ export class MtrStore implements PageStore {
     }
   }
 
+  /** Puts every memo page back to its copy taken at the first X fix. */
+  #restoreCopies(): void {
+    const ps = this.pageSize;
+    for (let i = 0; i < this.#n; i++)
+      this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), this.#frames[i]! * ps);
+  }
+
   /** Undoes every page change of the mtr (all nesting levels) and releases the pages. */
   rollback(): void {
     if (this.#depth === 0) return;
     if (--this.#depth > 0) return;
     if (this.redo === null || this.#unloggedLsn !== 0n) return;
-    const ps = this.pageSize;
-    for (let i = 0; i < this.#n; i++)
-      this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), this.#frames[i]! * ps);
+    this.#restoreCopies();
     this.#undo.reset();
     this.#undoTrx = [];
     this.#release();
