@@ -56,9 +56,7 @@ function check(path: string): { rows: number; ids: Set<number>; rolledBack: numb
     const t = db.table('t');
     t.checkIndexes();
     const ids = new Set<number>();
-    db.session()
-      .query('SELECT id FROM t')
-      .rows.forEach((r) => ids.add(Number(r[0])));
+    for (const r of db.session().query('SELECT id FROM t').rows) ids.add(Number(r[0]));
     return { rows: ids.size, ids, rolledBack: db.recoveredRollbacks };
   } finally {
     db.close();
