@@ -412,6 +412,25 @@ describe('info verifies the file', () => {
     );
   });
 
+  it('zero pages past the recorded count are the extension ahead of use; a written one is not', () => {
+    const bytes = readFileSync(good);
+    const pages = bytes.length / 16384;
+    const grown = join(dir, 'grown.ekdb');
+    writeFileSync(grown, Buffer.concat([bytes, Buffer.alloc(10 * 16384)]));
+    const ok = run(['info', '--db', grown]);
+    expect([ok.status, ok.stderr]).toEqual([0, '']);
+    expect(ok.stdout).toContain(
+      `${pages} pages of 16384 bytes (and 10 zero pages the file was extended by ahead of use)`,
+    );
+    expect(ok.stdout).toContain(`verified: header, file length (${pages} pages)`);
+    const tail = Buffer.alloc(10 * 16384);
+    tail[3 * 16384 + 100] = 1;
+    writeFileSync(grown, Buffer.concat([bytes, tail]));
+    expect(run(['info', '--db', grown]).stderr).toBe(
+      `enginekit: info: ${grown} has ${pages + 10} pages, its header records ${pages}: page ${pages + 3} was written after the header (not closed cleanly)\n`,
+    );
+  });
+
   it('a tree broken inside pages whose checksums hold: found by --exact, naming the index', () => {
     const db = Database.open(good);
     const root = db.table('lineitem').index('i_l_shipdate').tree.rootPage;
