@@ -156,6 +156,7 @@ describe('sessions on 2 worker threads over one buffer pool', () => {
       ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ENGINEKIT_PASSWORD: 'w' },
       },
     );
     const line = await new Promise<string>((resolve, reject) => {
@@ -163,8 +164,18 @@ describe('sessions on 2 worker threads over one buffer pool', () => {
       child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
     });
     expect(line).toContain(`listening on unix socket ${socket}`);
-    const c = await mysql.createConnection({ socketPath: socket, user: 'root', database: 'test' });
-    const d = await mysql.createConnection({ socketPath: socket, user: 'root', database: 'test' });
+    const c = await mysql.createConnection({
+      socketPath: socket,
+      user: 'root',
+      password: 'w',
+      database: 'test',
+    });
+    const d = await mysql.createConnection({
+      socketPath: socket,
+      user: 'root',
+      password: 'w',
+      database: 'test',
+    });
     await c.query('CREATE TABLE kept (id INT PRIMARY KEY)');
     await Promise.all([
       c.query('INSERT INTO kept VALUES (1), (2), (3)'),

@@ -133,7 +133,8 @@ describe('database file', () => {
     const before = snapshot();
     expect(() => t.insert([7, 1, 'x', 1000, 0])).toThrow(DuplicateEntryError);
     expect(() => t.insert([7, 1, 'x', 1000, 0])).toThrow("Duplicate entry '7' for key 't.PRIMARY'");
-    expect(() => t.insert([100, 1, 'x', 7, 0])).toThrow("Duplicate entry '7' for key 't.u_d'");
+    // d is DECIMAL(10,2): the stored 7 is 0.07, and the message shows the value as typed
+    expect(() => t.insert([100, 1, 'x', 7, 0])).toThrow("Duplicate entry '0.07' for key 't.u_d'");
     expect(() => t.update([8], [8, 1, 'x', 9, 0])).toThrow(/u_d/);
     expect(() => t.update([8], [9, 1, 'x', 8, 0])).toThrow(/PRIMARY/);
     expect(snapshot()).toEqual(before);

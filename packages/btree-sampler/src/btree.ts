@@ -137,6 +137,9 @@ export class BTree {
   readonly #ps: number;
   readonly #out = new Int32Array(1);
   readonly #m: PathModifier;
+  /** The delete mark and leaf PAGE_MAX_TRX_ID of the entry the last #delete removed. */
+  #removedDeleted = false;
+  #removedPageMax = 0;
 
   static {
     provideAccess((tree) => {
@@ -419,10 +422,6 @@ export class BTree {
       m.unfixPath();
     }
   }
-
-  /** The delete mark and leaf PAGE_MAX_TRX_ID of the entry the last #delete removed. */
-  #removedDeleted = false;
-  #removedPageMax = 0;
 
   #delete(key: Uint8Array, value: Uint8Array | undefined, trx: number): boolean {
     checkBytes(key, 'key');

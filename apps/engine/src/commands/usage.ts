@@ -75,8 +75,13 @@ export const SERVE: CommandHelp = {
       'socket',
       'user',
       'password',
+      'password-file',
       'pid-file',
       'max_connections',
+      'connect_timeout',
+      'net_read_timeout',
+      'max_connect_errors',
+      'max_prepared_stmt_count',
       'max_allowed_packet',
       'wait_timeout',
       'latches',
@@ -88,7 +93,7 @@ export const SERVE: CommandHelp = {
     ],
   },
   synopsis:
-    'enginekit serve --db FILE [--create] [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--transaction_isolation LEVEL] [--threads N]',
+    'enginekit serve --db FILE [--create] [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U] [--password-file F] [--pid-file F] [--max_connections N] [--connect_timeout S] [--net_read_timeout S] [--max_connect_errors N] [--max_prepared_stmt_count N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--transaction_isolation LEVEL] [--threads N]',
   text: `serve the database FILE over the MySQL client/server protocol to mysql2, mariadb and
 mysql clients, on 127.0.0.1:3306 by default or on a unix socket. A FILE that does not exist is
 refused unless --create is given, which creates a new empty database there. Prints
@@ -97,7 +102,11 @@ the file (exit 0). Sessions run on the main thread (the default, --threads 0) or
 worker threads sharing one buffer pool; worker sessions write around the redo log, so their
 changes are durable at a clean shutdown only. --transaction_isolation sets the sessions' default
 level (REPEATABLE-READ; READ-COMMITTED, READ-UNCOMMITTED, SERIALIZABLE); worker sessions keep
-locking reads. See docs/server.md for the protocol subset and the isolation levels.`,
+locking reads. The administrator account U@localhost (default root, every privilege) takes its
+password from --password-file F, the environment variable ENGINEKIT_PASSWORD, or --password P
+(visible to other users in ps: a warning is printed); with none, an account that has no
+password yet gets a random one, printed once on stderr. See docs/server.md for the protocol
+subset, the accounts and the isolation levels.`,
 };
 
 export const COMMANDS: Readonly<Record<string, CommandHelp>> = {

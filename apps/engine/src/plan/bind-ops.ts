@@ -293,8 +293,6 @@ export function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound
 }
 
 export function bindIn(e: Bound, list: Bound[], text: string): Bound {
-  const eqs = list.map((x) => bindCompare('=', e, x, ''));
-  const evs = eqs.map((q) => q.ev);
   const allConst = list.every((x) => x.lit !== undefined);
   // constant lists of one comparison type: a Set lookup
   if (allConst && list.length > 4) {
@@ -322,6 +320,8 @@ export function bindIn(e: Bound, list: Bound[], text: string): Bound {
       text,
     );
   }
+  // one comparison per item, bound only here: a long constant list above never compiles them
+  const evs = list.map((x) => bindCompare('=', e, x, '').ev);
   return mk(
     T_INT,
     () => {

@@ -1,3 +1,4 @@
+import type { Account } from '../session/accounts.js';
 import type { BufferPoolDescriptor } from '@enginekit/buffer-pool';
 
 /** What a session worker starts from (its `workerData`). */
@@ -18,7 +19,7 @@ export interface SessionWorkerData {
 
 /** Main thread → worker. */
 export type ToWorker =
-  | { readonly t: 'open'; readonly conn: number }
+  | { readonly t: 'open'; readonly conn: number; readonly account?: Account }
   | { readonly t: 'cmd'; readonly conn: number; readonly payload: Uint8Array; readonly connected: number }
   | { readonly t: 'close'; readonly conn: number }
   | { readonly t: 'stop' };

@@ -1,3 +1,4 @@
+import type { Account } from '../session/accounts.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../storage/database.js';
@@ -138,13 +139,13 @@ export class WorkerSessionHost implements SessionHost {
     if (!s.exited) s.worker.postMessage(m, transfer);
   }
 
-  open(connectionId: number): SessionHandle {
+  open(connectionId: number, _kill?: () => void, account?: Account): SessionHandle {
     let s = this.#slots[0]!;
     for (const x of this.#slots) if (!x.exited && (s.exited || x.conns < s.conns)) s = x;
     s.conns++;
     this.#conns.set(connectionId, s);
     this.#maxUsed = Math.max(this.#maxUsed, this.#conns.size);
-    this.#post(s, { t: 'open', conn: connectionId });
+    this.#post(s, { t: 'open', conn: connectionId, ...(account === undefined ? {} : { account }) });
     return {
       handle: (payload) =>
         new Promise<Reply>((resolve, reject) => {

@@ -1,8 +1,9 @@
 import type { Table } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
+import { invalidPreview, invalidTextAt } from '../sql/client-text.js';
 import { SqlError } from '../sql/errors.js';
-import { coerce } from '../exec/convert.js';
+import { coerce, numericPrefix } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
@@ -87,6 +88,8 @@ export class RowWriter {
         return exactField(x);
       }
       case 'double': {
+        // text past the largest double converts to ±DBL_MAX, but is out of range for a column
+        if (t.kind === 'str' && !Number.isFinite(Number(numericPrefix(v as string)))) throw range();
         const x = coerce(v, t, T_DBL) as number;
         if (!Number.isFinite(x)) throw range();
         return x;
@@ -102,6 +105,12 @@ export class RowWriter {
       }
       default: {
         let s = coerce(v, t, T_STR) as string;
+        const bad = invalidTextAt(s);
+        if (bad >= 0)
+          throw new SqlError(
+            'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+            `Incorrect string value: '${invalidPreview(s, bad)}' for column \`test\`.\`${this.table.name}\`.\`${col.name}\` at row ${rowNo}`,
+          );
         // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
         if (ty.kind === 'char') s = s.replace(/ +$/, '');
         if ([...s].length > ty.length)

@@ -100,7 +100,7 @@ function repl(db: Database, session: Session, format: OutputFormat): void {
     run: (sql, vertical) => void runOne(session, sql, format, vertical, 'interactive'),
     onClose: () => {
       try {
-        writeFileSync(historyFile, `${history.slice(-1000).join('\n')}\n`);
+        writeFileSync(historyFile, `${history.slice(-1000).join('\n')}\n`, { mode: 0o600 });
       } catch {
         // a read-only home: history is not kept
       }

@@ -1,34 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { parseAnalyzeList } from './analyze-list.js';
 import { SqlError } from './errors.js';
+import { invalidPreview, invalidTextAt, parkEscapes, unparkEscapes } from './client-text.js';
+import { ParserMessage, ParserTrap, wasmParse } from './wasm-parser.js';
 
 /**
  * The one module that knows the parser: `@guanmingchiu/sqlparser-ts` (datafusion-sqlparser-rs as
- * WASM) with the `mysql` dialect. Its WASM is instantiated synchronously on first use (its own
- * `init()` is async; the engine's API is synchronous, like better-sqlite3), so the package's
- * JS glue is loaded directly. Everything else in the engine reads the AST through the narrow
- * interfaces of ast.ts. Swap the parser here.
+ * WASM) with the `mysql` dialect, instantiated synchronously on first use and replaced when a
+ * statement breaks it (wasm-parser.ts). Everything else in the engine reads the AST through the
+ * narrow interfaces of ast.ts. Swap the parser here.
  */
-
-interface WasmGlue {
-  initSync(arg: { module: Uint8Array }): void;
-  parse_sql(dialect: string, sql: string): unknown;
-}
-
-let glue: WasmGlue | undefined;
-
-function load(): WasmGlue {
-  if (glue !== undefined) return glue;
-  const req = createRequire(import.meta.url);
-  const main = req.resolve('@guanmingchiu/sqlparser-ts');
-  const dir = join(dirname(main), '..', 'wasm');
-  const g = req(join(dir, 'sqlparser_rs_wasm.js')) as WasmGlue;
-  g.initSync({ module: readFileSync(join(dir, 'sqlparser_rs_wasm_bg.wasm')) });
-  glue = g;
-  return g;
-}
 
 /**
  * Rewrites applied before parsing, outside quotes and comments, keeping every column in place:
@@ -188,17 +168,33 @@ export function parseSql(sql: string): unknown[] {
 }
 
 function parseText(sql: string): unknown[] {
-  const g = load();
+  const parked = parkEscapes(sql);
+  if (parked === null) {
+    const at = invalidTextAt(sql);
+    throw new SqlError(
+      'ER_INVALID_CHARACTER_STRING',
+      `Invalid utf8mb4 character string: '${invalidPreview(sql, at)}'`,
+    );
+  }
+  if (parked === undefined) return parseValid(sql);
+  const tree = parseValid(parked);
+  unparkEscapes(tree);
+  return tree;
+}
+
+function parseValid(sql: string): unknown[] {
   try {
-    return g.parse_sql('mysql', rewrite(sql)) as unknown[];
+    return wasmParse(rewrite(sql));
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? e);
+    if (!(e instanceof ParserMessage)) throw parserFailure(e);
+    const msg = e.message;
+    if (/recursion limit exceeded/i.test(msg)) throw tooDeep();
     // The dialect binds DIV more loosely than BETWEEN's bounds (`a BETWEEN b DIV 2 AND c` fails):
     // parse DIV as % (same precedence as in MySQL), then turn those operators back into DIV.
     if (/\bDIV\b/i.test(sql)) {
       const mods: boolean[] = [];
       try {
-        const ast = g.parse_sql('mysql', rewrite(sql, true, mods)) as unknown[];
+        const ast = wasmParse(rewrite(sql, true, mods));
         const ops = binaryOps(ast, 'Modulo');
         if (ops.length === mods.length) {
           ops.forEach((o, i) => {
@@ -206,7 +202,8 @@ function parseText(sql: string): unknown[] {
           });
           return ast;
         }
-      } catch {
+      } catch (again) {
+        if (!(again instanceof ParserMessage)) throw parserFailure(again);
         // fall through to the first error
       }
     }
@@ -214,6 +211,29 @@ function parseText(sql: string): unknown[] {
     if (analyze !== undefined) return analyze;
     throw syntaxError(sql, msg);
   }
+}
+
+/**
+ * The parser nests one level per parenthesis, function call, unary operator or subquery, up to
+ * {@link PARSER_DEPTH} levels; past them it stops with its recursion limit. MariaDB's server
+ * parses deeper and stops when its thread stack runs out (1436): both are the same refusal.
+ */
+export const PARSER_DEPTH = 50;
+
+function tooDeep(): SqlError {
+  return new SqlError(
+    'ER_STACK_OVERRUN_NEED_MORE',
+    `Thread stack overrun: the statement nests expressions more than ${PARSER_DEPTH} levels deep`,
+  );
+}
+
+/** A trapped parser (its instance was replaced): a tree too deep for its stack, as 1436. */
+function parserFailure(e: unknown): unknown {
+  if (!(e instanceof ParserTrap)) return e;
+  return new SqlError(
+    'ER_STACK_OVERRUN_NEED_MORE',
+    "Thread stack overrun: the statement's expression tree is too deep for the parser's stack",
+  );
 }
 
 /** MySQL's 1064 text: "… near '<rest of the statement>' at line N", with the parser's position. */

@@ -11,6 +11,7 @@ import {
   pageMaxTrxId,
 } from '@enginekit/btree-sampler';
 import { CorruptionError } from '@enginekit/buffer-pool';
+import { keyText } from './key-text.js';
 import { DuplicateEntryError, NoSuchObjectError } from './errors.js';
 import {
   H_DELETE,
@@ -1573,11 +1574,11 @@ export class Table {
   }
 
   #dup(ix: TableIndex, row: RowBuffer): DuplicateEntryError {
-    const shown = ix.columns.map((c) => {
-      const v = row.get(c);
-      return v instanceof Uint8Array ? new TextDecoder().decode(v) : String(v);
-    });
-    return new DuplicateEntryError(this.name, ix.name, shown.join('-'));
+    const shown = keyText(
+      ix.columns.map((c) => this.columns[c]!.type),
+      ix.columns.map((c) => row.get(c)),
+    );
+    return new DuplicateEntryError(this.name, ix.name, shown);
   }
 }
 

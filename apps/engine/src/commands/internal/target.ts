@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, type Stats, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TPCH_TABLES } from '@enginekit/tpch';
 import { FormatVersionError, NotADatabaseError } from '../../storage/errors.js';
@@ -74,14 +74,25 @@ export function checkOutputDirectory(dir: string): void {
   writableDirectory(d, '');
 }
 
+/** What a path that is not a regular file is, in words. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
 /**
- * Before `sql` or `serve` touches the database FILE: an existing regular file is opened; a
- * path that does not exist is refused unless `create` is set (as mariadbd refuses a missing
- * datadir), so a mistyped path never becomes a new empty database. A new file goes into an
- * existing directory we can write in.
+ * Before `sql` or `serve` opens or creates the database FILE. A path that exists must be a
+ * regular file (opening a FIFO would wait for a writer, a device would be read or overwritten):
+ * refused at once, naming the path and what it is. A path that does not exist is refused unless
+ * `create` is set (as mariadbd refuses a missing datadir), so a mistyped path never becomes a new
+ * empty database; a new file goes into an existing directory we can write in.
  */
 export function checkOpenTarget(path: string, create: boolean): 'open' | 'create' {
-  let st: ReturnType<typeof statSync>;
+  let st: Stats;
   try {
     st = statSync(path);
   } catch (e) {
@@ -90,7 +101,6 @@ export function checkOpenTarget(path: string, create: boolean): 'open' | 'create
     writableDirectory(dirname(path), ` (the directory of ${path})`);
     return 'create';
   }
-  if (st.isDirectory()) throw new TargetError(`${path} is a directory, not a database file`);
-  if (!st.isFile()) throw new TargetError(`${path} is not a regular file`);
+  if (!st.isFile()) throw new TargetError(`${path} is ${kindOf(st)}, not a database file`);
   return 'open';
 }

@@ -1,3 +1,4 @@
+import { SqlError } from '../../sql/errors.js';
 import type { ColumnMeta } from '../column-types.js';
 import type { PacketWriter } from '../wire.js';
 
@@ -11,7 +12,13 @@ export function writeTextRow(w: PacketWriter, cols: readonly ColumnMeta[], row: 
     const v = row[i];
     if (v === null || v === undefined) w.u8(0xfb);
     else if (typeof v === 'string') w.lenencStr(v);
+    else if (typeof v === 'number' && !Number.isFinite(v)) throw notFinite(cols[i]!.name);
     else w.lenencStr(String(v));
   }
   w.end();
+}
+
+/** No infinity or NaN goes out: MySQL's types hold none (the statement fails instead). */
+export function notFinite(column: string): SqlError {
+  return new SqlError('ER_DATA_OUT_OF_RANGE', `DOUBLE value is out of range in '${column}'`);
 }
