@@ -94,7 +94,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     label,
     start: async () => {
       const s = await EngineServer.start(dbFile, join(dir, `${id}.sock`), [...engineArgs, ...more]);
-      return { target: { socket: s.socket, db: 'test' }, stop: () => s.stop() };
+      return { target: { socket: s.socket, db: 'test', password: s.password }, stop: () => s.stop() };
     },
   });
   const servers: Server[] = [engine('ek', 'enginekit', [])];
