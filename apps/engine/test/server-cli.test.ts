@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SERVE } from '../src/commands/usage.js';
 import { Database } from '../src/storage/database.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
@@ -59,6 +60,7 @@ describe('enginekit serve', () => {
     const { child, line, exited } = await serve([
       '--db',
       db,
+      '--create',
       '--port',
       '0',
       '--pid-file',
@@ -94,7 +96,7 @@ describe('enginekit serve', () => {
   it('serves a unix socket and stops on SIGINT, removing the socket', async () => {
     const d = tmp();
     const sock = join(d, 'e.sock');
-    const { child, line, exited } = await serve(['--db', join(d, 's.db'), '--socket', sock], {
+    const { child, line, exited } = await serve(['--db', join(d, 's.db'), '--create', '--socket', sock], {
       ENGINEKIT_PASSWORD: 'from-env',
     });
     expect(line).toContain(`listening on unix socket ${sock}`);
@@ -108,10 +110,41 @@ describe('enginekit serve', () => {
     expect(readdirSync(d).filter((f) => !/\.ib_(logfile\d+|doublewrite)$/.test(f))).toEqual(['s.db']);
   });
 
+  it('refuses a database path that does not exist unless --create, and a directory, naming the path', () => {
+    const d = tmp();
+    const typo = join(d, 'typo.db');
+    const r = spawnSync(process.execPath, [cli, 'serve', '--db', typo, '--port', '0'], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([
+      1,
+      `enginekit: serve: ${typo} does not exist; add --create to create a new database there\n`,
+    ]);
+    expect(readdirSync(d)).toEqual([]);
+    const dir = spawnSync(process.execPath, [cli, 'serve', '--db', d, '--create', '--port', '0'], {
+      encoding: 'utf8',
+    });
+    expect([dir.status, dir.stderr]).toEqual([
+      1,
+      `enginekit: serve: ${d} is a directory, not a database file\n`,
+    ]);
+  });
+
+  it("docs/server.md's option table lists every option serve --help prints", () => {
+    const help = spawnSync(process.execPath, [cli, 'serve', '--help'], { encoding: 'utf8' }).stdout;
+    const synopsis = help.split('\n')[0] ?? '';
+    const inHelp = [...synopsis.matchAll(/--([a-z_-]+)/g)].map((m) => m[1]);
+    expect(inHelp).toEqual(expect.arrayContaining([...SERVE.spec.flags, 'db', 'port', 'threads']));
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'server.md'), 'utf8');
+    const rows = doc.split('\n').filter((l) => l.startsWith('| `--'));
+    const documented = new Set(
+      rows.flatMap((r) => [...(r.split(' | ')[0] ?? '').matchAll(/`--([a-z_-]+)/g)].map((m) => m[1])),
+    );
+    for (const option of inHelp) expect(documented.has(option), `--${option}`).toBe(true);
+  });
+
   it('never serves a password-less administrator: a random password is printed once', async () => {
     const d = tmp();
     const db = join(d, 'r.db');
-    const first = await serve(['--db', db, '--port', '0']);
+    const first = await serve(['--db', db, '--create', '--port', '0']);
     const port = Number(/:(\d+)$/.exec(first.line)![1]);
     await new Promise((r) => setTimeout(r, 200));
     const m = /the account 'root'@'localhost' has the password (\S+) \(shown once/.exec(first.stderr());
@@ -138,7 +171,7 @@ describe('enginekit serve', () => {
     const d = tmp();
     const file = join(d, 'pw');
     writeFileSync(file, 's3cret\n', { mode: 0o600 });
-    const a = await serve(['--db', join(d, 'f.db'), '--port', '0', '--password-file', file]);
+    const a = await serve(['--db', join(d, 'f.db'), '--create', '--port', '0', '--password-file', file]);
     const port = Number(/:(\d+)$/.exec(a.line)![1]);
     const c = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root', password: 's3cret' });
     await c.query('SELECT 1');

@@ -143,7 +143,17 @@ describe('sessions on 2 worker threads over one buffer pool', () => {
     const path = join(dir, 'serve.ekdb');
     const child = spawn(
       process.execPath,
-      [join(engineDir, 'dist', 'cli.js'), 'serve', '--db', path, '--socket', socket, '--threads', '2'],
+      [
+        join(engineDir, 'dist', 'cli.js'),
+        'serve',
+        '--db',
+        path,
+        '--create',
+        '--socket',
+        socket,
+        '--threads',
+        '2',
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, ENGINEKIT_PASSWORD: 'w' },

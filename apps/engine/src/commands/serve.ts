@@ -13,11 +13,11 @@ import { Accounts } from '../session/accounts.js';
 import { describeAddress, ensureAccount, MysqlServer } from '../server/server.js';
 import { WorkerSessionHost } from '../server/worker-session-host.js';
 import { Database } from '../storage/database.js';
-import { checkDatabasePath } from './internal/target.js';
+import { checkOpenTarget } from './internal/target.js';
 import { SERVE } from './usage.js';
 
 /**
- * `enginekit serve`: opens (or creates) the database file, serves it over the MySQL protocol,
+ * `enginekit serve`: opens the database file (creates it with `--create`), serves it over the MySQL protocol,
  * and on SIGTERM/SIGINT stops accepting, closes every session, flushes and closes the file.
  */
 export async function serveCommand(argv: readonly string[]): Promise<void> {
@@ -56,8 +56,10 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
       ? 0
       : positiveInteger(args, 'threads', 'serve', 1)
     : 0;
-  checkDatabasePath(path);
-  const db = existsSync(path) ? Database.open(path, dbOptions) : Database.create(path, dbOptions);
+  const db =
+    checkOpenTarget(path, args.options.has('create')) === 'create'
+      ? Database.create(path, dbOptions)
+      : Database.open(path, dbOptions);
   const password = given ?? newPasswordIfNeeded(db, user);
   // before any worker loads the dictionary: the account is in it from the start
   ensureAccount(db, { user, host: 'localhost' }, password);

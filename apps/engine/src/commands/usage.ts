@@ -55,18 +55,19 @@ then DIR keeps tbl/ and tpch-sfN.ekdb (a previous demo database there is replace
 };
 
 export const SQL: CommandHelp = {
-  spec: { name: 'sql', flags: [], values: ['db', 'execute', 'format'] },
-  synopsis: 'enginekit sql --db FILE [-e "SQL"] [--format table|tsv|json]',
+  spec: { name: 'sql', flags: ['create'], values: ['db', 'execute', 'format'] },
+  synopsis: 'enginekit sql --db FILE [--create] [-e "SQL"] [--format table|tsv|json]',
   text: `run SQL statements given with -e (--execute) and exit, or read them interactively: a
 statement ends at ; (or \\G for vertical output) and may span lines; Ctrl-C drops the statement
-being typed, Ctrl-D leaves. FILE is created if missing. Errors print as MySQL prints them
-(ERROR errno (SQLSTATE): message); after an error -e stops with status 1.`,
+being typed, Ctrl-D leaves. FILE must be an enginekit database; a FILE that does not exist is
+refused unless --create is given, which creates a new empty database there. Errors print as
+MySQL prints them (ERROR errno (SQLSTATE): message); after an error -e stops with status 1.`,
 };
 
 export const SERVE: CommandHelp = {
   spec: {
     name: 'serve',
-    flags: [],
+    flags: ['create'],
     values: [
       'db',
       'port',
@@ -92,9 +93,10 @@ export const SERVE: CommandHelp = {
     ],
   },
   synopsis:
-    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U] [--password-file F] [--pid-file F] [--max_connections N] [--connect_timeout S] [--net_read_timeout S] [--max_connect_errors N] [--max_prepared_stmt_count N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--transaction_isolation LEVEL] [--threads N]',
-  text: `serve the database FILE (created if missing) over the MySQL client/server protocol to
-mysql2, mariadb and mysql clients, on 127.0.0.1:3306 by default or on a unix socket. Prints
+    'enginekit serve --db FILE [--create] [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U] [--password-file F] [--pid-file F] [--max_connections N] [--connect_timeout S] [--net_read_timeout S] [--max_connect_errors N] [--max_prepared_stmt_count N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--transaction_isolation LEVEL] [--threads N]',
+  text: `serve the database FILE over the MySQL client/server protocol to mysql2, mariadb and
+mysql clients, on 127.0.0.1:3306 by default or on a unix socket. A FILE that does not exist is
+refused unless --create is given, which creates a new empty database there. Prints
 where it listens; SIGTERM or SIGINT stops accepting, closes every session, flushes and closes
 the file (exit 0). Sessions run on the main thread (the default, --threads 0) or on --threads N
 worker threads sharing one buffer pool; worker sessions write around the redo log, so their

@@ -59,6 +59,7 @@ import {
   type RedoLog,
 } from './redo/index.js';
 import { readU64, writeU64 } from './redo/format.js';
+import { NeedsRecoveryError, ReadOnlyFileDevice, readRedoReadOnly } from './read-only.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
 import type { IndexDef, TableSchema } from './types.js';
 import { Session } from '../session/session.js';
@@ -94,6 +95,15 @@ export interface DatabaseOptions extends DurabilityOptions {
    * behind its inner mutex with 5.1's spin defaults. Default `'atomic'`.
    */
   readonly latches?: 'atomic' | 'legacy';
+  /**
+   * `Database.open` only: read the file and write nothing (InnoDB's `innodb_read_only`). The file
+   * and any redo log are opened read-only; no log or doublewrite file is created, no checkpoint
+   * written, nothing flushed, and `close()` writes nothing. A database that needs crash recovery
+   * (redo to apply, transactions to roll back) is refused (NeedsRecoveryError naming the file):
+   * recovery writes. Changes made
+   * through it stay in the buffer pool; a page that has to be written is an error naming the file.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** What {@link Database} restores when a DDL step fails: its table objects and next ids. */
@@ -154,6 +164,8 @@ export class Database implements StatisticsSource {
   #closed = false;
   /** A directory to remove on close ({@link Database.temporary}). */
   #tempDir: string | undefined;
+  /** Opened with `readOnly`: close() writes nothing. */
+  #readOnly = false;
 
   private constructor(
     path: string,
@@ -187,6 +199,8 @@ export class Database implements StatisticsSource {
   /** Create a new database file. REQUIRES: `path` does not exist or is empty. */
   static create(path: string, options: DatabaseOptions = {}): Database {
     checkPath(path);
+    if (options.readOnly === true)
+      throw new RangeError(`options.readOnly: ${path} cannot be created read-only`);
     if (existsSync(path) && statSync(path).size > 0)
       throw new RangeError(`path: ${path} already exists; open it, or remove it first`);
     const pageSize = checkInnodbPageSize(options.innodb_page_size ?? 16384);
@@ -273,7 +287,7 @@ export class Database implements StatisticsSource {
     checkPath(path);
     if (!existsSync(path)) throw new RangeError(`path: ${path} does not exist`);
     const pageSize = probeHeader(path);
-    const { pool, device, data, durable, afterLsn } = openPool(path, pageSize, options, false);
+    const { pool, device, data, durable, afterLsn, clean } = openPool(path, pageSize, options, false);
     const store = storeOf(pool, durable, data);
     try {
       const f = pool.fix(0, 0, 1);
@@ -322,9 +336,12 @@ export class Database implements StatisticsSource {
         trxSys,
       );
       db.#loadTables();
-      db.#rollbackRecovered();
-      if (durable !== null) db.#afterRecovery(durable);
-      db.#dropOrphans();
+      if (options.readOnly === true) db.#openedReadOnly(clean);
+      else {
+        db.#rollbackRecovered();
+        if (durable !== null) db.#afterRecovery(durable);
+        db.#dropOrphans();
+      }
       return db;
     } catch (e) {
       try {
@@ -862,6 +879,10 @@ export class Database implements StatisticsSource {
   /** {@link Database.flush}, then close the pool and the file. */
   close(): void {
     if (this.#closed) return;
+    if (this.#readOnly) {
+      this.abandon();
+      return;
+    }
     try {
       this.flush();
       // Everything is written and the row counts are stored: a clean checkpoint at the end.
@@ -967,6 +988,23 @@ export class Database implements StatisticsSource {
    * only once the statement's last mini-transaction swaps it in, so one found at open is a
    * crash's leftover (InnoDB drops its `#sql-` tables at startup the same way).
    */
+  /**
+   * The end of a read-only open, which rolls back, purges and drops nothing (all of that writes):
+   * a transaction left active in the undo logs is refused (it needs a read-write open first);
+   * after an unclean shutdown with nothing to redo, the row counts come from the trees, in memory.
+   */
+  #openedReadOnly(clean: boolean): void {
+    this.#readOnly = true;
+    const active = this.undo.activeLogs().length;
+    if (active > 0)
+      throw new NeedsRecoveryError(this.path, `has ${active} transaction undo log(s) to roll back`);
+    if (!clean)
+      for (const t of this.#tables.values()) {
+        const s = t.primary.tree.stats();
+        t.rows = s.records - s.deletedRecords;
+      }
+  }
+
   #dropOrphans(): void {
     for (const t of this.tables()) if (t.name.startsWith(ALTER_COPY_PREFIX)) this.dropTable(t.name);
   }
@@ -1045,14 +1083,18 @@ function openPool(
   data: ExtendingDevice;
   durable: DurableOpen | null;
   afterLsn: bigint;
+  clean: boolean;
 } {
-  const file = new FileDevice(path, { pageSize, create });
+  const readOnly = options.readOnly === true && !create;
+  const file = readOnly ? new ReadOnlyFileDevice(path, pageSize) : new FileDevice(path, { pageSize, create });
   const raw: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data');
   const data = new ExtendingDevice(raw, path);
   let durable: DurableOpen | null = null;
   let afterLsn = 0n;
+  let clean = true;
   try {
-    if (options.redo === false) {
+    if (readOnly) ({ end: afterLsn, clean } = readRedoReadOnly(path, pageSize));
+    else if (options.redo === false) {
       if (!create) afterLsn = dropCleanRedo(path, pageSize);
     } else
       durable = create
@@ -1073,7 +1115,7 @@ function openPool(
     ...(options.latches === undefined ? {} : { latches: options.latches }),
     device,
   });
-  return { pool, device, data, durable, afterLsn };
+  return { pool, device, data, durable, afterLsn, clean };
 }
 
 /** The mini-transaction store over the pool; the pool's LSN continues from the log's. */

@@ -85,16 +85,22 @@ function kindOf(st: Stats): string {
 }
 
 /**
- * Before opening or creating the database a command serves (`sql`, `serve`): a path that exists
- * must be a regular file. Opening a FIFO would wait for a writer, a device would be read or
- * overwritten: refused at once, naming the path and what it is.
+ * Before `sql` or `serve` opens or creates the database FILE. A path that exists must be a
+ * regular file (opening a FIFO would wait for a writer, a device would be read or overwritten):
+ * refused at once, naming the path and what it is. A path that does not exist is refused unless
+ * `create` is set (as mariadbd refuses a missing datadir), so a mistyped path never becomes a new
+ * empty database; a new file goes into an existing directory we can write in.
  */
-export function checkDatabasePath(path: string): void {
+export function checkOpenTarget(path: string, create: boolean): 'open' | 'create' {
   let st: Stats;
   try {
     st = statSync(path);
-  } catch {
-    return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    if (!create) throw new TargetError(`${path} does not exist; add --create to create a new database there`);
+    writableDirectory(dirname(path), ` (the directory of ${path})`);
+    return 'create';
   }
   if (!st.isFile()) throw new TargetError(`${path} is ${kindOf(st)}, not a database file`);
+  return 'open';
 }
