@@ -96,14 +96,20 @@ function writeUnlock(): void {
   shared.writeUnlock();
 }
 
-/** Posts a command's reply to the main thread. */
+/** Posts a command's reply to the main thread; a commit's once it is durable (group commit). */
 function answer(conn: number, c: Conn, payload: Buffer, reply: Reply): void {
   track(c, payload, reply);
   status.publish(c.p.session.globalCounters.values);
-  const bytes = new Uint8Array(reply.bytes);
-  post({ t: 'reply', conn, bytes, close: reply.close, waitTimeout: reply.waitTimeout }, [
-    bytes.buffer as ArrayBuffer,
-  ]);
+  const send = (r: Reply): void => {
+    const bytes = new Uint8Array(r.bytes);
+    post({ t: 'reply', conn, bytes, close: r.close, waitTimeout: r.waitTimeout }, [bytes.buffer as ArrayBuffer]);
+  };
+  if (reply.durable === undefined) send(reply);
+  else
+    reply.durable.then(
+      () => send(reply),
+      () => send({ bytes: Buffer.alloc(0), close: true, waitTimeout: 0 }),
+    );
 }
 
 /** Keeps the kind of each prepared statement (the id from its COM_STMT_PREPARE_OK). */
@@ -165,7 +171,7 @@ function onMessage(m: ToWorker): void {
 }
 
 try {
-  db = attachDatabase(data.path, data.pool, data.pageSize);
+  db = attachDatabase(data.attach);
   useLockTable(db, new LockTable(data.lockTable));
   // statistics a read statement saves on first use go into the shared catalog: as a writer
   db.writeGuard = <T>(fn: () => T): T => {

@@ -33,7 +33,8 @@ const PROVISIONAL_TOP = 0x40;
  * (`redo` null) the store passes everything through to the pool. A `markDirty` outside any mtr
  * logs the whole page as an mtr of its own (bulk loaders, which leave each page once).
  *
- * REQUIRES: one thread; no page is S-fixed by the caller when the mtr X-fixes it.
+ * One MtrStore per thread (each thread of a server has its own over the shared pool and the shared
+ * redo log). REQUIRES: no page is S-fixed by the caller when the mtr X-fixes it.
  */
 export class MtrStore implements PageStore {
   readonly pageSize: number;
@@ -165,9 +166,10 @@ export class MtrStore implements PageStore {
     rec.length += 6;
     rec.copy(this.bytes, frame * ps, ps);
     rec.u8(MLOG_MTR_END);
-    const start = redo.append(rec.bytes, rec.length);
-    if (!this.pool.isDirty(frame)) this.pool.markDirty(frame, start);
-    this.pool.markDirty(frame, redo.lsn - 1n);
+    redo.append(rec.bytes, rec.length, (start, end) => {
+      if (!this.pool.isDirty(frame)) this.pool.markDirty(frame, start);
+      this.pool.markDirty(frame, end - 1n);
+    });
     this.mtrs++;
     this.pagesLogged++;
   }
@@ -267,15 +269,7 @@ export class MtrStore implements PageStore {
       if (u.length > 0) rec.copy(u.bytes, 0, u.length);
       if (rec.length > 0) {
         rec.u8(MLOG_MTR_END);
-        const start = redo.append(rec.bytes, rec.length);
-        const last = redo.lsn - 1n;
-        for (const t of this.#undoTrx) redo.noteUndo(t, start);
-        for (let i = 0; i < this.#n; i++) {
-          if (this.#changed[i] !== 1) continue;
-          const f = this.#frames[i]!;
-          if (!this.pool.isDirty(f)) this.pool.markDirty(f, start);
-          this.pool.markDirty(f, last);
-        }
+        redo.append(rec.bytes, rec.length, this.#onAppended);
         this.mtrs++;
         this.pagesLogged += pages;
       }
@@ -285,6 +279,24 @@ export class MtrStore implements PageStore {
       this.#release();
     }
   }
+
+  /**
+   * Runs under the log mutex once the mtr's records are in the log buffer at [start, end): the
+   * changed pages go on the flush list (oldest modification = start if they were clean, newest =
+   * end − 1) before any checkpoint can read the oldest modification, and the first undo record of
+   * each transaction holds the checkpoint back.
+   */
+  readonly #onAppended = (start: bigint, end: bigint): void => {
+    const redo = this.redo!;
+    const last = end - 1n;
+    for (const t of this.#undoTrx) redo.noteUndo(t, start);
+    for (let i = 0; i < this.#n; i++) {
+      if (this.#changed[i] !== 1) continue;
+      const f = this.#frames[i]!;
+      if (!this.pool.isDirty(f)) this.pool.markDirty(f, start);
+      this.pool.markDirty(f, last);
+    }
+  };
 
   /** Undoes every page change of the mtr (all nesting levels) and releases the pages. */
   rollback(): void {
