@@ -1,0 +1,66 @@
+// A worker thread for the shared redo log tests: attaches to the database the main thread opened
+// (its pool, redo log and doublewrite region), creates a B+tree of its own in one logged
+// mini-transaction and commits it, then runs `committers` concurrent committers: each commit is
+// 1–3 mini-transactions inserting keys into the tree, a commit record, and a wait for the log to
+// be durable (waitFlushed: the main thread's flusher does the fsync, shared by every thread).
+// Posts {t:'root'}, then {t:'ack', keys} after each durable commit; with `commits` set each
+// committer stops after that many and the worker posts {t:'done'}; {t:'stop'} detaches it.
+import { parentPort, workerData } from 'node:worker_threads';
+import { BTree } from '@enginekit/btree-sampler';
+import { attachDatabase } from '../../dist/index.js';
+import { keyOf, valueOf } from './redo-shared-values.js';
+
+const { attach, worker, cycle, committers, commits } = workerData;
+const db = attachDatabase(attach);
+const store = db.store;
+const redo = db.redo;
+
+store.begin();
+const tree = BTree.create(store, {});
+store.commit();
+const setup = redo.commit(redo.newTrxId());
+redo.flushSync(setup);
+parentPort.postMessage({ t: 'root', worker, root: tree.rootPage });
+
+let next = 0;
+let stopping = false;
+parentPort.on('message', (m) => {
+  if (m.t === 'stop') stopping = true;
+});
+
+async function committer(c) {
+  for (let k = 0; commits === undefined || k < commits; k++) {
+    if (stopping) return;
+    const keys = [];
+    const n = 1 + ((next + c) % 3);
+    for (let i = 0; i < n; i++) {
+      const seq = next++;
+      store.begin();
+      try {
+        tree.insert(keyOf(worker, seq), valueOf(cycle, worker, seq));
+      } catch (e) {
+        store.rollback();
+        throw e;
+      }
+      store.commit();
+      keys.push(seq);
+    }
+    const lsn = redo.commit(redo.newTrxId());
+    await redo.waitFlushed(lsn);
+    parentPort.postMessage({ t: 'ack', worker, keys, lsn });
+  }
+}
+
+Promise.all(Array.from({ length: committers }, (_, c) => committer(c))).then(
+  () => {
+    parentPort.postMessage({ t: 'done', worker, inserted: next });
+    const wait = () => {
+      if (!stopping) return setTimeout(wait, 5);
+      db.detachFromPool();
+      parentPort.postMessage({ t: 'stopped', worker });
+      parentPort.close();
+    };
+    wait();
+  },
+  (e) => parentPort.postMessage({ t: 'failed', worker, message: String(e?.stack ?? e) }),
+);
