@@ -3,14 +3,16 @@
 // mini-transaction and commits it, then runs `committers` concurrent committers: each commit is
 // 1–3 mini-transactions inserting keys into the tree, a commit record, and a wait for the log to
 // be durable (waitFlushed: the main thread's flusher does the fsync, shared by every thread).
-// Posts {t:'root'}, then {t:'ack', keys} after each durable commit; with `commits` set each
-// committer stops after that many and the worker posts {t:'done'}; {t:'stop'} detaches it.
+// Posts {t:'root'}, then (after {t:'go'} when `waitForGo`) {t:'ack', keys} after each durable
+// commit; with `commits` set each committer stops after that many and the worker posts
+// {t:'done'}; {t:'stop'} detaches it. A wait that resolves before the log is flushed past the
+// commit is a failure ({t:'failed'}).
 import { parentPort, workerData } from 'node:worker_threads';
 import { BTree } from '@enginekit/btree-sampler';
 import { attachDatabase } from '../../dist/index.js';
 import { keyOf, valueOf } from './redo-shared-values.js';
 
-const { attach, worker, cycle, committers, commits } = workerData;
+const { attach, worker, cycle, committers, commits, waitForGo } = workerData;
 const db = attachDatabase(attach);
 const store = db.store;
 const redo = db.redo;
@@ -24,8 +26,11 @@ parentPort.postMessage({ t: 'root', worker, root: tree.rootPage });
 
 let next = 0;
 let stopping = false;
+let go = () => {};
+const started = waitForGo ? new Promise((resolve) => (go = resolve)) : Promise.resolve();
 parentPort.on('message', (m) => {
   if (m.t === 'stop') stopping = true;
+  else if (m.t === 'go') go();
 });
 
 async function committer(c) {
@@ -47,11 +52,14 @@ async function committer(c) {
     }
     const lsn = redo.commit(redo.newTrxId());
     await redo.waitFlushed(lsn);
+    if (redo.flushedLsn < lsn) throw new Error(`commit at ${lsn} acknowledged with the log flushed to ${redo.flushedLsn}`);
     parentPort.postMessage({ t: 'ack', worker, keys, lsn });
   }
 }
 
-Promise.all(Array.from({ length: committers }, (_, c) => committer(c))).then(
+started
+  .then(() => Promise.all(Array.from({ length: committers }, (_, c) => committer(c))))
+  .then(
   () => {
     parentPort.postMessage({ t: 'done', worker, inserted: next });
     const wait = () => {
