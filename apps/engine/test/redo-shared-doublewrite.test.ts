@@ -24,7 +24,7 @@ import {
 } from '@enginekit/buffer-pool';
 import { afterAll, describe, expect, it } from 'vitest';
 import { attachDatabase, Database, shareDatabase, type TableSchema } from '../src/index.js';
-import { DOUBLEWRITE_BATCH, DoublewriteBatches, DurableDevice } from '../src/storage/redo/index.js';
+import { DOUBLEWRITE_BATCH, DoublewriteBatches, type DurableDevice } from '../src/storage/redo/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-redo-shared-dw-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -245,7 +245,9 @@ describe('torn pages with several threads', () => {
       const at = again.table('t');
       at.checkIndexes();
       for (let i = 0; i < 300; i++)
-        expect(row(again, i)).toEqual(i % 3 === 0 ? [i, 1000 + i, 'w'.repeat(150)] : [i, i % 7, 'a'.repeat(120)]);
+        expect(row(again, i)).toEqual(
+          i % 3 === 0 ? [i, 1000 + i, 'w'.repeat(150)] : [i, i % 7, 'a'.repeat(120)],
+        );
     } finally {
       again.close();
     }
@@ -310,7 +312,8 @@ describe('torn pages with several threads', () => {
       expect(again.recovery!.pagesRepaired).toBeGreaterThan(0);
       const t = again.table('t');
       t.checkIndexes();
-      for (let i = 0; i < ROWS; i++) expect(row(again, i)).toEqual([i, 5000 + i, (i % 2 ? 'w' : 'm').repeat(200)]);
+      for (let i = 0; i < ROWS; i++)
+        expect(row(again, i)).toEqual([i, 5000 + i, (i % 2 ? 'w' : 'm').repeat(200)]);
     } finally {
       again.close();
     }

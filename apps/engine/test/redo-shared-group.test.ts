@@ -14,7 +14,7 @@ import { BTree } from '@enginekit/btree-sampler';
 import { buildFresh } from '@enginekit/vitest-config/build-fresh';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, shareDatabase } from '../src/index.js';
-import { keyOf, valueOf } from './helpers/redo-shared-values.js';
+import { keyOf, valueFor } from './helpers/redo-shared-values.js';
 
 const engineDir = join(import.meta.dirname, '..');
 const workerUrl = new URL('./helpers/redo-shared-worker.js', import.meta.url);
@@ -69,7 +69,14 @@ describe('group commit across threads', () => {
     for (let i = 0; i < 2; i++)
       workers.push(
         new Worker(workerUrl, {
-          workerData: { attach: share(i + 1), worker: i, cycle: 0, committers: 4, commits: COMMITS, waitForGo: true },
+          workerData: {
+            attach: share(i + 1),
+            worker: i,
+            cycle: 0,
+            committers: 4,
+            commits: COMMITS,
+            waitForGo: true,
+          },
         }),
       );
     await phase('root');
@@ -95,7 +102,8 @@ describe('group commit across threads', () => {
         const tree = BTree.open(again.treeStore, { rootPage: root });
         tree.checkValid();
         expect(tree.stats().records).toBe(inserted.get(w));
-        for (let seq = 0; seq < inserted.get(w)!; seq++) expect(tree.get(keyOf(w, seq))).toEqual(valueOf(0, w, seq));
+        for (let seq = 0; seq < inserted.get(w)!; seq++)
+          expect(tree.get(keyOf(w, seq))).toEqual(valueFor(0, w, seq));
       }
     } finally {
       again.close();

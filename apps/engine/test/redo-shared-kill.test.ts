@@ -13,7 +13,7 @@ import { BTree } from '@enginekit/btree-sampler';
 import { buildFresh } from '@enginekit/vitest-config/build-fresh';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/index.js';
-import { keyOf, valueOf } from './helpers/redo-shared-values.js';
+import { keyOf, valueFor } from './helpers/redo-shared-values.js';
 
 const engineDir = join(import.meta.dirname, '..');
 const child = join(import.meta.dirname, 'helpers', 'redo-shared-child.js');
@@ -133,7 +133,7 @@ describe('one redo log shared by worker threads, SIGKILL at random moments', () 
           const tree = BTree.open(db.treeStore, { rootPage: root });
           tree.checkValid();
           for (const seq of acked.get(k) ?? [])
-            expect(tree.get(keyOf(w, seq)), `cycle ${c} worker ${w} key ${seq}`).toEqual(valueOf(c, w, seq));
+            expect(tree.get(keyOf(w, seq)), `cycle ${c} worker ${w} key ${seq}`).toEqual(valueFor(c, w, seq));
         }
       } finally {
         db.close();

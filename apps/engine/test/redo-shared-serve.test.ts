@@ -64,11 +64,15 @@ describe('enginekit serve --threads 2, SIGKILL during transfer transactions', ()
       const server = await serve(path, socket);
       const exited = new Promise<NodeJS.Signals | null>((r) => server.once('exit', (_c, s) => r(s)));
       const conns = await Promise.all(
-        Array.from({ length: 4 }, () => mysql.createConnection({ socketPath: socket, user: 'root', database: 'test' })),
+        Array.from({ length: 4 }, () =>
+          mysql.createConnection({ socketPath: socket, user: 'root', database: 'test' }),
+        ),
       );
       if (cycle === 0) {
         await conns[0]!.query('CREATE TABLE acct (id INT PRIMARY KEY, bal INT NOT NULL)');
-        await conns[0]!.query('CREATE TABLE ledger (id INT PRIMARY KEY, src INT NOT NULL, dst INT NOT NULL, amt INT NOT NULL)');
+        await conns[0]!.query(
+          'CREATE TABLE ledger (id INT PRIMARY KEY, src INT NOT NULL, dst INT NOT NULL, amt INT NOT NULL)',
+        );
         const rows = Array.from({ length: ACCOUNTS }, (_, i) => `(${i}, ${START})`).join(', ');
         await conns[0]!.query(`INSERT INTO acct VALUES ${rows}`);
       }

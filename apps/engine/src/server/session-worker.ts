@@ -102,7 +102,9 @@ function answer(conn: number, c: Conn, payload: Buffer, reply: Reply): void {
   status.publish(c.p.session.globalCounters.values);
   const send = (r: Reply): void => {
     const bytes = new Uint8Array(r.bytes);
-    post({ t: 'reply', conn, bytes, close: r.close, waitTimeout: r.waitTimeout }, [bytes.buffer as ArrayBuffer]);
+    post({ t: 'reply', conn, bytes, close: r.close, waitTimeout: r.waitTimeout }, [
+      bytes.buffer as ArrayBuffer,
+    ]);
   };
   if (reply.durable === undefined) send(reply);
   else

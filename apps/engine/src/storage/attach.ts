@@ -1,9 +1,4 @@
-import {
-  BufferPool,
-  type BufferPoolDescriptor,
-  FileDevice,
-  type PageDevice,
-} from '@enginekit/buffer-pool';
+import { BufferPool, type BufferPoolDescriptor, FileDevice, type PageDevice } from '@enginekit/buffer-pool';
 import { Database } from './database.js';
 import {
   attachDurable,

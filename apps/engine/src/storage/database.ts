@@ -303,7 +303,13 @@ export class Database implements StatisticsSource {
    * mini-transactions over the shared log, `cleaner` its (unstarted) page cleaner for the
    * synchronous flush. Reads the header and the dictionary through the pool.
    */
-  static overPool(path: string, pool: BufferPool, device: PageDevice, store: MtrStore, cleaner: PageCleaner): Database {
+  static overPool(
+    path: string,
+    pool: BufferPool,
+    device: PageDevice,
+    store: MtrStore,
+    cleaner: PageCleaner,
+  ): Database {
     if (store.redo === null) throw new TypeError('Database.overPool needs a store over the redo log');
     const db = new Database(
       path,

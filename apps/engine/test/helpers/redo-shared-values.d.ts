@@ -1,2 +1,2 @@
 export function keyOf(workerNo: number, seq: number): Uint8Array;
-export function valueOf(cycleNo: number, workerNo: number, seq: number): Uint8Array;
+export function valueFor(cycleNo: number, workerNo: number, seq: number): Uint8Array;

@@ -10,7 +10,7 @@ export function keyOf(workerNo, seq) {
 }
 
 /** The value stored under a key: deterministic, 16–195 bytes, so a test can check it. */
-export function valueOf(cycleNo, workerNo, seq) {
+export function valueFor(cycleNo, workerNo, seq) {
   const n = 16 + ((seq * 37 + workerNo * 11) % 180);
   const v = new Uint8Array(n);
   for (let i = 0; i < n; i++) v[i] = (seq + i * 7 + cycleNo * 13 + workerNo) & 0xff;

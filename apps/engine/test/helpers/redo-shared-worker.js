@@ -10,7 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BTree } from '@enginekit/btree-sampler';
 import { attachDatabase } from '../../dist/index.js';
-import { keyOf, valueOf } from './redo-shared-values.js';
+import { keyOf, valueFor } from './redo-shared-values.js';
 
 const { attach, worker, cycle, committers, commits, waitForGo } = workerData;
 const db = attachDatabase(attach);
@@ -42,7 +42,7 @@ async function committer(c) {
       const seq = next++;
       store.begin();
       try {
-        tree.insert(keyOf(worker, seq), valueOf(cycle, worker, seq));
+        tree.insert(keyOf(worker, seq), valueFor(cycle, worker, seq));
       } catch (e) {
         store.rollback();
         throw e;
@@ -52,7 +52,8 @@ async function committer(c) {
     }
     const lsn = redo.commit(redo.newTrxId());
     await redo.waitFlushed(lsn);
-    if (redo.flushedLsn < lsn) throw new Error(`commit at ${lsn} acknowledged with the log flushed to ${redo.flushedLsn}`);
+    if (redo.flushedLsn < lsn)
+      throw new Error(`commit at ${lsn} acknowledged with the log flushed to ${redo.flushedLsn}`);
     parentPort.postMessage({ t: 'ack', worker, keys, lsn });
   }
 }
@@ -60,15 +61,15 @@ async function committer(c) {
 started
   .then(() => Promise.all(Array.from({ length: committers }, (_, c) => committer(c))))
   .then(
-  () => {
-    parentPort.postMessage({ t: 'done', worker, inserted: next });
-    const wait = () => {
-      if (!stopping) return setTimeout(wait, 5);
-      db.detachFromPool();
-      parentPort.postMessage({ t: 'stopped', worker });
-      parentPort.close();
-    };
-    wait();
-  },
-  (e) => parentPort.postMessage({ t: 'failed', worker, message: String(e?.stack ?? e) }),
-);
+    () => {
+      parentPort.postMessage({ t: 'done', worker, inserted: next });
+      const wait = () => {
+        if (!stopping) return setTimeout(wait, 5);
+        db.detachFromPool();
+        parentPort.postMessage({ t: 'stopped', worker });
+        parentPort.close();
+      };
+      wait();
+    },
+    (e) => parentPort.postMessage({ t: 'failed', worker, message: String(e?.stack ?? e) }),
+  );

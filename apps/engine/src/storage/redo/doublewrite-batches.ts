@@ -131,7 +131,9 @@ export class DoublewriteBatches {
 
   #checkRegion(region: number): void {
     if (!Number.isInteger(region) || region < 0 || region >= this.regions)
-      throw new RangeError(`doublewrite region must be an integer in [0, ${this.regions - 1}], got ${String(region)}`);
+      throw new RangeError(
+        `doublewrite region must be an integer in [0, ${this.regions - 1}], got ${String(region)}`,
+      );
   }
 
   /**

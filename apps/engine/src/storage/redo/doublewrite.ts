@@ -44,7 +44,9 @@ export class DurableDevice implements PageDevice {
     this.#walFlush = walFlush;
     this.#size = data.size();
     if (dblwr !== null && dblwr.batches.pageSize !== data.pageSize)
-      throw new RangeError(`doublewrite batches of ${dblwr.batches.pageSize}-byte pages for ${data.name} (${data.pageSize})`);
+      throw new RangeError(
+        `doublewrite batches of ${dblwr.batches.pageSize}-byte pages for ${data.name} (${data.pageSize})`,
+      );
   }
 
   /** The doublewrite side, or null with `innodb_doublewrite=OFF`. */

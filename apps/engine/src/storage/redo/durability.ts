@@ -181,7 +181,11 @@ export function attachDurable(
     const redo = RedoLog.attach(d.redo, files);
     if (d.doublewrite !== null) {
       const batches = new DoublewriteBatches(d.doublewrite.buffer);
-      dblwr = wrap(o, new FileDevice(d.doublewrite.path, { pageSize: batches.pageSize, create: false }), 'doublewrite');
+      dblwr = wrap(
+        o,
+        new FileDevice(d.doublewrite.path, { pageSize: batches.pageSize, create: false }),
+        'doublewrite',
+      );
       const device = new DurableDevice(data, { batches, file: dblwr, region: d.region }, (l) =>
         redo.flushSync(l + 1n),
       );

@@ -92,7 +92,9 @@ export class GroupCommit {
   #refusal(): Error | null {
     const st = this.#s.state;
     if ((st & ABANDONED) !== 0)
-      return this.#abortReason ?? new Error('the redo log was abandoned by the thread that opened the database');
+      return (
+        this.#abortReason ?? new Error('the redo log was abandoned by the thread that opened the database')
+      );
     if ((st & CLOSED) !== 0 || this.#stopped) return new Error('the redo log is closed');
     return null;
   }
@@ -167,7 +169,7 @@ export class GroupCommit {
       this.#io.write();
       target = Atomics.load(s.b64, WRITTEN);
       from = Atomics.load(s.b64, FLUSHED);
-    } catch (e) {
+    } catch {
       this.#fail();
       return;
     }

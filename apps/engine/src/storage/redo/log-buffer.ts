@@ -1,5 +1,4 @@
 import {
-  advanceLsn,
   BLOCK,
   BLOCK_CHECKPOINT_NO,
   BLOCK_FIRST_REC_GROUP,
@@ -103,7 +102,8 @@ export class LogBuffer {
     let blockLsn = start - (start % 512n);
     let at = this.#slot(blockLsn);
     let off = Number(start % 512n);
-    if (startsGroup && readU16(b, at + BLOCK_FIRST_REC_GROUP) === 0) writeU16(b, at + BLOCK_FIRST_REC_GROUP, off);
+    if (startsGroup && readU16(b, at + BLOCK_FIRST_REC_GROUP) === 0)
+      writeU16(b, at + BLOCK_FIRST_REC_GROUP, off);
     let i = 0;
     while (i < n) {
       const k = Math.min(BLOCK_TRL - off, n - i);
@@ -118,9 +118,7 @@ export class LogBuffer {
         off = BLOCK_HDR;
       } else writeU16(b, at + BLOCK_HDR_DATA_LEN, off);
     }
-    const end = blockLsn + BigInt(off);
-    if (end !== advanceLsn(start, n)) throw new Error('log buffer: LSN arithmetic out of step');
-    Atomics.store(this.#s.b64, LSN, end);
+    Atomics.store(this.#s.b64, LSN, blockLsn + BigInt(off));
     return start;
   }
 

@@ -81,7 +81,11 @@ const UNDO_AT = SLOTS_AT + 4 * MAX_SLOTS;
 /** Where the log buffer starts. */
 export const BUFFER_AT = 8192;
 
-if (MUTEX_SLOTS !== 4 || COUNTER_BASE * 8 + COUNTERS.length * 8 > SLOTS_AT || UNDO_AT + 8 * MAX_SLOTS > BUFFER_AT)
+if (
+  MUTEX_SLOTS !== 4 ||
+  COUNTER_BASE * 8 + COUNTERS.length * 8 > SLOTS_AT ||
+  UNDO_AT + 8 * MAX_SLOTS > BUFFER_AT
+)
   throw new Error('redo log: shared layout out of date');
 
 /** Typed views of the shared state. */

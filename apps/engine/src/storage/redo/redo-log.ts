@@ -239,12 +239,17 @@ export class RedoLog {
   append(src: Uint8Array, n: number, onAppended?: (start: bigint, end: bigint) => void): bigint {
     this.#makeRoom(n);
     const s = this.#s;
+    // The LSN bytes `n` record bytes take at most (headers and trailers), and a block to spare.
+    const span = BigInt(Math.ceil((n * 512) / 496)) + 1024n;
     let waited = false;
     for (;;) {
       mutexLock(s.i32, LOG_MUTEX);
       let start: bigint;
       try {
-        if (this.#buf.fits(n)) start = this.#buf.append(src, 0, n, true);
+        // Never past the group's capacity from the checkpoint, whatever other threads appended
+        // since this thread's check above: that would overwrite log the checkpoint still needs.
+        if (this.#buf.lsn + span - Atomics.load(s.b64, CP_LSN) > this.files.capacity) start = -2n;
+        else if (this.#buf.fits(n)) start = this.#buf.append(src, 0, n, true);
         else if (n > this.#buf.roomWhenWritten()) start = this.#appendHuge(src, n);
         else start = -1n;
         if (start >= 0n) {
@@ -254,6 +259,12 @@ export class RedoLog {
         }
       } finally {
         mutexUnlock(s.i32, LOG_MUTEX);
+      }
+      if (start === -2n) {
+        if (this.#freeing || this.onLogFull === null) throw this.#full();
+        this.#syncFlush();
+        if (this.age + span > this.files.capacity) throw this.#full();
+        continue;
       }
       if (!waited) s.count('Innodb_log_waits');
       waited = true;
