@@ -133,7 +133,7 @@ export class LogBuffer {
   /**
    * Copies the blocks from the one holding `from` to the one holding `to` into `dest` (from 0),
    * sealed, the last one cut at `to`. REQUIRES: the write mutex (no other writer moves the written
-   * LSN), `from` ≤ `to` ≤ the current LSN, `dest` at least {@link size} bytes. Returns the count.
+   * LSN), `from` ≤ `to` ≤ the current LSN, `dest` large enough for the blocks. Returns the count.
    */
   copyOut(from: bigint, to: bigint, dest: Uint8Array): number {
     const first = from - (from % 512n);

@@ -410,7 +410,10 @@ export class RedoLog {
     const to = this.#buf.lsn;
     const from = Atomics.load(s.b64, WRITTEN);
     if (from === to) return;
-    this.#out ??= new Uint8Array(this.#buf.size);
+    // The copy grows to what this thread writes at once (up to the whole buffer).
+    const need = Number((to - (to % 512n) - (from - (from % 512n))) / 512n + 1n) * 512;
+    if (this.#out === null || this.#out.length < need)
+      this.#out = new Uint8Array(Math.min(this.#buf.size, Math.max(need, 2 * (this.#out?.length ?? 4096))));
     const count = this.#buf.copyOut(from, to, this.#out);
     this.files.writeBlocks(from - (from % 512n), this.#out, 0, count);
     Atomics.store(s.b64, WRITTEN, to);
