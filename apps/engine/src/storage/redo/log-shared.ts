@@ -1,4 +1,5 @@
 import { MUTEX_SLOTS, mutexInit } from '@enginekit/mutex-atomics';
+import type { Checkpoint } from './format.js';
 
 /**
  * The redo log's state shared by every thread (`log_sys`), one SharedArrayBuffer. Integers are
@@ -149,5 +150,42 @@ export class LogShared {
 
   get state(): number {
     return Atomics.load(this.i32, STATE);
+  }
+
+  /** The last checkpoint written (fields read one by one: a snapshot for status and messages). */
+  get checkpoint(): Checkpoint {
+    const b = this.b64;
+    return {
+      no: Atomics.load(b, CP_NO),
+      lsn: Atomics.load(b, CP_LSN),
+      endLsn: Atomics.load(b, CP_END),
+      nextTrxId: Atomics.load(b, CP_NEXT_TRX),
+      clean: Atomics.load(b, CP_CLEAN) === 1n,
+    };
+  }
+
+  /** Records `cp` as the last checkpoint; new log blocks carry its number from now on. */
+  setCheckpoint(cp: Checkpoint): void {
+    const b = this.b64;
+    Atomics.store(b, CP_LSN, cp.lsn);
+    Atomics.store(b, CP_END, cp.endLsn);
+    Atomics.store(b, CP_NEXT_TRX, cp.nextTrxId);
+    Atomics.store(b, CP_CLEAN, cp.clean ? 1n : 0n);
+    Atomics.store(this.i32, CP_NO_LOW, Number(cp.no & 0xffffffffn) | 0);
+    Atomics.store(b, CP_NO, cp.no);
+  }
+
+  /** The smallest oldest-open-undo LSN over the thread slots, or null; and how many slots have one. */
+  oldestUndo(): { lsn: bigint | null; threads: number } {
+    const u = this.undo;
+    let min = 0n;
+    let threads = 0;
+    for (let i = 0; i < u.length; i++) {
+      const l = Atomics.load(u, i);
+      if (l === 0n) continue;
+      threads++;
+      if (min === 0n || l < min) min = l;
+    }
+    return { lsn: min === 0n ? null : min, threads };
   }
 }

@@ -8,12 +8,9 @@ import {
   ABANDONED,
   CHECKPOINT_MUTEX,
   COUNTERS,
-  CP_CLEAN,
   CP_END,
   CP_LSN,
-  CP_NEXT_TRX,
   CP_NO,
-  CP_NO_LOW,
   CLOSED,
   FLUSH_SETTING,
   FLUSHED,
@@ -131,16 +128,10 @@ export class RedoLog {
   static create(files: LogFiles, state: LogState, bufferSize: number, flush: FlushLogAtTrxCommit): RedoLog {
     const s = LogShared.create(Math.max(8 * 512, bufferSize - (bufferSize % 512)));
     const b = s.b64;
-    const cp = state.checkpoint;
-    b[CP_NO] = cp.no;
-    b[CP_LSN] = cp.lsn;
-    b[CP_END] = cp.endLsn;
-    b[CP_NEXT_TRX] = cp.nextTrxId;
-    b[CP_CLEAN] = cp.clean ? 1n : 0n;
-    b[NEXT_TRX] = cp.nextTrxId;
+    s.setCheckpoint(state.checkpoint);
+    b[NEXT_TRX] = state.checkpoint.nextTrxId;
     b[WRITTEN] = state.lsn;
     b[FLUSHED] = state.lsn;
-    s.i32[CP_NO_LOW] = Number(cp.no & 0xffffffffn) | 0;
     s.i32[FLUSH_SETTING] = flush;
     new LogBuffer(s).init(state.lsn, state.lastBlock);
     return new RedoLog(files, s, true);
@@ -186,14 +177,7 @@ export class RedoLog {
   }
 
   get checkpoint(): Checkpoint {
-    const b = this.#s.b64;
-    return {
-      no: Atomics.load(b, CP_NO),
-      lsn: Atomics.load(b, CP_LSN),
-      endLsn: Atomics.load(b, CP_END),
-      nextTrxId: Atomics.load(b, CP_NEXT_TRX),
-      clean: Atomics.load(b, CP_CLEAN) === 1n,
-    };
+    return this.#s.checkpoint;
   }
 
   /** Bytes of log between the last checkpoint and the current LSN. */
@@ -324,8 +308,7 @@ export class RedoLog {
   }
 
   #full(): RedoLogFullError {
-    let open = 0;
-    for (let i = 0; i < this.#s.undo.length; i++) if (Atomics.load(this.#s.undo, i) !== 0n) open++;
+    const open = this.#s.oldestUndo().threads;
     const cp = Atomics.load(this.#s.b64, CP_LSN);
     return new RedoLogFullError(
       `the redo log is full: ${this.age} bytes since the checkpoint at ${cp}, capacity ${this.capacity}` +
@@ -353,13 +336,7 @@ export class RedoLog {
 
   /** The LSN of the first undo record of the oldest open transaction of any thread, or null. */
   oldestOpenUndo(): bigint | null {
-    const u = this.#s.undo;
-    let min = 0n;
-    for (let i = 0; i < u.length; i++) {
-      const l = Atomics.load(u, i);
-      if (l !== 0n && (min === 0n || l < min)) min = l;
-    }
-    return min === 0n ? null : min;
+    return this.#s.oldestUndo().lsn;
   }
 
   /**
@@ -516,12 +493,7 @@ export class RedoLog {
     };
     this.files.writeCheckpoint(cp);
     this.files.sync();
-    Atomics.store(b, CP_LSN, cp.lsn);
-    Atomics.store(b, CP_END, cp.endLsn);
-    Atomics.store(b, CP_NEXT_TRX, cp.nextTrxId);
-    Atomics.store(b, CP_CLEAN, clean ? 1n : 0n);
-    Atomics.store(s.i32, CP_NO_LOW, Number(cp.no & 0xffffffffn) | 0);
-    Atomics.store(b, CP_NO, cp.no);
+    s.setCheckpoint(cp);
     s.count('Innodb_checkpoints');
   }
 
