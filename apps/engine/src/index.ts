@@ -1,4 +1,6 @@
 export { Database } from './storage/database.js';
+export { attachDatabase, shareDatabase } from './storage/attach.js';
+export type { AttachDescriptor } from './storage/attach.js';
 export type { DatabaseOptions } from './storage/database.js';
 export { Catalog } from './storage/catalog.js';
 export type { CatalogRoots, IndexEntry, TableEntry } from './storage/catalog.js';

@@ -1,12 +1,10 @@
 import type { Account } from '../session/accounts.js';
-import type { BufferPoolDescriptor } from '@enginekit/buffer-pool';
+import type { AttachDescriptor } from '../storage/attach.js';
 
 /** What a session worker starts from (its `workerData`). */
 export interface SessionWorkerData {
-  /** The database file (each worker opens its own handle). */
-  readonly path: string;
-  readonly pageSize: number;
-  readonly pool: BufferPoolDescriptor;
+  /** The database file, buffer pool, redo log and doublewrite region to attach to. */
+  readonly attach: AttachDescriptor;
   /** WorkerShared's buffer. */
   readonly shared: SharedArrayBuffer;
   /** The row and metadata lock table every session of the server shares (txn/lock-table.ts). */

@@ -345,7 +345,7 @@ export class Database implements StatisticsSource {
       return db;
     } catch (e) {
       try {
-        durable?.redo.files.close();
+        durable?.redo.close();
         pool.close();
       } catch {
         // the original error matters more
@@ -355,23 +355,32 @@ export class Database implements StatisticsSource {
   }
 
   /**
-   * A Database over a pool that already holds (or can read) the file's pages: `open()` after it
-   * made the pool, and a worker thread attached to a pool another thread created
-   * (storage/attach.ts), each with its own device on the file. Reads the header and the
-   * dictionary through the pool.
+   * A Database in a thread attached to a pool, a redo log and doublewrite batches another thread
+   * opened (storage/attach.ts): `device` is this thread's durable device, `store` its
+   * mini-transactions over the shared log, `cleaner` its (unstarted) page cleaner for the
+   * synchronous flush. Reads the header and the dictionary through the pool.
    */
-  static overPool(path: string, pool: BufferPool, device: PageDevice): Database {
-    const store = storeOf(pool, null, null);
-    const { undo, trxSys } = openUndo(store, readTrxSysPage(pool));
+  static overPool(
+    path: string,
+    pool: BufferPool,
+    device: PageDevice,
+    store: MtrStore,
+    cleaner: PageCleaner,
+    trxSysBuffer: SharedArrayBuffer,
+  ): Database {
+    if (store.redo === null) throw new TypeError('Database.overPool needs a store over the redo log');
+    const undo = new UndoSpace(store, readTrxSysPage(pool));
+    const trxSys = new TrxSys(trxSysBuffer);
+    trxSys.persist = (bound) => undo.writeTrxIdStore(bound);
     const db = new Database(
       path,
       pool,
       device,
-      Catalog.open(pool, readRoots(path, pool).roots),
+      Catalog.open(store, readRoots(path, pool).roots),
       0,
       0,
       store,
-      null,
+      cleaner,
       null,
       undo,
       trxSys,
@@ -435,14 +444,16 @@ export class Database implements StatisticsSource {
 
   /**
    * Leaves a pool shared with other threads without flushing anything: closes this thread's
-   * device and gives the pool's thread slot back (the thread that created the pool flushes and
-   * closes the file). For worker threads; the object must not be used afterwards.
+   * device and log file handles and gives the pool's and the log's thread slots back (the thread
+   * that created the pool flushes every page and doublewrite batch, checkpoints and closes the
+   * files). For worker threads; the object must not be used afterwards.
    */
   detachFromPool(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.pool.detach();
     this.device.close();
+    this.redo?.close();
   }
 
   /** Tables in creation order. */
@@ -893,7 +904,7 @@ export class Database implements StatisticsSource {
       this.#closed = true;
       this.#cleaner?.stop();
       this.pool.close();
-      this.redo?.files.close();
+      this.redo?.close();
     } finally {
       this.#closed = true;
       this.#removeTemp();
@@ -1024,7 +1035,7 @@ export class Database implements StatisticsSource {
       this.device.close();
     } finally {
       try {
-        this.redo?.files.close();
+        this.redo?.close();
       } finally {
         this.#removeTemp();
       }

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import type { DeviceDescriptor, PageDevice } from '@enginekit/buffer-pool';
+import { MUTEX_SLOTS, mutexInit, mutexLock, mutexUnlock } from '@enginekit/mutex-atomics';
 
 /**
  * Files that own their blocks before anything depends on them. A sparse file (a length set by
@@ -84,15 +85,39 @@ export class FileExtender {
   /** Times the file was extended, for SHOW STATUS-like reports and tests. */
   extensions = 0;
 
-  constructor(path: string, pageSize: number) {
+  /**
+   * The mutex every thread extending this file takes (a SharedArrayBuffer, see {@link shared}):
+   * two threads reading the same end of file must not both zero-fill past it, or the second's
+   * zeros could land on a page the first already handed out and wrote.
+   */
+  readonly #lock: Int32Array;
+
+  /** `shared`: another thread's {@link FileExtender.shared}, to extend the same file under its mutex. */
+  constructor(path: string, pageSize: number, shared?: SharedArrayBuffer) {
     this.path = path;
     this.pageSize = pageSize;
     this.extentPages = Math.max(1, (1 << 20) / pageSize);
+    this.#lock = new Int32Array(shared ?? new SharedArrayBuffer(MUTEX_SLOTS * 4));
+    if (shared === undefined) mutexInit(this.#lock, 0);
+  }
+
+  /** The buffer holding the extension mutex, for the threads attaching to this file. */
+  get shared(): SharedArrayBuffer {
+    return this.#lock.buffer as SharedArrayBuffer;
   }
 
   /** Pages [0, `pages`) have blocks on disk. Throws {@link FileFullError} when the disk is full. */
   ensure(pages: number): void {
     if (pages <= this.#pages) return;
+    mutexLock(this.#lock, 0);
+    try {
+      this.#extend(pages);
+    } finally {
+      mutexUnlock(this.#lock, 0);
+    }
+  }
+
+  #extend(pages: number): void {
     const fd = openSync(this.path, 'r+');
     try {
       const size = fstatSync(fd).size;
@@ -125,11 +150,12 @@ export class ExtendingDevice implements PageDevice {
   readonly extender: FileExtender;
   #used: number;
 
-  constructor(inner: PageDevice, path: string) {
+  /** `shared`: the {@link FileExtender.shared} of the thread that opened the file, when attaching. */
+  constructor(inner: PageDevice, path: string, shared?: SharedArrayBuffer) {
     this.inner = inner;
     this.pageSize = inner.pageSize;
     this.name = inner.name;
-    this.extender = new FileExtender(path, inner.pageSize);
+    this.extender = new FileExtender(path, inner.pageSize, shared);
     this.#used = usedPages(inner);
   }
 

@@ -1,14 +1,6 @@
 import type { BufferPool, LatchMode, PageStore } from '@enginekit/buffer-pool';
 import { FIL_PAGE_LSN } from '@enginekit/buffer-pool';
-import {
-  MLOG_MTR_END,
-  MLOG_NOOP,
-  MLOG_PAGE_BYTES,
-  MLOG_UNDO,
-  writeU16,
-  writeU32,
-  writeU64,
-} from './format.js';
+import { MLOG_MTR_END, MLOG_NOOP, MLOG_PAGE_BYTES, writeU16, writeU32 } from './format.js';
 import { copyLsnFields, logPageDiff, logPageInit, RecordBuilder } from './page-diff.js';
 import type { RedoLog } from './redo-log.js';
 import { takeFreePage } from '../fsp.js';
@@ -34,7 +26,8 @@ const PROVISIONAL_TOP = 0x40;
  * (`redo` null) the store passes everything through to the pool. A `markDirty` outside any mtr
  * logs the whole page as an mtr of its own (bulk loaders, which leave each page once).
  *
- * REQUIRES: one thread; no page is S-fixed by the caller when the mtr X-fixes it.
+ * One MtrStore per thread (each thread of a server has its own over the shared pool and the shared
+ * redo log). REQUIRES: no page is S-fixed by the caller when the mtr X-fixes it.
  */
 export class MtrStore implements PageStore {
   readonly pageSize: number;
@@ -54,8 +47,6 @@ export class MtrStore implements PageStore {
   #copies32: Int32Array;
   readonly #pool32: Int32Array;
   readonly #rec = new RecordBuilder();
-  readonly #undo = new RecordBuilder();
-  #undoTrx: bigint[] = [];
   /** Low 32 bits of the next provisional LSN (bytes 1–3 stay 0). */
   #provisional = 0;
   /**
@@ -188,9 +179,10 @@ export class MtrStore implements PageStore {
     rec.length += 6;
     rec.copy(this.bytes, frame * ps, ps);
     rec.u8(MLOG_MTR_END);
-    const start = redo.append(rec.bytes, rec.length);
-    if (!this.pool.isDirty(frame)) this.pool.markDirty(frame, start);
-    this.pool.markDirty(frame, redo.lsn - 1n);
+    redo.append(rec.bytes, rec.length, (start, end) => {
+      if (!this.pool.isDirty(frame)) this.pool.markDirty(frame, start);
+      this.pool.markDirty(frame, end - 1n);
+    });
     this.mtrs++;
     this.pagesLogged++;
   }
@@ -224,29 +216,6 @@ export class MtrStore implements PageStore {
     copies.set(this.#copies);
     this.#copies = copies;
     this.#copies32 = new Int32Array(copies.buffer);
-  }
-
-  // ---------------------------------------------------------------- undo records
-
-  /**
-   * Logs a transaction's logical undo record (opaque bytes) in the current mtr, or in an mtr of its
-   * own when none is open. Recovery hands the records of transactions without a commit record to
-   * `onRecoveredUndo`.
-   */
-  logUndo(trxId: bigint, record: Uint8Array): void {
-    if (this.redo === null) return;
-    const u = this.#undo;
-    u.reserve(13 + record.length);
-    u.bytes[u.length] = MLOG_UNDO;
-    writeU64(u.bytes, u.length + 1, trxId);
-    writeU32(u.bytes, u.length + 9, record.length);
-    u.length += 13;
-    u.copy(record, 0, record.length);
-    this.#undoTrx.push(trxId);
-    if (this.#depth === 0) {
-      this.begin();
-      this.commit();
-    }
   }
 
   // ---------------------------------------------------------------- commit and rollback
@@ -287,20 +256,10 @@ export class MtrStore implements PageStore {
         this.#changed[i] = diff || this.#isNew[i] === 1 ? 1 : 0;
         if (this.#changed[i] === 1) pages++;
       }
-      const u = this.#undo;
-      if (u.length > 0) rec.copy(u.bytes, 0, u.length);
       if (rec.length > 0) {
         rec.u8(MLOG_MTR_END);
-        const start = redo.append(rec.bytes, rec.length);
+        redo.append(rec.bytes, rec.length, this.#onAppended);
         appended = true;
-        const last = redo.lsn - 1n;
-        for (const t of this.#undoTrx) redo.noteUndo(t, start);
-        for (let i = 0; i < this.#n; i++) {
-          if (this.#changed[i] !== 1) continue;
-          const f = this.#frames[i]!;
-          if (!this.pool.isDirty(f)) this.pool.markDirty(f, start);
-          this.pool.markDirty(f, last);
-        }
         this.mtrs++;
         this.pagesLogged += pages;
       }
@@ -310,8 +269,6 @@ export class MtrStore implements PageStore {
       if (!appended) this.#restoreCopies();
       throw e;
     } finally {
-      this.#undo.reset();
-      this.#undoTrx = [];
       this.#release();
     }
   }
@@ -323,14 +280,28 @@ export class MtrStore implements PageStore {
       this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), this.#frames[i]! * ps);
   }
 
+  /**
+   * Runs under the log mutex once the mtr's records are in the log buffer at [start, end): the
+   * changed pages go on the flush list (oldest modification = start if they were clean, newest =
+   * end − 1) before any checkpoint can read the oldest modification.
+   */
+  readonly #onAppended = (start: bigint, end: bigint): void => {
+    const redo = this.redo!;
+    const last = end - 1n;
+    for (let i = 0; i < this.#n; i++) {
+      if (this.#changed[i] !== 1) continue;
+      const f = this.#frames[i]!;
+      if (!this.pool.isDirty(f)) this.pool.markDirty(f, start);
+      this.pool.markDirty(f, last);
+    }
+  };
+
   /** Undoes every page change of the mtr (all nesting levels) and releases the pages. */
   rollback(): void {
     if (this.#depth === 0) return;
     if (--this.#depth > 0) return;
     if (this.redo === null || this.#unloggedLsn !== 0n) return;
     this.#restoreCopies();
-    this.#undo.reset();
-    this.#undoTrx = [];
     this.#release();
   }
 
