@@ -59,7 +59,8 @@ export function freePage(store: SpaceStore, pageNo: number): void {
   const b = store.bytes;
   const h = store.fix(0, 0, LATCH_X);
   const f = store.fix(0, pageNo, LATCH_X);
-  initPage(b, f * ps, ps, 0, pageNo);
+  // Only the type and the link change (InnoDB writes nothing to a page it frees): its old bytes
+  // stay until the page is taken again and formatted, so freeing costs a few bytes of redo.
   setPageType(b, f * ps, FIL_PAGE_TYPE_ALLOCATED);
   writeUint32BE(b, f * ps + FIL_PAGE_NEXT, readUint32BE(b, h * ps + HDR_FREE_FIRST));
   writeUint32BE(b, h * ps + HDR_FREE_FIRST, pageNo);

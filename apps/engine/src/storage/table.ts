@@ -49,6 +49,10 @@ import {
 import { LOG_ACTIVE, LOG_GONE, type UndoSpace } from './undo-log.js';
 
 const EMPTY = new Uint8Array(0);
+/** A cached "the view sees no version of this record". */
+const NOT_SEEN = new Uint8Array(0);
+/** Entries of a table's version cache before it starts over. */
+const SEEN_CACHE = 4096;
 const TEXT_ENCODER = new TextEncoder();
 
 /** One B+tree of a table, as the catalog describes it. */
@@ -161,6 +165,14 @@ export class Table {
   #vsrc: Uint8Array = EMPTY;
   #voff = 0;
   #vlen = 0;
+  /**
+   * Versions built for one read view: the newest record's roll pointer → the version the view
+   * sees (or {@link NOT_SEEN}). Safe while the view is open: the undo records it needed belong to
+   * transactions it does not see, which purge keeps until the view closes; a record changed since
+   * has a new roll pointer.
+   */
+  readonly #seen = new Map<number, Uint8Array>();
+  #seenView: ReadView | null = null;
   #depth = 0;
 
   constructor(
@@ -714,7 +726,7 @@ export class Table {
    * record's transaction is one the view does not see.
    */
   #see(b: Uint8Array, ko: number, vo: number, vl: number, view: ReadView | null): boolean {
-    let del = isDeleteMarked(b, ko);
+    const del = isDeleteMarked(b, ko);
     if (view === null || view.sees(readU48(b, vo))) {
       if (del) return false;
       this.#vsrc = b;
@@ -723,11 +735,35 @@ export class Table {
       return true;
     }
     const mvcc = this.#mvcc!;
-    let trx = readU48(b, vo);
-    let roll = recordRollPtr(b, vo);
+    const trx = readU48(b, vo);
+    const roll = recordRollPtr(b, vo);
+    // The same record version read again under the same view (a secondary index holds one entry
+    // per version of its key, each sent to this record) resolves from the cache.
+    if (this.#seenView !== view) {
+      this.#seenView = view;
+      this.#seen.clear();
+    }
+    const first = roll;
+    const hit = this.#seen.get(first);
+    if (hit !== undefined) {
+      if (hit === NOT_SEEN) return false;
+      this.#vsrc = hit;
+      this.#voff = 0;
+      this.#vlen = hit.length;
+      return true;
+    }
+    const found = this.#seeOlder(trx, roll, view, mvcc.undo);
+    if (this.#seen.size >= SEEN_CACHE) this.#seen.clear();
+    this.#seen.set(first, found ? this.#vsrc.subarray(this.#voff, this.#voff + this.#vlen) : NOT_SEEN);
+    return found;
+  }
+
+  /** Follows the roll pointers from (trx, roll) to the first version `view` sees. */
+  #seeOlder(trx: number, roll: number, view: ReadView, undo: UndoSpace): boolean {
+    let del: boolean;
     for (;;) {
       if (rollPtrIsInsert(roll)) return false;
-      const rec = mvcc.undo.readAt(roll, trx);
+      const rec = undo.readAt(roll, trx);
       if (rec === null)
         throw new CorruptionError(
           this.name,

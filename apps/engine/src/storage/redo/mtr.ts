@@ -1,5 +1,12 @@
 import type { BufferPool, LatchMode, PageStore } from '@enginekit/buffer-pool';
-import { FIL_PAGE_LSN } from '@enginekit/buffer-pool';
+import {
+  FIL_PAGE_LSN,
+  FIL_PAGE_NEXT,
+  FIL_PAGE_TYPE_ALLOCATED,
+  readUint32BE,
+  setPageType,
+  writeUint32BE,
+} from '@enginekit/buffer-pool';
 import { MLOG_MTR_END, MLOG_NOOP, MLOG_PAGE_BYTES, writeU16, writeU32 } from './format.js';
 import { copyLsnFields, logPageDiff, logPageInit, RecordBuilder } from './page-diff.js';
 import type { RedoLog } from './redo-log.js';
@@ -41,7 +48,10 @@ export class MtrStore implements PageStore {
   #frames = new Int32Array(16);
   #spaces = new Int32Array(16);
   #pages = new Uint32Array(16);
+  /** 1: allocated by the mtr; 2: taken off the free list by it; 0: an existing page. */
   #isNew = new Uint8Array(16);
+  /** For a page taken off the free list: its free-list link, restored by a rollback. */
+  #freeNext = new Uint32Array(16);
   #changed = new Uint8Array(16);
   #copies: Uint8Array;
   #copies32: Int32Array;
@@ -114,7 +124,10 @@ export class MtrStore implements PageStore {
       this.pool.spaceSize(space) > 0
     ) {
       const f = takeFreePage(this);
-      if (f >= 0) return f;
+      if (f >= 0) {
+        this.#reused(f);
+        return f;
+      }
     }
     // the file has real blocks for the page before the pool hands it out, so a full disk fails
     // this allocation (and the statement behind it), never a later page write
@@ -200,6 +213,21 @@ export class MtrStore implements PageStore {
     this.#n = n + 1;
   }
 
+  /**
+   * A page just taken off the free list and formatted: logged as a new page (MLOG_PAGE_INIT, then
+   * only what its user writes), not as a diff against its old contents. Its free-list link is
+   * kept so that a rollback leaves it a well-formed free page again.
+   */
+  #reused(f: number): void {
+    let i = this.#n - 1;
+    while (i >= 0 && this.#frames[i] !== f) i--;
+    if (i < 0) return;
+    const ps = this.pageSize;
+    this.#freeNext[i] = readUint32BE(this.#copies, i * ps + FIL_PAGE_NEXT);
+    this.#isNew[i] = 2;
+    this.#copies.set(this.bytes.subarray(f * ps, (f + 1) * ps), i * ps);
+  }
+
   #growMemo(): void {
     const cap = this.#frames.length * 2;
     const grow = <T extends Int32Array | Uint32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
@@ -211,6 +239,7 @@ export class MtrStore implements PageStore {
     this.#spaces = grow(this.#spaces, (k) => new Int32Array(k));
     this.#pages = grow(this.#pages, (k) => new Uint32Array(k));
     this.#isNew = grow(this.#isNew, (k) => new Uint8Array(k));
+    this.#freeNext = grow(this.#freeNext, (k) => new Uint32Array(k));
     this.#changed = grow(this.#changed, (k) => new Uint8Array(k));
     const copies = new Uint8Array(cap * this.pageSize);
     copies.set(this.#copies);
@@ -240,7 +269,7 @@ export class MtrStore implements PageStore {
         const f = this.#frames[i]!;
         // The provisional LSN goes; the real one is set below.
         copyLsnFields(this.#copies, i * ps, b, f * ps, ps);
-        if (this.#isNew[i] === 1) logPageInit(rec, this.#spaces[i]!, this.#pages[i]!);
+        if (this.#isNew[i] !== 0) logPageInit(rec, this.#spaces[i]!, this.#pages[i]!);
         const diff = logPageDiff(
           rec,
           this.#spaces[i]!,
@@ -253,7 +282,7 @@ export class MtrStore implements PageStore {
           this.#copies32,
           this.#pool32,
         );
-        this.#changed[i] = diff || this.#isNew[i] === 1 ? 1 : 0;
+        this.#changed[i] = diff || this.#isNew[i] !== 0 ? 1 : 0;
         if (this.#changed[i] === 1) pages++;
       }
       if (rec.length > 0) {
@@ -273,11 +302,17 @@ export class MtrStore implements PageStore {
     }
   }
 
-  /** Puts every memo page back to its copy taken at the first X fix. */
+  /** Puts every memo page back to its copy taken at the first X fix (a reused page back on the free list). */
   #restoreCopies(): void {
     const ps = this.pageSize;
-    for (let i = 0; i < this.#n; i++)
-      this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), this.#frames[i]! * ps);
+    for (let i = 0; i < this.#n; i++) {
+      const at = this.#frames[i]! * ps;
+      this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), at);
+      if (this.#isNew[i] === 2) {
+        setPageType(this.bytes, at, FIL_PAGE_TYPE_ALLOCATED);
+        writeUint32BE(this.bytes, at + FIL_PAGE_NEXT, this.#freeNext[i]!);
+      }
+    }
   }
 
   /**
