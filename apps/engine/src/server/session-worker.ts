@@ -132,9 +132,8 @@ function onMessage(m: ToWorker): void {
   switch (m.t) {
     case 'open': {
       const session = new Session(db, { connectionId: m.conn });
-      // a worker's dictionary is its own copy: the session checks the grants it logged in with
+      // grants are read from this worker's dictionary, brought up to date before each statement
       session.account = m.account === undefined ? undefined : { user: m.account.user, host: m.account.host };
-      session.accountSnapshot = m.account;
       // a lock wait answers later (the reply is a Promise) instead of failing at once with 1205
       session.txn.asyncWaits = true;
       const c: Conn = { p: new CommandProcessor(session, m.conn), prepared: new Map() };

@@ -7,7 +7,18 @@ import { COM_FIELD_LIST, COM_QUERY, COM_STMT_EXECUTE, COM_STMT_PREPARE } from '.
  */
 export type StatementKind = 'ddl' | 'write' | 'read' | 'none';
 
-const DDL = new Set(['CREATE', 'DROP', 'ALTER', 'RENAME', 'TRUNCATE', 'ANALYZE', 'OPTIMIZE']);
+// account statements change the dictionary too (the accounts live in it)
+const DDL = new Set([
+  'CREATE',
+  'DROP',
+  'ALTER',
+  'RENAME',
+  'TRUNCATE',
+  'ANALYZE',
+  'OPTIMIZE',
+  'GRANT',
+  'REVOKE',
+]);
 const WRITE = new Set(['INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'LOAD']);
 
 /** The kind of one SQL statement's text, from its first keyword (comments and `(` skipped). */
@@ -32,6 +43,7 @@ export function sqlKind(sql: string): StatementKind {
   while (j < n && /[A-Za-z]/.test(sql[j]!)) j++;
   const word = sql.slice(i, j).toUpperCase();
   if (DDL.has(word)) return 'ddl';
+  if (word === 'SET' && /^\s+PASSWORD\b/i.test(sql.slice(j))) return 'ddl';
   if (WRITE.has(word)) return 'write';
   return 'read';
 }
