@@ -49,12 +49,13 @@ export function sqlKind(sql: string): StatementKind {
 }
 
 /**
- * The kind of a command payload. COM_STMT_EXECUTE takes the kind its statement was prepared with
- * (`prepared`, by statement id; an unknown id is `read`, and gets its error from the processor).
+ * The kind of a command payload. COM_STMT_EXECUTE takes the kind of the text its statement was
+ * prepared from (`prepared`, by statement id; an unknown id is `read`, and gets its error from the
+ * processor).
  */
 export function commandKind(
   payload: Uint8Array,
-  prepared: ReadonlyMap<number, StatementKind>,
+  prepared: (id: number) => string | undefined,
 ): StatementKind {
   switch (payload[0]) {
     case COM_QUERY:
@@ -67,7 +68,8 @@ export function commandKind(
     case COM_STMT_EXECUTE: {
       if (payload.length < 5) return 'read';
       const id = payload[1]! | (payload[2]! << 8) | (payload[3]! << 16) | (payload[4]! << 24);
-      return prepared.get(id >>> 0) ?? 'read';
+      const sql = prepared(id >>> 0);
+      return sql === undefined ? 'read' : sqlKind(sql);
     }
     default:
       return 'none';

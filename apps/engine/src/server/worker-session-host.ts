@@ -78,6 +78,22 @@ export class WorkerSessionHost implements SessionHost {
     }
   }
 
+  /**
+   * The main thread's Database as the workers left it: its dictionary reread when they changed
+   * it, and every table's row count taken from the shared counts (for checks and tests between
+   * statements; the workers keep running).
+   */
+  current(): Database {
+    this.beforeLogin();
+    this.shared.writeLock();
+    try {
+      this.shared.shareRowCounts(this.db, false);
+    } finally {
+      this.shared.writeUnlock();
+    }
+    return this.db;
+  }
+
   beforeLogin(): void {
     if (this.shared.version === this.#seen) return;
     this.shared.mdlS();
