@@ -110,6 +110,56 @@ describe('enginekit serve', () => {
     expect(readdirSync(d).filter((f) => !/\.ib_(logfile\d+|doublewrite)$/.test(f))).toEqual(['s.db']);
   });
 
+  it('after a SIGKILL the same command starts again; a second server on the same file or socket is refused', async () => {
+    const d = tmp();
+    const sock = join(d, 'k.sock');
+    const db = join(d, 'k.db');
+    const env = { ENGINEKIT_PASSWORD: 'pw' };
+    const first = await serve(['--db', db, '--create', '--socket', sock], env);
+    const c = await mysql.createConnection({ socketPath: sock, user: 'root', password: 'pw' });
+    await c.query('CREATE TABLE t (id INT PRIMARY KEY)');
+    await c.query('INSERT INTO t VALUES (1)');
+    c.destroy();
+    // while it runs: another server on its file is refused, and so is its socket
+    const other = spawnSync(process.execPath, [cli, 'serve', '--db', db, '--port', '0'], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    expect(other.status).toBe(1);
+    expect(other.stderr).toContain(`process ${first.child.pid} has it open`);
+    const sql = spawnSync(process.execPath, [cli, 'sql', '--db', db, '-e', 'INSERT INTO t VALUES (2)'], {
+      encoding: 'utf8',
+    });
+    expect(sql.status).not.toBe(0);
+    expect(sql.stderr).toContain('unable to lock');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // a crash leaves the socket file and the lock file: the same command starts anyway
+    expect(existsSync(sock)).toBe(true);
+    const again = await serve(['--db', db, '--socket', sock], env);
+    const c2 = await mysql.createConnection({
+      socketPath: sock,
+      user: 'root',
+      password: 'pw',
+      database: 'test',
+    });
+    const [rows] = await c2.query({ sql: 'SELECT id FROM t', rowsAsArray: true });
+    expect(rows).toEqual([[1]]);
+    await c2.end();
+    const second = spawnSync(
+      process.execPath,
+      [cli, 'serve', '--db', join(d, 'other.db'), '--create', '--socket', sock],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      },
+    );
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`socket ${sock} is in use by another server`);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  });
+
   it('refuses a database path that does not exist unless --create, and a directory, naming the path', () => {
     const d = tmp();
     const typo = join(d, 'typo.db');

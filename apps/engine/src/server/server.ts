@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import type { Server as NetServer } from 'node:net';
+import { existsSync, lstatSync, unlinkSync } from 'node:fs';
+import { createConnection, type Server as NetServer } from 'node:net';
 import mysql from 'mysql2';
 import type { Database } from '../storage/database.js';
 import {
@@ -172,15 +172,33 @@ export class MysqlServer {
         resolve(this.#address);
       };
       if (this.#opts.socket !== undefined) {
-        if (existsSync(this.#opts.socket)) {
-          reject(
-            new Error(
-              `socket ${this.#opts.socket} already exists (another server, or a stale file to remove)`,
-            ),
-          );
+        const path = this.#opts.socket;
+        if (!existsSync(path)) {
+          net.listen(path, done);
           return;
         }
-        net.listen(this.#opts.socket, done);
+        // A socket file left by a server that crashed answers no connection: replace it, as
+        // mariadbd does; one that answers belongs to a running server.
+        socketInUse(path).then((inUse) => {
+          if (inUse) {
+            net.off('error', onError);
+            reject(new Error(`socket ${path} is in use by another server`));
+            return;
+          }
+          try {
+            if (!lstatSync(path).isSocket()) {
+              net.off('error', onError);
+              reject(new Error(`${path} exists and is not a socket: refusing to replace it`));
+              return;
+            }
+            unlinkSync(path);
+          } catch (e) {
+            net.off('error', onError);
+            reject(e);
+            return;
+          }
+          net.listen(path, done);
+        });
       } else net.listen(this.#opts.port ?? 3306, this.#opts.bind ?? '127.0.0.1', done);
     });
   }
@@ -242,4 +260,18 @@ function loginAccount(db: Database, user: string, address: string | undefined): 
     mayUseDatabase: (name) => mayUseDatabase(a, name),
     admin: isAdmin(a),
   };
+}
+
+/** Whether a server answers on the unix socket `path` (a stale file left by a crash does not). */
+function socketInUse(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createConnection(path);
+    const end = (inUse: boolean): void => {
+      probe.destroy();
+      resolve(inUse);
+    };
+    probe.once('connect', () => end(true));
+    probe.once('error', () => end(false));
+    probe.setTimeout(2000, () => end(true));
+  });
 }

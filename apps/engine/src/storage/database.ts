@@ -40,6 +40,7 @@ import {
   probeHeader,
 } from './header.js';
 import { ExtendingDevice } from './file-extend.js';
+import { DatabaseLock } from './file-lock.js';
 import { freePage, freePageCount } from './fsp.js';
 import { type PurgeBatch, purge } from './purge.js';
 import { TrxSys } from './trx-sys.js';
@@ -164,6 +165,8 @@ export class Database implements StatisticsSource {
   #closed = false;
   /** A directory to remove on close ({@link Database.temporary}). */
   #tempDir: string | undefined;
+  /** The database file's lock (null: read-only, or attached to another thread's open). */
+  #lock: DatabaseLock | null = null;
   /** Opened with `readOnly`: close() writes nothing. */
   #readOnly = false;
 
@@ -199,6 +202,26 @@ export class Database implements StatisticsSource {
   /** Create a new database file. REQUIRES: `path` does not exist or is empty. */
   static create(path: string, options: DatabaseOptions = {}): Database {
     checkPath(path);
+    return Database.#locked(path, options, () => Database.#create(path, options));
+  }
+
+  /**
+   * Runs an open of `path` holding its lock file ({@link DatabaseLock}; none for a read-only
+   * open): another live process with the file open is refused before anything is read or written.
+   */
+  static #locked(path: string, options: DatabaseOptions, open: () => Database): Database {
+    const lock = options.readOnly === true ? null : DatabaseLock.acquire(path);
+    try {
+      const db = open();
+      db.#lock = lock;
+      return db;
+    } catch (e) {
+      lock?.release();
+      throw e;
+    }
+  }
+
+  static #create(path: string, options: DatabaseOptions): Database {
     if (options.readOnly === true)
       throw new RangeError(`options.readOnly: ${path} cannot be created read-only`);
     if (existsSync(path) && statSync(path).size > 0)
@@ -286,6 +309,10 @@ export class Database implements StatisticsSource {
   static open(path: string, options: DatabaseOptions = {}): Database {
     checkPath(path);
     if (!existsSync(path)) throw new RangeError(`path: ${path} does not exist`);
+    return Database.#locked(path, options, () => Database.#open(path, options));
+  }
+
+  static #open(path: string, options: DatabaseOptions): Database {
     const pageSize = probeHeader(path);
     const { pool, device, data, durable, afterLsn, clean } = openPool(path, pageSize, options, false);
     const store = storeOf(pool, durable, data);
@@ -1020,7 +1047,10 @@ export class Database implements StatisticsSource {
     for (const t of this.tables()) if (t.name.startsWith(ALTER_COPY_PREFIX)) this.dropTable(t.name);
   }
 
+  /** Gives back the lock file, and removes a temporary database's directory. */
   #removeTemp(): void {
+    this.#lock?.release();
+    this.#lock = null;
     if (this.#tempDir !== undefined) rmSync(this.#tempDir, { recursive: true, force: true });
     this.#tempDir = undefined;
   }
