@@ -47,7 +47,7 @@ describe('files', () => {
   it('the sql history file is 0600', () => {
     const home = join(dir, 'home');
     mkdirSync(home);
-    const r = spawnSync(process.execPath, [cli, 'sql', '--db', join(dir, 'h.ekdb')], {
+    const r = spawnSync(process.execPath, [cli, 'sql', '--db', join(dir, 'h.ekdb'), '--create'], {
       encoding: 'utf8',
       timeout: 20_000,
       input: 'SELECT 1;\n',
@@ -68,7 +68,7 @@ describe('leftovers', () => {
     const live = join(tmpdir(), `enginekit-join-${process.pid}-LiVe01`);
     mkdirSync(live);
     try {
-      const r = sql(['--db', join(dir, 'l.ekdb'), '-e', 'SELECT 1']);
+      const r = sql(['--db', join(dir, 'l.ekdb'), '--create', '-e', 'SELECT 1']);
       expect(r.status).toBe(0);
       expect(existsSync(left)).toBe(false);
       expect(existsSync(live)).toBe(true);
