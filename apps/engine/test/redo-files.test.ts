@@ -104,6 +104,28 @@ describe('bad input is refused before anything is written', () => {
     expect(() => Database.open(path, OPTS)).toThrow(/ib_logfile1: is missing \(the group has 2 files\)/);
   });
 
+  it('a crashed database whose log files are gone (every one of them)', () => {
+    const path = fresh();
+    crashed(path);
+    const before = snapshot(path);
+    rmSync(`${path}.ib_logfile0`);
+    rmSync(`${path}.ib_logfile1`);
+    expect(() => Database.open(path, OPTS)).toThrow(
+      /ib_logfile0: is missing, and the database was not closed cleanly/,
+    );
+    expect(snapshot(path).equals(before)).toBe(true);
+    // after a clean close the log may go: a new group is made
+    const clean = fresh();
+    const db = Database.create(clean, OPTS);
+    db.createTable(SCHEMA).insert([1, 1]);
+    db.close();
+    rmSync(`${clean}.ib_logfile0`);
+    rmSync(`${clean}.ib_logfile1`);
+    const again = Database.open(clean, OPTS);
+    expect(again.table('t').get([1])).toEqual([1, 1]);
+    again.close();
+  });
+
   it('a log block corrupt before the end the checkpoint recorded', () => {
     const path = fresh();
     const db = Database.create(path, OPTS);

@@ -116,7 +116,8 @@ export async function loadCommand(argv: readonly string[]): Promise<void> {
       tmpdir,
       quiet,
     }),
-    partialFiles: [sideFilePath(db)],
+    // the side file and its lock file (left when the job's thread is stopped mid-load)
+    partialFiles: [sideFilePath(db), `${sideFilePath(db)}.lock`],
     ...(quiet || !bars.enabled ? {} : { onProgress }),
     onEnd: () => bars.stop(),
   });

@@ -24,6 +24,7 @@ import {
   HDR_MAGIC,
   HDR_DATABASE_ID,
   HDR_FREE_FIRST,
+  HDR_IN_USE,
   HDR_FREE_N,
   HDR_NEXT_INDEX_ID,
   HDR_NEXT_TABLE_ID,
@@ -243,6 +244,7 @@ export class Database implements StatisticsSource {
       setPageType(b, base, PAGE_TYPE_DB_HEADER);
       writeUint32BE(b, base + HDR_FREE_FIRST, 0xffffffff);
       writeUint32BE(b, base + HDR_FREE_N, 0);
+      writeUint32BE(b, base + HDR_IN_USE, durable === null ? 0 : 1);
       store.markDirty(f);
       catalog = Catalog.create(durable === null ? pool : store);
       const trxSysPage = UndoSpace.create(store, options.innodb_rollback_segments ?? 4);
@@ -365,6 +367,7 @@ export class Database implements StatisticsSource {
       db.#loadTables();
       if (options.readOnly === true) db.#openedReadOnly(clean);
       else {
+        if (durable !== null) db.#markInUse(1);
         db.#rollbackRecovered();
         if (durable !== null) db.#afterRecovery(durable);
         db.#dropOrphans();
@@ -922,6 +925,7 @@ export class Database implements StatisticsSource {
       return;
     }
     try {
+      if (this.redo !== null) this.#markInUse(0);
       this.flush();
       // Everything is written and the row counts are stored: a clean checkpoint at the end.
       if (this.redo !== null) {
@@ -1090,6 +1094,27 @@ export class Database implements StatisticsSource {
     writeUint32BE(b, base + HDR_PAGE_COUNT, this.pool.spaceSize(0));
     this.store.markDirty(f);
     this.store.unfix(f, 2);
+  }
+
+  /**
+   * Sets page 0's in-use mark ({@link HDR_IN_USE}) in a mini-transaction. Setting it writes page 0
+   * through at once (before any other change of this open can reach the file), so a file whose
+   * other pages hold changes of this open always says it needs its log.
+   */
+  #markInUse(v: 0 | 1): void {
+    const s = this.store;
+    s.begin();
+    const f = s.fix(0, 0, 2);
+    const at = f * this.pool.pageSize + HDR_IN_USE;
+    const was = readUint32BE(this.pool.bytes, at);
+    writeUint32BE(this.pool.bytes, at, v);
+    s.markDirty(f);
+    s.unfix(f, 2);
+    s.commit();
+    if (v === 1 && was !== 1) {
+      this.pool.flushAll();
+      this.device.sync();
+    }
   }
 
   #checkOpen(): void {

@@ -22,6 +22,8 @@ import { FormatVersionError, NotADatabaseError } from './errors.js';
  * | 90 | 4 | the TRX_SYS page (transaction ids, rollback segments; see undo-format.ts) |
  * | 94 | 4 | first page of the free list (fsp.ts), 0xFFFFFFFF or 0: none |
  * | 98 | 4 | pages on the free list |
+ * | 102 | 4 | 1 while a process has the file open with its redo log (0 after a clean close): a file
+ *   that says 1 and has no log files crashed with changes only its log holds, and is refused |
  */
 export const MAGIC: Uint8Array = new TextEncoder().encode('ENGINEKT');
 export const FORMAT_VERSION = 3;
@@ -39,6 +41,7 @@ export const HDR_DATABASE_ID: number = FIL_PAGE_DATA + 44;
 export const HDR_TRX_SYS: number = FIL_PAGE_DATA + 52;
 export const HDR_FREE_FIRST: number = FIL_PAGE_DATA + 56;
 export const HDR_FREE_N: number = FIL_PAGE_DATA + 60;
+export const HDR_IN_USE: number = FIL_PAGE_DATA + 64;
 /** Page type stamped on page 0 (InnoDB's FIL_PAGE_TYPE_FSP_HDR is 8). */
 export const PAGE_TYPE_DB_HEADER = 8;
 

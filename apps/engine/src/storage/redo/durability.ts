@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { CorruptionError, FileDevice, getPageLsn, type PageDevice, verifyPage } from '@enginekit/buffer-pool';
-import { HDR_DATABASE_ID } from '../header.js';
+import {
+  CorruptionError,
+  FileDevice,
+  getPageLsn,
+  type PageDevice,
+  readUint32BE,
+  verifyPage,
+} from '@enginekit/buffer-pool';
+import { HDR_DATABASE_ID, HDR_IN_USE } from '../header.js';
 import { allocateFile } from '../file-extend.js';
 import { DOUBLEWRITE_BATCH, DoublewriteBatches, type DoublewriteDescriptor } from './doublewrite-batches.js';
 import { type DoublewriteRegion, DurableDevice, readDoublewrite } from './doublewrite.js';
@@ -278,6 +285,14 @@ export function openDurable(
       throw new CorruptionError(data.name, 0, 0, `${bad} (the header page; no doublewrite copy)`);
     let dbId = readU64(p0, HDR_DATABASE_ID);
     if (!existsSync(names.logs[0]!)) {
+      // A file its last process did not close cleanly needs that process's log: without it the
+      // pages would be served as a crash left them (half-applied changes, lost commits).
+      if (readUint32BE(p0, HDR_IN_USE) === 1)
+        throw new RedoLogError(
+          names.logs[0]!,
+          'is missing, and the database was not closed cleanly: its last changes exist only in that ' +
+            'log. Restore the log files beside the database (or open it read-only to look at it as it is)',
+        );
       if (dbId === 0n) dbId = newDatabaseId();
       const out = createDurable(path, data, pageSize, dbId, getPageLsn(p0, 0), o);
       dblwr?.close();
