@@ -20,6 +20,12 @@ export function inInt64(v: bigint): boolean {
   return v >= INT64_MIN && v <= INT64_MAX;
 }
 
+export const UINT64_MAX = 18446744073709551615n;
+
+export function inUint64(v: bigint): boolean {
+  return v >= 0n && v <= UINT64_MAX;
+}
+
 /** The numeric prefix of a string, as MySQL reads it in a numeric context. */
 export function numericPrefix(s: string): string {
   const m = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i.exec(s);

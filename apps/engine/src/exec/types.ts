@@ -3,7 +3,7 @@
  *
  * | kind | MySQL types | runtime value |
  * |---|---|---|
- * | `int` | TINYINT … BIGINT, boolean results | `number` when a safe integer, `bigint` beyond 2^53 |
+ * | `int` | TINYINT … BIGINT, boolean results | `number` when a safe integer, `bigint` beyond 2^53 (`unsigned`: 0 … 2^64 − 1) |
  * | `dec` | DECIMAL(p,s) | `bigint`: the value · 10^`iscale` (exact) |
  * | `dbl` | DOUBLE, FLOAT, REAL | `number` |
  * | `str` | CHAR, VARCHAR, TEXT | `string` |
@@ -27,9 +27,12 @@ export interface SqlType {
   readonly prec: number;
   /** For columns: the stored CHAR/VARCHAR length. */
   readonly len?: number;
+  /** An integer that is BIGINT UNSIGNED (0 … 2^64 − 1): bit operators, CAST AS UNSIGNED, unsigned columns. */
+  readonly unsigned?: boolean;
 }
 
 export const T_INT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20 };
+export const T_UINT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20, unsigned: true };
 export const T_DBL: SqlType = { kind: 'dbl', scale: 31, iscale: 0, prec: 22 };
 export const T_STR: SqlType = { kind: 'str', scale: 0, iscale: 0, prec: 0 };
 export const T_DATE: SqlType = { kind: 'date', scale: 0, iscale: 0, prec: 10 };

@@ -1,10 +1,9 @@
 import { arr, identText, obj, posOf, str, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeNeg } from '../exec/arith.js';
-import { coerce } from '../exec/convert.js';
 import { parseDec } from '../exec/decimal.js';
 import { compileNum, type NumNode, numOf } from '../exec/scaled.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
+import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, T_UINT, decType } from '../exec/types.js';
 import type { Block, Bound } from './bound.js';
 import type { Ev } from './scope.js';
 import { bindFunction } from './bind-func.js';
@@ -12,15 +11,16 @@ import { truthOf } from '../exec/truth.js';
 import {
   bindArith,
   bindBitwise,
+  bitWord,
   bindCase,
   bindCast,
   bindCompare,
   bindIn,
-  bindLike,
   bindLogic,
   bindNot,
 } from './bind-ops.js';
 import { bindInSubquery, subBound, subCache } from './bind-subquery.js';
+import { bindLike, bindRegexp } from './bind-pattern.js';
 import { recordRead, trackReads } from './optimizer/column-reads.js';
 
 export { bindCompare, bindLogic, bindNot, castEv } from './bind-ops.js';
@@ -340,8 +340,9 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
           ctx,
           o.right,
         );
+      // `||` reaches the binder only under PIPES_AS_CONCAT (otherwise it was read as OR)
       if (op === 'StringConcat')
-        return bindLogic('Or', bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
+        return bindFunction('ConcatOp', [bindExpr(o.left, ctx), bindExpr(o.right, ctx)], ctx, n);
       if (
         op === 'BitwiseOr' ||
         op === 'BitwiseAnd' ||
@@ -359,6 +360,9 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       if (op === 'Plus') return e;
       if (op === 'Minus') {
         if (e.lit !== undefined && e.lit.v !== null) {
+          // a constant BIGINT UNSIGNED past the signed range negates into a DECIMAL (Item_func_neg)
+          if (e.t.unsigned === true && BigInt(e.lit.v as number | bigint) > 9223372036854775807n)
+            return literal(decType(20, 0), -BigInt(e.lit.v as bigint), `-${e.text}`);
           const r = makeNeg(e.t, `-${e.text}`).f(e.lit.v);
           return literal(e.t.kind === 'int' ? T_INT : e.t, r, `-${e.text}`);
         }
@@ -389,11 +393,11 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       if (op === 'BitwiseNot' || op === 'PGBitwiseNot') {
         const ev = e.ev;
         return mk(
-          T_INT,
+          T_UINT,
           () => {
             const x = ev();
             if (x === null) return null;
-            return normU64(~BigInt.asUintN(64, BigInt(coerce(x, e.t, T_INT) as number | bigint)));
+            return normU64(BigInt.asUintN(64, ~bitWord(e, x)));
           },
           [e],
           e.text,
@@ -497,6 +501,16 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
         tag === 'ILike',
       );
     }
+    case 'RLike': {
+      const o = obj(v);
+      return bindRegexp(
+        bindExpr(o.expr, ctx),
+        bindExpr(o.pattern, ctx),
+        o.negated === true,
+        nodeText(ctx.env, n),
+        false,
+      );
+    }
     case 'Case':
       return bindCase(obj(v), ctx, nodeText(ctx.env, n));
     case 'Cast':
@@ -545,6 +559,7 @@ function bindValue(val: unknown, ctx: BindCtx, n: unknown): Bound {
       if (/^\d+$/.test(text)) {
         const b = BigInt(text);
         if (b <= 9223372036854775807n) return literal(T_INT, b <= 9007199254740991n ? Number(b) : b, text);
+        if (b <= 18446744073709551615n) return literal(T_UINT, b, text);
         return literal(decType(text.length, 0), b, text);
       }
       if (/e/i.test(text)) return literal(T_DBL, Number(text), text);

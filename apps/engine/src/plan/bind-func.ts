@@ -82,6 +82,8 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     }
     case 'Interval':
       throw unsupported('INTERVAL outside date arithmetic', n);
+    case 'ConcatOp':
+      return strFn(v as Bound[], text, (a) => a.join(''));
     case 'DateArith': {
       const o = v as { date: Bound; interval: unknown; sign: number };
       return dateArith(o.date, o.interval, o.sign, ctx, o.date.text);

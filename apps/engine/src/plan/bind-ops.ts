@@ -13,7 +13,16 @@ import {
   pow10Num,
   scaledBy,
 } from '../exec/scaled.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify as unifyTypes } from '../exec/types.js';
+import {
+  type SqlType,
+  T_DATE,
+  T_DBL,
+  T_INT,
+  T_STR,
+  T_UINT,
+  decType,
+  unify as unifyTypes,
+} from '../exec/types.js';
 import { truthOf } from '../exec/truth.js';
 import { type BindCtx, bindExpr, literal, mk, normU64, unsupported } from './bind-expr.js';
 import { bindFunction } from './bind-func.js';
@@ -263,11 +272,16 @@ export function bindArith(
   return mk(a.t, ev, [l, r], text, { num: fast.num });
 }
 
+/** An operand of a bit operator: its integer value as an unsigned 64-bit word. */
+export function bitWord(b: Bound, x: unknown): bigint {
+  return BigInt.asUintN(64, BigInt(coerce(x, b.t, T_INT) as number | bigint));
+}
+
+/** `| & ^ << >>` on unsigned 64-bit words (BIGINT UNSIGNED results); a shift by 64 or more gives 0. */
 export function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound {
   const le = l.ev;
   const re = r.ev;
-  const u = (b: Bound, x: unknown): bigint =>
-    BigInt.asUintN(64, BigInt(coerce(x, b.t, T_INT) as number | bigint));
+  const u = bitWord;
   const f: (a: bigint, b: bigint) => bigint =
     op === 'BitwiseOr'
       ? (a, b) => a | b
@@ -276,10 +290,10 @@ export function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound
         : op === 'BitwiseXor'
           ? (a, b) => a ^ b
           : op === 'PGBitwiseShiftLeft'
-            ? (a, b) => BigInt.asUintN(64, a << b)
-            : (a, b) => a >> b;
+            ? (a, b) => (b >= 64n ? 0n : BigInt.asUintN(64, a << b))
+            : (a, b) => (b >= 64n ? 0n : a >> b);
   return mk(
-    T_INT,
+    T_UINT,
     () => {
       const x = le();
       if (x === null) return null;
@@ -342,67 +356,6 @@ export function keyOf(v: unknown): unknown {
   if (typeof v === 'bigint') return `n${v}`;
   if (typeof v === 'number') return v === 0 ? 0 : v;
   return `s${String(v)}`;
-}
-
-/** Uncorrelated subqueries run once per statement execution. */
-export function bindLike(
-  e: Bound,
-  p: Bound,
-  escNode: unknown,
-  negated: boolean,
-  text: string,
-  ci: boolean,
-): Bound {
-  let esc = '\\';
-  if (escNode !== undefined && escNode !== null) {
-    const [, ev] = tagOf(obj(escNode).value ?? escNode);
-    if (typeof ev === 'string') esc = ev;
-  }
-  const toS = (b: Bound): Ev => {
-    if (b.t.kind === 'str') return b.ev;
-    const ev = b.ev;
-    return () => {
-      const x = ev();
-      return x === null ? null : coerce(x, b.t, T_STR);
-    };
-  };
-  const se = toS(e);
-  const pe = toS(p);
-  let lastPat: string | undefined;
-  let re: RegExp = /$^/;
-  const compilePat = (pat: string): RegExp => {
-    let out = '';
-    for (let i = 0; i < pat.length; i++) {
-      const c = pat[i]!;
-      if (c === esc && i + 1 < pat.length) {
-        out += escapeRe(pat[++i]!);
-      } else if (c === '%') out += '[\\s\\S]*';
-      else if (c === '_') out += '[\\s\\S]';
-      else out += escapeRe(c);
-    }
-    return new RegExp(`^${out}$`, ci ? 'iu' : 'u');
-  };
-  return mk(
-    T_INT,
-    () => {
-      const s = se();
-      if (s === null) return null;
-      const pat = pe();
-      if (pat === null) return null;
-      if (pat !== lastPat) {
-        re = compilePat(pat as string);
-        lastPat = pat as string;
-      }
-      const m = re.test(s as string);
-      return m !== negated ? 1 : 0;
-    },
-    [e, p],
-    text,
-  );
-}
-
-function escapeRe(c: string): string {
-  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
 }
 
 export function bindCase(o: Obj, ctx: BindCtx, text: string): Bound {
@@ -468,7 +421,7 @@ export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
       const ev = e.ev;
       const from = e.t;
       return mk(
-        T_INT,
+        T_UINT,
         () => {
           const x = ev();
           if (x === null) return null;

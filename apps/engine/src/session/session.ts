@@ -12,7 +12,7 @@ import {
 } from '../storage/counters.js';
 import { obj, placeholders, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { parseSql } from '../sql/parser.js';
+import { operatorMode, parseSql } from '../sql/parser.js';
 import { StatusCounters, type StatusName } from '../exec/status.js';
 import { T_INT, T_STR, type SqlType } from '../exec/types.js';
 import { paramType } from '../plan/bind-expr.js';
@@ -185,7 +185,7 @@ export class Session {
   query(sql: string, params: readonly unknown[] = []): QueryResult {
     this.#checkOpen();
     if (typeof sql !== 'string') throw new TypeError(`sql must be a string, got ${typeof sql}`);
-    const stmts = parseSql(analyzeAsExplain(sql));
+    const stmts = parseSql(analyzeAsExplain(sql), operatorMode(String(this.vars.get('sql_mode'))));
     if (stmts.length === 0)
       throw new SqlError(
         'ER_PARSE_ERROR',
@@ -213,7 +213,7 @@ export class Session {
     describe(): { columns: string[]; types: readonly SqlType[] } | undefined;
   } {
     this.#checkOpen();
-    const stmts = parseSql(sql);
+    const stmts = parseSql(sql, operatorMode(String(this.vars.get('sql_mode'))));
     if (stmts.length !== 1)
       throw new SqlError(
         'ER_UNKNOWN_ERROR',

@@ -90,6 +90,7 @@ const ERROR_TABLE = {
   ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION: [1792, '25006'],
   ER_CANT_CHANGE_TX_CHARACTERISTICS: [1568, '25001'],
   ER_CONNECTION_KILLED: [1927, '70100'],
+  ER_REGEXP_ERROR: [1139, '42000'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 const ERRORS: Record<string, readonly [number, string]> = ERROR_TABLE;
@@ -159,7 +160,8 @@ export type ErrorCode =
   | 'ER_NO_SUCH_THREAD'
   | 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION'
   | 'ER_CANT_CHANGE_TX_CHARACTERISTICS'
-  | 'ER_CONNECTION_KILLED';
+  | 'ER_CONNECTION_KILLED'
+  | 'ER_REGEXP_ERROR';
 
 /** ER_NOT_SUPPORTED_YET with MySQL's wording: "This version of MySQL doesn't yet support '…'". */
 export function notSupported(what: string): SqlError {
