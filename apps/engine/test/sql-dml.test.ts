@@ -124,7 +124,7 @@ describe('DDL and the dictionary', () => {
       "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(5) NOT NULL DEFAULT 'x', KEY kv (v))",
     );
     const cols = [
-      ['id', 'int', 'NO', 'PRI', null, 'auto_increment'],
+      ['id', 'int(11)', 'NO', 'PRI', null, 'auto_increment'],
       ['v', 'varchar(5)', 'NO', 'MUL', 'x', ''],
     ];
     expect(s.query('DESCRIBE t').rows).toEqual(cols);

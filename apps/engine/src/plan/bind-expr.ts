@@ -1,11 +1,13 @@
 import { arr, identText, obj, posOf, str, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeNeg } from '../exec/arith.js';
+import { coerce } from '../exec/convert.js';
 import { parseDec } from '../exec/decimal.js';
 import { compileNum, type NumNode, numOf } from '../exec/scaled.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, T_UINT, decType } from '../exec/types.js';
 import type { Block, Bound } from './bound.js';
 import type { Ev } from './scope.js';
+import type { SessionView } from './session-view.js';
 import { bindFunction } from './bind-func.js';
 import { truthOf } from '../exec/truth.js';
 import {
@@ -45,8 +47,10 @@ export interface BindEnv {
   readonly divPrecisionIncrement: number;
   /** The parameter number of a `?` node (numbered in text order). */
   paramIndex(node: unknown): number;
-  /** A warning was raised while evaluating (e.g. a truncated number). */
-  warn(): void;
+  /** A note or warning raised while evaluating (MySQL's error number and message). */
+  warn(code: number, message: string, level?: 'Note' | 'Warning'): void;
+  /** The session the statement runs in (user variables, information functions). */
+  readonly session: SessionView;
 }
 
 export interface BindCtx {
@@ -54,6 +58,8 @@ export interface BindCtx {
   readonly clause: string;
   readonly allowAgg: boolean;
   readonly env: BindEnv;
+  /** INSERT … ON DUPLICATE KEY UPDATE: VALUES(col), the value the insert would have written. */
+  readonly insertValues?: (column: string) => Bound;
   /** Select-list aliases visible to this clause, and whether they win over columns. */
   readonly aliases?: Map<string, Bound>;
   readonly aliasFirst?: boolean;
@@ -102,6 +108,28 @@ export function nodeText(env: BindEnv, n: unknown): string {
   return exprTextAt(env.sql, p.line, p.column);
 }
 
+/** Keywords an expression can start with before its first span (an operator or a typed literal). */
+const LEADING_KEYWORDS = new Set([
+  'NOT',
+  'CAST',
+  'CONVERT',
+  'EXISTS',
+  'EXTRACT',
+  'SUBSTRING',
+  'SUBSTR',
+  'TRIM',
+  'POSITION',
+  'CEIL',
+  'CEILING',
+  'FLOOR',
+  'INTERVAL',
+  'DATE',
+  'TIME',
+  'TIMESTAMP',
+  'BINARY',
+  'CASE',
+]);
+
 /** The expression text starting at (line, column), up to a top-level ',' or clause keyword. */
 export function exprTextAt(sql: string, line: number, column: number, leading = false): string {
   const lines = sql.split('\n');
@@ -109,15 +137,20 @@ export function exprTextAt(sql: string, line: number, column: number, leading = 
   for (let k = 0; k < line - 1 && k < lines.length; k++) off += lines[k]!.length + 1;
   off += column - 1;
   if (leading) {
-    // a select item's own leading unary operators and parentheses (spans start at operands)
+    // a select item's own leading unary operators, parentheses and keywords (spans start at
+    // operands: `CAST(1 AS CHAR)`'s span is its `1`)
     for (let j = off - 1; j >= 0; j--) {
       const ch = sql[j]!;
       if (ch === ' ' || ch === '\t' || ch === '\n') continue;
-      if ('-+~!('.includes(ch)) off = j;
-      else if (/\bnot$/i.test(sql.slice(Math.max(0, j - 3), j + 1)) && !/[\w$]/.test(sql[j - 3] ?? ' ')) {
-        off = j - 2;
-        j -= 2;
-      } else break;
+      if ('-+~!('.includes(ch)) {
+        off = j;
+        continue;
+      }
+      const w = /[A-Za-z_]+$/.exec(sql.slice(Math.max(0, j - 16), j + 1));
+      if (w === null || /[\w$]/.test(sql[j - w[0].length] ?? ' ')) break;
+      if (!LEADING_KEYWORDS.has(w[0].toUpperCase())) break;
+      off = j - w[0].length + 1;
+      j -= w[0].length - 1;
     }
   }
   let depth = 0;
@@ -293,7 +326,14 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     case 'Identifier': {
       const name = identText(v);
       if (name.startsWith('@@')) return sysVarRef(ctx, name.slice(2), undefined, n);
-      if (name.startsWith('@')) throw unsupported('user variables', n);
+      if (name.startsWith('@')) return userVarRef(ctx, name.slice(1));
+      // CURRENT_USER without parentheses is the function, unless a column has that name
+      if (obj(v).quote_style === undefined && name.toUpperCase() === 'CURRENT_USER')
+        try {
+          return resolveColumn(ctx, [name], n);
+        } catch {
+          return bindFunction('Function', { name: [{ Identifier: { value: name } }], args: 'None' }, ctx, n);
+        }
       return resolveColumn(ctx, [name], n);
     }
     case 'CompoundIdentifier': {
@@ -311,6 +351,7 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     case 'BinaryOp': {
       const o = obj(v);
       const op = str(o.op) ?? tagOf(o.op)[0];
+      if (op === 'Assignment') return bindAssignment(o.left, bindExpr(o.right, ctx), ctx, n);
       if (op === 'And' || op === 'Or' || op === 'Xor')
         return bindLogic(op, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
       const cmp = CMP_OPS[op];
@@ -544,6 +585,50 @@ export function unsupported(what: string, n: unknown): SqlError {
 
 export function normU64(b: bigint): number | bigint {
   return b <= 9007199254740991n ? Number(b) : b;
+}
+
+/**
+ * `@x`: the variable's value when the expression runs (it may change row by row, `@n := @n + 1`),
+ * typed as the value it held when the statement was bound (an unset variable: a NULL string).
+ */
+function userVarRef(ctx: BindCtx, name: string): Bound {
+  const s = ctx.env.session;
+  const at = s.userVar(name);
+  const t = at === undefined || at.t.kind === 'null' ? T_STR : at.t;
+  return {
+    t,
+    ev: () => {
+      const x = s.userVar(name);
+      if (x === undefined || x.v === null) return null;
+      return x.t === t || (x.t.kind === t.kind && x.t.iscale === t.iscale) ? x.v : coerce(x.v, x.t, t);
+    },
+    refs: [],
+    outer: false,
+    agg: false,
+    text: `@${name}`,
+  };
+}
+
+/** `@x := expr`: assigns when it runs and gives the value (never folded into a constant). */
+function bindAssignment(target: unknown, e: Bound, ctx: BindCtx, n: unknown): Bound {
+  const [tt, tv] = tagOf(target);
+  const name = tt === 'Identifier' ? identText(tv) : '';
+  if (!name.startsWith('@') || name.startsWith('@@')) throw unsupported('assignment to a non-variable', n);
+  const s = ctx.env.session;
+  const ev = e.ev;
+  const t = e.t;
+  return {
+    t,
+    ev: () => {
+      const v = ev();
+      s.setUserVar(name.slice(1), t, v);
+      return v;
+    },
+    refs: e.refs,
+    outer: e.outer,
+    agg: e.agg,
+    text: `${name} := ${e.text}`,
+  };
 }
 
 function sysVarRef(ctx: BindCtx, name: string, scope: 'session' | 'global' | undefined, _n: unknown): Bound {

@@ -17,6 +17,8 @@ import {
 import { aggregate } from './bind-aggregate.js';
 import { dateArith, dateArithDays, dateField } from './bind-date.js';
 import { truthOf } from '../exec/truth.js';
+import { infoFunction } from './bind-func-info.js';
+import { bindWindow } from './bind-window.js';
 
 const AGGS = new Set([
   'count',
@@ -93,11 +95,19 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
   }
   const o = obj(v);
   const name = objectName(o.name).join('.').toLowerCase();
-  if (o.over !== undefined && o.over !== null) throw unsupported('window functions', n);
   const argList = obj(obj(o.args).List);
   const rawArgs = arr(argList.args);
+  if (o.over !== undefined && o.over !== null)
+    return bindWindow(name, rawArgs, argList, o.over, ctx, text, n);
   const distinct = argList.duplicate_treatment === 'Distinct';
   if (AGGS.has(name)) return aggregate(name, rawArgs, distinct, ctx, text, n, argList);
+  if (name === 'values') {
+    // VALUES(col) of ON DUPLICATE KEY UPDATE; elsewhere it is NULL, as in MariaDB
+    const [, col] = tagOf(rawArgExpr(rawArgs[0]));
+    const parts = Array.isArray(col) ? col.map((p) => String(obj(p).value)) : [String(obj(col).value)];
+    if (ctx.insertValues !== undefined) return ctx.insertValues(parts.at(-1)!);
+    return literal(T_NULL, null, text);
+  }
   const args = rawArgs.map((a) => {
     const [t, av] = tagOf(a);
     const inner = t === 'Unnamed' ? av : obj(av).arg;
@@ -378,20 +388,18 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         text,
       );
     }
-    case 'database':
-    case 'schema':
-      return literal(T_STR, 'test', text);
-    case 'version':
-      return literal(T_STR, '8.0.36-enginekit', text);
-    case 'connection_id':
-      return literal(T_INT, 1, text);
     case 'isnull': {
       need(1);
       const e = args[0]!.ev;
       return mk(T_INT, () => (e() === null ? 1 : 0), args, text);
     }
     default: {
-      throw new SqlError('ER_SP_DOES_NOT_EXIST', `FUNCTION test.${name} does not exist`);
+      const f = infoFunction(name, args, ctx, text);
+      if (f !== undefined) return f;
+      throw new SqlError(
+        'ER_SP_DOES_NOT_EXIST',
+        `FUNCTION ${ctx.env.session.database ?? 'test'}.${name} does not exist`,
+      );
     }
   }
 }

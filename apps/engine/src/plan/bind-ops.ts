@@ -241,12 +241,16 @@ export function bindArith(
   const f = a.f;
   const le = l.ev;
   const re = r.ev;
+  // a division or modulo by zero is NULL with warning 1365, as MySQL
+  const divides = op === '/' || op === 'DIV' || op === '%';
   const exact: Ev = () => {
     const x = le();
     if (x === null) return null;
     const y = re();
     if (y === null) return null;
-    return f(x, y);
+    const v = f(x, y);
+    if (v === null && divides) ctx.env.warn(1365, 'Division by 0');
+    return v;
   };
   if (l.lit !== undefined && r.lit !== undefined) return literal(a.t, exact(), text);
   const ln = numOf(l);

@@ -132,17 +132,22 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
     block.sources.push(s);
     return s;
   };
-  const addJoin = (j: unknown): void => {
+  /**
+   * A join: its relation joins every source before it (inner, or LEFT: its ON kept apart). With
+   * `swapped` (a RIGHT JOIN turned into a LEFT JOIN), `relation` is the RIGHT JOIN's left side and
+   * the sources before it are the right side alone.
+   */
+  const addJoin = (j: unknown, swapped?: unknown): void => {
     const jo = obj(j);
     const [op, cons] = tagOf(jo.join_operator);
-    const left = op === 'Left' || op === 'LeftOuter';
-    if (op === 'Right' || op === 'RightOuter' || op === 'FullOuter')
+    const left = op === 'Left' || op === 'LeftOuter' || swapped !== undefined;
+    if (swapped === undefined && (op === 'Right' || op === 'RightOuter' || op === 'FullOuter'))
       throw new SqlError(
         'ER_NOT_SUPPORTED_YET',
-        `This version of MySQL doesn't yet support '${op.replace(/Outer$/, '').toUpperCase()} JOIN'`,
+        `This version of MySQL doesn't yet support '${op === 'FullOuter' ? 'FULL JOIN' : 'RIGHT JOIN of a join'}'`,
       );
     const before = block.sources.length;
-    const s = addRelation(jo.relation, left ? 'left' : 'inner');
+    const s = addRelation(swapped ?? jo.relation, left ? 'left' : 'inner');
     const [ct, cv] = tagOf(cons);
     const conds: Bound[] = [];
     const ctx: BindCtx = { block, clause: 'on clause', allowAgg: false, env: benv };
@@ -187,10 +192,33 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
   };
   for (const twj of arr(sel.from)) {
     const tw = obj(twj);
+    // FROM DUAL: no table (DUAL is a reserved word; a table of that name is written `dual`)
+    if (isDual(tw.relation) && arr(tw.joins).length === 0 && arr(sel.from).length === 1) continue;
+    const joins = arr(tw.joins);
+    const [op0] = tagOf(obj(joins[0]).join_operator);
+    if ((op0 === 'Right' || op0 === 'RightOuter') && tagOf(tw.relation)[0] !== 'NestedJoin') {
+      // a RIGHT JOIN b ON c is b LEFT JOIN a ON c; SELECT * still lists a's columns first (ON),
+      // or the join columns and b's first (USING, NATURAL), as MySQL does
+      const first = addRelation(obj(joins[0]).relation, 'inner');
+      addJoin(joins[0], tw.relation);
+      const [ct] = tagOf(tagOf(obj(joins[0]).join_operator)[1]);
+      if (ct === 'On' || ct === 'None') block.swapForStar(first.idx, first.idx + 1);
+      for (const j of joins.slice(1)) addJoin(j);
+      continue;
+    }
     addRelation(tw.relation, 'inner');
-    for (const j of arr(tw.joins)) addJoin(j);
+    for (const j of joins) addJoin(j);
   }
   return where;
+}
+
+function isDual(rel: unknown): boolean {
+  const [t, v] = tagOf(rel);
+  if (t !== 'Table' || (obj(v).alias !== undefined && obj(v).alias !== null)) return false;
+  const parts = arr(obj(v).name);
+  if (parts.length !== 1) return false;
+  const id = obj(tagOf(parts[0])[1] ?? parts[0]);
+  return id.quote_style === undefined && String(id.value).toUpperCase() === 'DUAL';
 }
 
 /** A stored table's column types, made once per column list (a table's columns never change in place). */

@@ -9,6 +9,7 @@ import { FileSort } from '../exec/filesort.js';
 import { TmpTable } from '../exec/tmp-table.js';
 import { GroupMap, groupKeyText } from '../exec/group-map.js';
 import { buildPipeline } from '../exec/pipeline.js';
+import { computeWindows } from '../exec/window.js';
 import type { StatusCounters } from '../exec/status.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
 import type { TableMeta } from '../session/meta.js';
@@ -19,12 +20,15 @@ import type { DerivedSource, RunState } from './scope.js';
 import { truthOf } from '../exec/truth.js';
 import { conjuncts, factorOr } from './conjuncts.js';
 import { bindFrom } from './from.js';
+import { recursiveCte } from './recursive-cte.js';
 import { checkJoinTables } from '../session/limits.js';
 
 /** A bound, planned query: its result columns and a function that runs it. */
 export interface QueryPlan extends SubPlan {
   readonly columns: readonly string[];
   readonly types: readonly SqlType[];
+  /** SELECT SQL_CALC_FOUND_ROWS: the rows the last run found before its LIMIT (FOUND_ROWS()). */
+  readonly foundRows?: () => number;
 }
 
 /** What binding a query needs from the session and the database. */
@@ -56,7 +60,8 @@ export function bindEnvOf(c: Ctx): BindEnv {
     sql: e.sql,
     sysVar: (n, s) => e.sysVar(n, s),
     divPrecisionIncrement: e.divPrecisionIncrement,
-    warn: () => e.warn(),
+    warn: (code, message, level) => e.warn(code, message, level),
+    session: e.session,
     paramIndex: (n) => e.paramIndex(n),
     bindSubquery: (q, parent) => bindQuery(q, c, parent, parent.ctes),
   };
@@ -106,14 +111,17 @@ export function bindQuery(
   const qo = obj(q);
   let scope = ctes ?? parent?.ctes ?? new Map<string, DerivedSource>();
   const w = obj(qo.with);
-  if (w.recursive === true)
-    throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'WITH RECURSIVE'");
   if (arr(w.cte_tables).length > 0) {
     scope = new Map(scope);
     for (const cte of arr(w.cte_tables)) {
       const co = obj(cte);
       const alias = obj(co.alias);
       const name = identText(alias.name);
+      const rec = w.recursive === true ? recursiveCte(co, c, scope) : undefined;
+      if (rec !== undefined) {
+        scope.set(name.toLowerCase(), rec);
+        continue;
+      }
       const plan = bindQuery(co.query, c, undefined, scope);
       const cols = arr(alias.columns).map((x) => identText(obj(x).name));
       scope.set(name.toLowerCase(), materialized(plan, cols.length > 0 ? cols : plan.columns));
@@ -386,6 +394,10 @@ function bindSelect(
     const ctx: BindCtx = { block, clause: 'where clause', allowAgg: false, env: benv };
     for (const x of conjuncts(sel.selection, []).flatMap(factorOr)) where.push(bindExpr(x, ctx));
   }
+  for (const nw of arr(sel.named_window)) {
+    const [id, spec] = arr(nw);
+    block.namedWindows.set(identText(id).toLowerCase(), spec);
+  }
   // select list
   const items: Bound[] = [];
   const names: string[] = [];
@@ -397,7 +409,12 @@ function bindSelect(
       const qual =
         t === 'QualifiedWildcard' ? objectName(tagOf(arr(v)[0])[1] ?? arr(v)[0]).at(-1) : undefined;
       let any = false;
-      for (const s of block.sources) {
+      const order = block.starOrder;
+      const inOrder =
+        order === undefined
+          ? block.sources
+          : [...order.map((i) => block.sources[i]!), ...block.sources.slice(order.length)];
+      for (const s of inOrder) {
         if (qual !== undefined && s.alias.toLowerCase() !== qual.toLowerCase()) continue;
         any = true;
         s.columns.forEach((col, i) => {
@@ -524,8 +541,19 @@ function bindSelect(
   let max = Number.POSITIVE_INFINITY;
   let emitFn: (row: unknown[]) => boolean | undefined = () => true;
   let stopped = false;
+  // with window functions the rows past HAVING are kept, the windows computed over all of them,
+  // and then each row goes on to the select list, DISTINCT, ORDER BY and LIMIT
+  const windowed = block.windows.length > 0;
+  let windowRows: unknown[][] = [];
   const produce = (): boolean => {
     if (!havingOk()) return true;
+    if (windowed) {
+      windowRows.push(frame.v.slice());
+      return true;
+    }
+    return output();
+  };
+  const output = (): boolean => {
     const row = new Array<unknown>(nout);
     for (let i = 0; i < nout; i++) row[i] = outEvs[i]!();
     if (seen !== null) {
@@ -550,18 +578,22 @@ function bindSelect(
     }
     return pass(row);
   };
+  // SQL_CALC_FOUND_ROWS: every row is counted, the ones past the LIMIT too
+  const calcFound = obj(sel.select_modifiers).sql_calc_found_rows === true;
+  let found = 0;
   const pass = (row: unknown[]): boolean => {
+    found++;
     if (skipped < offset) {
       skipped++;
       return true;
     }
-    if (emitted >= max) return false;
+    if (emitted >= max) return calcFound;
     emitted++;
     if (emitFn(row) === false) {
       stopped = true;
       return false;
     }
-    return emitted < max;
+    return emitted < max || calcFound;
   };
   const groupsMap = new GroupMap<{ first: unknown[]; states: AggState[] }>(groupTypes);
   const ngroup = groupEvs.length;
@@ -597,15 +629,17 @@ function bindSelect(
     types,
     correlated: outerRefs.size > 0,
     outerRefs,
+    ...(calcFound ? { foundRows: () => found } : {}),
     run(emit) {
       frame.v = new Array<unknown>(nslots).fill(null);
       emitted = 0;
       skipped = 0;
+      found = 0;
       stopped = false;
       offset = lim === undefined ? 0 : lim.offset();
       max = lim === undefined ? Number.POSITIVE_INFINITY : lim.limit();
       emitFn = emit;
-      if (max === 0 && !collect) return;
+      if (max === 0 && !collect && !calcFound) return;
       seen = distinct ? new Set() : null;
       seenTable = distinct
         ? new TmpTable(types, c.env.tmpTableSize, c.env.sortBufferSize, status, nout)
@@ -623,7 +657,16 @@ function bindSelect(
           )
         : null;
       try {
+        windowRows = [];
         runBody();
+        if (windowed) {
+          computeWindows(windowRows, frame, block.windows);
+          for (const r of windowRows) {
+            frame.v = r;
+            if (!output()) break;
+          }
+          windowRows = [];
+        }
         if (seenTable?.onDisk === true && !stopped) drainDistinct(seenTable);
       } catch (e) {
         sorter?.close();

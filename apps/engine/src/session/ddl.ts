@@ -114,7 +114,10 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
   return {
     run: () => {
       if (ctx.db.hasTable(name)) {
-        if (ifNotExists) return okResult(0, 0, 1);
+        if (ifNotExists) {
+          ctx.session.warn(1050, `Table '${name}' already exists`, 'Note');
+          return okResult();
+        }
         throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
       }
       const columns: StoredColumn[] = [];
@@ -284,7 +287,8 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
           ctx.db.dropTable(n);
           ctx.dict.dropTable(n);
         }
-        return okResult(0, 0, missing.length);
+        for (const m of missing) ctx.session.warn(1051, `Unknown table 'test.${m}'`, 'Note');
+        return okResult();
       }
       if (type === 'View') {
         const missing = names.filter((n) => !ctx.dict.views.has(n));
@@ -294,7 +298,8 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
             `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
           );
         for (const n of names) if (ctx.dict.views.has(n)) ctx.dict.dropView(n);
-        return okResult(0, 0, missing.length);
+        for (const m of missing) ctx.session.warn(4092, `Unknown VIEW: 'test.${m}'`, 'Note');
+        return okResult();
       }
       if (type === 'Index') {
         const tname = objectName(o.table).at(-1);

@@ -11,6 +11,8 @@ export interface QueryResult {
   readonly warnings: number;
   /** For a query: each column's SQL type (for protocol column metadata); absent for other statements. */
   readonly types?: readonly SqlType[];
+  /** The OK packet's message (`Statement prepared`, `Rows matched: 1  Changed: 1  Warnings: 0`). */
+  readonly info?: string;
 }
 
 /**

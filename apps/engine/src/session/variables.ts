@@ -68,8 +68,14 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   big_tables: { kind: 'bool', def: 0 },
   character_set_client: { kind: 'str', def: 'utf8mb4' },
   character_set_connection: { kind: 'str', def: 'utf8mb4' },
+  character_set_database: { kind: 'str', def: 'utf8mb4' },
+  character_set_filesystem: { kind: 'str', def: 'binary' },
   character_set_results: { kind: 'str', def: 'utf8mb4' },
+  character_set_server: { kind: 'str', def: 'utf8mb4' },
+  character_set_system: { kind: 'str', def: 'utf8mb3', readOnly: true, globalOnly: true },
   collation_connection: { kind: 'str', def: 'utf8mb4_bin' },
+  collation_database: { kind: 'str', def: 'utf8mb4_bin' },
+  collation_server: { kind: 'str', def: 'utf8mb4_bin' },
   div_precision_increment: { kind: 'int', def: 4, min: 0, max: 30 },
   eq_range_index_dive_limit: { kind: 'int', def: 10, min: 0, max: 4294967295 },
   /**
@@ -115,6 +121,8 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   lower_case_table_names: { kind: 'int', def: 0, readOnly: true, globalOnly: true },
   max_allowed_packet: { kind: 'int', def: 16777216, min: 1024, max: 1073741824 },
   max_connections: { kind: 'int', def: 151, min: 1, max: 100000, globalOnly: true },
+  /** MariaDB's bound on a recursive CTE's iterations: the recursion stops after this many. */
+  max_recursive_iterations: { kind: 'int', def: 4294967295, min: 0, max: 4294967295 },
   max_heap_table_size: { kind: 'int', def: 16777216, min: 16384, max: Number.MAX_SAFE_INTEGER },
   max_sort_length: { kind: 'int', def: 1024, min: 4, max: 8388608 },
   mrr_buffer_size: { kind: 'int', def: 262144, min: 8192, max: 2147483647 },
@@ -131,6 +139,8 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   sql_select_limit: { kind: 'int', def: Number.MAX_SAFE_INTEGER, min: 0, max: Number.MAX_SAFE_INTEGER },
   storage_engine: { kind: 'str', def: 'InnoDB' },
   default_storage_engine: { kind: 'str', def: 'InnoDB' },
+  system_time_zone: { kind: 'str', def: 'UTC', readOnly: true, globalOnly: true },
+  time_zone: { kind: 'str', def: 'SYSTEM' },
   tmp_table_size: { kind: 'int', def: 16777216, min: 1024, max: Number.MAX_SAFE_INTEGER },
   transaction_read_only: { kind: 'bool', def: 0 },
   transaction_isolation: {
@@ -140,6 +150,9 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   },
   version: { kind: 'str', def: '8.0.36-enginekit', readOnly: true, globalOnly: true },
   version_comment: { kind: 'str', def: 'enginekit', readOnly: true, globalOnly: true },
+  version_compile_machine: { kind: 'str', def: process.arch, readOnly: true, globalOnly: true },
+  version_compile_os: { kind: 'str', def: process.platform, readOnly: true, globalOnly: true },
+  protocol_version: { kind: 'int', def: 10, readOnly: true, globalOnly: true },
   wait_timeout: { kind: 'int', def: 28800, min: 1, max: 31536000 },
 };
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseAnalyzeList } from './analyze-list.js';
+import { commaJoinUpdate, recognizeStatement, unsupportedStatement } from './mysql-statements.js';
 import type { SqlError } from './errors.js';
 import { applyPrecedence, BANG, type OperatorMode } from './precedence.js';
 import { offsetOf, syntaxErrorNear } from './syntax-error.js';
@@ -265,9 +266,18 @@ function parseTree(sql: string): unknown[] {
         // fall through to the first error
       }
     }
-    const analyze = parseAnalyzeList(sql);
+    const analyze = parseAnalyzeList(sql) ?? recognizeStatement(sql);
     if (analyze !== undefined) return analyze;
-    throw syntaxError(sql, msg);
+    const update = commaJoinUpdate(sql);
+    if (update !== undefined) {
+      const bangs3: boolean[] = [];
+      try {
+        return markBangs(g.parse_sql('mysql', rewrite(update, false, [], bangs3)) as unknown[], bangs3);
+      } catch {
+        // the first error stands
+      }
+    }
+    throw unsupportedStatement(sql) ?? syntaxError(sql, msg);
   }
 }
 
