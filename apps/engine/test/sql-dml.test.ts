@@ -38,7 +38,7 @@ describe('writes', () => {
     s.query('INSERT INTO t VALUES (1, 10), (2, 20)');
     expect(() => s.query('INSERT INTO t VALUES (3, 30), (4, 40), (1, 50)')).toThrow(SqlError);
     expect(() => s.query('INSERT INTO t VALUES (5, 50), (6, 20)')).toThrow(
-      /Duplicate entry '20' for key 't.uu'/,
+      /Duplicate entry '20' for key 'uu'/,
     );
     expect(() => s.query("INSERT INTO t VALUES (7, 'abc')")).toThrow(/Incorrect integer value/);
     expect(() => s.query('INSERT INTO t VALUES (8, 99999999999)')).toThrow(

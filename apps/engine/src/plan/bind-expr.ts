@@ -556,6 +556,12 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       return bindCase(obj(v), ctx, nodeText(ctx.env, n));
     case 'Cast':
       return bindCast(obj(v), ctx, nodeText(ctx.env, n));
+    case 'Convert': {
+      // CONVERT(e, type) is CAST(e AS type); CONVERT(e USING charset) is e as a string
+      const o = obj(v);
+      const dt = o.data_type === undefined || o.data_type === null ? { Char: null } : o.data_type;
+      return bindCast({ expr: o.expr, data_type: dt }, ctx, nodeText(ctx.env, n));
+    }
     case 'Function':
     case 'Extract':
     case 'Substring':

@@ -1,4 +1,5 @@
-import { arr, obj, objectName, tagOf } from '../sql/ast.js';
+import { arr, obj, objectName, posOf, tagOf } from '../sql/ast.js';
+import { syntaxErrorAt } from '../sql/syntax-error.js';
 import { SqlError } from '../sql/errors.js';
 import { normInt, parseDate, toInteger } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
@@ -106,7 +107,8 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     const [, col] = tagOf(rawArgExpr(rawArgs[0]));
     const parts = Array.isArray(col) ? col.map((p) => String(obj(p).value)) : [String(obj(col).value)];
     if (ctx.insertValues !== undefined) return ctx.insertValues(parts.at(-1)!);
-    return literal(T_NULL, null, text);
+    // MariaDB reads VALUES(…) only in ON DUPLICATE KEY UPDATE (elsewhere VALUE(…))
+    throw syntaxErrorAt(ctx.env.sql, posOf(n), 0);
   }
   const args = rawArgs.map((a) => {
     const [t, av] = tagOf(a);

@@ -152,7 +152,8 @@ export function bindWindow(
   if (RANKING.has(name)) {
     arity(name, rawArgs, name === 'ntile' ? 1 : 0);
     args = rawArgs.map((a) => bindExpr(rawArgExpr(a), inner));
-    t = name === 'percent_rank' || name === 'cume_dist' ? T_DBL : T_INT;
+    // MariaDB gives PERCENT_RANK and CUME_DIST ten decimals
+    t = name === 'percent_rank' || name === 'cume_dist' ? { ...T_DBL, scale: 10 } : T_INT;
   } else if (VALUE.has(name)) {
     arity(
       name,

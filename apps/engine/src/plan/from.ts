@@ -7,6 +7,7 @@ import { conjuncts } from './conjuncts.js';
 import type { SqlType } from '../exec/types.js';
 import type { Table } from '../storage/table.js';
 import type { ColumnInfo, DerivedSource, Source } from './scope.js';
+import type { TableMeta } from '../session/meta.js';
 import { bindEnvOf, bindQuery, type Ctx, materialized, storedType } from './select.js';
 import { isSystemSchema, systemTable } from './system-tables.js';
 
@@ -73,7 +74,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
         }
         const table = c.env.db.table(name);
         const meta = c.env.meta(name);
-        const types = storedTypes(table.columns);
+        const types = storedTypes(table.columns, meta);
         const hiddenPk = meta?.hiddenPk === true;
         const columns: ColumnInfo[] = new Array<ColumnInfo>(types.length);
         for (let i = 0; i < types.length; i++) {
@@ -221,14 +222,18 @@ function isDual(rel: unknown): boolean {
   return id.quote_style === undefined && String(id.value).toUpperCase() === 'DUAL';
 }
 
-/** A stored table's column types, made once per column list (a table's columns never change in place). */
-const typesOf = new WeakMap<readonly unknown[], readonly SqlType[]>();
+/** A stored table's column types, made once per column list and declared types (neither changes in place). */
+const typesOf = new WeakMap<readonly unknown[], WeakMap<object, readonly SqlType[]>>();
+const NO_META = {};
 
-function storedTypes(columns: Table['columns']): readonly SqlType[] {
-  let t = typesOf.get(columns);
+function storedTypes(columns: Table['columns'], meta: TableMeta | undefined): readonly SqlType[] {
+  let byMeta = typesOf.get(columns);
+  if (byMeta === undefined) typesOf.set(columns, (byMeta = new WeakMap()));
+  const key = meta?.types ?? NO_META;
+  let t = byMeta.get(key);
   if (t === undefined) {
-    t = columns.map((col) => storedType(col.type));
-    typesOf.set(columns, t);
+    t = columns.map((col, i) => storedType(col.type, meta?.types[i]));
+    byMeta.set(key, t);
   }
   return t;
 }

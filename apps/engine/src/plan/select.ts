@@ -11,7 +11,7 @@ import { GroupMap, groupKeyText } from '../exec/group-map.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import { computeWindows } from '../exec/window.js';
 import type { StatusCounters } from '../exec/status.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
+import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, T_UINT, decType, unify } from '../exec/types.js';
 import type { TableMeta } from '../session/meta.js';
 import { type BindCtx, type BindEnv, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
 import { Block, type Bound } from './bound.js';
@@ -67,11 +67,12 @@ export function bindEnvOf(c: Ctx): BindEnv {
   };
 }
 
-export function storedType(t: Table['columns'][number]['type']): SqlType {
+/** A stored column's SQL type; `declared` (the CREATE TABLE text) tells an UNSIGNED integer. */
+export function storedType(t: Table['columns'][number]['type'], declared?: string): SqlType {
   switch (t.kind) {
     case 'int':
     case 'bigint':
-      return T_INT;
+      return declared?.endsWith('unsigned') === true ? T_UINT : T_INT;
     case 'decimal':
       return decType(t.precision, t.scale);
     case 'date':

@@ -65,7 +65,7 @@ export function columnMeta(name: string, t: SqlType): ColumnMeta {
         charset: CHARSET_BINARY,
         length: 22,
         flags: BINARY_FLAG,
-        decimals: NOT_FIXED_DEC,
+        decimals: Math.min(t.scale, NOT_FIXED_DEC),
       };
     case 'date':
       return {

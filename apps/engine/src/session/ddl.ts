@@ -218,9 +218,15 @@ function uniqueName(base: string, existing: readonly IndexDef[]): string {
   for (let k = 2; ; k++) if (!existing.some((i) => i.name === `${base}_${k}`)) return `${base}_${k}`;
 }
 
+/** The storage's duplicate-key message in MariaDB's words: the key named without its table. */
+export function duplicateMessage(e: Error): string {
+  return e.message.replace(/ for key '[^'.]*\.([^']*)'$/, " for key '$1'");
+}
+
 export function storageError(e: unknown): unknown {
   if (e instanceof SqlError) return e;
-  if (e instanceof Error && e.name === 'DuplicateEntryError') return new SqlError('ER_DUP_ENTRY', e.message);
+  if (e instanceof Error && e.name === 'DuplicateEntryError')
+    return new SqlError('ER_DUP_ENTRY', duplicateMessage(e));
   if (e instanceof RangeError && /bytes, at most/.test(e.message))
     return new SqlError('ER_TOO_BIG_ROWSIZE', `Row size too large: ${e.message}`);
   return e;

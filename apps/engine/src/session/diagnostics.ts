@@ -39,6 +39,11 @@ export class Diagnostics {
     this.#last = keep ? this.#previous : this.#current;
   }
 
+  /** The diagnostics of the last statement that ended. */
+  get last(): readonly Diagnostic[] {
+    return this.#last;
+  }
+
   /** What SHOW WARNINGS lists while it runs: the previous statement's diagnostics. */
   get previous(): readonly Diagnostic[] {
     return this.#previous;

@@ -7,7 +7,7 @@ import { T_STR } from '../exec/types.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block } from '../plan/bound.js';
 import { bindQuery } from '../plan/select.js';
-import { storageError } from './ddl.js';
+import { duplicateMessage, storageError } from './ddl.js';
 import { RowWriter, tableOf } from './dml.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { okResult } from './result.js';
@@ -20,8 +20,11 @@ import { lockTargetExclusive, lockTargetShared } from './transactions.js';
  * IGNORE, and INSERT … ON DUPLICATE KEY UPDATE.
  */
 
-/** The next value of an auto-increment or hidden row-id column (from the table's maximum, once). */
-function nextValue(t: Table, meta: TableMeta, c: number): number {
+/**
+ * The value an auto-increment or hidden row-id column gives next, without taking it (the counter
+ * starts from the table's maximum, found once after opening).
+ */
+export function peekNextValue(t: Table, meta: TableMeta, c: number): number {
   if (meta.next === undefined || meta.next === 1) {
     let max = 0;
     t.scan((r) => {
@@ -30,7 +33,13 @@ function nextValue(t: Table, meta: TableMeta, c: number): number {
     });
     meta.next = Math.max(meta.next ?? 1, max + 1);
   }
-  return meta.next++;
+  return meta.next;
+}
+
+/** The next value of an auto-increment or hidden row-id column, taken. */
+function nextValue(t: Table, meta: TableMeta, c: number): number {
+  peekNextValue(t, meta, c);
+  return meta.next!++;
 }
 
 export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
@@ -189,7 +198,7 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
           } catch (e) {
             if (ignore && e instanceof Error && e.name === 'DuplicateEntryError') {
               skipped++;
-              ctx.session.warn(1062, (e as Error).message);
+              ctx.session.warn(1062, duplicateMessage(e));
               continue;
             }
             throw e;

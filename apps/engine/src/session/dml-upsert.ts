@@ -42,7 +42,7 @@ export function bindUpsert(
   alias: string,
   ctx: StatementContext,
 ): Upsert {
-  const types = table.columns.map((c) => storedType(c.type));
+  const types = table.columns.map((c, i) => storedType(c.type, meta?.types[i]));
   const ncol = types.length;
   const env = ctx.queryEnv();
   const block = new Block(undefined, ctx.run);

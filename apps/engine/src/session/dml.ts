@@ -43,7 +43,7 @@ export class RowWriter {
   constructor(table: Table, meta: TableMeta | undefined) {
     this.table = table;
     this.meta = meta;
-    this.types = table.columns.map((c) => storedType(c.type));
+    this.types = table.columns.map((c, i) => storedType(c.type, meta?.types[i]));
   }
 
   /** A SQL value of type `t` as the stored field of column `c`; `rowNo` (1-based) for messages. */
@@ -145,9 +145,9 @@ function bindTarget(
   const src: Source = {
     idx: 0,
     alias,
-    columns: table.columns.map((c) => ({
+    columns: table.columns.map((c, i) => ({
       name: c.name,
-      t: storedType(c.type),
+      t: storedType(c.type, meta?.types[i]),
       nullable: c.nullable === true,
       ...(meta?.hiddenPk === true && c.name === HIDDEN_PK ? { invisible: true } : {}),
     })),

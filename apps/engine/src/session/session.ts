@@ -545,6 +545,18 @@ export class Session {
       };
     }
     if (tag === 'Explain') return compileExplain(v, ctx, obj(v).analyze === true);
+    if (tag === 'Do') {
+      // DO: the expressions run (their assignments and LAST_INSERT_ID(n) take effect), no rows
+      const plan = bindQuery(v, { env: ctx.queryEnv(), run }, undefined);
+      return {
+        run: (params) => {
+          run.params = [...params];
+          run.epoch++;
+          plan.run(() => true);
+          return okResult(0, 0, this.diagnostics.count);
+        },
+      };
+    }
     return (
       compileTxnStatement(tag, v, ctx) ??
       compileSqlPrepared(tag, v, ctx) ??

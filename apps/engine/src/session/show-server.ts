@@ -1,5 +1,6 @@
 import { SqlError } from '../sql/errors.js';
 import { unquote } from '../sql/mysql-statements.js';
+import { peekNextValue } from './dml-insert.js';
 import type { QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
@@ -32,7 +33,7 @@ const ENGINES: unknown[][] = [
     'DEFAULT',
     'Supports transactions, row-level locking, foreign keys and encryption for tables',
     'YES',
-    'NO',
+    'YES',
     'YES',
   ],
 ];
@@ -80,7 +81,7 @@ function tableStatus(ctx: StatementContext, like: RegExp | undefined): QueryResu
       0,
       st.otherPages * page,
       0,
-      meta !== undefined && meta.autoIncrement >= 0 ? (meta.next ?? 1) : null,
+      meta !== undefined && meta.autoIncrement >= 0 ? peekNextValue(t, meta, meta.autoIncrement) : null,
       null,
       null,
       null,

@@ -6,7 +6,9 @@ import { bindQuery } from '../plan/select.js';
 import { versionStoreOf } from '../txn/registry.js';
 import { innodbStatusText } from './innodb-status.js';
 import './innodb-status-semaphores.js';
-import { HIDDEN_PK } from './meta.js';
+import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { peekNextValue } from './dml-insert.js';
+import type { Table } from '../storage/table.js';
 import { columnTypeText, isTextType } from './column-type-text.js';
 import { compileShowCreateDatabase, compileShowServer } from './show-server.js';
 import { okResult, type QueryResult } from './result.js';
@@ -205,7 +207,7 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     [
       [
         name,
-        `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+        `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
       ],
     ],
   );
@@ -234,6 +236,13 @@ function showDiagnostics(words: string[], ctx: StatementContext): Compiled | und
       return rowsResult(['Level', 'Code', 'Message'], rows);
     },
   };
+}
+
+/** ` AUTO_INCREMENT=n` when the table's counter is past 1, as MariaDB writes it. */
+function autoIncrementOption(t: Table, meta: TableMeta | undefined): string {
+  if (meta === undefined || meta.autoIncrement < 0) return '';
+  const next = peekNextValue(t, meta, meta.autoIncrement);
+  return next > 1 ? ` AUTO_INCREMENT=${next}` : '';
 }
 
 export function compileShow(tag: string, v: unknown, ctx: StatementContext): Compiled | undefined {
@@ -313,7 +322,6 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       const showIndex = compileShowIndex(arr(o.variable), ctx);
       if (showIndex !== undefined) return showIndex;
       const words = arr(o.variable).map((w) => identText(w));
-      const first = words[0]?.toUpperCase();
       if (words.length === 3 && words.join(' ').toUpperCase() === 'ENGINE INNODB STATUS')
         return {
           run: () => rowsResult(['Type', 'Name', 'Status'], [['InnoDB', '', innodbStatusText(ctx.db)]]),

@@ -122,7 +122,7 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   max_allowed_packet: { kind: 'int', def: 16777216, min: 1024, max: 1073741824 },
   max_connections: { kind: 'int', def: 151, min: 1, max: 100000, globalOnly: true },
   /** MariaDB's bound on a recursive CTE's iterations: the recursion stops after this many. */
-  max_recursive_iterations: { kind: 'int', def: 4294967295, min: 0, max: 4294967295 },
+  max_recursive_iterations: { kind: 'int', def: 1000, min: 0, max: 4294967295 },
   max_heap_table_size: { kind: 'int', def: 16777216, min: 16384, max: Number.MAX_SAFE_INTEGER },
   max_sort_length: { kind: 'int', def: 1024, min: 4, max: 8388608 },
   mrr_buffer_size: { kind: 'int', def: 262144, min: 8192, max: 2147483647 },

@@ -62,7 +62,6 @@ const UNSUPPORTED: ReadonlyArray<readonly [RegExp, string]> = [
   [/^LOAD\s+(?:DATA|XML)\b/i, 'LOAD DATA'],
   [/^HANDLER\b/i, 'HANDLER'],
   [/^(?:OPTIMIZE|CHECK|REPAIR|CHECKSUM)\s+(?:NO_WRITE_TO_BINLOG\s+|LOCAL\s+)?TABLES?\b/i, ''],
-  [/^DO\b/i, 'DO'],
   [/^XA\b/i, 'XA'],
   [/^(?:SIGNAL|RESIGNAL|GET\s+DIAGNOSTICS)\b/i, ''],
   [/^(?:INSTALL|UNINSTALL)\s+(?:PLUGIN|SONAME)\b/i, ''],

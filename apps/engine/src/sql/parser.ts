@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseAnalyzeList } from './analyze-list.js';
 import { commaJoinUpdate, recognizeStatement, unsupportedStatement } from './mysql-statements.js';
+import { tagOf } from './ast.js';
 import type { SqlError } from './errors.js';
 import { applyPrecedence, BANG, type OperatorMode } from './precedence.js';
 import { offsetOf, syntaxErrorNear } from './syntax-error.js';
@@ -268,6 +269,19 @@ function parseTree(sql: string): unknown[] {
     }
     const analyze = parseAnalyzeList(sql) ?? recognizeStatement(sql);
     if (analyze !== undefined) return analyze;
+    // DO expr, …: the expressions of a SELECT, evaluated for their effects (the positions of
+    // errors inside are 4 columns later than written)
+    const doStatement = /^(\s*)DO\b/i.exec(sql);
+    if (doStatement !== null) {
+      const bangs4: boolean[] = [];
+      try {
+        const text = `${doStatement[1]}SELECT${sql.slice(doStatement[0].length)}`;
+        const ast = markBangs(g.parse_sql('mysql', rewrite(text, false, [], bangs4)) as unknown[], bangs4);
+        if (ast.length === 1 && tagOf(ast[0])[0] === 'Query') return [{ Do: tagOf(ast[0])[1] }];
+      } catch {
+        // the first error stands
+      }
+    }
     const update = commaJoinUpdate(sql);
     if (update !== undefined) {
       const bangs3: boolean[] = [];

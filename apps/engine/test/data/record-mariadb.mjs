@@ -3,6 +3,7 @@
 // exporting `scripts()`: [{ name, sqlMode?, statements: [sql, …] }]. Each script runs on one
 // connection in a fresh database named `test` (dropped and created again first, so messages name
 // `test` as the engine's do), under its sql_mode (default: the server's), and every statement's
+// (a string, or { sql, check } whose `check` is kept beside the answer for the test to read)
 // columns, rows (as the text protocol sends them), error and warnings are written to
 // `<name>.mariadb.json` (a suite exporting `recordColumns = false` keeps only values and errors).
 //
@@ -96,6 +97,9 @@ const conn = mysql.createConnection({
   user: opt('--user', 'root'),
   password: opt('--password', ''),
   multipleStatements: false,
+  // affected rows as MySQL counts them without CLIENT_FOUND_ROWS (rows changed, not matched), as
+  // the engine's API does
+  flags: '-FOUND_ROWS',
 });
 // the EOF packet that ends a result set carries its statement's warning count
 const Query = conn.query('DO 0').constructor;
@@ -116,7 +120,10 @@ for (const script of scripts()) {
   await query(conn, 'USE test');
   await query(conn, 'SET SESSION sql_mode = ?', [script.sqlMode ?? defaultMode]);
   const statements = [];
-  for (const sql of script.statements) statements.push(await run(conn, sql, recordColumns));
+  for (const st of script.statements) {
+    const rec = await run(conn, typeof st === 'string' ? st : st.sql, recordColumns);
+    statements.push(typeof st === 'string' || st.check === undefined ? rec : { ...rec, check: st.check });
+  }
   recorded.push({ name: script.name, ...(script.sqlMode ? { sqlMode: script.sqlMode } : {}), statements });
   const [dbs] = await query(conn, { sql: 'SHOW DATABASES', rowsAsArray: true });
   for (const [d] of dbs) if (!keep.has(d) && d !== 'test') await query(conn, `DROP DATABASE \`${d}\``);
