@@ -175,10 +175,16 @@ export class Aggregator {
         if (st.acc === null || cmpValues(v, st.acc) > 0) st.acc = v;
         break;
       case 'group_concat':
-        st.acc =
-          st.acc === null
-            ? (toText(v, at.kind, at) as string)
-            : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
+        if (s.order !== undefined) {
+          // with ORDER BY: the values and their keys, sorted when the group ends
+          const kept = (st.acc as [unknown[], string][] | null) ?? [];
+          kept.push([s.order.map((o) => o.b.ev()), toText(v, at.kind, at) as string]);
+          st.acc = kept;
+        } else
+          st.acc =
+            st.acc === null
+              ? (toText(v, at.kind, at) as string)
+              : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
         break;
       case 'bit_and':
       case 'bit_or':
@@ -225,9 +231,24 @@ export class Aggregator {
       case 'bit_or':
       case 'bit_xor':
         return normInt(st.acc === null ? (s.fn === 'bit_and' ? (1n << 64n) - 1n : 0n) : (st.acc as bigint));
+      case 'group_concat':
+        if (s.order !== undefined && st.acc !== null) {
+          const order = s.order;
+          const kept = [...(st.acc as [unknown[], string][])];
+          kept.sort(([a], [b]) => {
+            for (let k = 0; k < order.length; k++) {
+              const x = a[k];
+              const y = b[k];
+              const c = x === null ? (y === null ? 0 : -1) : y === null ? 1 : cmpValues(x, y);
+              if (c !== 0) return order[k]!.desc ? -c : c;
+            }
+            return 0;
+          });
+          return kept.map(([, t]) => t).join(s.sep ?? ',');
+        }
+        return st.acc;
       case 'min':
       case 'max':
-      case 'group_concat':
         return st.acc;
       default: {
         if (st.n === 0) return null;

@@ -21,10 +21,12 @@ export interface Arith {
   readonly f: (a: unknown, b?: unknown) => unknown;
 }
 
+/** How an operand takes part in arithmetic: DATE, and DATETIME and TIME without a fraction, as their integer number form (20240229, 20240229120000, 120000); with one, as a DECIMAL. */
 function numKind(t: SqlType): 'int' | 'dec' | 'dbl' {
   if (t.kind === 'int' || t.kind === 'null') return 'int';
   if (t.kind === 'dec') return 'dec';
   if (t.kind === 'date') return 'int';
+  if (t.kind === 'datetime' || t.kind === 'time') return t.scale === 0 ? 'int' : 'dec';
   return 'dbl';
 }
 
@@ -61,7 +63,8 @@ function big(v: unknown): bigint {
 
 /** Integer values of an int-or-date operand. */
 function intOf(t: SqlType): (v: unknown) => number | bigint {
-  if (t.kind === 'date') return (v) => toDouble(v, 'date') as number;
+  if (t.kind === 'date' || t.kind === 'datetime' || t.kind === 'time')
+    return (v) => toDouble(v, t.kind) as number;
   return (v) => v as number | bigint;
 }
 
@@ -171,8 +174,8 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
   const rint = rt.prec - rshow;
   // operands already DECIMAL at their own scale need no conversion (the common case); others
   // remember their last conversion, so a constant operand (`1 - l_discount`) converts once
-  const la: (v: unknown) => bigint = lk === 'dec' ? (v) => v as bigint : lastConversion(lt, ls);
-  const ra: (v: unknown) => bigint = rk === 'dec' ? (v) => v as bigint : lastConversion(rt, rs);
+  const la: (v: unknown) => bigint = lt.kind === 'dec' ? (v) => v as bigint : lastConversion(lt, ls);
+  const ra: (v: unknown) => bigint = rt.kind === 'dec' ? (v) => v as bigint : lastConversion(rt, rs);
   switch (op) {
     case '+':
     case '-': {

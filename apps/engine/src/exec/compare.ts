@@ -1,5 +1,5 @@
 import { coerce, parseDate } from './convert.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType } from './types.js';
+import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, dateTimeType, decType, timeType } from './types.js';
 
 /**
  * How MySQL compares two values of given types (Item_func::agg_arg_charsets_for_comparison and
@@ -13,6 +13,18 @@ export function comparisonType(a: SqlType, b: SqlType): SqlType {
   if (ka === 'null') return b.kind === 'null' ? T_INT : b;
   if (kb === 'null') return a;
   if (ka === 'str' && kb === 'str') return T_STR;
+  // DATETIME with DATETIME, DATE, TIME, a string or a number: as DATETIMEs; TIME with TIME or a
+  // string: as TIMEs (the other side converted once when it is a constant)
+  if (ka === 'datetime' || kb === 'datetime') {
+    const o = ka === 'datetime' ? kb : ka;
+    if (o !== 'dbl')
+      return dateTimeType(
+        Math.max(a.kind === 'datetime' ? a.scale : 0, b.kind === 'datetime' ? b.scale : 0, 6),
+      );
+  }
+  if ((ka === 'time' && (kb === 'time' || kb === 'str')) || (kb === 'time' && ka === 'str'))
+    return timeType(6);
+  if ((ka === 'time' && kb === 'date') || (ka === 'date' && kb === 'time')) return dateTimeType(6);
   if (ka === 'date' && (kb === 'date' || kb === 'str')) return T_DATE;
   if (kb === 'date' && ka === 'str') return T_DATE;
   if (ka === 'int' && kb === 'int') return T_INT;

@@ -187,6 +187,8 @@ export class FileSort {
     switch (t.kind) {
       case 'int':
       case 'date':
+      case 'datetime':
+      case 'time':
         if (typeof v === 'number' && Number.isSafeInteger(v)) this.#safeInt(v);
         else this.#int64(BigInt(v as number | bigint));
         return;

@@ -3,7 +3,19 @@ import { syntaxErrorAt } from '../sql/syntax-error.js';
 import { SqlError } from '../sql/errors.js';
 import { normInt, parseDate, toInteger } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType, unify } from '../exec/types.js';
+import {
+  type SqlType,
+  T_DATE,
+  T_DBL,
+  T_INT,
+  T_NULL,
+  T_STR,
+  dateTimeType,
+  decType,
+  timeType,
+  unify,
+} from '../exec/types.js';
+import { parseDateTime, parseTime } from '../exec/temporal.js';
 import type { Bound } from './bound.js';
 import {
   type BindCtx,
@@ -19,6 +31,8 @@ import { aggregate } from './bind-aggregate.js';
 import { dateArith, dateArithDays, dateField } from './bind-date.js';
 import { truthOf } from '../exec/truth.js';
 import { infoFunction } from './bind-func-info.js';
+import { timeFunction } from './bind-func-time.js';
+import { stringFunction } from './bind-func-string.js';
 import { bindWindow } from './bind-window.js';
 
 const AGGS = new Set([
@@ -49,6 +63,23 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         if (d === null)
           throw new SqlError('ER_TRUNCATED_WRONG_VALUE', `Incorrect DATE value: '${String(sv)}'`);
         return literal(T_DATE, d, `DATE '${String(sv)}'`);
+      }
+      if (dt === 'Timestamp' || dt === 'Datetime' || dt === 'Time') {
+        // TIMESTAMP '…' / TIME '…': the literal's fractional digits are its precision
+        const text2 = String(sv);
+        const fsp = Math.min(6, (/\.(\d*)\s*$/.exec(text2)?.[1] ?? '').length);
+        const time = dt === 'Time';
+        const v = time ? parseTime(text2) : parseDateTime(text2);
+        if (v === null)
+          throw new SqlError(
+            'ER_TRUNCATED_WRONG_VALUE',
+            `Incorrect ${time ? 'TIME' : 'DATETIME'} value: '${text2}'`,
+          );
+        return literal(
+          time ? timeType(fsp) : dateTimeType(fsp),
+          v,
+          `${time ? 'TIME' : 'TIMESTAMP'} '${text2}'`,
+        );
       }
       return literal(T_STR, String(sv), text);
     }
@@ -110,7 +141,10 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     // MariaDB reads VALUES(…) only in ON DUPLICATE KEY UPDATE (elsewhere VALUE(…))
     throw syntaxErrorAt(ctx.env.sql, posOf(n), 0);
   }
-  const args = rawArgs.map((a) => {
+  // TIMESTAMPDIFF(unit, …) and TIMESTAMPADD(unit, …) take a bare unit word first
+  const unitFirst = name === 'timestampdiff' || name === 'timestampadd';
+  const args = rawArgs.map((a, i) => {
+    if (unitFirst && i === 0) return literal(T_NULL, null, 'unit');
     const [t, av] = tagOf(a);
     const inner = t === 'Unnamed' ? av : obj(av).arg;
     const [it, iv] = tagOf(inner);
@@ -375,28 +409,16 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       // ADDDATE(d, n): n days
       return dateArithDays(args[0]!, args[1]!, sign, text);
     }
-    case 'datediff': {
-      need(2);
-      const a = castEv(args[0]!, T_DATE);
-      const b = castEv(args[1]!, T_DATE);
-      return mk(
-        T_INT,
-        () => {
-          const x = a();
-          const y = b();
-          return x === null || y === null ? null : (x as number) - (y as number);
-        },
-        args,
-        text,
-      );
-    }
     case 'isnull': {
       need(1);
       const e = args[0]!.ev;
       return mk(T_INT, () => (e() === null ? 1 : 0), args, text);
     }
     default: {
-      const f = infoFunction(name, args, ctx, text);
+      const f =
+        infoFunction(name, args, ctx, text) ??
+        timeFunction(name, args, rawArgs.map(rawArgExpr), ctx, text, n) ??
+        stringFunction(name, args, ctx, text);
       if (f !== undefined) return f;
       throw new SqlError(
         'ER_SP_DOES_NOT_EXIST',

@@ -20,7 +20,9 @@ import {
   T_INT,
   T_STR,
   T_UINT,
+  dateTimeType,
   decType,
+  timeType,
   unify as unifyTypes,
 } from '../exec/types.js';
 import { truthOf } from '../exec/truth.js';
@@ -484,6 +486,19 @@ export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
     case 'Date':
       t = T_DATE;
       break;
+    case 'Datetime':
+    case 'Timestamp':
+    case 'Time': {
+      // CAST(… AS DATETIME(n)) / TIME(n): n fractional digits (0 by default)
+      const fsp = typeof dv === 'number' ? dv : Array.isArray(dv) && typeof dv[0] === 'number' ? dv[0] : 0;
+      if (fsp > 6)
+        throw new SqlError(
+          'ER_TOO_BIG_PRECISION',
+          `Too big precision ${fsp} specified for '${e.text}'. Maximum is 6.`,
+        );
+      t = dt === 'Time' ? timeType(fsp) : dateTimeType(fsp);
+      break;
+    }
     default:
       throw unsupported(`CAST AS ${dt}`, o);
   }

@@ -47,6 +47,8 @@ export interface AggSpec {
   readonly t: SqlType;
   /** Extra argument of GROUP_CONCAT: separator. */
   readonly sep?: string;
+  /** GROUP_CONCAT's ORDER BY. */
+  readonly order?: readonly { readonly b: Bound; readonly desc: boolean }[];
 }
 
 /** One SELECT's binding state. */

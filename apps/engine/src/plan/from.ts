@@ -64,7 +64,8 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       else if (viewSql !== undefined) {
         const stmt = obj(parseSql(viewSql)[0]);
         const cv = obj(stmt.CreateView);
-        const plan = bindQuery(cv.query, c, undefined, ctes);
+        // the view's own text: its names and messages come from there
+        const plan = bindQuery(cv.query, { ...c, env: { ...c.env, sql: viewSql } }, undefined, ctes);
         const cols = arr(cv.columns).map((x) => identText(obj(x).name));
         source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
       } else {

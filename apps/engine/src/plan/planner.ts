@@ -132,7 +132,9 @@ export function keyable(src: Source, c: number, t: SqlType): boolean {
     case 'dbl':
       return t.kind === 'int' || t.kind === 'dec' || t.kind === 'dbl';
     case 'date':
-      return t.kind === 'date';
+    case 'datetime':
+    case 'time':
+      return t.kind === col;
     case 'str':
       return t.kind === 'str';
     default:

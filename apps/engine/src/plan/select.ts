@@ -1,6 +1,7 @@
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
-import { arr, identText, obj, type Obj, objectName, posOf, tagOf } from '../sql/ast.js';
+import { arr, identText, obj, type Obj, objectName, type Pos, posOf, tagOf } from '../sql/ast.js';
+import { selectItemTexts } from './select-items.js';
 import { SqlError } from '../sql/errors.js';
 import { Aggregator, type AggState } from '../exec/aggregate.js';
 import { hashKey } from '../exec/compare.js';
@@ -399,12 +400,17 @@ function bindSelect(
     const [id, spec] = arr(nw);
     block.namedWindows.set(identText(id).toLowerCase(), spec);
   }
-  // select list
+  // select list (an unaliased item is named by its text as written)
+  const selectEnd = obj(obj(obj(sel.select_token).span).end);
+  const itemTexts =
+    typeof selectEnd.line === 'number' && selectEnd.line > 0
+      ? selectItemTexts(c.env.sql, selectEnd as unknown as Pos, arr(sel.projection).length)
+      : undefined;
   const items: Bound[] = [];
   const names: string[] = [];
   const aliases = new Map<string, Bound>();
   const fieldCtx: BindCtx = { block, clause: 'field list', allowAgg: true, env: benv };
-  for (const it of arr(sel.projection)) {
+  for (const [itemNo, it] of arr(sel.projection).entries()) {
     const [t, v] = tagOf(it);
     if (t === 'Wildcard' || t === 'QualifiedWildcard') {
       const qual =
@@ -435,14 +441,17 @@ function bindSelect(
       items.push(b);
       const p = posOf(v);
       const [et, ev] = tagOf(v);
+      // a string literal names its column by its value, without the quotes (as MySQL)
+      const sv = et === 'Value' ? tagOf(obj(ev).value) : undefined;
       names.push(
-        et === 'Identifier'
-          ? identText(ev)
-          : et === 'CompoundIdentifier'
-            ? identText(arr(ev).at(-1))
-            : p === undefined
-              ? b.text
-              : exprTextAt(c.env.sql, p.line, p.column, true) || b.text,
+        sv !== undefined && (sv[0] === 'SingleQuotedString' || sv[0] === 'DoubleQuotedString')
+          ? String(sv[1])
+          : et === 'Identifier'
+            ? identText(ev)
+            : et === 'CompoundIdentifier'
+              ? identText(arr(ev).at(-1))
+              : (itemTexts?.[itemNo] ??
+                (p === undefined ? b.text : exprTextAt(c.env.sql, p.line, p.column, true) || b.text)),
       );
       continue;
     }

@@ -23,4 +23,8 @@ export interface SessionView {
   readonly rowCount: number;
   /** FOUND_ROWS(): rows the previous SELECT returned, or found without its LIMIT (SQL_CALC_FOUND_ROWS). */
   readonly foundRows: number;
+  /** When the running statement started: microseconds since the epoch, UTC (NOW()). */
+  readonly statementTime: number;
+  /** The session's `time_zone` (exec/time-zone.ts). */
+  readonly timeZone: string;
 }

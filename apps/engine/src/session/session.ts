@@ -147,6 +147,8 @@ export class Session {
   #lastRowCount = -1;
   /** FOUND_ROWS(): rows of the last SELECT (without its LIMIT under SQL_CALC_FOUND_ROWS). */
   foundRows = 0;
+  /** When the running statement started, microseconds since the epoch (UTC): NOW()'s time. */
+  statementTime = 0;
   /** What the binder sees of this session. */
   readonly view: SessionView;
   /** Statements prepared by PREPARE name FROM …, by lower-case name. */
@@ -189,6 +191,12 @@ export class Session {
       },
       get foundRows() {
         return self.foundRows;
+      },
+      get statementTime() {
+        return self.statementTime;
+      },
+      get timeZone() {
+        return String(self.vars.get('time_zone'));
       },
     };
   }
@@ -421,6 +429,7 @@ export class Session {
   /** A statement starts: a new diagnostics area; ROW_COUNT() now reads the previous statement's. */
   #beginStatement(): void {
     this.diagnostics.begin();
+    this.statementTime = Math.round((performance.timeOrigin + performance.now()) * 1000);
     this.#rowCount = this.#lastRowCount;
   }
 

@@ -1,4 +1,5 @@
 import { SqlError } from '../sql/errors.js';
+import { checkTimeZone, systemZoneName } from '../exec/time-zone.js';
 
 /**
  * System variables with MySQL/MariaDB names and defaults. Each has a type that checks and
@@ -139,7 +140,7 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   sql_select_limit: { kind: 'int', def: Number.MAX_SAFE_INTEGER, min: 0, max: Number.MAX_SAFE_INTEGER },
   storage_engine: { kind: 'str', def: 'InnoDB' },
   default_storage_engine: { kind: 'str', def: 'InnoDB' },
-  system_time_zone: { kind: 'str', def: 'UTC', readOnly: true, globalOnly: true },
+  system_time_zone: { kind: 'str', def: systemZoneName(), readOnly: true, globalOnly: true },
   time_zone: { kind: 'str', def: 'SYSTEM' },
   tmp_table_size: { kind: 'int', def: 16777216, min: 1024, max: Number.MAX_SAFE_INTEGER },
   transaction_read_only: { kind: 'bool', def: 0 },
@@ -258,7 +259,7 @@ export class Variables {
       }
       default:
         if (value === null) throw bad();
-        this.values.set(key, String(value));
+        this.values.set(key, key === 'time_zone' ? checkTimeZone(String(value)) : String(value));
     }
   }
 }

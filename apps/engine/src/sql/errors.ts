@@ -102,6 +102,9 @@ const ERROR_TABLE = {
   ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION: [4015, 'HY000'],
   ER_RANGE_FRAME_NEEDS_SIMPLE_ORDERBY: [4019, 'HY000'],
   ER_WRONG_TYPE_FOR_RANGE_FRAME: [4021, 'HY000'],
+  ER_UNKNOWN_TIME_ZONE: [1298, 'HY000'],
+  ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: [1366, 'HY000'],
+  ER_WRONG_VALUE: [1525, 'HY000'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 const ERRORS: Record<string, readonly [number, string]> = ERROR_TABLE;
@@ -183,7 +186,10 @@ export type ErrorCode =
   | 'ER_BAD_COMBINATION_OF_WINDOW_FRAME_BOUND_SPECS'
   | 'ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION'
   | 'ER_RANGE_FRAME_NEEDS_SIMPLE_ORDERBY'
-  | 'ER_WRONG_TYPE_FOR_RANGE_FRAME';
+  | 'ER_WRONG_TYPE_FOR_RANGE_FRAME'
+  | 'ER_UNKNOWN_TIME_ZONE'
+  | 'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD'
+  | 'ER_WRONG_VALUE';
 
 /** ER_NOT_SUPPORTED_YET with MySQL's wording: "This version of MySQL doesn't yet support '…'". */
 export function notSupported(what: string): SqlError {

@@ -90,7 +90,10 @@ export function engineAnswer(s: Session, sql: string): Answer {
   };
 }
 
-/** What differs between two answers, under a statement's `check` ('all', 'columns', 'count', 'error'). */
+/**
+ * What differs between two answers, under a statement's `check`: 'all', 'columns' (names),
+ * 'types' (names and type classes), 'count' (names and the number of rows), 'error'.
+ */
 export function differences(want: Answer, got: Answer, check = 'all'): string[] {
   const out: string[] = [];
   const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
