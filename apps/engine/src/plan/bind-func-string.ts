@@ -230,7 +230,12 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
         () => {
           const s = ev();
           if (s === null) return 'NULL';
-          return `'${(s as string).replace(/[\\'\0\x1a]/g, (c) => (c === '\0' ? '\\0' : c === '\x1a' ? '\\Z' : `\\${c}`))}'`;
+          let out = "'";
+          for (const c of s as string) {
+            const code = c.charCodeAt(0);
+            out += code === 0 ? '\\0' : code === 0x1a ? '\\Z' : c === '\\' || c === "'" ? `\\${c}` : c;
+          }
+          return `${out}'`;
         },
         args,
         text,

@@ -276,7 +276,8 @@ export function timeFunction(
       const nv = castEv(a, T_DBL);
       const toDt = (): Micros | null => {
         const x = nv() as number | null;
-        if (x === null || x < 0 || x > 32536771199.999999) return null;
+        // FROM_UNIXTIME's range: 1970-01-01 … 3001-01-18 (MariaDB's on 64-bit systems)
+        if (x === null || x < 0 || x >= 32536771200) return null;
         return roundMicros(toLocal(Math.round(x * US_PER_SECOND), s.timeZone), fsp);
       };
       if (args.length === 1) return live(dateTimeType(fsp), toDt, [a], text);
