@@ -5,6 +5,7 @@ import { pow10 } from './decimal.js';
 import { generated } from '../internal/generated-code.js';
 import { MAX_SAFE, NumEmitter, numOf } from './scaled.js';
 import { T_DBL, T_INT } from './types.js';
+import { keyValueOf } from '../plan/collation-keys.js';
 
 /** The exact SUM of an INT or DECIMAL state: its bigint part plus its double part. */
 function exactSum(st: AggState): bigint {
@@ -150,7 +151,7 @@ export class Aggregator {
       return;
     }
     if (st.seen !== null) {
-      const k = arg.t.kind === 'dec' ? `d${String(v)}` : hashKey(v);
+      const k = arg.t.kind === 'dec' ? `d${String(v)}` : hashKey(keyValueOf(v, arg.t));
       if (st.seen.has(k)) return;
       st.seen.add(k);
     }
@@ -169,10 +170,10 @@ export class Aggregator {
         }
         break;
       case 'min':
-        if (st.acc === null || cmpValues(v, st.acc) < 0) st.acc = v;
+        if (st.acc === null || cmpValues(keyValueOf(v, at), keyValueOf(st.acc, at)) < 0) st.acc = v;
         break;
       case 'max':
-        if (st.acc === null || cmpValues(v, st.acc) > 0) st.acc = v;
+        if (st.acc === null || cmpValues(keyValueOf(v, at), keyValueOf(st.acc, at)) > 0) st.acc = v;
         break;
       case 'group_concat':
         if (s.order !== undefined) {

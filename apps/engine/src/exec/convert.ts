@@ -295,8 +295,13 @@ export function coerce(v: unknown, from: SqlType, to: SqlType): unknown {
       return toDecimal(v, from.kind, from, to.iscale);
     case 'dbl':
       return toDouble(v, from.kind, from);
-    case 'str':
-      return toText(v, from.kind, from);
+    case 'str': {
+      // text and binary strings: UTF-8 bytes one per character, and back
+      const text = toText(v, from.kind, from) as string;
+      if (to.binary === true && from.binary !== true) return Buffer.from(text, 'utf8').toString('latin1');
+      if (to.binary !== true && from.binary === true) return Buffer.from(text, 'latin1').toString('utf8');
+      return text;
+    }
     case 'date':
       return toDate(v, from.kind);
     case 'datetime':

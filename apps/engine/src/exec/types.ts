@@ -17,6 +17,8 @@
  * are whole 9-digit words as in MySQL's `decimal_div` (strings/decimal.c), so `1/3*3` is
  * `1.0000` as in MySQL.
  */
+import type { Collation } from '../storage/collation.js';
+
 export type Kind = 'int' | 'dec' | 'dbl' | 'str' | 'date' | 'datetime' | 'time' | 'null';
 
 export interface SqlType {
@@ -33,12 +35,24 @@ export interface SqlType {
   readonly unsigned?: boolean;
   /** A `datetime` that is a TIMESTAMP column's (sent to clients as TIMESTAMP). */
   readonly timestamp?: boolean;
+  /**
+   * A string's collation (storage/collation.ts), or `bytes`: compared by its bytes (a binary string,
+   * or a text column of a table made through the storage API, which has none). Absent: an
+   * expression's, taken from what it is compared with, else the connection's.
+   */
+  readonly collation?: Collation | 'bytes';
+  /** The collation is only the connection's (a literal): a column's wins over it in a comparison. */
+  readonly weak?: boolean;
+  /** A binary string (BINARY, VARBINARY, BLOB, UNHEX): its value holds one byte per character. */
+  readonly binary?: boolean;
 }
 
 export const T_INT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20 };
 export const T_UINT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20, unsigned: true };
 export const T_DBL: SqlType = { kind: 'dbl', scale: 31, iscale: 0, prec: 22 };
 export const T_STR: SqlType = { kind: 'str', scale: 0, iscale: 0, prec: 0 };
+/** A binary string (BINARY, VARBINARY, BLOB, UNHEX): one byte per character, compared by bytes. */
+export const T_BIN: SqlType = { kind: 'str', scale: 0, iscale: 0, prec: 0, collation: 'bytes', binary: true };
 export const T_DATE: SqlType = { kind: 'date', scale: 0, iscale: 0, prec: 10 };
 export const T_DATETIME: SqlType = { kind: 'datetime', scale: 0, iscale: 0, prec: 19 };
 export const T_TIME: SqlType = { kind: 'time', scale: 0, iscale: 0, prec: 10 };

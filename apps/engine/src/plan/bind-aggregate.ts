@@ -4,6 +4,7 @@ import { type SqlType, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/type
 import { type BindCtx, bindExpr, castEv, mk, unsupported } from './bind-expr.js';
 import { rawArgExpr } from './bind-func.js';
 import type { Bound } from './bound.js';
+import { keyBound } from './collation-keys.js';
 
 /**
  * Aggregate calls: the argument is bound in the same block (no aggregate inside), the result
@@ -107,7 +108,7 @@ export function aggregate(
     orderNode === undefined
       ? undefined
       : arr(orderNode[1]).map((o) => ({
-          b: bindExpr(obj(o).expr, inner),
+          b: keyBound(bindExpr(obj(o).expr, inner)),
           desc: obj(obj(o).options).asc === false,
         }));
   ctx.block.aggs.push({ fn: name, arg, distinct, slot, t, sep, ...(order ? { order } : {}) });

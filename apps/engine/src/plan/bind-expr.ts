@@ -1,10 +1,12 @@
-import { arr, identText, obj, posOf, str, tagOf } from '../sql/ast.js';
+import { arr, identText, obj, objectName, posOf, str, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeNeg } from '../exec/arith.js';
 import { coerce } from '../exec/convert.js';
+import { toLocal } from '../exec/time-zone.js';
 import { parseDec } from '../exec/decimal.js';
 import { compileNum, type NumNode, numOf } from '../exec/scaled.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, T_UINT, decType } from '../exec/types.js';
+import { type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_NULL, T_STR, T_UINT, decType } from '../exec/types.js';
+import { type Collation, collationByName } from '../storage/collation.js';
 import type { Block, Bound } from './bound.js';
 import type { Ev } from './scope.js';
 import type { SessionView } from './session-view.js';
@@ -14,6 +16,7 @@ import {
   bindArith,
   bindBitwise,
   bitWord,
+  castEv,
   bindCase,
   bindCast,
   bindCompare,
@@ -51,6 +54,8 @@ export interface BindEnv {
   warn(code: number, message: string, level?: 'Note' | 'Warning'): void;
   /** The session the statement runs in (user variables, information functions). */
   readonly session: SessionView;
+  /** collation_connection: the collation of string literals (a column's wins over it). */
+  readonly collation: Collation;
 }
 
 export interface BindCtx {
@@ -246,6 +251,22 @@ export function columnRef(block: Block, srcIdx: number, c: number): Bound {
         return lastB;
       },
       num: { k: 'slot', frame, slot },
+      refs: [srcIdx],
+      outer: false,
+      agg: false,
+      text: col.name,
+      col: { src: s, c },
+    };
+  }
+  if (col.t.timestamp === true) {
+    // a TIMESTAMP is stored in UTC and read in the session's time zone
+    const run = block.run;
+    return {
+      t: col.t,
+      ev: () => {
+        const x = frame.v[slot];
+        return x === null ? null : toLocal(Number(x), run.timeZone());
+      },
       refs: [srcIdx],
       outer: false,
       agg: false,
@@ -554,6 +575,21 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     }
     case 'Case':
       return bindCase(obj(v), ctx, nodeText(ctx.env, n));
+    case 'Collate': {
+      // expr COLLATE name: the collation this string is compared by (a text type only)
+      const o = obj(v);
+      const e = bindExpr(o.expr, ctx);
+      const name = objectName(o.collation).join('.');
+      const coll = collationByName(name);
+      if (coll === undefined) throw new SqlError('ER_UNKNOWN_COLLATION', `Unknown collation: '${name}'`);
+      if (e.t.kind !== 'str' && e.t.kind !== 'null')
+        throw new SqlError(
+          'ER_COLLATION_CHARSET_MISMATCH',
+          `COLLATION '${coll}' is not valid for CHARACTER SET 'binary'`,
+        );
+      const t = { ...T_STR, collation: coll };
+      return { ...mk(t, castEv(e, T_STR), [e], nodeText(ctx.env, n)), t };
+    }
     case 'Cast':
       return bindCast(obj(v), ctx, nodeText(ctx.env, n));
     case 'Convert': {
@@ -595,12 +631,13 @@ export function normU64(b: bigint): number | bigint {
 
 /**
  * `@x`: the variable's value when the expression runs (it may change row by row, `@n := @n + 1`),
- * typed as the value it held when the statement was bound (an unset variable: a NULL string).
+ * typed as the value it held when the statement was bound (an unset variable: a NULL binary string).
  */
 function userVarRef(ctx: BindCtx, name: string): Bound {
   const s = ctx.env.session;
   const at = s.userVar(name);
-  const t = at === undefined || at.t.kind === 'null' ? T_STR : at.t;
+  // never set: a NULL binary string, as MariaDB types it (MEDIUMBLOB)
+  const t = at === undefined ? T_BIN : at.t.kind === 'null' ? T_STR : at.t;
   return {
     t,
     ev: () => {
@@ -662,9 +699,9 @@ function bindValue(val: unknown, ctx: BindCtx, n: unknown): Bound {
     case 'SingleQuotedString':
     case 'DoubleQuotedString':
     case 'NationalStringLiteral':
-      return literal(T_STR, String(v), `'${String(v)}'`);
+      return literal({ ...T_STR, collation: ctx.env.collation, weak: true }, String(v), `'${String(v)}'`);
     case 'HexStringLiteral':
-      return literal(T_STR, Buffer.from(String(v), 'hex').toString('latin1'), `X'${String(v)}'`);
+      return literal(T_BIN, Buffer.from(String(v), 'hex').toString('latin1'), `X'${String(v)}'`);
     case 'Boolean':
       return literal(T_INT, v === true ? 1 : 0, v === true ? 'TRUE' : 'FALSE');
     case 'Null':

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { SqlError } from '../sql/errors.js';
 import { coerce } from '../exec/convert.js';
 import { decText, rescale } from '../exec/decimal.js';
-import { type SqlType, T_INT, T_STR, decType } from '../exec/types.js';
+import { type SqlType, T_BIN, T_INT, T_STR, decType } from '../exec/types.js';
+import { DEFAULT_COLLATION, weightText } from '../storage/collation.js';
 import { type BindCtx, bindCompare, castEv, mk } from './bind-expr.js';
 import type { Bound } from './bound.js';
 import type { Ev } from './scope.js';
@@ -91,8 +92,8 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
       arity(name, args, 1);
       const a = args[0]!;
       if (a.t.kind === 'str')
-        return fn(T_STR, args, [T_STR], text, ([s]) =>
-          Buffer.from(s as string, 'utf8')
+        return fn(T_STR, args, [a.t], text, ([s]) =>
+          Buffer.from(s as string, a.t.binary === true ? 'latin1' : 'utf8')
             .toString('hex')
             .toUpperCase(),
         );
@@ -100,7 +101,7 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
     }
     case 'unhex':
       arity(name, args, 1);
-      return fn(T_STR, args, [T_STR], text, ([s]) => {
+      return fn(T_BIN, args, [T_STR], text, ([s]) => {
         const h = s as string;
         if (!/^[0-9a-fA-F]*$/.test(h)) return null;
         return Buffer.from(h.length % 2 === 1 ? `0${h}` : h, 'hex').toString('latin1');
@@ -139,7 +140,8 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
         const needle = s as string;
         if (needle.includes(',')) return 0;
         const items = (list as string) === '' ? [] : (list as string).split(',');
-        const k = items.findIndex((x) => x === needle);
+        const w = (x: string): string => weightText(x, DEFAULT_COLLATION);
+        const k = items.findIndex((x) => w(x) === w(needle));
         return k + 1;
       });
     case 'substring_index':

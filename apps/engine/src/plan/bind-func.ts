@@ -16,6 +16,8 @@ import {
   unify,
 } from '../exec/types.js';
 import { parseDateTime, parseTime } from '../exec/temporal.js';
+import { stringComparison } from '../exec/compare.js';
+import { weightText } from '../storage/collation.js';
 import type { Bound } from './bound.js';
 import {
   type BindCtx,
@@ -302,9 +304,16 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       );
     }
     case 'length':
-    case 'octet_length':
+    case 'octet_length': {
       need(1);
-      return intFn(args, text, (a) => Buffer.byteLength(a[0] as string));
+      const binary = args[0]!.t.binary === true;
+      return intFn(
+        args,
+        text,
+        (a) => (binary ? (a[0] as string).length : Buffer.byteLength(a[0] as string)),
+        [args[0]!.t.kind === 'str' ? args[0]!.t : T_STR],
+      );
+    }
     case 'char_length':
     case 'character_length':
       need(1);
@@ -381,10 +390,15 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'position': {
       need(2, 3);
       const [needle, hay] = name === 'instr' ? [1, 0] : [0, 1];
+      // found as the collation compares (case-insensitive under utf8mb4_general_ci)
+      const asText = (t: SqlType): SqlType => (t.kind === 'str' ? t : T_STR);
+      const coll = stringComparison(asText(args[0]!.t), asText(args[1]!.t)).collation;
+      const fold = (x: string): string => (coll === 'utf8mb4_general_ci' ? weightText(x, coll, false) : x);
       return intFn(
         args,
         text,
-        (a) => (a[hay] as string).indexOf(a[needle] as string, a.length > 2 ? Number(a[2]) - 1 : 0) + 1,
+        (a) =>
+          fold(a[hay] as string).indexOf(fold(a[needle] as string), a.length > 2 ? Number(a[2]) - 1 : 0) + 1,
         [T_STR, T_STR, T_INT],
       );
     }

@@ -20,6 +20,7 @@ import {
   T_INT,
   T_STR,
   T_UINT,
+  T_BIN,
   dateTimeType,
   decType,
   timeType,
@@ -198,7 +199,13 @@ function fastCompare(
   slow: () => boolean | null,
 ): (() => boolean | null) | undefined {
   if (op === '<=>') return undefined;
-  if (ct.kind === 'str' && l.t.kind === 'str' && r.t.kind === 'str' && (op === '=' || op === '<>')) {
+  if (
+    ct.kind === 'str' &&
+    (ct.collation === undefined || ct.collation === 'bytes') &&
+    l.t.kind === 'str' &&
+    r.t.kind === 'str' &&
+    (op === '=' || op === '<>')
+  ) {
     const le = l.ev;
     const re = r.ev;
     const eq = op === '=';
@@ -479,9 +486,12 @@ export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
     case 'Char':
     case 'Varchar':
     case 'Text':
-    case 'Binary':
     case 'Nchar':
       t = T_STR;
+      break;
+    case 'Binary':
+    case 'Varbinary':
+      t = T_BIN;
       break;
     case 'Date':
       t = T_DATE;

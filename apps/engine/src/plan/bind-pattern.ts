@@ -1,7 +1,9 @@
 import { obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { coerce } from '../exec/convert.js';
-import { T_INT, T_STR } from '../exec/types.js';
+import { type SqlType, T_INT, T_STR } from '../exec/types.js';
+import { stringComparison } from '../exec/compare.js';
+import { type Collation, weightText } from '../storage/collation.js';
 import { mk } from './bind-expr.js';
 import type { Bound } from './bound.js';
 import type { Ev } from './scope.js';
@@ -22,6 +24,21 @@ function stringEv(b: Bound): Ev {
   };
 }
 
+/** The collation a pattern match folds by (utf8mb4_general_ci), or undefined (by the characters). */
+function patternCollation(e: Bound, p: Bound): Collation | undefined {
+  const asText = (t: SqlType): SqlType => (t.kind === 'str' ? t : T_STR);
+  const c = stringComparison(asText(e.t), asText(p.t)).collation;
+  return c === 'utf8mb4_general_ci' ? c : undefined;
+}
+
+function foldEv(ev: Ev, coll: Collation | undefined): Ev {
+  if (coll === undefined) return ev;
+  return () => {
+    const x = ev();
+    return x === null ? null : weightText(x as string, coll, false);
+  };
+}
+
 export function bindLike(
   e: Bound,
   p: Bound,
@@ -35,8 +52,11 @@ export function bindLike(
     const [, ev] = tagOf(obj(escNode).value ?? escNode);
     if (typeof ev === 'string') esc = ev;
   }
-  const se = stringEv(e);
-  const pe = stringEv(p);
+  // under a case-insensitive collation both sides match as their weights, character for character
+  const coll = patternCollation(e, p);
+  const se = foldEv(stringEv(e), coll);
+  const pe = foldEv(stringEv(p), coll);
+  if (coll !== undefined && esc.length === 1) esc = weightText(esc, coll, false);
   let lastPat: string | undefined;
   let re: RegExp = /$^/;
   const compilePat = (pat: string): RegExp => {
@@ -76,6 +96,7 @@ function escapeRe(c: string): string {
 
 /** `e [NOT] REGEXP p`: 1 when the pattern matches somewhere in the string. */
 export function bindRegexp(e: Bound, p: Bound, negated: boolean, text: string, ci: boolean): Bound {
+  ci ||= patternCollation(e, p) === 'utf8mb4_general_ci';
   const se = stringEv(e);
   const pe = stringEv(p);
   let lastPat: string | undefined;

@@ -7,6 +7,7 @@ import { aggregate } from './bind-aggregate.js';
 import { type BindCtx, bindExpr, unsupported } from './bind-expr.js';
 import { rawArgExpr } from './bind-func.js';
 import type { Bound } from './bound.js';
+import { keyBound } from './collation-keys.js';
 
 /**
  * Window function calls (`f(…) OVER (PARTITION BY … ORDER BY … frame)` or `OVER name` of the
@@ -129,10 +130,13 @@ export function bindWindow(
     );
   const spec = specOf(over, ctx);
   const inner: BindCtx = { ...ctx, clause: 'window specification' };
-  const partition = arr(spec.partition_by).map((p) => bindExpr(p, { ...inner, allowAgg: true }));
+  const partition = arr(spec.partition_by).map((p) => keyBound(bindExpr(p, { ...inner, allowAgg: true })));
   const order = arr(spec.order_by).map((o) => {
     const oo = obj(o);
-    return { b: bindExpr(oo.expr, { ...inner, allowAgg: true }), desc: obj(oo.options).asc === false };
+    return {
+      b: keyBound(bindExpr(oo.expr, { ...inner, allowAgg: true })),
+      desc: obj(oo.options).asc === false,
+    };
   });
   const frame = frameOf(spec.window_frame, inner);
   if (

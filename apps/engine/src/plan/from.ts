@@ -53,9 +53,14 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
           );
         }
         const env = c.env;
+        // the mysql schema's names compare by their bytes (utf8mb3_bin in MariaDB)
+        const types =
+          schema.toLowerCase() === 'mysql'
+            ? sys.types.map((x) => (x.kind === 'str' ? { ...x, collation: 'utf8mb4_bin' as const } : x))
+            : sys.types;
         source = derivedSource(alias, {
           columns: sys.columns,
-          types: sys.types,
+          types,
           run(emit) {
             for (const r of sys.rows(env)) if (emit([...r]) === false) return;
           },

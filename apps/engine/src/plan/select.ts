@@ -12,7 +12,19 @@ import { GroupMap, groupKeyText } from '../exec/group-map.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import { computeWindows } from '../exec/window.js';
 import type { StatusCounters } from '../exec/status.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, T_UINT, decType, unify } from '../exec/types.js';
+import {
+  type SqlType,
+  T_BIN,
+  T_DATE,
+  T_DBL,
+  T_INT,
+  T_STR,
+  T_UINT,
+  dateTimeType,
+  decType,
+  timeType,
+  unify,
+} from '../exec/types.js';
 import type { TableMeta } from '../session/meta.js';
 import { type BindCtx, type BindEnv, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
 import { Block, type Bound } from './bound.js';
@@ -22,6 +34,7 @@ import { truthOf } from '../exec/truth.js';
 import { conjuncts, factorOr } from './conjuncts.js';
 import { bindFrom } from './from.js';
 import { recursiveCte } from './recursive-cte.js';
+import { keyBound, keyCollation, keyValueOf } from './collation-keys.js';
 import { checkJoinTables } from '../session/limits.js';
 
 /** A bound, planned query: its result columns and a function that runs it. */
@@ -63,6 +76,7 @@ export function bindEnvOf(c: Ctx): BindEnv {
     divPrecisionIncrement: e.divPrecisionIncrement,
     warn: (code, message, level) => e.warn(code, message, level),
     session: e.session,
+    collation: e.collation,
     paramIndex: (n) => e.paramIndex(n),
     bindSubquery: (q, parent) => bindQuery(q, c, parent, parent.ctes),
   };
@@ -78,10 +92,19 @@ export function storedType(t: Table['columns'][number]['type'], declared?: strin
       return decType(t.precision, t.scale);
     case 'date':
       return T_DATE;
+    case 'datetime':
+    case 'timestamp':
+      return dateTimeType(t.fsp, t.kind === 'timestamp');
+    case 'time':
+      return timeType(t.fsp);
     case 'double':
       return T_DBL;
+    case 'binary':
+    case 'varbinary':
+      return { ...T_BIN, len: t.length };
     default:
-      return { ...T_STR, len: t.length };
+      // a text column: its collation, or its bytes when it has none (tables of the storage API)
+      return { ...T_STR, len: t.length, collation: t.collation ?? 'bytes' };
   }
 }
 
@@ -222,7 +245,7 @@ function finishSort(fs: FileSort, env: QueryEnv, emit: (row: unknown[]) => boole
 function rowKey(row: readonly unknown[], types: readonly SqlType[]): string {
   let s = '';
   for (let i = 0; i < row.length; i++) {
-    const v = row[i];
+    const v = keyValueOf(row[i], types[i]!);
     s += v === null ? '\u0001N' : types[i]?.kind === 'dec' ? `d${String(v)}` : String(hashKey(v));
     s += '\u0000';
   }
@@ -274,11 +297,14 @@ function orderOutput(
         rows.push(r);
         return true;
       });
-      let keyed: Array<[unknown[], unknown[]]> = rows.map((r) => [keys.map((k) => r[k.idx]), r]);
+      let keyed: Array<[unknown[], unknown[]]> = rows.map((r) => [
+        keys.map((k) => keyValueOf(r[k.idx], inner.types[k.idx]!)),
+        r,
+      ]);
       if (keys.length > 0)
         keyed = sortRows(
           keyed,
-          keys.map((k) => inner.types[k.idx]!),
+          keys.map((k) => (keyCollation(inner.types[k.idx]!) === undefined ? inner.types[k.idx]! : T_STR)),
           keys.map((k) => k.desc),
           c.env,
           'Sort_scan',
@@ -476,7 +502,8 @@ function bindSelect(
     aliases,
     aliasFirst: false,
   };
-  const groups = groupNodes.map((g) => ordinalOr(g, items) ?? bindExpr(g, groupCtx));
+  // collated text groups by its weight string; the select list shows each group's first value
+  const groups = groupNodes.map((g) => keyBound(ordinalOr(g, items) ?? bindExpr(g, groupCtx)));
   const having =
     sel.having === undefined || sel.having === null
       ? undefined
@@ -499,7 +526,7 @@ function bindSelect(
   const keyTypes: SqlType[] = [];
   const sortKeys: SortKey[] = orderBy.map((o) => {
     const oo = obj(o);
-    const b = ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx);
+    const b = keyBound(ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx));
     keyTypes.push(b.t);
     return { ev: b.ev, desc: obj(oo.options).asc === false };
   });

@@ -4,6 +4,7 @@ import {
   UNSIGNED_FLAG,
   CHARSET_BINARY,
   CHARSET_UTF8MB4,
+  CHARSET_UTF8MB4_BIN,
   MYSQL_TYPE_DATE,
   MYSQL_TYPE_DATETIME,
   MYSQL_TYPE_DOUBLE,
@@ -112,7 +113,12 @@ export function columnMeta(name: string, t: SqlType): ColumnMeta {
         decimals: 0,
       };
     default:
-      return stringMeta(name, t.len);
+      return t.binary === true
+        ? { ...stringMeta(name, t.len), charset: CHARSET_BINARY, length: t.len ?? 255, flags: BINARY_FLAG }
+        : {
+            ...stringMeta(name, t.len),
+            charset: t.collation === 'utf8mb4_bin' ? CHARSET_UTF8MB4_BIN : CHARSET_UTF8MB4,
+          };
   }
 }
 

@@ -81,6 +81,8 @@ export const BINARY_FLAG = 0x80;
 
 /** Character sets (collation ids): utf8mb4_general_ci for text, binary for numbers and dates. */
 export const CHARSET_UTF8MB4 = 45;
+/** utf8mb4_bin. */
+export const CHARSET_UTF8MB4_BIN = 46;
 export const CHARSET_BINARY = 63;
 
 /** The version string the greeting carries (and `@@version` answers). */

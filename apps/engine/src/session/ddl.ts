@@ -3,14 +3,22 @@ import type { ColumnType, IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { type Collation, collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
 import { compileAlter } from './alter.js';
 import { tableStatsOptions } from './stats-statements.js';
 import { checkIndexes, checkTable } from './limits.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
-/** A declared column type → [stored type, declared text]. */
-export function columnType(dt: unknown, col: string): [ColumnType, string] {
+/**
+ * A declared column type → [stored type, declared text]. Text columns get `collation` (the
+ * column's COLLATE, else the table's, else utf8mb4_general_ci, MariaDB's default for utf8mb4).
+ */
+export function columnType(
+  dt: unknown,
+  col: string,
+  collation: Collation = DEFAULT_COLLATION,
+): [ColumnType, string] {
   const [t, v] = tagOf(dt);
   const len = (x: unknown, d: number): number => {
     const [lt, lv] = tagOf(x);
@@ -33,8 +41,48 @@ export function columnType(dt: unknown, col: string): [ColumnType, string] {
     case 'IntUnsigned':
     case 'IntegerUnsigned':
     case 'BigInt':
-    case 'BigIntUnsigned':
       return [{ kind: 'bigint' }, t.toLowerCase().replace('unsigned', ' unsigned')];
+    case 'BigIntUnsigned':
+      return [{ kind: 'bigint', unsigned: true }, 'bigint unsigned'];
+    case 'Datetime':
+    case 'Timestamp':
+    case 'Time': {
+      const fsp = typeof v === 'number' ? v : Array.isArray(v) && typeof v[0] === 'number' ? v[0] : 0;
+      if (fsp > 6)
+        throw new SqlError(
+          'ER_TOO_BIG_PRECISION',
+          `Too big precision ${fsp} specified for '${col}'. Maximum is 6.`,
+        );
+      const kind = t === 'Datetime' ? 'datetime' : t === 'Timestamp' ? 'timestamp' : 'time';
+      return [{ kind, fsp }, fsp > 0 ? `${kind}(${fsp})` : kind];
+    }
+    case 'Custom': {
+      // YEAR [(4)]: an INT holding 1901 … 2155 (or 0)
+      const name = objectName(arr(v)[0]).join('.').toUpperCase();
+      if (name === 'YEAR') return [{ kind: 'int' }, 'year'];
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        `This version of MySQL doesn't yet support 'column type ${name}'`,
+      );
+    }
+    case 'Binary':
+    case 'Varbinary':
+    case 'Bytea': {
+      const n = len(v, t === 'Binary' ? 1 : 255);
+      if (n > 65532)
+        throw new SqlError(
+          'ER_TOO_BIG_FIELDLENGTH',
+          `Column length too big for column '${col}' (max = 65532); use BLOB or TEXT instead`,
+        );
+      const kind = t === 'Binary' ? 'binary' : 'varbinary';
+      return [{ kind, length: n }, `${kind}(${n})`];
+    }
+    case 'Blob':
+    case 'TinyBlob':
+    case 'MediumBlob':
+    case 'LongBlob':
+      // stored in the record: a BLOB whose row does not fit a page is refused (error 1118)
+      return [{ kind: 'varbinary', length: t === 'TinyBlob' ? 255 : 65532 }, t.toLowerCase()];
     case 'Decimal':
     case 'Numeric':
     case 'Dec': {
@@ -65,7 +113,7 @@ export function columnType(dt: unknown, col: string): [ColumnType, string] {
       return [{ kind: 'double' }, t === 'Float' ? 'float' : 'double'];
     case 'Char':
     case 'Character':
-      return [{ kind: 'char', length: len(v, 1) }, `char(${len(v, 1)})`];
+      return [{ kind: 'char', length: len(v, 1), collation }, `char(${len(v, 1)})`];
     case 'Varchar':
     case 'CharacterVarying':
     case 'Nvarchar': {
@@ -75,14 +123,17 @@ export function columnType(dt: unknown, col: string): [ColumnType, string] {
           'ER_NOT_SUPPORTED_YET',
           "This version of MySQL doesn't yet support 'VARCHAR longer than 16383'",
         );
-      return [{ kind: 'varchar', length: n }, `varchar(${n})`];
+      return [{ kind: 'varchar', length: n, collation }, `varchar(${n})`];
     }
     case 'Text':
     case 'TinyText':
     case 'MediumText':
     case 'LongText':
     case 'String':
-      return [{ kind: 'varchar', length: 16383 }, 'text'];
+      return [
+        { kind: 'varchar', length: t === 'TinyText' ? 255 : 16383, collation },
+        t === 'String' ? 'text' : t.toLowerCase(),
+      ];
     case 'Date':
       return [{ kind: 'date' }, 'date'];
     default:
@@ -111,6 +162,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
   const name = objectName(o.name).at(-1)!;
   const ifNotExists = o.if_not_exists === true;
   const statsOptions = tableStatsOptions(o.table_options);
+  const tableCollation = tableCollationOf(o.table_options);
   return {
     run: () => {
       if (ctx.db.hasTable(name)) {
@@ -123,6 +175,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       const columns: StoredColumn[] = [];
       const types: string[] = [];
       const defaults: (string | null)[] = [];
+      const onUpdates: (string | null)[] = [];
       let pk: string[] | undefined;
       let auto = -1;
       const indexes: IndexDef[] = [];
@@ -133,11 +186,13 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         if (names.has(cname.toLowerCase()))
           throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
         names.add(cname.toLowerCase());
-        const [type, text] = columnType(c.data_type, cname);
+        const [type, text] = columnType(c.data_type, cname, columnCollation(c.options, tableCollation));
         let nullable = true;
         let def: string | null = null;
+        let onUpdate: string | null = null;
         for (const opt of arr(c.options)) {
           const [ot, ov] = tagOf(obj(opt).option);
+          if (ot === 'OnUpdate') onUpdate = JSON.stringify(ov);
           if (ot === 'NotNull') nullable = false;
           else if (ot === 'Null') nullable = true;
           else if (ot === 'Default') def = JSON.stringify(ov);
@@ -152,6 +207,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         columns.push({ name: cname, type, ...(nullable ? { nullable: true } : {}) });
         types.push(text);
         defaults.push(def);
+        onUpdates.push(onUpdate);
       }
       for (const k of arr(o.constraints)) {
         const [kt, kv] = tagOf(k);
@@ -185,6 +241,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         columns.push({ name: HIDDEN_PK, type: { kind: 'bigint' } });
         types.push('bigint');
         defaults.push(null);
+        onUpdates.push(null);
         pk = [HIDDEN_PK];
       }
       checkTable(name, hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
@@ -193,7 +250,15 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       } catch (e) {
         throw storageError(e);
       }
-      const meta: TableMeta = { types, defaults, autoIncrement: auto, hiddenPk, next: 1 };
+      const meta: TableMeta = {
+        types,
+        defaults,
+        autoIncrement: auto,
+        hiddenPk,
+        next: 1,
+        ...(onUpdates.some((x) => x !== null) ? { onUpdate: onUpdates } : {}),
+        ...(tableCollation !== DEFAULT_COLLATION ? { collation: tableCollation } : {}),
+      };
       try {
         ctx.dict.putTable(name, meta);
       } catch (e) {
@@ -211,6 +276,36 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       return okResult();
     },
   };
+}
+
+/** A collation name the engine has, or error 1273 as MySQL for one it does not. */
+export function collationOf(name: string): Collation {
+  const c = collationByName(name);
+  if (c === undefined) throw new SqlError('ER_UNKNOWN_COLLATION', `Unknown collation: '${name}'`);
+  return c;
+}
+
+/** A column's COLLATE option, else `fallback`. */
+export function columnCollation(options: unknown, fallback: Collation): Collation {
+  let collation = fallback;
+  for (const opt of arr(options)) {
+    const [ot, ov] = tagOf(obj(opt).option);
+    if (ot === 'Collation') collation = collationOf(objectName(ov).join('.'));
+  }
+  return collation;
+}
+
+/** The table's COLLATE = … (or the default collation of its DEFAULT CHARSET = utf8mb4). */
+function tableCollationOf(options: unknown): Collation {
+  let collation: Collation = DEFAULT_COLLATION;
+  for (const kv of arr(tagOf(options)[1] ?? options)) {
+    const o = obj(tagOf(kv)[1]);
+    const key = String(obj(o.key).value ?? '').toUpperCase();
+    const value =
+      identText(tagOf(o.value)[1] ?? o.value) || String(tagOf(obj(tagOf(o.value)[1]).value)[1] ?? '');
+    if (key === 'COLLATE' || key === 'DEFAULT COLLATE') collation = collationOf(value);
+  }
+  return collation;
 }
 
 function uniqueName(base: string, existing: readonly IndexDef[]): string {

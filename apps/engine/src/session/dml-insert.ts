@@ -11,6 +11,7 @@ import { duplicateMessage, storageError } from './ddl.js';
 import { RowWriter, tableOf } from './dml.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { okResult } from './result.js';
+import { keyFieldValue } from './field-values.js';
 import { bindUpsert } from './dml-upsert.js';
 import type { Compiled, StatementContext } from './session.js';
 import { lockTargetExclusive, lockTargetShared } from './transactions.js';
@@ -120,7 +121,7 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
   return {
     run: () => {
       const table = ctx.db.table(name);
-      const w = new RowWriter(table, meta);
+      const w = new RowWriter(table, meta, String(ctx.session.vars.get('time_zone')));
       // the target's reads lock the latest rows: duplicate checks S, REPLACE's clashing rows X
       if (replace || upsert !== undefined) lockTargetExclusive(table);
       else lockTargetShared(table);
@@ -151,9 +152,10 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
             continue;
           }
           const def = meta?.defaults[c];
-          if (def !== null && def !== undefined)
-            row[c] = w.field(c, defaultValue(def, ctx), defaultType(def), ri + 1);
-          else if (col.nullable === true) row[c] = null;
+          if (def !== null && def !== undefined) {
+            const d = evaluateStored(def, ctx);
+            row[c] = w.field(c, d.v, d.t, ri + 1);
+          } else if (col.nullable === true) row[c] = null;
           else
             throw new SqlError('ER_NO_DEFAULT_FOR_FIELD', `Field '${col.name}' doesn't have a default value`);
         }
@@ -180,7 +182,7 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
             // REPLACE: rows clashing on the primary key or a unique index go first (MySQL counts
             // each as one more affected row)
             for (const ix of [table.primary, ...table.secondary.filter((x) => x.unique)]) {
-              const prefix = ix.columns.map((c) => row[c]!);
+              const prefix = ix.columns.map((c) => keyFieldValue(row[c]!, table.columns[c]!.type));
               if (prefix.some((v) => v === null)) continue;
               const clash: FieldValue[][] = [];
               table.lookup(ix.name, prefix, (r) => {
@@ -221,7 +223,8 @@ function isDefault(e: unknown): boolean {
   return t === 'Identifier' && identText(v).toUpperCase() === 'DEFAULT';
 }
 
-function defaultValue(json: string, ctx: StatementContext): unknown {
+/** A DEFAULT (or ON UPDATE) expression kept as the parser's JSON, evaluated now; its type with it. */
+export function evaluateStored(json: string, ctx: StatementContext): { v: unknown; t: SqlType } {
   const node = JSON.parse(json) as unknown;
   const env = ctx.queryEnv();
   const block = new Block(undefined, ctx.run);
@@ -239,11 +242,5 @@ function defaultValue(json: string, ctx: StatementContext): unknown {
       },
     },
   });
-  lastDefaultType = b.t;
-  return b.ev();
-}
-
-let lastDefaultType: SqlType = T_STR;
-function defaultType(_json: string): SqlType {
-  return lastDefaultType;
+  return { v: b.ev(), t: b.t };
 }

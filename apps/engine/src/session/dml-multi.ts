@@ -104,7 +104,9 @@ export function multiUpdate(o: Obj, ctx: StatementContext): Compiled {
   return {
     run: () => {
       ctx.run.epoch++;
-      const writers = new Map(targets.map((s) => [s, new RowWriter(s.table!, s.meta)]));
+      const writers = new Map(
+        targets.map((s) => [s, new RowWriter(s.table!, s.meta, String(ctx.session.vars.get('time_zone')))]),
+      );
       const frame = block.frame;
       // per target: primary key → [old row, new row], the first combination that matched
       const changes = new Map<Source, Map<string, [FieldValue[], FieldValue[]]>>(
@@ -185,7 +187,9 @@ export function multiDelete(o: Obj, ctx: StatementContext): Compiled {
       ctx.run.epoch++;
       const frame = j.block.frame;
       const rows = new Map<Source, Map<string, FieldValue[]>>(targets.map((s) => [s, new Map()]));
-      const writers = new Map(targets.map((s) => [s, new RowWriter(s.table!, s.meta)]));
+      const writers = new Map(
+        targets.map((s) => [s, new RowWriter(s.table!, s.meta, String(ctx.session.vars.get('time_zone')))]),
+      );
       scan(ctx, j, targets, () => {
         for (const s of targets) {
           // an outer join's missing side is no row to delete

@@ -11,6 +11,7 @@ import { bindQuery, storedType } from '../plan/select.js';
 import type { RowWriter } from './dml.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import type { StatementContext } from './session.js';
+import { keyFieldValue } from './field-values.js';
 
 /**
  * INSERT … ON DUPLICATE KEY UPDATE col = expr, …: a row whose primary key or a unique key is
@@ -30,7 +31,8 @@ const DECODER = new TextDecoder();
 /** A stored field as the runtime value of its SQL type (text decoded, DECIMAL as its scaled bigint). */
 function runtimeOf(f: FieldValue, t: SqlType): unknown {
   if (f === null) return null;
-  if (f instanceof Uint8Array) return DECODER.decode(f);
+  if (f instanceof Uint8Array)
+    return t.binary === true ? Buffer.from(f).toString('latin1') : DECODER.decode(f);
   if (t.kind === 'dec') return typeof f === 'bigint' ? f : BigInt(f as number);
   return f;
 }
@@ -95,7 +97,7 @@ export function bindUpsert(
     apply(t, w, row, rowNo) {
       let old: FieldValue[] | undefined;
       for (const ix of keys) {
-        const prefix = ix.columns.map((c) => row[c]!);
+        const prefix = ix.columns.map((c) => keyFieldValue(row[c]!, t.columns[c]!.type));
         if (prefix.some((v) => v === null)) continue;
         t.lookup(ix.name, prefix, (r) => {
           old = r.toArray();
@@ -110,7 +112,9 @@ export function bindUpsert(
         frame.v[ncol + c] = runtimeOf(row[c]!, types[c]!);
       }
       const before = frame.v.slice(0, ncol);
-      const neu: FieldValue[] = old.map((f) => (f instanceof Uint8Array ? DECODER.decode(f) : f));
+      const neu: FieldValue[] = old.map((f, c) =>
+        f instanceof Uint8Array && types[c]!.binary !== true ? DECODER.decode(f) : f,
+      );
       for (const s of sets) {
         const v = s.e.ev();
         neu[s.c] = w.field(s.c, v, s.e.t, rowNo);

@@ -5,7 +5,7 @@ import { SqlError } from '../sql/errors.js';
 import { coerce } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import { buildPipeline } from '../exec/pipeline.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
+import { type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../plan/bound.js';
 import type { Source } from '../plan/scope.js';
@@ -15,7 +15,8 @@ import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 import { lockTargetExclusive } from './transactions.js';
-import { compileInsert } from './dml-insert.js';
+import { compileInsert, evaluateStored } from './dml-insert.js';
+import { temporalField, yearValue } from './field-values.js';
 import { isMultiDelete, isMultiUpdate, multiDelete, multiUpdate } from './dml-multi.js';
 
 const INT32 = 2147483647;
@@ -40,9 +41,13 @@ export class RowWriter {
   readonly meta: TableMeta | undefined;
   readonly types: SqlType[];
 
-  constructor(table: Table, meta: TableMeta | undefined) {
+  /** The session's time_zone: TIMESTAMP values are stored in UTC. */
+  readonly timeZone: string;
+
+  constructor(table: Table, meta: TableMeta | undefined, timeZone = 'SYSTEM') {
     this.table = table;
     this.meta = meta;
+    this.timeZone = timeZone;
     this.types = table.columns.map((c, i) => storedType(c.type, meta?.types[i]));
   }
 
@@ -68,13 +73,16 @@ export class RowWriter {
             'ER_TRUNCATED_WRONG_VALUE',
             `Incorrect integer value: '${v as string}' for column '${col.name}' at row ${rowNo}`,
           );
-        const x = integerValue(v, t);
+        let x = integerValue(v, t);
         const decl = this.meta?.types[c] ?? ty.kind;
+        if (decl === 'year') return yearValue(x, t, range);
         const r = RANGES[decl];
-        if (r === undefined) {
+        if (ty.kind === 'bigint' && ty.unsigned === true) {
+          // BIGINT UNSIGNED: 0 … 2^64 − 1
+          if (BigInt(x) < 0n || BigInt(x) > UINT64_MAX) throw range();
+          x = typeof x === 'bigint' ? exactField(x) : x;
+        } else if (r === undefined) {
           if (typeof x === 'bigint' && (x < INT64_MIN || x > INT64_MAX)) throw range();
-          // BIGINT UNSIGNED is kept in the signed 64-bit column: 0 … 2^63 − 1
-          if (decl === 'bigint unsigned' && x < 0) throw range();
         } else if (typeof x === 'bigint' || x < r[0] || x > r[1]) throw range();
         return x;
       }
@@ -102,18 +110,33 @@ export class RowWriter {
           );
         return x;
       }
+      case 'datetime':
+      case 'timestamp':
+      case 'time':
+        return temporalField(col.name, ty, v, t, rowNo, this.timeZone);
+      case 'binary':
+      case 'varbinary': {
+        // the bytes: a binary string's own, a text's UTF-8; BINARY(n) is padded with 0x00 to n
+        let b = Buffer.from(coerce(v, t, T_BIN) as string, 'latin1');
+        if (b.length > ty.length)
+          throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
+        if (ty.kind === 'binary' && b.length < ty.length)
+          b = Buffer.concat([b, Buffer.alloc(ty.length - b.length)]);
+        return new Uint8Array(b);
+      }
       default: {
         let s = coerce(v, t, T_STR) as string;
+        if (t.binary === true) s = Buffer.from(s, 'latin1').toString('utf8');
         // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
         if (ty.kind === 'char') s = s.replace(/ +$/, '');
-        if ([...s].length > ty.length)
+        if ([...s].length > (ty as { length: number }).length)
           throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
         return s;
       }
     }
   }
 
-  /** The PK field values of a full stored row. */
+  /** The PK field values of a full stored row (what `get`, `update` and `delete` take). */
   pkOf(row: readonly FieldValue[]): FieldValue[] {
     return this.table.primary.columns.map((c) => row[c]!);
   }
@@ -196,9 +219,17 @@ export function matching(
   })();
 }
 
+/** Whether two stored field values are the same (bytes by content). */
+function sameStored(a: FieldValue, b: FieldValue): boolean {
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.from(a).equals(b);
+  return a === b;
+}
+
 export function fieldOf(v: unknown, t: SqlType): FieldValue {
   if (v === null) return null;
   if (t.kind === 'dec') return exactField(v as bigint);
+  // a binary string's frame value holds one byte per character
+  if (t.binary === true) return new Uint8Array(Buffer.from(v as string, 'latin1'));
   return v as FieldValue;
 }
 
@@ -228,6 +259,7 @@ function integerValue(v: unknown, t: SqlType): number | bigint {
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
 
 function update(o: Obj, ctx: StatementContext): Compiled {
   if (o.from !== undefined && o.from !== null)
@@ -251,7 +283,7 @@ function update(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       ctx.run.epoch++;
       const table = ctx.db.table(name);
-      const w = new RowWriter(table, ctx.dict.tables.get(name));
+      const w = new RowWriter(table, ctx.dict.tables.get(name), String(ctx.session.vars.get('time_zone')));
       const frame = block.frame;
       const changes: Array<[FieldValue[], FieldValue[]]> = [];
       let matched = 0;
@@ -268,7 +300,17 @@ function update(o: Obj, ctx: StatementContext): Compiled {
           frame.v[s.c] = v === null ? null : coerce(v, s.e.t, src.columns[s.c]!.t);
         }
         frame.v = saved;
-        if (neu.some((x, i) => x !== old[i])) changes.push([old, neu]);
+        if (neu.some((x, i) => !sameStored(x, old[i]!))) {
+          // a changed row takes its ON UPDATE values (CURRENT_TIMESTAMP) where not assigned
+          const onUpdate = w.meta?.onUpdate;
+          if (onUpdate !== undefined)
+            onUpdate.forEach((json, c) => {
+              if (json === null || sets.some((x) => x.c === c)) return;
+              const d = evaluateStored(json, ctx);
+              neu[c] = w.field(c, d.v, d.t, matched);
+            });
+          changes.push([old, neu]);
+        }
       });
       // on a failure the session rolls the statement back (undo log)
       try {
@@ -294,7 +336,7 @@ function del(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       ctx.run.epoch++;
       const table = ctx.db.table(name);
-      const w = new RowWriter(table, ctx.dict.tables.get(name));
+      const w = new RowWriter(table, ctx.dict.tables.get(name), String(ctx.session.vars.get('time_zone')));
       const frame = block.frame;
       const rows: FieldValue[][] = [];
       lockTargetExclusive(table);

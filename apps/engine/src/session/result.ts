@@ -19,11 +19,15 @@ export interface QueryResult {
 /**
  * A runtime value as the API returns it: integers as numbers (BigInt beyond 2^53), DECIMAL as an
  * exact string at its result scale, DOUBLE as a number, DATE as 'YYYY-MM-DD', DATETIME and
- * TIMESTAMP as 'YYYY-MM-DD HH:MM:SS[.ffffff]', TIME as '[-]HH:MM:SS[.ffffff]', strings as strings.
+ * TIMESTAMP as 'YYYY-MM-DD HH:MM:SS[.ffffff]', TIME as '[-]HH:MM:SS[.ffffff]', strings as strings,
+ * binary strings (BINARY, VARBINARY, BLOB, UNHEX) as Uint8Array.
  */
 export function apiValue(v: unknown, t: SqlType): unknown {
   if (v === null || v === undefined) return null;
   switch (t.kind) {
+    case 'str':
+      // a binary string as its bytes
+      return t.binary === true ? new Uint8Array(Buffer.from(v as string, 'latin1')) : v;
     case 'dec':
       return decText(v as bigint, t.iscale, t.scale);
     case 'date':

@@ -36,6 +36,7 @@ import { Variables } from './variables.js';
 import { Diagnostics } from './diagnostics.js';
 import { UserVariables } from './user-variables.js';
 import type { SessionView } from '../plan/session-view.js';
+import { collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
 import { trackTransaction, untrackTransaction } from './innodb-txn-status.js';
 import { SessionTransactions } from './transactions.js';
 import { compileTxnStatement } from './txn-statements.js';
@@ -295,7 +296,7 @@ export class Session {
         try {
           const index = new Map<unknown, number>();
           for (const [i, p] of ph.entries()) index.set(p, i);
-          const run = new RunState();
+          const run = this.#runState();
           run.params = ph.map(() => null);
           const plan = bindQuery(v, { env: this.#queryEnv(sql, index, run), run }, undefined);
           return { columns: [...plan.columns], types: plan.types };
@@ -312,7 +313,7 @@ export class Session {
         let entry = plans.get(sig);
         this.#beginStatement();
         if (entry === undefined) {
-          const run = new RunState();
+          const run = this.#runState();
           run.params = [...params];
           try {
             entry = { c: this.#compile(st, sql, ph, run), run };
@@ -357,6 +358,13 @@ export class Session {
     untrackTransaction(this.txn.trx);
   }
 
+  /** A statement execution's state, reading this session's time zone. */
+  #runState(): RunState {
+    const run = new RunState();
+    run.timeZone = () => String(this.vars.get('time_zone'));
+    return run;
+  }
+
   /** Counters kept outside the session's map: the lock system's and Threads_running. */
   #refreshStatus(): void {
     const extra: Record<string, number> = {
@@ -386,7 +394,7 @@ export class Session {
   }
 
   #execute(st: unknown, sql: string, ph: unknown[], params: readonly unknown[]): QueryResult {
-    const run = new RunState();
+    const run = this.#runState();
     run.params = [...params];
     const tracing = String(this.vars.get('optimizer_trace')).includes('enabled=on') && !isTraceRead(st);
     this.#trace = tracing ? new OptimizerTrace() : undefined;
@@ -598,6 +606,7 @@ export class Session {
       view: (n) => dict.views.get(n),
       warn: (code, message, level) => this.warn(code, message, level),
       session: this.view,
+      collation: collationByName(String(this.vars.get('collation_connection'))) ?? DEFAULT_COLLATION,
       paramIndex: (n) => {
         const i = index.get(n);
         if (i === undefined) throw new SqlError('ER_UNKNOWN_ERROR', 'parameter marker outside the statement');

@@ -85,7 +85,7 @@ function tableStatus(ctx: StatementContext, like: RegExp | undefined): QueryResu
       null,
       null,
       null,
-      'utf8mb4_general_ci',
+      meta?.collation ?? 'utf8mb4_general_ci',
       null,
       '',
       '',

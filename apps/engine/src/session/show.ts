@@ -10,6 +10,8 @@ import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { peekNextValue } from './dml-insert.js';
 import type { Table } from '../storage/table.js';
 import { columnTypeText, isTextType } from './column-type-text.js';
+import { COLLATION_ID, COLLATIONS, DEFAULT_COLLATION } from '../storage/collation.js';
+import type { ColumnType } from '../storage/types.js';
 import { compileShowCreateDatabase, compileShowServer } from './show-server.js';
 import { okResult, type QueryResult } from './result.js';
 import { compileShowIndex } from './stats-statements.js';
@@ -147,7 +149,7 @@ function describe(name: string, ctx: StatementContext, full = false): QueryResul
         ? [
             c.name,
             type,
-            isTextType(c.type) ? 'utf8mb4_general_ci' : null,
+            isTextType(c.type) ? columnCollation(c.type) : null,
             nullable,
             key,
             dflt,
@@ -190,12 +192,18 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
   const t = ctx.db.table(name);
   const meta = ctx.dict.tables.get(name);
+  const tableCollation = meta?.collation ?? tableCollationOf(t);
   const lines: string[] = [];
   t.columns.forEach((c, i) => {
     if (meta?.hiddenPk === true && c.name === HIDDEN_PK) return;
     const def = meta?.defaults[i];
+    const collation = isTextType(c.type) ? columnCollation(c.type) : undefined;
+    const collated =
+      collation !== undefined && collation !== tableCollation
+        ? ` CHARACTER SET utf8mb4 COLLATE ${collation}`
+        : '';
     lines.push(
-      `  \`${c.name}\` ${columnTypeText(meta?.types[i], c.type)}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${quotedDefault(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
+      `  \`${c.name}\` ${columnTypeText(meta?.types[i], c.type)}${collated}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${quotedDefault(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
     );
   });
   const col = (i: number): string => `\`${t.columns[i]!.name}\``;
@@ -207,7 +215,7 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     [
       [
         name,
-        `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+        `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}`,
       ],
     ],
   );
@@ -236,6 +244,17 @@ function showDiagnostics(words: string[], ctx: StatementContext): Compiled | und
       return rowsResult(['Level', 'Code', 'Message'], rows);
     },
   };
+}
+
+/** A text column's collation as SHOW names it (a column without one compares its bytes: utf8mb4_bin). */
+function columnCollation(t: ColumnType): string {
+  return t.kind === 'char' || t.kind === 'varchar' ? (t.collation ?? 'utf8mb4_bin') : 'binary';
+}
+
+/** A table's default collation when CREATE TABLE did not keep one: its text columns' if they agree. */
+function tableCollationOf(t: Table): string {
+  const found = new Set(t.columns.filter((c) => isTextType(c.type)).map((c) => columnCollation(c.type)));
+  return found.size === 1 ? [...found][0]! : DEFAULT_COLLATION;
 }
 
 /** ` AUTO_INCREMENT=n` when the table's counter is past 1, as MariaDB writes it. */
@@ -339,6 +358,33 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       return {
         run: () =>
           describe(objectName(obj(obj(o.show_options).show_in).parent_name).at(-1)!, ctx, o.full === true),
+      };
+    case 'ShowCollation': {
+      const f = likeFilter(o.filter);
+      return {
+        run: () =>
+          rowsResult(
+            ['Collation', 'Charset', 'Id', 'Default', 'Compiled', 'Sortlen'],
+            COLLATIONS.filter((c) => f(c)).map((c) => [
+              c,
+              'utf8mb4',
+              COLLATION_ID[c],
+              c === DEFAULT_COLLATION ? 'Yes' : '',
+              'Yes',
+              1,
+            ]),
+          ),
+      };
+    }
+    case 'ShowCharset':
+      return {
+        run: () =>
+          rowsResult(
+            ['Charset', 'Description', 'Default collation', 'Maxlen'],
+            [['utf8mb4', 'UTF-8 Unicode', DEFAULT_COLLATION, 4]].filter((r) =>
+              likeFilter(o.filter)(r[0] as string),
+            ),
+          ),
       };
     case 'ShowCreateDatabase':
       return compileShowCreateDatabase(v, ctx);

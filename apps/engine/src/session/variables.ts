@@ -1,5 +1,6 @@
 import { SqlError } from '../sql/errors.js';
 import { checkTimeZone, systemZoneName } from '../exec/time-zone.js';
+import { collationByName } from '../storage/collation.js';
 
 /**
  * System variables with MySQL/MariaDB names and defaults. Each has a type that checks and
@@ -74,9 +75,9 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   character_set_results: { kind: 'str', def: 'utf8mb4' },
   character_set_server: { kind: 'str', def: 'utf8mb4' },
   character_set_system: { kind: 'str', def: 'utf8mb3', readOnly: true, globalOnly: true },
-  collation_connection: { kind: 'str', def: 'utf8mb4_bin' },
-  collation_database: { kind: 'str', def: 'utf8mb4_bin' },
-  collation_server: { kind: 'str', def: 'utf8mb4_bin' },
+  collation_connection: { kind: 'str', def: 'utf8mb4_general_ci' },
+  collation_database: { kind: 'str', def: 'utf8mb4_general_ci' },
+  collation_server: { kind: 'str', def: 'utf8mb4_general_ci' },
   div_precision_increment: { kind: 'int', def: 4, min: 0, max: 30 },
   eq_range_index_dive_limit: { kind: 'int', def: 10, min: 0, max: 4294967295 },
   /**
@@ -259,6 +260,14 @@ export class Variables {
       }
       default:
         if (value === null) throw bad();
+        if (key.startsWith('collation_')) {
+          // a collation the engine has (error 1273 for another), kept by its utf8mb4 name
+          const c = collationByName(String(value));
+          if (c === undefined)
+            throw new SqlError('ER_UNKNOWN_COLLATION', `Unknown collation: '${String(value)}'`);
+          this.values.set(key, c);
+          return;
+        }
         this.values.set(key, key === 'time_zone' ? checkTimeZone(String(value)) : String(value));
     }
   }

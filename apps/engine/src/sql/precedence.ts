@@ -1,5 +1,5 @@
 import { obj, type Obj, posOf, tagOf } from './ast.js';
-import { syntaxErrorAt } from './syntax-error.js';
+import { offsetOf, syntaxErrorAt } from './syntax-error.js';
 
 /**
  * Operator precedence as MariaDB 10.11's grammar (sql_yacc.yy) gives it, applied to the parser's
@@ -93,7 +93,7 @@ const ATOM_LEVEL = 99;
 
 type Item =
   | { readonly k: 'atom'; readonly node: unknown }
-  | { readonly k: 'prefix'; readonly op: string }
+  | { readonly k: 'prefix'; readonly op: string; readonly node?: Obj }
   /** A binary operator; `make` builds its node from the two operands. */
   | {
       readonly k: 'infix';
@@ -126,7 +126,7 @@ export function applyPrecedence(stmts: unknown[], mode: OperatorMode, sql: strin
       return n;
     }
     if (n === null || typeof n !== 'object') return n;
-    if (isOperator(n)) return regroup(n, mode, sql, fix);
+    if (isOperator(n, sql)) return regroup(n, mode, sql, fix);
     const o = n as Obj;
     for (const k of Object.keys(o)) {
       const v = o[k];
@@ -141,7 +141,7 @@ export function applyPrecedence(stmts: unknown[], mode: OperatorMode, sql: strin
  * Whether a node is an operator expression. Tags are checked with their payload's shape: a SHOW
  * statement's `LIKE 'x%'` filter is `{ Like: 'x%' }`, not an operator.
  */
-function isOperator(n: object): boolean {
+function isOperator(n: object, sql: string): boolean {
   const keys = Object.keys(n);
   if (keys.length !== 1) return false;
   const tag = keys[0]!;
@@ -168,15 +168,30 @@ function isOperator(n: object): boolean {
     case 'AnyOp':
     case 'AllOp':
       return 'compare_op' in o && 'left' in o;
+    case 'Cast':
+      return isBinaryPrefix(o, sql);
     default:
       return IS_TAGS.has(tag);
   }
 }
 
+/**
+ * `BINARY x` (MariaDB's `BINARY simple_expr`): the parser reads it as a CAST of everything after
+ * it; told apart from `CAST(x AS BINARY)` by the word BINARY just before the operand.
+ */
+function isBinaryPrefix(o: Obj, sql: string): boolean {
+  if (o.kind !== 'Cast' || tagOf(o.data_type)[0] !== 'Binary' || tagOf(o.data_type)[1] != null) return false;
+  const p = posOf(o.expr);
+  if (p === undefined) return false;
+  let i = offsetOf(sql, p);
+  while (i > 0 && /[\s(]/.test(sql[i - 1]!)) i--;
+  return /\bBINARY$/i.test(sql.slice(Math.max(0, i - 6), i));
+}
+
 function regroup(root: object, mode: OperatorMode, sql: string, fix: (n: unknown) => unknown): unknown {
   const items: Item[] = [];
   const flatten = (n: unknown): void => {
-    if (n === null || typeof n !== 'object' || Array.isArray(n) || !isOperator(n)) {
+    if (n === null || typeof n !== 'object' || Array.isArray(n) || !isOperator(n, sql)) {
       items.push({ k: 'atom', node: fix(n) });
       return;
     }
@@ -192,6 +207,11 @@ function regroup(root: object, mode: OperatorMode, sql: string, fix: (n: unknown
       }
       case 'UnaryOp':
         items.push({ k: 'prefix', op: o.op as string });
+        flatten(o.expr);
+        return;
+      case 'Cast':
+        // BINARY x: a prefix operator as tight as unary minus
+        items.push({ k: 'prefix', op: 'Binary', node: o });
         flatten(o.expr);
         return;
       case 'Between':
@@ -347,6 +367,7 @@ class Climber {
       return { node: { UnaryOp: { op: 'Not', expr: e.node } }, level: NOT_LEVEL };
     }
     const e = this.#expr(COLLATE_LEVEL, false);
+    if (it.op === 'Binary') return { node: { Cast: { ...it.node, expr: e.node } }, level: NEG_LEVEL };
     const op = it.op === BANG ? 'Not' : it.op;
     return { node: { UnaryOp: { op, expr: e.node } }, level: NEG_LEVEL };
   }

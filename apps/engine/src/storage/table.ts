@@ -20,7 +20,7 @@ import {
   H_WRITE,
   type HandlerStats,
 } from './counters.js';
-import { doubleKeyBytes, keySpec, RowKeyEncoder } from './row-key.js';
+import { doubleKeyBytes, keyIsValue, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
 import type { FieldValue, StoredColumn } from './types.js';
@@ -132,7 +132,12 @@ export class Table {
     this.#mtr = mtr !== null && mtr.redo !== null ? mtr : null;
     this.#row = new RowBuffer(columns, this.codec.kinds);
     this.#old = new RowBuffer(columns, this.codec.kinds);
+    // lookup() takes key values; only a primary key without collated text or BIGINT UNSIGNED has
+    // the same values in its rows (storage/row-key.ts)
+    this.#plainPk = primary.columns.every((c) => keyIsValue(columns[c]!));
   }
+
+  readonly #plainPk: boolean;
 
   /** A row buffer for this table's columns (reuse it across calls). */
   newRow(): RowBuffer {
@@ -368,7 +373,8 @@ export class Table {
     // a full primary key: the row encoder (no value array); else the generic key codec, given
     // the key values in one scratch array (the codec reads it at once, so nesting is safe)
     let lo: Uint8Array;
-    if (ix.primary && prefix.length === ix.columns.length) lo = this.#pkFromValues(prefix).slice();
+    if (ix.primary && prefix.length === ix.columns.length && this.#plainPk)
+      lo = this.#pkFromValues(prefix).slice();
     else {
       const values = this.#prefixValues;
       const n = prefix.length;
@@ -1167,7 +1173,7 @@ export function describeIndex(
     unique: primary || unique,
     tree,
     entryColumns,
-    encoder: new RowKeyEncoder(entryColumns, kinds),
+    encoder: new RowKeyEncoder(entryColumns, kinds, tableColumns),
     pkFields,
     codec: new KeyCodec(entryColumns.map((c) => keySpec(tableColumns[c]!))),
   };

@@ -32,14 +32,18 @@ const opt = (name, def) => {
 const socketPath = opt('--socket');
 if (socketPath === undefined) usage();
 
-/** A field's value as the text protocol sends it; binary strings as `0x…` hex. */
-function typeCast(field, next) {
-  if (field.characterSet === 63 && [249, 250, 251, 252, 253, 254, 15].includes(field.columnType)) {
-    const b = field.buffer();
-    return b === null ? null : `0x${b.toString('hex')}`;
-  }
-  void next;
-  return field.string();
+/** Every field as the bytes the text protocol sent (turned into text by {@link textOf}). */
+function typeCast(field) {
+  return field.buffer();
+}
+
+const STRING_TYPES = [249, 250, 251, 252, 253, 254, 15];
+
+/** A field's text as the protocol sent it; a binary string (charset 63) as `0x…` hex. */
+function textOf(b, f) {
+  if (b === null) return null;
+  if (f.characterSet === 63 && STRING_TYPES.includes(f.columnType)) return `0x${b.toString('hex')}`;
+  return b.toString('utf8');
 }
 
 /**
@@ -75,7 +79,7 @@ async function run(conn, sql, withColumns) {
           charset: f.characterSet,
           flags: f.flags,
         }));
-      out.rows = res;
+      out.rows = res.map((r) => r.map((b, i) => textOf(b, fields[i])));
     } else {
       out.affectedRows = res.affectedRows;
       if (res.insertId) out.insertId = String(res.insertId);

@@ -42,7 +42,8 @@ export function writeBinaryRow(w: PacketWriter, cols: readonly ColumnMeta[], row
         w.lenencStr(String(v));
         break;
       default:
-        w.lenencStr(typeof v === 'string' ? v : String(v));
+        if (v instanceof Uint8Array) w.lenenc(v.length).bytes(v);
+        else w.lenencStr(typeof v === 'string' ? v : String(v));
     }
   }
   w.end();

@@ -20,6 +20,7 @@ export function writeTextRow(w: PacketWriter, cols: readonly ColumnMeta[], row: 
     const v = row[i];
     if (v === null || v === undefined) w.u8(0xfb);
     else if (typeof v === 'string') w.lenencStr(v);
+    else if (v instanceof Uint8Array) w.lenenc(v.length).bytes(v);
     else if (typeof v === 'number' && cols[i]!.kind === 'dbl') w.lenencStr(doubleText(v, cols[i]!.decimals));
     else w.lenencStr(String(v));
   }
