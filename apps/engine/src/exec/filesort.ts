@@ -189,7 +189,9 @@ export class FileSort {
       case 'date':
       case 'datetime':
       case 'time':
-        if (typeof v === 'number' && Number.isSafeInteger(v)) this.#safeInt(v);
+        // BIGINT UNSIGNED: 0 … 2^64 − 1 written as v − 2^63, which #int64 keeps in order
+        if (t.unsigned === true) this.#int64(BigInt(v as number | bigint) - (1n << 63n));
+        else if (typeof v === 'number' && Number.isSafeInteger(v)) this.#safeInt(v);
         else this.#int64(BigInt(v as number | bigint));
         return;
       case 'dec':

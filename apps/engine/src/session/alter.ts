@@ -1,7 +1,8 @@
 import type { IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { addIndex, columnType, keyColumns, storageError } from './ddl.js';
+import { addIndex, columnCollation, columnType, keyColumns, storageError } from './ddl.js';
+import { DEFAULT_COLLATION } from '../storage/collation.js';
 import { buildIndexFromTable } from '../storage/index-build.js';
 import type { TableIndex } from '../storage/table.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
@@ -111,7 +112,7 @@ function copyAlter(
       const cname = identText(cd.name);
       if (cols.some((c) => c.col.name.toLowerCase() === cname.toLowerCase()))
         throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
-      const [type, text] = columnType(cd.data_type, cname);
+      const [type, text] = columnType(cd.data_type, cname, columnCollation(cd.options, DEFAULT_COLLATION));
       let nullable = true;
       let def: string | null = null;
       for (const opt of arr(cd.options)) {
