@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { UsageError } from './args.js';
-import {
-  collectCommand,
-  experimentCommand,
-  listCommand,
-  reportCommand,
-  tourCommand,
-  USAGE,
-} from './commands.js';
+import { collectCommand, experimentCommand, listCommand, reportCommand, USAGE } from './commands.js';
+import { tourCommand } from './tour.js';
+
+// A reader that goes away (`enginekit-bench list | head -3`) ends the command quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 
 const out = (t: string): void => void process.stdout.write(t);
 const log = (t: string): void => void process.stderr.write(t);

@@ -1,5 +1,4 @@
-import { join } from 'node:path';
-import { dirname, join as joinPath } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs, positiveNumber, UsageError } from './args.js';
 import { collectBenches } from './collect.js';
 import { PLANNED, EXPERIMENTS, findExperiment } from './registry.js';
@@ -7,8 +6,9 @@ import { loadResults, resultsIn } from './report/load.js';
 import { renderReport } from './report/html.js';
 import { appRoot, resultsDir, writeFileAtomic } from './results-dir.js';
 import { runExperiment, saveResult } from './runner.js';
-import { formatTable } from './text-table.js';
-import { TpchFiles } from './internal/tpch-files.js';
+import type { ExperimentResult } from './result.js';
+import { resultText } from './print-result.js';
+import { outputWidth } from './text-wrap.js';
 
 export const USAGE = `enginekit-bench: the posts' experiments on enginekit's packages
 
@@ -40,7 +40,22 @@ export function listCommand(out: Out): void {
   for (const [name, why] of planned) out(`  ${name.padEnd(12)} ${why}\n`);
 }
 
-export async function experimentCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {
+export async function experimentCommand(
+  argv: readonly string[],
+  out: Out,
+  log: Out,
+  width: number = outputWidth(),
+): Promise<string> {
+  return (await runAndPrint(argv, out, log, width)).file;
+}
+
+/** `experiment`: runs it, prints its text at `width`, saves the JSON; the result and its file. */
+export async function runAndPrint(
+  argv: readonly string[],
+  out: Out,
+  log: Out,
+  width: number,
+): Promise<{ result: ExperimentResult; file: string }> {
   const { positional, flags } = parseArgs(argv, ['sf', 'json', 'seed'], ['quick', 'all']);
   const [name, ...extra] = positional;
   if (name === undefined) throw new UsageError('experiment needs a name (enginekit-bench list shows them)');
@@ -63,22 +78,11 @@ export async function experimentCommand(argv: readonly string[], out: Out, log: 
     seed,
     log: (l) => log(`${l}\n`),
   });
-  out(`${result.title}\n${result.post.title}\n\n`);
-  for (const c of result.claims) {
-    out(
-      `* ${c.text}\n    the post: ${c.post}\n    this run: ${c.ours}${c.holds === null ? '' : c.holds ? '  [holds]' : '  [DOES NOT HOLD]'}\n`,
-    );
-  }
-  out('\n');
-  for (const t of result.tables) out(`${formatTable(t)}\n\n`);
-  const m = result.machine;
-  out(
-    `${m.cpuModel}, ${m.cores} cores, Node ${m.nodeVersion}, load average ${m.loadAverage.join(' ')} → ${m.loadAverageAfter?.join(' ')}, commit ${m.gitCommit?.slice(0, 10) ?? 'unknown'}, ${(result.durationMs / 1000).toFixed(1)} s\n`,
-  );
+  out(resultText(result, width));
   const jsonFlag = flags.get('json');
   const file = saveResult(result, typeof jsonFlag === 'string' ? jsonFlag : undefined);
   out(`result: ${file}\n`);
-  return file;
+  return { result, file };
 }
 
 export function reportCommand(argv: readonly string[], out: Out): string {
@@ -107,39 +111,9 @@ export function collectCommand(argv: readonly string[], out: Out, log: Out): str
   const file =
     typeof jsonFlag === 'string'
       ? jsonFlag
-      : joinPath(resultsDir(), 'collect', `${result.startedAt.replace(/[:.]/g, '-')}.json`);
+      : join(resultsDir(), 'collect', `${result.startedAt.replace(/[:.]/g, '-')}.json`);
   writeFileAtomic(file, `${JSON.stringify(result, null, 1)}\n`);
   out(`collected: ${file}\n`);
   if (result.packages.some((p) => p.exitCode !== 0)) process.exitCode = 1;
   return file;
-}
-
-export async function tourCommand(argv: readonly string[], out: Out, log: Out): Promise<string> {
-  const { positional, flags } = parseArgs(argv, [], ['full']);
-  if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
-  // Progress on a terminal; nothing of it in CI or when stderr is a file.
-  const progress: Out = process.stderr.isTTY && !process.env.CI ? log : () => {};
-  const t0 = performance.now();
-  const step = (text: string): void =>
-    progress(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${text}\n`);
-  if (!flags.has('full')) {
-    step('generating TPC-H SF 0.01 and loading it into enginekit (shared by the SQL experiments)');
-    const files = TpchFiles.shared(0.01, (l) => step(l));
-    out(
-      `TPC-H SF 0.01: generated in ${(files.generateMs / 1000).toFixed(1)} s, loaded in ${(files.loadMs / 1000).toFixed(1)} s (${(files.dbBytes / 2 ** 20).toFixed(1)} MiB)\n\n`,
-    );
-  }
-  const files: string[] = [];
-  for (const [i, e] of EXPERIMENTS.entries()) {
-    step(`${i + 1}/${EXPERIMENTS.length} ${e.name}`);
-    files.push(
-      await experimentCommand([e.name, ...(flags.has('full') ? [] : ['--quick'])], out, (l) =>
-        step(l.trimEnd()),
-      ),
-    );
-    out('\n');
-  }
-  const report = reportCommand(files, out);
-  out(`\nThe tour took ${((performance.now() - t0) / 1000).toFixed(0)} s. Open the report: ${report}\n`);
-  return report;
 }

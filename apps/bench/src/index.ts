@@ -21,7 +21,10 @@ export { renderReport } from './report/html.js';
 export { chartSvg, expectedPoints } from './report/svg.js';
 export { loadResults, resultsIn } from './report/load.js';
 export { formatTable } from './text-table.js';
-export { collectCommand, experimentCommand, listCommand, reportCommand, tourCommand } from './commands.js';
+export { outputWidth, wrapText } from './text-wrap.js';
+export { collectCommand, experimentCommand, listCommand, reportCommand } from './commands.js';
+export { tourCommand } from './tour.js';
+export { type Citation, citation, POSTS, type PostName } from './posts.js';
 export type { BennyCase, CollectResult, MarkdownTable, PackageBench } from './collect.js';
 export {
   benchPackages,

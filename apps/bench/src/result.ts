@@ -1,3 +1,5 @@
+import type { Citation } from './posts.js';
+
 /**
  * The JSON an experiment writes, and the report reads. One shape for every experiment: its
  * configuration, the post's claims beside ours, tables (what the CLI prints) and charts (what the
@@ -64,10 +66,10 @@ export interface Claim {
 }
 
 export interface PostRef {
-  /** The post's title, in our words. */
+  /** What the experiment reproduces, in our words. */
   readonly title: string;
-  /** Which of the posts (their file name among the seeds). */
-  readonly source: string;
+  /** The posts it comes from (title, author, date, address); none for the project's own comparisons. */
+  readonly sources?: readonly Citation[];
   /** What the post claims, in one or two sentences of our own. */
   readonly claim: string;
 }

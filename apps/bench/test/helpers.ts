@@ -4,6 +4,7 @@ import { cleanupNow } from '../src/internal/cleanup.js';
 import { findExperiment } from '../src/registry.js';
 import type { ExperimentResult, Table } from '../src/result.js';
 import { checkResult } from '../src/result.js';
+import { resultText } from '../src/print-result.js';
 import { runExperiment } from '../src/runner.js';
 
 // The unit suite never needs MariaDB: with it installed or not, the experiments run ours alone here.
@@ -28,7 +29,7 @@ export function table(r: ExperimentResult, id: string): Table {
   return t;
 }
 
-/** Machine info, config, non-empty tables whose rows carry every column, charts of finite points. */
+/** Machine info, config, non-empty tables whose rows carry every column, text that fits 80–120 columns, charts of finite points. */
 export function expectShape(r: ExperimentResult): void {
   expect(r.machine.cores).toBeGreaterThan(0);
   expect(r.machine.nodeVersion).toBe(process.version);
@@ -39,6 +40,15 @@ export function expectShape(r: ExperimentResult): void {
   for (const t of r.tables) {
     expect(t.rows.length).toBeGreaterThan(0);
     for (const row of t.rows) for (const c of t.columns) expect(row).toHaveProperty(c.key);
+  }
+  // what the CLI prints fits terminals 80, 100 and 120 columns wide
+  for (const w of [80, 100, 120]) {
+    const widest = Math.max(
+      ...resultText(r, w)
+        .split('\n')
+        .map((l) => l.length),
+    );
+    expect(widest, `${r.experiment} at ${w} columns`).toBeLessThanOrEqual(w);
   }
   for (const c of r.charts) {
     expect(c.series.length).toBeGreaterThan(0);

@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/args.js';
-import { experimentCommand, reportCommand, tourCommand } from '../src/commands.js';
+import { experimentCommand, reportCommand } from '../src/commands.js';
+import { tourCommand } from '../src/tour.js';
 import { renderReport } from '../src/report/html.js';
 import { loadResults } from '../src/report/load.js';
 import { chartSvg, expectedPoints } from '../src/report/svg.js';
+import { POSTS } from '../src/posts.js';
 import type { Chart } from '../src/result.js';
 
 // No MariaDB in the unit suite, installed or not.
@@ -62,6 +64,41 @@ describe('chartSvg', () => {
   });
 });
 
+describe('bars with long labels and values far apart', () => {
+  const long: Chart = {
+    id: 'long',
+    kind: 'bars',
+    title: 'labels',
+    xLabel: 'statement',
+    yLabel: 's',
+    series: [
+      {
+        name: 'ours',
+        points: [
+          { x: 'ADD COLUMN d (copy), expand_fast_index_creation OFF', y: 57.1 },
+          { x: 'ADD COLUMN d (copy), expand_fast_index_creation ON, 1M', y: 0.2 },
+          { x: 'nothing to do', y: 0 },
+        ],
+      },
+    ],
+  };
+  const svg = chartSvg(long);
+  it('keeps every category label whole (wrapped, never cut), so no two share a label', () => {
+    const labels = [...svg.matchAll(/<text class="category"[^>]*>(.*?)<\/text>/g)].map((m) =>
+      [...(m[1] ?? '').matchAll(/<tspan[^>]*>(.*?)<\/tspan>/g)].map((t) => t[1]).join(' '),
+    );
+    expect(labels).toEqual(long.series[0]!.points.map((p) => p.x));
+    expect(svg).not.toContain('…');
+  });
+  it('draws a non-zero value at least 2 px long and a zero as nothing', () => {
+    const widths = [...svg.matchAll(/<rect class="bar"[^>]*data-value="([^"]+)"[^>]*width="([^"]+)"/g)].map(
+      (m) => [Number(m[1]), Number(m[2])],
+    );
+    expect(widths).toHaveLength(3);
+    for (const [v, w] of widths) expect(v === 0 ? w === 0 : w! >= 2).toBe(true);
+  });
+});
+
 describe('report from real results', () => {
   it('has an <svg> per chart with the right number of bars or points, and no external resource', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'enginekit-bench-report-'));
@@ -88,7 +125,16 @@ describe('report from real results', () => {
         const m = html.match(new RegExp(`<table data-table="${t.id}">([\\s\\S]*?)</table>`));
         expect(count(m?.[1] ?? '', /<tr>/g), t.id).toBe(t.rows.length + 1);
       }
-      expect(html).not.toMatch(/<script|<link|src="http|href="http/);
+      // nothing to fetch: no script, stylesheet, image or font; links to the posts are plain anchors
+      expect(html).not.toMatch(/<script|<link|<img|src=|url\(/);
+      // the post cited by title, author, date and address, never by a file name
+      const post = POSTS.randomSelections;
+      expect(html).toContain(
+        `“${post.title}”, ${post.author}, ${post.date}, ${post.site}: <a href="${post.url}">${post.url}</a>`,
+      );
+      expect(html).not.toMatch(/\d{3}_[0-9a-f]{16}\.txt|shared\/seeds/);
+      // the run count is the real one: a quick run is not called a median of several runs
+      expect(html).not.toMatch(/several runs|median of 1 /);
       const out = join(dir, 'report.html');
       reportCommand([file, '--out', out], () => {});
       expect(readFileSync(out, 'utf8')).toContain('data-experiment="prng-bias"');

@@ -1,7 +1,9 @@
 // The redo log measured, in one run:
 //  1. commit throughput and fsyncs per commit for innodb_flush_log_at_trx_commit 1 / 2 / 0 with
 //     1, 4, 16 concurrent committers (sessions on one thread; each INSERT's acknowledgement waits
-//     for redo.waitCommitted, so commits arriving during an fsync share the next one);
+//     for redo.waitCommitted, so commits arriving during an fsync share the next one); the same
+//     through the server (mysql2 over loopback TCP), with the sessions on the main thread and on
+//     2 worker threads (one redo log for every thread, group commit across them);
 //  2. recovery time against the amount of redo after the last checkpoint;
 //  3. write amplification: bytes written (log + doublewrite + data pages) per committed row;
 //  4. the cost of the durable path: row inserts through Table with the redo log on vs off,
@@ -12,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
-import { Database, MysqlServer } from '../dist/index.js';
+import { Database, MysqlServer, WorkerSessionHost } from '../dist/index.js';
 
 const ms = Number(process.env.REDO_BENCH_MS ?? 2000);
 const dir = mkdtempSync(join(process.env.ENGINE_BENCH_DIR ?? tmpdir(), 'engine-redo-bench-'));
@@ -49,10 +51,11 @@ async function throughput(flush, clients) {
   return { tps: commits / secs, fsyncsPerCommit: fsyncs / commits, commits };
 }
 
-async function serverThroughput(flush, clients) {
+async function serverThroughput(flush, clients, threads = 0) {
   const path = fresh();
   const db = Database.create(path, { innodb_flush_log_at_trx_commit: flush });
-  const server = new MysqlServer(db, { port: 0 });
+  const host = threads > 0 ? await WorkerSessionHost.start(db, { threads }) : undefined;
+  const server = new MysqlServer(db, { port: 0, ...(host === undefined ? {} : { host }) });
   const address = await server.listen();
   const conns = await Promise.all(
     Array.from({ length: clients }, () =>
@@ -79,6 +82,7 @@ async function serverThroughput(flush, clients) {
   const fsyncs = redo.stats.Innodb_os_log_fsyncs - f0;
   for (const c of conns) c.destroy();
   await server.close();
+  await host?.stop();
   db.close();
   return { tps: commits / secs, fsyncsPerCommit: fsyncs / commits };
 }
@@ -183,6 +187,17 @@ for (const flush of [1, 2]) {
   for (const c of [1, 4, 16]) {
     const r = await serverThroughput(flush, c);
     say(`| ${flush} | ${c} | ${Math.round(r.tps)} | ${r.fsyncsPerCommit.toFixed(3)} |`);
+  }
+}
+say(
+  '\n| through the server (mysql2, loopback TCP), flush_log_at_trx_commit=1 | connections | commits/s | fsyncs per commit |',
+);
+say('|---|---|---|---|');
+for (const threads of [0, 2]) {
+  for (const c of [1, 4, 16]) {
+    const r = await serverThroughput(1, c, threads);
+    const where = threads === 0 ? 'sessions on the main thread' : `sessions on ${threads} worker threads`;
+    say(`| ${where} | ${c} | ${Math.round(r.tps)} | ${r.fsyncsPerCommit.toFixed(3)} |`);
   }
 }
 say('\n| rows after the checkpoint | redo bytes | mtrs | pages applied | recovery ms | open ms |');

@@ -9,6 +9,7 @@
 // on the PATH (Debian package sysbench 1.0.20), its oltp_point_select at 1 thread runs too
 // (libmysqlclient's C client over the unix socket, its own table of the same size, 10 s).
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -39,8 +40,14 @@ function fill(session) {
 /** Deterministic ids spread over the table. */
 const ids = Array.from({ length: ops }, (_, i) => ((i * 2654435761) % rows) + 1);
 
+/** The administrator's password of the servers this run starts (serve never runs without one). */
+const PASSWORD = randomBytes(12).toString('hex');
+
 function startServer(args) {
-  const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [cli, 'serve', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ENGINEKIT_PASSWORD: PASSWORD },
+  });
   return new Promise((resolve, reject) => {
     child.stdout.once('data', (d) => resolve({ child, line: String(d).trim() }));
     child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
@@ -93,7 +100,9 @@ try {
     try {
       const port = Number(/:(\d+)$/.exec(line)?.[1] ?? 0);
       const c = await mysql.createConnection(
-        via === 'tcp' ? { host: '127.0.0.1', port, user: 'root' } : { socketPath: sock, user: 'root' },
+        via === 'tcp'
+          ? { host: '127.0.0.1', port, user: 'root', password: PASSWORD }
+          : { socketPath: sock, user: 'root', password: PASSWORD },
       );
       for (let i = 0; i < 2000; i++) await c.execute(SQL, [ids[i]]);
       const got = [];
@@ -116,6 +125,7 @@ try {
     const { child } = await startServer([
       '--db',
       join(dir, 'sysbench.db'),
+      '--create',
       '--socket',
       sock,
       '--threads',
@@ -127,6 +137,7 @@ try {
         '--db-driver=mysql',
         `--mysql-socket=${sock}`,
         '--mysql-user=root',
+        `--mysql-password=${PASSWORD}`,
         '--mysql-db=test',
         '--tables=1',
         `--table-size=${rows}`,

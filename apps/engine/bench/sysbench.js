@@ -19,6 +19,7 @@
 // Prints one Markdown table (TPS, QPS, p95 ms per test × threads × config) with the load average.
 // Both servers run on this machine beside sysbench; the figures are throughput of the whole box.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -44,12 +45,16 @@ const load = () =>
     .join(', ');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function sysbench(test, socket, extra) {
+/** enginekit's administrator password for this run (serve never runs with a password-less root). */
+const PASSWORD = randomBytes(12).toString('hex');
+
+function sysbench(test, server, extra) {
   const args = [
     test,
     '--db-driver=mysql',
-    `--mysql-socket=${socket}`,
+    `--mysql-socket=${server.socket}`,
     '--mysql-user=root',
+    ...(server.password === undefined ? [] : [`--mysql-password=${server.password}`]),
     '--mysql-db=test',
     `--tables=${tables}`,
     `--table-size=${size}`,
@@ -100,6 +105,7 @@ async function startEnginekit(latches, instances, workers, isolation) {
       'serve',
       '--db',
       join(dir, 'sb.ekdb'),
+      '--create',
       '--socket',
       socket,
       '--latches',
@@ -117,10 +123,10 @@ async function startEnginekit(latches, instances, workers, isolation) {
       '--transaction_isolation',
       isolation,
     ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ENGINEKIT_PASSWORD: PASSWORD } },
   );
   await waitFor(socket, child, 'enginekit serve');
-  return { child, socket };
+  return { child, socket, password: PASSWORD };
 }
 
 async function startMariadb() {
@@ -171,7 +177,7 @@ const runConfig = async (name, start, prepared) => {
   let server = await start();
   if (!prepared) {
     const t0 = performance.now();
-    sysbench('oltp_read_write', server.socket, [`--threads=${Math.min(tables, 8)}`, 'prepare']);
+    sysbench('oltp_read_write', server, [`--threads=${Math.min(tables, 8)}`, 'prepare']);
     console.error(
       `${name}: prepare ${tables} × ${size} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
@@ -181,12 +187,7 @@ const runConfig = async (name, start, prepared) => {
   }
   try {
     if (warmup > 0)
-      sysbench('oltp_read_only', server.socket, [
-        '--threads=4',
-        `--time=${warmup}`,
-        `--skip_trx=${skipTrx}`,
-        'run',
-      ]);
+      sysbench('oltp_read_only', server, ['--threads=4', `--time=${warmup}`, `--skip_trx=${skipTrx}`, 'run']);
     for (const test of tests) {
       for (const n of threads) {
         const extra = [`--threads=${n}`, `--time=${seconds}`, '--report-interval=0', `--skip_trx=${skipTrx}`];
@@ -196,7 +197,7 @@ const runConfig = async (name, start, prepared) => {
         // With transactions, lock waits that time out and deadlocks restart the transaction.
         else extra.push('--mysql-ignore-errors=1213,1205');
         const l = load();
-        const r = parse(sysbench(test, server.socket, [...extra, 'run']));
+        const r = parse(sysbench(test, server, [...extra, 'run']));
         rows.push({ test, threads: n, config: name, ...r, load: l });
         console.error(`${name} ${test} ${n}: ${r.tps.toFixed(1)} tps, p95 ${r.p95} ms (load ${l})`);
       }

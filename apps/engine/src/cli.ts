@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
+import { removeDeadSpillDirectories } from '@enginekit/common';
 import { UsageError, wantsHelp } from './cli-args.js';
 import { demoCommand } from './commands/demo.js';
 import { genCommand } from './commands/gen.js';
@@ -60,6 +61,8 @@ async function main(argv: readonly string[]): Promise<void> {
   if (want === 'help') return void writeOut(commandUsage(COMMANDS[name]!));
   if (want === 'version') return void writeOut(version());
   usageFor = name;
+  // spill directories of processes that died (a crash, a SIGKILL) are removed before any work
+  removeDeadSpillDirectories();
   await run(rest);
 }
 

@@ -1,4 +1,6 @@
 export { Database } from './storage/database.js';
+export { attachDatabase, shareDatabase } from './storage/attach.js';
+export type { AttachDescriptor } from './storage/attach.js';
 export type { DatabaseOptions } from './storage/database.js';
 export { Catalog } from './storage/catalog.js';
 export type { CatalogRoots, IndexEntry, TableEntry } from './storage/catalog.js';
@@ -22,7 +24,6 @@ export type {
   DurabilityOptions,
   FlushLogAtTrxCommit,
   MtrStore,
-  RecoveredUndo,
   RecoveryReport,
   RedoLog,
   RedoStats,
@@ -46,8 +47,11 @@ export type { StatsSettings, TableStatsOptions } from './stats/settings.js';
 export { LockTable, LockTableFullError } from './txn/lock-table.js';
 export type { LockMode, LockTableOptions } from './txn/lock-table.js';
 export { lockTableOf, useLockTable } from './txn/registry.js';
-export { decodeUndoLog, UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE, UndoLog } from './txn/undo-log.js';
-export type { UndoRecord } from './txn/undo-log.js';
-export { applyUndo } from './txn/apply-undo.js';
+export { ReadView } from './storage/read-view.js';
+export { TrxSys } from './storage/trx-sys.js';
+export type { UndoLogRef, UndoPosition } from './storage/undo-log.js';
+export { UndoSpace } from './storage/undo-log.js';
+export type { UndoRecord } from './storage/undo-format.js';
+export type { PurgeBatch } from './storage/purge.js';
 export type { WorkerHostOptions } from './server/worker-session-host.js';
 export { WorkerSessionHost } from './server/worker-session-host.js';

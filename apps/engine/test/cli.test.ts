@@ -2,6 +2,7 @@
 // before the tests run): exit statuses, messages, and what each case leaves on disk — for every
 // failure and interrupt, nothing but what was there before.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -10,6 +11,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +56,22 @@ function run(args: readonly string[], cwd = dir): Run {
 function clean(r: Run): void {
   expect(readdirSync(r.tmp)).toEqual([]);
   expect(r.stderr).not.toMatch(/^\s+at /m);
+}
+
+/** Every file of a directory: its SHA-256, size and modification time. */
+function snapshot(d: string): Record<string, { sha: string; size: number; mtimeMs: number }> {
+  const out: Record<string, { sha: string; size: number; mtimeMs: number }> = {};
+  for (const f of readdirSync(d)) {
+    const st = statSync(join(d, f));
+    out[f] = {
+      sha: createHash('sha256')
+        .update(readFileSync(join(d, f)))
+        .digest('hex'),
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+    };
+  }
+  return out;
 }
 
 const tbl = join(dir, 'tbl');
@@ -394,6 +412,25 @@ describe('info verifies the file', () => {
     );
   });
 
+  it('zero pages past the recorded count are the extension ahead of use; a written one is not', () => {
+    const bytes = readFileSync(good);
+    const pages = bytes.length / 16384;
+    const grown = join(dir, 'grown.ekdb');
+    writeFileSync(grown, Buffer.concat([bytes, Buffer.alloc(10 * 16384)]));
+    const ok = run(['info', '--db', grown]);
+    expect([ok.status, ok.stderr]).toEqual([0, '']);
+    expect(ok.stdout).toContain(
+      `${pages} pages of 16384 bytes (and 10 zero pages the file was extended by ahead of use)`,
+    );
+    expect(ok.stdout).toContain(`verified: header, file length (${pages} pages)`);
+    const tail = Buffer.alloc(10 * 16384);
+    tail[3 * 16384 + 100] = 1;
+    writeFileSync(grown, Buffer.concat([bytes, tail]));
+    expect(run(['info', '--db', grown]).stderr).toBe(
+      `enginekit: info: ${grown} has ${pages + 10} pages, its header records ${pages}: page ${pages + 3} was written after the header (not closed cleanly)\n`,
+    );
+  });
+
   it('a tree broken inside pages whose checksums hold: found by --exact, naming the index', () => {
     const db = Database.open(good);
     const root = db.table('lineitem').index('i_l_shipdate').tree.rootPage;
@@ -414,6 +451,59 @@ describe('info verifies the file', () => {
     );
   });
 
+  it('opens read-only and writes nothing: no redo log made, every file byte- and mtime-identical', () => {
+    const cases = join(dir, 'read-only');
+    mkdirSync(cases);
+    // a load's file (no redo log beside it), and a SQL database shut down cleanly (with one)
+    const loaded = join(cases, 'loaded.ekdb');
+    writeFileSync(loaded, readFileSync(good));
+    const logged = join(cases, 'logged.ekdb');
+    const db = Database.create(logged);
+    db.session().query('CREATE TABLE t (a INT PRIMARY KEY)');
+    db.session().query('INSERT INTO t VALUES (1), (2), (3)');
+    db.close();
+    const before = snapshot(cases);
+    expect(Object.keys(before).sort()).toEqual([
+      'loaded.ekdb',
+      'logged.ekdb',
+      'logged.ekdb.ib_doublewrite',
+      'logged.ekdb.ib_logfile0',
+      'logged.ekdb.ib_logfile1',
+    ]);
+    for (const f of [loaded, logged]) {
+      for (const extra of [[], ['--exact'], ['--quiet']]) {
+        const r = run(['info', '--db', f, ...extra]);
+        expect([r.status, r.stderr]).toEqual([0, '']);
+      }
+    }
+    expect(run(['info', '--db', logged]).stdout).toMatch(/^t +3 +PRIMARY +a /m);
+    expect(snapshot(cases)).toEqual(before);
+  });
+
+  it('a database that needs crash recovery: refused read-only, naming the log, nothing written', () => {
+    const cases = join(dir, 'crashed');
+    mkdirSync(cases);
+    const p = join(cases, 'crashed.ekdb');
+    const db = Database.create(p);
+    db.session().query('CREATE TABLE t (a INT PRIMARY KEY)');
+    db.session().query('INSERT INTO t VALUES (1)');
+    db.abandon(); // as a crash: the committed insert is in the log only
+    const before = snapshot(cases);
+    const r = run(['info', '--db', p]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^enginekit: info: ${p}\\.ib_logfile0 has \\d+ mini-transaction\\(s\\) to apply after its checkpoint: ${p} needs crash recovery, which a read-only open does not do .*\n$`,
+      ),
+    );
+    expect(snapshot(cases)).toEqual(before);
+    // a read-write open recovers it; then info reads it
+    const again = Database.open(p);
+    expect(again.session().query('SELECT a FROM t').rows).toEqual([[1]]);
+    again.close();
+    expect(run(['info', '--db', p]).stdout).toMatch(/^t +1 +PRIMARY +a /m);
+  });
+
   it('a file that is not a database, or missing: one line, exit 1', () => {
     const p = join(dir, 'junk');
     writeFileSync(p, 'x'.repeat(5000));
@@ -424,5 +514,10 @@ describe('info verifies the file', () => {
     ]);
     const m = run(['info', '--db', join(dir, 'nope')]);
     expect([m.status, m.stderr]).toEqual([1, `enginekit: info: ${join(dir, 'nope')} does not exist\n`]);
+    const d = run(['info', '--db', dir]);
+    expect([d.status, d.stderr]).toEqual([
+      1,
+      `enginekit: info: ${dir} is a directory, not a database file\n`,
+    ]);
   });
 });

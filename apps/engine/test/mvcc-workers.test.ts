@@ -1,8 +1,9 @@
-// Sessions on worker threads keep locking reads: the version store is memory of one thread and
-// would miss the other workers' versions, so under REPEATABLE READ a plain SELECT there reads as
-// SERIALIZABLE: it waits for an uncommitted writer's X lock on another worker instead of reading
-// a snapshot, and reads the new row once the writer commits. READ UNCOMMITTED reads the latest rows without locks. The workers run the built
-// package (dist/session-worker.js, rebuilt when stale); this side runs src/.
+// Consistent reads on worker threads: the transaction system (ids, active transactions, read
+// views) is shared memory and the versions live in undo pages of the shared buffer pool, so a
+// plain SELECT on one worker reads the snapshot of its read view while a writer on another worker
+// holds an uncommitted change, without waiting for its lock; a REPEATABLE READ snapshot holds
+// across statements while another worker commits; READ UNCOMMITTED reads the latest rows. The
+// workers run the built package (dist/session-worker.js, rebuilt when stale); this side runs src/.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +23,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('sessions on worker threads', () => {
-  it('keep locking reads: a plain SELECT meets the lock of a writer on another worker', async () => {
-    const db = Database.create(join(dir, 'w.ekdb'), { innodb_buffer_pool_size: 256 * 16384 });
+  it('read the snapshot of their read view while a writer on another worker holds the row', async () => {
+    const db = Database.create(join(dir, 'w.ekdb'), {
+      innodb_buffer_pool_size: 256 * 16384,
+      innodb_log_file_size: 1 << 20,
+    });
     const host = await WorkerSessionHost.start(db, { threads: 2, workerUrl });
     const server = new MysqlServer(db, { port: 0, host });
     const address = await server.listen();
@@ -34,22 +38,42 @@ describe('sessions on worker threads', () => {
     try {
       expect(host.connectionsPerWorker()).toEqual([1, 1]);
       await a.query('CREATE TABLE acc (id INT PRIMARY KEY, bal INT NOT NULL)');
-      await a.query('INSERT INTO acc VALUES (1, 100)');
+      await a.query('INSERT INTO acc VALUES (1, 100), (2, 200)');
       await b.query('SET SESSION innodb_lock_wait_timeout = 5');
       await a.query('BEGIN');
       await a.query('UPDATE acc SET bal = 0 WHERE id = 1');
-      // a locking read: never the committed snapshot [[100]] while the writer is open
-      let answered = false;
-      const read = b.query({ sql: 'SELECT bal FROM acc WHERE id = 1', rowsAsArray: true }).then((r) => {
-        answered = true;
-        return r[0];
-      });
-      await pause(150);
-      expect(answered).toBe(false); // waiting for the lock, not failed with 1205
+      // a consistent read: the committed version, at once, although the writer holds the row
+      const [snap] = await b.query({ sql: 'SELECT bal FROM acc WHERE id = 1', rowsAsArray: true });
+      expect(snap).toEqual([[100]]);
+      // b's REPEATABLE READ snapshot, opened now, outlives a's commit
+      await b.query('BEGIN');
+      const [first] = await b.query({ sql: 'SELECT SUM(bal) FROM acc', rowsAsArray: true });
+      expect(first).toEqual([['300']]);
       await a.query('COMMIT');
-      expect(await read).toEqual([[0]]);
+      const [again] = await b.query({ sql: 'SELECT SUM(bal) FROM acc', rowsAsArray: true });
+      expect(again).toEqual([['300']]);
+      // a locking read sees the latest committed row
+      const [locked] = await b.query({
+        sql: 'SELECT bal FROM acc WHERE id = 1 FOR UPDATE',
+        rowsAsArray: true,
+      });
+      expect(locked).toEqual([[0]]);
+      await b.query('COMMIT');
       const [after] = await b.query({ sql: 'SELECT bal FROM acc WHERE id = 1', rowsAsArray: true });
       expect(after).toEqual([[0]]);
+      // a writer on b's worker waits for a's row lock on the other worker
+      await a.query('BEGIN');
+      await a.query('UPDATE acc SET bal = 5 WHERE id = 2');
+      let answered = false;
+      const write = b.query('UPDATE acc SET bal = bal + 1 WHERE id = 2').then(() => {
+        answered = true;
+      });
+      await pause(150);
+      expect(answered).toBe(false);
+      await a.query('COMMIT');
+      await write;
+      const [two] = await b.query({ sql: 'SELECT bal FROM acc WHERE id = 2', rowsAsArray: true });
+      expect(two).toEqual([[6]]);
       // READ UNCOMMITTED reads the latest rows without locks, there too
       await b.query("SET SESSION transaction_isolation = 'READ-UNCOMMITTED'");
       await a.query('BEGIN');

@@ -1,5 +1,5 @@
-// Crash recovery against a model: a workload of small transactions (each with logical undo
-// records) runs on devices that crash at the N-th write or fsync — torn or not, unsynced writes
+// Crash recovery against a model: a workload of small SQL transactions (undo in undo pages,
+// rolled back at recovery when they had not committed) runs on devices that crash at the N-th write or fsync — torn or not, unsynced writes
 // lost or kept — and the reopened database holds exactly the committed transactions (or those
 // plus the one whose commit was in flight), with every tree and every index consistent.
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
@@ -40,24 +40,6 @@ const OPTS: DatabaseOptions = {
 
 type Row = [number, number, string];
 type Op = { kind: 'put'; row: Row } | { kind: 'del'; id: number };
-
-/** The test's undo records: the row as it was before the change (null: it did not exist). */
-function encodeUndo(id: number, before: Row | undefined): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify([id, before ?? null]));
-}
-
-/** The test's undo applier: put the row back as it was (idempotent). */
-function applyUndo(_trx: bigint, records: Uint8Array[], db: Database): void {
-  const t = db.table('t');
-  for (const r of records) {
-    const [id, before] = JSON.parse(new TextDecoder().decode(r)) as [number, Row | null];
-    const now = t.get([id]);
-    if (before === null) {
-      if (now !== undefined) t.delete([id]);
-    } else if (now === undefined) t.insert(before);
-    else t.update([id], before);
-  }
-}
 
 /** A seeded workload: transactions of 1–3 operations over 400 keys. */
 function workload(seed: number, count: number): Op[][] {
@@ -122,24 +104,24 @@ function run(
   try {
     db = Database.open(path, { ...OPTS, wrapDevice });
     const t = db.table('t');
-    const redo = db.redo!;
+    const sql = db.session();
     for (const ops of trxs) {
-      const trx = redo.newTrxId();
       const next = new Map(committed);
+      sql.query('BEGIN');
       for (const op of ops) {
-        const id = op.kind === 'put' ? op.row[0] : op.id;
-        db.store.logUndo(trx, encodeUndo(id, committed.get(id) ?? next.get(id)));
         if (op.kind === 'put') {
-          if (t.get([id]) === undefined) t.insert(op.row);
-          else t.update([id], op.row);
+          const [id, a, pad] = op.row;
+          if (t.get([id]) === undefined) sql.query('INSERT INTO t VALUES (?, ?, ?)', [id, a, pad]);
+          else sql.query('UPDATE t SET a = ?, pad = ? WHERE id = ?', [a, pad, id]);
           next.set(id, op.row);
         } else {
-          t.delete([id]);
-          next.delete(id);
+          sql.query('DELETE FROM t WHERE id = ?', [op.id]);
+          next.delete(op.id);
         }
       }
       withPending = next;
-      redo.commitSync(redo.commit(trx));
+      // the session waits for the commit to be durable (innodb_flush_log_at_trx_commit=1)
+      sql.query('COMMIT');
       withPending = null;
       for (const k of [...committed.keys()]) if (!next.has(k)) committed.delete(k);
       for (const [k, v] of next) committed.set(k, v);
@@ -172,7 +154,7 @@ function contents(db: Database): Map<number, Row> {
 }
 
 function checkRecovered(path: string, r: RunResult): void {
-  const db = Database.open(path, { ...OPTS, onRecoveredUndo: applyUndo });
+  const db = Database.open(path, OPTS);
   try {
     const got = contents(db);
     const t = db.table('t');

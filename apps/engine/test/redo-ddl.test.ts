@@ -71,6 +71,8 @@ function check(path: string): string[] {
     }
     const s = db.session();
     const names = db.tables().map((t) => t.name);
+    // the copy of an ALTER TABLE cut short by the crash is dropped when the database opens
+    expect(names.filter((n) => n.startsWith('#alter-'))).toEqual([]);
     for (const n of names) if (!n.startsWith('#')) s.query(`SELECT COUNT(*) FROM \`${n}\``);
     return names.filter((n) => !n.startsWith('#'));
   } finally {

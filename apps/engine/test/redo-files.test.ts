@@ -325,7 +325,7 @@ describe('opening without the redo log', () => {
     const t = db.createTable(SCHEMA);
     t.insert([1, 1]);
     const redo = db.redo!;
-    const wait = redo.waitFlushed(redo.commit(redo.newTrxId()));
+    const wait = redo.waitFlushed(redo.lsn);
     db.abandon();
     await expect(wait).rejects.toThrow(/abandoned/);
     await new Promise((r) => setTimeout(r, 20));

@@ -79,4 +79,29 @@ describe('group commit through the server', () => {
       db.close();
     }
   });
+
+  it('a COMMIT whose log write fails gets 1180 instead of its OK; the connection stays usable', async () => {
+    const path = join(dir, 'f.ekdb');
+    const db = Database.create(path, {});
+    const server = new MysqlServer(db, { port: 0 });
+    const address = await server.listen();
+    const port = 'port' in address ? address.port : 0;
+    const c = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' });
+    const redo = db.redo!;
+    const real = redo.waitCommitted.bind(redo);
+    try {
+      await c.query('CREATE TABLE f (id INT PRIMARY KEY)');
+      const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      redo.waitCommitted = () => Promise.reject(full);
+      await expect(c.query('INSERT INTO f VALUES (1)')).rejects.toMatchObject({ errno: 1180 });
+      redo.waitCommitted = real;
+      const [rows] = await c.query('SELECT COUNT(*) AS n FROM f');
+      expect(rows).toEqual([{ n: 1 }]);
+    } finally {
+      redo.waitCommitted = real;
+      c.destroy();
+      await server.close();
+      db.close();
+    }
+  });
 });

@@ -21,7 +21,10 @@ beforeAll(() => buildFresh(engineDir), 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function start(name: string, threads: number) {
-  const db = Database.create(join(dir, `${name}.ekdb`), { innodb_buffer_pool_size: 256 * 16384 });
+  const db = Database.create(join(dir, `${name}.ekdb`), {
+    innodb_buffer_pool_size: 256 * 16384,
+    innodb_log_file_size: 1 << 20,
+  });
   const host = await WorkerSessionHost.start(db, { threads, workerUrl });
   const server = new MysqlServer(db, { port: 0, host });
   const address = await server.listen();
@@ -140,9 +143,20 @@ describe('sessions on 2 worker threads over one buffer pool', () => {
     const path = join(dir, 'serve.ekdb');
     const child = spawn(
       process.execPath,
-      [join(engineDir, 'dist', 'cli.js'), 'serve', '--db', path, '--socket', socket, '--threads', '2'],
+      [
+        join(engineDir, 'dist', 'cli.js'),
+        'serve',
+        '--db',
+        path,
+        '--create',
+        '--socket',
+        socket,
+        '--threads',
+        '2',
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ENGINEKIT_PASSWORD: 'w' },
       },
     );
     const line = await new Promise<string>((resolve, reject) => {
@@ -150,8 +164,18 @@ describe('sessions on 2 worker threads over one buffer pool', () => {
       child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
     });
     expect(line).toContain(`listening on unix socket ${socket}`);
-    const c = await mysql.createConnection({ socketPath: socket, user: 'root', database: 'test' });
-    const d = await mysql.createConnection({ socketPath: socket, user: 'root', database: 'test' });
+    const c = await mysql.createConnection({
+      socketPath: socket,
+      user: 'root',
+      password: 'w',
+      database: 'test',
+    });
+    const d = await mysql.createConnection({
+      socketPath: socket,
+      user: 'root',
+      password: 'w',
+      database: 'test',
+    });
     await c.query('CREATE TABLE kept (id INT PRIMARY KEY)');
     await Promise.all([
       c.query('INSERT INTO kept VALUES (1), (2), (3)'),

@@ -114,7 +114,7 @@ describe('BIGINT: the full signed 64-bit range', () => {
     try {
       const path = join(dir, 'wide.ekdb');
       const d = '-99999999999999999999999999999999999.999999999999999999999999999999';
-      const db = Database.create(path);
+      const db = Database.create(path, { innodb_log_file_size: 1 << 20 });
       db.session().query('CREATE TABLE t (id BIGINT PRIMARY KEY, d DECIMAL(65,30))');
       db.session().query(`INSERT INTO t VALUES (${MAX}, ${d}), (${MIN}, 0.5)`);
       db.close();

@@ -3,7 +3,7 @@
 // (statements across lines, an error that does not end the session). Also the splitter and the
 // table formatter on their own.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,7 @@ describe('enginekit sql', () => {
     const r = run([
       '--db',
       db,
+      '--create',
       '-e',
       "CREATE TABLE t (a INT, b VARCHAR(5)); INSERT INTO t VALUES (1, 'x'), (22, NULL); SELECT * FROM t; SELECT * FROM nope; SELECT 1",
     ]);
@@ -53,7 +54,7 @@ describe('enginekit sql', () => {
   it('the REPL reads statements across lines and goes on after an error', () => {
     const db = join(dir, 'b.ekdb');
     const r = run(
-      ['--db', db],
+      ['--db', db, '--create'],
       'CREATE TABLE t (a INT);\nINSERT INTO t\n VALUES (7);\nSELEC 1;\nSELECT a FROM t\\G\n',
     );
     expect(r.stdout).toContain('Query OK, 1 row affected');
@@ -62,6 +63,45 @@ describe('enginekit sql', () => {
       "ERROR 1064 (42000): You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'SELEC 1' at line 1",
     );
     expect(r.status).toBe(0);
+  });
+});
+
+describe('enginekit sql: which file it opens', () => {
+  it('a path that does not exist is refused, naming it and --create; nothing is created', () => {
+    const typo = join(dir, 'typo.ekdb');
+    const r = run(['--db', typo, '-e', 'SELECT 1']);
+    expect([r.status, r.stdout, r.stderr]).toEqual([
+      1,
+      '',
+      `enginekit: sql: ${typo} does not exist; add --create to create a new database there\n`,
+    ]);
+    expect(readdirSync(dir).filter((f) => f.startsWith('typo'))).toEqual([]);
+    // interactive too: refused before the prompt
+    const i = run(['--db', typo], 'SELECT 1;\n');
+    expect([i.status, i.stdout]).toEqual([1, '']);
+  });
+  it('--create makes a new database, and opens an existing one as it is', () => {
+    const p = join(dir, 'made.ekdb');
+    expect(
+      run(['--db', p, '--create', '-e', 'CREATE TABLE t (a INT); INSERT INTO t VALUES (5)']).status,
+    ).toBe(0);
+    expect(run(['--db', p, '--create', '-e', 'SELECT a FROM t']).stdout).toContain('| 5 |');
+    expect(run(['--db', p, '--format', 'tsv', '-e', 'SELECT a FROM t']).stdout).toBe('a\n5\n');
+  });
+  it('a directory, a missing directory, a file that is not a database: one line naming the path', () => {
+    expect(run(['--db', dir, '-e', 'SELECT 1']).stderr).toBe(
+      `enginekit: sql: ${dir} is a directory, not a database file\n`,
+    );
+    const deep = join(dir, 'no-such-dir', 'x.ekdb');
+    expect(run(['--db', deep, '--create', '-e', 'SELECT 1']).stderr).toBe(
+      `enginekit: sql: directory ${join(dir, 'no-such-dir')} does not exist (the directory of ${deep})\n`,
+    );
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'hello, not a database\n');
+    const r = run(['--db', text, '--create', '-e', 'SELECT 1']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^enginekit: sql: ${text} is not an enginekit database`));
+    expect(readFileSync(text, 'utf8')).toBe('hello, not a database\n');
   });
 });
 

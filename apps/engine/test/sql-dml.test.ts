@@ -142,7 +142,7 @@ describe('DDL and the dictionary', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sql-reopen-'));
     try {
       const path = join(dir, 'a.ekdb');
-      const db = Database.create(path);
+      const db = Database.create(path, { innodb_log_file_size: 1 << 20 });
       const s = db.session();
       s.query('CREATE TABLE t (a INT NOT NULL DEFAULT 7, b VARCHAR(3))');
       s.query("INSERT INTO t (b) VALUES ('q')");

@@ -31,7 +31,11 @@ function fill(s: Session, table: string, n: number, row: (i: number) => string):
 describe('persistent statistics', () => {
   it('survive a reopen: the same mysql.innodb_*_stats rows and SHOW INDEX, without sampling again', () => {
     const path = join(dir, 'reopen.ekdb');
-    db = Database.create(path, { innodb_page_size: 4096, innodb_buffer_pool_size: 8 << 20 });
+    db = Database.create(path, {
+      innodb_page_size: 4096,
+      innodb_buffer_pool_size: 8 << 20,
+      innodb_log_file_size: 1 << 20,
+    });
     let s = new Session(db);
     s.query('CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, KEY k_g (g))');
     fill(s, 't', 6000, (i) => `${i}, ${(i * 7) % 613}`);
@@ -236,7 +240,7 @@ describe('persistent statistics', () => {
 describe('chosen statistics', () => {
   it('putStatistics saves them as persistent rows, SHOW INDEX and a reopen see them; bad shapes are refused', () => {
     const path = join(dir, 'put.ekdb');
-    db = Database.create(path, { innodb_buffer_pool_size: 8 << 20 });
+    db = Database.create(path, { innodb_buffer_pool_size: 8 << 20, innodb_log_file_size: 1 << 20 });
     const s = new Session(db);
     s.query('CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, KEY k_g (g))');
     fill(s, 't', 100, (i) => `${i}, ${i % 4}`);

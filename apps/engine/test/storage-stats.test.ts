@@ -29,7 +29,11 @@ const LINEITEM: TableSchema = {
 describe('secondary trees as the estimators see them', () => {
   it("lineitem's secondary has n_uniq 3 (date, orderkey, linenumber); a UNIQUE index n_uniq 1, also after reopening", () => {
     const path = join(dir, 'li.ekdb');
-    const db = Database.create(path, { innodb_page_size: 4096, innodb_buffer_pool_size: 2 << 20 });
+    const db = Database.create(path, {
+      innodb_page_size: 4096,
+      innodb_buffer_pool_size: 2 << 20,
+      innodb_log_file_size: 1 << 20,
+    });
     const t = db.createTable(LINEITEM);
     // 600 lines, 4 per order; an order's lines share one ship date; 37 ship dates
     for (let i = 0; i < 600; i++)

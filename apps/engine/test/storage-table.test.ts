@@ -30,7 +30,11 @@ const dir = mkdtempSync(join(tmpdir(), 'engine-storage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const fresh = (): string => join(dir, `db${n++}.ekdb`);
-const SMALL = { innodb_page_size: 4096, innodb_buffer_pool_size: 2 << 20 } as const;
+const SMALL = {
+  innodb_page_size: 4096,
+  innodb_buffer_pool_size: 2 << 20,
+  innodb_log_file_size: 1 << 20,
+} as const;
 
 const SCHEMA: TableSchema = {
   name: 't',
@@ -129,7 +133,8 @@ describe('database file', () => {
     const before = snapshot();
     expect(() => t.insert([7, 1, 'x', 1000, 0])).toThrow(DuplicateEntryError);
     expect(() => t.insert([7, 1, 'x', 1000, 0])).toThrow("Duplicate entry '7' for key 't.PRIMARY'");
-    expect(() => t.insert([100, 1, 'x', 7, 0])).toThrow("Duplicate entry '7' for key 't.u_d'");
+    // d is DECIMAL(10,2): the stored 7 is 0.07, and the message shows the value as typed
+    expect(() => t.insert([100, 1, 'x', 7, 0])).toThrow("Duplicate entry '0.07' for key 't.u_d'");
     expect(() => t.update([8], [8, 1, 'x', 9, 0])).toThrow(/u_d/);
     expect(() => t.update([8], [9, 1, 'x', 8, 0])).toThrow(/PRIMARY/);
     expect(snapshot()).toEqual(before);
@@ -416,13 +421,13 @@ describe('files that must not open', () => {
     const p = fresh();
     Database.create(p, SMALL).close();
     const bytes = readFileSync(p);
-    bytes.writeUInt32BE(3, 38 + 8);
+    bytes.writeUInt32BE(4, 38 + 8);
     writeFileSync(p, bytes);
     expect(() => Database.open(p)).toThrow(FormatVersionError);
-    expect(() => Database.open(p)).toThrow(/format version 3; this enginekit reads version 2/);
-    bytes.writeUInt32BE(1, 38 + 8); // the format before page 0 recorded the page count
+    expect(() => Database.open(p)).toThrow(/format version 4; this enginekit reads version 3/);
+    bytes.writeUInt32BE(2, 38 + 8); // the format before records carried DB_TRX_ID and DB_ROLL_PTR
     writeFileSync(p, bytes);
-    expect(() => Database.open(p)).toThrow(/format version 1; this enginekit reads version 2/);
+    expect(() => Database.open(p)).toThrow(/format version 2; this enginekit reads version 3/);
   });
 
   it('a corrupt page is a CorruptionError naming the page, never a wrong answer', () => {

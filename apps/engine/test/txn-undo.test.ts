@@ -1,11 +1,11 @@
-// The undo log against a model: random statements inside transactions (multi-row INSERTs that
+// Undo logs against a model: random statements inside transactions (multi-row INSERTs that
 // hit a duplicate half way, primary-key and unique-key changes, range UPDATEs and DELETEs,
 // REPLACE, savepoints), each statement compared with a Map of the rows it should leave; every
 // ROLLBACK must leave every index tree byte for byte as it was at BEGIN, checkIndexes() after
 // each transaction. Also the record format and the statements' edge cases.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database, SqlError } from '../src/index.js';
-import { decodeUndoLog, UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE, UndoLog } from '../src/txn/undo-log.js';
+import { isDeleteMarked } from '@enginekit/btree-sampler';
 
 const dbs: Database[] = [];
 afterEach(() => {
@@ -32,7 +32,7 @@ function treeBytes(db: Database, name: string): string[] {
   for (const ix of [t.primary, ...t.secondary]) {
     ix.tree.forEachRangeRaw(null, null, (b, ko, kl, vo, vl) => {
       out.push(
-        `${ix.name}:${Buffer.from(b.subarray(ko, ko + kl)).toString('hex')}=${Buffer.from(b.subarray(vo, vo + vl)).toString('hex')}`,
+        `${ix.name}:${isDeleteMarked(b, ko) ? 'D' : ''}${Buffer.from(b.subarray(ko, ko + kl)).toString('hex')}=${Buffer.from(b.subarray(vo, vo + vl)).toString('hex')}`,
       );
       return true;
     });
@@ -281,48 +281,5 @@ describe('undo log', () => {
     expect(s.status().Com_rollback).toBe(1);
     expect(s.status().Com_savepoint).toBe(1);
     expect(s.status().Com_release_savepoint).toBe(1);
-  });
-});
-
-describe('undo record format', () => {
-  it('encodes as the documented layout and rolls back newest first', () => {
-    const log = new UndoLog();
-    log.append({ tableId: 7, op: UNDO_INSERT, key: Uint8Array.of(1, 2), before: new Uint8Array(0) });
-    log.append({
-      tableId: 0x01020304,
-      op: UNDO_UPDATE,
-      key: Uint8Array.of(9),
-      before: Uint8Array.of(5, 6, 7),
-    });
-    // table id, op, key length, before length (little-endian), key, before
-    expect(Buffer.from(log.bytes()).toString('hex')).toBe(
-      [
-        '07000000',
-        '01',
-        '02000000',
-        '00000000',
-        '0102',
-        '04030201',
-        '02',
-        '01000000',
-        '03000000',
-        '09',
-        '050607',
-      ].join(''),
-    );
-    expect(decodeUndoLog(log.bytes()).map((r) => [r.tableId, r.op, [...r.key], [...r.before]])).toEqual([
-      [7, UNDO_INSERT, [1, 2], []],
-      [0x01020304, UNDO_UPDATE, [9], [5, 6, 7]],
-    ]);
-    expect(() => decodeUndoLog(log.bytes().subarray(0, 20))).toThrow(/truncated/);
-    const seen: number[] = [];
-    log.append({ tableId: 1, op: UNDO_DELETE, key: Uint8Array.of(3), before: Uint8Array.of(4) });
-    log.rollbackTo(1, (r) => seen.push(r.op));
-    expect(seen).toEqual([UNDO_DELETE, UNDO_UPDATE]);
-    expect(log.length).toBe(1);
-    expect(() => log.rollbackTo(2, () => undefined)).toThrow(RangeError);
-    expect(() => log.append({ tableId: 1, op: 9, key: Uint8Array.of(), before: Uint8Array.of() })).toThrow(
-      RangeError,
-    );
   });
 });

@@ -5,6 +5,8 @@ import { Cursor } from './cursor.js';
 import type { IndexLatch } from './index-latch.js';
 import { readU16 } from './internal/bytes.js';
 import { checkTree, treeStats } from './internal/check.js';
+import { checkTrxId, markEntry, NO_TRX_ID } from './internal/delete-mark.js';
+import { treePages } from './internal/page-list.js';
 import { LATCH_S, LATCH_X } from '@enginekit/buffer-pool';
 import { freeListLength, treeShape } from './internal/fields.js';
 import { PathModifier } from './internal/modify.js';
@@ -19,8 +21,11 @@ import {
   PAGE_FLAGS,
   PAGE_TYPE_INDEX,
   pageIndexId,
+  pageMaxTrxId,
   pageNo,
+  raisePageMaxTrxId,
   REC_HEADER,
+  recDeleted,
   recKeyLen,
   recValLen,
   slotRec,
@@ -67,7 +72,9 @@ export interface BTreeOptions {
 /**
  * The callback of {@link BTree.forEachRangeRaw}: the entry's key is
  * `bytes[keyOffset, keyOffset + keyLength)` and its value `bytes[valueOffset, valueOffset +
- * valueLength)`. Return `false` to stop.
+ * valueLength)`. `isDeleteMarked(bytes, keyOffset)` reads its delete mark and
+ * `pageMaxTrxId(bytes, pageBaseOf(keyOffset, tree.pageSize))` its leaf's PAGE_MAX_TRX_ID.
+ * Return `false` to stop.
  */
 export type RangeRawCallback = (
   bytes: Uint8Array,
@@ -76,6 +83,13 @@ export type RangeRawCallback = (
   valueOffset: number,
   valueLength: number,
 ) => boolean | undefined;
+
+/** What {@link BTree.getRecord} finds: a copy of the value and the entry's delete mark. */
+export interface BTreeRecord {
+  value: Uint8Array;
+  /** The record carries the delete mark (InnoDB's REC_INFO_DELETED_FLAG). */
+  deleted: boolean;
+}
 
 export interface OpenOptions {
   space?: number;
@@ -123,6 +137,9 @@ export class BTree {
   readonly #ps: number;
   readonly #out = new Int32Array(1);
   readonly #m: PathModifier;
+  /** The delete mark and leaf PAGE_MAX_TRX_ID of the entry the last #delete removed. */
+  #removedDeleted = false;
+  #removedPageMax = 0;
 
   static {
     provideAccess((tree) => {
@@ -249,6 +266,34 @@ export class BTree {
     return found;
   }
 
+  /**
+   * The value (copied) and the delete mark of the entry under `key` (the first one in a
+   * non-unique tree); undefined if absent. Delete-marked entries are found, as by `get`.
+   */
+  getRecord(key: Uint8Array): BTreeRecord | undefined {
+    checkBytes(key, 'key');
+    const t = this.#t;
+    if (!t.unique) {
+      const c = new Cursor(t);
+      if (!c.seek(key, 'eq')) return undefined;
+      return { value: c.value(), deleted: c.deleted() };
+    }
+    const b = this.#b;
+    const frame = t.descendS(key, null, false, this.#out);
+    const base = frame * this.#ps;
+    const slot = this.#out[0]!;
+    let found: BTreeRecord | undefined;
+    if (slot < nRecs(b, base)) {
+      const rec = slotRec(b, base, this.#ps, slot);
+      if (t.compareRec(base, rec, key, null) === 0) {
+        const p = base + rec + REC_HEADER + recKeyLen(b, base, rec);
+        found = { value: b.slice(p, p + recValLen(b, base, rec)), deleted: recDeleted(b, base, rec) };
+      }
+    }
+    t.unfixPage(frame, LATCH_S);
+    return found;
+  }
+
   /** Whether the tree holds `key` (and, when given in a non-unique tree, exactly `value`). */
   has(key: Uint8Array, value?: Uint8Array): boolean {
     checkBytes(key, 'key');
@@ -266,43 +311,86 @@ export class BTree {
   }
 
   /**
-   * Insert an entry. Throws `DuplicateKeyError` if a unique tree holds the key (a non-unique
-   * tree: the same key and value).
+   * Insert an entry (without a delete mark). Throws `DuplicateKeyError` if a unique tree holds the
+   * key (a non-unique tree: the same key and value). `maxTrxId`, when given (an integer below
+   * 2^48), raises the PAGE_MAX_TRX_ID of the leaf the entry goes to (and of the new page, if the
+   * leaf splits); it never lowers it.
    */
-  insert(key: Uint8Array, value: Uint8Array): void {
+  insert(key: Uint8Array, value: Uint8Array, maxTrxId?: number): void {
+    const trx = checkTrxId(maxTrxId);
     const l = this.#t.indexLatch;
     if (l === null) {
-      this.#insert(key, value);
+      this.#insert(key, value, trx);
       return;
     }
     l.xLock();
     try {
-      this.#insert(key, value);
+      this.#insert(key, value, trx);
     } finally {
       l.xUnlock();
     }
   }
 
   /**
-   * Delete an entry; in a non-unique tree `value` picks which (default: the first with the key).
-   * Underfull pages merge with a sibling. Returns whether an entry was removed.
+   * Delete an entry, delete-marked or not; in a non-unique tree `value` picks which (default: the
+   * first with the key). `maxTrxId`, when given, raises the leaf's PAGE_MAX_TRX_ID first (a merge
+   * keeps the larger of the two pages'). Underfull pages merge with a sibling. Returns whether an
+   * entry was removed.
    */
-  delete(key: Uint8Array, value?: Uint8Array): boolean {
-    return this.#t.writing(() => this.#delete(key, value));
+  delete(key: Uint8Array, value?: Uint8Array, maxTrxId?: number): boolean {
+    const trx = checkTrxId(maxTrxId);
+    return this.#t.writing(() => this.#delete(key, value, trx));
+  }
+
+  /**
+   * Set (`marked` true) or clear the delete mark of an entry in place (InnoDB's
+   * REC_INFO_DELETED_FLAG): the record stays where it is and every read still returns it; the
+   * caller decides what a marked record means. A unique tree finds the entry by `key` (`value` is
+   * ignored, pass undefined); a non-unique tree needs the exact (key, value). Only the leaf is
+   * X-latched (the pages above are S-latched on the way down). `maxTrxId`, when given, raises the
+   * leaf's PAGE_MAX_TRX_ID. Returns whether the entry was found.
+   *
+   * @example
+   * ```ts
+   * tree.setDeleteMark(key, undefined, true, 42); // a unique tree
+   * tree.getRecord(key); // { value, deleted: true }
+   * ```
+   */
+  setDeleteMark(key: Uint8Array, value: Uint8Array | undefined, marked: boolean, maxTrxId?: number): boolean {
+    checkBytes(key, 'key');
+    const t = this.#t;
+    if (!t.unique) {
+      if (value === undefined) throw new TypeError('value is required to mark an entry of a non-unique tree');
+      checkBytes(value, 'value');
+    }
+    if (typeof marked !== 'boolean') throw new TypeError(`marked must be a boolean, got ${String(marked)}`);
+    const trx = checkTrxId(maxTrxId);
+    return t.writing(() => markEntry(t, key, t.unique ? null : value!, marked, trx));
   }
 
   /**
    * Replace the value of `key`. A unique tree overwrites in place when the length is unchanged,
    * otherwise deletes and re-inserts; a non-unique tree needs `oldValue` (the value orders the entry).
-   * Returns whether the entry existed.
+   * The entry keeps its delete mark, and a re-inserted entry carries its old leaf's
+   * PAGE_MAX_TRX_ID to the leaf it lands on. Returns whether the entry existed.
    */
   update(key: Uint8Array, value: Uint8Array, oldValue?: Uint8Array): boolean {
     return this.#t.writing(() => this.#update(key, value, oldValue));
   }
 
+  /**
+   * Every page the tree holds — the root, the pages of each level, and the pages on the tree's
+   * own free list — for a caller that drops the tree and returns its pages to the file space.
+   * Reads the non-leaf levels and the free list, not the leaves; not counted in `pageFixes`.
+   */
+  pages(): number[] {
+    const t = this.#t;
+    return t.reading(() => treePages(t));
+  }
+
   // ---- private bodies ----
 
-  #insert(key: Uint8Array, value: Uint8Array): void {
+  #insert(key: Uint8Array, value: Uint8Array, trx: number): void {
     this.#checkEntry(key, value);
     const t = this.#t;
     const m = this.#m;
@@ -321,6 +409,9 @@ export class BTree {
         );
       }
       t.version++;
+      // Raised before a split, which copies the field to the new page (InnoDB updates it when it
+      // checks the insert's locks, before the page is split).
+      if (trx !== NO_TRX_ID) raisePageMaxTrxId(this.#b, m.frames[d]! * this.#ps, trx);
       if (!t.sc.lsnStamped) {
         const lsnAt = m.frames[d]! * this.#ps + FIL_PAGE_LSN;
         const lsnBefore = this.#b.slice(lsnAt, lsnAt + 8);
@@ -332,7 +423,7 @@ export class BTree {
     }
   }
 
-  #delete(key: Uint8Array, value?: Uint8Array): boolean {
+  #delete(key: Uint8Array, value: Uint8Array | undefined, trx: number): boolean {
     checkBytes(key, 'key');
     const t = this.#t;
     const m = this.#m;
@@ -359,6 +450,9 @@ export class BTree {
         return false;
       }
       t.version++;
+      if (trx !== NO_TRX_ID) raisePageMaxTrxId(this.#b, base, trx);
+      this.#removedDeleted = recDeleted(this.#b, base, slotRec(this.#b, base, this.#ps, slot));
+      this.#removedPageMax = pageMaxTrxId(this.#b, base);
       m.removeAt(d, slot);
       return true;
     } finally {
@@ -372,8 +466,9 @@ export class BTree {
     const m = this.#m;
     if (!t.unique) {
       if (oldValue === undefined) throw new TypeError('oldValue is required to update a non-unique tree');
-      if (!this.#delete(key, oldValue)) return false;
-      this.#insert(key, value);
+      checkBytes(oldValue, 'oldValue');
+      if (!this.#delete(key, oldValue, NO_TRX_ID)) return false;
+      this.#reinsert(key, value);
       return true;
     }
     m.descendX(key, value);
@@ -395,10 +490,17 @@ export class BTree {
       m.unfixPath();
     }
     if (!sameLength) {
-      this.#delete(key);
-      this.#insert(key, value);
+      this.#delete(key, undefined, NO_TRX_ID);
+      this.#reinsert(key, value);
     }
     return true;
+  }
+
+  /** The second half of an update that moved its entry: insert, then restore the delete mark. */
+  #reinsert(key: Uint8Array, value: Uint8Array): void {
+    const deleted = this.#removedDeleted;
+    this.#insert(key, value, this.#removedPageMax);
+    if (deleted) markEntry(this.#t, key, this.#t.unique ? null : value, true, NO_TRX_ID);
   }
 
   /** A cursor positioned nowhere; see {@link Cursor}. */

@@ -3,6 +3,7 @@ import { compareBytes, DuplicateKeyError } from '@enginekit/common';
 import { OutOfOrderError } from './errors.js';
 import { readU32, writeU16, writeU32 } from './internal/bytes.js';
 import { LATCH_X } from '@enginekit/buffer-pool';
+import { checkTrxId, NO_TRX_ID } from './internal/delete-mark.js';
 import type { TreeAccess } from './internal/tree-access.js';
 import {
   DIRECTION_RIGHT,
@@ -20,6 +21,7 @@ import {
   recKeyLen,
   recValLen,
   setNextPage,
+  setPageMaxTrxId,
   setPrevPage,
   slotRec,
   totalFree,
@@ -32,6 +34,12 @@ export interface BulkLoadOptions {
    * secondary index none; below 100 every page keeps pageSize·(100 − f)/100 bytes free.
    */
   innodb_fill_factor?: number;
+  /**
+   * PAGE_MAX_TRX_ID of every leaf the loader writes: the id of the transaction that builds the
+   * index (InnoDB's `PageBulk` stamps the leaves of a secondary index with it). Default: none, the
+   * leaves keep 0. An integer below 2^48.
+   */
+  maxTrxId?: number;
 }
 
 /** What {@link BulkLoader.finish} built. */
@@ -66,6 +74,7 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
   readonly #b: Uint8Array;
   readonly #ps: number;
   readonly #reserve: number;
+  readonly #trx: number;
   readonly #rootFrame: number;
   readonly #frames: number[] = [];
   readonly #pagesPerLevel: number[] = [];
@@ -81,6 +90,7 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
     const ff = options.innodb_fill_factor ?? 100;
     if (!Number.isInteger(ff) || ff < 10 || ff > 100)
       throw new RangeError(`innodb_fill_factor must be an integer in [10, 100], got ${String(ff)}`);
+    this.#trx = checkTrxId(options.maxTrxId);
     this.#tree = tree;
     this.#b = tree.b;
     this.#ps = tree.ps;
@@ -248,6 +258,7 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
     const frame = t.allocPage(this.#rootFrame);
     const flags = this.#b[this.#rootFrame * this.#ps + PAGE_FLAGS]!;
     initPage(this.#b, frame * this.#ps, t.space, level, flags, t.indexId);
+    if (level === 0 && this.#trx !== NO_TRX_ID) setPageMaxTrxId(this.#b, frame * this.#ps, this.#trx);
     return frame;
   }
 }

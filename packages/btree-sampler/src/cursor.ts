@@ -5,9 +5,11 @@ import {
   PAGE_TYPE_INDEX,
   nRecs,
   pageLevel,
+  pageMaxTrxId,
   pageNo,
   REC_HEADER,
   recChild,
+  recDeleted,
   recKeyLen,
   recValLen,
   slotRec,
@@ -37,6 +39,8 @@ export class Cursor {
   #keyLen = 0;
   #val = new Uint8Array(64);
   #valLen = 0;
+  #deleted = false;
+  #pageMaxTrxId = 0;
   #valid = false;
   readonly #out = new Int32Array(1);
   #lsn = new Uint8Array(8);
@@ -166,6 +170,22 @@ export class Cursor {
     return this.#val.slice(0, this.#valLen);
   }
 
+  /** Whether the current entry carries the delete mark (as it was read). REQUIRES: valid. */
+  deleted(): boolean {
+    if (!this.#valid) throw new RangeError('cursor is not positioned on an entry');
+    return this.#deleted;
+  }
+
+  /**
+   * PAGE_MAX_TRX_ID of the leaf the current entry was read from, as it was then: a consistent
+   * read whose view sees every transaction up to it needs no older version of the entry
+   * (`lock_sec_rec_cons_read_sees`). REQUIRES: valid.
+   */
+  pageMaxTrxId(): number {
+    if (!this.#valid) throw new RangeError('cursor is not positioned on an entry');
+    return this.#pageMaxTrxId;
+  }
+
   /** Page number of the current leaf (for tests and read-ahead experiments). */
   get pageNo(): number {
     return this.#page;
@@ -283,6 +303,8 @@ export class Cursor {
     this.#val.set(b.subarray(p + kl, p + kl + vl));
     this.#keyLen = kl;
     this.#valLen = vl;
+    this.#deleted = recDeleted(b, base, rec);
+    this.#pageMaxTrxId = pageMaxTrxId(b, base);
     this.#page = pageNo(b, base);
     this.#slot = slot;
     this.#version = t.version;

@@ -21,7 +21,8 @@ export {
 } from './key-format.js';
 export { KeyWriter } from './key-writer.js';
 export * as pageFormat from './page.js';
-export type { BTreeOptions, OpenOptions, RangeRawCallback } from './btree.js';
+export { isDeleteMarked, pageBaseOf, pageMaxTrxId } from './page.js';
+export type { BTreeOptions, BTreeRecord, OpenOptions, RangeRawCallback } from './btree.js';
 export { BTree } from './btree.js';
 export type { IndexLatch } from './index-latch.js';
 export type { SeekMode } from './cursor.js';

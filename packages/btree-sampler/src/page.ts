@@ -16,8 +16,8 @@ import { readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
  * +-------------------------------+ 0
  * | envelope header (buffer pool) |   checksum, page no, prev, next, LSN, type, space
  * +-------------------------------+ 38  PAGE_HEADER
- * | B+tree page header (26 bytes) |
- * +-------------------------------+ 64  PAGE_DATA
+ * | B+tree page header (34 bytes) |
+ * +-------------------------------+ 72  PAGE_DATA
  * | record heap, grows upward  →  |
  * |           free space          |
  * |  ← slot directory grows down  |
@@ -50,11 +50,18 @@ import { readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
  * | 50 | 2 | PAGE_N_DIRECTION | consecutive inserts in PAGE_DIRECTION |
  * | 52 | 8 | PAGE_INDEX_ID | index id, the same on every page of a tree |
  * | 60 | 4 | PAGE_FREE_LIST | root page only: first free page of the tree, 0xFFFFFFFF: none |
- * | 64 | … | PAGE_DATA | records |
+ * | 64 | 8 | PAGE_MAX_TRX_ID | leaf pages: the largest transaction id that changed a record on the page (raised by the writes given one, never lowered); 0 on non-leaf pages |
+ * | 72 | … | PAGE_DATA | records |
  * | pageSize − 8 − 2(i+1) | 2 | slot i | byte offset of the i-th record in key order |
  *
  * A record is `keyLen (2) | valueLen (2) | key | value` on a leaf, followed by `child page (4)` on
- * a non-leaf page. A node pointer's key (and, in a non-unique tree, its value) is the lower bound
+ * a non-leaf page. Bit 15 of a leaf record's keyLen is its delete mark (InnoDB's
+ * REC_INFO_DELETED_FLAG: the record stays in the tree, flagged, until it is removed); the length
+ * is the low 15 bits ({@link recKeyLen} masks the flag). A key is never that long: an entry is at
+ * most a quarter of a page minus a node pointer's overhead (`maxEntryBytes`, 16,346 bytes on
+ * 64 KiB pages), far below 32 KiB. Node pointers never carry the flag.
+ *
+ * A node pointer's key (and, in a non-unique tree, its value) is the lower bound
  * of its child's subtree. Slot 0 of a non-leaf page carries the bound the page inherited from its
  * parent — the empty key on the leftmost page of a level, InnoDB's REC_INFO_MIN_REC_FLAG — and is
  * never compared when routing.
@@ -63,6 +70,10 @@ import { readU16, readU32, writeU16, writeU32 } from './internal/bytes.js';
  * every record has its own slot, so a page search is one binary search and records need no
  * header bits or heap numbers. Slot i sits just below slot i − 1, so appending (the common
  * ascending-insert case) moves no slots.
+ *
+ * Format history: this layout (PAGE_MAX_TRX_ID at 64, records from 72, the delete mark in bit 15
+ * of the key length) replaced one whose records started at 64 and had no delete mark or
+ * PAGE_MAX_TRX_ID. Pages written in the earlier layout are not readable by this one.
  */
 
 /** InnoDB's FIL_PAGE_INDEX. */
@@ -80,7 +91,8 @@ export const PAGE_FLAGS = 49;
 export const PAGE_N_DIRECTION = 50;
 export const PAGE_INDEX_ID = 52;
 export const PAGE_FREE_LIST = 60;
-export const PAGE_DATA = 64;
+export const PAGE_MAX_TRX_ID = 64;
+export const PAGE_DATA = 72;
 
 export const DIRECTION_NONE = 0;
 export const DIRECTION_LEFT = 1;
@@ -93,6 +105,12 @@ export const FLAG_TUPLE_VALUES = 8;
 
 /** Bytes of a record header (key length, value length). */
 export const REC_HEADER = 4;
+/** The delete mark: bit 15 of a leaf record's key length (bit 7 of its first byte). */
+export const REC_DELETED_FLAG = 0x8000;
+/** The key length bits of a record's first field. */
+export const REC_KEY_LEN_MASK = 0x7fff;
+/** Transaction ids are below 2^48 (InnoDB's 6-byte DB_TRX_ID). */
+export const MAX_TRX_ID_LIMIT: number = 2 ** 48;
 /** Bytes of a node pointer's child page number. */
 export const REC_CHILD = 4;
 
@@ -124,6 +142,8 @@ export function initPage(
   writeU16(b, base + PAGE_N_DIRECTION, 0);
   for (let i = 0; i < 8; i++) b[base + PAGE_INDEX_ID + i] = Number((indexId >> BigInt(56 - 8 * i)) & 0xffn);
   writeU32(b, base + PAGE_FREE_LIST, FIL_NULL);
+  writeU32(b, base + PAGE_MAX_TRX_ID, 0);
+  writeU32(b, base + PAGE_MAX_TRX_ID + 4, 0);
 }
 
 export function pageNo(b: Uint8Array, base: number): number {
@@ -157,8 +177,57 @@ export function pageIndexId(b: Uint8Array, base: number): bigint {
 export function slotRec(b: Uint8Array, base: number, pageSize: number, i: number): number {
   return readU16(b, base + pageSize - FIL_PAGE_DATA_END - 2 - 2 * i);
 }
+/** The key length of a record, without its delete mark. */
 export function recKeyLen(b: Uint8Array, base: number, rec: number): number {
-  return readU16(b, base + rec);
+  return ((b[base + rec]! & 0x7f) << 8) | b[base + rec + 1]!;
+}
+/** Whether the record carries the delete mark. */
+export function recDeleted(b: Uint8Array, base: number, rec: number): boolean {
+  return (b[base + rec]! & 0x80) !== 0;
+}
+/** Set or clear the record's delete mark. REQUIRES: a leaf record. */
+export function setRecDeleted(b: Uint8Array, base: number, rec: number, deleted: boolean): void {
+  if (deleted) b[base + rec] = b[base + rec]! | 0x80;
+  else b[base + rec] = b[base + rec]! & 0x7f;
+}
+
+/**
+ * Whether the entry whose key starts at `keyOffset` of the store's bytes is delete-marked: for a
+ * `forEachRangeRaw` callback, whose `keyOffset` points just past the record header.
+ */
+export function isDeleteMarked(bytes: Uint8Array, keyOffset: number): boolean {
+  return (bytes[keyOffset - REC_HEADER]! & 0x80) !== 0;
+}
+
+/**
+ * PAGE_MAX_TRX_ID of the page at `pageBase`: 8 bytes big-endian, read as two 32-bit halves (the
+ * value is below 2^48, exact in a double).
+ */
+export function pageMaxTrxId(bytes: Uint8Array, pageBase: number): number {
+  return (
+    readU32(bytes, pageBase + PAGE_MAX_TRX_ID) * 4294967296 + readU32(bytes, pageBase + PAGE_MAX_TRX_ID + 4)
+  );
+}
+
+/** Write PAGE_MAX_TRX_ID. REQUIRES: 0 ≤ id < 2^48, an integer. */
+export function setPageMaxTrxId(bytes: Uint8Array, pageBase: number, id: number): void {
+  writeU32(bytes, pageBase + PAGE_MAX_TRX_ID, Math.floor(id / 4294967296));
+  writeU32(bytes, pageBase + PAGE_MAX_TRX_ID + 4, id >>> 0);
+}
+
+/** Raise PAGE_MAX_TRX_ID to `id` if it is lower (InnoDB's `page_update_max_trx_id`); whether it changed. */
+export function raisePageMaxTrxId(bytes: Uint8Array, pageBase: number, id: number): boolean {
+  if (pageMaxTrxId(bytes, pageBase) >= id) return false;
+  setPageMaxTrxId(bytes, pageBase, id);
+  return true;
+}
+
+/**
+ * The start of the page holding byte `offset` of a store's bytes: frames are page-aligned there
+ * (the PageStore contract), so a raw callback's offset finds its page's header.
+ */
+export function pageBaseOf(offset: number, pageSize: number): number {
+  return offset - (offset % pageSize);
 }
 export function recValLen(b: Uint8Array, base: number, rec: number): number {
   return readU16(b, base + rec + 2);
@@ -205,7 +274,33 @@ export function reorganize(b: Uint8Array, base: number, pageSize: number, scratc
 }
 
 /**
- * Insert a record at slot `slot` (0 ≤ slot ≤ n). `child` is written for non-leaf pages.
+ * Insert a copy of the record at byte `srcRec` of the page at `srcBase` (header, delete mark and,
+ * on a non-leaf page, child page included) at slot `slot` of the page at `base`, on the same
+ * level. REQUIRES: totalFree ≥ record size + 2. Reorganizes first when the heap is fragmented.
+ */
+export function copyRec(
+  b: Uint8Array,
+  base: number,
+  pageSize: number,
+  slot: number,
+  srcBase: number,
+  srcRec: number,
+  scratch: Uint8Array,
+): void {
+  const size = recSize(b, srcBase, srcRec, pageLevel(b, base));
+  if (contiguousFree(b, base, pageSize) < size + 2) reorganize(b, base, pageSize, scratch);
+  const n = nRecs(b, base);
+  const rec = readU16(b, base + PAGE_HEAP_TOP);
+  b.copyWithin(base + rec, srcBase + srcRec, srcBase + srcRec + size);
+  writeU16(b, base + PAGE_HEAP_TOP, rec + size);
+  const dirEnd = base + pageSize - FIL_PAGE_DATA_END;
+  if (slot < n) b.copyWithin(dirEnd - 2 * n - 2, dirEnd - 2 * n, dirEnd - 2 * slot);
+  writeU16(b, dirEnd - 2 - 2 * slot, rec);
+  writeU16(b, base + PAGE_N_RECS, n + 1);
+}
+
+/**
+ * Insert a record at slot `slot` (0 ≤ slot ≤ n), without a delete mark. `child` is written for non-leaf pages.
  * REQUIRES: totalFree ≥ record size + 2. Reorganizes first when the heap is fragmented.
  */
 export function insertRec(

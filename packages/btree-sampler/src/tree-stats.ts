@@ -4,8 +4,10 @@ export interface TreeStats {
   height: number;
   pagesPerLevel: number[];
   recordsPerLevel: number[];
-  /** Entries (leaf records). */
+  /** Entries (leaf records), delete-marked ones included. */
   records: number;
+  /** Leaf records carrying the delete mark (InnoDB's REC_INFO_DELETED_FLAG). */
+  deletedRecords: number;
   leafPages: number;
   /** Pages in the tree plus pages on its free list. */
   totalPages: number;

@@ -29,7 +29,9 @@ describe('BTree structure', () => {
     for (let i = 0; i < n; i++) if (i % 50 !== 0) t.insert(k(i), v(i));
     const again = t.checkValid();
     expect(again.freePages).toBe(0);
-    expect(again.totalPages).toBeLessThan(full.totalPages * 1.2);
+    // The ascending re-inserts fill their leaves to about 55 % (219 pages full, 277 again on these
+    // 512-byte pages), the random ones to about 67 %.
+    expect(again.totalPages).toBeLessThan(full.totalPages * 1.3);
     expect(store.pinned()).toBe(0);
   });
 
@@ -142,9 +144,9 @@ describe('BTree structure', () => {
   it('rejects bad arguments, naming them', () => {
     const t = BTree.create(new MemoryStore(512, 64));
     expect(() => t.insert('x' as never, v(1))).toThrow(/key must be a Uint8Array/);
-    // 512-byte pages: at most ⌊440 / 4⌋ − 2 − 4 − 4 − 8 = 92 bytes of key and value
-    expect(t.maxEntryBytes).toBe(92);
-    expect(() => t.insert(new Uint8Array(90), v(1))).toThrow(/at most 92/);
+    // 512-byte pages: at most ⌊432 / 4⌋ − 2 − 4 − 4 − 8 = 90 bytes of key and value
+    expect(t.maxEntryBytes).toBe(90);
+    expect(() => t.insert(new Uint8Array(90), v(1))).toThrow(/at most 90/);
     expect(() => BTree.create(new MemoryStore(512, 4), { mergeThreshold: 80 })).toThrow(/mergeThreshold/);
     expect(() => BTree.open(new MemoryStore(512, 4), { rootPage: -1 })).toThrow(RangeError);
     expect(() => BTree.create(new MemoryStore(256, 4))).toThrow(
@@ -173,9 +175,12 @@ describe('public surface', () => {
         'forEachRange',
         'forEachRangeRaw',
         'get',
+        'getRecord',
         'has',
         'insert',
         'pageFixes',
+        'pages',
+        'setDeleteMark',
         'shape',
         'stats',
         'update',

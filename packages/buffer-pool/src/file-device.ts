@@ -34,11 +34,12 @@ export class FileDevice implements PageDevice {
     this.name = path;
     const create = options.create ?? true;
     const flags = options.truncate === true ? 'w+' : 'r+';
+    // a file it creates is the owner's alone (0600, narrowed further by the umask)
     try {
-      this.#fd = openSync(path, flags);
+      this.#fd = openSync(path, flags, 0o600);
     } catch (err) {
       if (!create || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      this.#fd = openSync(path, 'w+');
+      this.#fd = openSync(path, 'w+', 0o600);
     }
     this.#pages = Math.floor(fstatSync(this.#fd).size / this.pageSize);
   }

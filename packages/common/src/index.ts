@@ -4,6 +4,7 @@ export {
   liveSpillDirectories,
   nodeSpillFileSystem,
   removeAllSpillDirectories,
+  removeDeadSpillDirectories,
   SpillDirectory,
   type SpillDirectoryOptions,
   type SpillFileSystem,

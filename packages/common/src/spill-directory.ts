@@ -46,7 +46,7 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /**
- * Spill files in a private temp directory `<parent>/<prefix>XXXXXX`, made on the first
+ * Spill files in a private temp directory `<parent>/<prefix><pid>-XXXXXX`, made on the first
  * {@link open}: each file is created with mode 0600, written and read by position, and
  * {@link remove} closes and deletes everything (idempotent, never throws). A full device is a
  * {@link DiskFullError}, any other failure a {@link TempFileError}, both naming the directory.
@@ -82,7 +82,8 @@ export class SpillDirectory {
   open(): number {
     try {
       if (this.#dir === undefined) {
-        this.#dir = this.#fs.mkdtempSync(join(this.#parent, this.#prefix));
+        // the owner's pid in the name: a later process removes it if this one died (see below)
+        this.#dir = this.#fs.mkdtempSync(join(this.#parent, `${this.#prefix}${process.pid}-`));
         live.add(this);
       }
       const fd = this.#fs.openSync(join(this.#dir, `spill-${this.created}.tmp`), 'w+', 0o600);
@@ -174,4 +175,46 @@ export function removeAllSpillDirectories(): number {
   const all = [...live];
   for (const d of all) d.remove();
   return all.length;
+}
+
+/** `enginekit-<kind>-<pid>-XXXXXX`: a spill directory and the process that made it. */
+const SPILL_NAME = /^enginekit-[a-z]+-(\d+)-[A-Za-z0-9]{6}$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists, owned by someone else
+    return errorCode(err) === 'EPERM';
+  }
+}
+
+/**
+ * Removes the spill directories in `parent` (default `os.tmpdir()`) left by processes that no
+ * longer run — a crash or a SIGKILL gives no handler the chance to remove them. Directories of
+ * running processes (this one included) are left alone. Returns the paths removed; never throws.
+ */
+export function removeDeadSpillDirectories(parent: string = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = nodeFs.readdirSync(parent);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = SPILL_NAME.exec(name);
+    if (m === null) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || alive(pid)) continue;
+    const path = join(parent, name);
+    try {
+      nodeFs.rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // another process removed it, or it is not ours to remove
+    }
+  }
+  return removed;
 }

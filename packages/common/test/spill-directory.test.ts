@@ -1,13 +1,14 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DiskFullError,
   liveSpillDirectories,
   nodeSpillFileSystem,
   removeAllSpillDirectories,
+  removeDeadSpillDirectories,
   SpillDirectory,
   TempFileError,
 } from '../src/index.js';
@@ -83,5 +84,30 @@ describe('SpillDirectory', () => {
     expect(removeAllSpillDirectories()).toBe(before + 2);
     expect(liveSpillDirectories()).toBe(0);
     expect(readdirSync(parent)).toEqual([]);
+  });
+});
+
+describe('removeDeadSpillDirectories', () => {
+  it('removes the directories of processes that are gone, never a live one nor a foreign name', () => {
+    // a process that ran and ended: its pid is free now
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const deadPid = Number(dead.stdout.toString());
+    const left = join(parent, `enginekit-sort-${deadPid}-AbC123`);
+    mkdirSync(left);
+    writeFileSync(join(left, 'spill-0.tmp'), 'x');
+    const mine = new SpillDirectory({ parent, prefix: 'enginekit-join-' });
+    mine.open();
+    expect(basename(mine.directory!)).toMatch(new RegExp(`^enginekit-join-${process.pid}-`));
+    const foreign = join(parent, `enginekit-${deadPid}x`);
+    mkdirSync(foreign);
+    // pid 1 runs (init): its directory stays
+    const init = join(parent, 'enginekit-spill-1-zzzzzz');
+    mkdirSync(init);
+    expect(removeDeadSpillDirectories(parent)).toEqual([left]);
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(mine.directory!)).toBe(true);
+    expect(existsSync(foreign)).toBe(true);
+    expect(existsSync(init)).toBe(true);
+    mine.remove();
   });
 });

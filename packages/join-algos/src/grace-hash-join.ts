@@ -20,7 +20,7 @@ export interface GraceHashJoinSpec<O, I> extends ScanJoinSpec<O, I> {
   memoryBudget: number;
   /** Partitions to split both sides into once the budget is exceeded. Default 16, in [2, 1024]. */
   partitions?: number;
-  /** `tmpdir`: where the private temp directory (`enginekit-join-XXXXXX`) is made. Default `os.tmpdir()`. */
+  /** `tmpdir`: where the private temp directory (`enginekit-join-<pid>-XXXXXX`) is made. Default `os.tmpdir()`. */
   tmpdir?: string;
   /** File-system calls for the spill files (tests inject failures); `node:fs` by default. */
   fs?: SpillFileSystem;
@@ -38,7 +38,7 @@ export const SPILL_PREFIX = 'enginekit-join-';
  * still exceeds the budget (skewed keys) is joined chunk by chunk: one budget's worth of build
  * rows at a time, the probe file re-read per chunk, outer match flags kept in a byte per row.
  *
- * Spill files live in a `@enginekit/common` {@link SpillDirectory} (`enginekit-join-XXXXXX` under
+ * Spill files live in a `@enginekit/common` {@link SpillDirectory} (`enginekit-join-<pid>-XXXXXX` under
  * `tmpdir`, files 0600); it is removed when the join ends, also when it throws (a full disk is
  * a `DiskFullError`, any other file failure a `TempFileError`).
  */

@@ -48,7 +48,7 @@ type State = 'adding' | 'output' | 'done' | 'closed';
  * follows MySQL 5.5/5.6: record-only buffer accounting, every run and pass written in whole
  * blocks, the output read back from the final run.
  *
- * Temp files live in a private `enginekit-sort-XXXXXX` directory under `tmpdir` (a
+ * Temp files live in a private `enginekit-sort-<pid>-XXXXXX` directory under `tmpdir` (a
  * `SpillDirectory` of `@enginekit/common`, so `removeAllSpillDirectories()` in a signal handler
  * removes them) and are removed when the output is consumed, on any error and on abort;
  * `close()` removes them early.

@@ -1,3 +1,4 @@
+import { POSTS } from '../posts.js';
 import { tpchVariant } from '@enginekit/tpch';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import { buildDbt3Trees, PAGE } from '../internal/dbt3-trees.js';
@@ -292,14 +293,23 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const charts: Chart[] = [
     configBars(
       'io-time',
-      'IO-bound Q3: modeled I/O seconds (ours) and MariaDB wall seconds',
-      'seconds',
+      'IO-bound Q3, ours: modeled I/O seconds on the hdd model (package path)',
+      'modeled I/O s',
       timeRows,
-      [
-        { name: 'packages (modeled hdd)', y: (r) => r.pkgModeledS },
-        { name: 'MariaDB (wall)', y: (r) => (r.mariaColdMs ?? 0) / 1000, when: maria !== undefined },
-      ],
+      [{ name: 'packages (modeled hdd)', y: (r) => r.pkgModeledS }],
     ),
+    // MariaDB's wall seconds on this machine's disk are another scale: a panel of their own
+    ...(maria === undefined
+      ? []
+      : [
+          configBars(
+            'io-time-mariadb',
+            "IO-bound Q3, MariaDB: wall seconds of the cold query on this machine's disk",
+            'wall s',
+            timeRows,
+            [{ name: 'MariaDB (wall)', y: (r) => (r.mariaColdMs === null ? null : r.mariaColdMs / 1000) }],
+          ),
+        ]),
     configBars('pages-read', 'IO-bound Q3: Innodb_pages_read, ours vs MariaDB', 'pages read', timeRows, [
       { name: 'ours (packages)', y: (r) => r.pkgPages },
       { name: 'MariaDB', y: (r) => r.mariaPages, when: maria !== undefined },
@@ -369,7 +379,7 @@ export const bkaQ3: Experiment = {
   title: 'Batched Key Access on TPC-H Q3: BNL/NLJ vs BKA vs BKAH, buffer and pool sweeps',
   post: {
     title: 'Join optimizations in MySQL 5.6 and MariaDB 5.5 (TPC-H Q3 with FORCE INDEX (i_l_orderkey), SF 2)',
-    source: '000_fc3cfb3e9562de78.txt (first post)',
+    sources: [POSTS.joins],
     claim:
       'IO-bound, BKA batches the lineitem lookups and reads them through MRR in primary-key order: the query falls from 2534 s to under a minute, provided both join_buffer_size and mrr_buffer_size are raised; in memory it changes little, and hash join or key-ordered scan add nothing.',
   },

@@ -1,3 +1,5 @@
+import { medianOf } from '../internal/runs.js';
+import { POSTS } from '../posts.js';
 import {
   BufferPool,
   type MemoryDevice,
@@ -407,7 +409,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     },
     {
       id: 'instances',
-      title: `innodb_buffer_pool_instances 1 vs 8: workers fixing random pages (S latch) on 2,048 frames, ${durationMs} ms per run, median of ${repeats}`,
+      title: `innodb_buffer_pool_instances 1 vs 8: workers fixing random pages (S latch) on 2,048 frames, ${durationMs} ms per run, ${medianOf(repeats)}`,
       columns: [
         { key: 'workingSet', label: 'working set' },
         { key: 'hitRatioPct', label: 'hit ratio %', digits: 1 },
@@ -550,7 +552,7 @@ export const bufferPool: Experiment = {
   title: 'Buffer pool: scan resistance, read-ahead, instances',
   post: {
     title: 'Read-ahead under sequential access (the MRR post) and buffer pool instances (the sysbench post)',
-    source: '000_fc3cfb3e9562de78.txt, 001_978aa0749561772e.txt',
+    sources: [POSTS.mrr, POSTS.sysbench],
     claim:
       'When rows are fetched in page order InnoDB notices the sequential pattern and reads ahead (high Innodb_buffer_pool_read_ahead); read-only sysbench was run with 16 pool instances. The midpoint LRU with innodb_old_blocks_time is what keeps such scans from evicting the working set.',
   },

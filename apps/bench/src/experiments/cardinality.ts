@@ -1,3 +1,4 @@
+import { POSTS } from '../posts.js';
 import {
   type BTree,
   type EstimatorName,
@@ -295,7 +296,7 @@ export const cardinality: Experiment = {
   title: 'Index statistics: ANALYZE estimates vs exact distinct counts',
   post: {
     title: 'InnoDB\'s "mistaken identity" and the statistics the optimizer plans with',
-    source: '002_7e4c42b558cb7a83.txt',
+    sources: [POSTS.randomSelections],
     claim:
       'Sampled statistics depend on which pages the dives reach: with the legacy generator a 3-record root made every ANALYZE read the same leaf and report the same number; with a sound generator estimates move from run to run around the truth.',
   },

@@ -1,3 +1,5 @@
+import { medianOf as runsText, medianRange } from '../internal/runs.js';
+import { POSTS } from '../posts.js';
 import {
   type LatchCountsSnapshot,
   LatchCounters,
@@ -179,7 +181,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const tables: Table[] = [
     {
       id: 'throughput',
-      title: `Lock + tiny critical section + unlock, ${durationMs} ms per run, median of ${repeats} interleaved rounds (M ops/s, all workers together)`,
+      title: `Lock + tiny critical section + unlock, ${durationMs} ms per run, ${runsText(repeats, 'interleaved round')} (M ops/s, all workers together)`,
       columns: [
         { key: 'lock', label: 'lock' },
         { key: 'workers', label: 'workers' },
@@ -212,7 +214,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     {
       id: 'latch-scaling',
       kind: 'lines',
-      title: 'Throughput vs workers (M ops/s, median and min–max)',
+      title: `Throughput vs workers (M ops/s, ${medianRange(repeats)})`,
       xLabel: 'workers',
       yLabel: 'M ops/s',
       series: CASES.map((c) => ({
@@ -225,7 +227,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     {
       id: 'latch-os-waits',
       kind: 'bars',
-      title: `OS waits at ${workerCounts[workerCounts.length - 1]} workers (median run)`,
+      title: `OS waits at ${workerCounts[workerCounts.length - 1]} workers (${repeats === 1 ? 'one run' : 'median run'})`,
       xLabel: 'lock',
       yLabel: 'OS waits',
       series: [
@@ -258,7 +260,7 @@ export const latches: Experiment = {
   title: 'Latches: atomics vs the 5.1 rw-lock under contention',
   post: {
     title: 'InnoDB Plugin 1.0.3\'s scalability work: the atomics ("Google SMP") mutex and rw-lock',
-    source: '002_7e4c42b558cb7a83.txt',
+    sources: [POSTS.googlePatch, POSTS.pluginPerformance],
     claim:
       'Replacing the mutex-guarded rw-lock with one driven by compare-and-swap let the Plugin keep its throughput as concurrent users grew, where the built-in InnoDB of MySQL 5.1 lost ground.',
   },

@@ -94,7 +94,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     label,
     start: async () => {
       const s = await EngineServer.start(dbFile, join(dir, `${id}.sock`), [...engineArgs, ...more]);
-      return { target: { socket: s.socket, db: 'test' }, stop: () => s.stop() };
+      return { target: { socket: s.socket, db: 'test', password: s.password }, stop: () => s.stop() };
     },
   });
   const servers: Server[] = [engine('ek', 'enginekit', [])];
@@ -274,7 +274,7 @@ export const oltp: Experiment = {
   title: 'sysbench point_select, read_only and read_write against enginekit serve and MariaDB',
   post: {
     title: 'sysbench OLTP against the server over its unix socket',
-    source: "— (the project's own comparison)",
+    sources: [],
     claim: 'TPS, QPS and p95 per thread count, MariaDB beside the engine, and the ratio.',
   },
   options: 'needs sysbench on PATH (skipped otherwise); MariaDB columns when mariadbd is installed',

@@ -1,3 +1,4 @@
+import { medianOf } from '../internal/runs.js';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TPCH_QUERY_COUNT, tpchQuery, tpchVariant } from '@enginekit/tpch';
@@ -207,7 +208,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     const tables: Table[] = [
       {
         id: 'queries',
-        title: `TPC-H SF ${sf}, warm, median of ${runs} runs (ms): enginekit, SQLite, DuckDB (1 thread)`,
+        title: `TPC-H SF ${sf}, warm, ${medianOf(runs)} (ms): enginekit, SQLite, DuckDB (1 thread)`,
         columns: [
           { key: 'query', label: 'query' },
           { key: 'rows', label: 'rows' },
@@ -273,7 +274,7 @@ export const peers: Experiment = {
   title: 'TPC-H in enginekit, SQLite and DuckDB on the same data: answers, times, load and size',
   post: {
     title: 'The engine beside the embedded databases a user would otherwise pick',
-    source: "— (the project's own comparison)",
+    sources: [],
     claim: 'Every answer matches; the times and ratios say where the engine stands.',
   },
   options: '--sf N (default 0.1; 0.01 with --quick), --all (the 22 queries)',

@@ -1,3 +1,4 @@
+import { POSTS } from '../posts.js';
 import {
   createGenerator,
   type GeneratorName,
@@ -296,7 +297,7 @@ export const prngBias: Experiment = {
   title: 'The case of mistaken identity: which page the legacy generators sample',
   post: {
     title: 'InnoDB\'s "mistaken identity": the random dives always sampled the same page',
-    source: '002_7e4c42b558cb7a83.txt',
+    sources: [POSTS.randomSelections],
     claim:
       'InnoDB 5.0/5.1 picked its statistics sample by random dives whose generator only produced numbers with remainder 2 mod 3, so on a root of 3 records every dive took the same child; 32-bit builds escaped once the word wrapped.',
   },

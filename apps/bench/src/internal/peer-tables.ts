@@ -55,7 +55,10 @@ export interface BarSeries<R> {
   readonly when?: boolean;
 }
 
-/** Bars per configuration, one series per system that ran. */
+/**
+ * Bars per configuration, one series per system that ran; a configuration a system has no figure
+ * for gets no bar (not a bar of 0). Every series of one chart must share its unit and scale.
+ */
 export function configBars<R extends { readonly config: string }>(
   id: string,
   title: string,
@@ -71,6 +74,12 @@ export function configBars<R extends { readonly config: string }>(
     yLabel,
     series: series
       .filter((s) => s.when !== false)
-      .map((s) => ({ name: s.name, points: rows.map((r) => ({ x: r.config, y: s.y(r) ?? 0 })) })),
+      .map((s) => ({
+        name: s.name,
+        points: rows.flatMap((r) => {
+          const y = s.y(r);
+          return y === null || y === undefined ? [] : [{ x: r.config, y }];
+        }),
+      })),
   };
 }

@@ -56,6 +56,8 @@ export function sysbenchVersion(bin: string): string {
 export interface SysbenchTarget {
   readonly socket: string;
   readonly db: string;
+  /** root's password, when the server has one (enginekit serve always does). */
+  readonly password?: string;
 }
 
 /** Runs `sysbench <test> ... <command>`; the output, or an error with sysbench's own words. */
@@ -71,6 +73,7 @@ export function sysbench(
     '--db-driver=mysql',
     `--mysql-socket=${target.socket}`,
     '--mysql-user=root',
+    ...(target.password === undefined ? [] : [`--mysql-password=${target.password}`]),
     `--mysql-db=${target.db}`,
     `--tables=${shape.tables}`,
     `--table-size=${shape.rows}`,

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -12,12 +13,17 @@ export function engineCli(): string {
   return cli;
 }
 
+/** root's password on every server this process starts, the same across restarts of a file. */
+const ENGINE_PASSWORD = randomBytes(12).toString('hex');
+
 /**
  * `enginekit serve --socket` on one database file, in a child process; {@link stop} (or any
  * exit of this process) ends it. The socket is removed by the caller's temp folder.
  */
 export class EngineServer {
   readonly socket: string;
+  /** The administrator root's password (`ENGINEKIT_PASSWORD`): serve never runs without one. */
+  readonly password: string = ENGINE_PASSWORD;
   readonly #child: ChildProcess;
   readonly #release: () => void;
 
@@ -31,9 +37,14 @@ export class EngineServer {
 
   /** Starts the server with `args` (options after `serve`) and waits for its socket. */
   static async start(db: string, socket: string, args: readonly string[]): Promise<EngineServer> {
-    const child = spawn(process.execPath, [engineCli(), 'serve', '--db', db, '--socket', socket, ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [engineCli(), 'serve', '--db', db, '--create', '--socket', socket, ...args],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, ENGINEKIT_PASSWORD: ENGINE_PASSWORD },
+      },
+    );
     let stderr = '';
     child.stderr?.on('data', (b: Buffer) => {
       stderr = (stderr + b.toString()).slice(-1000);

@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { noWords, parseArgs, stringOption } from '../cli-args.js';
 import { Database } from '../storage/database.js';
+import { probeHeader } from '../storage/header.js';
+import { readRedoReadOnly } from '../storage/read-only.js';
 import { type FileVerification, verifyDatabaseFile } from '../storage/verify.js';
 import { isDataError, TargetError } from './internal/failure.js';
 import { writeOut } from './internal/output.js';
@@ -64,7 +66,11 @@ export function formatInfo(db: Database, exact = false, verified?: FileVerificat
   const size = statSync(db.path).size;
   const ps = db.pool.pageSize;
   const lines = [
-    `${db.path}: ${(size / 1e6).toFixed(1)} MB, ${Math.ceil(size / ps)} pages of ${ps} bytes, ${db.tables().length} tables`,
+    `${db.path}: ${(size / 1e6).toFixed(1)} MB, ${verified?.pages ?? Math.ceil(size / ps)} pages of ${ps} bytes${
+      verified !== undefined && verified.filePages > verified.pages
+        ? ` (and ${verified.filePages - verified.pages} zero pages the file was extended by ahead of use)`
+        : ''
+    }, ${db.tables().length} tables`,
   ];
   if (verified !== undefined) {
     lines.push(
@@ -117,12 +123,17 @@ export function infoCommand(argv: readonly string[]): void {
   } catch {
     throw new TargetError(`${path} does not exist`);
   }
+  if (st.isDirectory()) throw new TargetError(`${path} is a directory, not a database file`);
   if (!st.isFile()) throw new TargetError(`${path} is not a regular file`);
+  // A database that needs crash recovery says so first: until it is recovered its file need not
+  // match its header, and verifying it would only report the symptom.
+  readRedoReadOnly(path, probeHeader(path));
   const verified = verifyDatabaseFile(path);
   if (args.options.has('quiet') && !exact) return;
   let db: Database;
   try {
-    db = Database.open(path);
+    // read-only: info writes nothing (no redo log created, no checkpoint, mtimes unchanged)
+    db = Database.open(path, { readOnly: true });
   } catch (e) {
     if (isDataError(e)) throw e;
     // every page checked out, so what failed is the dictionary's content

@@ -55,18 +55,19 @@ then DIR keeps tbl/ and tpch-sfN.ekdb (a previous demo database there is replace
 };
 
 export const SQL: CommandHelp = {
-  spec: { name: 'sql', flags: [], values: ['db', 'execute', 'format'] },
-  synopsis: 'enginekit sql --db FILE [-e "SQL"] [--format table|tsv|json]',
+  spec: { name: 'sql', flags: ['create'], values: ['db', 'execute', 'format'] },
+  synopsis: 'enginekit sql --db FILE [--create] [-e "SQL"] [--format table|tsv|json]',
   text: `run SQL statements given with -e (--execute) and exit, or read them interactively: a
 statement ends at ; (or \\G for vertical output) and may span lines; Ctrl-C drops the statement
-being typed, Ctrl-D leaves. FILE is created if missing. Errors print as MySQL prints them
-(ERROR errno (SQLSTATE): message); after an error -e stops with status 1.`,
+being typed, Ctrl-D leaves. FILE must be an enginekit database; a FILE that does not exist is
+refused unless --create is given, which creates a new empty database there. Errors print as
+MySQL prints them (ERROR errno (SQLSTATE): message); after an error -e stops with status 1.`,
 };
 
 export const SERVE: CommandHelp = {
   spec: {
     name: 'serve',
-    flags: [],
+    flags: ['create'],
     values: [
       'db',
       'port',
@@ -74,8 +75,13 @@ export const SERVE: CommandHelp = {
       'socket',
       'user',
       'password',
+      'password-file',
       'pid-file',
       'max_connections',
+      'connect_timeout',
+      'net_read_timeout',
+      'max_connect_errors',
+      'max_prepared_stmt_count',
       'max_allowed_packet',
       'wait_timeout',
       'latches',
@@ -87,15 +93,20 @@ export const SERVE: CommandHelp = {
     ],
   },
   synopsis:
-    'enginekit serve --db FILE [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U --password P] [--pid-file F] [--max_connections N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--transaction_isolation LEVEL] [--threads N]',
-  text: `serve the database FILE (created if missing) over the MySQL client/server protocol to
-mysql2, mariadb and mysql clients, on 127.0.0.1:3306 by default or on a unix socket. Prints
+    'enginekit serve --db FILE [--create] [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U] [--password-file F] [--pid-file F] [--max_connections N] [--connect_timeout S] [--net_read_timeout S] [--max_connect_errors N] [--max_prepared_stmt_count N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--transaction_isolation LEVEL] [--threads N]',
+  text: `serve the database FILE over the MySQL client/server protocol to mysql2, mariadb and
+mysql clients, on 127.0.0.1:3306 by default or on a unix socket. A FILE that does not exist is
+refused unless --create is given, which creates a new empty database there. Prints
 where it listens; SIGTERM or SIGINT stops accepting, closes every session, flushes and closes
 the file (exit 0). Sessions run on the main thread (the default, --threads 0) or on --threads N
 worker threads sharing one buffer pool; worker sessions write around the redo log, so their
 changes are durable at a clean shutdown only. --transaction_isolation sets the sessions' default
 level (REPEATABLE-READ; READ-COMMITTED, READ-UNCOMMITTED, SERIALIZABLE); worker sessions keep
-locking reads. See docs/server.md for the protocol subset and the isolation levels.`,
+locking reads. The administrator account U@localhost (default root, every privilege) takes its
+password from --password-file F, the environment variable ENGINEKIT_PASSWORD, or --password P
+(visible to other users in ps: a warning is printed); with none, an account that has no
+password yet gets a random one, printed once on stderr. See docs/server.md for the protocol
+subset, the accounts and the isolation levels.`,
 };
 
 export const COMMANDS: Readonly<Record<string, CommandHelp>> = {

@@ -1,3 +1,4 @@
+import { SqlError } from '../sql/errors.js';
 import { decFromDouble, decText, expandExp, parseDec, pow10, rescale } from './decimal.js';
 import {
   addMicros,
@@ -79,7 +80,9 @@ function dateNumber(days: number): number {
 /** MySQL's text of a double: shortest round-trip digits, exponent without '+'. */
 export function dblText(x: number): string {
   if (Object.is(x, -0)) return '-0';
-  if (!Number.isFinite(x)) return String(x);
+  // MySQL has no text for an infinity or NaN: a value that became one is out of range
+  if (!Number.isFinite(x))
+    throw new SqlError('ER_DATA_OUT_OF_RANGE', `DOUBLE value is out of range in '${String(x)}'`);
   const s = String(x);
   return s.replace('e+', 'e');
 }
@@ -92,8 +95,11 @@ export function toDouble(v: unknown, k: Kind, t?: SqlType): number | null {
       return Number(v);
     case 'dec':
       return Number(decText(v as bigint, t?.iscale ?? 0, t?.iscale ?? 0));
-    case 'str':
-      return Number(numericPrefix(v as string));
+    case 'str': {
+      // past the largest double, MariaDB's string-to-double conversion gives ±DBL_MAX
+      const x = Number(numericPrefix(v as string));
+      return x === Infinity ? Number.MAX_VALUE : x === -Infinity ? -Number.MAX_VALUE : x;
+    }
     case 'date':
       return dateNumber(v as number);
     case 'datetime':

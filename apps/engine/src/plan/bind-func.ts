@@ -244,6 +244,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'power':
     case 'pow': {
       const evs = args.map((a) => castEv(a, T_DBL));
+      const grows = name === 'exp' || name === 'pow' || name === 'power';
       const f: (xs: number[]) => number = {
         sqrt: (x: number[]) => Math.sqrt(x[0]!),
         exp: (x: number[]) => Math.exp(x[0]!),
@@ -268,7 +269,13 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
             xs.push(x as number);
           }
           const r = f(xs);
-          return Number.isNaN(r) || !Number.isFinite(r) ? null : r;
+          // an infinite exp or pow is out of range (1690, as MariaDB); NaN and a logarithm's
+          // infinity are NULL
+          if (r === Infinity || r === -Infinity) {
+            if (grows) throw doubleOutOfRange(`${name}(${args.map((a) => a.text).join(',')})`);
+            return null;
+          }
+          return Number.isNaN(r) ? null : r;
         },
         args,
         text,
@@ -574,4 +581,8 @@ function roundLike(name: string, args: Bound[], text: string): Bound {
     args,
     text,
   );
+}
+
+function doubleOutOfRange(text: string): SqlError {
+  return new SqlError('ER_DATA_OUT_OF_RANGE', `DOUBLE value is out of range in '${text}'`);
 }

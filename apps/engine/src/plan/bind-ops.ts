@@ -320,8 +320,6 @@ export function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound
 }
 
 export function bindIn(e: Bound, list: Bound[], text: string): Bound {
-  const eqs = list.map((x) => bindCompare('=', e, x, ''));
-  const evs = eqs.map((q) => q.ev);
   const allConst = list.every((x) => x.lit !== undefined);
   // constant lists of one comparison type: a Set lookup
   if (allConst && list.length > 4) {
@@ -349,6 +347,8 @@ export function bindIn(e: Bound, list: Bound[], text: string): Bound {
       text,
     );
   }
+  // one comparison per item, bound only here: a long constant list above never compiles them
+  const evs = list.map((x) => bindCompare('=', e, x, '').ev);
   return mk(
     T_INT,
     () => {
@@ -428,6 +428,21 @@ export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
     case 'Int':
     case 'BigInt':
       t = T_INT;
+      // a BIGINT UNSIGNED past 2^63 − 1 reads as its two's complement (CAST(2^64 − 1 AS SIGNED) is −1)
+      if (e.t.unsigned === true) {
+        const ev = e.ev;
+        return mk(
+          T_INT,
+          () => {
+            const x = ev();
+            if (x === null) return null;
+            const i = BigInt.asIntN(64, BigInt(x as number | bigint));
+            return Number.isSafeInteger(Number(i)) ? Number(i) : i;
+          },
+          [e],
+          text,
+        );
+      }
       break;
     case 'Unsigned':
     case 'UnsignedInteger': {

@@ -111,7 +111,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       if (o.lateral === true)
         throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'LATERAL'");
       if (aliasName === undefined)
-        throw new SqlError('ER_UNKNOWN_ERROR', 'Every derived table must have its own alias');
+        throw new SqlError('ER_DERIVED_MUST_HAVE_ALIAS', 'Every derived table must have its own alias');
       alias = aliasName;
       const plan = bindQuery(o.subquery, c, undefined, ctes);
       const cols = arr(aliasNode.columns).map((x) => identText(obj(x).name));

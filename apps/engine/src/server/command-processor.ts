@@ -1,7 +1,8 @@
 import type { Session } from '../session/session.js';
 import { LockWaitPending } from '../session/transactions.js';
 import type { QueryResult } from '../session/result.js';
-import { SqlError } from '../sql/errors.js';
+import { decodeClientText } from '../sql/client-text.js';
+import { asProtocolError } from './client-error.js';
 import { type ColumnMeta, columnMeta, inferredColumns } from './column-types.js';
 import { writeBinaryRow } from './packets/binary-row.js';
 import { writeColumnDefinition } from './packets/column-definition.js';
@@ -30,7 +31,9 @@ import {
   COM_STMT_SEND_LONG_DATA,
   DATABASE_NAME,
 } from './protocol.js';
-import { multiStatementError, serverStatement } from './server-statements.js';
+import { multiStatementError, serverStatement, useTarget } from './server-statements.js';
+import { Accounts } from '../session/accounts.js';
+import { mayUseDatabase } from '../session/privileges.js';
 import { MalformedPacketError, PacketReader, PacketWriter } from './wire.js';
 
 /** What the connection does after sending a reply. */
@@ -154,7 +157,7 @@ export class CommandProcessor {
       writeErr(w, serverErrors.malformed());
       return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
     }
-    writeErr(w, asProtocolError(e));
+    writeErr(w, asProtocolError(e, this.connectionId));
     return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
   }
 
@@ -164,6 +167,7 @@ export class CommandProcessor {
 
   /** Closes the session and forgets its prepared statements. */
   close(): void {
+    this.#preparedOpen(-this.#statements.size);
     this.#statements.clear();
     this.session.close();
   }
@@ -173,17 +177,17 @@ export class CommandProcessor {
     const r = new PacketReader(payload, 1);
     switch (payload[0]) {
       case COM_QUERY:
-        this.#query(r.rest().toString('utf8'), w);
+        this.#query(decodeClientText(r.rest()), w);
         break;
       case COM_STMT_PREPARE:
-        this.#prepare(r.rest().toString('utf8'), w);
+        this.#prepare(decodeClientText(r.rest()), w);
         break;
       case COM_STMT_EXECUTE:
         this.#execute(r, w);
         break;
       case COM_STMT_CLOSE: {
         const id = r.u32();
-        this.#statements.delete(id);
+        if (this.#statements.delete(id)) this.#preparedOpen(-1);
         this.#count('Com_stmt_close');
         return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
       }
@@ -225,7 +229,9 @@ export class CommandProcessor {
         const name = r.rest().toString('utf8');
         this.#count('Com_change_db');
         this.#count('Questions');
-        if (name === DATABASE_NAME) writeOk(w);
+        const denied = this.#deniedDatabase(name);
+        if (denied !== undefined) writeErr(w, denied);
+        else if (name === DATABASE_NAME) writeOk(w);
         else writeErr(w, serverErrors.badDb(name));
         break;
       }
@@ -248,6 +254,25 @@ export class CommandProcessor {
     return `Uptime: ${uptime}  Threads: ${this.threadsConnected}  Questions: ${questions}  Slow queries: 0  Opens: ${tables}  Open tables: ${tables}  Queries per second avg: ${(questions / uptime).toFixed(3)}`;
   }
 
+  /** 1044 when the session's account holds nothing on database `name`. */
+  #deniedDatabase(name: string): ProtocolError | undefined {
+    const who = this.session.account;
+    if (who === undefined) return undefined;
+    const acc = Accounts.of(this.session.db).get(who);
+    if (acc !== undefined && mayUseDatabase(acc, name)) return undefined;
+    return serverErrors.dbAccessDenied(who, name);
+  }
+
+  /**
+   * Prepared_stmt_count: statements prepared and not closed, over every session of the database
+   * (of the thread, with worker threads), which max_prepared_stmt_count caps (1461).
+   */
+  #preparedOpen(delta: number): void {
+    if (delta === 0) return;
+    const all = this.session.globalCounters.values;
+    all.set('Prepared_stmt_count', Math.max(0, (all.get('Prepared_stmt_count') ?? 0) + delta));
+  }
+
   #count(name: ServerCounter | 'Threads_connected', n = 1): void {
     const own = this.session.counters.values;
     const all = this.session.globalCounters.values;
@@ -263,6 +288,13 @@ export class CommandProcessor {
   #query(sql: string, w: PacketWriter): void {
     this.#count('Threads_connected', this.threadsConnected);
     const answer = serverStatement(sql);
+    const use = answer === undefined ? undefined : useTarget(sql);
+    const denied = use === undefined ? undefined : this.#deniedDatabase(use);
+    if (denied !== undefined) {
+      this.#count('Questions');
+      writeErr(w, denied);
+      return;
+    }
     if (answer !== undefined) {
       if (answer.kind === 'error') {
         this.#count('Questions');
@@ -295,7 +327,14 @@ export class CommandProcessor {
       writeErr(w, multi);
       return;
     }
+    const max = Number(this.session.globalVars.get('max_prepared_stmt_count'));
+    const open = this.session.globalCounters.values.get('Prepared_stmt_count') ?? 0;
+    if (open >= max) {
+      writeErr(w, serverErrors.tooManyPrepared(max));
+      return;
+    }
     const p = this.session.prepare(sql);
+    this.#preparedOpen(1);
     const id = this.#nextStatementId++;
     this.#statements.set(id, {
       run: p.run,
@@ -321,7 +360,7 @@ export class CommandProcessor {
     }
     let long: Map<number, string> | undefined;
     if (st.longData.size > 0) {
-      long = new Map([...st.longData].map(([i, chunks]) => [i, Buffer.concat(chunks).toString('utf8')]));
+      long = new Map([...st.longData].map(([i, chunks]) => [i, decodeClientText(Buffer.concat(chunks))]));
       st.longData.clear();
     }
     if (st.longDataError) {
@@ -371,12 +410,4 @@ function columnsOf(res: QueryResult): ColumnMeta[] {
   if (types !== undefined && types.length === res.columns.length)
     return res.columns.map((name, i) => columnMeta(name, types[i]!));
   return inferredColumns(res.columns, res.rows);
-}
-
-/** An error as the client reads it: SqlError keeps its number and SQLSTATE, anything else is 1105. */
-export function asProtocolError(e: unknown): ProtocolError {
-  if (e instanceof SqlError) return { errno: e.errno, sqlState: e.sqlState, message: e.message };
-  if (e instanceof ExecuteArgumentsError) return serverErrors.wrongArguments('mysqld_stmt_execute');
-  const message = e instanceof Error ? e.message : String(e);
-  return { errno: 1105, sqlState: 'HY000', message };
 }

@@ -1,23 +1,39 @@
 import { randomBytes } from 'node:crypto';
+import type { Account, AccountName } from '../session/accounts.js';
 import { checkNativePassword } from './native-password.js';
+import { FrameGuard } from './frame-guard.js';
+import type { ConnectionControl, HostCache } from './host-cache.js';
 import { type ProtocolError, serverErrors, writeErr } from './packets/err.js';
 import { readHandshakeResponse, writeGreeting } from './packets/handshake.js';
 import { writeOk } from './packets/ok.js';
-import { DATABASE_NAME } from './protocol.js';
+import { COM_QUERY, DATABASE_NAME } from './protocol.js';
 import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
 import { MalformedPacketError, PacketWriter } from './wire.js';
 
-/** Who may connect: one user, with `mysql_native_password`'s stored hash (none: empty password). */
-export interface Credentials {
-  readonly user: string;
+/** The account a login matched: its name, `mysql_native_password`'s stored hash (none: empty password). */
+export interface LoginAccount {
+  readonly name: AccountName;
+  /** The account's grants now (for a session host whose threads keep their own dictionary). */
+  readonly account: Account;
   readonly passwordHash: Buffer | undefined;
+  /** Whether it holds any privilege on a database (else connecting to it is 1044). */
+  mayUseDatabase(db: string): boolean;
+  /** Global ALL: FLUSH HOSTS and the like. */
+  readonly admin: boolean;
+}
+
+/** The parts of mysql2's packet parser the connection wraps. */
+interface PacketParser {
+  execute(chunk: Buffer): unknown;
 }
 
 /** The parts of mysql2's server-side connection the server uses. */
 export interface WireConnection {
+  packetParser: PacketParser;
   stream: {
     remoteAddress?: string | undefined;
+    pause(): void;
     end(): void;
     destroy(): void;
     on(event: 'close', f: () => void): unknown;
@@ -37,15 +53,32 @@ interface IncomingPacket {
   readonly end: number;
 }
 
-export interface ConnectionOptions {
-  readonly connectionId: number;
-  readonly credentials: Credentials;
+/** The global system variables a connection reads (each read when it applies). */
+export interface ConnectionLimits {
   readonly maxAllowedPacket: () => number;
-  /** The global wait_timeout (seconds): how long a new session may idle before its first command. */
+  /** wait_timeout (seconds): how long a new session may idle before its first command. */
   readonly waitTimeout: () => number;
-  /** Seconds a client has to complete the handshake (MySQL's connect_timeout, default 10). */
-  readonly connectTimeout?: number;
+  /** connect_timeout (seconds): how long a client has to log in. */
+  readonly connectTimeout: () => number;
+  /** net_read_timeout (seconds): how long a packet that has begun may take to arrive. */
+  readonly netReadTimeout: () => number;
+  readonly connectionControl: () => ConnectionControl;
 }
+
+export interface ConnectionOptions extends ConnectionLimits {
+  readonly connectionId: number;
+  /** The account `user` logging in from `address` (undefined: the unix socket) matches, if any. */
+  readonly login: (user: string, address: string | undefined) => LoginAccount | undefined;
+  readonly hosts: HostCache;
+}
+
+/**
+ * The largest packet a client may send before it has logged in. The only packet then is the
+ * handshake response: capabilities, user name, a 20-byte scramble response, a database name, a
+ * plugin name and connection attributes — a few hundred bytes from every client. MariaDB reads
+ * it before applying max_allowed_packet to anything the client may send.
+ */
+export const PRE_AUTH_MAX_PACKET = 65536;
 
 /** A scramble of 20 printable bytes (as MySQL's `generate_user_salt`, never NUL). */
 function scramble(): Buffer {
@@ -73,19 +106,51 @@ export class ClientConnection {
   readonly #queued: IncomingPacket[] = [];
   readonly #handshakeTimer: NodeJS.Timeout;
   #idleTimer: NodeJS.Timeout | undefined;
+  /** Armed while a packet has begun and not ended (net_read_timeout). */
+  #readTimer: NodeJS.Timeout | undefined;
+  readonly #guard: FrameGuard;
+  /** The client's address (undefined over a unix socket). */
+  readonly #address: string | undefined;
+  /** The login was answered (OK or a refusal): an end now is no handshake error. */
+  #answered = false;
+  /** The account logged in as. */
+  #account: LoginAccount | undefined;
+  /** Bytes handed to the packet parser; for tests of what a connection holds. */
+  bytesParsed = 0;
 
   constructor(conn: WireConnection, host: SessionHost, opts: ConnectionOptions) {
     this.#conn = conn;
     this.#host = host;
     this.#opts = opts;
-    this.#handshakeTimer = setTimeout(
-      () => {
-        if (this.#state !== 'command') this.#close();
-      },
-      (opts.connectTimeout ?? 10) * 1000,
-    ).unref();
+    this.#address = conn.stream.remoteAddress;
+    this.#handshakeTimer = setTimeout(() => {
+      if (this.#state !== 'command') this.#close();
+    }, opts.connectTimeout() * 1000).unref();
     conn.on('error', () => this.#teardown());
     conn.stream.on('close', () => this.#teardown());
+    // Every chunk passes the frame guard before mysql2's parser sees it: a packet longer than
+    // allowed is refused from its header, before its payload is buffered.
+    this.#guard = new FrameGuard(() =>
+      this.#state === 'command'
+        ? opts.maxAllowedPacket()
+        : Math.min(PRE_AUTH_MAX_PACKET, opts.maxAllowedPacket()),
+    );
+    const parser = conn.packetParser;
+    conn.packetParser = {
+      execute: (chunk: Buffer): unknown => {
+        if (this.#state === 'closed') return null;
+        const v = this.#guard.feed(chunk);
+        if (!v.ok) {
+          // read no further (TCP holds the sender back), answer, and close
+          this.#conn.stream.pause();
+          this.#fail(serverErrors.packetTooLarge(), v.sequenceId + 1);
+          return null;
+        }
+        this.#armReadTimer();
+        this.bytesParsed += chunk.length;
+        return parser.execute(chunk);
+      },
+    };
     // mysql2 compares each packet's sequence id with its own count and logs a mismatch; the
     // check is made here instead (a command must start at 0), so its count follows the client
     const handlePacket = conn.handlePacket.bind(conn);
@@ -120,10 +185,6 @@ export class ClientConnection {
     }
     if (p === undefined) return;
     const payload = p.buffer.subarray(p.offset, p.end);
-    if (payload.length > this.#opts.maxAllowedPacket()) {
-      this.#fail(serverErrors.packetTooLarge(), p.sequenceId + 1);
-      return;
-    }
     if (this.#state === 'auth') {
       this.#authenticate(payload, p.sequenceId);
       return;
@@ -133,6 +194,16 @@ export class ClientConnection {
       return;
     }
     clearTimeout(this.#idleTimer);
+    if (isFlushHosts(payload)) {
+      // the host cache is the connection layer's: answered here, wherever sessions run
+      this.#w.reset(1);
+      if (this.#account?.admin === true) {
+        this.#opts.hosts.flush();
+        writeOk(this.#w);
+      } else writeErr(this.#w, serverErrors.needPrivilege('RELOAD'));
+      this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
+      return;
+    }
     const reply = this.#handle!.handle(payload);
     if (reply instanceof Promise) {
       // a lock wait: read no further command until the statement has its answer
@@ -169,7 +240,17 @@ export class ClientConnection {
         () => {
           if (this.#state !== 'closed') this.#finish(reply);
         },
-        () => this.#close(),
+        (e: unknown) => {
+          // The commit record could not be made durable (the log could not be written): the
+          // client hears so instead of the OK, and the server's log says why.
+          process.stderr.write(
+            `[ERROR] connection ${this.#opts.connectionId}: the log write of a COMMIT failed: ${e instanceof Error ? e.message : String(e)}\n`,
+          );
+          if (this.#state === 'closed') return;
+          this.#w.reset(1);
+          writeErr(this.#w, serverErrors.commitFailed(e instanceof Error ? e.message : String(e)));
+          this.#finish({ ...reply, bytes: this.#w.take() });
+        },
       )
       .finally(() => {
         if (this.#pending === mine) this.#pending = null;
@@ -186,6 +267,18 @@ export class ClientConnection {
     else this.#idle(reply.waitTimeout);
   }
 
+  /**
+   * While a packet has begun and not ended, each chunk gives the rest net_read_timeout seconds
+   * to come (as MariaDB's read timeout on the socket); past it the connection is closed without
+   * a reply (MariaDB logs "Got timeout reading communication packets").
+   */
+  #armReadTimer(): void {
+    clearTimeout(this.#readTimer);
+    this.#readTimer = undefined;
+    if (!this.#guard.midPacket) return;
+    this.#readTimer = setTimeout(() => this.#close(), this.#opts.netReadTimeout() * 1000).unref();
+  }
+
   /** After `seconds` without a command the server sends ER_CLIENT_INTERACTION_TIMEOUT and closes. */
   #idle(seconds: number): void {
     this.#idleTimer = setTimeout(() => this.#fail(serverErrors.inactive(), 0), seconds * 1000).unref();
@@ -200,20 +293,45 @@ export class ClientConnection {
       this.#fail(serverErrors.malformed(), seq + 1);
       return;
     }
-    const { user, passwordHash } = this.#opts.credentials;
-    const host = this.#conn.stream.remoteAddress ?? 'localhost';
-    const ok = res.user === user && checkNativePassword(res.authResponse, this.#scramble, passwordHash);
+    // the handshake is complete: connect_timeout no longer applies, connection_control's delay may
+    clearTimeout(this.#handshakeTimer);
+    const wait = this.#opts.hosts.delay(this.#address, res.user, this.#opts.connectionControl());
+    if (wait === 0) {
+      this.#login(res, seq);
+      return;
+    }
+    this.#busy = true;
+    setTimeout(() => {
+      this.#busy = false;
+      if (this.#state === 'closed') return;
+      this.#login(res, seq);
+      while (!this.#busy && this.#queued.length > 0 && !this.#closed()) this.#step(this.#queued.shift());
+    }, wait).unref();
+  }
+
+  #login(res: ReturnType<typeof readHandshakeResponse>, seq: number): void {
+    const account = this.#opts.login(res.user, this.#address);
+    const host = this.#address ?? 'localhost';
+    this.#answered = true;
+    const ok =
+      account !== undefined && checkNativePassword(res.authResponse, this.#scramble, account.passwordHash);
     if (!ok) {
+      this.#opts.hosts.loginFailed(this.#address, res.user);
       this.#fail(serverErrors.accessDenied(res.user, host, res.authResponse.length > 0), seq + 1);
+      return;
+    }
+    this.#opts.hosts.loggedIn(this.#address, res.user);
+    if (res.database !== undefined && !account.mayUseDatabase(res.database)) {
+      this.#fail(serverErrors.dbAccessDenied(account.name, res.database), seq + 1);
       return;
     }
     if (res.database !== undefined && res.database !== DATABASE_NAME) {
       this.#fail(serverErrors.badDb(res.database), seq + 1);
       return;
     }
-    this.#handle = this.#host.open(this.#opts.connectionId, () => this.#close());
+    this.#account = account;
+    this.#handle = this.#host.open(this.#opts.connectionId, () => this.#close(), account.account);
     this.#state = 'command';
-    clearTimeout(this.#handshakeTimer);
     this.#w.reset(seq + 1);
     writeOk(this.#w);
     this.#send(this.#w.take());
@@ -242,8 +360,11 @@ export class ClientConnection {
   }
 
   #teardown(): void {
+    if (this.#state !== 'closed' && this.#state !== 'command' && !this.#answered)
+      this.#opts.hosts.handshakeError(this.#address);
     clearTimeout(this.#handshakeTimer);
     clearTimeout(this.#idleTimer);
+    clearTimeout(this.#readTimer);
     this.#state = 'closed';
     const h = this.#handle;
     this.#handle = undefined;
@@ -255,4 +376,11 @@ export class ClientConnection {
     this.#teardown();
     this.#conn.stream.destroy();
   }
+}
+
+const FLUSH_HOSTS = /^\s*FLUSH\s+(?:(?:NO_WRITE_TO_BINLOG|LOCAL)\s+)?HOSTS\s*;?\s*$/i;
+
+/** COM_QUERY `FLUSH HOSTS` (what `mariadb-admin flush-hosts` sends). */
+function isFlushHosts(payload: Buffer): boolean {
+  return payload[0] === COM_QUERY && payload.length < 64 && FLUSH_HOSTS.test(payload.toString('utf8', 1));
 }

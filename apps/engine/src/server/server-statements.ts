@@ -86,3 +86,9 @@ export function multiStatementError(sql: string): ProtocolError | undefined {
   const parts = splitStatements(sql);
   return parts.length > 1 ? serverErrors.multiStatement(parts[1]!.sql) : undefined;
 }
+
+/** The database a USE statement names, or undefined when `sql` is not one. */
+export function useTarget(sql: string): string | undefined {
+  const m = USE.exec(sql.trim().replace(/;\s*$/, ''));
+  return m === null ? undefined : ident(m, 1);
+}

@@ -2,8 +2,15 @@ import { existsSync } from 'node:fs';
 import type { Server as NetServer } from 'node:net';
 import mysql from 'mysql2';
 import type { Database } from '../storage/database.js';
-import { type Credentials, ClientConnection, type WireConnection } from './connection.js';
-import { nativePasswordHash } from './native-password.js';
+import {
+  type ConnectionLimits,
+  type LoginAccount,
+  ClientConnection,
+  type WireConnection,
+} from './connection.js';
+import { HostCache } from './host-cache.js';
+import { type AccountName, Accounts, hashBytes, passwordHash } from '../session/accounts.js';
+import { isAdmin, mayUseDatabase } from '../session/privileges.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { LocalSessionHost, type SessionHost } from './session-host.js';
 import { PacketWriter } from './wire.js';
@@ -16,9 +23,13 @@ export interface ServeOptions {
   readonly bind?: string;
   /** A unix socket path instead of TCP. */
   readonly socket?: string;
-  /** The one user (default root). */
+  /**
+   * The administrator account `user`@localhost (default root), created with global ALL when the
+   * database has none of that name. With `password`, its password is set to it; without, an
+   * account that does not exist yet gets an empty password (for embedding and tests:
+   * `enginekit serve` always passes one).
+   */
   readonly user?: string;
-  /** Its password (default: none). */
   readonly password?: string;
   /** The system variable: connections accepted at once (default: the variable's value, 151). */
   readonly max_connections?: number;
@@ -26,11 +37,33 @@ export interface ServeOptions {
   readonly max_allowed_packet?: number;
   /** The system variable: seconds a connection may idle before the server closes it (default 28800). */
   readonly wait_timeout?: number;
+  /** The system variable: seconds a client has to log in (default 10). */
+  readonly connect_timeout?: number;
+  /** The system variable: seconds a packet that has begun may take to arrive (default 30). */
+  readonly net_read_timeout?: number;
+  /** The system variable: handshake errors in a row after which an address is blocked (default 100). */
+  readonly max_connect_errors?: number;
+  /** The system variable: prepared statements open at once (default 16382). */
+  readonly max_prepared_stmt_count?: number;
+  /** Count loopback addresses in the host cache (MySQL and MariaDB never do; default false). */
+  readonly countLoopbackHosts?: boolean;
   /** The sessions' default `transaction_isolation` (GLOBAL); default REPEATABLE-READ. */
   readonly transaction_isolation?: string;
   /** Where sessions run (default: a LocalSessionHost over `db`, every session on this thread). */
   readonly host?: SessionHost;
 }
+
+/** The ServeOptions that set a global system variable of the same name. */
+const GLOBAL_OPTIONS = [
+  'max_connections',
+  'max_allowed_packet',
+  'wait_timeout',
+  'connect_timeout',
+  'net_read_timeout',
+  'max_connect_errors',
+  'max_prepared_stmt_count',
+  'transaction_isolation',
+] as const;
 
 /** mysql2's Server: its net.Server is `_server`. */
 interface Mysql2Server {
@@ -51,7 +84,8 @@ export class MysqlServer {
   readonly #opts: ServeOptions;
   readonly #server: Mysql2Server;
   readonly #clients = new Set<ClientConnection>();
-  readonly #credentials: Credentials;
+  /** Handshake errors and failed logins per client address (FLUSH HOSTS clears it). */
+  readonly hosts: HostCache;
   #address: ListenAddress | undefined;
   #closing: Promise<void> | undefined;
 
@@ -59,35 +93,44 @@ export class MysqlServer {
     this.db = db;
     this.#opts = options;
     this.host = options.host ?? new LocalSessionHost(db);
-    this.#credentials = {
-      user: options.user ?? 'root',
-      passwordHash:
-        options.password === undefined || options.password === ''
-          ? undefined
-          : nativePasswordHash(options.password),
-    };
+    ensureAccount(db, { user: options.user ?? 'root', host: 'localhost' }, options.password);
     const probe = db.session();
-    if (options.max_connections !== undefined)
-      probe.globalVars.set('max_connections', options.max_connections, 'global', undefined);
-    if (options.max_allowed_packet !== undefined)
-      probe.globalVars.set('max_allowed_packet', options.max_allowed_packet, 'global', undefined);
-    if (options.wait_timeout !== undefined)
-      probe.globalVars.set('wait_timeout', options.wait_timeout, 'global', undefined);
-    if (options.transaction_isolation !== undefined)
-      probe.globalVars.set('transaction_isolation', options.transaction_isolation, 'global', undefined);
+    for (const name of GLOBAL_OPTIONS) {
+      const v = options[name];
+      if (v !== undefined) probe.globalVars.set(name, v, 'global', undefined);
+    }
     const globals = probe.globalVars;
     probe.close();
-    const maxAllowedPacket = (): number => Number(globals.get('max_allowed_packet'));
-    const maxConnections = (): number => Number(globals.get('max_connections'));
-    const waitTimeout = (): number => Number(globals.get('wait_timeout'));
+    const num = (name: string) => (): number => Number(globals.get(name));
+    const maxConnections = num('max_connections');
+    const maxConnectErrors = num('max_connect_errors');
+    const limits: ConnectionLimits = {
+      maxAllowedPacket: num('max_allowed_packet'),
+      waitTimeout: num('wait_timeout'),
+      connectTimeout: num('connect_timeout'),
+      netReadTimeout: num('net_read_timeout'),
+      connectionControl: () => ({
+        threshold: Number(globals.get('connection_control_failed_connections_threshold')),
+        minDelay: Number(globals.get('connection_control_min_connection_delay')),
+        maxDelay: Number(globals.get('connection_control_max_connection_delay')),
+      }),
+    };
+    this.hosts = new HostCache(options.countLoopbackHosts === true);
     this.#server = mysql.createServer((c) => {
       const conn = c as unknown as WireConnection;
       // connection ids come from the process list, shared with API sessions (KILL's argument)
       const id = processListOf(db).allocateId();
-      if (this.#closing !== undefined || this.#clients.size >= maxConnections()) {
+      const address = conn.stream.remoteAddress;
+      const refusal =
+        this.#closing !== undefined || this.#clients.size >= maxConnections()
+          ? serverErrors.tooManyConnections()
+          : this.hosts.blocked(address, maxConnectErrors())
+            ? serverErrors.hostBlocked(address ?? 'localhost')
+            : undefined;
+      if (refusal !== undefined) {
         // the greeting's place: ERR with sequence id 0, then close
         const w = new PacketWriter(64).reset(0);
-        writeErr(w, serverErrors.tooManyConnections());
+        writeErr(w, refusal);
         conn.on('error', () => undefined);
         conn.write(w.take());
         conn.stream.end();
@@ -95,9 +138,9 @@ export class MysqlServer {
       }
       const client = new ClientConnection(conn, this.host, {
         connectionId: id,
-        credentials: this.#credentials,
-        maxAllowedPacket,
-        waitTimeout,
+        login: (user, address) => loginAccount(db, user, address),
+        hosts: this.hosts,
+        ...limits,
       });
       this.#clients.add(client);
       conn.stream.on('close', () => this.#clients.delete(client));
@@ -171,4 +214,26 @@ export function describeAddress(a: ListenAddress): string {
   return 'socket' in a
     ? `unix socket ${a.socket}`
     : `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
+}
+
+/** Makes sure the administrator account exists (see {@link ServeOptions.user}). */
+export function ensureAccount(db: Database, name: AccountName, password: string | undefined): void {
+  const accounts = Accounts.of(db);
+  if (accounts.get(name) === undefined) {
+    accounts.create(name, password ?? '');
+    accounts.grant(name, ['ALL'], undefined, undefined);
+  } else if (password !== undefined && accounts.get(name)!.hash !== passwordHash(password))
+    accounts.setPassword(name, password);
+}
+
+function loginAccount(db: Database, user: string, address: string | undefined): LoginAccount | undefined {
+  const a = Accounts.of(db).find(user, address);
+  if (a === undefined) return undefined;
+  return {
+    name: { user: a.user, host: a.host },
+    account: a,
+    passwordHash: hashBytes(a),
+    mayUseDatabase: (name) => mayUseDatabase(a, name),
+    admin: isAdmin(a),
+  };
 }

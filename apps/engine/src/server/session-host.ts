@@ -1,4 +1,5 @@
 import type { Database } from '../storage/database.js';
+import type { Account } from '../session/accounts.js';
 import { Session } from '../session/session.js';
 import { CommandProcessor, type Reply } from './command-processor.js';
 
@@ -23,8 +24,9 @@ export interface SessionHost {
   /**
    * A session for an authenticated connection. `kill`: what KILL CONNECTION of this id does
    * beyond closing the session (the connection closes its socket; it then calls `close`).
+   * `account`: the account it logged in as, whose privileges every statement is checked against.
    */
-  open(connectionId: number, kill?: () => void): SessionHandle;
+  open(connectionId: number, kill?: () => void, account?: Account): SessionHandle;
   /** Connections open now (Threads_connected). */
   readonly connected: number;
   /** The most connections open at once (Max_used_connections). */
@@ -50,8 +52,10 @@ export class LocalSessionHost implements SessionHost {
     return this.#maxUsed;
   }
 
-  open(connectionId: number, kill?: () => void): SessionHandle {
+  open(connectionId: number, kill?: () => void, account?: Account): SessionHandle {
     const session = new Session(this.db, { connectionId });
+    // on this thread the dictionary is the server's: grants are read live
+    session.account = account === undefined ? undefined : { user: account.user, host: account.host };
     // a server session waits for locks (its reply is a Promise) instead of failing at once
     session.txn.asyncWaits = true;
     const p = new CommandProcessor(session, connectionId);

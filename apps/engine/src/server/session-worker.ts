@@ -69,14 +69,16 @@ function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
   shared.mdlS();
   try {
     refresh();
-    if (kind === 'read') {
-      if (payload[0] === 0x03 && SHOW_GLOBAL_STATUS.test(payload.subarray(1).toString('utf8')))
-        return status.withSums(c.p.session.globalCounters.values, () => c.p.handle(payload));
-      return c.p.handle(payload);
-    }
+    const handle = (): Reply | Promise<Reply> =>
+      payload[0] === 0x03 && SHOW_GLOBAL_STATUS.test(payload.subarray(1).toString('utf8'))
+        ? status.withSums(c.p.session.globalCounters.values, () => c.p.handle(payload))
+        : c.p.handle(payload);
+    // A transaction that has written owns undo pages: its COMMIT, its ROLLBACK and any statement
+    // that may end it implicitly change pages as much as a write does.
+    if (kind === 'read' && !c.p.session.txn.trx.trxUndo.writing) return handle();
     writeLock();
     try {
-      return c.p.handle(payload);
+      return handle();
     } finally {
       writeUnlock();
     }
@@ -96,14 +98,22 @@ function writeUnlock(): void {
   shared.writeUnlock();
 }
 
-/** Posts a command's reply to the main thread. */
+/** Posts a command's reply to the main thread; a commit's once it is durable (group commit). */
 function answer(conn: number, c: Conn, payload: Buffer, reply: Reply): void {
   track(c, payload, reply);
   status.publish(c.p.session.globalCounters.values);
-  const bytes = new Uint8Array(reply.bytes);
-  post({ t: 'reply', conn, bytes, close: reply.close, waitTimeout: reply.waitTimeout }, [
-    bytes.buffer as ArrayBuffer,
-  ]);
+  const send = (r: Reply): void => {
+    const bytes = new Uint8Array(r.bytes);
+    post({ t: 'reply', conn, bytes, close: r.close, waitTimeout: r.waitTimeout }, [
+      bytes.buffer as ArrayBuffer,
+    ]);
+  };
+  if (reply.durable === undefined) send(reply);
+  else
+    reply.durable.then(
+      () => send(reply),
+      () => send({ bytes: Buffer.alloc(0), close: true, waitTimeout: 0 }),
+    );
 }
 
 /** Keeps the kind of each prepared statement (the id from its COM_STMT_PREPARE_OK). */
@@ -122,6 +132,9 @@ function onMessage(m: ToWorker): void {
   switch (m.t) {
     case 'open': {
       const session = new Session(db, { connectionId: m.conn });
+      // a worker's dictionary is its own copy: the session checks the grants it logged in with
+      session.account = m.account === undefined ? undefined : { user: m.account.user, host: m.account.host };
+      session.accountSnapshot = m.account;
       // a lock wait answers later (the reply is a Promise) instead of failing at once with 1205
       session.txn.asyncWaits = true;
       const c: Conn = { p: new CommandProcessor(session, m.conn), prepared: new Map() };
@@ -165,7 +178,7 @@ function onMessage(m: ToWorker): void {
 }
 
 try {
-  db = attachDatabase(data.path, data.pool, data.pageSize);
+  db = attachDatabase(data.attach);
   useLockTable(db, new LockTable(data.lockTable));
   // statistics a read statement saves on first use go into the shared catalog: as a writer
   db.writeGuard = <T>(fn: () => T): T => {

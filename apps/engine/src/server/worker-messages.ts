@@ -1,11 +1,10 @@
-import type { BufferPoolDescriptor } from '@enginekit/buffer-pool';
+import type { Account } from '../session/accounts.js';
+import type { AttachDescriptor } from '../storage/attach.js';
 
 /** What a session worker starts from (its `workerData`). */
 export interface SessionWorkerData {
-  /** The database file (each worker opens its own handle). */
-  readonly path: string;
-  readonly pageSize: number;
-  readonly pool: BufferPoolDescriptor;
+  /** The database file, buffer pool, redo log and doublewrite region to attach to. */
+  readonly attach: AttachDescriptor;
   /** WorkerShared's buffer. */
   readonly shared: SharedArrayBuffer;
   /** The row and metadata lock table every session of the server shares (txn/lock-table.ts). */
@@ -18,7 +17,7 @@ export interface SessionWorkerData {
 
 /** Main thread → worker. */
 export type ToWorker =
-  | { readonly t: 'open'; readonly conn: number }
+  | { readonly t: 'open'; readonly conn: number; readonly account?: Account }
   | { readonly t: 'cmd'; readonly conn: number; readonly payload: Uint8Array; readonly connected: number }
   | { readonly t: 'close'; readonly conn: number }
   | { readonly t: 'stop' };

@@ -1,5 +1,7 @@
+import type { Account } from '../session/accounts.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { shareDatabase } from '../storage/attach.js';
 import type { Database } from '../storage/database.js';
 import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
@@ -29,8 +31,11 @@ interface Slot {
  * and authentication (ClientConnection) and moves bytes: each authenticated connection is given
  * to the worker with the fewest connections, and each command's payload is posted to it; the
  * worker runs the command in that connection's session and posts the reply's bytes back
- * (transferred). Every worker attaches to the pool the main thread's Database created (its
- * SharedArrayBuffer: frames, page table, latches, counters) and opens the file with its own handle.
+ * (transferred). Every worker attaches to the database the main thread opened
+ * (storage/attach.ts): its buffer pool, its redo log and its doublewrite batches (one region per
+ * worker), with its own handles on the data, log and doublewrite files, so every worker's change
+ * is a logged mini-transaction and every page it writes follows the WAL rule. A commit's reply is
+ * posted once the commit is durable; the main thread's flusher serves every worker's group commit.
  * What else they share (dictionary version, metadata lock, write mutex, row counts) is in
  * {@link WorkerShared}.
  *
@@ -61,14 +66,12 @@ export class WorkerSessionHost implements SessionHost {
     db.flush(); // the header and dictionary on the pages the workers read
     const shared = new WorkerShared(undefined, threads);
     const url = options.workerUrl ?? new URL('./session-worker.js', import.meta.url);
-    const pool = db.pool.descriptor();
+    const attach = shareDatabase(db, threads);
     const slots: Slot[] = [];
     const ready: Promise<void>[] = [];
     for (let i = 0; i < threads; i++) {
       const wd: SessionWorkerData = {
-        path: db.path,
-        pageSize: db.pool.pageSize,
-        pool,
+        attach: attach(i + 1),
         shared: shared.sab,
         lockTable: lockTableOf(db).buffer,
         worker: i,
@@ -138,13 +141,13 @@ export class WorkerSessionHost implements SessionHost {
     if (!s.exited) s.worker.postMessage(m, transfer);
   }
 
-  open(connectionId: number): SessionHandle {
+  open(connectionId: number, _kill?: () => void, account?: Account): SessionHandle {
     let s = this.#slots[0]!;
     for (const x of this.#slots) if (!x.exited && (s.exited || x.conns < s.conns)) s = x;
     s.conns++;
     this.#conns.set(connectionId, s);
     this.#maxUsed = Math.max(this.#maxUsed, this.#conns.size);
-    this.#post(s, { t: 'open', conn: connectionId });
+    this.#post(s, { t: 'open', conn: connectionId, ...(account === undefined ? {} : { account }) });
     return {
       handle: (payload) =>
         new Promise<Reply>((resolve, reject) => {

@@ -1,12 +1,14 @@
+import { ALTER_COPY_PREFIX } from '../storage/database.js';
 import type { IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { addIndex, columnCollation, columnType, keyColumns, storageError } from './ddl.js';
+import { columnCollation, columnType, indexColumns, keyColumns } from './ddl.js';
+import { storageError } from './storage-errors.js';
 import { DEFAULT_COLLATION } from '../storage/collation.js';
 import { buildIndexFromTable } from '../storage/index-build.js';
-import type { TableIndex } from '../storage/table.js';
+import type { Table, TableIndex } from '../storage/table.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
-import { checkTable } from './limits.js';
+import { checkIndexes, checkTable } from './limits.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
@@ -27,60 +29,67 @@ export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
         throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
       const columnOps = ops.filter(([t]) => t === 'AddColumn' || t === 'DropColumn');
       if (columnOps.length > 0) return copyAlter(ctx, name, ops);
-      const added: string[] = [];
-      try {
-        for (const [t, v] of ops) {
-          if (t === 'AddConstraint') {
-            const [kt, kv] = tagOf(obj(v).constraint);
-            const ko = obj(kv);
-            if (kt !== 'Index' && kt !== 'Unique')
-              throw new SqlError(
-                'ER_NOT_SUPPORTED_YET',
-                `This version of MySQL doesn't yet support 'ALTER TABLE ADD ${kt}'`,
-              );
-            const cols = keyColumns(ko.columns);
-            const nameNode = ko.name ?? ko.index_name;
-            const iname =
-              nameNode === undefined || nameNode === null
-                ? freeName(ctx, name, cols[0]!)
-                : identText(nameNode);
-            addIndex(ctx, name, iname, cols, kt === 'Unique');
-            added.push(iname);
-          } else if (t !== 'DropIndex')
+      // every index change of the statement is made in one step: the new trees are built first,
+      // then one mini-transaction adds them and drops the others (the old table stays as it was
+      // on any error)
+      const t = ctx.db.table(name);
+      const adds: IndexDef[] = [];
+      const drops: string[] = [];
+      for (const [op, v] of ops) {
+        if (op === 'AddConstraint') {
+          const [kt, kv] = tagOf(obj(v).constraint);
+          const ko = obj(kv);
+          if (kt !== 'Index' && kt !== 'Unique')
             throw new SqlError(
               'ER_NOT_SUPPORTED_YET',
-              `This version of MySQL doesn't yet support 'ALTER TABLE ${t}'`,
+              `This version of MySQL doesn't yet support 'ALTER TABLE ADD ${kt}'`,
             );
-        }
-        for (const [t, v] of ops) {
-          if (t !== 'DropIndex') continue;
+          const cols = keyColumns(ko.columns);
+          const nameNode = ko.name ?? ko.index_name;
+          const taken = (n: string): boolean =>
+            t.secondary.some((s) => s.name.toLowerCase() === n.toLowerCase()) ||
+            adds.some((a) => a.name.toLowerCase() === n.toLowerCase());
+          const iname =
+            nameNode === undefined || nameNode === null ? freeName(taken, cols[0]!) : identText(nameNode);
+          if (taken(iname) || iname.toUpperCase() === 'PRIMARY')
+            throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
+          adds.push({ name: iname, columns: indexColumns(t, cols), unique: kt === 'Unique' });
+        } else if (op === 'DropIndex') {
           const iname = identText(obj(v).name);
-          const ix = ctx.db.table(name).secondary.find((s) => s.name.toLowerCase() === iname.toLowerCase());
-          if (ix === undefined)
+          const ix = t.secondary.find((s) => s.name.toLowerCase() === iname.toLowerCase());
+          if (ix === undefined || drops.includes(ix.name))
             throw new SqlError(
               'ER_CANT_DROP_FIELD_OR_KEY',
               `Can't DROP '${iname}'; check that column/key exists`,
             );
-        }
-      } catch (e) {
-        for (const a of added.reverse()) ctx.db.dropIndex(name, a);
-        throw e;
+          drops.push(ix.name);
+        } else
+          throw new SqlError(
+            'ER_NOT_SUPPORTED_YET',
+            `This version of MySQL doesn't yet support 'ALTER TABLE ${op}'`,
+          );
       }
-      for (const [t, v] of ops) {
-        if (t !== 'DropIndex') continue;
-        const iname = identText(obj(v).name);
-        const ix = ctx.db.table(name).secondary.find((s) => s.name.toLowerCase() === iname.toLowerCase())!;
-        ctx.db.dropIndex(name, ix.name);
+      checkIndexes(
+        adds.map((a) => ({ name: a.name, columns: [...a.columns] })),
+        t.secondary.length - drops.length + adds.length,
+      );
+      try {
+        ctx.db.alterIndexes(name, adds, drops, (table, added) =>
+          buildIndexFromTable(table, added, {
+            innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')),
+          }),
+        );
+      } catch (e) {
+        throw storageError(e, true);
       }
       return okResult();
     },
   };
 }
 
-function freeName(ctx: StatementContext, table: string, base: string): string {
-  const t = ctx.db.table(table);
-  if (!t.secondary.some((s) => s.name === base)) return base;
-  for (let k = 2; ; k++) if (!t.secondary.some((s) => s.name === `${base}_${k}`)) return `${base}_${k}`;
+function freeName(taken: (name: string) => boolean, base: string): string {
+  if (!taken(base)) return base;
+  for (let k = 2; ; k++) if (!taken(`${base}_${k}`)) return `${base}_${k}`;
 }
 
 function copyAlter(
@@ -187,17 +196,22 @@ function copyAlter(
   }
   cols = cols.slice();
   auto = autoName === undefined ? -1 : cols.findIndex((c) => c.col.name === autoName);
-  const tmp = `#alter-${name}`;
+  const tmp = `${ALTER_COPY_PREFIX}${name}`;
   if (ctx.db.hasTable(tmp)) ctx.db.dropTable(tmp);
   const fast = Number(ctx.session.vars.get('expand_fast_index_creation')) === 1;
   const visible = cols.filter((c) => c.col.name !== HIDDEN_PK).map((c) => c.col);
   checkTable(name, visible, pk.includes(HIDDEN_PK) ? [] : pk, indexes);
-  const fresh = ctx.db.createTable({
-    name: tmp,
-    columns: cols.map((c) => c.col),
-    primaryKey: pk,
-    indexes: fast ? [] : indexes,
-  });
+  let fresh: Table;
+  try {
+    fresh = ctx.db.createTable({
+      name: tmp,
+      columns: cols.map((c) => c.col),
+      primaryKey: pk,
+      indexes: fast ? [] : indexes,
+    });
+  } catch (e) {
+    throw storageError(e, true);
+  }
   const defaults = cols.map((c) => (c.from >= 0 ? null : c.def));
   try {
     const rowOut = new Array(cols.length);
@@ -247,7 +261,7 @@ function copyAlter(
     }
   } catch (e) {
     ctx.db.dropTable(tmp);
-    throw storageError(e);
+    throw storageError(e, true);
   }
   const newMeta: TableMeta = {
     types: cols.map((c) => c.type),

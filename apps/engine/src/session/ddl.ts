@@ -1,13 +1,16 @@
 import { buildIndexFromTable } from '../storage/index-build.js';
+import type { Table } from '../storage/table.js';
 import type { ColumnType, IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
+import { SqlDictionary } from './dictionary.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { type Collation, collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
 import { compileAlter } from './alter.js';
 import { tableStatsOptions } from './stats-statements.js';
 import { checkIndexes, checkTable } from './limits.js';
 import { okResult } from './result.js';
+import { storageError } from './storage-errors.js';
 import type { Compiled, StatementContext } from './session.js';
 
 /**
@@ -245,11 +248,6 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         pk = [HIDDEN_PK];
       }
       checkTable(name, hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
-      try {
-        ctx.db.createTable({ name, columns, primaryKey: pk!, indexes });
-      } catch (e) {
-        throw storageError(e);
-      }
       const meta: TableMeta = {
         types,
         defaults,
@@ -259,20 +257,21 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         ...(onUpdates.some((x) => x !== null) ? { onUpdate: onUpdates } : {}),
         ...(tableCollation !== DEFAULT_COLLATION ? { collation: tableCollation } : {}),
       };
-      try {
-        ctx.dict.putTable(name, meta);
-      } catch (e) {
-        // the dictionary row did not fit: no table either
-        ctx.db.dropTable(name);
-        ctx.dict.tables.delete(name);
-        if (e instanceof RangeError)
-          throw new SqlError(
-            'ER_NOT_SUPPORTED_YET',
-            "This version of MySQL doesn't yet support 'a table definition this large (its dictionary entry holds at most 8000 characters)'",
-          );
-        throw storageError(e);
-      }
-      if (Object.keys(statsOptions).length > 0) ctx.db.setTableStatsOptions(name, statsOptions);
+      // the table, its dictionary row and its statistics options are one step
+      atomicDdl(ctx, () => {
+        ctx.db.createTable({ name, columns, primaryKey: pk!, indexes });
+        try {
+          ctx.dict.putTable(name, meta);
+        } catch (e) {
+          if (e instanceof RangeError && !/bytes, at most/.test(e.message))
+            throw new SqlError(
+              'ER_NOT_SUPPORTED_YET',
+              "This version of MySQL doesn't yet support 'a table definition this large (its dictionary entry holds at most 8000 characters)'",
+            );
+          throw e;
+        }
+        if (Object.keys(statsOptions).length > 0) ctx.db.setTableStatsOptions(name, statsOptions);
+      });
       return okResult();
     },
   };
@@ -313,20 +312,6 @@ function uniqueName(base: string, existing: readonly IndexDef[]): string {
   for (let k = 2; ; k++) if (!existing.some((i) => i.name === `${base}_${k}`)) return `${base}_${k}`;
 }
 
-/** The storage's duplicate-key message in MariaDB's words: the key named without its table. */
-export function duplicateMessage(e: Error): string {
-  return e.message.replace(/ for key '[^'.]*\.([^']*)'$/, " for key '$1'");
-}
-
-export function storageError(e: unknown): unknown {
-  if (e instanceof SqlError) return e;
-  if (e instanceof Error && e.name === 'DuplicateEntryError')
-    return new SqlError('ER_DUP_ENTRY', duplicateMessage(e));
-  if (e instanceof RangeError && /bytes, at most/.test(e.message))
-    return new SqlError('ER_TOO_BIG_ROWSIZE', `Row size too large: ${e.message}`);
-  return e;
-}
-
 function createIndex(o: Obj, ctx: StatementContext): Compiled {
   const iname = objectName(o.name).at(-1)!;
   const tname = objectName(o.table_name).at(-1)!;
@@ -335,7 +320,7 @@ function createIndex(o: Obj, ctx: StatementContext): Compiled {
   return { run: () => addIndex(ctx, tname, iname, cols, unique) };
 }
 
-/** CREATE INDEX / ALTER TABLE ADD INDEX: define, then build from the table by merge sort. */
+/** CREATE INDEX: define, then build from the table by merge sort (one step: see Database.alterIndexes). */
 export function addIndex(
   ctx: StatementContext,
   tname: string,
@@ -343,7 +328,7 @@ export function addIndex(
   cols: string[],
   unique: boolean,
 ): ReturnType<typeof okResult> {
-  if (!ctx.db.hasTable(tname) || tname.startsWith('#sql'))
+  if (!ctx.db.hasTable(tname) || tname.startsWith('#'))
     throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
   const t = ctx.db.table(tname);
   if (
@@ -352,22 +337,27 @@ export function addIndex(
   )
     throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
   checkIndexes([{ name: iname, columns: cols }], t.secondary.length + 1);
-  const canon = cols.map((cn) => {
-    const c = t.columns.find((x) => x.name.toLowerCase() === cn.toLowerCase());
-    if (c === undefined || c.name === HIDDEN_PK)
-      throw new SqlError('ER_KEY_COLUMN_DOES_NOT_EXITS', `Key column '${cn}' doesn't exist in table`);
-    return c.name;
-  });
+  const columns = indexColumns(t, cols);
   try {
-    ctx.db.addIndex(tname, { name: iname, columns: canon, unique }, (table, index) => {
+    ctx.db.addIndex(tname, { name: iname, columns, unique }, (table, index) => {
       buildIndexFromTable(table, [index], {
         innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')),
       });
     });
   } catch (e) {
-    throw storageError(e);
+    throw storageError(e, true);
   }
   return okResult();
+}
+
+/** Key columns named in a statement → the table's own column names (1072 for an unknown one). */
+export function indexColumns(t: Table, cols: readonly string[]): string[] {
+  return cols.map((cn) => {
+    const c = t.columns.find((x) => x.name.toLowerCase() === cn.toLowerCase());
+    if (c === undefined || c.name === HIDDEN_PK)
+      throw new SqlError('ER_KEY_COLUMN_DOES_NOT_EXITS', `Key column '${cn}' doesn't exist in table`);
+    return c.name;
+  });
 }
 
 function drop(o: Obj, ctx: StatementContext): Compiled {
@@ -375,59 +365,60 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
   const names = arr(o.names).map((n) => objectName(n).at(-1)!);
   const ifExists = o.if_exists === true;
   return {
-    run: () => {
-      if (type === 'Table') {
-        const missing = names.filter((n) => !ctx.db.hasTable(n) || n.startsWith('#'));
-        if (missing.length > 0 && !ifExists)
-          throw new SqlError(
-            'ER_BAD_TABLE_ERROR',
-            `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
-          );
-        for (const n of names) {
-          if (!ctx.db.hasTable(n) || n.startsWith('#')) continue;
-          ctx.db.dropTable(n);
-          ctx.dict.dropTable(n);
-        }
-        for (const m of missing) ctx.session.warn(1051, `Unknown table 'test.${m}'`, 'Note');
-        return okResult();
-      }
-      if (type === 'View') {
-        const missing = names.filter((n) => !ctx.dict.views.has(n));
-        if (missing.length > 0 && !ifExists)
-          throw new SqlError(
-            'ER_BAD_TABLE_ERROR',
-            `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
-          );
-        for (const n of names) if (ctx.dict.views.has(n)) ctx.dict.dropView(n);
-        for (const m of missing) ctx.session.warn(4092, `Unknown VIEW: 'test.${m}'`, 'Note');
-        return okResult();
-      }
-      if (type === 'Index') {
-        const tname = objectName(o.table).at(-1);
-        if (tname === undefined)
-          throw new SqlError(
-            'ER_PARSE_ERROR',
-            "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1",
-          );
-        if (!ctx.db.hasTable(tname))
-          throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
-        for (const n of names) {
-          const t = ctx.db.table(tname);
-          const ix = t.secondary.find((s) => s.name.toLowerCase() === n.toLowerCase());
-          if (ix === undefined)
+    run: () =>
+      atomicDdl(ctx, () => {
+        if (type === 'Table') {
+          const missing = names.filter((n) => !ctx.db.hasTable(n) || n.startsWith('#'));
+          if (missing.length > 0 && !ifExists)
             throw new SqlError(
-              'ER_CANT_DROP_FIELD_OR_KEY',
-              `Can't DROP '${n}'; check that column/key exists`,
+              'ER_BAD_TABLE_ERROR',
+              `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
             );
-          ctx.db.dropIndex(tname, ix.name);
+          for (const n of names) {
+            if (!ctx.db.hasTable(n) || n.startsWith('#')) continue;
+            ctx.db.dropTable(n);
+            ctx.dict.dropTable(n);
+          }
+          for (const m of missing) ctx.session.warn(1051, `Unknown table 'test.${m}'`, 'Note');
+          return okResult();
         }
-        return okResult();
-      }
-      throw new SqlError(
-        'ER_NOT_SUPPORTED_YET',
-        `This version of MySQL doesn't yet support 'DROP ${type.toUpperCase()}'`,
-      );
-    },
+        if (type === 'View') {
+          const missing = names.filter((n) => !ctx.dict.views.has(n));
+          if (missing.length > 0 && !ifExists)
+            throw new SqlError(
+              'ER_BAD_TABLE_ERROR',
+              `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
+            );
+          for (const n of names) if (ctx.dict.views.has(n)) ctx.dict.dropView(n);
+          for (const m of missing) ctx.session.warn(4092, `Unknown VIEW: 'test.${m}'`, 'Note');
+          return okResult();
+        }
+        if (type === 'Index') {
+          const tname = objectName(o.table).at(-1);
+          if (tname === undefined)
+            throw new SqlError(
+              'ER_PARSE_ERROR',
+              "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1",
+            );
+          if (!ctx.db.hasTable(tname))
+            throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
+          for (const n of names) {
+            const t = ctx.db.table(tname);
+            const ix = t.secondary.find((s) => s.name.toLowerCase() === n.toLowerCase());
+            if (ix === undefined)
+              throw new SqlError(
+                'ER_CANT_DROP_FIELD_OR_KEY',
+                `Can't DROP '${n}'; check that column/key exists`,
+              );
+            ctx.db.dropIndex(tname, ix.name);
+          }
+          return okResult();
+        }
+        throw new SqlError(
+          'ER_NOT_SUPPORTED_YET',
+          `This version of MySQL doesn't yet support 'DROP ${type.toUpperCase()}'`,
+        );
+      }),
   };
 }
 
@@ -435,18 +426,32 @@ function createView(o: Obj, ctx: StatementContext): Compiled {
   const name = objectName(o.name).at(-1)!;
   const replace = o.or_replace === true;
   return {
-    run: () => {
-      if (ctx.db.hasTable(name))
-        throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
-      if (ctx.dict.views.has(name) && !replace)
-        throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
-      // check that it binds now (unknown tables and columns fail the CREATE, as MySQL)
-      const text = ctx.sql.trim().replace(/;\s*$/, '');
-      ctx.session.prepare(`SELECT * FROM (${viewQueryText(text)}) AS v LIMIT 0`);
-      ctx.dict.putView(name, text);
-      return okResult();
-    },
+    run: () =>
+      atomicDdl(ctx, () => {
+        if (ctx.db.hasTable(name))
+          throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
+        if (ctx.dict.views.has(name) && !replace)
+          throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
+        // check that it binds now (unknown tables and columns fail the CREATE, as MySQL)
+        const text = ctx.sql.trim().replace(/;\s*$/, '');
+        ctx.session.prepare(`SELECT * FROM (${viewQueryText(text)}) AS v LIMIT 0`);
+        ctx.dict.putView(name, text);
+        return okResult();
+      }),
   };
+}
+
+/**
+ * Runs one DDL statement's changes as one mini-transaction: on any error the file, the
+ * storage's objects and the SQL dictionary (reloaded from its table) are as before the statement.
+ */
+function atomicDdl<T>(ctx: StatementContext, f: () => T): T {
+  try {
+    return ctx.db.atomically(f);
+  } catch (e) {
+    SqlDictionary.forget(ctx.db);
+    throw storageError(e);
+  }
 }
 
 /** The query of a CREATE VIEW statement's text (after its AS). */

@@ -1,5 +1,6 @@
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
+import type { Account } from './accounts.js';
 import type { TableMeta } from './meta.js';
 
 const META_TABLE = '#sql_meta';
@@ -9,12 +10,14 @@ const DECODER = new TextDecoder();
  * The SQL layer's part of the data dictionary, one per open database (shared by its sessions):
  * table metadata beyond the storage schema and view definitions, stored as JSON rows of the
  * table `#sql_meta` (name VARCHAR(200) PRIMARY KEY, json VARCHAR(8000)) so they survive reopening.
- * Keys are `t:<table>` and `v:<view>`.
+ * Keys are `t:<table>`, `v:<view>` and `u:<user>@<host>` (an account).
  */
 export class SqlDictionary {
   readonly #db: Database;
   readonly tables: Map<string, TableMeta> = new Map();
   readonly views: Map<string, string> = new Map();
+  /** Accounts by `user@host` (see accounts.ts). */
+  readonly accounts: Map<string, Account> = new Map();
 
   private constructor(db: Database) {
     this.#db = db;
@@ -24,6 +27,7 @@ export class SqlDictionary {
         const json = DECODER.decode(row.src[1]!.subarray(row.off[1]!, row.off[1]! + row.len[1]!));
         if (key.startsWith('t:')) this.tables.set(key.slice(2), JSON.parse(json) as TableMeta);
         else if (key.startsWith('v:')) this.views.set(key.slice(2), JSON.parse(json) as string);
+        else if (key.startsWith('u:')) this.accounts.set(key.slice(2), JSON.parse(json) as Account);
         return true;
       });
     }
@@ -88,6 +92,16 @@ export class SqlDictionary {
   dropView(name: string): void {
     this.views.delete(name);
     this.#remove(`v:${name}`);
+  }
+
+  putAccount(key: string, account: Account): void {
+    this.accounts.set(key, account);
+    this.#put(`u:${key}`, account);
+  }
+
+  dropAccount(key: string): void {
+    this.accounts.delete(key);
+    this.#remove(`u:${key}`);
   }
 
   /** User tables (the dictionary's own table hidden). */

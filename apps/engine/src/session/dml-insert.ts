@@ -7,7 +7,7 @@ import { T_STR } from '../exec/types.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block } from '../plan/bound.js';
 import { bindQuery } from '../plan/select.js';
-import { duplicateMessage, storageError } from './ddl.js';
+import { duplicateMessage, storageError } from './storage-errors.js';
 import { RowWriter, tableOf } from './dml.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { okResult } from './result.js';

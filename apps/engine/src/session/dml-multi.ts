@@ -10,7 +10,7 @@ import { conjuncts } from '../plan/conjuncts.js';
 import { bindFrom } from '../plan/from.js';
 import type { Source } from '../plan/scope.js';
 import { bindEnvOf } from '../plan/select.js';
-import { storageError } from './ddl.js';
+import { storageError } from './storage-errors.js';
 import { fieldOf, RowWriter } from './dml.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';

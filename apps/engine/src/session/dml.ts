@@ -1,8 +1,9 @@
 import type { Table } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
+import { invalidPreview, invalidTextAt } from '../sql/client-text.js';
 import { SqlError } from '../sql/errors.js';
-import { coerce } from '../exec/convert.js';
+import { coerce, numericPrefix } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import { type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
@@ -10,7 +11,7 @@ import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../plan/bound.js';
 import type { Source } from '../plan/scope.js';
 import { bindQuery, storedType } from '../plan/select.js';
-import { storageError } from './ddl.js';
+import { storageError } from './storage-errors.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
@@ -97,6 +98,8 @@ export class RowWriter {
         return exactField(x);
       }
       case 'double': {
+        // text past the largest double converts to ±DBL_MAX, but is out of range for a column
+        if (t.kind === 'str' && !Number.isFinite(Number(numericPrefix(v as string)))) throw range();
         const x = coerce(v, t, T_DBL) as number;
         if (!Number.isFinite(x)) throw range();
         return x;
@@ -127,6 +130,12 @@ export class RowWriter {
       default: {
         let s = coerce(v, t, T_STR) as string;
         if (t.binary === true) s = Buffer.from(s, 'latin1').toString('utf8');
+        const bad = invalidTextAt(s);
+        if (bad >= 0)
+          throw new SqlError(
+            'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+            `Incorrect string value: '${invalidPreview(s, bad)}' for column \`test\`.\`${this.table.name}\`.\`${col.name}\` at row ${rowNo}`,
+          );
         // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
         if (ty.kind === 'char') s = s.replace(/ +$/, '');
         if ([...s].length > (ty as { length: number }).length)

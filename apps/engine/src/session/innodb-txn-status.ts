@@ -1,5 +1,5 @@
 import type { Database } from '../storage/database.js';
-import { lockTableOf, processListOf, versionStoreOf } from '../txn/registry.js';
+import { lockTableOf, processListOf } from '../txn/registry.js';
 import type { Transaction } from '../txn/transaction.js';
 import { registerInnodbStatusSection } from './innodb-status.js';
 
@@ -64,11 +64,11 @@ registerInnodbStatusSection({
   body(db) {
     const locks = lockTableOf(db);
     const active = locks.activeTransactions();
-    const last = active.length === 0 ? 0 : Math.max(...active.map((t) => locks.trxId(t)));
     const out = [
-      `Trx id counter ${last + 1}`,
-      // committed writers whose row versions purge has not dropped (an open read view may need them)
-      `History list length ${versionStoreOf(db)?.historyLength ?? 0}`,
+      `Trx id counter ${db.trxSys.nextId}`,
+      `Purge done for trx's n:o < ${db.trxSys.purgeLimit()} undo n:o < 0 state: running`,
+      // committed transactions' update undo logs purge has not removed yet
+      `History list length ${db.historyLength}`,
       `Lock records in use ${locks.inUse}`,
       'LIST OF TRANSACTIONS FOR EACH SESSION:',
     ];
@@ -81,9 +81,10 @@ registerInnodbStatusSection({
       const t = mine.get(slot);
       const secs = t === undefined ? 0 : Math.floor((now - t.startedAt) / 1000);
       out.push(`---TRANSACTION ${d.id}, ACTIVE ${secs} sec${d.waiting ? ' LOCK WAIT' : ''}`);
-      out.push(`${d.locks} lock struct(s), undo log entries ${t?.undo.length ?? 0}`);
-      const view = t?.view ?? null;
-      if (view !== null) out.push(`Trx read view sees commits up to number ${view.commitNo}`);
+      out.push(`${d.locks} lock struct(s), undo log entries ${t?.undoNo ?? 0}`);
+      const view = t?.readView ?? null;
+      if (view !== null)
+        out.push(`Trx read view will not see trx with id >= ${view.lowLimitId}, sees < ${view.upLimitId}`);
       const p = plist.get(d.connection);
       out.push(
         `MySQL thread id ${d.connection}, ${p?.host ?? 'localhost'} ${p?.user ?? 'root'}${p?.state ? ` ${p.state}` : ''}`,

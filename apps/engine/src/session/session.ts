@@ -24,6 +24,9 @@ import '../plan/optimizer/trace-table.js';
 import type { StatisticsSource } from '../storage/statistics.js';
 import { RunState } from '../plan/scope.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
+import { type Account, type AccountName, Accounts } from './accounts.js';
+import { type AccountContext, runAccountStatement } from './account-statements.js';
+import { adminDenied, holds, isAdmin, statementNeeds, tableDenied } from './privileges.js';
 import { SqlDictionary } from './dictionary.js';
 import { compileDdl } from './ddl.js';
 import { compileDml } from './dml.js';
@@ -156,6 +159,16 @@ export class Session {
   readonly namedStatements: Map<string, NamedStatement> = new Map();
   /** The session's transaction, its place in the process list, its lock-wait policy. */
   readonly txn: SessionTransactions;
+  /**
+   * The account a server connection logged in as: every statement is checked against its
+   * privileges (1142, 1227). Undefined for the embedded API, whose caller owns the file.
+   */
+  account: AccountName | undefined;
+  /**
+   * The account's grants as of login, for a session whose thread does not share the server's
+   * dictionary (a worker): its statements are checked against these instead of the live ones.
+   */
+  accountSnapshot: Account | undefined;
 
   /** `connectionId`: the session's id in the process list (default: the next free one). */
   constructor(db: Database, options: { readonly connectionId?: number } = {}) {
@@ -255,6 +268,11 @@ export class Session {
   query(sql: string, params: readonly unknown[] = []): QueryResult {
     this.#checkOpen();
     if (typeof sql !== 'string') throw new TypeError(`sql must be a string, got ${typeof sql}`);
+    const accountResult = runAccountStatement(sql, this.#accountContext());
+    if (accountResult !== undefined) {
+      this.counters.add('Questions', 1);
+      return accountResult;
+    }
     const stmts = parseSql(analyzeAsExplain(sql), operatorMode(String(this.vars.get('sql_mode'))));
     if (stmts.length === 0)
       throw new SqlError(
@@ -281,11 +299,14 @@ export class Session {
     const stmts = parseSql(sql, operatorMode(String(this.vars.get('sql_mode'))));
     if (stmts.length !== 1)
       throw new SqlError(
-        'ER_UNKNOWN_ERROR',
+        'ER_UNSUPPORTED_PS',
         'This command is not supported in the prepared statement protocol yet',
       );
     const st = stmts[0]!;
     const ph = placeholders(st);
+    // the protocol counts parameters in 16 bits (COM_STMT_PREPARE_OK), as MySQL's limit
+    if (ph.length > MAX_PLACEHOLDERS)
+      throw new SqlError('ER_PS_MANY_PARAM', 'Prepared statement contains too many placeholders');
     const com = comName(st);
     const plans = new Map<string, { c: Compiled; run: RunState }>();
     return {
@@ -306,6 +327,7 @@ export class Session {
       },
       run: (params: readonly unknown[] = []) => {
         this.#checkOpen();
+        if (this.account !== undefined) this.#authorize(st);
         if (params.length !== ph.length)
           throw new SqlError('ER_WRONG_ARGUMENTS', 'Incorrect arguments to EXECUTE');
         let sig = '';
@@ -394,6 +416,8 @@ export class Session {
   }
 
   #execute(st: unknown, sql: string, ph: unknown[], params: readonly unknown[]): QueryResult {
+    // privileges first, as MariaDB: a table the account may not read is 1142 even if it is missing
+    if (this.account !== undefined) this.#authorize(st);
     const run = this.#runState();
     run.params = [...params];
     const tracing = String(this.vars.get('optimizer_trace')).includes('enabled=on') && !isTraceRead(st);
@@ -493,18 +517,41 @@ export class Session {
         if (d !== 0) this.counters.add(name, d);
       }
       if (redo !== null && !this.db.closed) {
-        // a transaction that ended in this statement wrote its commit record; a change outside
-        // any transaction's undo (DDL, ANALYZE) commits as one of its own once no transaction is open
+        // a transaction that ended in this statement committed at its commit mini-transaction; a
+        // change outside any transaction (DDL, ANALYZE) is durable once the log is, to its end
         const trx = this.txn.trx;
         let lsn = trx.commitLsn;
         trx.commitLsn = 0n;
-        if (lsn === 0n && redo.lsn !== lsn0 && !trx.active) lsn = redo.commit(redo.newTrxId());
+        if (lsn === 0n && redo.lsn !== lsn0 && !trx.active) lsn = redo.lsn;
         if (lsn !== 0n) {
           this.lastCommitLsn = lsn;
           if (!this.deferCommitWait) redo.commitSync(lsn);
         }
       }
     }
+  }
+
+  #accountContext(): AccountContext {
+    const accounts = Accounts.of(this.db);
+    return {
+      accounts,
+      worker: this.accountSnapshot !== undefined,
+      name: this.account,
+      account:
+        this.account === undefined
+          ? undefined
+          : (this.accountSnapshot ?? accounts.get(this.account) ?? noPrivileges(this.account)),
+    };
+  }
+
+  /** The privileges the statement needs, checked against the session's account (1142, 1227). */
+  #authorize(st: unknown): void {
+    const name = this.account!;
+    const acc = this.accountSnapshot ?? Accounts.of(this.db).get(name) ?? noPrivileges(name);
+    if (isAdmin(acc)) return;
+    const { needs, admin } = statementNeeds(st, CURRENT_DATABASE);
+    if (admin !== undefined) throw adminDenied(admin);
+    for (const n of needs) if (!holds(acc, n.priv, n.db, n.table)) throw tableDenied(n, name);
   }
 
   #compile(st: unknown, sql: string, ph: unknown[], run: RunState): Compiled {
@@ -616,6 +663,17 @@ export class Session {
     };
   }
 }
+
+/** The database unqualified names are in (a database file holds one). */
+export const CURRENT_DATABASE = 'test';
+
+/** An account that no longer exists (dropped while connected) holds nothing. */
+function noPrivileges(name: AccountName): Account {
+  return { ...name, hash: '', global: [], dbs: {}, tables: {} };
+}
+
+/** The most parameter markers one prepared statement may have (MySQL's UINT16_MAX). */
+const MAX_PLACEHOLDERS = 65535;
 
 /** Whether every variable in `names` still has the value in `values` (same index). */
 function sameValues(

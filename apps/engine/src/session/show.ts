@@ -3,7 +3,6 @@ import { SqlError } from '../sql/errors.js';
 import { bindExpr } from '../plan/bind-expr.js';
 import { Block } from '../plan/bound.js';
 import { bindQuery } from '../plan/select.js';
-import { versionStoreOf } from '../txn/registry.js';
 import { innodbStatusText } from './innodb-status.js';
 import './innodb-status-semaphores.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
@@ -301,7 +300,7 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
           for (const [k, x] of Object.entries(pool)) if (typeof x === 'number') all.set(k, x);
           for (const [k, x] of Object.entries(ctx.db.redoStatus())) all.set(k, x);
           // MariaDB's name: committed writers whose row versions purge has not dropped yet
-          all.set('Innodb_history_list_length', versionStoreOf(ctx.db)?.historyLength ?? 0);
+          all.set('Innodb_history_list_length', ctx.db.historyLength);
           const rows = [...all]
             .filter(([k]) => f(k))
             .sort(([a], [b]) => (a < b ? -1 : 1))

@@ -2,7 +2,7 @@ import type { IndexDef, TableSchema } from '../storage/types.js';
 import type { Table } from '../storage/table.js';
 import { arr, obj, objectName } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { storageError } from './ddl.js';
+import { storageError } from './storage-errors.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 

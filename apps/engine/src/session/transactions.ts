@@ -1,7 +1,7 @@
 import { arr, obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import type { Table } from '../storage/table.js';
-import { txnHooks } from '../txn/hooks.js';
+import { trxHooks } from '../storage/trx-hooks.js';
 import { LockTableFullError } from '../txn/lock-table.js';
 import type { ProcessEntry } from '../txn/process-list.js';
 import { lockTableOf, processListOf } from '../txn/registry.js';
@@ -15,6 +15,7 @@ import {
 import { recordDeadlock } from './innodb-txn-status.js';
 import type { QueryResult } from './result.js';
 import type { Session } from './session.js';
+import { storageError } from './storage-errors.js';
 
 /**
  * Returned instead of a result (thrown) by a server session's statement that met a conflicting
@@ -193,29 +194,44 @@ export class SessionTransactions {
       if (perStatement) trx.closeView();
       trx.ensureView();
     }
-    // what a reader cached from the trees may be stale: other sessions ran statements since
-    trx.store?.touch();
-    const sp = trx.undo.length;
+    const sp = trx.undoNo;
     let res: QueryResult;
     try {
       for (;;) {
-        txnHooks.current = trx;
+        trxHooks.current = trx;
         try {
           res = f();
           break;
         } catch (err) {
-          txnHooks.current = null;
+          trxHooks.current = null;
           const out = this.#failed(err, sp);
           if (out !== RETRY) throw out;
         } finally {
-          txnHooks.current = null;
+          trxHooks.current = null;
         }
       }
     } finally {
       if (perStatement) trx.closeView();
     }
-    if (!trx.explicit) trx.commit();
+    if (!trx.explicit) this.#commit();
     return res;
+  }
+
+  /**
+   * Commits, then — after a transaction that wrote, while purge has work — one purge batch of
+   * `innodb_purge_batch_size` undo pages (InnoDB's purge threads run on their own; here the
+   * committing writer does the work, under the writers' guard on worker threads).
+   */
+  #commit(): void {
+    const trx = this.trx;
+    const wrote = trx.trxUndo.writing;
+    trx.commit();
+    const db = this.session.db;
+    if (wrote && !db.closed && db.historyLength > 0) {
+      const batch = Number(this.session.vars.get('innodb_purge_batch_size'));
+      if (db.writeGuard === null) db.purge(batch);
+      else db.writeGuard(() => db.purge(batch));
+    }
   }
 
   /** A transaction for the statement, if none is open (explicit under autocommit = 0). */
@@ -251,7 +267,7 @@ export class SessionTransactions {
     }
     if (!(err instanceof LockWaitSignal)) {
       if (!trx.explicit) trx.rollback();
-      return err;
+      return storageError(err);
     }
     if (err.deadlock) return this.#deadlocked(err.what);
     if (!this.asyncWaits) {
@@ -336,7 +352,7 @@ export class SessionTransactions {
     if (readOnly !== undefined) trx.readOnly = readOnly;
     this.#begun = true;
     // WITH CONSISTENT SNAPSHOT makes the read view now; only REPEATABLE READ keeps one (as InnoDB)
-    if (consistentSnapshot && trx.isolation === 'REPEATABLE-READ' && trx.store !== null) trx.ensureView();
+    if (consistentSnapshot && trx.isolation === 'REPEATABLE-READ') trx.ensureView();
   }
 
   /** Whether a transaction is open. */
@@ -345,7 +361,7 @@ export class SessionTransactions {
   }
 
   commit(): void {
-    this.trx.commit();
+    this.#commit();
     this.#begun = false;
   }
 
@@ -363,7 +379,7 @@ export class SessionTransactions {
     }
     const key = name.toLowerCase();
     trx.savepoints.delete(key);
-    trx.savepoints.set(key, trx.undo.length);
+    trx.savepoints.set(key, trx.undoNo);
   }
 
   rollbackToSavepoint(name: string): void {
@@ -404,6 +420,7 @@ export class SessionTransactions {
   /** The session closes (or its client went away): roll back, leave the process list. */
   close(): void {
     if (this.trx.active) this.trx.rollback();
+    this.trx.release();
     processListOf(this.session.db).remove(this.entry.id);
   }
 }
@@ -432,13 +449,13 @@ function ddlTables(tag: string, v: unknown): string[] {
 
 /** For DML: the statement's target table takes X locks on every row it reads. */
 export function lockTargetExclusive(table: Table): void {
-  const h = txnHooks.current;
+  const h = trxHooks.current;
   if (h instanceof Transaction) h.exclusiveTable = table.id;
 }
 
 /** For INSERT: the target table's reads (its duplicate checks) are locking reads (S), as InnoDB. */
 export function lockTargetShared(table: Table): void {
-  const h = txnHooks.current;
+  const h = trxHooks.current;
   if (h instanceof Transaction && h.exclusiveTable !== table.id) h.sharedTable = table.id;
 }
 
@@ -451,12 +468,10 @@ export function lockTargetShared(table: Table): void {
  * - INSERT … SELECT, UPDATE, DELETE: the target table's reads lock (dml.ts marks it); the other
  *   tables' reads S-lock under REPEATABLE READ and SERIALIZABLE and are consistent reads under
  *   READ COMMITTED and READ UNCOMMITTED.
- * Without a version store (sessions on worker threads) REPEATABLE READ and READ COMMITTED read
- * as SERIALIZABLE: locking reads.
  */
 function readModeOf(tag: string, v: unknown, trx: Transaction): ReadMode {
   const level = trx.isolation;
-  const consistent = level === 'READ-UNCOMMITTED' || (level !== 'SERIALIZABLE' && trx.store !== null);
+  const consistent = level !== 'SERIALIZABLE';
   if (tag === 'Query') {
     const lt = obj(arr(obj(v).locks)[0] ?? {}).lock_type;
     if (lt === 'Update') return 'X';

@@ -1,38 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { parseAnalyzeList } from './analyze-list.js';
 import { commaJoinUpdate, recognizeStatement, unsupportedStatement } from './mysql-statements.js';
 import { tagOf } from './ast.js';
-import type { SqlError } from './errors.js';
+import { SqlError } from './errors.js';
+import { invalidPreview, invalidTextAt, parkEscapes, unparkEscapes } from './client-text.js';
 import { applyPrecedence, BANG, type OperatorMode } from './precedence.js';
 import { offsetOf, syntaxErrorNear } from './syntax-error.js';
+import { ParserMessage, ParserTrap, wasmParse } from './wasm-parser.js';
 
 /**
  * The one module that knows the parser: `@guanmingchiu/sqlparser-ts` (datafusion-sqlparser-rs as
- * WASM) with the `mysql` dialect. Its WASM is instantiated synchronously on first use (its own
- * `init()` is async; the engine's API is synchronous, like better-sqlite3), so the package's
- * JS glue is loaded directly. Everything else in the engine reads the AST through the narrow
- * interfaces of ast.ts. Swap the parser here.
+ * WASM) with the `mysql` dialect, instantiated synchronously on first use and replaced when a
+ * statement breaks it (wasm-parser.ts). Everything else in the engine reads the AST through the
+ * narrow interfaces of ast.ts. Swap the parser here.
  */
-
-interface WasmGlue {
-  initSync(arg: { module: Uint8Array }): void;
-  parse_sql(dialect: string, sql: string): unknown;
-}
-
-let glue: WasmGlue | undefined;
-
-function load(): WasmGlue {
-  if (glue !== undefined) return glue;
-  const req = createRequire(import.meta.url);
-  const main = req.resolve('@guanmingchiu/sqlparser-ts');
-  const dir = join(dirname(main), '..', 'wasm');
-  const g = req(join(dir, 'sqlparser_rs_wasm.js')) as WasmGlue;
-  g.initSync({ module: readFileSync(join(dir, 'sqlparser_rs_wasm_bg.wasm')) });
-  glue = g;
-  return g;
-}
 
 /**
  * Rewrites applied before parsing, outside quotes and comments, keeping every column in place:
@@ -236,26 +216,37 @@ export function parseSql(sql: string, mode: OperatorMode = DEFAULT_OPERATORS): u
 }
 
 function parseText(sql: string, mode: OperatorMode): unknown[] {
-  const ast = parseTree(sql);
-  applyPrecedence(ast, mode, sql);
-  return ast;
+  const parked = parkEscapes(sql);
+  if (parked === null) {
+    const at = invalidTextAt(sql);
+    throw new SqlError(
+      'ER_INVALID_CHARACTER_STRING',
+      `Invalid utf8mb4 character string: '${invalidPreview(sql, at)}'`,
+    );
+  }
+  const text = parked ?? sql;
+  const tree = parseTree(text);
+  applyPrecedence(tree, mode, text);
+  if (parked !== undefined) unparkEscapes(tree);
+  return tree;
 }
 
 /** The parser's tree, with `!`, MOD and DIV restored where the text was rewritten for it. */
 function parseTree(sql: string): unknown[] {
-  const g = load();
   const bangs: boolean[] = [];
   try {
-    return markBangs(g.parse_sql('mysql', rewrite(sql, false, [], bangs)) as unknown[], bangs);
+    return markBangs(wasmParse(rewrite(sql, false, [], bangs)), bangs);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? e);
+    if (!(e instanceof ParserMessage)) throw parserFailure(e);
+    const msg = e.message;
+    if (/recursion limit exceeded/i.test(msg)) throw tooDeep();
     // The dialect binds DIV more loosely than BETWEEN's bounds (`a BETWEEN b DIV 2 AND c` fails):
     // parse DIV as % (same precedence as in MySQL), then turn those operators back into DIV.
     if (/\bDIV\b/i.test(sql)) {
       const mods: boolean[] = [];
       const bangs2: boolean[] = [];
       try {
-        const ast = g.parse_sql('mysql', rewrite(sql, true, mods, bangs2)) as unknown[];
+        const ast = wasmParse(rewrite(sql, true, mods, bangs2));
         const ops = binaryOps(ast, 'Modulo');
         if (ops.length === mods.length) {
           ops.forEach((o, i) => {
@@ -263,7 +254,8 @@ function parseTree(sql: string): unknown[] {
           });
           return markBangs(ast, bangs2);
         }
-      } catch {
+      } catch (again) {
+        if (!(again instanceof ParserMessage)) throw parserFailure(again);
         // fall through to the first error
       }
     }
@@ -276,9 +268,10 @@ function parseTree(sql: string): unknown[] {
       const bangs4: boolean[] = [];
       try {
         const text = `${doStatement[1]}SELECT${sql.slice(doStatement[0].length)}`;
-        const ast = markBangs(g.parse_sql('mysql', rewrite(text, false, [], bangs4)) as unknown[], bangs4);
+        const ast = markBangs(wasmParse(rewrite(text, false, [], bangs4)), bangs4);
         if (ast.length === 1 && tagOf(ast[0])[0] === 'Query') return [{ Do: tagOf(ast[0])[1] }];
-      } catch {
+      } catch (again) {
+        if (!(again instanceof ParserMessage)) throw parserFailure(again);
         // the first error stands
       }
     }
@@ -286,8 +279,9 @@ function parseTree(sql: string): unknown[] {
     if (update !== undefined) {
       const bangs3: boolean[] = [];
       try {
-        return markBangs(g.parse_sql('mysql', rewrite(update, false, [], bangs3)) as unknown[], bangs3);
-      } catch {
+        return markBangs(wasmParse(rewrite(update, false, [], bangs3)), bangs3);
+      } catch (again) {
+        if (!(again instanceof ParserMessage)) throw parserFailure(again);
         // the first error stands
       }
     }
@@ -304,6 +298,29 @@ function markBangs(ast: unknown[], bangs: readonly boolean[]): unknown[] {
     if (bangs[i]) o.op = BANG;
   });
   return ast;
+}
+
+/**
+ * The parser nests one level per parenthesis, function call, unary operator or subquery, up to
+ * {@link PARSER_DEPTH} levels; past them it stops with its recursion limit. MariaDB's server
+ * parses deeper and stops when its thread stack runs out (1436): both are the same refusal.
+ */
+export const PARSER_DEPTH = 50;
+
+function tooDeep(): SqlError {
+  return new SqlError(
+    'ER_STACK_OVERRUN_NEED_MORE',
+    `Thread stack overrun: the statement nests expressions more than ${PARSER_DEPTH} levels deep`,
+  );
+}
+
+/** A trapped parser (its instance was replaced): a tree too deep for its stack, as 1436. */
+function parserFailure(e: unknown): unknown {
+  if (!(e instanceof ParserTrap)) return e;
+  return new SqlError(
+    'ER_STACK_OVERRUN_NEED_MORE',
+    "Thread stack overrun: the statement's expression tree is too deep for the parser's stack",
+  );
 }
 
 /** MySQL's 1064 text: "… near '<rest of the statement>' at line N", with the parser's position. */

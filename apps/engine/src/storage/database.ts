@@ -1,4 +1,3 @@
-import { recoveredUndoDefault } from './recovered-undo.js';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,8 @@ import {
   FORMAT_VERSION,
   HDR_MAGIC,
   HDR_DATABASE_ID,
+  HDR_FREE_FIRST,
+  HDR_FREE_N,
   HDR_NEXT_INDEX_ID,
   HDR_NEXT_TABLE_ID,
   HDR_PAGE_COUNT,
@@ -32,11 +33,18 @@ import {
   HDR_SYS_INDEXES,
   HDR_SYS_STATS,
   HDR_SYS_TABLES,
+  HDR_TRX_SYS,
   HDR_VERSION,
   MAGIC,
   PAGE_TYPE_DB_HEADER,
   probeHeader,
 } from './header.js';
+import { ExtendingDevice } from './file-extend.js';
+import { freePage, freePageCount } from './fsp.js';
+import { type PurgeBatch, purge } from './purge.js';
+import { TrxSys } from './trx-sys.js';
+import { TrxUndo } from './trx-undo.js';
+import { UndoSpace } from './undo-log.js';
 import { columnKinds } from './row.js';
 import {
   createDurable,
@@ -47,11 +55,11 @@ import {
   newDatabaseId,
   openDurable,
   PageCleaner,
-  type RecoveredUndo,
   type RecoveryReport,
   type RedoLog,
 } from './redo/index.js';
 import { readU64, writeU64 } from './redo/format.js';
+import { NeedsRecoveryError, ReadOnlyFileDevice, readRedoReadOnly } from './read-only.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
 import type { IndexDef, TableSchema } from './types.js';
 import { Session } from '../session/session.js';
@@ -66,10 +74,10 @@ import type { StatisticsSource, TableStatistics } from './statistics.js';
  */
 export interface DatabaseOptions extends DurabilityOptions {
   /**
-   * Called by recovery, once the database is open, for each transaction the log holds undo
-   * records of but no commit record: `records` newest first (apply them in that order).
+   * Rollback segments of a new database (InnoDB's `innodb_rollback_segments` / `innodb_undo_logs`,
+   * 128 in MySQL 5.6; here at most 16). Only when creating. Default 4.
    */
-  readonly onRecoveredUndo?: RecoveredUndo<Database>;
+  readonly innodb_rollback_segments?: number;
   /** `innodb_buffer_pool_size`, bytes. Default 134217728 (128 MiB, MySQL's default). */
   readonly innodb_buffer_pool_size?: number;
   /** `innodb_page_size`, bytes, a power of two 4096–65536; only when creating (a file keeps its own). Default 16384. */
@@ -87,7 +95,26 @@ export interface DatabaseOptions extends DurabilityOptions {
    * behind its inner mutex with 5.1's spin defaults. Default `'atomic'`.
    */
   readonly latches?: 'atomic' | 'legacy';
+  /**
+   * `Database.open` only: read the file and write nothing (InnoDB's `innodb_read_only`). The file
+   * and any redo log are opened read-only; no log or doublewrite file is created, no checkpoint
+   * written, nothing flushed, and `close()` writes nothing. A database that needs crash recovery
+   * (redo to apply, transactions to roll back) is refused (NeedsRecoveryError naming the file):
+   * recovery writes. Changes made
+   * through it stay in the buffer pool; a page that has to be written is an error naming the file.
+   */
+  readonly readOnly?: boolean;
 }
+
+/** What {@link Database} restores when a DDL step fails: its table objects and next ids. */
+interface SavedState {
+  readonly tables: Map<string, Table>;
+  readonly nextTable: number;
+  readonly nextIndex: number;
+}
+
+/** Name prefix of the copy a copying ALTER TABLE builds before swapping it in. */
+export const ALTER_COPY_PREFIX = '#alter-';
 
 /** First index id given to user indexes (1–4 are the dictionary trees). */
 const FIRST_USER_INDEX_ID = 16;
@@ -124,6 +151,12 @@ export class Database implements StatisticsSource {
   readonly redo: RedoLog | null;
   /** What crash recovery did when this database was opened, or null (a clean open). */
   readonly recovery: RecoveryReport | null;
+  /** The undo logs: rollback segments, undo pages, history (undo-log.ts). */
+  readonly undo: UndoSpace;
+  /** Transaction ids, the active list and read views, in shared memory (trx-sys.ts). */
+  readonly trxSys: TrxSys;
+  /** Transactions found active at recovery and rolled back from their undo logs. */
+  recoveredRollbacks = 0;
   readonly #cleaner: PageCleaner | null;
   readonly #tables = new Map<string, Table>();
   #nextTableId: number;
@@ -131,6 +164,8 @@ export class Database implements StatisticsSource {
   #closed = false;
   /** A directory to remove on close ({@link Database.temporary}). */
   #tempDir: string | undefined;
+  /** Opened with `readOnly`: close() writes nothing. */
+  #readOnly = false;
 
   private constructor(
     path: string,
@@ -142,8 +177,12 @@ export class Database implements StatisticsSource {
     store: MtrStore,
     cleaner: PageCleaner | null,
     recovery: RecoveryReport | null,
+    undo: UndoSpace,
+    trxSys: TrxSys,
   ) {
     this.path = path;
+    this.undo = undo;
+    this.trxSys = trxSys;
     this.pool = pool;
     this.device = device;
     this.catalog = catalog;
@@ -160,11 +199,13 @@ export class Database implements StatisticsSource {
   /** Create a new database file. REQUIRES: `path` does not exist or is empty. */
   static create(path: string, options: DatabaseOptions = {}): Database {
     checkPath(path);
+    if (options.readOnly === true)
+      throw new RangeError(`options.readOnly: ${path} cannot be created read-only`);
     if (existsSync(path) && statSync(path).size > 0)
       throw new RangeError(`path: ${path} already exists; open it, or remove it first`);
     const pageSize = checkInnodbPageSize(options.innodb_page_size ?? 16384);
-    const { pool, device, durable } = openPool(path, pageSize, options, true);
-    const store = storeOf(pool, durable);
+    const { pool, device, data, durable } = openPool(path, pageSize, options, true);
+    const store = storeOf(pool, durable, data);
     store.begin();
     let catalog: Catalog;
     try {
@@ -177,14 +218,20 @@ export class Database implements StatisticsSource {
       writeUint32BE(b, base + HDR_PAGE_SIZE, pageSize);
       writeU64(b, base + HDR_DATABASE_ID, durable?.databaseId ?? newDatabaseId());
       setPageType(b, base, PAGE_TYPE_DB_HEADER);
+      writeUint32BE(b, base + HDR_FREE_FIRST, 0xffffffff);
+      writeUint32BE(b, base + HDR_FREE_N, 0);
+      store.markDirty(f);
+      catalog = Catalog.create(durable === null ? pool : store);
+      const trxSysPage = UndoSpace.create(store, options.innodb_rollback_segments ?? 4);
+      writeUint32BE(b, base + HDR_TRX_SYS, trxSysPage);
       store.markDirty(f);
       store.unfix(f, 2);
-      catalog = Catalog.create(durable === null ? pool : store);
     } catch (e) {
       store.rollback();
       throw e;
     }
     store.commit();
+    const { undo, trxSys } = openUndo(store, readTrxSysPage(pool));
     const db = new Database(
       path,
       pool,
@@ -195,6 +242,8 @@ export class Database implements StatisticsSource {
       store,
       cleanerOf(pool, device, durable, options),
       null,
+      undo,
+      trxSys,
     );
     db.#ddl(() => db.#writeHeader());
     if (durable !== null) {
@@ -238,8 +287,8 @@ export class Database implements StatisticsSource {
     checkPath(path);
     if (!existsSync(path)) throw new RangeError(`path: ${path} does not exist`);
     const pageSize = probeHeader(path);
-    const { pool, device, durable, afterLsn } = openPool(path, pageSize, options, false);
-    const store = storeOf(pool, durable);
+    const { pool, device, data, durable, afterLsn, clean } = openPool(path, pageSize, options, false);
+    const store = storeOf(pool, durable, data);
     try {
       const f = pool.fix(0, 0, 1);
       const base = f * pageSize;
@@ -271,6 +320,7 @@ export class Database implements StatisticsSource {
         store.commit();
       }
       const catalog = Catalog.open(durable === null ? pool : store, roots);
+      const { undo, trxSys } = openUndo(store, readTrxSysPage(pool));
       const cleaner = cleanerOf(pool, device, durable, options);
       const db = new Database(
         path,
@@ -282,13 +332,20 @@ export class Database implements StatisticsSource {
         store,
         cleaner,
         durable?.report ?? null,
+        undo,
+        trxSys,
       );
       db.#loadTables();
-      if (durable !== null) db.#afterRecovery(durable, options.onRecoveredUndo);
+      if (options.readOnly === true) db.#openedReadOnly(clean);
+      else {
+        db.#rollbackRecovered();
+        if (durable !== null) db.#afterRecovery(durable);
+        db.#dropOrphans();
+      }
       return db;
     } catch (e) {
       try {
-        durable?.redo.files.close();
+        durable?.redo.close();
         pool.close();
       } catch {
         // the original error matters more
@@ -298,22 +355,35 @@ export class Database implements StatisticsSource {
   }
 
   /**
-   * A Database over a pool that already holds (or can read) the file's pages: `open()` after it
-   * made the pool, and a worker thread attached to a pool another thread created
-   * (storage/attach.ts), each with its own device on the file. Reads the header and the
-   * dictionary through the pool.
+   * A Database in a thread attached to a pool, a redo log and doublewrite batches another thread
+   * opened (storage/attach.ts): `device` is this thread's durable device, `store` its
+   * mini-transactions over the shared log, `cleaner` its (unstarted) page cleaner for the
+   * synchronous flush. Reads the header and the dictionary through the pool.
    */
-  static overPool(path: string, pool: BufferPool, device: PageDevice): Database {
+  static overPool(
+    path: string,
+    pool: BufferPool,
+    device: PageDevice,
+    store: MtrStore,
+    cleaner: PageCleaner,
+    trxSysBuffer: SharedArrayBuffer,
+  ): Database {
+    if (store.redo === null) throw new TypeError('Database.overPool needs a store over the redo log');
+    const undo = new UndoSpace(store, readTrxSysPage(pool));
+    const trxSys = new TrxSys(trxSysBuffer);
+    trxSys.persist = (bound) => undo.writeTrxIdStore(bound);
     const db = new Database(
       path,
       pool,
       device,
-      Catalog.open(pool, readRoots(path, pool).roots),
+      Catalog.open(store, readRoots(path, pool).roots),
       0,
       0,
-      storeOf(pool, null),
+      store,
+      cleaner,
       null,
-      null,
+      undo,
+      trxSys,
     );
     db.reloadDictionary();
     return db;
@@ -365,20 +435,25 @@ export class Database implements StatisticsSource {
           kinds,
         ),
       );
-      this.#tables.set(t.name, new Table(t.id, t.name, t.columns, indexes, t.rows, this.handler, this.store));
+      this.#tables.set(
+        t.name,
+        new Table(t.id, t.name, t.columns, indexes, t.rows, this.handler, this.store, this),
+      );
     }
   }
 
   /**
    * Leaves a pool shared with other threads without flushing anything: closes this thread's
-   * device and gives the pool's thread slot back (the thread that created the pool flushes and
-   * closes the file). For worker threads; the object must not be used afterwards.
+   * device and log file handles and gives the pool's and the log's thread slots back (the thread
+   * that created the pool flushes every page and doublewrite batch, checkpoints and closes the
+   * files). For worker threads; the object must not be used afterwards.
    */
   detachFromPool(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.pool.detach();
     this.device.close();
+    this.redo?.close();
   }
 
   /** Tables in creation order. */
@@ -456,7 +531,7 @@ export class Database implements StatisticsSource {
     this.catalog.putTable(id, schema.name, 0, schema.columns.length);
     for (const [i, c] of schema.columns.entries()) this.catalog.putColumn(id, i, c);
     for (const ix of indexes) this.catalog.putIndex(id, entryOf(ix));
-    const table = new Table(id, schema.name, schema.columns, indexes, 0, this.handler, this.store);
+    const table = new Table(id, schema.name, schema.columns, indexes, 0, this.handler, this.store, this);
     this.#tables.set(schema.name, table);
     this.#writeHeader();
     return table;
@@ -468,10 +543,12 @@ export class Database implements StatisticsSource {
     const t = this.table(name);
     this.#ddl(() => {
       this.catalog.dropTable(t.id);
+      this.#tables.delete(name);
       this.#writeHeader();
     });
     this.statisticsDictionary.forget(t.id);
-    this.#tables.delete(name);
+    // once no dictionary entry names the trees, their pages go to the free list
+    this.#freeTrees([t.primary.tree, ...t.secondary.map((x) => x.tree)]);
   }
 
   /** RENAME TABLE: the same trees under a new name. */
@@ -479,10 +556,6 @@ export class Database implements StatisticsSource {
     this.#checkOpen();
     const old = this.table(from);
     if (this.#tables.has(to)) throw new RangeError(`to: table '${to}' already exists`);
-    this.#ddl(() => {
-      this.catalog.putTable(old.id, to, old.rows, old.columns.length);
-      this.#writeHeader();
-    });
     const table = new Table(
       old.id,
       to,
@@ -491,10 +564,15 @@ export class Database implements StatisticsSource {
       old.rows,
       this.handler,
       this.store,
+      this,
     );
     table.statModifiedCounter = old.statModifiedCounter;
-    this.#tables.delete(from);
-    this.#tables.set(to, table);
+    this.#ddl(() => {
+      this.catalog.putTable(old.id, to, old.rows, old.columns.length);
+      this.#tables.delete(from);
+      this.#tables.set(to, table);
+      this.#writeHeader();
+    });
     return table;
   }
 
@@ -504,10 +582,6 @@ export class Database implements StatisticsSource {
     const old = this.table(tableName);
     const ix = old.index(indexName);
     if (ix.primary) throw new RangeError('indexName: the primary key cannot be dropped');
-    this.#ddl(() => {
-      this.catalog.dropIndex(old.id, ix.id);
-      this.#writeHeader();
-    });
     const table = new Table(
       old.id,
       old.name,
@@ -516,9 +590,15 @@ export class Database implements StatisticsSource {
       old.rows,
       this.handler,
       this.store,
+      this,
     );
     table.statModifiedCounter = old.statModifiedCounter;
-    this.#tables.set(old.name, table);
+    this.#ddl(() => {
+      this.catalog.dropIndex(old.id, ix.id);
+      this.#tables.set(old.name, table);
+      this.#writeHeader();
+    });
+    this.#freeTrees([ix.tree]);
     return table;
   }
 
@@ -533,42 +613,75 @@ export class Database implements StatisticsSource {
   }
 
   /**
-   * CREATE INDEX as one crash-safe step: the index's tree is created and filled by `build` without
-   * redo (InnoDB's bulk index build), written to the data file, and only then entered in the
-   * dictionary by a logged mini-transaction, so a crash leaves the table without the index or with
-   * the whole index. `build` gets the new table object and index (e.g. `buildIndexFromTable`).
-   * Without a redo log this is {@link addIndexDefinition} followed by `build`. A failing build
-   * leaves the table as it was.
+   * CREATE INDEX as one crash-safe step: see {@link alterIndexes}, with one index to add and none
+   * to drop. Returns the new table object.
    */
   addIndex(tableName: string, def: IndexDef, build: (table: Table, index: TableIndex) => void): Table {
+    return this.alterIndexes(tableName, [def], [], (table, added) => build(table, added[0]!));
+  }
+
+  /**
+   * ALTER TABLE's in-place index changes as one step: the trees of `add` are created and filled by
+   * `build` (given the new table object and the new indexes) outside the dictionary — without redo
+   * when there is a log, as InnoDB's bulk index build — then written to the data file, and only
+   * then one logged mini-transaction enters them in the dictionary and removes `drop` (index
+   * names). Until that mtr no reader sees the new trees, and a crash leaves the table with all of
+   * its old indexes or all of the new ones. Any failure (a duplicate key in a UNIQUE build, a full
+   * disk or temp directory, a bad name) leaves the dictionary, this object and the table as they
+   * were. Returns the new table object (the old one must not be used afterwards).
+   */
+  alterIndexes(
+    tableName: string,
+    add: readonly IndexDef[],
+    drop: readonly string[],
+    build: (table: Table, added: readonly TableIndex[]) => void,
+  ): Table {
     this.#checkOpen();
-    if (this.redo === null) {
-      const { table, index } = this.addIndexDefinition(tableName, def);
-      try {
-        build(table, index);
-      } catch (e) {
-        this.dropIndex(tableName, def.name);
-        throw e;
-      }
-      return table;
-    }
     const old = this.table(tableName);
-    const { table, index } = this.store.unlogged(() => {
-      const r = this.#addIndexDefinition(tableName, def, false);
-      build(r.table, r.index);
-      return r;
-    }) as { table: Table; index: TableIndex };
+    const dropped = drop.map((n) => old.index(n));
+    for (const ix of dropped) if (ix.primary) throw new RangeError('drop: the primary key cannot be dropped');
+    const saved = this.#saveState();
+    let table: Table;
+    const added: TableIndex[] = [];
     try {
-      this.pool.flushAll();
+      const define = (): void => {
+        for (const def of add) {
+          const r = this.#addIndexDefinition(tableName, def, false);
+          added.push(r.index);
+        }
+        table = this.table(tableName);
+        if (added.length > 0) build(table, added);
+      };
+      if (this.redo === null) define();
+      else {
+        this.store.unlogged(define);
+        if (added.length > 0) this.pool.flushAll();
+      }
+      const kept = [table!.primary, ...table!.secondary.filter((x) => !dropped.includes(x))];
+      const next = new Table(old.id, old.name, old.columns, kept, old.rows, this.handler, this.store, this);
+      next.statModifiedCounter = old.statModifiedCounter;
       this.#ddl(() => {
-        this.catalog.putIndex(old.id, entryOf(index));
+        for (const ix of added) this.catalog.putIndex(old.id, entryOf(ix));
+        for (const ix of dropped) this.catalog.dropIndex(old.id, ix.id);
+        this.#tables.set(old.name, next);
         this.#writeHeader();
       });
+      this.#freeTrees(dropped.map((x) => x.tree));
+      return next;
     } catch (e) {
-      this.#tables.set(old.name, old);
+      this.#restoreState(saved);
+      // the trees built for nothing are referenced by nobody: their pages are free again (written
+      // first: they were made without redo, so the log cannot rebuild them)
+      try {
+        if (added.length > 0) {
+          this.pool.flushAll();
+          this.#freeTrees(added.map((x) => x.tree));
+        }
+      } catch {
+        // the original error says more; the pages stay unused
+      }
       throw e;
     }
-    return table;
   }
 
   #addIndexDefinition(
@@ -606,6 +719,7 @@ export class Database implements StatisticsSource {
       old.rows,
       this.handler,
       this.store,
+      this,
     );
     table.statModifiedCounter = old.statModifiedCounter;
     this.#tables.set(old.name, table);
@@ -704,32 +818,61 @@ export class Database implements StatisticsSource {
     return this.#ddl(fn);
   }
 
+  /**
+   * Runs `fn` as one mini-transaction. On any error — in `fn`, or the log refusing the mtr at
+   * commit — the pages go back (the mtr's rollback) and so does this object's own state (the
+   * table objects, the next table and index ids): a failed DDL statement leaves the dictionary,
+   * the in-memory objects and the file as they were.
+   */
   #ddl<T>(fn: () => T): T {
     const m = this.store;
+    const saved = this.#saveState();
     m.begin();
     let r: T;
     try {
       r = fn();
     } catch (e) {
       m.rollback();
+      this.#restoreState(saved);
       throw e;
     }
-    m.commit();
+    try {
+      m.commit();
+    } catch (e) {
+      this.#restoreState(saved);
+      throw e;
+    }
     return r;
   }
 
+  #saveState(): SavedState {
+    return { tables: new Map(this.#tables), nextTable: this.#nextTableId, nextIndex: this.#nextIndexId };
+  }
+
+  #restoreState(s: SavedState): void {
+    // cached statistics of table objects made by the failed step go with them
+    for (const t of this.#tables.values())
+      if (s.tables.get(t.name) !== t) this.statisticsDictionary.forget(t.id);
+    this.#tables.clear();
+    for (const [k, v] of s.tables) this.#tables.set(k, v);
+    this.#nextTableId = s.nextTable;
+    this.#nextIndexId = s.nextIndex;
+  }
+
   /**
-   * Makes every change so far a committed transaction: a commit record, then what
-   * `innodb_flush_log_at_trx_commit` promises (1: the log is fsynced before this returns).
-   * Returns the commit LSN (0n without a redo log). Direct `Table` calls are committed by this,
-   * by {@link flush} and by {@link close}; SQL statements in autocommit commit themselves.
+   * Makes every change so far durable as `innodb_flush_log_at_trx_commit` promises (1: the log is
+   * fsynced to its current end before this returns). Returns that LSN (0n without a redo log).
+   * Direct `Table` calls outside a transaction are made durable by this, by {@link flush} and by
+   * {@link close}; SQL transactions commit themselves.
    */
   commit(): bigint {
     this.#checkOpen();
     const r = this.redo;
     if (r === null) return 0n;
-    const lsn = r.commit(r.newTrxId());
-    r.commitSync(lsn);
+    const lsn = r.lsn;
+    // 2: written to the OS now, fsynced once a second; 1: written and fsynced now
+    if (r.flushLogAtTrxCommit === 2) r.write();
+    else r.commitSync(lsn);
     return lsn;
   }
 
@@ -747,6 +890,10 @@ export class Database implements StatisticsSource {
   /** {@link Database.flush}, then close the pool and the file. */
   close(): void {
     if (this.#closed) return;
+    if (this.#readOnly) {
+      this.abandon();
+      return;
+    }
     try {
       this.flush();
       // Everything is written and the row counts are stored: a clean checkpoint at the end.
@@ -757,7 +904,7 @@ export class Database implements StatisticsSource {
       this.#closed = true;
       this.#cleaner?.stop();
       this.pool.close();
-      this.redo?.files.close();
+      this.redo?.close();
     } finally {
       this.#closed = true;
       this.#removeTemp();
@@ -769,26 +916,108 @@ export class Database implements StatisticsSource {
     return this.#cleaner;
   }
 
-  /**
-   * After recovery applied the redo: row counts from the trees, the undo of transactions that did
-   * not commit, a checkpoint, and the page cleaner.
-   */
-  #afterRecovery(d: DurableOpen, given: RecoveredUndo<Database> | undefined): void {
-    const redo = d.redo;
-    const onUndo = given ?? recoveredUndoDefault.apply;
-    if (d.uncommitted.size > 0) {
-      for (const [trx, recs] of d.uncommitted) {
-        if (onUndo !== undefined) onUndo(trx, [...recs].reverse(), this);
-        redo.commit(trx);
-      }
-      redo.flushSync();
-    }
+  /** After recovery applied the redo: row counts from the trees, a checkpoint, and the page cleaner. */
+  #afterRecovery(d: DurableOpen): void {
     // Row counts are stored at flush and close; after a crash the trees are the truth.
     if (!d.clean) {
-      for (const t of this.#tables.values()) t.rows = t.primary.tree.stats().records;
+      for (const t of this.#tables.values()) {
+        const s = t.primary.tree.stats();
+        t.rows = s.records - s.deletedRecords;
+      }
     }
     this.#cleaner?.checkpoint();
     this.#cleaner?.start();
+  }
+
+  /**
+   * Rolls back every transaction whose undo log is still in a rollback segment slot — active when
+   * the database was last closed or crashed (`trx_rollback_or_clean_recovered`): its records are
+   * applied to the tables newest first, then its logs are freed. Committed transactions' logs are
+   * in the history lists and stay there for purge.
+   */
+  #rollbackRecovered(): void {
+    const logs = this.undo.activeLogs();
+    if (logs.length === 0) return;
+    const byTrx = new Map<number, typeof logs>();
+    for (const l of logs) byTrx.set(l.trxId, [...(byTrx.get(l.trxId) ?? []), l]);
+    const slot = this.trxSys.allocateSlot();
+    try {
+      for (const [trxId, own] of byTrx) {
+        const t = new TrxUndo(this, slot);
+        t.adopt(trxId, own);
+        t.rollback();
+        this.recoveredRollbacks++;
+      }
+    } finally {
+      this.trxSys.freeSlot(slot);
+    }
+  }
+
+  /** The table with id `id`, or undefined (a table dropped since). */
+  tableById(id: number): Table | undefined {
+    for (const t of this.#tables.values()) if (t.id === id) return t;
+    return undefined;
+  }
+
+  /**
+   * One purge batch (see purge.ts): removes delete-marked records and old secondary entries, and
+   * frees undo logs, of transactions every read view sees, up to `maxPages` undo pages
+   * (`innodb_purge_batch_size`, 300 in MySQL 5.6). REQUIRES: no other writer runs meanwhile.
+   */
+  purge(maxPages = 300): PurgeBatch {
+    this.#checkOpen();
+    return purge(this, this.trxSys.purgeLimit(), maxPages);
+  }
+
+  /** Undo logs waiting for purge (`History list length`, `Innodb_history_list_length`). */
+  get historyLength(): number {
+    return this.trxSys.historyLength;
+  }
+
+  /** Pages on the file's free list (dropped tables and indexes, freed undo pages). */
+  get freePages(): number {
+    return freePageCount(this.store);
+  }
+
+  /**
+   * Hands every page of `trees` to the free list, 64 pages per mini-transaction (a dropped table's
+   * or index's, after the dictionary no longer names it; `fseg_free_step`).
+   */
+  #freeTrees(trees: readonly { pages(): number[] }[]): void {
+    const pages: number[] = [];
+    for (const t of trees) pages.push(...t.pages());
+    for (let i = 0; i < pages.length; i += 64) {
+      const chunk = pages.slice(i, i + 64);
+      this.#ddl(() => {
+        for (const p of chunk) freePage(this.store, p);
+      });
+    }
+  }
+
+  /**
+   * Drops what an interrupted copying ALTER TABLE left: its copy (`#alter-<table>`) is complete
+   * only once the statement's last mini-transaction swaps it in, so one found at open is a
+   * crash's leftover (InnoDB drops its `#sql-` tables at startup the same way).
+   */
+  /**
+   * The end of a read-only open, which rolls back, purges and drops nothing (all of that writes):
+   * a transaction left active in the undo logs is refused (it needs a read-write open first);
+   * after an unclean shutdown with nothing to redo, the row counts come from the trees, in memory.
+   */
+  #openedReadOnly(clean: boolean): void {
+    this.#readOnly = true;
+    const active = this.undo.activeLogs().length;
+    if (active > 0)
+      throw new NeedsRecoveryError(this.path, `has ${active} transaction undo log(s) to roll back`);
+    if (!clean)
+      for (const t of this.#tables.values()) {
+        const s = t.primary.tree.stats();
+        t.rows = s.records - s.deletedRecords;
+      }
+  }
+
+  #dropOrphans(): void {
+    for (const t of this.tables()) if (t.name.startsWith(ALTER_COPY_PREFIX)) this.dropTable(t.name);
   }
 
   #removeTemp(): void {
@@ -806,7 +1035,7 @@ export class Database implements StatisticsSource {
       this.device.close();
     } finally {
       try {
-        this.redo?.files.close();
+        this.redo?.close();
       } finally {
         this.#removeTemp();
       }
@@ -859,13 +1088,24 @@ function openPool(
   pageSize: number,
   options: DatabaseOptions,
   create: boolean,
-): { pool: BufferPool; device: PageDevice; durable: DurableOpen | null; afterLsn: bigint } {
-  const file = new FileDevice(path, { pageSize, create });
-  const data: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data');
+): {
+  pool: BufferPool;
+  device: PageDevice;
+  data: ExtendingDevice;
+  durable: DurableOpen | null;
+  afterLsn: bigint;
+  clean: boolean;
+} {
+  const readOnly = options.readOnly === true && !create;
+  const file = readOnly ? new ReadOnlyFileDevice(path, pageSize) : new FileDevice(path, { pageSize, create });
+  const raw: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data');
+  const data = new ExtendingDevice(raw, path);
   let durable: DurableOpen | null = null;
   let afterLsn = 0n;
+  let clean = true;
   try {
-    if (options.redo === false) {
+    if (readOnly) ({ end: afterLsn, clean } = readRedoReadOnly(path, pageSize));
+    else if (options.redo === false) {
       if (!create) afterLsn = dropCleanRedo(path, pageSize);
     } else
       durable = create
@@ -886,13 +1126,16 @@ function openPool(
     ...(options.latches === undefined ? {} : { latches: options.latches }),
     device,
   });
-  return { pool, device, durable, afterLsn };
+  return { pool, device, data, durable, afterLsn, clean };
 }
 
 /** The mini-transaction store over the pool; the pool's LSN continues from the log's. */
-function storeOf(pool: BufferPool, durable: DurableOpen | null): MtrStore {
+function storeOf(pool: BufferPool, durable: DurableOpen | null, data: ExtendingDevice | null): MtrStore {
   if (durable !== null) pool.advanceLsn(durable.redo.lsn - 1n);
-  return new MtrStore(pool, durable?.redo ?? null);
+  const store = new MtrStore(pool, durable?.redo ?? null);
+  if (data !== null) store.reserve = (pages) => data.extender.ensure(pages);
+  store.reuse = true;
+  return store;
 }
 
 function cleanerOf(
@@ -961,4 +1204,25 @@ function readRoots(
   pool.unfix(f, 1);
   if (!magicOk) throw new NotADatabaseError(path, 'page 0 changed while opening');
   return { roots, nextTable, nextIndex };
+}
+
+/** The TRX_SYS page number from page 0. */
+function readTrxSysPage(pool: BufferPool): number {
+  const f = pool.fix(0, 0, 1);
+  const page = readUint32BE(pool.bytes, f * pool.pageSize + HDR_TRX_SYS);
+  pool.unfix(f, 1);
+  return page;
+}
+
+/**
+ * The undo space over `store` and a transaction system whose ids continue past every id the file
+ * may hold: the TRX_SYS bound (raised before any id beyond it is used) and any id a log names.
+ */
+function openUndo(store: MtrStore, trxSysPage: number): { undo: UndoSpace; trxSys: TrxSys } {
+  const undo = new UndoSpace(store, trxSysPage);
+  const next = Math.max(undo.readTrxIdStore(), undo.maxTrxIdInLogs() + 1, 1);
+  const trxSys = new TrxSys(undefined, undefined, next);
+  trxSys.persist = (bound) => undo.writeTrxIdStore(bound);
+  trxSys.historyAdd(undo.historyLength());
+  return { undo, trxSys };
 }

@@ -19,9 +19,12 @@ import { FormatVersionError, NotADatabaseError } from './errors.js';
  * | 74 | 4 | next index id |
  * | 78 | 4 | pages in the file when the header was last written (at every flush and close) |
  * | 82 | 8 | database identity: random at creation; the redo log files carry it (0: none yet) |
+ * | 90 | 4 | the TRX_SYS page (transaction ids, rollback segments; see undo-format.ts) |
+ * | 94 | 4 | first page of the free list (fsp.ts), 0xFFFFFFFF or 0: none |
+ * | 98 | 4 | pages on the free list |
  */
 export const MAGIC: Uint8Array = new TextEncoder().encode('ENGINEKT');
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 export const HDR_MAGIC: number = FIL_PAGE_DATA;
 export const HDR_VERSION: number = FIL_PAGE_DATA + 8;
 export const HDR_PAGE_SIZE: number = FIL_PAGE_DATA + 12;
@@ -33,6 +36,9 @@ export const HDR_NEXT_TABLE_ID: number = FIL_PAGE_DATA + 32;
 export const HDR_NEXT_INDEX_ID: number = FIL_PAGE_DATA + 36;
 export const HDR_PAGE_COUNT: number = FIL_PAGE_DATA + 40;
 export const HDR_DATABASE_ID: number = FIL_PAGE_DATA + 44;
+export const HDR_TRX_SYS: number = FIL_PAGE_DATA + 52;
+export const HDR_FREE_FIRST: number = FIL_PAGE_DATA + 56;
+export const HDR_FREE_N: number = FIL_PAGE_DATA + 60;
 /** Page type stamped on page 0 (InnoDB's FIL_PAGE_TYPE_FSP_HDR is 8). */
 export const PAGE_TYPE_DB_HEADER = 8;
 

@@ -5,10 +5,12 @@ import {
   fieldEnd,
   isNullTag,
 } from '@enginekit/btree-sampler';
+import { keyText } from './key-text.js';
 import { ExternalSorter } from '@enginekit/merge-sort-index';
 import { DuplicateEntryError } from './errors.js';
 import type { RowBuffer } from './row.js';
 import type { Table, TableIndex } from './table.js';
+import type { ColumnType } from './types.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -106,7 +108,11 @@ function uniqueChecker(table: Table, ix: TableIndex): (k: Uint8Array) => void {
     }
     const prefix = k.subarray(0, end);
     if (have && !nulls && compareKeys(prefix, prev) === 0)
-      throw new DuplicateEntryError(table.name, ix.name, Buffer.from(prefix).toString('hex'));
+      throw new DuplicateEntryError(
+        table.name,
+        ix.name,
+        keyText(typesOf(table, ix.columns), ix.codec.decode(prefix)),
+      );
     prev = prefix.slice();
     have = true;
   };
@@ -212,7 +218,8 @@ export class TableLoader {
   /** Add one row. */
   add(row: RowBuffer): void {
     const t = this.table;
-    const value = t.codec.encode(row);
+    // a loaded row is a version every transaction sees (DB_TRX_ID 0, no undo)
+    const value = t.clusteredValue(row);
     const pk = t.primary.encoder.encode(row);
     if (pk.length + value.length > this.#max)
       throw new RangeError(`row of ${t.name} takes ${pk.length + value.length} bytes, at most ${this.#max}`);
@@ -259,7 +266,11 @@ export class TableLoader {
     const c = this.#lastLen < 0 ? 1 : compareSlab(key, this.#last, 0, this.#lastLen);
     if (c === 0) {
       const t = this.table;
-      throw new DuplicateEntryError(t.name, 'PRIMARY', t.primary.codec.decode(key).join('-'));
+      throw new DuplicateEntryError(
+        t.name,
+        'PRIMARY',
+        keyText(typesOf(t, t.primary.columns), t.primary.codec.decode(key)),
+      );
     }
     if (c > 0) {
       this.#bulk.add(key, val);
@@ -285,7 +296,11 @@ export class TableLoader {
           for (const m of this.#mirrors) m.index.tree.insert(k, EMPTY);
         } catch (e) {
           if (e instanceof DuplicateKeyError)
-            throw new DuplicateEntryError(t.name, 'PRIMARY', t.primary.codec.decode(k).join('-'));
+            throw new DuplicateEntryError(
+              t.name,
+              'PRIMARY',
+              keyText(typesOf(t, t.primary.columns), t.primary.codec.decode(k)),
+            );
           throw e;
         }
         this.lateRows++;
@@ -321,9 +336,18 @@ function compareSlab(a: Uint8Array, b: Uint8Array, off: number, len: number): nu
 }
 
 function dupOf(t: Table, row: RowBuffer): DuplicateEntryError {
-  const shown = t.primary.columns.map((c) => {
-    const v = row.get(c);
-    return v instanceof Uint8Array ? new TextDecoder().decode(v) : String(v);
-  });
-  return new DuplicateEntryError(t.name, 'PRIMARY', shown.join('-'));
+  const cols = t.primary.columns;
+  return new DuplicateEntryError(
+    t.name,
+    'PRIMARY',
+    keyText(
+      typesOf(t, cols),
+      cols.map((c) => row.get(c)),
+    ),
+  );
+}
+
+/** The column types of `columns` (row positions) of `t`. */
+function typesOf(t: Table, columns: readonly number[]): ColumnType[] {
+  return columns.map((c) => t.columns[c]!.type);
 }

@@ -3,10 +3,15 @@ import {
   compareKeys,
   DuplicateKeyError,
   fieldEnd,
+  isDeleteMarked,
   KeyCodec,
   type KeyValue,
   KeyWriter,
+  pageBaseOf,
+  pageMaxTrxId,
 } from '@enginekit/btree-sampler';
+import { CorruptionError } from '@enginekit/buffer-pool';
+import { keyText } from './key-text.js';
 import { DuplicateEntryError, NoSuchObjectError } from './errors.js';
 import {
   H_DELETE,
@@ -23,11 +28,31 @@ import {
 import { doubleKeyBytes, keyIsValue, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
+import type { ReadView } from './read-view.js';
+import { trxHooks } from './trx-hooks.js';
+import type { TrxSys } from './trx-sys.js';
 import type { FieldValue, StoredColumn } from './types.js';
-import { type ConsistentRead, txnHooks } from '../txn/hooks.js';
-import { UNDO_DELETE, UNDO_INSERT, UNDO_UPDATE } from '../txn/undo-log.js';
+import {
+  HIDDEN_BYTES,
+  readU48,
+  recordRollPtr,
+  recordTrxId,
+  ROLL_PTR_NONE,
+  rollPtrIsInsert,
+  UNDO_DEL_MARK_REC,
+  UNDO_INSERT_REC,
+  UNDO_UPD_DEL_REC,
+  UNDO_UPD_EXIST_REC,
+  type UndoRecord,
+  writeHidden,
+} from './undo-format.js';
+import { LOG_ACTIVE, LOG_GONE, type UndoSpace } from './undo-log.js';
 
 const EMPTY = new Uint8Array(0);
+/** A cached "the view sees no version of this record". */
+const NOT_SEEN = new Uint8Array(0);
+/** Entries of a table's version cache before it starts over. */
+const SEEN_CACHE = 4096;
 const TEXT_ENCODER = new TextEncoder();
 
 /** One B+tree of a table, as the catalog describes it. */
@@ -66,18 +91,42 @@ export interface KeyRange {
   readonly unique: boolean;
 }
 
+/** What a table's versions need of its database: the undo logs and the transaction system. */
+export interface Mvcc {
+  readonly undo: UndoSpace;
+  readonly trxSys: TrxSys;
+}
+
+/** What a reader's visit of one index entry answered: stop, go on, or the entry was not visible. */
+const VISIT_STOP = 0;
+const VISIT_NEXT = 1;
+const VISIT_SKIP = 2;
+type Visit = typeof VISIT_STOP | typeof VISIT_NEXT | typeof VISIT_SKIP;
+
 /**
  * A table: a clustered B+tree keyed by the primary key whose records hold the whole row, and one
  * B+tree per secondary index whose entries are (secondary key, primary key) with an empty value,
  * as InnoDB. Every write keeps all trees consistent; a duplicate primary or unique key throws
  * {@link DuplicateEntryError} before anything changes.
  *
- * Not thread-safe: one writer at a time (the engine is single-threaded here).
+ * Versions, as InnoDB's: a clustered record's value starts with DB_TRX_ID and DB_ROLL_PTR
+ * (undo-format.ts). A write inside a transaction (`trxHooks.current` set) logs its undo first —
+ * the previous version, in the transaction's undo log pages — and the new version points to it;
+ * a delete only sets the delete mark, on the clustered record and on every secondary entry; an
+ * update that changes a secondary key delete-marks the old entry and adds the new one; an insert
+ * over a delete-marked record of the same key takes that record over. Purge removes delete-marked
+ * records and entries once no read view needs them ({@link purgeChange}); a rollback undoes a
+ * change from its undo record ({@link undoChange}).
  *
- * While a statement of a transaction runs, `txnHooks.current` is set: every row read or written
- * through these methods is locked first and every write logs its undo (see src/txn). A
- * consistent read of a table other writers have row versions of is answered by the hooks'
- * reader instead (`consistent`, asked once per read call; null is the fast path).
+ * A consistent read (the hooks give a read view) sees, of each clustered record, the version its
+ * view sees, built back from the undo chain (`row_vers_build_for_consistent_read`); a secondary
+ * entry is trusted as it is when its page's PAGE_MAX_TRX_ID is older than every transaction the
+ * view does not see, and otherwise checked against the visible version of its clustered record
+ * (`lock_sec_rec_cons_read_sees`, `row_sel_sec_rec_is_for_clust_rec`). Other reads see the latest
+ * versions and pass over delete-marked ones.
+ *
+ * Writers are serialized by the caller (one writer per table at a time); readers may run on other
+ * threads meanwhile (page latches keep them from seeing a half-made page).
  */
 export class Table {
   readonly id: number;
@@ -86,7 +135,7 @@ export class Table {
   readonly codec: RowCodec;
   readonly primary: TableIndex;
   readonly secondary: readonly TableIndex[];
-  /** Rows, kept exact by every write and stored in SYS_TABLES on flush. */
+  /** Rows (not delete-marked), kept exact by every write and stored in SYS_TABLES on flush. */
   rows: number;
   /**
    * `stat_modified_counter`: rows inserted, deleted, or updated in an indexed column since the
@@ -98,8 +147,12 @@ export class Table {
   readonly #stats: HandlerStats;
   /** Each row operation is one mini-transaction of this store (null: no redo, as before). */
   readonly #mtr: MtrStore | null;
+  /** Undo logs and transaction ids (null: a table without versions, such as a loader's side file). */
+  readonly #mvcc: Mvcc | null;
   readonly #row: RowBuffer;
   readonly #old: RowBuffer;
+  /** Versions are decoded here to encode their index entries. */
+  readonly #ver: RowBuffer;
   /** Rebuilds the primary key carried by a secondary entry. */
   readonly #pk = new KeyWriter(256);
   /** Row buffers of index reads, by nesting depth. */
@@ -108,6 +161,18 @@ export class Table {
   readonly #prefixValues: KeyValue[] = [];
   /** Where #encodeKey writes a key before copying it out. */
   readonly #keyScratch = new Uint8Array(1024);
+  /** The row of the version {@link #see} found: bytes, offset, length. */
+  #vsrc: Uint8Array = EMPTY;
+  #voff = 0;
+  #vlen = 0;
+  /**
+   * Versions built for one read view: the newest record's roll pointer → the version the view
+   * sees (or {@link NOT_SEEN}). Safe while the view is open: the undo records it needed belong to
+   * transactions it does not see, which purge keeps until the view closes; a record changed since
+   * has a new roll pointer.
+   */
+  readonly #seen = new Map<number, Uint8Array>();
+  #seenView: ReadView | null = null;
   #depth = 0;
 
   constructor(
@@ -118,6 +183,7 @@ export class Table {
     rows: number,
     stats: HandlerStats,
     mtr: MtrStore | null = null,
+    mvcc: Mvcc | null = null,
   ) {
     this.id = id;
     this.name = name;
@@ -130,11 +196,22 @@ export class Table {
     this.rows = rows;
     this.#stats = stats;
     this.#mtr = mtr !== null && mtr.redo !== null ? mtr : null;
+    this.#mvcc = mvcc;
     this.#row = new RowBuffer(columns, this.codec.kinds);
     this.#old = new RowBuffer(columns, this.codec.kinds);
     // lookup() takes key values; only a primary key without collated text or BIGINT UNSIGNED has
     // the same values in its rows (storage/row-key.ts)
     this.#plainPk = primary.columns.every((c) => keyIsValue(columns[c]!));
+    this.#ver = new RowBuffer(columns, this.codec.kinds);
+  }
+
+  /** The mini-transaction store and versions this table writes with (a copy of a table keeps them). */
+  get mtrStore(): MtrStore | null {
+    return this.#mtr;
+  }
+
+  get mvcc(): Mvcc | null {
+    return this.#mvcc;
   }
 
   readonly #plainPk: boolean;
@@ -159,65 +236,28 @@ export class Table {
     return i;
   }
 
+  /**
+   * A clustered record's value for `row`: DB_TRX_ID `trxId`, DB_ROLL_PTR `roll`, then the row
+   * (a new array). Loaders write `clusteredValue(row)`: a version every transaction sees.
+   */
+  clusteredValue(row: RowBuffer, trxId = 0, roll: number = ROLL_PTR_NONE): Uint8Array {
+    const value = this.codec.encode(row);
+    const out = new Uint8Array(HIDDEN_BYTES + value.length);
+    writeHidden(out, 0, trxId, roll);
+    out.set(value, HIDDEN_BYTES);
+    return out;
+  }
+
   // ---------------------------------------------------------------- writes
 
-  /**
-   * Insert a row (a {@link RowBuffer} or convenience values in column order). With a redo log the
-   * row and all its index entries are one mini-transaction: all of it or none survives a crash,
-   * and an error leaves every tree as it was.
-   */
-  insert(values: RowBuffer | readonly FieldValue[]): void {
+  /** Runs one row operation's tree changes as one mini-transaction (none without a redo log). */
+  #inMtr<T>(fn: () => T): T {
     const m = this.#mtr;
-    if (m === null) {
-      this.#insert(values);
-      return;
-    }
+    if (m === null) return fn();
     m.begin();
+    let r: T;
     try {
-      this.#insert(values);
-    } catch (e) {
-      m.rollback();
-      throw e;
-    }
-    m.commit();
-  }
-
-  #insert(values: RowBuffer | readonly FieldValue[]): void {
-    const row = this.#toRow(values, this.#row);
-    const value = this.codec.encode(row);
-    const pk = this.primary.encoder.encode(row);
-    this.#checkSizes(row, pk.length + value.length);
-    const h = txnHooks.current;
-    // the duplicate check runs under the new row's X lock
-    if (h !== null) h.write(this, pk);
-    for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, null);
-    try {
-      this.primary.tree.insert(pk, value);
-    } catch (e) {
-      if (e instanceof DuplicateKeyError) throw this.#dup(this.primary, row);
-      throw e;
-    }
-    for (const ix of this.secondary) ix.tree.insert(ix.encoder.encode(row), EMPTY);
-    this.rows++;
-    this.statModifiedCounter++;
-    this.changes++;
-    this.#stats.counts[H_WRITE]!++;
-    if (h !== null) h.logUndo(this, UNDO_INSERT, pk, EMPTY);
-  }
-
-  /** Delete the row with this primary key (values of the PK columns, in PK order); one mtr. */
-  delete(pkValues: readonly FieldValue[]): boolean {
-    return this.deleteKey(this.#pkFromValues(pkValues));
-  }
-
-  /** Delete the row whose clustered key (the encoded primary key) is `pk`; one mtr. */
-  deleteKey(pk: Uint8Array): boolean {
-    const m = this.#mtr;
-    if (m === null) return this.#deleteKey(pk);
-    m.begin();
-    let r: boolean;
-    try {
-      r = this.#deleteKey(pk);
+      r = fn();
     } catch (e) {
       m.rollback();
       throw e;
@@ -226,20 +266,154 @@ export class Table {
     return r;
   }
 
-  #deleteKey(pk: Uint8Array): boolean {
-    const h = txnHooks.current;
+  /**
+   * Insert a row (a {@link RowBuffer} or convenience values in column order). With a redo log the
+   * row and all its index entries are one mini-transaction (its undo record another, before it):
+   * all of it or none survives a crash, and an error leaves every tree as it was.
+   */
+  insert(values: RowBuffer | readonly FieldValue[]): void {
+    const row = this.#toRow(values, this.#row);
+    const pk = this.primary.encoder.encode(row).slice();
+    const value = this.codec.encode(row).slice();
+    this.#checkSizes(row, pk.length + HIDDEN_BYTES + value.length);
+    const h = trxHooks.current;
+    // the duplicate checks run under the new row's X lock
     if (h !== null) h.write(this, pk);
+    for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, null);
+    const old = this.primary.tree.getRecord(pk);
+    if (old !== undefined && !old.deleted) throw this.#dup(this.primary, row);
+    const undo = h === null || this.#mvcc === null ? null : h.undo();
+    if (undo === null && old !== undefined) this.#removeNow(pk, old.value);
+    let trxId = 0;
+    let roll = ROLL_PTR_NONE;
+    if (undo !== null) {
+      trxId = undo.id();
+      roll =
+        old === undefined
+          ? undo.logInsert(this, pk)
+          : undo.logModify(
+              this,
+              UNDO_UPD_DEL_REC,
+              pk,
+              true,
+              recordTrxId(old.value, 0),
+              recordRollPtr(old.value, 0),
+              old.value,
+              HIDDEN_BYTES,
+              old.value.length - HIDDEN_BYTES,
+            );
+    }
+    const full = new Uint8Array(HIDDEN_BYTES + value.length);
+    writeHidden(full, 0, trxId, roll);
+    full.set(value, HIDDEN_BYTES);
+    const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
+    this.#inMtr(() => {
+      if (undo !== null && old !== undefined) {
+        // an insert over a delete-marked record of the same key takes it over
+        // (row_ins_clust_index_entry_by_modify); its old entries stay delete-marked
+        this.primary.tree.update(pk, full);
+        this.primary.tree.setDeleteMark(pk, undefined, false);
+      } else {
+        try {
+          this.primary.tree.insert(pk, full);
+        } catch (e) {
+          if (e instanceof DuplicateKeyError) throw this.#dup(this.primary, row);
+          throw e;
+        }
+      }
+      for (const [i, ix] of this.secondary.entries()) this.#addEntry(ix, entries[i]!, trxId);
+    });
+    this.rows++;
+    this.statModifiedCounter++;
+    this.changes++;
+    this.#stats.counts[H_WRITE]!++;
+  }
+
+  /**
+   * Adds a secondary entry: a delete-marked one with the same bytes (an older version of the row
+   * had this key) is unmarked instead (`row_ins_sec_index_entry_by_modify`).
+   */
+  #addEntry(ix: TableIndex, entry: Uint8Array, trxId: number): void {
+    try {
+      ix.tree.insert(entry, EMPTY, trxId);
+    } catch (e) {
+      if (!(e instanceof DuplicateKeyError)) throw e;
+      const r = ix.tree.getRecord(entry);
+      if (r === undefined || !r.deleted)
+        throw new CorruptionError(
+          this.name,
+          0,
+          ix.tree.rootPage,
+          `index ${ix.name} already holds an entry being added`,
+        );
+      ix.tree.setDeleteMark(entry, EMPTY, false, trxId);
+    }
+  }
+
+  /**
+   * Removes a delete-marked record and its delete-marked entries at once (a write outside any
+   * transaction over a version nobody can need any more: a loader, the dictionary).
+   */
+  #removeNow(pk: Uint8Array, value: Uint8Array): void {
+    const row = this.#ver;
+    this.codec.decode(value, HIDDEN_BYTES, value.length - HIDDEN_BYTES, row);
+    this.#inMtr(() => {
+      for (const ix of this.secondary) ix.tree.delete(ix.encoder.encode(row), EMPTY);
+      this.primary.tree.delete(pk);
+    });
+  }
+
+  /** Delete the row with this primary key (values of the PK columns, in PK order). */
+  delete(pkValues: readonly FieldValue[]): boolean {
+    return this.deleteKey(this.#pkFromValues(pkValues));
+  }
+
+  /**
+   * Delete the row whose clustered key (the encoded primary key) is `pk`: inside a transaction a
+   * delete mark on the record and its entries (after the undo record); outside, a removal.
+   */
+  deleteKey(pk: Uint8Array): boolean {
+    const key = pk.slice();
+    const h = trxHooks.current;
+    if (h !== null) h.write(this, key);
     this.#stats.counts[H_READ_KEY]!++;
-    const old = this.primary.tree.get(pk);
-    if (old === undefined) return false;
-    this.codec.decode(old, 0, old.length, this.#old);
-    for (const ix of this.secondary) ix.tree.delete(ix.encoder.encode(this.#old), EMPTY);
-    this.primary.tree.delete(pk);
+    const old = this.primary.tree.getRecord(key);
+    if (old === undefined || old.deleted) return false;
+    const row = this.#old;
+    this.codec.decode(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES, row);
+    const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
+    const undo = h === null || this.#mvcc === null ? null : h.undo();
+    if (undo === null) {
+      this.#inMtr(() => {
+        for (const [i, ix] of this.secondary.entries()) ix.tree.delete(entries[i]!, EMPTY);
+        this.primary.tree.delete(key);
+      });
+    } else {
+      const trxId = undo.id();
+      const roll = undo.logModify(
+        this,
+        UNDO_DEL_MARK_REC,
+        key,
+        false,
+        recordTrxId(old.value, 0),
+        recordRollPtr(old.value, 0),
+        old.value,
+        HIDDEN_BYTES,
+        old.value.length - HIDDEN_BYTES,
+      );
+      const marked = old.value.slice();
+      writeHidden(marked, 0, trxId, roll);
+      this.#inMtr(() => {
+        this.primary.tree.update(key, marked);
+        this.primary.tree.setDeleteMark(key, undefined, true);
+        for (const [i, ix] of this.secondary.entries())
+          ix.tree.setDeleteMark(entries[i]!, EMPTY, true, trxId);
+      });
+    }
     this.rows--;
     this.statModifiedCounter++;
     this.changes++;
     this.#stats.counts[H_DELETE]!++;
-    if (h !== null) h.logUndo(this, UNDO_DELETE, pk, old);
     return true;
   }
 
@@ -251,100 +425,422 @@ export class Table {
     return this.updateKey(this.#pkFromValues(pkValues), values);
   }
 
-  /** {@link Table.update} of the row whose clustered key is `pk`; one mtr. */
+  /**
+   * {@link Table.update} of the row whose clustered key is `pk`. Inside a transaction the record is
+   * updated in place after its undo record (`row_upd_clust_rec`), a changed secondary key is
+   * delete-marked and the new one added; a changed primary key is a delete mark of the old record
+   * and an insert of the new one (`row_upd_clust_rec_by_insert`).
+   */
   updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
-    const m = this.#mtr;
-    if (m === null) return this.#updateKey(pk, values);
-    m.begin();
-    let r: boolean;
-    try {
-      r = this.#updateKey(pk, values);
-    } catch (e) {
-      m.rollback();
-      throw e;
-    }
-    m.commit();
-    return r;
-  }
-
-  #updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
     const oldPk = pk.slice();
-    const h = txnHooks.current;
+    const h = trxHooks.current;
     if (h !== null) h.write(this, oldPk);
     this.#stats.counts[H_READ_KEY]!++;
-    const oldValue = this.primary.tree.get(oldPk);
-    if (oldValue === undefined) return false;
-    const old = this.#old;
-    this.codec.decode(oldValue, 0, oldValue.length, old);
+    const old = this.primary.tree.getRecord(oldPk);
+    if (old === undefined || old.deleted) return false;
+    const oldRow = this.#old;
+    this.codec.decode(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES, oldRow);
     const row = this.#toRow(values, this.#row);
     const newPk = this.primary.encoder.encode(row).slice();
     const newValue = this.codec.encode(row).slice();
-    this.#checkSizes(row, newPk.length + newValue.length);
-    const pkChanged = compareKeys(oldPk, newPk) !== 0;
-    if (pkChanged && h !== null) h.write(this, newPk);
-    if (pkChanged && this.primary.tree.get(newPk) !== undefined) throw this.#dup(this.primary, row);
+    this.#checkSizes(row, newPk.length + HIDDEN_BYTES + newValue.length);
+    const undo = h === null || this.#mvcc === null ? null : h.undo();
+    if (compareKeys(oldPk, newPk) !== 0) {
+      if (h !== null) h.write(this, newPk);
+      const clash = this.primary.tree.getRecord(newPk);
+      if (clash !== undefined && !clash.deleted) throw this.#dup(this.primary, row);
+      for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, oldPk);
+      // the new row's values survive the delete below (it reuses the old-row buffer only)
+      const keep = row === this.#row ? this.#copyRow(row) : row;
+      this.#deleteForUpdate(oldPk, old.value, oldRow, undo);
+      this.#insertForUpdate(newPk, keep, undo, clash);
+      this.statModifiedCounter++;
+      this.#stats.counts[H_UPDATE]!++;
+      this.changes++;
+      return true;
+    }
     const changes: Array<[TableIndex, Uint8Array, Uint8Array]> = [];
     for (const ix of this.secondary) {
-      const before = ix.encoder.encode(old).slice();
+      const before = ix.encoder.encode(oldRow).slice();
       const after = ix.encoder.encode(row).slice();
       if (compareKeys(before, after) === 0) continue;
       if (ix.unique) this.#checkUnique(ix, row, oldPk);
       changes.push([ix, before, after]);
     }
-    if (pkChanged) {
-      this.primary.tree.delete(oldPk);
-      this.primary.tree.insert(newPk, newValue);
-    } else this.primary.tree.update(oldPk, newValue);
-    for (const [ix, before, after] of changes) {
-      ix.tree.delete(before, EMPTY);
-      ix.tree.insert(after, EMPTY);
+    let trxId = 0;
+    let roll = ROLL_PTR_NONE;
+    if (undo !== null) {
+      trxId = undo.id();
+      roll = undo.logModify(
+        this,
+        UNDO_UPD_EXIST_REC,
+        oldPk,
+        false,
+        recordTrxId(old.value, 0),
+        recordRollPtr(old.value, 0),
+        old.value,
+        HIDDEN_BYTES,
+        old.value.length - HIDDEN_BYTES,
+      );
     }
+    const full = new Uint8Array(HIDDEN_BYTES + newValue.length);
+    writeHidden(full, 0, trxId, roll);
+    full.set(newValue, HIDDEN_BYTES);
+    this.#inMtr(() => {
+      this.primary.tree.update(oldPk, full);
+      for (const [ix, before, after] of changes) {
+        if (undo === null) {
+          ix.tree.delete(before, EMPTY);
+          ix.tree.insert(after, EMPTY, 0);
+        } else {
+          ix.tree.setDeleteMark(before, EMPTY, true, trxId);
+          this.#addEntry(ix, after, trxId);
+        }
+      }
+    });
     // row_update_for_mysql counts an UPDATE only when it changes an ordering field of some index
-    if (pkChanged || changes.length > 0) this.statModifiedCounter++;
+    if (changes.length > 0) this.statModifiedCounter++;
     this.#stats.counts[H_UPDATE]!++;
     this.changes++;
-    if (h !== null) h.logUndo(this, UNDO_UPDATE, newPk, oldValue);
     return true;
+  }
+
+  #copyRow(row: RowBuffer): RowBuffer {
+    const copy = this.newRow();
+    copy.setAll(row.toArray());
+    return copy;
+  }
+
+  /** The first half of a primary-key change: the old record goes (delete mark, or removal outside a transaction). */
+  #deleteForUpdate(
+    pk: Uint8Array,
+    value: Uint8Array,
+    oldRow: RowBuffer,
+    undo: ReturnType<NonNullable<typeof trxHooks.current>['undo']> | null,
+  ): void {
+    const entries = this.secondary.map((ix) => ix.encoder.encode(oldRow).slice());
+    if (undo === null) {
+      this.#inMtr(() => {
+        for (const [i, ix] of this.secondary.entries()) ix.tree.delete(entries[i]!, EMPTY);
+        this.primary.tree.delete(pk);
+      });
+      return;
+    }
+    const trxId = undo.id();
+    const roll = undo.logModify(
+      this,
+      UNDO_DEL_MARK_REC,
+      pk,
+      false,
+      recordTrxId(value, 0),
+      recordRollPtr(value, 0),
+      value,
+      HIDDEN_BYTES,
+      value.length - HIDDEN_BYTES,
+    );
+    const marked = value.slice();
+    writeHidden(marked, 0, trxId, roll);
+    this.#inMtr(() => {
+      this.primary.tree.update(pk, marked);
+      this.primary.tree.setDeleteMark(pk, undefined, true);
+      for (const [i, ix] of this.secondary.entries()) ix.tree.setDeleteMark(entries[i]!, EMPTY, true, trxId);
+    });
+  }
+
+  /** The second half of a primary-key change: the new record (over a delete-marked one with its key, if any). */
+  #insertForUpdate(
+    pk: Uint8Array,
+    row: RowBuffer,
+    undo: ReturnType<NonNullable<typeof trxHooks.current>['undo']> | null,
+    old: { value: Uint8Array; deleted: boolean } | undefined,
+  ): void {
+    const value = this.codec.encode(row).slice();
+    if (undo === null && old !== undefined) this.#removeNow(pk, old.value);
+    let trxId = 0;
+    let roll = ROLL_PTR_NONE;
+    if (undo !== null) {
+      trxId = undo.id();
+      roll =
+        old === undefined
+          ? undo.logInsert(this, pk)
+          : undo.logModify(
+              this,
+              UNDO_UPD_DEL_REC,
+              pk,
+              true,
+              recordTrxId(old.value, 0),
+              recordRollPtr(old.value, 0),
+              old.value,
+              HIDDEN_BYTES,
+              old.value.length - HIDDEN_BYTES,
+            );
+    }
+    const full = new Uint8Array(HIDDEN_BYTES + value.length);
+    writeHidden(full, 0, trxId, roll);
+    full.set(value, HIDDEN_BYTES);
+    const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
+    this.#inMtr(() => {
+      if (undo !== null && old !== undefined) {
+        this.primary.tree.update(pk, full);
+        this.primary.tree.setDeleteMark(pk, undefined, false);
+      } else this.primary.tree.insert(pk, full);
+      for (const [i, ix] of this.secondary.entries()) this.#addEntry(ix, entries[i]!, trxId);
+    });
+  }
+
+  // ---------------------------------------------------------------- rollback and purge
+
+  /**
+   * Undoes one change of transaction `trxId` from its undo record `rec` (at roll pointer `roll`),
+   * as InnoDB's row_undo_ins / row_undo_mod: an insert is removed with its entries; an update or
+   * a delete mark puts the previous version back (its DB_TRX_ID, DB_ROLL_PTR and delete mark) and
+   * its entries as they were. A change that never reached the tree (its mini-transaction failed
+   * or was lost in a crash) is recognized by the record's roll pointer and passed over, so this
+   * can run again on the same record. Runs outside any transaction's hooks.
+   */
+  undoChange(rec: UndoRecord, roll: number, trxId: number): void {
+    const pk = rec.key;
+    const cur = this.primary.tree.getRecord(pk);
+    if (cur === undefined) return;
+    if (recordTrxId(cur.value, 0) !== trxId || recordRollPtr(cur.value, 0) !== roll) return;
+    const now = this.#ver;
+    this.codec.decode(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES, now);
+    const nowEntries = this.secondary.map((ix) => ix.encoder.encode(now).slice());
+    if (rec.type === UNDO_INSERT_REC) {
+      this.#inMtr(() => {
+        for (const [i, ix] of this.secondary.entries()) ix.tree.delete(nowEntries[i]!, EMPTY);
+        this.primary.tree.delete(pk);
+      });
+      if (!cur.deleted) this.rows--;
+      this.changes++;
+      return;
+    }
+    const prev = this.#old;
+    this.codec.decode(rec.oldRow, 0, rec.oldRow.length, prev);
+    const prevEntries = this.secondary.map((ix) => ix.encoder.encode(prev).slice());
+    const restored = new Uint8Array(HIDDEN_BYTES + rec.oldRow.length);
+    writeHidden(restored, 0, rec.oldTrxId, rec.oldRollPtr);
+    restored.set(rec.oldRow, HIDDEN_BYTES);
+    // which of the current entries an older version still has (they stay, delete-marked)
+    const kept = this.secondary.map((ix, i) =>
+      compareKeys(nowEntries[i]!, prevEntries[i]!) === 0
+        ? true
+        : this.#versionsHaveEntry(ix, nowEntries[i]!, restored, rec.oldDeleted),
+    );
+    this.#inMtr(() => {
+      this.primary.tree.update(pk, restored);
+      this.primary.tree.setDeleteMark(pk, undefined, rec.oldDeleted);
+      for (const [i, ix] of this.secondary.entries()) {
+        const nowE = nowEntries[i]!;
+        const prevE = prevEntries[i]!;
+        if (compareKeys(nowE, prevE) !== 0) {
+          if (kept[i]) ix.tree.setDeleteMark(nowE, EMPTY, true);
+          else ix.tree.delete(nowE, EMPTY);
+        }
+        ix.tree.setDeleteMark(prevE, EMPTY, rec.oldDeleted);
+      }
+    });
+    if (cur.deleted && !rec.oldDeleted) this.rows++;
+    else if (!cur.deleted && rec.oldDeleted) this.rows--;
+    this.changes++;
+  }
+
+  /**
+   * Purges one undo record of a committed transaction `trxId` every read view sees
+   * (`row_purge`): a delete-marked record still as that transaction left it goes, with its
+   * entries; after an update, the entries of the previous version that no version still needs
+   * go. Can run again on the same record.
+   */
+  purgeChange(rec: UndoRecord, trxId: number): void {
+    if (rec.type === UNDO_INSERT_REC) return;
+    const pk = rec.key;
+    const prev = this.#old;
+    this.codec.decode(rec.oldRow, 0, rec.oldRow.length, prev);
+    const prevEntries = this.secondary.map((ix) => ix.encoder.encode(prev).slice());
+    const cur = this.primary.tree.getRecord(pk);
+    if (
+      rec.type === UNDO_DEL_MARK_REC &&
+      cur !== undefined &&
+      cur.deleted &&
+      recordTrxId(cur.value, 0) === trxId
+    ) {
+      // the row was deleted and nobody can see it any more: its record and entries go
+      const now = this.#ver;
+      this.codec.decode(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES, now);
+      const nowEntries = this.secondary.map((ix) => ix.encoder.encode(now).slice());
+      this.#inMtr(() => {
+        for (const [i, ix] of this.secondary.entries()) {
+          const r = ix.tree.getRecord(nowEntries[i]!);
+          if (r !== undefined && r.deleted) ix.tree.delete(nowEntries[i]!, EMPTY);
+        }
+        this.primary.tree.delete(pk);
+      });
+      return;
+    }
+    // an update (or a delete since taken over): entries of the previous version that the
+    // record's versions no longer have go
+    for (const [i, ix] of this.secondary.entries()) {
+      const e = prevEntries[i]!;
+      const r = ix.tree.getRecord(e);
+      if (r === undefined || !r.deleted) continue;
+      if (cur !== undefined && this.#versionsHaveEntry(ix, e, cur.value, cur.deleted)) continue;
+      this.#inMtr(() => ix.tree.delete(e, EMPTY));
+    }
+  }
+
+  /**
+   * Whether a version of the clustered record whose newest version is `value` (delete-marked:
+   * `deleted`) that some read view may still see has the secondary entry `entry`
+   * (`row_vers_old_has_index_entry`): the versions are walked back through the undo chain while
+   * their transaction is active or newer than purge's limit.
+   */
+  #versionsHaveEntry(ix: TableIndex, entry: Uint8Array, value: Uint8Array, deleted: boolean): boolean {
+    const mvcc = this.#mvcc;
+    const row = this.#ver;
+    let bytes = value;
+    let off = HIDDEN_BYTES;
+    let del = deleted;
+    let trx = recordTrxId(value, 0);
+    let roll = recordRollPtr(value, 0);
+    const limit = mvcc === null ? 0 : mvcc.trxSys.purgeLimit();
+    for (;;) {
+      if (!del) {
+        this.codec.decode(bytes, off, bytes.length - off, row);
+        if (compareKeys(ix.encoder.encode(row), entry) === 0) return true;
+      }
+      if (mvcc === null || trx === 0 || rollPtrIsInsert(roll)) return false;
+      const status = mvcc.undo.logStatus(roll, trx);
+      // a version by a transaction every view sees is the oldest any view needs
+      if (status === LOG_GONE || (status !== LOG_ACTIVE && status < limit)) return false;
+      const rec = mvcc.undo.readAt(roll, trx);
+      if (rec === null) return false;
+      bytes = rec.oldRow;
+      off = 0;
+      del = rec.oldDeleted;
+      trx = rec.oldTrxId;
+      roll = rec.oldRollPtr;
+    }
+  }
+
+  // ---------------------------------------------------------------- versions a read sees
+
+  /**
+   * Finds the version of the clustered record `b[ko, ko+kl)` → `b[vo, vo+vl)` that `view` sees
+   * (null: the latest one that is not delete-marked), leaving its row in #vsrc/#voff/#vlen.
+   * Returns false when the read sees no row there. The undo chain is read only when the
+   * record's transaction is one the view does not see.
+   */
+  #see(b: Uint8Array, ko: number, vo: number, vl: number, view: ReadView | null): boolean {
+    const del = isDeleteMarked(b, ko);
+    if (view === null || view.sees(readU48(b, vo))) {
+      if (del) return false;
+      this.#vsrc = b;
+      this.#voff = vo + HIDDEN_BYTES;
+      this.#vlen = vl - HIDDEN_BYTES;
+      return true;
+    }
+    const mvcc = this.#mvcc!;
+    const trx = readU48(b, vo);
+    const roll = recordRollPtr(b, vo);
+    // The same record version read again under the same view (a secondary index holds one entry
+    // per version of its key, each sent to this record) resolves from the cache.
+    if (this.#seenView !== view) {
+      this.#seenView = view;
+      this.#seen.clear();
+    }
+    const first = roll;
+    const hit = this.#seen.get(first);
+    if (hit !== undefined) {
+      if (hit === NOT_SEEN) return false;
+      this.#vsrc = hit;
+      this.#voff = 0;
+      this.#vlen = hit.length;
+      return true;
+    }
+    const found = this.#seeOlder(trx, roll, view, mvcc.undo);
+    if (this.#seen.size >= SEEN_CACHE) this.#seen.clear();
+    this.#seen.set(first, found ? this.#vsrc.subarray(this.#voff, this.#voff + this.#vlen) : NOT_SEEN);
+    return found;
+  }
+
+  /** Follows the roll pointers from (trx, roll) to the first version `view` sees. */
+  #seeOlder(trx: number, roll: number, view: ReadView, undo: UndoSpace): boolean {
+    let del: boolean;
+    for (;;) {
+      if (rollPtrIsInsert(roll)) return false;
+      const rec = undo.readAt(roll, trx);
+      if (rec === null)
+        throw new CorruptionError(
+          this.name,
+          0,
+          this.primary.tree.rootPage,
+          `the undo record of a version by transaction ${trx} a read view needs is gone`,
+        );
+      trx = rec.oldTrxId;
+      roll = rec.oldRollPtr;
+      del = rec.oldDeleted;
+      if (view.sees(trx)) {
+        if (del) return false;
+        this.#vsrc = rec.oldRow;
+        this.#voff = 0;
+        this.#vlen = rec.oldRow.length;
+        return true;
+      }
+    }
+  }
+
+  /** The view this read of the table uses (null: the latest versions). */
+  #view(): ReadView | null {
+    const h = trxHooks.current;
+    return h === null || this.#mvcc === null ? null : h.view(this);
   }
 
   // ---------------------------------------------------------------- reads
 
   /** The row with this primary key as convenience values, or undefined. */
   get(pkValues: readonly FieldValue[]): FieldValue[] | undefined {
-    const pk = this.#pkFromValues(pkValues);
-    const h = txnHooks.current;
-    const cr = h === null ? null : h.consistent(this);
-    if (cr !== null) return cr.get(this, pk);
-    if (h !== null) h.read(this, pk, 0, pk.length);
+    const pk = this.#pkFromValues(pkValues).slice();
+    const h = trxHooks.current;
+    const view = this.#view();
+    if (h !== null && view === null) h.read(this, pk, 0, pk.length);
     this.#stats.counts[H_READ_KEY]!++;
-    const v = this.primary.tree.get(pk);
-    if (v === undefined) return undefined;
-    const row = this.newRow();
-    this.codec.decode(v, 0, v.length, row);
-    return row.toArray();
+    let out: FieldValue[] | undefined;
+    this.primary.tree.forEachRangeRaw(pk, null, (b, ko, kl, vo, vl) => {
+      if (kl === pk.length && startsWith(b, ko, kl, pk) && this.#see(b, ko, vo, vl, view)) {
+        const row = this.newRow();
+        this.codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
+        out = row.toArray();
+      }
+      return false;
+    });
+    return out;
   }
 
   /**
    * Full table scan in primary-key order (Handler_read_first once, Handler_read_rnd_next per row and once more for the end,
    * as MySQL counts an InnoDB table scan). `fn` gets one reused {@link RowBuffer} whose text
    * fields view the page: read it during the call only, do not write the table. Return false to
-   * stop. Returns the rows visited.
+   * stop. Returns the rows visited. Rows the read does not see (delete-marked, or newer than its
+   * view with no older version) are passed over without a call.
    */
   scan(fn: (row: RowBuffer) => boolean | undefined): number {
-    const cr = txnHooks.current?.consistent(this) ?? null;
-    if (cr !== null) return cr.scan(this, fn);
     const row = this.newRow();
     const counts = this.#stats.counts;
     counts[H_READ_FIRST]!++;
     const codec = this.codec;
-    const h = txnHooks.current;
+    const h = trxHooks.current;
+    const view = this.#view();
+    const locking = h !== null && view === null;
     // raw: the row is decoded straight from the pool's bytes, nothing is created per row
     let stopped = false;
-    const n = this.primary.tree.forEachRangeRaw(null, null, (b, ko, kl, vo, vl) => {
+    let n = 0;
+    this.primary.tree.forEachRangeRaw(null, null, (b, ko, kl, vo, vl) => {
+      if (locking) h.read(this, b, ko, kl);
+      if (!this.#see(b, ko, vo, vl, view)) return true;
       counts[H_READ_RND_NEXT]!++;
       counts[H_ROWS_READ]!++;
-      if (h !== null) h.read(this, b, ko, kl);
-      codec.decode(b, vo, vl, row);
+      n++;
+      codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
       if (fn(row) === false) {
         stopped = true;
         return false;
@@ -384,12 +880,11 @@ export class Table {
       values.length = 0;
     }
     const eqRef = ix.unique && prefix.length >= ix.columns.length;
-    // a full primary key is locked whether or not the row exists: a reader waits for a writer
-    // that deleted it
-    const h = txnHooks.current;
-    const cr = h === null ? null : h.consistent(this);
-    if (cr !== null) return cr.lookup(this, ix, lo, ix.primary && prefix.length === ix.columns.length, fn);
-    if (h !== null && ix.primary && prefix.length === ix.columns.length) h.read(this, lo, 0, lo.length);
+    // a full primary key is locked whether or not the row exists: a locking reader waits for a
+    // writer that deleted it
+    const h = trxHooks.current;
+    if (h !== null && this.#view() === null && ix.primary && prefix.length === ix.columns.length)
+      h.read(this, lo, 0, lo.length);
     return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn);
   }
 
@@ -419,8 +914,6 @@ export class Table {
       hiKey = this.#encodeKey(ix, one);
     }
     one.length = 0;
-    const cr = txnHooks.current?.consistent(this) ?? null;
-    if (cr !== null) return cr.range(this, ix, loKey, skipEqual, hiKey, hiInclusive, fn);
     let started = false;
     return this.#walk(
       ix,
@@ -521,8 +1014,8 @@ export class Table {
     onRefill: () => void,
   ): number {
     const ix = this.index(indexName);
-    // a consistent read of versioned rows reads in index order (range merges the versions)
-    if (ix.primary || (txnHooks.current?.consistent(this) ?? null) !== null)
+    // a consistent read reads in index order (each entry checked against its row's versions)
+    if (ix.primary || this.#view() !== null)
       return this.range(indexName, lo, loInclusive, hi, hiInclusive, fn);
     const counts = this.#stats.counts;
     const c0 = ix.entryColumns[0];
@@ -543,22 +1036,24 @@ export class Table {
     let found = false;
     let go: boolean | undefined;
     const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
-      if (kl === pk.length && startsWith(b, ko, kl, pk)) {
+      if (kl === pk.length && startsWith(b, ko, kl, pk) && this.#see(b, ko, vo, vl, null)) {
         found = true;
-        codec.decode(b, vo, vl, row);
+        codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
         go = fn(row);
       }
       return false;
     };
+    const h = trxHooks.current;
     const drain = (): boolean => {
       keys.sort(compareKeys);
       for (const k of keys) {
         pk = k;
         found = false;
+        if (h !== null) h.read(this, pk, 0, pk.length);
+        clustered.forEachRangeRaw(pk, null, fetch);
+        if (!found) continue;
         counts[H_READ_RND]!++;
         counts[H_ROWS_READ]!++;
-        clustered.forEachRangeRaw(pk, null, fetch);
-        if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
         n++;
         if (go === false) return false;
       }
@@ -585,6 +1080,7 @@ export class Table {
             return false;
           }
         }
+        if (isDeleteMarked(b, ko)) return true;
         const k = this.#pkOfEntry(ix, b, ko, kl).slice();
         if (bytes + k.length + 8 > bufferBytes && keys.length > 0) {
           if (!drain()) {
@@ -607,26 +1103,27 @@ export class Table {
 
   /**
    * The primary keys of the secondary entries whose key starts with `prefix` (the first stage of a
-   * rowid-ordered lookup): `fn` gets a view of each (copy it to keep it). Handler_read_key once,
-   * Handler_read_next per further step, the one that ends the range included.
+   * rowid-ordered lookup), of the rows the read sees: `fn` gets a view of each (copy it to keep
+   * it). Handler_read_key once, Handler_read_next per further step, the one that ends the range
+   * included.
    */
   prefixRowids(indexName: string, prefix: readonly FieldValue[], fn: (pk: Uint8Array) => void): number {
     const ix = this.index(indexName);
     const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
-    const cr = txnHooks.current?.consistent(this) ?? null;
-    if (cr !== null) return cr.prefixRowids(this, ix, lo, fn);
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
+    const view = this.#view();
     let n = 0;
-    let steps = 0;
     let ended = false;
-    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl) => {
-      if (steps > 0) counts[H_READ_NEXT]!++;
-      steps++;
+    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl, vo, vl) => {
       if (!startsWith(b, ko, kl, lo)) {
+        if (n > 0) counts[H_READ_NEXT]!++;
         ended = true;
         return false;
       }
+      if (ix.primary ? !this.#see(b, ko, vo, vl, view) : !this.#secondarySees(ix, b, ko, kl, view, null))
+        return true;
+      if (n > 0) counts[H_READ_NEXT]!++;
       n++;
       fn(ix.primary ? b.slice(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl));
       return true;
@@ -635,25 +1132,29 @@ export class Table {
     return n;
   }
 
-  /** The row with this encoded primary key (as {@link prefixRowids} gives it): Handler_read_rnd. */
+  /**
+   * The row with this encoded primary key (as {@link prefixRowids} gives it), the version the read
+   * sees: Handler_read_rnd. Returns `fn`'s answer; undefined without a call when the read sees no
+   * row there (a row deleted, or changed by a transaction the read does not see, since its id was
+   * taken).
+   */
   fetchRowid(pk: Uint8Array, fn: (row: RowBuffer) => boolean | undefined): boolean | undefined {
-    const cr = txnHooks.current?.consistent(this) ?? null;
-    if (cr !== null) return cr.fetchRowid(this, pk, fn);
+    const h = trxHooks.current;
+    const view = this.#view();
+    if (h !== null && view === null) h.read(this, pk, 0, pk.length);
     const counts = this.#stats.counts;
-    counts[H_READ_RND]!++;
-    counts[H_ROWS_READ]!++;
     const depth = this.#depth++;
     const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
     // a reused buffer: another reader of this table (a subquery) may have narrowed it
     row.wantOnly(null);
     const codec = this.codec;
-    let found = false;
     let go: boolean | undefined;
     try {
       this.primary.tree.forEachRangeRaw(pk, null, (b, ko, kl, vo, vl) => {
-        if (kl === pk.length && startsWith(b, ko, kl, pk)) {
-          found = true;
-          codec.decode(b, vo, vl, row);
+        if (kl === pk.length && startsWith(b, ko, kl, pk) && this.#see(b, ko, vo, vl, view)) {
+          counts[H_READ_RND]!++;
+          counts[H_ROWS_READ]!++;
+          codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
           go = fn(row);
         }
         return false;
@@ -661,14 +1162,13 @@ export class Table {
     } finally {
       this.#depth--;
     }
-    if (!found) throw new RangeError(`a row id of ${this.name} points at a missing row`);
     return go;
   }
 
   /**
    * Walk an index from `from`: `inRange` says whether an entry belongs (`'skip'`: not yet, go on).
-   * Calls `fn` per row (read in place from the page, secondary entries through the clustered
-   * index). Returns the rows visited.
+   * Calls `fn` per row the read sees (read in place from the page, secondary entries through the
+   * clustered index). Returns the rows visited.
    */
   #walk(
     ix: TableIndex,
@@ -690,6 +1190,11 @@ export class Table {
     }
   }
 
+  /**
+   * Counts as MySQL's handler calls do: Handler_read_key once, Handler_read_next per further row
+   * returned and once for the call that finds the end (none after an eq_ref's row, none after a
+   * stop); entries the read does not see take no call of their own.
+   */
   #walkWith(
     ix: TableIndex,
     from: Uint8Array,
@@ -702,19 +1207,20 @@ export class Table {
     counts[H_READ_KEY]!++;
     const read = this.#entryReader(ix, row, fn, false);
     let n = 0;
-    let steps = 0;
     let ended = false;
     ix.tree.forEachRangeRaw(from, null, (b, ko, kl, vo, vl) => {
       const r = inRange(b, ko, kl);
       if (r === 'skip') return true;
-      if (n > 0 || steps > 0) counts[H_READ_NEXT]!++;
-      steps++;
       if (!r) {
+        if (n > 0) counts[H_READ_NEXT]!++;
         ended = true;
         return false;
       }
+      const v = read(b, ko, kl, vo, vl);
+      if (v === VISIT_SKIP) return true;
+      if (n > 0) counts[H_READ_NEXT]!++;
       n++;
-      if (read(b, ko, kl, vo, vl) === false) {
+      if (v === VISIT_STOP) {
         ended = true;
         return false;
       }
@@ -780,22 +1286,12 @@ export class Table {
     fullScan = false,
   ): number {
     const ix = this.index(indexName);
-    const cr = txnHooks.current?.consistent(this) ?? null;
-    if (cr !== null)
-      return this.#consistentRanges(cr, ix, ranges, check, (row) => fn(indexOnly ? null : row));
     const depth = this.#depth++;
     const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
     // a reused buffer: another reader of this table (a subquery) may have narrowed it
     row.wantOnly(null);
     try {
-      const read = this.#entryReader(ix, row, fn, indexOnly);
-      return this.#eachInRanges(
-        ix,
-        ranges,
-        check,
-        fullScan,
-        (b, ko, kl, vo, vl) => read(b, ko, kl, vo, vl) !== false,
-      );
+      return this.#eachInRanges(ix, ranges, check, fullScan, this.#entryReader(ix, row, fn, indexOnly));
     } finally {
       this.#depth--;
     }
@@ -814,87 +1310,119 @@ export class Table {
     fn: (pk: Uint8Array) => boolean | undefined,
   ): number {
     const ix = this.index(indexName);
-    const cr = txnHooks.current?.consistent(this) ?? null;
-    if (cr !== null) {
-      const enc = this.primary.encoder;
-      return this.#consistentRanges(cr, ix, ranges, check, (row) => fn(enc.encode(row)));
-    }
-    return this.#eachInRanges(
-      ix,
-      ranges,
-      check,
-      false,
-      (b, ko, kl) => fn(ix.primary ? b.subarray(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl)) !== false,
-    );
+    const view = this.#view();
+    return this.#eachInRanges(ix, ranges, check, false, (b, ko, kl, vo, vl) => {
+      if (ix.primary) {
+        if (!this.#see(b, ko, vo, vl, view)) return VISIT_SKIP;
+        return fn(b.subarray(ko, ko + kl)) === false ? VISIT_STOP : VISIT_NEXT;
+      }
+      if (!this.#secondarySees(ix, b, ko, kl, view, null)) return VISIT_SKIP;
+      return fn(this.#pkOfEntry(ix, b, ko, kl)) === false ? VISIT_STOP : VISIT_NEXT;
+    });
   }
 
   /**
-   * What a read does with each index entry it returns: count Innodb_rows_read, take the row's
-   * lock (a transaction's read hook), and give `fn` the row, decoded in place from a clustered
-   * entry or from the clustered record a secondary entry points to (read while its page is
-   * fixed: no copy). With `indexOnly`, `fn` gets null and no row is fetched (the primary key of a
-   * secondary entry is rebuilt only for the lock). Returns `fn`'s answer.
+   * What a read does with each index entry in its range: pass over what it does not see, take
+   * the row's lock (a locking read), count Innodb_rows_read, and give `fn` the row — decoded in
+   * place from the clustered record or the version its view sees, or from the clustered record a
+   * secondary entry points to. With `indexOnly`, `fn` gets null and no row is fetched unless the
+   * entry's page holds changes the view may not see (then its row's version decides).
    */
   #entryReader<R extends RowBuffer | null>(
     ix: TableIndex,
     row: RowBuffer,
     fn: (row: R) => boolean | undefined,
     indexOnly: boolean,
-  ): (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => boolean | undefined {
+  ): (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => Visit {
     const counts = this.#stats.counts;
     const codec = this.codec;
-    const clustered = this.primary.tree;
-    const h = txnHooks.current;
+    const h = trxHooks.current;
+    const view = this.#view();
+    const locking = h !== null && view === null;
     const give = fn as (row: RowBuffer | null) => boolean | undefined;
-    let pk: Uint8Array = EMPTY;
-    let found = false;
-    let go: boolean | undefined;
-    // the first clustered entry >= pk is the row when its key equals pk
-    const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
-      if (kl === pk.length && startsWith(b, ko, kl, pk)) {
-        found = true;
-        codec.decode(b, vo, vl, row);
-        go = give(row);
-      }
-      return false;
-    };
     return (b, ko, kl, vo, vl) => {
-      counts[H_ROWS_READ]!++;
       if (ix.primary) {
-        if (h !== null) h.read(this, b, ko, kl);
-        if (indexOnly) return give(null);
-        codec.decode(b, vo, vl, row);
-        return give(row);
+        if (locking) h.read(this, b, ko, kl);
+        if (!this.#see(b, ko, vo, vl, view)) return VISIT_SKIP;
+        counts[H_ROWS_READ]!++;
+        if (indexOnly) return give(null) === false ? VISIT_STOP : VISIT_NEXT;
+        codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
+        return give(row) === false ? VISIT_STOP : VISIT_NEXT;
       }
-      if (indexOnly) {
-        if (h !== null) {
-          pk = this.#pkOfEntry(ix, b, ko, kl);
-          h.read(this, pk, 0, pk.length);
-        }
-        return give(null);
+      if (locking) {
+        if (isDeleteMarked(b, ko)) return VISIT_SKIP;
+        const pk = this.#pkOfEntry(ix, b, ko, kl);
+        h.read(this, pk, 0, pk.length);
       }
-      pk = this.#pkOfEntry(ix, b, ko, kl);
-      if (h !== null) h.read(this, pk, 0, pk.length);
-      found = false;
-      go = undefined;
-      clustered.forEachRangeRaw(pk, null, fetch);
-      if (!found) throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
-      return go;
+      if (!this.#secondarySees(ix, b, ko, kl, view, indexOnly ? null : row)) return VISIT_SKIP;
+      counts[H_ROWS_READ]!++;
+      return give(indexOnly ? null : row) === false ? VISIT_STOP : VISIT_NEXT;
     };
   }
 
   /**
-   * The entries of `ranges` that `check` accepts, in index order, each given to `visit` (false:
-   * stop). Counts as {@link readRanges} says: Handler_read_key (Handler_read_first for
-   * `fullScan`) per range, Handler_read_next per further entry returned and once for the call
-   * that finds a range's end, none after a unique point's one row. Returns the entries visited.
+   * Whether the read sees a row through the secondary entry `b[ko, ko+kl)` of `ix`, decoding that
+   * row into `row` when given. Without a view: an entry that is not delete-marked, and the latest
+   * version of its row. With one: when the entry's page holds no change the view may miss
+   * (PAGE_MAX_TRX_ID below its `up_limit_id`), the entry's delete mark decides; otherwise the
+   * visible version of the row decides, and it must still have this entry.
+   */
+  #secondarySees(
+    ix: TableIndex,
+    b: Uint8Array,
+    ko: number,
+    kl: number,
+    view: ReadView | null,
+    row: RowBuffer | null,
+  ): boolean {
+    if (view === null || view.seesPage(pageMaxTrxId(b, pageBaseOf(ko, ix.tree.pageSize)))) {
+      if (isDeleteMarked(b, ko)) return false;
+      if (row === null) return true;
+      return this.#fetch(this.#pkOfEntry(ix, b, ko, kl), view, row, ix);
+    }
+    const into = row ?? this.#ver;
+    if (!this.#fetch(this.#pkOfEntry(ix, b, ko, kl), view, into, ix)) return false;
+    // the version read must be one this entry belongs to (row_sel_sec_rec_is_for_clust_rec)
+    const e = ix.encoder.encode(into);
+    return e.length === kl && startsWith(b, ko, kl, e);
+  }
+
+  /**
+   * Decodes into `row` the version of the row with clustered key `pk` the read sees; false: it
+   * sees none. A secondary entry whose clustered record is missing is corruption (purge and
+   * rollback remove entries with or before their record): a RangeError naming the index.
+   */
+  #fetch(pk: Uint8Array, view: ReadView | null, row: RowBuffer, ix?: TableIndex): boolean {
+    let found = false;
+    let exists = false;
+    this.primary.tree.forEachRangeRaw(pk, null, (cb, cko, ckl, cvo, cvl) => {
+      if (ckl === pk.length && startsWith(cb, cko, ckl, pk)) {
+        exists = true;
+        if (this.#see(cb, cko, cvo, cvl, view)) {
+          this.codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
+          found = true;
+        }
+      }
+      return false;
+    });
+    if (!exists)
+      throw new RangeError(`index ${ix?.name ?? 'PRIMARY'} of ${this.name} points at a missing row`);
+    return found;
+  }
+
+  /**
+   * The entries of `ranges` that `check` accepts, in index order, each given to `visit`. Counts as
+   * {@link readRanges} says: Handler_read_key (Handler_read_first for `fullScan`) per range,
+   * Handler_read_next per further entry returned and once for the call that finds a range's end,
+   * none after a unique point's one row; entries `visit` passes over (not visible) count nothing.
+   * Returns the entries returned.
    */
   #eachInRanges(
     ix: TableIndex,
     ranges: readonly KeyRange[],
     check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
     fullScan: boolean,
-    visit: (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => boolean,
+    visit: (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => Visit,
   ): number {
     const counts = this.#stats.counts;
     let total = 0;
@@ -915,9 +1443,11 @@ export class Table {
           if (c > 0 || (c === 0 && !r.hiInclusive)) return false;
         }
         if (check !== null && !check(b, ko, kl)) return true;
+        const v = visit(b, ko, kl, vo, vl);
+        if (v === VISIT_SKIP) return true;
         if (returned > 0) counts[H_READ_NEXT]!++;
         returned++;
-        if (!visit(b, ko, kl, vo, vl)) {
+        if (v === VISIT_STOP) {
           stopped = true;
           return false;
         }
@@ -932,61 +1462,40 @@ export class Table {
   }
 
   /**
-   * {@link readRanges} and {@link rowidsInRanges} as consistent reads: each range is read at the
-   * read view's versions, and the entry check runs on the index entry of the version read (the
-   * tree's entry may belong to a newer version), as InnoDB checks a pushed condition again on the
-   * clustered record it built for the view. Index-only reads fetch the row as well: the entry
-   * alone cannot tell which version it belongs to (InnoDB falls back the same way when a page's
-   * max trx id is newer than the view).
+   * Verify the secondary indexes against the clustered index, the row count, and each tree's own
+   * invariants; throws RangeError at the first difference. Every record that is not
+   * delete-marked has each of its entries, unmarked; every unmarked entry is such a record's;
+   * delete-marked entries and records are versions purge has not removed yet — with `purged`
+   * there may be none.
    */
-  #consistentRanges(
-    cr: ConsistentRead,
-    ix: TableIndex,
-    ranges: readonly KeyRange[],
-    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
-    fn: (row: RowBuffer) => boolean | undefined,
-  ): number {
-    let total = 0;
-    let stopped = false;
-    for (const r of ranges) {
-      cr.range(this, ix, r.lo, r.loExclusive, r.hi, r.hiInclusive, (row) => {
-        if (check !== null) {
-          const entry = ix.encoder.encode(row);
-          if (!check(entry, 0, entry.length)) return true;
-        }
-        total++;
-        if (fn(row) === false) {
-          stopped = true;
-          return false;
-        }
-        return true;
-      });
-      if (stopped) break;
-    }
-    return total;
-  }
-
-  /**
-   * Verify every secondary index holds exactly the entries its table's rows imply, and the row
-   * count; also each tree's own invariants. Throws RangeError at the first difference.
-   */
-  checkIndexes(): void {
+  checkIndexes(purged = false): void {
     this.primary.tree.checkValid();
     const expected: Uint8Array[][] = this.secondary.map(() => []);
     let n = 0;
-    this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
-      this.codec.decode(b, vo, vl, this.#old);
+    let marked = 0;
+    this.primary.tree.forEachRangeRaw(null, null, (b, ko, _kl, vo, vl) => {
+      if (isDeleteMarked(b, ko)) {
+        marked++;
+        return true;
+      }
+      this.codec.decode(b, vo + HIDDEN_BYTES, vl - HIDDEN_BYTES, this.#old);
       for (const [i, ix] of this.secondary.entries()) expected[i]!.push(ix.encoder.encode(this.#old).slice());
       n++;
       return true;
     });
     if (n !== this.rows)
       throw new RangeError(`${this.name}: ${n} rows in the clustered index, row count says ${this.rows}`);
+    if (purged && marked > 0)
+      throw new RangeError(`${this.name}: ${marked} delete-marked records after purge`);
     for (const [i, ix] of this.secondary.entries()) {
       ix.tree.checkValid();
       const want = expected[i]!.sort(compareKeys);
       let j = 0;
       ix.tree.forEachRangeRaw(null, null, (b, ko, kl) => {
+        if (isDeleteMarked(b, ko)) {
+          if (purged) throw new RangeError(`${this.name}.${ix.name}: a delete-marked entry after purge`);
+          return true;
+        }
         const w = want[j];
         if (w === undefined || w.length !== kl || !startsWith(b, ko, kl, w))
           throw new RangeError(`${this.name}.${ix.name}: entry ${j} differs from the table`);
@@ -1090,14 +1599,16 @@ export class Table {
     const prefix = entry.slice(0, end);
     this.#stats.counts[H_READ_KEY]!++;
     let clash = false;
-    const h = txnHooks.current;
+    const h = trxHooks.current;
     ix.tree.forEachRangeRaw(prefix, null, (b, ko, kl) => {
       if (!startsWith(b, ko, kl, prefix)) return false;
       const pk = this.#pkOfEntry(ix, b, ko, kl);
       if (self !== null && compareKeys(pk, self) === 0) return true;
-      // the clashing row may be another transaction's uncommitted write: wait for it (it may
-      // roll back) before calling it a duplicate, as InnoDB's S lock on the duplicate record
+      // the clashing row may be another transaction's uncommitted write or delete: wait for it
+      // (it may roll back) before judging, as InnoDB's S lock on the duplicate record; a
+      // delete-marked entry is no duplicate (row_ins_scan_sec_index_for_duplicate)
       if (h !== null) h.read(this, pk, 0, pk.length);
+      if (isDeleteMarked(b, ko)) return true;
       clash = true;
       return false;
     });
@@ -1105,11 +1616,11 @@ export class Table {
   }
 
   #dup(ix: TableIndex, row: RowBuffer): DuplicateEntryError {
-    const shown = ix.columns.map((c) => {
-      const v = row.get(c);
-      return v instanceof Uint8Array ? new TextDecoder().decode(v) : String(v);
-    });
-    return new DuplicateEntryError(this.name, ix.name, shown.join('-'));
+    const shown = keyText(
+      ix.columns.map((c) => this.columns[c]!.type),
+      ix.columns.map((c) => row.get(c)),
+    );
+    return new DuplicateEntryError(this.name, ix.name, shown);
   }
 }
 

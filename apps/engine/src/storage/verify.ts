@@ -6,8 +6,10 @@ import { HDR_PAGE_COUNT, probeHeader } from './header.js';
 /** What {@link verifyDatabaseFile} checked. */
 export interface FileVerification {
   readonly pageSize: number;
-  /** Pages in the file (= the page count page 0 records). */
+  /** Pages of the database: the page count page 0 records. */
   readonly pages: number;
+  /** Pages the file is long: `pages`, plus the zero pages it was extended by ahead of use. */
+  readonly filePages: number;
 }
 
 /** Bytes read per call while checking pages. */
@@ -15,7 +17,8 @@ const READ_BYTES = 1 << 20;
 
 /**
  * The cheap whole-file check, without a buffer pool: the header (magic, format version, page
- * size), the file length against the page count page 0 records, and every page's envelope
+ * size), the file length against the page count page 0 records (pages past it must be the zero
+ * pages the file is extended by ahead of use, a megabyte at a time), and every page's envelope
  * (checksum, its copy in the trailer, LSN copy, page number, space id), in file order. Throws at
  * the first failure: `NotADatabaseError` / `FormatVersionError` for the header,
  * `FileLengthError` for the length, the buffer pool's `CorruptionError` naming the page.
@@ -49,15 +52,20 @@ export function verifyDatabaseFile(path: string): FileVerification {
         whole,
       );
     }
-    if (whole > recorded) {
-      throw new FileLengthError(
-        path,
-        `has ${whole} pages, its header records ${recorded}: page ${recorded} onwards was written after the header (not closed cleanly)`,
-        recorded,
-      );
-    }
-    for (let first = 1; first < whole; first += per) {
+    for (let first = recorded; first < whole; first += per) {
       const n = Math.min(per, whole - first);
+      const got = readSync(fd, buf, 0, n * pageSize, first * pageSize);
+      const written = buf.subarray(0, got).findIndex((b) => b !== 0);
+      if (written >= 0) {
+        throw new FileLengthError(
+          path,
+          `has ${whole} pages, its header records ${recorded}: page ${first + Math.floor(written / pageSize)} was written after the header (not closed cleanly)`,
+          recorded,
+        );
+      }
+    }
+    for (let first = 1; first < recorded; first += per) {
+      const n = Math.min(per, recorded - first);
       const got = readSync(fd, buf, 0, n * pageSize, first * pageSize);
       if (got < n * pageSize) {
         const page = first + Math.floor(got / pageSize);
@@ -68,7 +76,7 @@ export function verifyDatabaseFile(path: string): FileVerification {
         if (bad !== null) throw new CorruptionError(path, 0, first + i, bad);
       }
     }
-    return { pageSize, pages: whole };
+    return { pageSize, pages: recorded, filePages: whole };
   } finally {
     closeSync(fd);
   }

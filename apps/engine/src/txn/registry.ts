@@ -1,7 +1,6 @@
 import type { Database } from '../storage/database.js';
 import { LockTable } from './lock-table.js';
 import { ProcessList } from './process-list.js';
-import { VersionStore } from './version-store.js';
 
 /**
  * The lock table and process list of a database. Sessions on one thread share them through the
@@ -11,8 +10,6 @@ import { VersionStore } from './version-store.js';
  */
 const lockTables = new WeakMap<Database, LockTable>();
 const processLists = new WeakMap<Database, ProcessList>();
-/** null: the database's sessions run on several threads (see {@link versionStoreOf}). */
-const versionStores = new WeakMap<Database, VersionStore | null>();
 
 export function lockTableOf(db: Database): LockTable {
   let t = lockTables.get(db);
@@ -26,22 +23,6 @@ export function lockTableOf(db: Database): LockTable {
 /** Makes `db`'s sessions use `table` (one shared by several threads). REQUIRES: no session started yet. */
 export function useLockTable(db: Database, table: LockTable): void {
   lockTables.set(db, table);
-  // a lock table shared with other threads means writers elsewhere: a version store private to
-  // this thread would miss their versions, so these sessions keep locking reads
-  versionStores.set(db, null);
-}
-
-/**
- * The version store of `db`'s consistent reads, or null when its sessions share the lock table
- * with other threads ({@link useLockTable}: worker threads), whose plain reads stay locking reads.
- */
-export function versionStoreOf(db: Database): VersionStore | null {
-  let s = versionStores.get(db);
-  if (s === undefined) {
-    s = new VersionStore();
-    versionStores.set(db, s);
-  }
-  return s;
 }
 
 export function processListOf(db: Database): ProcessList {

@@ -1,8 +1,8 @@
 import type { Database } from '../storage/database.js';
+import type { ReadView } from '../storage/read-view.js';
 import type { Table } from '../storage/table.js';
-import { applyUndo } from './apply-undo.js';
-import { ConsistentReader } from './consistent-read.js';
-import { type ConsistentRead, txnHooks, type TxnHooks } from './hooks.js';
+import type { TrxHooks } from '../storage/trx-hooks.js';
+import { TrxUndo } from '../storage/trx-undo.js';
 import {
   DEADLOCK,
   GRANTED,
@@ -13,10 +13,6 @@ import {
   WAIT_VICTIM,
   WAIT_WAITING,
 } from './lock-table.js';
-import type { ReadView } from './read-view.js';
-import { versionStoreOf } from './registry.js';
-import { UndoLog, type UndoRecord } from './undo-log.js';
-import type { RowVersion, VersionStore } from './version-store.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -54,16 +50,18 @@ export type ReadMode = LockMode | 'check' | 'none';
 export type IsolationLevel = 'READ-UNCOMMITTED' | 'READ-COMMITTED' | 'REPEATABLE-READ' | 'SERIALIZABLE';
 
 /**
- * One session's transaction: its slot in the shared lock table, its undo log, its savepoints.
- * While one of its statements runs it is `txnHooks.current`, so the tables it touches lock each
- * record first (two-phase: every lock is held to commit or rollback) and log each write's undo.
- * The object lives as long as the session; each transaction reuses it.
+ * One session's transaction: its slot in the shared lock table, its slot in the transaction
+ * system (trx-sys.ts), its undo logs (trx-undo.ts), its read view, its savepoints. While one of
+ * its statements runs it is `trxHooks.current`, so the tables it touches lock each record first
+ * (two-phase: every lock is held to commit or rollback), log each write's undo and read at its
+ * view. The object lives as long as the session; each transaction reuses it.
  */
-export class Transaction implements TxnHooks {
+export class Transaction implements TrxHooks {
   readonly db: Database;
   readonly locks: LockTable;
   readonly connectionId: number;
-  readonly undo: UndoLog = new UndoLog();
+  /** The undo logs and id of the transaction (its session's transaction-system slot). */
+  readonly trxUndo: TrxUndo;
   /**
    * Lock-table slot, taken at the transaction's first lock or write (an autocommit SELECT that
    * meets no writer never takes one), else -1.
@@ -85,54 +83,50 @@ export class Transaction implements TxnHooks {
   sharedTable = -1;
   /** The isolation level, fixed when the transaction opens. */
   isolation: IsolationLevel = 'REPEATABLE-READ';
-  /** The store versions are published into (null: sessions on several threads, locking reads only). */
-  readonly store: VersionStore | null;
-  /** Number of the transaction open now, in the version store (its versions carry it). */
-  trxNo = 0;
-  /** The versions this transaction published, in write order. */
-  #versions: RowVersion[] = [];
-  readonly #reader: ConsistentReader | null;
+  /** The read view of consistent reads, null while none is open. */
+  #view: ReadView | null = null;
   /** Tables whose metadata lock (shared) this transaction holds. */
   readonly #mdl = new Set<number>();
-  #record: { tableId: number; op: number; key: Uint8Array; before: Uint8Array } = {
-    tableId: 0,
-    op: 0,
-    key: EMPTY,
-    before: EMPTY,
-  };
   /** The request that made the statement wait, for the reports. */
   waitingFor = '';
   waitIsMdl = false;
   waitStarted = 0;
   /** A request is queued and its wait not finished yet (finishWait not called). */
   #waitPending = false;
+  /** The LSN the last commit must be durable to before it is acknowledged (0n: none pending). */
+  commitLsn = 0n;
 
   constructor(db: Database, locks: LockTable, connectionId: number) {
     this.db = db;
     this.locks = locks;
     this.connectionId = connectionId;
-    this.store = versionStoreOf(db);
-    this.#reader = this.store === null ? null : new ConsistentReader(this.store, db.handler.counts);
+    this.trxUndo = new TrxUndo(db, db.trxSys.allocateSlot());
+    // a transaction that turns read-write after making its view sees its own changes
+    this.trxUndo.onAssign = (id) => {
+      if (this.#view !== null) this.#view.creator = id;
+    };
   }
 
   /** The read view consistent reads use now (null: none open). */
-  get view(): ReadView | null {
-    return this.#reader?.view ?? null;
+  get readView(): ReadView | null {
+    return this.#view;
+  }
+
+  /** Records written so far (a savepoint). */
+  get undoNo(): number {
+    return this.trxUndo.undoNo;
   }
 
   /** Makes the transaction's read view if it has none (REPEATABLE READ: at its first consistent read). */
   ensureView(): void {
-    const r = this.#reader;
-    if (r !== null && r.view === null) r.view = this.store!.openView(this.trxNo);
+    if (this.#view === null) this.#view = this.db.trxSys.openView(this.trxUndo.slot, this.trxUndo.trxId);
   }
 
   /** Closes the read view (READ COMMITTED: at each statement's end), so purge can pass it. */
   closeView(): void {
-    const r = this.#reader;
-    if (r === null || r.view === null) return;
-    const v = r.view;
-    r.view = null;
-    this.store!.closeView(v);
+    if (this.#view === null) return;
+    this.#view = null;
+    this.db.trxSys.closeView(this.trxUndo.slot);
   }
 
   get active(): boolean {
@@ -145,7 +139,6 @@ export class Transaction implements TxnHooks {
     this.#open = true;
     this.epoch++;
     this.startedAt = Date.now();
-    this.trxNo = this.store === null ? 0 : this.store.newTrxNo();
   }
 
   #slot(): number {
@@ -153,7 +146,7 @@ export class Transaction implements TxnHooks {
     return this.slot;
   }
 
-  // ------------------------------------------------------------------ TxnHooks
+  // ------------------------------------------------------------------ TrxHooks
 
   read(table: Table, key: Uint8Array, off: number, len: number): void {
     let mode = this.readMode;
@@ -171,51 +164,19 @@ export class Transaction implements TxnHooks {
 
   write(table: Table, key: Uint8Array): void {
     this.#lock(table, key, 0, key.length, 'X');
-    // the first write of the row by this transaction publishes its version before the change
-    const store = this.store;
-    if (store === null) return;
-    store.touch();
-    if (!store.publishedBy(this.trxNo, table.id, key))
-      this.#versions.push(store.publish(this.trxNo, table.id, key, table.primary.tree.get(key) ?? null));
+    if (this.slot >= 0) this.locks.setWeight(this.slot, this.trxUndo.undoNo + 1);
   }
 
-  consistent(table: Table): ConsistentRead | null {
-    const r = this.#reader;
-    if (this.readMode !== 'none' || r === null || r.view === null) return null;
+  view(table: Table): ReadView | null {
+    if (this.readMode !== 'none' || this.#view === null) return null;
     if (table.id === this.exclusiveTable || table.id === this.sharedTable) return null;
     // a transaction keeps the tables it reads from changing shape (DDL waits for it)
     if (this.explicit && !this.#mdl.has(table.id)) this.lockTable(table, 'S');
-    return this.store!.table(table.id) === undefined ? null : r;
+    return this.#view;
   }
 
-  logUndo(table: Table, op: number, key: Uint8Array, before: Uint8Array): void {
-    const r = this.#record;
-    r.tableId = table.id;
-    r.op = op;
-    r.key = key;
-    r.before = before;
-    this.undo.append(r);
-    this.locks.setWeight(this.#slot(), this.undo.length);
-    // with a redo log, the undo record is logged in the mtr of the change it undoes, so crash
-    // recovery can roll back a transaction that has no commit record
-    const redo = this.db.redo;
-    if (redo !== null) {
-      if (this.redoTrxId === 0n) this.redoTrxId = redo.newTrxId();
-      this.db.store.logUndo(this.redoTrxId, this.undo.lastRecord());
-    }
-  }
-
-  /** The transaction's id in the redo log (0n: it has logged no undo yet). */
-  redoTrxId = 0n;
-  /** The LSN of the commit record written when the transaction last ended (0n: none pending). */
-  commitLsn = 0n;
-
-  /** Writes the commit record of a transaction that logged undo (committed or rolled back). */
-  #endRedo(): void {
-    const redo = this.db.redo;
-    if (redo !== null && this.redoTrxId !== 0n && !this.db.closed)
-      this.commitLsn = redo.commit(this.redoTrxId);
-    this.redoTrxId = 0n;
+  undo(): TrxUndo {
+    return this.trxUndo;
   }
 
   #lock(table: Table, key: Uint8Array, off: number, len: number, mode: LockMode): void {
@@ -245,29 +206,26 @@ export class Transaction implements TxnHooks {
 
   // ------------------------------------------------------------------ ends
 
-  /** Undoes the writes after `savepoint` (a record count of the undo log); locks stay (2PL). */
+  /** Undoes the writes after `savepoint` (an undo number); locks stay (2PL). */
   rollbackTo(savepoint: number): void {
-    // the trees change under the readers' caches without a write hook
-    this.store?.touch();
-    const saved = txnHooks.current;
-    txnHooks.current = null;
-    try {
-      this.undo.rollbackTo(savepoint, (rec: UndoRecord) => applyUndo(this.db, rec));
-    } finally {
-      txnHooks.current = saved;
-    }
-    if (this.slot >= 0) this.locks.setWeight(this.slot, this.undo.length);
+    this.trxUndo.rollbackTo(savepoint);
+    if (this.slot >= 0) this.locks.setWeight(this.slot, this.trxUndo.undoNo);
   }
 
-  /** Commit: the versions take their commit number, the undo is forgotten, every lock released. */
+  /**
+   * Commit: the undo logs end (the update log joins the history for purge) in the commit's
+   * mini-transaction, whose LSN the acknowledgement waits for; the view closes; every lock goes.
+   */
   commit(): void {
-    if (this.store !== null) {
-      this.store.commit(this.#versions);
-      this.#versions = [];
-      this.closeView();
+    const writing = this.trxUndo.writing;
+    this.trxUndo.commit();
+    const redo = this.db.redo;
+    if (writing && redo !== null && !this.db.closed) {
+      this.commitLsn = redo.lsn;
+      // innodb_flush_log_at_trx_commit=2: the log goes to the OS at every commit
+      if (redo.flushLogAtTrxCommit === 2) redo.write();
     }
-    this.undo.clear();
-    this.#endRedo();
+    this.closeView();
     this.#end();
   }
 
@@ -281,14 +239,15 @@ export class Transaction implements TxnHooks {
       const w = this.locks.waitWord(this.slot);
       Atomics.notify(w.int32, w.index);
     }
-    this.rollbackTo(0);
-    if (this.store !== null) {
-      this.store.discard(this.#versions);
-      this.#versions = [];
-      this.closeView();
-    }
-    this.#endRedo();
+    this.trxUndo.rollback();
+    this.closeView();
     this.#end();
+  }
+
+  /** The session ends: its transaction-system slot goes back. REQUIRES: no transaction open. */
+  release(): void {
+    this.closeView();
+    this.db.trxSys.freeSlot(this.trxUndo.slot);
   }
 
   #end(): void {

@@ -10,11 +10,13 @@ import {
   PAGE_TYPE_INDEX,
   pageCapacity,
   pageIndexId,
+  PAGE_MAX_TRX_ID,
   pageLevel,
   pageNo,
   prevPage,
   REC_HEADER,
   recChild,
+  recDeleted,
   recKeyLen,
   recSize,
   recValLen,
@@ -41,6 +43,7 @@ function walk(tree: TreeAccess, verify: boolean): TreeStats {
   const links: [number, number][][] = [];
   const recs: number[] = [];
   let leafUsed = 0;
+  let deleted = 0;
   const fail = (msg: string, page: number): never => {
     throw corruption(msg, page, tree.space);
   };
@@ -99,7 +102,13 @@ function walk(tree: TreeAccess, verify: boolean): TreeStats {
           if (lo !== null && cmp(base, rec, lo) < 0) fail(`record ${i} below the parent's bound`, page);
           if (hi !== null && cmp(base, rec, hi) >= 0)
             fail(`record ${i} not below the next node pointer`, page);
+          if (lvl > 0 && recDeleted(b, base, rec)) fail(`node pointer ${i} carries the delete mark`, page);
         }
+        // PAGE_MAX_TRX_ID: below 2^48 on a leaf (its high 16 bits are zero), 0 on a non-leaf page.
+        const trxHi = readU32(b, base + PAGE_MAX_TRX_ID);
+        if (trxHi >= 0x10000) fail(`PAGE_MAX_TRX_ID ${trxHi.toString(16)}… is not below 2^48`, page);
+        if (lvl > 0 && (trxHi !== 0 || readU32(b, base + PAGE_MAX_TRX_ID + 4) !== 0))
+          fail('non-leaf page has a PAGE_MAX_TRX_ID', page);
         if (live + readU16(b, base + PAGE_GARBAGE) !== top - PAGE_DATA) {
           fail(
             `records ${live} + garbage ${readU16(b, base + PAGE_GARBAGE)} != heap ${top - PAGE_DATA}`,
@@ -119,6 +128,7 @@ function walk(tree: TreeAccess, verify: boolean): TreeStats {
       recs[lvl]! += n;
       if (lvl === 0) {
         leafUsed += usedBytes(b, base, ps);
+        for (let i = 0; i < n; i++) if (recDeleted(b, base, slotRec(b, base, ps, i))) deleted++;
         return;
       }
       for (let i = 0; i < n; i++) {
@@ -171,6 +181,7 @@ function walk(tree: TreeAccess, verify: boolean): TreeStats {
     pagesPerLevel,
     recordsPerLevel: recs,
     records: recs[0] ?? 0,
+    deletedRecords: deleted,
     leafPages,
     totalPages: treePages + freePages,
     freePages,
@@ -179,7 +190,10 @@ function walk(tree: TreeAccess, verify: boolean): TreeStats {
   };
 }
 
-/** Verify the whole tree (order, bounds, levels, links, counts, heap accounting, free list). */
+/**
+ * Verify the whole tree (order, bounds, levels, links, counts, heap accounting, unmarked node
+ * pointers, PAGE_MAX_TRX_ID only on leaves, free list).
+ */
 export function checkTree(tree: TreeAccess): TreeStats {
   return walk(tree, true);
 }

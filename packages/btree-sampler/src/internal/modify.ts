@@ -1,5 +1,6 @@
 import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_DATA_END } from '@enginekit/buffer-pool';
 import {
+  copyRec,
   deleteRec,
   initPage,
   insertRec,
@@ -14,8 +15,10 @@ import {
   PAGE_N_RECS,
   pageCapacity,
   pageLevel,
+  pageMaxTrxId,
   pageNo,
   prevPage,
+  raisePageMaxTrxId,
   REC_CHILD,
   REC_HEADER,
   recChild,
@@ -23,6 +26,7 @@ import {
   recSize,
   recValLen,
   setNextPage,
+  setPageMaxTrxId,
   setPrevPage,
   slotRec,
   totalFree,
@@ -202,15 +206,15 @@ export class PathModifier {
     const rBase = rFrame * ps;
     const rNo = pageNo(b, rBase);
     initPage(b, rBase, this.#t.space, level, this.#t.flags, this.#t.indexId);
+    // The new page starts with the split page's PAGE_MAX_TRX_ID, before any record moves or the
+    // pending one lands there (InnoDB copies it when it moves the records of a secondary leaf).
+    setPageMaxTrxId(b, rBase, pageMaxTrxId(b, base));
     let moved = 0;
     for (let i = s; i < n; i++) {
       const rec = slotRec(b, base, ps, i);
-      const kl = recKeyLen(b, base, rec);
-      const vl = recValLen(b, base, rec);
-      const p = base + rec + REC_HEADER;
-      const ch = level > 0 ? readU32(b, p + kl + vl) : FIL_NULL;
-      insertRec(b, rBase, ps, i - s, b, p, kl, b, p + kl, vl, ch, this.#scratch);
-      moved += REC_HEADER + kl + vl + (level > 0 ? REC_CHILD : 0);
+      // a byte copy: the record keeps its delete mark
+      copyRec(b, rBase, ps, i - s, base, rec, this.#scratch);
+      moved += recSize(b, base, rec, level);
     }
     writeU16(b, base + PAGE_N_RECS, s);
     writeU16(b, base + PAGE_GARBAGE, readU16(b, base + PAGE_GARBAGE) + moved);
@@ -369,19 +373,18 @@ export class PathModifier {
     let at = nRecs(b, dBase);
     for (let i = 0; i < n; i++) {
       const rec = slotRec(b, sBase, ps, i);
-      const kl = recKeyLen(b, sBase, rec);
-      const vl = recValLen(b, sBase, rec);
-      const p = sBase + rec + REC_HEADER;
-      const ch = level > 0 ? readU32(b, p + kl + vl) : FIL_NULL;
       if (i === 0 && level > 0) {
+        const ch = recChild(b, sBase, rec);
         const prec = slotRec(b, parentBase, ps, parentSlot);
         const pkl = recKeyLen(b, parentBase, prec);
         const pvl = recValLen(b, parentBase, prec);
         const pp = parentBase + prec + REC_HEADER;
         insertRec(b, dBase, ps, at++, b, pp, pkl, b, pp + pkl, pvl, ch, this.#scratch);
-      } else insertRec(b, dBase, ps, at++, b, p, kl, b, p + kl, vl, ch, this.#scratch);
+      } else copyRec(b, dBase, ps, at++, sBase, rec, this.#scratch); // keeps the delete mark
     }
     writeU16(b, dBase + PAGE_LAST_INSERT, 0);
+    // The merged page covers the records of both: it keeps the larger PAGE_MAX_TRX_ID.
+    raisePageMaxTrxId(b, dBase, pageMaxTrxId(b, sBase));
   }
 
   /** While the root is a non-leaf with one child, pull the child up (`btr_lift_page_up`). */

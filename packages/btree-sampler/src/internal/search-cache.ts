@@ -18,6 +18,8 @@
  * newest-modification LSN in its envelope (the buffer pool stamps a new one on every
  * `markDirty`, so writes by other threads show there). For stores that do not stamp LSNs (a test
  * double), the entry also records the tree's write counter and is dropped when this tree wrote.
+ *
+ * Key lengths are read with the record's delete mark (bit 15) masked off, as `recKeyLen` does.
  */
 import { compareBytes } from '@enginekit/common';
 import { FIL_PAGE_DATA_END, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID } from '@enginekit/buffer-pool';
@@ -147,7 +149,7 @@ export class SearchCache {
     for (let i = 0; i < n; i++) {
       const sp = dir - 2 * i;
       const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
-      pre[i] = keyCode(b, rec + REC_HEADER, (b[rec]! << 8) | b[rec + 1]!);
+      pre[i] = keyCode(b, rec + REC_HEADER, ((b[rec]! & 0x7f) << 8) | b[rec + 1]!);
     }
     // level 1 at n: the last (largest) code of each block of 8; level 2 at n + nb: the same over level 1
     for (let j = 0; j < nb; j++) pre[n + j] = pre[Math.min(j * B + B - 1, n - 1)]!;
@@ -255,7 +257,7 @@ export class SearchCache {
       const mid = (lo + hi) >>> 1;
       const sp = dir - 2 * mid;
       const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
-      const kl = (b[rec]! << 8) | b[rec + 1]!;
+      const kl = ((b[rec]! & 0x7f) << 8) | b[rec + 1]!;
       const p = rec + REC_HEADER;
       const n = Math.min(kl, kLen);
       let c = 0;
@@ -277,7 +279,7 @@ export class SearchCache {
     const b = this.#b;
     const sp = base + this.#ps - DIR_END - 2 - 2 * slot;
     const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
-    const kl = (b[rec]! << 8) | b[rec + 1]!;
+    const kl = ((b[rec]! & 0x7f) << 8) | b[rec + 1]!;
     const p = rec + REC_HEADER;
     const kLen = key.length;
     const n = Math.min(kl, kLen);

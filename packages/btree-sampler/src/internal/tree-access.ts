@@ -29,6 +29,7 @@ import {
   REC_CHILD,
   REC_HEADER,
   recChild,
+  recKeyLen,
   setNextPage,
   setPrevPage,
   slotRec,
@@ -132,7 +133,7 @@ export class TreeAccess {
    */
   compareRec(base: number, rec: number, key: Uint8Array, val: Uint8Array | null): number {
     const b = this.b;
-    const kl = readU16(b, base + rec);
+    const kl = recKeyLen(b, base, rec);
     const c = compareBytes(b, base + rec + REC_HEADER, base + rec + REC_HEADER + kl, key, 0, key.length);
     if (c !== 0 || val === null || this.unique) return c;
     return compareBytes(
@@ -174,6 +175,36 @@ export class TreeAccess {
       const child = recChild(b, base, slotRec(b, base, ps, slot));
       const next = this.fixPage(child, LATCH_S);
       this.unfixPage(frame, LATCH_S);
+      frame = next;
+    }
+  }
+
+  /**
+   * Descend to the leaf where (key, val) belongs with S-latch coupling on the non-leaf pages and
+   * an X latch on the leaf alone (InnoDB's BTR_MODIFY_LEAF), for a change that moves no record.
+   * Returns the X-fixed leaf frame. REQUIRES: the caller holds the index latch in X (if the tree
+   * has one), so no structure change runs meanwhile.
+   */
+  descendLeafX(key: Uint8Array, val: Uint8Array | null): number {
+    const b = this.b;
+    const ps = this.ps;
+    const routeStrict = this.unique || val !== null;
+    const code = keyCode(key, 0, key.length);
+    let frame = this.fixPage(this.rootPage, LATCH_S);
+    if (pageLevel(b, frame * ps) === 0) {
+      // The root is the leaf: take it again in X (no writer can raise it: we hold the index latch).
+      this.unfixPage(frame, LATCH_S);
+      return this.fixPage(this.rootPage, LATCH_X);
+    }
+    for (;;) {
+      const base = frame * ps;
+      const level = pageLevel(b, base);
+      let slot = this.sc.search(base, key, val, routeStrict, this.version, code) - 1;
+      if (slot < 0) slot = 0;
+      const child = recChild(b, base, slotRec(b, base, ps, slot));
+      const next = this.fixPage(child, level === 1 ? LATCH_X : LATCH_S);
+      this.unfixPage(frame, LATCH_S);
+      if (level === 1) return next;
       frame = next;
     }
   }

@@ -8,6 +8,8 @@ import {
   FormatVersionError,
   NotADatabaseError,
 } from '../../storage/errors.js';
+import { NeedsRecoveryError } from '../../storage/read-only.js';
+import { RedoLogError } from '../../storage/redo/errors.js';
 
 /** A check of the command's target or input that failed before any work (exit status 1). */
 export class TargetError extends Error {
@@ -59,6 +61,8 @@ export function isDataError(e: unknown): e is Error {
     e instanceof FormatVersionError ||
     e instanceof FileLengthError ||
     e instanceof CorruptionError ||
+    e instanceof RedoLogError ||
+    e instanceof NeedsRecoveryError ||
     e instanceof DiskFullError ||
     e instanceof TempFileError ||
     isSystemError(e)

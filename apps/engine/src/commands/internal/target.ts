@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, type Stats, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TPCH_TABLES } from '@enginekit/tpch';
 import { FormatVersionError, NotADatabaseError } from '../../storage/errors.js';
@@ -72,4 +72,35 @@ export function checkOutputDirectory(dir: string): void {
   }
   if (d === dir && !statSync(d).isDirectory()) throw new TargetError(`${dir} exists and is not a directory`);
   writableDirectory(d, '');
+}
+
+/** What a path that is not a regular file is, in words. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/**
+ * Before `sql` or `serve` opens or creates the database FILE. A path that exists must be a
+ * regular file (opening a FIFO would wait for a writer, a device would be read or overwritten):
+ * refused at once, naming the path and what it is. A path that does not exist is refused unless
+ * `create` is set (as mariadbd refuses a missing datadir), so a mistyped path never becomes a new
+ * empty database; a new file goes into an existing directory we can write in.
+ */
+export function checkOpenTarget(path: string, create: boolean): 'open' | 'create' {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    if (!create) throw new TargetError(`${path} does not exist; add --create to create a new database there`);
+    writableDirectory(dirname(path), ` (the directory of ${path})`);
+    return 'create';
+  }
+  if (!st.isFile()) throw new TargetError(`${path} is ${kindOf(st)}, not a database file`);
+  return 'open';
 }

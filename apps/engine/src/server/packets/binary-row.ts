@@ -1,3 +1,4 @@
+import { notFinite } from './text-row.js';
 import type { ColumnMeta } from '../column-types.js';
 import type { PacketWriter } from '../wire.js';
 
@@ -26,6 +27,7 @@ export function writeBinaryRow(w: PacketWriter, cols: readonly ColumnMeta[], row
         w.i64(typeof v === 'bigint' ? v : BigInt(v as number));
         break;
       case 'dbl':
+        if (!Number.isFinite(v as number)) throw notFinite(cols[i]!.name);
         w.f64(v as number);
         break;
       case 'date':

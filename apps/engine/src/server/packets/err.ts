@@ -30,6 +30,26 @@ export const serverErrors = {
     sqlState: '08S01',
     message: "Got a packet bigger than 'max_allowed_packet' bytes",
   }),
+  dbAccessDenied: (who: { user: string; host: string }, db: string): ProtocolError => ({
+    errno: 1044,
+    sqlState: '42000',
+    message: `Access denied for user '${who.user}'@'${who.host}' to database '${db}'`,
+  }),
+  needPrivilege: (what: string): ProtocolError => ({
+    errno: 1227,
+    sqlState: '42000',
+    message: `Access denied; you need (at least one of) the ${what} privilege(s) for this operation`,
+  }),
+  hostBlocked: (host: string): ProtocolError => ({
+    errno: 1129,
+    sqlState: 'HY000',
+    message: `Host '${host}' is blocked because of many connection errors; unblock with 'mariadb-admin flush-hosts'`,
+  }),
+  tooManyPrepared: (max: number): ProtocolError => ({
+    errno: 1461,
+    sqlState: '42000',
+    message: `Can't create more than max_prepared_stmt_count statements (current value: ${max})`,
+  }),
   malformed: (): ProtocolError => ({
     errno: 1835,
     sqlState: 'HY000',
@@ -71,6 +91,11 @@ export const serverErrors = {
     errno: 1064,
     sqlState: '42000',
     message: `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${near.slice(0, 80)}' at line 1`,
+  }),
+  commitFailed: (why: string): ProtocolError => ({
+    errno: 1180,
+    sqlState: 'HY000',
+    message: `Got error 5 "${why.slice(0, 100)}" during COMMIT`,
   }),
   inactive: (): ProtocolError => ({
     errno: 4031,

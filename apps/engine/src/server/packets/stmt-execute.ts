@@ -1,3 +1,4 @@
+import { decodeClientText } from '../../sql/client-text.js';
 import {
   MYSQL_TYPE_BIT,
   MYSQL_TYPE_BLOB,
@@ -139,7 +140,7 @@ function readValue(r: PacketReader, type: number, unsigned: boolean): unknown {
     case MYSQL_TYPE_MEDIUM_BLOB:
     case MYSQL_TYPE_LONG_BLOB:
     case MYSQL_TYPE_BLOB:
-      return r.lenencBytes().toString('utf8');
+      return decodeClientText(r.lenencBytes());
     case MYSQL_TYPE_DATE:
     case MYSQL_TYPE_DATETIME:
     case MYSQL_TYPE_TIMESTAMP:

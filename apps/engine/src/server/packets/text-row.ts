@@ -1,4 +1,5 @@
 import { dblText } from '../../exec/convert.js';
+import { SqlError } from '../../sql/errors.js';
 import type { ColumnMeta } from '../column-types.js';
 import type { PacketWriter } from '../wire.js';
 
@@ -21,8 +22,14 @@ export function writeTextRow(w: PacketWriter, cols: readonly ColumnMeta[], row: 
     if (v === null || v === undefined) w.u8(0xfb);
     else if (typeof v === 'string') w.lenencStr(v);
     else if (v instanceof Uint8Array) w.lenenc(v.length).bytes(v);
+    else if (typeof v === 'number' && !Number.isFinite(v)) throw notFinite(cols[i]!.name);
     else if (typeof v === 'number' && cols[i]!.kind === 'dbl') w.lenencStr(doubleText(v, cols[i]!.decimals));
     else w.lenencStr(String(v));
   }
   w.end();
+}
+
+/** No infinity or NaN goes out: MySQL's types hold none (the statement fails instead). */
+export function notFinite(column: string): SqlError {
+  return new SqlError('ER_DATA_OUT_OF_RANGE', `DOUBLE value is out of range in '${column}'`);
 }

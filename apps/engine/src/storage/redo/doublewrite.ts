@@ -5,105 +5,137 @@ import {
   type PageDevice,
   verifyPage,
 } from '@enginekit/buffer-pool';
+import { DoublewriteBatches, type DoublewriteDescriptor, type DoublewriteIo } from './doublewrite-batches.js';
 
-/** Pages per doublewrite batch (`srv_doublewrite_batch_size`'s role; InnoDB writes up to 120). */
-export const DOUBLEWRITE_BATCH = 64;
+/** This thread's part in the doublewrite batches: the shared batches, its file handle, its region. */
+export interface DoublewriteRegion {
+  readonly batches: DoublewriteBatches;
+  /** This thread's handle on the doublewrite file. */
+  readonly file: PageDevice;
+  readonly region: number;
+}
 
 /**
- * The device under the buffer pool when the redo log is on: the WAL rule and the doublewrite
- * buffer in one place, so the pool's write path needs no hook of its own.
+ * The device under the buffer pool when the redo log is on, one per thread over its own file
+ * handles: the WAL rule and the doublewrite buffer in one place, so the pool's write path needs no
+ * hook of its own.
  *
- * - WAL: before a page goes anywhere, `walFlush(pageLsn)` makes the log durable past the LSN the
- *   sealed page carries (envelope bytes 16–23).
- * - Doublewrite (`innodb_doublewrite=ON`, `dblwr` given): pages are collected in a batch of up to
- *   {@link DOUBLEWRITE_BATCH}; a full batch, or `sync()`, writes the batch to the doublewrite file
- *   (slot i = page i of that file), fsyncs it, then writes each page in place. A crash inside
- *   the in-place writes leaves a whole copy to repair a torn page from ({@link readDoublewrite}).
- *   Reads of a page still in the batch are served from the batch.
+ * - WAL: before a page goes anywhere, `walFlush(pageLsn)` makes the (shared) log durable past the
+ *   LSN the sealed page carries (envelope bytes 16–23).
+ * - Doublewrite (`innodb_doublewrite=ON`): pages enter this thread's region of the shared batches
+ *   (doublewrite-batches.ts); a full batch, or `sync()`, goes to that region of the doublewrite
+ *   file, which is fsynced, then in place. A crash inside the in-place writes leaves a whole copy
+ *   to repair a torn page from ({@link readDoublewrite}). Reads of a page still in any thread's
+ *   batch are served from the batch.
  */
 export class DurableDevice implements PageDevice {
   readonly pageSize: number;
   readonly name: string;
   readonly data: PageDevice;
-  readonly dblwr: PageDevice | null;
+  #dw: DoublewriteRegion | null;
   readonly #walFlush: (lsn: bigint) => void;
-  readonly #batch: Uint8Array;
-  readonly #batchPages: number[] = [];
   #size: number;
-  /** Pages written through the doublewrite file, and batches. */
-  doublewritePages = 0;
-  doublewriteWrites = 0;
 
-  constructor(data: PageDevice, dblwr: PageDevice | null, walFlush: (lsn: bigint) => void) {
+  constructor(data: PageDevice, dblwr: DoublewriteRegion | null, walFlush: (lsn: bigint) => void) {
     this.data = data;
-    this.dblwr = dblwr;
+    this.#dw = dblwr;
     this.pageSize = data.pageSize;
     this.name = data.name;
     this.#walFlush = walFlush;
-    this.#batch = new Uint8Array(dblwr === null ? 0 : DOUBLEWRITE_BATCH * data.pageSize);
     this.#size = data.size();
+    if (dblwr !== null && dblwr.batches.pageSize !== data.pageSize)
+      throw new RangeError(
+        `doublewrite batches of ${dblwr.batches.pageSize}-byte pages for ${data.name} (${data.pageSize})`,
+      );
+  }
+
+  /** The doublewrite side, or null with `innodb_doublewrite=OFF`. */
+  get doublewrite(): DoublewriteRegion | null {
+    return this.#dw;
+  }
+
+  /** Pages written through the doublewrite file by every thread. */
+  get doublewritePages(): number {
+    return this.#dw?.batches.pagesWritten ?? 0;
+  }
+
+  /** Doublewrite batches written by every thread. */
+  get doublewriteWrites(): number {
+    return this.#dw?.batches.batchesWritten ?? 0;
+  }
+
+  /**
+   * Makes room for `regions` threads in the doublewrite batches (the thread that creates them keeps
+   * region 0): this thread's batch is written out and the file sized for every region. REQUIRES:
+   * no other thread uses the batches yet. Returns what the other threads attach with.
+   */
+  shareDoublewrite(regions: number): DoublewriteDescriptor | null {
+    const dw = this.#dw;
+    if (dw === null) return null;
+    if (dw.batches.regions !== regions) {
+      dw.batches.syncAll(this.#io(dw));
+      const batches = DoublewriteBatches.create(regions, this.pageSize);
+      const last = regions * batches.slots - 1;
+      if (dw.file.size() <= last) dw.file.writePage(last, new Uint8Array(this.pageSize), 0);
+      dw.file.sync();
+      this.#dw = { batches, file: dw.file, region: 0 };
+    }
+    return { buffer: this.#dw!.batches.sab, path: dw.file.name };
+  }
+
+  #io(dw: DoublewriteRegion): DoublewriteIo {
+    return { data: this.data, file: dw.file };
   }
 
   size(): number {
-    return this.#size;
+    return Math.max(this.#size, this.data.size());
   }
 
   readPages(first: number, count: number, dest: Uint8Array, destOffset: number): void {
-    const ps = this.pageSize;
-    const onDisk = this.data.size();
-    if (first + count <= onDisk) this.data.readPages(first, count, dest, destOffset);
-    else {
-      for (let p = first; p < first + count; p++) {
-        if (p < onDisk) this.data.readPages(p, 1, dest, destOffset + (p - first) * ps);
-        else if (!this.#batchPages.includes(p))
-          throw new RangeError(`pages [${first}, ${first + count}) are past the end of ${this.name}`);
-      }
+    // The batches first: a page not there has had its in-place write (before it left the batch).
+    const found = this.#dw?.batches.copyLive(first, count, dest, destOffset) ?? null;
+    if (found === null) {
+      this.data.readPages(first, count, dest, destOffset);
+      return;
     }
-    for (const [slot, p] of this.#batchPages.entries()) {
-      if (p >= first && p < first + count)
-        dest.set(this.#batch.subarray(slot * ps, (slot + 1) * ps), destOffset + (p - first) * ps);
+    const ps = this.pageSize;
+    let p = 0;
+    while (p < count) {
+      if (found[p] === true) {
+        p++;
+        continue;
+      }
+      let q = p;
+      while (q < count && found[q] !== true) q++;
+      this.data.readPages(first + p, q - p, dest, destOffset + p * ps);
+      p = q;
     }
   }
 
   writePage(pageNo: number, src: Uint8Array, srcOffset: number): void {
     this.#walFlush(getPageLsn(src, srcOffset));
-    if (this.dblwr === null) {
-      this.data.writePage(pageNo, src, srcOffset);
-    } else {
-      const ps = this.pageSize;
-      let slot = this.#batchPages.indexOf(pageNo);
-      if (slot < 0) {
-        if (this.#batchPages.length === DOUBLEWRITE_BATCH) this.flushBatch();
-        slot = this.#batchPages.length;
-        this.#batchPages.push(pageNo);
-      }
-      this.#batch.set(src.subarray(srcOffset, srcOffset + ps), slot * ps);
-    }
+    const dw = this.#dw;
+    if (dw === null) this.data.writePage(pageNo, src, srcOffset);
+    else dw.batches.add(dw.region, pageNo, src, srcOffset, this.#io(dw));
     if (pageNo >= this.#size) this.#size = pageNo + 1;
   }
 
-  /** Writes the batch: doublewrite file, fsync, then the pages in place (not synced). */
+  /** Writes this thread's batch: doublewrite file, fsync, then the pages in place (not synced). */
   flushBatch(): void {
-    const dw = this.dblwr;
-    const n = this.#batchPages.length;
-    if (dw === null || n === 0) return;
-    const ps = this.pageSize;
-    for (let s = 0; s < n; s++) dw.writePage(s, this.#batch, s * ps);
-    dw.sync();
-    for (let s = 0; s < n; s++) this.data.writePage(this.#batchPages[s]!, this.#batch, s * ps);
-    this.#batchPages.length = 0;
-    this.doublewritePages += n;
-    this.doublewriteWrites++;
+    const dw = this.#dw;
+    if (dw !== null) dw.batches.flush(dw.region, this.#io(dw));
   }
 
+  /** Every page written so far, by any thread, durable in place: all batches out, data fsynced. */
   sync(): void {
-    this.flushBatch();
-    this.data.sync();
+    const dw = this.#dw;
+    if (dw === null) this.data.sync();
+    else dw.batches.syncAll(this.#io(dw));
   }
 
   close(): void {
     this.data.close();
-    this.dblwr?.close();
+    this.#dw?.file.close();
   }
 
   descriptor(): DeviceDescriptor | null {

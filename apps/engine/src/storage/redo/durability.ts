@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { CorruptionError, FileDevice, getPageLsn, type PageDevice, verifyPage } from '@enginekit/buffer-pool';
 import { HDR_DATABASE_ID } from '../header.js';
-import { DurableDevice } from './doublewrite.js';
-import { readDoublewrite } from './doublewrite.js';
+import { allocateFile } from '../file-extend.js';
+import { DOUBLEWRITE_BATCH, DoublewriteBatches, type DoublewriteDescriptor } from './doublewrite-batches.js';
+import { type DoublewriteRegion, DurableDevice, readDoublewrite } from './doublewrite.js';
 import { RedoLogError } from './errors.js';
 import { BLOCK, BLOCK_HDR, type Checkpoint, decodeFileHeader, LOG_START_LSN, readU64 } from './format.js';
 import { LogFiles, MIN_LOG_FILE_SIZE } from './log-files.js';
 import { scanLog } from './log-scan.js';
 import { applyRedo, type RecoveryReport } from './recovery.js';
-import { type FlushLogAtTrxCommit, RedoLog } from './redo-log.js';
+import { type FlushLogAtTrxCommit, RedoLog, type RedoLogDescriptor } from './redo-log.js';
 
 /** The durability options of a database (all MySQL system variables except `redo` and `wrapDevice`). */
 export interface DurabilityOptions {
@@ -99,8 +100,6 @@ export interface DurableOpen {
   readonly redo: RedoLog;
   /** Set when the log had redo after its checkpoint (or torn pages were repaired). */
   readonly report: RecoveryReport | null;
-  /** Transactions without a commit record → their undo records in log order. */
-  readonly uncommitted: Map<bigint, Uint8Array[]>;
   /** The last shutdown was clean (its checkpoint says so, and no redo follows it). */
   readonly clean: boolean;
   /** The identity the log carries (page 0 must carry it too). */
@@ -151,6 +150,54 @@ export function newDatabaseId(): bigint {
   return id === 0n ? 1n : id;
 }
 
+/** The opening thread's doublewrite batches: one region until workers attach. */
+function ownRegion(file: PageDevice | null, pageSize: number): DoublewriteRegion | null {
+  return file === null ? null : { batches: DoublewriteBatches.create(1, pageSize), file, region: 0 };
+}
+
+/** What a thread needs to join the durable side another thread opened. */
+export interface DurableAttachDescriptor {
+  readonly redo: RedoLogDescriptor;
+  /** The shared doublewrite batches (null with `innodb_doublewrite=OFF`). */
+  readonly doublewrite: DoublewriteDescriptor | null;
+  /** This thread's doublewrite region (the opener is 0). */
+  readonly region: number;
+}
+
+/**
+ * The durable side in a thread that did not open the database: its own handles on the log files
+ * and the doublewrite file, the shared log and batches, and a DurableDevice over `data` (its own
+ * handle on the data file) with the WAL rule on the shared log.
+ */
+export function attachDurable(
+  data: PageDevice,
+  d: DurableAttachDescriptor,
+  o: Pick<DurabilityOptions, 'wrapDevice'> = {},
+): { device: DurableDevice; redo: RedoLog } {
+  const files = new LogFiles(openLogDevices(o, [...d.redo.paths], false), d.redo.fileSize);
+  let dblwr: PageDevice | null = null;
+  try {
+    const redo = RedoLog.attach(d.redo, files);
+    if (d.doublewrite !== null) {
+      const batches = new DoublewriteBatches(d.doublewrite.buffer);
+      dblwr = wrap(
+        o,
+        new FileDevice(d.doublewrite.path, { pageSize: batches.pageSize, create: false }),
+        'doublewrite',
+      );
+      const device = new DurableDevice(data, { batches, file: dblwr, region: d.region }, (l) =>
+        redo.flushSync(l + 1n),
+      );
+      return { device, redo };
+    }
+    return { device: new DurableDevice(data, null, (l) => redo.flushSync(l + 1n)), redo };
+  } catch (e) {
+    dblwr?.close();
+    files.close();
+    throw e;
+  }
+}
+
 /**
  * Creates the log group (and doublewrite file) for a database file whose pages are all at LSN
  * below `afterLsn`. The log starts at the block after it.
@@ -170,13 +217,29 @@ export function createDurable(
   const lsn = start + BigInt(BLOCK_HDR);
   const cp: Checkpoint = { no: 0n, lsn, endLsn: lsn, nextTrxId: 1n, clean: true };
   const files = new LogFiles(openLogDevices(o, names.logs, true), s.fileSize);
-  files.format({ databaseId, pageSize, startLsn: start }, cp);
-  const dblwr = s.doublewrite
-    ? wrap(o, new FileDevice(names.doublewrite, { pageSize, create: true, truncate: true }), 'doublewrite')
-    : null;
-  const redo = new RedoLog(files, { lsn, lastBlock: null, checkpoint: cp }, s.bufferSize, s.flush);
-  const device = new DurableDevice(data, dblwr, (l) => redo.flushSync(l + 1n));
-  return { device, redo, report: null, uncommitted: new Map(), databaseId, clean: true };
+  let dblwr: PageDevice | null = null;
+  try {
+    // Every byte of the log (and of the doublewrite area) owns its blocks from the start: a full
+    // disk shows here, not at a COMMIT that must write into a hole.
+    for (const p of names.logs) allocateFile(p, s.fileSize);
+    files.format({ databaseId, pageSize, startLsn: start }, cp);
+    if (s.doublewrite) {
+      dblwr = wrap(
+        o,
+        new FileDevice(names.doublewrite, { pageSize, create: true, truncate: true }),
+        'doublewrite',
+      );
+      allocateFile(names.doublewrite, DOUBLEWRITE_BATCH * pageSize);
+    }
+  } catch (e) {
+    files.close();
+    dblwr?.close();
+    for (const p of [...names.logs, names.doublewrite]) rmSync(p, { force: true });
+    throw e;
+  }
+  const redo = RedoLog.create(files, { lsn, lastBlock: null, checkpoint: cp }, s.bufferSize, s.flush);
+  const device = new DurableDevice(data, ownRegion(dblwr, pageSize), (l) => redo.flushSync(l + 1n));
+  return { device, redo, report: null, databaseId, clean: true };
 }
 
 /**
@@ -250,15 +313,13 @@ export function openDurable(
       // The doublewrite copies matter only after a crash (redo after the checkpoint): a page
       // corrupted after a clean shutdown is reported, not silently replaced.
       const applied = applyRedo(scan, data, scan.mtrs.length > 0 ? dblwr : null);
-      const redo = new RedoLog(
+      const redo = RedoLog.create(
         files,
         { lsn: scan.end, lastBlock: scan.lastBlock, checkpoint: scan.checkpoint },
         s.bufferSize,
         s.flush,
       );
-      redo.noteTrxId(applied.maxTrxId);
-      for (const id of applied.uncommitted.keys()) redo.noteUndo(id, scan.checkpoint.lsn);
-      const device = new DurableDevice(data, dblwr, (l) => redo.flushSync(l + 1n));
+      const device = new DurableDevice(data, ownRegion(dblwr, pageSize), (l) => redo.flushSync(l + 1n));
       if (applied.pages.size > 0) {
         const order = [...applied.pages.keys()].sort((a, b) => a - b);
         for (const p of order) device.writePage(p, applied.pages.get(p)!, 0);
@@ -275,14 +336,12 @@ export function openDurable(
               pagesTouched: applied.touched,
               pagesApplied: applied.applied,
               pagesRepaired: applied.repaired,
-              trxRolledBack: applied.uncommitted.size,
               ms: performance.now() - started,
             };
       return {
         device,
         redo,
         report,
-        uncommitted: applied.uncommitted,
         databaseId: dbId,
         clean: scan.checkpoint.clean && scan.mtrs.length === 0,
       };

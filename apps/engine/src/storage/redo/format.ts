@@ -56,8 +56,6 @@ export const MLOG_MTR_END = 0x01;
 export const MLOG_NOOP = 0x02;
 export const MLOG_PAGE_INIT = 0x10;
 export const MLOG_PAGE_BYTES = 0x11;
-export const MLOG_TRX_COMMIT = 0x20;
-export const MLOG_UNDO = 0x21;
 
 /** `log_block_convert_lsn_to_no`. */
 export function blockNo(blockStart: bigint): number {

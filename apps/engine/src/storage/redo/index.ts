@@ -1,7 +1,15 @@
-export { DOUBLEWRITE_BATCH, DurableDevice, readDoublewrite } from './doublewrite.js';
 export {
+  DOUBLEWRITE_BATCH,
+  DoublewriteBatches,
+  type DoublewriteDescriptor,
+  type DoublewriteIo,
+} from './doublewrite-batches.js';
+export { type DoublewriteRegion, DurableDevice, readDoublewrite } from './doublewrite.js';
+export {
+  attachDurable,
   createDurable,
   type DurabilityOptions,
+  type DurableAttachDescriptor,
   type DurableOpen,
   durabilitySettings,
   dropCleanRedo,
@@ -13,5 +21,10 @@ export {
 export { RedoLogError, RedoLogFullError } from './errors.js';
 export { MtrStore } from './mtr.js';
 export { PageCleaner } from './page-cleaner.js';
-export type { RecoveredUndo, RecoveryReport } from './recovery.js';
-export { type FlushLogAtTrxCommit, RedoLog, type RedoStats } from './redo-log.js';
+export type { RecoveryReport } from './recovery.js';
+export {
+  type FlushLogAtTrxCommit,
+  RedoLog,
+  type RedoLogDescriptor,
+  type RedoStats,
+} from './redo-log.js';

@@ -12,116 +12,144 @@ import {
   writeU16,
   writeU32,
 } from './format.js';
+import { CP_NO_LOW, LSN, type LogShared, WRITTEN } from './log-shared.js';
+
+/** Record bytes one block carries. */
+const PER_BLOCK = BLOCK_TRL - BLOCK_HDR;
 
 /**
- * The log buffer (`log_sys->buf`, `innodb_log_buffer_size`): whole 512-byte blocks from `start`
- * (a block boundary) to the block holding the current LSN. Appending fills block headers as it
- * goes; {@link LogBuffer.take} hands the blocks not yet written to the writer and keeps the last,
- * partial one at the front, since it will be written again as it fills.
+ * The log buffer (`log_sys->buf`, `innodb_log_buffer_size`) in shared memory: a ring of 512-byte
+ * blocks, the block starting at LSN `b` in ring slot `b / 512 mod blocks`. Appenders (under the log
+ * mutex) fill blocks from the current LSN on, never past the ring slot of the block holding the
+ * written LSN, which the writer still has to write (again, when it is partial). The writer copies
+ * blocks out without the log mutex ({@link copyOut}): every byte before the current LSN was stored
+ * before the LSN was published, and the bytes past it in the last block, which an appender may be
+ * writing at that moment, are replaced by the copy's own header and zeros.
  */
 export class LogBuffer {
-  #buf: Uint8Array;
-  /** LSN of `buf[0]`, a multiple of 512. */
-  #start: bigint;
-  /** The current LSN: where the next record byte goes. */
-  #lsn: bigint;
-  /** Low 32 bits of the checkpoint number, stamped on new blocks. */
-  checkpointNo = 0;
+  /** Bytes of the ring. */
+  readonly size: number;
+  readonly #blocks: bigint;
+  readonly #s: LogShared;
+  readonly #ring: Uint8Array;
+
+  constructor(shared: LogShared) {
+    this.#s = shared;
+    this.#ring = shared.ring;
+    this.size = shared.ring.length;
+    this.#blocks = BigInt(this.size / BLOCK);
+  }
 
   /**
-   * REQUIRES: `lsn` points at a record byte (offset 12 … 507 in its block). `lastBlock`, when
-   * given, is that block as it is on disk (its bytes before `lsn` are kept).
+   * Sets up the ring for a log that continues at `lsn` (a record byte, offset 12 … 507 in its
+   * block); `lastBlock`, when given, is that block as on disk (its bytes before `lsn` are kept).
    */
-  constructor(size: number, lsn: bigint, lastBlock: Uint8Array | null) {
-    this.#buf = new Uint8Array(Math.max(4 * BLOCK, size - (size % BLOCK)));
-    this.#lsn = lsn;
-    this.#start = lsn - (lsn % 512n);
-    if (lastBlock !== null) this.#buf.set(lastBlock.subarray(0, BLOCK), 0);
-    else this.#initBlock(0, this.#start);
+  init(lsn: bigint, lastBlock: Uint8Array | null): void {
+    const blockLsn = lsn - (lsn % 512n);
+    const at = this.#slot(blockLsn);
+    if (lastBlock !== null) this.#ring.set(lastBlock.subarray(0, BLOCK), at);
+    else this.#initBlock(at, blockLsn);
     const off = Number(lsn % 512n);
-    this.#buf.fill(0, off, BLOCK_TRL);
-    writeU16(this.#buf, BLOCK_HDR_DATA_LEN, off);
+    this.#ring.fill(0, at + off, at + BLOCK_TRL);
+    writeU16(this.#ring, at + BLOCK_HDR_DATA_LEN, off);
+    Atomics.store(this.#s.b64, LSN, lsn);
   }
 
   get lsn(): bigint {
-    return this.#lsn;
+    return Atomics.load(this.#s.b64, LSN);
   }
 
-  get size(): number {
-    return this.#buf.length;
-  }
-
-  /** Whether `n` more record bytes fit without a write. */
-  fits(n: number): boolean {
-    // Each block carries 496 record bytes; one spare block for the one the append ends in.
-    const blocks = Math.ceil((Number(this.#lsn - this.#start) + n + BLOCK) / (BLOCK_TRL - BLOCK_HDR)) + 1;
-    return blocks * BLOCK <= this.#buf.length;
-  }
-
-  /** Grows the buffer so that `n` record bytes fit (an mtr larger than the buffer). */
-  grow(n: number): void {
-    let size = this.#buf.length;
-    while (size < Number(this.#lsn - this.#start) + 2 * n + 4 * BLOCK) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.#buf);
-    this.#buf = next;
+  #slot(blockLsn: bigint): number {
+    return Number((blockLsn / 512n) % this.#blocks) * BLOCK;
   }
 
   /**
-   * Appends `n` bytes of `src` as one mini-transaction (the first byte starts a record group).
-   * REQUIRES: {@link fits}(n). Returns the start LSN; {@link lsn} is the end.
+   * Record bytes that can be appended now: up to the last ring slot before the block holding the
+   * written LSN comes round again, and never ending exactly at a trailer of that last slot (which
+   * would start the next block in a slot still to be written).
    */
-  append(src: Uint8Array, n: number): bigint {
-    const b = this.#buf;
-    const start = this.#lsn;
-    let pos = Number(start - this.#start);
-    let blk = pos - (pos % BLOCK);
-    if (readU16(b, blk + BLOCK_FIRST_REC_GROUP) === 0) writeU16(b, blk + BLOCK_FIRST_REC_GROUP, pos - blk);
+  room(): number {
+    return this.#roomFrom(Atomics.load(this.#s.b64, WRITTEN));
+  }
+
+  /** {@link room} once everything appended so far is written. */
+  roomWhenWritten(): number {
+    return this.#roomFrom(this.lsn);
+  }
+
+  #roomFrom(written: bigint): number {
+    const lsn = this.lsn;
+    const first = lsn - (lsn % 512n);
+    const lastAllowed = written - (written % 512n) + BigInt(this.size - BLOCK);
+    if (lastAllowed < first) return 0;
+    const r = BLOCK_TRL - Number(lsn % 512n) + Number((lastAllowed - first) / 512n) * PER_BLOCK - 1;
+    return Math.max(0, r);
+  }
+
+  /** Whether `n` bytes fit now. */
+  fits(n: number): boolean {
+    return n <= this.room();
+  }
+
+  /**
+   * Appends `n` bytes of `src` from `from`, filling block headers as it goes; `startsGroup` marks
+   * the first byte as the start of a mini-transaction (the block's first-record-group field).
+   * Publishes the new LSN last. REQUIRES: the log mutex, `n` ≤ {@link room}. Returns the start LSN.
+   */
+  append(src: Uint8Array, from: number, n: number, startsGroup: boolean): bigint {
+    const b = this.#ring;
+    const start = this.lsn;
+    let blockLsn = start - (start % 512n);
+    let at = this.#slot(blockLsn);
+    let off = Number(start % 512n);
+    if (startsGroup && readU16(b, at + BLOCK_FIRST_REC_GROUP) === 0)
+      writeU16(b, at + BLOCK_FIRST_REC_GROUP, off);
     let i = 0;
     while (i < n) {
-      const room = BLOCK_TRL - (pos - blk);
-      const k = Math.min(room, n - i);
-      b.set(src.subarray(i, i + k), pos);
+      const k = Math.min(BLOCK_TRL - off, n - i);
+      b.set(src.subarray(from + i, from + i + k), at + off);
       i += k;
-      pos += k;
-      if (pos - blk === BLOCK_TRL) {
-        writeU16(b, blk + BLOCK_HDR_DATA_LEN, BLOCK);
-        blk += BLOCK;
-        this.#initBlock(blk, this.#start + BigInt(blk));
-        pos = blk + BLOCK_HDR;
-      } else writeU16(b, blk + BLOCK_HDR_DATA_LEN, pos - blk);
+      off += k;
+      if (off === BLOCK_TRL) {
+        writeU16(b, at + BLOCK_HDR_DATA_LEN, BLOCK);
+        blockLsn += 512n;
+        at = this.#slot(blockLsn);
+        this.#initBlock(at, blockLsn);
+        off = BLOCK_HDR;
+      } else writeU16(b, at + BLOCK_HDR_DATA_LEN, off);
     }
-    this.#lsn = this.#start + BigInt(pos);
+    Atomics.store(this.#s.b64, LSN, blockLsn + BigInt(off));
     return start;
   }
 
   #initBlock(at: number, blockLsn: bigint): void {
-    const b = this.#buf;
+    const b = this.#ring;
     b.fill(0, at, at + BLOCK);
     writeU32(b, at + BLOCK_HDR_NO, blockNo(blockLsn));
     writeU16(b, at + BLOCK_HDR_DATA_LEN, BLOCK_HDR);
-    writeU32(b, at + BLOCK_CHECKPOINT_NO, this.checkpointNo >>> 0);
+    writeU32(b, at + BLOCK_CHECKPOINT_NO, Atomics.load(this.#s.i32, CP_NO_LOW) >>> 0);
   }
 
   /**
-   * The blocks from the one holding `from` to the one holding the current LSN, sealed, for the
-   * writer: `{ blockLsn, bytes, offset, count }`. Afterwards the buffer keeps only the last block.
-   * The view is valid until the next append.
+   * Copies the blocks from the one holding `from` to the one holding `to` into `dest` (from 0),
+   * sealed, the last one cut at `to`. REQUIRES: the write mutex (no other writer moves the written
+   * LSN), `from` ≤ `to` ≤ the current LSN, `dest` large enough for the blocks. Returns the count.
    */
-  take(from: bigint): { blockLsn: bigint; bytes: Uint8Array; offset: number; count: number } {
+  copyOut(from: bigint, to: bigint, dest: Uint8Array): number {
     const first = from - (from % 512n);
-    const last = this.#lsn - (this.#lsn % 512n);
-    const off = Number(first - this.#start);
-    const count = Number(last - first) / BLOCK + 1;
-    for (let k = 0; k < count; k++) sealBlock(this.#buf, off + k * BLOCK);
-    return { blockLsn: first, bytes: this.#buf, offset: off, count };
-  }
-
-  /** After the writer is done with {@link take}'s blocks: move the last block to the front. */
-  compact(): void {
-    const last = this.#lsn - (this.#lsn % 512n);
-    const off = Number(last - this.#start);
-    if (off > 0) this.#buf.copyWithin(0, off, off + BLOCK);
-    this.#start = last;
+    const last = to - (to % 512n);
+    const count = Number((last - first) / 512n) + 1;
+    for (let k = 0; k < count; k++) {
+      const at = this.#slot(first + BigInt(k * BLOCK));
+      dest.set(this.#ring.subarray(at, at + BLOCK), k * BLOCK);
+    }
+    const lo = (count - 1) * BLOCK;
+    const used = Number(to % 512n);
+    writeU16(dest, lo + BLOCK_HDR_DATA_LEN, used);
+    dest.fill(0, lo + used, lo + BLOCK_TRL);
+    // A group an appender started past `to` while we copied is not in this copy.
+    if (readU16(dest, lo + BLOCK_FIRST_REC_GROUP) >= used) writeU16(dest, lo + BLOCK_FIRST_REC_GROUP, 0);
+    for (let k = 0; k < count; k++) sealBlock(dest, k * BLOCK);
+    return count;
   }
 }

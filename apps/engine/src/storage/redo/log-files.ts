@@ -123,12 +123,14 @@ export class LogFiles {
     return [file, (FILE_HDR + Number(o % this.#perFile)) / BLOCK];
   }
 
-  /** Writes `count` blocks from `src[off…]`, the first being the block that starts at `blockLsn`. */
+  /**
+   * Writes `count` blocks from `src[off…]`, the first being the block that starts at `blockLsn`.
+   * Not synced: sync the files {@link filesBetween} name.
+   */
   writeBlocks(blockLsn: bigint, src: Uint8Array, off: number, count: number): void {
     for (let i = 0; i < count; i++) {
       const [file, at] = this.#where(blockLsn + BigInt(i * BLOCK));
       this.devices[file]!.writePage(at, src, off + i * BLOCK);
-      this.#touched.add(file);
     }
   }
 
@@ -139,8 +141,8 @@ export class LogFiles {
   }
 
   /**
-   * fsync of every file written since the last sync; of every file when `all` (an asynchronous
-   * sync may still be running for some of them).
+   * fsync of every file written since the last sync through this object (the headers and
+   * checkpoint slots of {@link format} and {@link writeCheckpoint}); of every file when `all`.
    */
   sync(all = false): void {
     if (all) for (const d of this.devices) d.sync();
@@ -148,10 +150,33 @@ export class LogFiles {
     this.#touched.clear();
   }
 
-  /** The same as {@link sync} without blocking the thread where the devices can (syncAsync). */
-  async syncAsync(): Promise<void> {
-    const files = [...this.#touched];
-    this.#touched.clear();
+  /**
+   * The files holding the blocks from the one of `from` to the one of `to` (LSNs, `from` ≤ `to`):
+   * what an fsync must cover after the log was written over that range, by any thread (an fsync
+   * makes a file durable whichever handle wrote it).
+   */
+  filesBetween(from: bigint, to: bigint): number[] {
+    const n = this.devices.length;
+    const a = from - (from % 512n);
+    const b = to - (to % 512n);
+    if (b - a + 512n >= this.capacity - this.#perFile) return Array.from({ length: n }, (_, i) => i);
+    const last = this.#where(b)[0];
+    let f = this.#where(a)[0];
+    const out = [f];
+    while (f !== last) {
+      f = (f + 1) % n;
+      out.push(f);
+    }
+    return out;
+  }
+
+  /** fsync of the given files. */
+  syncFiles(files: readonly number[]): void {
+    for (const f of files) this.devices[f]!.sync();
+  }
+
+  /** {@link syncFiles} without blocking the thread where the devices can (syncAsync). */
+  async syncFilesAsync(files: readonly number[]): Promise<void> {
     for (const f of files) {
       const d = this.devices[f]!;
       if (d.syncAsync !== undefined) await d.syncAsync();

@@ -12,8 +12,6 @@ import {
   MLOG_NOOP,
   MLOG_PAGE_BYTES,
   MLOG_PAGE_INIT,
-  MLOG_TRX_COMMIT,
-  MLOG_UNDO,
   readU16,
   readU32,
   readU64,
@@ -149,19 +147,7 @@ export function recordEnd(b: Uint8Array, q: number, ps: number): number {
       return q + 9 <= n ? q + 9 : -1;
     case MLOG_PAGE_BYTES:
       return q + 9 <= n ? skipPageBytes(b, q + 9, n, ps) : -1;
-    case MLOG_TRX_COMMIT:
-      return q + 9 <= n ? q + 9 : -1;
-    case MLOG_UNDO: {
-      if (q + 13 > n) return -1;
-      const e = q + 13 + readU32(b, q + 9);
-      return e <= n ? e : -1;
-    }
     default:
       return -2;
   }
-}
-
-/** The transaction id of a commit or undo record at `b[q]`. */
-export function recordTrx(b: Uint8Array, q: number): bigint {
-  return readU64(b, q + 1);
 }

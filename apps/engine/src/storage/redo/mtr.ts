@@ -1,16 +1,16 @@
 import type { BufferPool, LatchMode, PageStore } from '@enginekit/buffer-pool';
-import { FIL_PAGE_LSN } from '@enginekit/buffer-pool';
 import {
-  MLOG_MTR_END,
-  MLOG_NOOP,
-  MLOG_PAGE_BYTES,
-  MLOG_UNDO,
-  writeU16,
-  writeU32,
-  writeU64,
-} from './format.js';
+  FIL_PAGE_LSN,
+  FIL_PAGE_NEXT,
+  FIL_PAGE_TYPE_ALLOCATED,
+  readUint32BE,
+  setPageType,
+  writeUint32BE,
+} from '@enginekit/buffer-pool';
+import { MLOG_MTR_END, MLOG_NOOP, MLOG_PAGE_BYTES, writeU16, writeU32 } from './format.js';
 import { copyLsnFields, logPageDiff, logPageInit, RecordBuilder } from './page-diff.js';
 import type { RedoLog } from './redo-log.js';
+import { takeFreePage } from '../fsp.js';
 
 const LATCH_X: LatchMode = 2;
 /** Top byte of a provisional page LSN written while an mtr runs (bit 62 set: no real LSN has it). */
@@ -33,7 +33,8 @@ const PROVISIONAL_TOP = 0x40;
  * (`redo` null) the store passes everything through to the pool. A `markDirty` outside any mtr
  * logs the whole page as an mtr of its own (bulk loaders, which leave each page once).
  *
- * REQUIRES: one thread; no page is S-fixed by the caller when the mtr X-fixes it.
+ * One MtrStore per thread (each thread of a server has its own over the shared pool and the shared
+ * redo log). REQUIRES: no page is S-fixed by the caller when the mtr X-fixes it.
  */
 export class MtrStore implements PageStore {
   readonly pageSize: number;
@@ -47,16 +48,25 @@ export class MtrStore implements PageStore {
   #frames = new Int32Array(16);
   #spaces = new Int32Array(16);
   #pages = new Uint32Array(16);
+  /** 1: allocated by the mtr; 2: taken off the free list by it; 0: an existing page. */
   #isNew = new Uint8Array(16);
+  /** For a page taken off the free list: its free-list link, restored by a rollback. */
+  #freeNext = new Uint32Array(16);
   #changed = new Uint8Array(16);
   #copies: Uint8Array;
   #copies32: Int32Array;
   readonly #pool32: Int32Array;
   readonly #rec = new RecordBuilder();
-  readonly #undo = new RecordBuilder();
-  #undoTrx: bigint[] = [];
   /** Low 32 bits of the next provisional LSN (bytes 1–3 stay 0). */
   #provisional = 0;
+  /**
+   * Called with a page count before each allocation: makes the data file hold that many pages
+   * (see storage/file-extend.ts), or throws (a full disk). Null: the pool's device grows by itself.
+   */
+  reserve: ((pages: number) => void) | null = null;
+  /** Take pages from the database's free list (fsp.ts) before growing the file. */
+  reuse = false;
+
   /** Mini-transactions committed with records, and pages they logged (for the bench). */
   mtrs = 0;
   pagesLogged = 0;
@@ -105,6 +115,23 @@ export class MtrStore implements PageStore {
   }
 
   allocatePage(space: number): number {
+    // a freed page first (the file-space free list in page 0; not in an unlogged section, whose
+    // changes must stay on pages it allocates itself)
+    if (
+      this.reuse &&
+      this.#unloggedLsn === 0n &&
+      (this.#depth > 0 || this.redo === null) &&
+      this.pool.spaceSize(space) > 0
+    ) {
+      const f = takeFreePage(this);
+      if (f >= 0) {
+        this.#reused(f);
+        return f;
+      }
+    }
+    // the file has real blocks for the page before the pool hands it out, so a full disk fails
+    // this allocation (and the statement behind it), never a later page write
+    if (this.reserve !== null) this.reserve(this.pool.spaceSize(space) + 1);
     if (this.redo === null) return this.pool.allocatePage(space);
     if (this.#unloggedLsn !== 0n) return this.pool.allocatePage(space, this.#unloggedLsn);
     if (this.#depth === 0) return this.pool.allocatePage(space, this.redo.lsn);
@@ -165,9 +192,10 @@ export class MtrStore implements PageStore {
     rec.length += 6;
     rec.copy(this.bytes, frame * ps, ps);
     rec.u8(MLOG_MTR_END);
-    const start = redo.append(rec.bytes, rec.length);
-    if (!this.pool.isDirty(frame)) this.pool.markDirty(frame, start);
-    this.pool.markDirty(frame, redo.lsn - 1n);
+    redo.append(rec.bytes, rec.length, (start, end) => {
+      if (!this.pool.isDirty(frame)) this.pool.markDirty(frame, start);
+      this.pool.markDirty(frame, end - 1n);
+    });
     this.mtrs++;
     this.pagesLogged++;
   }
@@ -185,6 +213,21 @@ export class MtrStore implements PageStore {
     this.#n = n + 1;
   }
 
+  /**
+   * A page just taken off the free list and formatted: logged as a new page (MLOG_PAGE_INIT, then
+   * only what its user writes), not as a diff against its old contents. Its free-list link is
+   * kept so that a rollback leaves it a well-formed free page again.
+   */
+  #reused(f: number): void {
+    let i = this.#n - 1;
+    while (i >= 0 && this.#frames[i] !== f) i--;
+    if (i < 0) return;
+    const ps = this.pageSize;
+    this.#freeNext[i] = readUint32BE(this.#copies, i * ps + FIL_PAGE_NEXT);
+    this.#isNew[i] = 2;
+    this.#copies.set(this.bytes.subarray(f * ps, (f + 1) * ps), i * ps);
+  }
+
   #growMemo(): void {
     const cap = this.#frames.length * 2;
     const grow = <T extends Int32Array | Uint32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
@@ -196,34 +239,12 @@ export class MtrStore implements PageStore {
     this.#spaces = grow(this.#spaces, (k) => new Int32Array(k));
     this.#pages = grow(this.#pages, (k) => new Uint32Array(k));
     this.#isNew = grow(this.#isNew, (k) => new Uint8Array(k));
+    this.#freeNext = grow(this.#freeNext, (k) => new Uint32Array(k));
     this.#changed = grow(this.#changed, (k) => new Uint8Array(k));
     const copies = new Uint8Array(cap * this.pageSize);
     copies.set(this.#copies);
     this.#copies = copies;
     this.#copies32 = new Int32Array(copies.buffer);
-  }
-
-  // ---------------------------------------------------------------- undo records
-
-  /**
-   * Logs a transaction's logical undo record (opaque bytes) in the current mtr, or in an mtr of its
-   * own when none is open. Recovery hands the records of transactions without a commit record to
-   * `onRecoveredUndo`.
-   */
-  logUndo(trxId: bigint, record: Uint8Array): void {
-    if (this.redo === null) return;
-    const u = this.#undo;
-    u.reserve(13 + record.length);
-    u.bytes[u.length] = MLOG_UNDO;
-    writeU64(u.bytes, u.length + 1, trxId);
-    writeU32(u.bytes, u.length + 9, record.length);
-    u.length += 13;
-    u.copy(record, 0, record.length);
-    this.#undoTrx.push(trxId);
-    if (this.#depth === 0) {
-      this.begin();
-      this.commit();
-    }
   }
 
   // ---------------------------------------------------------------- commit and rollback
@@ -239,6 +260,7 @@ export class MtrStore implements PageStore {
     const rec = this.#rec;
     rec.reset();
     let pages = 0;
+    let appended = false;
     try {
       for (let i = 0; i < this.#n; i++) {
         // A page the tree never marked dirty did not change (every change is followed by
@@ -247,7 +269,7 @@ export class MtrStore implements PageStore {
         const f = this.#frames[i]!;
         // The provisional LSN goes; the real one is set below.
         copyLsnFields(this.#copies, i * ps, b, f * ps, ps);
-        if (this.#isNew[i] === 1) logPageInit(rec, this.#spaces[i]!, this.#pages[i]!);
+        if (this.#isNew[i] !== 0) logPageInit(rec, this.#spaces[i]!, this.#pages[i]!);
         const diff = logPageDiff(
           rec,
           this.#spaces[i]!,
@@ -260,42 +282,61 @@ export class MtrStore implements PageStore {
           this.#copies32,
           this.#pool32,
         );
-        this.#changed[i] = diff || this.#isNew[i] === 1 ? 1 : 0;
+        this.#changed[i] = diff || this.#isNew[i] !== 0 ? 1 : 0;
         if (this.#changed[i] === 1) pages++;
       }
-      const u = this.#undo;
-      if (u.length > 0) rec.copy(u.bytes, 0, u.length);
       if (rec.length > 0) {
         rec.u8(MLOG_MTR_END);
-        const start = redo.append(rec.bytes, rec.length);
-        const last = redo.lsn - 1n;
-        for (const t of this.#undoTrx) redo.noteUndo(t, start);
-        for (let i = 0; i < this.#n; i++) {
-          if (this.#changed[i] !== 1) continue;
-          const f = this.#frames[i]!;
-          if (!this.pool.isDirty(f)) this.pool.markDirty(f, start);
-          this.pool.markDirty(f, last);
-        }
+        redo.append(rec.bytes, rec.length, this.#onAppended);
+        appended = true;
         this.mtrs++;
         this.pagesLogged += pages;
       }
+    } catch (e) {
+      // The log refused the records (full, or a write error): nothing of the mtr may stay in the
+      // pages, since nothing of it is in the log.
+      if (!appended) this.#restoreCopies();
+      throw e;
     } finally {
-      this.#undo.reset();
-      this.#undoTrx = [];
       this.#release();
     }
   }
+
+  /** Puts every memo page back to its copy taken at the first X fix (a reused page back on the free list). */
+  #restoreCopies(): void {
+    const ps = this.pageSize;
+    for (let i = 0; i < this.#n; i++) {
+      const at = this.#frames[i]! * ps;
+      this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), at);
+      if (this.#isNew[i] === 2) {
+        setPageType(this.bytes, at, FIL_PAGE_TYPE_ALLOCATED);
+        writeUint32BE(this.bytes, at + FIL_PAGE_NEXT, this.#freeNext[i]!);
+      }
+    }
+  }
+
+  /**
+   * Runs under the log mutex once the mtr's records are in the log buffer at [start, end): the
+   * changed pages go on the flush list (oldest modification = start if they were clean, newest =
+   * end − 1) before any checkpoint can read the oldest modification.
+   */
+  readonly #onAppended = (start: bigint, end: bigint): void => {
+    const redo = this.redo!;
+    const last = end - 1n;
+    for (let i = 0; i < this.#n; i++) {
+      if (this.#changed[i] !== 1) continue;
+      const f = this.#frames[i]!;
+      if (!this.pool.isDirty(f)) this.pool.markDirty(f, start);
+      this.pool.markDirty(f, last);
+    }
+  };
 
   /** Undoes every page change of the mtr (all nesting levels) and releases the pages. */
   rollback(): void {
     if (this.#depth === 0) return;
     if (--this.#depth > 0) return;
     if (this.redo === null || this.#unloggedLsn !== 0n) return;
-    const ps = this.pageSize;
-    for (let i = 0; i < this.#n; i++)
-      this.bytes.set(this.#copies.subarray(i * ps, (i + 1) * ps), this.#frames[i]! * ps);
-    this.#undo.reset();
-    this.#undoTrx = [];
+    this.#restoreCopies();
     this.#release();
   }
 

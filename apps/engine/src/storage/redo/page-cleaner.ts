@@ -20,8 +20,9 @@ const ADAPTIVE_LWM_PCT = 10;
  * Flushing and checkpoints (`buf_flush_page_cleaner_thread` + `log_checkpoint`). Once a second
  * (an unref'd timer, so it never keeps the process alive) it does the once-a-second log work of
  * `innodb_flush_log_at_trx_commit` 0 and 2, writes the pages the policy asks for oldest first,
- * and writes a checkpoint. {@link freeLog} is the synchronous flush an mtr runs itself when the
- * log is nearly full.
+ * and writes a checkpoint; the timer runs on the thread that opened the database. {@link freeLog}
+ * is the synchronous flush an mtr runs itself when the log is nearly full, on any thread, through
+ * that thread's device (each thread has a PageCleaner for it; only the opener's is started).
  */
 export class PageCleaner {
   readonly #pool: BufferPool;
@@ -115,18 +116,13 @@ export class PageCleaner {
 
   /**
    * A fuzzy checkpoint at the oldest modification of any dirty page (the current LSN when none),
-   * held back by the first undo record of any open transaction: sync the data file, then the slot.
+   * held back by the first undo record of any open transaction (`RedoLog.fuzzyCheckpoint`): every
+   * thread's doublewrite batch out and the data file synced, then the slot.
    */
   checkpoint(): void {
-    const redo = this.#redo;
-    const oldest = this.#pool.oldestModification();
-    let lsn = oldest === 0n ? redo.lsn : oldest;
-    const undo = redo.oldestOpenUndo();
-    if (undo !== null && undo < lsn) lsn = undo;
-    if (lsn < redo.checkpoint.lsn) lsn = redo.checkpoint.lsn;
-    // Nothing new: neither the checkpoint nor the end it records would move.
-    if (lsn === redo.checkpoint.lsn && redo.lsn === redo.checkpoint.endLsn) return;
-    this.#device.sync();
-    redo.writeCheckpoint(lsn);
+    this.#redo.fuzzyCheckpoint(
+      () => this.#pool.oldestModification(),
+      () => this.#device.sync(),
+    );
   }
 }

@@ -8,9 +8,9 @@ import {
   writePageLsn,
 } from '@enginekit/buffer-pool';
 import { readDoublewrite } from './doublewrite.js';
-import { MLOG_PAGE_BYTES, MLOG_PAGE_INIT, MLOG_TRX_COMMIT, MLOG_UNDO, readU32 } from './format.js';
+import { MLOG_PAGE_BYTES, MLOG_PAGE_INIT } from './format.js';
 import type { LogScan } from './log-scan.js';
-import { recordEnd, recordTrx } from './log-scan.js';
+import { recordEnd } from './log-scan.js';
 import { applyPageBytes, recordPage } from './page-diff.js';
 
 /** What recovery did (`Database.recovery`). */
@@ -26,27 +26,16 @@ export interface RecoveryReport {
   readonly pagesApplied: number;
   /** Torn data pages rebuilt from the doublewrite file. */
   readonly pagesRepaired: number;
-  /** Transactions with undo records and no commit record, rolled back through `onRecoveredUndo`. */
-  readonly trxRolledBack: number;
   readonly ms: number;
 }
 
-/**
- * Called for each transaction recovery found with undo records and no commit record: `records`
- * newest first, `db` the database being opened (its tables are usable).
- */
-export type RecoveredUndo<D = unknown> = (trxId: bigint, records: Uint8Array[], db: D) => void;
-
-/** The result of {@link applyRedo}: pages to write, and what the log says about transactions. */
+/** The result of {@link applyRedo}: the pages to write. */
 export interface RedoApplied {
   /** Page number → the page image to write (sealed). */
   readonly pages: Map<number, Uint8Array>;
   readonly touched: number;
   readonly applied: number;
   readonly repaired: number;
-  /** Transactions without a commit record → their undo records in log order. */
-  readonly uncommitted: Map<bigint, Uint8Array[]>;
-  readonly maxTrxId: bigint;
 }
 
 /**
@@ -63,9 +52,6 @@ export function applyRedo(scan: LogScan, data: PageDevice, dblwr: PageDevice | n
   // page → indexes of the mtrs touching it, in order; whether its first touch is a creation.
   const perPage = new Map<number, number[]>();
   const created = new Map<number, number>();
-  const committed = new Set<bigint>();
-  const undo = new Map<bigint, Uint8Array[]>();
-  let maxTrx = 0n;
   for (const [m, mtr] of scan.mtrs.entries()) {
     let q = mtr.from;
     while (q < mtr.to) {
@@ -78,16 +64,6 @@ export function applyRedo(scan: LogScan, data: PageDevice, dblwr: PageDevice | n
           if (list[list.length - 1] !== m) list.push(m);
           if (t === MLOG_PAGE_INIT && !created.has(pageNo)) created.set(pageNo, m);
         }
-      } else if (t === MLOG_TRX_COMMIT) {
-        const id = recordTrx(b, q);
-        committed.add(id);
-        if (id > maxTrx) maxTrx = id;
-      } else if (t === MLOG_UNDO) {
-        const id = recordTrx(b, q);
-        let list = undo.get(id);
-        if (list === undefined) undo.set(id, (list = []));
-        list.push(b.slice(q + 13, q + 13 + readU32(b, q + 9)));
-        if (id > maxTrx) maxTrx = id;
       }
       q = recordEnd(b, q, ps);
     }
@@ -160,7 +136,5 @@ export function applyRedo(scan: LogScan, data: PageDevice, dblwr: PageDevice | n
       pages.set(pageNo, page);
     }
   }
-  const uncommitted = new Map<bigint, Uint8Array[]>();
-  for (const [id, recs] of undo) if (!committed.has(id)) uncommitted.set(id, recs);
-  return { pages, touched: perPage.size, applied, repaired, uncommitted, maxTrxId: maxTrx };
+  return { pages, touched: perPage.size, applied, repaired };
 }

@@ -1,12 +1,31 @@
+import { mutexLock, mutexUnlock } from '@enginekit/mutex-atomics';
 import { RedoLogFullError } from './errors.js';
-import { type Checkpoint, MLOG_MTR_END, MLOG_TRX_COMMIT, writeU64 } from './format.js';
+import type { Checkpoint } from './format.js';
+import { GroupCommit } from './group-commit.js';
 import { LogBuffer } from './log-buffer.js';
 import type { LogFiles } from './log-files.js';
+import {
+  ABANDONED,
+  CHECKPOINT_MUTEX,
+  COUNTERS,
+  CP_END,
+  CP_LSN,
+  CP_NO,
+  CLOSED,
+  FLUSH_SETTING,
+  FLUSHED,
+  LOG_MUTEX,
+  LogShared,
+  NEXT_TRX,
+  STATE,
+  WRITE_MUTEX,
+  WRITTEN,
+} from './log-shared.js';
 
 /** `innodb_flush_log_at_trx_commit`. */
 export type FlushLogAtTrxCommit = 0 | 1 | 2;
 
-/** Counters of the redo log, with MySQL's names. */
+/** Counters of the redo log, with MySQL's names (the server's totals, over every thread). */
 export interface RedoStats {
   /** Mini-transactions and commit records appended to the log buffer. */
   Innodb_log_write_requests: number;
@@ -28,12 +47,6 @@ export interface RedoStats {
   Innodb_log_group_commit_joins: number;
 }
 
-interface Waiter {
-  readonly lsn: bigint;
-  readonly resolve: () => void;
-  readonly reject: (e: unknown) => void;
-}
-
 /** Where a log continues: its end, the last partial block as on disk, and the checkpoint. */
 export interface LogState {
   readonly lsn: bigint;
@@ -41,26 +54,34 @@ export interface LogState {
   readonly checkpoint: Checkpoint;
 }
 
+/** What another thread needs to use the same log (`RedoLog.attach`). */
+export interface RedoLogDescriptor {
+  readonly buffer: SharedArrayBuffer;
+  /** The log files, in group order (each thread opens its own handles). */
+  readonly paths: readonly string[];
+  readonly fileSize: number;
+}
+
 /**
- * The redo log's write side (`log_sys`): the log buffer, writing it to the files, fsync with group
- * commit, commit records, checkpoints, and the margins of `log_calc_max_ages`. One per database,
- * used from the thread that owns the database.
+ * The redo log's write side (`log_sys`), one for every thread of a server: the LSNs, the log
+ * buffer, the checkpoint and the counters live in a SharedArrayBuffer ({@link LogShared}); each
+ * thread has a RedoLog object over it with its own handles on the log files. MySQL 5.6's design:
+ *
+ * - {@link append} copies a mini-transaction's records into the log buffer under the log mutex
+ *   (`log_sys->mutex`) and runs the caller's `onAppended` before releasing it: the mtr marks its
+ *   pages dirty there, so the flush list never lacks a page of an mtr below the current LSN when
+ *   the checkpoint reads the oldest modification under the same mutex (5.6's
+ *   `log_flush_order_mutex`).
+ * - {@link write} copies the pending blocks out of the buffer under the write mutex only (not the
+ *   log mutex: appenders never wait for I/O) and writes them; {@link flushSync} adds the fsync,
+ *   on any thread. {@link waitFlushed} is group commit across threads (group-commit.ts).
+ * - Checkpoints run under the checkpoint mutex, from any thread ({@link fuzzyCheckpoint}).
+ *
+ * Lock order: checkpoint → log → (the pool's instance mutexes) → write; the write mutex's holder
+ * takes nothing else, so a page write under an instance mutex may flush the log (the WAL rule).
  */
 export class RedoLog {
   readonly files: LogFiles;
-  readonly stats: RedoStats = {
-    Innodb_log_write_requests: 0,
-    Innodb_log_writes: 0,
-    Innodb_os_log_written: 0,
-    Innodb_os_log_fsyncs: 0,
-    Innodb_log_waits: 0,
-    Innodb_checkpoints: 0,
-    Innodb_log_sync_flushes: 0,
-    Innodb_log_sync_flush_pages: 0,
-    Innodb_log_group_commit_joins: 0,
-  };
-  /** `innodb_flush_log_at_trx_commit`; may change at run time. */
-  flushLogAtTrxCommit: FlushLogAtTrxCommit;
   /** Bytes the log may hold past the checkpoint (`log_sys->log_group_capacity` less 10%). */
   readonly capacity: bigint;
   /** Age at which the page cleaner flushes harder (`max_modified_age_async`). */
@@ -68,87 +89,178 @@ export class RedoLog {
   /** Age at which an mtr flushes pages itself before appending (`max_modified_age_sync`). */
   readonly maxAgeSync: bigint;
   /**
-   * Called when an append would take the age past {@link maxAgeSync}: flush pages and checkpoint
-   * until the age is below {@link maxAgeAsync}. Returns the pages written. Set by the database.
+   * Called when an append would take the age past {@link maxAgeSync}: flush pages (through this
+   * thread's devices) and checkpoint until the age is below {@link maxAgeAsync}. Returns the pages
+   * written. Set by the database on each thread.
    */
   onLogFull: ((target: bigint) => number) | null = null;
 
+  readonly #s: LogShared;
   readonly #buf: LogBuffer;
-  #written: bigint;
-  #flushed: bigint;
-  #cp: Checkpoint;
-  #nextTrx: bigint;
-  /** Transactions with undo records and no commit yet → LSN of their first undo record. */
-  readonly #open = new Map<bigint, bigint>();
-  #inFlight = false;
-  /** Set by {@link abort}: the files are closing, nothing more is written. */
-  #aborted = false;
-  readonly #waiters: Waiter[] = [];
-  readonly #commitRec = new Uint8Array(10);
+  /** This thread's slot (bounds the threads one log serves). */
+  readonly #slot: number;
+  readonly #group: GroupCommit;
+  /** The writer's copy of the blocks it writes. */
+  #out: Uint8Array | null = null;
   #freeing = false;
+  #closed = false;
 
-  constructor(files: LogFiles, state: LogState, bufferSize: number, flush: FlushLogAtTrxCommit) {
+  private constructor(files: LogFiles, shared: LogShared, creator: boolean) {
     this.files = files;
-    this.flushLogAtTrxCommit = flush;
-    this.#buf = new LogBuffer(bufferSize, state.lsn, state.lastBlock);
-    this.#buf.checkpointNo = Number(state.checkpoint.no & 0xffffffffn);
-    this.#written = state.lsn;
-    this.#flushed = state.lsn;
-    this.#cp = state.checkpoint;
-    this.#nextTrx = state.checkpoint.nextTrxId;
+    this.#s = shared;
+    this.#buf = new LogBuffer(shared);
+    this.#slot = shared.claimSlot();
     const margin = files.capacity - files.capacity / 10n;
     this.capacity = margin;
     this.maxAgeAsync = margin - margin / 8n;
     this.maxAgeSync = margin - margin / 16n;
+    this.#group = new GroupCommit(shared, creator, {
+      write: () => this.write(),
+      filesToSync: (from, to) => files.filesBetween(from, to),
+      syncAsync: (f) => files.syncFilesAsync(f),
+    });
   }
 
-  /** The current LSN (end of the last mtr appended). */
+  /** A new log state continuing at `state.lsn`, created by the thread that opens the database. */
+  static create(files: LogFiles, state: LogState, bufferSize: number, flush: FlushLogAtTrxCommit): RedoLog {
+    const s = LogShared.create(Math.max(8 * 512, bufferSize - (bufferSize % 512)));
+    const b = s.b64;
+    s.setCheckpoint(state.checkpoint);
+    b[NEXT_TRX] = state.checkpoint.nextTrxId;
+    b[WRITTEN] = state.lsn;
+    b[FLUSHED] = state.lsn;
+    s.i32[FLUSH_SETTING] = flush;
+    new LogBuffer(s).init(state.lsn, state.lastBlock);
+    return new RedoLog(files, s, true);
+  }
+
+  /** The same log in another thread, over `files`: this thread's own handles on the log files. */
+  static attach(desc: RedoLogDescriptor, files: LogFiles): RedoLog {
+    if (!(desc?.buffer instanceof SharedArrayBuffer))
+      throw new TypeError('desc must come from RedoLog.descriptor()');
+    if (files.devices.length !== desc.paths.length || files.fileSize !== desc.fileSize)
+      throw new RangeError(
+        `the log files given (${files.devices.length} of ${files.fileSize} bytes) are not the group of the descriptor (${desc.paths.length} of ${desc.fileSize})`,
+      );
+    return new RedoLog(files, new LogShared(desc.buffer), false);
+  }
+
+  /**
+   * What {@link attach} needs in another thread. From now on the flusher of this (the creating)
+   * thread also serves the fsync requests of other threads.
+   */
+  descriptor(): RedoLogDescriptor {
+    this.#group.listen();
+    return {
+      buffer: this.#s.sab,
+      paths: this.files.devices.map((d) => d.name),
+      fileSize: this.files.fileSize,
+    };
+  }
+
+  /** The current LSN (end of the last mtr appended by any thread). */
   get lsn(): bigint {
     return this.#buf.lsn;
   }
 
   /** Log written to the files up to here. */
   get writtenLsn(): bigint {
-    return this.#written;
+    return Atomics.load(this.#s.b64, WRITTEN);
   }
 
   /** Log durable (fsynced) up to here. */
   get flushedLsn(): bigint {
-    return this.#flushed;
+    return Atomics.load(this.#s.b64, FLUSHED);
   }
 
   get checkpoint(): Checkpoint {
-    return this.#cp;
+    return this.#s.checkpoint;
   }
 
   /** Bytes of log between the last checkpoint and the current LSN. */
   get age(): bigint {
-    return this.lsn - this.#cp.lsn;
+    return this.lsn - Atomics.load(this.#s.b64, CP_LSN);
   }
 
-  /** A new transaction id, unique across restarts (the checkpoint carries the next one). */
-  newTrxId(): bigint {
-    return this.#nextTrx++;
+  /** The counters, summed over every thread. */
+  get stats(): RedoStats {
+    const out = {} as Record<string, number>;
+    for (const c of COUNTERS) out[c] = this.#s.counter(c);
+    return out as unknown as RedoStats;
   }
 
-  /** Notes an id handed out elsewhere (recovery saw it in the log). */
-  noteTrxId(id: bigint): void {
-    if (id >= this.#nextTrx) this.#nextTrx = id + 1n;
+  /** `innodb_flush_log_at_trx_commit`, shared by every thread; may change at run time. */
+  get flushLogAtTrxCommit(): FlushLogAtTrxCommit {
+    return Atomics.load(this.#s.i32, FLUSH_SETTING) as FlushLogAtTrxCommit;
+  }
+
+  set flushLogAtTrxCommit(v: FlushLogAtTrxCommit) {
+    if (v !== 0 && v !== 1 && v !== 2)
+      throw new RangeError(`innodb_flush_log_at_trx_commit must be 0, 1 or 2, got ${String(v)}`);
+    Atomics.store(this.#s.i32, FLUSH_SETTING, v);
   }
 
   /**
    * Appends one mini-transaction's records (`n` bytes of `src`, ending with MLOG_MTR_END) and
-   * returns its start LSN; {@link lsn} is then its end.
+   * returns its start LSN. `onAppended(start, end)` runs while the log mutex is still held (the
+   * mtr marks its pages dirty there); it must take no lock but the pool's instance mutexes. A full
+   * log buffer is written out first (`Innodb_log_waits`); an mtr larger than the whole buffer is
+   * written out piece by piece while the log mutex is held.
    */
-  append(src: Uint8Array, n: number): bigint {
+  append(src: Uint8Array, n: number, onAppended?: (start: bigint, end: bigint) => void): bigint {
     this.#makeRoom(n);
-    if (!this.#buf.fits(n)) {
-      this.stats.Innodb_log_waits++;
+    const s = this.#s;
+    // The LSN bytes `n` record bytes take at most (headers and trailers), and a block to spare.
+    const span = BigInt(Math.ceil((n * 512) / 496)) + 1024n;
+    let waited = false;
+    for (;;) {
+      mutexLock(s.i32, LOG_MUTEX);
+      let start: bigint;
+      try {
+        // Never past the group's capacity from the checkpoint, whatever other threads appended
+        // since this thread's check above: that would overwrite log the checkpoint still needs.
+        if (this.#buf.lsn + span - Atomics.load(s.b64, CP_LSN) > this.files.capacity) start = -2n;
+        else if (this.#buf.fits(n)) start = this.#buf.append(src, 0, n, true);
+        else if (n > this.#buf.roomWhenWritten()) start = this.#appendHuge(src, n);
+        else start = -1n;
+        if (start >= 0n) {
+          s.count('Innodb_log_write_requests');
+          onAppended?.(start, this.#buf.lsn);
+          return start;
+        }
+      } finally {
+        mutexUnlock(s.i32, LOG_MUTEX);
+      }
+      if (start === -2n) {
+        if (this.#freeing || this.onLogFull === null) throw this.#full();
+        this.#syncFlush();
+        if (this.age + span > this.files.capacity) throw this.#full();
+        continue;
+      }
+      if (!waited) s.count('Innodb_log_waits');
+      waited = true;
       this.write();
-      if (!this.#buf.fits(n)) this.#buf.grow(n);
     }
-    this.stats.Innodb_log_write_requests++;
-    return this.#buf.append(src, n);
+  }
+
+  /** An mtr larger than the log buffer: written out as it is copied in. REQUIRES: the log mutex. */
+  #appendHuge(src: Uint8Array, n: number): bigint {
+    const s = this.#s;
+    mutexLock(s.i32, WRITE_MUTEX);
+    try {
+      this.#writeLocked();
+      const start = this.#buf.lsn;
+      let i = 0;
+      while (i < n) {
+        const k = Math.min(n - i, this.#buf.room());
+        this.#buf.append(src, i, k, i === 0);
+        i += k;
+        this.#writeLocked();
+      }
+      return start;
+    } finally {
+      mutexUnlock(s.i32, WRITE_MUTEX);
+    }
   }
 
   /**
@@ -158,72 +270,35 @@ export class RedoLog {
    */
   freeCheck(): void {
     if (this.age + 8192n <= this.maxAgeSync || this.#freeing || this.onLogFull === null) return;
+    this.#syncFlush();
+  }
+
+  #syncFlush(): void {
     this.#freeing = true;
     try {
-      this.stats.Innodb_log_sync_flushes++;
-      this.stats.Innodb_log_sync_flush_pages += this.onLogFull(this.lsn - this.maxAgeAsync);
+      this.#s.count('Innodb_log_sync_flushes');
+      this.#s.count('Innodb_log_sync_flush_pages', this.onLogFull!(this.lsn - this.maxAgeAsync));
     } finally {
       this.#freeing = false;
     }
   }
 
-  /** The backstop inside an append: the same as {@link freeCheck}, and never past the capacity. */
+  /** The backstop before an append: the same as {@link freeCheck}, and never past the capacity. */
   #makeRoom(n: number): void {
     const after = this.age + BigInt(n) + 1024n;
     if (after <= this.maxAgeSync || this.#freeing) {
       if (after > this.capacity) throw this.#full();
       return;
     }
-    if (this.onLogFull !== null) {
-      this.#freeing = true;
-      try {
-        this.stats.Innodb_log_sync_flushes++;
-        this.stats.Innodb_log_sync_flush_pages += this.onLogFull(this.lsn - this.maxAgeAsync);
-      } finally {
-        this.#freeing = false;
-      }
-    }
+    if (this.onLogFull !== null) this.#syncFlush();
     if (this.age + BigInt(n) + 1024n > this.capacity) throw this.#full();
   }
 
   #full(): RedoLogFullError {
+    const cp = Atomics.load(this.#s.b64, CP_LSN);
     return new RedoLogFullError(
-      `the redo log is full: ${this.age} bytes since the checkpoint at ${this.#cp.lsn}, capacity ${this.capacity}` +
-        (this.#open.size > 0
-          ? `; ${this.#open.size} uncommitted transaction(s) hold the checkpoint back`
-          : ''),
+      `the redo log is full: ${this.age} bytes since the checkpoint at ${cp}, capacity ${this.capacity}`,
     );
-  }
-
-  /** Notes the first undo record of `trxId` at `lsn` (the checkpoint stays at or before it). */
-  noteUndo(trxId: bigint, lsn: bigint): void {
-    if (!this.#open.has(trxId)) this.#open.set(trxId, lsn);
-    this.noteTrxId(trxId);
-  }
-
-  /** The LSN of the first undo record of the oldest open transaction, or null. */
-  oldestOpenUndo(): bigint | null {
-    let min: bigint | null = null;
-    for (const l of this.#open.values()) if (min === null || l < min) min = l;
-    return min;
-  }
-
-  /**
-   * Appends `trxId`'s commit record (its own mini-transaction) and returns its end LSN: the
-   * transaction is durable once the log is flushed there. With `innodb_flush_log_at_trx_commit=2`
-   * the log is written to the files (not synced) here. Then wait with {@link waitCommitted} (or
-   * {@link commitSync} on a synchronous path).
-   */
-  commit(trxId: bigint): bigint {
-    const r = this.#commitRec;
-    r[0] = MLOG_TRX_COMMIT;
-    writeU64(r, 1, trxId);
-    r[9] = MLOG_MTR_END;
-    this.append(r, 10);
-    this.#open.delete(trxId);
-    this.noteTrxId(trxId);
-    if (this.flushLogAtTrxCommit === 2) this.write();
-    return this.lsn;
   }
 
   /** Resolves when a commit at `lsn` may be acknowledged under `innodb_flush_log_at_trx_commit`. */
@@ -236,104 +311,146 @@ export class RedoLog {
     if (this.flushLogAtTrxCommit === 1) this.flushSync(lsn);
   }
 
-  /** Writes the log buffer to the files (`log_write_up_to` without the flush). */
+  /** Writes the log buffer to the files (`log_write_up_to` without the flush), from any thread. */
   write(): void {
-    if (this.#written === this.lsn) return;
-    const t = this.#buf.take(this.#written);
-    this.files.writeBlocks(t.blockLsn, t.bytes, t.offset, t.count);
-    this.#buf.compact();
-    this.stats.Innodb_log_writes++;
-    this.stats.Innodb_os_log_written += t.count * 512;
-    this.#written = this.lsn;
+    const s = this.#s;
+    mutexLock(s.i32, WRITE_MUTEX);
+    try {
+      this.#writeLocked();
+    } finally {
+      mutexUnlock(s.i32, WRITE_MUTEX);
+    }
   }
 
-  /** Makes the log durable up to at least `lsn` now (write + fsync), blocking the thread. */
-  flushSync(lsn: bigint = this.lsn): void {
-    if (this.#flushed >= lsn) return;
-    this.write();
-    const target = this.#written;
-    this.files.sync(this.#inFlight);
-    this.stats.Innodb_os_log_fsyncs++;
-    this.#setFlushed(target);
+  /** REQUIRES: the write mutex. */
+  #writeLocked(): void {
+    const s = this.#s;
+    const to = this.#buf.lsn;
+    const from = Atomics.load(s.b64, WRITTEN);
+    if (from === to) return;
+    // The copy grows to what this thread writes at once (up to the whole buffer).
+    const need = Number((to - (to % 512n) - (from - (from % 512n))) / 512n + 1n) * 512;
+    if (this.#out === null || this.#out.length < need)
+      this.#out = new Uint8Array(Math.min(this.#buf.size, Math.max(need, 2 * (this.#out?.length ?? 4096))));
+    const count = this.#buf.copyOut(from, to, this.#out);
+    this.files.writeBlocks(from - (from % 512n), this.#out, 0, count);
+    Atomics.store(s.b64, WRITTEN, to);
+    s.count('Innodb_log_writes');
+    s.count('Innodb_os_log_written', count * 512);
   }
 
   /**
-   * Resolves once the log is durable up to `lsn`: group commit. At most one fsync runs at a time
-   * (on libuv's thread pool); a commit that arrives while one runs waits for the next, which
-   * covers every commit appended before it starts.
+   * Makes the log durable up to at least `lsn` now (write + fsync), blocking the thread: the WAL
+   * rule of every thread's page writes, checkpoints, synchronous commits. Callers that arrive
+   * while another thread's flush runs wait for it and usually find their LSN covered.
+   */
+  flushSync(lsn: bigint = this.lsn): void {
+    const s = this.#s;
+    if (Atomics.load(s.b64, FLUSHED) >= lsn) return;
+    mutexLock(s.i32, WRITE_MUTEX);
+    try {
+      const from = Atomics.load(s.b64, FLUSHED);
+      if (from >= lsn) return;
+      this.#writeLocked();
+      const target = Atomics.load(s.b64, WRITTEN);
+      this.files.syncFiles(this.files.filesBetween(from, target));
+      s.count('Innodb_os_log_fsyncs');
+      this.#group.flushed(target);
+    } finally {
+      mutexUnlock(s.i32, WRITE_MUTEX);
+    }
+  }
+
+  /**
+   * Resolves once the log is durable up to `lsn`, on any thread, without blocking its event loop:
+   * group commit (see group-commit.ts). Rejects once the database is abandoned.
    */
   waitFlushed(lsn: bigint): Promise<void> {
-    if (this.#flushed >= lsn) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.#waiters.push({ lsn, resolve, reject });
-      if (this.#inFlight || this.#waiters.length > 1) this.stats.Innodb_log_group_commit_joins++;
-      this.#kick();
-    });
-  }
-
-  #kick(): void {
-    if (this.#inFlight || this.#waiters.length === 0) return;
-    // Let every session that is ready append first: the fsync starts after this turn.
-    this.#inFlight = true;
-    setImmediate(() => {
-      if (this.#aborted) {
-        this.#inFlight = false;
-        return;
-      }
-      let target: bigint;
-      try {
-        this.write();
-        target = this.#written;
-      } catch (e) {
-        this.#inFlight = false;
-        for (const w of this.#waiters.splice(0)) w.reject(e);
-        return;
-      }
-      this.files.syncAsync().then(
-        () => {
-          this.stats.Innodb_os_log_fsyncs++;
-          this.#inFlight = false;
-          this.#setFlushed(target);
-          this.#kick();
-        },
-        (e: unknown) => {
-          this.#inFlight = false;
-          for (const w of this.#waiters.splice(0)) w.reject(e);
-        },
-      );
-    });
-  }
-
-  #setFlushed(lsn: bigint): void {
-    if (lsn > this.#flushed) this.#flushed = lsn;
-    if (this.#waiters.length === 0) return;
-    let keep = 0;
-    for (const w of this.#waiters) {
-      if (w.lsn <= this.#flushed) w.resolve();
-      else this.#waiters[keep++] = w;
-    }
-    this.#waiters.length = keep;
+    return this.#group.wait(lsn);
   }
 
   /**
-   * Writes a checkpoint at `lsn` (`log_checkpoint`). REQUIRES: every page change before `lsn` is
-   * in the data file and the data file is synced; `lsn` is an mtr boundary ≤ the current LSN.
-   * Flushes the whole log first, so the end LSN the checkpoint records is durable (recovery treats
-   * a bad block before it as corruption).
+   * A fuzzy checkpoint (`log_checkpoint`) from any thread, under the checkpoint mutex: at the
+   * oldest modification of any dirty page (`oldest()`, read under the log mutex, so no mtr below
+   * the LSN read there is missing from the flush list), or the current LSN when none. `syncData` makes every page written so
+   * far durable (all threads' doublewrite batches, then the data file); then the log is flushed to
+   * the LSN read and the slot written.
    */
-  writeCheckpoint(lsn: bigint, clean = false): void {
-    this.flushSync(this.lsn);
-    const cp: Checkpoint = { no: this.#cp.no + 1n, lsn, endLsn: this.lsn, nextTrxId: this.#nextTrx, clean };
-    this.files.writeCheckpoint(cp);
-    this.files.sync(this.#inFlight);
-    this.#cp = cp;
-    this.#buf.checkpointNo = Number(cp.no & 0xffffffffn);
-    this.stats.Innodb_checkpoints++;
+  fuzzyCheckpoint(oldest: () => bigint, syncData: () => void): void {
+    const s = this.#s;
+    mutexLock(s.i32, CHECKPOINT_MUTEX);
+    try {
+      let end: bigint;
+      let lsn: bigint;
+      mutexLock(s.i32, LOG_MUTEX);
+      try {
+        end = this.#buf.lsn;
+        const o = oldest();
+        lsn = o === 0n || o > end ? end : o;
+      } finally {
+        mutexUnlock(s.i32, LOG_MUTEX);
+      }
+      const cp = Atomics.load(s.b64, CP_LSN);
+      if (lsn < cp) lsn = cp;
+      // Nothing new: neither the checkpoint nor the end it records would move.
+      if (lsn === cp && end === Atomics.load(s.b64, CP_END)) return;
+      syncData();
+      this.#writeCheckpoint(lsn, end, false);
+    } finally {
+      mutexUnlock(s.i32, CHECKPOINT_MUTEX);
+    }
   }
 
-  /** Every waiter is refused (the database is closing or abandoned). */
+  /**
+   * Writes a checkpoint at `lsn`, recording the current LSN as its end. REQUIRES: every page
+   * change before `lsn` is in the data file and the data file is synced; `lsn` is an mtr boundary
+   * ≤ the current LSN. Flushes the whole log first, so the end LSN the checkpoint records is
+   * durable (recovery treats a bad block before it as corruption).
+   */
+  writeCheckpoint(lsn: bigint, clean = false): void {
+    const s = this.#s;
+    mutexLock(s.i32, CHECKPOINT_MUTEX);
+    try {
+      this.#writeCheckpoint(lsn, this.lsn, clean);
+    } finally {
+      mutexUnlock(s.i32, CHECKPOINT_MUTEX);
+    }
+  }
+
+  /** REQUIRES: the checkpoint mutex. */
+  #writeCheckpoint(lsn: bigint, end: bigint, clean: boolean): void {
+    const s = this.#s;
+    const b = s.b64;
+    this.flushSync(end);
+    const cp: Checkpoint = {
+      no: Atomics.load(b, CP_NO) + 1n,
+      lsn,
+      endLsn: end,
+      nextTrxId: Atomics.load(b, NEXT_TRX),
+      clean,
+    };
+    this.files.writeCheckpoint(cp);
+    this.files.sync();
+    s.setCheckpoint(cp);
+    s.count('Innodb_checkpoints');
+  }
+
+  /** Every waiter of every thread is refused (the database is abandoned). */
   abort(reason: Error): void {
-    this.#aborted = true;
-    for (const w of this.#waiters.splice(0)) w.reject(reason);
+    Atomics.or(this.#s.i32, STATE, ABANDONED);
+    this.#group.abort(reason);
+  }
+
+  /**
+   * This thread is done with the log: its slot is given back, its flusher (on the creating
+   * thread) stops serving other threads, and its handles on the log files are closed.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#group.creator) Atomics.or(this.#s.i32, STATE, CLOSED);
+    this.#group.stop();
+    this.#s.releaseSlot(this.#slot);
+    this.files.close();
   }
 }

@@ -1,0 +1,243 @@
+// The shared redo log against a model, under power cuts: the database the "main thread" opened is
+// shared (shareDatabase) and two more Database objects attach to it (attachDatabase: the same
+// code a worker thread runs, here on this thread so that one FaultPlan governs every device of
+// every "thread"). SQL transactions (undo in undo pages) run on the three in turn, each writing
+// through its own mini-transactions, its own handles on the data, log and doublewrite files, its
+// own doublewrite region and its own synchronous flushes when the tiny log fills. The devices
+// crash at the N-th write or fsync, torn or not, unsynced writes lost or kept; the reopened
+// database holds exactly the committed transactions (or those plus the one committing), every
+// tree and index consistent.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  FaultDevice,
+  FaultPlan,
+  type PageDevice,
+  SimulatedCrashError,
+  type UnsyncedFate,
+} from '@enginekit/buffer-pool';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  attachDatabase,
+  Database,
+  type DatabaseOptions,
+  shareDatabase,
+  type TableSchema,
+} from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'engine-redo-shared-crash-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SCHEMA: TableSchema = {
+  name: 't',
+  columns: [
+    { name: 'id', type: { kind: 'int' } },
+    { name: 'a', type: { kind: 'int' } },
+    { name: 'pad', type: { kind: 'varchar', length: 300 } },
+  ],
+  primaryKey: ['id'],
+  indexes: [{ name: 'i_a', columns: ['a'] }],
+};
+
+/** Small everything, so the workload evicts pages, fills the log and checkpoints on every "thread". */
+const OPTS: DatabaseOptions = {
+  innodb_page_size: 4096,
+  innodb_buffer_pool_size: 16 * 4096,
+  innodb_log_file_size: 65536,
+  innodb_log_files_in_group: 2,
+  innodb_log_buffer_size: 8192,
+};
+
+type Row = [number, number, string];
+type Op = { kind: 'put'; row: Row } | { kind: 'del'; id: number };
+
+function workload(seed: number, count: number): Op[][] {
+  let s = seed >>> 0 || 1;
+  const rnd = (n: number): number => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return (s >>> 8) % n;
+  };
+  const out: Op[][] = [];
+  for (let i = 0; i < count; i++) {
+    const trx: Op[] = [];
+    const n = 1 + rnd(3);
+    for (let k = 0; k < n; k++) {
+      const id = rnd(400);
+      if (rnd(4) === 0) trx.push({ kind: 'del', id });
+      else trx.push({ kind: 'put', row: [id, rnd(40), 'x'.repeat(20 + rnd(250))] });
+    }
+    out.push(trx);
+  }
+  return out;
+}
+
+function setup(path: string): void {
+  const db = Database.create(path, OPTS);
+  db.createTable(SCHEMA);
+  db.close();
+}
+
+interface RunResult {
+  committed: Map<number, Row>;
+  withPending: Map<number, Row> | null;
+  crashed: boolean;
+  writes: number;
+  syncs: number;
+  /** Doublewrite batches written, by region, and synchronous flushes (when no crash came). */
+  batches: number;
+  syncFlushes: number;
+}
+
+/** Runs the workload on three "threads" over fault devices until it ends or the plan crashes. */
+function run(path: string, plan: FaultPlan, fate: UnsyncedFate, trxs: Op[][]): RunResult {
+  const devs: FaultDevice[] = [];
+  const wrapDevice = (d: PageDevice): PageDevice => {
+    const f = new FaultDevice(d, plan);
+    devs.push(f);
+    return f;
+  };
+  const committed = new Map<number, Row>();
+  let withPending: Map<number, Row> | null = null;
+  const dbs: Database[] = [];
+  let crashed = false;
+  let batches = 0;
+  let syncFlushes = 0;
+  try {
+    const main = Database.open(path, { ...OPTS, wrapDevice });
+    dbs.push(main);
+    main.pageCleaner!.stop(); // every write comes from the workload: crash points are reproducible
+    const share = shareDatabase(main, 2);
+    dbs.push(attachDatabase(share(1), { wrapDevice }), attachDatabase(share(2), { wrapDevice }));
+    const sessions = dbs.map((d) => d.session());
+    for (const [i, ops] of trxs.entries()) {
+      const db = dbs[i % 3]!;
+      const sql = sessions[i % 3]!;
+      const t = db.table('t');
+      const next = new Map(committed);
+      sql.query('BEGIN');
+      for (const op of ops) {
+        if (op.kind === 'put') {
+          const [id, a, pad] = op.row;
+          if (next.has(id)) sql.query('UPDATE t SET a = ?, pad = ? WHERE id = ?', [a, pad, id]);
+          else sql.query('INSERT INTO t VALUES (?, ?, ?)', [id, a, pad]);
+          next.set(id, op.row);
+        } else {
+          sql.query('DELETE FROM t WHERE id = ?', [op.id]);
+          next.delete(op.id);
+        }
+      }
+      // One row count for the three objects of the table (a server shares it through WorkerShared).
+      for (const o of dbs) o.table('t').rows = t.rows;
+      withPending = next;
+      // the session waits for the commit to be durable (innodb_flush_log_at_trx_commit=1)
+      sql.query('COMMIT');
+      withPending = null;
+      for (const k of [...committed.keys()]) if (!next.has(k)) committed.delete(k);
+      for (const [k, v] of next) committed.set(k, v);
+    }
+    for (const x of sessions) x.close();
+    const s = main.redoStatus();
+    batches = s.Innodb_dblwr_writes!;
+    syncFlushes = s.Innodb_log_sync_flushes!;
+    dbs[2]!.detachFromPool();
+    dbs[1]!.detachFromPool();
+    main.close();
+  } catch (e) {
+    if (!(e instanceof SimulatedCrashError) && !plan.crashed) throw e;
+    crashed = true;
+    for (const d of devs) {
+      try {
+        d.crash(fate);
+      } catch {
+        // a device already closed
+      }
+    }
+    for (const db of dbs.slice(1)) db.detachFromPool();
+    dbs[0]?.abandon();
+  }
+  return { committed, withPending, crashed, writes: plan.writes, syncs: plan.syncs, batches, syncFlushes };
+}
+
+function contents(db: Database): Map<number, Row> {
+  const out = new Map<number, Row>();
+  db.table('t').scan((r) => {
+    const v = r.toArray() as [number, number, string | Uint8Array];
+    const pad = typeof v[2] === 'string' ? v[2] : new TextDecoder().decode(v[2]);
+    out.set(v[0], [v[0], v[1], pad]);
+    return true;
+  });
+  return out;
+}
+
+function checkRecovered(path: string, r: RunResult): void {
+  const db = Database.open(path, OPTS);
+  try {
+    const got = contents(db);
+    const t = db.table('t');
+    t.checkIndexes();
+    for (const ix of [t.primary, ...t.secondary]) ix.tree.checkValid();
+    db.pool.checkValid();
+    expect(t.rows).toBe(got.size);
+    const sorted = (m: Map<number, Row>) => [...m.entries()].sort((a, b) => a[0] - b[0]);
+    if (r.withPending !== null && got.size === r.withPending.size) {
+      if (JSON.stringify(sorted(got)) === JSON.stringify(sorted(r.withPending))) return;
+    }
+    expect(sorted(got)).toEqual(sorted(r.committed));
+  } finally {
+    db.close();
+  }
+}
+
+describe('three threads on one redo log, crash recovery against a model', () => {
+  const trxs = workload(17, 150);
+  const base = join(dir, 'base.ekdb');
+  setup(base);
+  const dry = run(base, new FaultPlan(), 'lost', trxs);
+  it('the workload without a crash flushes from every thread and checkpoints when the log fills', () => {
+    expect(dry.crashed).toBe(false);
+    expect(dry.writes).toBeGreaterThan(100);
+    expect(dry.syncs).toBeGreaterThan(20);
+    expect(dry.batches).toBeGreaterThan(3);
+    expect(dry.syncFlushes).toBeGreaterThan(0);
+    checkRecovered(base, dry);
+  });
+
+  const points: Array<{ at: 'write' | 'sync'; n: number; tear: boolean; fate: 'lost' | 'kept' | 'half' }> =
+    [];
+  const fates = ['lost', 'kept', 'half'] as const;
+  for (let i = 1; i <= 24; i++) {
+    points.push({
+      at: 'write',
+      n: Math.max(1, Math.round((dry.writes * i) / 25)),
+      tear: i % 2 === 0,
+      fate: fates[i % 3]!,
+    });
+  }
+  for (let i = 1; i <= 8; i++) {
+    points.push({
+      at: 'sync',
+      n: Math.max(1, Math.round((dry.syncs * i) / 9)),
+      tear: false,
+      fate: fates[i % 3]!,
+    });
+  }
+
+  it.each(points)('crash at $at $n (torn: $tear, unsynced writes $fate)', ({ at, n, tear, fate }) => {
+    const path = join(dir, `c-${at}-${n}-${fate}-${tear}.ekdb`);
+    setup(path);
+    const plan = new FaultPlan(at === 'write' ? { crashAtWrite: n, tear } : { crashAtSync: n });
+    let coin = n;
+    const f: UnsyncedFate =
+      fate === 'half'
+        ? () => {
+            coin = (Math.imul(coin, 48271) + 1) >>> 0;
+            return (coin & 1) === 0;
+          }
+        : fate;
+    const r = run(path, plan, f, trxs);
+    expect(r.crashed).toBe(true);
+    checkRecovered(path, r);
+    checkRecovered(path, r);
+  });
+});
