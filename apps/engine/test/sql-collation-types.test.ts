@@ -89,4 +89,30 @@ describe('BIGINT UNSIGNED and the temporal columns', () => {
     expect(ddl).toContain('`d` datetime(3) DEFAULT NULL');
     expect(ddl).toContain('`b` varbinary(10) DEFAULT NULL');
   });
+
+  it('duplicate-key messages show temporal, unsigned and collated values as typed', () => {
+    const s = session();
+    s.query(
+      'CREATE TABLE d (t DATETIME(2) PRIMARY KEY, u BIGINT UNSIGNED, tm TIME, UNIQUE KEY (u), UNIQUE KEY (tm))',
+    );
+    s.query("INSERT INTO d VALUES ('2024-01-02 03:04:05.5', 18446744073709551615, '-01:00:00')");
+    // MariaDB 10.11.19 prints the same messages (recorded with `mariadb --socket=… test -e '<statement>'`)
+    expect(() => s.query("INSERT INTO d VALUES ('2024-01-02 03:04:05.5', 1, NULL)")).toThrow(
+      "Duplicate entry '2024-01-02 03:04:05.50' for key 'PRIMARY'",
+    );
+    expect(() => s.query("INSERT INTO d VALUES ('2024-01-02 03:04:06', 18446744073709551615, NULL)")).toThrow(
+      "Duplicate entry '18446744073709551615' for key 'u'",
+    );
+    expect(() => s.query("INSERT INTO d VALUES ('2024-01-02 03:04:07', 2, '-01:00:00')")).toThrow(
+      "Duplicate entry '-01:00:00' for key 'tm'",
+    );
+    s.query('CREATE TABLE c (id INT PRIMARY KEY, u BIGINT UNSIGNED, n VARCHAR(5))');
+    s.query("INSERT INTO c VALUES (1, 18446744073709551615, 'Abc'), (2, 18446744073709551615, 'aBC')");
+    expect(() => s.query('CREATE UNIQUE INDEX uu ON c (u)')).toThrow(
+      "Duplicate entry '18446744073709551615' for key 'uu'",
+    );
+    // an index build sees the key, which holds the weight string: the value as the collation folds
+    // it (MariaDB shows the first row's value: 'Abc')
+    expect(() => s.query('CREATE UNIQUE INDEX un ON c (n)')).toThrow("Duplicate entry 'ABC' for key 'un'");
+  });
 });
