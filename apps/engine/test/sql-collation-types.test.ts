@@ -116,3 +116,40 @@ describe('BIGINT UNSIGNED and the temporal columns', () => {
     expect(() => s.query('CREATE UNIQUE INDEX un ON c (n)')).toThrow("Duplicate entry 'ABC' for key 'un'");
   });
 });
+
+describe('collated keys under transactions', () => {
+  it('a rollback restores collated primary and unique keys; a snapshot reads its versions through them', () => {
+    db = Database.temporary();
+    const w = db.session();
+    const r = db.session();
+    w.query('CREATE TABLE k (name VARCHAR(10) PRIMARY KEY, tag VARCHAR(10), n INT, UNIQUE KEY ut (tag))');
+    w.query("INSERT INTO k VALUES ('Alice', 'x', 1), ('bob', 'Y', 2)");
+    w.query('BEGIN');
+    w.query("UPDATE k SET name = 'ALICE', tag = 'z' WHERE name = 'alice'");
+    w.query("DELETE FROM k WHERE tag = 'y'");
+    w.query("INSERT INTO k VALUES ('BOB', 'X', 3)");
+    w.query('ROLLBACK');
+    expect(w.query('SELECT name, tag, n FROM k ORDER BY name').rows).toEqual([
+      ['Alice', 'x', 1],
+      ['bob', 'Y', 2],
+    ]);
+    expect(() => w.query("INSERT INTO k VALUES ('BOB', 'q', 4)")).toThrow(
+      /Duplicate entry 'BOB' for key 'PRIMARY'/,
+    );
+
+    r.query('BEGIN');
+    const reads = [
+      "SELECT n FROM k WHERE name = 'ALICE'",
+      "SELECT name FROM k WHERE tag = 'X'",
+      'SELECT tag FROM k FORCE INDEX (ut) ORDER BY tag',
+    ];
+    const before = reads.map((q) => r.query(q).rows);
+    expect(before).toEqual([[[1]], [['Alice']], [['x'], ['Y']]]);
+    w.query("UPDATE k SET tag = 'w' WHERE name = 'alice'");
+    w.query("DELETE FROM k WHERE name = 'BOB'");
+    w.query("INSERT INTO k VALUES ('carol', 'X', 5)");
+    expect(reads.map((q) => r.query(q).rows)).toEqual(before);
+    r.query('COMMIT');
+    expect(reads.map((q) => r.query(q).rows)).toEqual([[[1]], [['carol']], [['w'], ['X']]]);
+  });
+});
