@@ -4,13 +4,12 @@
 // A reader runs `SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? + 99` (sysbench's simple range)
 // inside transactions of 100 statements, in turns so each way sees the same machine load:
 //   READ UNCOMMITTED             the latest rows, no view, no locks: the table's own read
-//   REPEATABLE READ, no versions a consistent read while no writer is active: the store is
-//                                empty, so the read is the table's own (the fast path)
+//   REPEATABLE READ, no versions a consistent read while no writer is active: every record's
+//                                DB_TRX_ID is one the view sees, so no undo record is read
 //   REPEATABLE READ, 100 versions a writer holds 100 uncommitted updates spread over the table:
-//                                every read of it merges the table's versions (the slow path),
-//                                about one of them in each range
+//                                about one row of each range is rebuilt from its undo record
 //   REPEATABLE READ, all versions the writer holds an uncommitted update of every row: every
-//                                row read is its before-image from the store
+//                                row read is rebuilt from its undo record
 // (the writer's UPDATE and ROLLBACK are outside the timed part)
 //   SERIALIZABLE                 a locking read: every row S-locked until COMMIT
 // Prints reads per second (median of the runs) and each way's ratio to READ UNCOMMITTED.

@@ -8,13 +8,19 @@
 // (1205, the API does not wait) and duplicate (1062). After every step every index agrees
 // with its table (delete-marked versions aside); at the end, with no view open, purge has
 // removed every delete-marked record and entry and emptied the history.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database, SqlError } from '../src/index.js';
+import { attachDatabase, Database, type Session, SqlError, shareDatabase } from '../src/index.js';
+import { lockTableOf, useLockTable } from '../src/txn/registry.js';
 
 const dbs: Database[] = [];
+const dirs: string[] = [];
 afterEach(() => {
   for (const d of dbs.splice(0)) d.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 type Level = 'READ UNCOMMITTED' | 'READ COMMITTED' | 'REPEATABLE READ';
@@ -294,13 +300,56 @@ const START: Rows = new Map([
   [6, 4],
 ]);
 
-function runScenario(actions: readonly Action[]): void {
-  const db = Database.temporary();
+/**
+ * Runs `actions` against the model. `attached`: each session on a Database object of its own,
+ * attached to the first one's buffer pool, redo log, transaction system and lock table (what a
+ * worker thread of the server runs, here on this thread so the interleaving is exact).
+ */
+function runScenario(actions: readonly Action[], attached = false): void {
+  const dir = attached ? mkdtempSync(join(tmpdir(), 'mvcc-model-')) : undefined;
+  if (dir !== undefined) dirs.push(dir);
+  const db =
+    dir === undefined
+      ? Database.temporary()
+      : Database.create(join(dir, 'm.ekdb'), { innodb_log_file_size: 1 << 18 });
   dbs.push(db);
   const setup = db.session();
   setup.query('CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL, KEY kv (v))');
   setup.query(`INSERT INTO t VALUES ${[...START].map(([k, v]) => `(${k}, ${v})`).join(', ')}`);
-  const sessions = Array.from({ length: SESSIONS }, () => db.session());
+  const others: Database[] = [];
+  if (attached) {
+    const share = shareDatabase(db, SESSIONS);
+    for (let i = 1; i <= SESSIONS; i++) {
+      const a = attachDatabase(share(i));
+      useLockTable(a, lockTableOf(db));
+      others.push(a);
+    }
+  }
+  const sessions = Array.from({ length: SESSIONS }, (_, i) => (attached ? others[i]! : db).session());
+  try {
+    // one row count for the Database objects (a server shares it through WorkerShared)
+    const base = db.table('t').rows;
+    const bases = others.map((a) => a.table('t').rows);
+    const sync = (): void => {
+      if (others.length === 0) return;
+      let n = base;
+      for (const [i, a] of others.entries()) n += a.table('t').rows - bases[i]!;
+      db.table('t').rows = n;
+    };
+    runActions(db, setup, sessions, actions, sync);
+  } finally {
+    for (const s of sessions) s.close();
+    for (const a of others) a.detachFromPool();
+  }
+}
+
+function runActions(
+  db: Database,
+  setup: Session,
+  sessions: Session[],
+  actions: readonly Action[],
+  sync: () => void,
+): void {
   const model = new Model(START);
   for (const [step, a] of actions.entries()) {
     const s = sessions[a.s]!;
@@ -350,12 +399,14 @@ function runScenario(actions: readonly Action[]): void {
         expect(got, `${where}: ${sqlOf(a)}`).toBe(want);
       }
     }
+    sync();
     db.table('t').checkIndexes();
   }
   for (const [i, s] of sessions.entries()) {
     s.query('COMMIT');
     model.end(i, true);
   }
+  sync();
   const final = setup.query('SELECT id, v FROM t ORDER BY id').rows;
   expect(final).toEqual([...model.committed].sort((x, y) => x[0] - y[0]));
   db.table('t').checkIndexes();
@@ -414,6 +465,15 @@ describe('consistent reads against a model of every committed state', () => {
         runScenario(actions);
       }),
       { seed: 20261201, numRuns: 150 },
+    );
+  });
+
+  it('random interleavings of three sessions, each on a database attached as a worker thread attaches', () => {
+    fc.assert(
+      fc.property(fc.array(action, { minLength: 5, maxLength: 60 }), (actions) => {
+        runScenario(actions, true);
+      }),
+      { seed: 20261202, numRuns: 40 },
     );
   });
 

@@ -28,10 +28,11 @@ describe('statement kinds', () => {
       b.writeUInt32LE(id, 1);
       return b;
     };
-    const prepared = new Map([
-      [1, 'write' as const],
-      [0x80000001, 'ddl' as const],
+    const texts = new Map([
+      [1, 'UPDATE t SET a = ?'],
+      [0x80000001, 'ALTER TABLE t ADD INDEX (a)'],
     ]);
+    const prepared = (id: number): string | undefined => texts.get(id);
     expect(commandKind(q('INSERT INTO t VALUES (1)'), prepared)).toBe('write');
     expect(commandKind(q('select 1'), prepared)).toBe('read');
     expect(commandKind(Buffer.concat([Buffer.from([0x16]), Buffer.from('DELETE FROM t')]), prepared)).toBe(

@@ -1,6 +1,7 @@
-// Crash recovery of transactions through SQL: the undo records a transaction writes go into the
-// redo log with its changes, so a transaction without a commit record is rolled back on open,
-// while one that committed (and the statements of autocommit) stays.
+// Crash recovery of transactions through SQL: a transaction's undo records are in undo pages,
+// redo-logged with its changes, so one whose commit mini-transaction did not reach the log is
+// found active in its rollback segment slot and rolled back on open, while one that committed
+// (and the statements of autocommit) stays.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

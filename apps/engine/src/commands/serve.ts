@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -51,11 +52,12 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
         }
       : {}),
   } as const;
+  // one worker per core by default: a long statement occupies one worker, the others serve on
   const threads = args.options.has('threads')
     ? args.options.get('threads') === '0'
       ? 0
       : positiveInteger(args, 'threads', 'serve', 1)
-    : 0;
+    : availableParallelism();
   const db =
     checkOpenTarget(path, args.options.has('create')) === 'create'
       ? Database.create(path, dbOptions)

@@ -98,11 +98,11 @@ export const SERVE: CommandHelp = {
 mysql clients, on 127.0.0.1:3306 by default or on a unix socket. A FILE that does not exist is
 refused unless --create is given, which creates a new empty database there. Prints
 where it listens; SIGTERM or SIGINT stops accepting, closes every session, flushes and closes
-the file (exit 0). Sessions run on the main thread (the default, --threads 0) or on --threads N
-worker threads sharing one buffer pool; worker sessions write around the redo log, so their
-changes are durable at a clean shutdown only. --transaction_isolation sets the sessions' default
-level (REPEATABLE-READ; READ-COMMITTED, READ-UNCOMMITTED, SERIALIZABLE); worker sessions keep
-locking reads. The administrator account U@localhost (default root, every privilege) takes its
+the file (exit 0). Sessions run on --threads N worker threads (default: one per core) that
+share one buffer pool, one redo log and one transaction system: every commit is durable and
+every read consistent whichever thread runs it; --threads 0 runs them on the main thread.
+--transaction_isolation sets the sessions' default level (REPEATABLE-READ; READ-COMMITTED,
+READ-UNCOMMITTED, SERIALIZABLE). The administrator account U@localhost (default root, every privilege) takes its
 password from --password-file F, the environment variable ENGINEKIT_PASSWORD, or --password P
 (visible to other users in ps: a warning is printed); with none, an account that has no
 password yet gets a random one, printed once on stderr. See docs/server.md for the protocol

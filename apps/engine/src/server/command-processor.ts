@@ -52,6 +52,8 @@ export interface Reply {
 }
 
 interface Statement {
+  /** The text it was prepared from. */
+  readonly sql: string;
   readonly run: (params?: readonly unknown[]) => QueryResult;
   readonly paramCount: number;
   types: BoundTypes | undefined;
@@ -267,6 +269,11 @@ export class CommandProcessor {
    * Prepared_stmt_count: statements prepared and not closed, over every session of the database
    * (of the thread, with worker threads), which max_prepared_stmt_count caps (1461).
    */
+  /** The text prepared statement `id` was prepared from (undefined: no such statement). */
+  preparedText(id: number): string | undefined {
+    return this.#statements.get(id)?.sql;
+  }
+
   #preparedOpen(delta: number): void {
     if (delta === 0) return;
     const all = this.session.globalCounters.values;
@@ -337,6 +344,7 @@ export class CommandProcessor {
     this.#preparedOpen(1);
     const id = this.#nextStatementId++;
     this.#statements.set(id, {
+      sql,
       run: p.run,
       paramCount: p.paramCount,
       types: undefined,

@@ -93,7 +93,10 @@ export class MysqlServer {
     this.db = db;
     this.#opts = options;
     this.host = options.host ?? new LocalSessionHost(db);
-    ensureAccount(db, { user: options.user ?? 'root', host: 'localhost' }, options.password);
+    const admin = (): void =>
+      ensureAccount(db, { user: options.user ?? 'root', host: 'localhost' }, options.password);
+    if (this.host.changeDictionary === undefined) admin();
+    else this.host.changeDictionary(admin);
     const probe = db.session();
     for (const name of GLOBAL_OPTIONS) {
       const v = options[name];
@@ -138,7 +141,10 @@ export class MysqlServer {
       }
       const client = new ClientConnection(conn, this.host, {
         connectionId: id,
-        login: (user, address) => loginAccount(db, user, address),
+        login: (user, address) => {
+          this.host.beforeLogin?.();
+          return loginAccount(db, user, address);
+        },
         hosts: this.hosts,
         ...limits,
       });

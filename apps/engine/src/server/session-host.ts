@@ -33,6 +33,10 @@ export interface SessionHost {
   readonly maxUsed: number;
   /** Closes every open session. */
   closeAll(): void;
+  /** Brings the accounts a login is checked against up to date (changed on another thread). */
+  beforeLogin?(): void;
+  /** Runs a dictionary change made on this thread (an account) so that every other thread sees it. */
+  changeDictionary?(fn: () => void): void;
 }
 
 export class LocalSessionHost implements SessionHost {

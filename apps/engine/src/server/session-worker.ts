@@ -6,8 +6,7 @@ import { LockTable } from '../txn/lock-table.js';
 import { useLockTable } from '../txn/registry.js';
 import type { Database } from '../storage/database.js';
 import { CommandProcessor, type Reply } from './command-processor.js';
-import { COM_STMT_CLOSE, COM_STMT_PREPARE } from './protocol.js';
-import { commandKind, type StatementKind, sqlKind } from './statement-kind.js';
+import { commandKind } from './statement-kind.js';
 import type { FromWorker, SessionWorkerData, ToWorker } from './worker-messages.js';
 import { WorkerShared } from './worker-shared.js';
 import { WorkerStatus } from './worker-status.js';
@@ -21,8 +20,8 @@ const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMes
 
 interface Conn {
   readonly p: CommandProcessor;
-  /** Kinds of this connection's prepared statements, by statement id. */
-  readonly prepared: Map<number, StatementKind>;
+  /** The text of this connection's prepared statement `id`. */
+  readonly prepared: (id: number) => string | undefined;
 }
 
 let db: Database;
@@ -99,8 +98,7 @@ function writeUnlock(): void {
 }
 
 /** Posts a command's reply to the main thread; a commit's once it is durable (group commit). */
-function answer(conn: number, c: Conn, payload: Buffer, reply: Reply): void {
-  track(c, payload, reply);
+function answer(conn: number, c: Conn, reply: Reply): void {
   status.publish(c.p.session.globalCounters.values);
   const send = (r: Reply): void => {
     const bytes = new Uint8Array(r.bytes);
@@ -116,28 +114,16 @@ function answer(conn: number, c: Conn, payload: Buffer, reply: Reply): void {
     );
 }
 
-/** Keeps the kind of each prepared statement (the id from its COM_STMT_PREPARE_OK). */
-function track(c: Conn, payload: Buffer, reply: Reply): void {
-  if (payload[0] === COM_STMT_PREPARE) {
-    const b = reply.bytes;
-    if (b.length >= 9 && b[4] === 0x00) {
-      c.prepared.set(b.readUInt32LE(5), sqlKind(payload.subarray(1).toString('utf8')));
-    }
-  } else if (payload[0] === COM_STMT_CLOSE && payload.length >= 5) {
-    c.prepared.delete(payload.readUInt32LE(1));
-  }
-}
-
 function onMessage(m: ToWorker): void {
   switch (m.t) {
     case 'open': {
       const session = new Session(db, { connectionId: m.conn });
-      // a worker's dictionary is its own copy: the session checks the grants it logged in with
+      // grants are read from this worker's dictionary, brought up to date before each statement
       session.account = m.account === undefined ? undefined : { user: m.account.user, host: m.account.host };
-      session.accountSnapshot = m.account;
       // a lock wait answers later (the reply is a Promise) instead of failing at once with 1205
       session.txn.asyncWaits = true;
-      const c: Conn = { p: new CommandProcessor(session, m.conn), prepared: new Map() };
+      const p = new CommandProcessor(session, m.conn);
+      const c: Conn = { p, prepared: (id) => p.preparedText(id) };
       // a statement that waited for a row lock runs again under the same metadata lock and
       // write mutex as a first run (it holds neither while it waits)
       c.p.rerun = (payload) => run(c, payload);
@@ -152,12 +138,11 @@ function onMessage(m: ToWorker): void {
       const reply = run(c, payload);
       if (reply instanceof Promise) {
         // a lock wait: the worker serves its other connections meanwhile
-        const copy = Buffer.from(payload);
         reply.then(
-          (r) => answer(m.conn, c, copy, r),
-          () => answer(m.conn, c, copy, { bytes: Buffer.alloc(0), close: true, waitTimeout: 0 }),
+          (r) => answer(m.conn, c, r),
+          () => answer(m.conn, c, { bytes: Buffer.alloc(0), close: true, waitTimeout: 0 }),
         );
-      } else answer(m.conn, c, payload, reply);
+      } else answer(m.conn, c, reply);
       return;
     }
     case 'close': {

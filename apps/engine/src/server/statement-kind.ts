@@ -7,7 +7,18 @@ import { COM_FIELD_LIST, COM_QUERY, COM_STMT_EXECUTE, COM_STMT_PREPARE } from '.
  */
 export type StatementKind = 'ddl' | 'write' | 'read' | 'none';
 
-const DDL = new Set(['CREATE', 'DROP', 'ALTER', 'RENAME', 'TRUNCATE', 'ANALYZE', 'OPTIMIZE']);
+// account statements change the dictionary too (the accounts live in it)
+const DDL = new Set([
+  'CREATE',
+  'DROP',
+  'ALTER',
+  'RENAME',
+  'TRUNCATE',
+  'ANALYZE',
+  'OPTIMIZE',
+  'GRANT',
+  'REVOKE',
+]);
 const WRITE = new Set(['INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'LOAD']);
 
 /** The kind of one SQL statement's text, from its first keyword (comments and `(` skipped). */
@@ -32,17 +43,19 @@ export function sqlKind(sql: string): StatementKind {
   while (j < n && /[A-Za-z]/.test(sql[j]!)) j++;
   const word = sql.slice(i, j).toUpperCase();
   if (DDL.has(word)) return 'ddl';
+  if (word === 'SET' && /^\s+PASSWORD\b/i.test(sql.slice(j))) return 'ddl';
   if (WRITE.has(word)) return 'write';
   return 'read';
 }
 
 /**
- * The kind of a command payload. COM_STMT_EXECUTE takes the kind its statement was prepared with
- * (`prepared`, by statement id; an unknown id is `read`, and gets its error from the processor).
+ * The kind of a command payload. COM_STMT_EXECUTE takes the kind of the text its statement was
+ * prepared from (`prepared`, by statement id; an unknown id is `read`, and gets its error from the
+ * processor).
  */
 export function commandKind(
   payload: Uint8Array,
-  prepared: ReadonlyMap<number, StatementKind>,
+  prepared: (id: number) => string | undefined,
 ): StatementKind {
   switch (payload[0]) {
     case COM_QUERY:
@@ -55,7 +68,8 @@ export function commandKind(
     case COM_STMT_EXECUTE: {
       if (payload.length < 5) return 'read';
       const id = payload[1]! | (payload[2]! << 8) | (payload[3]! << 16) | (payload[4]! << 24);
-      return prepared.get(id >>> 0) ?? 'read';
+      const sql = prepared(id >>> 0);
+      return sql === undefined ? 'read' : sqlKind(sql);
     }
     default:
       return 'none';

@@ -1,3 +1,4 @@
+import { SqlDictionary } from '../session/dictionary.js';
 import type { Account } from '../session/accounts.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -50,12 +51,59 @@ export class WorkerSessionHost implements SessionHost {
   readonly #conns = new Map<number, Slot>();
   #maxUsed = 0;
   #stopping: Promise<void> | undefined;
+  /** The dictionary version the main thread's Database was last read at. */
+  #seen: number;
 
   private constructor(db: Database, shared: WorkerShared, slots: Slot[]) {
     this.db = db;
     this.shared = shared;
     this.#slots = slots;
     this.threads = slots.length;
+    this.#seen = shared.version;
+  }
+
+  /**
+   * The main thread authenticates against its own Database's dictionary: reread it when a worker
+   * changed the dictionary (an account statement, or DDL) since.
+   */
+  changeDictionary(fn: () => void): void {
+    this.shared.mdlX();
+    try {
+      fn();
+      SqlDictionary.forget(this.db);
+      this.shared.bumpVersion();
+      this.#seen = this.shared.version;
+    } finally {
+      this.shared.mdlXUnlock();
+    }
+  }
+
+  /**
+   * The main thread's Database as the workers left it: its dictionary reread when they changed
+   * it, and every table's row count taken from the shared counts (for checks and tests between
+   * statements; the workers keep running).
+   */
+  current(): Database {
+    this.beforeLogin();
+    this.shared.writeLock();
+    try {
+      this.shared.shareRowCounts(this.db, false);
+    } finally {
+      this.shared.writeUnlock();
+    }
+    return this.db;
+  }
+
+  beforeLogin(): void {
+    if (this.shared.version === this.#seen) return;
+    this.shared.mdlS();
+    try {
+      this.#seen = this.shared.version;
+      this.db.reloadDictionary();
+      SqlDictionary.forget(this.db);
+    } finally {
+      this.shared.mdlSUnlock();
+    }
   }
 
   /** Starts the workers and waits until each has attached and read the dictionary. */

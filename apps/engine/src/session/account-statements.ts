@@ -107,8 +107,6 @@ export interface AccountContext {
   readonly accounts: Accounts;
   readonly account: Account | undefined;
   readonly name: AccountName | undefined;
-  /** The session runs on a worker thread, whose dictionary is its own copy: accounts cannot change there. */
-  readonly worker: boolean;
 }
 
 const STARTS = /^\s*(CREATE\s+USER|DROP\s+USER|ALTER\s+USER|GRANT|REVOKE|SHOW\s+GRANTS|SET\s+PASSWORD)\b/i;
@@ -122,16 +120,8 @@ export function runAccountStatement(sql: string, ctx: AccountContext): QueryResu
   const admin = (what: string): void => {
     if (ctx.account !== undefined && !isAdmin(ctx.account)) throw adminDenied(what);
   };
-  const changes = (): void => {
-    if (ctx.worker)
-      throw new SqlError(
-        'ER_NOT_SUPPORTED_YET',
-        "This version of MySQL doesn't yet support 'account changes on a worker thread' (serve with --threads 0)",
-      );
-  };
   if (r.accept('CREATE', 'USER')) {
     admin('CREATE USER');
-    changes();
     const ifNot = r.accept('IF', 'NOT', 'EXISTS');
     let warnings = 0;
     do {
@@ -144,7 +134,6 @@ export function runAccountStatement(sql: string, ctx: AccountContext): QueryResu
   }
   if (r.accept('DROP', 'USER')) {
     admin('CREATE USER');
-    changes();
     const ifExists = r.accept('IF', 'EXISTS');
     do ctx.accounts.drop(account(r, ctx), ifExists);
     while (r.accept(','));
@@ -153,7 +142,6 @@ export function runAccountStatement(sql: string, ctx: AccountContext): QueryResu
   }
   if (r.accept('ALTER', 'USER')) {
     admin('CREATE USER');
-    changes();
     r.accept('IF', 'EXISTS');
     const a = account(r, ctx);
     r.expect('IDENTIFIED', 'BY');
@@ -164,7 +152,6 @@ export function runAccountStatement(sql: string, ctx: AccountContext): QueryResu
   if (r.accept('SET', 'PASSWORD')) {
     const a = r.accept('FOR') ? account(r, ctx) : self(ctx);
     if (ctx.name === undefined || a.user !== ctx.name.user || a.host !== ctx.name.host) admin('CREATE USER');
-    changes();
     r.expect('=');
     let pw: string;
     if (r.accept('PASSWORD')) {
@@ -202,7 +189,6 @@ export function runAccountStatement(sql: string, ctx: AccountContext): QueryResu
   const granting = r.accept('GRANT');
   if (granting || r.accept('REVOKE')) {
     admin('GRANT OPTION');
-    changes();
     const privs = privileges(r);
     r.expect('ON');
     r.accept('TABLE');

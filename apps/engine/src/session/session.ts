@@ -164,11 +164,6 @@ export class Session {
    * privileges (1142, 1227). Undefined for the embedded API, whose caller owns the file.
    */
   account: AccountName | undefined;
-  /**
-   * The account's grants as of login, for a session whose thread does not share the server's
-   * dictionary (a worker): its statements are checked against these instead of the live ones.
-   */
-  accountSnapshot: Account | undefined;
 
   /** `connectionId`: the session's id in the process list (default: the next free one). */
   constructor(db: Database, options: { readonly connectionId?: number } = {}) {
@@ -535,19 +530,16 @@ export class Session {
     const accounts = Accounts.of(this.db);
     return {
       accounts,
-      worker: this.accountSnapshot !== undefined,
       name: this.account,
       account:
-        this.account === undefined
-          ? undefined
-          : (this.accountSnapshot ?? accounts.get(this.account) ?? noPrivileges(this.account)),
+        this.account === undefined ? undefined : (accounts.get(this.account) ?? noPrivileges(this.account)),
     };
   }
 
   /** The privileges the statement needs, checked against the session's account (1142, 1227). */
   #authorize(st: unknown): void {
     const name = this.account!;
-    const acc = this.accountSnapshot ?? Accounts.of(this.db).get(name) ?? noPrivileges(name);
+    const acc = Accounts.of(this.db).get(name) ?? noPrivileges(name);
     if (isAdmin(acc)) return;
     const { needs, admin } = statementNeeds(st, CURRENT_DATABASE);
     if (admin !== undefined) throw adminDenied(admin);

@@ -167,21 +167,32 @@ export class TrxUndo {
   }
 
   /**
-   * Commits (`trx_commit`): the insert undo log is freed (nobody needs it once the inserts are
-   * committed), the update undo log goes to its rollback segment's history list for purge under
-   * the transaction's serialisation number, then the transaction leaves the active list. The
-   * mini-transaction that adds the log to the history is the commit: once it is durable, so is
-   * the transaction. Returns the serialisation number (0 for a transaction without update undo).
+   * Commits (`trx_commit`): in one mini-transaction, the insert undo log leaves its slot (nobody
+   * needs it once the inserts are committed) and the update undo log goes to its rollback
+   * segment's history list for purge under the transaction's serialisation number. That
+   * mini-transaction is the commit: once it is durable, so is the whole transaction, and a crash
+   * before it rolls back both logs. Then the insert log's pages are freed and the transaction
+   * leaves the active list. Returns the serialisation number (0 without update undo).
    */
   commit(): number {
     let no = 0;
     const sp = this.host.undo;
-    if (this.#insert !== null) sp.freeLog(this.#insert);
-    if (this.#update !== null) {
-      const sys = this.host.trxSys;
-      no = sp.commitUpdate(this.#update, () => sys.assignNo(this.slot));
-      sys.historyAdd(1);
+    const store = sp.store;
+    let pages: number[] = [];
+    store.begin();
+    try {
+      if (this.#insert !== null) pages = sp.releaseLog(this.#insert);
+      if (this.#update !== null) {
+        const sys = this.host.trxSys;
+        no = sp.commitUpdate(this.#update, () => sys.assignNo(this.slot));
+      }
+    } catch (e) {
+      store.rollback();
+      throw e;
     }
+    store.commit();
+    if (this.#update !== null) this.host.trxSys.historyAdd(1);
+    sp.freePages(pages);
     this.#end();
     return no;
   }

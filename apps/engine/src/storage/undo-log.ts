@@ -542,14 +542,23 @@ export class UndoSpace {
    * one freed; its slot is released.
    */
   freeLog(log: UndoLogRef): void {
-    this.#freePages(this.#mtr(() => this.#release(log.rseg, log.first, log.slot, true)));
+    this.freePages(this.releaseLog(log));
+  }
+
+  /**
+   * The first half of {@link freeLog}, in the caller's mini-transaction (or one of its own): the
+   * log leaves its slot (cached, or marked to be freed). Returns the pages to hand to
+   * {@link freePages} once that mini-transaction committed.
+   */
+  releaseLog(log: UndoLogRef): number[] {
+    return this.#mtr(() => this.#release(log.rseg, log.first, log.slot, true));
   }
 
   /**
    * Hands pages of a released log to the file's free list, 64 per mini-transaction
    * (`fseg_free_step`): a long log is never one huge mini-transaction.
    */
-  #freePages(pages: readonly number[]): void {
+  freePages(pages: readonly number[]): void {
     for (let i = 0; i < pages.length; i += 64) {
       const chunk = pages.slice(i, i + 64);
       this.#mtr(() => {
@@ -560,7 +569,7 @@ export class UndoSpace {
 
   /**
    * Caches the log whose first page is `first` (one page, room in the cache) or detaches it;
-   * returns the pages the caller then frees with {@link #freePages}. `fromSlot`: it was active in
+   * returns the pages the caller then frees with {@link freePages}. `fromSlot`: it was active in
    * `slot` (else it was in the history).
    */
   #release(rseg: number, first: number, slot: number, fromSlot: boolean): number[] {
@@ -704,7 +713,7 @@ export class UndoSpace {
       m.unfix(r, X);
       return this.#release(rseg, first, 0, false);
     });
-    this.#freePages(pages);
+    this.freePages(pages);
   }
 
   // ------------------------------------------------------------------ recovery

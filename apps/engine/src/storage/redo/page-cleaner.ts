@@ -115,9 +115,9 @@ export class PageCleaner {
   }
 
   /**
-   * A fuzzy checkpoint at the oldest modification of any dirty page (the current LSN when none),
-   * held back by the first undo record of any open transaction (`RedoLog.fuzzyCheckpoint`): every
-   * thread's doublewrite batch out and the data file synced, then the slot.
+   * A fuzzy checkpoint at the oldest modification of any dirty page (the current LSN when none;
+   * `RedoLog.fuzzyCheckpoint`): every thread's doublewrite batch out and the data file synced,
+   * then the slot. An open transaction never holds it back: its undo is in pages it covers.
    */
   checkpoint(): void {
     this.#redo.fuzzyCheckpoint(
