@@ -17,6 +17,9 @@ describe('statement kinds', () => {
     expect(sqlKind('SELECT c FROM sbtest1 WHERE id = ?')).toBe('read');
     expect(sqlKind('SHOW STATUS')).toBe('read');
     expect(sqlKind('SET autocommit = 1')).toBe('read');
+    // a statement prepared in SQL may be of any kind
+    expect(sqlKind('EXECUTE s USING @a')).toBe('ddl');
+    expect(sqlKind("PREPARE s FROM 'INSERT INTO t VALUES (?)'")).toBe('read');
     expect(sqlKind('')).toBe('read');
   });
 

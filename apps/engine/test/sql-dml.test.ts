@@ -38,7 +38,7 @@ describe('writes', () => {
     s.query('INSERT INTO t VALUES (1, 10), (2, 20)');
     expect(() => s.query('INSERT INTO t VALUES (3, 30), (4, 40), (1, 50)')).toThrow(SqlError);
     expect(() => s.query('INSERT INTO t VALUES (5, 50), (6, 20)')).toThrow(
-      /Duplicate entry '20' for key 't.uu'/,
+      /Duplicate entry '20' for key 'uu'/,
     );
     expect(() => s.query("INSERT INTO t VALUES (7, 'abc')")).toThrow(/Incorrect integer value/);
     expect(() => s.query('INSERT INTO t VALUES (8, 99999999999)')).toThrow(
@@ -124,7 +124,7 @@ describe('DDL and the dictionary', () => {
       "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(5) NOT NULL DEFAULT 'x', KEY kv (v))",
     );
     const cols = [
-      ['id', 'int', 'NO', 'PRI', null, 'auto_increment'],
+      ['id', 'int(11)', 'NO', 'PRI', null, 'auto_increment'],
       ['v', 'varchar(5)', 'NO', 'MUL', 'x', ''],
     ];
     expect(s.query('DESCRIBE t').rows).toEqual(cols);

@@ -11,7 +11,7 @@ import Sqlite from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Database, type Session } from '../src/index.js';
-import { type FuzzCase, fuzzCase, setupStatements } from './helpers/sql-fuzz-gen.js';
+import { type FuzzCase, fuzzCase, setupStatements, sqliteText } from './helpers/sql-fuzz-gen.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 500);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261201);
@@ -66,7 +66,7 @@ function sqliteAnswer(c: FuzzCase): string[] {
   const db = new Sqlite(':memory:');
   try {
     for (const s of setupStatements(c)) db.exec(s);
-    const st = db.prepare(c.sql);
+    const st = db.prepare(sqliteText(c.sql));
     st.safeIntegers(true);
     st.raw(true);
     return canonical(st.all() as unknown[][], c, false);

@@ -140,9 +140,10 @@ describe('infinities', () => {
 
 /**
  * MariaDB 10.11's answers: a value, or [errno, message]. Cases marked `differs` are answered
- * otherwise by the engine, which has no BIGINT UNSIGNED arithmetic type (a literal above
- * 2^63 − 1 is a DECIMAL, and `-9223372036854775808` is the negation of one): the engine's answer
- * is pinned beside MariaDB's so a change to either shows.
+ * otherwise by the engine, whose answer is pinned beside MariaDB's so a change to either shows:
+ * `-9223372036854775808` is the negation of a BIGINT UNSIGNED literal (a DECIMAL, as in MariaDB,
+ * but MariaDB folds the sign into the literal before checking the range), and an error message
+ * quotes the expression as it was written, not in MariaDB's lower case.
  */
 const OVERFLOWS: ReadonlyArray<{
   sql: string;
@@ -201,12 +202,11 @@ const OVERFLOWS: ReadonlyArray<{
   {
     sql: 'SELECT 18446744073709551615 + 1',
     mariadb: [1690, "BIGINT UNSIGNED value is out of range in '18446744073709551615 + 1'"],
-    differs: '18446744073709551616',
   },
   {
     sql: 'SELECT 2 - CAST(3 AS UNSIGNED)',
     mariadb: [1690, "BIGINT UNSIGNED value is out of range in '2 - cast(3 as unsigned)'"],
-    differs: '-1',
+    differs: [1690, "BIGINT UNSIGNED value is out of range in '2 - CAST(3 AS UNSIGNED)'"],
   },
   {
     sql: 'SELECT ABS(-9223372036854775808)',
@@ -221,7 +221,6 @@ const OVERFLOWS: ReadonlyArray<{
   {
     sql: 'SELECT CAST(18446744073709551615 AS SIGNED)',
     mariadb: '-1',
-    differs: '9223372036854775807',
   },
 ];
 
@@ -266,24 +265,23 @@ describe('duplicate keys', () => {
     );
     s.query("INSERT INTO a VALUES (5, 'x', 1.5, '2020-01-02')");
     // MariaDB: Duplicate entry '5' for key 'PRIMARY', 'x' for 'uv', '1.50-2020-01-02' for 'ud'
-    // (the engine names the key as MySQL 8.0 does: 'table.key')
     expect(errorOf(() => s.query("INSERT INTO a VALUES (5, 'y', 2, '2020-01-02')"))).toEqual([
       1062,
-      "Duplicate entry '5' for key 'a.PRIMARY'",
+      "Duplicate entry '5' for key 'PRIMARY'",
     ]);
     expect(errorOf(() => s.query("INSERT INTO a VALUES (6, 'z', 1.50, '2020-01-02')"))).toEqual([
       1062,
-      "Duplicate entry '1.50-2020-01-02' for key 'a.ud'",
+      "Duplicate entry '1.50-2020-01-02' for key 'ud'",
     ]);
     s.query('CREATE TABLE c (x INT, d DATE)');
     s.query("INSERT INTO c VALUES (5, '2021-03-04'), (5, '2021-03-04')");
     expect(errorOf(() => s.query('ALTER TABLE c ADD UNIQUE KEY ux (x)'))).toEqual([
       1062,
-      "Duplicate entry '5' for key 'c.ux'",
+      "Duplicate entry '5' for key 'ux'",
     ]);
     expect(errorOf(() => s.query('CREATE UNIQUE INDEX xd ON c (x, d)'))).toEqual([
       1062,
-      "Duplicate entry '5-2021-03-04' for key 'c.xd'",
+      "Duplicate entry '5-2021-03-04' for key 'xd'",
     ]);
   });
 });

@@ -3,7 +3,8 @@
 // stored value beyond a safe integer a result that is not a safe integer either (the codec then
 // reads it with readBigInt); the oracle is readBigInt, a BigInt reading. A narrowed decode (the
 // decoder the codec generates for a column mask) must give every wanted field exactly as the
-// full decode does, on random schemas and rows; the oracle is the full decode's loop.
+// full decode does, on random schemas and rows (every stored kind: BIGINT UNSIGNED up to 2^64 − 1,
+// the temporal kinds' microseconds, VARBINARY bytes); the oracle is the full decode's loop.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RowBuffer, RowCodec, readBigInt, readInt, writeBigInt, writeInt } from '../src/storage/row.js';
@@ -59,13 +60,33 @@ describe('row integers', () => {
         ),
       fc.integer({ min: 1, max: 90 }).map((length) => ({ kind: 'char', length }) as const),
       fc.integer({ min: 1, max: 300 }).map((length) => ({ kind: 'varchar', length }) as const),
+      fc.constant({ kind: 'bigint', unsigned: true } as const),
+      fc
+        .tuple(
+          fc.constantFrom('datetime', 'timestamp', 'time') as fc.Arbitrary<'datetime' | 'timestamp' | 'time'>,
+          fc.integer({ min: 0, max: 6 }),
+        )
+        .map(([kind, fsp]) => ({ kind, fsp }) as const),
+      fc.integer({ min: 1, max: 300 }).map((length) => ({ kind: 'varbinary', length }) as const),
     );
     const fieldArb = (t: ColumnType): fc.Arbitrary<FieldValue> => {
       switch (t.kind) {
         case 'int':
           return fc.integer({ min: -2147483648, max: 2147483647 });
         case 'bigint':
-          return fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
+          return t.unsigned === true
+            ? fc.oneof(
+                fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+                fc.constantFrom(0n, 2n ** 63n, 2n ** 64n - 1n),
+              )
+            : fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
+        case 'datetime':
+        case 'timestamp':
+        case 'time':
+          return fc.bigInt({ min: -(2n ** 62n), max: 2n ** 62n });
+        case 'varbinary':
+        case 'binary':
+          return fc.uint8Array({ maxLength: Math.min(t.length, 70) });
         case 'date':
           return fc.integer({ min: -100000, max: 100000 });
         case 'double':
@@ -79,7 +100,7 @@ describe('row integers', () => {
         }
         default:
           return fc.string({
-            maxLength: Math.min(t.length, 70),
+            maxLength: Math.min((t as { length: number }).length, 70),
             unit: fc.oneof(fc.constantFrom('a', 'Z', ' ', '0'), fc.constantFrom('é', '€')),
           });
       }
@@ -127,5 +148,43 @@ describe('row integers', () => {
       }),
       { numRuns: 400, seed: 20261201 },
     );
+  });
+});
+
+describe('the row format of the newer kinds, byte for byte', () => {
+  const encode = (columns: StoredColumn[], values: FieldValue[]): string =>
+    Buffer.from(new RowCodec(columns).encode(new RowBuffer(columns).setAll(values))).toString('hex');
+
+  it('BIGINT UNSIGNED: 8 bytes big-endian, 0 … 2^64 − 1; past it is refused', () => {
+    const cols: StoredColumn[] = [{ name: 'u', type: { kind: 'bigint', unsigned: true } }];
+    expect(encode(cols, [0])).toBe('00' + '0000000000000000');
+    expect(encode(cols, [2n ** 63n])).toBe('00' + '8000000000000000');
+    expect(encode(cols, [2n ** 64n - 1n])).toBe('00' + 'ffffffffffffffff');
+    expect(() => encode(cols, [2n ** 64n])).toThrow(/out of range for its BIGINT UNSIGNED/);
+    expect(() => encode(cols, [-1])).toThrow(/out of range for BIGINT UNSIGNED/);
+    const row = new RowBuffer(cols);
+    const bytes = new RowCodec(cols).encode(new RowBuffer(cols).setAll([2n ** 64n - 2n])).slice();
+    new RowCodec(cols).decode(bytes, 0, bytes.length, row);
+    expect(row.get(0)).toBe(2n ** 64n - 2n);
+  });
+
+  it('DATETIME, TIMESTAMP, TIME: their microseconds as a signed BIGINT', () => {
+    const cols: StoredColumn[] = [
+      { name: 'd', type: { kind: 'datetime', fsp: 6 } },
+      { name: 't', type: { kind: 'time', fsp: 0 } },
+    ];
+    // 2024-02-29 12:00:00.000001 = 1709208000000001 µs; −01:00:00 = −3600000000 µs
+    expect(encode(cols, [1709208000000001, -3600000000])).toBe(
+      '00' + '00061283ffaff001' + 'ffffffff296c5c00',
+    );
+  });
+
+  it('VARBINARY: a length byte (two from 256 bytes) and the bytes; the length counts bytes', () => {
+    const cols: StoredColumn[] = [
+      { name: 'b', type: { kind: 'varbinary', length: 4 } },
+      { name: 'w', type: { kind: 'varbinary', length: 300 } },
+    ];
+    expect(encode(cols, [Uint8Array.of(0, 255), Uint8Array.of(7)])).toBe('00' + '0200ff' + '000107');
+    expect(() => encode(cols, [new Uint8Array(5), Uint8Array.of()])).toThrow(/5 bytes, at most 4 allowed/);
   });
 });

@@ -5,6 +5,7 @@ import { pow10 } from './decimal.js';
 import { generated } from '../internal/generated-code.js';
 import { MAX_SAFE, NumEmitter, numOf } from './scaled.js';
 import { T_DBL, T_INT } from './types.js';
+import { keyValueOf } from '../plan/collation-keys.js';
 
 /** The exact SUM of an INT or DECIMAL state: its bigint part plus its double part. */
 function exactSum(st: AggState): bigint {
@@ -150,7 +151,7 @@ export class Aggregator {
       return;
     }
     if (st.seen !== null) {
-      const k = arg.t.kind === 'dec' ? `d${String(v)}` : hashKey(v);
+      const k = arg.t.kind === 'dec' ? `d${String(v)}` : hashKey(keyValueOf(v, arg.t));
       if (st.seen.has(k)) return;
       st.seen.add(k);
     }
@@ -169,16 +170,22 @@ export class Aggregator {
         }
         break;
       case 'min':
-        if (st.acc === null || cmpValues(v, st.acc) < 0) st.acc = v;
+        if (st.acc === null || cmpValues(keyValueOf(v, at), keyValueOf(st.acc, at)) < 0) st.acc = v;
         break;
       case 'max':
-        if (st.acc === null || cmpValues(v, st.acc) > 0) st.acc = v;
+        if (st.acc === null || cmpValues(keyValueOf(v, at), keyValueOf(st.acc, at)) > 0) st.acc = v;
         break;
       case 'group_concat':
-        st.acc =
-          st.acc === null
-            ? (toText(v, at.kind, at) as string)
-            : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
+        if (s.order !== undefined) {
+          // with ORDER BY: the values and their keys, sorted when the group ends
+          const kept = (st.acc as [unknown[], string][] | null) ?? [];
+          kept.push([s.order.map((o) => o.b.ev()), toText(v, at.kind, at) as string]);
+          st.acc = kept;
+        } else
+          st.acc =
+            st.acc === null
+              ? (toText(v, at.kind, at) as string)
+              : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
         break;
       case 'bit_and':
       case 'bit_or':
@@ -225,9 +232,24 @@ export class Aggregator {
       case 'bit_or':
       case 'bit_xor':
         return normInt(st.acc === null ? (s.fn === 'bit_and' ? (1n << 64n) - 1n : 0n) : (st.acc as bigint));
+      case 'group_concat':
+        if (s.order !== undefined && st.acc !== null) {
+          const order = s.order;
+          const kept = [...(st.acc as [unknown[], string][])];
+          kept.sort(([a], [b]) => {
+            for (let k = 0; k < order.length; k++) {
+              const x = a[k];
+              const y = b[k];
+              const c = x === null ? (y === null ? 0 : -1) : y === null ? 1 : cmpValues(x, y);
+              if (c !== 0) return order[k]!.desc ? -c : c;
+            }
+            return 0;
+          });
+          return kept.map(([, t]) => t).join(s.sep ?? ',');
+        }
+        return st.acc;
       case 'min':
       case 'max':
-      case 'group_concat':
         return st.acc;
       default: {
         if (st.n === 0) return null;

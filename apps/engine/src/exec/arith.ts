@@ -1,14 +1,16 @@
-import { inInt64, normInt, toDecimal, toDouble } from './convert.js';
+import { inInt64, inUint64, normInt, toDecimal, toDouble } from './convert.js';
 import { pow10, truncScale } from './decimal.js';
 import { type NumNode, pow10Num, scaledBy } from './scaled.js';
 import { SqlError } from '../sql/errors.js';
-import { decType, MAX_SCALE, type SqlType, T_DBL, T_INT } from './types.js';
+import { decType, MAX_SCALE, type SqlType, T_DBL, T_INT, T_UINT } from './types.js';
 
 /**
  * MySQL's arithmetic result types and operations (Item_func_plus/minus/mul/div/int_div/mod):
  * integer ⊕ integer is BIGINT (an overflow is error 1690, never a wrap); with a DECIMAL the result
  * is DECIMAL with scale max(s1, s2) for + and −, s1 + s2 for ×, s1 + div_precision_increment for
- * /; with a DOUBLE or a string it is DOUBLE. Division and modulo by zero give NULL.
+ * /; with a DOUBLE or a string it is DOUBLE. Division and modulo by zero give NULL. An integer
+ * operation with an unsigned operand (the first one for MOD) is BIGINT UNSIGNED, and a result
+ * below 0 or past 2^64 − 1 is error 1690 (`BIGINT UNSIGNED value is out of range in '…'`).
  */
 
 export type BinOp = '+' | '-' | '*' | '/' | 'DIV' | '%';
@@ -19,15 +21,33 @@ export interface Arith {
   readonly f: (a: unknown, b?: unknown) => unknown;
 }
 
+/** How an operand takes part in arithmetic: DATE, and DATETIME and TIME without a fraction, as their integer number form (20240229, 20240229120000, 120000); with one, as a DECIMAL. */
 function numKind(t: SqlType): 'int' | 'dec' | 'dbl' {
   if (t.kind === 'int' || t.kind === 'null') return 'int';
   if (t.kind === 'dec') return 'dec';
   if (t.kind === 'date') return 'int';
+  if (t.kind === 'datetime' || t.kind === 'time') return t.scale === 0 ? 'int' : 'dec';
   return 'dbl';
 }
 
-function outOfRange(text: string): SqlError {
-  return new SqlError('ER_DATA_OUT_OF_RANGE', `BIGINT value is out of range in '${text}'`);
+function outOfRange(text: string, unsigned = false): SqlError {
+  return new SqlError(
+    'ER_DATA_OUT_OF_RANGE',
+    `BIGINT${unsigned ? ' UNSIGNED' : ''} value is out of range in '${text}'`,
+  );
+}
+
+/** The range check of an integer result: signed or unsigned 64-bit. */
+function rangeCheck(unsigned: boolean, text: string): (r: bigint) => number | bigint {
+  return unsigned
+    ? (r) => {
+        if (!inUint64(r)) throw outOfRange(text, true);
+        return normInt(r);
+      }
+    : (r) => {
+        if (!inInt64(r)) throw outOfRange(text);
+        return normInt(r);
+      };
 }
 
 /** Digits before the point that MySQL's decimal buffer holds (9 words of 9 digits). */
@@ -43,7 +63,8 @@ function big(v: unknown): bigint {
 
 /** Integer values of an int-or-date operand. */
 function intOf(t: SqlType): (v: unknown) => number | bigint {
-  if (t.kind === 'date') return (v) => toDouble(v, 'date') as number;
+  if (t.kind === 'date' || t.kind === 'datetime' || t.kind === 'time')
+    return (v) => toDouble(v, t.kind) as number;
   return (v) => v as number | bigint;
 }
 
@@ -82,65 +103,64 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
   if (lk === 'int' && rk === 'int' && op !== '/') {
     const li = intOf(lt);
     const ri = intOf(rt);
+    const uns = op === '%' ? lt.unsigned === true : lt.unsigned === true || rt.unsigned === true;
+    const check = rangeCheck(uns, text);
+    const t = uns ? T_UINT : T_INT;
+    // the number path may not leave the result's range: an unsigned result below 0 is an error
+    const ok = uns ? (r: number) => Number.isSafeInteger(r) && r >= 0 : Number.isSafeInteger;
     switch (op) {
       case '+':
         return {
-          t: T_INT,
+          t,
           f: (a, b) => {
             const x = li(a);
             const y = ri(b);
             if (typeof x === 'number' && typeof y === 'number') {
               const r = x + y;
-              if (Number.isSafeInteger(r)) return r;
+              if (ok(r)) return r;
             }
-            const r = big(x) + big(y);
-            if (!inInt64(r)) throw outOfRange(text);
-            return normInt(r);
+            return check(big(x) + big(y));
           },
         };
       case '-':
         return {
-          t: T_INT,
+          t,
           f: (a, b) => {
             const x = li(a);
             const y = ri(b);
             if (typeof x === 'number' && typeof y === 'number') {
               const r = x - y;
-              if (Number.isSafeInteger(r)) return r;
+              if (ok(r)) return r;
             }
-            const r = big(x) - big(y);
-            if (!inInt64(r)) throw outOfRange(text);
-            return normInt(r);
+            return check(big(x) - big(y));
           },
         };
       case '*':
         return {
-          t: T_INT,
+          t,
           f: (a, b) => {
             const x = li(a);
             const y = ri(b);
             if (typeof x === 'number' && typeof y === 'number') {
               const r = x * y;
-              if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
+              if (ok(r)) return r === 0 ? 0 : r;
             }
-            const r = big(x) * big(y);
-            if (!inInt64(r)) throw outOfRange(text);
-            return normInt(r);
+            return check(big(x) * big(y));
           },
         };
       default:
         return {
-          t: T_INT,
+          t,
           f: (a, b) => {
             const x = li(a);
             const y = ri(b);
             if (typeof x === 'number' && typeof y === 'number') {
               if (y === 0) return null;
               const r = x % y;
-              return r === 0 ? 0 : r;
+              if (!uns || r >= 0) return r === 0 ? 0 : r;
             }
             if (big(y) === 0n) return null;
-            return normInt(big(x) % big(y));
+            return check(big(x) % big(y));
           },
         };
     }
@@ -154,8 +174,8 @@ export function makeArith(op: BinOp, lt: SqlType, rt: SqlType, text: string, div
   const rint = rt.prec - rshow;
   // operands already DECIMAL at their own scale need no conversion (the common case); others
   // remember their last conversion, so a constant operand (`1 - l_discount`) converts once
-  const la: (v: unknown) => bigint = lk === 'dec' ? (v) => v as bigint : lastConversion(lt, ls);
-  const ra: (v: unknown) => bigint = rk === 'dec' ? (v) => v as bigint : lastConversion(rt, rs);
+  const la: (v: unknown) => bigint = lt.kind === 'dec' ? (v) => v as bigint : lastConversion(lt, ls);
+  const ra: (v: unknown) => bigint = rt.kind === 'dec' ? (v) => v as bigint : lastConversion(rt, rs);
   switch (op) {
     case '+':
     case '-': {
@@ -236,20 +256,20 @@ function intDiv(lt: SqlType, rt: SqlType, lk: string, rk: string, text: string):
   if (lk === 'int' && rk === 'int') {
     const li = intOf(lt);
     const ri = intOf(rt);
+    const uns = lt.unsigned === true || rt.unsigned === true;
+    const check = rangeCheck(uns, text);
     return {
-      t: T_INT,
+      t: uns ? T_UINT : T_INT,
       f: (a, b) => {
         const x = li(a);
         const y = ri(b);
         if (typeof x === 'number' && typeof y === 'number') {
           if (y === 0) return null;
           const q = Math.trunc(x / y);
-          if (Number.isSafeInteger(q) && Math.abs(x) < 2 ** 52) return q === 0 ? 0 : q;
+          if (Number.isSafeInteger(q) && Math.abs(x) < 2 ** 52 && (!uns || q >= 0)) return q === 0 ? 0 : q;
         }
         if (big(y) === 0n) return null;
-        const r = big(x) / big(y);
-        if (!inInt64(r)) throw outOfRange(text);
-        return normInt(r);
+        return check(big(x) / big(y));
       },
     };
   }
@@ -316,6 +336,8 @@ export function makeNumArith(
   const lk = lt.kind;
   const rk = rt.kind;
   if ((lk !== 'int' && lk !== 'dec') || (rk !== 'int' && rk !== 'dec')) return undefined;
+  // an unsigned result has a lower bound of 0 the fast path does not check
+  if (lt.unsigned === true || rt.unsigned === true) return undefined;
   const ls = lk === 'dec' ? lt.iscale : 0;
   const rs = rk === 'dec' ? rt.iscale : 0;
   switch (op) {

@@ -1,5 +1,21 @@
 import { SqlError } from '../sql/errors.js';
 import { decFromDouble, decText, expandExp, parseDec, pow10, rescale } from './decimal.js';
+import {
+  addMicros,
+  dateTimeFromNumber,
+  dateTimeNumber,
+  dateTimeText,
+  joinDay,
+  type Micros,
+  parseDateTime,
+  parseTimeLoose,
+  roundMicros,
+  splitDay,
+  temporalDigits,
+  timeFromNumber,
+  timeNumber,
+  timeText,
+} from './temporal.js';
 import type { Kind, SqlType } from './types.js';
 
 /**
@@ -19,6 +35,12 @@ export function normInt(v: bigint): number | bigint {
 
 export function inInt64(v: bigint): boolean {
   return v >= INT64_MIN && v <= INT64_MAX;
+}
+
+export const UINT64_MAX = 18446744073709551615n;
+
+export function inUint64(v: bigint): boolean {
+  return v >= 0n && v <= UINT64_MAX;
 }
 
 /** The numeric prefix of a string, as MySQL reads it in a numeric context. */
@@ -80,6 +102,10 @@ export function toDouble(v: unknown, k: Kind, t?: SqlType): number | null {
     }
     case 'date':
       return dateNumber(v as number);
+    case 'datetime':
+      return dateTimeNumber(v as Micros);
+    case 'time':
+      return timeNumber(v as number);
     default:
       return null;
   }
@@ -101,6 +127,12 @@ export function toDecimal(v: unknown, k: Kind, t: SqlType | undefined, to: numbe
     }
     case 'date':
       return BigInt(dateNumber(v as number)) * pow10(to);
+    case 'datetime':
+    case 'time': {
+      // exactly: the integer part, then the microseconds as six decimals
+      const [whole, micro] = temporalDigits(v as Micros, k === 'time');
+      return rescale(BigInt(whole) * 1_000_000n + BigInt(micro), 6, to);
+    }
     default:
       return null;
   }
@@ -137,6 +169,10 @@ export function toInteger(v: unknown, k: Kind, t?: SqlType): number | bigint | n
     }
     case 'date':
       return dateNumber(v as number);
+    case 'datetime':
+    case 'time':
+      // the number form without its fraction (MariaDB truncates it)
+      return temporalDigits(v as Micros, k === 'time')[0];
     default:
       return null;
   }
@@ -155,6 +191,10 @@ export function toText(v: unknown, k: Kind, t?: SqlType): string | null {
       return v as string;
     case 'date':
       return dayText(v as number);
+    case 'datetime':
+      return dateTimeText(v as Micros, t?.scale ?? 0);
+    case 'time':
+      return timeText(v as number, t?.scale ?? 0);
     default:
       return null;
   }
@@ -165,15 +205,90 @@ export function toDate(v: unknown, k: Kind): number | null {
   switch (k) {
     case 'date':
       return v as number;
-    case 'str':
-      return parseDate(v as string);
-    case 'int': {
-      const n = Number(v);
-      return dateFromParts(Math.floor(n / 10000), Math.floor(n / 100) % 100, n % 100);
+    case 'datetime':
+      return splitDay(v as Micros)[0];
+    case 'str': {
+      const d = parseDate(v as string);
+      if (d !== null) return d;
+      const dt = parseDateTime(v as string);
+      return dt === null ? null : splitDay(dt)[0];
+    }
+    case 'int':
+    case 'dec':
+    case 'dbl': {
+      const n = Number(k === 'dec' ? toDouble(v, k) : v);
+      if (n >= 10_000_000_000) {
+        const dt = dateTimeFromNumber(n);
+        return dt === null ? null : splitDay(dt)[0];
+      }
+      const w = Math.floor(n);
+      const y = Math.floor(w / 10000);
+      return dateFromParts(
+        w < 1_000_000 ? (y < 70 ? 2000 + y : 1900 + y) : y,
+        Math.floor(w / 100) % 100,
+        w % 100,
+      );
     }
     default:
       return null;
   }
+}
+
+/** To a DATETIME (microseconds) rounded to `fsp` digits; null when the value is no valid one. */
+export function toDateTime(v: unknown, k: Kind, fsp = 6, today = 0): Micros | null {
+  if (v === null) return null;
+  let r: Micros | null;
+  switch (k) {
+    case 'datetime':
+      r = v as Micros;
+      break;
+    case 'date':
+      r = joinDay(v as number, 0);
+      break;
+    case 'time':
+      // a TIME as a DATETIME is that time of the current day (MySQL's CURRENT_DATE + time)
+      r = addMicros(joinDay(today, 0), v as number);
+      break;
+    case 'str':
+      r = parseDateTime(v as string);
+      break;
+    case 'int':
+    case 'dec':
+    case 'dbl':
+      r = dateTimeFromNumber(toDouble(v, k) as number);
+      break;
+    default:
+      r = null;
+  }
+  return r === null ? null : roundMicros(r, fsp);
+}
+
+/** To a TIME (microseconds) rounded to `fsp` digits; null when the value is no valid one. */
+export function toTime(v: unknown, k: Kind, fsp = 6): number | null {
+  if (v === null) return null;
+  let r: number | null;
+  switch (k) {
+    case 'time':
+      r = v as number;
+      break;
+    case 'datetime':
+      r = splitDay(v as Micros)[1];
+      break;
+    case 'date':
+      r = 0;
+      break;
+    case 'str':
+      r = parseTimeLoose(v as string).v;
+      break;
+    case 'int':
+    case 'dec':
+    case 'dbl':
+      r = timeFromNumber(toDouble(v, k) as number);
+      break;
+    default:
+      r = null;
+  }
+  return r === null ? null : (roundMicros(r, fsp) as number);
 }
 
 /** A value of type `from` as type `to` (used to coerce CASE branches, UNION columns, inserts). */
@@ -186,10 +301,19 @@ export function coerce(v: unknown, from: SqlType, to: SqlType): unknown {
       return toDecimal(v, from.kind, from, to.iscale);
     case 'dbl':
       return toDouble(v, from.kind, from);
-    case 'str':
-      return toText(v, from.kind, from);
+    case 'str': {
+      // text and binary strings: UTF-8 bytes one per character, and back
+      const text = toText(v, from.kind, from) as string;
+      if (to.binary === true && from.binary !== true) return Buffer.from(text, 'utf8').toString('latin1');
+      if (to.binary !== true && from.binary === true) return Buffer.from(text, 'latin1').toString('utf8');
+      return text;
+    }
     case 'date':
       return toDate(v, from.kind);
+    case 'datetime':
+      return toDateTime(v, from.kind, to.scale);
+    case 'time':
+      return toTime(v, from.kind, to.scale);
     default:
       return v;
   }

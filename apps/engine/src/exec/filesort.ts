@@ -187,7 +187,11 @@ export class FileSort {
     switch (t.kind) {
       case 'int':
       case 'date':
-        if (typeof v === 'number' && Number.isSafeInteger(v)) this.#safeInt(v);
+      case 'datetime':
+      case 'time':
+        // BIGINT UNSIGNED: 0 … 2^64 − 1 written as v − 2^63, which #int64 keeps in order
+        if (t.unsigned === true) this.#int64(BigInt(v as number | bigint) - (1n << 63n));
+        else if (typeof v === 'number' && Number.isSafeInteger(v)) this.#safeInt(v);
         else this.#int64(BigInt(v as number | bigint));
         return;
       case 'dec':

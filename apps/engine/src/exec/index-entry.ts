@@ -1,6 +1,7 @@
 import { fieldEnd, TAG_BYTES, TAG_NULL_FIRST, TAG_NULL_LAST } from '@enginekit/btree-sampler';
 import type { Frame, Source } from '../plan/scope.js';
-import { K_BIGINT, K_DATE, K_DECIMAL, K_DOUBLE, K_INT } from '../storage/row.js';
+import { K_BIGINT, K_DATE, K_DECIMAL, K_DOUBLE, K_INT, K_UBIGINT } from '../storage/row.js';
+import { unsignedFromKey } from '../storage/row-key.js';
 import type { TableIndex } from '../storage/table.js';
 
 const DECODER = new TextDecoder();
@@ -54,6 +55,12 @@ function fieldValue(b: Uint8Array, p: number, next: number, kind: number): unkno
       const lo = ((b[p + 5]! << 24) | (b[p + 6]! << 16) | (b[p + 7]! << 8) | b[p + 8]!) >>> 0;
       const n = hi * TWO_32 + lo;
       return Number.isSafeInteger(n) ? n : (BigInt(hi) << 32n) | BigInt(lo);
+    }
+    case K_UBIGINT: {
+      // BIGINT UNSIGNED: the key holds v − 2^63 (storage/row-key.ts)
+      const hi = (((b[p + 1]! << 24) | (b[p + 2]! << 16) | (b[p + 3]! << 8) | b[p + 4]!) ^ 0x80000000) | 0;
+      const lo = ((b[p + 5]! << 24) | (b[p + 6]! << 16) | (b[p + 7]! << 8) | b[p + 8]!) >>> 0;
+      return unsignedFromKey((BigInt(hi) << 32n) | BigInt(lo));
     }
     case K_DECIMAL: {
       const cls = b[p + 1]!;

@@ -1,5 +1,9 @@
 import type { RowBuffer } from '../storage/row.js';
-import { K_DATE, K_DECIMAL, K_INT, K_TEXT } from '../storage/row.js';
+import { K_DATE, K_DECIMAL, K_INT, K_TEXT, K_UBIGINT } from '../storage/row.js';
+import { weightBytes } from '../storage/collation.js';
+import { unsignedKey } from '../storage/row-key.js';
+import { coerce } from './convert.js';
+import { dateTimeType, T_STR, timeType } from './types.js';
 import type { FieldValue } from '../storage/types.js';
 import {
   arraySource,
@@ -80,6 +84,8 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
   const mask = new Uint8Array(src.columns.length);
   for (const c of used) mask[c] = 1;
   const caches: string[][] = used.map((c) => (kinds[c] === K_TEXT ? new Array<string>(TEXT_CACHE) : []));
+  // a binary string's value holds one byte per character
+  const bytes = Uint8Array.from(used, (c) => (src.columns[c]!.t.binary === true ? 1 : 0));
   return (row) => {
     if (row.want !== mask) row.wantOnly(mask);
     const v = frame.v;
@@ -95,7 +101,9 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
         const o = row.off[c]!;
         const len = row.len[c]!;
         const b = row.src[c]!;
-        v[off + c] = len <= 24 ? shortText(b, o, len, caches[i]!) : DECODER.decode(b.subarray(o, o + len));
+        if (bytes[i] === 1) v[off + c] = Buffer.from(b.buffer, b.byteOffset + o, len).toString('latin1');
+        else
+          v[off + c] = len <= 24 ? shortText(b, o, len, caches[i]!) : DECODER.decode(b.subarray(o, o + len));
       } else if (row.isWide[c] === 1) v[off + c] = row.wide[c]!;
       else v[off + c] = row.nums[c]!; // DECIMAL too: its scaled integer, made a bigint only when read so
     }
@@ -108,8 +116,23 @@ export function keyValue(src: Source, c: number, b: Bound, v: unknown): FieldVal
   const kind = src.table!.codec.kinds[c]!;
   const ct = src.columns[c]!.t;
   const t = b.t;
-  if (kind === K_TEXT) return v as string;
+  if (kind === K_TEXT) {
+    // collated text is found by its weight string; a binary string by its bytes
+    const coll = ct.collation;
+    if (ct.binary === true)
+      return new Uint8Array(Buffer.from(String(coerce(v, t, T_STR)), t.binary === true ? 'latin1' : 'utf8'));
+    const s = t.kind === 'str' ? (v as string) : (coerce(v, t, T_STR) as string);
+    return coll === undefined || coll === 'bytes' ? s : weightBytes(s, coll);
+  }
   if (kind === K_DATE) return v as number;
+  if (ct.kind === 'datetime' || ct.kind === 'time') {
+    const x = coerce(v, t, ct.kind === 'time' ? timeType(6) : dateTimeType(6));
+    return x === null ? undefined : (x as number | bigint);
+  }
+  if (kind === K_UBIGINT) {
+    const x = t.kind === 'dec' ? undefined : BigInt(v as number | bigint);
+    return x === undefined || x < 0n || x > 18446744073709551615n ? undefined : unsignedKey(x);
+  }
   if (ct.kind === 'dbl')
     return t.kind === 'dec' ? Number(rescale(v as bigint, t.iscale, t.iscale)) / 10 ** t.iscale : Number(v);
   if (kind === K_DECIMAL) {

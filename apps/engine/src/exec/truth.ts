@@ -27,6 +27,8 @@ export function truthOf(b: Bound): () => boolean | null {
       };
     case 'dbl':
     case 'date':
+    case 'datetime':
+    case 'time':
       return () => {
         const x = ev();
         return x === null ? null : x !== 0;

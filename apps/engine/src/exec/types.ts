@@ -3,11 +3,13 @@
  *
  * | kind | MySQL types | runtime value |
  * |---|---|---|
- * | `int` | TINYINT … BIGINT, boolean results | `number` when a safe integer, `bigint` beyond 2^53 |
+ * | `int` | TINYINT … BIGINT, boolean results | `number` when a safe integer, `bigint` beyond 2^53 (`unsigned`: 0 … 2^64 − 1) |
  * | `dec` | DECIMAL(p,s) | `bigint`: the value · 10^`iscale` (exact) |
  * | `dbl` | DOUBLE, FLOAT, REAL | `number` |
  * | `str` | CHAR, VARCHAR, TEXT | `string` |
  * | `date` | DATE | `number`: days since 1970-01-01 |
+ * | `datetime` | DATETIME, TIMESTAMP | microseconds since 1970-01-01 00:00:00 of the wall clock (exec/temporal.ts); `scale` is the fractional digits |
+ * | `time` | TIME | signed microseconds; `scale` is the fractional digits |
  * | `null` | the NULL literal | `null` |
  *
  * Every kind may also hold `null`. A DECIMAL keeps two scales: `scale` is MySQL's result scale
@@ -15,7 +17,9 @@
  * are whole 9-digit words as in MySQL's `decimal_div` (strings/decimal.c), so `1/3*3` is
  * `1.0000` as in MySQL.
  */
-export type Kind = 'int' | 'dec' | 'dbl' | 'str' | 'date' | 'null';
+import type { Collation } from '../storage/collation.js';
+
+export type Kind = 'int' | 'dec' | 'dbl' | 'str' | 'date' | 'datetime' | 'time' | 'null';
 
 export interface SqlType {
   readonly kind: Kind;
@@ -27,13 +31,48 @@ export interface SqlType {
   readonly prec: number;
   /** For columns: the stored CHAR/VARCHAR length. */
   readonly len?: number;
+  /** An integer that is BIGINT UNSIGNED (0 … 2^64 − 1): bit operators, CAST AS UNSIGNED, unsigned columns. */
+  readonly unsigned?: boolean;
+  /** A `datetime` that is a TIMESTAMP column's (sent to clients as TIMESTAMP). */
+  readonly timestamp?: boolean;
+  /**
+   * A string's collation (storage/collation.ts), or `bytes`: compared by its bytes (a binary string,
+   * or a text column of a table made through the storage API, which has none). Absent: an
+   * expression's, taken from what it is compared with, else the connection's.
+   */
+  readonly collation?: Collation | 'bytes';
+  /** The collation is only the connection's (a literal): a column's wins over it in a comparison. */
+  readonly weak?: boolean;
+  /** A binary string (BINARY, VARBINARY, BLOB, UNHEX): its value holds one byte per character. */
+  readonly binary?: boolean;
 }
 
 export const T_INT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20 };
+export const T_UINT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20, unsigned: true };
 export const T_DBL: SqlType = { kind: 'dbl', scale: 31, iscale: 0, prec: 22 };
 export const T_STR: SqlType = { kind: 'str', scale: 0, iscale: 0, prec: 0 };
+/** A binary string (BINARY, VARBINARY, BLOB, UNHEX): one byte per character, compared by bytes. */
+export const T_BIN: SqlType = { kind: 'str', scale: 0, iscale: 0, prec: 0, collation: 'bytes', binary: true };
 export const T_DATE: SqlType = { kind: 'date', scale: 0, iscale: 0, prec: 10 };
+export const T_DATETIME: SqlType = { kind: 'datetime', scale: 0, iscale: 0, prec: 19 };
+export const T_TIME: SqlType = { kind: 'time', scale: 0, iscale: 0, prec: 10 };
 export const T_NULL: SqlType = { kind: 'null', scale: 0, iscale: 0, prec: 0 };
+
+/** A DATETIME with `fsp` fractional digits (0–6). */
+export function dateTimeType(fsp: number, timestamp = false): SqlType {
+  return {
+    kind: 'datetime',
+    scale: fsp,
+    iscale: fsp,
+    prec: fsp > 0 ? 20 + fsp : 19,
+    ...(timestamp ? { timestamp } : {}),
+  };
+}
+
+/** A TIME with `fsp` fractional digits (0–6). */
+export function timeType(fsp: number): SqlType {
+  return { kind: 'time', scale: fsp, iscale: fsp, prec: fsp > 0 ? 11 + fsp : 10 };
+}
 
 /** MySQL's DECIMAL limits: precision 65, scale 30. */
 export const MAX_PREC = 65;
@@ -56,9 +95,17 @@ export function isNumeric(t: SqlType): boolean {
 export function unify(types: readonly SqlType[]): SqlType {
   const real = types.filter((t) => t.kind !== 'null');
   if (real.length === 0) return T_NULL;
-  if (real.every((t) => t.kind === real[0]!.kind) && real[0]!.kind !== 'dec') return real[0]!;
+  const k0 = real[0]!.kind;
+  if (real.every((t) => t.kind === k0) && k0 !== 'dec' && k0 !== 'datetime' && k0 !== 'time') return real[0]!;
   if (real.some((t) => t.kind === 'str')) return T_STR;
-  if (real.some((t) => t.kind === 'date')) return real.every((t) => t.kind === 'date') ? T_DATE : T_STR;
+  if (real.some((t) => t.kind === 'date' || t.kind === 'datetime' || t.kind === 'time')) {
+    // DATE with DATETIME is DATETIME; other mixes are strings (MySQL's type aggregation)
+    const fsp = Math.max(...real.map((t) => (t.kind === 'datetime' || t.kind === 'time' ? t.scale : 0)));
+    if (real.every((t) => t.kind === 'date')) return T_DATE;
+    if (real.every((t) => t.kind === 'date' || t.kind === 'datetime')) return dateTimeType(fsp);
+    if (real.every((t) => t.kind === 'time')) return timeType(fsp);
+    return T_STR;
+  }
   if (real.some((t) => t.kind === 'dbl')) return T_DBL;
   // int and dec: a decimal wide enough for every branch
   let scale = 0;

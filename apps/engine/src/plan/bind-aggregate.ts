@@ -4,6 +4,7 @@ import { type SqlType, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/type
 import { type BindCtx, bindExpr, castEv, mk, unsupported } from './bind-expr.js';
 import { rawArgExpr } from './bind-func.js';
 import type { Bound } from './bound.js';
+import { keyBound } from './collation-keys.js';
 
 /**
  * Aggregate calls: the argument is bound in the same block (no aggregate inside), the result
@@ -96,11 +97,21 @@ export function aggregate(
     default:
       t = T_DBL;
   }
-  const sepNode = arr(argList.clauses)
-    .map((c) => tagOf(c))
-    .find(([k]) => k === 'Separator');
-  const sep = sepNode === undefined ? ',' : String(tagOf(sepNode[1])[1] ?? ',');
-  ctx.block.aggs.push({ fn: name, arg, distinct, slot, t, sep });
+  const clauses = arr(argList.clauses).map((c) => tagOf(c));
+  const sepNode = clauses.find(([k]) => k === 'Separator');
+  // SEPARATOR 'x' is a Value node: { value: { SingleQuotedString: 'x' } }
+  const sepValue = sepNode === undefined ? undefined : tagOf(obj(sepNode[1]).value ?? sepNode[1])[1];
+  const sep = typeof sepValue === 'string' ? sepValue : ',';
+  // GROUP_CONCAT(… ORDER BY …): the values are sorted before they are joined
+  const orderNode = clauses.find(([k]) => k === 'OrderBy');
+  const order =
+    orderNode === undefined
+      ? undefined
+      : arr(orderNode[1]).map((o) => ({
+          b: keyBound(bindExpr(obj(o).expr, inner)),
+          desc: obj(obj(o).options).asc === false,
+        }));
+  ctx.block.aggs.push({ fn: name, arg, distinct, slot, t, sep, ...(order ? { order } : {}) });
   const frame = ctx.block.frame;
   return { t, ev: () => frame.v[slot], refs: [], outer: arg?.outer ?? false, agg: true, text };
 }

@@ -1,26 +1,31 @@
-import { arr, identText, obj, posOf, str, tagOf } from '../sql/ast.js';
+import { arr, identText, obj, objectName, posOf, str, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeNeg } from '../exec/arith.js';
 import { coerce } from '../exec/convert.js';
+import { toLocal } from '../exec/time-zone.js';
 import { parseDec } from '../exec/decimal.js';
 import { compileNum, type NumNode, numOf } from '../exec/scaled.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
+import { type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_NULL, T_STR, T_UINT, decType } from '../exec/types.js';
+import { type Collation, collationByName } from '../storage/collation.js';
 import type { Block, Bound } from './bound.js';
 import type { Ev } from './scope.js';
+import type { SessionView } from './session-view.js';
 import { bindFunction } from './bind-func.js';
 import { truthOf } from '../exec/truth.js';
 import {
   bindArith,
   bindBitwise,
+  bitWord,
+  castEv,
   bindCase,
   bindCast,
   bindCompare,
   bindIn,
-  bindLike,
   bindLogic,
   bindNot,
 } from './bind-ops.js';
 import { bindInSubquery, subBound, subCache } from './bind-subquery.js';
+import { bindLike, bindRegexp } from './bind-pattern.js';
 import { recordRead, trackReads } from './optimizer/column-reads.js';
 
 export { bindCompare, bindLogic, bindNot, castEv } from './bind-ops.js';
@@ -45,8 +50,12 @@ export interface BindEnv {
   readonly divPrecisionIncrement: number;
   /** The parameter number of a `?` node (numbered in text order). */
   paramIndex(node: unknown): number;
-  /** A warning was raised while evaluating (e.g. a truncated number). */
-  warn(): void;
+  /** A note or warning raised while evaluating (MySQL's error number and message). */
+  warn(code: number, message: string, level?: 'Note' | 'Warning'): void;
+  /** The session the statement runs in (user variables, information functions). */
+  readonly session: SessionView;
+  /** collation_connection: the collation of string literals (a column's wins over it). */
+  readonly collation: Collation;
 }
 
 export interface BindCtx {
@@ -54,6 +63,8 @@ export interface BindCtx {
   readonly clause: string;
   readonly allowAgg: boolean;
   readonly env: BindEnv;
+  /** INSERT … ON DUPLICATE KEY UPDATE: VALUES(col), the value the insert would have written. */
+  readonly insertValues?: (column: string) => Bound;
   /** Select-list aliases visible to this clause, and whether they win over columns. */
   readonly aliases?: Map<string, Bound>;
   readonly aliasFirst?: boolean;
@@ -102,6 +113,28 @@ export function nodeText(env: BindEnv, n: unknown): string {
   return exprTextAt(env.sql, p.line, p.column);
 }
 
+/** Keywords an expression can start with before its first span (an operator or a typed literal). */
+const LEADING_KEYWORDS = new Set([
+  'NOT',
+  'CAST',
+  'CONVERT',
+  'EXISTS',
+  'EXTRACT',
+  'SUBSTRING',
+  'SUBSTR',
+  'TRIM',
+  'POSITION',
+  'CEIL',
+  'CEILING',
+  'FLOOR',
+  'INTERVAL',
+  'DATE',
+  'TIME',
+  'TIMESTAMP',
+  'BINARY',
+  'CASE',
+]);
+
 /** The expression text starting at (line, column), up to a top-level ',' or clause keyword. */
 export function exprTextAt(sql: string, line: number, column: number, leading = false): string {
   const lines = sql.split('\n');
@@ -109,15 +142,20 @@ export function exprTextAt(sql: string, line: number, column: number, leading = 
   for (let k = 0; k < line - 1 && k < lines.length; k++) off += lines[k]!.length + 1;
   off += column - 1;
   if (leading) {
-    // a select item's own leading unary operators and parentheses (spans start at operands)
+    // a select item's own leading unary operators, parentheses and keywords (spans start at
+    // operands: `CAST(1 AS CHAR)`'s span is its `1`)
     for (let j = off - 1; j >= 0; j--) {
       const ch = sql[j]!;
       if (ch === ' ' || ch === '\t' || ch === '\n') continue;
-      if ('-+~!('.includes(ch)) off = j;
-      else if (/\bnot$/i.test(sql.slice(Math.max(0, j - 3), j + 1)) && !/[\w$]/.test(sql[j - 3] ?? ' ')) {
-        off = j - 2;
-        j -= 2;
-      } else break;
+      if ('-+~!('.includes(ch)) {
+        off = j;
+        continue;
+      }
+      const w = /[A-Za-z_]+$/.exec(sql.slice(Math.max(0, j - 16), j + 1));
+      if (w === null || /[\w$]/.test(sql[j - w[0].length] ?? ' ')) break;
+      if (!LEADING_KEYWORDS.has(w[0].toUpperCase())) break;
+      off = j - w[0].length + 1;
+      j -= w[0].length - 1;
     }
   }
   let depth = 0;
@@ -220,6 +258,22 @@ export function columnRef(block: Block, srcIdx: number, c: number): Bound {
       col: { src: s, c },
     };
   }
+  if (col.t.timestamp === true) {
+    // a TIMESTAMP is stored in UTC and read in the session's time zone
+    const run = block.run;
+    return {
+      t: col.t,
+      ev: () => {
+        const x = frame.v[slot];
+        return x === null ? null : toLocal(Number(x), run.timeZone());
+      },
+      refs: [srcIdx],
+      outer: false,
+      agg: false,
+      text: col.name,
+      col: { src: s, c },
+    };
+  }
   return {
     t: col.t,
     ev: () => frame.v[slot],
@@ -293,7 +347,14 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     case 'Identifier': {
       const name = identText(v);
       if (name.startsWith('@@')) return sysVarRef(ctx, name.slice(2), undefined, n);
-      if (name.startsWith('@')) throw unsupported('user variables', n);
+      if (name.startsWith('@')) return userVarRef(ctx, name.slice(1));
+      // CURRENT_USER without parentheses is the function, unless a column has that name
+      if (obj(v).quote_style === undefined && name.toUpperCase() === 'CURRENT_USER')
+        try {
+          return resolveColumn(ctx, [name], n);
+        } catch {
+          return bindFunction('Function', { name: [{ Identifier: { value: name } }], args: 'None' }, ctx, n);
+        }
       return resolveColumn(ctx, [name], n);
     }
     case 'CompoundIdentifier': {
@@ -311,6 +372,7 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     case 'BinaryOp': {
       const o = obj(v);
       const op = str(o.op) ?? tagOf(o.op)[0];
+      if (op === 'Assignment') return bindAssignment(o.left, bindExpr(o.right, ctx), ctx, n);
       if (op === 'And' || op === 'Or' || op === 'Xor')
         return bindLogic(op, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
       const cmp = CMP_OPS[op];
@@ -340,8 +402,9 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
           ctx,
           o.right,
         );
+      // `||` reaches the binder only under PIPES_AS_CONCAT (otherwise it was read as OR)
       if (op === 'StringConcat')
-        return bindLogic('Or', bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
+        return bindFunction('ConcatOp', [bindExpr(o.left, ctx), bindExpr(o.right, ctx)], ctx, n);
       if (
         op === 'BitwiseOr' ||
         op === 'BitwiseAnd' ||
@@ -359,6 +422,9 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       if (op === 'Plus') return e;
       if (op === 'Minus') {
         if (e.lit !== undefined && e.lit.v !== null) {
+          // a constant BIGINT UNSIGNED past the signed range negates into a DECIMAL (Item_func_neg)
+          if (e.t.unsigned === true && BigInt(e.lit.v as number | bigint) > 9223372036854775807n)
+            return literal(decType(20, 0), -BigInt(e.lit.v as bigint), `-${e.text}`);
           const r = makeNeg(e.t, `-${e.text}`).f(e.lit.v);
           return literal(e.t.kind === 'int' ? T_INT : e.t, r, `-${e.text}`);
         }
@@ -389,11 +455,11 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       if (op === 'BitwiseNot' || op === 'PGBitwiseNot') {
         const ev = e.ev;
         return mk(
-          T_INT,
+          T_UINT,
           () => {
             const x = ev();
             if (x === null) return null;
-            return normU64(~BigInt.asUintN(64, BigInt(coerce(x, e.t, T_INT) as number | bigint)));
+            return normU64(BigInt.asUintN(64, ~bitWord(e, x)));
           },
           [e],
           e.text,
@@ -497,10 +563,41 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
         tag === 'ILike',
       );
     }
+    case 'RLike': {
+      const o = obj(v);
+      return bindRegexp(
+        bindExpr(o.expr, ctx),
+        bindExpr(o.pattern, ctx),
+        o.negated === true,
+        nodeText(ctx.env, n),
+        false,
+      );
+    }
     case 'Case':
       return bindCase(obj(v), ctx, nodeText(ctx.env, n));
+    case 'Collate': {
+      // expr COLLATE name: the collation this string is compared by (a text type only)
+      const o = obj(v);
+      const e = bindExpr(o.expr, ctx);
+      const name = objectName(o.collation).join('.');
+      const coll = collationByName(name);
+      if (coll === undefined) throw new SqlError('ER_UNKNOWN_COLLATION', `Unknown collation: '${name}'`);
+      if (e.t.kind !== 'str' && e.t.kind !== 'null')
+        throw new SqlError(
+          'ER_COLLATION_CHARSET_MISMATCH',
+          `COLLATION '${coll}' is not valid for CHARACTER SET 'binary'`,
+        );
+      const t = { ...T_STR, collation: coll };
+      return { ...mk(t, castEv(e, T_STR), [e], nodeText(ctx.env, n)), t };
+    }
     case 'Cast':
       return bindCast(obj(v), ctx, nodeText(ctx.env, n));
+    case 'Convert': {
+      // CONVERT(e, type) is CAST(e AS type); CONVERT(e USING charset) is e as a string
+      const o = obj(v);
+      const dt = o.data_type === undefined || o.data_type === null ? { Char: null } : o.data_type;
+      return bindCast({ expr: o.expr, data_type: dt }, ctx, nodeText(ctx.env, n));
+    }
     case 'Function':
     case 'Extract':
     case 'Substring':
@@ -532,6 +629,51 @@ export function normU64(b: bigint): number | bigint {
   return b <= 9007199254740991n ? Number(b) : b;
 }
 
+/**
+ * `@x`: the variable's value when the expression runs (it may change row by row, `@n := @n + 1`),
+ * typed as the value it held when the statement was bound (an unset variable: a NULL binary string).
+ */
+function userVarRef(ctx: BindCtx, name: string): Bound {
+  const s = ctx.env.session;
+  const at = s.userVar(name);
+  // never set: a NULL binary string, as MariaDB types it (MEDIUMBLOB)
+  const t = at === undefined ? T_BIN : at.t.kind === 'null' ? T_STR : at.t;
+  return {
+    t,
+    ev: () => {
+      const x = s.userVar(name);
+      if (x === undefined || x.v === null) return null;
+      return x.t === t || (x.t.kind === t.kind && x.t.iscale === t.iscale) ? x.v : coerce(x.v, x.t, t);
+    },
+    refs: [],
+    outer: false,
+    agg: false,
+    text: `@${name}`,
+  };
+}
+
+/** `@x := expr`: assigns when it runs and gives the value (never folded into a constant). */
+function bindAssignment(target: unknown, e: Bound, ctx: BindCtx, n: unknown): Bound {
+  const [tt, tv] = tagOf(target);
+  const name = tt === 'Identifier' ? identText(tv) : '';
+  if (!name.startsWith('@') || name.startsWith('@@')) throw unsupported('assignment to a non-variable', n);
+  const s = ctx.env.session;
+  const ev = e.ev;
+  const t = e.t;
+  return {
+    t,
+    ev: () => {
+      const v = ev();
+      s.setUserVar(name.slice(1), t, v);
+      return v;
+    },
+    refs: e.refs,
+    outer: e.outer,
+    agg: e.agg,
+    text: `${name} := ${e.text}`,
+  };
+}
+
 function sysVarRef(ctx: BindCtx, name: string, scope: 'session' | 'global' | undefined, _n: unknown): Bound {
   const { t, v } = ctx.env.sysVar(name, scope);
   return { t, ev: () => v, refs: [], outer: false, agg: false, text: `@@${name}` };
@@ -545,6 +687,7 @@ function bindValue(val: unknown, ctx: BindCtx, n: unknown): Bound {
       if (/^\d+$/.test(text)) {
         const b = BigInt(text);
         if (b <= 9223372036854775807n) return literal(T_INT, b <= 9007199254740991n ? Number(b) : b, text);
+        if (b <= 18446744073709551615n) return literal(T_UINT, b, text);
         return literal(decType(text.length, 0), b, text);
       }
       if (/e/i.test(text)) return literal(T_DBL, Number(text), text);
@@ -556,9 +699,9 @@ function bindValue(val: unknown, ctx: BindCtx, n: unknown): Bound {
     case 'SingleQuotedString':
     case 'DoubleQuotedString':
     case 'NationalStringLiteral':
-      return literal(T_STR, String(v), `'${String(v)}'`);
+      return literal({ ...T_STR, collation: ctx.env.collation, weak: true }, String(v), `'${String(v)}'`);
     case 'HexStringLiteral':
-      return literal(T_STR, Buffer.from(String(v), 'hex').toString('latin1'), `X'${String(v)}'`);
+      return literal(T_BIN, Buffer.from(String(v), 'hex').toString('latin1'), `X'${String(v)}'`);
     case 'Boolean':
       return literal(T_INT, v === true ? 1 : 0, v === true ? 'TRUE' : 'FALSE');
     case 'Null':

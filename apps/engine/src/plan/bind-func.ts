@@ -1,8 +1,23 @@
-import { arr, obj, objectName, tagOf } from '../sql/ast.js';
+import { arr, obj, objectName, posOf, tagOf } from '../sql/ast.js';
+import { syntaxErrorAt } from '../sql/syntax-error.js';
 import { SqlError } from '../sql/errors.js';
 import { normInt, parseDate, toInteger } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType, unify } from '../exec/types.js';
+import {
+  type SqlType,
+  T_DATE,
+  T_DBL,
+  T_INT,
+  T_NULL,
+  T_STR,
+  dateTimeType,
+  decType,
+  timeType,
+  unify,
+} from '../exec/types.js';
+import { parseDateTime, parseTime } from '../exec/temporal.js';
+import { stringComparison } from '../exec/compare.js';
+import { weightText } from '../storage/collation.js';
 import type { Bound } from './bound.js';
 import {
   type BindCtx,
@@ -17,6 +32,10 @@ import {
 import { aggregate } from './bind-aggregate.js';
 import { dateArith, dateArithDays, dateField } from './bind-date.js';
 import { truthOf } from '../exec/truth.js';
+import { infoFunction } from './bind-func-info.js';
+import { timeFunction } from './bind-func-time.js';
+import { stringFunction } from './bind-func-string.js';
+import { bindWindow } from './bind-window.js';
 
 const AGGS = new Set([
   'count',
@@ -46,6 +65,23 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         if (d === null)
           throw new SqlError('ER_TRUNCATED_WRONG_VALUE', `Incorrect DATE value: '${String(sv)}'`);
         return literal(T_DATE, d, `DATE '${String(sv)}'`);
+      }
+      if (dt === 'Timestamp' || dt === 'Datetime' || dt === 'Time') {
+        // TIMESTAMP '…' / TIME '…': the literal's fractional digits are its precision
+        const text2 = String(sv);
+        const fsp = Math.min(6, (/\.(\d*)\s*$/.exec(text2)?.[1] ?? '').length);
+        const time = dt === 'Time';
+        const v = time ? parseTime(text2) : parseDateTime(text2);
+        if (v === null)
+          throw new SqlError(
+            'ER_TRUNCATED_WRONG_VALUE',
+            `Incorrect ${time ? 'TIME' : 'DATETIME'} value: '${text2}'`,
+          );
+        return literal(
+          time ? timeType(fsp) : dateTimeType(fsp),
+          v,
+          `${time ? 'TIME' : 'TIMESTAMP'} '${text2}'`,
+        );
       }
       return literal(T_STR, String(sv), text);
     }
@@ -82,6 +118,8 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     }
     case 'Interval':
       throw unsupported('INTERVAL outside date arithmetic', n);
+    case 'ConcatOp':
+      return strFn(v as Bound[], text, (a) => a.join(''));
     case 'DateArith': {
       const o = v as { date: Bound; interval: unknown; sign: number };
       return dateArith(o.date, o.interval, o.sign, ctx, o.date.text);
@@ -91,12 +129,24 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
   }
   const o = obj(v);
   const name = objectName(o.name).join('.').toLowerCase();
-  if (o.over !== undefined && o.over !== null) throw unsupported('window functions', n);
   const argList = obj(obj(o.args).List);
   const rawArgs = arr(argList.args);
+  if (o.over !== undefined && o.over !== null)
+    return bindWindow(name, rawArgs, argList, o.over, ctx, text, n);
   const distinct = argList.duplicate_treatment === 'Distinct';
   if (AGGS.has(name)) return aggregate(name, rawArgs, distinct, ctx, text, n, argList);
-  const args = rawArgs.map((a) => {
+  if (name === 'values') {
+    // VALUES(col) of ON DUPLICATE KEY UPDATE; elsewhere it is NULL, as in MariaDB
+    const [, col] = tagOf(rawArgExpr(rawArgs[0]));
+    const parts = Array.isArray(col) ? col.map((p) => String(obj(p).value)) : [String(obj(col).value)];
+    if (ctx.insertValues !== undefined) return ctx.insertValues(parts.at(-1)!);
+    // MariaDB reads VALUES(…) only in ON DUPLICATE KEY UPDATE (elsewhere VALUE(…))
+    throw syntaxErrorAt(ctx.env.sql, posOf(n), 0);
+  }
+  // TIMESTAMPDIFF(unit, …) and TIMESTAMPADD(unit, …) take a bare unit word first
+  const unitFirst = name === 'timestampdiff' || name === 'timestampadd';
+  const args = rawArgs.map((a, i) => {
+    if (unitFirst && i === 0) return literal(T_NULL, null, 'unit');
     const [t, av] = tagOf(a);
     const inner = t === 'Unnamed' ? av : obj(av).arg;
     const [it, iv] = tagOf(inner);
@@ -261,9 +311,16 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       );
     }
     case 'length':
-    case 'octet_length':
+    case 'octet_length': {
       need(1);
-      return intFn(args, text, (a) => Buffer.byteLength(a[0] as string));
+      const binary = args[0]!.t.binary === true;
+      return intFn(
+        args,
+        text,
+        (a) => (binary ? (a[0] as string).length : Buffer.byteLength(a[0] as string)),
+        [args[0]!.t.kind === 'str' ? args[0]!.t : T_STR],
+      );
+    }
     case 'char_length':
     case 'character_length':
       need(1);
@@ -340,10 +397,15 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'position': {
       need(2, 3);
       const [needle, hay] = name === 'instr' ? [1, 0] : [0, 1];
+      // found as the collation compares (case-insensitive under utf8mb4_general_ci)
+      const asText = (t: SqlType): SqlType => (t.kind === 'str' ? t : T_STR);
+      const coll = stringComparison(asText(args[0]!.t), asText(args[1]!.t)).collation;
+      const fold = (x: string): string => (coll === 'utf8mb4_general_ci' ? weightText(x, coll, false) : x);
       return intFn(
         args,
         text,
-        (a) => (a[hay] as string).indexOf(a[needle] as string, a.length > 2 ? Number(a[2]) - 1 : 0) + 1,
+        (a) =>
+          fold(a[hay] as string).indexOf(fold(a[needle] as string), a.length > 2 ? Number(a[2]) - 1 : 0) + 1,
         [T_STR, T_STR, T_INT],
       );
     }
@@ -368,35 +430,21 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       // ADDDATE(d, n): n days
       return dateArithDays(args[0]!, args[1]!, sign, text);
     }
-    case 'datediff': {
-      need(2);
-      const a = castEv(args[0]!, T_DATE);
-      const b = castEv(args[1]!, T_DATE);
-      return mk(
-        T_INT,
-        () => {
-          const x = a();
-          const y = b();
-          return x === null || y === null ? null : (x as number) - (y as number);
-        },
-        args,
-        text,
-      );
-    }
-    case 'database':
-    case 'schema':
-      return literal(T_STR, 'test', text);
-    case 'version':
-      return literal(T_STR, '8.0.36-enginekit', text);
-    case 'connection_id':
-      return literal(T_INT, 1, text);
     case 'isnull': {
       need(1);
       const e = args[0]!.ev;
       return mk(T_INT, () => (e() === null ? 1 : 0), args, text);
     }
     default: {
-      throw new SqlError('ER_SP_DOES_NOT_EXIST', `FUNCTION test.${name} does not exist`);
+      const f =
+        infoFunction(name, args, ctx, text) ??
+        timeFunction(name, args, rawArgs.map(rawArgExpr), ctx, text, n) ??
+        stringFunction(name, args, ctx, text);
+      if (f !== undefined) return f;
+      throw new SqlError(
+        'ER_SP_DOES_NOT_EXIST',
+        `FUNCTION ${ctx.env.session.database ?? 'test'}.${name} does not exist`,
+      );
     }
   }
 }

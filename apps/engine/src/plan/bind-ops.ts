@@ -13,7 +13,19 @@ import {
   pow10Num,
   scaledBy,
 } from '../exec/scaled.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify as unifyTypes } from '../exec/types.js';
+import {
+  type SqlType,
+  T_DATE,
+  T_DBL,
+  T_INT,
+  T_STR,
+  T_UINT,
+  T_BIN,
+  dateTimeType,
+  decType,
+  timeType,
+  unify as unifyTypes,
+} from '../exec/types.js';
 import { truthOf } from '../exec/truth.js';
 import { type BindCtx, bindExpr, literal, mk, normU64, unsupported } from './bind-expr.js';
 import { bindFunction } from './bind-func.js';
@@ -187,7 +199,13 @@ function fastCompare(
   slow: () => boolean | null,
 ): (() => boolean | null) | undefined {
   if (op === '<=>') return undefined;
-  if (ct.kind === 'str' && l.t.kind === 'str' && r.t.kind === 'str' && (op === '=' || op === '<>')) {
+  if (
+    ct.kind === 'str' &&
+    (ct.collation === undefined || ct.collation === 'bytes') &&
+    l.t.kind === 'str' &&
+    r.t.kind === 'str' &&
+    (op === '=' || op === '<>')
+  ) {
     const le = l.ev;
     const re = r.ev;
     const eq = op === '=';
@@ -232,12 +250,16 @@ export function bindArith(
   const f = a.f;
   const le = l.ev;
   const re = r.ev;
+  // a division or modulo by zero is NULL with warning 1365, as MySQL
+  const divides = op === '/' || op === 'DIV' || op === '%';
   const exact: Ev = () => {
     const x = le();
     if (x === null) return null;
     const y = re();
     if (y === null) return null;
-    return f(x, y);
+    const v = f(x, y);
+    if (v === null && divides) ctx.env.warn(1365, 'Division by 0');
+    return v;
   };
   if (l.lit !== undefined && r.lit !== undefined) return literal(a.t, exact(), text);
   const ln = numOf(l);
@@ -263,11 +285,16 @@ export function bindArith(
   return mk(a.t, ev, [l, r], text, { num: fast.num });
 }
 
+/** An operand of a bit operator: its integer value as an unsigned 64-bit word. */
+export function bitWord(b: Bound, x: unknown): bigint {
+  return BigInt.asUintN(64, BigInt(coerce(x, b.t, T_INT) as number | bigint));
+}
+
+/** `| & ^ << >>` on unsigned 64-bit words (BIGINT UNSIGNED results); a shift by 64 or more gives 0. */
 export function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound {
   const le = l.ev;
   const re = r.ev;
-  const u = (b: Bound, x: unknown): bigint =>
-    BigInt.asUintN(64, BigInt(coerce(x, b.t, T_INT) as number | bigint));
+  const u = bitWord;
   const f: (a: bigint, b: bigint) => bigint =
     op === 'BitwiseOr'
       ? (a, b) => a | b
@@ -276,10 +303,10 @@ export function bindBitwise(op: string, l: Bound, r: Bound, text: string): Bound
         : op === 'BitwiseXor'
           ? (a, b) => a ^ b
           : op === 'PGBitwiseShiftLeft'
-            ? (a, b) => BigInt.asUintN(64, a << b)
-            : (a, b) => a >> b;
+            ? (a, b) => (b >= 64n ? 0n : BigInt.asUintN(64, a << b))
+            : (a, b) => (b >= 64n ? 0n : a >> b);
   return mk(
-    T_INT,
+    T_UINT,
     () => {
       const x = le();
       if (x === null) return null;
@@ -344,67 +371,6 @@ export function keyOf(v: unknown): unknown {
   return `s${String(v)}`;
 }
 
-/** Uncorrelated subqueries run once per statement execution. */
-export function bindLike(
-  e: Bound,
-  p: Bound,
-  escNode: unknown,
-  negated: boolean,
-  text: string,
-  ci: boolean,
-): Bound {
-  let esc = '\\';
-  if (escNode !== undefined && escNode !== null) {
-    const [, ev] = tagOf(obj(escNode).value ?? escNode);
-    if (typeof ev === 'string') esc = ev;
-  }
-  const toS = (b: Bound): Ev => {
-    if (b.t.kind === 'str') return b.ev;
-    const ev = b.ev;
-    return () => {
-      const x = ev();
-      return x === null ? null : coerce(x, b.t, T_STR);
-    };
-  };
-  const se = toS(e);
-  const pe = toS(p);
-  let lastPat: string | undefined;
-  let re: RegExp = /$^/;
-  const compilePat = (pat: string): RegExp => {
-    let out = '';
-    for (let i = 0; i < pat.length; i++) {
-      const c = pat[i]!;
-      if (c === esc && i + 1 < pat.length) {
-        out += escapeRe(pat[++i]!);
-      } else if (c === '%') out += '[\\s\\S]*';
-      else if (c === '_') out += '[\\s\\S]';
-      else out += escapeRe(c);
-    }
-    return new RegExp(`^${out}$`, ci ? 'iu' : 'u');
-  };
-  return mk(
-    T_INT,
-    () => {
-      const s = se();
-      if (s === null) return null;
-      const pat = pe();
-      if (pat === null) return null;
-      if (pat !== lastPat) {
-        re = compilePat(pat as string);
-        lastPat = pat as string;
-      }
-      const m = re.test(s as string);
-      return m !== negated ? 1 : 0;
-    },
-    [e, p],
-    text,
-  );
-}
-
-function escapeRe(c: string): string {
-  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
-}
-
 export function bindCase(o: Obj, ctx: BindCtx, text: string): Bound {
   const operand = o.operand === undefined || o.operand === null ? undefined : bindExpr(o.operand, ctx);
   const conds = arr(o.conditions).map((c) => {
@@ -462,13 +428,28 @@ export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
     case 'Int':
     case 'BigInt':
       t = T_INT;
+      // a BIGINT UNSIGNED past 2^63 − 1 reads as its two's complement (CAST(2^64 − 1 AS SIGNED) is −1)
+      if (e.t.unsigned === true) {
+        const ev = e.ev;
+        return mk(
+          T_INT,
+          () => {
+            const x = ev();
+            if (x === null) return null;
+            const i = BigInt.asIntN(64, BigInt(x as number | bigint));
+            return Number.isSafeInteger(Number(i)) ? Number(i) : i;
+          },
+          [e],
+          text,
+        );
+      }
       break;
     case 'Unsigned':
     case 'UnsignedInteger': {
       const ev = e.ev;
       const from = e.t;
       return mk(
-        T_INT,
+        T_UINT,
         () => {
           const x = ev();
           if (x === null) return null;
@@ -520,13 +501,29 @@ export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
     case 'Char':
     case 'Varchar':
     case 'Text':
-    case 'Binary':
     case 'Nchar':
       t = T_STR;
+      break;
+    case 'Binary':
+    case 'Varbinary':
+      t = T_BIN;
       break;
     case 'Date':
       t = T_DATE;
       break;
+    case 'Datetime':
+    case 'Timestamp':
+    case 'Time': {
+      // CAST(… AS DATETIME(n)) / TIME(n): n fractional digits (0 by default)
+      const fsp = typeof dv === 'number' ? dv : Array.isArray(dv) && typeof dv[0] === 'number' ? dv[0] : 0;
+      if (fsp > 6)
+        throw new SqlError(
+          'ER_TOO_BIG_PRECISION',
+          `Too big precision ${fsp} specified for '${e.text}'. Maximum is 6.`,
+        );
+      t = dt === 'Time' ? timeType(fsp) : dateTimeType(fsp);
+      break;
+    }
     default:
       throw unsupported(`CAST AS ${dt}`, o);
   }

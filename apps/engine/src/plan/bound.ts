@@ -47,6 +47,8 @@ export interface AggSpec {
   readonly t: SqlType;
   /** Extra argument of GROUP_CONCAT: separator. */
   readonly sep?: string;
+  /** GROUP_CONCAT's ORDER BY. */
+  readonly order?: readonly { readonly b: Bound; readonly desc: boolean }[];
 }
 
 /** One SELECT's binding state. */
@@ -59,6 +61,10 @@ export class Block {
   readonly run: RunState;
   /** Sources of each enclosing block that this block (or a block inside it) reads. */
   readonly outerRefs: Map<Block, Set<number>> = new Map();
+  /** Window function calls of this block (exec/window.ts computes them into their slots). */
+  readonly windows: import('../exec/window.js').WindowCall[] = [];
+  /** The WINDOW clause: name → window specification node. */
+  readonly namedWindows: Map<string, unknown> = new Map();
   /** CTEs visible here. */
   readonly ctes: Map<string, import('./scope.js').DerivedSource>;
 
@@ -70,6 +76,19 @@ export class Block {
     this.parent = parent;
     this.run = run;
     this.ctes = ctes ?? new Map(parent?.ctes ?? []);
+  }
+
+  /** The order `SELECT *` lists the sources in, when it is not their order in FROM (a RIGHT JOIN's). */
+  starOrder: number[] | undefined;
+
+  swapForStar(a: number, b: number): void {
+    const order = this.starOrder ?? this.sources.map((s) => s.idx);
+    while (order.length < this.sources.length) order.push(order.length);
+    const i = order.indexOf(a);
+    const j = order.indexOf(b);
+    order[i] = b;
+    order[j] = a;
+    this.starOrder = order;
   }
 
   slot(): number {

@@ -7,6 +7,7 @@ import { conjuncts } from './conjuncts.js';
 import type { SqlType } from '../exec/types.js';
 import type { Table } from '../storage/table.js';
 import type { ColumnInfo, DerivedSource, Source } from './scope.js';
+import type { TableMeta } from '../session/meta.js';
 import { bindEnvOf, bindQuery, type Ctx, materialized, storedType } from './select.js';
 import { isSystemSchema, systemTable } from './system-tables.js';
 
@@ -52,9 +53,14 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
           );
         }
         const env = c.env;
+        // the mysql schema's names compare by their bytes (utf8mb3_bin in MariaDB)
+        const types =
+          schema.toLowerCase() === 'mysql'
+            ? sys.types.map((x) => (x.kind === 'str' ? { ...x, collation: 'utf8mb4_bin' as const } : x))
+            : sys.types;
         source = derivedSource(alias, {
           columns: sys.columns,
-          types: sys.types,
+          types,
           run(emit) {
             for (const r of sys.rows(env)) if (emit([...r]) === false) return;
           },
@@ -63,7 +69,8 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       else if (viewSql !== undefined) {
         const stmt = obj(parseSql(viewSql)[0]);
         const cv = obj(stmt.CreateView);
-        const plan = bindQuery(cv.query, c, undefined, ctes);
+        // the view's own text: its names and messages come from there
+        const plan = bindQuery(cv.query, { ...c, env: { ...c.env, sql: viewSql } }, undefined, ctes);
         const cols = arr(cv.columns).map((x) => identText(obj(x).name));
         source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
       } else {
@@ -73,7 +80,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
         }
         const table = c.env.db.table(name);
         const meta = c.env.meta(name);
-        const types = storedTypes(table.columns);
+        const types = storedTypes(table.columns, meta);
         const hiddenPk = meta?.hiddenPk === true;
         const columns: ColumnInfo[] = new Array<ColumnInfo>(types.length);
         for (let i = 0; i < types.length; i++) {
@@ -132,17 +139,22 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
     block.sources.push(s);
     return s;
   };
-  const addJoin = (j: unknown): void => {
+  /**
+   * A join: its relation joins every source before it (inner, or LEFT: its ON kept apart). With
+   * `swapped` (a RIGHT JOIN turned into a LEFT JOIN), `relation` is the RIGHT JOIN's left side and
+   * the sources before it are the right side alone.
+   */
+  const addJoin = (j: unknown, swapped?: unknown): void => {
     const jo = obj(j);
     const [op, cons] = tagOf(jo.join_operator);
-    const left = op === 'Left' || op === 'LeftOuter';
-    if (op === 'Right' || op === 'RightOuter' || op === 'FullOuter')
+    const left = op === 'Left' || op === 'LeftOuter' || swapped !== undefined;
+    if (swapped === undefined && (op === 'Right' || op === 'RightOuter' || op === 'FullOuter'))
       throw new SqlError(
         'ER_NOT_SUPPORTED_YET',
-        `This version of MySQL doesn't yet support '${op.replace(/Outer$/, '').toUpperCase()} JOIN'`,
+        `This version of MySQL doesn't yet support '${op === 'FullOuter' ? 'FULL JOIN' : 'RIGHT JOIN of a join'}'`,
       );
     const before = block.sources.length;
-    const s = addRelation(jo.relation, left ? 'left' : 'inner');
+    const s = addRelation(swapped ?? jo.relation, left ? 'left' : 'inner');
     const [ct, cv] = tagOf(cons);
     const conds: Bound[] = [];
     const ctx: BindCtx = { block, clause: 'on clause', allowAgg: false, env: benv };
@@ -187,20 +199,47 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
   };
   for (const twj of arr(sel.from)) {
     const tw = obj(twj);
+    // FROM DUAL: no table (DUAL is a reserved word; a table of that name is written `dual`)
+    if (isDual(tw.relation) && arr(tw.joins).length === 0 && arr(sel.from).length === 1) continue;
+    const joins = arr(tw.joins);
+    const [op0] = tagOf(obj(joins[0]).join_operator);
+    if ((op0 === 'Right' || op0 === 'RightOuter') && tagOf(tw.relation)[0] !== 'NestedJoin') {
+      // a RIGHT JOIN b ON c is b LEFT JOIN a ON c; SELECT * still lists a's columns first (ON),
+      // or the join columns and b's first (USING, NATURAL), as MySQL does
+      const first = addRelation(obj(joins[0]).relation, 'inner');
+      addJoin(joins[0], tw.relation);
+      const [ct] = tagOf(tagOf(obj(joins[0]).join_operator)[1]);
+      if (ct === 'On' || ct === 'None') block.swapForStar(first.idx, first.idx + 1);
+      for (const j of joins.slice(1)) addJoin(j);
+      continue;
+    }
     addRelation(tw.relation, 'inner');
-    for (const j of arr(tw.joins)) addJoin(j);
+    for (const j of joins) addJoin(j);
   }
   return where;
 }
 
-/** A stored table's column types, made once per column list (a table's columns never change in place). */
-const typesOf = new WeakMap<readonly unknown[], readonly SqlType[]>();
+function isDual(rel: unknown): boolean {
+  const [t, v] = tagOf(rel);
+  if (t !== 'Table' || (obj(v).alias !== undefined && obj(v).alias !== null)) return false;
+  const parts = arr(obj(v).name);
+  if (parts.length !== 1) return false;
+  const id = obj(tagOf(parts[0])[1] ?? parts[0]);
+  return id.quote_style === undefined && String(id.value).toUpperCase() === 'DUAL';
+}
 
-function storedTypes(columns: Table['columns']): readonly SqlType[] {
-  let t = typesOf.get(columns);
+/** A stored table's column types, made once per column list and declared types (neither changes in place). */
+const typesOf = new WeakMap<readonly unknown[], WeakMap<object, readonly SqlType[]>>();
+const NO_META = {};
+
+function storedTypes(columns: Table['columns'], meta: TableMeta | undefined): readonly SqlType[] {
+  let byMeta = typesOf.get(columns);
+  if (byMeta === undefined) typesOf.set(columns, (byMeta = new WeakMap()));
+  const key = meta?.types ?? NO_META;
+  let t = byMeta.get(key);
   if (t === undefined) {
-    t = columns.map((col) => storedType(col.type));
-    typesOf.set(columns, t);
+    t = columns.map((col, i) => storedType(col.type, meta?.types[i]));
+    byMeta.set(key, t);
   }
   return t;
 }

@@ -132,7 +132,11 @@ export function keyable(src: Source, c: number, t: SqlType): boolean {
     case 'dbl':
       return t.kind === 'int' || t.kind === 'dec' || t.kind === 'dbl';
     case 'date':
-      return t.kind === 'date';
+    case 'time':
+      return t.kind === col;
+    case 'datetime':
+      // a TIMESTAMP is stored in UTC: not looked up by session-time values
+      return t.kind === col && src.columns[c]!.t.timestamp !== true;
     case 'str':
       return t.kind === 'str';
     default:

@@ -20,6 +20,8 @@ export class RunState {
   epoch = 0;
   /** Set from outside (Ctrl-C, a timeout): the running statement stops with error 1317. */
   cancelled = false;
+  /** The session's time_zone, which TIMESTAMP columns are read in (they are stored in UTC). */
+  timeZone: () => string = () => 'SYSTEM';
 }
 
 export interface ColumnInfo {

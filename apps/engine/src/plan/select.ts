@@ -1,6 +1,7 @@
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
-import { arr, identText, obj, type Obj, objectName, posOf, tagOf } from '../sql/ast.js';
+import { arr, identText, obj, type Obj, objectName, type Pos, posOf, tagOf } from '../sql/ast.js';
+import { selectItemTexts } from './select-items.js';
 import { SqlError } from '../sql/errors.js';
 import { Aggregator, type AggState } from '../exec/aggregate.js';
 import { hashKey } from '../exec/compare.js';
@@ -9,8 +10,21 @@ import { FileSort } from '../exec/filesort.js';
 import { TmpTable } from '../exec/tmp-table.js';
 import { GroupMap, groupKeyText } from '../exec/group-map.js';
 import { buildPipeline } from '../exec/pipeline.js';
+import { computeWindows } from '../exec/window.js';
 import type { StatusCounters } from '../exec/status.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, decType, unify } from '../exec/types.js';
+import {
+  type SqlType,
+  T_BIN,
+  T_DATE,
+  T_DBL,
+  T_INT,
+  T_STR,
+  T_UINT,
+  dateTimeType,
+  decType,
+  timeType,
+  unify,
+} from '../exec/types.js';
 import type { TableMeta } from '../session/meta.js';
 import { type BindCtx, type BindEnv, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
 import { Block, type Bound } from './bound.js';
@@ -19,12 +33,16 @@ import type { DerivedSource, RunState } from './scope.js';
 import { truthOf } from '../exec/truth.js';
 import { conjuncts, factorOr } from './conjuncts.js';
 import { bindFrom } from './from.js';
+import { recursiveCte } from './recursive-cte.js';
+import { keyBound, keyCollation, keyValueOf } from './collation-keys.js';
 import { checkJoinTables } from '../session/limits.js';
 
 /** A bound, planned query: its result columns and a function that runs it. */
 export interface QueryPlan extends SubPlan {
   readonly columns: readonly string[];
   readonly types: readonly SqlType[];
+  /** SELECT SQL_CALC_FOUND_ROWS: the rows the last run found before its LIMIT (FOUND_ROWS()). */
+  readonly foundRows?: () => number;
 }
 
 /** What binding a query needs from the session and the database. */
@@ -56,25 +74,37 @@ export function bindEnvOf(c: Ctx): BindEnv {
     sql: e.sql,
     sysVar: (n, s) => e.sysVar(n, s),
     divPrecisionIncrement: e.divPrecisionIncrement,
-    warn: () => e.warn(),
+    warn: (code, message, level) => e.warn(code, message, level),
+    session: e.session,
+    collation: e.collation,
     paramIndex: (n) => e.paramIndex(n),
     bindSubquery: (q, parent) => bindQuery(q, c, parent, parent.ctes),
   };
 }
 
-export function storedType(t: Table['columns'][number]['type']): SqlType {
+/** A stored column's SQL type; `declared` (the CREATE TABLE text) tells an UNSIGNED integer. */
+export function storedType(t: Table['columns'][number]['type'], declared?: string): SqlType {
   switch (t.kind) {
     case 'int':
     case 'bigint':
-      return T_INT;
+      return declared?.endsWith('unsigned') === true ? T_UINT : T_INT;
     case 'decimal':
       return decType(t.precision, t.scale);
     case 'date':
       return T_DATE;
+    case 'datetime':
+    case 'timestamp':
+      return dateTimeType(t.fsp, t.kind === 'timestamp');
+    case 'time':
+      return timeType(t.fsp);
     case 'double':
       return T_DBL;
+    case 'binary':
+    case 'varbinary':
+      return { ...T_BIN, len: t.length };
     default:
-      return { ...T_STR, len: t.length };
+      // a text column: its collation, or its bytes when it has none (tables of the storage API)
+      return { ...T_STR, len: t.length, collation: t.collation ?? 'bytes' };
   }
 }
 
@@ -106,14 +136,17 @@ export function bindQuery(
   const qo = obj(q);
   let scope = ctes ?? parent?.ctes ?? new Map<string, DerivedSource>();
   const w = obj(qo.with);
-  if (w.recursive === true)
-    throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'WITH RECURSIVE'");
   if (arr(w.cte_tables).length > 0) {
     scope = new Map(scope);
     for (const cte of arr(w.cte_tables)) {
       const co = obj(cte);
       const alias = obj(co.alias);
       const name = identText(alias.name);
+      const rec = w.recursive === true ? recursiveCte(co, c, scope) : undefined;
+      if (rec !== undefined) {
+        scope.set(name.toLowerCase(), rec);
+        continue;
+      }
       const plan = bindQuery(co.query, c, undefined, scope);
       const cols = arr(alias.columns).map((x) => identText(obj(x).name));
       scope.set(name.toLowerCase(), materialized(plan, cols.length > 0 ? cols : plan.columns));
@@ -212,7 +245,7 @@ function finishSort(fs: FileSort, env: QueryEnv, emit: (row: unknown[]) => boole
 function rowKey(row: readonly unknown[], types: readonly SqlType[]): string {
   let s = '';
   for (let i = 0; i < row.length; i++) {
-    const v = row[i];
+    const v = keyValueOf(row[i], types[i]!);
     s += v === null ? '\u0001N' : types[i]?.kind === 'dec' ? `d${String(v)}` : String(hashKey(v));
     s += '\u0000';
   }
@@ -264,11 +297,14 @@ function orderOutput(
         rows.push(r);
         return true;
       });
-      let keyed: Array<[unknown[], unknown[]]> = rows.map((r) => [keys.map((k) => r[k.idx]), r]);
+      let keyed: Array<[unknown[], unknown[]]> = rows.map((r) => [
+        keys.map((k) => keyValueOf(r[k.idx], inner.types[k.idx]!)),
+        r,
+      ]);
       if (keys.length > 0)
         keyed = sortRows(
           keyed,
-          keys.map((k) => inner.types[k.idx]!),
+          keys.map((k) => (keyCollation(inner.types[k.idx]!) === undefined ? inner.types[k.idx]! : T_STR)),
           keys.map((k) => k.desc),
           c.env,
           'Sort_scan',
@@ -386,18 +422,32 @@ function bindSelect(
     const ctx: BindCtx = { block, clause: 'where clause', allowAgg: false, env: benv };
     for (const x of conjuncts(sel.selection, []).flatMap(factorOr)) where.push(bindExpr(x, ctx));
   }
-  // select list
+  for (const nw of arr(sel.named_window)) {
+    const [id, spec] = arr(nw);
+    block.namedWindows.set(identText(id).toLowerCase(), spec);
+  }
+  // select list (an unaliased item is named by its text as written)
+  const selectEnd = obj(obj(obj(sel.select_token).span).end);
+  const itemTexts =
+    typeof selectEnd.line === 'number' && selectEnd.line > 0
+      ? selectItemTexts(c.env.sql, selectEnd as unknown as Pos, arr(sel.projection).length)
+      : undefined;
   const items: Bound[] = [];
   const names: string[] = [];
   const aliases = new Map<string, Bound>();
   const fieldCtx: BindCtx = { block, clause: 'field list', allowAgg: true, env: benv };
-  for (const it of arr(sel.projection)) {
+  for (const [itemNo, it] of arr(sel.projection).entries()) {
     const [t, v] = tagOf(it);
     if (t === 'Wildcard' || t === 'QualifiedWildcard') {
       const qual =
         t === 'QualifiedWildcard' ? objectName(tagOf(arr(v)[0])[1] ?? arr(v)[0]).at(-1) : undefined;
       let any = false;
-      for (const s of block.sources) {
+      const order = block.starOrder;
+      const inOrder =
+        order === undefined
+          ? block.sources
+          : [...order.map((i) => block.sources[i]!), ...block.sources.slice(order.length)];
+      for (const s of inOrder) {
         if (qual !== undefined && s.alias.toLowerCase() !== qual.toLowerCase()) continue;
         any = true;
         s.columns.forEach((col, i) => {
@@ -417,14 +467,17 @@ function bindSelect(
       items.push(b);
       const p = posOf(v);
       const [et, ev] = tagOf(v);
+      // a string literal names its column by its value, without the quotes (as MySQL)
+      const sv = et === 'Value' ? tagOf(obj(ev).value) : undefined;
       names.push(
-        et === 'Identifier'
-          ? identText(ev)
-          : et === 'CompoundIdentifier'
-            ? identText(arr(ev).at(-1))
-            : p === undefined
-              ? b.text
-              : exprTextAt(c.env.sql, p.line, p.column, true) || b.text,
+        sv !== undefined && (sv[0] === 'SingleQuotedString' || sv[0] === 'DoubleQuotedString')
+          ? String(sv[1])
+          : et === 'Identifier'
+            ? identText(ev)
+            : et === 'CompoundIdentifier'
+              ? identText(arr(ev).at(-1))
+              : (itemTexts?.[itemNo] ??
+                (p === undefined ? b.text : exprTextAt(c.env.sql, p.line, p.column, true) || b.text)),
       );
       continue;
     }
@@ -449,7 +502,8 @@ function bindSelect(
     aliases,
     aliasFirst: false,
   };
-  const groups = groupNodes.map((g) => ordinalOr(g, items) ?? bindExpr(g, groupCtx));
+  // collated text groups by its weight string; the select list shows each group's first value
+  const groups = groupNodes.map((g) => keyBound(ordinalOr(g, items) ?? bindExpr(g, groupCtx)));
   const having =
     sel.having === undefined || sel.having === null
       ? undefined
@@ -472,7 +526,7 @@ function bindSelect(
   const keyTypes: SqlType[] = [];
   const sortKeys: SortKey[] = orderBy.map((o) => {
     const oo = obj(o);
-    const b = ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx);
+    const b = keyBound(ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx));
     keyTypes.push(b.t);
     return { ev: b.ev, desc: obj(oo.options).asc === false };
   });
@@ -524,8 +578,19 @@ function bindSelect(
   let max = Number.POSITIVE_INFINITY;
   let emitFn: (row: unknown[]) => boolean | undefined = () => true;
   let stopped = false;
+  // with window functions the rows past HAVING are kept, the windows computed over all of them,
+  // and then each row goes on to the select list, DISTINCT, ORDER BY and LIMIT
+  const windowed = block.windows.length > 0;
+  let windowRows: unknown[][] = [];
   const produce = (): boolean => {
     if (!havingOk()) return true;
+    if (windowed) {
+      windowRows.push(frame.v.slice());
+      return true;
+    }
+    return output();
+  };
+  const output = (): boolean => {
     const row = new Array<unknown>(nout);
     for (let i = 0; i < nout; i++) row[i] = outEvs[i]!();
     if (seen !== null) {
@@ -550,18 +615,22 @@ function bindSelect(
     }
     return pass(row);
   };
+  // SQL_CALC_FOUND_ROWS: every row is counted, the ones past the LIMIT too
+  const calcFound = obj(sel.select_modifiers).sql_calc_found_rows === true;
+  let found = 0;
   const pass = (row: unknown[]): boolean => {
+    found++;
     if (skipped < offset) {
       skipped++;
       return true;
     }
-    if (emitted >= max) return false;
+    if (emitted >= max) return calcFound;
     emitted++;
     if (emitFn(row) === false) {
       stopped = true;
       return false;
     }
-    return emitted < max;
+    return emitted < max || calcFound;
   };
   const groupsMap = new GroupMap<{ first: unknown[]; states: AggState[] }>(groupTypes);
   const ngroup = groupEvs.length;
@@ -597,15 +666,17 @@ function bindSelect(
     types,
     correlated: outerRefs.size > 0,
     outerRefs,
+    ...(calcFound ? { foundRows: () => found } : {}),
     run(emit) {
       frame.v = new Array<unknown>(nslots).fill(null);
       emitted = 0;
       skipped = 0;
+      found = 0;
       stopped = false;
       offset = lim === undefined ? 0 : lim.offset();
       max = lim === undefined ? Number.POSITIVE_INFINITY : lim.limit();
       emitFn = emit;
-      if (max === 0 && !collect) return;
+      if (max === 0 && !collect && !calcFound) return;
       seen = distinct ? new Set() : null;
       seenTable = distinct
         ? new TmpTable(types, c.env.tmpTableSize, c.env.sortBufferSize, status, nout)
@@ -623,7 +694,16 @@ function bindSelect(
           )
         : null;
       try {
+        windowRows = [];
         runBody();
+        if (windowed) {
+          computeWindows(windowRows, frame, block.windows);
+          for (const r of windowRows) {
+            frame.v = r;
+            if (!output()) break;
+          }
+          windowRows = [];
+        }
         if (seenTable?.onDisk === true && !stopped) drainDistinct(seenTable);
       } catch (e) {
         sorter?.close();

@@ -1,18 +1,23 @@
 import type { SqlType } from '../exec/types.js';
 import {
   BINARY_FLAG,
+  UNSIGNED_FLAG,
   CHARSET_BINARY,
   CHARSET_UTF8MB4,
+  CHARSET_UTF8MB4_BIN,
   MYSQL_TYPE_DATE,
+  MYSQL_TYPE_DATETIME,
   MYSQL_TYPE_DOUBLE,
   MYSQL_TYPE_LONGLONG,
   MYSQL_TYPE_NEWDECIMAL,
   MYSQL_TYPE_NULL,
+  MYSQL_TYPE_TIME,
+  MYSQL_TYPE_TIMESTAMP,
   MYSQL_TYPE_VAR_STRING,
 } from './protocol.js';
 
 /** How a column's values travel: text and binary encodings follow from this. */
-export type WireKind = 'int' | 'dec' | 'dbl' | 'str' | 'date' | 'null';
+export type WireKind = 'int' | 'dec' | 'dbl' | 'str' | 'date' | 'datetime' | 'time' | 'null';
 
 /** A result column's definition as the protocol sends it. */
 export interface ColumnMeta {
@@ -44,7 +49,7 @@ export function columnMeta(name: string, t: SqlType): ColumnMeta {
         type: MYSQL_TYPE_LONGLONG,
         charset: CHARSET_BINARY,
         length: 20,
-        flags: BINARY_FLAG,
+        flags: t.unsigned === true ? BINARY_FLAG | UNSIGNED_FLAG : BINARY_FLAG,
         decimals: 0,
       };
     case 'dec':
@@ -65,7 +70,7 @@ export function columnMeta(name: string, t: SqlType): ColumnMeta {
         charset: CHARSET_BINARY,
         length: 22,
         flags: BINARY_FLAG,
-        decimals: NOT_FIXED_DEC,
+        decimals: Math.min(t.scale, NOT_FIXED_DEC),
       };
     case 'date':
       return {
@@ -76,6 +81,26 @@ export function columnMeta(name: string, t: SqlType): ColumnMeta {
         length: 10,
         flags: BINARY_FLAG,
         decimals: 0,
+      };
+    case 'datetime':
+      return {
+        name,
+        kind: 'datetime',
+        type: t.timestamp === true ? MYSQL_TYPE_TIMESTAMP : MYSQL_TYPE_DATETIME,
+        charset: CHARSET_BINARY,
+        length: t.scale > 0 ? 20 + t.scale : 19,
+        flags: BINARY_FLAG,
+        decimals: t.scale,
+      };
+    case 'time':
+      return {
+        name,
+        kind: 'time',
+        type: MYSQL_TYPE_TIME,
+        charset: CHARSET_BINARY,
+        length: t.scale > 0 ? 11 + t.scale : 10,
+        flags: BINARY_FLAG,
+        decimals: t.scale,
       };
     case 'null':
       return {
@@ -88,7 +113,12 @@ export function columnMeta(name: string, t: SqlType): ColumnMeta {
         decimals: 0,
       };
     default:
-      return stringMeta(name, t.len);
+      return t.binary === true
+        ? { ...stringMeta(name, t.len), charset: CHARSET_BINARY, length: t.len ?? 255, flags: BINARY_FLAG }
+        : {
+            ...stringMeta(name, t.len),
+            charset: t.collation === 'utf8mb4_bin' ? CHARSET_UTF8MB4_BIN : CHARSET_UTF8MB4,
+          };
   }
 }
 

@@ -23,6 +23,7 @@ import {
   COM_PING,
   COM_QUERY,
   COM_QUIT,
+  COM_STATISTICS,
   COM_STMT_CLOSE,
   COM_STMT_EXECUTE,
   COM_STMT_PREPARE,
@@ -222,6 +223,10 @@ export class CommandProcessor {
       case COM_PING:
         writeOk(w);
         break;
+      case COM_STATISTICS:
+        // mysql_stat(): one string, as MySQL's status line (the mariadb client's `status` prints it)
+        w.begin().str(this.#statistics()).end();
+        break;
       case COM_INIT_DB: {
         const name = r.rest().toString('utf8');
         this.#count('Com_change_db');
@@ -241,6 +246,14 @@ export class CommandProcessor {
         writeErr(w, serverErrors.unknownCommand());
     }
     return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
+  }
+
+  #statistics(): string {
+    const g = this.session.globalCounters;
+    const uptime = Math.max(1, Math.floor(process.uptime()));
+    const questions = g.get('Questions');
+    const tables = this.session.db.tables().length;
+    return `Uptime: ${uptime}  Threads: ${this.threadsConnected}  Questions: ${questions}  Slow queries: 0  Opens: ${tables}  Open tables: ${tables}  Queries per second avg: ${(questions / uptime).toFixed(3)}`;
   }
 
   /** 1044 when the session's account holds nothing on database `name`. */
@@ -384,7 +397,7 @@ export class CommandProcessor {
   }
 
   #result(w: PacketWriter, res: QueryResult, binary: boolean): void {
-    if (res.columns.length === 0) writeOk(w, res.affectedRows, res.insertId, res.warnings);
+    if (res.columns.length === 0) writeOk(w, res.affectedRows, res.insertId, res.warnings, res.info);
     else this.#resultSet(w, res, binary);
   }
 

@@ -8,6 +8,7 @@ export const COM_QUIT = 0x01;
 export const COM_INIT_DB = 0x02;
 export const COM_QUERY = 0x03;
 export const COM_FIELD_LIST = 0x04;
+export const COM_STATISTICS = 0x09;
 export const COM_PING = 0x0e;
 export const COM_STMT_PREPARE = 0x16;
 export const COM_STMT_EXECUTE = 0x17;
@@ -80,6 +81,8 @@ export const BINARY_FLAG = 0x80;
 
 /** Character sets (collation ids): utf8mb4_general_ci for text, binary for numbers and dates. */
 export const CHARSET_UTF8MB4 = 45;
+/** utf8mb4_bin. */
+export const CHARSET_UTF8MB4_BIN = 46;
 export const CHARSET_BINARY = 63;
 
 /** The version string the greeting carries (and `@@version` answers). */

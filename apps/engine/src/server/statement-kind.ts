@@ -7,8 +7,11 @@ import { COM_FIELD_LIST, COM_QUERY, COM_STMT_EXECUTE, COM_STMT_PREPARE } from '.
  */
 export type StatementKind = 'ddl' | 'write' | 'read' | 'none';
 
-// account statements change the dictionary too (the accounts live in it)
+// account statements change the dictionary too (the accounts live in it); `EXECUTE s` runs a
+// statement prepared in SQL (`PREPARE s FROM …`, perhaps from a user variable) whose text the host
+// does not see, so it is serialized as the strongest kind
 const DDL = new Set([
+  'EXECUTE',
   'CREATE',
   'DROP',
   'ALTER',

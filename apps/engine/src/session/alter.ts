@@ -2,8 +2,9 @@ import { ALTER_COPY_PREFIX } from '../storage/database.js';
 import type { IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { columnType, indexColumns, keyColumns } from './ddl.js';
+import { columnCollation, columnType, indexColumns, keyColumns } from './ddl.js';
 import { storageError } from './storage-errors.js';
+import { DEFAULT_COLLATION } from '../storage/collation.js';
 import { buildIndexFromTable } from '../storage/index-build.js';
 import type { Table, TableIndex } from '../storage/table.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
@@ -120,7 +121,7 @@ function copyAlter(
       const cname = identText(cd.name);
       if (cols.some((c) => c.col.name.toLowerCase() === cname.toLowerCase()))
         throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
-      const [type, text] = columnType(cd.data_type, cname);
+      const [type, text] = columnType(cd.data_type, cname, columnCollation(cd.options, DEFAULT_COLLATION));
       let nullable = true;
       let def: string | null = null;
       for (const opt of arr(cd.options)) {

@@ -5,6 +5,7 @@ import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js'
 import { SqlError } from '../sql/errors.js';
 import { SqlDictionary } from './dictionary.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { type Collation, collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
 import { compileAlter } from './alter.js';
 import { tableStatsOptions } from './stats-statements.js';
 import { checkIndexes, checkTable } from './limits.js';
@@ -12,8 +13,15 @@ import { okResult } from './result.js';
 import { storageError } from './storage-errors.js';
 import type { Compiled, StatementContext } from './session.js';
 
-/** A declared column type → [stored type, declared text]. */
-export function columnType(dt: unknown, col: string): [ColumnType, string] {
+/**
+ * A declared column type → [stored type, declared text]. Text columns get `collation` (the
+ * column's COLLATE, else the table's, else utf8mb4_general_ci, MariaDB's default for utf8mb4).
+ */
+export function columnType(
+  dt: unknown,
+  col: string,
+  collation: Collation = DEFAULT_COLLATION,
+): [ColumnType, string] {
   const [t, v] = tagOf(dt);
   const len = (x: unknown, d: number): number => {
     const [lt, lv] = tagOf(x);
@@ -36,8 +44,48 @@ export function columnType(dt: unknown, col: string): [ColumnType, string] {
     case 'IntUnsigned':
     case 'IntegerUnsigned':
     case 'BigInt':
-    case 'BigIntUnsigned':
       return [{ kind: 'bigint' }, t.toLowerCase().replace('unsigned', ' unsigned')];
+    case 'BigIntUnsigned':
+      return [{ kind: 'bigint', unsigned: true }, 'bigint unsigned'];
+    case 'Datetime':
+    case 'Timestamp':
+    case 'Time': {
+      const fsp = typeof v === 'number' ? v : Array.isArray(v) && typeof v[0] === 'number' ? v[0] : 0;
+      if (fsp > 6)
+        throw new SqlError(
+          'ER_TOO_BIG_PRECISION',
+          `Too big precision ${fsp} specified for '${col}'. Maximum is 6.`,
+        );
+      const kind = t === 'Datetime' ? 'datetime' : t === 'Timestamp' ? 'timestamp' : 'time';
+      return [{ kind, fsp }, fsp > 0 ? `${kind}(${fsp})` : kind];
+    }
+    case 'Custom': {
+      // YEAR [(4)]: an INT holding 1901 … 2155 (or 0)
+      const name = objectName(arr(v)[0]).join('.').toUpperCase();
+      if (name === 'YEAR') return [{ kind: 'int' }, 'year'];
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        `This version of MySQL doesn't yet support 'column type ${name}'`,
+      );
+    }
+    case 'Binary':
+    case 'Varbinary':
+    case 'Bytea': {
+      const n = len(v, t === 'Binary' ? 1 : 255);
+      if (n > 65532)
+        throw new SqlError(
+          'ER_TOO_BIG_FIELDLENGTH',
+          `Column length too big for column '${col}' (max = 65532); use BLOB or TEXT instead`,
+        );
+      const kind = t === 'Binary' ? 'binary' : 'varbinary';
+      return [{ kind, length: n }, `${kind}(${n})`];
+    }
+    case 'Blob':
+    case 'TinyBlob':
+    case 'MediumBlob':
+    case 'LongBlob':
+      // stored in the record: a BLOB whose row does not fit a page is refused (error 1118)
+      return [{ kind: 'varbinary', length: t === 'TinyBlob' ? 255 : 65532 }, t.toLowerCase()];
     case 'Decimal':
     case 'Numeric':
     case 'Dec': {
@@ -68,7 +116,7 @@ export function columnType(dt: unknown, col: string): [ColumnType, string] {
       return [{ kind: 'double' }, t === 'Float' ? 'float' : 'double'];
     case 'Char':
     case 'Character':
-      return [{ kind: 'char', length: len(v, 1) }, `char(${len(v, 1)})`];
+      return [{ kind: 'char', length: len(v, 1), collation }, `char(${len(v, 1)})`];
     case 'Varchar':
     case 'CharacterVarying':
     case 'Nvarchar': {
@@ -78,14 +126,17 @@ export function columnType(dt: unknown, col: string): [ColumnType, string] {
           'ER_NOT_SUPPORTED_YET',
           "This version of MySQL doesn't yet support 'VARCHAR longer than 16383'",
         );
-      return [{ kind: 'varchar', length: n }, `varchar(${n})`];
+      return [{ kind: 'varchar', length: n, collation }, `varchar(${n})`];
     }
     case 'Text':
     case 'TinyText':
     case 'MediumText':
     case 'LongText':
     case 'String':
-      return [{ kind: 'varchar', length: 16383 }, 'text'];
+      return [
+        { kind: 'varchar', length: t === 'TinyText' ? 255 : 16383, collation },
+        t === 'String' ? 'text' : t.toLowerCase(),
+      ];
     case 'Date':
       return [{ kind: 'date' }, 'date'];
     default:
@@ -114,15 +165,20 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
   const name = objectName(o.name).at(-1)!;
   const ifNotExists = o.if_not_exists === true;
   const statsOptions = tableStatsOptions(o.table_options);
+  const tableCollation = tableCollationOf(o.table_options);
   return {
     run: () => {
       if (ctx.db.hasTable(name)) {
-        if (ifNotExists) return okResult(0, 0, 1);
+        if (ifNotExists) {
+          ctx.session.warn(1050, `Table '${name}' already exists`, 'Note');
+          return okResult();
+        }
         throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
       }
       const columns: StoredColumn[] = [];
       const types: string[] = [];
       const defaults: (string | null)[] = [];
+      const onUpdates: (string | null)[] = [];
       let pk: string[] | undefined;
       let auto = -1;
       const indexes: IndexDef[] = [];
@@ -133,11 +189,13 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         if (names.has(cname.toLowerCase()))
           throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
         names.add(cname.toLowerCase());
-        const [type, text] = columnType(c.data_type, cname);
+        const [type, text] = columnType(c.data_type, cname, columnCollation(c.options, tableCollation));
         let nullable = true;
         let def: string | null = null;
+        let onUpdate: string | null = null;
         for (const opt of arr(c.options)) {
           const [ot, ov] = tagOf(obj(opt).option);
+          if (ot === 'OnUpdate') onUpdate = JSON.stringify(ov);
           if (ot === 'NotNull') nullable = false;
           else if (ot === 'Null') nullable = true;
           else if (ot === 'Default') def = JSON.stringify(ov);
@@ -152,6 +210,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         columns.push({ name: cname, type, ...(nullable ? { nullable: true } : {}) });
         types.push(text);
         defaults.push(def);
+        onUpdates.push(onUpdate);
       }
       for (const k of arr(o.constraints)) {
         const [kt, kv] = tagOf(k);
@@ -185,10 +244,19 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         columns.push({ name: HIDDEN_PK, type: { kind: 'bigint' } });
         types.push('bigint');
         defaults.push(null);
+        onUpdates.push(null);
         pk = [HIDDEN_PK];
       }
       checkTable(name, hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
-      const meta: TableMeta = { types, defaults, autoIncrement: auto, hiddenPk, next: 1 };
+      const meta: TableMeta = {
+        types,
+        defaults,
+        autoIncrement: auto,
+        hiddenPk,
+        next: 1,
+        ...(onUpdates.some((x) => x !== null) ? { onUpdate: onUpdates } : {}),
+        ...(tableCollation !== DEFAULT_COLLATION ? { collation: tableCollation } : {}),
+      };
       // the table, its dictionary row and its statistics options are one step
       atomicDdl(ctx, () => {
         ctx.db.createTable({ name, columns, primaryKey: pk!, indexes });
@@ -207,6 +275,36 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       return okResult();
     },
   };
+}
+
+/** A collation name the engine has, or error 1273 as MySQL for one it does not. */
+export function collationOf(name: string): Collation {
+  const c = collationByName(name);
+  if (c === undefined) throw new SqlError('ER_UNKNOWN_COLLATION', `Unknown collation: '${name}'`);
+  return c;
+}
+
+/** A column's COLLATE option, else `fallback`. */
+export function columnCollation(options: unknown, fallback: Collation): Collation {
+  let collation = fallback;
+  for (const opt of arr(options)) {
+    const [ot, ov] = tagOf(obj(opt).option);
+    if (ot === 'Collation') collation = collationOf(objectName(ov).join('.'));
+  }
+  return collation;
+}
+
+/** The table's COLLATE = … (or the default collation of its DEFAULT CHARSET = utf8mb4). */
+function tableCollationOf(options: unknown): Collation {
+  let collation: Collation = DEFAULT_COLLATION;
+  for (const kv of arr(tagOf(options)[1] ?? options)) {
+    const o = obj(tagOf(kv)[1]);
+    const key = String(obj(o.key).value ?? '').toUpperCase();
+    const value =
+      identText(tagOf(o.value)[1] ?? o.value) || String(tagOf(obj(tagOf(o.value)[1]).value)[1] ?? '');
+    if (key === 'COLLATE' || key === 'DEFAULT COLLATE') collation = collationOf(value);
+  }
+  return collation;
 }
 
 function uniqueName(base: string, existing: readonly IndexDef[]): string {
@@ -281,7 +379,8 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
             ctx.db.dropTable(n);
             ctx.dict.dropTable(n);
           }
-          return okResult(0, 0, missing.length);
+          for (const m of missing) ctx.session.warn(1051, `Unknown table 'test.${m}'`, 'Note');
+          return okResult();
         }
         if (type === 'View') {
           const missing = names.filter((n) => !ctx.dict.views.has(n));
@@ -291,7 +390,8 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
               `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
             );
           for (const n of names) if (ctx.dict.views.has(n)) ctx.dict.dropView(n);
-          return okResult(0, 0, missing.length);
+          for (const m of missing) ctx.session.warn(4092, `Unknown VIEW: 'test.${m}'`, 'Note');
+          return okResult();
         }
         if (type === 'Index') {
           const tname = objectName(o.table).at(-1);

@@ -6,7 +6,7 @@ import { SqlError } from '../sql/errors.js';
 import { coerce, numericPrefix } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import { buildPipeline } from '../exec/pipeline.js';
-import { type SqlType, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
+import { type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../plan/bound.js';
 import type { Source } from '../plan/scope.js';
@@ -15,7 +15,10 @@ import { storageError } from './storage-errors.js';
 import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
-import { lockTargetExclusive, lockTargetShared } from './transactions.js';
+import { lockTargetExclusive } from './transactions.js';
+import { compileInsert, evaluateStored } from './dml-insert.js';
+import { temporalField, yearValue } from './field-values.js';
+import { isMultiDelete, isMultiUpdate, multiDelete, multiUpdate } from './dml-multi.js';
 
 const INT32 = 2147483647;
 const RANGES: Record<string, [number, number]> = {
@@ -39,10 +42,14 @@ export class RowWriter {
   readonly meta: TableMeta | undefined;
   readonly types: SqlType[];
 
-  constructor(table: Table, meta: TableMeta | undefined) {
+  /** The session's time_zone: TIMESTAMP values are stored in UTC. */
+  readonly timeZone: string;
+
+  constructor(table: Table, meta: TableMeta | undefined, timeZone = 'SYSTEM') {
     this.table = table;
     this.meta = meta;
-    this.types = table.columns.map((c) => storedType(c.type));
+    this.timeZone = timeZone;
+    this.types = table.columns.map((c, i) => storedType(c.type, meta?.types[i]));
   }
 
   /** A SQL value of type `t` as the stored field of column `c`; `rowNo` (1-based) for messages. */
@@ -67,13 +74,16 @@ export class RowWriter {
             'ER_TRUNCATED_WRONG_VALUE',
             `Incorrect integer value: '${v as string}' for column '${col.name}' at row ${rowNo}`,
           );
-        const x = integerValue(v, t);
+        let x = integerValue(v, t);
         const decl = this.meta?.types[c] ?? ty.kind;
+        if (decl === 'year') return yearValue(x, t, range);
         const r = RANGES[decl];
-        if (r === undefined) {
+        if (ty.kind === 'bigint' && ty.unsigned === true) {
+          // BIGINT UNSIGNED: 0 … 2^64 − 1
+          if (BigInt(x) < 0n || BigInt(x) > UINT64_MAX) throw range();
+          x = typeof x === 'bigint' ? exactField(x) : x;
+        } else if (r === undefined) {
           if (typeof x === 'bigint' && (x < INT64_MIN || x > INT64_MAX)) throw range();
-          // BIGINT UNSIGNED is kept in the signed 64-bit column: 0 … 2^63 − 1
-          if (decl === 'bigint unsigned' && x < 0) throw range();
         } else if (typeof x === 'bigint' || x < r[0] || x > r[1]) throw range();
         return x;
       }
@@ -103,8 +113,23 @@ export class RowWriter {
           );
         return x;
       }
+      case 'datetime':
+      case 'timestamp':
+      case 'time':
+        return temporalField(col.name, ty, v, t, rowNo, this.timeZone);
+      case 'binary':
+      case 'varbinary': {
+        // the bytes: a binary string's own, a text's UTF-8; BINARY(n) is padded with 0x00 to n
+        let b = Buffer.from(coerce(v, t, T_BIN) as string, 'latin1');
+        if (b.length > ty.length)
+          throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
+        if (ty.kind === 'binary' && b.length < ty.length)
+          b = Buffer.concat([b, Buffer.alloc(ty.length - b.length)]);
+        return new Uint8Array(b);
+      }
       default: {
         let s = coerce(v, t, T_STR) as string;
+        if (t.binary === true) s = Buffer.from(s, 'latin1').toString('utf8');
         const bad = invalidTextAt(s);
         if (bad >= 0)
           throw new SqlError(
@@ -113,33 +138,20 @@ export class RowWriter {
           );
         // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
         if (ty.kind === 'char') s = s.replace(/ +$/, '');
-        if ([...s].length > ty.length)
+        if ([...s].length > (ty as { length: number }).length)
           throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
         return s;
       }
     }
   }
 
-  /** The PK field values of a full stored row. */
+  /** The PK field values of a full stored row (what `get`, `update` and `delete` take). */
   pkOf(row: readonly FieldValue[]): FieldValue[] {
     return this.table.primary.columns.map((c) => row[c]!);
   }
 }
 
-/** The next value of an auto-increment or hidden row-id column (from the table's maximum, once). */
-function nextValue(t: Table, meta: TableMeta, c: number): number {
-  if (meta.next === undefined || meta.next === 1) {
-    let max = 0;
-    t.scan((r) => {
-      if (r.nulls[c] === 0 && r.nums[c]! > max) max = r.nums[c]!;
-      return true;
-    });
-    meta.next = Math.max(meta.next ?? 1, max + 1);
-  }
-  return meta.next++;
-}
-
-function tableOf(ctx: StatementContext, name: string): Table {
+export function tableOf(ctx: StatementContext, name: string): Table {
   if (!ctx.db.hasTable(name) || name.startsWith('#')) {
     if (ctx.dict.views.has(name))
       throw new SqlError(
@@ -149,198 +161,6 @@ function tableOf(ctx: StatementContext, name: string): Table {
     throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
   }
   return ctx.db.table(name);
-}
-
-function insert(o: Obj, ctx: StatementContext): Compiled {
-  const [, tn] = tagOf(o.table);
-  const name = objectName(tn ?? o.table_name ?? o.table).at(-1)!;
-  const table0 = tableOf(ctx, name);
-  const meta = ctx.dict.tables.get(name);
-  const colNames = arr(o.columns).map((c) => {
-    const [, v] = tagOf(c);
-    return Array.isArray(c) ? objectName(c).at(-1)! : identText(v ?? c);
-  });
-  const visible = table0.columns
-    .map((c, i) => [c, i] as const)
-    .filter(([c]) => !(meta?.hiddenPk === true && c.name === HIDDEN_PK));
-  const targets =
-    colNames.length === 0
-      ? visible.map(([, i]) => i)
-      : colNames.map((n) => {
-          const i = table0.columns.findIndex(
-            (c) => c.name.toLowerCase() === n.toLowerCase() && c.name !== HIDDEN_PK,
-          );
-          if (i < 0) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${n}' in 'field list'`);
-          return i;
-        });
-  const replace = o.replace_into === true;
-  const ignore = o.ignore === true;
-  if (o.on !== undefined && o.on !== null)
-    throw new SqlError(
-      'ER_NOT_SUPPORTED_YET',
-      "This version of MySQL doesn't yet support 'INSERT … ON DUPLICATE KEY UPDATE'",
-    );
-  const source = obj(o.source);
-  const [bt, bv] = tagOf(source.body);
-  const env = ctx.queryEnv();
-  let rowsOf: () => Array<{ values: unknown[]; types: SqlType[] }>;
-  if (bt === 'Values') {
-    const block = new Block(undefined, ctx.run);
-    const bctx: BindCtx = {
-      block,
-      clause: 'field list',
-      allowAgg: false,
-      env: { ...env, bindSubquery: (q, parent) => bindQuery(q, { env, run: ctx.run }, parent) },
-    };
-    const rows = arr(obj(bv).rows).map((r, ri) => {
-      const exprs = arr(obj(r).content ?? r);
-      if (exprs.length !== targets.length)
-        throw new SqlError(
-          'ER_WRONG_VALUE_COUNT_ON_ROW',
-          `Column count doesn't match value count at row ${ri + 1}`,
-        );
-      return exprs.map((e) => (isDefault(e) ? null : bindExpr(e, bctx)));
-    });
-    rowsOf = () =>
-      rows.map((r) => ({
-        values: r.map((b) => (b === null ? DEFAULT : b.ev())),
-        types: r.map((b) => b?.t ?? T_STR),
-      }));
-  } else {
-    const plan = bindQuery(source, { env, run: ctx.run }, undefined);
-    if (plan.columns.length !== targets.length)
-      throw new SqlError('ER_WRONG_VALUE_COUNT_ON_ROW', "Column count doesn't match value count at row 1");
-    rowsOf = () => {
-      const out: Array<{ values: unknown[]; types: SqlType[] }> = [];
-      plan.run((r) => {
-        out.push({ values: r, types: plan.types as SqlType[] });
-        return true;
-      });
-      return out;
-    };
-  }
-  return {
-    run: () => {
-      const table = ctx.db.table(name);
-      const w = new RowWriter(table, meta);
-      // the target's reads lock the latest rows: duplicate checks S, REPLACE's clashing rows X
-      if (replace) lockTargetExclusive(table);
-      else lockTargetShared(table);
-      const input = rowsOf();
-      const full: FieldValue[][] = [];
-      let insertId: number | bigint = 0;
-      const ncol = table.columns.length;
-      input.forEach((r, ri) => {
-        const row: FieldValue[] = new Array(ncol).fill(null);
-        const given = new Array<boolean>(ncol).fill(false);
-        targets.forEach((c, k) => {
-          const v = r.values[k];
-          if (v === DEFAULT) return;
-          given[c] = true;
-          if (meta !== undefined && c === meta.autoIncrement && (v === null || v === 0)) {
-            given[c] = false;
-            return;
-          }
-          row[c] = w.field(c, v, r.types[k]!, ri + 1);
-        });
-        for (let c = 0; c < ncol; c++) {
-          if (given[c]) continue;
-          const col = table.columns[c]!;
-          if (meta !== undefined && (c === meta.autoIncrement || (meta.hiddenPk && col.name === HIDDEN_PK))) {
-            const n = nextValue(table, meta, c);
-            row[c] = n;
-            if (c === meta.autoIncrement && insertId === 0) insertId = n;
-            continue;
-          }
-          const def = meta?.defaults[c];
-          if (def !== null && def !== undefined)
-            row[c] = w.field(c, defaultValue(def, ctx), defaultType(def), ri + 1);
-          else if (col.nullable === true) row[c] = null;
-          else
-            throw new SqlError('ER_NO_DEFAULT_FOR_FIELD', `Field '${col.name}' doesn't have a default value`);
-        }
-        if (meta !== undefined && meta.autoIncrement >= 0 && given[meta.autoIncrement]) {
-          const x = Number(row[meta.autoIncrement]);
-          if (meta.next === undefined || meta.next === 1) nextValue(table, meta, meta.autoIncrement);
-          if (x >= (meta.next ?? 1)) meta.next = x + 1;
-        }
-        full.push(row);
-      });
-      // all rows converted: insert; on any failure the session rolls the statement back (undo log)
-      let affected = 0;
-      let skipped = 0;
-      try {
-        for (const row of full) {
-          if (replace) {
-            // REPLACE: rows clashing on the primary key or a unique index go first (MySQL counts
-            // each as one more affected row)
-            for (const ix of [table.primary, ...table.secondary.filter((x) => x.unique)]) {
-              const prefix = ix.columns.map((c) => row[c]!);
-              if (prefix.some((v) => v === null)) continue;
-              const clash: FieldValue[][] = [];
-              table.lookup(ix.name, prefix, (r) => {
-                clash.push(r.toArray());
-                return true;
-              });
-              for (const r of clash) {
-                table.delete(w.pkOf(r));
-                affected++;
-              }
-            }
-          }
-          try {
-            table.insert(row);
-          } catch (e) {
-            if (ignore && e instanceof Error && e.name === 'DuplicateEntryError') {
-              skipped++;
-              ctx.session.warn();
-              continue;
-            }
-            throw e;
-          }
-          affected++;
-        }
-      } catch (e) {
-        throw storageError(e);
-      }
-      void skipped;
-      return okResult(affected, insertId, ctx.session.warningCount);
-    },
-  };
-}
-
-const DEFAULT: unique symbol = Symbol('DEFAULT');
-
-function isDefault(e: unknown): boolean {
-  const [t, v] = tagOf(e);
-  return t === 'Identifier' && identText(v).toUpperCase() === 'DEFAULT';
-}
-
-function defaultValue(json: string, ctx: StatementContext): unknown {
-  const node = JSON.parse(json) as unknown;
-  const env = ctx.queryEnv();
-  const block = new Block(undefined, ctx.run);
-  const b = bindExpr(node, {
-    block,
-    clause: 'field list',
-    allowAgg: false,
-    env: {
-      ...env,
-      bindSubquery: () => {
-        throw new SqlError(
-          'ER_NOT_SUPPORTED_YET',
-          "This version of MySQL doesn't yet support 'subquery in DEFAULT'",
-        );
-      },
-    },
-  });
-  lastDefaultType = b.t;
-  return b.ev();
-}
-
-let lastDefaultType: SqlType = T_STR;
-function defaultType(_json: string): SqlType {
-  return lastDefaultType;
 }
 
 /** Bind `UPDATE`/`DELETE`'s single table and WHERE; returns the block, its source and conjuncts. */
@@ -357,9 +177,9 @@ function bindTarget(
   const src: Source = {
     idx: 0,
     alias,
-    columns: table.columns.map((c) => ({
+    columns: table.columns.map((c, i) => ({
       name: c.name,
-      t: storedType(c.type),
+      t: storedType(c.type, meta?.types[i]),
       nullable: c.nullable === true,
       ...(meta?.hiddenPk === true && c.name === HIDDEN_PK ? { invisible: true } : {}),
     })),
@@ -392,7 +212,13 @@ function bindTarget(
 }
 
 /** Rows matching WHERE, read fully before anything is written. */
-function matching(ctx: StatementContext, block: Block, src: Source, where: Bound[], each: () => void): void {
+export function matching(
+  ctx: StatementContext,
+  block: Block,
+  src: Source,
+  where: Bound[],
+  each: () => void,
+): void {
   const stages = ctx.session.planner.plan([src], where);
   const frame = block.frame;
   frame.v = new Array<unknown>(block.nslots).fill(null);
@@ -402,9 +228,17 @@ function matching(ctx: StatementContext, block: Block, src: Source, where: Bound
   })();
 }
 
-function fieldOf(v: unknown, t: SqlType): FieldValue {
+/** Whether two stored field values are the same (bytes by content). */
+function sameStored(a: FieldValue, b: FieldValue): boolean {
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.from(a).equals(b);
+  return a === b;
+}
+
+export function fieldOf(v: unknown, t: SqlType): FieldValue {
   if (v === null) return null;
   if (t.kind === 'dec') return exactField(v as bigint);
+  // a binary string's frame value holds one byte per character
+  if (t.binary === true) return new Uint8Array(Buffer.from(v as string, 'latin1'));
   return v as FieldValue;
 }
 
@@ -434,13 +268,12 @@ function integerValue(v: unknown, t: SqlType): number | bigint {
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
 
 function update(o: Obj, ctx: StatementContext): Compiled {
-  if (arr(obj(o.table).joins).length > 0 || (o.from !== undefined && o.from !== null))
-    throw new SqlError(
-      'ER_NOT_SUPPORTED_YET',
-      "This version of MySQL doesn't yet support 'multi-table UPDATE'",
-    );
+  if (o.from !== undefined && o.from !== null)
+    throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'UPDATE … FROM'");
+  if (isMultiUpdate(o)) return multiUpdate(o, ctx);
   const rel = obj(o.table).relation;
   const [, tv] = tagOf(rel);
   const to = obj(tv);
@@ -459,7 +292,7 @@ function update(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       ctx.run.epoch++;
       const table = ctx.db.table(name);
-      const w = new RowWriter(table, ctx.dict.tables.get(name));
+      const w = new RowWriter(table, ctx.dict.tables.get(name), String(ctx.session.vars.get('time_zone')));
       const frame = block.frame;
       const changes: Array<[FieldValue[], FieldValue[]]> = [];
       let matched = 0;
@@ -476,7 +309,17 @@ function update(o: Obj, ctx: StatementContext): Compiled {
           frame.v[s.c] = v === null ? null : coerce(v, s.e.t, src.columns[s.c]!.t);
         }
         frame.v = saved;
-        if (neu.some((x, i) => x !== old[i])) changes.push([old, neu]);
+        if (neu.some((x, i) => !sameStored(x, old[i]!))) {
+          // a changed row takes its ON UPDATE values (CURRENT_TIMESTAMP) where not assigned
+          const onUpdate = w.meta?.onUpdate;
+          if (onUpdate !== undefined)
+            onUpdate.forEach((json, c) => {
+              if (json === null || sets.some((x) => x.c === c)) return;
+              const d = evaluateStored(json, ctx);
+              neu[c] = w.field(c, d.v, d.t, matched);
+            });
+          changes.push([old, neu]);
+        }
       });
       // on a failure the session rolls the statement back (undo log)
       try {
@@ -491,16 +334,7 @@ function update(o: Obj, ctx: StatementContext): Compiled {
 
 function del(o: Obj, ctx: StatementContext): Compiled {
   const from = tagOf(o.from)[1];
-  if (
-    arr(from).length !== 1 ||
-    arr(obj(arr(from)[0]).joins).length > 0 ||
-    arr(o.tables).length > 0 ||
-    (o.using !== undefined && o.using !== null)
-  )
-    throw new SqlError(
-      'ER_NOT_SUPPORTED_YET',
-      "This version of MySQL doesn't yet support 'multi-table DELETE'",
-    );
+  if (isMultiDelete(o)) return multiDelete(o, ctx);
   const first = obj(arr(from)[0]);
   const [, tv] = tagOf(first.relation);
   const to = obj(tv);
@@ -511,7 +345,7 @@ function del(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       ctx.run.epoch++;
       const table = ctx.db.table(name);
-      const w = new RowWriter(table, ctx.dict.tables.get(name));
+      const w = new RowWriter(table, ctx.dict.tables.get(name), String(ctx.session.vars.get('time_zone')));
       const frame = block.frame;
       const rows: FieldValue[][] = [];
       lockTargetExclusive(table);
@@ -527,7 +361,7 @@ function del(o: Obj, ctx: StatementContext): Compiled {
 export function compileDml(tag: string, v: unknown, ctx: StatementContext): Compiled | undefined {
   switch (tag) {
     case 'Insert':
-      return insert(obj(v), ctx);
+      return compileInsert(obj(v), ctx);
     case 'Update':
       return update(obj(v), ctx);
     case 'Delete':

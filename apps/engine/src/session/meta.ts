@@ -15,6 +15,10 @@ export interface TableMeta {
   readonly hiddenPk: boolean;
   /** Next AUTO_INCREMENT / row-id value (kept in memory; recomputed from the table on open). */
   next?: number;
+  /** The table's default collation (CREATE TABLE … COLLATE=), when not utf8mb4_general_ci. */
+  readonly collation?: string;
+  /** Per stored column: its ON UPDATE expression (CURRENT_TIMESTAMP) as the parser's JSON, or null. */
+  readonly onUpdate?: (string | null)[];
 }
 
 export const HIDDEN_PK = 'DB_ROW_ID';

@@ -1,5 +1,6 @@
 import { decText } from '../exec/decimal.js';
 import { dayText } from '../exec/convert.js';
+import { dateTimeText, type Micros, timeText } from '../exec/temporal.js';
 import type { SqlType } from '../exec/types.js';
 
 /** What `Session.query` returns. */
@@ -11,19 +12,30 @@ export interface QueryResult {
   readonly warnings: number;
   /** For a query: each column's SQL type (for protocol column metadata); absent for other statements. */
   readonly types?: readonly SqlType[];
+  /** The OK packet's message (`Statement prepared`, `Rows matched: 1  Changed: 1  Warnings: 0`). */
+  readonly info?: string;
 }
 
 /**
  * A runtime value as the API returns it: integers as numbers (BigInt beyond 2^53), DECIMAL as an
- * exact string at its result scale, DOUBLE as a number, DATE as 'YYYY-MM-DD', strings as strings.
+ * exact string at its result scale, DOUBLE as a number, DATE as 'YYYY-MM-DD', DATETIME and
+ * TIMESTAMP as 'YYYY-MM-DD HH:MM:SS[.ffffff]', TIME as '[-]HH:MM:SS[.ffffff]', strings as strings,
+ * binary strings (BINARY, VARBINARY, BLOB, UNHEX) as Uint8Array.
  */
 export function apiValue(v: unknown, t: SqlType): unknown {
   if (v === null || v === undefined) return null;
   switch (t.kind) {
+    case 'str':
+      // a binary string as its bytes
+      return t.binary === true ? new Uint8Array(Buffer.from(v as string, 'latin1')) : v;
     case 'dec':
       return decText(v as bigint, t.iscale, t.scale);
     case 'date':
       return dayText(v as number);
+    case 'datetime':
+      return dateTimeText(v as Micros, t.scale);
+    case 'time':
+      return timeText(v as number, t.scale);
     case 'int':
       return typeof v === 'bigint' && v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
     default:

@@ -10,9 +10,9 @@ import {
   H_UPDATE,
   H_WRITE,
 } from '../storage/counters.js';
-import { obj, placeholders, tagOf } from '../sql/ast.js';
+import { arr, obj, placeholders, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { parseSql } from '../sql/parser.js';
+import { operatorMode, parseSql } from '../sql/parser.js';
 import { StatusCounters, type StatusName } from '../exec/status.js';
 import { T_INT, T_STR, type SqlType } from '../exec/types.js';
 import { paramType } from '../plan/bind-expr.js';
@@ -34,11 +34,17 @@ import { compileExplain } from './explain.js';
 import { compileShow } from './show.js';
 import { compileAnalyze } from './stats-statements.js';
 import '../stats/system-tables.js';
-import { apiValue, type QueryResult } from './result.js';
+import { apiValue, okResult, type QueryResult } from './result.js';
 import { Variables } from './variables.js';
+import { Diagnostics } from './diagnostics.js';
+import { UserVariables } from './user-variables.js';
+import type { SessionView } from '../plan/session-view.js';
+import { collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
 import { trackTransaction, untrackTransaction } from './innodb-txn-status.js';
 import { SessionTransactions } from './transactions.js';
 import { compileTxnStatement } from './txn-statements.js';
+import { compileSqlPrepared, executeArguments } from './sql-prepared.js';
+import { compileTableStatement } from './table-statements.js';
 import { lockTableOf, processListOf } from '../txn/registry.js';
 
 export type { QueryResult };
@@ -46,6 +52,14 @@ export type { QueryResult };
 /** A compiled statement: runs with parameter values. */
 export interface Compiled {
   run(params: readonly unknown[]): QueryResult;
+}
+
+/** A statement prepared by `Session.prepare` (and by PREPARE … FROM, under its name). */
+export interface NamedStatement {
+  run(params?: readonly unknown[]): QueryResult;
+  readonly paramCount: number;
+  /** A query's result columns as planned with NULL parameters (undefined: not a query, or unknown). */
+  describe(): { columns: string[]; types: readonly SqlType[] } | undefined;
 }
 
 /** What statement compilers get from the session. */
@@ -120,8 +134,29 @@ export class Session {
         readonly settings: ReturnType<typeof settingsFrom>;
       }
     | undefined;
-  #warnings = 0;
   #running: RunState | undefined;
+  /** The last statement's notes, warnings and error (SHOW WARNINGS). */
+  readonly diagnostics: Diagnostics = new Diagnostics();
+  /** User variables (`@x`). */
+  readonly userVars: UserVariables = new UserVariables();
+  /** The client's user name and host (USER()); the server sets them at connect. */
+  user = 'root';
+  host = 'localhost';
+  /** The current database (DATABASE()); null when none is chosen. */
+  database: string | null = 'test';
+  /** LAST_INSERT_ID(). */
+  lastInsertId: number | bigint = 0;
+  /** ROW_COUNT() of the statement before the running one, and of the running one when it ends. */
+  #rowCount = -1;
+  #lastRowCount = -1;
+  /** FOUND_ROWS(): rows of the last SELECT (without its LIMIT under SQL_CALC_FOUND_ROWS). */
+  foundRows = 0;
+  /** When the running statement started, microseconds since the epoch (UTC): NOW()'s time. */
+  statementTime = 0;
+  /** What the binder sees of this session. */
+  readonly view: SessionView;
+  /** Statements prepared by PREPARE name FROM …, by lower-case name. */
+  readonly namedStatements: Map<string, NamedStatement> = new Map();
   /** The session's transaction, its place in the process list, its lock-wait policy. */
   readonly txn: SessionTransactions;
   /**
@@ -138,6 +173,41 @@ export class Session {
     this.counters = new StatusCounters(globalState(db).status);
     this.txn = new SessionTransactions(this, options.connectionId);
     trackTransaction(this.txn.trx);
+    const self = this;
+    this.view = {
+      userVar: (name) => self.userVars.get(name),
+      setUserVar: (name, t, v) => self.userVars.set(name, t, v),
+      get database() {
+        return self.database;
+      },
+      get user() {
+        return `${self.user}@${self.host}`;
+      },
+      get currentUser() {
+        return `${self.user}@${self.host === 'localhost' ? 'localhost' : '%'}`;
+      },
+      get connectionId() {
+        return self.connectionId;
+      },
+      get lastInsertId() {
+        return self.lastInsertId;
+      },
+      set lastInsertId(v) {
+        self.lastInsertId = v;
+      },
+      get rowCount() {
+        return self.#rowCount;
+      },
+      get foundRows() {
+        return self.foundRows;
+      },
+      get statementTime() {
+        return self.statementTime;
+      },
+      get timeZone() {
+        return String(self.vars.get('time_zone'));
+      },
+    };
   }
 
   /** The session's connection id (CONNECTION_ID(), the Id of SHOW PROCESSLIST, KILL's argument). */
@@ -198,7 +268,7 @@ export class Session {
       this.counters.add('Questions', 1);
       return accountResult;
     }
-    const stmts = parseSql(analyzeAsExplain(sql));
+    const stmts = parseSql(analyzeAsExplain(sql), operatorMode(String(this.vars.get('sql_mode'))));
     if (stmts.length === 0)
       throw new SqlError(
         'ER_PARSE_ERROR',
@@ -213,20 +283,15 @@ export class Session {
       const ph = marked ? placeholders(st) : [];
       const mine = params.slice(used, used + ph.length);
       used += ph.length;
-      last = this.#execute(st, sql, ph, mine);
+      last = tagOf(st)[0] === 'Execute' ? this.#executeNamed(st, sql) : this.#execute(st, sql, ph, mine);
     }
     return last!;
   }
 
   /** Parse and plan once; `run(params)` executes (re-planned only if parameter types change). */
-  prepare(sql: string): {
-    run(params?: readonly unknown[]): QueryResult;
-    readonly paramCount: number;
-    /** A query's result columns as planned with NULL parameters (undefined: not a query, or unknown). */
-    describe(): { columns: string[]; types: readonly SqlType[] } | undefined;
-  } {
+  prepare(sql: string): NamedStatement {
     this.#checkOpen();
-    const stmts = parseSql(sql);
+    const stmts = parseSql(sql, operatorMode(String(this.vars.get('sql_mode'))));
     if (stmts.length !== 1)
       throw new SqlError(
         'ER_UNSUPPORTED_PS',
@@ -247,7 +312,7 @@ export class Session {
         try {
           const index = new Map<unknown, number>();
           for (const [i, p] of ph.entries()) index.set(p, i);
-          const run = new RunState();
+          const run = this.#runState();
           run.params = ph.map(() => null);
           const plan = bindQuery(v, { env: this.#queryEnv(sql, index, run), run }, undefined);
           return { columns: [...plan.columns], types: plan.types };
@@ -263,15 +328,21 @@ export class Session {
         let sig = '';
         for (const p of params) sig += paramType(p).kind;
         let entry = plans.get(sig);
+        this.#beginStatement();
         if (entry === undefined) {
-          const run = new RunState();
+          const run = this.#runState();
           run.params = [...params];
-          entry = { c: this.#compile(st, sql, ph, run), run };
+          try {
+            entry = { c: this.#compile(st, sql, ph, run), run };
+          } catch (e) {
+            this.#endStatement(st, sql, e);
+            throw e;
+          }
           plans.set(sig, entry);
         }
         // every execution binds its own values (a DML statement reads them from its RunState)
         entry.run.params = [...params];
-        return this.#measured(st, com, sql, () => entry!.c.run(params));
+        return this.#measured(st, com, sql, () => entry!.c.run(params), true);
       },
     };
   }
@@ -304,6 +375,13 @@ export class Session {
     untrackTransaction(this.txn.trx);
   }
 
+  /** A statement execution's state, reading this session's time zone. */
+  #runState(): RunState {
+    const run = new RunState();
+    run.timeZone = () => String(this.vars.get('time_zone'));
+    return run;
+  }
+
   /** Counters kept outside the session's map: the lock system's and Threads_running. */
   #refreshStatus(): void {
     const extra: Record<string, number> = {
@@ -317,12 +395,14 @@ export class Session {
     }
   }
 
+  /** Notes and warnings of the statement running now. */
   get warningCount(): number {
-    return this.#warnings;
+    return this.diagnostics.count;
   }
 
-  warn(): void {
-    this.#warnings++;
+  /** A note or warning of the running statement (MySQL's error number and message). */
+  warn(code: number, message: string, level: 'Note' | 'Warning' = 'Warning'): void {
+    this.diagnostics.add(level, code, message);
   }
 
   #checkOpen(): void {
@@ -333,29 +413,80 @@ export class Session {
   #execute(st: unknown, sql: string, ph: unknown[], params: readonly unknown[]): QueryResult {
     // privileges first, as MariaDB: a table the account may not read is 1142 even if it is missing
     if (this.account !== undefined) this.#authorize(st);
-    const run = new RunState();
+    const run = this.#runState();
     run.params = [...params];
     const tracing = String(this.vars.get('optimizer_trace')).includes('enabled=on') && !isTraceRead(st);
     this.#trace = tracing ? new OptimizerTrace() : undefined;
     let c: Compiled;
+    this.#beginStatement();
     try {
       c = this.#compile(st, sql, ph, run);
+    } catch (e) {
+      this.#endStatement(st, sql, e);
+      throw e;
     } finally {
       if (this.#trace !== undefined) this.lastTrace = { query: sql, trace: this.#trace.json() };
       this.#trace = undefined;
     }
-    return this.#measured(st, comName(st), sql, () => c.run(params));
+    return this.#measured(st, comName(st), sql, () => c.run(params), true);
+  }
+
+  /** SELECT … INTO @var: the one row's value into the variable (none: warning 1329; several: 1172). */
+  #selectInto(name: string, t: SqlType, count: number, value: unknown): QueryResult {
+    if (count > 1) throw new SqlError('ER_TOO_MANY_ROWS', 'Result consisted of more than one row');
+    if (count === 0) this.warn(1329, 'No data - zero rows fetched, selected, or processed');
+    else this.userVars.set(name, t, value);
+    return okResult(count, 0, this.diagnostics.count);
+  }
+
+  /** EXECUTE name USING …: the named statement runs as itself (counted, locked, committed as it is). */
+  #executeNamed(st: unknown, sql: string): QueryResult {
+    this.counters.add('Com_execute_sql', 1);
+    let call: ReturnType<typeof executeArguments>;
+    try {
+      call = executeArguments(tagOf(st)[1], this);
+    } catch (e) {
+      this.#beginStatement();
+      this.#endStatement(st, sql, e);
+      throw e;
+    }
+    return call.p.run(call.params);
+  }
+
+  /** A statement starts: a new diagnostics area; ROW_COUNT() now reads the previous statement's. */
+  #beginStatement(): void {
+    this.diagnostics.begin();
+    this.statementTime = Math.round((performance.timeOrigin + performance.now()) * 1000);
+    this.#rowCount = this.#lastRowCount;
+  }
+
+  /** A statement ended (with its result or its error): diagnostics and ROW_COUNT() as MySQL keeps them. */
+  #endStatement(st: unknown, sql: string, e: unknown, res?: QueryResult): void {
+    if (e instanceof SqlError) this.diagnostics.fail(e);
+    this.diagnostics.end(isDiagnosticStatement(st, sql));
+    if (e !== undefined) this.#lastRowCount = -1;
+    else if (res !== undefined) {
+      this.#lastRowCount = res.columns.length > 0 ? -1 : res.affectedRows;
+      // LAST_INSERT_ID(): the first value the last INSERT generated (one that generated none keeps it)
+      if (res.insertId !== 0 && tagOf(st)[0] === 'Insert') this.lastInsertId = res.insertId;
+    }
   }
 
   /**
    * Runs a statement, moving the storage counters it caused into the session's status (which
    * adds every change to the database's global status as well); `com` is its Com_* counter.
    */
-  #measured(st: unknown, com: StatusName | undefined, sql: string, f: () => QueryResult): QueryResult {
+  #measured(
+    st: unknown,
+    com: StatusName | undefined,
+    sql: string,
+    f: () => QueryResult,
+    begun = false,
+  ): QueryResult {
     const h = this.db.handler.counts;
     const before = this.#before;
     for (let k = 0; k < HANDLER_MAP.length; k++) before[k] = h[HANDLER_MAP[k]![0]]!;
-    this.#warnings = 0;
+    if (!begun) this.#beginStatement();
     // a statement run again after a lock wait was counted the first time
     if (this.txn.rerun) this.txn.rerun = false;
     else {
@@ -366,7 +497,14 @@ export class Session {
     const redo = this.db.redo;
     const lsn0 = redo === null ? 0n : redo.lsn;
     try {
-      return this.txn.run(st, sql, f);
+      let res = this.txn.run(st, sql, f);
+      const n = this.diagnostics.count;
+      if (n !== res.warnings) res = { ...res, warnings: n };
+      this.#endStatement(st, sql, undefined, res);
+      return res;
+    } catch (e) {
+      this.#endStatement(st, sql, e);
+      throw e;
     } finally {
       for (let k = 0; k < HANDLER_MAP.length; k++) {
         const [i, name] = HANDLER_MAP[k]!;
@@ -422,6 +560,12 @@ export class Session {
     const [tag, v] = tagOf(st);
     if (tag === 'Query') {
       const plan = bindQuery(v, { env: ctx.queryEnv(), run }, undefined);
+      const into = intoVariable(v);
+      if (into !== undefined && plan.columns.length !== 1)
+        throw new SqlError(
+          'ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT',
+          'The used SELECT statements have a different number of columns',
+        );
       return {
         run: (params) => {
           run.params = [...params];
@@ -429,10 +573,12 @@ export class Session {
           run.cancelled = false;
           this.#running = run;
           const rows: unknown[][] = [];
+          let firstRaw: unknown = null;
           const types = plan.types;
           const n = types.length;
           try {
             plan.run((r) => {
+              if (rows.length === 0) firstRaw = r[0];
               const out = new Array<unknown>(n);
               for (let i = 0; i < n; i++) out[i] = apiValue(r[i], types[i]!);
               rows.push(out);
@@ -441,20 +587,36 @@ export class Session {
           } finally {
             this.#running = undefined;
           }
+          this.foundRows = plan.foundRows?.() ?? rows.length;
+          if (into !== undefined) return this.#selectInto(into, plan.types[0]!, rows.length, firstRaw);
           return {
             columns: [...plan.columns],
             rows,
             affectedRows: 0,
             insertId: 0,
-            warnings: this.#warnings,
+            warnings: this.diagnostics.count,
             types,
           };
         },
       };
     }
     if (tag === 'Explain') return compileExplain(v, ctx, obj(v).analyze === true);
+    if (tag === 'Do') {
+      // DO: the expressions run (their assignments and LAST_INSERT_ID(n) take effect), no rows
+      const plan = bindQuery(v, { env: ctx.queryEnv(), run }, undefined);
+      return {
+        run: (params) => {
+          run.params = [...params];
+          run.epoch++;
+          plan.run(() => true);
+          return okResult(0, 0, this.diagnostics.count);
+        },
+      };
+    }
     return (
       compileTxnStatement(tag, v, ctx) ??
+      compileSqlPrepared(tag, v, ctx) ??
+      compileTableStatement(tag, v, ctx) ??
       compileDml(tag, v, ctx) ??
       compileDdl(tag, v, ctx) ??
       compileShow(tag, v, ctx) ??
@@ -481,7 +643,9 @@ export class Session {
       divPrecisionIncrement: Number(this.vars.get('div_precision_increment')),
       meta: (t) => dict.tables.get(t),
       view: (n) => dict.views.get(n),
-      warn: () => this.warn(),
+      warn: (code, message, level) => this.warn(code, message, level),
+      session: this.view,
+      collation: collationByName(String(this.vars.get('collation_connection'))) ?? DEFAULT_COLLATION,
       paramIndex: (n) => {
         const i = index.get(n);
         if (i === undefined) throw new SqlError('ER_UNKNOWN_ERROR', 'parameter marker outside the statement');
@@ -518,6 +682,11 @@ function sysVar(
   name: string,
   scope: 'session' | 'global' | undefined,
 ): { t: SqlType; v: unknown } {
+  const lower = name.toLowerCase();
+  if (lower === 'warning_count' || lower === 'error_count') {
+    const d = s.diagnostics.previous;
+    return { t: T_INT, v: lower === 'warning_count' ? d.length : d.filter((x) => x[0] === 'Error').length };
+  }
   const vars = scope === 'global' ? s.globalVars : s.vars;
   const v = vars.get(name);
   return typeof v === 'number' ? { t: T_INT, v } : { t: T_STR, v };
@@ -533,6 +702,33 @@ function analyzeAsExplain(sql: string): string {
   const rest = sql.slice(m[0].length);
   const fmt = /FORMAT\s*=\s*(\w+)/i.exec(m[2]!);
   return `${m[1]}EXPLAIN ANALYZE ${fmt ? `FORMAT=${fmt[1]} ` : ''}${m[2]!.replace(/^\s*(FORMAT\s*=\s*\w+\s+)?/i, '')}${rest}`;
+}
+
+/**
+ * SHOW WARNINGS / ERRORS / COUNT(*) …, and a SELECT of `@@warning_count` or `@@error_count`: they
+ * read the previous statement's diagnostics and leave them in place.
+ */
+function isDiagnosticStatement(st: unknown, sql: string): boolean {
+  const [tag, v] = tagOf(st);
+  if (tag === 'ShowVariable') {
+    const words = arr(obj(v).variable).map((w) => String(obj(w).value ?? '').toUpperCase());
+    return words.includes('WARNINGS') || words.includes('ERRORS');
+  }
+  return tag === 'Query' && /@@(?:session\.)?(?:warning|error)_count/i.test(sql);
+}
+
+/** The user variable of `SELECT … INTO @x`, or undefined. */
+function intoVariable(q: unknown): string | undefined {
+  const into = obj(obj(tagOf(obj(q).body)[1]).into);
+  const parts = arr(into.name);
+  if (parts.length === 0) return undefined;
+  const name = String(obj(tagOf(parts[0])[1]).value ?? '');
+  if (!name.startsWith('@') || name.startsWith('@@'))
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      "This version of MySQL doesn't yet support 'SELECT … INTO a table'",
+    );
+  return name.slice(1);
 }
 
 /** A statement that reads the trace itself does not replace it. */
@@ -567,6 +763,10 @@ function comName(st: unknown): StatusName | undefined {
       return 'Com_show_status';
     case 'ShowVariables':
       return 'Com_show_variables';
+    case 'PrepareFrom':
+      return 'Com_prepare_sql';
+    case 'Deallocate':
+      return 'Com_dealloc_sql';
     default:
       return undefined;
   }

@@ -5,7 +5,13 @@ import { Block } from '../plan/bound.js';
 import { bindQuery } from '../plan/select.js';
 import { innodbStatusText } from './innodb-status.js';
 import './innodb-status-semaphores.js';
-import { HIDDEN_PK } from './meta.js';
+import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { peekNextValue } from './dml-insert.js';
+import type { Table } from '../storage/table.js';
+import { columnTypeText, isTextType } from './column-type-text.js';
+import { COLLATION_ID, COLLATIONS, DEFAULT_COLLATION } from '../storage/collation.js';
+import type { ColumnType } from '../storage/types.js';
+import { compileShowCreateDatabase, compileShowServer } from './show-server.js';
 import { okResult, type QueryResult } from './result.js';
 import { compileShowIndex } from './stats-statements.js';
 import type { Compiled, StatementContext } from './session.js';
@@ -35,13 +41,37 @@ function setStatement(v: unknown, ctx: StatementContext): Compiled {
   if (t === 'SingleAssignment') {
     const o = obj(sv);
     items.push({ scope: scopeOf(o.scope), name: objectName(o.variable).join('.'), value: arr(o.values)[0] });
+    // the parser reads `SET @x = 1, @y := 2` as one assignment with a list of values
+    for (const extra of arr(o.values).slice(1)) {
+      const [et, ev] = tagOf(extra);
+      const eo = obj(ev);
+      if (et !== 'BinaryOp' || (eo.op !== 'Assignment' && eo.op !== 'Eq'))
+        throw new SqlError('ER_PARSE_ERROR', "You have an error in your SQL syntax near ','");
+      const [lt, lv] = tagOf(eo.left);
+      const parts = lt === 'CompoundIdentifier' ? arr(lv).map(identText) : [identText(lv)];
+      items.push({ scope: 'session', name: parts.join('.'), value: eo.right });
+    }
   } else if (t === 'MultipleAssignments') {
     for (const a of arr(obj(sv).assignments)) {
       const o = obj(a);
       items.push({ scope: scopeOf(o.scope), name: objectName(o.name).join('.'), value: o.value });
     }
-  } else if (t === 'SetNames' || t === 'SetNamesDefault') return { run: () => okResult() };
-  else throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support 'SET ${t}'`);
+  } else if (t === 'SetNames' || t === 'SetNamesDefault') {
+    // SET NAMES cs [COLLATE c]: the client, connection and results character sets (utf8 is utf8mb3)
+    const o = obj(sv);
+    const given = t === 'SetNames' ? identText(o.charset_name).toLowerCase() : 'utf8mb4';
+    const cs = given === 'utf8' ? 'utf8mb3' : given;
+    const coll = typeof o.collation_name === 'string' ? o.collation_name.toLowerCase() : `${cs}_general_ci`;
+    return {
+      run: () => {
+        const v = ctx.session.vars;
+        for (const k of ['character_set_client', 'character_set_connection', 'character_set_results'])
+          v.values.set(k, cs);
+        v.values.set('collation_connection', coll.replace(/^utf8_/, 'utf8mb3_'));
+        return okResult();
+      },
+    };
+  } else throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support 'SET ${t}'`);
   const env = ctx.queryEnv();
   const block = new Block(undefined, ctx.run);
   const bound = items.map((it) => {
@@ -51,15 +81,15 @@ function setStatement(v: unknown, ctx: StatementContext): Compiled {
     if (m !== null) {
       name = m[2]!;
       if (m[1] !== undefined) scope = m[1].toLowerCase() === 'global' ? 'global' : 'session';
-    } else if (name.startsWith('@'))
-      throw new SqlError(
-        'ER_NOT_SUPPORTED_YET',
-        "This version of MySQL doesn't yet support 'user variables'",
-      );
+    }
+    const userVar = m === null && name.startsWith('@') ? name.slice(1) : undefined;
     const [vt, vv] = tagOf(it.value);
     const isDef = vt === 'Identifier' && identText(vv).toUpperCase() === 'DEFAULT';
     // a bare word value (SET x = ON) is its text
-    const word = vt === 'Identifier' && !identText(vv).startsWith('@') ? identText(vv) : undefined;
+    const word =
+      userVar === undefined && vt === 'Identifier' && !identText(vv).startsWith('@')
+        ? identText(vv)
+        : undefined;
     const e =
       isDef || word !== undefined
         ? undefined
@@ -69,11 +99,15 @@ function setStatement(v: unknown, ctx: StatementContext): Compiled {
             allowAgg: false,
             env: { ...env, bindSubquery: (q, p) => bindQuery(q, { env, run: ctx.run }, p) },
           });
-    return { name, scope, isDef, word, e };
+    return { name, scope, isDef, word, e, userVar };
   });
   return {
     run: () => {
       for (const b of bound) {
+        if (b.userVar !== undefined) {
+          ctx.session.userVars.set(b.userVar, b.e!.t, b.e!.ev());
+          continue;
+        }
         const target = b.scope === 'global' ? ctx.session.globalVars : ctx.session.vars;
         const raw = b.isDef ? DEFAULT_VALUE : b.word !== undefined ? b.word : b.e!.ev();
         const value = typeof raw === 'bigint' ? Number(raw) : raw;
@@ -88,7 +122,8 @@ function scopeOf(s: unknown): 'session' | 'global' {
   return String(s ?? '').toLowerCase() === 'global' ? 'global' : 'session';
 }
 
-function describe(name: string, ctx: StatementContext): QueryResult {
+/** DESCRIBE t / SHOW [FULL] COLUMNS FROM t, as MariaDB lists them (FULL adds collation, privileges, comment). */
+function describe(name: string, ctx: StatementContext, full = false): QueryResult {
   if (!ctx.db.hasTable(name) || name.startsWith('#'))
     throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
   const t = ctx.db.table(name);
@@ -104,16 +139,32 @@ function describe(name: string, ctx: StatementContext): QueryResult {
           : 'MUL'
         : '';
     const def = meta?.defaults[i];
-    rows.push([
-      c.name,
-      meta?.types[i] ?? c.type.kind,
-      c.nullable === true ? 'YES' : 'NO',
-      key,
-      def === null || def === undefined ? null : defaultText(def),
-      meta?.autoIncrement === i ? 'auto_increment' : '',
-    ]);
+    const type = columnTypeText(meta?.types[i], c.type);
+    const nullable = c.nullable === true ? 'YES' : 'NO';
+    const dflt = def === null || def === undefined ? null : defaultText(def);
+    const extra = meta?.autoIncrement === i ? 'auto_increment' : '';
+    rows.push(
+      full
+        ? [
+            c.name,
+            type,
+            isTextType(c.type) ? columnCollation(c.type) : null,
+            nullable,
+            key,
+            dflt,
+            extra,
+            'select,insert,update,references',
+            '',
+          ]
+        : [c.name, type, nullable, key, dflt, extra],
+    );
   });
-  return rowsResult(['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'], rows);
+  return rowsResult(
+    full
+      ? ['Field', 'Type', 'Collation', 'Null', 'Key', 'Default', 'Extra', 'Privileges', 'Comment']
+      : ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'],
+    rows,
+  );
 }
 
 function defaultText(json: string): string {
@@ -140,12 +191,18 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
   const t = ctx.db.table(name);
   const meta = ctx.dict.tables.get(name);
+  const tableCollation = meta?.collation ?? tableCollationOf(t);
   const lines: string[] = [];
   t.columns.forEach((c, i) => {
     if (meta?.hiddenPk === true && c.name === HIDDEN_PK) return;
     const def = meta?.defaults[i];
+    const collation = isTextType(c.type) ? columnCollation(c.type) : undefined;
+    const collated =
+      collation !== undefined && collation !== tableCollation
+        ? ` CHARACTER SET utf8mb4 COLLATE ${collation}`
+        : '';
     lines.push(
-      `  \`${c.name}\` ${meta?.types[i] ?? c.type.kind}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${quotedDefault(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
+      `  \`${c.name}\` ${columnTypeText(meta?.types[i], c.type)}${collated}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${quotedDefault(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
     );
   });
   const col = (i: number): string => `\`${t.columns[i]!.name}\``;
@@ -157,10 +214,53 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     [
       [
         name,
-        `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+        `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}`,
       ],
     ],
   );
+}
+
+/**
+ * SHOW WARNINGS / SHOW ERRORS [LIMIT [offset,] n] and SHOW COUNT(*) WARNINGS / ERRORS: the
+ * previous statement's diagnostics (the parser keeps the words; the LIMIT is read from the text).
+ */
+function showDiagnostics(words: string[], ctx: StatementContext): Compiled | undefined {
+  const up = words.map((w) => w.toUpperCase());
+  const count = up[0] === 'COUNT';
+  const what = count ? up[1] : up[0];
+  if ((what !== 'WARNINGS' && what !== 'ERRORS') || up.length > (count ? 2 : 1)) return undefined;
+  const errors = what === 'ERRORS';
+  const lim = /\bLIMIT\s+(\d+)(?:\s*,\s*(\d+))?\s*;?\s*$/i.exec(ctx.sql);
+  return {
+    run: () => {
+      const all = ctx.session.diagnostics.previous.filter((d) => !errors || d[0] === 'Error');
+      if (count) return rowsResult([`@@session.${errors ? 'error' : 'warning'}_count`], [[all.length]]);
+      let rows = all.map((d) => [...d]);
+      if (lim !== null) {
+        const [off, n] = lim[2] === undefined ? [0, Number(lim[1])] : [Number(lim[1]), Number(lim[2])];
+        rows = rows.slice(off, off + n);
+      }
+      return rowsResult(['Level', 'Code', 'Message'], rows);
+    },
+  };
+}
+
+/** A text column's collation as SHOW names it (a column without one compares its bytes: utf8mb4_bin). */
+function columnCollation(t: ColumnType): string {
+  return t.kind === 'char' || t.kind === 'varchar' ? (t.collation ?? 'utf8mb4_bin') : 'binary';
+}
+
+/** A table's default collation when CREATE TABLE did not keep one: its text columns' if they agree. */
+function tableCollationOf(t: Table): string {
+  const found = new Set(t.columns.filter((c) => isTextType(c.type)).map((c) => columnCollation(c.type)));
+  return found.size === 1 ? [...found][0]! : DEFAULT_COLLATION;
+}
+
+/** ` AUTO_INCREMENT=n` when the table's counter is past 1, as MariaDB writes it. */
+function autoIncrementOption(t: Table, meta: TableMeta | undefined): string {
+  if (meta === undefined || meta.autoIncrement < 0) return '';
+  const next = peekNextValue(t, meta, meta.autoIncrement);
+  return next > 1 ? ` AUTO_INCREMENT=${next}` : '';
 }
 
 export function compileShow(tag: string, v: unknown, ctx: StatementContext): Compiled | undefined {
@@ -240,14 +340,12 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       const showIndex = compileShowIndex(arr(o.variable), ctx);
       if (showIndex !== undefined) return showIndex;
       const words = arr(o.variable).map((w) => identText(w));
-      const first = words[0]?.toUpperCase();
       if (words.length === 3 && words.join(' ').toUpperCase() === 'ENGINE INNODB STATUS')
         return {
           run: () => rowsResult(['Type', 'Name', 'Status'], [['InnoDB', '', innodbStatusText(ctx.db)]]),
         };
-      if (words.length === 1 && (first === 'WARNINGS' || first === 'ERRORS'))
-        // messages are not kept: the count is in the last result's `warnings`
-        return { run: () => rowsResult(['Level', 'Code', 'Message'], []) };
+      const diag = showDiagnostics(words, ctx) ?? compileShowServer(words, ctx);
+      if (diag !== undefined) return diag;
       throw new SqlError(
         'ER_NOT_SUPPORTED_YET',
         `This version of MySQL doesn't yet support 'SHOW ${words.join(' ')}'`,
@@ -257,8 +355,38 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       return { run: () => describe(objectName(o.table_name).at(-1)!, ctx) };
     case 'ShowColumns':
       return {
-        run: () => describe(objectName(obj(obj(o.show_options).show_in).parent_name).at(-1)!, ctx),
+        run: () =>
+          describe(objectName(obj(obj(o.show_options).show_in).parent_name).at(-1)!, ctx, o.full === true),
       };
+    case 'ShowCollation': {
+      const f = likeFilter(o.filter);
+      return {
+        run: () =>
+          rowsResult(
+            ['Collation', 'Charset', 'Id', 'Default', 'Compiled', 'Sortlen'],
+            COLLATIONS.filter((c) => f(c)).map((c) => [
+              c,
+              'utf8mb4',
+              COLLATION_ID[c],
+              c === DEFAULT_COLLATION ? 'Yes' : '',
+              'Yes',
+              1,
+            ]),
+          ),
+      };
+    }
+    case 'ShowCharset':
+      return {
+        run: () =>
+          rowsResult(
+            ['Charset', 'Description', 'Default collation', 'Maxlen'],
+            [['utf8mb4', 'UTF-8 Unicode', DEFAULT_COLLATION, 4]].filter((r) =>
+              likeFilter(o.filter)(r[0] as string),
+            ),
+          ),
+      };
+    case 'ShowCreateDatabase':
+      return compileShowCreateDatabase(v, ctx);
     case 'ShowCreate':
       return { run: () => showCreate(objectName(o.obj_name).at(-1)!, ctx) };
     default:

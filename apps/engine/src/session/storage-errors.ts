@@ -3,6 +3,11 @@ import { SqlError } from '../sql/errors.js';
 import { FileFullError } from '../storage/file-extend.js';
 import { RedoLogFullError } from '../storage/redo/errors.js';
 
+/** The storage's duplicate-key message in MariaDB's words: the key named without its table. */
+export function duplicateMessage(e: Error): string {
+  return e.message.replace(/ for key '[^'.]*\.([^']*)'$/, " for key '$1'");
+}
+
 /**
  * A storage failure as the client reads it, with MySQL's error numbers: a duplicate key (1062), a
  * row too large (1118), a data file that cannot grow (1114, "The table … is full", as InnoDB's
@@ -13,7 +18,8 @@ import { RedoLogFullError } from '../storage/redo/errors.js';
  */
 export function storageError(e: unknown, building = false): unknown {
   if (e instanceof SqlError) return e;
-  if (e instanceof Error && e.name === 'DuplicateEntryError') return new SqlError('ER_DUP_ENTRY', e.message);
+  if (e instanceof Error && e.name === 'DuplicateEntryError')
+    return new SqlError('ER_DUP_ENTRY', duplicateMessage(e));
   if (e instanceof RangeError && /bytes, at most/.test(e.message))
     return new SqlError('ER_TOO_BIG_ROWSIZE', `Row size too large: ${e.message}`);
   if (e instanceof FileFullError)

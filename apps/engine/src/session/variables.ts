@@ -1,4 +1,6 @@
 import { SqlError } from '../sql/errors.js';
+import { checkTimeZone, systemZoneName } from '../exec/time-zone.js';
+import { collationByName } from '../storage/collation.js';
 
 /**
  * System variables with MySQL/MariaDB names and defaults. Each has a type that checks and
@@ -68,8 +70,14 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   big_tables: { kind: 'bool', def: 0 },
   character_set_client: { kind: 'str', def: 'utf8mb4' },
   character_set_connection: { kind: 'str', def: 'utf8mb4' },
+  character_set_database: { kind: 'str', def: 'utf8mb4' },
+  character_set_filesystem: { kind: 'str', def: 'binary' },
   character_set_results: { kind: 'str', def: 'utf8mb4' },
-  collation_connection: { kind: 'str', def: 'utf8mb4_bin' },
+  character_set_server: { kind: 'str', def: 'utf8mb4' },
+  character_set_system: { kind: 'str', def: 'utf8mb3', readOnly: true, globalOnly: true },
+  collation_connection: { kind: 'str', def: 'utf8mb4_general_ci' },
+  collation_database: { kind: 'str', def: 'utf8mb4_general_ci' },
+  collation_server: { kind: 'str', def: 'utf8mb4_general_ci' },
   connect_timeout: { kind: 'int', def: 10, min: 2, max: 31536000, globalOnly: true },
   /** MySQL's connection_control plugin (MariaDB has none): see server/host-cache.ts. */
   connection_control_failed_connections_threshold: {
@@ -140,6 +148,8 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   max_allowed_packet: { kind: 'int', def: 16777216, min: 1024, max: 1073741824 },
   max_connect_errors: { kind: 'int', def: 100, min: 1, max: 4294967295, globalOnly: true },
   max_connections: { kind: 'int', def: 151, min: 1, max: 100000, globalOnly: true },
+  /** MariaDB's bound on a recursive CTE's iterations: the recursion stops after this many. */
+  max_recursive_iterations: { kind: 'int', def: 1000, min: 0, max: 4294967295 },
   max_prepared_stmt_count: { kind: 'int', def: 16382, min: 0, max: 4294967295, globalOnly: true },
   max_heap_table_size: { kind: 'int', def: 16777216, min: 16384, max: Number.MAX_SAFE_INTEGER },
   max_sort_length: { kind: 'int', def: 1024, min: 4, max: 8388608 },
@@ -158,6 +168,8 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   sql_select_limit: { kind: 'int', def: Number.MAX_SAFE_INTEGER, min: 0, max: Number.MAX_SAFE_INTEGER },
   storage_engine: { kind: 'str', def: 'InnoDB' },
   default_storage_engine: { kind: 'str', def: 'InnoDB' },
+  system_time_zone: { kind: 'str', def: systemZoneName(), readOnly: true, globalOnly: true },
+  time_zone: { kind: 'str', def: 'SYSTEM' },
   tmp_table_size: { kind: 'int', def: 16777216, min: 1024, max: Number.MAX_SAFE_INTEGER },
   transaction_read_only: { kind: 'bool', def: 0 },
   transaction_isolation: {
@@ -167,6 +179,9 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   },
   version: { kind: 'str', def: '8.0.36-enginekit', readOnly: true, globalOnly: true },
   version_comment: { kind: 'str', def: 'enginekit', readOnly: true, globalOnly: true },
+  version_compile_machine: { kind: 'str', def: process.arch, readOnly: true, globalOnly: true },
+  version_compile_os: { kind: 'str', def: process.platform, readOnly: true, globalOnly: true },
+  protocol_version: { kind: 'int', def: 10, readOnly: true, globalOnly: true },
   wait_timeout: { kind: 'int', def: 28800, min: 1, max: 31536000 },
 };
 
@@ -272,7 +287,15 @@ export class Variables {
       }
       default:
         if (value === null) throw bad();
-        this.values.set(key, String(value));
+        if (key.startsWith('collation_')) {
+          // a collation the engine has (error 1273 for another), kept by its utf8mb4 name
+          const c = collationByName(String(value));
+          if (c === undefined)
+            throw new SqlError('ER_UNKNOWN_COLLATION', `Unknown collation: '${String(value)}'`);
+          this.values.set(key, c);
+          return;
+        }
+        this.values.set(key, key === 'time_zone' ? checkTimeZone(String(value)) : String(value));
     }
   }
 }

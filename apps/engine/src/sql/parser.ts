@@ -1,6 +1,10 @@
 import { parseAnalyzeList } from './analyze-list.js';
+import { commaJoinUpdate, recognizeStatement, unsupportedStatement } from './mysql-statements.js';
+import { tagOf } from './ast.js';
 import { SqlError } from './errors.js';
 import { invalidPreview, invalidTextAt, parkEscapes, unparkEscapes } from './client-text.js';
+import { applyPrecedence, BANG, type OperatorMode } from './precedence.js';
+import { offsetOf, syntaxErrorNear } from './syntax-error.js';
 import { ParserMessage, ParserTrap, wasmParse } from './wasm-parser.js';
 
 /**
@@ -13,11 +17,12 @@ import { ParserMessage, ParserTrap, wasmParse } from './wasm-parser.js';
 /**
  * Rewrites applied before parsing, outside quotes and comments, keeping every column in place:
  * the `MOD` operator becomes `%` (the dialect lacks it), `LOCK IN SHARE MODE` becomes `FOR SHARE`,
- * START TRANSACTION's `WITH CONSISTENT SNAPSHOT` becomes blanks.
+ * START TRANSACTION's `WITH CONSISTENT SNAPSHOT` becomes blanks, a prefix `!` becomes `~` (the
+ * dialect lacks it too; `bangs` records, per `~` of the result in text order, whether it was a `!`).
  */
-export function rewrite(sql: string, divAsMod = false, mods: boolean[] = []): string {
-  // only MOD, LOCK IN SHARE MODE, WITH CONSISTENT SNAPSHOT and `#` comments change the text (DIV
-  // when asked): without any of them the text goes to the parser as it is
+export function rewrite(sql: string, divAsMod = false, mods: boolean[] = [], bangs: boolean[] = []): string {
+  // only MOD, LOCK IN SHARE MODE, WITH CONSISTENT SNAPSHOT, `!` and `#` comments change the text
+  // (DIV when asked): without any of them the text goes to the parser as it is
   if (!divAsMod && !REWRITTEN.test(sql)) return sql;
   let out = '';
   let i = 0;
@@ -95,6 +100,13 @@ export function rewrite(sql: string, divAsMod = false, mods: boolean[] = []): st
       continue;
     }
     if (c === '%') mods.push(false);
+    if (c === '!' && sql[i + 1] !== '=') {
+      out += '~';
+      bangs.push(true);
+      i++;
+      continue;
+    }
+    if (c === '~') bangs.push(false);
     out += c;
     i++;
   }
@@ -124,7 +136,26 @@ function binaryOps(root: unknown, op: string): Record<string, unknown>[] {
   return out;
 }
 
-const REWRITTEN = /mod|lock|consistent|#/i;
+/** UnaryOp `~` nodes in text order (pre-order: the operator comes before its operand). */
+function tildes(root: unknown): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) {
+      for (const x of n) walk(x);
+      return;
+    }
+    if (n === null || typeof n !== 'object') return;
+    const o = n as Record<string, unknown>;
+    const u = o.UnaryOp as Record<string, unknown> | undefined;
+    if (u !== undefined && typeof u === 'object' && (u.op === 'BitwiseNot' || u.op === 'PGBitwiseNot'))
+      out.push(u);
+    for (const v of Object.values(o)) walk(v);
+  };
+  walk(root);
+  return out;
+}
+
+const REWRITTEN = /mod|lock|consistent|#|!/i;
 
 /**
  * Statement texts seen lately, and the trees of those seen twice or more. A text that comes back
@@ -151,23 +182,40 @@ function putBounded<V>(m: Map<string, V>, k: string, v: V, max: number): void {
   if (m.size > max) m.delete(m.keys().next().value as string);
 }
 
+/** The operator grammar of the default sql_mode. */
+export const DEFAULT_OPERATORS: OperatorMode = { pipesAsConcat: false, highNotPrecedence: false };
+
+/** The operator grammar a sql_mode value selects (PIPES_AS_CONCAT, HIGH_NOT_PRECEDENCE; ANSI has the first). */
+export function operatorMode(sqlMode: string): OperatorMode {
+  const m = sqlMode.toUpperCase();
+  const pipes = /(^|,)(PIPES_AS_CONCAT|ANSI)(,|$)/.test(m);
+  const highNot = /(^|,)HIGH_NOT_PRECEDENCE(,|$)/.test(m);
+  if (!pipes && !highNot) return DEFAULT_OPERATORS;
+  return { pipesAsConcat: pipes, highNotPrecedence: highNot };
+}
+
 /**
- * Parse statement text into raw AST statements (externally tagged JSON objects). The result may
- * be shared with earlier and later calls for the same text: read it, never change it.
+ * Parse statement text into raw AST statements (externally tagged JSON objects), operators grouped
+ * as MariaDB groups them under `mode` (precedence.ts). The result may be shared with earlier and
+ * later calls for the same text and mode: read it, never change it.
  */
-export function parseSql(sql: string): unknown[] {
-  if (sql.length > PARSE_CACHE_TEXT) return parseText(sql);
-  const hit = trees.get(sql);
+export function parseSql(sql: string, mode: OperatorMode = DEFAULT_OPERATORS): unknown[] {
+  if (sql.length > PARSE_CACHE_TEXT) return parseText(sql, mode);
+  const key =
+    mode === DEFAULT_OPERATORS
+      ? sql
+      : `${mode.pipesAsConcat ? 'P' : '-'}${mode.highNotPrecedence ? 'N' : '-'}\u0000${sql}`;
+  const hit = trees.get(key);
   if (hit !== undefined) return hit;
-  const ast = parseText(sql);
-  if (seenOnce.delete(sql)) {
+  const ast = parseText(sql, mode);
+  if (seenOnce.delete(key)) {
     deepFreeze(ast);
-    putBounded(trees, sql, ast, PARSE_CACHE_TREES);
-  } else putBounded(seenOnce, sql, true, 4 * PARSE_CACHE_TREES);
+    putBounded(trees, key, ast, PARSE_CACHE_TREES);
+  } else putBounded(seenOnce, key, true, 4 * PARSE_CACHE_TREES);
   return ast;
 }
 
-function parseText(sql: string): unknown[] {
+function parseText(sql: string, mode: OperatorMode): unknown[] {
   const parked = parkEscapes(sql);
   if (parked === null) {
     const at = invalidTextAt(sql);
@@ -176,15 +224,18 @@ function parseText(sql: string): unknown[] {
       `Invalid utf8mb4 character string: '${invalidPreview(sql, at)}'`,
     );
   }
-  if (parked === undefined) return parseValid(sql);
-  const tree = parseValid(parked);
-  unparkEscapes(tree);
+  const text = parked ?? sql;
+  const tree = parseTree(text);
+  applyPrecedence(tree, mode, text);
+  if (parked !== undefined) unparkEscapes(tree);
   return tree;
 }
 
-function parseValid(sql: string): unknown[] {
+/** The parser's tree, with `!`, MOD and DIV restored where the text was rewritten for it. */
+function parseTree(sql: string): unknown[] {
+  const bangs: boolean[] = [];
   try {
-    return wasmParse(rewrite(sql));
+    return markBangs(wasmParse(rewrite(sql, false, [], bangs)), bangs);
   } catch (e) {
     if (!(e instanceof ParserMessage)) throw parserFailure(e);
     const msg = e.message;
@@ -193,24 +244,60 @@ function parseValid(sql: string): unknown[] {
     // parse DIV as % (same precedence as in MySQL), then turn those operators back into DIV.
     if (/\bDIV\b/i.test(sql)) {
       const mods: boolean[] = [];
+      const bangs2: boolean[] = [];
       try {
-        const ast = wasmParse(rewrite(sql, true, mods));
+        const ast = wasmParse(rewrite(sql, true, mods, bangs2));
         const ops = binaryOps(ast, 'Modulo');
         if (ops.length === mods.length) {
           ops.forEach((o, i) => {
             if (mods[i]) o.op = 'MyIntegerDivide';
           });
-          return ast;
+          return markBangs(ast, bangs2);
         }
       } catch (again) {
         if (!(again instanceof ParserMessage)) throw parserFailure(again);
         // fall through to the first error
       }
     }
-    const analyze = parseAnalyzeList(sql);
+    const analyze = parseAnalyzeList(sql) ?? recognizeStatement(sql);
     if (analyze !== undefined) return analyze;
-    throw syntaxError(sql, msg);
+    // DO expr, …: the expressions of a SELECT, evaluated for their effects (the positions of
+    // errors inside are 4 columns later than written)
+    const doStatement = /^(\s*)DO\b/i.exec(sql);
+    if (doStatement !== null) {
+      const bangs4: boolean[] = [];
+      try {
+        const text = `${doStatement[1]}SELECT${sql.slice(doStatement[0].length)}`;
+        const ast = markBangs(wasmParse(rewrite(text, false, [], bangs4)), bangs4);
+        if (ast.length === 1 && tagOf(ast[0])[0] === 'Query') return [{ Do: tagOf(ast[0])[1] }];
+      } catch (again) {
+        if (!(again instanceof ParserMessage)) throw parserFailure(again);
+        // the first error stands
+      }
+    }
+    const update = commaJoinUpdate(sql);
+    if (update !== undefined) {
+      const bangs3: boolean[] = [];
+      try {
+        return markBangs(wasmParse(rewrite(update, false, [], bangs3)), bangs3);
+      } catch (again) {
+        if (!(again instanceof ParserMessage)) throw parserFailure(again);
+        // the first error stands
+      }
+    }
+    throw unsupportedStatement(sql) ?? syntaxError(sql, msg);
   }
+}
+
+/** The `~` nodes that were `!` in the text become {@link BANG}. */
+function markBangs(ast: unknown[], bangs: readonly boolean[]): unknown[] {
+  if (!bangs.includes(true)) return ast;
+  const ops = tildes(ast);
+  if (ops.length !== bangs.length) throw new Error('the parser read a `!` as something other than a prefix');
+  ops.forEach((o, i) => {
+    if (bangs[i]) o.op = BANG;
+  });
+  return ast;
 }
 
 /**
@@ -239,24 +326,6 @@ function parserFailure(e: unknown): unknown {
 /** MySQL's 1064 text: "… near '<rest of the statement>' at line N", with the parser's position. */
 export function syntaxError(sql: string, parserMessage: string): SqlError {
   const m = /at Line: (\d+), Column: (\d+)/.exec(parserMessage);
-  let near = '';
-  let line: number | undefined;
-  let column: number | undefined;
-  if (m !== null) {
-    line = Number(m[1]);
-    column = Number(m[2]);
-    const lines = sql.split('\n');
-    let off = 0;
-    for (let k = 0; k < line - 1 && k < lines.length; k++) off += lines[k]!.length + 1;
-    near = sql.slice(off + column - 1);
-  } else {
-    line = sql.split('\n').length;
-  }
-  near = near.replace(/;\s*$/, '').slice(0, 80);
-  return new SqlError(
-    'ER_PARSE_ERROR',
-    `You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${near}' at line ${line ?? 1}`,
-    line,
-    column,
-  );
+  if (m === null) return syntaxErrorNear(sql, undefined);
+  return syntaxErrorNear(sql, offsetOf(sql, { line: Number(m[1]), column: Number(m[2]) }));
 }

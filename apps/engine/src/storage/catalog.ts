@@ -1,6 +1,7 @@
 import { BTree, KeyCodec } from '@enginekit/btree-sampler';
 import { CorruptionError, type PageStore } from '@enginekit/buffer-pool';
 import type { ColumnType, StoredColumn } from './types.js';
+import type { Collation } from './collation.js';
 
 /** What the catalog says about one index. */
 export interface IndexEntry {
@@ -40,7 +41,7 @@ const FLAG_UNIQUE = 2;
  * | tree | key | value |
  * |---|---|---|
  * | SYS_TABLES | (table_id INT) | (name, n_rows BIGINT, n_cols INT) |
- * | SYS_COLUMNS | (table_id, pos) | (name, type kind, length or precision, scale, nullable) |
+ * | SYS_COLUMNS | (table_id, pos) | (name, type kind, two numbers of the type ({@link typeNumbers}), nullable) |
  * | SYS_INDEXES | (table_id, index_id) | (name, root page, flags: 1 primary, 2 unique, column positions 'a,b') |
  * | SYS_STATS | (table_id, index_id, stat_name) | (value BIGINT): see below |
  *
@@ -117,13 +118,11 @@ export class Catalog {
   }
 
   putColumn(tableId: number, pos: number, col: StoredColumn): void {
-    const t = col.type;
-    const a = t.kind === 'decimal' ? t.precision : t.kind === 'char' || t.kind === 'varchar' ? t.length : 0;
-    const b = t.kind === 'decimal' ? t.scale : 0;
+    const [a, b] = typeNumbers(col.type);
     put(
       this.columns,
       Catalog.pairKey.encode([tableId, pos]),
-      Catalog.columnVal.encode([col.name, t.kind, a, b, col.nullable === true ? 1 : 0]),
+      Catalog.columnVal.encode([col.name, col.type.kind, a, b, col.nullable === true ? 1 : 0]),
     );
   }
 
@@ -227,18 +226,57 @@ function put(tree: BTree, key: Uint8Array, value: Uint8Array): void {
   if (!tree.update(key, value)) tree.insert(key, value);
 }
 
+/** Collations of text columns as SYS_COLUMNS numbers them (0: none, the bytes compare). */
+const COLLATION_CODES: readonly (Collation | undefined)[] = [undefined, 'utf8mb4_general_ci', 'utf8mb4_bin'];
+
+/**
+ * The two numbers SYS_COLUMNS keeps beside a column's kind: DECIMAL (precision, scale); CHAR and
+ * VARCHAR (length, collation: 0 none, 1 utf8mb4_general_ci, 2 utf8mb4_bin); BINARY and VARBINARY
+ * (length, 0); DATETIME, TIMESTAMP and TIME (fractional digits, 0); BIGINT (0, 1 when UNSIGNED).
+ */
+function typeNumbers(t: ColumnType): [number, number] {
+  switch (t.kind) {
+    case 'decimal':
+      return [t.precision, t.scale];
+    case 'char':
+    case 'varchar':
+      return [t.length, Math.max(0, COLLATION_CODES.indexOf(t.collation))];
+    case 'binary':
+    case 'varbinary':
+      return [t.length, 0];
+    case 'datetime':
+    case 'timestamp':
+    case 'time':
+      return [t.fsp, 0];
+    case 'bigint':
+      return [0, t.unsigned === true ? 1 : 0];
+    default:
+      return [0, 0];
+  }
+}
+
 function columnType(kind: string, a: number, b: number, table: string): ColumnType {
   switch (kind) {
     case 'int':
-    case 'bigint':
     case 'date':
     case 'double':
       return { kind };
+    case 'bigint':
+      return b === 1 ? { kind, unsigned: true } : { kind };
     case 'decimal':
       return { kind, precision: a, scale: b };
     case 'char':
-    case 'varchar':
+    case 'varchar': {
+      const collation = COLLATION_CODES[b];
+      return collation === undefined ? { kind, length: a } : { kind, length: a, collation };
+    }
+    case 'binary':
+    case 'varbinary':
       return { kind, length: a };
+    case 'datetime':
+    case 'timestamp':
+    case 'time':
+      return { kind, fsp: a };
     default:
       throw catalogCorruption(`catalog: table ${table} has a column of unknown type '${kind}'`);
   }

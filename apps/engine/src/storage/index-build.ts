@@ -111,7 +111,7 @@ function uniqueChecker(table: Table, ix: TableIndex): (k: Uint8Array) => void {
       throw new DuplicateEntryError(
         table.name,
         ix.name,
-        keyText(typesOf(table, ix.columns), ix.codec.decode(prefix)),
+        keyText(typesOf(table, ix.columns), ix.codec.decode(prefix), true),
       );
     prev = prefix.slice();
     have = true;
@@ -269,7 +269,7 @@ export class TableLoader {
       throw new DuplicateEntryError(
         t.name,
         'PRIMARY',
-        keyText(typesOf(t, t.primary.columns), t.primary.codec.decode(key)),
+        keyText(typesOf(t, t.primary.columns), t.primary.codec.decode(key), true),
       );
     }
     if (c > 0) {
@@ -299,7 +299,7 @@ export class TableLoader {
             throw new DuplicateEntryError(
               t.name,
               'PRIMARY',
-              keyText(typesOf(t, t.primary.columns), t.primary.codec.decode(k)),
+              keyText(typesOf(t, t.primary.columns), t.primary.codec.decode(k), true),
             );
           throw e;
         }

@@ -14,6 +14,8 @@ export const K_DECIMAL = 2;
 export const K_DATE = 3;
 export const K_TEXT = 4;
 export const K_DOUBLE = 5;
+/** BIGINT UNSIGNED: 8 bytes holding 0 … 2^64 − 1. */
+export const K_UBIGINT = 6;
 
 const TEXT_ENCODER = new TextEncoder();
 const TEXT_DECODER = new TextDecoder();
@@ -28,6 +30,16 @@ export function columnKinds(columns: readonly StoredColumn[]): Uint8Array {
         k[i] = K_INT;
         break;
       case 'bigint':
+        k[i] = c.type.unsigned === true ? K_UBIGINT : K_BIGINT;
+        break;
+      case 'datetime':
+      case 'timestamp':
+      case 'time':
+        // microseconds in 8 bytes, as a BIGINT
+        if (!Number.isInteger(c.type.fsp) || c.type.fsp < 0 || c.type.fsp > 6)
+          throw new RangeError(
+            `columns[${i}] ${c.name}: fractional digits must be in [0, 6], got ${c.type.fsp}`,
+          );
         k[i] = K_BIGINT;
         break;
       case 'decimal':
@@ -47,10 +59,15 @@ export function columnKinds(columns: readonly StoredColumn[]): Uint8Array {
       case 'double':
         k[i] = K_DOUBLE;
         break;
-      default:
-        if (!Number.isInteger(c.type.length) || c.type.length < 1 || c.type.length > 16383)
-          throw new RangeError(`columns[${i}] ${c.name}: length must be in [1, 16383], got ${c.type.length}`);
+      default: {
+        // text counts characters (at most 16383: 65532 bytes), binary strings bytes
+        const max = c.type.kind === 'binary' || c.type.kind === 'varbinary' ? 65532 : 16383;
+        if (!Number.isInteger(c.type.length) || c.type.length < 1 || c.type.length > max)
+          throw new RangeError(
+            `columns[${i}] ${c.name}: length must be in [1, ${max}], got ${c.type.length}`,
+          );
         k[i] = K_TEXT;
+      }
     }
   }
   return k;
@@ -130,7 +147,7 @@ export class RowBuffer {
     if (kind === K_DECIMAL && typeof v === 'string') x = parseDecimalText(v, col);
     else if (kind === K_DATE && typeof v === 'string') x = parseDateText(v, col);
     else if (typeof v === 'number') x = v;
-    else if (typeof v === 'bigint' && (kind === K_BIGINT || kind === K_DECIMAL)) x = v;
+    else if (typeof v === 'bigint' && (kind === K_BIGINT || kind === K_UBIGINT || kind === K_DECIMAL)) x = v;
     else throw new TypeError(`column ${col.name}: expected a number, got ${String(v)}`);
     this.setNumber(c, x);
   }
@@ -181,6 +198,9 @@ export class RowBuffer {
       case 'char':
       case 'varchar':
         return TEXT_DECODER.decode(this.src[c]!.subarray(this.off[c]!, this.off[c]! + this.len[c]!));
+      case 'binary':
+      case 'varbinary':
+        return Buffer.from(this.src[c]!.subarray(this.off[c]!, this.off[c]! + this.len[c]!)).toString('hex');
       case 'decimal':
         return decimalToText(this.isWide[c] === 1 ? this.wide[c]! : this.nums[c]!, t.scale);
       case 'date':
@@ -210,6 +230,7 @@ const EMPTY = new Uint8Array(0);
 const MAX_SAFE = 9007199254740991n;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
 /** Scratch for DOUBLE fields: little-endian on every platform Node runs on; written reversed. */
 const F64 = new Float64Array(1);
 const F64_BYTES = new Uint8Array(F64.buffer);
@@ -263,10 +284,12 @@ export function decimalToText(v: number | bigint, scale: number): string {
  * |---|---|---|
  * | null bitmap | ⌈n/8⌉ bytes | bit c (byte c>>3, bit c&7) set: column c is NULL and has no bytes below |
  * | INT, DATE | 4 | big-endian two's complement (DATE: days since 1970-01-01) |
- * | BIGINT | 8 | big-endian two's complement, the full signed 64-bit range |
+ * | BIGINT; DATETIME, TIMESTAMP, TIME | 8 | big-endian two's complement, the full signed 64-bit range (the temporal types: microseconds) |
+ * | BIGINT UNSIGNED | 8 | big-endian, 0 … 2^64 − 1 |
  * | DOUBLE | 8 | IEEE-754 binary64, big-endian |
  * | DECIMAL(p,s) | {@link decimalBytes}(p): 1–28 | the exact scaled integer value·10^s, big-endian two's complement in the fewest bytes that hold ±(10^p − 1) (DECIMAL(15,2): 7, as MySQL; DECIMAL(65,30): 28, MySQL's packed form takes 30) |
  * | CHAR(n), VARCHAR(n) | 1 or 2 + len | byte length (1 byte when 4n < 256, else 2, big-endian), then the bytes exactly (trailing spaces kept) |
+ * | BINARY(n), VARBINARY(n) | 1 or 2 + len | byte length (1 byte when n < 256, else 2), then the bytes |
  *
  * Fields follow in column order; every column is stored, the key columns too (InnoDB keeps them
  * in the clustered record as well).
@@ -282,6 +305,8 @@ export class RowCodec {
   readonly narrow: Uint8Array;
   /** Per DECIMAL column: the exact bound 10^p (a wide value must stay below it). */
   readonly #bigLimits: bigint[];
+  /** Per column: 1 when `limits` counts bytes (BINARY, VARBINARY), not characters. */
+  readonly #bytesLimit: Uint8Array;
   readonly bitmapBytes: number;
   /**
    * Per column: its byte offset after the null bitmap when every column before it is NOT NULL
@@ -304,6 +329,7 @@ export class RowCodec {
     this.limits = new Float64Array(columns.length);
     this.narrow = new Uint8Array(columns.length);
     this.#bigLimits = new Array<bigint>(columns.length).fill(0n);
+    this.#bytesLimit = new Uint8Array(columns.length);
     for (const [i, c] of columns.entries()) {
       const t = c.type;
       switch (this.kinds[i]) {
@@ -313,6 +339,7 @@ export class RowCodec {
           this.narrow[i] = 1;
           break;
         case K_BIGINT:
+        case K_UBIGINT:
         case K_DOUBLE:
           this.widths[i] = 8;
           break;
@@ -328,6 +355,10 @@ export class RowCodec {
           if (t.kind === 'char' || t.kind === 'varchar') {
             this.widths[i] = maxTextBytes(t.length) < 256 ? 1 : 2;
             this.limits[i] = t.length;
+          } else if (t.kind === 'binary' || t.kind === 'varbinary') {
+            this.widths[i] = t.length < 256 ? 1 : 2;
+            this.limits[i] = t.length;
+            this.#bytesLimit[i] = 1;
           }
       }
     }
@@ -370,7 +401,12 @@ export class RowCodec {
         const len = row.len[c]!;
         const src = row.src[c]!;
         const off = row.off[c]!;
-        checkText(this.columns[c]!, src, off, len, this.limits[c]!);
+        if (this.#bytesLimit[c] === 1) {
+          if (len > this.limits[c]!)
+            throw new RangeError(
+              `column ${this.columns[c]!.name}: ${len} bytes, at most ${this.limits[c]} allowed`,
+            );
+        } else checkText(this.columns[c]!, src, off, len, this.limits[c]!);
         if (this.widths[c] === 1) o[p++] = len;
         else {
           o[p++] = len >>> 8;
@@ -395,10 +431,12 @@ export class RowCodec {
         const bad =
           kind === K_BIGINT
             ? x < INT64_MIN || x > INT64_MAX
-            : x <= -this.#bigLimits[c]! || x >= this.#bigLimits[c]!;
+            : kind === K_UBIGINT
+              ? x < 0n || x > UINT64_MAX
+              : x <= -this.#bigLimits[c]! || x >= this.#bigLimits[c]!;
         if (bad)
           throw new RangeError(
-            `column ${this.columns[c]!.name}: out of range for its ${kind === K_BIGINT ? 'BIGINT' : 'DECIMAL'} (value ${x})`,
+            `column ${this.columns[c]!.name}: out of range for its ${kind === K_BIGINT ? 'BIGINT' : kind === K_UBIGINT ? 'BIGINT UNSIGNED' : 'DECIMAL'} (value ${x})`,
           );
         p = writeBigInt(o, p, x, this.widths[c]!);
         continue;
@@ -464,6 +502,10 @@ export class RowCodec {
         body = `l = ${len}; p += ${w}; row.src[${c}] = bytes; row.off[${c}] = p; row.len[${c}] = l; p += l;`;
       else if (k === K_DOUBLE) body = `nums[${c}] = readDouble(bytes, p); p += 8;`;
       else if (this.narrow[c] === 1) body = `nums[${c}] = ${intExpr(w)}; isWide[${c}] = 0; p += ${w};`;
+      else if (k === K_UBIGINT)
+        body =
+          `{ const x = readInt(bytes, p, 8); if (Number.isSafeInteger(x) && x >= 0) { nums[${c}] = x; isWide[${c}] = 0; }` +
+          ` else { row.wide[${c}] = BigInt.asUintN(64, readBigInt(bytes, p, 8)); isWide[${c}] = 1; } } p += 8;`;
       else
         body =
           `{ const x = readInt(bytes, p, ${w}); if (Number.isSafeInteger(x)) { nums[${c}] = x; isWide[${c}] = 0; }` +
@@ -519,11 +561,12 @@ export class RowCodec {
         p += w;
       } else {
         const x = readInt(bytes, p, w);
-        if (Number.isSafeInteger(x)) {
+        if (Number.isSafeInteger(x) && (x >= 0 || k !== K_UBIGINT)) {
           nums[c] = x;
           row.isWide[c] = 0;
         } else {
-          row.wide[c] = readBigInt(bytes, p, w);
+          const b = readBigInt(bytes, p, w);
+          row.wide[c] = k === K_UBIGINT ? BigInt.asUintN(64, b) : b;
           row.isWide[c] = 1;
         }
         p += w;
@@ -569,6 +612,10 @@ function checkNumber(col: StoredColumn, kind: number, v: number, limit: number):
       return;
     case K_BIGINT:
       if (!Number.isSafeInteger(v)) throw new RangeError(`column ${col.name}: not a safe BIGINT: ${v}`);
+      return;
+    case K_UBIGINT:
+      if (!Number.isSafeInteger(v) || v < 0)
+        throw new RangeError(`column ${col.name}: out of range for BIGINT UNSIGNED: ${v}`);
       return;
     default:
       if (!Number.isSafeInteger(v) || v <= -limit || v >= limit)

@@ -25,7 +25,7 @@ import {
   H_WRITE,
   type HandlerStats,
 } from './counters.js';
-import { doubleKeyBytes, keySpec, RowKeyEncoder } from './row-key.js';
+import { doubleKeyBytes, keyIsValue, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
 import type { ReadView } from './read-view.js';
@@ -199,6 +199,9 @@ export class Table {
     this.#mvcc = mvcc;
     this.#row = new RowBuffer(columns, this.codec.kinds);
     this.#old = new RowBuffer(columns, this.codec.kinds);
+    // lookup() takes key values; only a primary key without collated text or BIGINT UNSIGNED has
+    // the same values in its rows (storage/row-key.ts)
+    this.#plainPk = primary.columns.every((c) => keyIsValue(columns[c]!));
     this.#ver = new RowBuffer(columns, this.codec.kinds);
   }
 
@@ -210,6 +213,8 @@ export class Table {
   get mvcc(): Mvcc | null {
     return this.#mvcc;
   }
+
+  readonly #plainPk: boolean;
 
   /** A row buffer for this table's columns (reuse it across calls). */
   newRow(): RowBuffer {
@@ -864,7 +869,8 @@ export class Table {
     // a full primary key: the row encoder (no value array); else the generic key codec, given
     // the key values in one scratch array (the codec reads it at once, so nesting is safe)
     let lo: Uint8Array;
-    if (ix.primary && prefix.length === ix.columns.length) lo = this.#pkFromValues(prefix).slice();
+    if (ix.primary && prefix.length === ix.columns.length && this.#plainPk)
+      lo = this.#pkFromValues(prefix).slice();
     else {
       const values = this.#prefixValues;
       const n = prefix.length;
@@ -1678,7 +1684,7 @@ export function describeIndex(
     unique: primary || unique,
     tree,
     entryColumns,
-    encoder: new RowKeyEncoder(entryColumns, kinds),
+    encoder: new RowKeyEncoder(entryColumns, kinds, tableColumns),
     pkFields,
     codec: new KeyCodec(entryColumns.map((c) => keySpec(tableColumns[c]!))),
   };

@@ -1,3 +1,5 @@
+import type { Collation } from './collation.js';
+
 /**
  * The type of a stored column. What each holds and how it is stored:
  *
@@ -6,18 +8,23 @@
  * | `int` | signed 32-bit integer | 4 bytes |
  * | `bigint` | signed 64-bit integer | 8 bytes |
  * | `decimal` | exact v·10^scale, precision ≤ {@link MAX_DECIMAL_PRECISION} | {@link decimalBytes} |
+ * | `bigint` `unsigned` | unsigned 64-bit integer, 0 … 2^64 − 1 | 8 bytes |
  * | `date` | days since 1970-01-01 | 4 bytes |
+ * | `datetime`, `time` | microseconds since 1970-01-01 00:00:00 of the wall clock / signed microseconds (`fsp`: fractional digits kept, 0–6) | 8 bytes |
+ * | `timestamp` | microseconds since the epoch, UTC (`fsp` as above) | 8 bytes |
  * | `double` | IEEE-754 binary64 | 8 bytes |
- * | `char`, `varchar` | at most `length` UTF-8 characters, bytes kept exactly | length prefix + bytes |
+ * | `char`, `varchar` | at most `length` UTF-8 characters, bytes kept exactly; compared and indexed by `collation` (absent: by their bytes) | length prefix + bytes |
+ * | `binary`, `varbinary` | at most `length` bytes | length prefix + bytes |
  */
 export type ColumnType =
   | { readonly kind: 'int' }
-  | { readonly kind: 'bigint' }
+  | { readonly kind: 'bigint'; readonly unsigned?: boolean }
   | { readonly kind: 'decimal'; readonly precision: number; readonly scale: number }
   | { readonly kind: 'date' }
+  | { readonly kind: 'datetime' | 'timestamp' | 'time'; readonly fsp: number }
   | { readonly kind: 'double' }
-  | { readonly kind: 'char'; readonly length: number }
-  | { readonly kind: 'varchar'; readonly length: number };
+  | { readonly kind: 'char' | 'varchar'; readonly length: number; readonly collation?: Collation }
+  | { readonly kind: 'binary' | 'varbinary'; readonly length: number };
 
 /** The SQL name of a column type: `INT`, `DECIMAL(15,2)`, `CHAR(25)` … */
 export function typeName(t: ColumnType): string {
@@ -25,17 +32,23 @@ export function typeName(t: ColumnType): string {
     case 'int':
       return 'INT';
     case 'bigint':
-      return 'BIGINT';
+      return t.unsigned === true ? 'BIGINT UNSIGNED' : 'BIGINT';
     case 'date':
       return 'DATE';
+    case 'datetime':
+    case 'timestamp':
+    case 'time':
+      return `${t.kind.toUpperCase()}${t.fsp > 0 ? `(${t.fsp})` : ''}`;
+    case 'binary':
+    case 'varbinary':
+      return `${t.kind.toUpperCase()}(${t.length})`;
     case 'double':
       return 'DOUBLE';
     case 'decimal':
       return `DECIMAL(${t.precision},${t.scale})`;
     case 'char':
-      return `CHAR(${t.length})`;
     case 'varchar':
-      return `VARCHAR(${t.length})`;
+      return `${t.kind.toUpperCase()}(${t.length})${t.collation === undefined ? '' : ` COLLATE ${t.collation}`}`;
   }
 }
 
@@ -66,7 +79,8 @@ export interface TableSchema {
 
 /**
  * One field value as the convenience API takes and returns it:
- * INT/BIGINT → number (a safe integer), bigint beyond 2^53; DECIMAL(p,s) → the exact scaled
+ * INT/BIGINT → number (a safe integer), bigint beyond 2^53; DATETIME, TIMESTAMP, TIME →
+ * microseconds as a BIGINT; DECIMAL(p,s) → the exact scaled
  * integer value·10^s as a number (`0.06` in DECIMAL(15,2) is `6`), a bigint when it is not a safe
  * integer, or a decimal string (`'0.06'`) on input; DATE → days
  * since 1970-01-01, or `'YYYY-MM-DD'` on input; CHAR/VARCHAR → the bytes as a Uint8Array, or a
@@ -88,4 +102,9 @@ export function decimalBytes(precision: number): number {
 /** The most bytes a CHAR(n)/VARCHAR(n) value may take (4 per character, UTF-8). */
 export function maxTextBytes(length: number): number {
   return length * 4;
+}
+
+/** Whether a column holds bytes (text or binary), stored with a length prefix. */
+export function isByteColumn(t: ColumnType): t is Extract<ColumnType, { length: number }> {
+  return t.kind === 'char' || t.kind === 'varchar' || t.kind === 'binary' || t.kind === 'varbinary';
 }

@@ -1,7 +1,9 @@
 // Random small tables and random SELECTs over them, limited to the shapes where SQLite's
 // answer is MySQL's answer, so that SQLite can be the oracle:
 //
-// - no `/` or DIV (MySQL's `/` is decimal division, SQLite's is integer division on integers);
+// - no `/` (MySQL's `/` is decimal division, SQLite's is integer division on integers); MySQL's
+//   DIV is SQLite's `/` on integers (truncating, NULL for a zero divisor), so the MySQL text's ` DIV `
+//   is written ` / ` for SQLite ({@link sqliteText});
 //   `*` only on the INT column by a small constant, so nothing overflows 64 bits (SQLite turns an
 //   overflowing integer into a REAL, MySQL raises an error); SUM only over the INT column
 //   (SUM over 64 joined rows of the BIGINT column could pass 2^63: SQLite raises, MySQL widens)
@@ -14,7 +16,16 @@
 // - AVG is compared at MySQL's scale (the argument's plus 4) after rounding SQLite's double;
 //   groups hold at most 64 rows (tables of at most 8 rows when AVG is selected), so the exact
 //   quotient never ends in a tie SQLite's double could round the other way
+// - operators are also chained without parentheses where the two grammars agree: `* DIV %` bind
+//   tighter than `+ -` (left to right within a level), comparisons tighter than NOT, NOT tighter
+//   than AND, AND tighter than OR (not `=` beside `<`: SQLite ranks `=` below `<`; not the bit
+//   operators: SQLite gives `& | << >>` one level)
 import fc from 'fast-check';
+
+/** The SQLite text of a generated statement: MySQL's integer DIV is SQLite's `/` on integers. */
+export function sqliteText(sql: string): string {
+  return sql.replaceAll(' DIV ', ' / ');
+}
 
 export interface FuzzTable {
   readonly name: 't1' | 't2';
@@ -103,6 +114,7 @@ function intExpr(cols: readonly string[], depth: number): fc.Arbitrary<string> {
       arbitrary: fc.tuple(sub, fc.integer({ min: -3, max: 3 })).map(([x, k]) => `(${x} % ${lit(k)})`),
     },
     { weight: 1, arbitrary: fc.tuple(sub, sub).map(([x, y]) => `nullif(${x}, ${y})`) },
+    { weight: 2, arbitrary: chain(cols) },
     { weight: 1, arbitrary: sub.map((x) => `abs(${x})`) },
     {
       weight: 1,
@@ -117,6 +129,31 @@ function intExpr(cols: readonly string[], depth: number): fc.Arbitrary<string> {
         .map(([p, x, y]) => `(case when ${p} then ${x} else ${y} end)`),
     },
   );
+}
+
+/**
+ * Three or four operands joined by `+ - DIV %` and `*` by a small constant, without parentheses
+ * (precedence and left-to-right grouping decide), in parentheses as a whole.
+ */
+function chain(cols: readonly string[]): fc.Arbitrary<string> {
+  const leaf = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...cols) },
+    { weight: 1, arbitrary: fc.integer({ min: -5, max: 7 }).map(lit) },
+  );
+  const step = fc.tuple(fc.constantFrom('+', '-', 'DIV', '%'), leaf).map(([o, x]) => ` ${o} ${x}`);
+  // at most one product, so no chain (nor a sum of two) passes 2^63 on the BIGINT column's edges
+  return fc
+    .tuple(
+      leaf,
+      fc.array(step, { minLength: 2, maxLength: 3 }),
+      fc.option(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: -3, max: 3 })), {
+        nil: undefined,
+      }),
+    )
+    .map(([first, steps, product]) => {
+      if (product !== undefined) steps.splice(product[0] % (steps.length + 1), 0, ` * ${lit(product[1])}`);
+      return `(${first}${steps.join('')})`;
+    });
 }
 
 /** Boolean predicates over integer columns `cols` and text columns `texts`. */
@@ -181,8 +218,16 @@ function predicate(cols: readonly string[], texts: readonly string[], depth: num
   const atom = fc.oneof(...atoms);
   if (depth <= 0) return atom;
   const sub = predicate(cols, texts, depth - 1);
+  // comparisons joined by NOT, AND and OR without parentheses
+  const compare = fc
+    .tuple(fc.boolean(), e, fc.constantFrom('=', '<>', '<', '>='), e)
+    .map(([not, x, o, y]) => `${not ? 'not ' : ''}${x} ${o} ${y}`);
+  const flat = fc
+    .tuple(compare, fc.array(fc.tuple(fc.constantFrom('and', 'or'), compare), { minLength: 1, maxLength: 3 }))
+    .map(([first, rest]) => `(${first}${rest.map(([o, c]) => ` ${o} ${c}`).join('')})`);
   return fc.oneof(
     { weight: 3, arbitrary: atom },
+    { weight: 1, arbitrary: flat },
     {
       weight: 1,
       arbitrary: fc.tuple(sub, fc.constantFrom('and', 'or'), sub).map(([x, o, y]) => `(${x} ${o} ${y})`),

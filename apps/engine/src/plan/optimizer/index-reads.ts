@@ -23,15 +23,27 @@ export interface IndexReadPlan {
   readonly entryColumns: ReadonlySet<number>;
 }
 
-/** Whether `ix`'s entries hold every column in `cols` (its own columns and the primary key it carries). */
-export function entryHolds(ix: TableIndex, cols: Iterable<number>): boolean {
-  for (const c of cols) if (!ix.entryColumns.includes(c)) return false;
+/**
+ * Whether `ix`'s entries hold every column in `cols` (its own columns and the primary key it
+ * carries) as values: not a collated text column (its entry holds the weight string), a binary
+ * string, or a TIMESTAMP (kept in UTC) — those are read from the row.
+ */
+export function entryHolds(ix: TableIndex, cols: Iterable<number>, src?: Source): boolean {
+  for (const c of cols) {
+    if (!ix.entryColumns.includes(c)) return false;
+    const t = src?.columns[c]?.t;
+    if (
+      t !== undefined &&
+      ((t.kind === 'str' && t.collation !== 'bytes') || t.binary === true || t.timestamp === true)
+    )
+      return false;
+  }
   return true;
 }
 
 /** Whether a read of `ix` need not fetch rows: the entry holds every column the query uses. */
 export function isCovering(src: Source, ix: TableIndex): boolean {
-  return entryHolds(ix, src.used);
+  return entryHolds(ix, src.used, src);
 }
 
 /** MySQL's KEY::key_length of an index's own columns (what `find_shortest_key` compares). */
@@ -109,7 +121,7 @@ export function pushableConds(
       m.sub !== true &&
       m.agg !== true &&
       (otherTablesOk || !others) &&
-      entryHolds(ix, cols);
+      entryHolds(ix, cols, src);
     if (!ok) {
       rest.push(m);
       continue;

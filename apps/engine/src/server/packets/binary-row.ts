@@ -33,12 +33,19 @@ export function writeBinaryRow(w: PacketWriter, cols: readonly ColumnMeta[], row
       case 'date':
         writeDate(w, v as string);
         break;
+      case 'datetime':
+        writeDateTime(w, v as string);
+        break;
+      case 'time':
+        writeTime(w, v as string);
+        break;
       case 'null':
         // a NULL-typed column never has a value; a stray one travels as text
         w.lenencStr(String(v));
         break;
       default:
-        w.lenencStr(typeof v === 'string' ? v : String(v));
+        if (v instanceof Uint8Array) w.lenenc(v.length).bytes(v);
+        else w.lenencStr(typeof v === 'string' ? v : String(v));
     }
   }
   w.end();
@@ -54,4 +61,44 @@ function writeDate(w: PacketWriter, text: string): void {
     return;
   }
   w.u8(4).u16(y).u8(m).u8(d);
+}
+
+/**
+ * 'YYYY-MM-DD HH:MM:SS[.ffffff]' → the binary DATETIME / TIMESTAMP: a length byte (4 with the date
+ * alone, 7 with the time, 11 with microseconds), year (2 bytes), month, day, hour, minute, second,
+ * microseconds (4 bytes).
+ */
+function writeDateTime(w: PacketWriter, text: string): void {
+  const y = Number(text.slice(0, 4));
+  const mo = Number(text.slice(5, 7));
+  const d = Number(text.slice(8, 10));
+  const h = Number(text.slice(11, 13));
+  const mi = Number(text.slice(14, 16));
+  const s = Number(text.slice(17, 19));
+  const us = text.length > 20 ? Number(text.slice(20).padEnd(6, '0')) : 0;
+  if (us !== 0) w.u8(11).u16(y).u8(mo).u8(d).u8(h).u8(mi).u8(s).u32(us);
+  else if (h !== 0 || mi !== 0 || s !== 0) w.u8(7).u16(y).u8(mo).u8(d).u8(h).u8(mi).u8(s);
+  else w.u8(4).u16(y).u8(mo).u8(d);
+}
+
+/**
+ * '[-]HH:MM:SS[.ffffff]' → the binary TIME: a length byte (0 for zero, 8, or 12 with
+ * microseconds), the sign, days (4 bytes), hours under 24, minutes, seconds, microseconds.
+ */
+function writeTime(w: PacketWriter, text: string): void {
+  const m = /^(-)?(\d+):(\d{2}):(\d{2})(?:\.(\d+))?$/.exec(text)!;
+  const hours = Number(m[2]);
+  const us = m[5] === undefined ? 0 : Number(m[5].padEnd(6, '0'));
+  const neg = m[1] !== undefined ? 1 : 0;
+  if (hours === 0 && m[3] === '00' && m[4] === '00' && us === 0) {
+    w.u8(0);
+    return;
+  }
+  w.u8(us !== 0 ? 12 : 8)
+    .u8(neg)
+    .u32(Math.floor(hours / 24))
+    .u8(hours % 24)
+    .u8(Number(m[3]))
+    .u8(Number(m[4]));
+  if (us !== 0) w.u32(us);
 }

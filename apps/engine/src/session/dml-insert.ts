@@ -1,0 +1,246 @@
+import type { Table } from '../storage/table.js';
+import type { FieldValue } from '../storage/types.js';
+import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import type { SqlType } from '../exec/types.js';
+import { T_STR } from '../exec/types.js';
+import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
+import { Block } from '../plan/bound.js';
+import { bindQuery } from '../plan/select.js';
+import { duplicateMessage, storageError } from './storage-errors.js';
+import { RowWriter, tableOf } from './dml.js';
+import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { okResult } from './result.js';
+import { keyFieldValue } from './field-values.js';
+import { bindUpsert } from './dml-upsert.js';
+import type { Compiled, StatementContext } from './session.js';
+import { lockTargetExclusive, lockTargetShared } from './transactions.js';
+
+/**
+ * INSERT and REPLACE: VALUES rows or a SELECT, column lists, DEFAULT, AUTO_INCREMENT, INSERT
+ * IGNORE, and INSERT … ON DUPLICATE KEY UPDATE.
+ */
+
+/**
+ * The value an auto-increment or hidden row-id column gives next, without taking it (the counter
+ * starts from the table's maximum, found once after opening).
+ */
+export function peekNextValue(t: Table, meta: TableMeta, c: number): number {
+  if (meta.next === undefined || meta.next === 1) {
+    let max = 0;
+    t.scan((r) => {
+      if (r.nulls[c] === 0 && r.nums[c]! > max) max = r.nums[c]!;
+      return true;
+    });
+    meta.next = Math.max(meta.next ?? 1, max + 1);
+  }
+  return meta.next;
+}
+
+/** The next value of an auto-increment or hidden row-id column, taken. */
+function nextValue(t: Table, meta: TableMeta, c: number): number {
+  peekNextValue(t, meta, c);
+  return meta.next!++;
+}
+
+export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
+  const [, tn] = tagOf(o.table);
+  const name = objectName(tn ?? o.table_name ?? o.table).at(-1)!;
+  const table0 = tableOf(ctx, name);
+  const meta = ctx.dict.tables.get(name);
+  // INSERT … SET a = 1, b = 2: one row of VALUES for those columns
+  const sets = arr(o.assignments).map(obj);
+  const colNames =
+    sets.length > 0
+      ? sets.map((a) => objectName(tagOf(a.target)[1]).at(-1)!)
+      : arr(o.columns).map((c) => {
+          const [, v] = tagOf(c);
+          return Array.isArray(c) ? objectName(c).at(-1)! : identText(v ?? c);
+        });
+  const visible = table0.columns
+    .map((c, i) => [c, i] as const)
+    .filter(([c]) => !(meta?.hiddenPk === true && c.name === HIDDEN_PK));
+  const targets =
+    colNames.length === 0
+      ? visible.map(([, i]) => i)
+      : colNames.map((n) => {
+          const i = table0.columns.findIndex(
+            (c) => c.name.toLowerCase() === n.toLowerCase() && c.name !== HIDDEN_PK,
+          );
+          if (i < 0) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${n}' in 'field list'`);
+          return i;
+        });
+  const replace = o.replace_into === true;
+  const ignore = o.ignore === true;
+  const [onTag, onValue] = tagOf(o.on);
+  if (o.on !== undefined && o.on !== null && onTag !== 'DuplicateKeyUpdate')
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      `This version of MySQL doesn't yet support 'INSERT … ON ${onTag}'`,
+    );
+  const upsert = onTag === 'DuplicateKeyUpdate' ? bindUpsert(onValue, table0, meta, name, ctx) : undefined;
+  const source = sets.length > 0 ? { body: { Values: { rows: [sets.map((a) => a.value)] } } } : obj(o.source);
+  const [bt, bv] = tagOf(source.body);
+  const env = ctx.queryEnv();
+  let rowsOf: () => Array<{ values: unknown[]; types: SqlType[] }>;
+  if (bt === 'Values') {
+    const block = new Block(undefined, ctx.run);
+    const bctx: BindCtx = {
+      block,
+      clause: 'field list',
+      allowAgg: false,
+      env: { ...env, bindSubquery: (q, parent) => bindQuery(q, { env, run: ctx.run }, parent) },
+    };
+    const rows = arr(obj(bv).rows).map((r, ri) => {
+      const exprs = arr(obj(r).content ?? r);
+      if (exprs.length !== targets.length)
+        throw new SqlError(
+          'ER_WRONG_VALUE_COUNT_ON_ROW',
+          `Column count doesn't match value count at row ${ri + 1}`,
+        );
+      return exprs.map((e) => (isDefault(e) ? null : bindExpr(e, bctx)));
+    });
+    rowsOf = () =>
+      rows.map((r) => ({
+        values: r.map((b) => (b === null ? DEFAULT : b.ev())),
+        types: r.map((b) => b?.t ?? T_STR),
+      }));
+  } else {
+    const plan = bindQuery(source, { env, run: ctx.run }, undefined);
+    if (plan.columns.length !== targets.length)
+      throw new SqlError('ER_WRONG_VALUE_COUNT_ON_ROW', "Column count doesn't match value count at row 1");
+    rowsOf = () => {
+      const out: Array<{ values: unknown[]; types: SqlType[] }> = [];
+      plan.run((r) => {
+        out.push({ values: r, types: plan.types as SqlType[] });
+        return true;
+      });
+      return out;
+    };
+  }
+  return {
+    run: () => {
+      const table = ctx.db.table(name);
+      const w = new RowWriter(table, meta, String(ctx.session.vars.get('time_zone')));
+      // the target's reads lock the latest rows: duplicate checks S, REPLACE's clashing rows X
+      if (replace || upsert !== undefined) lockTargetExclusive(table);
+      else lockTargetShared(table);
+      const input = rowsOf();
+      const full: FieldValue[][] = [];
+      let insertId: number | bigint = 0;
+      const ncol = table.columns.length;
+      input.forEach((r, ri) => {
+        const row: FieldValue[] = new Array(ncol).fill(null);
+        const given = new Array<boolean>(ncol).fill(false);
+        targets.forEach((c, k) => {
+          const v = r.values[k];
+          if (v === DEFAULT) return;
+          given[c] = true;
+          if (meta !== undefined && c === meta.autoIncrement && (v === null || v === 0)) {
+            given[c] = false;
+            return;
+          }
+          row[c] = w.field(c, v, r.types[k]!, ri + 1);
+        });
+        for (let c = 0; c < ncol; c++) {
+          if (given[c]) continue;
+          const col = table.columns[c]!;
+          if (meta !== undefined && (c === meta.autoIncrement || (meta.hiddenPk && col.name === HIDDEN_PK))) {
+            const n = nextValue(table, meta, c);
+            row[c] = n;
+            if (c === meta.autoIncrement && insertId === 0) insertId = n;
+            continue;
+          }
+          const def = meta?.defaults[c];
+          if (def !== null && def !== undefined) {
+            const d = evaluateStored(def, ctx);
+            row[c] = w.field(c, d.v, d.t, ri + 1);
+          } else if (col.nullable === true) row[c] = null;
+          else
+            throw new SqlError('ER_NO_DEFAULT_FOR_FIELD', `Field '${col.name}' doesn't have a default value`);
+        }
+        if (meta !== undefined && meta.autoIncrement >= 0 && given[meta.autoIncrement]) {
+          const x = Number(row[meta.autoIncrement]);
+          if (meta.next === undefined || meta.next === 1) nextValue(table, meta, meta.autoIncrement);
+          if (x >= (meta.next ?? 1)) meta.next = x + 1;
+        }
+        full.push(row);
+      });
+      // all rows converted: insert; on any failure the session rolls the statement back (undo log)
+      let affected = 0;
+      let skipped = 0;
+      try {
+        for (const [ri, row] of full.entries()) {
+          if (upsert !== undefined) {
+            const n = upsert.apply(table, w, row, ri + 1);
+            if (n !== undefined) {
+              affected += n;
+              continue;
+            }
+          }
+          if (replace) {
+            // REPLACE: rows clashing on the primary key or a unique index go first (MySQL counts
+            // each as one more affected row)
+            for (const ix of [table.primary, ...table.secondary.filter((x) => x.unique)]) {
+              const prefix = ix.columns.map((c) => keyFieldValue(row[c]!, table.columns[c]!.type));
+              if (prefix.some((v) => v === null)) continue;
+              const clash: FieldValue[][] = [];
+              table.lookup(ix.name, prefix, (r) => {
+                clash.push(r.toArray());
+                return true;
+              });
+              for (const r of clash) {
+                table.delete(w.pkOf(r));
+                affected++;
+              }
+            }
+          }
+          try {
+            table.insert(row);
+          } catch (e) {
+            if (ignore && e instanceof Error && e.name === 'DuplicateEntryError') {
+              skipped++;
+              ctx.session.warn(1062, duplicateMessage(e));
+              continue;
+            }
+            throw e;
+          }
+          affected++;
+        }
+      } catch (e) {
+        throw storageError(e);
+      }
+      void skipped;
+      return okResult(affected, insertId, ctx.session.warningCount);
+    },
+  };
+}
+
+const DEFAULT: unique symbol = Symbol('DEFAULT');
+
+function isDefault(e: unknown): boolean {
+  const [t, v] = tagOf(e);
+  return t === 'Identifier' && identText(v).toUpperCase() === 'DEFAULT';
+}
+
+/** A DEFAULT (or ON UPDATE) expression kept as the parser's JSON, evaluated now; its type with it. */
+export function evaluateStored(json: string, ctx: StatementContext): { v: unknown; t: SqlType } {
+  const node = JSON.parse(json) as unknown;
+  const env = ctx.queryEnv();
+  const block = new Block(undefined, ctx.run);
+  const b = bindExpr(node, {
+    block,
+    clause: 'field list',
+    allowAgg: false,
+    env: {
+      ...env,
+      bindSubquery: () => {
+        throw new SqlError(
+          'ER_NOT_SUPPORTED_YET',
+          "This version of MySQL doesn't yet support 'subquery in DEFAULT'",
+        );
+      },
+    },
+  });
+  return { v: b.ev(), t: b.t };
+}

@@ -1,0 +1,104 @@
+import type { IndexDef, TableSchema } from '../storage/types.js';
+import type { Table } from '../storage/table.js';
+import { arr, obj, objectName } from '../sql/ast.js';
+import { SqlError } from '../sql/errors.js';
+import { storageError } from './storage-errors.js';
+import { okResult } from './result.js';
+import type { Compiled, StatementContext } from './session.js';
+
+/**
+ * TRUNCATE [TABLE] t: the table dropped and created again empty with the same definition (as
+ * InnoDB does), its AUTO_INCREMENT counter back at 1; RENAME TABLE a TO b [, c TO d …]: the same
+ * trees under new names, applied left to right, all or none.
+ */
+
+function missing(name: string): SqlError {
+  return new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
+}
+
+/** The definition a table was created with (columns, primary key, secondary indexes). */
+export function schemaOf(t: Table): TableSchema {
+  const names = (cols: readonly number[]): string[] => cols.map((c) => t.columns[c]!.name);
+  return {
+    name: t.name,
+    columns: t.columns,
+    primaryKey: names(t.primary.columns),
+    indexes: t.secondary.map(
+      (s): IndexDef => ({ name: s.name, columns: names(s.columns), unique: s.unique }),
+    ),
+  };
+}
+
+function truncate(o: Record<string, unknown>, ctx: StatementContext): Compiled {
+  const names = arr(o.table_names).map((t) => objectName(obj(t).name).at(-1)!);
+  return {
+    run: () => {
+      for (const name of names) {
+        if (!ctx.db.hasTable(name) || name.startsWith('#')) throw missing(name);
+        const t = ctx.db.table(name);
+        const schema = schemaOf(t);
+        try {
+          ctx.db.dropTable(name);
+          ctx.db.createTable(schema);
+        } catch (e) {
+          throw storageError(e);
+        }
+        const meta = ctx.dict.tables.get(name);
+        if (meta !== undefined) meta.next = 1;
+      }
+      return okResult();
+    },
+  };
+}
+
+function rename(v: unknown, ctx: StatementContext): Compiled {
+  const pairs = arr(v).map((r) => {
+    const ro = obj(r);
+    return [objectName(ro.old_name).at(-1)!, objectName(ro.new_name).at(-1)!] as const;
+  });
+  return {
+    run: () => {
+      // check the whole list first: names as they will be after each earlier rename
+      const exists = new Set(
+        [...ctx.dict.userTables().map((t) => t.name), ...ctx.dict.views.keys()].map((n) => n.toLowerCase()),
+      );
+      for (const [from, to] of pairs) {
+        if (!exists.has(from.toLowerCase())) throw missing(from);
+        if (exists.has(to.toLowerCase()) && from.toLowerCase() !== to.toLowerCase())
+          throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${to}' already exists`);
+        exists.delete(from.toLowerCase());
+        exists.add(to.toLowerCase());
+      }
+      for (const [from, to] of pairs) {
+        const view = ctx.dict.views.get(from);
+        if (view !== undefined) {
+          ctx.dict.dropView(from);
+          ctx.dict.putView(to, view);
+          continue;
+        }
+        try {
+          ctx.db.renameTable(from, to);
+        } catch (e) {
+          throw storageError(e);
+        }
+        const meta = ctx.dict.tables.get(from);
+        if (meta !== undefined) {
+          ctx.dict.dropTable(from);
+          ctx.dict.putTable(to, meta);
+        }
+      }
+      return okResult();
+    },
+  };
+}
+
+export function compileTableStatement(tag: string, v: unknown, ctx: StatementContext): Compiled | undefined {
+  switch (tag) {
+    case 'Truncate':
+      return truncate(obj(v), ctx);
+    case 'RenameTable':
+      return rename(v, ctx);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,112 @@
+import { SqlError } from './errors.js';
+
+/**
+ * MySQL statements the parser's dialect does not read, recognized on the text once the parser
+ * has failed on it, and returned as nodes of their own (or of the parser's shape where it has
+ * one): PREPARE … FROM, DEALLOCATE / DROP PREPARE, SHOW CREATE DATABASE. For statements the engine
+ * does not implement, {@link unsupportedStatement} names the construct (error 1235) where the
+ * parser would only say "syntax error".
+ */
+
+const NAME = String.raw`(?:\x60((?:[^\x60]|\x60\x60)+)\x60|([A-Za-z0-9_$]+))`;
+const STRING = String.raw`(?:'((?:[^'\\]|\\.|'')*)'|"((?:[^"\\]|\\.|"")*)")`;
+const PREPARE = new RegExp(String.raw`^\s*PREPARE\s+${NAME}\s+FROM\s+(?:${STRING}|@${NAME})\s*;?\s*$`, 'is');
+const DEALLOCATE = new RegExp(String.raw`^\s*(?:DEALLOCATE|DROP)\s+PREPARE\s+${NAME}\s*;?\s*$`, 'i');
+const SHOW_CREATE_DB = new RegExp(
+  String.raw`^\s*SHOW\s+CREATE\s+(?:DATABASE|SCHEMA)\s+(IF\s+NOT\s+EXISTS\s+)?${NAME}\s*;?\s*$`,
+  'i',
+);
+
+function name(m: RegExpExecArray, at: number): string {
+  return m[at] !== undefined ? m[at]!.replace(/``/g, '`') : m[at + 1]!;
+}
+
+/** A string literal's text: backslash escapes as MySQL reads them, a doubled quote as one. */
+export function unquote(body: string, quote: string): string {
+  return body.replace(/\\(.)/gs, (_all, c: string) => ESCAPES[c] ?? c).replaceAll(quote + quote, quote);
+}
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  '0': '\0',
+  b: '\b',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  Z: '\x1a',
+};
+
+/** The statement node for text the parser failed on, or undefined. */
+export function recognizeStatement(sql: string): unknown[] | undefined {
+  let m = PREPARE.exec(sql);
+  if (m !== null) {
+    const stmt = name(m, 1);
+    if (m[3] !== undefined) return [{ PrepareFrom: { name: stmt, text: unquote(m[3], "'") } }];
+    if (m[4] !== undefined) return [{ PrepareFrom: { name: stmt, text: unquote(m[4], '"') } }];
+    return [{ PrepareFrom: { name: stmt, variable: name(m, 5) } }];
+  }
+  m = DEALLOCATE.exec(sql);
+  if (m !== null) return [{ Deallocate: { name: { value: name(m, 1) }, prepare: true } }];
+  m = SHOW_CREATE_DB.exec(sql);
+  if (m !== null) return [{ ShowCreateDatabase: { name: name(m, 2), ifNotExists: m[1] !== undefined } }];
+  return undefined;
+}
+
+/** Leading words of statements the engine does not implement, and the name 1235 gives them. */
+const UNSUPPORTED: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^CREATE\s+(?:DEFINER\s*=\s*\S+\s+)?TRIGGER\b/i, 'CREATE TRIGGER'],
+  [/^CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?PROCEDURE\b/i, 'CREATE PROCEDURE'],
+  [/^CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:AGGREGATE\s+)?FUNCTION\b/i, 'CREATE FUNCTION'],
+  [/^CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?EVENT\b/i, 'CREATE EVENT'],
+  [/^CREATE\s+(?:OR\s+REPLACE\s+)?SERVER\b/i, 'CREATE SERVER'],
+  [/^ALTER\s+(?:DATABASE|SCHEMA)\b/i, 'ALTER DATABASE'],
+  [/^LOAD\s+(?:DATA|XML)\b/i, 'LOAD DATA'],
+  [/^HANDLER\b/i, 'HANDLER'],
+  [/^(?:OPTIMIZE|CHECK|REPAIR|CHECKSUM)\s+(?:NO_WRITE_TO_BINLOG\s+|LOCAL\s+)?TABLES?\b/i, ''],
+  [/^XA\b/i, 'XA'],
+  [/^(?:SIGNAL|RESIGNAL|GET\s+DIAGNOSTICS)\b/i, ''],
+  [/^(?:INSTALL|UNINSTALL)\s+(?:PLUGIN|SONAME)\b/i, ''],
+  [/^BEGIN\s+NOT\s+ATOMIC\b/i, 'BEGIN NOT ATOMIC'],
+  [/^SELECT\b[\s\S]*\bINTO\s+(?:OUTFILE|DUMPFILE)\b/i, 'SELECT … INTO OUTFILE'],
+];
+
+/** Error 1235 naming a statement the engine does not implement, or undefined for other text. */
+export function unsupportedStatement(sql: string): SqlError | undefined {
+  const text = sql.replace(/^(?:\s|\/\*[\s\S]*?\*\/|--[^\n]*\n|#[^\n]*\n)+/, '');
+  for (const [re, what] of UNSUPPORTED) {
+    const m = re.exec(text);
+    if (m === null) continue;
+    const construct = what === '' ? m[0].replace(/\s+/g, ' ').toUpperCase() : what;
+    return new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${construct}'`);
+  }
+  return undefined;
+}
+
+/**
+ * `UPDATE a, b SET …` (MySQL's comma list of tables) as `UPDATE a JOIN b SET …`, which the parser
+ * reads; undefined when the text is not an UPDATE with a top-level comma before its SET.
+ */
+export function commaJoinUpdate(sql: string): string | undefined {
+  const start = /^\s*UPDATE\s+(?:LOW_PRIORITY\s+)?(?:IGNORE\s+)?/i.exec(sql);
+  if (start === null) return undefined;
+  let depth = 0;
+  const commas: number[] = [];
+  for (let i = start[0].length; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      const j = sql.indexOf(c, i + 1);
+      if (j < 0) return undefined;
+      i = j;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && c === ',') commas.push(i);
+    else if (depth === 0 && /[Ss]/.test(c) && /^SET\b/i.test(sql.slice(i)) && /\s/.test(sql[i - 1]!)) break;
+  }
+  if (commas.length === 0) return undefined;
+  let out = '';
+  let from = 0;
+  for (const at of commas) {
+    out += `${sql.slice(from, at)} JOIN`;
+    from = at + 1;
+  }
+  return out + sql.slice(from);
+}
