@@ -47,9 +47,11 @@ export class LogBuffer {
   init(lsn: bigint, lastBlock: Uint8Array | null): void {
     const blockLsn = lsn - (lsn % 512n);
     const at = this.#slot(blockLsn);
-    if (lastBlock !== null) this.#ring.set(lastBlock.subarray(0, BLOCK), at);
-    else this.#initBlock(at, blockLsn);
     const off = Number(lsn % 512n);
+    // A log that ends right after a block's header holds nothing of that block: what the file has
+    // there is a block of an older lap (its number, its checkpoint number), never to be kept.
+    if (lastBlock !== null && off > BLOCK_HDR) this.#ring.set(lastBlock.subarray(0, BLOCK), at);
+    else this.#initBlock(at, blockLsn);
     this.#ring.fill(0, at + off, at + BLOCK_TRL);
     writeU16(this.#ring, at + BLOCK_HDR_DATA_LEN, off);
     Atomics.store(this.#s.b64, LSN, lsn);
