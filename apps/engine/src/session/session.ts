@@ -41,6 +41,7 @@ import { UserVariables } from './user-variables.js';
 import type { SessionView } from '../plan/session-view.js';
 import { collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
 import { trackTransaction, untrackTransaction } from './innodb-txn-status.js';
+import { storageError } from './storage-errors.js';
 import { SessionTransactions } from './transactions.js';
 import { compileTxnStatement } from './txn-statements.js';
 import { compileSqlPrepared, executeArguments } from './sql-prepared.js';
@@ -422,8 +423,10 @@ export class Session {
     try {
       c = this.#compile(st, sql, ph, run);
     } catch (e) {
-      this.#endStatement(st, sql, e);
-      throw e;
+      // planning reads the trees too (records_in_range): a damaged page fails it as a read does
+      const out = e instanceof Error && e.name === 'CorruptionError' ? storageError(e) : e;
+      this.#endStatement(st, sql, out);
+      throw out;
     } finally {
       if (this.#trace !== undefined) this.lastTrace = { query: sql, trace: this.#trace.json() };
       this.#trace = undefined;

@@ -38,7 +38,17 @@ export function compileAnalyze(v: unknown, ctx: StatementContext): Compiled {
           rows.push([shown, 'analyze', 'Error', msg], [shown, 'analyze', 'status', 'Operation failed']);
           continue;
         }
-        ctx.db.analyze(name);
+        try {
+          ctx.db.analyze(name);
+        } catch (e) {
+          // a damaged tree: reported in the result as MariaDB does, the other tables go on
+          if (!(e instanceof Error && e.name === 'CorruptionError')) throw e;
+          rows.push(
+            [shown, 'analyze', 'Error', `Got error "${e.message}" from storage engine InnoDB`],
+            [shown, 'analyze', 'status', 'Operation failed'],
+          );
+          continue;
+        }
         rows.push([shown, 'analyze', 'status', 'OK']);
       }
       return {

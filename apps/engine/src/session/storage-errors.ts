@@ -12,7 +12,8 @@ export function duplicateMessage(e: Error): string {
  * A storage failure as the client reads it, with MySQL's error numbers: a duplicate key (1062), a
  * row too large (1118), a data file that cannot grow (1114, "The table … is full", as InnoDB's
  * DB_OUT_OF_FILE_SPACE), a temp file that cannot be written (1878 while building an index, as
- * InnoDB's merge sort; 3, "Error writing file", elsewhere), a redo log without room (1030),
+ * InnoDB's merge sort; 3, "Error writing file", elsewhere), a redo log without room or a corrupt
+ * page (1030),
  * another write error (3). Anything else is returned as it is. `building`: the statement builds
  * an index (CREATE INDEX, ALTER TABLE).
  */
@@ -31,7 +32,10 @@ export function storageError(e: unknown, building = false): unknown {
     const text = e instanceof DiskFullError ? 'No space left on device' : 'Input/output error';
     return new SqlError('ER_ERROR_ON_WRITE', `Error writing file '${dir}' (Errcode: ${errno} "${text}")`);
   }
-  if (e instanceof RedoLogFullError)
+  // a page that is not what the tree says it is (a bad checksum, an all-zero page in a tree, a
+  // broken sibling link): the statement fails naming the page, as InnoDB's "Got error 176 \"Read
+  // page with wrong checksum\"" does, and nothing of it stays
+  if (e instanceof RedoLogFullError || (e instanceof Error && e.name === 'CorruptionError'))
     return new SqlError('ER_GET_ERRNO', `Got error "${e.message}" from storage engine InnoDB`);
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (e instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code)) {

@@ -59,10 +59,9 @@ export function scanLevel(
       }
       copyRef(cur, prev);
     }
-    const next = nextPage(b, base);
-    tree.unfixPage(frame, LATCH_S);
-    if (next === FIL_NULL) break;
-    frame = tree.fixPage(next, LATCH_S);
+    const next = tree.nextOnLevelS(frame);
+    if (next < 0) break;
+    frame = next;
   }
   if (boundaries !== null && totalRecs > 0) for (const list of boundaries) list.push(totalRecs - 1);
   return { nDiff, totalRecs, totalPages, boundaries };

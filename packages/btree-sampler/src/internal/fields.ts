@@ -180,10 +180,9 @@ export function leafPageNumbers(t: TreeAccess): number[] {
     const base = frame * ps;
     const n = nRecs(b, base);
     for (let i = 0; i < n; i++) out.push(recChild(b, base, slotRec(b, base, ps, i)));
-    const next = nextPage(b, base);
-    t.unfixPage(frame, LATCH_S);
-    if (next === FIL_NULL) return out;
-    frame = t.fixPage(next, LATCH_S);
+    const next = t.nextOnLevelS(frame);
+    if (next < 0) return out;
+    frame = next;
   }
 }
 
@@ -220,10 +219,9 @@ export function treeShape(t: TreeAccess): LevelShape {
     for (;;) {
       nonLeaf++;
       recs += nRecs(b, f * ps);
-      const next = nextPage(b, f * ps);
-      t.unfixPage(f, LATCH_S);
-      if (next === FIL_NULL) break;
-      f = t.fixPage(next, LATCH_S);
+      const next = t.nextOnLevelS(f);
+      if (next < 0) break;
+      f = next;
     }
     if (level === 1) leafPages = recs;
     leftmost = t.fixPage(firstChild, LATCH_S);

@@ -35,7 +35,11 @@ import {
   slotRec,
 } from '../page.js';
 import type { IndexLatch } from '../index-latch.js';
+import { corruption } from './corruption.js';
 import { keyCode, SearchCache } from './search-cache.js';
+
+/** Times one broken sibling link may be found in a row before it is called corruption. */
+const STUCK_LIMIT = 8;
 
 export class TreeAccess {
   readonly store: PageStore;
@@ -118,6 +122,11 @@ export class TreeAccess {
   }
 
   /** Fix a page of this tree's space and count it in `pageFixes`. */
+  /** The last sibling move found broken (from, to) and how many times in a row. */
+  #stuckFrom = -1;
+  #stuckTo = -1;
+  #stuck = 0;
+
   fixPage(page: number, latch: LatchMode): number {
     this.pageFixes++;
     return this.store.fix(this.space, page, latch);
@@ -125,6 +134,33 @@ export class TreeAccess {
 
   unfixPage(frame: number, latch: LatchMode): void {
     this.store.unfix(frame, latch);
+  }
+
+  /**
+   * Fixes `child`, the page a node pointer of the fixed page `parent` names, and checks it is a
+   * page of this index one level down. With the parent latched no writer can have moved the child
+   * meanwhile, so anything else (an all-zero page, a page of another index, a wrong level) is
+   * corruption: both pages are released and a CorruptionError names the child (a reader must never
+   * decode such a page as records, or follow its links round in circles).
+   */
+  fixChild(parent: number, child: number, latch: LatchMode): number {
+    const b = this.b;
+    const ps = this.ps;
+    const f = this.fixPage(child, latch);
+    const cb = f * ps;
+    const want = pageLevel(b, parent * ps) - 1;
+    const why =
+      readU16(b, cb + FIL_PAGE_TYPE) !== PAGE_TYPE_INDEX
+        ? 'not a B+tree page'
+        : pageIndexId(b, cb) !== this.indexId
+          ? `a page of index ${pageIndexId(b, cb)}, not of index ${this.indexId}`
+          : pageLevel(b, cb) !== want
+            ? `at level ${pageLevel(b, cb)} below a node pointer of level ${want + 1}`
+            : null;
+    if (why === null) return f;
+    this.unfixPage(f, latch);
+    this.unfixPage(parent, LATCH_S);
+    throw corruption(`${why} (named by page ${pageNo(b, parent * ps)})`, child, this.space);
   }
 
   /**
@@ -173,7 +209,7 @@ export class TreeAccess {
       let slot = sc.search(base, key, val, routeStrict, this.version, code) - 1;
       if (slot < 0) slot = 0;
       const child = recChild(b, base, slotRec(b, base, ps, slot));
-      const next = this.fixPage(child, LATCH_S);
+      const next = this.fixChild(frame, child, LATCH_S);
       this.unfixPage(frame, LATCH_S);
       frame = next;
     }
@@ -202,7 +238,7 @@ export class TreeAccess {
       let slot = this.sc.search(base, key, val, routeStrict, this.version, code) - 1;
       if (slot < 0) slot = 0;
       const child = recChild(b, base, slotRec(b, base, ps, slot));
-      const next = this.fixPage(child, level === 1 ? LATCH_X : LATCH_S);
+      const next = this.fixChild(frame, child, level === 1 ? LATCH_X : LATCH_S);
       this.unfixPage(frame, LATCH_S);
       if (level === 1) return next;
       frame = next;
@@ -216,11 +252,43 @@ export class TreeAccess {
     let frame = this.fixPage(this.rootPage, LATCH_S);
     while (pageLevel(b, frame * ps) > level) {
       const base = frame * ps;
-      const next = this.fixPage(recChild(b, base, slotRec(b, base, ps, 0)), LATCH_S);
+      const next = this.fixChild(frame, recChild(b, base, slotRec(b, base, ps, 0)), LATCH_S);
       this.unfixPage(frame, LATCH_S);
       frame = next;
     }
     return frame;
+  }
+
+  /**
+   * Leave the S-fixed page `frame` for its right sibling on the same level, checked: a page of
+   * this index, on that level, whose back link names the page left; anything else is corruption (a
+   * CorruptionError naming the sibling). Returns -1 at the end of the level. REQUIRES: the index
+   * latch (S is enough), so no structure change moves pages meanwhile (estimators, checks).
+   */
+  nextOnLevelS(frame: number): number {
+    const b = this.b;
+    const ps = this.ps;
+    const base = frame * ps;
+    const next = nextPage(b, base);
+    const cur = pageNo(b, base);
+    const level = pageLevel(b, base);
+    this.unfixPage(frame, LATCH_S);
+    if (next === FIL_NULL) return -1;
+    const nf = this.fixPage(next, LATCH_S);
+    const nb = nf * ps;
+    const why =
+      readU16(b, nb + FIL_PAGE_TYPE) !== PAGE_TYPE_INDEX
+        ? 'not a B+tree page'
+        : pageIndexId(b, nb) !== this.indexId
+          ? `a page of index ${pageIndexId(b, nb)}, not of index ${this.indexId}`
+          : pageLevel(b, nb) !== level
+            ? `at level ${pageLevel(b, nb)}, not ${level}`
+            : prevPage(b, nb) !== cur
+              ? `its back link names page ${prevPage(b, nb)}`
+              : null;
+    if (why === null) return nf;
+    this.unfixPage(nf, LATCH_S);
+    throw corruption(`${why} (the right sibling of page ${cur})`, next, this.space);
   }
 
   /**
@@ -249,8 +317,31 @@ export class TreeAccess {
       pageIndexId(b, nb) !== this.indexId
     ) {
       this.unfixPage(nf, LATCH_S);
+      // A change under way ends once the writer releases the pages: the caller's fresh search
+      // then finds another neighbour. The same broken link found again and again is no change
+      // under way but a damaged level (an all-zero page, a link into another index): corruption,
+      // not an endless loop of searches.
+      if (this.#stuckFrom === cur && this.#stuckTo === next) {
+        if (++this.#stuck >= STUCK_LIMIT) {
+          this.#stuck = 0;
+          const why =
+            readU16(b, nb + FIL_PAGE_TYPE) !== PAGE_TYPE_INDEX
+              ? 'not a B+tree page'
+              : 'not linked back to its neighbour';
+          throw corruption(
+            `${why} (the ${right ? 'right' : 'left'} sibling of leaf ${cur})`,
+            next,
+            this.space,
+          );
+        }
+      } else {
+        this.#stuckFrom = cur;
+        this.#stuckTo = next;
+        this.#stuck = 1;
+      }
       return -2;
     }
+    this.#stuck = 0;
     return nf;
   }
 
