@@ -17,7 +17,9 @@ function build(path: string): number {
   const db = Database.create(path, OPTS);
   const s = db.session();
   s.query('CREATE TABLE t (id INT PRIMARY KEY, pad VARCHAR(100))');
-  s.query(`INSERT INTO t VALUES ${Array.from({ length: 500 }, (_, i) => `(${i}, '${'x'.repeat(90)}')`).join(',')}`);
+  s.query(
+    `INSERT INTO t VALUES ${Array.from({ length: 500 }, (_, i) => `(${i}, '${'x'.repeat(90)}')`).join(',')}`,
+  );
   s.query('ANALYZE TABLE t');
   const tree = db.table('t').primary.tree;
   const pages = [...tree.pages()].filter((p) => p !== tree.rootPage);
@@ -36,7 +38,10 @@ describe('an all-zero page inside a tree', () => {
     const db = Database.open(path, OPTS);
     try {
       const s = db.session();
-      const named = expect.objectContaining({ errno: 1030, message: expect.stringContaining(`corrupt page ${leaf} `) });
+      const named = expect.objectContaining({
+        errno: 1030,
+        message: expect.stringContaining(`corrupt page ${leaf} `),
+      });
       expect(() => s.query('SELECT COUNT(*) FROM t')).toThrow(named);
       expect(() => s.query('SELECT MAX(pad) FROM t')).toThrow(named);
       // ANALYZE TABLE reports it in its result, as MariaDB's does

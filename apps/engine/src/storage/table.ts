@@ -671,7 +671,7 @@ export class Table {
       this.#inMtr(() => {
         for (const [i, ix] of this.secondary.entries()) {
           const r = ix.tree.getRecord(nowEntries[i]!);
-          if (r !== undefined && r.deleted) ix.tree.delete(nowEntries[i]!, EMPTY);
+          if (r?.deleted) ix.tree.delete(nowEntries[i]!, EMPTY);
         }
         this.primary.tree.delete(pk);
       });

@@ -1,4 +1,3 @@
-import { FIL_NULL } from '@enginekit/buffer-pool';
 import {
   copyRef,
   type FieldLayout,
@@ -7,9 +6,8 @@ import {
   type RecRef,
   refAt,
 } from '../internal/fields.js';
-import { LATCH_S } from '@enginekit/buffer-pool';
 import type { TreeAccess } from '../internal/tree-access.js';
-import { nextPage, nRecs } from '../page.js';
+import { nRecs } from '../page.js';
 
 /** Distinct counts of one level (`dict_stats_analyze_index_level`). */
 export interface LevelScan {

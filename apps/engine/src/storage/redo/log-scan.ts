@@ -14,7 +14,6 @@ import {
   MLOG_PAGE_INIT,
   readU16,
   readU32,
-  readU64,
 } from './format.js';
 import type { LogFiles } from './log-files.js';
 import { skipPageBytes } from './page-diff.js';

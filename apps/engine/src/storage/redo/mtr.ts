@@ -321,7 +321,6 @@ export class MtrStore implements PageStore {
    * end − 1) before any checkpoint can read the oldest modification.
    */
   readonly #onAppended = (start: bigint, end: bigint): void => {
-    const redo = this.redo!;
     const last = end - 1n;
     for (let i = 0; i < this.#n; i++) {
       if (this.#changed[i] !== 1) continue;
