@@ -1,11 +1,12 @@
 // `enginekit serve --threads 2` under SIGKILL: sessions on worker threads write through the one
 // redo log, so an acknowledged commit survives a crash whichever worker ran it. A table of 100
-// accounts, then 4 mysql2 connections run transfer transactions (BEGIN; UPDATE a; UPDATE b;
+// accounts, then 8 mysql2 connections run transfer transactions (BEGIN; UPDATE a; UPDATE b;
 // INSERT a ledger row; COMMIT) until the server is killed at a random moment; after each kill the
 // file is recovered here and checked: the tables exist, every acknowledged ledger id is there, the
 // total is unchanged, every balance is its start plus the ledger's transfers (nothing uncommitted
-// visible), every index consistent. Four kill cycles on the same file, the server restarted on
-// it each time. The server runs the built package (rebuilt when stale).
+// visible), every index consistent. Five kill cycles on the same file, the server restarted on
+// it each time with the same command (the socket the killed server left is replaced). The server
+// runs the built package (rebuilt when stale).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,13 +69,13 @@ describe('enginekit serve --threads 2, SIGKILL during transfer transactions', ()
     const acked = new Set<number>();
     let nextId = 1;
     let total = 0;
-    for (let cycle = 0; cycle < 4; cycle++) {
-      // A killed server leaves its socket file behind: a new one each time.
-      const socket = join(dir, `bank-${cycle}.sock`);
+    for (let cycle = 0; cycle < 5; cycle++) {
+      // A killed server leaves its socket file behind: the same command replaces it.
+      const socket = join(dir, 'bank.sock');
       const server = await serve(path, socket);
       const exited = new Promise<NodeJS.Signals | null>((r) => server.once('exit', (_c, s) => r(s)));
       const conns = await Promise.all(
-        Array.from({ length: 4 }, () =>
+        Array.from({ length: 8 }, () =>
           mysql.createConnection({ socketPath: socket, user: 'root', password: 'bank', database: 'test' }),
         ),
       );
