@@ -13,65 +13,23 @@ import {
   type UnsyncedFate,
 } from '@enginekit/buffer-pool';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, type DatabaseOptions, type TableSchema } from '../src/index.js';
+import { Database } from '../src/index.js';
+
+import {
+  checkRecovered,
+  type Committed,
+  OPTS,
+  type Op,
+  type Row,
+  SCHEMA,
+  setup,
+  workload,
+} from './helpers/crash-model.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-redo-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const SCHEMA: TableSchema = {
-  name: 't',
-  columns: [
-    { name: 'id', type: { kind: 'int' } },
-    { name: 'a', type: { kind: 'int' } },
-    { name: 'pad', type: { kind: 'varchar', length: 300 } },
-  ],
-  primaryKey: ['id'],
-  indexes: [{ name: 'i_a', columns: ['a'] }],
-};
-
-/** Small everything, so a short workload evicts pages, fills the log and checkpoints. */
-const OPTS: DatabaseOptions = {
-  innodb_page_size: 4096,
-  innodb_buffer_pool_size: 16 * 4096,
-  innodb_log_file_size: 65536,
-  innodb_log_files_in_group: 2,
-  innodb_log_buffer_size: 8192,
-};
-
-type Row = [number, number, string];
-type Op = { kind: 'put'; row: Row } | { kind: 'del'; id: number };
-
-/** A seeded workload: transactions of 1–3 operations over 400 keys. */
-function workload(seed: number, count: number): Op[][] {
-  let s = seed >>> 0 || 1;
-  const rnd = (n: number): number => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    return (s >>> 8) % n;
-  };
-  const out: Op[][] = [];
-  for (let i = 0; i < count; i++) {
-    const trx: Op[] = [];
-    const n = 1 + rnd(3);
-    for (let k = 0; k < n; k++) {
-      const id = rnd(400);
-      if (rnd(4) === 0) trx.push({ kind: 'del', id });
-      else trx.push({ kind: 'put', row: [id, rnd(40), 'x'.repeat(20 + rnd(250))] });
-    }
-    out.push(trx);
-  }
-  return out;
-}
-
-function setup(path: string): void {
-  const db = Database.create(path, OPTS);
-  db.createTable(SCHEMA);
-  db.close();
-}
-
-interface RunResult {
-  committed: Map<number, Row>;
-  /** The model with the transaction that was committing when the crash came. */
-  withPending: Map<number, Row> | null;
+interface RunResult extends Committed {
   crashed: boolean;
   writes: number;
   syncs: number;
@@ -140,37 +98,6 @@ function run(
     db?.abandon();
   }
   return { committed, withPending, crashed, writes: plan.writes, syncs: plan.syncs };
-}
-
-function contents(db: Database): Map<number, Row> {
-  const out = new Map<number, Row>();
-  db.table('t').scan((r) => {
-    const v = r.toArray() as [number, number, string | Uint8Array];
-    const pad = typeof v[2] === 'string' ? v[2] : new TextDecoder().decode(v[2]);
-    out.set(v[0], [v[0], v[1], pad]);
-    return true;
-  });
-  return out;
-}
-
-function checkRecovered(path: string, r: RunResult): void {
-  const db = Database.open(path, OPTS);
-  try {
-    const got = contents(db);
-    const t = db.table('t');
-    t.checkIndexes();
-    for (const ix of [t.primary, ...t.secondary]) ix.tree.checkValid();
-    db.pool.checkValid();
-    expect(t.rows).toBe(got.size);
-    const sorted = (m: Map<number, Row>) => [...m.entries()].sort((a, b) => a[0] - b[0]);
-    if (r.withPending !== null && sorted(got).length === r.withPending.size) {
-      const a = JSON.stringify(sorted(got));
-      if (a === JSON.stringify(sorted(r.withPending))) return;
-    }
-    expect(sorted(got)).toEqual(sorted(r.committed));
-  } finally {
-    db.close();
-  }
 }
 
 describe('crash recovery against a model of committed transactions', () => {
