@@ -30,6 +30,9 @@ import {
   COM_STMT_RESET,
   COM_STMT_SEND_LONG_DATA,
   DATABASE_NAME,
+  SERVER_STATUS_AUTOCOMMIT,
+  SERVER_STATUS_IN_TRANS,
+  SERVER_STATUS_IN_TRANS_READONLY,
 } from './protocol.js';
 import { multiStatementError, serverStatement, useTarget } from './server-statements.js';
 import { Accounts } from '../session/accounts.js';
@@ -98,6 +101,22 @@ export class CommandProcessor {
     this.connectionId = connectionId;
     // The connection sends the OK once the commit is durable (group commit), not the session.
     session.deferCommitWait = true;
+    this.#w.serverStatus = () => this.#serverStatus();
+  }
+
+  /**
+   * The status bits of OK and EOF packets, as the statement left the session: in a transaction
+   * (SERVER_STATUS_IN_TRANS, with IN_TRANS_READONLY for START TRANSACTION READ ONLY) and whether
+   * autocommit is on, so a client can tell that it has a transaction to end.
+   */
+  #serverStatus(): number {
+    const s = this.session;
+    let bits = Number(s.vars.get('autocommit')) === 1 ? SERVER_STATUS_AUTOCOMMIT : 0;
+    if (s.txn.active) {
+      bits |= SERVER_STATUS_IN_TRANS;
+      if (s.txn.trx.readOnly) bits |= SERVER_STATUS_IN_TRANS_READONLY;
+    }
+    return bits;
   }
 
   /** A statement that waited for a lock runs again: its command was counted already. */

@@ -42,8 +42,10 @@ export const SERVER_CAPABILITIES: number =
   CLIENT_CONNECT_ATTRS |
   CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA;
 
-/** Server status bits in OK and EOF packets. */
+/** Server status bits in OK and EOF packets: a transaction is open, autocommit is on, it is READ ONLY. */
+export const SERVER_STATUS_IN_TRANS = 0x1;
 export const SERVER_STATUS_AUTOCOMMIT = 0x2;
+export const SERVER_STATUS_IN_TRANS_READONLY = 0x2000;
 
 /** Column types (`enum_field_types`). */
 export const MYSQL_TYPE_DECIMAL = 0;
