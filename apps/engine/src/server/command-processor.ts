@@ -83,8 +83,8 @@ export type ServerCounter =
 /**
  * One connection's commands after authentication, as a function from a command packet's payload
  * to the reply's bytes. Everything it needs is the session (and through it the database): it
- * owns no socket, so it can run where the session runs — on the main thread today, on a worker
- * thread that attaches to the shared buffer pool later, with the payloads and replies passed as
+ * owns no socket, so it runs where the session runs — on a session worker thread attached to the
+ * shared buffer pool (or on the main thread with `--threads 0`), with the payloads and replies passed as
  * transferable buffers.
  */
 export class CommandProcessor {
