@@ -1,8 +1,14 @@
-import { unlinkSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DeviceDescriptor, PageDevice } from './device.js';
 import { checkPageNo, checkRun } from './device.js';
-import { chooserOf, type FaultPlan, SimulatedCrashError, type UnsyncedFate } from './fault-plan.js';
+import {
+  chooserOf,
+  type FaultPlan,
+  type FileCache,
+  SimulatedCrashError,
+  type UnsyncedFate,
+} from './fault-plan.js';
 
 /** Bytes a disk writes atomically: a write is torn only between sectors. */
 export const SECTOR_SIZE = 512;
@@ -19,8 +25,9 @@ export interface FaultDeviceOptions {
 
 /**
  * A device that fails like a disk under a power cut. It wraps another device, which holds the
- * durable image; writes go to a volatile image (the page cache) and reach the inner device only
- * at `sync()`. At the plan's crash point the crashing call throws {@link SimulatedCrashError},
+ * durable image; writes go to a volatile image (the file's page cache, shared with every other
+ * device of the plan that has the same name: another handle on the same file) and reach the disk
+ * only at a `sync()` through any of them. At the plan's crash point the crashing call throws {@link SimulatedCrashError},
  * and so does every later call on any device of the plan. {@link FaultDevice.crash} then decides
  * what the disk holds: the durable image, plus, for each page, the unsynced write the fate picks
  * (any one of them, or none), plus the torn half of the crashing write; or nothing at all when the
@@ -36,11 +43,11 @@ export class FaultDevice implements PageDevice {
   readonly name: string;
   readonly inner: PageDevice;
   readonly plan: FaultPlan;
-  /** Every write since the last sync, per page, oldest first (the page cache over the durable image). */
-  readonly #volatile = new Map<number, Uint8Array[]>();
+  /** The file's page cache: every write since the last sync, per page, oldest first. */
+  readonly #cache: FileCache;
+  readonly #volatile: Map<number, Uint8Array[]>;
   /** The sectors of the crashing write that reached the disk, when the crash tore it. */
   #torn: { pageNo: number; head: Uint8Array } | null = null;
-  #size: number;
   /** True once {@link crash} took the file away (its entry was never made durable). */
   vanished = false;
 
@@ -49,23 +56,24 @@ export class FaultDevice implements PageDevice {
     this.plan = plan;
     this.pageSize = inner.pageSize;
     this.name = inner.name;
-    this.#size = inner.size();
+    this.#cache = plan.cacheOf(this.name, inner.size());
+    this.#volatile = this.#cache.versions;
     if (options.created === true) plan.noteCreated(this.name, dirname(this.name));
   }
 
   size(): number {
-    return this.#size;
+    return this.#cache.size;
   }
 
   readPages(first: number, count: number, dest: Uint8Array, destOffset: number): void {
     if (this.plan.crashed) throw new SimulatedCrashError(`a read of ${this.name}`);
-    checkRun(first, count, this.#size, this.name);
+    checkRun(first, count, this.#cache.size, this.name);
     const ps = this.pageSize;
     for (let i = 0; i < count; i++) {
       const v = this.#volatile.get(first + i);
       const at = destOffset + i * ps;
       if (v !== undefined) dest.set(v[v.length - 1]!, at);
-      else if (first + i < this.inner.size()) this.inner.readPages(first + i, 1, dest, at);
+      else if (first + i < this.#innerSize()) this.inner.readPages(first + i, 1, dest, at);
       else dest.fill(0, at, at + ps);
     }
   }
@@ -84,7 +92,7 @@ export class FaultDevice implements PageDevice {
     const versions = this.#volatile.get(pageNo);
     if (versions === undefined) this.#volatile.set(pageNo, [page]);
     else versions.push(page);
-    if (pageNo >= this.#size) this.#size = pageNo + 1;
+    if (pageNo >= this.#cache.size) this.#cache.size = pageNo + 1;
   }
 
   sync(): void {
@@ -123,13 +131,16 @@ export class FaultDevice implements PageDevice {
   crash(fate: UnsyncedFate = 'lost'): void {
     const chooser = chooserOf(fate);
     this.plan.crashed = true;
-    if (this.plan.entryVolatile(this.name) && !chooser.keepEntry(this.name)) {
+    // Decided once per file, whichever of its handles crashes first.
+    const volatileEntry = this.plan.entryVolatile(this.name);
+    if (volatileEntry) this.plan.settleEntry(this.name);
+    if (volatileEntry && !chooser.keepEntry(this.name)) {
       this.#volatile.clear();
       this.#torn = null;
       this.vanished = true;
       const d = this.inner.descriptor();
       this.inner.close();
-      if (d?.kind === 'file') unlinkSync(d.path);
+      if (d?.kind === 'file') rmSync(d.path, { force: true });
       return;
     }
     this.#drain((p, n) => chooser.pickVersion(this.name, p, n));
@@ -137,11 +148,17 @@ export class FaultDevice implements PageDevice {
     this.#torn = null;
     if (torn !== null) {
       const page = new Uint8Array(this.pageSize);
-      if (torn.pageNo < this.inner.size()) this.inner.readPages(torn.pageNo, 1, page, 0);
+      if (torn.pageNo < this.#innerSize()) this.inner.readPages(torn.pageNo, 1, page, 0);
       page.set(torn.head, 0);
       this.inner.writePage(torn.pageNo, page, 0);
     }
     this.inner.sync();
+  }
+
+  /** The inner device's size, as another handle on the same file may have grown it. */
+  #innerSize(): number {
+    const d = this.inner as PageDevice & { refreshSize?: () => number };
+    return d.refreshSize === undefined ? d.size() : d.refreshSize();
   }
 
   /** Writes to the inner device, per page in page order, the version `pick` names (-1: none). */

@@ -79,8 +79,20 @@ export class SimulatedCrashError extends Error {
 }
 
 /**
+ * The page cache of one file: every write since the last sync, per page, oldest first, shared by
+ * every handle on the file (an fsync through any handle makes them all durable, as on a real
+ * system).
+ */
+export interface FileCache {
+  readonly versions: Map<number, Uint8Array[]>;
+  /** Pages the file holds, cached writes included. */
+  size: number;
+}
+
+/**
  * The crash schedule shared by several `FaultDevice`s (a data file and its log files), so "the
- * N-th write" counts writes in the order they reached any of them; and the directory entries of
+ * N-th write" counts writes in the order they reached any of them; the page cache of each file
+ * (devices of one plan with the same name are handles on one file); and the directory entries of
  * the files they created, durable only once their directory is synced ({@link syncDirectory}).
  */
 export class FaultPlan {
@@ -94,6 +106,7 @@ export class FaultPlan {
   crashed = false;
   /** Files created whose directory has not been synced since: file name → its directory. */
   readonly #newEntries = new Map<string, string>();
+  readonly #caches = new Map<string, FileCache>();
 
   constructor(options: FaultPlanOptions = {}) {
     this.crashAtWrite = checkPoint(options.crashAtWrite, 'crashAtWrite');
@@ -117,6 +130,16 @@ export class FaultPlan {
     return this.crashed;
   }
 
+  /** The page cache of the file `name`, made on first use over a durable image of `size` pages. */
+  cacheOf(name: string, size: number): FileCache {
+    let c = this.#caches.get(name);
+    if (c === undefined) {
+      c = { versions: new Map(), size };
+      this.#caches.set(name, c);
+    } else if (size > c.size) c.size = size;
+    return c;
+  }
+
   /** Records that `file` was created in `directory`: its entry may vanish until the directory is synced. */
   noteCreated(file: string, directory: string): void {
     this.#newEntries.set(file, directory);
@@ -130,6 +153,11 @@ export class FaultPlan {
   syncDirectory(directory: string): void {
     if (this.noteSync()) throw new SimulatedCrashError(`sync ${this.syncs} (directory ${directory})`);
     for (const [file, dir] of this.#newEntries) if (dir === directory) this.#newEntries.delete(file);
+  }
+
+  /** Forgets that `file`'s entry is at risk (a crash has decided its fate). */
+  settleEntry(file: string): void {
+    this.#newEntries.delete(file);
   }
 
   /** True if `file` was created and its directory not synced since. */

@@ -210,4 +210,27 @@ describe('FaultDevice', () => {
     d.crash('kept'); // 'kept' keeps the entry too
     expect(existsSync(path)).toBe(true);
   });
+
+  it("handles on one file share its page cache: a sync through one makes every handle's writes durable", () => {
+    const path = join(dir, 'two-handles.dat');
+    const plan = new FaultPlan({ crashAtSync: 2 });
+    const a = new FaultDevice(new FileDevice(path, { pageSize: PS }), plan);
+    const b = new FaultDevice(new FileDevice(path, { pageSize: PS }), plan);
+    a.writePage(0, page(1), 0);
+    b.writePage(1, page(2), 0);
+    const out = new Uint8Array(PS);
+    b.readPages(0, 1, out, 0);
+    expect(out[0]).toBe(1); // b sees a's cached write, as a second descriptor would
+    b.sync();
+    a.writePage(0, page(3), 0);
+    expect(() => a.sync()).toThrow(SimulatedCrashError);
+    a.crash('lost');
+    b.crash('lost');
+    const disk = new FileDevice(path, { pageSize: PS, create: false });
+    disk.readPages(0, 1, out, 0);
+    expect(out[0]).toBe(1);
+    disk.readPages(1, 1, out, 0);
+    expect(out[0]).toBe(2);
+    disk.close();
+  });
 });
