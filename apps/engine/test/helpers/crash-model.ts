@@ -242,6 +242,19 @@ export function checkRecoveredPrefix(path: string, r: RunResult, durable: number
   }
 }
 
+/**
+ * Seeded crash points per mode in the reordering runs: `ENGINEKIT_REORDER_POINTS` (a positive
+ * integer) for a deeper search than the default, which keeps each test file within its time.
+ */
+export function reorderPointCount(fallback: number): number {
+  const v = process.env.ENGINEKIT_REORDER_POINTS;
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1)
+    throw new RangeError(`ENGINEKIT_REORDER_POINTS must be a positive integer, got ${v}`);
+  return n;
+}
+
 /** A seeded crash point of the reordering mode. */
 export interface ReorderPoint {
   /** Seeds the crash's choices ({@link countingFate}). */
