@@ -85,8 +85,14 @@ describe('crash recovery against a model of committed transactions', () => {
   setup(lazyBase);
   const lazy = run(lazyBase, new FaultPlan(), 'lost', trxs, { flushLogAtTrxCommit: 2 });
   const reordered = [
-    ...reorderPoints(dry.writes, dry.syncs, reorderPointCount(16), 2027).map((p) => ({ ...p, flush: 1 as const })),
-    ...reorderPoints(lazy.writes, lazy.syncs, reorderPointCount(16), 2028).map((p) => ({ ...p, flush: 2 as const })),
+    ...reorderPoints(dry.writes, dry.syncs, reorderPointCount(16), 2027).map((p) => ({
+      ...p,
+      flush: 1 as const,
+    })),
+    ...reorderPoints(lazy.writes, lazy.syncs, reorderPointCount(16), 2028).map((p) => ({
+      ...p,
+      flush: 2 as const,
+    })),
   ];
   it.each(reordered)(
     'reordered: crash at $at $n (torn: $tear, seed $seed, innodb_flush_log_at_trx_commit=$flush)',

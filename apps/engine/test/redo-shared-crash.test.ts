@@ -186,8 +186,14 @@ describe('three threads on one redo log, crash recovery against a model', () => 
   setup(lazyBase);
   const lazy = run(lazyBase, new FaultPlan(), 'lost', trxs, 2);
   const reordered = [
-    ...reorderPoints(dry.writes, dry.syncs, reorderPointCount(8), 3031).map((p) => ({ ...p, flush: 1 as const })),
-    ...reorderPoints(lazy.writes, lazy.syncs, reorderPointCount(8), 3032).map((p) => ({ ...p, flush: 2 as const })),
+    ...reorderPoints(dry.writes, dry.syncs, reorderPointCount(8), 3031).map((p) => ({
+      ...p,
+      flush: 1 as const,
+    })),
+    ...reorderPoints(lazy.writes, lazy.syncs, reorderPointCount(8), 3032).map((p) => ({
+      ...p,
+      flush: 2 as const,
+    })),
   ];
   it.each(reordered)(
     'reordered: crash at $at $n (torn: $tear, seed $seed, innodb_flush_log_at_trx_commit=$flush)',
