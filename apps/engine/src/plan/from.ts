@@ -52,7 +52,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
         cte === undefined && (schema === undefined || !isSystemSchema(schema))
           ? resolveTableName(parts, c.env.schema)
           : undefined;
-      const viewSql = stored === undefined ? undefined : c.env.view(stored);
+      const view = stored === undefined ? undefined : c.env.view(stored);
       if (stored !== undefined && aliasName === undefined) tableSchema = schemaOf(stored);
       if (schema !== undefined && isSystemSchema(schema)) {
         const sys = systemTable(schema, name);
@@ -79,11 +79,12 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
           },
         });
       } else if (cte !== undefined) source = derivedSource(alias, cte);
-      else if (viewSql !== undefined) {
+      else if (view !== undefined) {
+        const viewSql = view.sql;
         const stmt = obj(parseSql(viewSql)[0]);
         const cv = obj(stmt.CreateView);
         // the view's own text and database: its names and messages come from there
-        const env = { ...c.env, sql: viewSql, schema: schemaOf(stored!) };
+        const env = { ...c.env, sql: viewSql, schema: view.schema };
         const plan = bindQuery(cv.query, { ...c, env }, undefined, ctes);
         const cols = arr(cv.columns).map((x) => identText(obj(x).name));
         source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));

@@ -53,7 +53,8 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   /** The database unqualified table names are in (the session's, or a view's own); null: none. */
   readonly schema: string | null;
   meta(table: string): TableMeta | undefined;
-  view(name: string): string | undefined;
+  /** A view's text and the database its unqualified names are in. */
+  view(name: string): { readonly sql: string; readonly schema: string } | undefined;
   readonly sqlMode: string;
   /** sort_buffer_size, bytes. */
   readonly sortBufferSize: number;

@@ -29,14 +29,17 @@ function rows(columns: string[], r: unknown[][]): QueryResult {
   return { columns, rows: r, affectedRows: 0, insertId: 0, warnings: 0 };
 }
 
+/** CREATE DATABASE (the parser's CreateDatabase) or CREATE SCHEMA (its CreateSchema). */
 function createDatabase(o: Obj, ctx: StatementContext): Compiled {
-  const name = objectName(o.db_name).at(-1)!;
+  const name = objectName(o.db_name ?? obj(o.schema_name).Simple).at(-1)!;
   const ifNotExists = o.if_not_exists === true;
-  const options = o.charset !== undefined || o.collation !== undefined;
+  const charset = str(o.default_charset);
+  const given = str(o.default_collation);
   return {
     run: () => {
       checkDatabaseName(name);
-      const collation = options ? databaseCollation(str(o.charset), str(o.collation)) : undefined;
+      const collation =
+        charset !== undefined || given !== undefined ? databaseCollation(charset, given) : undefined;
       const dict = SqlDictionary.of(ctx.db);
       if (dict.databases.has(name) || isSystemSchema(name)) {
         if (!ifNotExists)
@@ -79,6 +82,7 @@ function dropDatabase(o: Obj, ctx: StatementContext): Compiled {
         return okResult();
       }
       const tables = dict.userTables(name).map((t) => t.name);
+      const views = dict.viewNames(name);
       // one mini-transaction: the tables, the views and the name go together, or none does
       try {
         ctx.db.atomically(() => {
@@ -86,7 +90,7 @@ function dropDatabase(o: Obj, ctx: StatementContext): Compiled {
             ctx.db.dropTable(t);
             dict.dropTable(t);
           }
-          for (const v of dict.viewNames(name)) dict.dropView(v);
+          for (const v of views) dict.dropView(v);
           dict.dropDatabase(name);
         });
       } catch (e) {
@@ -94,7 +98,8 @@ function dropDatabase(o: Obj, ctx: StatementContext): Compiled {
         throw storageError(e);
       }
       if (ctx.session.database === name) ctx.session.database = null;
-      return okResult(tables.length);
+      // MariaDB counts the tables and views it removed
+      return okResult(tables.length + views.length);
     },
   };
 }
@@ -122,7 +127,7 @@ export function databaseNames(ctx: StatementContext): string[] {
 
 function showDatabases(o: Obj, ctx: StatementContext): Compiled {
   const filter = obj(obj(o.show_options).filter_position);
-  const [, f] = tagOf(filter.Suffix ?? filter.Infix);
+  const f = filter.Suffix ?? filter.Infix;
   const [ft, fv] = tagOf(f);
   if (f !== undefined && ft !== 'Like')
     throw new SqlError(
@@ -187,6 +192,7 @@ export function compileDatabaseStatement(
   const o = obj(v);
   switch (tag) {
     case 'CreateDatabase':
+    case 'CreateSchema':
       return createDatabase(o, ctx);
     case 'Drop':
       return o.object_type === 'Database' || o.object_type === 'Schema' ? dropDatabase(o, ctx) : undefined;

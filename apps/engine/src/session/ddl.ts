@@ -392,13 +392,15 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
             ctx.db.dropTable(n);
             ctx.dict.dropTable(n);
           }
-          for (const m of missing) ctx.session.warn(1051, `Unknown table '${dottedName(m)}'`, 'Note');
+          // one note naming every missing table, as MariaDB writes it
+          if (missing.length > 0)
+            ctx.session.warn(1051, `Unknown table '${missing.map(dottedName).join(',')}'`, 'Note');
           return okResult();
         }
         if (type === 'View') {
           const missing = names.filter((n) => !ctx.dict.views.has(n));
           if (missing.length > 0 && !ifExists)
-            throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${missing.map(dottedName).join(',')}'`);
+            throw new SqlError('ER_UNKNOWN_VIEW', `Unknown VIEW: '${missing.map(dottedName).join(',')}'`);
           for (const n of names) if (ctx.dict.views.has(n)) ctx.dict.dropView(n);
           for (const m of missing) ctx.session.warn(4092, `Unknown VIEW: '${dottedName(m)}'`, 'Note');
           return okResult();
@@ -444,16 +446,11 @@ function createView(o: Obj, ctx: StatementContext): Compiled {
           throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(name)}' already exists`);
         if (ctx.dict.views.has(name) && !replace)
           throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(name)}' already exists`);
-        // check that it binds now, in the view's database (unknown tables and columns fail the CREATE, as MySQL)
+        // check that it binds now (unknown tables and columns fail the CREATE, as MySQL); its
+        // unqualified names are in the current database, now and whenever the view is read
         const text = ctx.sql.trim().replace(/;\s*$/, '');
-        const current = ctx.session.database;
-        ctx.session.database = schema;
-        try {
-          ctx.session.prepare(`SELECT * FROM (${viewQueryText(text)}) AS v LIMIT 0`);
-        } finally {
-          ctx.session.database = current;
-        }
-        ctx.dict.putView(name, text);
+        ctx.session.prepare(`SELECT * FROM (${viewQueryText(text)}) AS v LIMIT 0`);
+        ctx.dict.putView(name, text, ctx.session.database ?? schema);
         return okResult();
       }),
   };

@@ -21,6 +21,11 @@ export class SqlDictionary {
   readonly #db: Database;
   readonly tables: Map<string, TableMeta> = new Map();
   readonly views: Map<string, string> = new Map();
+  /**
+   * The database a view's unqualified table names are in: the one current when it was created
+   * (MariaDB resolves them then). Kept for views whose database differs from their own.
+   */
+  readonly #viewSchemas: Map<string, string> = new Map();
   /** Accounts by `user@host` (see accounts.ts). */
   readonly accounts: Map<string, Account> = new Map();
   /** Databases by name (case-sensitive, as MariaDB's on Linux), with their options. */
@@ -34,7 +39,15 @@ export class SqlDictionary {
         const key = DECODER.decode(row.src[0]!.subarray(row.off[0]!, row.off[0]! + row.len[0]!));
         const json = DECODER.decode(row.src[1]!.subarray(row.off[1]!, row.off[1]! + row.len[1]!));
         if (key.startsWith('t:')) this.tables.set(key.slice(2), JSON.parse(json) as TableMeta);
-        else if (key.startsWith('v:')) this.views.set(key.slice(2), JSON.parse(json) as string);
+        else if (key.startsWith('v:')) {
+          // a view is its text, or { sql, schema } when its names resolve in another database
+          const v = JSON.parse(json) as string | { sql: string; schema: string };
+          if (typeof v === 'string') this.views.set(key.slice(2), v);
+          else {
+            this.views.set(key.slice(2), v.sql);
+            this.#viewSchemas.set(key.slice(2), v.schema);
+          }
+        }
         else if (key.startsWith('u:')) this.accounts.set(key.slice(2), JSON.parse(json) as Account);
         else if (key.startsWith('s:')) this.databases.set(key.slice(2), JSON.parse(json) as DatabaseMeta);
         else if (key === 's') this.#listed = true;
@@ -95,13 +108,26 @@ export class SqlDictionary {
     this.#remove(`t:${name}`);
   }
 
-  putView(name: string, sql: string): void {
+  /** A view's text, and the database its unqualified names are in (default: the view's own). */
+  putView(name: string, sql: string, schema: string = schemaOf(name)): void {
     this.views.set(name, sql);
-    this.#put(`v:${name}`, sql);
+    if (schema === schemaOf(name)) {
+      this.#viewSchemas.delete(name);
+      this.#put(`v:${name}`, sql);
+    } else {
+      this.#viewSchemas.set(name, schema);
+      this.#put(`v:${name}`, { sql, schema });
+    }
+  }
+
+  /** The database a view's unqualified table names are in. */
+  viewSchema(name: string): string {
+    return this.#viewSchemas.get(name) ?? schemaOf(name);
   }
 
   dropView(name: string): void {
     this.views.delete(name);
+    this.#viewSchemas.delete(name);
     this.#remove(`v:${name}`);
   }
 

@@ -143,7 +143,8 @@ export function statementNeeds(st: unknown, currentDb: string | null): { needs: 
       add('INDEX', o.table_name);
       break;
     case 'CreateDatabase':
-      needs.push({ priv: 'CREATE', db: objectName(o.db_name).at(-1)!, table: '' });
+    case 'CreateSchema':
+      needs.push({ priv: 'CREATE', db: objectName(o.db_name ?? obj(o.schema_name).Simple).at(-1)!, table: '' });
       break;
     case 'Drop':
       if (o.object_type === 'Database' || o.object_type === 'Schema')

@@ -691,7 +691,10 @@ export class Session {
       divPrecisionIncrement: Number(this.vars.get('div_precision_increment')),
       schema: this.database,
       meta: (t) => dict.tables.get(t),
-      view: (n) => dict.views.get(n),
+      view: (n) => {
+        const sql = dict.views.get(n);
+        return sql === undefined ? undefined : { sql, schema: dict.viewSchema(n) };
+      },
       warn: (code, message, level) => this.warn(code, message, level),
       session: this.view,
       collation: collationByName(String(this.vars.get('collation_connection'))) ?? DEFAULT_COLLATION,
@@ -810,6 +813,7 @@ function comName(st: unknown): StatusName | undefined {
     case 'Use':
       return 'Com_change_db';
     case 'CreateDatabase':
+    case 'CreateSchema':
       return 'Com_create_db';
     case 'ShowDatabases':
       return 'Com_show_databases';

@@ -5,7 +5,6 @@ import { SqlError } from '../sql/errors.js';
 import { storageError } from './storage-errors.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
-import { existingDatabase } from './ddl.js';
 import { dottedName, schemaOf as schemaOfName, tableOf } from '../storage/schema-name.js';
 
 /**
@@ -72,7 +71,11 @@ function rename(v: unknown, ctx: StatementContext): Compiled {
         if (!exists.has(from.toLowerCase())) throw missing(from);
         if (exists.has(to.toLowerCase()) && from.toLowerCase() !== to.toLowerCase())
           throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(to)}' already exists`);
-        existingDatabase(ctx, to);
+        if (!ctx.dict.databases.has(schemaOfName(to)))
+          throw new SqlError(
+            'ER_ERROR_ON_RENAME',
+            `Error on rename of './${schemaOfName(from)}/${tableOf(from)}' to './${schemaOfName(to)}/${tableOf(to)}' (errno: 168 "Unknown (generic) error from engine")`,
+          );
         if (ctx.dict.views.has(from) && schemaOfName(from) !== schemaOfName(to))
           throw new SqlError(
             'ER_FORBID_SCHEMA_CHANGE',
@@ -84,8 +87,9 @@ function rename(v: unknown, ctx: StatementContext): Compiled {
       for (const [from, to] of pairs) {
         const view = ctx.dict.views.get(from);
         if (view !== undefined) {
+          const schema = ctx.dict.viewSchema(from);
           ctx.dict.dropView(from);
-          ctx.dict.putView(to, view);
+          ctx.dict.putView(to, view, schema);
           continue;
         }
         try {

@@ -47,6 +47,7 @@ const IMPLICIT_COMMIT = new Set([
   'Truncate',
   'RenameTable',
   'CreateDatabase',
+  'CreateSchema',
   'Analyze',
 ]);
 
