@@ -47,8 +47,7 @@ export class SqlDictionary {
             this.views.set(key.slice(2), v.sql);
             this.#viewSchemas.set(key.slice(2), v.schema);
           }
-        }
-        else if (key.startsWith('u:')) this.accounts.set(key.slice(2), JSON.parse(json) as Account);
+        } else if (key.startsWith('u:')) this.accounts.set(key.slice(2), JSON.parse(json) as Account);
         else if (key.startsWith('s:')) this.databases.set(key.slice(2), JSON.parse(json) as DatabaseMeta);
         else if (key === 's') this.#listed = true;
         return true;

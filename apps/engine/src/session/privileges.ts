@@ -144,7 +144,11 @@ export function statementNeeds(st: unknown, currentDb: string | null): { needs: 
       break;
     case 'CreateDatabase':
     case 'CreateSchema':
-      needs.push({ priv: 'CREATE', db: objectName(o.db_name ?? obj(o.schema_name).Simple).at(-1)!, table: '' });
+      needs.push({
+        priv: 'CREATE',
+        db: objectName(o.db_name ?? obj(o.schema_name).Simple).at(-1)!,
+        table: '',
+      });
       break;
     case 'Drop':
       if (o.object_type === 'Database' || o.object_type === 'Schema')

@@ -109,7 +109,7 @@ export function scripts() {
         'SHOW CREATE TABLE db_a.t',
         'ANALYZE TABLE db_a.t, test.t, db_none.t',
         { sql: 'EXPLAIN SELECT * FROM db_a.t WHERE id = 1', check: 'count' },
-        'SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA IN (\'db_a\', \'test\') ORDER BY 1, 2',
+        "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA IN ('db_a', 'test') ORDER BY 1, 2",
         "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, IS_NULLABLE, DATA_TYPE, COLUMN_TYPE, COLUMN_KEY FROM information_schema.COLUMNS WHERE TABLE_SCHEMA IN ('db_a', 'test') ORDER BY 1, 2, 4",
         "SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_SCHEMA, INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA IN ('db_a', 'test') ORDER BY 1, 2, 4",
         'TRUNCATE TABLE db_a.t',
