@@ -41,6 +41,17 @@ function rows(s: Session, sql: string): unknown[][] {
   return s.query(sql).rows;
 }
 
+/** The keys of the dictionary table `#sql_meta` (tables, views, accounts, databases). */
+function metaKeys(db: Database): string[] {
+  const keys: string[] = [];
+  const text = new TextDecoder();
+  db.table('#sql_meta').scan((row) => {
+    keys.push(text.decode(row.src[0]!.subarray(row.off[0]!, row.off[0]! + row.len[0]!)));
+    return true;
+  });
+  return keys;
+}
+
 function errno(f: () => unknown): number | undefined {
   try {
     f();
@@ -115,6 +126,7 @@ describe('databases in the file', () => {
     s.query("INSERT INTO t VALUES (1, 'a')");
     s.query('CREATE VIEW w AS SELECT v FROM t');
     expect(old.tables().map((t) => t.name)).toContain('t');
+    expect(metaKeys(old).filter((k) => k === 's' || k.startsWith('s:'))).toEqual([]);
     old.close();
 
     const db = Database.open(path);
@@ -133,8 +145,13 @@ describe('databases in the file', () => {
       ['test', 't'],
       ['test', 'w'],
     ]);
-    // a new database is added beside it, and the first one stays
+    // a new database is added beside it, and the first one stays: the list is written out whole
     s2.query('CREATE DATABASE other');
+    expect(
+      metaKeys(db)
+        .filter((k) => k === 's' || k.startsWith('s:'))
+        .sort(),
+    ).toEqual(['s', 's:other', 's:test']);
     db.close();
     const db3 = Database.open(path);
     open.push(db3);

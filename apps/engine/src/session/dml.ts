@@ -19,7 +19,7 @@ import { lockTargetExclusive } from './transactions.js';
 import { compileInsert, evaluateStored } from './dml-insert.js';
 import { temporalField, yearValue } from './field-values.js';
 import { isMultiDelete, isMultiUpdate, multiDelete, multiUpdate } from './dml-multi.js';
-import { dottedName, splitName } from '../storage/schema-name.js';
+import { dottedName, quotedName, splitName } from '../storage/schema-name.js';
 
 const INT32 = 2147483647;
 const RANGES: Record<string, [number, number]> = {
@@ -135,7 +135,7 @@ export class RowWriter {
         if (bad >= 0)
           throw new SqlError(
             'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
-            `Incorrect string value: '${invalidPreview(s, bad)}' for column \`test\`.\`${this.table.name}\`.\`${col.name}\` at row ${rowNo}`,
+            `Incorrect string value: '${invalidPreview(s, bad)}' for column ${quotedName(this.table.name)}.\`${col.name}\` at row ${rowNo}`,
           );
         // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
         if (ty.kind === 'char') s = s.replace(/ +$/, '');
