@@ -115,6 +115,35 @@ describe('databases in the file', () => {
     again.close();
   });
 
+  it('CREATE and DROP DATABASE are durable at their end: a file abandoned unflushed recovers them from the redo log', () => {
+    const path = join(tempDir(), 'crash.db');
+    const db = Database.create(path);
+    const s = db.session();
+    s.query('CREATE DATABASE a');
+    s.query('CREATE TABLE a.t (id INT PRIMARY KEY)');
+    s.query('INSERT INTO a.t VALUES (1), (2)');
+    s.query('CREATE DATABASE b');
+    s.query('CREATE TABLE b.t (id INT PRIMARY KEY)');
+    s.query('INSERT INTO b.t VALUES (3)');
+    s.query('DROP DATABASE a');
+    // as a kill: no page is written back, no checkpoint taken
+    db.abandon();
+
+    const again = Database.open(path);
+    open.push(again);
+    const s2 = again.session();
+    expect(rows(s2, 'SHOW DATABASES')).toEqual([['b'], ['information_schema'], ['mysql'], ['test']]);
+    expect(rows(s2, 'SELECT * FROM b.t')).toEqual([[3]]);
+    expect(errno(() => s2.query('SELECT * FROM a.t'))).toBe(1146);
+    expect(
+      again
+        .tables()
+        .map((t) => t.name)
+        .filter((n) => !n.startsWith('#')),
+    ).toEqual(['b/t']);
+    again.close();
+  });
+
   it('a file from before databases opens with its tables in test', () => {
     // a file of the earlier format: tables under bare names, no database list in the dictionary
     // (what the engine wrote when a file held `test` alone); its layout is unchanged, so a file
