@@ -38,25 +38,34 @@ function packets(b: Buffer): Buffer[] {
   return out;
 }
 
+/** Whether `b` holds whole packets only. */
+function whole(b: Buffer): boolean {
+  return packets(b).reduce((n, p) => n + 4 + p.length, 0) === b.length;
+}
+
 /**
  * A client without a library: logs in as root (no password, no database), sends the commands
- * (payloads), and resolves with the packets that answered them once `answers` have arrived.
+ * (payloads) in one write, and resolves with the packets that answered them once `answered` says
+ * they are all there.
  */
-function rawCommands(port: number, commands: Buffer[], answers: (p: Buffer[]) => boolean): Promise<Buffer[]> {
+function rawCommands(
+  port: number,
+  commands: Buffer[],
+  answered: (p: Buffer[]) => boolean,
+): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const sock = netConnect(port, '127.0.0.1');
     let got = Buffer.alloc(0);
-    let loggedIn = false;
+    let phase: 'greeting' | 'login' | 'commands' = 'greeting';
     const timer = setTimeout(() => {
       sock.destroy();
-      reject(new Error(`no full answer: ${got.toString('hex')}`));
+      reject(new Error(`no full answer in ${phase}: ${got.toString('hex')}`));
     }, 10_000);
+    sock.on('error', reject);
     sock.on('data', (d) => {
       got = Buffer.concat([got, d]);
-      const p = packets(got);
-      if (!loggedIn && p.length === 1 && p[0]!.length + 4 === got.length) {
-        got = Buffer.alloc(0);
-        loggedIn = true;
+      if (got.length < 4 || !whole(got)) return;
+      if (phase === 'greeting') {
         // HandshakeResponse41 (PROTOCOL_41 | SECURE_CONNECTION | PLUGIN_AUTH), root, empty auth
         const body = Buffer.concat([
           Buffer.from([0x00, 0x82, 0x08, 0x00, 0, 0, 0, 1, 45]),
@@ -65,25 +74,20 @@ function rawCommands(port: number, commands: Buffer[], answers: (p: Buffer[]) =>
         ]);
         const f = frame(body);
         f[3] = 1;
+        got = Buffer.alloc(0);
+        phase = 'login';
         sock.write(f);
-        return;
-      }
-      if (loggedIn && p.length >= 1 && got.length === p.reduce((n, x) => n + 4 + x.length, 0)) {
-        if (p.length === 1 && commands.length > 0 && p[0]![0] === 0x00 && got.length > 0 && !sent) {
-          got = Buffer.alloc(0);
-          sent = true;
-          sock.write(Buffer.concat(commands.map(frame)));
-          return;
-        }
-        if (sent && answers(p)) {
-          clearTimeout(timer);
-          sock.destroy();
-          resolve(p);
-        }
+      } else if (phase === 'login') {
+        expect(got[4]).toBe(0x00);
+        got = Buffer.alloc(0);
+        phase = 'commands';
+        sock.write(Buffer.concat(commands.map(frame)));
+      } else if (answered(packets(got))) {
+        clearTimeout(timer);
+        sock.destroy();
+        resolve(packets(got));
       }
     });
-    let sent = false;
-    sock.on('error', reject);
   });
 }
 
