@@ -89,6 +89,3 @@ export const CHARSET_BINARY = 63;
 
 /** The version string the greeting carries (and `@@version` answers). */
 export const SERVER_VERSION = '8.0.36-enginekit';
-
-/** The one database a server's file holds (the name the engine's `DATABASE()` answers). */
-export const DATABASE_NAME = 'test';

@@ -25,8 +25,9 @@ export interface SessionHost {
    * A session for an authenticated connection. `kill`: what KILL CONNECTION of this id does
    * beyond closing the session (the connection closes its socket; it then calls `close`).
    * `account`: the account it logged in as, whose privileges every statement is checked against.
+   * `database`: the database the handshake named (checked to exist), the session's current one.
    */
-  open(connectionId: number, kill?: () => void, account?: Account): SessionHandle;
+  open(connectionId: number, kill?: () => void, account?: Account, database?: string): SessionHandle;
   /** Connections open now (Threads_connected). */
   readonly connected: number;
   /** The most connections open at once (Max_used_connections). */
@@ -56,8 +57,9 @@ export class LocalSessionHost implements SessionHost {
     return this.#maxUsed;
   }
 
-  open(connectionId: number, kill?: () => void, account?: Account): SessionHandle {
+  open(connectionId: number, kill?: () => void, account?: Account, database?: string): SessionHandle {
     const session = new Session(this.db, { connectionId });
+    if (database !== undefined) session.database = database;
     // on this thread the dictionary is the server's: grants are read live
     session.account = account === undefined ? undefined : { user: account.user, host: account.host };
     // a server session waits for locks (its reply is a Promise) instead of failing at once

@@ -189,13 +189,18 @@ export class WorkerSessionHost implements SessionHost {
     if (!s.exited) s.worker.postMessage(m, transfer);
   }
 
-  open(connectionId: number, _kill?: () => void, account?: Account): SessionHandle {
+  open(connectionId: number, _kill?: () => void, account?: Account, database?: string): SessionHandle {
     let s = this.#slots[0]!;
     for (const x of this.#slots) if (!x.exited && (s.exited || x.conns < s.conns)) s = x;
     s.conns++;
     this.#conns.set(connectionId, s);
     this.#maxUsed = Math.max(this.#maxUsed, this.#conns.size);
-    this.#post(s, { t: 'open', conn: connectionId, ...(account === undefined ? {} : { account }) });
+    this.#post(s, {
+      t: 'open',
+      conn: connectionId,
+      ...(account === undefined ? {} : { account }),
+      ...(database === undefined ? {} : { database }),
+    });
     return {
       handle: (payload) =>
         new Promise<Reply>((resolve, reject) => {

@@ -14,6 +14,8 @@ export interface ProcessEntry {
   state: string;
   /** The statement running or waiting, else null. */
   info: string | null;
+  /** The connection's current database (the process list's `db`), null when none is chosen. */
+  readonly db: () => string | null;
   /** KILL CONNECTION (query = false) or KILL QUERY (query = true). */
   kill(query: boolean): void;
 }
