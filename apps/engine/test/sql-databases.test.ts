@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeDatabase } from '../src/commands/info.js';
 import { Database, type Session } from '../src/index.js';
 import { differences, engineAnswer, recordedAnswer } from './helpers/mariadb-compare.js';
 import { recordedSuite } from './helpers/mariadb-recorded.js';
@@ -218,6 +219,11 @@ describe('databases in the file', () => {
     expect(rows(s, 'SELECT * FROM `a/t`')).toEqual([[9]]);
     expect(rows(s, 'SELECT COUNT(*) FROM a.t')).toEqual([[2]]);
     expect(rows(s, 'SHOW TABLES')).toEqual([['a/t'], ['t']]);
+    // enginekit info names them as a reader types them
+    const listed = describeDatabase(db, true)
+      .map((r) => r.table)
+      .filter((n) => !n.startsWith('#'));
+    expect([...new Set(listed)].sort()).toEqual(['a.t', 'a/t', 't']);
   });
 
   it('names the table’s own database in lock waits and the process list', async () => {

@@ -6,6 +6,7 @@ import { probeHeader } from '../storage/header.js';
 import { readRedoReadOnly } from '../storage/read-only.js';
 import { resolveDatabasePath } from '../storage/real-path.js';
 import { type FileVerification, verifyDatabaseFile } from '../storage/verify.js';
+import { dottedName, schemaOf, tableOf } from '../storage/schema-name.js';
 import { isDataError, TargetError } from './internal/failure.js';
 import { writeOut } from './internal/output.js';
 import { INFO } from './usage.js';
@@ -38,7 +39,8 @@ export function describeDatabase(db: Database, exact = false): IndexInfo[] {
       const height = stored?.get('height');
       const entries = stored?.get('n_rows');
       const base = {
-        table: t.name,
+        // a table of another database than `test` as db.t, not by its stored name db/t
+        table: schemaOf(t.name) === 'test' ? tableOf(t.name) : dottedName(t.name),
         rows: t.rows,
         index: ix.name,
         columns: ix.columns.map((c) => t.columns[c]!.name),
@@ -52,7 +54,7 @@ export function describeDatabase(db: Database, exact = false): IndexInfo[] {
         s = ix.tree.checkValid();
       } catch (e) {
         throw new TargetError(
-          `index ${t.name}.${ix.name} (root page ${ix.tree.rootPage}) fails its check: ${e instanceof Error ? e.message : String(e)}`,
+          `index ${dottedName(t.name)}.${ix.name} (root page ${ix.tree.rootPage}) fails its check: ${e instanceof Error ? e.message : String(e)}`,
         );
       }
       out.push({ ...base, pages: s.totalPages, bytes: s.sizeBytes, height: s.height, entries: s.records });
