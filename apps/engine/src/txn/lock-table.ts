@@ -60,7 +60,6 @@ import {
 import {
   addLock,
   cancelWait,
-  grantWaiting,
   inheritFromNext,
   inheritToGap,
   type QueueLayout,
@@ -245,7 +244,7 @@ export class LockTable {
 
   /** A new, empty lock table in a fresh growable SharedArrayBuffer. */
   static create(options: LockTableOptions = {}): LockTable {
-    const capacity = options.capacity ?? 65536;
+    const capacity = options.capacity ?? Math.min(65536, options.maxCapacity ?? 65536);
     const trx = options.transactions ?? 1024;
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > 1 << 26)
       throw new RangeError(`capacity must be an integer in 1..67108864, got ${capacity}`);
@@ -419,12 +418,14 @@ export class LockTable {
 
   /**
    * The entry `gone` of index `indexId` was removed for good: its locks become gap locks on
-   * `heir` (the next entry, null: the supremum) and leave `gone` (`lock_update_delete`).
+   * `heir` (the next entry, null: the supremum; asked only when a lock may be there) and leave
+   * `gone` (`lock_update_delete`).
    */
-  inheritToGap(tableId: number, indexId: number, gone: Uint8Array, heir: Uint8Array | null): void {
+  inheritToGap(tableId: number, indexId: number, gone: Uint8Array, heir: () => Uint8Array | null): void {
     const g = this.#name(tableId, indexId, gone, 0, gone.length);
     if (!this.#anyOn(g)) return;
-    const h = this.#name(tableId, indexId, heir, 0, heir === null ? 0 : heir.length);
+    const next = heir();
+    const h = this.#name(tableId, indexId, next, 0, next === null ? 0 : next.length);
     this.#enter();
     try {
       inheritToGap(this.#l, g, h);
@@ -688,7 +689,7 @@ export class LockTable {
         }
         return out;
       }
-      const first = trx < 0 ? 0 : trx;
+      const first = Math.max(0, trx);
       const last = trx < 0 ? this.#trxSlots - 1 : trx;
       for (let t = first; t <= last; t++) {
         const tb = this.#trxBase + t * TRX_SLOTS;

@@ -74,8 +74,7 @@ function grow(l: QueueLayout): void {
   const a = l.a;
   const cap = a[H_CAPACITY]!;
   const max = a[H_MAX_CAPACITY]!;
-  if (cap >= max)
-    throw new LockTableFullError('The total number of locks exceeds the lock table size');
+  if (cap >= max) throw new LockTableFullError('The total number of locks exceeds the lock table size');
   const next = Math.min(max, cap * 2);
   growBuffer(l.buffer, tableBytes(l.lockBase, next));
   for (let i = cap; i < next; i++) a[l.lockBase + i * LOCK_SLOTS + L_NEXT] = i + 1 < next ? i + 1 : -1;
@@ -226,7 +225,11 @@ function addGap(l: QueueLayout, trx: number, heir: RecordName, x: boolean): void
   const a = l.a;
   const want = F_GAP | (x ? F_X : 0);
   const sup = heir.len === SUPREMUM_LEN;
-  for (let r = a[l.bucketBase + (heir.h1 & l.bucketMask)]!; r !== -1; r = a[l.lockBase + r * LOCK_SLOTS + L_NEXT]!) {
+  for (
+    let r = a[l.bucketBase + (heir.h1 & l.bucketMask)]!;
+    r !== -1;
+    r = a[l.lockBase + r * LOCK_SLOTS + L_NEXT]!
+  ) {
     const p = l.lockBase + r * LOCK_SLOTS;
     if (a[p + L_TRX] === trx && named(l, p, heir) && recCovers(a[p + L_FLAGS]!, want, sup)) return;
   }
@@ -243,7 +246,11 @@ export function inheritFromNext(l: QueueLayout, entry: RecordName, next: RecordN
   const a = l.a;
   const sup = next.len === SUPREMUM_LEN;
   const heirs: { trx: number; x: boolean }[] = [];
-  for (let r = a[l.bucketBase + (next.h1 & l.bucketMask)]!; r !== -1; r = a[l.lockBase + r * LOCK_SLOTS + L_NEXT]!) {
+  for (
+    let r = a[l.bucketBase + (next.h1 & l.bucketMask)]!;
+    r !== -1;
+    r = a[l.lockBase + r * LOCK_SLOTS + L_NEXT]!
+  ) {
     const p = l.lockBase + r * LOCK_SLOTS;
     if (!named(l, p, next)) continue;
     const f = a[p + L_FLAGS]!;
