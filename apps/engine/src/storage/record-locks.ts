@@ -8,9 +8,11 @@ import { lockMoves, REC_GAP, REC_NOT_GAP, REC_ORDINARY, type TrxHooks } from './
  * not take):
  * - every entry the read reaches in its range: a next-key lock (LOCK_ORDINARY), delete-marked
  *   entries included;
- * - a unique search (the full key of a unique index) that finds its entry not delete-marked:
- *   LOCK_REC_NOT_GAP only; on the clustered index a delete-marked match ends the search after
- *   its next-key lock;
+ * - a unique search of the clustered index (the full primary key) that finds its record not
+ *   delete-marked: LOCK_REC_NOT_GAP only; a delete-marked match ends the search after its
+ *   next-key lock. A unique secondary index found by its full key keeps the next-key lock on
+ *   the entry and looks no further (MariaDB 10.11 does so: an insert into the gap before that
+ *   entry waits, one after it does not; test/data/gap-locks-mariadb.json);
  * - a range that starts at a full primary key (>=) and finds exactly that record first: the
  *   record only (LOCK_REC_NOT_GAP), no phantom can go before it;
  * - the first entry past the range: LOCK_GAP when the search is an equality (the entry does not
@@ -54,7 +56,7 @@ export class RangeLocks {
     if (this.#done) return;
     const deleted = isDeleteMarked(b, ko);
     let type: typeof REC_ORDINARY | typeof REC_NOT_GAP = REC_ORDINARY;
-    if (this.#unique && !deleted) type = REC_NOT_GAP;
+    if (this.#unique && !deleted && this.#ix.primary) type = REC_NOT_GAP;
     else if (this.#first && this.#geKey !== null && sameBytes(b, ko, kl, this.#geKey)) type = REC_NOT_GAP;
     this.#first = false;
     this.#h.read(this.#table, this.#ix, b, ko, kl, type);
@@ -65,7 +67,7 @@ export class RangeLocks {
   past(b: Uint8Array, ko: number, kl: number): void {
     if (this.#done) return;
     this.#done = true;
-    this.#h.read(this.#table, this.#ix, b, ko, kl, this.#equality ? REC_GAP : REC_ORDINARY);
+    this.#h.read(this.#table, this.#ix, b, ko, kl, this.#equality ? REC_GAP : REC_ORDINARY, true);
   }
 
   /** The read ran off the end of the index. */

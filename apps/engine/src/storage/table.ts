@@ -1700,15 +1700,18 @@ export class Table {
     this.#stats.counts[H_READ_KEY]!++;
     let clash = false;
     let stopped = false;
+    let first = true;
     const h = trxHooks.current;
-    // row_ins_scan_sec_index_for_duplicate: every entry with the key and the first one after it
-    // (or the supremum) S-locked next-key; a delete-marked entry is no duplicate
+    // row_ins_scan_sec_index_for_duplicate, which runs only when an entry has the key: every
+    // entry with the key and the first one after it (or the supremum) S-locked next-key; a
+    // delete-marked entry is no duplicate
     ix.tree.forEachRangeRaw(prefix, null, (b, ko, kl) => {
       if (!startsWith(b, ko, kl, prefix)) {
-        if (h !== null) h.duplicate(this, ix, b, ko, kl, REC_ORDINARY);
+        if (h !== null && !first) h.duplicate(this, ix, b, ko, kl, REC_ORDINARY);
         stopped = true;
         return false;
       }
+      first = false;
       if (h !== null) h.duplicate(this, ix, b, ko, kl, REC_ORDINARY);
       const pk = this.#pkOfEntry(ix, b, ko, kl);
       if (self !== null && compareKeys(pk, self) === 0) return true;
@@ -1721,7 +1724,7 @@ export class Table {
       stopped = true;
       return false;
     });
-    if (!stopped && h !== null) h.duplicate(this, ix, null, 0, 0, REC_ORDINARY);
+    if (!stopped && !first && h !== null) h.duplicate(this, ix, null, 0, 0, REC_ORDINARY);
     if (clash) throw this.#dup(ix, row);
   }
 

@@ -26,9 +26,19 @@ export type RecType = typeof REC_ORDINARY | typeof REC_GAP | typeof REC_NOT_GAP;
 export interface TrxHooks {
   /**
    * A locking read reaches entry `key[off, off+len)` of index `ix` (null: the index's supremum,
-   * the end of the index): lock it with `type` before using it.
+   * the end of the index): lock it with `type` before using it. `past`: the entry is the first
+   * one past the read's range (READ COMMITTED keeps no lock on it: InnoDB unlocks a row that does
+   * not match).
    */
-  read(table: Table, ix: TableIndex, key: Uint8Array | null, off: number, len: number, type: RecType): void;
+  read(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    type: RecType,
+    past?: boolean,
+  ): void;
   /**
    * The duplicate check of an insert meets entry `key[off, off+len)` of unique index `ix` (null:
    * its supremum): a shared lock of `type` on it (`row_ins_set_shared_rec_lock`).

@@ -155,7 +155,15 @@ export class Transaction implements TrxHooks {
 
   // ------------------------------------------------------------------ TrxHooks
 
-  read(table: Table, ix: TableIndex, key: Uint8Array | null, off: number, len: number, type: RecType): void {
+  read(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    type: RecType,
+    past = false,
+  ): void {
     let mode = this.readMode;
     let t: number = type;
     if (table.id === this.exclusiveTable) mode = 'X';
@@ -169,8 +177,9 @@ export class Transaction implements TrxHooks {
       t = REC_NOT_GAP;
     }
     if (!this.#gaps()) {
-      // READ COMMITTED and below: record locks only (row_search_mvcc's set_also_gap_locks off)
-      if (key === null || t === REC_GAP) return;
+      // READ COMMITTED and below: record locks only (row_search_mvcc's set_also_gap_locks off),
+      // and none on the row past the range, which InnoDB unlocks as soon as it sees it
+      if (key === null || t === REC_GAP || past) return;
       t = REC_NOT_GAP;
     }
     this.#lock(table, ix, key, off, len, mode, t);

@@ -265,8 +265,9 @@ export function inheritFromNext(l: QueueLayout, entry: RecordName, next: RecordN
  * `lock_update_delete`: the entry `gone` left its index for good (purge, the rollback of an
  * insert). Its locks move to `heir` (the next entry, or the supremum) as gap locks of the same
  * mode (`lock_rec_inherit_to_gap`: never an insert intention, and not the X locks of a READ
- * COMMITTED transaction, which holds no gaps), and go from `gone`; a request waiting on `gone`
- * is woken as granted, so its statement runs again and meets the index as it is now.
+ * COMMITTED transaction, which holds no gaps), waiting requests included, and go from `gone`;
+ * a request waiting on `gone` is woken as granted, so its statement runs again and meets the
+ * index as it is now (holding the gap lock it inherited).
  */
 export function inheritToGap(l: QueueLayout, gone: RecordName, heir: RecordName): void {
   const a = l.a;
@@ -279,7 +280,7 @@ export function inheritToGap(l: QueueLayout, gone: RecordName, heir: RecordName)
     drop.push(r);
     const f = a[p + L_FLAGS]!;
     const trx = a[p + L_TRX]!;
-    if ((f & F_WAITING) !== 0) continue;
+    // a waiting request is inherited too, granted (InnoDB walks every lock on the record)
     if ((f & F_INSERT_INTENTION) !== 0) continue;
     const rc = a[l.trxBase + trx * TRX_SLOTS + T_READ_COMMITTED] === 1;
     if (rc && (f & F_X) !== 0) continue;
