@@ -1,6 +1,7 @@
 import { isDeleteMarked } from '@enginekit/btree-sampler';
 import type { Table, TableIndex } from './table.js';
 import { lockMoves, REC_GAP, REC_NOT_GAP, REC_ORDINARY, type TrxHooks } from './trx-hooks.js';
+import { recordTrxId } from './undo-format.js';
 
 /**
  * The record locks of one locking read of an index range, chosen as InnoDB's `row_search_mvcc`
@@ -51,23 +52,28 @@ export class RangeLocks {
     this.#geKey = geKey !== null && ix.primary ? geKey : null;
   }
 
-  /** An entry in the range, before it is used (and before any pushed condition looks at it). */
-  entry(b: Uint8Array, ko: number, kl: number): void {
+  /**
+   * An entry in the range, before it is used (and before any pushed condition looks at it);
+   * `vo`: where a clustered record's value starts (its DB_TRX_ID names an implicit lock).
+   */
+  entry(b: Uint8Array, ko: number, kl: number, vo: number): void {
     if (this.#done) return;
     const deleted = isDeleteMarked(b, ko);
     let type: typeof REC_ORDINARY | typeof REC_NOT_GAP = REC_ORDINARY;
     if (this.#unique && !deleted && this.#ix.primary) type = REC_NOT_GAP;
     else if (this.#first && this.#geKey !== null && sameBytes(b, ko, kl, this.#geKey)) type = REC_NOT_GAP;
     this.#first = false;
-    this.#h.read(this.#table, this.#ix, b, ko, kl, type);
+    const owner = this.#ix.primary ? recordTrxId(b, vo) : 0;
+    this.#h.read(this.#table, this.#ix, b, ko, kl, type, false, owner);
     if (this.#unique && this.#ix.primary) this.#done = true;
   }
 
-  /** The first entry past the range. */
-  past(b: Uint8Array, ko: number, kl: number): void {
+  /** The first entry past the range (`vo` as in {@link entry}). */
+  past(b: Uint8Array, ko: number, kl: number, vo: number): void {
     if (this.#done) return;
     this.#done = true;
-    this.#h.read(this.#table, this.#ix, b, ko, kl, this.#equality ? REC_GAP : REC_ORDINARY, true);
+    const owner = this.#ix.primary ? recordTrxId(b, vo) : 0;
+    this.#h.read(this.#table, this.#ix, b, ko, kl, this.#equality ? REC_GAP : REC_ORDINARY, true, owner);
   }
 
   /** The read ran off the end of the index. */
@@ -143,4 +149,10 @@ export function entryRemoved(table: Table, ix: TableIndex, key: Uint8Array): voi
   const m = table.mvcc === null ? undefined : lockMoves.get(table.mvcc.trxSys);
   if (m === undefined) return;
   m.inheritToGap(table.id, ix.id, key, () => placeOf(ix, key).next);
+}
+
+/** The DB_TRX_ID of the clustered record with key `pk` (0: none), whose writer may hold it implicitly. */
+export function ownerOf(table: Table, pk: Uint8Array): number {
+  const r = table.primary.tree.getRecord(pk);
+  return r === undefined ? 0 : recordTrxId(r.value, 0);
 }

@@ -29,7 +29,7 @@ import { doubleKeyBytes, keyIsValue, keySpec, RowKeyEncoder } from './row-key.js
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
 import type { ReadView } from './read-view.js';
-import { entryRemoved, inheritGaps, intendInserts, RangeLocks, sameBytes } from './record-locks.js';
+import { entryRemoved, inheritGaps, intendInserts, ownerOf, RangeLocks, sameBytes } from './record-locks.js';
 import { REC_NOT_GAP, REC_ORDINARY, trxHooks } from './trx-hooks.js';
 import type { TrxSys } from './trx-sys.js';
 import type { FieldValue, StoredColumn } from './types.js';
@@ -282,19 +282,20 @@ export class Table {
     if (old !== undefined) {
       // the possible duplicate is S-locked, record only (row_ins_duplicate_error_in_clust): its
       // writer may still roll back
-      if (h !== null) h.duplicate(this, this.primary, pk, 0, pk.length, REC_NOT_GAP);
+      if (h !== null)
+        h.duplicate(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, recordTrxId(old.value, 0));
       if (!old.deleted) throw this.#dup(this.primary, row);
     }
     for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, null);
     const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
     let added: ReturnType<typeof intendInserts> = [];
     if (h !== null) {
-      // insert intentions on each new entry's successor, then the new record's X lock (the
-      // explicit form of InnoDB's implicit lock of an inserted record)
+      // insert intentions on each new entry's successor; a new record is then locked
+      // implicitly by its DB_TRX_ID, a delete-marked one taken over explicitly
       const targets: Array<[TableIndex, Uint8Array]> = old === undefined ? [[this.primary, pk]] : [];
       for (const [i, ix] of this.secondary.entries()) targets.push([ix, entries[i]!]);
       added = intendInserts(h, this, targets);
-      h.write(this, pk);
+      if (old !== undefined) h.write(this, pk, recordTrxId(old.value, 0));
     }
     const undo = h === null || this.#mvcc === null ? null : h.undo();
     if (undo === null && old !== undefined) this.#removeNow(pk, old.value);
@@ -389,9 +390,9 @@ export class Table {
   deleteKey(pk: Uint8Array): boolean {
     const key = pk.slice();
     const h = trxHooks.current;
-    if (h !== null) h.write(this, key);
     this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.getRecord(key);
+    if (h !== null && old !== undefined) h.write(this, key, recordTrxId(old.value, 0));
     if (old === undefined || old.deleted) return false;
     const row = this.#old;
     this.codec.decode(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES, row);
@@ -448,9 +449,9 @@ export class Table {
   updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
     const oldPk = pk.slice();
     const h = trxHooks.current;
-    if (h !== null) h.write(this, oldPk);
     this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.getRecord(oldPk);
+    if (h !== null && old !== undefined) h.write(this, oldPk, recordTrxId(old.value, 0));
     if (old === undefined || old.deleted) return false;
     const oldRow = this.#old;
     this.codec.decode(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES, oldRow);
@@ -462,7 +463,8 @@ export class Table {
     if (compareKeys(oldPk, newPk) !== 0) {
       const clash = this.primary.tree.getRecord(newPk);
       if (clash !== undefined) {
-        if (h !== null) h.duplicate(this, this.primary, newPk, 0, newPk.length, REC_NOT_GAP);
+        const owner = recordTrxId(clash.value, 0);
+        if (h !== null) h.duplicate(this, this.primary, newPk, 0, newPk.length, REC_NOT_GAP, owner);
         if (!clash.deleted) throw this.#dup(this.primary, row);
       }
       for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, oldPk);
@@ -472,7 +474,7 @@ export class Table {
         const targets: Array<[TableIndex, Uint8Array]> = clash === undefined ? [[this.primary, newPk]] : [];
         for (const ix of this.secondary) targets.push([ix, ix.encoder.encode(row).slice()]);
         added = intendInserts(h, this, targets);
-        h.write(this, newPk);
+        if (clash !== undefined) h.write(this, newPk, recordTrxId(clash.value, 0));
       }
       // the new row's values survive the delete below (it reuses the old-row buffer only)
       const keep = row === this.#row ? this.#copyRow(row) : row;
@@ -860,8 +862,8 @@ export class Table {
       reached = true;
       const match = sameBytes(b, ko, kl, pk);
       if (locks !== null) {
-        if (match) locks.entry(b, ko, kl);
-        else locks.past(b, ko, kl);
+        if (match) locks.entry(b, ko, kl, vo);
+        else locks.past(b, ko, kl, vo);
       }
       if (match && this.#see(b, ko, vo, vl, view)) {
         const row = this.newRow();
@@ -894,7 +896,7 @@ export class Table {
     let stopped = false;
     let n = 0;
     this.primary.tree.forEachRangeRaw(null, null, (b, ko, kl, vo, vl) => {
-      locks?.entry(b, ko, kl);
+      locks?.entry(b, ko, kl, vo);
       if (!this.#see(b, ko, vo, vl, view)) return true;
       counts[H_READ_RND_NEXT]!++;
       counts[H_ROWS_READ]!++;
@@ -1115,7 +1117,7 @@ export class Table {
         pk = k;
         found = false;
         // the row behind a locked secondary entry: the record only (row_search_mvcc)
-        if (h !== null) h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP);
+        if (h !== null) h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
         clustered.forEachRangeRaw(pk, null, fetch);
         if (!found) continue;
         counts[H_READ_RND]!++;
@@ -1143,11 +1145,11 @@ export class Table {
           const c = comparePrefix(b, ko, kl, hiKey);
           if (c > 0 || (c === 0 && !hiInclusive)) {
             ended = true;
-            locks?.past(b, ko, kl);
+            locks?.past(b, ko, kl, 0);
             return false;
           }
         }
-        locks?.entry(b, ko, kl);
+        locks?.entry(b, ko, kl, 0);
         if (isDeleteMarked(b, ko)) return true;
         const k = this.#pkOfEntry(ix, b, ko, kl).slice();
         if (bytes + k.length + 8 > bufferBytes && keys.length > 0) {
@@ -1191,10 +1193,10 @@ export class Table {
       if (!startsWith(b, ko, kl, lo)) {
         if (n > 0) counts[H_READ_NEXT]!++;
         ended = true;
-        locks?.past(b, ko, kl);
+        locks?.past(b, ko, kl, vo);
         return false;
       }
-      locks?.entry(b, ko, kl);
+      locks?.entry(b, ko, kl, vo);
       if (ix.primary ? !this.#see(b, ko, vo, vl, view) : !this.#secondarySees(ix, b, ko, kl, view, null))
         return true;
       if (n > 0) counts[H_READ_NEXT]!++;
@@ -1217,7 +1219,8 @@ export class Table {
     const h = trxHooks.current;
     const view = this.#view();
     // the row of an entry a locking read locked: the record only
-    if (h !== null && view === null) h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP);
+    if (h !== null && view === null)
+      h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
     const counts = this.#stats.counts;
     const depth = this.#depth++;
     const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
@@ -1293,10 +1296,10 @@ export class Table {
       if (!r) {
         if (n > 0) counts[H_READ_NEXT]!++;
         ended = true;
-        locks?.past(b, ko, kl);
+        locks?.past(b, ko, kl, vo);
         return false;
       }
-      locks?.entry(b, ko, kl);
+      locks?.entry(b, ko, kl, vo);
       const v = read(b, ko, kl, vo, vl);
       if (v === VISIT_SKIP) return true;
       if (n > 0) counts[H_READ_NEXT]!++;
@@ -1436,7 +1439,7 @@ export class Table {
         // the entry itself is locked by the walker; its row: the record only
         if (isDeleteMarked(b, ko)) return VISIT_SKIP;
         const pk = this.#pkOfEntry(ix, b, ko, kl);
-        h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP);
+        h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
       }
       if (!this.#secondarySees(ix, b, ko, kl, view, indexOnly ? null : row)) return VISIT_SKIP;
       counts[H_ROWS_READ]!++;
@@ -1534,12 +1537,12 @@ export class Table {
           const c = comparePrefix(b, ko, kl, hi);
           if (c > 0 || (c === 0 && !r.hiInclusive)) {
             ended = true;
-            locks?.past(b, ko, kl);
+            locks?.past(b, ko, kl, vo);
             return false;
           }
         }
         // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
-        locks?.entry(b, ko, kl);
+        locks?.entry(b, ko, kl, vo);
         if (check !== null && !check(b, ko, kl)) return true;
         const v = visit(b, ko, kl, vo, vl);
         if (v === VISIT_SKIP) return true;
@@ -1718,7 +1721,7 @@ export class Table {
       // the entry may be another transaction's uncommitted insert or delete, whose lock is on
       // its record (InnoDB's implicit lock): wait for that writer (it may roll back) before
       // judging
-      if (h !== null) h.duplicate(this, this.primary, pk, 0, pk.length, REC_NOT_GAP);
+      if (h !== null) h.duplicate(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, ownerOf(this, pk));
       if (isDeleteMarked(b, ko)) return true;
       clash = true;
       stopped = true;

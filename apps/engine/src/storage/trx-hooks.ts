@@ -28,7 +28,8 @@ export interface TrxHooks {
    * A locking read reaches entry `key[off, off+len)` of index `ix` (null: the index's supremum,
    * the end of the index): lock it with `type` before using it. `past`: the entry is the first
    * one past the read's range (READ COMMITTED keeps no lock on it: InnoDB unlocks a row that does
-   * not match).
+   * not match). `owner`: the DB_TRX_ID of the clustered record being locked (0: not known, or
+   * not a clustered record), whose writer, while active, holds the record implicitly.
    */
   read(
     table: Table,
@@ -38,10 +39,12 @@ export interface TrxHooks {
     len: number,
     type: RecType,
     past?: boolean,
+    owner?: number,
   ): void;
   /**
    * The duplicate check of an insert meets entry `key[off, off+len)` of unique index `ix` (null:
-   * its supremum): a shared lock of `type` on it (`row_ins_set_shared_rec_lock`).
+   * its supremum): a shared lock of `type` on it (`row_ins_set_shared_rec_lock`); `owner` as in
+   * {@link read}.
    */
   duplicate(
     table: Table,
@@ -50,14 +53,19 @@ export interface TrxHooks {
     off: number,
     len: number,
     type: RecType,
+    owner?: number,
   ): void;
   /**
    * A new entry is about to go into `ix` just before `next` (null: the supremum): InnoDB's insert
    * intention, which waits while another transaction holds a gap or next-key lock on `next`.
    */
   insert(table: Table, ix: TableIndex, next: Uint8Array | null): void;
-  /** The row with clustered key `key` (which may not exist yet) is about to be written: X on the record. */
-  write(table: Table, key: Uint8Array): void;
+  /**
+   * The existing row with clustered key `key` is about to be changed: X on the record (`owner`
+   * as in {@link read}). A row an insert creates takes no lock: it is locked implicitly by its
+   * DB_TRX_ID while its transaction is active (InnoDB's implicit lock).
+   */
+  write(table: Table, key: Uint8Array, owner?: number): void;
   /**
    * Asked once at the start of each read of `table`: the read view of a consistent read, or null
    * for a read of the latest versions (a locking read, READ UNCOMMITTED, the target of a write).

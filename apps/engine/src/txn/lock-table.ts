@@ -18,6 +18,7 @@ import {
   H_REPORT_LEN,
   H_MAX_CAPACITY,
   H_GROWTHS,
+  H_TRX_HIGH,
   HEADER,
   TRX_SLOTS,
   T_STATE,
@@ -29,6 +30,8 @@ import {
   T_LOCKS,
   T_CONN,
   T_READ_COMMITTED,
+  T_UNDO_HI,
+  T_UNDO_LO,
   LOCK_SLOTS,
   L_NEXT,
   L_TRX_NEXT,
@@ -115,7 +118,8 @@ import { chooseVictim, findCycle } from './internal/wait-for-graph.js';
  * | 15 | reportLength | bytes of the latest deadlock report |
  * | 16 | maxCapacity | the bound on lock records |
  * | 17 | growths | times the record area grew |
- * | 20 … 20+T·9 | trx[T] | per transaction slot, 9 slots each (below) |
+ * | 18 | trxHigh | every transaction slot in use is below it |
+ * | 20 … 20+T·11 | trx[T] | per transaction slot, 11 slots each (below) |
  * | … +B | bucket[B] | first lock record of each hash bucket, -1 when empty |
  * | … +X | xCount[X] | X locks (granted or waiting) per `tableId & (X-1)`: readers of a table with none skip the lookup |
  * | … +2048 | report | the deadlock report's UTF-8 bytes (REPORT_BYTES) |
@@ -125,7 +129,9 @@ import { chooseVictim, findCycle } from './internal/wait-for-graph.js';
  * 2 granted, 3 chosen as deadlock victim, 4 wait cancelled: KILL QUERY), +2 the lock record it
  * waits for (-1), +3 its first lock record (-1), +4 weight (undo records, for the victim choice
  * as InnoDB's `trx_weight_ge` with the locks held), +5 transaction id, +6 lock records held,
- * +7 connection id, +8 1 at READ COMMITTED and below (its X locks leave no gap behind).
+ * +7 connection id, +8 1 at READ COMMITTED and below (its X locks leave no gap behind),
+ * +9/+10 its DB_TRX_ID (high and low 24 bits; 0 until it writes), which names the rows it
+ * inserted: their locks are implicit, made explicit by {@link LockTable.convertImplicit}.
  *
  * A lock record: +0 next in its bucket (-1; bucket order is arrival order: the queue),
  * +1 next and +9 previous of the same transaction (-1), +2 transaction slot, +3 flags (bit 0: X,
@@ -200,7 +206,6 @@ export class LockTable {
   readonly #bucketMask: number;
   readonly #trxSlots: number;
   readonly #l: QueueLayout;
-  #hint = 0;
 
   /** Attaches to a lock table made by {@link LockTable.create} (on this or another thread). */
   constructor(buffer: SharedArrayBuffer) {
@@ -293,13 +298,14 @@ export class LockTable {
     const a = this.#a;
     this.#enter();
     try {
-      // start after the slot handed out last: the next one is usually free
-      for (let i = 0; i < this.#trxSlots; i++) {
-        const t = (this.#hint + i) % this.#trxSlots;
+      // the lowest free slot: the slots in use stay below a small high-water mark
+      for (let t = 0; t < this.#trxSlots; t++) {
         const b = this.#trxBase + t * TRX_SLOTS;
         if (a[b + T_STATE] !== 0) continue;
-        this.#hint = t + 1;
+        if (t >= a[H_TRX_HIGH]!) a[H_TRX_HIGH] = t + 1;
         a[b + T_STATE] = 1;
+        a[b + T_UNDO_HI] = 0;
+        a[b + T_UNDO_LO] = 0;
         Atomics.store(a, b + T_WAIT, WAIT_NONE);
         a[b + T_WAITING_FOR] = -1;
         a[b + T_FIRST] = -1;
@@ -314,6 +320,72 @@ export class LockTable {
       this.#exit();
     }
     throw new LockTableFullError(`all ${this.#trxSlots} transaction slots are in use`);
+  }
+
+  /** Records the DB_TRX_ID slot `trx`'s transaction writes its rows with (its inserts' implicit locks). */
+  setUndoId(trx: number, id: number): void {
+    const b = this.#trxBase + trx * TRX_SLOTS;
+    this.#enter();
+    try {
+      this.#a[b + T_UNDO_HI] = Math.floor(id / 0x1000000);
+      this.#a[b + T_UNDO_LO] = id % 0x1000000;
+    } finally {
+      this.#exit();
+    }
+  }
+
+  /**
+   * InnoDB's `lock_rec_convert_impl_to_expl`: the record `key[off, off+len)` of index `indexId`
+   * carries DB_TRX_ID `owner`; while that transaction is active it holds the record X
+   * (record only) without a lock record. Before another transaction requests a lock there, the
+   * implicit lock becomes an explicit one of the owner's, so the request queues behind it.
+   */
+  convertImplicit(
+    owner: number,
+    tableId: number,
+    indexId: number,
+    key: Uint8Array,
+    off: number,
+    len: number,
+  ): void {
+    const a = this.#a;
+    const hi = Math.floor(owner / 0x1000000);
+    const lo = owner % 0x1000000;
+    const high = Atomics.load(a, H_TRX_HIGH);
+    let slot = -1;
+    for (let t = 0; t < high; t++) {
+      const b = this.#trxBase + t * TRX_SLOTS;
+      if (a[b + T_UNDO_LO] === lo && a[b + T_UNDO_HI] === hi && a[b + T_STATE] === 1) {
+        slot = t;
+        break;
+      }
+    }
+    if (slot < 0) return;
+    const k = this.#name(tableId, indexId, key, off, len);
+    const want = F_X | F_REC_NOT_GAP;
+    this.#enter();
+    try {
+      const b = this.#trxBase + slot * TRX_SLOTS;
+      // committed (or another transaction took the slot) since the scan: nothing to convert
+      if (a[b + T_STATE] !== 1 || a[b + T_UNDO_LO] !== lo || a[b + T_UNDO_HI] !== hi) return;
+      for (let r = a[this.#bucketBase + (k.h1 & this.#bucketMask)]!; r !== -1; ) {
+        const p = this.#lockBase + r * LOCK_SLOTS;
+        if (
+          a[p + L_TRX] === slot &&
+          a[p + L_H1] === k.h1 &&
+          a[p + L_H2] === k.h2 &&
+          a[p + L_TABLE] === k.table &&
+          a[p + L_INDEX] === k.index &&
+          a[p + L_LEN] === k.len &&
+          recCovers(a[p + L_FLAGS]!, want, false)
+        )
+          return;
+        r = a[p + L_NEXT]!;
+      }
+      addLock(this.#l, slot, k, want);
+    } finally {
+      this.#exit();
+    }
   }
 
   /** Transaction id of a slot (for SHOW ENGINE INNODB STATUS). */

@@ -106,6 +106,8 @@ export class Transaction implements TrxHooks {
     // a transaction that turns read-write after making its view sees its own changes
     this.trxUndo.onAssign = (id) => {
       if (this.#view !== null) this.#view.creator = id;
+      // the rows it inserts are locked by this id (implicit locks)
+      if (this.slot >= 0) this.locks.setUndoId(this.slot, id);
     };
   }
 
@@ -144,7 +146,10 @@ export class Transaction implements TrxHooks {
   }
 
   #slot(): number {
-    if (this.slot < 0) this.slot = this.locks.begin(this.connectionId, !this.#gaps());
+    if (this.slot < 0) {
+      this.slot = this.locks.begin(this.connectionId, !this.#gaps());
+      if (this.trxUndo.trxId !== 0) this.locks.setUndoId(this.slot, this.trxUndo.trxId);
+    }
     return this.slot;
   }
 
@@ -163,6 +168,7 @@ export class Transaction implements TrxHooks {
     len: number,
     type: RecType,
     past = false,
+    owner = 0,
   ): void {
     let mode = this.readMode;
     let t: number = type;
@@ -182,7 +188,7 @@ export class Transaction implements TrxHooks {
       if (key === null || t === REC_GAP || past) return;
       t = REC_NOT_GAP;
     }
-    this.#lock(table, ix, key, off, len, mode, t);
+    this.#lock(table, ix, key, off, len, mode, t, owner);
   }
 
   duplicate(
@@ -192,22 +198,22 @@ export class Transaction implements TrxHooks {
     off: number,
     len: number,
     type: RecType,
+    owner = 0,
   ): void {
     let t: number = type;
     if (!this.#gaps()) {
       if (key === null || t === REC_GAP) return;
       t = REC_NOT_GAP;
     }
-    this.#lock(table, ix, key, off, len, 'S', t);
+    this.#lock(table, ix, key, off, len, 'S', t, owner);
   }
 
   insert(table: Table, ix: TableIndex, next: Uint8Array | null): void {
     this.#lock(table, ix, next, 0, next === null ? 0 : next.length, 'X', LOCK_INSERT_INTENTION);
   }
 
-  write(table: Table, key: Uint8Array): void {
-    this.#lock(table, table.primary, key, 0, key.length, 'X', REC_NOT_GAP);
-    if (this.slot >= 0) this.locks.setWeight(this.slot, this.trxUndo.undoNo + 1);
+  write(table: Table, key: Uint8Array, owner = 0): void {
+    this.#lock(table, table.primary, key, 0, key.length, 'X', REC_NOT_GAP, owner);
   }
 
   view(table: Table): ReadView | null {
@@ -219,6 +225,8 @@ export class Transaction implements TrxHooks {
   }
 
   undo(): TrxUndo {
+    // the weight a deadlock's victim choice compares: undo records (this write's included)
+    if (this.slot >= 0) this.locks.setWeight(this.slot, this.trxUndo.undoNo + 1);
     return this.trxUndo;
   }
 
@@ -230,9 +238,14 @@ export class Transaction implements TrxHooks {
     len: number,
     mode: LockMode,
     type: number,
+    owner = 0,
   ): void {
     if (!this.#mdl.has(table.id)) this.lockTable(table, 'S');
-    const r = this.locks.lockRecord(this.#slot(), table.id, ix.id, key, off, len, mode, type);
+    const slot = this.#slot();
+    // another active transaction's insert: its implicit lock becomes explicit first
+    if (owner !== 0 && key !== null && owner !== this.trxUndo.trxId)
+      this.locks.convertImplicit(owner, table.id, ix.id, key, off, len);
+    const r = this.locks.lockRecord(slot, table.id, ix.id, key, off, len, mode, type);
     if (r === GRANTED) return;
     const rec = key === null ? 'supremum pseudo-record' : `key ${hex(key, off, len)}`;
     this.waitingFor = `RECORD LOCKS index ${ix.name} of table \`test\`.\`${table.name}\` trx id ${this.locks.trxId(this.slot)} ${recordLockText(mode, type, true)} ${rec}`;

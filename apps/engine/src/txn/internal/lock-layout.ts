@@ -15,9 +15,11 @@ export const H_NEXT_TRX = 14;
 export const H_REPORT_LEN = 15;
 export const H_MAX_CAPACITY = 16;
 export const H_GROWTHS = 17;
+/** Every transaction slot in use is below this (scans for an implicit lock's owner stop there). */
+export const H_TRX_HIGH = 18;
 export const HEADER = 20;
 
-export const TRX_SLOTS = 9;
+export const TRX_SLOTS = 11;
 export const T_STATE = 0;
 export const T_WAIT = 1;
 export const T_WAITING_FOR = 2;
@@ -28,6 +30,9 @@ export const T_LOCKS = 6;
 export const T_CONN = 7;
 /** 1 when the transaction runs at READ COMMITTED or READ UNCOMMITTED (no gap locks). */
 export const T_READ_COMMITTED = 8;
+/** The transaction's DB_TRX_ID (its undo id, 0 until it writes): high and low 24 bits. */
+export const T_UNDO_HI = 9;
+export const T_UNDO_LO = 10;
 
 export const LOCK_SLOTS = 10;
 export const L_NEXT = 0;
