@@ -178,7 +178,11 @@ export class Transaction implements TrxHooks {
       mode = 'S';
     } else if (mode === 'check') {
       // autocommit SELECT: nothing to hold; wait only for a writer's X lock, if the table has any
-      if (!this.locks.hasXLocks(table.id) || key === null || t === REC_GAP) return;
+      // (an uncommitted insert's implicit lock made explicit first)
+      if (key === null || t === REC_GAP) return;
+      if (owner !== 0 && owner !== this.trxUndo.trxId)
+        this.locks.convertImplicit(owner, table.id, ix.id, key, off, len);
+      if (!this.locks.hasXLocks(table.id)) return;
       mode = 'S';
       t = REC_NOT_GAP;
     }
