@@ -34,7 +34,6 @@ import {
   T_UNDO_LO,
   LOCK_SLOTS,
   L_NEXT,
-  L_TRX_NEXT,
   L_TRX,
   L_FLAGS,
   L_TABLE,
@@ -70,6 +69,7 @@ import {
   releaseAll,
   tableBytes,
 } from './internal/lock-queue.js';
+import { type LockInfo, listLocks } from './internal/lock-list.js';
 import { chooseVictim, findCycle } from './internal/wait-for-graph.js';
 
 /**
@@ -140,6 +140,7 @@ import { chooseVictim, findCycle } from './internal/wait-for-graph.js';
  * 1, +6 hash 2, +7 key length (-1: the supremum), +8 index id.
  */
 
+export type { LockInfo };
 export { LockTableFullError, WAIT_CANCELLED, WAIT_GRANTED, WAIT_NONE, WAIT_VICTIM, WAIT_WAITING };
 
 export type LockMode = 'S' | 'X';
@@ -175,22 +176,6 @@ export interface LockTableOptions {
   readonly maxCapacity?: number;
   /** Transaction slots: transactions open at once (default 1024). */
   readonly transactions?: number;
-}
-
-/** One lock as SHOW ENGINE INNODB STATUS and INNODB_LOCKS show it. */
-export interface LockInfo {
-  readonly trx: number;
-  readonly trxId: number;
-  readonly tableId: number;
-  readonly indexId: number;
-  readonly mode: LockMode;
-  /** LOCK_ORDINARY, LOCK_GAP, LOCK_REC_NOT_GAP or LOCK_INSERT_INTENTION. */
-  readonly type: RecLockType;
-  readonly waiting: boolean;
-  readonly supremum: boolean;
-  readonly metadata: boolean;
-  /** h1:h2 of the key, hexadecimal: which locks are on one record. */
-  readonly record: string;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -707,69 +692,9 @@ export class LockTable {
    * requests and the granted locks of others that make them wait.
    */
   lockInfos(trx: number, waitedFor = false): LockInfo[] {
-    const a = this.#a;
-    const out: LockInfo[] = [];
-    const info = (r: number): LockInfo => {
-      const p = this.#lockBase + r * LOCK_SLOTS;
-      const f = a[p + L_FLAGS]!;
-      const t = a[p + L_TRX]!;
-      const table = a[p + L_TABLE]!;
-      return {
-        trx: t,
-        trxId: a[this.#trxBase + t * TRX_SLOTS + T_ID]!,
-        tableId: table & ~MDL_BIT,
-        indexId: a[p + L_INDEX]!,
-        mode: (f & F_X) !== 0 ? 'X' : 'S',
-        type: f & F_TYPE,
-        waiting: (f & F_WAITING) !== 0,
-        supremum: a[p + L_LEN] === SUPREMUM_LEN,
-        metadata: (table & MDL_BIT) !== 0,
-        record: `${(a[p + L_H1]! >>> 0).toString(16)}:${(a[p + L_H2]! >>> 0).toString(16)}`,
-      };
-    };
     this.#enter();
     try {
-      if (waitedFor) {
-        const seen = new Set<number>();
-        for (let t = 0; t < this.#trxSlots; t++) {
-          const tb = this.#trxBase + t * TRX_SLOTS;
-          const w = a[tb + T_WAITING_FOR]!;
-          if (a[tb + T_STATE] !== 1 || w === -1) continue;
-          if (!seen.has(w)) out.push(info(w));
-          seen.add(w);
-          const wp = this.#lockBase + w * LOCK_SLOTS;
-          const sup = a[wp + L_LEN] === SUPREMUM_LEN;
-          for (let r = a[this.#bucketBase + (a[wp + L_H1]! & this.#bucketMask)]!; r !== -1; ) {
-            const p = this.#lockBase + r * LOCK_SLOTS;
-            if (
-              r !== w &&
-              !seen.has(r) &&
-              a[p + L_TRX] !== t &&
-              a[p + L_H1] === a[wp + L_H1] &&
-              a[p + L_H2] === a[wp + L_H2] &&
-              a[p + L_TABLE] === a[wp + L_TABLE] &&
-              a[p + L_INDEX] === a[wp + L_INDEX] &&
-              a[p + L_LEN] === a[wp + L_LEN] &&
-              (a[p + L_FLAGS]! & F_WAITING) === 0 &&
-              recHasToWait(a[wp + L_FLAGS]!, a[p + L_FLAGS]!, sup)
-            ) {
-              seen.add(r);
-              out.push(info(r));
-            }
-            r = a[p + L_NEXT]!;
-          }
-        }
-        return out;
-      }
-      const first = Math.max(0, trx);
-      const last = trx < 0 ? this.#trxSlots - 1 : trx;
-      for (let t = first; t <= last; t++) {
-        const tb = this.#trxBase + t * TRX_SLOTS;
-        if (a[tb + T_STATE] !== 1) continue;
-        for (let r = a[tb + T_FIRST]!; r !== -1; r = a[this.#lockBase + r * LOCK_SLOTS + L_TRX_NEXT]!)
-          out.push(info(r));
-      }
-      return out;
+      return listLocks(this.#l, trx, waitedFor);
     } finally {
       this.#exit();
     }
