@@ -7,7 +7,11 @@
 // read view was made at, overlaid with the session's own writes; each write's lock conflict
 // (1205, the API does not wait) and duplicate (1062). After every step every index agrees
 // with its table (delete-marked versions aside); at the end, with no view open, purge has
-// removed every delete-marked record and entry and emptied the history.
+// removed every delete-marked record and entry and emptied the history. Locks are InnoDB's:
+// record locks on rows that exist (X to write, S on a duplicate), next-key and gap locks under
+// REPEATABLE READ where a write by key finds no row or a delete-marked one; whether a
+// committed delete is purged yet, and so whether an insert intention meets another's gap lock,
+// the model cannot know: there it accepts either answer and follows the engine's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,6 +98,11 @@ interface ModelSession {
   readonly locks: Set<number>;
 }
 
+/** The isolation level a session's write runs at (an autocommit statement: the default). */
+function levelOf(m: ModelSession): Level {
+  return m.active ? m.level : 'REPEATABLE READ';
+}
+
 class Conflict extends Error {
   constructor(readonly errno: number) {
     super(`errno ${errno}`);
@@ -104,6 +113,14 @@ class Model {
   committed: Rows;
   readonly sessions: ModelSession[];
   readonly lockOwner = new Map<number, number>();
+  /** S record locks (duplicate checks) by row id. */
+  readonly shared = new Map<number, Set<number>>();
+  /** Sessions that may hold gap or next-key locks (REPEATABLE READ writes that found no live row). */
+  readonly gapHolders = new Set<number>();
+  /** Rows a committed delete left delete-marked: present until purge removes them. */
+  readonly ghosts = new Set<number>();
+  /** The engine's answer to the statement being modelled (it ran first). */
+  engineGot: number | undefined;
 
   constructor(rows: Rows) {
     this.committed = new Map(rows);
@@ -138,17 +155,87 @@ class Model {
     return this.committed.get(id);
   }
 
-  lock(i: number, id: number): void {
+  /** Whether row `id` certainly has a record in the clustered index (maybe delete-marked). */
+  physical(id: number): boolean {
+    return this.committed.has(id) || this.sessions.some((s) => s.own.has(id));
+  }
+
+  /** A wait the engine may or may not meet: when it did, the statement fails here. */
+  maybe(cond: boolean): void {
+    if (cond && this.engineGot === 1205) throw new Conflict(1205);
+  }
+
+  #others(i: number, id: number, shared: boolean): boolean {
     const o = this.lockOwner.get(id);
-    if (o !== undefined && o !== i) throw new Conflict(1205);
+    if (o !== undefined && o !== i) return true;
+    if (shared) return false;
+    for (const j of this.shared.get(id) ?? []) if (j !== i) return true;
+    return false;
+  }
+
+  /**
+   * An X record lock on row `id` (a row that exists, a delete-marked one purge may have removed,
+   * or with `created` the row the session is creating).
+   */
+  lock(i: number, id: number, created = false): void {
+    if (this.#others(i, id, false)) {
+      if (this.physical(id)) throw new Conflict(1205);
+      this.maybe(true);
+      return;
+    }
+    if (!created && !this.physical(id) && !this.ghosts.has(id)) return;
     this.lockOwner.set(id, i);
     this.sessions[i]!.locks.add(id);
   }
 
+  /** An S record lock on a possible duplicate. */
+  lockShared(i: number, id: number): void {
+    if (this.#others(i, id, true)) {
+      if (this.physical(id)) throw new Conflict(1205);
+      this.maybe(true);
+      return;
+    }
+    let set = this.shared.get(id);
+    if (set === undefined) this.shared.set(id, (set = new Set()));
+    set.add(i);
+  }
+
+  /**
+   * A write by key reaches row `id` (UPDATE/DELETE … WHERE id = k): X on the record; under
+   * REPEATABLE READ a next-key lock when the record is delete-marked, a gap lock when none is
+   * there.
+   */
+  writeLock(i: number, id: number): void {
+    const m = this.sessions[i]!;
+    const live =
+      this.committed.has(id) ||
+      this.sessions.some((s) => s.own.get(id) !== undefined && s.own.get(id) !== null);
+    const deleted = this.physical(id) && !live;
+    if (!live && levelOf(m) === 'REPEATABLE READ' && m.active) this.gapHolders.add(i);
+    if (live || deleted || this.ghosts.has(id)) this.lock(i, id);
+  }
+
+  /** A new row `id` goes in (insert or key change): its insert intention, then its X lock. */
+  insertLock(i: number, id: number): void {
+    if (this.ghosts.has(id) && !this.physical(id)) {
+      // over a delete-marked record (S on it first) or, once purged, into a gap
+      this.lockShared(i, id);
+    }
+    this.maybe([...this.gapHolders].some((j) => j !== i && this.sessions[j]!.active));
+    this.lock(i, id, true);
+  }
+
   end(i: number, commit: boolean): void {
     const m = this.sessions[i]!;
-    if (commit) for (const [k, v] of m.own) v === null ? this.committed.delete(k) : this.committed.set(k, v);
-    for (const k of m.locks) this.lockOwner.delete(k);
+    if (commit)
+      for (const [k, v] of m.own) {
+        if (v === null) {
+          if (this.committed.delete(k)) this.ghosts.add(k);
+        } else this.committed.set(k, v);
+      }
+    for (const k of m.locks) if (this.lockOwner.get(k) === i) this.lockOwner.delete(k);
+    for (const set of this.shared.values()) set.delete(i);
+    this.gapHolders.delete(i);
     m.locks.clear();
     m.own.clear();
     m.view = null;
@@ -178,26 +265,24 @@ class Model {
     switch (a.op) {
       case 'set':
       case 'bump': {
-        this.lock(i, a.id);
+        this.writeLock(i, a.id);
         const cur = this.latest(i, a.id);
         if (cur !== undefined) own.set(a.id, a.op === 'set' ? a.v : cur + 1);
         return;
       }
       case 'delete':
-        this.lock(i, a.id);
+        this.writeLock(i, a.id);
         if (this.latest(i, a.id) !== undefined) own.set(a.id, null);
         return;
       case 'insert':
-        this.lock(i, a.id);
-        if (this.latest(i, a.id) !== undefined) throw new Conflict(1062);
+        this.#newRow(i, a.id);
         own.set(a.id, a.v);
         return;
       case 'move': {
-        this.lock(i, a.id);
+        this.writeLock(i, a.id);
         const cur = this.latest(i, a.id);
         if (cur === undefined || a.to === a.id) return;
-        this.lock(i, a.to);
-        if (this.latest(i, a.to) !== undefined) throw new Conflict(1062);
+        this.#newRow(i, a.to);
         own.set(a.id, null);
         own.set(a.to, cur);
         return;
@@ -205,6 +290,18 @@ class Model {
       default:
         throw new RangeError(a.op);
     }
+  }
+
+  /** Row `id` is to be created by session `i`: a duplicate check on a record there, else an insert. */
+  #newRow(i: number, id: number): void {
+    if (this.physical(id)) {
+      // the possible duplicate is S-locked first (it may be another's uncommitted change)
+      this.lockShared(i, id);
+      if (this.latest(i, id) !== undefined) throw new Conflict(1062);
+      this.lock(i, id);
+      return;
+    }
+    this.insertLock(i, id);
   }
 }
 
@@ -382,19 +479,21 @@ function runActions(
         break;
       }
       default: {
-        let want: number | undefined;
-        try {
-          model.write(a.s, a);
-        } catch (e) {
-          if (!(e instanceof Conflict)) throw e;
-          want = e.errno;
-        }
+        // the engine first: where the model cannot know whether a wait happens, it follows it
         let got: number | undefined;
         try {
           s.query(sqlOf(a));
         } catch (e) {
           if (!(e instanceof SqlError)) throw e;
           got = e.errno;
+        }
+        let want: number | undefined;
+        model.engineGot = got;
+        try {
+          model.write(a.s, a);
+        } catch (e) {
+          if (!(e instanceof Conflict)) throw e;
+          want = e.errno;
         }
         expect(got, `${where}: ${sqlOf(a)}`).toBe(want);
       }

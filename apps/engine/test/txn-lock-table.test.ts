@@ -153,7 +153,7 @@ describe('lock table', () => {
   });
 
   it('reports a full table and refuses a buffer it did not make', () => {
-    const t = LockTable.create({ capacity: 2, transactions: 1 });
+    const t = LockTable.create({ capacity: 2, maxCapacity: 2, transactions: 1 });
     const a = t.begin(1);
     lock(t, a, 1, 'S');
     lock(t, a, 2, 'S');

@@ -1,4 +1,9 @@
+import { T_INT, T_STR } from '../exec/types.js';
+import { registerSystemTable } from '../plan/system-tables.js';
 import type { Database } from '../storage/database.js';
+import { quotedName } from '../storage/schema-name.js';
+import type { LockInfo } from '../txn/lock-table.js';
+import { lockModeColumn } from '../txn/lock-text.js';
 import { lockTableOf, processListOf } from '../txn/registry.js';
 import type { Transaction } from '../txn/transaction.js';
 import { registerInnodbStatusSection } from './innodb-status.js';
@@ -96,6 +101,65 @@ registerInnodbStatusSection({
         );
         out.push(t.waitingFor, '------------------');
       }
+    }
+    return out;
+  },
+});
+
+/** A lock's row of INFORMATION_SCHEMA.INNODB_LOCKS (MariaDB 10.x's columns). */
+function lockRow(db: Database, l: LockInfo): unknown[] {
+  const table = db.tableById(l.tableId);
+  const index =
+    table === undefined ? undefined : [table.primary, ...table.secondary].find((i) => i.id === l.indexId);
+  return [
+    // lock_id: trx id, then where the lock is (InnoDB: trx:space:page:heap)
+    `${l.trxId}:${l.tableId}:${l.indexId}:${l.supremum ? 'supremum' : l.record}`,
+    String(l.trxId),
+    l.metadata ? l.mode : lockModeColumn(l.mode, l.type),
+    l.metadata ? 'TABLE' : 'RECORD',
+    table === undefined ? `\`test\`.\`${l.tableId}\`` : quotedName(table.name),
+    l.metadata ? null : (index?.name ?? null),
+    null,
+    null,
+    null,
+    // the lock table keeps key hashes, not key values: only the supremum can be named
+    l.supremum ? 'supremum pseudo-record' : null,
+  ];
+}
+
+// the locks a transaction waits for and the locks that make it wait, as MariaDB 10.x lists them
+registerSystemTable('information_schema', 'INNODB_LOCKS', {
+  columns: [
+    'lock_id',
+    'lock_trx_id',
+    'lock_mode',
+    'lock_type',
+    'lock_table',
+    'lock_index',
+    'lock_space',
+    'lock_page',
+    'lock_rec',
+    'lock_data',
+  ],
+  types: [T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_INT, T_INT, T_INT, T_STR],
+  rows: (env) =>
+    lockTableOf(env.db)
+      .lockInfos(-1, true)
+      .map((l) => lockRow(env.db, l)),
+});
+
+registerSystemTable('information_schema', 'INNODB_LOCK_WAITS', {
+  columns: ['requesting_trx_id', 'requested_lock_id', 'blocking_trx_id', 'blocking_lock_id'],
+  types: [T_STR, T_STR, T_STR, T_STR],
+  rows: (env) => {
+    const locks = lockTableOf(env.db).lockInfos(-1, true);
+    const out: unknown[][] = [];
+    for (const w of locks) {
+      if (!w.waiting) continue;
+      const wid = lockRow(env.db, w)[0];
+      for (const b of locks)
+        if (!b.waiting && b.record === w.record && b.indexId === w.indexId && b.tableId === w.tableId)
+          out.push([String(w.trxId), wid, String(b.trxId), lockRow(env.db, b)[0]]);
     }
     return out;
   },

@@ -274,6 +274,8 @@ export class SessionTransactions {
       return storageError(err);
     }
     if (err.deadlock) return this.#deadlocked(err.what);
+    // the request closed a cycle whose victim was another transaction: report it all the same
+    recordDeadlock(trx, err.what);
     if (!this.asyncWaits) {
       // granted at once (the deadlock search rolled back the holder): run the statement again
       const end = trx.abandonWait();

@@ -29,7 +29,8 @@ import { doubleKeyBytes, keyIsValue, keySpec, RowKeyEncoder } from './row-key.js
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
 import type { ReadView } from './read-view.js';
-import { trxHooks } from './trx-hooks.js';
+import { entryRemoved, inheritGaps, intendInserts, ownerOf, RangeLocks, sameBytes } from './record-locks.js';
+import { REC_NOT_GAP, REC_ORDINARY, trxHooks } from './trx-hooks.js';
 import type { TrxSys } from './trx-sys.js';
 import type { FieldValue, StoredColumn } from './types.js';
 import {
@@ -277,11 +278,25 @@ export class Table {
     const value = this.codec.encode(row).slice();
     this.#checkSizes(row, pk.length + HIDDEN_BYTES + value.length);
     const h = trxHooks.current;
-    // the duplicate checks run under the new row's X lock
-    if (h !== null) h.write(this, pk);
-    for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, null);
     const old = this.primary.tree.getRecord(pk);
-    if (old !== undefined && !old.deleted) throw this.#dup(this.primary, row);
+    if (old !== undefined) {
+      // the possible duplicate is S-locked, record only (row_ins_duplicate_error_in_clust): its
+      // writer may still roll back
+      if (h !== null)
+        h.duplicate(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, recordTrxId(old.value, 0));
+      if (!old.deleted) throw this.#dup(this.primary, row);
+    }
+    for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, null);
+    const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
+    let added: ReturnType<typeof intendInserts> = [];
+    if (h !== null) {
+      // insert intentions on each new entry's successor; a new record is then locked
+      // implicitly by its DB_TRX_ID, a delete-marked one taken over explicitly
+      const targets: Array<[TableIndex, Uint8Array]> = old === undefined ? [[this.primary, pk]] : [];
+      for (const [i, ix] of this.secondary.entries()) targets.push([ix, entries[i]!]);
+      added = intendInserts(h, this, targets);
+      if (old !== undefined) h.write(this, pk, recordTrxId(old.value, 0));
+    }
     const undo = h === null || this.#mvcc === null ? null : h.undo();
     if (undo === null && old !== undefined) this.#removeNow(pk, old.value);
     let trxId = 0;
@@ -306,7 +321,6 @@ export class Table {
     const full = new Uint8Array(HIDDEN_BYTES + value.length);
     writeHidden(full, 0, trxId, roll);
     full.set(value, HIDDEN_BYTES);
-    const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
     this.#inMtr(() => {
       if (undo !== null && old !== undefined) {
         // an insert over a delete-marked record of the same key takes it over
@@ -323,6 +337,7 @@ export class Table {
       }
       for (const [i, ix] of this.secondary.entries()) this.#addEntry(ix, entries[i]!, trxId);
     });
+    inheritGaps(this, added);
     this.rows++;
     this.statModifiedCounter++;
     this.changes++;
@@ -375,9 +390,9 @@ export class Table {
   deleteKey(pk: Uint8Array): boolean {
     const key = pk.slice();
     const h = trxHooks.current;
-    if (h !== null) h.write(this, key);
     this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.getRecord(key);
+    if (h !== null && old !== undefined) h.write(this, key, recordTrxId(old.value, 0));
     if (old === undefined || old.deleted) return false;
     const row = this.#old;
     this.codec.decode(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES, row);
@@ -434,9 +449,9 @@ export class Table {
   updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
     const oldPk = pk.slice();
     const h = trxHooks.current;
-    if (h !== null) h.write(this, oldPk);
     this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.getRecord(oldPk);
+    if (h !== null && old !== undefined) h.write(this, oldPk, recordTrxId(old.value, 0));
     if (old === undefined || old.deleted) return false;
     const oldRow = this.#old;
     this.codec.decode(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES, oldRow);
@@ -446,14 +461,26 @@ export class Table {
     this.#checkSizes(row, newPk.length + HIDDEN_BYTES + newValue.length);
     const undo = h === null || this.#mvcc === null ? null : h.undo();
     if (compareKeys(oldPk, newPk) !== 0) {
-      if (h !== null) h.write(this, newPk);
       const clash = this.primary.tree.getRecord(newPk);
-      if (clash !== undefined && !clash.deleted) throw this.#dup(this.primary, row);
+      if (clash !== undefined) {
+        const owner = recordTrxId(clash.value, 0);
+        if (h !== null) h.duplicate(this, this.primary, newPk, 0, newPk.length, REC_NOT_GAP, owner);
+        if (!clash.deleted) throw this.#dup(this.primary, row);
+      }
       for (const ix of this.secondary) if (ix.unique) this.#checkUnique(ix, row, oldPk);
+      let added: ReturnType<typeof intendInserts> = [];
+      if (h !== null) {
+        // the new record and its entries are inserts (row_upd_clust_rec_by_insert)
+        const targets: Array<[TableIndex, Uint8Array]> = clash === undefined ? [[this.primary, newPk]] : [];
+        for (const ix of this.secondary) targets.push([ix, ix.encoder.encode(row).slice()]);
+        added = intendInserts(h, this, targets);
+        if (clash !== undefined) h.write(this, newPk, recordTrxId(clash.value, 0));
+      }
       // the new row's values survive the delete below (it reuses the old-row buffer only)
       const keep = row === this.#row ? this.#copyRow(row) : row;
       this.#deleteForUpdate(oldPk, old.value, oldRow, undo);
       this.#insertForUpdate(newPk, keep, undo, clash);
+      inheritGaps(this, added);
       this.statModifiedCounter++;
       this.#stats.counts[H_UPDATE]!++;
       this.changes++;
@@ -467,6 +494,15 @@ export class Table {
       if (ix.unique) this.#checkUnique(ix, row, oldPk);
       changes.push([ix, before, after]);
     }
+    // a changed secondary key is a new entry: its insert intention first (row_upd_sec_index_entry)
+    const added =
+      h === null
+        ? []
+        : intendInserts(
+            h,
+            this,
+            changes.map(([ix, , after]) => [ix, after] as const),
+          );
     let trxId = 0;
     let roll = ROLL_PTR_NONE;
     if (undo !== null) {
@@ -498,6 +534,7 @@ export class Table {
         }
       }
     });
+    inheritGaps(this, added);
     // row_update_for_mysql counts an UPDATE only when it changes an ordering field of some index
     if (changes.length > 0) this.statModifiedCounter++;
     this.#stats.counts[H_UPDATE]!++;
@@ -611,6 +648,9 @@ export class Table {
         for (const [i, ix] of this.secondary.entries()) ix.tree.delete(nowEntries[i]!, EMPTY);
         this.primary.tree.delete(pk);
       });
+      // the removed entries' locks go to their successors as gap locks
+      for (const [i, ix] of this.secondary.entries()) entryRemoved(this, ix, nowEntries[i]!);
+      entryRemoved(this, this.primary, pk);
       if (!cur.deleted) this.rows--;
       this.changes++;
       return;
@@ -640,6 +680,9 @@ export class Table {
         ix.tree.setDeleteMark(prevE, EMPTY, rec.oldDeleted);
       }
     });
+    for (const [i, ix] of this.secondary.entries())
+      if (!kept[i] && compareKeys(nowEntries[i]!, prevEntries[i]!) !== 0)
+        entryRemoved(this, ix, nowEntries[i]!);
     if (cur.deleted && !rec.oldDeleted) this.rows++;
     else if (!cur.deleted && rec.oldDeleted) this.rows--;
     this.changes++;
@@ -668,13 +711,19 @@ export class Table {
       const now = this.#ver;
       this.codec.decode(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES, now);
       const nowEntries = this.secondary.map((ix) => ix.encoder.encode(now).slice());
+      const gone: TableIndex[] = [];
       this.#inMtr(() => {
         for (const [i, ix] of this.secondary.entries()) {
           const r = ix.tree.getRecord(nowEntries[i]!);
-          if (r?.deleted) ix.tree.delete(nowEntries[i]!, EMPTY);
+          if (r?.deleted) {
+            ix.tree.delete(nowEntries[i]!, EMPTY);
+            gone.push(ix);
+          }
         }
         this.primary.tree.delete(pk);
       });
+      for (const ix of gone) entryRemoved(this, ix, nowEntries[this.secondary.indexOf(ix)]!);
+      entryRemoved(this, this.primary, pk);
       return;
     }
     // an update (or a delete since taken over): entries of the previous version that the
@@ -685,6 +734,7 @@ export class Table {
       if (r === undefined || !r.deleted) continue;
       if (cur !== undefined && this.#versionsHaveEntry(ix, e, cur.value, cur.deleted)) continue;
       this.#inMtr(() => ix.tree.delete(e, EMPTY));
+      entryRemoved(this, ix, e);
     }
   }
 
@@ -802,17 +852,27 @@ export class Table {
     const pk = this.#pkFromValues(pkValues).slice();
     const h = trxHooks.current;
     const view = this.#view();
-    if (h !== null && view === null) h.read(this, pk, 0, pk.length);
+    // a unique search: the record only, or the gap before the next one when it is missing
+    const locks =
+      h !== null && view === null ? new RangeLocks(h, this, this.primary, true, true, null) : null;
     this.#stats.counts[H_READ_KEY]!++;
     let out: FieldValue[] | undefined;
+    let reached = false;
     this.primary.tree.forEachRangeRaw(pk, null, (b, ko, kl, vo, vl) => {
-      if (kl === pk.length && startsWith(b, ko, kl, pk) && this.#see(b, ko, vo, vl, view)) {
+      reached = true;
+      const match = sameBytes(b, ko, kl, pk);
+      if (locks !== null) {
+        if (match) locks.entry(b, ko, kl, vo);
+        else locks.past(b, ko, kl, vo);
+      }
+      if (match && this.#see(b, ko, vo, vl, view)) {
         const row = this.newRow();
         this.codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
         out = row.toArray();
       }
       return false;
     });
+    if (!reached) locks?.end();
     return out;
   }
 
@@ -830,12 +890,13 @@ export class Table {
     const codec = this.codec;
     const h = trxHooks.current;
     const view = this.#view();
-    const locking = h !== null && view === null;
+    const locks =
+      h !== null && view === null ? new RangeLocks(h, this, this.primary, false, false, null) : null;
     // raw: the row is decoded straight from the pool's bytes, nothing is created per row
     let stopped = false;
     let n = 0;
     this.primary.tree.forEachRangeRaw(null, null, (b, ko, kl, vo, vl) => {
-      if (locking) h.read(this, b, ko, kl);
+      locks?.entry(b, ko, kl, vo);
       if (!this.#see(b, ko, vo, vl, view)) return true;
       counts[H_READ_RND_NEXT]!++;
       counts[H_ROWS_READ]!++;
@@ -848,7 +909,10 @@ export class Table {
       return true;
     });
     // the call that finds the end of the table counts too, as ha_rnd_next returning EOF
-    if (!stopped) counts[H_READ_RND_NEXT]!++;
+    if (!stopped) {
+      counts[H_READ_RND_NEXT]!++;
+      locks?.end();
+    }
     return n;
   }
 
@@ -880,12 +944,9 @@ export class Table {
       values.length = 0;
     }
     const eqRef = ix.unique && prefix.length >= ix.columns.length;
-    // a full primary key is locked whether or not the row exists: a locking reader waits for a
-    // writer that deleted it
     const h = trxHooks.current;
-    if (h !== null && this.#view() === null && ix.primary && prefix.length === ix.columns.length)
-      h.read(this, lo, 0, lo.length);
-    return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn);
+    const locks = h !== null && this.#view() === null ? new RangeLocks(h, this, ix, true, eqRef, null) : null;
+    return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn, locks);
   }
 
   /**
@@ -915,6 +976,10 @@ export class Table {
     }
     one.length = 0;
     let started = false;
+    const h = trxHooks.current;
+    // a range from a full primary key (>=) that finds it locks that record only
+    const ge = ix.primary && !skipEqual && ix.columns.length === 1 ? loKey : null;
+    const locks = h !== null && this.#view() === null ? new RangeLocks(h, this, ix, false, false, ge) : null;
     return this.#walk(
       ix,
       loKey,
@@ -930,6 +995,7 @@ export class Table {
       },
       false,
       fn,
+      locks,
     );
   }
 
@@ -1044,12 +1110,14 @@ export class Table {
       return false;
     };
     const h = trxHooks.current;
+    const locks = h === null ? null : new RangeLocks(h, this, ix, false, false, null);
     const drain = (): boolean => {
       keys.sort(compareKeys);
       for (const k of keys) {
         pk = k;
         found = false;
-        if (h !== null) h.read(this, pk, 0, pk.length);
+        // the row behind a locked secondary entry: the record only (row_search_mvcc)
+        if (h !== null) h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
         clustered.forEachRangeRaw(pk, null, fetch);
         if (!found) continue;
         counts[H_READ_RND]!++;
@@ -1077,9 +1145,11 @@ export class Table {
           const c = comparePrefix(b, ko, kl, hiKey);
           if (c > 0 || (c === 0 && !hiInclusive)) {
             ended = true;
+            locks?.past(b, ko, kl, 0);
             return false;
           }
         }
+        locks?.entry(b, ko, kl, 0);
         if (isDeleteMarked(b, ko)) return true;
         const k = this.#pkOfEntry(ix, b, ko, kl).slice();
         if (bytes + k.length + 8 > bufferBytes && keys.length > 0) {
@@ -1094,6 +1164,7 @@ export class Table {
         return true;
       });
       if (!ended && steps > 0 && !stopped) counts[H_READ_NEXT]!++;
+      if (!ended && !stopped) locks?.end();
       if (!stopped) drain();
       return n;
     } finally {
@@ -1113,14 +1184,19 @@ export class Table {
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
     const view = this.#view();
+    const h = trxHooks.current;
+    const unique = ix.unique && prefix.length >= ix.columns.length;
+    const locks = h !== null && view === null ? new RangeLocks(h, this, ix, true, unique, null) : null;
     let n = 0;
     let ended = false;
     ix.tree.forEachRangeRaw(lo, null, (b, ko, kl, vo, vl) => {
       if (!startsWith(b, ko, kl, lo)) {
         if (n > 0) counts[H_READ_NEXT]!++;
         ended = true;
+        locks?.past(b, ko, kl, vo);
         return false;
       }
+      locks?.entry(b, ko, kl, vo);
       if (ix.primary ? !this.#see(b, ko, vo, vl, view) : !this.#secondarySees(ix, b, ko, kl, view, null))
         return true;
       if (n > 0) counts[H_READ_NEXT]!++;
@@ -1129,6 +1205,7 @@ export class Table {
       return true;
     });
     if (!ended && n > 0) counts[H_READ_NEXT]!++;
+    if (!ended) locks?.end();
     return n;
   }
 
@@ -1141,7 +1218,9 @@ export class Table {
   fetchRowid(pk: Uint8Array, fn: (row: RowBuffer) => boolean | undefined): boolean | undefined {
     const h = trxHooks.current;
     const view = this.#view();
-    if (h !== null && view === null) h.read(this, pk, 0, pk.length);
+    // the row of an entry a locking read locked: the record only
+    if (h !== null && view === null)
+      h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
     const counts = this.#stats.counts;
     const depth = this.#depth++;
     const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
@@ -1177,6 +1256,7 @@ export class Table {
     inRange: (b: Uint8Array, ko: number, kl: number) => boolean | 'skip',
     eqRef: boolean,
     fn: (row: RowBuffer) => boolean | undefined,
+    locks: RangeLocks | null,
   ): number {
     // one row buffer per nesting depth (a self-join reads this table inside its own callback)
     const depth = this.#depth++;
@@ -1184,7 +1264,7 @@ export class Table {
     // a reused buffer: every column until this walk's reader narrows it (RowBuffer.wantOnly)
     row.wantOnly(null);
     try {
-      return this.#walkWith(ix, from, inRange, eqRef, fn, row);
+      return this.#walkWith(ix, from, inRange, eqRef, fn, row, locks);
     } finally {
       this.#depth--;
     }
@@ -1202,32 +1282,39 @@ export class Table {
     eqRef: boolean,
     fn: (row: RowBuffer) => boolean | undefined,
     row: RowBuffer,
+    locks: RangeLocks | null,
   ): number {
     const counts = this.#stats.counts;
     counts[H_READ_KEY]!++;
     const read = this.#entryReader(ix, row, fn, false);
     let n = 0;
     let ended = false;
+    let stopped = false;
     ix.tree.forEachRangeRaw(from, null, (b, ko, kl, vo, vl) => {
       const r = inRange(b, ko, kl);
       if (r === 'skip') return true;
       if (!r) {
         if (n > 0) counts[H_READ_NEXT]!++;
         ended = true;
+        locks?.past(b, ko, kl, vo);
         return false;
       }
+      locks?.entry(b, ko, kl, vo);
       const v = read(b, ko, kl, vo, vl);
       if (v === VISIT_SKIP) return true;
       if (n > 0) counts[H_READ_NEXT]!++;
       n++;
       if (v === VISIT_STOP) {
         ended = true;
+        stopped = true;
         return false;
       }
+      if (eqRef) stopped = true;
       return !eqRef;
     });
     // the read that hits the end of the index counts too
     if (!ended && n > 0 && !eqRef) counts[H_READ_NEXT]!++;
+    if (!ended && !stopped) locks?.end();
     return n;
   }
 
@@ -1342,7 +1429,6 @@ export class Table {
     const give = fn as (row: RowBuffer | null) => boolean | undefined;
     return (b, ko, kl, vo, vl) => {
       if (ix.primary) {
-        if (locking) h.read(this, b, ko, kl);
         if (!this.#see(b, ko, vo, vl, view)) return VISIT_SKIP;
         counts[H_ROWS_READ]!++;
         if (indexOnly) return give(null) === false ? VISIT_STOP : VISIT_NEXT;
@@ -1350,9 +1436,10 @@ export class Table {
         return give(row) === false ? VISIT_STOP : VISIT_NEXT;
       }
       if (locking) {
+        // the entry itself is locked by the walker; its row: the record only
         if (isDeleteMarked(b, ko)) return VISIT_SKIP;
         const pk = this.#pkOfEntry(ix, b, ko, kl);
-        h.read(this, pk, 0, pk.length);
+        h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
       }
       if (!this.#secondarySees(ix, b, ko, kl, view, indexOnly ? null : row)) return VISIT_SKIP;
       counts[H_ROWS_READ]!++;
@@ -1425,14 +1512,22 @@ export class Table {
     visit: (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => Visit,
   ): number {
     const counts = this.#stats.counts;
+    const h = trxHooks.current;
+    const locking = h !== null && this.#view() === null;
     let total = 0;
     for (const r of ranges) {
       counts[fullScan ? H_READ_FIRST : H_READ_KEY]!++;
       let started = false;
       let returned = 0;
       let stopped = false;
+      let ended = false;
       const lo = r.lo;
       const hi = r.hi;
+      // an equality range (one prefix) ends with a gap lock on the first entry that differs
+      const equality = hi !== null && !r.loExclusive && r.hiInclusive && sameBytes(hi, 0, hi.length, lo);
+      const locks = locking
+        ? new RangeLocks(h, this, ix, equality, r.unique, r.loExclusive ? null : lo)
+        : null;
       ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl, vo, vl) => {
         if (!started) {
           if (r.loExclusive && startsWith(b, ko, kl, lo)) return true;
@@ -1440,8 +1535,14 @@ export class Table {
         }
         if (hi !== null) {
           const c = comparePrefix(b, ko, kl, hi);
-          if (c > 0 || (c === 0 && !r.hiInclusive)) return false;
+          if (c > 0 || (c === 0 && !r.hiInclusive)) {
+            ended = true;
+            locks?.past(b, ko, kl, vo);
+            return false;
+          }
         }
+        // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
+        locks?.entry(b, ko, kl, vo);
         if (check !== null && !check(b, ko, kl)) return true;
         const v = visit(b, ko, kl, vo, vl);
         if (v === VISIT_SKIP) return true;
@@ -1451,10 +1552,12 @@ export class Table {
           stopped = true;
           return false;
         }
+        if (r.unique) ended = true;
         return !r.unique;
       });
       total += returned;
       if (stopped) break;
+      if (!ended) locks?.end();
       // the call that finds the end of the range (none after a unique point's one row)
       if (returned > 0 && !r.unique) counts[H_READ_NEXT]!++;
     }
@@ -1599,19 +1702,32 @@ export class Table {
     const prefix = entry.slice(0, end);
     this.#stats.counts[H_READ_KEY]!++;
     let clash = false;
+    let stopped = false;
+    let first = true;
     const h = trxHooks.current;
+    // row_ins_scan_sec_index_for_duplicate, which runs only when an entry has the key: every
+    // entry with the key and the first one after it (or the supremum) S-locked next-key; a
+    // delete-marked entry is no duplicate
     ix.tree.forEachRangeRaw(prefix, null, (b, ko, kl) => {
-      if (!startsWith(b, ko, kl, prefix)) return false;
+      if (!startsWith(b, ko, kl, prefix)) {
+        if (h !== null && !first) h.duplicate(this, ix, b, ko, kl, REC_ORDINARY);
+        stopped = true;
+        return false;
+      }
+      first = false;
+      if (h !== null) h.duplicate(this, ix, b, ko, kl, REC_ORDINARY);
       const pk = this.#pkOfEntry(ix, b, ko, kl);
       if (self !== null && compareKeys(pk, self) === 0) return true;
-      // the clashing row may be another transaction's uncommitted write or delete: wait for it
-      // (it may roll back) before judging, as InnoDB's S lock on the duplicate record; a
-      // delete-marked entry is no duplicate (row_ins_scan_sec_index_for_duplicate)
-      if (h !== null) h.read(this, pk, 0, pk.length);
+      // the entry may be another transaction's uncommitted insert or delete, whose lock is on
+      // its record (InnoDB's implicit lock): wait for that writer (it may roll back) before
+      // judging
+      if (h !== null) h.duplicate(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, ownerOf(this, pk));
       if (isDeleteMarked(b, ko)) return true;
       clash = true;
+      stopped = true;
       return false;
     });
+    if (!stopped && !first && h !== null) h.duplicate(this, ix, null, 0, 0, REC_ORDINARY);
     if (clash) throw this.#dup(ix, row);
   }
 

@@ -1,21 +1,71 @@
 import type { ReadView } from './read-view.js';
-import type { Table } from './table.js';
+import type { Table, TableIndex } from './table.js';
 import type { TrxUndo } from './trx-undo.js';
+
+/** Record lock types a table asks for, as InnoDB names them (the lock table's flag bits). */
+export const REC_ORDINARY = 0;
+/** LOCK_GAP: the gap before the entry only. */
+export const REC_GAP = 4;
+/** LOCK_REC_NOT_GAP: the entry only. */
+export const REC_NOT_GAP = 8;
+export type RecType = typeof REC_ORDINARY | typeof REC_GAP | typeof REC_NOT_GAP;
 
 /**
  * What a table asks of the transaction whose statement is running on this thread (InnoDB's
- * `trx_t` as `row_ins`, `row_upd` and `row_search_mvcc` see it): lock a record before it is read
- * or written, the read view a read uses, and the undo writer that logs each change and gives the
- * new version its DB_TRX_ID and DB_ROLL_PTR. The transaction layer implements it and sets
- * {@link trxHooks}`.current` around each statement; null otherwise, so the storage API used
+ * `trx_t` as `row_ins`, `row_upd` and `row_search_mvcc` see it): lock an index entry before it
+ * is read or written, the read view a read uses, and the undo writer that logs each change and
+ * gives the new version its DB_TRX_ID and DB_ROLL_PTR. The transaction layer implements it and
+ * sets {@link trxHooks}`.current` around each statement; null otherwise, so the storage API used
  * directly (loads, the dictionary, tests) reads the latest versions, takes no locks and writes
  * versions every transaction sees (DB_TRX_ID 0).
+ *
+ * The table chooses each lock's type as `row_search_mvcc` and `row_ins` do; the transaction
+ * chooses its mode (S, X: the statement's read mode) and drops what its isolation level does
+ * not take (gap locks below REPEATABLE READ, every lock of a consistent read).
  */
 export interface TrxHooks {
-  /** A row of `table` with clustered key `key[off, off+len)` is about to be returned to a reader. */
-  read(table: Table, key: Uint8Array, off: number, len: number): void;
-  /** The row with clustered key `key` (which may not exist yet) is about to be written. */
-  write(table: Table, key: Uint8Array): void;
+  /**
+   * A locking read reaches entry `key[off, off+len)` of index `ix` (null: the index's supremum,
+   * the end of the index): lock it with `type` before using it. `past`: the entry is the first
+   * one past the read's range (READ COMMITTED keeps no lock on it: InnoDB unlocks a row that does
+   * not match). `owner`: the DB_TRX_ID of the clustered record being locked (0: not known, or
+   * not a clustered record), whose writer, while active, holds the record implicitly.
+   */
+  read(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    type: RecType,
+    past?: boolean,
+    owner?: number,
+  ): void;
+  /**
+   * The duplicate check of an insert meets entry `key[off, off+len)` of unique index `ix` (null:
+   * its supremum): a shared lock of `type` on it (`row_ins_set_shared_rec_lock`); `owner` as in
+   * {@link read}.
+   */
+  duplicate(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    type: RecType,
+    owner?: number,
+  ): void;
+  /**
+   * A new entry is about to go into `ix` just before `next` (null: the supremum): InnoDB's insert
+   * intention, which waits while another transaction holds a gap or next-key lock on `next`.
+   */
+  insert(table: Table, ix: TableIndex, next: Uint8Array | null): void;
+  /**
+   * The existing row with clustered key `key` is about to be changed: X on the record (`owner`
+   * as in {@link read}). A row an insert creates takes no lock: it is locked implicitly by its
+   * DB_TRX_ID while its transaction is active (InnoDB's implicit lock).
+   */
+  write(table: Table, key: Uint8Array, owner?: number): void;
   /**
    * Asked once at the start of each read of `table`: the read view of a consistent read, or null
    * for a read of the latest versions (a locking read, READ UNCOMMITTED, the target of a write).
@@ -27,3 +77,23 @@ export interface TrxHooks {
 
 /** The hooks of the statement running on this thread, if any (see {@link TrxHooks}). */
 export const trxHooks: { current: TrxHooks | null } = { current: null };
+
+/**
+ * What the lock system does when an index changes under its locks, whoever holds them
+ * (InnoDB's `lock_update_insert` and `lock_update_delete`).
+ */
+export interface LockMoves {
+  /** A new entry of index `indexId` now sits before `next` (null: the supremum): it inherits the gap locks on `next`. */
+  inheritFromNext(tableId: number, indexId: number, entry: Uint8Array, next: Uint8Array | null): void;
+  /**
+   * Entry `gone` of index `indexId` was removed for good: its locks move to the entry after it
+   * (`heir()`, asked only when there is something to move; null: the supremum) as gap locks.
+   */
+  inheritToGap(tableId: number, indexId: number, gone: Uint8Array, heir: () => Uint8Array | null): void;
+}
+
+/**
+ * The lock system of each database, by its transaction system (a table reaches it through its
+ * versions' `Mvcc.trxSys`; the transaction layer registers it with the database's lock table).
+ */
+export const lockMoves: WeakMap<object, LockMoves> = new WeakMap();

@@ -1,6 +1,8 @@
 import { mutexInit, mutexLock, mutexUnlock } from '@enginekit/mutex-atomics';
 import { keyHash1, keyHash2 } from './internal/key-hash.js';
+import { growableBuffer, isGrowable } from './internal/growable-buffer.js';
 import { checkLockTable } from './internal/lock-check.js';
+import { LockTableFullError } from './internal/lock-errors.js';
 import {
   H_CAPACITY,
   H_BUCKETS,
@@ -14,6 +16,9 @@ import {
   H_IN_USE,
   H_NEXT_TRX,
   H_REPORT_LEN,
+  H_MAX_CAPACITY,
+  H_GROWTHS,
+  H_TRX_HIGH,
   HEADER,
   TRX_SLOTS,
   T_STATE,
@@ -24,17 +29,25 @@ import {
   T_ID,
   T_LOCKS,
   T_CONN,
+  T_READ_COMMITTED,
+  T_UNDO_HI,
+  T_UNDO_LO,
   LOCK_SLOTS,
   L_NEXT,
-  L_TRX_NEXT,
   L_TRX,
   L_FLAGS,
   L_TABLE,
   L_H1,
   L_H2,
   L_LEN,
+  L_INDEX,
   F_X,
   F_WAITING,
+  F_GAP,
+  F_REC_NOT_GAP,
+  F_INSERT_INTENTION,
+  F_TYPE,
+  SUPREMUM_LEN,
   X_COUNTS,
   REPORT_BYTES,
   MDL_BIT,
@@ -43,29 +56,58 @@ import {
   WAIT_GRANTED,
   WAIT_VICTIM,
   WAIT_CANCELLED,
-  type LockLayout,
+  recCovers,
+  recHasToWait,
 } from './internal/lock-layout.js';
-import { chooseVictim, findCycle, hasToWait } from './internal/wait-for-graph.js';
+import {
+  addLock,
+  cancelWait,
+  inheritFromNext,
+  inheritToGap,
+  type QueueLayout,
+  type RecordName,
+  releaseAll,
+  tableBytes,
+} from './internal/lock-queue.js';
+import { type LockInfo, listLocks } from './internal/lock-list.js';
+import { chooseVictim, findCycle } from './internal/wait-for-graph.js';
 
 /**
- * Record locks on clustered-index records (and table metadata locks), shared by every session
- * of every thread that attaches to the same SharedArrayBuffer. One Int32Array holds it all,
- * guarded by one mutex from @enginekit/mutex-atomics (InnoDB's `lock_sys->mutex`).
+ * Record locks on index entries of every index (and table metadata locks), shared by every
+ * session of every thread that attaches to the same SharedArrayBuffer. One Int32Array holds it
+ * all, guarded by one mutex from @enginekit/mutex-atomics (InnoDB's `lock_sys->mutex`).
  *
- * A lock names a record by (table id, primary-key bytes). The bytes are not stored: the record
- * is identified by two independent 32-bit hashes of them and their length. Two different keys
- * that agree on all three (about 2^-64 per pair) share one lock, which makes a transaction wait
- * when it need not, never the reverse.
+ * A lock names an index entry by (table id, index id, the entry's key bytes): the clustered
+ * record by its primary key, a secondary entry by its whole key (secondary columns and primary
+ * key). Each index also has a supremum, the gap after its last entry (key length -1). InnoDB
+ * names a record by page and heap number and moves its locks when a page splits or merges; a
+ * name made of key bytes does not change when the record moves, so page splits and merges move
+ * nothing here. The bytes are not stored: the entry is identified by two independent 32-bit
+ * hashes of them (seeded with table and index) and their length. Two different keys that agree
+ * on all of it (about 2^-64 per pair) share one lock queue, which makes a transaction wait when
+ * it need not, never the reverse.
+ *
+ * Lock types are InnoDB's: LOCK_ORDINARY (next-key: the record and the gap before it),
+ * LOCK_GAP, LOCK_REC_NOT_GAP and LOCK_INSERT_INTENTION, in modes S and X; who waits for whom is
+ * `lock_rec_has_to_wait` (lock-layout.ts, {@link recHasToWait}).
+ *
+ * The lock records grow with demand: the buffer is a growable SharedArrayBuffer
+ * (`maxByteLength`), and a request that finds no free record doubles the record area
+ * (`buffer.grow`; every thread's view tracks the length) up to `maxCapacity` records. InnoDB
+ * refuses a lock once lock memory would pass about 70 % of the buffer pool (a buffer pool with
+ * less than a quarter of its pages left for data: `buf_LRU_buf_pool_running_out`); here the bound
+ * is {@link lockCapacityFor}: 70 % of `innodb_buffer_pool_size` in 40-byte records. Past it a
+ * request throws LockTableFullError (ER_LOCK_TABLE_FULL, 1206).
  *
  * Layout (Int32 slots):
  *
  * | slots | name | meaning |
  * |---|---|---|
  * | 0–3 | mutex | `MUTEX_SLOTS` of mutex-atomics' mutex, guarding everything below |
- * | 4 | capacity | lock records (fixed at creation) |
- * | 5 | buckets | hash buckets (a power of two) |
+ * | 4 | capacity | lock records that exist now |
+ * | 5 | buckets | hash buckets (a power of two, fixed at creation) |
  * | 6 | trxSlots | transaction slots |
- * | 7 | freeHead | first free lock record, -1 when full |
+ * | 7 | freeHead | first free lock record, -1 when none (the next request grows the area) |
  * | 8 | Innodb_row_lock_waits | waits begun |
  * | 9 | Innodb_row_lock_current_waits | waits in progress |
  * | 10 | Innodb_deadlocks | deadlocks found |
@@ -73,29 +115,42 @@ import { chooseVictim, findCycle, hasToWait } from './internal/wait-for-graph.js
  * | 12 | Innodb_row_lock_time_max | longest wait, ms |
  * | 13 | inUse | lock records in use |
  * | 14 | nextTrxId | the last transaction id handed out |
- * | 15 | reportLength | bytes of the latest deadlock report (in the byte area after the slots) |
- * | 16 … 16+T·8 | trx[T] | per transaction slot, 8 slots each (below) |
- * | … +N·8 | lock[N] | per lock record, 8 slots each (below) |
+ * | 15 | reportLength | bytes of the latest deadlock report |
+ * | 16 | maxCapacity | the bound on lock records |
+ * | 17 | growths | times the record area grew |
+ * | 18 | trxHigh | every transaction slot in use is below it |
+ * | 20 … 20+T·11 | trx[T] | per transaction slot, 11 slots each (below) |
  * | … +B | bucket[B] | first lock record of each hash bucket, -1 when empty |
  * | … +X | xCount[X] | X locks (granted or waiting) per `tableId & (X-1)`: readers of a table with none skip the lookup |
+ * | … +2048 | report | the deadlock report's UTF-8 bytes (REPORT_BYTES) |
+ * | … +N·10 | lock[N] | per lock record, 10 slots each (below); N grows |
  *
  * A transaction slot: +0 state (0 free, 1 active), +1 wait word (0 running, 1 waiting,
  * 2 granted, 3 chosen as deadlock victim, 4 wait cancelled: KILL QUERY), +2 the lock record it
- * waits for (-1), +3 its first lock record (-1), +4 weight (undo records + locks, for the
- * victim choice as InnoDB's `trx_weight_ge`), +5 transaction id, +6 lock records held,
- * +7 connection id.
+ * waits for (-1), +3 its first lock record (-1), +4 weight (undo records, for the victim choice
+ * as InnoDB's `trx_weight_ge` with the locks held), +5 transaction id, +6 lock records held,
+ * +7 connection id, +8 1 at READ COMMITTED and below (its X locks leave no gap behind),
+ * +9/+10 its DB_TRX_ID (high and low 24 bits; 0 until it writes), which names the rows it
+ * inserted: their locks are implicit, made explicit by {@link LockTable.convertImplicit}.
  *
  * A lock record: +0 next in its bucket (-1; bucket order is arrival order: the queue),
- * +1 next of the same transaction (-1), +2 transaction slot, +3 flags (bit 0: X, else S;
- * bit 1: waiting), +4 table id (bit 30 set: the table's metadata lock), +5 hash 1, +6 hash 2,
- * +7 key length.
- *
- * The deadlock report's UTF-8 bytes follow the Int32 slots (REPORT_BYTES).
+ * +1 next and +9 previous of the same transaction (-1), +2 transaction slot, +3 flags (bit 0: X,
+ * else S; bit 1: waiting; bit 2 LOCK_GAP; bit 3 LOCK_REC_NOT_GAP; bit 4 LOCK_INSERT_INTENTION;
+ * none of bits 2–4: LOCK_ORDINARY), +4 table id (bit 30 set: the table's metadata lock), +5 hash
+ * 1, +6 hash 2, +7 key length (-1: the supremum), +8 index id.
  */
 
-export { WAIT_CANCELLED, WAIT_GRANTED, WAIT_NONE, WAIT_VICTIM, WAIT_WAITING };
+export type { LockInfo };
+export { LockTableFullError, WAIT_CANCELLED, WAIT_GRANTED, WAIT_NONE, WAIT_VICTIM, WAIT_WAITING };
 
 export type LockMode = 'S' | 'X';
+
+/** InnoDB's record lock types. */
+export const LOCK_ORDINARY = 0;
+export const LOCK_GAP: number = F_GAP;
+export const LOCK_REC_NOT_GAP: number = F_REC_NOT_GAP;
+export const LOCK_INSERT_INTENTION: number = F_INSERT_INTENTION | F_GAP;
+export type RecLockType = number;
 
 /** What `lock` did: granted (or already held), must wait, or the requester is a deadlock victim. */
 export const GRANTED = 0;
@@ -103,55 +158,67 @@ export const MUST_WAIT = 1;
 export const DEADLOCK = 2;
 export type LockOutcome = typeof GRANTED | typeof MUST_WAIT | typeof DEADLOCK;
 
+/** Bytes one lock record takes. */
+export const LOCK_RECORD_BYTES: number = LOCK_SLOTS * 4;
+
+/**
+ * The most lock records a buffer pool of `poolBytes` allows: 70 % of it in lock records (InnoDB
+ * gives lock memory up to about that share of the buffer pool before ER_LOCK_TABLE_FULL).
+ */
+export function lockCapacityFor(poolBytes: number): number {
+  return Math.max(1, Math.floor((poolBytes * 0.7) / LOCK_RECORD_BYTES));
+}
+
 export interface LockTableOptions {
-  /** Lock records (default 262,144; 32 bytes each). */
+  /** Lock records at creation (default 65,536; 40 bytes each). */
   readonly capacity?: number;
+  /** The bound the records may grow to (default: {@link lockCapacityFor} of 128 MiB, and at least `capacity`). */
+  readonly maxCapacity?: number;
   /** Transaction slots: transactions open at once (default 1024). */
   readonly transactions?: number;
 }
 
-/** Thrown when every lock record is in use (MySQL's ER_LOCK_TABLE_FULL). */
-export class LockTableFullError extends Error {
-  override readonly name = 'LockTableFullError';
-}
+const EMPTY = new Uint8Array(0);
 
 export class LockTable {
   readonly buffer: SharedArrayBuffer;
   readonly #a: Int32Array;
   readonly #bytes: Uint8Array;
-  readonly #capacity: number;
   readonly #trxBase: number;
   readonly #lockBase: number;
   readonly #bucketBase: number;
   readonly #xBase: number;
   readonly #bucketMask: number;
   readonly #trxSlots: number;
-  readonly #l: LockLayout;
-  #hint = 0;
+  readonly #l: QueueLayout;
 
   /** Attaches to a lock table made by {@link LockTable.create} (on this or another thread). */
   constructor(buffer: SharedArrayBuffer) {
     if (!(buffer instanceof SharedArrayBuffer)) throw new TypeError('buffer must be a SharedArrayBuffer');
+    if (!isGrowable(buffer) || buffer.byteLength < HEADER * 4)
+      throw new RangeError('buffer is not a lock table (made by LockTable.create)');
     const head = new Int32Array(buffer, 0, HEADER);
     const capacity = head[H_CAPACITY]!;
     const buckets = head[H_BUCKETS]!;
     const trx = head[H_TRX_SLOTS]!;
-    const slots = LockTable.#slots(capacity, buckets, trx);
-    if (capacity <= 0 || buffer.byteLength !== slots * 4 + REPORT_BYTES)
+    const fixed = LockTable.#fixedSlots(buckets, trx);
+    const lockBase = fixed + REPORT_BYTES / 4;
+    // (another thread may have grown the buffer since the header was read: never smaller)
+    if (capacity <= 0 || buffer.byteLength < tableBytes(lockBase, capacity))
       throw new RangeError('buffer is not a lock table (made by LockTable.create)');
     this.buffer = buffer;
-    this.#a = new Int32Array(buffer, 0, slots);
-    this.#bytes = new Uint8Array(buffer, slots * 4, REPORT_BYTES);
-    this.#capacity = capacity;
+    // length-tracking: the view follows the buffer as any thread grows it
+    this.#a = new Int32Array(buffer);
+    this.#bytes = new Uint8Array(buffer, fixed * 4, REPORT_BYTES);
     this.#trxSlots = trx;
     this.#trxBase = HEADER;
-    this.#lockBase = HEADER + trx * TRX_SLOTS;
-    this.#bucketBase = this.#lockBase + capacity * LOCK_SLOTS;
+    this.#bucketBase = HEADER + trx * TRX_SLOTS;
     this.#xBase = this.#bucketBase + buckets;
+    this.#lockBase = lockBase;
     this.#bucketMask = buckets - 1;
     this.#l = {
       a: this.#a,
-      capacity,
+      buffer,
       trxSlots: trx,
       trxBase: this.#trxBase,
       lockBase: this.#lockBase,
@@ -161,48 +228,69 @@ export class LockTable {
     };
   }
 
-  static #slots(capacity: number, buckets: number, trx: number): number {
-    return HEADER + trx * TRX_SLOTS + capacity * LOCK_SLOTS + buckets + X_COUNTS;
+  static #fixedSlots(buckets: number, trx: number): number {
+    return HEADER + trx * TRX_SLOTS + buckets + X_COUNTS;
   }
 
-  /** A new, empty lock table in a fresh SharedArrayBuffer. */
+  /** A new, empty lock table in a fresh growable SharedArrayBuffer. */
   static create(options: LockTableOptions = {}): LockTable {
-    const capacity = options.capacity ?? 262144;
+    const capacity = options.capacity ?? Math.min(65536, options.maxCapacity ?? 65536);
     const trx = options.transactions ?? 1024;
-    if (!Number.isInteger(capacity) || capacity < 1 || capacity > 1 << 24)
-      throw new RangeError(`capacity must be an integer in 1..16777216, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1 || capacity > 1 << 26)
+      throw new RangeError(`capacity must be an integer in 1..67108864, got ${capacity}`);
+    const maxCapacity = options.maxCapacity ?? Math.max(capacity, lockCapacityFor(134217728));
+    if (!Number.isInteger(maxCapacity) || maxCapacity < capacity || maxCapacity > 1 << 26)
+      throw new RangeError(`maxCapacity must be an integer in ${capacity}..67108864, got ${maxCapacity}`);
     if (!Number.isInteger(trx) || trx < 1 || trx > 65536)
       throw new RangeError(`transactions must be an integer in 1..65536, got ${trx}`);
+    // four buckets per record at creation: chains stay short while the area grows a few times
     let buckets = 1;
-    while (buckets < capacity) buckets <<= 1;
-    const slots = LockTable.#slots(capacity, buckets, trx);
-    const sab = new SharedArrayBuffer(slots * 4 + REPORT_BYTES);
-    const a = new Int32Array(sab, 0, slots);
+    const want = Math.min(capacity * 4, 1 << 20);
+    while (buckets < want) buckets <<= 1;
+    const fixed = LockTable.#fixedSlots(buckets, trx);
+    const lockBase = fixed + REPORT_BYTES / 4;
+    const sab = growableBuffer(tableBytes(lockBase, capacity), tableBytes(lockBase, maxCapacity));
+    const a = new Int32Array(sab);
     mutexInit(a, 0);
     a[H_CAPACITY] = capacity;
+    a[H_MAX_CAPACITY] = maxCapacity;
     a[H_BUCKETS] = buckets;
     a[H_TRX_SLOTS] = trx;
-    const lockBase = HEADER + trx * TRX_SLOTS;
     for (let i = 0; i < capacity; i++) a[lockBase + i * LOCK_SLOTS + L_NEXT] = i + 1 < capacity ? i + 1 : -1;
     a[H_FREE] = 0;
-    a.fill(-1, lockBase + capacity * LOCK_SLOTS, lockBase + capacity * LOCK_SLOTS + buckets);
+    const bucketBase = HEADER + trx * TRX_SLOTS;
+    a.fill(-1, bucketBase, bucketBase + buckets);
     return new LockTable(sab);
+  }
+
+  /** Lock records that exist now, the bound, and how often the area grew. */
+  get capacity(): { records: number; max: number; growths: number } {
+    const a = this.#a;
+    return {
+      records: Atomics.load(a, H_CAPACITY),
+      max: Atomics.load(a, H_MAX_CAPACITY),
+      growths: Atomics.load(a, H_GROWTHS),
+    };
   }
 
   // ------------------------------------------------------------------ transactions
 
-  /** Takes a free transaction slot for connection `connectionId`; returns it (throws when none is free). */
-  begin(connectionId: number): number {
+  /**
+   * Takes a free transaction slot for connection `connectionId`; returns it (throws when none is
+   * free). `readCommitted`: the transaction runs at READ COMMITTED or READ UNCOMMITTED.
+   */
+  begin(connectionId: number, readCommitted = false): number {
     const a = this.#a;
     this.#enter();
     try {
-      // start after the slot handed out last: the next one is usually free
-      for (let i = 0; i < this.#trxSlots; i++) {
-        const t = (this.#hint + i) % this.#trxSlots;
+      // the lowest free slot: the slots in use stay below a small high-water mark
+      for (let t = 0; t < this.#trxSlots; t++) {
         const b = this.#trxBase + t * TRX_SLOTS;
         if (a[b + T_STATE] !== 0) continue;
-        this.#hint = t + 1;
+        if (t >= a[H_TRX_HIGH]!) a[H_TRX_HIGH] = t + 1;
         a[b + T_STATE] = 1;
+        a[b + T_UNDO_HI] = 0;
+        a[b + T_UNDO_LO] = 0;
         Atomics.store(a, b + T_WAIT, WAIT_NONE);
         a[b + T_WAITING_FOR] = -1;
         a[b + T_FIRST] = -1;
@@ -210,12 +298,79 @@ export class LockTable {
         a[b + T_ID] = ++a[H_NEXT_TRX]!;
         a[b + T_LOCKS] = 0;
         a[b + T_CONN] = connectionId;
+        a[b + T_READ_COMMITTED] = readCommitted ? 1 : 0;
         return t;
       }
     } finally {
       this.#exit();
     }
     throw new LockTableFullError(`all ${this.#trxSlots} transaction slots are in use`);
+  }
+
+  /** Records the DB_TRX_ID slot `trx`'s transaction writes its rows with (its inserts' implicit locks). */
+  setUndoId(trx: number, id: number): void {
+    const b = this.#trxBase + trx * TRX_SLOTS;
+    this.#enter();
+    try {
+      this.#a[b + T_UNDO_HI] = Math.floor(id / 0x1000000);
+      this.#a[b + T_UNDO_LO] = id % 0x1000000;
+    } finally {
+      this.#exit();
+    }
+  }
+
+  /**
+   * InnoDB's `lock_rec_convert_impl_to_expl`: the record `key[off, off+len)` of index `indexId`
+   * carries DB_TRX_ID `owner`; while that transaction is active it holds the record X
+   * (record only) without a lock record. Before another transaction requests a lock there, the
+   * implicit lock becomes an explicit one of the owner's, so the request queues behind it.
+   */
+  convertImplicit(
+    owner: number,
+    tableId: number,
+    indexId: number,
+    key: Uint8Array,
+    off: number,
+    len: number,
+  ): void {
+    const a = this.#a;
+    const hi = Math.floor(owner / 0x1000000);
+    const lo = owner % 0x1000000;
+    const high = Atomics.load(a, H_TRX_HIGH);
+    let slot = -1;
+    for (let t = 0; t < high; t++) {
+      const b = this.#trxBase + t * TRX_SLOTS;
+      if (a[b + T_UNDO_LO] === lo && a[b + T_UNDO_HI] === hi && a[b + T_STATE] === 1) {
+        slot = t;
+        break;
+      }
+    }
+    if (slot < 0) return;
+    const k = this.#name(tableId, indexId, key, off, len);
+    const want = F_X | F_REC_NOT_GAP;
+    this.#enter();
+    try {
+      const b = this.#trxBase + slot * TRX_SLOTS;
+      // committed (or another transaction took the slot) since the scan: nothing to convert
+      if (a[b + T_STATE] !== 1 || a[b + T_UNDO_LO] !== lo || a[b + T_UNDO_HI] !== hi) return;
+      for (let r = a[this.#bucketBase + (k.h1 & this.#bucketMask)]!; r !== -1; ) {
+        const p = this.#lockBase + r * LOCK_SLOTS;
+        if (
+          a[p + L_TRX] === slot &&
+          a[p + L_H1] === k.h1 &&
+          a[p + L_H2] === k.h2 &&
+          a[p + L_TABLE] === k.table &&
+          a[p + L_INDEX] === k.index &&
+          a[p + L_LEN] === k.len &&
+          recCovers(a[p + L_FLAGS]!, want, false)
+        )
+          return;
+        r = a[p + L_NEXT]!;
+      }
+      addLock(this.#l, slot, k, want);
+    } finally {
+      this.#exit();
+    }
   }
 
   /** Transaction id of a slot (for SHOW ENGINE INNODB STATUS). */
@@ -233,7 +388,7 @@ export class LockTable {
   end(trx: number): void {
     this.#enter();
     try {
-      this.#releaseAll(trx);
+      releaseAll(this.#l, trx);
       const b = this.#trxBase + trx * TRX_SLOTS;
       this.#a[b + T_STATE] = 0;
     } finally {
@@ -245,7 +400,7 @@ export class LockTable {
   releaseAll(trx: number): void {
     this.#enter();
     try {
-      this.#releaseAll(trx);
+      releaseAll(this.#l, trx);
     } finally {
       this.#exit();
     }
@@ -259,11 +414,12 @@ export class LockTable {
   }
 
   /**
-   * Requests a lock on record `key[off, off+len)` of `tableId` (or the table's metadata lock with
-   * `mdl`) for `trx`. GRANTED: held now (or already). MUST_WAIT: a waiting request is queued and
-   * the slot's wait word is WAIT_WAITING; sleep on {@link waitWord} until it changes.
-   * DEADLOCK: waiting would close a cycle and `trx` is the victim; nothing is queued.
-   * With `noWait`, a request that would wait is not queued and MUST_WAIT is returned.
+   * Requests a lock on record `key[off, off+len)` of `tableId`'s clustered index (index id 0; an
+   * ordinary S or X lock), or with `mdl` the table's metadata lock, for `trx`. GRANTED: held now
+   * (or already). MUST_WAIT: a waiting request is queued and the slot's wait word is
+   * WAIT_WAITING; sleep on {@link waitWord} until it changes. DEADLOCK: waiting would close a
+   * cycle and `trx` is the victim; nothing is queued. With `noWait`, a request that would wait is
+   * not queued and MUST_WAIT is returned.
    */
   lock(
     trx: number,
@@ -275,39 +431,122 @@ export class LockTable {
     mdl = false,
     noWait = false,
   ): LockOutcome {
-    const h1 = keyHash1(tableId, key, off, len);
-    const h2 = keyHash2(tableId, key, off, len);
-    const table = mdl ? tableId | MDL_BIT : tableId;
-    const x = mode === 'X';
-    const a = this.#a;
+    const k = this.#name(mdl ? tableId | MDL_BIT : tableId, 0, key, off, len);
+    return this.#request(trx, k, mode === 'X' ? F_X : 0, noWait);
+  }
+
+  /**
+   * Requests a record lock of `type` (LOCK_ORDINARY, LOCK_GAP, LOCK_REC_NOT_GAP,
+   * LOCK_INSERT_INTENTION) in `mode` on the entry `key[off, off+len)` of index `indexId` of
+   * `tableId`, or on the index's supremum when `key` is null (InnoDB's `lock_rec_lock`, and
+   * `lock_rec_insert_check_and_lock` for an insert intention: granted without a lock record when
+   * nobody makes it wait). Outcomes as {@link lock}.
+   */
+  lockRecord(
+    trx: number,
+    tableId: number,
+    indexId: number,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    mode: LockMode,
+    type: RecLockType,
+    noWait = false,
+  ): LockOutcome {
+    const k = this.#name(tableId, indexId, key, off, len);
+    return this.#request(trx, k, (mode === 'X' ? F_X : 0) | (type & F_TYPE), noWait);
+  }
+
+  /**
+   * A new entry `entry` of index `indexId` now sits before `next` (null: the supremum): the gap
+   * locks on `next` are inherited by the new entry (InnoDB's `lock_update_insert`).
+   */
+  inheritFromNext(tableId: number, indexId: number, entry: Uint8Array, next: Uint8Array | null): void {
+    const e = this.#name(tableId, indexId, entry, 0, entry.length);
+    const n = this.#name(tableId, indexId, next, 0, next === null ? 0 : next.length);
+    if (!this.#anyOn(n)) return;
     this.#enter();
     try {
-      let r = a[this.#bucketBase + (h1 & this.#bucketMask)]!;
-      let ownS = -1;
+      inheritFromNext(this.#l, e, n);
+    } finally {
+      this.#exit();
+    }
+  }
+
+  /**
+   * The entry `gone` of index `indexId` was removed for good: its locks become gap locks on
+   * `heir` (the next entry, null: the supremum; asked only when a lock may be there) and leave
+   * `gone` (`lock_update_delete`).
+   */
+  inheritToGap(tableId: number, indexId: number, gone: Uint8Array, heir: () => Uint8Array | null): void {
+    const g = this.#name(tableId, indexId, gone, 0, gone.length);
+    if (!this.#anyOn(g)) return;
+    const next = heir();
+    const h = this.#name(tableId, indexId, next, 0, next === null ? 0 : next.length);
+    this.#enter();
+    try {
+      inheritToGap(this.#l, g, h);
+    } finally {
+      this.#exit();
+    }
+  }
+
+  /** Whether the record's bucket holds any lock (a racy hint that lets most index changes skip the mutex). */
+  #anyOn(k: RecordName): boolean {
+    return Atomics.load(this.#a, this.#bucketBase + (k.h1 & this.#bucketMask)) !== -1;
+  }
+
+  #name(table: number, index: number, key: Uint8Array | null, off: number, len: number): RecordName {
+    const seed = (Math.imul(table, 0x01000193) ^ Math.imul(index + 1, 0x5bd1e995)) | 0;
+    const k = key ?? EMPTY;
+    const n = key === null ? 0 : len;
+    return {
+      table,
+      index,
+      h1: keyHash1(seed, k, off, n),
+      h2: keyHash2(seed, k, off, n),
+      len: key === null ? SUPREMUM_LEN : len,
+    };
+  }
+
+  #request(trx: number, k: RecordName, flags: number, noWait: boolean): LockOutcome {
+    const a = this.#a;
+    const sup = k.len === SUPREMUM_LEN;
+    this.#enter();
+    try {
+      let r = a[this.#bucketBase + (k.h1 & this.#bucketMask)]!;
+      let upgrade = -1;
       let conflict = false;
       while (r !== -1) {
         const p = this.#lockBase + r * LOCK_SLOTS;
-        if (a[p + L_H1] === h1 && a[p + L_H2] === h2 && a[p + L_TABLE] === table && a[p + L_LEN] === len) {
+        if (
+          a[p + L_H1] === k.h1 &&
+          a[p + L_H2] === k.h2 &&
+          a[p + L_TABLE] === k.table &&
+          a[p + L_INDEX] === k.index &&
+          a[p + L_LEN] === k.len
+        ) {
           const f = a[p + L_FLAGS]!;
           if (a[p + L_TRX] === trx) {
-            if ((f & F_WAITING) === 0) {
-              if ((f & F_X) !== 0 || !x) return GRANTED;
-              ownS = r;
-            }
-          } else if (x || (f & F_X) !== 0) conflict = true;
+            if (recCovers(f, flags, sup)) return GRANTED;
+            // an S lock of the same type becomes X in place when nobody else is in the way
+            if ((f & (F_WAITING | F_X)) === 0 && (f & F_TYPE) === (flags & F_TYPE)) upgrade = r;
+          } else if (recHasToWait(flags, f, sup)) conflict = true;
         }
         r = a[p + L_NEXT]!;
       }
       if (!conflict) {
-        if (ownS >= 0) {
-          const p = this.#lockBase + ownS * LOCK_SLOTS;
-          a[p + L_FLAGS] = F_X;
-          this.#xCount(a[p + L_TABLE]!, 1);
-        } else this.#add(trx, table, h1, h2, len, x ? F_X : 0);
+        // an insert intention that waits for nobody leaves no lock behind
+        if ((flags & F_INSERT_INTENTION) !== 0) return GRANTED;
+        if (upgrade >= 0) {
+          const p = this.#lockBase + upgrade * LOCK_SLOTS;
+          a[p + L_FLAGS] = a[p + L_FLAGS]! | F_X;
+          this.#xCount(k.table, 1);
+        } else addLock(this.#l, trx, k, flags);
         return GRANTED;
       }
       if (noWait) return MUST_WAIT;
-      const w = this.#add(trx, table, h1, h2, len, (x ? F_X : 0) | F_WAITING);
+      const w = addLock(this.#l, trx, k, flags | F_WAITING);
       const tb = this.#trxBase + trx * TRX_SLOTS;
       a[tb + T_WAITING_FOR] = w;
       Atomics.store(a, tb + T_WAIT, WAIT_WAITING);
@@ -322,11 +561,11 @@ export class LockTable {
         this.#lastCycle = cycle;
         this.#lastVictim = victim;
         if (victim === trx) {
-          this.#cancelWait(trx);
+          cancelWait(this.#l, trx);
           Atomics.store(a, tb + T_WAIT, WAIT_NONE);
           return DEADLOCK;
         }
-        this.#cancelWait(victim);
+        cancelWait(this.#l, victim);
         const vb = this.#trxBase + victim * TRX_SLOTS;
         Atomics.store(a, vb + T_WAIT, WAIT_VICTIM);
         Atomics.notify(a, vb + T_WAIT);
@@ -378,7 +617,7 @@ export class LockTable {
     this.#enter();
     try {
       const s = Atomics.load(a, tb + T_WAIT);
-      if (s === WAIT_WAITING) this.#cancelWait(trx);
+      if (s === WAIT_WAITING) cancelWait(this.#l, trx);
       Atomics.store(a, tb + T_WAIT, WAIT_NONE);
       a[H_CURRENT_WAITS] = Math.max(0, a[H_CURRENT_WAITS]! - 1);
       const ms = Math.round(waitedMs);
@@ -397,7 +636,7 @@ export class LockTable {
     this.#enter();
     try {
       if (Atomics.load(a, tb + T_WAIT) !== WAIT_WAITING) return false;
-      this.#cancelWait(trx);
+      cancelWait(this.#l, trx);
       Atomics.store(a, tb + T_WAIT, WAIT_CANCELLED);
       Atomics.notify(a, tb + T_WAIT);
       return true;
@@ -445,6 +684,20 @@ export class LockTable {
       this.#exit();
     }
     return out;
+  }
+
+  /**
+   * The locks of transaction slot `trx`, newest first, or with -1 of every transaction (for
+   * SHOW ENGINE INNODB STATUS and INFORMATION_SCHEMA.INNODB_LOCKS); `waitedFor`: only waiting
+   * requests and the granted locks of others that make them wait.
+   */
+  lockInfos(trx: number, waitedFor = false): LockInfo[] {
+    this.#enter();
+    try {
+      return listLocks(this.#l, trx, waitedFor);
+    } finally {
+      this.#exit();
+    }
   }
 
   /** Lock records in use. */
@@ -502,114 +755,5 @@ export class LockTable {
   #xCount(table: number, d: number): void {
     const i = this.#xBase + (table & (X_COUNTS - 1));
     Atomics.add(this.#a, i, d);
-  }
-
-  /** Appends a lock record at the tail of its bucket (the queue's end). */
-  #add(trx: number, table: number, h1: number, h2: number, len: number, flags: number): number {
-    const a = this.#a;
-    const r = a[H_FREE]!;
-    if (r === -1) throw new LockTableFullError('The total number of locks exceeds the lock table size');
-    const p = this.#lockBase + r * LOCK_SLOTS;
-    a[H_FREE] = a[p + L_NEXT]!;
-    a[p + L_NEXT] = -1;
-    a[p + L_TRX] = trx;
-    a[p + L_FLAGS] = flags;
-    a[p + L_TABLE] = table;
-    a[p + L_H1] = h1;
-    a[p + L_H2] = h2;
-    a[p + L_LEN] = len;
-    const head = this.#bucketBase + (h1 & this.#bucketMask);
-    if (a[head] === -1) a[head] = r;
-    else {
-      let q = a[head]!;
-      while (a[this.#lockBase + q * LOCK_SLOTS + L_NEXT] !== -1)
-        q = a[this.#lockBase + q * LOCK_SLOTS + L_NEXT]!;
-      a[this.#lockBase + q * LOCK_SLOTS + L_NEXT] = r;
-    }
-    const tb = this.#trxBase + trx * TRX_SLOTS;
-    a[p + L_TRX_NEXT] = a[tb + T_FIRST]!;
-    a[tb + T_FIRST] = r;
-    a[tb + T_LOCKS]!++;
-    a[H_IN_USE]!++;
-    if ((flags & F_X) !== 0) this.#xCount(table, 1);
-    return r;
-  }
-
-  /** Unlinks record r from its bucket chain and puts it on the free list (not from its trx list). */
-  #unlinkBucket(r: number): void {
-    const a = this.#a;
-    const p = this.#lockBase + r * LOCK_SLOTS;
-    const head = this.#bucketBase + (a[p + L_H1]! & this.#bucketMask);
-    if (a[head] === r) a[head] = a[p + L_NEXT]!;
-    else {
-      let q = a[head]!;
-      while (a[this.#lockBase + q * LOCK_SLOTS + L_NEXT] !== r)
-        q = a[this.#lockBase + q * LOCK_SLOTS + L_NEXT]!;
-      a[this.#lockBase + q * LOCK_SLOTS + L_NEXT] = a[p + L_NEXT]!;
-    }
-    if ((a[p + L_FLAGS]! & F_X) !== 0) this.#xCount(a[p + L_TABLE]!, -1);
-    a[p + L_NEXT] = a[H_FREE]!;
-    a[H_FREE] = r;
-    a[H_IN_USE]!--;
-  }
-
-  #releaseAll(trx: number): void {
-    const a = this.#a;
-    const tb = this.#trxBase + trx * TRX_SLOTS;
-    if (Atomics.load(a, tb + T_WAIT) === WAIT_WAITING) this.#cancelWait(trx);
-    const touched: number[] = [];
-    for (let r = a[tb + T_FIRST]!; r !== -1; ) {
-      const p = this.#lockBase + r * LOCK_SLOTS;
-      const next = a[p + L_TRX_NEXT]!;
-      touched.push(a[p + L_H1]! & this.#bucketMask);
-      this.#unlinkBucket(r);
-      r = next;
-    }
-    a[tb + T_FIRST] = -1;
-    a[tb + T_LOCKS] = 0;
-    for (const b of touched) this.#grantWaiting(b);
-  }
-
-  /** Withdraws the waiting request of `trx` (its wait word is left to the caller). */
-  #cancelWait(trx: number): void {
-    const a = this.#a;
-    const tb = this.#trxBase + trx * TRX_SLOTS;
-    const w = a[tb + T_WAITING_FOR]!;
-    if (w === -1) return;
-    a[tb + T_WAITING_FOR] = -1;
-    // off the transaction's list
-    if (a[tb + T_FIRST] === w) a[tb + T_FIRST] = a[this.#lockBase + w * LOCK_SLOTS + L_TRX_NEXT]!;
-    else {
-      let q = a[tb + T_FIRST]!;
-      while (q !== -1 && a[this.#lockBase + q * LOCK_SLOTS + L_TRX_NEXT] !== w)
-        q = a[this.#lockBase + q * LOCK_SLOTS + L_TRX_NEXT]!;
-      if (q !== -1)
-        a[this.#lockBase + q * LOCK_SLOTS + L_TRX_NEXT] = a[this.#lockBase + w * LOCK_SLOTS + L_TRX_NEXT]!;
-    }
-    a[tb + T_LOCKS]!--;
-    const bucket = a[this.#lockBase + w * LOCK_SLOTS + L_H1]! & this.#bucketMask;
-    this.#unlinkBucket(w);
-    this.#grantWaiting(bucket);
-  }
-
-  /**
-   * Grants, in queue order, every waiting request of a bucket that no earlier record of another
-   * transaction on the same key conflicts with (InnoDB's `lock_rec_grant` after
-   * `lock_rec_has_to_wait_in_queue`), and wakes its transaction.
-   */
-  #grantWaiting(bucket: number): void {
-    const a = this.#a;
-    const head = a[this.#bucketBase + bucket]!;
-    for (let r = head; r !== -1; r = a[this.#lockBase + r * LOCK_SLOTS + L_NEXT]!) {
-      const p = this.#lockBase + r * LOCK_SLOTS;
-      const f = a[p + L_FLAGS]!;
-      if ((f & F_WAITING) === 0) continue;
-      if (hasToWait(this.#l, r, head)) continue;
-      a[p + L_FLAGS] = f & ~F_WAITING;
-      const tb = this.#trxBase + a[p + L_TRX]! * TRX_SLOTS;
-      a[tb + T_WAITING_FOR] = -1;
-      Atomics.store(a, tb + T_WAIT, WAIT_GRANTED);
-      Atomics.notify(a, tb + T_WAIT);
-    }
   }
 }

@@ -1,12 +1,15 @@
 import type { Database } from '../storage/database.js';
-import { LockTable } from './lock-table.js';
+import { lockMoves } from '../storage/trx-hooks.js';
+import { LockTable, lockCapacityFor } from './lock-table.js';
 import { ProcessList } from './process-list.js';
 
 /**
  * The lock table and process list of a database. Sessions on one thread share them through the
  * Database; a host that runs sessions on worker threads creates one LockTable, passes its
  * `buffer` to each worker and calls {@link useLockTable} there with `new LockTable(buffer)`
- * before the worker's first session starts.
+ * before the worker's first session starts. The lock table's records may grow to 70 % of the
+ * database's buffer pool ({@link lockCapacityFor}); its tables move locks through it when their
+ * indexes change under them (`lockMoves`).
  */
 const lockTables = new WeakMap<Database, LockTable>();
 const processLists = new WeakMap<Database, ProcessList>();
@@ -14,8 +17,9 @@ const processLists = new WeakMap<Database, ProcessList>();
 export function lockTableOf(db: Database): LockTable {
   let t = lockTables.get(db);
   if (t === undefined) {
-    t = LockTable.create();
-    lockTables.set(db, t);
+    const pool = db.pool;
+    t = LockTable.create({ maxCapacity: lockCapacityFor(pool.frames * pool.pageSize) });
+    useLockTable(db, t);
   }
   return t;
 }
@@ -23,6 +27,7 @@ export function lockTableOf(db: Database): LockTable {
 /** Makes `db`'s sessions use `table` (one shared by several threads). REQUIRES: no session started yet. */
 export function useLockTable(db: Database, table: LockTable): void {
   lockTables.set(db, table);
+  lockMoves.set(db.trxSys, table);
 }
 
 export function processListOf(db: Database): ProcessList {

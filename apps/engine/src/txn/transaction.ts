@@ -1,11 +1,13 @@
 import type { Database } from '../storage/database.js';
 import type { ReadView } from '../storage/read-view.js';
-import type { Table } from '../storage/table.js';
-import type { TrxHooks } from '../storage/trx-hooks.js';
+import type { Table, TableIndex } from '../storage/table.js';
+import { REC_GAP, REC_NOT_GAP, type RecType, type TrxHooks } from '../storage/trx-hooks.js';
 import { TrxUndo } from '../storage/trx-undo.js';
+import { recordLockText } from './lock-text.js';
 import {
   DEADLOCK,
   GRANTED,
+  LOCK_INSERT_INTENTION,
   type LockMode,
   type LockTable,
   WAIT_CANCELLED,
@@ -105,6 +107,8 @@ export class Transaction implements TrxHooks {
     // a transaction that turns read-write after making its view sees its own changes
     this.trxUndo.onAssign = (id) => {
       if (this.#view !== null) this.#view.creator = id;
+      // the rows it inserts are locked by this id (implicit locks)
+      if (this.slot >= 0) this.locks.setUndoId(this.slot, id);
     };
   }
 
@@ -143,29 +147,78 @@ export class Transaction implements TrxHooks {
   }
 
   #slot(): number {
-    if (this.slot < 0) this.slot = this.locks.begin(this.connectionId);
+    if (this.slot < 0) {
+      this.slot = this.locks.begin(this.connectionId, !this.#gaps());
+      if (this.trxUndo.trxId !== 0) this.locks.setUndoId(this.slot, this.trxUndo.trxId);
+    }
     return this.slot;
+  }
+
+  /** Whether locking reads lock gaps too (REPEATABLE READ, SERIALIZABLE), as InnoDB. */
+  #gaps(): boolean {
+    return this.isolation === 'REPEATABLE-READ' || this.isolation === 'SERIALIZABLE';
   }
 
   // ------------------------------------------------------------------ TrxHooks
 
-  read(table: Table, key: Uint8Array, off: number, len: number): void {
+  read(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    type: RecType,
+    past = false,
+    owner = 0,
+  ): void {
     let mode = this.readMode;
+    let t: number = type;
     if (table.id === this.exclusiveTable) mode = 'X';
     else if (mode === 'none') {
       if (table.id !== this.sharedTable) return;
       mode = 'S';
     } else if (mode === 'check') {
       // autocommit SELECT: nothing to hold; wait only for a writer's X lock, if the table has any
+      // (an uncommitted insert's implicit lock made explicit first)
+      if (key === null || t === REC_GAP) return;
+      if (owner !== 0 && owner !== this.trxUndo.trxId)
+        this.locks.convertImplicit(owner, table.id, ix.id, key, off, len);
       if (!this.locks.hasXLocks(table.id)) return;
       mode = 'S';
+      t = REC_NOT_GAP;
     }
-    this.#lock(table, key, off, len, mode);
+    if (!this.#gaps()) {
+      // READ COMMITTED and below: record locks only (row_search_mvcc's set_also_gap_locks off),
+      // and none on the row past the range, which InnoDB unlocks as soon as it sees it
+      if (key === null || t === REC_GAP || past) return;
+      t = REC_NOT_GAP;
+    }
+    this.#lock(table, ix, key, off, len, mode, t, owner);
   }
 
-  write(table: Table, key: Uint8Array): void {
-    this.#lock(table, key, 0, key.length, 'X');
-    if (this.slot >= 0) this.locks.setWeight(this.slot, this.trxUndo.undoNo + 1);
+  duplicate(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    type: RecType,
+    owner = 0,
+  ): void {
+    let t: number = type;
+    if (!this.#gaps()) {
+      if (key === null || t === REC_GAP) return;
+      t = REC_NOT_GAP;
+    }
+    this.#lock(table, ix, key, off, len, 'S', t, owner);
+  }
+
+  insert(table: Table, ix: TableIndex, next: Uint8Array | null): void {
+    this.#lock(table, ix, next, 0, next === null ? 0 : next.length, 'X', LOCK_INSERT_INTENTION);
+  }
+
+  write(table: Table, key: Uint8Array, owner = 0): void {
+    this.#lock(table, table.primary, key, 0, key.length, 'X', REC_NOT_GAP, owner);
   }
 
   view(table: Table): ReadView | null {
@@ -177,14 +230,30 @@ export class Transaction implements TrxHooks {
   }
 
   undo(): TrxUndo {
+    // the weight a deadlock's victim choice compares: undo records (this write's included)
+    if (this.slot >= 0) this.locks.setWeight(this.slot, this.trxUndo.undoNo + 1);
     return this.trxUndo;
   }
 
-  #lock(table: Table, key: Uint8Array, off: number, len: number, mode: LockMode): void {
+  #lock(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    mode: LockMode,
+    type: number,
+    owner = 0,
+  ): void {
     if (!this.#mdl.has(table.id)) this.lockTable(table, 'S');
-    const r = this.locks.lock(this.#slot(), table.id, key, off, len, mode);
+    const slot = this.#slot();
+    // another active transaction's insert: its implicit lock becomes explicit first
+    if (owner !== 0 && key !== null && owner !== this.trxUndo.trxId)
+      this.locks.convertImplicit(owner, table.id, ix.id, key, off, len);
+    const r = this.locks.lockRecord(slot, table.id, ix.id, key, off, len, mode, type);
     if (r === GRANTED) return;
-    this.waitingFor = `RECORD LOCKS table ${quotedName(table.name)} index PRIMARY lock_mode ${mode} key ${hex(key, off, len)}`;
+    const rec = key === null ? 'supremum pseudo-record' : `key ${hex(key, off, len)}`;
+    this.waitingFor = `RECORD LOCKS index ${ix.name} of table ${quotedName(table.name)} trx id ${this.locks.trxId(this.slot)} ${recordLockText(mode, type, true)} ${rec}`;
     this.waitIsMdl = false;
     this.#waitPending = r !== DEADLOCK;
     this.waitStarted = Date.now();

@@ -3,31 +3,37 @@ import {
   F_X,
   H_FREE,
   H_IN_USE,
+  H_CAPACITY,
   LOCK_SLOTS,
   L_FLAGS,
   L_H1,
+  L_LEN,
   L_NEXT,
   L_TABLE,
   L_TRX,
   L_TRX_NEXT,
+  L_TRX_PREV,
+  SUPREMUM_LEN,
   TRX_SLOTS,
   T_FIRST,
   T_LOCKS,
   T_STATE,
   X_COUNTS,
+  recHasToWait,
   sameKey,
   type LockLayout,
 } from './lock-layout.js';
 
 /**
  * Verifies the structure: every record reachable from one bucket and one transaction, the free
- * list and counts consistent, no granted lock incompatible with another granted one on the same
- * record. Throws RangeError at the first difference.
+ * list and counts consistent, no granted lock that would have to wait for a granted lock of another
+ * transaction ahead of it on the same record. Throws RangeError at the first difference.
  */
 export function checkLockTable(l: LockLayout): void {
   const a = l.a;
+  const capacity = a[H_CAPACITY]!;
   {
-    const seen = new Uint8Array(l.capacity);
+    const seen = new Uint8Array(capacity);
     let used = 0;
     const xc = new Int32Array(X_COUNTS);
     for (let bkt = 0; bkt <= l.bucketMask; bkt++) {
@@ -44,7 +50,7 @@ export function checkLockTable(l: LockLayout): void {
           for (const g of granted) {
             const q = l.lockBase + g * LOCK_SLOTS;
             if (!sameKey(l, p, q) || a[p + L_TRX] === a[q + L_TRX]) continue;
-            if (((a[p + L_FLAGS]! | a[q + L_FLAGS]!) & F_X) !== 0)
+            if (recHasToWait(a[p + L_FLAGS]!, a[q + L_FLAGS]!, a[p + L_LEN] === SUPREMUM_LEN))
               throw new RangeError(`lock records ${g} and ${r} are granted and incompatible`);
           }
           granted.push(r);
@@ -61,14 +67,18 @@ export function checkLockTable(l: LockLayout): void {
       seen[r] = 1;
       free++;
     }
-    if (free + used !== l.capacity) throw new RangeError(`${free} free + ${used} used != ${l.capacity}`);
+    if (free + used !== capacity) throw new RangeError(`${free} free + ${used} used != ${capacity}`);
     for (let t = 0; t < l.trxSlots; t++) {
       const tb = l.trxBase + t * TRX_SLOTS;
       if (a[tb + T_STATE] === 0) continue;
       let n = 0;
+      let prev = -1;
       for (let r = a[tb + T_FIRST]!; r !== -1; r = a[l.lockBase + r * LOCK_SLOTS + L_TRX_NEXT]!) {
         if (a[l.lockBase + r * LOCK_SLOTS + L_TRX] !== t)
           throw new RangeError(`lock ${r} on the wrong trx list`);
+        if (a[l.lockBase + r * LOCK_SLOTS + L_TRX_PREV] !== prev)
+          throw new RangeError(`lock ${r}: its back link is not the record before it`);
+        prev = r;
         n++;
       }
       if (n !== a[tb + T_LOCKS])

@@ -1,18 +1,20 @@
 import {
   F_WAITING,
-  F_X,
   LOCK_SLOTS,
   L_FLAGS,
   L_H1,
+  L_LEN,
   L_NEXT,
   L_TRX,
   MAX_DEPTH,
+  SUPREMUM_LEN,
   TRX_SLOTS,
   T_LOCKS,
   T_WAIT,
   T_WAITING_FOR,
   T_WEIGHT,
   WAIT_WAITING,
+  recHasToWait,
   sameKey,
   type LockLayout,
 } from './lock-layout.js';
@@ -23,15 +25,19 @@ import {
  * victim choice of `trx_weight_ge`, and whether a queued request may be granted.
  */
 
-/** Whether waiting record r conflicts with a record of another transaction ahead of it in the chain. */
+/**
+ * Whether waiting record r must go on waiting for a record of another transaction ahead of it in
+ * the chain (`lock_rec_has_to_wait_in_queue`).
+ */
 export function hasToWait(l: LockLayout, r: number, head: number): boolean {
   const a = l.a;
   const p = l.lockBase + r * LOCK_SLOTS;
-  const x = (a[p + L_FLAGS]! & F_X) !== 0;
+  const f = a[p + L_FLAGS]!;
+  const sup = a[p + L_LEN] === SUPREMUM_LEN;
   for (let q = head; q !== r; q = a[l.lockBase + q * LOCK_SLOTS + L_NEXT]!) {
     const qp = l.lockBase + q * LOCK_SLOTS;
     if (a[qp + L_TRX] === a[p + L_TRX] || !sameKey(l, p, qp)) continue;
-    if (x || (a[qp + L_FLAGS]! & F_X) !== 0) return true;
+    if (recHasToWait(f, a[qp + L_FLAGS]!, sup)) return true;
   }
   return false;
 }
@@ -42,7 +48,8 @@ export function blockers(l: LockLayout, trx: number, out: number[]): void {
   const w = a[l.trxBase + trx * TRX_SLOTS + T_WAITING_FOR]!;
   if (w === -1) return;
   const p = l.lockBase + w * LOCK_SLOTS;
-  const x = (a[p + L_FLAGS]! & F_X) !== 0;
+  const f = a[p + L_FLAGS]!;
+  const sup = a[p + L_LEN] === SUPREMUM_LEN;
   const head = a[l.bucketBase + (a[p + L_H1]! & l.bucketMask)]!;
   // every granted conflicting record, and every waiting one ahead of the request
   let ahead = true;
@@ -55,7 +62,7 @@ export function blockers(l: LockLayout, trx: number, out: number[]): void {
     const other = a[qp + L_TRX]!;
     if (other === trx || !sameKey(l, p, qp)) continue;
     const qf = a[qp + L_FLAGS]!;
-    if (!x && (qf & F_X) === 0) continue;
+    if (!recHasToWait(f, qf, sup)) continue;
     if ((qf & F_WAITING) !== 0 && !ahead) continue;
     if (!out.includes(other)) out.push(other);
   }

@@ -1,0 +1,158 @@
+import { isDeleteMarked } from '@enginekit/btree-sampler';
+import type { Table, TableIndex } from './table.js';
+import { lockMoves, REC_GAP, REC_NOT_GAP, REC_ORDINARY, type TrxHooks } from './trx-hooks.js';
+import { recordTrxId } from './undo-format.js';
+
+/**
+ * The record locks of one locking read of an index range, chosen as InnoDB's `row_search_mvcc`
+ * chooses them (the transaction then picks the mode and drops the gaps its isolation level does
+ * not take):
+ * - every entry the read reaches in its range: a next-key lock (LOCK_ORDINARY), delete-marked
+ *   entries included;
+ * - a unique search of the clustered index (the full primary key) that finds its record not
+ *   delete-marked: LOCK_REC_NOT_GAP only; a delete-marked match ends the search after its
+ *   next-key lock. A unique secondary index found by its full key keeps the next-key lock on
+ *   the entry and looks no further (MariaDB 10.11 does so: an insert into the gap before that
+ *   entry waits, one after it does not; test/data/gap-locks-mariadb.json);
+ * - a range that starts at a full primary key (>=) and finds exactly that record first: the
+ *   record only (LOCK_REC_NOT_GAP), no phantom can go before it;
+ * - the first entry past the range: LOCK_GAP when the search is an equality (the entry does not
+ *   match the searched prefix), else a next-key lock;
+ * - the end of the index: the supremum (a next-key lock on it is the gap after the last entry).
+ * A read stopped by its consumer (LIMIT) takes no further locks.
+ */
+export class RangeLocks {
+  readonly #h: TrxHooks;
+  readonly #table: Table;
+  readonly #ix: TableIndex;
+  readonly #equality: boolean;
+  readonly #unique: boolean;
+  readonly #geKey: Uint8Array | null;
+  #first = true;
+  #done = false;
+
+  /**
+   * `equality`: the range is one searched prefix (ref, eq_ref, a point of a range read);
+   * `unique`: a full-key search of a unique index; `geKey`: the full primary key a clustered
+   * range starts at inclusively, if it has one.
+   */
+  constructor(
+    h: TrxHooks,
+    table: Table,
+    ix: TableIndex,
+    equality: boolean,
+    unique: boolean,
+    geKey: Uint8Array | null,
+  ) {
+    this.#h = h;
+    this.#table = table;
+    this.#ix = ix;
+    this.#equality = equality;
+    this.#unique = unique;
+    this.#geKey = geKey !== null && ix.primary ? geKey : null;
+  }
+
+  /**
+   * An entry in the range, before it is used (and before any pushed condition looks at it);
+   * `vo`: where a clustered record's value starts (its DB_TRX_ID names an implicit lock).
+   */
+  entry(b: Uint8Array, ko: number, kl: number, vo: number): void {
+    if (this.#done) return;
+    const deleted = isDeleteMarked(b, ko);
+    let type: typeof REC_ORDINARY | typeof REC_NOT_GAP = REC_ORDINARY;
+    if (this.#unique && !deleted && this.#ix.primary) type = REC_NOT_GAP;
+    else if (this.#first && this.#geKey !== null && sameBytes(b, ko, kl, this.#geKey)) type = REC_NOT_GAP;
+    this.#first = false;
+    const owner = this.#ix.primary ? recordTrxId(b, vo) : 0;
+    this.#h.read(this.#table, this.#ix, b, ko, kl, type, false, owner);
+    if (this.#unique && this.#ix.primary) this.#done = true;
+  }
+
+  /** The first entry past the range (`vo` as in {@link entry}). */
+  past(b: Uint8Array, ko: number, kl: number, vo: number): void {
+    if (this.#done) return;
+    this.#done = true;
+    const owner = this.#ix.primary ? recordTrxId(b, vo) : 0;
+    this.#h.read(this.#table, this.#ix, b, ko, kl, this.#equality ? REC_GAP : REC_ORDINARY, true, owner);
+  }
+
+  /** The read ran off the end of the index. */
+  end(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#h.read(this.#table, this.#ix, null, 0, 0, REC_ORDINARY);
+  }
+}
+
+/** Whether `b[ko, ko+kl)` holds exactly the bytes of `key`. */
+export function sameBytes(b: Uint8Array, ko: number, kl: number, key: Uint8Array): boolean {
+  if (kl !== key.length) return false;
+  for (let i = 0; i < kl; i++) if (b[ko + i] !== key[i]) return false;
+  return true;
+}
+
+/**
+ * Where entry `key` goes in `ix`: whether an entry with exactly its bytes is there (a
+ * delete-marked one an insert takes over) and the first entry after it (a copy; null: the
+ * supremum).
+ */
+export function placeOf(ix: TableIndex, key: Uint8Array): { exists: boolean; next: Uint8Array | null } {
+  let exists = false;
+  let next: Uint8Array | null = null;
+  ix.tree.forEachRangeRaw(key, null, (b, ko, kl) => {
+    if (sameBytes(b, ko, kl, key)) {
+      exists = true;
+      return true;
+    }
+    next = b.slice(ko, ko + kl);
+    return false;
+  });
+  return { exists, next };
+}
+
+/**
+ * The insert intention of each new entry (before anything changes): for each [index, entry]
+ * that is not in its index yet, waits (throws) while another transaction holds a gap on the
+ * entry's successor. Returns the entries that will be new, with their successors, for
+ * {@link inheritGaps} after the change.
+ */
+export function intendInserts(
+  h: TrxHooks,
+  table: Table,
+  entries: ReadonlyArray<readonly [TableIndex, Uint8Array]>,
+): Array<[TableIndex, Uint8Array, Uint8Array | null]> {
+  const out: Array<[TableIndex, Uint8Array, Uint8Array | null]> = [];
+  for (const [ix, e] of entries) {
+    const p = placeOf(ix, e);
+    if (p.exists) continue;
+    h.insert(table, ix, p.next);
+    out.push([ix, e, p.next]);
+  }
+  return out;
+}
+
+/** After an insert: each new entry inherits the gap locks of its successor (`lock_update_insert`). */
+export function inheritGaps(
+  table: Table,
+  added: ReadonlyArray<readonly [TableIndex, Uint8Array, Uint8Array | null]>,
+): void {
+  const m = table.mvcc === null ? undefined : lockMoves.get(table.mvcc.trxSys);
+  if (m === undefined) return;
+  for (const [ix, e, next] of added) m.inheritFromNext(table.id, ix.id, e, next);
+}
+
+/**
+ * After entry `key` left `ix` for good (purge, the rollback of an insert): its locks move to
+ * the entry after it as gap locks (`lock_update_delete`).
+ */
+export function entryRemoved(table: Table, ix: TableIndex, key: Uint8Array): void {
+  const m = table.mvcc === null ? undefined : lockMoves.get(table.mvcc.trxSys);
+  if (m === undefined) return;
+  m.inheritToGap(table.id, ix.id, key, () => placeOf(ix, key).next);
+}
+
+/** The DB_TRX_ID of the clustered record with key `pk` (0: none), whose writer may hold it implicitly. */
+export function ownerOf(table: Table, pk: Uint8Array): number {
+  const r = table.primary.tree.getRecord(pk);
+  return r === undefined ? 0 : recordTrxId(r.value, 0);
+}
