@@ -247,7 +247,7 @@ describe('databases in the file', () => {
     }
     expect(pending).toBeDefined();
     const status = String(rows(a, 'SHOW ENGINE INNODB STATUS')[0]![2]);
-    expect(status).toContain('RECORD LOCKS table `sbtest`.`t` index PRIMARY');
+    expect(status).toContain('RECORD LOCKS index PRIMARY of table `sbtest`.`t`');
     const list = rows(a, 'SELECT ID, DB FROM information_schema.PROCESSLIST ORDER BY ID');
     expect(list).toEqual([
       [a.connectionId, 'sbtest'],
