@@ -102,7 +102,7 @@ export function batchedKeyStage(
   let row: RowBuffer | null = null;
   const deliver = (ids: readonly number[]): void => {
     for (const o of ids) {
-      if (run.cancelled) throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+      run.interrupt.poll();
       frame.v = records[o]!;
       dec(row!);
       if (!check()) continue;

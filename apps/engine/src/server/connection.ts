@@ -215,6 +215,27 @@ export class ClientConnection {
     } else this.#replied(reply);
   }
 
+  /** KILL CONNECTION came while a command ran: tell the client once its reply is out. */
+  #killPending = false;
+
+  /**
+   * KILL CONNECTION of this connection: an idle one gets ER_CONNECTION_KILLED (1927), which its
+   * client reads as the answer to its next command, and closes, as MariaDB; a busy one does so
+   * after the reply of its command (which the kill usually turns into that error, with a close).
+   */
+  #killed(): void {
+    if (this.#state === 'closed') return;
+    if (this.#busy) {
+      this.#killPending = true;
+      return;
+    }
+    this.#killPending = false;
+    this.#w.reset(1);
+    writeErr(this.#w, serverErrors.connectionKilled());
+    this.#send(this.#w.take());
+    this.#close();
+  }
+
   #closed(): boolean {
     return this.#state === 'closed';
   }
@@ -223,6 +244,11 @@ export class ClientConnection {
     this.#busy = false;
     if (this.#state === 'closed') return;
     this.#deliver(reply);
+    if (this.#killPending) {
+      // killed while the command ran: its reply first, then the kill
+      (this.#pending ?? Promise.resolve()).then(() => this.#killed());
+      return;
+    }
     while (!this.#busy && this.#queued.length > 0 && !this.#closed()) this.#step(this.#queued.shift());
   }
 
@@ -330,7 +356,7 @@ export class ClientConnection {
       return;
     }
     this.#account = account;
-    this.#handle = this.#host.open(this.#opts.connectionId, () => this.#close(), account.account);
+    this.#handle = this.#host.open(this.#opts.connectionId, () => this.#killed(), account.account, host);
     this.#state = 'command';
     this.#w.reset(seq + 1);
     writeOk(this.#w);

@@ -25,8 +25,9 @@ export interface SessionHost {
    * A session for an authenticated connection. `kill`: what KILL CONNECTION of this id does
    * beyond closing the session (the connection closes its socket; it then calls `close`).
    * `account`: the account it logged in as, whose privileges every statement is checked against.
+   * `address`: the client's address, as the process list shows it (default localhost).
    */
-  open(connectionId: number, kill?: () => void, account?: Account): SessionHandle;
+  open(connectionId: number, kill?: () => void, account?: Account, address?: string): SessionHandle;
   /** Connections open now (Threads_connected). */
   readonly connected: number;
   /** The most connections open at once (Max_used_connections). */
@@ -56,8 +57,10 @@ export class LocalSessionHost implements SessionHost {
     return this.#maxUsed;
   }
 
-  open(connectionId: number, kill?: () => void, account?: Account): SessionHandle {
+  open(connectionId: number, kill?: () => void, account?: Account, address?: string): SessionHandle {
     const session = new Session(this.db, { connectionId });
+    if (account !== undefined) session.txn.entry.user = account.user;
+    session.txn.entry.host = address ?? 'localhost';
     // on this thread the dictionary is the server's: grants are read live
     session.account = account === undefined ? undefined : { user: account.user, host: account.host };
     // a server session waits for locks (its reply is a Promise) instead of failing at once

@@ -20,6 +20,7 @@ export const serverErrors = {
     sqlState: '28000',
     message: `Access denied for user '${user}'@'${host}' (using password: ${usingPassword ? 'YES' : 'NO'})`,
   }),
+  connectionKilled: (): ProtocolError => ({ errno: 1927, sqlState: '70100', message: 'Connection was killed' }),
   tooManyConnections: (): ProtocolError => ({
     errno: 1040,
     sqlState: '08004',
