@@ -50,9 +50,9 @@ export class LikePattern {
   /** Whether `s` matches the whole pattern. */
   test(s: string, interrupt: Interrupt): boolean {
     const segs = this.#segments;
-    if (this.#exact) return matchAt(s, 0, segs[0]!) === s.length;
+    if (this.#exact) return matchAt(s, 0, segs[0]!, interrupt) === s.length;
     // the first segment at the start, the last one ending at the end, without overlapping
-    let pos = matchAt(s, 0, segs[0]!);
+    let pos = matchAt(s, 0, segs[0]!, interrupt);
     if (pos < 0) return false;
     const tail = matchBackAt(s, s.length, segs[segs.length - 1]!);
     if (tail < pos) return false;
@@ -67,10 +67,11 @@ export class LikePattern {
   }
 }
 
-/** Where `seg` ends when it matches `s` from `at`, or -1. */
-function matchAt(s: string, at: number, seg: ReadonlyArray<string | null>): number {
+/** Where `seg` ends when it matches `s` from `at`, or -1 (`interrupt`: polled once per part). */
+function matchAt(s: string, at: number, seg: ReadonlyArray<string | null>, interrupt?: Interrupt): number {
   let p = at;
   for (const part of seg) {
+    interrupt?.poll();
     if (part === null) {
       if (p >= s.length) return -1;
       p += isPair(s, p) ? 2 : 1;
@@ -116,7 +117,7 @@ function findFrom(
       at = s.indexOf(first, at);
       if (at < 0 || at + first.length > limit) return -1;
     }
-    const end = matchAt(s, at, seg);
+    const end = matchAt(s, at, seg, interrupt);
     // a later start cannot end sooner
     if (end > limit) return -1;
     if (end >= 0) return end;

@@ -204,6 +204,18 @@ export class ClientConnection {
       this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
       return;
     }
+    const kill = this.#host.kill === undefined ? undefined : killStatement(payload);
+    if (kill !== undefined) {
+      // KILL is answered here, so it reaches a statement that keeps its worker busy (even this
+      // connection's worker) at once
+      const found = this.#host.kill!(kill.id, kill.query);
+      if (this.#closed()) return; // KILL CONNECTION of itself
+      this.#w.reset(1);
+      if (found) writeOk(this.#w);
+      else writeErr(this.#w, serverErrors.noSuchThread(kill.id));
+      this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
+      return;
+    }
     const reply = this.#handle!.handle(payload);
     if (reply instanceof Promise) {
       // a lock wait: read no further command until the statement has its answer
@@ -409,4 +421,14 @@ const FLUSH_HOSTS = /^\s*FLUSH\s+(?:(?:NO_WRITE_TO_BINLOG|LOCAL)\s+)?HOSTS\s*;?\
 /** COM_QUERY `FLUSH HOSTS` (what `mariadb-admin flush-hosts` sends). */
 function isFlushHosts(payload: Buffer): boolean {
   return payload[0] === COM_QUERY && payload.length < 64 && FLUSH_HOSTS.test(payload.toString('utf8', 1));
+}
+
+const KILL = /^\s*KILL\s+(?:(QUERY|CONNECTION)\s+)?(\d{1,10})\s*;?\s*$/i;
+
+/** COM_QUERY `KILL [QUERY | CONNECTION] id`: its target, or undefined for any other command. */
+function killStatement(payload: Buffer): { id: number; query: boolean } | undefined {
+  if (payload[0] !== COM_QUERY || payload.length > 64) return undefined;
+  const m = KILL.exec(payload.toString('utf8', 1));
+  if (m === null) return undefined;
+  return { id: Number(m[2]), query: m[1]?.toUpperCase() === 'QUERY' };
 }

@@ -34,6 +34,11 @@ export interface SessionHost {
   readonly maxUsed: number;
   /** Closes every open session. */
   closeAll(): void;
+  /**
+   * KILL [QUERY | CONNECTION] `id` from the connection layer, for a host whose statements run
+   * where a KILL statement could not reach them while they run (false: no such connection).
+   */
+  kill?(id: number, query: boolean): boolean;
   /** Brings the accounts a login is checked against up to date (changed on another thread). */
   beforeLogin?(): void;
   /** Runs a dictionary change made on this thread (an account) so that every other thread sees it. */

@@ -10,6 +10,7 @@ import { lockTableOf, processListOf, useProcessList } from '../txn/registry.js';
 import { LocalProcessList } from '../txn/process-list.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { SharedProcessList } from './shared-process-list.js';
+import { KILL_CONNECTION } from '../exec/interrupt.js';
 import { PacketWriter } from './wire.js';
 import type { FromWorker, SessionWorkerData, ToWorker } from './worker-messages.js';
 import { WorkerShared } from './worker-shared.js';
@@ -228,6 +229,13 @@ export class WorkerSessionHost implements SessionHost {
     if (!query) this.#killers.get(id)?.();
   }
 
+  kill(id: number, query: boolean): boolean {
+    const e = this.processList.get(id);
+    if (e === undefined) return false;
+    e.kill(query);
+    return true;
+  }
+
   open(connectionId: number, kill?: () => void, account?: Account, address?: string): SessionHandle {
     let s = this.#slots[0]!;
     for (const x of this.#slots) if (!x.exited && (s.exited || x.conns < s.conns)) s = x;
@@ -265,7 +273,11 @@ export class WorkerSessionHost implements SessionHost {
   }
 
   closeAll(): void {
-    for (const [id, s] of this.#conns) this.#post(s, { t: 'close', conn: id });
+    for (const [id, s] of this.#conns) {
+      // a statement that runs stops at its next poll, so its worker reads the close
+      this.processList.get(id)?.raise(KILL_CONNECTION);
+      this.#post(s, { t: 'close', conn: id });
+    }
     this.#conns.clear();
     this.#killers.clear();
     for (const s of this.#slots) s.conns = 0;

@@ -14,7 +14,7 @@ import { arr, obj, placeholders, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { operatorMode, parseSql } from '../sql/parser.js';
 import { StatusCounters, type StatusName } from '../exec/status.js';
-import { T_INT, T_STR, type SqlType } from '../exec/types.js';
+import { T_DBL, T_INT, T_STR, type SqlType } from '../exec/types.js';
 import { paramType } from '../plan/bind-expr.js';
 import type { Planner } from '../plan/planner.js';
 import { CostBasedPlanner } from '../plan/optimizer/cost-based-planner.js';
@@ -36,7 +36,7 @@ import { compileShow } from './show.js';
 import { compileAnalyze } from './stats-statements.js';
 import '../stats/system-tables.js';
 import { apiValue, okResult, type QueryResult } from './result.js';
-import { Variables } from './variables.js';
+import { VARIABLES, Variables } from './variables.js';
 import { Diagnostics } from './diagnostics.js';
 import { UserVariables } from './user-variables.js';
 import type { SessionView } from '../plan/session-view.js';
@@ -681,6 +681,8 @@ function sameValues(
   return true;
 }
 
+const T_SECONDS: SqlType = { ...T_DBL, scale: 6 };
+
 function sysVar(
   s: Session,
   name: string,
@@ -693,7 +695,9 @@ function sysVar(
   }
   const vars = scope === 'global' ? s.globalVars : s.vars;
   const v = vars.get(name);
-  return typeof v === 'number' ? { t: T_INT, v } : { t: T_STR, v };
+  if (typeof v !== 'number') return { t: T_STR, v };
+  // a DOUBLE variable (max_statement_time) reads as MariaDB shows it, with 6 decimals
+  return VARIABLES[lower]?.kind === 'double' ? { t: T_SECONDS, v } : { t: T_INT, v };
 }
 
 /**
