@@ -7,12 +7,12 @@ import { Interrupt, KILL_NONE, KILL_QUERY, NEVER } from '../src/exec/interrupt.j
 import { LikePattern } from '../src/exec/like.js';
 import { Database } from '../src/storage/database.js';
 
-function reference(pattern: string, escape: string): RegExp {
+function reference(pattern: string, esc: string): RegExp {
   let out = '';
   const chars = [...pattern];
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
-    if (c === escape && i + 1 < chars.length) out += quote(chars[++i]!);
+    if (c === esc && i + 1 < chars.length) out += quote(chars[++i]!);
     else if (c === '%') out += '[\\s\\S]*';
     else if (c === '_') out += '[\\s\\S]';
     else out += quote(c);

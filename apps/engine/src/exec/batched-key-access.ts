@@ -1,5 +1,4 @@
 import { compareKeys } from '@enginekit/btree-sampler';
-import { SqlError } from '../sql/errors.js';
 import type { PlannedStage } from '../plan/planner.js';
 import type { Frame, RunState } from '../plan/scope.js';
 import type { RowBuffer } from '../storage/row.js';

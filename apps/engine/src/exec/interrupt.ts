@@ -61,5 +61,8 @@ export function connectionKilled(): SqlError {
 }
 
 export function statementTimeout(): SqlError {
-  return new SqlError('ER_STATEMENT_TIMEOUT', 'Query execution was interrupted (max_statement_time exceeded)');
+  return new SqlError(
+    'ER_STATEMENT_TIMEOUT',
+    'Query execution was interrupted (max_statement_time exceeded)',
+  );
 }

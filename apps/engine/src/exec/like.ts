@@ -16,7 +16,7 @@ export class LikePattern {
   /** The pattern had no `%`: the one segment must match the whole string. */
   readonly #exact: boolean;
 
-  constructor(pattern: string, escape: string) {
+  constructor(pattern: string, esc: string) {
     const segments: Array<Array<string | null>> = [];
     let seg: Array<string | null> = [];
     let lit = '';
@@ -28,7 +28,7 @@ export class LikePattern {
       const cp = pattern.codePointAt(i)!;
       const ch = String.fromCodePoint(cp);
       i += ch.length;
-      if (ch === escape && i < pattern.length) {
+      if (ch === esc && i < pattern.length) {
         const next = String.fromCodePoint(pattern.codePointAt(i)!);
         lit += next;
         i += next.length;

@@ -13,7 +13,6 @@ import {
   type RowCodec,
   sortMergeJoin,
 } from '@enginekit/join-algos';
-import { SqlError } from '../sql/errors.js';
 import type { Bound } from '../plan/bound.js';
 import type { PlannedStage } from '../plan/planner.js';
 import type { Frame, RunState, Source } from '../plan/scope.js';

@@ -25,7 +25,11 @@ export const serverErrors = {
     sqlState: 'HY000',
     message: `Unknown thread id: ${id}`,
   }),
-  connectionKilled: (): ProtocolError => ({ errno: 1927, sqlState: '70100', message: 'Connection was killed' }),
+  connectionKilled: (): ProtocolError => ({
+    errno: 1927,
+    sqlState: '70100',
+    message: 'Connection was killed',
+  }),
   tooManyConnections: (): ProtocolError => ({
     errno: 1040,
     sqlState: '08004',
