@@ -156,9 +156,9 @@ describe('KILL across worker threads', () => {
     );
     expect(next).toBeDefined();
     const seen = [next!, ...errors];
-    expect(seen.some((e) => (e.errno === 1927 || e.code === 1927) && e.message === 'Connection was killed')).toBe(
-      true,
-    );
+    expect(
+      seen.some((e) => (e.errno === 1927 || e.code === 1927) && e.message === 'Connection was killed'),
+    ).toBe(true);
     // and the connection is closed: a further command fails too
     await expect(victim.c.query('SELECT 1')).rejects.toThrow();
   });
