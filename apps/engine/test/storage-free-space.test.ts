@@ -3,10 +3,12 @@
 // INSERT / DROP stay within 3× of the file one round makes; a reopened database keeps its free
 // list; a steady update loop does not grow the file without bound once purge runs. (An index
 // build is a bulk load without redo: it takes new pages at the end of the file, not freed ones.)
+// `enginekit info` prints the free list's length.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { formatInfo } from '../src/commands/info.js';
 import { Database, type DatabaseOptions } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-free-space-'));
@@ -16,6 +18,11 @@ const OPTS: DatabaseOptions = {
   innodb_buffer_pool_size: 512 * 4096,
   innodb_log_file_size: 1 << 20,
 };
+
+/** The first line of what `enginekit info` prints for `db`. */
+function firstLine(db: Database): string {
+  return formatInfo(db).split('\n')[0]!;
+}
 
 function round(db: Database, i: number): void {
   const s = db.session();
@@ -53,6 +60,28 @@ describe('free space', () => {
       expect(again.pool.spaceSize(0)).toBe(size);
     } finally {
       again.close();
+    }
+  });
+
+  it('enginekit info prints the free-page count', () => {
+    const path = join(dir, 'info.ekdb');
+    const db = Database.create(path, OPTS);
+    let free: number;
+    try {
+      expect(firstLine(db)).toMatch(/, 0 tables, 0 free pages$/);
+      round(db, 0);
+      free = db.freePages;
+      expect(free).toBeGreaterThan(10);
+    } finally {
+      db.close();
+    }
+    // as info opens it: read-only
+    const ro = Database.open(path, { readOnly: true });
+    try {
+      expect(ro.freePages).toBe(free);
+      expect(firstLine(ro)).toMatch(new RegExp(`, \\d+ tables, ${free} free pages$`));
+    } finally {
+      ro.close();
     }
   });
 

@@ -1,85 +1,38 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { DeviceDescriptor, PageDevice } from './device.js';
 import { checkPageNo, checkRun } from './device.js';
+import {
+  chooserOf,
+  type FaultPlan,
+  type FileCache,
+  SimulatedCrashError,
+  type UnsyncedFate,
+} from './fault-plan.js';
 
 /** Bytes a disk writes atomically: a write is torn only between sectors. */
 export const SECTOR_SIZE = 512;
 
-/** When a {@link FaultPlan} crashes the devices it governs. */
-export interface FaultPlanOptions {
-  /** Crash at the N-th `writePage` (1-based) over every device of the plan. Default: never. */
-  readonly crashAtWrite?: number;
-  /** Crash at the N-th `sync` (1-based) over every device of the plan. Default: never. */
-  readonly crashAtSync?: number;
+/** How a {@link FaultDevice} came to be. */
+export interface FaultDeviceOptions {
   /**
-   * Tear the write that crashes: its first half of sectors reaches the disk, the rest keeps the old
-   * bytes. A device whose pages are one sector (a 512-byte log block) writes all or nothing, as a
-   * disk does. Default false (the crashing write is lost whole).
+   * The inner device's file was created by this open: its directory entry is durable only after a
+   * {@link FaultPlan.syncDirectory} of its directory (the directory of the device's name), and a
+   * crash before that may take the whole file away. Default false.
    */
-  readonly tear?: boolean;
-}
-
-/** What survives of the writes made since the last sync when {@link FaultDevice.crash} runs. */
-export type UnsyncedFate = 'lost' | 'kept' | ((device: string, pageNo: number) => boolean);
-
-/** Thrown by every call of a device whose plan has crashed (and by the call that crashed it). */
-export class SimulatedCrashError extends Error {
-  override readonly name = 'SimulatedCrashError' as const;
-  constructor(what: string) {
-    super(`simulated crash at ${what}`);
-  }
-}
-
-/**
- * The crash schedule shared by several {@link FaultDevice}s (a data file and its log files), so
- * "the N-th write" counts writes in the order they reached any of them.
- */
-export class FaultPlan {
-  readonly crashAtWrite: number;
-  readonly crashAtSync: number;
-  readonly tear: boolean;
-  /** Writes and syncs seen so far (the crashing one included). */
-  writes = 0;
-  syncs = 0;
-  /** True once the crash point has passed: every further call throws. */
-  crashed = false;
-
-  constructor(options: FaultPlanOptions = {}) {
-    this.crashAtWrite = checkPoint(options.crashAtWrite, 'crashAtWrite');
-    this.crashAtSync = checkPoint(options.crashAtSync, 'crashAtSync');
-    this.tear = options.tear === true;
-  }
-
-  /** Counts a write; true if this write is the crash point. */
-  noteWrite(): boolean {
-    if (this.crashed) throw new SimulatedCrashError('a write after the crash');
-    this.writes++;
-    if (this.writes === this.crashAtWrite) this.crashed = true;
-    return this.crashed;
-  }
-
-  /** Counts a sync; true if this sync is the crash point. */
-  noteSync(): boolean {
-    if (this.crashed) throw new SimulatedCrashError('a sync after the crash');
-    this.syncs++;
-    if (this.syncs === this.crashAtSync) this.crashed = true;
-    return this.crashed;
-  }
-}
-
-function checkPoint(v: number | undefined, name: string): number {
-  if (v === undefined) return Number.POSITIVE_INFINITY;
-  if (!Number.isInteger(v) || v < 1)
-    throw new RangeError(`${name} must be a positive integer, got ${String(v)}`);
-  return v;
+  readonly created?: boolean;
 }
 
 /**
  * A device that fails like a disk under a power cut. It wraps another device, which holds the
- * durable image; writes go to a volatile image (the page cache) and reach the inner device only
- * at `sync()`. At the plan's crash point the crashing call throws {@link SimulatedCrashError},
+ * durable image; writes go to a volatile image (the file's page cache, shared with every other
+ * device of the plan that has the same name: another handle on the same file) and reach the disk
+ * only at a `sync()` through any of them. At the plan's crash point the crashing call throws {@link SimulatedCrashError},
  * and so does every later call on any device of the plan. {@link FaultDevice.crash} then decides
- * what the disk holds: the durable image, plus the unsynced pages the fate keeps, plus the torn
- * page if the crash tore one. Reopen the inner device (or its file) to see what survived.
+ * what the disk holds: the durable image, plus, for each page, the unsynced write the fate picks
+ * (any one of them, or none), plus the torn half of the crashing write; or nothing at all when the
+ * device's file was created and its directory never synced, and the fate drops its entry. Reopen
+ * the inner device (or its file) to see what survived.
  *
  * @example
  * const plan = new FaultPlan({ crashAtWrite: 3, tear: true });
@@ -90,32 +43,37 @@ export class FaultDevice implements PageDevice {
   readonly name: string;
   readonly inner: PageDevice;
   readonly plan: FaultPlan;
-  /** Pages written since the last sync (the volatile image over the inner, durable one). */
-  readonly #volatile = new Map<number, Uint8Array>();
-  #torn: { pageNo: number; bytes: Uint8Array } | null = null;
-  #size: number;
+  /** The file's page cache: every write since the last sync, per page, oldest first. */
+  readonly #cache: FileCache;
+  readonly #volatile: Map<number, Uint8Array[]>;
+  /** The sectors of the crashing write that reached the disk, when the crash tore it. */
+  #torn: { pageNo: number; head: Uint8Array } | null = null;
+  /** True once {@link crash} took the file away (its entry was never made durable). */
+  vanished = false;
 
-  constructor(inner: PageDevice, plan: FaultPlan) {
+  constructor(inner: PageDevice, plan: FaultPlan, options: FaultDeviceOptions = {}) {
     this.inner = inner;
     this.plan = plan;
     this.pageSize = inner.pageSize;
     this.name = inner.name;
-    this.#size = inner.size();
+    this.#cache = plan.cacheOf(this.name, inner.size());
+    this.#volatile = this.#cache.versions;
+    if (options.created === true) plan.noteCreated(this.name, dirname(this.name));
   }
 
   size(): number {
-    return this.#size;
+    return this.#cache.size;
   }
 
   readPages(first: number, count: number, dest: Uint8Array, destOffset: number): void {
     if (this.plan.crashed) throw new SimulatedCrashError(`a read of ${this.name}`);
-    checkRun(first, count, this.#size, this.name);
+    checkRun(first, count, this.#cache.size, this.name);
     const ps = this.pageSize;
     for (let i = 0; i < count; i++) {
       const v = this.#volatile.get(first + i);
       const at = destOffset + i * ps;
-      if (v !== undefined) dest.set(v, at);
-      else if (first + i < this.inner.size()) this.inner.readPages(first + i, 1, dest, at);
+      if (v !== undefined) dest.set(v[v.length - 1]!, at);
+      else if (first + i < this.#innerSize()) this.inner.readPages(first + i, 1, dest, at);
       else dest.fill(0, at, at + ps);
     }
   }
@@ -126,23 +84,20 @@ export class FaultDevice implements PageDevice {
     const page = src.slice(srcOffset, srcOffset + ps);
     if (this.plan.noteWrite()) {
       if (this.plan.tear && ps > SECTOR_SIZE) {
-        const old = new Uint8Array(ps);
-        const v = this.#volatile.get(pageNo);
-        if (v !== undefined) old.set(v);
-        else if (pageNo < this.inner.size()) this.inner.readPages(pageNo, 1, old, 0);
         const half = Math.floor(ps / SECTOR_SIZE / 2) * SECTOR_SIZE;
-        old.set(page.subarray(0, half), 0);
-        this.#torn = { pageNo, bytes: old };
+        this.#torn = { pageNo, head: page.subarray(0, half) };
       }
       throw new SimulatedCrashError(`write ${this.plan.writes} (page ${pageNo} of ${this.name})`);
     }
-    this.#volatile.set(pageNo, page);
-    if (pageNo >= this.#size) this.#size = pageNo + 1;
+    const versions = this.#volatile.get(pageNo);
+    if (versions === undefined) this.#volatile.set(pageNo, [page]);
+    else versions.push(page);
+    if (pageNo >= this.#cache.size) this.#cache.size = pageNo + 1;
   }
 
   sync(): void {
     if (this.plan.noteSync()) throw new SimulatedCrashError(`sync ${this.plan.syncs} (${this.name})`);
-    this.#drain(() => true);
+    this.#drain((_p, n) => n - 1);
     this.inner.sync();
   }
 
@@ -166,27 +121,61 @@ export class FaultDevice implements PageDevice {
   }
 
   /**
-   * After the crash (or instead of one): puts on the inner device what a disk would hold. Unsynced
-   * pages survive as `fate` says ('lost' by default); a torn page is written over whatever else
-   * survived of that page. Leaves the inner device synced and this device unusable.
+   * After the crash (or instead of one): puts on the inner device what a disk would hold. Each page
+   * with unsynced writes holds the one `fate` picks, or none ('lost' by default); a torn write's
+   * first sectors land over whatever survived of its page. A file created here whose directory was
+   * not synced since, and whose entry the fate drops, is gone: the inner device is closed, and a
+   * file device's file removed ({@link vanished} says so). Leaves the inner device synced and this
+   * device unusable.
    */
   crash(fate: UnsyncedFate = 'lost'): void {
-    const keep =
-      fate === 'lost' ? () => false : fate === 'kept' ? () => true : (p: number) => fate(this.name, p);
+    const chooser = chooserOf(fate);
     this.plan.crashed = true;
-    this.#drain(keep);
-    if (this.#torn !== null) this.inner.writePage(this.#torn.pageNo, this.#torn.bytes, 0);
+    // Decided once per file, whichever of its handles crashes first.
+    const volatileEntry = this.plan.entryVolatile(this.name);
+    if (volatileEntry) this.plan.settleEntry(this.name);
+    if (volatileEntry && !chooser.keepEntry(this.name)) {
+      this.#volatile.clear();
+      this.#torn = null;
+      this.vanished = true;
+      const d = this.inner.descriptor();
+      this.inner.close();
+      if (d?.kind === 'file') rmSync(d.path, { force: true });
+      return;
+    }
+    this.#drain((p, n) => chooser.pickVersion(this.name, p, n));
+    const torn = this.#torn;
     this.#torn = null;
+    if (torn !== null) {
+      const page = new Uint8Array(this.pageSize);
+      if (torn.pageNo < this.#innerSize()) this.inner.readPages(torn.pageNo, 1, page, 0);
+      page.set(torn.head, 0);
+      this.inner.writePage(torn.pageNo, page, 0);
+    }
     this.inner.sync();
   }
 
-  #drain(keep: (pageNo: number) => boolean): void {
+  /** The inner device's size, as another handle on the same file may have grown it. */
+  #innerSize(): number {
+    const d = this.inner as PageDevice & { refreshSize?: () => number };
+    return d.refreshSize === undefined ? d.size() : d.refreshSize();
+  }
+
+  /** Writes to the inner device, per page in page order, the version `pick` names (-1: none). */
+  #drain(pick: (pageNo: number, versions: number) => number): void {
     const pages = [...this.#volatile.keys()].sort((a, b) => a - b);
-    for (const p of pages) if (keep(p)) this.inner.writePage(p, this.#volatile.get(p)!, 0);
+    for (const p of pages) {
+      const versions = this.#volatile.get(p)!;
+      const i = pick(p, versions.length);
+      if (!Number.isInteger(i) || i < -1 || i >= versions.length)
+        throw new RangeError(`pickVersion must give -1 … ${versions.length - 1} for page ${p}, got ${i}`);
+      if (i >= 0) this.inner.writePage(p, versions[i]!, 0);
+    }
     this.#volatile.clear();
   }
 
   close(): void {
+    if (this.vanished) return;
     this.inner.close();
   }
 

@@ -1,5 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import { FaultDevice, FaultPlan, MemoryDevice, SimulatedCrashError } from '../src/index.js';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  FaultDevice,
+  FaultPlan,
+  FileDevice,
+  MemoryDevice,
+  SimulatedCrashError,
+  seededFate,
+} from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'buffer-pool-fault-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const PS = 4096;
 
@@ -107,5 +120,117 @@ describe('FaultDevice', () => {
   it('rejects a crash point that is not a positive integer', () => {
     expect(() => new FaultPlan({ crashAtWrite: 0 })).toThrow(/crashAtWrite must be a positive integer/);
     expect(() => new FaultPlan({ crashAtSync: 1.5 })).toThrow(/crashAtSync/);
+  });
+
+  it('reorders within a barrier: any one of several unsynced writes to a page may win, pages independently', () => {
+    // Page 0 written three times and page 1 once since the last sync: a chooser that keeps the
+    // oldest write of page 0 and drops page 1 leaves page 0's first unsynced version on disk.
+    const inner = new MemoryDevice({ pageSize: PS });
+    const d = new FaultDevice(inner, new FaultPlan({ crashAtSync: 2 }));
+    d.writePage(0, page(1), 0);
+    d.writePage(1, page(1), 0);
+    d.sync();
+    for (const v of [2, 3, 4]) d.writePage(0, page(v), 0);
+    d.writePage(1, page(5), 0);
+    const out = new Uint8Array(PS);
+    d.readPages(0, 1, out, 0);
+    expect(out[0]).toBe(4); // reads see the latest write
+    expect(() => d.sync()).toThrow(SimulatedCrashError);
+    const asked: Array<[number, number]> = [];
+    d.crash({
+      pickVersion: (_dev, p, n) => {
+        asked.push([p, n]);
+        return p === 0 ? 0 : -1;
+      },
+      keepEntry: () => true,
+    });
+    expect(asked).toEqual([
+      [0, 3],
+      [1, 1],
+    ]);
+    expect(byteAt(inner, 0, 9)).toBe(2);
+    expect(byteAt(inner, 1, 9)).toBe(1);
+  });
+
+  it('a seeded fate reaches every outcome of a page (none, oldest, middle, latest), reproducibly', () => {
+    const outcomes = (seed: number): number[] => {
+      const f = seededFate(seed);
+      return Array.from({ length: 64 }, () => f.pickVersion('d', 0, 3));
+    };
+    expect(outcomes(42)).toEqual(outcomes(42));
+    expect(new Set(outcomes(42))).toEqual(new Set([-1, 0, 1, 2]));
+    expect(outcomes(42)).not.toEqual(outcomes(43));
+  });
+
+  it('refuses a chooser that names a write the page does not have', () => {
+    const d = new FaultDevice(new MemoryDevice({ pageSize: PS }), new FaultPlan());
+    d.writePage(0, page(1), 0);
+    expect(() => d.crash({ pickVersion: () => 1, keepEntry: () => true })).toThrow(
+      /pickVersion must give -1 … 0 for page 0, got 1/,
+    );
+  });
+
+  it('a torn write lands over the version of its page that survived', () => {
+    const inner = new MemoryDevice({ pageSize: PS });
+    const d = new FaultDevice(inner, new FaultPlan({ crashAtWrite: 4, tear: true }));
+    d.writePage(0, page(1), 0);
+    d.sync();
+    d.writePage(0, page(2), 0);
+    d.writePage(0, page(3), 0);
+    expect(() => d.writePage(0, page(9), 0)).toThrow(SimulatedCrashError);
+    d.crash({ pickVersion: () => 0, keepEntry: () => true });
+    expect(byteAt(inner, 0, 0)).toBe(9);
+    expect(byteAt(inner, 0, PS - 1)).toBe(2);
+  });
+
+  it('a file created and not followed by a sync of its directory may vanish at the crash', () => {
+    for (const dirSynced of [false, true]) {
+      const path = join(dir, `new-${dirSynced}.dat`);
+      const plan = new FaultPlan();
+      const d = new FaultDevice(new FileDevice(path, { pageSize: PS }), plan, { created: true });
+      d.writePage(0, page(6), 0);
+      d.sync(); // the file's bytes are durable; its name is not, until the directory is synced
+      expect(plan.entryVolatile(path)).toBe(true);
+      if (dirSynced) plan.syncDirectory(dir);
+      d.crash('lost');
+      expect(d.vanished).toBe(!dirSynced);
+      expect(existsSync(path)).toBe(dirSynced);
+      d.close();
+    }
+  });
+
+  it('a directory sync counts as a sync of the plan, and may be the crash point', () => {
+    const path = join(dir, 'crash-at-dir.dat');
+    const plan = new FaultPlan({ crashAtSync: 2 });
+    const d = new FaultDevice(new FileDevice(path, { pageSize: PS }), plan, { created: true });
+    d.writePage(0, page(6), 0);
+    d.sync();
+    expect(() => plan.syncDirectory(dir)).toThrow(/simulated crash at sync 2 \(directory /);
+    expect(plan.entryVolatile(path)).toBe(true);
+    d.crash('kept'); // 'kept' keeps the entry too
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it("handles on one file share its page cache: a sync through one makes every handle's writes durable", () => {
+    const path = join(dir, 'two-handles.dat');
+    const plan = new FaultPlan({ crashAtSync: 2 });
+    const a = new FaultDevice(new FileDevice(path, { pageSize: PS }), plan);
+    const b = new FaultDevice(new FileDevice(path, { pageSize: PS }), plan);
+    a.writePage(0, page(1), 0);
+    b.writePage(1, page(2), 0);
+    const out = new Uint8Array(PS);
+    b.readPages(0, 1, out, 0);
+    expect(out[0]).toBe(1); // b sees a's cached write, as a second descriptor would
+    b.sync();
+    a.writePage(0, page(3), 0);
+    expect(() => a.sync()).toThrow(SimulatedCrashError);
+    a.crash('lost');
+    b.crash('lost');
+    const disk = new FileDevice(path, { pageSize: PS, create: false });
+    disk.readPages(0, 1, out, 0);
+    expect(out[0]).toBe(1);
+    disk.readPages(1, 1, out, 0);
+    expect(out[0]).toBe(2);
+    disk.close();
   });
 });

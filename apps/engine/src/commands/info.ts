@@ -4,6 +4,7 @@ import { noWords, parseArgs, stringOption } from '../cli-args.js';
 import { Database } from '../storage/database.js';
 import { probeHeader } from '../storage/header.js';
 import { readRedoReadOnly } from '../storage/read-only.js';
+import { resolveDatabasePath } from '../storage/real-path.js';
 import { type FileVerification, verifyDatabaseFile } from '../storage/verify.js';
 import { isDataError, TargetError } from './internal/failure.js';
 import { writeOut } from './internal/output.js';
@@ -70,7 +71,7 @@ export function formatInfo(db: Database, exact = false, verified?: FileVerificat
       verified !== undefined && verified.filePages > verified.pages
         ? ` (and ${verified.filePages - verified.pages} zero pages the file was extended by ahead of use)`
         : ''
-    }, ${db.tables().length} tables`,
+    }, ${db.tables().length} tables, ${db.freePages} free pages`,
   ];
   if (verified !== undefined) {
     lines.push(
@@ -125,15 +126,17 @@ export function infoCommand(argv: readonly string[]): void {
   }
   if (st.isDirectory()) throw new TargetError(`${path} is a directory, not a database file`);
   if (!st.isFile()) throw new TargetError(`${path} is not a regular file`);
+  // Its log files lie beside the file the path leads to through symbolic links.
+  const file = resolveDatabasePath(path);
   // A database that needs crash recovery says so first: until it is recovered its file need not
   // match its header, and verifying it would only report the symptom.
-  readRedoReadOnly(path, probeHeader(path));
-  const verified = verifyDatabaseFile(path);
+  readRedoReadOnly(file, probeHeader(file));
+  const verified = verifyDatabaseFile(file);
   if (args.options.has('quiet') && !exact) return;
   let db: Database;
   try {
     // read-only: info writes nothing (no redo log created, no checkpoint, mtimes unchanged)
-    db = Database.open(path, { readOnly: true });
+    db = Database.open(file, { readOnly: true });
   } catch (e) {
     if (isDataError(e)) throw e;
     // every page checked out, so what failed is the dictionary's content

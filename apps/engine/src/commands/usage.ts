@@ -40,9 +40,9 @@ export const INFO: CommandHelp = {
   spec: { name: 'info', flags: ['exact', 'quiet'], values: ['db'] },
   synopsis: 'enginekit info --db FILE [--exact] [--quiet]',
   text: `verify a database file, then list its tables, row counts and, per index, pages, bytes and
-height. Verifying reads the whole file once: the header, the file length against the page count
-the header records, and every page's checksum; the first failure is reported naming the page
-(exit 1). Index figures come from the statistics ANALYZE stored; --exact walks and checks every
+height, and how many pages are on the free list. Verifying reads the whole file once: the
+header, the file length against the page count the header records, and every page's checksum;
+the first failure is reported naming the page (exit 1). Index figures come from the statistics ANALYZE stored; --exact walks and checks every
 tree instead. --quiet: verify only, print nothing unless it fails.`,
 };
 

@@ -10,6 +10,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fsyncParent } from '../storage/dir-sync.js';
+import { resolveDatabasePath } from '../storage/real-path.js';
 import { removeRedoFiles } from '../storage/redo/index.js';
 import { Database, type DatabaseOptions } from '../storage/database.js';
 import { type IndexBuildOptions, TableLoader } from '../storage/index-build.js';
@@ -59,9 +61,12 @@ export interface TpchLoadResult {
   readonly seconds: number;
 }
 
-/** The side file a load of `db` builds before renaming it over `db`: `<db>.loading-<pid>`. */
+/**
+ * The side file a load of `db` builds before renaming it over `db`: `<db>.loading-<pid>` beside the
+ * file `db` resolves to through symbolic links (a rename works within one file system).
+ */
 export function sideFilePath(db: string): string {
-  return `${db}.loading-${process.pid}`;
+  return `${resolveDatabasePath(db)}.loading-${process.pid}`;
 }
 
 /**
@@ -130,9 +135,12 @@ export function loadTpch(options: TpchLoadOptions): TpchLoadResult {
     db.analyze();
     db.close();
     db = undefined;
-    renameSync(tmp, options.db);
+    // Over the file a link names, not over the link: the link keeps naming the database.
+    const target = resolveDatabasePath(options.db);
+    renameSync(tmp, target);
+    fsyncParent(target, options);
     // Log files of a database that was at this path before belong to it, not to the new file.
-    removeRedoFiles(options.db);
+    removeRedoFiles(target, options);
     return {
       db: options.db,
       rows,

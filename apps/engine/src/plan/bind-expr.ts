@@ -8,7 +8,7 @@ import { compileNum, type NumNode, numOf } from '../exec/scaled.js';
 import { type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_NULL, T_STR, T_UINT, decType } from '../exec/types.js';
 import { type Collation, collationByName } from '../storage/collation.js';
 import type { Block, Bound } from './bound.js';
-import type { Ev } from './scope.js';
+import type { Ev, Source } from './scope.js';
 import type { SessionView } from './session-view.js';
 import { bindFunction } from './bind-func.js';
 import { truthOf } from '../exec/truth.js';
@@ -206,12 +206,15 @@ function findInBlock(
   name: string,
   clause: string,
   n: unknown,
+  schema?: string,
 ): Bound | null | undefined {
   const lname = name.toLowerCase();
   const lq = qual?.toLowerCase();
   let found: Bound | undefined;
+  const matches = (s: Source): boolean =>
+    s.alias.toLowerCase() === lq && (schema === undefined || s.schema === schema);
   for (const s of block.sources) {
-    if (lq !== undefined && s.alias.toLowerCase() !== lq) continue;
+    if (lq !== undefined && !matches(s)) continue;
     for (let c = 0; c < s.columns.length; c++) {
       const col = s.columns[c]!;
       if (col.invisible === true || col.name.toLowerCase() !== lname) continue;
@@ -220,8 +223,7 @@ function findInBlock(
       found = columnRef(block, s.idx, c);
     }
   }
-  if (found === undefined && lq !== undefined && !block.sources.some((s) => s.alias.toLowerCase() === lq))
-    return null; // unknown qualifier here: try enclosing blocks
+  if (found === undefined && lq !== undefined && !block.sources.some(matches)) return null; // unknown qualifier here: try enclosing blocks
   return found;
 }
 
@@ -289,12 +291,13 @@ export function columnRef(block: Block, srcIdx: number, c: number): Bound {
 function resolveColumn(ctx: BindCtx, parts: string[], n: unknown): Bound {
   const name = parts[parts.length - 1]!;
   const qual = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  const schema = parts.length >= 3 ? parts[parts.length - 3] : undefined;
   const full = parts.join('.');
   if (qual === undefined && ctx.aliases !== undefined && ctx.aliasFirst === true) {
     const a = ctx.aliases.get(name.toLowerCase());
     if (a !== undefined) return a;
   }
-  const here = findInBlock(ctx.block, qual, name, ctx.clause, n);
+  const here = findInBlock(ctx.block, qual, name, ctx.clause, n, schema);
   if (here) return here;
   if (qual === undefined && ctx.aliases !== undefined && ctx.aliasFirst !== true) {
     const a = ctx.aliases.get(name.toLowerCase());
@@ -303,7 +306,7 @@ function resolveColumn(ctx: BindCtx, parts: string[], n: unknown): Bound {
   // enclosing blocks: a correlated reference
   let inner = ctx.block;
   for (let b = ctx.block.parent; b !== undefined; inner = b, b = b.parent) {
-    const r = findInBlock(b, qual, name, ctx.clause, n);
+    const r = findInBlock(b, qual, name, ctx.clause, n, schema);
     if (r) {
       // record the reference on every block between here and b
       for (let x: Block | undefined = ctx.block; x !== undefined && x !== b; x = x.parent) {

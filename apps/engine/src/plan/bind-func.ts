@@ -462,7 +462,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       if (f !== undefined) return f;
       throw new SqlError(
         'ER_SP_DOES_NOT_EXIST',
-        `FUNCTION ${ctx.env.session.database ?? 'test'}.${name} does not exist`,
+        `FUNCTION ${ctx.env.session.database === null ? name : `${ctx.env.session.database}.${name}`} does not exist`,
       );
     }
   }

@@ -10,6 +10,8 @@ import type { ColumnInfo, DerivedSource, Source } from './scope.js';
 import type { TableMeta } from '../session/meta.js';
 import { bindEnvOf, bindQuery, type Ctx, materialized, storedType } from './select.js';
 import { isSystemSchema, systemTable } from './system-tables.js';
+import { resolveTableName } from './table-name.js';
+import { dottedName, schemaOf } from '../storage/schema-name.js';
 
 /**
  * The FROM clause: stored tables (index hints checked), CTEs, views and derived tables as
@@ -30,6 +32,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       return first;
     }
     let alias: string;
+    let tableSchema: string | undefined;
     let source: Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'>;
     const aliasNode = obj(o.alias);
     const aliasName = aliasNode.name === undefined ? undefined : identText(aliasNode.name);
@@ -37,10 +40,20 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       const parts = objectName(o.name);
       const name = parts[parts.length - 1]!;
       alias = aliasName ?? name;
-      const schema = parts.length > 1 ? parts[parts.length - 2]! : undefined;
-      const cte = schema === undefined ? ctes.get(name.toLowerCase()) : undefined;
-      const viewSql =
-        cte === undefined && (schema === undefined || !isSystemSchema(schema)) ? c.env.view(name) : undefined;
+      const qualifier = parts.length > 1 ? parts[parts.length - 2]! : undefined;
+      const cte = qualifier === undefined ? ctes.get(name.toLowerCase()) : undefined;
+      // an unqualified name is in the current database, which may be a system schema (USE information_schema)
+      const schema =
+        qualifier ??
+        (cte === undefined && c.env.schema !== null && isSystemSchema(c.env.schema)
+          ? c.env.schema
+          : undefined);
+      const stored =
+        cte === undefined && (schema === undefined || !isSystemSchema(schema))
+          ? resolveTableName(parts, c.env.schema)
+          : undefined;
+      const view = stored === undefined ? undefined : c.env.view(stored);
+      if (stored !== undefined && aliasName === undefined) tableSchema = schemaOf(stored);
       if (schema !== undefined && isSystemSchema(schema)) {
         const sys = systemTable(schema, name);
         if (sys === undefined) {
@@ -66,17 +79,25 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
           },
         });
       } else if (cte !== undefined) source = derivedSource(alias, cte);
-      else if (viewSql !== undefined) {
+      else if (view !== undefined) {
+        const viewSql = view.sql;
         const stmt = obj(parseSql(viewSql)[0]);
         const cv = obj(stmt.CreateView);
-        // the view's own text: its names and messages come from there
-        const plan = bindQuery(cv.query, { ...c, env: { ...c.env, sql: viewSql } }, undefined, ctes);
+        // the view's own text and database: its names and messages come from there
+        const env = { ...c.env, sql: viewSql, schema: view.schema };
+        const plan = bindQuery(cv.query, { ...c, env }, undefined, ctes);
         const cols = arr(cv.columns).map((x) => identText(obj(x).name));
         source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
       } else {
+        const name = stored!;
         if (!c.env.db.hasTable(name) || name.startsWith('#')) {
           const p = posOf(o.name);
-          throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`, p?.line, p?.column);
+          throw new SqlError(
+            'ER_NO_SUCH_TABLE',
+            `Table '${dottedName(name)}' doesn't exist`,
+            p?.line,
+            p?.column,
+          );
         }
         const table = c.env.db.table(name);
         const meta = c.env.meta(name);
@@ -118,13 +139,15 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
     } else
       throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t} in FROM'`);
-    if (block.sources.some((s) => s.alias.toLowerCase() === alias.toLowerCase()))
+    // two tables of the same name in two databases are two sources (`a.t`, `b.t`)
+    if (block.sources.some((s) => s.alias.toLowerCase() === alias.toLowerCase() && s.schema === tableSchema))
       throw new SqlError('ER_NONUNIQ_TABLE', `Not unique table/alias: '${alias}'`);
     // every source with the same fields in the same order (one object shape; a spread of the
     // optional fields made a slow object per table per statement)
     const s: Source = {
       idx: block.sources.length,
       alias: source.alias,
+      schema: tableSchema,
       columns: source.columns,
       offset: block.nslots,
       table: source.table,

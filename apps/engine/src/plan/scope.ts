@@ -45,6 +45,8 @@ export interface IndexHints {
 export interface Source {
   readonly idx: number;
   readonly alias: string;
+  /** The database of a stored table or view named without an alias (`db.t.c` finds it). */
+  readonly schema?: string | undefined;
   readonly columns: ColumnInfo[];
   offset: number;
   readonly table?: Table | undefined;

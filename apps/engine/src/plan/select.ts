@@ -50,8 +50,11 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   readonly db: Database;
   readonly status: StatusCounters;
   readonly planner: Planner;
+  /** The database unqualified table names are in (the session's, or a view's own); null: none. */
+  readonly schema: string | null;
   meta(table: string): TableMeta | undefined;
-  view(name: string): string | undefined;
+  /** A view's text and the database its unqualified names are in. */
+  view(name: string): { readonly sql: string; readonly schema: string } | undefined;
   readonly sqlMode: string;
   /** sort_buffer_size, bytes. */
   readonly sortBufferSize: number;
@@ -439,8 +442,9 @@ function bindSelect(
   for (const [itemNo, it] of arr(sel.projection).entries()) {
     const [t, v] = tagOf(it);
     if (t === 'Wildcard' || t === 'QualifiedWildcard') {
-      const qual =
-        t === 'QualifiedWildcard' ? objectName(tagOf(arr(v)[0])[1] ?? arr(v)[0]).at(-1) : undefined;
+      const qparts = t === 'QualifiedWildcard' ? objectName(tagOf(arr(v)[0])[1] ?? arr(v)[0]) : [];
+      const qual = qparts.at(-1);
+      const qschema = qparts.length >= 2 ? qparts.at(-2) : undefined;
       let any = false;
       const order = block.starOrder;
       const inOrder =
@@ -449,6 +453,7 @@ function bindSelect(
           : [...order.map((i) => block.sources[i]!), ...block.sources.slice(order.length)];
       for (const s of inOrder) {
         if (qual !== undefined && s.alias.toLowerCase() !== qual.toLowerCase()) continue;
+        if (qschema !== undefined && s.schema !== qschema) continue;
         any = true;
         s.columns.forEach((col, i) => {
           if (col.invisible === true || (qual === undefined && col.hiddenUnqualified === true)) return;

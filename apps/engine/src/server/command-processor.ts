@@ -8,7 +8,7 @@ import { type ColumnMeta, columnMeta, inferredColumns } from './column-types.js'
 import { writeBinaryRow } from './packets/binary-row.js';
 import { writeColumnDefinition } from './packets/column-definition.js';
 import { writeEof } from './packets/eof.js';
-import { type ProtocolError, serverErrors, writeErr } from './packets/err.js';
+import { serverErrors, writeErr } from './packets/err.js';
 import { writeOk } from './packets/ok.js';
 import { writePrepareOk } from './packets/stmt-prepare-ok.js';
 import {
@@ -30,11 +30,11 @@ import {
   COM_STMT_PREPARE,
   COM_STMT_RESET,
   COM_STMT_SEND_LONG_DATA,
-  DATABASE_NAME,
+  SERVER_STATUS_AUTOCOMMIT,
+  SERVER_STATUS_IN_TRANS,
+  SERVER_STATUS_IN_TRANS_READONLY,
 } from './protocol.js';
-import { multiStatementError, serverStatement, useTarget } from './server-statements.js';
-import { Accounts } from '../session/accounts.js';
-import { mayUseDatabase } from '../session/privileges.js';
+import { multiStatementError } from './server-statements.js';
 import { MalformedPacketError, PacketReader, PacketWriter } from './wire.js';
 
 /** What the connection does after sending a reply. */
@@ -67,10 +67,6 @@ interface Statement {
 
 /** Status counters kept by the server (beside the engine's), in the session's and global maps. */
 export type ServerCounter =
-  | 'Com_change_db'
-  | 'Com_show_databases'
-  | 'Com_create_db'
-  | 'Com_drop_db'
   | 'Com_stmt_prepare'
   | 'Com_stmt_execute'
   | 'Com_stmt_close'
@@ -81,8 +77,8 @@ export type ServerCounter =
 /**
  * One connection's commands after authentication, as a function from a command packet's payload
  * to the reply's bytes. Everything it needs is the session (and through it the database): it
- * owns no socket, so it can run where the session runs — on the main thread today, on a worker
- * thread that attaches to the shared buffer pool later, with the payloads and replies passed as
+ * owns no socket, so it runs where the session runs — on a session worker thread attached to the
+ * shared buffer pool (or on the main thread with `--threads 0`), with the payloads and replies passed as
  * transferable buffers.
  */
 export class CommandProcessor {
@@ -99,6 +95,22 @@ export class CommandProcessor {
     this.connectionId = connectionId;
     // The connection sends the OK once the commit is durable (group commit), not the session.
     session.deferCommitWait = true;
+    this.#w.serverStatus = () => this.#serverStatus();
+  }
+
+  /**
+   * The status bits of OK and EOF packets, as the statement left the session: in a transaction
+   * (SERVER_STATUS_IN_TRANS, with IN_TRANS_READONLY for START TRANSACTION READ ONLY) and whether
+   * autocommit is on, so a client can tell that it has a transaction to end.
+   */
+  #serverStatus(): number {
+    const s = this.session;
+    let bits = Number(s.vars.get('autocommit')) === 1 ? SERVER_STATUS_AUTOCOMMIT : 0;
+    if (s.txn.active) {
+      bits |= SERVER_STATUS_IN_TRANS;
+      if (s.txn.trx.readOnly) bits |= SERVER_STATUS_IN_TRANS_READONLY;
+    }
+    return bits;
   }
 
   /** A statement that waited for a lock runs again: its command was counted already. */
@@ -235,12 +247,10 @@ export class CommandProcessor {
         break;
       case COM_INIT_DB: {
         const name = r.rest().toString('utf8');
-        this.#count('Com_change_db');
+        this.session.counters.add('Com_change_db', 1);
         this.#count('Questions');
-        const denied = this.#deniedDatabase(name);
-        if (denied !== undefined) writeErr(w, denied);
-        else if (name === DATABASE_NAME) writeOk(w);
-        else writeErr(w, serverErrors.badDb(name));
+        this.session.useDatabase(name);
+        writeOk(w);
         break;
       }
       case COM_FIELD_LIST:
@@ -260,15 +270,6 @@ export class CommandProcessor {
     const questions = g.get('Questions');
     const tables = this.session.db.tables().length;
     return `Uptime: ${uptime}  Threads: ${this.threadsConnected}  Questions: ${questions}  Slow queries: 0  Opens: ${tables}  Open tables: ${tables}  Queries per second avg: ${(questions / uptime).toFixed(3)}`;
-  }
-
-  /** 1044 when the session's account holds nothing on database `name`. */
-  #deniedDatabase(name: string): ProtocolError | undefined {
-    const who = this.session.account;
-    if (who === undefined) return undefined;
-    const acc = Accounts.of(this.session.db).get(who);
-    if (acc !== undefined && mayUseDatabase(acc, name)) return undefined;
-    return serverErrors.dbAccessDenied(who, name);
   }
 
   /**
@@ -300,31 +301,6 @@ export class CommandProcessor {
 
   #query(sql: string, w: PacketWriter): void {
     this.#count('Threads_connected', this.threadsConnected);
-    const answer = serverStatement(sql);
-    const use = answer === undefined ? undefined : useTarget(sql);
-    const denied = use === undefined ? undefined : this.#deniedDatabase(use);
-    if (denied !== undefined) {
-      this.#count('Questions');
-      writeErr(w, denied);
-      return;
-    }
-    if (answer !== undefined) {
-      if (answer.kind === 'error') {
-        this.#count('Questions');
-        writeErr(w, answer.error);
-      } else {
-        this.#count(answer.counter as ServerCounter);
-        this.#count('Questions');
-        if (answer.kind === 'ok') writeOk(w, 0, 0, answer.warnings);
-        else
-          this.#resultSet(
-            w,
-            { columns: [answer.column], rows: answer.rows, affectedRows: 0, insertId: 0, warnings: 0 },
-            false,
-          );
-      }
-      return;
-    }
     const multi = multiStatementError(sql);
     if (multi !== undefined) {
       writeErr(w, multi);
@@ -398,7 +374,7 @@ export class CommandProcessor {
     this.#count('Com_show_fields');
     const res = this.session.query(`SELECT * FROM \`${table.replace(/`/g, '``')}\` LIMIT 0`);
     const cols = columnsOf(res);
-    for (const c of cols) writeColumnDefinition(w, c, table);
+    for (const c of cols) writeColumnDefinition(w, c, table, this.session.database ?? '');
     writeEof(w);
   }
 

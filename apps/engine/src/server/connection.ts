@@ -6,7 +6,7 @@ import type { ConnectionControl, HostCache } from './host-cache.js';
 import { type ProtocolError, serverErrors, writeErr } from './packets/err.js';
 import { readHandshakeResponse, writeGreeting } from './packets/handshake.js';
 import { writeOk } from './packets/ok.js';
-import { COM_QUERY, DATABASE_NAME } from './protocol.js';
+import { COM_QUERY } from './protocol.js';
 import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
 import { MalformedPacketError, PacketWriter } from './wire.js';
@@ -19,6 +19,8 @@ export interface LoginAccount {
   readonly passwordHash: Buffer | undefined;
   /** Whether it holds any privilege on a database (else connecting to it is 1044). */
   mayUseDatabase(db: string): boolean;
+  /** Whether the database exists (else connecting to it is 1049). */
+  hasDatabase(db: string): boolean;
   /** Global ALL: FLUSH HOSTS and the like. */
   readonly admin: boolean;
 }
@@ -363,12 +365,18 @@ export class ClientConnection {
       this.#fail(serverErrors.dbAccessDenied(account.name, res.database), seq + 1);
       return;
     }
-    if (res.database !== undefined && res.database !== DATABASE_NAME) {
+    if (res.database !== undefined && !account.hasDatabase(res.database)) {
       this.#fail(serverErrors.badDb(res.database), seq + 1);
       return;
     }
     this.#account = account;
-    this.#handle = this.#host.open(this.#opts.connectionId, () => this.#killed(), account.account, host);
+    this.#handle = this.#host.open(
+      this.#opts.connectionId,
+      () => this.#killed(),
+      account.account,
+      res.database,
+      host,
+    );
     this.#state = 'command';
     this.#w.reset(seq + 1);
     writeOk(this.#w);

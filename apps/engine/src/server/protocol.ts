@@ -42,8 +42,10 @@ export const SERVER_CAPABILITIES: number =
   CLIENT_CONNECT_ATTRS |
   CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA;
 
-/** Server status bits in OK and EOF packets. */
+/** Server status bits in OK and EOF packets: a transaction is open, autocommit is on, it is READ ONLY. */
+export const SERVER_STATUS_IN_TRANS = 0x1;
 export const SERVER_STATUS_AUTOCOMMIT = 0x2;
+export const SERVER_STATUS_IN_TRANS_READONLY = 0x2000;
 
 /** Column types (`enum_field_types`). */
 export const MYSQL_TYPE_DECIMAL = 0;
@@ -87,6 +89,3 @@ export const CHARSET_BINARY = 63;
 
 /** The version string the greeting carries (and `@@version` answers). */
 export const SERVER_VERSION = '8.0.36-enginekit';
-
-/** The one database a server's file holds (the name the engine's `DATABASE()` answers). */
-export const DATABASE_NAME = 'test';

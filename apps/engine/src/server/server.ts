@@ -53,6 +53,8 @@ export interface ServeOptions {
   readonly host?: SessionHost;
 }
 
+import { isSystemSchema } from '../plan/system-tables.js';
+import { SqlDictionary } from '../session/dictionary.js';
 /** The ServeOptions that set a global system variable of the same name. */
 const GLOBAL_OPTIONS = [
   'max_connections',
@@ -258,6 +260,7 @@ function loginAccount(db: Database, user: string, address: string | undefined): 
     account: a,
     passwordHash: hashBytes(a),
     mayUseDatabase: (name) => mayUseDatabase(a, name),
+    hasDatabase: (name) => isSystemSchema(name) || SqlDictionary.of(db).databases.has(name),
     admin: isAdmin(a),
   };
 }

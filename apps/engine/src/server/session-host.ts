@@ -25,9 +25,16 @@ export interface SessionHost {
    * A session for an authenticated connection. `kill`: what KILL CONNECTION of this id does
    * beyond closing the session (the connection closes its socket; it then calls `close`).
    * `account`: the account it logged in as, whose privileges every statement is checked against.
+   * `database`: the database the handshake named (checked to exist), the session's current one.
    * `address`: the client's address, as the process list shows it (default localhost).
    */
-  open(connectionId: number, kill?: () => void, account?: Account, address?: string): SessionHandle;
+  open(
+    connectionId: number,
+    kill?: () => void,
+    account?: Account,
+    database?: string,
+    address?: string,
+  ): SessionHandle;
   /** Connections open now (Threads_connected). */
   readonly connected: number;
   /** The most connections open at once (Max_used_connections). */
@@ -62,8 +69,15 @@ export class LocalSessionHost implements SessionHost {
     return this.#maxUsed;
   }
 
-  open(connectionId: number, kill?: () => void, account?: Account, address?: string): SessionHandle {
+  open(
+    connectionId: number,
+    kill?: () => void,
+    account?: Account,
+    database?: string,
+    address?: string,
+  ): SessionHandle {
     const session = new Session(this.db, { connectionId });
+    if (database !== undefined) session.database = database;
     if (account !== undefined) session.txn.entry.user = account.user;
     session.txn.entry.host = address ?? 'localhost';
     // on this thread the dictionary is the server's: grants are read live

@@ -120,6 +120,7 @@ function onMessage(m: ToWorker): void {
   switch (m.t) {
     case 'open': {
       const session = new Session(db, { connectionId: m.conn });
+      if (m.database !== undefined) session.database = m.database;
       // grants are read from this worker's dictionary, brought up to date before each statement
       session.account = m.account === undefined ? undefined : { user: m.account.user, host: m.account.host };
       // a lock wait answers later (the reply is a Promise) instead of failing at once with 1205

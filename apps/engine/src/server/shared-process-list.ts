@@ -16,9 +16,9 @@ import type { ProcessEntry, ProcessList } from '../txn/process-list.js';
  * | 8 | the worker that runs the session (-1: the main thread) |
  * | 12 | command: 0 Sleep, 1 Query |
  * | 16 | the interrupt word (exec/interrupt.ts), raised by KILL from any thread |
- * | 20, 24, 28, 32 | byte lengths of user, host, state and info (-1: info is NULL) |
+ * | 20 … 39 | byte lengths of user, host, state, info and db (-1: NULL) |
  * | 40 | since (Float64, Date.now()) |
- * | 64, 192, 320, 384 | user (128 bytes), host (128), state (64), info (the rest, {@link INFO_BYTES}) |
+ * | 64, 192, 320, 384, 512 | user (128 bytes), host (128), state (64), db (128), info (the rest, {@link INFO_BYTES}) |
  *
  * Only the thread that owns a session writes its slot (bar the interrupt word); longer text is cut
  * at a character boundary.
@@ -30,14 +30,14 @@ const SEQ = 1;
 const WORKER = 2;
 const COMMAND = 3;
 const WORD = 4;
-const LENS = 5; // user, host, state, info
+const LENS = 5; // user, host, state, info, db
 const SINCE = 40;
-const TEXT = [64, 192, 320, 384] as const;
-const CAP = [128, 128, 64, SLOT_BYTES - 384] as const;
+const TEXT = [64, 192, 320, 512, 384] as const;
+const CAP = [128, 128, 64, SLOT_BYTES - 512, 128] as const;
 /** The most bytes of a statement's text the list keeps (SHOW FULL PROCESSLIST shows no more). */
 export const INFO_BYTES: number = CAP[3];
 
-type TextField = 0 | 1 | 2 | 3;
+type TextField = 0 | 1 | 2 | 3 | 4;
 
 interface Bound {
   readonly entry: ProcessEntry;
@@ -95,7 +95,7 @@ export class SharedProcessList implements ProcessList {
    * Takes a slot for connection `id` of `user`@`host`, run by `worker`, before its session starts
    * (the main thread, when it gives the connection to a worker). False when every slot is taken.
    */
-  claim(id: number, user: string, host: string, worker: number): boolean {
+  claim(id: number, user: string, host: string, worker: number, db: string | null = null): boolean {
     for (let s = 0; s < this.#slots; s++) {
       const b = this.#base(s);
       if (Atomics.compareExchange(this.#i32, b + ID, 0, id) !== 0) continue;
@@ -108,6 +108,7 @@ export class SharedProcessList implements ProcessList {
         this.#text(s, 1, host);
         this.#text(s, 2, '');
         this.#text(s, 3, null);
+        this.#text(s, 4, db);
       });
       return true;
     }
@@ -124,7 +125,7 @@ export class SharedProcessList implements ProcessList {
   add(e: ProcessEntry): void {
     let s = this.#find(e.id);
     if (s < 0) {
-      if (!this.claim(e.id, e.user, e.host, this.#worker))
+      if (!this.claim(e.id, e.user, e.host, this.#worker, e.db()))
         throw new Error(`the process list is full: ${this.#slots} sessions`);
       s = this.#find(e.id);
     }
@@ -166,8 +167,10 @@ export class SharedProcessList implements ProcessList {
     };
     field('user', (v) => this.#text(s, 0, v));
     field('host', (v) => this.#text(s, 1, v));
+    // a statement starts or ends: the database it leaves the session in (USE) is shown too
     field('command', (v) => {
       i32[b + COMMAND] = v === 'Query' ? 1 : 0;
+      this.#text(s, 4, e.db());
     });
     field('since', (v) => {
       f64[(b * 4 + SINCE) / 8] = v;
@@ -249,6 +252,7 @@ export class SharedProcessList implements ProcessList {
       since: r.since,
       state: r.state,
       info: r.info,
+      db: () => r.db,
       interrupt: r.interrupt,
       raise,
       resetQueryKill: () => undefined,
@@ -269,6 +273,7 @@ export class SharedProcessList implements ProcessList {
         since: number;
         state: string;
         info: string | null;
+        db: string | null;
         interrupt: number;
       }
     | undefined {
@@ -287,6 +292,7 @@ export class SharedProcessList implements ProcessList {
         since: this.#f64[(b * 4 + SINCE) / 8]!,
         state: this.#textOf(s, 2) ?? '',
         info: this.#textOf(s, 3),
+        db: this.#textOf(s, 4),
         interrupt: Atomics.load(i32, b + WORD),
       };
       if (Atomics.load(i32, b + SEQ) === seq) return r;

@@ -3,6 +3,7 @@
  * integers and strings, NUL-terminated strings. A reader never reads past its end: a short packet
  * is a {@link MalformedPacketError}, which closes the connection that sent it.
  */
+import { SERVER_STATUS_AUTOCOMMIT } from './protocol.js';
 
 /** A client packet that cannot be parsed (truncated, or a length beyond its end). */
 export class MalformedPacketError extends Error {
@@ -135,12 +136,17 @@ const MAX_FRAME = 0xffffff;
  * into one growing buffer the connection sends with a single write. `begin()` opens a packet,
  * `end()` closes it; a payload of 16 MiB or more is split into frames as the protocol says.
  */
+/** Autocommit on, no transaction open: the state of a connection that has run nothing yet. */
+const defaultStatus = (): number => SERVER_STATUS_AUTOCOMMIT;
+
 export class PacketWriter {
   buf: Buffer;
   pos = 0;
   /** Sequence id of the next frame. */
   seq = 1;
   #start = 0;
+  /** The server status bits OK and EOF packets carry, read when each is written. */
+  serverStatus: () => number = defaultStatus;
 
   constructor(size = 1024) {
     this.buf = Buffer.allocUnsafe(size);

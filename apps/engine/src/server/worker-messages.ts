@@ -19,7 +19,7 @@ export interface SessionWorkerData {
 
 /** Main thread → worker. */
 export type ToWorker =
-  | { readonly t: 'open'; readonly conn: number; readonly account?: Account }
+  | { readonly t: 'open'; readonly conn: number; readonly account?: Account; readonly database?: string }
   | { readonly t: 'cmd'; readonly conn: number; readonly payload: Uint8Array; readonly connected: number }
   | { readonly t: 'close'; readonly conn: number }
   /** KILL of a connection of this worker from elsewhere: end its lock wait (the word is raised). */

@@ -236,17 +236,28 @@ export class WorkerSessionHost implements SessionHost {
     return true;
   }
 
-  open(connectionId: number, kill?: () => void, account?: Account, address?: string): SessionHandle {
+  open(
+    connectionId: number,
+    kill?: () => void,
+    account?: Account,
+    database?: string,
+    address?: string,
+  ): SessionHandle {
     let s = this.#slots[0]!;
     for (const x of this.#slots) if (!x.exited && (s.exited || x.conns < s.conns)) s = x;
     const worker = this.#slots.indexOf(s);
-    if (!this.processList.claim(connectionId, account?.user ?? '', address ?? 'localhost', worker))
+    if (!this.processList.claim(connectionId, account?.user ?? '', address ?? 'localhost', worker, database ?? null))
       return refused();
     s.conns++;
     this.#conns.set(connectionId, s);
     if (kill !== undefined) this.#killers.set(connectionId, kill);
     this.#maxUsed = Math.max(this.#maxUsed, this.#conns.size);
-    this.#post(s, { t: 'open', conn: connectionId, ...(account === undefined ? {} : { account }) });
+    this.#post(s, {
+      t: 'open',
+      conn: connectionId,
+      ...(account === undefined ? {} : { account }),
+      ...(database === undefined ? {} : { database }),
+    });
     return {
       handle: (payload) =>
         new Promise<Reply>((resolve, reject) => {

@@ -8,10 +8,6 @@ import { STATUS_NAMES } from '../exec/status.js';
  */
 export const SUMMED_STATUS: readonly string[] = [
   ...STATUS_NAMES,
-  'Com_change_db',
-  'Com_show_databases',
-  'Com_create_db',
-  'Com_drop_db',
   'Com_stmt_prepare',
   'Com_stmt_execute',
   'Com_stmt_close',

@@ -107,6 +107,8 @@ export interface AccountContext {
   readonly accounts: Accounts;
   readonly account: Account | undefined;
   readonly name: AccountName | undefined;
+  /** The session's current database (`ON *` and `ON t` are in it; null: none chosen, 1046). */
+  readonly database: string | null;
 }
 
 const STARTS = /^\s*(CREATE\s+USER|DROP\s+USER|ALTER\s+USER|GRANT|REVOKE|SHOW\s+GRANTS|SET\s+PASSWORD)\b/i;
@@ -192,7 +194,7 @@ export function runAccountStatement(sql: string, ctx: AccountContext): QueryResu
     const privs = privileges(r);
     r.expect('ON');
     r.accept('TABLE');
-    const { db, table } = level(r);
+    const { db, table } = level(r, ctx.database);
     r.expect(granting ? 'TO' : 'FROM');
     do {
       const a = account(r, ctx);
@@ -264,7 +266,7 @@ function privileges(r: Reader): string[] {
 }
 
 /** `*.*` (global), `db.*`, `db.table`, `*` or `table` (the current database). */
-function level(r: Reader): { db: string | undefined; table: string | undefined } {
+function level(r: Reader, current: string | null): { db: string | undefined; table: string | undefined } {
   const first = r.next();
   const star = (t: Token): boolean => t.kind === 'sym' && t.text === '*';
   if (r.accept('.')) {
@@ -275,12 +277,10 @@ function level(r: Reader): { db: string | undefined; table: string | undefined }
     }
     return { db: first.text, table: star(second) ? undefined : second.text };
   }
-  if (star(first)) return { db: CURRENT_DB, table: undefined };
-  return { db: CURRENT_DB, table: first.text };
+  if (current === null) throw new SqlError('ER_NO_DB_ERROR', 'No database selected');
+  if (star(first)) return { db: current, table: undefined };
+  return { db: current, table: first.text };
 }
-
-/** The database unqualified names are in (the server's file holds one). */
-const CURRENT_DB = 'test';
 
 function privText(list: readonly string[]): string {
   if (list.includes('ALL')) return 'ALL PRIVILEGES';

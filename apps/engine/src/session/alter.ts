@@ -12,6 +12,7 @@ import { checkIndexes, checkTable } from './limits.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
+import { dottedName, tableOf } from '../storage/schema-name.js';
 /**
  * ALTER TABLE. Index changes (ADD INDEX/KEY/UNIQUE, DROP INDEX) are made in place, a new index
  * built by merge sort from the table; column changes (ADD/DROP COLUMN) copy the table into a new
@@ -21,12 +22,12 @@ import type { Compiled, StatementContext } from './session.js';
  * atomic: on any error the old table stays as it was.
  */
 export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
-  const name = objectName(o.name).at(-1)!;
+  const name = ctx.session.tableName(objectName(o.name));
   const ops = arr(o.operations).map((op) => tagOf(op));
   return {
     run: () => {
       if (!ctx.db.hasTable(name) || name.startsWith('#'))
-        throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
+        throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
       const columnOps = ops.filter(([t]) => t === 'AddColumn' || t === 'DropColumn');
       if (columnOps.length > 0) return copyAlter(ctx, name, ops);
       // every index change of the statement is made in one step: the new trees are built first,
@@ -200,7 +201,7 @@ function copyAlter(
   if (ctx.db.hasTable(tmp)) ctx.db.dropTable(tmp);
   const fast = Number(ctx.session.vars.get('expand_fast_index_creation')) === 1;
   const visible = cols.filter((c) => c.col.name !== HIDDEN_PK).map((c) => c.col);
-  checkTable(name, visible, pk.includes(HIDDEN_PK) ? [] : pk, indexes);
+  checkTable(tableOf(name), visible, pk.includes(HIDDEN_PK) ? [] : pk, indexes);
   let fresh: Table;
   try {
     fresh = ctx.db.createTable({

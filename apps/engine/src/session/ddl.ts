@@ -12,6 +12,7 @@ import { checkIndexes, checkTable } from './limits.js';
 import { okResult } from './result.js';
 import { storageError } from './storage-errors.js';
 import type { Compiled, StatementContext } from './session.js';
+import { dottedName, schemaOf, tableOf } from '../storage/schema-name.js';
 
 /**
  * A declared column type → [stored type, declared text]. Text columns get `collation` (the
@@ -162,18 +163,23 @@ export function keyColumns(cols: unknown): string[] {
 }
 
 function createTable(o: Obj, ctx: StatementContext): Compiled {
-  const name = objectName(o.name).at(-1)!;
+  const name = ctx.session.tableName(objectName(o.name));
   const ifNotExists = o.if_not_exists === true;
   const statsOptions = tableStatsOptions(o.table_options);
-  const tableCollation = tableCollationOf(o.table_options);
+  const schema = existingDatabase(ctx, name);
+  const tableCollation = tableCollationOf(
+    o.table_options,
+    (ctx.dict.databases.get(schema)?.collation as Collation | undefined) ?? DEFAULT_COLLATION,
+  );
   return {
     run: () => {
-      if (ctx.db.hasTable(name)) {
+      existingDatabase(ctx, name);
+      if (ctx.db.hasTable(name) || ctx.dict.views.has(name)) {
         if (ifNotExists) {
-          ctx.session.warn(1050, `Table '${name}' already exists`, 'Note');
+          ctx.session.warn(1050, `Table '${tableOf(name)}' already exists`, 'Note');
           return okResult();
         }
-        throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
+        throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(name)}' already exists`);
       }
       const columns: StoredColumn[] = [];
       const types: string[] = [];
@@ -247,7 +253,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         onUpdates.push(null);
         pk = [HIDDEN_PK];
       }
-      checkTable(name, hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
+      checkTable(tableOf(name), hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
       const meta: TableMeta = {
         types,
         defaults,
@@ -294,9 +300,19 @@ export function columnCollation(options: unknown, fallback: Collation): Collatio
   return collation;
 }
 
-/** The table's COLLATE = … (or the default collation of its DEFAULT CHARSET = utf8mb4). */
-function tableCollationOf(options: unknown): Collation {
-  let collation: Collation = DEFAULT_COLLATION;
+/**
+ * The database of the table stored as `name`, which must exist (else 1049, as MariaDB answers a
+ * CREATE or RENAME into an unknown database).
+ */
+export function existingDatabase(ctx: StatementContext, name: string): string {
+  const schema = schemaOf(name);
+  if (!ctx.dict.databases.has(schema)) throw new SqlError('ER_BAD_DB_ERROR', `Unknown database '${schema}'`);
+  return schema;
+}
+
+/** The table's COLLATE = … (or the default collation of its DEFAULT CHARSET = utf8mb4), else its database's. */
+function tableCollationOf(options: unknown, fallback: Collation): Collation {
+  let collation: Collation = fallback;
   for (const kv of arr(tagOf(options)[1] ?? options)) {
     const o = obj(tagOf(kv)[1]);
     const key = String(obj(o.key).value ?? '').toUpperCase();
@@ -314,7 +330,7 @@ function uniqueName(base: string, existing: readonly IndexDef[]): string {
 
 function createIndex(o: Obj, ctx: StatementContext): Compiled {
   const iname = objectName(o.name).at(-1)!;
-  const tname = objectName(o.table_name).at(-1)!;
+  const tname = ctx.session.tableName(objectName(o.table_name));
   const cols = keyColumns(o.columns);
   const unique = o.unique === true;
   return { run: () => addIndex(ctx, tname, iname, cols, unique) };
@@ -329,7 +345,7 @@ export function addIndex(
   unique: boolean,
 ): ReturnType<typeof okResult> {
   if (!ctx.db.hasTable(tname) || tname.startsWith('#'))
-    throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
+    throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(tname)}' doesn't exist`);
   const t = ctx.db.table(tname);
   if (
     t.secondary.some((s) => s.name.toLowerCase() === iname.toLowerCase()) ||
@@ -362,7 +378,7 @@ export function indexColumns(t: Table, cols: readonly string[]): string[] {
 
 function drop(o: Obj, ctx: StatementContext): Compiled {
   const type = String(o.object_type);
-  const names = arr(o.names).map((n) => objectName(n).at(-1)!);
+  const names = arr(o.names).map((n) => ctx.session.tableName(objectName(n)));
   const ifExists = o.if_exists === true;
   return {
     run: () =>
@@ -370,38 +386,35 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
         if (type === 'Table') {
           const missing = names.filter((n) => !ctx.db.hasTable(n) || n.startsWith('#'));
           if (missing.length > 0 && !ifExists)
-            throw new SqlError(
-              'ER_BAD_TABLE_ERROR',
-              `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
-            );
+            throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${missing.map(dottedName).join(',')}'`);
           for (const n of names) {
             if (!ctx.db.hasTable(n) || n.startsWith('#')) continue;
             ctx.db.dropTable(n);
             ctx.dict.dropTable(n);
           }
-          for (const m of missing) ctx.session.warn(1051, `Unknown table 'test.${m}'`, 'Note');
+          // one note naming every missing table, as MariaDB writes it
+          if (missing.length > 0)
+            ctx.session.warn(1051, `Unknown table '${missing.map(dottedName).join(',')}'`, 'Note');
           return okResult();
         }
         if (type === 'View') {
           const missing = names.filter((n) => !ctx.dict.views.has(n));
           if (missing.length > 0 && !ifExists)
-            throw new SqlError(
-              'ER_BAD_TABLE_ERROR',
-              `Unknown table '${missing.map((m) => `test.${m}`).join(',')}'`,
-            );
+            throw new SqlError('ER_UNKNOWN_VIEW', `Unknown VIEW: '${missing.map(dottedName).join(',')}'`);
           for (const n of names) if (ctx.dict.views.has(n)) ctx.dict.dropView(n);
-          for (const m of missing) ctx.session.warn(4092, `Unknown VIEW: 'test.${m}'`, 'Note');
+          for (const m of missing) ctx.session.warn(4092, `Unknown VIEW: '${dottedName(m)}'`, 'Note');
           return okResult();
         }
         if (type === 'Index') {
-          const tname = objectName(o.table).at(-1);
-          if (tname === undefined)
+          const tparts = objectName(o.table);
+          if (tparts.length === 0)
             throw new SqlError(
               'ER_PARSE_ERROR',
               "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1",
             );
+          const tname = ctx.session.tableName(tparts);
           if (!ctx.db.hasTable(tname))
-            throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${tname}' doesn't exist`);
+            throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(tname)}' doesn't exist`);
           for (const n of names) {
             const t = ctx.db.table(tname);
             const ix = t.secondary.find((s) => s.name.toLowerCase() === n.toLowerCase());
@@ -423,19 +436,21 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
 }
 
 function createView(o: Obj, ctx: StatementContext): Compiled {
-  const name = objectName(o.name).at(-1)!;
+  const name = ctx.session.tableName(objectName(o.name));
   const replace = o.or_replace === true;
   return {
     run: () =>
       atomicDdl(ctx, () => {
+        const schema = existingDatabase(ctx, name);
         if (ctx.db.hasTable(name))
-          throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
+          throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(name)}' already exists`);
         if (ctx.dict.views.has(name) && !replace)
-          throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${name}' already exists`);
-        // check that it binds now (unknown tables and columns fail the CREATE, as MySQL)
+          throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(name)}' already exists`);
+        // check that it binds now (unknown tables and columns fail the CREATE, as MySQL); its
+        // unqualified names are in the current database, now and whenever the view is read
         const text = ctx.sql.trim().replace(/;\s*$/, '');
         ctx.session.prepare(`SELECT * FROM (${viewQueryText(text)}) AS v LIMIT 0`);
-        ctx.dict.putView(name, text);
+        ctx.dict.putView(name, text, ctx.session.database ?? schema);
         return okResult();
       }),
   };

@@ -2,6 +2,7 @@ import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import type { Account } from './accounts.js';
 import type { TableMeta } from './meta.js';
+import { DEFAULT_SCHEMA, schemaOf } from '../storage/schema-name.js';
 
 const META_TABLE = '#sql_meta';
 const DECODER = new TextDecoder();
@@ -10,14 +11,26 @@ const DECODER = new TextDecoder();
  * The SQL layer's part of the data dictionary, one per open database (shared by its sessions):
  * table metadata beyond the storage schema and view definitions, stored as JSON rows of the
  * table `#sql_meta` (name VARCHAR(200) PRIMARY KEY, json VARCHAR(8000)) so they survive reopening.
- * Keys are `t:<table>`, `v:<view>` and `u:<user>@<host>` (an account).
+ * Keys are `t:<table>`, `v:<view>` (storage names: see storage/schema-name.ts), `u:<user>@<host>`
+ * (an account) and `s:<database>` (a database and its options). A file whose dictionary has no
+ * `s:` key (one written before databases, or a new one) holds the database `test` alone; the
+ * first CREATE or DROP DATABASE writes every database's key, and the key `s` marks that the list
+ * is complete (so dropping `test` does not bring it back at the next open).
  */
 export class SqlDictionary {
   readonly #db: Database;
   readonly tables: Map<string, TableMeta> = new Map();
   readonly views: Map<string, string> = new Map();
+  /**
+   * The database a view's unqualified table names are in: the one current when it was created
+   * (MariaDB resolves them then). Kept for views whose database differs from their own.
+   */
+  readonly #viewSchemas: Map<string, string> = new Map();
   /** Accounts by `user@host` (see accounts.ts). */
   readonly accounts: Map<string, Account> = new Map();
+  /** Databases by name (case-sensitive, as MariaDB's on Linux), with their options. */
+  readonly databases: Map<string, DatabaseMeta> = new Map();
+  #listed = false;
 
   private constructor(db: Database) {
     this.#db = db;
@@ -26,11 +39,21 @@ export class SqlDictionary {
         const key = DECODER.decode(row.src[0]!.subarray(row.off[0]!, row.off[0]! + row.len[0]!));
         const json = DECODER.decode(row.src[1]!.subarray(row.off[1]!, row.off[1]! + row.len[1]!));
         if (key.startsWith('t:')) this.tables.set(key.slice(2), JSON.parse(json) as TableMeta);
-        else if (key.startsWith('v:')) this.views.set(key.slice(2), JSON.parse(json) as string);
-        else if (key.startsWith('u:')) this.accounts.set(key.slice(2), JSON.parse(json) as Account);
+        else if (key.startsWith('v:')) {
+          // a view is its text, or { sql, schema } when its names resolve in another database
+          const v = JSON.parse(json) as string | { sql: string; schema: string };
+          if (typeof v === 'string') this.views.set(key.slice(2), v);
+          else {
+            this.views.set(key.slice(2), v.sql);
+            this.#viewSchemas.set(key.slice(2), v.schema);
+          }
+        } else if (key.startsWith('u:')) this.accounts.set(key.slice(2), JSON.parse(json) as Account);
+        else if (key.startsWith('s:')) this.databases.set(key.slice(2), JSON.parse(json) as DatabaseMeta);
+        else if (key === 's') this.#listed = true;
         return true;
       });
     }
+    if (!this.#listed && this.databases.size === 0) this.databases.set(DEFAULT_SCHEMA, {});
   }
 
   static #all = new WeakMap<Database, SqlDictionary>();
@@ -84,13 +107,26 @@ export class SqlDictionary {
     this.#remove(`t:${name}`);
   }
 
-  putView(name: string, sql: string): void {
+  /** A view's text, and the database its unqualified names are in (default: the view's own). */
+  putView(name: string, sql: string, schema: string = schemaOf(name)): void {
     this.views.set(name, sql);
-    this.#put(`v:${name}`, sql);
+    if (schema === schemaOf(name)) {
+      this.#viewSchemas.delete(name);
+      this.#put(`v:${name}`, sql);
+    } else {
+      this.#viewSchemas.set(name, schema);
+      this.#put(`v:${name}`, { sql, schema });
+    }
+  }
+
+  /** The database a view's unqualified table names are in. */
+  viewSchema(name: string): string {
+    return this.#viewSchemas.get(name) ?? schemaOf(name);
   }
 
   dropView(name: string): void {
     this.views.delete(name);
+    this.#viewSchemas.delete(name);
     this.#remove(`v:${name}`);
   }
 
@@ -104,8 +140,40 @@ export class SqlDictionary {
     this.#remove(`u:${key}`);
   }
 
-  /** User tables (the dictionary's own table hidden). */
-  userTables(): Table[] {
-    return this.#db.tables().filter((t) => !t.name.startsWith('#'));
+  /** Writes the list of databases out in full once (until then it was implicit: `test` alone). */
+  #listDatabases(): void {
+    if (this.#listed) return;
+    for (const [name, meta] of this.databases) this.#put(`s:${name}`, meta);
+    this.#put('s', true);
+    this.#listed = true;
   }
+
+  putDatabase(name: string, meta: DatabaseMeta): void {
+    this.#listDatabases();
+    this.databases.set(name, meta);
+    this.#put(`s:${name}`, meta);
+  }
+
+  dropDatabase(name: string): void {
+    this.#listDatabases();
+    this.databases.delete(name);
+    this.#remove(`s:${name}`);
+  }
+
+  /** User tables (the dictionary's own table hidden), of one database when `schema` is given. */
+  userTables(schema?: string): Table[] {
+    return this.#db
+      .tables()
+      .filter((t) => !t.name.startsWith('#') && (schema === undefined || schemaOf(t.name) === schema));
+  }
+
+  /** Storage names of the views, of one database when `schema` is given. */
+  viewNames(schema?: string): string[] {
+    return [...this.views.keys()].filter((v) => schema === undefined || schemaOf(v) === schema);
+  }
+}
+
+/** What the dictionary keeps of a database: its default collation when CREATE DATABASE named one. */
+export interface DatabaseMeta {
+  readonly collation?: string;
 }

@@ -15,6 +15,7 @@ import { keyFieldValue } from './field-values.js';
 import { bindUpsert } from './dml-upsert.js';
 import type { Compiled, StatementContext } from './session.js';
 import { lockTargetExclusive, lockTargetShared } from './transactions.js';
+import { tableOf as tableOfName } from '../storage/schema-name.js';
 
 /**
  * INSERT and REPLACE: VALUES rows or a SELECT, column lists, DEFAULT, AUTO_INCREMENT, INSERT
@@ -45,7 +46,7 @@ function nextValue(t: Table, meta: TableMeta, c: number): number {
 
 export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
   const [, tn] = tagOf(o.table);
-  const name = objectName(tn ?? o.table_name ?? o.table).at(-1)!;
+  const name = ctx.session.tableName(objectName(tn ?? o.table_name ?? o.table));
   const table0 = tableOf(ctx, name);
   const meta = ctx.dict.tables.get(name);
   // INSERT … SET a = 1, b = 2: one row of VALUES for those columns
@@ -78,7 +79,8 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
       'ER_NOT_SUPPORTED_YET',
       `This version of MySQL doesn't yet support 'INSERT … ON ${onTag}'`,
     );
-  const upsert = onTag === 'DuplicateKeyUpdate' ? bindUpsert(onValue, table0, meta, name, ctx) : undefined;
+  const upsert =
+    onTag === 'DuplicateKeyUpdate' ? bindUpsert(onValue, table0, meta, tableOfName(name), ctx) : undefined;
   const source = sets.length > 0 ? { body: { Values: { rows: [sets.map((a) => a.value)] } } } : obj(o.source);
   const [bt, bv] = tagOf(source.body);
   const env = ctx.queryEnv();

@@ -45,7 +45,10 @@ function join(from: unknown[], selection: unknown, ctx: StatementContext): Joine
 /** The FROM source a target name (an alias, or a table's name) refers to. */
 function targetSource(block: Block, parts: readonly string[], what: string): Source {
   const n = parts.at(-1)!.toLowerCase();
-  const s = block.sources.find((x) => x.alias.toLowerCase() === n && x.table !== undefined);
+  const db = parts.length > 1 ? parts.at(-2) : undefined;
+  const s = block.sources.find(
+    (x) => x.alias.toLowerCase() === n && x.table !== undefined && (db === undefined || x.schema === db),
+  );
   if (s === undefined) throw new SqlError('ER_UNKNOWN_TABLE', `Unknown table '${parts.at(-1)}' in ${what}`);
   return s;
 }
@@ -89,6 +92,7 @@ export function multiUpdate(o: Obj, ctx: StatementContext): Compiled {
     for (const s of block.sources) {
       if (s.table === undefined) continue;
       if (parts.length > 1 && s.alias.toLowerCase() !== parts.at(-2)!.toLowerCase()) continue;
+      if (parts.length > 2 && s.schema !== parts.at(-3)) continue;
       const i = s.columns.findIndex((x) => x.name.toLowerCase() === cn.toLowerCase() && x.invisible !== true);
       if (i < 0) continue;
       if (src !== undefined)

@@ -19,6 +19,7 @@ import { lockTargetExclusive } from './transactions.js';
 import { compileInsert, evaluateStored } from './dml-insert.js';
 import { temporalField, yearValue } from './field-values.js';
 import { isMultiDelete, isMultiUpdate, multiDelete, multiUpdate } from './dml-multi.js';
+import { dottedName, quotedName, splitName } from '../storage/schema-name.js';
 
 const INT32 = 2147483647;
 const RANGES: Record<string, [number, number]> = {
@@ -134,7 +135,7 @@ export class RowWriter {
         if (bad >= 0)
           throw new SqlError(
             'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
-            `Incorrect string value: '${invalidPreview(s, bad)}' for column \`test\`.\`${this.table.name}\`.\`${col.name}\` at row ${rowNo}`,
+            `Incorrect string value: '${invalidPreview(s, bad)}' for column ${quotedName(this.table.name)}.\`${col.name}\` at row ${rowNo}`,
           );
         // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
         if (ty.kind === 'char') s = s.replace(/ +$/, '');
@@ -158,7 +159,7 @@ export function tableOf(ctx: StatementContext, name: string): Table {
         'ER_NOT_SUPPORTED_YET',
         "This version of MySQL doesn't yet support 'writes through a view'",
       );
-    throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
+    throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
   }
   return ctx.db.table(name);
 }
@@ -177,6 +178,7 @@ function bindTarget(
   const src: Source = {
     idx: 0,
     alias,
+    ...(alias === splitName(name).table ? { schema: splitName(name).schema } : {}),
     columns: table.columns.map((c, i) => ({
       name: c.name,
       t: storedType(c.type, meta?.types[i]),
@@ -277,8 +279,9 @@ function update(o: Obj, ctx: StatementContext): Compiled {
   const rel = obj(o.table).relation;
   const [, tv] = tagOf(rel);
   const to = obj(tv);
-  const name = objectName(to.name).at(-1)!;
-  const alias = to.alias === undefined || to.alias === null ? name : identText(obj(to.alias).name);
+  const name = ctx.session.tableName(objectName(to.name));
+  const alias =
+    to.alias === undefined || to.alias === null ? splitName(name).table : identText(obj(to.alias).name);
   const { block, src, where, bctx } = bindTarget(ctx, name, alias, o.selection);
   const sets = arr(o.assignments).map((a) => {
     const ao = obj(a);
@@ -338,8 +341,9 @@ function del(o: Obj, ctx: StatementContext): Compiled {
   const first = obj(arr(from)[0]);
   const [, tv] = tagOf(first.relation);
   const to = obj(tv);
-  const name = objectName(to.name).at(-1)!;
-  const alias = to.alias === undefined || to.alias === null ? name : identText(obj(to.alias).name);
+  const name = ctx.session.tableName(objectName(to.name));
+  const alias =
+    to.alias === undefined || to.alias === null ? splitName(name).table : identText(obj(to.alias).name);
   const { block, src, where } = bindTarget(ctx, name, alias, o.selection);
   return {
     run: () => {

@@ -12,7 +12,7 @@ export interface Need {
 /** What a statement needs beyond table privileges: administration (SUPER, as MariaDB names it). */
 export type AdminNeed = 'SUPER' | undefined;
 
-/** Whether `a` holds `priv` on `db`.`table` at the global, database or table level. */
+/** Whether `a` holds `priv` on `db`.`table` at the global, database or table level (table '': on the database itself). */
 export function holds(a: Account, priv: Privilege, db: string, table: string): boolean {
   const has = (list: readonly string[] | undefined): boolean =>
     list !== undefined && (list.includes(priv) || list.includes('ALL'));
@@ -52,24 +52,26 @@ export function adminDenied(what: string): SqlError {
   );
 }
 
-const needsOf = new WeakMap<object, { needs: Need[]; admin: AdminNeed }>();
+const needsOf = new WeakMap<object, Map<string | null, { needs: Need[]; admin: AdminNeed }>>();
 
 /**
  * The table privileges a parsed statement needs, as MariaDB checks them: SELECT on every table a
  * query reads, INSERT / UPDATE / DELETE on the table a statement writes (and SELECT on the others
  * it reads), CREATE for CREATE TABLE and VIEW, DROP for DROP and TRUNCATE, ALTER for ALTER TABLE,
  * INDEX for CREATE and DROP INDEX, ALTER and DROP on a renamed table and CREATE and INSERT on its
- * new name. A table named without a database is in `currentDb`. Kept per tree (trees of repeated
- * texts are shared), so a statement run again is not walked again.
+ * new name, CREATE and DROP on a database created or dropped (a need with the table ''). A table
+ * named without a database is in `currentDb` (with none chosen, it needs nothing here: the
+ * statement fails with 1046). Kept per tree and current database (trees of repeated texts are
+ * shared), so a statement run again is not walked again.
  */
-export function statementNeeds(st: unknown, currentDb: string): { needs: Need[]; admin: AdminNeed } {
+export function statementNeeds(st: unknown, currentDb: string | null): { needs: Need[]; admin: AdminNeed } {
   if (st !== null && typeof st === 'object') {
-    const hit = needsOf.get(st);
+    const hit = needsOf.get(st)?.get(currentDb);
     if (hit !== undefined) return hit;
   }
   const needs: Need[] = [];
   let admin: AdminNeed;
-  const name = (n: unknown): { db: string; table: string } => {
+  const name = (n: unknown): { db: string | null; table: string } => {
     const parts = objectName(n);
     return parts.length >= 2
       ? { db: parts[parts.length - 2]!, table: parts[parts.length - 1]! }
@@ -77,7 +79,7 @@ export function statementNeeds(st: unknown, currentDb: string): { needs: Need[];
   };
   const add = (priv: Privilege, n: unknown): void => {
     const { db, table } = name(n);
-    if (table !== '') needs.push({ priv, db, table });
+    if (table !== '' && db !== null) needs.push({ priv, db, table });
   };
   /** SELECT on every table read anywhere under `n`. */
   const reads = (n: unknown): void => {
@@ -140,8 +142,18 @@ export function statementNeeds(st: unknown, currentDb: string): { needs: Need[];
     case 'CreateIndex':
       add('INDEX', o.table_name);
       break;
+    case 'CreateDatabase':
+    case 'CreateSchema':
+      needs.push({
+        priv: 'CREATE',
+        db: objectName(o.db_name ?? obj(o.schema_name).Simple).at(-1)!,
+        table: '',
+      });
+      break;
     case 'Drop':
-      if (o.object_type === 'Index') add('INDEX', o.table);
+      if (o.object_type === 'Database' || o.object_type === 'Schema')
+        for (const n of arr(o.names)) needs.push({ priv: 'DROP', db: objectName(n).at(-1)!, table: '' });
+      else if (o.object_type === 'Index') add('INDEX', o.table);
       else for (const n of arr(o.names)) add('DROP', n);
       break;
     case 'Truncate':
@@ -168,7 +180,11 @@ export function statementNeeds(st: unknown, currentDb: string): { needs: Need[];
       break;
   }
   const out = { needs, admin };
-  if (st !== null && typeof st === 'object') needsOf.set(st, out);
+  if (st !== null && typeof st === 'object') {
+    let byDb = needsOf.get(st);
+    if (byDb === undefined) needsOf.set(st, (byDb = new Map()));
+    byDb.set(currentDb, out);
+  }
   return out;
 }
 

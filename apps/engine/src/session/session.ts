@@ -27,7 +27,15 @@ import { Interrupt } from '../exec/interrupt.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { type Account, type AccountName, Accounts } from './accounts.js';
 import { type AccountContext, runAccountStatement } from './account-statements.js';
-import { adminDenied, holds, isAdmin, statementNeeds, tableDenied } from './privileges.js';
+import {
+  adminDenied,
+  dbDenied,
+  holds,
+  mayUseDatabase,
+  isAdmin,
+  statementNeeds,
+  tableDenied,
+} from './privileges.js';
 import { SqlDictionary } from './dictionary.js';
 import { compileDdl } from './ddl.js';
 import { compileDml } from './dml.js';
@@ -35,6 +43,7 @@ import { compileExplain } from './explain.js';
 import { compileShow } from './show.js';
 import { compileAnalyze } from './stats-statements.js';
 import '../stats/system-tables.js';
+import './schema-tables.js';
 import { apiValue, okResult, type QueryResult } from './result.js';
 import { VARIABLES, Variables } from './variables.js';
 import { Diagnostics } from './diagnostics.js';
@@ -48,6 +57,10 @@ import { compileTxnStatement } from './txn-statements.js';
 import { compileSqlPrepared, executeArguments } from './sql-prepared.js';
 import { compileTableStatement } from './table-statements.js';
 import { lockTableOf, processListOf } from '../txn/registry.js';
+import { DEFAULT_SCHEMA } from '../storage/schema-name.js';
+import { resolveTableName } from '../plan/table-name.js';
+import { isSystemSchema } from '../plan/system-tables.js';
+import { compileDatabaseStatement } from './database-statements.js';
 
 export type { QueryResult };
 
@@ -143,8 +156,13 @@ export class Session {
   /** The client's user name and host (USER()); the server sets them at connect. */
   user = 'root';
   host = 'localhost';
-  /** The current database (DATABASE()); null when none is chosen. */
-  database: string | null = 'test';
+  /**
+   * The current database (DATABASE()), which unqualified table names are in; null when none is
+   * chosen (such a name is then error 1046). A session starts in `test`, the database every new
+   * file has (with none when it was dropped); USE, COM_INIT_DB and the handshake's database change
+   * it, DROP DATABASE of it clears it.
+   */
+  database: string | null = DEFAULT_SCHEMA;
   /** LAST_INSERT_ID(). */
   lastInsertId: number | bigint = 0;
   /** ROW_COUNT() of the statement before the running one, and of the running one when it ends. */
@@ -173,6 +191,8 @@ export class Session {
     this.vars = new Variables(globalState(db).vars);
     this.counters = new StatusCounters(globalState(db).status);
     this.txn = new SessionTransactions(this, options.connectionId);
+    // a file whose `test` was dropped starts a session with no current database
+    if (!SqlDictionary.of(db).databases.has(DEFAULT_SCHEMA)) this.database = null;
     trackTransaction(this.txn.trx);
     const self = this;
     this.view = {
@@ -209,6 +229,27 @@ export class Session {
         return String(self.vars.get('time_zone'));
       },
     };
+  }
+
+  /**
+   * The storage name of the table a statement names by `parts` (`t` or `db.t`): an unqualified
+   * name is in `schema` (default: the current database; none chosen is error 1046).
+   */
+  tableName(parts: readonly string[], schema: string | null = this.database): string {
+    return resolveTableName(parts, schema);
+  }
+
+  /** USE / COM_INIT_DB: `name` becomes the current database (1049 for one that does not exist). */
+  useDatabase(name: string): void {
+    this.#checkOpen();
+    // an account that holds nothing on the database may not choose it (1044), as MariaDB checks first
+    if (this.account !== undefined) {
+      const acc = Accounts.of(this.db).get(this.account) ?? noPrivileges(this.account);
+      if (!mayUseDatabase(acc, name)) throw dbDenied(name, this.account);
+    }
+    if (!isSystemSchema(name) && !SqlDictionary.of(this.db).databases.has(name))
+      throw new SqlError('ER_BAD_DB_ERROR', `Unknown database '${name}'`);
+    this.database = isSystemSchema(name) ? name.toLowerCase() : name;
   }
 
   /** The session's connection id (CONNECTION_ID(), the Id of SHOW PROCESSLIST, KILL's argument). */
@@ -541,6 +582,7 @@ export class Session {
     return {
       accounts,
       name: this.account,
+      database: this.database,
       account:
         this.account === undefined ? undefined : (accounts.get(this.account) ?? noPrivileges(this.account)),
     };
@@ -551,9 +593,11 @@ export class Session {
     const name = this.account!;
     const acc = Accounts.of(this.db).get(name) ?? noPrivileges(name);
     if (isAdmin(acc)) return;
-    const { needs, admin } = statementNeeds(st, CURRENT_DATABASE);
+    const { needs, admin } = statementNeeds(st, this.database);
     if (admin !== undefined) throw adminDenied(admin);
-    for (const n of needs) if (!holds(acc, n.priv, n.db, n.table)) throw tableDenied(n, name);
+    for (const n of needs)
+      if (!holds(acc, n.priv, n.db, n.table))
+        throw n.table === '' ? dbDenied(n.db, name) : tableDenied(n, name);
   }
 
   #compile(st: unknown, sql: string, ph: unknown[], run: RunState): Compiled {
@@ -621,6 +665,7 @@ export class Session {
       compileTxnStatement(tag, v, ctx) ??
       compileSqlPrepared(tag, v, ctx) ??
       compileTableStatement(tag, v, ctx) ??
+      compileDatabaseStatement(tag, v, ctx) ??
       compileDml(tag, v, ctx) ??
       compileDdl(tag, v, ctx) ??
       compileShow(tag, v, ctx) ??
@@ -645,8 +690,12 @@ export class Session {
         Number(this.vars.get('max_heap_table_size')),
       ),
       divPrecisionIncrement: Number(this.vars.get('div_precision_increment')),
+      schema: this.database,
       meta: (t) => dict.tables.get(t),
-      view: (n) => dict.views.get(n),
+      view: (n) => {
+        const sql = dict.views.get(n);
+        return sql === undefined ? undefined : { sql, schema: dict.viewSchema(n) };
+      },
       warn: (code, message, level) => this.warn(code, message, level),
       session: this.view,
       collation: collationByName(String(this.vars.get('collation_connection'))) ?? DEFAULT_COLLATION,
@@ -659,9 +708,6 @@ export class Session {
     };
   }
 }
-
-/** The database unqualified names are in (a database file holds one). */
-export const CURRENT_DATABASE = 'test';
 
 /** An account that no longer exists (dropped while connected) holds nothing. */
 function noPrivileges(name: AccountName): Account {
@@ -764,9 +810,18 @@ function comName(st: unknown): StatusName | undefined {
         ? 'Com_drop_index'
         : obj(v).object_type === 'Table'
           ? 'Com_drop_table'
-          : undefined;
+          : obj(v).object_type === 'Database' || obj(v).object_type === 'Schema'
+            ? 'Com_drop_db'
+            : undefined;
     case 'Set':
       return 'Com_set_option';
+    case 'Use':
+      return 'Com_change_db';
+    case 'CreateDatabase':
+    case 'CreateSchema':
+      return 'Com_create_db';
+    case 'ShowDatabases':
+      return 'Com_show_databases';
     case 'ShowStatus':
       return 'Com_show_status';
     case 'ShowVariables':

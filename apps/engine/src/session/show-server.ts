@@ -3,11 +3,11 @@ import { unquote } from '../sql/mysql-statements.js';
 import { peekNextValue } from './dml-insert.js';
 import type { QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
+import { tableOf } from '../storage/schema-name.js';
 
 /**
  * SHOW statements about the server and its tables that the parser reads only as words: SHOW
- * ENGINES, SHOW TABLE STATUS [LIKE 'pattern'], and SHOW CREATE DATABASE (a node of its own,
- * parsed from the text). Their columns are MariaDB 10.11's.
+ * ENGINES and SHOW TABLE STATUS [FROM db] [LIKE 'pattern']. Their columns are MariaDB 10.11's.
  */
 
 function rows(columns: string[], r: unknown[][]): QueryResult {
@@ -61,17 +61,19 @@ const TABLE_STATUS_COLUMNS = [
   'Temporary',
 ];
 
-function tableStatus(ctx: StatementContext, like: RegExp | undefined): QueryResult {
+function tableStatus(ctx: StatementContext, schema: string | null, like: RegExp | undefined): QueryResult {
+  if (schema === null) throw new SqlError('ER_NO_DB_ERROR', 'No database selected');
+  if (!ctx.dict.databases.has(schema)) throw new SqlError('ER_BAD_DB_ERROR', `Unknown database '${schema}'`);
   const out: unknown[][] = [];
   const page = ctx.db.pool.pageSize;
-  for (const t of ctx.dict.userTables()) {
-    if (like !== undefined && !like.test(t.name)) continue;
+  for (const t of ctx.dict.userTables(schema)) {
+    if (like !== undefined && !like.test(tableOf(t.name))) continue;
     const st = ctx.db.statistics(t);
     const meta = ctx.dict.tables.get(t.name);
     const data = st.clusteredPages * page;
     const rowsNow = t.rows;
     out.push([
-      t.name,
+      tableOf(t.name),
       'InnoDB',
       10,
       'Dynamic',
@@ -93,7 +95,7 @@ function tableStatus(ctx: StatementContext, like: RegExp | undefined): QueryResu
       'N',
     ]);
   }
-  for (const v of ctx.dict.views.keys()) {
+  for (const v of ctx.dict.viewNames(schema).map(tableOf)) {
     if (like !== undefined && !like.test(v)) continue;
     out.push([v, ...TABLE_STATUS_COLUMNS.slice(1, -3).map(() => null), 'VIEW', null, null]);
   }
@@ -108,36 +110,20 @@ export function compileShowServer(words: readonly string[], ctx: StatementContex
     return { run: () => rows(['Engine', 'Support', 'Comment', 'Transactions', 'XA', 'Savepoints'], ENGINES) };
   }
   if (up[0] === 'TABLE' && up[1] === 'STATUS') {
-    // the parser keeps the words, not the pattern: read the LIKE from the text
+    // the parser keeps the words, not the pattern: read FROM db and the LIKE from the text
     const m = /\bLIKE\s+(?:'((?:[^'\\]|\\.|'')*)'|"((?:[^"\\]|\\.|"")*)")\s*;?\s*$/i.exec(ctx.sql);
-    if (up.length > 2 && m === null)
+    const from = /^\s*SHOW\s+TABLE\s+STATUS\s+(?:FROM|IN)\s+(?:`((?:[^`]|``)+)`|([A-Za-z0-9_$]+))/i.exec(
+      ctx.sql,
+    );
+    const schema = from === null ? ctx.session.database : (from[1]?.replace(/``/g, '`') ?? from[2]!);
+    if (up.length > (from === null ? 2 : 4) && m === null)
       throw new SqlError(
         'ER_NOT_SUPPORTED_YET',
         `This version of MySQL doesn't yet support 'SHOW ${words.join(' ')}'`,
       );
     const like =
       m === null ? undefined : likePattern(m[1] !== undefined ? unquote(m[1], "'") : unquote(m[2]!, '"'));
-    return { run: () => tableStatus(ctx, like) };
+    return { run: () => tableStatus(ctx, schema, like) };
   }
   return undefined;
-}
-
-/** SHOW CREATE DATABASE name. */
-export function compileShowCreateDatabase(v: unknown, _ctx: StatementContext): Compiled {
-  const o = v as { name: string; ifNotExists: boolean };
-  return {
-    run: () => {
-      if (o.name.toLowerCase() !== 'test')
-        throw new SqlError('ER_BAD_DB_ERROR', `Unknown database '${o.name}'`);
-      return rows(
-        ['Database', 'Create Database'],
-        [
-          [
-            o.name,
-            `CREATE DATABASE ${o.ifNotExists ? '/*!32312 IF NOT EXISTS*/ ' : ''}\`${o.name}\` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */`,
-          ],
-        ],
-      );
-    },
-  };
 }

@@ -12,11 +12,13 @@ import type { Table } from '../storage/table.js';
 import { columnTypeText, isTextType } from './column-type-text.js';
 import { COLLATION_ID, COLLATIONS, DEFAULT_COLLATION } from '../storage/collation.js';
 import type { ColumnType } from '../storage/types.js';
-import { compileShowCreateDatabase, compileShowServer } from './show-server.js';
+import { compileShowServer } from './show-server.js';
 import { okResult, type QueryResult } from './result.js';
 import { compileShowIndex } from './stats-statements.js';
 import type { Compiled, StatementContext } from './session.js';
 import { DEFAULT_VALUE, VARIABLES } from './variables.js';
+import { dottedName, tableOf } from '../storage/schema-name.js';
+import { isSystemSchema, systemTableNames } from '../plan/system-tables.js';
 
 function likeFilter(f: unknown): (name: string) => boolean {
   const [t, v] = tagOf(f);
@@ -132,9 +134,23 @@ function scopeOf(s: unknown): 'session' | 'global' {
 /** DESCRIBE t / SHOW [FULL] COLUMNS FROM t, as MariaDB lists them (FULL adds collation, privileges, comment). */
 function describe(name: string, ctx: StatementContext, full = false): QueryResult {
   if (!ctx.db.hasTable(name) || name.startsWith('#'))
-    throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
-  const t = ctx.db.table(name);
-  const meta = ctx.dict.tables.get(name);
+    throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
+  const rows = columnRows(ctx.db.table(name), ctx.dict.tables.get(name)).map((r) =>
+    full ? r : [r[0], r[1], r[3], r[4], r[5], r[6]],
+  );
+  return rowsResult(
+    full
+      ? ['Field', 'Type', 'Collation', 'Null', 'Key', 'Default', 'Extra', 'Privileges', 'Comment']
+      : ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'],
+    rows,
+  );
+}
+
+/**
+ * SHOW FULL COLUMNS' rows of a table (Field, Type, Collation, Null, Key, Default, Extra,
+ * Privileges, Comment), which information_schema.COLUMNS shows too.
+ */
+export function columnRows(t: Table, meta: TableMeta | undefined): unknown[][] {
   const rows: unknown[][] = [];
   t.columns.forEach((c, i) => {
     if (meta?.hiddenPk === true && c.name === HIDDEN_PK) return;
@@ -150,28 +166,19 @@ function describe(name: string, ctx: StatementContext, full = false): QueryResul
     const nullable = c.nullable === true ? 'YES' : 'NO';
     const dflt = def === null || def === undefined ? null : defaultText(def);
     const extra = meta?.autoIncrement === i ? 'auto_increment' : '';
-    rows.push(
-      full
-        ? [
-            c.name,
-            type,
-            isTextType(c.type) ? columnCollation(c.type) : null,
-            nullable,
-            key,
-            dflt,
-            extra,
-            'select,insert,update,references',
-            '',
-          ]
-        : [c.name, type, nullable, key, dflt, extra],
-    );
+    rows.push([
+      c.name,
+      type,
+      isTextType(c.type) ? columnCollation(c.type) : null,
+      nullable,
+      key,
+      dflt,
+      extra,
+      'select,insert,update,references',
+      '',
+    ]);
   });
-  return rowsResult(
-    full
-      ? ['Field', 'Type', 'Collation', 'Null', 'Key', 'Default', 'Extra', 'Privileges', 'Comment']
-      : ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'],
-    rows,
-  );
+  return rows;
 }
 
 function defaultText(json: string): string {
@@ -193,9 +200,9 @@ function quotedDefault(json: string): string {
 
 function showCreate(name: string, ctx: StatementContext): QueryResult {
   const view = ctx.dict.views.get(name);
-  if (view !== undefined) return rowsResult(['View', 'Create View'], [[name, view]]);
+  if (view !== undefined) return rowsResult(['View', 'Create View'], [[tableOf(name), view]]);
   if (!ctx.db.hasTable(name) || name.startsWith('#'))
-    throw new SqlError('ER_NO_SUCH_TABLE', `Table 'test.${name}' doesn't exist`);
+    throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
   const t = ctx.db.table(name);
   const meta = ctx.dict.tables.get(name);
   const tableCollation = meta?.collation ?? tableCollationOf(t);
@@ -220,8 +227,8 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     ['Table', 'Create Table'],
     [
       [
-        name,
-        `CREATE TABLE \`${name}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}`,
+        tableOf(name),
+        `CREATE TABLE \`${tableOf(name)}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}`,
       ],
     ],
   );
@@ -327,20 +334,35 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       };
     }
     case 'ShowTables': {
-      const f = likeFilter(
-        obj(o.show_options).filter_position === undefined
-          ? undefined
-          : tagOf(obj(o.show_options).filter_position)[1],
-      );
+      const filter = obj(o.show_options).filter_position;
+      const f = likeFilter(filter === undefined ? undefined : tagOf(filter)[1]);
+      const from = objectName(obj(obj(o.show_options).show_in).parent_name).at(-1);
+      const pattern = tagOf(tagOf(filter)[1]);
+      const title = (db: string): string =>
+        `Tables_in_${db}${pattern[0] === 'Like' ? ` (${String(pattern[1])})` : ''}`;
       return {
-        run: () =>
-          rowsResult(
-            ['Tables_in_test'],
-            [...ctx.dict.userTables().map((t) => t.name), ...ctx.dict.views.keys()]
+        run: () => {
+          const db = from ?? ctx.session.database;
+          if (db === null) throw new SqlError('ER_NO_DB_ERROR', 'No database selected');
+          if (isSystemSchema(db))
+            return rowsResult(
+              [title(db.toLowerCase())],
+              systemTableNames(db)
+                .map((n) => n.toUpperCase())
+                .filter(f)
+                .sort()
+                .map((n) => [n]),
+            );
+          if (!ctx.dict.databases.has(db)) throw new SqlError('ER_BAD_DB_ERROR', `Unknown database '${db}'`);
+          return rowsResult(
+            [title(db)],
+            [...ctx.dict.userTables(db).map((t) => t.name), ...ctx.dict.viewNames(db)]
+              .map(tableOf)
               .filter(f)
               .sort()
               .map((n) => [n]),
-          ),
+          );
+        },
       };
     }
     case 'ShowVariable': {
@@ -359,11 +381,15 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       );
     }
     case 'ExplainTable':
-      return { run: () => describe(objectName(o.table_name).at(-1)!, ctx) };
+      return { run: () => describe(ctx.session.tableName(objectName(o.table_name)), ctx) };
     case 'ShowColumns':
       return {
         run: () =>
-          describe(objectName(obj(obj(o.show_options).show_in).parent_name).at(-1)!, ctx, o.full === true),
+          describe(
+            ctx.session.tableName(objectName(obj(obj(o.show_options).show_in).parent_name)),
+            ctx,
+            o.full === true,
+          ),
       };
     case 'ShowCollation': {
       const f = likeFilter(o.filter);
@@ -392,10 +418,8 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
             ),
           ),
       };
-    case 'ShowCreateDatabase':
-      return compileShowCreateDatabase(v, ctx);
     case 'ShowCreate':
-      return { run: () => showCreate(objectName(o.obj_name).at(-1)!, ctx) };
+      return { run: () => showCreate(ctx.session.tableName(objectName(o.obj_name)), ctx) };
     default:
       return undefined;
   }

@@ -5,9 +5,7 @@ import { keyPartRows } from '../stats/index-rows.js';
 import type { TableStatsOptions } from '../stats/settings.js';
 import type { QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
-
-/** The one schema a database holds, as MySQL names it in messages. */
-const SCHEMA = 'test';
+import { dottedName } from '../storage/schema-name.js';
 
 /**
  * ANALYZE TABLE t [, t2 …] (the list arrives as `tables`, see sql/analyze-list.ts): MySQL's admin
@@ -27,14 +25,12 @@ export function compileAnalyze(v: unknown, ctx: StatementContext): Compiled {
     run: () => {
       const rows: unknown[][] = [];
       for (const parts of names) {
-        const name = parts.at(-1)!;
-        const schema = parts.length > 1 ? parts.at(-2)! : SCHEMA;
-        const shown = `${schema}.${name}`;
-        if (schema.toLowerCase() !== SCHEMA || !isUserTable(name, ctx)) {
-          const msg =
-            ctx.dict.views.has(name) && schema.toLowerCase() === SCHEMA
-              ? `'${shown}' is not BASE TABLE`
-              : `Table '${shown}' doesn't exist`;
+        const name = ctx.session.tableName(parts);
+        const shown = dottedName(name);
+        if (!isUserTable(name, ctx)) {
+          const msg = ctx.dict.views.has(name)
+            ? `'${shown}' is not BASE TABLE`
+            : `Table '${shown}' doesn't exist`;
           rows.push([shown, 'analyze', 'Error', msg], [shown, 'analyze', 'status', 'Operation failed']);
           continue;
         }
@@ -108,7 +104,7 @@ export function compileShowIndex(words: readonly unknown[], ctx: StatementContex
   if (head !== 'INDEX' && head !== 'INDEXES' && head !== 'KEYS') return undefined;
   const isFrom = (s: string | undefined): boolean => s?.toUpperCase() === 'FROM' || s?.toUpperCase() === 'IN';
   let table: string | undefined;
-  let schema = SCHEMA;
+  let schema: string | null = ctx.session.database;
   if (w.length === 3 && isFrom(w[1])) table = w[2];
   else if (w.length === 4 && isFrom(w[1])) [schema, table] = [w[2]!, w[3]!];
   else if (w.length === 5 && isFrom(w[1]) && isFrom(w[3])) [table, schema] = [w[2]!, w[4]!];
@@ -117,11 +113,11 @@ export function compileShowIndex(words: readonly unknown[], ctx: StatementContex
       'ER_NOT_SUPPORTED_YET',
       `This version of MySQL doesn't yet support 'SHOW ${w.join(' ')}'`,
     );
-  const name = table;
+  const name = ctx.session.tableName([table], schema);
   return {
     run: (): QueryResult => {
-      if (schema.toLowerCase() !== SCHEMA || !isUserTable(name, ctx))
-        throw new SqlError('ER_NO_SUCH_TABLE', `Table '${schema}.${name}' doesn't exist`);
+      if (!isUserTable(name, ctx))
+        throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
       const t = ctx.db.table(name);
       const parts = keyPartRows(t, ctx.db.statistics(t), ctx.dict.tables.get(name)?.hiddenPk === true);
       return {

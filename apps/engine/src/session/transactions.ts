@@ -17,6 +17,7 @@ import { recordDeadlock } from './innodb-txn-status.js';
 import type { QueryResult } from './result.js';
 import type { Session } from './session.js';
 import { storageError } from './storage-errors.js';
+import { SqlDictionary } from './dictionary.js';
 
 /**
  * Returned instead of a result (thrown) by a server session's statement that met a conflicting
@@ -46,6 +47,8 @@ const IMPLICIT_COMMIT = new Set([
   'CreateView',
   'Truncate',
   'RenameTable',
+  'CreateDatabase',
+  'CreateSchema',
   'Analyze',
 ]);
 
@@ -120,6 +123,7 @@ export class SessionTransactions {
       },
       raise: (kind) => word.raise(kind),
       resetQueryKill: () => word.resetQuery(),
+      db: () => session.database,
       kill: (query) => this.kill(query),
     };
     plist.add(this.entry);
@@ -325,7 +329,7 @@ export class SessionTransactions {
     // a DDL statement run again after its metadata lock wait keeps the lock it was granted
     if (trx.active && !this.#ddlWaiting) this.commit();
     this.#ddlWaiting = false;
-    const tables = ddlTables(tag, v)
+    const tables = ddlTables(tag, v, this.session)
       .filter((n) => this.session.db.hasTable(n))
       .map((n) => this.session.db.table(n));
     if (tables.length === 0 || tag === 'Analyze') return f();
@@ -433,12 +437,25 @@ export class SessionTransactions {
   }
 }
 
-/** Tables a DDL statement changes, by name. */
-function ddlTables(tag: string, v: unknown): string[] {
+/** Tables a DDL statement changes, by storage name (DROP DATABASE: every table of the database). */
+function ddlTables(tag: string, v: unknown, session: Session): string[] {
   const o = obj(v);
-  const last = (n: unknown): string => objectName(n).at(-1)!;
+  const last = (n: unknown): string => {
+    // a statement without a current database fails with 1046 when it runs, not here
+    try {
+      return session.tableName(objectName(n));
+    } catch {
+      return '';
+    }
+  };
   switch (tag) {
     case 'Drop':
+      if (o.object_type === 'Database' || o.object_type === 'Schema')
+        return arr(o.names).flatMap((n) =>
+          SqlDictionary.of(session.db)
+            .userTables(objectName(n).at(-1)!)
+            .map((t) => t.name),
+        );
       if (o.object_type === 'Table') return arr(o.names).map(last);
       if (o.object_type === 'Index' && o.table !== undefined && o.table !== null) return [last(o.table)];
       return [];

@@ -160,7 +160,7 @@ const COLUMNS_SHOW = ['Id', 'User', 'Host', 'db', 'Command', 'Time', 'State', 'I
 
 function processRow(e: ProcessEntry, infoChars: number | undefined): unknown[] {
   const info = e.info === null ? null : infoChars === undefined ? e.info : e.info.slice(0, infoChars);
-  return [e.id, e.user, e.host, 'test', e.command, Math.floor((Date.now() - e.since) / 1000), e.state, info];
+  return [e.id, e.user, e.host, e.db(), e.command, Math.floor((Date.now() - e.since) / 1000), e.state, info];
 }
 
 registerSystemTable('information_schema', 'PROCESSLIST', {

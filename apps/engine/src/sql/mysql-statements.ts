@@ -3,7 +3,9 @@ import { SqlError } from './errors.js';
 /**
  * MySQL statements the parser's dialect does not read, recognized on the text once the parser
  * has failed on it, and returned as nodes of their own (or of the parser's shape where it has
- * one): PREPARE … FROM, DEALLOCATE / DROP PREPARE, SHOW CREATE DATABASE. For statements the engine
+ * one): PREPARE … FROM, DEALLOCATE / DROP PREPARE, SHOW CREATE DATABASE, CREATE SCHEMA with
+ * CHARACTER SET / COLLATE options (read as the parser reads CREATE DATABASE with them). For
+ * statements the engine
  * does not implement, {@link unsupportedStatement} names the construct (error 1235) where the
  * parser would only say "syntax error".
  */
@@ -16,6 +18,12 @@ const SHOW_CREATE_DB = new RegExp(
   String.raw`^\s*SHOW\s+CREATE\s+(?:DATABASE|SCHEMA)\s+(IF\s+NOT\s+EXISTS\s+)?${NAME}\s*;?\s*$`,
   'i',
 );
+
+const CREATE_SCHEMA_OPTIONS = new RegExp(
+  String.raw`^\s*CREATE\s+SCHEMA\s+(IF\s+NOT\s+EXISTS\s+)?${NAME}((?:\s+(?:DEFAULT\s+)?(?:CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*\w+)+)\s*;?\s*$`,
+  'i',
+);
+const DB_OPTION = /(?:DEFAULT\s+)?(CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*(\w+)/gi;
 
 function name(m: RegExpExecArray, at: number): string {
   return m[at] !== undefined ? m[at]!.replace(/``/g, '`') : m[at + 1]!;
@@ -46,6 +54,25 @@ export function recognizeStatement(sql: string): unknown[] | undefined {
   }
   m = DEALLOCATE.exec(sql);
   if (m !== null) return [{ Deallocate: { name: { value: name(m, 1) }, prepare: true } }];
+  m = CREATE_SCHEMA_OPTIONS.exec(sql);
+  if (m !== null) {
+    let charset: string | undefined;
+    let collation: string | undefined;
+    for (const o of m[4]!.matchAll(DB_OPTION)) {
+      if (o[1]!.toUpperCase() === 'COLLATE') collation = o[2]!;
+      else charset = o[2]!;
+    }
+    return [
+      {
+        CreateDatabase: {
+          db_name: [{ Identifier: { value: name(m, 2) } }],
+          if_not_exists: m[1] !== undefined,
+          ...(charset === undefined ? {} : { default_charset: charset }),
+          ...(collation === undefined ? {} : { default_collation: collation }),
+        },
+      },
+    ];
+  }
   m = SHOW_CREATE_DB.exec(sql);
   if (m !== null) return [{ ShowCreateDatabase: { name: name(m, 2), ifNotExists: m[1] !== undefined } }];
   return undefined;

@@ -1,6 +1,7 @@
 import { parseAnalyzeList } from './analyze-list.js';
 import { commaJoinUpdate, recognizeStatement, unsupportedStatement } from './mysql-statements.js';
 import { tagOf } from './ast.js';
+import { type Digest, digestOf, instantiate, placeholdersMatch, type Shape, shapeOf } from './digest.js';
 import { SqlError } from './errors.js';
 import { invalidPreview, invalidTextAt, parkEscapes, unparkEscapes } from './client-text.js';
 import { applyPrecedence, BANG, type OperatorMode } from './precedence.js';
@@ -200,22 +201,80 @@ export function operatorMode(sqlMode: string): OperatorMode {
  * later calls for the same text and mode: read it, never change it.
  */
 export function parseSql(sql: string, mode: OperatorMode = DEFAULT_OPERATORS): unknown[] {
-  if (sql.length > PARSE_CACHE_TEXT) return parseText(sql, mode);
-  const key =
+  const prefix =
     mode === DEFAULT_OPERATORS
-      ? sql
-      : `${mode.pipesAsConcat ? 'P' : '-'}${mode.highNotPrecedence ? 'N' : '-'}\u0000${sql}`;
-  const hit = trees.get(key);
-  if (hit !== undefined) return hit;
+      ? ''
+      : `${mode.pipesAsConcat ? 'P' : '-'}${mode.highNotPrecedence ? 'N' : '-'}\u0000`;
+  if (sql.length <= PARSE_CACHE_TEXT) {
+    const key = prefix + sql;
+    const hit = trees.get(key);
+    if (hit !== undefined) return hit;
+    if (seenOnce.delete(key)) {
+      const ast = parseByDigest(sql, mode, prefix);
+      deepFreeze(ast);
+      putBounded(trees, key, ast, PARSE_CACHE_TREES);
+      return ast;
+    }
+    putBounded(seenOnce, key, true, 4 * PARSE_CACHE_TREES);
+  }
+  return parseByDigest(sql, mode, prefix);
+}
+
+/**
+ * Digests seen once, and the shapes of those seen twice or more (null: a digest whose literals
+ * the grammar does not read as plain values, parsed as text every time).
+ */
+const DIGESTS = 1024;
+const digestSeen = new Map<string, true>();
+const shapes = new Map<string, Shape | null>();
+
+/** Trees built from a digest's shape instead of the parser, since the process started. */
+let fromDigest = 0;
+export function treesFromDigests(): number {
+  return fromDigest;
+}
+
+/**
+ * The tree of `sql`: built from its digest's shape when that shape has been parsed (digest.ts),
+ * else parsed. A digest met the second time has its shape parsed, once, and kept only if the
+ * tree it gives for this text is exactly the parser's.
+ */
+function parseByDigest(sql: string, mode: OperatorMode, prefix: string): unknown[] {
+  const d = digestOf(sql);
+  if (d === null) return parseText(sql, mode);
+  const key = prefix + d.key;
+  const shape = shapes.get(key);
+  if (shape === null) return parseText(sql, mode);
+  if (shape !== undefined) {
+    fromDigest++;
+    return instantiate(shape, d.literals);
+  }
   const ast = parseText(sql, mode);
-  if (seenOnce.delete(key)) {
-    deepFreeze(ast);
-    putBounded(trees, key, ast, PARSE_CACHE_TREES);
-  } else putBounded(seenOnce, key, true, 4 * PARSE_CACHE_TREES);
+  if (!digestSeen.delete(key)) {
+    putBounded(digestSeen, key, true, 4 * DIGESTS);
+    return ast;
+  }
+  putBounded(shapes, key, shapeFor(d, mode, ast), DIGESTS);
   return ast;
 }
 
-function parseText(sql: string, mode: OperatorMode): unknown[] {
+/** The shape of digest `d`, checked against `ast` (the parser's tree of a text with that digest). */
+function shapeFor(d: Digest, mode: OperatorMode, ast: unknown[]): Shape | null {
+  let tree: unknown[];
+  try {
+    tree = parseText(d.padded, mode);
+  } catch {
+    return null;
+  }
+  const shape = shapeOf(tree, d.literals);
+  if (!placeholdersMatch(shape)) return null;
+  if (JSON.stringify(instantiate(shape, d.literals)) !== JSON.stringify(ast)) return null;
+  deepFreeze(tree);
+  return shape;
+}
+
+/** `sql` through the parser, bypassing every cache (for tests that compare the caches with it). */
+export function parseText(sql: string, mode: OperatorMode = DEFAULT_OPERATORS): unknown[] {
   const parked = parkEscapes(sql);
   if (parked === null) {
     const at = invalidTextAt(sql);

@@ -89,12 +89,19 @@ function instantiate(): Glue {
   return g;
 }
 
+let parses = 0;
+/** Statements given to the parser since the process started. */
+export function wasmParses(): number {
+  return parses;
+}
+
 /**
  * Parses `sql` with the `mysql` dialect. Throws {@link ParserMessage} for the parser's own errors
  * and {@link ParserTrap} when the instance failed (the next call gets a new one).
  */
 export function wasmParse(sql: string): unknown[] {
   current ??= instantiate();
+  parses++;
   try {
     return current.parse_sql('mysql', sql) as unknown[];
   } catch (e) {

@@ -1,5 +1,6 @@
 import { cardinality, type TableStatistics } from '../storage/statistics.js';
 import type { Table, TableIndex } from '../storage/table.js';
+import { tableOf } from '../storage/schema-name.js';
 
 /** One row of SHOW INDEX / information_schema.STATISTICS: one key part of one index. */
 export interface KeyPartRow {
@@ -45,7 +46,7 @@ export function keyPartRows(table: Table, stats: TableStatistics, hiddenPrimary:
     ix.columns.forEach((c, j) => {
       const col = table.columns[c]!;
       out.push({
-        table: table.name,
+        table: tableOf(table.name),
         nonUnique: ix.unique ? 0 : 1,
         keyName: ix.name,
         seqInIndex: j + 1,

@@ -5,6 +5,7 @@ import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import { keyPartRows } from './index-rows.js';
 import { nDiffName } from './store.js';
+import { schemaOf, splitName, tableOf } from '../storage/schema-name.js';
 
 /**
  * The statistics as MySQL 5.6 shows them in tables: information_schema.STATISTICS and TABLES
@@ -12,8 +13,6 @@ import { nDiffName } from './store.js';
  * persistent statistics' own tables mysql.innodb_table_stats and mysql.innodb_index_stats (the
  * rows saved in SYS_STATS). Importing this module registers them.
  */
-
-const SCHEMA = 'test';
 
 function userTables(db: Database): Table[] {
   return db.tables().filter((t) => !t.name.startsWith('#'));
@@ -48,10 +47,10 @@ registerSystemTable('information_schema', 'STATISTICS', {
       for (const p of keyPartRows(t, db.statistics(t), hiddenPrimary(db, t)))
         yield [
           'def',
-          SCHEMA,
+          schemaOf(t.name),
           p.table,
           p.nonUnique,
-          SCHEMA,
+          schemaOf(t.name),
           p.keyName,
           p.seqInIndex,
           p.columnName,
@@ -95,8 +94,8 @@ registerSystemTable('information_schema', 'TABLES', {
       const data = s.clusteredPages * ps;
       yield [
         'def',
-        SCHEMA,
-        t.name,
+        schemaOf(t.name),
+        tableOf(t.name),
         'BASE TABLE',
         'InnoDB',
         10,
@@ -120,8 +119,8 @@ registerSystemTable('information_schema', 'TABLES', {
     for (const v of SqlDictionary.of(db).views.keys())
       yield [
         'def',
-        SCHEMA,
-        v,
+        schemaOf(v),
+        tableOf(v),
         'VIEW',
         null,
         null,
@@ -155,10 +154,19 @@ registerSystemTable('mysql', 'innodb_table_stats', {
     for (const t of userTables(db)) {
       const s = db.statisticsDictionary.stored(t)?.table;
       if (s === undefined) continue;
-      rows.push([SCHEMA, t.name, timestamp(s.lastUpdate ?? 0), s.rows, s.clusteredPages, s.otherPages]);
+      rows.push([
+        schemaOf(t.name),
+        tableOf(t.name),
+        timestamp(s.lastUpdate ?? 0),
+        s.rows,
+        s.clusteredPages,
+        s.otherPages,
+      ]);
     }
     // the table's primary key order: (database_name, table_name), utf8_bin
-    yield* rows.sort((a, b) => binary(a[1] as string, b[1] as string));
+    yield* rows.sort(
+      (a, b) => binary(a[0] as string, b[0] as string) || binary(a[1] as string, b[1] as string),
+    );
   },
 });
 
@@ -183,8 +191,8 @@ registerSystemTable('mysql', 'innodb_index_stats', {
         for (const [i, n] of s.nDiff.entries()) {
           const sample = s.sampleSize?.[i] ?? null;
           rows.push([
-            SCHEMA,
-            t.name,
+            schemaOf(t.name),
+            tableOf(t.name),
             ix.name,
             when,
             nDiffName(i + 1),
@@ -194,8 +202,8 @@ registerSystemTable('mysql', 'innodb_index_stats', {
           ]);
         }
         rows.push([
-          SCHEMA,
-          t.name,
+          schemaOf(t.name),
+          tableOf(t.name),
           ix.name,
           when,
           'n_leaf_pages',
@@ -203,12 +211,22 @@ registerSystemTable('mysql', 'innodb_index_stats', {
           null,
           'Number of leaf pages in the index',
         ]);
-        rows.push([SCHEMA, t.name, ix.name, when, 'size', s.sizePages, null, 'Number of pages in the index']);
+        rows.push([
+          schemaOf(t.name),
+          tableOf(t.name),
+          ix.name,
+          when,
+          'size',
+          s.sizePages,
+          null,
+          'Number of pages in the index',
+        ]);
       }
     }
     // primary key (database_name, table_name, index_name, stat_name), utf8_bin
     yield* rows.sort(
       (a, b) =>
+        binary(a[0] as string, b[0] as string) ||
         binary(a[1] as string, b[1] as string) ||
         binary(a[2] as string, b[2] as string) ||
         binary(a[4] as string, b[4] as string),
@@ -227,7 +245,7 @@ registerSystemTable('information_schema', 'INNODB_SYS_TABLESTATS', {
       const s = env.db.statisticsDictionary.cached(t);
       yield [
         t.id,
-        `${SCHEMA}/${t.name}`,
+        `${splitName(t.name).schema}/${splitName(t.name).table}`,
         s === undefined ? 'Uninitialized' : 'Initialized',
         s?.rows ?? 0,
         s?.clusteredPages ?? 0,

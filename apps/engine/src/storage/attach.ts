@@ -92,7 +92,7 @@ export function attachDatabase(
 ): Database {
   const file = new FileDevice(d.path, { pageSize: d.pageSize, create: false });
   const data = new ExtendingDevice(
-    options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data'),
+    options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data', false),
     d.path,
     d.extend,
   );

@@ -40,6 +40,7 @@ import {
   PAGE_TYPE_DB_HEADER,
   probeHeader,
 } from './header.js';
+import { fsyncParent } from './dir-sync.js';
 import { ExtendingDevice } from './file-extend.js';
 import { DatabaseLock } from './file-lock.js';
 import { freePage, freePageCount } from './fsp.js';
@@ -62,6 +63,7 @@ import {
 } from './redo/index.js';
 import { readU64, writeU64 } from './redo/format.js';
 import { NeedsRecoveryError, ReadOnlyFileDevice, readRedoReadOnly } from './read-only.js';
+import { resolveDatabasePath } from './real-path.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
 import type { IndexDef, TableSchema } from './types.js';
 import { Session } from '../session/session.js';
@@ -135,6 +137,7 @@ const FIRST_USER_INDEX_ID = 16;
  * ```
  */
 export class Database implements StatisticsSource {
+  /** The database file, symbolic links resolved: every file named after it lies beside it. */
   readonly path: string;
   readonly pool: BufferPool;
   readonly device: PageDevice;
@@ -200,10 +203,15 @@ export class Database implements StatisticsSource {
     this.#nextIndexId = nextIndex;
   }
 
-  /** Create a new database file. REQUIRES: `path` does not exist or is empty. */
+  /**
+   * Create a new database file. REQUIRES: `path` does not exist or is empty. A path through
+   * symbolic links is resolved first ({@link resolveDatabasePath}): the file, its log files, its
+   * doublewrite file and its lock file go where the links lead, and {@link path} is that place.
+   */
   static create(path: string, options: DatabaseOptions = {}): Database {
     checkPath(path);
-    return Database.#locked(path, options, () => Database.#create(path, options));
+    const file = resolveDatabasePath(path);
+    return Database.#locked(file, options, () => Database.#create(file, options));
   }
 
   /**
@@ -311,7 +319,8 @@ export class Database implements StatisticsSource {
   static open(path: string, options: DatabaseOptions = {}): Database {
     checkPath(path);
     if (!existsSync(path)) throw new RangeError(`path: ${path} does not exist`);
-    return Database.#locked(path, options, () => Database.#open(path, options));
+    const file = resolveDatabasePath(path);
+    return Database.#locked(file, options, () => Database.#open(file, options));
   }
 
   static #open(path: string, options: DatabaseOptions): Database {
@@ -1152,16 +1161,19 @@ function openPool(
   clean: boolean;
 } {
   const readOnly = options.readOnly === true && !create;
+  const created = create && !existsSync(path);
   const file = readOnly ? new ReadOnlyFileDevice(path, pageSize) : new FileDevice(path, { pageSize, create });
-  const raw: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data');
+  const raw: PageDevice = options.wrapDevice === undefined ? file : options.wrapDevice(file, 'data', created);
   const data = new ExtendingDevice(raw, path);
   let durable: DurableOpen | null = null;
   let afterLsn = 0n;
   let clean = true;
   try {
+    // A new file's name is durable before anything is written into it.
+    if (created) fsyncParent(path, options);
     if (readOnly) ({ end: afterLsn, clean } = readRedoReadOnly(path, pageSize));
     else if (options.redo === false) {
-      if (!create) afterLsn = dropCleanRedo(path, pageSize);
+      if (!create) afterLsn = dropCleanRedo(path, pageSize, options);
     } else
       durable = create
         ? createDurable(path, data, pageSize, newDatabaseId(), 0n, options)

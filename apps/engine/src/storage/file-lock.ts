@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 
 /** Another live process has the database open (MariaDB: "Unable to lock ./ibdata1"). */
 export class DatabaseLockedError extends Error {
@@ -32,7 +32,7 @@ function alive(pid: number): boolean {
 /**
  * The database file's owner (InnoDB locks its data files with `fcntl` at startup; Node has no
  * advisory locks, so a lock file does it): `<file>.lock` next to the file its path resolves to
- * (through symlinks), holding the pid of the process that opened it for writing. A second process
+ * (through symbolic links), holding the pid of the process that opened it for writing. A second process
  * that finds a live pid there is refused; a lock left by a process that died (a crash, a kill)
  * is taken over. Threads of one process share it (their Database objects count it), and
  * read-only opens take none.
@@ -45,15 +45,13 @@ export class DatabaseLock {
     this.path = path;
   }
 
-  /** Takes the lock of the database file at `path`. Throws {@link DatabaseLockedError}. */
+  /**
+   * Takes the lock of the database file at `path`, a path with its symbolic links already resolved
+   * (`resolveDatabasePath`, as every file named after the database). Throws
+   * {@link DatabaseLockedError}.
+   */
   static acquire(path: string): DatabaseLock {
-    let real = path;
-    try {
-      real = realpathSync(path);
-    } catch {
-      // not created yet: the lock goes next to the path as given
-    }
-    const lockPath = `${real}.lock`;
+    const lockPath = `${path}.lock`;
     const n = held.get(lockPath);
     if (n !== undefined) {
       held.set(lockPath, n + 1);

@@ -16,6 +16,8 @@ export interface ProcessEntry {
   state: string;
   /** The statement running or waiting, else null. */
   info: string | null;
+  /** The connection's current database (the process list's `db`), null when none is chosen. */
+  readonly db: () => string | null;
   /**
    * The connection's interrupt word (exec/interrupt.ts: KILL_NONE, KILL_QUERY, KILL_CONNECTION),
    * which the running statement polls. A KILL raises it; only the session's next statement lowers

@@ -16,6 +16,7 @@ import {
 
 const EMPTY = new Uint8Array(0);
 
+import { quotedName } from '../storage/schema-name.js';
 /**
  * Thrown (inside a statement) when a lock cannot be granted now: the statement is rolled back
  * to its savepoint by the session, which then waits or fails. `deadlock`: waiting would have
@@ -183,7 +184,7 @@ export class Transaction implements TrxHooks {
     if (!this.#mdl.has(table.id)) this.lockTable(table, 'S');
     const r = this.locks.lock(this.#slot(), table.id, key, off, len, mode);
     if (r === GRANTED) return;
-    this.waitingFor = `RECORD LOCKS table \`test\`.\`${table.name}\` index PRIMARY lock_mode ${mode} key ${hex(key, off, len)}`;
+    this.waitingFor = `RECORD LOCKS table ${quotedName(table.name)} index PRIMARY lock_mode ${mode} key ${hex(key, off, len)}`;
     this.waitIsMdl = false;
     this.#waitPending = r !== DEADLOCK;
     this.waitStarted = Date.now();
@@ -197,7 +198,7 @@ export class Transaction implements TrxHooks {
       if (mode === 'S') this.#mdl.add(table.id);
       return;
     }
-    this.waitingFor = `METADATA LOCK table \`test\`.\`${table.name}\` mode ${mode}`;
+    this.waitingFor = `METADATA LOCK table ${quotedName(table.name)} mode ${mode}`;
     this.waitIsMdl = true;
     this.#waitPending = r !== DEADLOCK;
     this.waitStarted = Date.now();

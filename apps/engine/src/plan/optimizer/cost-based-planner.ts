@@ -17,6 +17,7 @@ import { planBuffers } from './join-buffers.js';
 import type { OptimizerSettings } from './settings.js';
 import { keyLength, type TableInfo, tableInfo } from './table-info.js';
 
+import { DEFAULT_SCHEMA, schemaOf } from '../../storage/schema-name.js';
 /** One query block's plan as EXPLAIN shows it. */
 export interface PlanRecord {
   readonly context: PlanContext;
@@ -299,7 +300,7 @@ function explainStage(
     ref = a.keys
       .map((k) =>
         k.expr.col !== undefined
-          ? `test.${k.expr.col.src.alias}.${k.expr.col.src.columns[k.expr.col.c]!.name}`
+          ? `${refSchema(k.expr.col.src)}.${k.expr.col.src.alias}.${k.expr.col.src.columns[k.expr.col.c]!.name}`
           : k.expr.refs.length === 0
             ? 'const'
             : 'func',
@@ -312,7 +313,7 @@ function explainStage(
     ref = a.keys
       .map((k) =>
         k.expr.col !== undefined
-          ? `test.${k.expr.col.src.alias}.${k.expr.col.src.columns[k.expr.col.c]!.name}`
+          ? `${refSchema(k.expr.col.src)}.${k.expr.col.src.alias}.${k.expr.col.src.columns[k.expr.col.c]!.name}`
           : k.expr.refs.length === 0
             ? 'const'
             : 'func',
@@ -425,4 +426,9 @@ function joinName(join: StageJoin): string {
   if (join.hashAlgorithm === 'grace_hash') return 'grace hash';
   if (join.hashAlgorithm === 'sort_merge') return 'sort-merge';
   return join.algorithm;
+}
+
+/** The database EXPLAIN's `ref` names a column's table by: a stored table's own, else `test`. */
+function refSchema(src: { readonly table?: { readonly name: string } | undefined }): string {
+  return src.table === undefined ? DEFAULT_SCHEMA : schemaOf(src.table.name);
 }

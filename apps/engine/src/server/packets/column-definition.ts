@@ -1,15 +1,14 @@
 import type { ColumnMeta } from '../column-types.js';
-import { DATABASE_NAME } from '../protocol.js';
 import type { PacketWriter } from '../wire.js';
 
 /**
  * ColumnDefinition41: catalog "def", schema, table, original table, name, original name, then
  * the fixed part (0x0c, character set, length, type, flags, decimals, two filler bytes).
  */
-export function writeColumnDefinition(w: PacketWriter, c: ColumnMeta, table = ''): void {
+export function writeColumnDefinition(w: PacketWriter, c: ColumnMeta, table = '', schema = ''): void {
   w.begin()
     .lenencStr('def')
-    .lenencStr(table === '' ? '' : DATABASE_NAME)
+    .lenencStr(schema)
     .lenencStr(table)
     .lenencStr(table)
     .lenencStr(c.name)

@@ -72,21 +72,6 @@ export const serverErrors = {
     sqlState: '42000',
     message: `Unknown database '${name}'`,
   }),
-  dbExists: (name: string): ProtocolError => ({
-    errno: 1007,
-    sqlState: 'HY000',
-    message: `Can't create database '${name}'; database exists`,
-  }),
-  dbDropRefused: (name: string): ProtocolError => ({
-    errno: 1235,
-    sqlState: '42000',
-    message: `This version of MySQL doesn't yet support 'DROP DATABASE ${name}' (the server's file holds one database)`,
-  }),
-  dbCreateRefused: (name: string): ProtocolError => ({
-    errno: 1235,
-    sqlState: '42000',
-    message: `This version of MySQL doesn't yet support 'CREATE DATABASE ${name}' (the server's file holds one database)`,
-  }),
   unknownStatement: (id: number, command: string): ProtocolError => ({
     errno: 1243,
     sqlState: 'HY000',

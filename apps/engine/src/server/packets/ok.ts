@@ -1,7 +1,6 @@
-import { SERVER_STATUS_AUTOCOMMIT } from '../protocol.js';
 import type { PacketWriter } from '../wire.js';
 
-/** OK_Packet (protocol 4.1): 0x00, affected rows, last insert id, status, warnings, info. */
+/** OK_Packet (protocol 4.1): 0x00, affected rows, last insert id, status (the writer's), warnings, info. */
 export function writeOk(
   w: PacketWriter,
   affectedRows = 0,
@@ -14,5 +13,5 @@ export function writeOk(
     if (insertId < 0xfbn) w.u8(Number(insertId));
     else w.u8(0xfe).i64(insertId);
   } else w.lenenc(insertId);
-  w.u16(SERVER_STATUS_AUTOCOMMIT).u16(warnings).str(info).end();
+  w.u16(w.serverStatus()).u16(warnings).str(info).end();
 }

@@ -9,6 +9,7 @@ import {
   verifyPage,
 } from '@enginekit/buffer-pool';
 import { HDR_DATABASE_ID, HDR_IN_USE } from '../header.js';
+import { type DirectorySyncOptions, fsyncParent } from '../dir-sync.js';
 import { allocateFile } from '../file-extend.js';
 import { DOUBLEWRITE_BATCH, DoublewriteBatches, type DoublewriteDescriptor } from './doublewrite-batches.js';
 import { type DoublewriteRegion, DurableDevice, readDoublewrite } from './doublewrite.js';
@@ -19,8 +20,14 @@ import { scanLog } from './log-scan.js';
 import { applyRedo, type RecoveryReport } from './recovery.js';
 import { type FlushLogAtTrxCommit, RedoLog, type RedoLogDescriptor } from './redo-log.js';
 
-/** The durability options of a database (all MySQL system variables except `redo` and `wrapDevice`). */
-export interface DurabilityOptions {
+/** What a file device is to the database: the data file, a redo log file, the doublewrite file. */
+export type DeviceRole = 'data' | 'log' | 'doublewrite';
+
+/**
+ * The durability options of a database (all MySQL system variables except `redo` and the test
+ * hooks `wrapDevice` and `onDirectorySync`).
+ */
+export interface DurabilityOptions extends DirectorySyncOptions {
   /** Keep a redo log (and crash recovery). Default true; off, a crash can lose anything since the last flush. */
   readonly redo?: boolean;
   /** 1 (default): write and fsync at commit; 2: write at commit, fsync once a second; 0: both once a second. */
@@ -39,8 +46,12 @@ export interface DurabilityOptions {
   readonly innodb_io_capacity_max?: number;
   /** Flush faster as the log fills (`af_get_pct_for_lsn`). Default true. */
   readonly innodb_adaptive_flushing?: boolean;
-  /** Test hook: wraps each raw file device (a `FaultDevice`, say) before the engine uses it. */
-  readonly wrapDevice?: (device: PageDevice, role: 'data' | 'log' | 'doublewrite') => PageDevice;
+  /**
+   * Test hook: wraps each raw file device (a `FaultDevice`, say) before the engine uses it;
+   * `created` is true when this open made the file (its name is durable only once the engine
+   * fsynced its directory, which `onDirectorySync` reports).
+   */
+  readonly wrapDevice?: (device: PageDevice, role: DeviceRole, created: boolean) => PageDevice;
 }
 
 /** The files of the redo log group and the doublewrite file of a database file. */
@@ -51,11 +62,17 @@ export function redoFiles(path: string, files: number): { logs: string[]; double
   };
 }
 
-/** Removes the redo log and doublewrite files beside `path` (after replacing the data file). */
-export function removeRedoFiles(path: string): void {
-  for (let i = 0; existsSync(`${path}.ib_logfile${i}`); i++)
-    rmSync(`${path}.ib_logfile${i}`, { force: true });
-  rmSync(`${path}.ib_doublewrite`, { force: true });
+/**
+ * Removes the redo log and doublewrite files beside `path` (after replacing the data file, or
+ * before changing it without its log), then fsyncs the directory when it removed any: a removal
+ * the disk forgot would bring back a log that no longer describes the pages.
+ */
+export function removeRedoFiles(path: string, o: DirectorySyncOptions = {}): void {
+  const gone: string[] = [];
+  for (let i = 0; existsSync(`${path}.ib_logfile${i}`); i++) gone.push(`${path}.ib_logfile${i}`);
+  if (existsSync(`${path}.ib_doublewrite`)) gone.push(`${path}.ib_doublewrite`);
+  for (const p of gone) rmSync(p, { force: true });
+  if (gone.length > 0) fsyncParent(path, o);
 }
 
 /**
@@ -64,7 +81,7 @@ export function removeRedoFiles(path: string): void {
  * change without it. Returns the removed log's end LSN (0n when there was none): the pool's LSN
  * must continue above it, so a log made later starts past every page.
  */
-export function dropCleanRedo(path: string, pageSize: number): bigint {
+export function dropCleanRedo(path: string, pageSize: number, o: DirectorySyncOptions = {}): bigint {
   const log0 = redoFiles(path, 1).logs[0]!;
   if (!existsSync(log0)) return 0n;
   const head = new FileDevice(log0, { pageSize: BLOCK, create: false });
@@ -96,7 +113,7 @@ export function dropCleanRedo(path: string, pageSize: number): bigint {
       log0,
       `has ${pending} mini-transaction(s) to apply after its checkpoint: open the database with the redo log on first`,
     );
-  removeRedoFiles(path);
+  removeRedoFiles(path, o);
   return end;
 }
 
@@ -143,12 +160,14 @@ export function durabilitySettings(o: DurabilityOptions): {
   return { fileSize, files, bufferSize, flush, doublewrite: o.innodb_doublewrite ?? true };
 }
 
-function wrap(o: DurabilityOptions, d: PageDevice, role: 'data' | 'log' | 'doublewrite'): PageDevice {
-  return o.wrapDevice === undefined ? d : o.wrapDevice(d, role);
+function wrap(o: DurabilityOptions, d: PageDevice, role: DeviceRole, created: boolean): PageDevice {
+  return o.wrapDevice === undefined ? d : o.wrapDevice(d, role, created);
 }
 
 function openLogDevices(o: DurabilityOptions, paths: string[], create: boolean): PageDevice[] {
-  return paths.map((p) => wrap(o, new FileDevice(p, { pageSize: BLOCK, create, truncate: create }), 'log'));
+  return paths.map((p) =>
+    wrap(o, new FileDevice(p, { pageSize: BLOCK, create, truncate: create }), 'log', create),
+  );
 }
 
 /** A new 64-bit database identity (never 0). */
@@ -191,6 +210,7 @@ export function attachDurable(
         o,
         new FileDevice(d.doublewrite.path, { pageSize: batches.pageSize, create: false }),
         'doublewrite',
+        false,
       );
       const device = new DurableDevice(data, { batches, file: dblwr, region: d.region }, (l) =>
         redo.flushSync(l + 1n),
@@ -235,9 +255,13 @@ export function createDurable(
         o,
         new FileDevice(names.doublewrite, { pageSize, create: true, truncate: true }),
         'doublewrite',
+        true,
       );
       allocateFile(names.doublewrite, DOUBLEWRITE_BATCH * pageSize);
     }
+    // The new files' names, not only their bytes, must survive a power cut before anything
+    // (a commit) relies on them.
+    fsyncParent(path, o);
   } catch (e) {
     files.close();
     dblwr?.close();
@@ -265,11 +289,13 @@ export function openDurable(
   const s = durabilitySettings(o);
   const names = redoFiles(path, 1);
   const dblwrPath = names.doublewrite;
+  const dblwrExisted = existsSync(dblwrPath);
   const dblwr =
-    s.doublewrite || existsSync(dblwrPath)
-      ? wrap(o, new FileDevice(dblwrPath, { pageSize, create: true }), 'doublewrite')
+    s.doublewrite || dblwrExisted
+      ? wrap(o, new FileDevice(dblwrPath, { pageSize, create: true }), 'doublewrite', !dblwrExisted)
       : null;
   try {
+    if (dblwr !== null && !dblwrExisted) fsyncParent(dblwrPath, o);
     // Page 0, repaired from the doublewrite file if torn: its identity and LSN.
     const p0 = new Uint8Array(pageSize);
     data.readPages(0, 1, p0, 0);

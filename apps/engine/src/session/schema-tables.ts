@@ -1,0 +1,108 @@
+import { T_INT, T_STR } from '../exec/types.js';
+import { registerSystemTable } from '../plan/system-tables.js';
+import { splitName } from '../storage/schema-name.js';
+import { SqlDictionary } from './dictionary.js';
+import { columnRows } from './show.js';
+
+/**
+ * information_schema.SCHEMATA (every database, the system schemas too) and
+ * information_schema.COLUMNS (every column of every table, as SHOW FULL COLUMNS lists them), with
+ * MariaDB 10.11's column names. Importing this module registers them.
+ */
+
+const DEFAULT_COLLATION_NAME = 'utf8mb4_general_ci';
+
+registerSystemTable('information_schema', 'SCHEMATA', {
+  columns: [
+    'CATALOG_NAME',
+    'SCHEMA_NAME',
+    'DEFAULT_CHARACTER_SET_NAME',
+    'DEFAULT_COLLATION_NAME',
+    'SQL_PATH',
+    'SCHEMA_COMMENT',
+  ],
+  types: [T_STR, T_STR, T_STR, T_STR, T_STR, T_STR],
+  *rows(env) {
+    const rows: unknown[][] = [
+      ['def', 'information_schema', 'utf8mb3', 'utf8mb3_general_ci', null, ''],
+      ['def', 'mysql', 'utf8mb4', DEFAULT_COLLATION_NAME, null, ''],
+    ];
+    for (const [name, meta] of SqlDictionary.of(env.db).databases) {
+      const collation = meta.collation ?? DEFAULT_COLLATION_NAME;
+      rows.push(['def', name, collation.slice(0, collation.indexOf('_')), collation, null, '']);
+    }
+    yield* rows.sort((a, b) => (String(a[1]) < String(b[1]) ? -1 : 1));
+  },
+});
+
+registerSystemTable('information_schema', 'COLUMNS', {
+  columns: [
+    'TABLE_CATALOG',
+    'TABLE_SCHEMA',
+    'TABLE_NAME',
+    'COLUMN_NAME',
+    'ORDINAL_POSITION',
+    'COLUMN_DEFAULT',
+    'IS_NULLABLE',
+    'DATA_TYPE',
+    'CHARACTER_SET_NAME',
+    'COLLATION_NAME',
+    'COLUMN_TYPE',
+    'COLUMN_KEY',
+    'EXTRA',
+    'PRIVILEGES',
+    'COLUMN_COMMENT',
+  ],
+  types: [
+    T_STR,
+    T_STR,
+    T_STR,
+    T_STR,
+    T_INT,
+    T_STR,
+    T_STR,
+    T_STR,
+    T_STR,
+    T_STR,
+    T_STR,
+    T_STR,
+    T_STR,
+    T_STR,
+    T_STR,
+  ],
+  *rows(env) {
+    const dict = SqlDictionary.of(env.db);
+    for (const t of dict.userTables()) {
+      const { schema, table } = splitName(t.name);
+      const rows = columnRows(t, dict.tables.get(t.name));
+      for (const [i, r] of rows.entries()) {
+        const [field, type, collation, nullable, key, dflt, extra, privileges, comment] = r as string[];
+        const text = collation !== null && collation !== 'binary';
+        yield [
+          'def',
+          schema,
+          table,
+          field,
+          i + 1,
+          // information_schema writes a string default quoted, NULL as the word
+          dflt === null
+            ? nullable === 'YES'
+              ? 'NULL'
+              : null
+            : /^-?\d+(\.\d+)?$/.test(dflt!)
+              ? dflt
+              : `'${dflt}'`,
+          nullable,
+          type!.replace(/[ (].*$/, ''),
+          text ? 'utf8mb4' : null,
+          text ? collation : null,
+          type,
+          key,
+          extra,
+          privileges,
+          comment,
+        ];
+      }
+    }
+  },
+});
