@@ -246,7 +246,15 @@ export class WorkerSessionHost implements SessionHost {
     let s = this.#slots[0]!;
     for (const x of this.#slots) if (!x.exited && (s.exited || x.conns < s.conns)) s = x;
     const worker = this.#slots.indexOf(s);
-    if (!this.processList.claim(connectionId, account?.user ?? '', address ?? 'localhost', worker, database ?? null))
+    if (
+      !this.processList.claim(
+        connectionId,
+        account?.user ?? '',
+        address ?? 'localhost',
+        worker,
+        database ?? null,
+      )
+    )
       return refused();
     s.conns++;
     this.#conns.set(connectionId, s);
