@@ -1,5 +1,4 @@
 import { compareKeys } from '@enginekit/btree-sampler';
-import { SqlError } from '../sql/errors.js';
 import type { PlannedStage } from '../plan/planner.js';
 import type { Frame, RunState } from '../plan/scope.js';
 import type { RowBuffer } from '../storage/row.js';
@@ -102,7 +101,7 @@ export function batchedKeyStage(
   let row: RowBuffer | null = null;
   const deliver = (ids: readonly number[]): void => {
     for (const o of ids) {
-      if (run.cancelled) throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+      run.interrupt.poll();
       frame.v = records[o]!;
       dec(row!);
       if (!check()) continue;

@@ -13,7 +13,6 @@ import {
   type RowCodec,
   sortMergeJoin,
 } from '@enginekit/join-algos';
-import { SqlError } from '../sql/errors.js';
 import type { Bound } from '../plan/bound.js';
 import type { PlannedStage } from '../plan/planner.js';
 import type { Frame, RunState, Source } from '../plan/scope.js';
@@ -224,7 +223,7 @@ export function buildPipeline(
     let matched = false;
     const actual = st.actual;
     const emit = (): boolean => {
-      if (run.cancelled) throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+      run.interrupt.poll();
       if (actual !== undefined) actual.rows++;
       if (!passes()) return true;
       if (actual !== undefined) actual.passed++;
@@ -256,6 +255,7 @@ export function buildPipeline(
       const rows: unknown[][] = [];
       if (src.derived !== undefined) {
         src.derived.run((r) => {
+          run.interrupt.poll();
           rows.push(r);
           return true;
         });
@@ -264,11 +264,13 @@ export function buildPipeline(
         const saved = frame.v.slice(off, off + width);
         if (cover !== undefined)
           cover(() => {
+            run.interrupt.poll();
             rows.push(frame.v.slice(off, off + width));
             return true;
           });
         else
           src.table!.scan((r) => {
+            run.interrupt.poll();
             dec(r);
             rows.push(frame.v.slice(off, off + width));
             return true;
@@ -328,6 +330,7 @@ export function buildPipeline(
           outerKey: (o: number) => keys[o] as JoinKey,
           innerKey: (i: number) => ikeys[i] as JoinKey,
           condition: (o: number, i: number) => {
+            run.interrupt.poll();
             put(o, i);
             if (actual === undefined) return passes();
             actual.rows++;
@@ -339,7 +342,7 @@ export function buildPipeline(
           joinBufferSize: stageBuffer,
         };
         const out = (o: number, i: number | null): void => {
-          if (run.cancelled) throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+          run.interrupt.poll();
           put(o, i);
           if (!postOk()) return;
           if (!next()) throw STOP;
@@ -362,6 +365,7 @@ export function buildPipeline(
               innerKeys: ikeys,
               memoryBudget: stageBuffer,
               condition: (o, i) => {
+                run.interrupt.poll();
                 putRows(o, i);
                 if (actual === undefined) return passes();
                 actual.rows++;
@@ -370,8 +374,7 @@ export function buildPipeline(
                 return ok;
               },
               emit: (o, i) => {
-                if (run.cancelled)
-                  throw new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
+                run.interrupt.poll();
                 putRows(o, i);
                 if (!postOk()) return;
                 if (!next()) throw STOP;

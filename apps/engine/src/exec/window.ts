@@ -1,5 +1,6 @@
 import type { AggSpec, Bound } from '../plan/bound.js';
 import type { Frame } from '../plan/scope.js';
+import type { Interrupt } from './interrupt.js';
 import { Aggregator } from './aggregate.js';
 import { cmpValues } from './compare.js';
 import { coerce, toDouble } from './convert.js';
@@ -70,16 +71,21 @@ function cmpKeys(a: readonly unknown[], b: readonly unknown[], desc: readonly bo
 }
 
 /** Computes every window call over `rows` (copies of the block's frame), writing their slots. */
-export function computeWindows(rows: unknown[][], frame: Frame, calls: readonly WindowCall[]): void {
+export function computeWindows(
+  rows: unknown[][],
+  frame: Frame,
+  calls: readonly WindowCall[],
+  interrupt: Interrupt,
+): void {
   const saved = frame.v;
   try {
-    for (const call of calls) computeOne(rows, frame, call);
+    for (const call of calls) computeOne(rows, frame, call, interrupt);
   } finally {
     frame.v = saved;
   }
 }
 
-function computeOne(rows: unknown[][], frame: Frame, call: WindowCall): void {
+function computeOne(rows: unknown[][], frame: Frame, call: WindowCall, interrupt: Interrupt): void {
   const n = rows.length;
   const parts: unknown[][] = new Array(n);
   const keys: unknown[][] = new Array(n);
@@ -103,6 +109,7 @@ function computeOne(rows: unknown[][], frame: Frame, call: WindowCall): void {
       odesc,
       frame,
       call,
+      interrupt,
     );
     p0 = p1;
   }
@@ -120,6 +127,7 @@ function partition(
   desc: readonly boolean[],
   frame: Frame,
   call: WindowCall,
+  interrupt: Interrupt,
 ): void {
   const n = rows.length;
   const slot = call.slot;
@@ -186,7 +194,7 @@ function partition(
       return;
     }
     default:
-      framed(rows, keys, peerStart, peerEnd, frame, call);
+      framed(rows, keys, peerStart, peerEnd, frame, call, interrupt);
   }
 }
 
@@ -244,6 +252,7 @@ function framed(
   peerEnd: number[],
   frame: Frame,
   call: WindowCall,
+  interrupt: Interrupt,
 ): void {
   const n = rows.length;
   if (n === 0) return;
@@ -259,6 +268,7 @@ function framed(
   if (call.agg === undefined) {
     // FIRST_VALUE / LAST_VALUE / NTH_VALUE
     for (let i = 0; i < n; i++) {
+      interrupt.poll();
       const [s, e] = frameOf(i, n, w, keys, peerStart, peerEnd, offsets, keyType, desc);
       const k =
         call.fn === 'first_value'
@@ -283,6 +293,7 @@ function framed(
       to = s;
     }
     for (; to < e; to++) {
+      interrupt.poll();
       frame.v = rows[to]!;
       agg.step(states);
     }

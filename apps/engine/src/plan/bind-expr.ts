@@ -564,6 +564,7 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
         o.negated === true,
         nodeText(ctx.env, n),
         tag === 'ILike',
+        ctx.block.run,
       );
     }
     case 'RLike': {

@@ -173,7 +173,15 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
     }
     case 'space':
       arity(name, args, 1);
-      return fn(T_STR, args, [T_INT], text, ([n]) => ' '.repeat(Math.max(0, int(n))));
+      return fn(T_STR, args, [T_INT], text, ([n]) => {
+        const len = Math.max(0, int(n));
+        const max = Number(ctx.env.sysVar('max_allowed_packet', undefined).v);
+        if (len > max) {
+          ctx.env.warn(1301, `Result of space() was larger than max_allowed_packet (${max}) - truncated`);
+          return null;
+        }
+        return ' '.repeat(len);
+      });
     case 'ascii':
     case 'ord':
       arity(name, args, 1);

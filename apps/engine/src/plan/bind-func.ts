@@ -385,13 +385,32 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       return strFn(args, text, (a) => (a[0] as string).replace(/ +$/, ''));
     case 'replace':
       need(3);
-      return strFn(args, text, (a) => (a[0] as string).split(a[1] as string).join(a[2] as string));
+      // an empty search string leaves the text as it is, as MySQL
+      return strFn(args, text, (a) =>
+        a[1] === '' ? a[0] : (a[0] as string).split(a[1] as string).join(a[2] as string),
+      );
     case 'reverse':
       need(1);
       return strFn(args, text, (a) => [...(a[0] as string)].reverse().join(''));
     case 'repeat':
       need(2);
-      return strFn(args, text, (a) => (a[0] as string).repeat(Math.max(0, Number(a[1]))), [T_STR, T_INT]);
+      return strFn(
+        args,
+        text,
+        (a) => {
+          const s = a[0] as string;
+          const times = Math.max(0, Number(a[1]));
+          // past max_allowed_packet the result is NULL with warning 1301, as MySQL (and never a
+          // string larger than the server may send)
+          const max = Number(ctx.env.sysVar('max_allowed_packet', undefined).v);
+          if (s.length > 0 && Buffer.byteLength(s) * times > max) {
+            ctx.env.warn(1301, `Result of repeat() was larger than max_allowed_packet (${max}) - truncated`);
+            return null;
+          }
+          return s.repeat(times);
+        },
+        [T_STR, T_INT],
+      );
     case 'locate':
     case 'instr':
     case 'position': {

@@ -6,7 +6,8 @@ import { stringComparison } from '../exec/compare.js';
 import { type Collation, weightText } from '../storage/collation.js';
 import { mk } from './bind-expr.js';
 import type { Bound } from './bound.js';
-import type { Ev } from './scope.js';
+import type { Ev, RunState } from './scope.js';
+import { LikePattern } from '../exec/like.js';
 
 /**
  * Pattern matching: LIKE (`%`, `_`, ESCAPE) anchored at both ends, and REGEXP / RLIKE, which
@@ -46,6 +47,7 @@ export function bindLike(
   negated: boolean,
   text: string,
   ci: boolean,
+  run: RunState,
 ): Bound {
   let esc = '\\';
   if (escNode !== undefined && escNode !== null) {
@@ -58,40 +60,24 @@ export function bindLike(
   const pe = foldEv(stringEv(p), coll);
   if (coll !== undefined && esc.length === 1) esc = weightText(esc, coll, false);
   let lastPat: string | undefined;
-  let re: RegExp = /$^/;
-  const compilePat = (pat: string): RegExp => {
-    let out = '';
-    for (let i = 0; i < pat.length; i++) {
-      const c = pat[i]!;
-      if (c === esc && i + 1 < pat.length) {
-        out += escapeRe(pat[++i]!);
-      } else if (c === '%') out += '[\\s\\S]*';
-      else if (c === '_') out += '[\\s\\S]';
-      else out += escapeRe(c);
-    }
-    return new RegExp(`^${out}$`, ci ? 'iu' : 'u');
-  };
+  let like = new LikePattern('', esc);
   return mk(
     T_INT,
     () => {
-      const s = se();
-      if (s === null) return null;
+      const x = se();
+      if (x === null) return null;
       const pat = pe();
       if (pat === null) return null;
       if (pat !== lastPat) {
-        re = compilePat(pat as string);
+        like = new LikePattern(ci ? (pat as string).toLowerCase() : (pat as string), esc);
         lastPat = pat as string;
       }
-      const m = re.test(s as string);
-      return m !== negated ? 1 : 0;
+      const s = ci ? (x as string).toLowerCase() : (x as string);
+      return like.test(s, run.interrupt) !== negated ? 1 : 0;
     },
     [e, p],
     text,
   );
-}
-
-function escapeRe(c: string): string {
-  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
 }
 
 /** `e [NOT] REGEXP p`: 1 when the pattern matches somewhere in the string. */

@@ -107,6 +107,7 @@ export function recursiveCte(cte: Obj, c: Ctx, scope: Map<string, DerivedSource>
     const out: unknown[][] = [];
     const add = (p: QueryPlan, r: unknown[], into: unknown[][]): void => {
       const x = r.map((v, i) => (v === null ? null : coerce(v, p.types[i]!, types[i]!)));
+      c.run.interrupt.poll();
       if (seen !== null) {
         const k = x.map((v) => (v === null ? '\u0001' : String(hashKey(v)))).join('\u0000');
         if (seen.has(k)) return;

@@ -1,6 +1,7 @@
 import type { Table } from '../storage/table.js';
 import type { SqlType } from '../exec/types.js';
 import type { TableMeta } from '../session/meta.js';
+import { type Interrupt, NEVER } from '../exec/interrupt.js';
 
 /** A closure computing one value of a bound expression from the current frames. */
 export type Ev = () => unknown;
@@ -18,8 +19,8 @@ export class Frame {
 export class RunState {
   params: unknown[] = [];
   epoch = 0;
-  /** Set from outside (Ctrl-C, a timeout): the running statement stops with error 1317. */
-  cancelled = false;
+  /** KILL, Ctrl-C and max_statement_time: polled by every loop that can run long. */
+  interrupt: Interrupt = NEVER;
   /** The session's time_zone, which TIMESTAMP columns are read in (they are stored in UTC). */
   timeZone: () => string = () => 'SYSTEM';
 }

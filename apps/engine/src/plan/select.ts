@@ -624,6 +624,7 @@ function bindSelect(
   const calcFound = obj(sel.select_modifiers).sql_calc_found_rows === true;
   let found = 0;
   const pass = (row: unknown[]): boolean => {
+    c.run.interrupt.poll();
     found++;
     if (skipped < offset) {
       skipped++;
@@ -702,7 +703,7 @@ function bindSelect(
         windowRows = [];
         runBody();
         if (windowed) {
-          computeWindows(windowRows, frame, block.windows);
+          computeWindows(windowRows, frame, block.windows, c.run.interrupt);
           for (const r of windowRows) {
             frame.v = r;
             if (!output()) break;
@@ -745,6 +746,7 @@ function bindSelect(
       } else {
         let more = true;
         for (const g of groupsMap.list) {
+          c.run.interrupt.poll();
           frame.v = g.first;
           agg.finish(g.states, frame.v);
           if (!produce()) {

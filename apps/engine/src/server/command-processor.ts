@@ -3,6 +3,7 @@ import { LockWaitPending } from '../session/transactions.js';
 import type { QueryResult } from '../session/result.js';
 import { decodeClientText } from '../sql/client-text.js';
 import { asProtocolError } from './client-error.js';
+import { KILL_CONNECTION } from '../exec/interrupt.js';
 import { type ColumnMeta, columnMeta, inferredColumns } from './column-types.js';
 import { writeBinaryRow } from './packets/binary-row.js';
 import { writeColumnDefinition } from './packets/column-definition.js';
@@ -169,6 +170,11 @@ export class CommandProcessor {
     const w = this.#w.reset(1);
     if (e instanceof MalformedPacketError) {
       writeErr(w, serverErrors.malformed());
+      return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
+    }
+    // KILL CONNECTION: whatever stopped the statement, the client reads 1927 and the connection closes
+    if (this.session.txn.entry.interrupt === KILL_CONNECTION) {
+      writeErr(w, serverErrors.connectionKilled());
       return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
     }
     writeErr(w, asProtocolError(e, this.connectionId));

@@ -206,6 +206,18 @@ export class ClientConnection {
       this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
       return;
     }
+    const kill = this.#host.kill === undefined ? undefined : killStatement(payload);
+    if (kill !== undefined) {
+      // KILL is answered here, so it reaches a statement that keeps its worker busy (even this
+      // connection's worker) at once
+      const found = this.#host.kill!(kill.id, kill.query);
+      if (this.#closed()) return; // KILL CONNECTION of itself
+      this.#w.reset(1);
+      if (found) writeOk(this.#w);
+      else writeErr(this.#w, serverErrors.noSuchThread(kill.id));
+      this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
+      return;
+    }
     const reply = this.#handle!.handle(payload);
     if (reply instanceof Promise) {
       // a lock wait: read no further command until the statement has its answer
@@ -217,6 +229,27 @@ export class ClientConnection {
     } else this.#replied(reply);
   }
 
+  /** KILL CONNECTION came while a command ran: tell the client once its reply is out. */
+  #killPending = false;
+
+  /**
+   * KILL CONNECTION of this connection: an idle one gets ER_CONNECTION_KILLED (1927), which its
+   * client reads as the answer to its next command, and closes, as MariaDB; a busy one does so
+   * after the reply of its command (which the kill usually turns into that error, with a close).
+   */
+  #killed(): void {
+    if (this.#state === 'closed') return;
+    if (this.#busy) {
+      this.#killPending = true;
+      return;
+    }
+    this.#killPending = false;
+    this.#w.reset(1);
+    writeErr(this.#w, serverErrors.connectionKilled());
+    this.#send(this.#w.take());
+    this.#close();
+  }
+
   #closed(): boolean {
     return this.#state === 'closed';
   }
@@ -225,6 +258,11 @@ export class ClientConnection {
     this.#busy = false;
     if (this.#state === 'closed') return;
     this.#deliver(reply);
+    if (this.#killPending) {
+      // killed while the command ran: its reply first, then the kill
+      (this.#pending ?? Promise.resolve()).then(() => this.#killed());
+      return;
+    }
     while (!this.#busy && this.#queued.length > 0 && !this.#closed()) this.#step(this.#queued.shift());
   }
 
@@ -334,9 +372,10 @@ export class ClientConnection {
     this.#account = account;
     this.#handle = this.#host.open(
       this.#opts.connectionId,
-      () => this.#close(),
+      () => this.#killed(),
       account.account,
       res.database,
+      host,
     );
     this.#state = 'command';
     this.#w.reset(seq + 1);
@@ -390,4 +429,14 @@ const FLUSH_HOSTS = /^\s*FLUSH\s+(?:(?:NO_WRITE_TO_BINLOG|LOCAL)\s+)?HOSTS\s*;?\
 /** COM_QUERY `FLUSH HOSTS` (what `mariadb-admin flush-hosts` sends). */
 function isFlushHosts(payload: Buffer): boolean {
   return payload[0] === COM_QUERY && payload.length < 64 && FLUSH_HOSTS.test(payload.toString('utf8', 1));
+}
+
+const KILL = /^\s*KILL\s+(?:(QUERY|CONNECTION)\s+)?(\d{1,10})\s*;?\s*$/i;
+
+/** COM_QUERY `KILL [QUERY | CONNECTION] id`: its target, or undefined for any other command. */
+function killStatement(payload: Buffer): { id: number; query: boolean } | undefined {
+  if (payload[0] !== COM_QUERY || payload.length > 64) return undefined;
+  const m = KILL.exec(payload.toString('utf8', 1));
+  if (m === null) return undefined;
+  return { id: Number(m[2]), query: m[1]?.toUpperCase() === 'QUERY' };
 }

@@ -215,8 +215,8 @@ export class MysqlServer {
   }
 
   /**
-   * Stops accepting, ends every connection and closes its session (a statement runs to its end
-   * first: statements are synchronous), then stops listening. The Database stays open: its
+   * Stops accepting, ends every connection and closes its session (with worker threads a running
+   * statement is killed at its next poll; on this thread none runs now), then stops listening. The Database stays open: its
    * owner flushes and closes it.
    */
   close(): Promise<void> {

@@ -26,14 +26,26 @@ export interface SessionHost {
    * beyond closing the session (the connection closes its socket; it then calls `close`).
    * `account`: the account it logged in as, whose privileges every statement is checked against.
    * `database`: the database the handshake named (checked to exist), the session's current one.
+   * `address`: the client's address, as the process list shows it (default localhost).
    */
-  open(connectionId: number, kill?: () => void, account?: Account, database?: string): SessionHandle;
+  open(
+    connectionId: number,
+    kill?: () => void,
+    account?: Account,
+    database?: string,
+    address?: string,
+  ): SessionHandle;
   /** Connections open now (Threads_connected). */
   readonly connected: number;
   /** The most connections open at once (Max_used_connections). */
   readonly maxUsed: number;
   /** Closes every open session. */
   closeAll(): void;
+  /**
+   * KILL [QUERY | CONNECTION] `id` from the connection layer, for a host whose statements run
+   * where a KILL statement could not reach them while they run (false: no such connection).
+   */
+  kill?(id: number, query: boolean): boolean;
   /** Brings the accounts a login is checked against up to date (changed on another thread). */
   beforeLogin?(): void;
   /** Runs a dictionary change made on this thread (an account) so that every other thread sees it. */
@@ -57,9 +69,17 @@ export class LocalSessionHost implements SessionHost {
     return this.#maxUsed;
   }
 
-  open(connectionId: number, kill?: () => void, account?: Account, database?: string): SessionHandle {
+  open(
+    connectionId: number,
+    kill?: () => void,
+    account?: Account,
+    database?: string,
+    address?: string,
+  ): SessionHandle {
     const session = new Session(this.db, { connectionId });
     if (database !== undefined) session.database = database;
+    if (account !== undefined) session.txn.entry.user = account.user;
+    session.txn.entry.host = address ?? 'localhost';
     // on this thread the dictionary is the server's: grants are read live
     session.account = account === undefined ? undefined : { user: account.user, host: account.host };
     // a server session waits for locks (its reply is a Promise) instead of failing at once

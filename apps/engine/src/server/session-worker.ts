@@ -3,7 +3,9 @@ import { SqlDictionary } from '../session/dictionary.js';
 import { Session } from '../session/session.js';
 import { attachDatabase } from '../storage/attach.js';
 import { LockTable } from '../txn/lock-table.js';
-import { useLockTable } from '../txn/registry.js';
+import { useLockTable, useProcessList } from '../txn/registry.js';
+import { KILL_CONNECTION } from '../exec/interrupt.js';
+import { SharedProcessList } from './shared-process-list.js';
 import type { Database } from '../storage/database.js';
 import { CommandProcessor, type Reply } from './command-processor.js';
 import { commandKind } from './statement-kind.js';
@@ -123,6 +125,8 @@ function onMessage(m: ToWorker): void {
       session.account = m.account === undefined ? undefined : { user: m.account.user, host: m.account.host };
       // a lock wait answers later (the reply is a Promise) instead of failing at once with 1205
       session.txn.asyncWaits = true;
+      // KILL CONNECTION from this worker: the main thread owns the socket
+      session.txn.onKill = () => post({ t: 'kill', conn: m.conn, query: false });
       const p = new CommandProcessor(session, m.conn);
       const c: Conn = { p, prepared: (id) => p.preparedText(id) };
       // a statement that waited for a row lock runs again under the same metadata lock and
@@ -146,6 +150,14 @@ function onMessage(m: ToWorker): void {
       } else answer(m.conn, c, reply);
       return;
     }
+    case 'kill': {
+      // the word is raised already (a statement running then has stopped): end a lock wait
+      const txn = conns.get(m.conn)?.p.session.txn;
+      if (txn === undefined) return;
+      if (!m.query) txn.entry.raise(KILL_CONNECTION);
+      txn.kill(true);
+      return;
+    }
     case 'close': {
       const c = conns.get(m.conn);
       conns.delete(m.conn);
@@ -166,6 +178,11 @@ function onMessage(m: ToWorker): void {
 try {
   db = attachDatabase(data.attach);
   useLockTable(db, new LockTable(data.lockTable));
+  // a KILL of a connection of another worker goes through the main thread
+  useProcessList(
+    db,
+    new SharedProcessList(data.processList, data.worker, (conn, query) => post({ t: 'kill', conn, query })),
+  );
   // statistics a read statement saves on first use go into the shared catalog: as a writer
   db.writeGuard = <T>(fn: () => T): T => {
     if (writing) return fn();

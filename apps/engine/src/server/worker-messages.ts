@@ -9,6 +9,8 @@ export interface SessionWorkerData {
   readonly shared: SharedArrayBuffer;
   /** The row and metadata lock table every session of the server shares (txn/lock-table.ts). */
   readonly lockTable: SharedArrayBuffer;
+  /** The process list every thread of the server shares (shared-process-list.ts). */
+  readonly processList: SharedArrayBuffer;
   /** This worker's number, from 0. */
   readonly worker: number;
   /** How many workers the host started. */
@@ -20,6 +22,8 @@ export type ToWorker =
   | { readonly t: 'open'; readonly conn: number; readonly account?: Account; readonly database?: string }
   | { readonly t: 'cmd'; readonly conn: number; readonly payload: Uint8Array; readonly connected: number }
   | { readonly t: 'close'; readonly conn: number }
+  /** KILL of a connection of this worker from elsewhere: end its lock wait (the word is raised). */
+  | { readonly t: 'kill'; readonly conn: number; readonly query: boolean }
   | { readonly t: 'stop' };
 
 /** Worker → main thread. */
@@ -32,5 +36,7 @@ export type FromWorker =
       readonly close: boolean;
       readonly waitTimeout: number;
     }
+  /** KILL of connection `conn` (of any worker): close it (query = false), end its lock wait. */
+  | { readonly t: 'kill'; readonly conn: number; readonly query: boolean }
   | { readonly t: 'stopped' }
   | { readonly t: 'failed'; readonly message: string };

@@ -6,7 +6,12 @@ import { shareDatabase } from '../storage/attach.js';
 import type { Database } from '../storage/database.js';
 import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
-import { lockTableOf } from '../txn/registry.js';
+import { lockTableOf, processListOf, useProcessList } from '../txn/registry.js';
+import { LocalProcessList } from '../txn/process-list.js';
+import { serverErrors, writeErr } from './packets/err.js';
+import { SharedProcessList } from './shared-process-list.js';
+import { KILL_CONNECTION } from '../exec/interrupt.js';
+import { PacketWriter } from './wire.js';
 import type { FromWorker, SessionWorkerData, ToWorker } from './worker-messages.js';
 import { WorkerShared } from './worker-shared.js';
 
@@ -16,6 +21,11 @@ export interface WorkerHostOptions {
   readonly threads?: number;
   /** The worker script (default: session-worker.js beside this module, in the built package). */
   readonly workerUrl?: URL;
+  /**
+   * Sessions the shared process list holds (default 1024): past it a connection is refused with
+   * 1040, whatever max_connections says.
+   */
+  readonly processSlots?: number;
 }
 
 interface Slot {
@@ -49,14 +59,20 @@ export class WorkerSessionHost implements SessionHost {
   readonly threads: number;
   readonly #slots: Slot[];
   readonly #conns = new Map<number, Slot>();
+  /** What KILL CONNECTION does to each connection's socket (its `kill` argument of open). */
+  readonly #killers = new Map<number, () => void>();
+  /** The process list every thread shares. */
+  readonly processList: SharedProcessList;
   #maxUsed = 0;
   #stopping: Promise<void> | undefined;
   /** The dictionary version the main thread's Database was last read at. */
   #seen: number;
 
-  private constructor(db: Database, shared: WorkerShared, slots: Slot[]) {
+  private constructor(db: Database, shared: WorkerShared, slots: Slot[], processList: SharedArrayBuffer) {
     this.db = db;
     this.shared = shared;
+    this.processList = new SharedProcessList(processList, -1, (id, query) => this.#kill(id, query));
+    useProcessList(db, this.processList);
     this.#slots = slots;
     this.threads = slots.length;
     this.#seen = shared.version;
@@ -115,6 +131,14 @@ export class WorkerSessionHost implements SessionHost {
     const shared = new WorkerShared(undefined, threads);
     const url = options.workerUrl ?? new URL('./session-worker.js', import.meta.url);
     const attach = shareDatabase(db, threads);
+    const slotCount = options.processSlots ?? 1024;
+    if (!Number.isInteger(slotCount) || slotCount < 1 || slotCount > 1 << 20)
+      throw new RangeError(`processSlots must be an integer in [1, ${1 << 20}], got ${String(slotCount)}`);
+    const own = processListOf(db);
+    const processList = SharedProcessList.create(
+      slotCount,
+      own instanceof LocalProcessList ? own.nextId : own.allocateId(),
+    );
     const slots: Slot[] = [];
     const ready: Promise<void>[] = [];
     for (let i = 0; i < threads; i++) {
@@ -122,6 +146,7 @@ export class WorkerSessionHost implements SessionHost {
         attach: attach(i + 1),
         shared: shared.sab,
         lockTable: lockTableOf(db).buffer,
+        processList,
         worker: i,
         workers: threads,
       };
@@ -140,7 +165,7 @@ export class WorkerSessionHost implements SessionHost {
         }),
       );
     }
-    const host = new WorkerSessionHost(db, shared, slots);
+    const host = new WorkerSessionHost(db, shared, slots, processList);
     for (const s of slots) host.#wire(s);
     try {
       await Promise.all(ready);
@@ -153,6 +178,10 @@ export class WorkerSessionHost implements SessionHost {
 
   #wire(s: Slot): void {
     s.worker.on('message', (m: FromWorker) => {
+      if (m.t === 'kill') {
+        this.#kill(m.conn, m.query);
+        return;
+      }
       if (m.t !== 'reply') return;
       const p = s.pending.get(m.conn);
       if (p === undefined) return;
@@ -189,11 +218,47 @@ export class WorkerSessionHost implements SessionHost {
     if (!s.exited) s.worker.postMessage(m, transfer);
   }
 
-  open(connectionId: number, _kill?: () => void, account?: Account, database?: string): SessionHandle {
+  /**
+   * KILL of connection `id` (its interrupt word is raised already): its worker ends a lock wait it
+   * is in, and KILL CONNECTION closes the socket once its client has been told (1927).
+   */
+  #kill(id: number, query: boolean): void {
+    const s = this.#conns.get(id);
+    if (s === undefined) return;
+    this.#post(s, { t: 'kill', conn: id, query });
+    if (!query) this.#killers.get(id)?.();
+  }
+
+  kill(id: number, query: boolean): boolean {
+    const e = this.processList.get(id);
+    if (e === undefined) return false;
+    e.kill(query);
+    return true;
+  }
+
+  open(
+    connectionId: number,
+    kill?: () => void,
+    account?: Account,
+    database?: string,
+    address?: string,
+  ): SessionHandle {
     let s = this.#slots[0]!;
     for (const x of this.#slots) if (!x.exited && (s.exited || x.conns < s.conns)) s = x;
+    const worker = this.#slots.indexOf(s);
+    if (
+      !this.processList.claim(
+        connectionId,
+        account?.user ?? '',
+        address ?? 'localhost',
+        worker,
+        database ?? null,
+      )
+    )
+      return refused();
     s.conns++;
     this.#conns.set(connectionId, s);
+    if (kill !== undefined) this.#killers.set(connectionId, kill);
     this.#maxUsed = Math.max(this.#maxUsed, this.#conns.size);
     this.#post(s, {
       t: 'open',
@@ -217,6 +282,9 @@ export class WorkerSessionHost implements SessionHost {
       close: () => {
         if (this.#conns.get(connectionId) !== s) return;
         this.#conns.delete(connectionId);
+        this.#killers.delete(connectionId);
+        // the worker frees the slot when it closes the session; a gone worker cannot
+        if (s.exited) this.processList.release(connectionId);
         s.conns--;
         this.#post(s, { t: 'close', conn: connectionId });
       },
@@ -224,8 +292,13 @@ export class WorkerSessionHost implements SessionHost {
   }
 
   closeAll(): void {
-    for (const [id, s] of this.#conns) this.#post(s, { t: 'close', conn: id });
+    for (const [id, s] of this.#conns) {
+      // a statement that runs stops at its next poll, so its worker reads the close
+      this.processList.get(id)?.raise(KILL_CONNECTION);
+      this.#post(s, { t: 'close', conn: id });
+    }
     this.#conns.clear();
+    this.#killers.clear();
     for (const s of this.#slots) s.conns = 0;
   }
 
@@ -252,4 +325,16 @@ export class WorkerSessionHost implements SessionHost {
     })();
     return this.#stopping;
   }
+}
+
+/** The handle of a connection the full process list has no room for: 1040, then close. */
+function refused(): SessionHandle {
+  return {
+    handle: () => {
+      const w = new PacketWriter(64).reset(1);
+      writeErr(w, serverErrors.tooManyConnections());
+      return { bytes: w.take(), close: true, waitTimeout: 0 };
+    },
+    close: () => undefined,
+  };
 }

@@ -14,7 +14,7 @@ import { arr, obj, placeholders, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { operatorMode, parseSql } from '../sql/parser.js';
 import { StatusCounters, type StatusName } from '../exec/status.js';
-import { T_INT, T_STR, type SqlType } from '../exec/types.js';
+import { T_DBL, T_INT, T_STR, type SqlType } from '../exec/types.js';
 import { paramType } from '../plan/bind-expr.js';
 import type { Planner } from '../plan/planner.js';
 import { CostBasedPlanner } from '../plan/optimizer/cost-based-planner.js';
@@ -23,6 +23,7 @@ import { OptimizerTrace } from '../plan/optimizer/trace.js';
 import '../plan/optimizer/trace-table.js';
 import type { StatisticsSource } from '../storage/statistics.js';
 import { RunState } from '../plan/scope.js';
+import { Interrupt } from '../exec/interrupt.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { type Account, type AccountName, Accounts } from './accounts.js';
 import { type AccountContext, runAccountStatement } from './account-statements.js';
@@ -44,7 +45,7 @@ import { compileAnalyze } from './stats-statements.js';
 import '../stats/system-tables.js';
 import './schema-tables.js';
 import { apiValue, okResult, type QueryResult } from './result.js';
-import { Variables } from './variables.js';
+import { VARIABLES, Variables } from './variables.js';
 import { Diagnostics } from './diagnostics.js';
 import { UserVariables } from './user-variables.js';
 import type { SessionView } from '../plan/session-view.js';
@@ -148,7 +149,6 @@ export class Session {
         readonly settings: ReturnType<typeof settingsFrom>;
       }
     | undefined;
-  #running: RunState | undefined;
   /** The last statement's notes, warnings and error (SHOW WARNINGS). */
   readonly diagnostics: Diagnostics = new Diagnostics();
   /** User variables (`@x`). */
@@ -405,10 +405,13 @@ export class Session {
     return Object.fromEntries(this.vars.values);
   }
 
-  /** Stop the running statement (it fails with error 1317, changing nothing). */
+  /** Stop the running statement (it fails with error 1317, changing nothing): KILL QUERY of this session. */
   cancel(): void {
-    if (this.#running !== undefined) this.#running.cancelled = true;
+    this.txn.kill(true);
   }
+
+  /** Polled by the running statement: this session's interrupt word and max_statement_time. */
+  readonly interrupt: Interrupt = new Interrupt(() => this.txn.entry.interrupt);
 
   close(): void {
     if (this.#closed) return;
@@ -421,6 +424,7 @@ export class Session {
   #runState(): RunState {
     const run = new RunState();
     run.timeZone = () => String(this.vars.get('time_zone'));
+    run.interrupt = this.interrupt;
     return run;
   }
 
@@ -499,6 +503,9 @@ export class Session {
 
   /** A statement starts: a new diagnostics area; ROW_COUNT() now reads the previous statement's. */
   #beginStatement(): void {
+    // a KILL QUERY that came between statements is spent; the deadline is this statement's
+    this.txn.entry.resetQueryKill();
+    this.interrupt.start(Number(this.vars.get('max_statement_time')));
     this.diagnostics.begin();
     this.statementTime = Math.round((performance.timeOrigin + performance.now()) * 1000);
     this.#rowCount = this.#lastRowCount;
@@ -617,23 +624,17 @@ export class Session {
         run: (params) => {
           run.params = [...params];
           run.epoch++;
-          run.cancelled = false;
-          this.#running = run;
           const rows: unknown[][] = [];
           let firstRaw: unknown = null;
           const types = plan.types;
           const n = types.length;
-          try {
-            plan.run((r) => {
-              if (rows.length === 0) firstRaw = r[0];
-              const out = new Array<unknown>(n);
-              for (let i = 0; i < n; i++) out[i] = apiValue(r[i], types[i]!);
-              rows.push(out);
-              return true;
-            });
-          } finally {
-            this.#running = undefined;
-          }
+          plan.run((r) => {
+            if (rows.length === 0) firstRaw = r[0];
+            const out = new Array<unknown>(n);
+            for (let i = 0; i < n; i++) out[i] = apiValue(r[i], types[i]!);
+            rows.push(out);
+            return true;
+          });
           this.foundRows = plan.foundRows?.() ?? rows.length;
           if (into !== undefined) return this.#selectInto(into, plan.types[0]!, rows.length, firstRaw);
           return {
@@ -726,6 +727,8 @@ function sameValues(
   return true;
 }
 
+const T_SECONDS: SqlType = { ...T_DBL, scale: 6 };
+
 function sysVar(
   s: Session,
   name: string,
@@ -738,7 +741,9 @@ function sysVar(
   }
   const vars = scope === 'global' ? s.globalVars : s.vars;
   const v = vars.get(name);
-  return typeof v === 'number' ? { t: T_INT, v } : { t: T_STR, v };
+  if (typeof v !== 'number') return { t: T_STR, v };
+  // a DOUBLE variable (max_statement_time) reads as MariaDB shows it, with 6 decimals
+  return VARIABLES[lower]?.kind === 'double' ? { t: T_SECONDS, v } : { t: T_INT, v };
 }
 
 /**

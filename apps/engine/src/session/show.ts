@@ -1,5 +1,6 @@
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
+import { toDouble } from '../exec/convert.js';
 import { bindExpr } from '../plan/bind-expr.js';
 import { Block } from '../plan/bound.js';
 import { bindQuery } from '../plan/select.js';
@@ -112,7 +113,13 @@ function setStatement(v: unknown, ctx: StatementContext): Compiled {
         }
         const target = b.scope === 'global' ? ctx.session.globalVars : ctx.session.vars;
         const raw = b.isDef ? DEFAULT_VALUE : b.word !== undefined ? b.word : b.e!.ev();
-        const value = typeof raw === 'bigint' ? Number(raw) : raw;
+        // a DECIMAL literal (SET max_statement_time = 0.2) is its number, not its scaled digits
+        const value =
+          b.e !== undefined && b.e.t.kind === 'dec' && raw !== null && raw !== DEFAULT_VALUE
+            ? toDouble(raw, 'dec', b.e.t)
+            : typeof raw === 'bigint'
+              ? Number(raw)
+              : raw;
         target.set(b.name, value, b.scope, b.scope === 'global' ? undefined : ctx.session.globalVars);
       }
       return okResult();

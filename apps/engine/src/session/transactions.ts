@@ -3,7 +3,8 @@ import { SqlError } from '../sql/errors.js';
 import type { Table } from '../storage/table.js';
 import { trxHooks } from '../storage/trx-hooks.js';
 import { LockTableFullError } from '../txn/lock-table.js';
-import type { ProcessEntry } from '../txn/process-list.js';
+import { LocalInterruptWord, type ProcessEntry } from '../txn/process-list.js';
+import { KILL_CONNECTION, KILL_QUERY } from '../exec/interrupt.js';
 import { lockTableOf, processListOf } from '../txn/registry.js';
 import {
   type IsolationLevel,
@@ -108,6 +109,7 @@ export class SessionTransactions {
     const plist = processListOf(session.db);
     const id = connectionId ?? plist.allocateId();
     this.trx = new Transaction(session.db, lockTableOf(session.db), id);
+    const word = new LocalInterruptWord();
     this.entry = {
       id,
       user: 'root',
@@ -116,6 +118,11 @@ export class SessionTransactions {
       since: Date.now(),
       state: '',
       info: null,
+      get interrupt() {
+        return word.value;
+      },
+      raise: (kind) => word.raise(kind),
+      resetQueryKill: () => word.resetQuery(),
       db: () => session.database,
       kill: (query) => this.kill(query),
     };
@@ -416,6 +423,7 @@ export class SessionTransactions {
 
   /** KILL [CONNECTION | QUERY] of this session. */
   kill(query: boolean): void {
+    this.entry.raise(query ? KILL_QUERY : KILL_CONNECTION);
     const trx = this.trx;
     if (trx.slot >= 0) trx.locks.cancel(trx.slot);
     if (query) return;

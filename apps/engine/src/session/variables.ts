@@ -7,7 +7,7 @@ import { collationByName } from '../storage/collation.js';
  * normalizes a SET value (error 1231/1232 as MySQL), and a scope. `optimizer_switch` is parsed
  * flag by flag as MySQL's `Sys_var_flagset` does: `flag=on|off|default` items, or `default`.
  */
-type Kind = 'int' | 'bool' | 'str' | 'enum' | 'flags' | 'trace';
+type Kind = 'int' | 'double' | 'bool' | 'str' | 'enum' | 'flags' | 'trace';
 
 interface VarDef {
   readonly kind: Kind;
@@ -149,6 +149,7 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   max_connect_errors: { kind: 'int', def: 100, min: 1, max: 4294967295, globalOnly: true },
   max_connections: { kind: 'int', def: 151, min: 1, max: 100000, globalOnly: true },
   /** MariaDB's bound on a recursive CTE's iterations: the recursion stops after this many. */
+  max_statement_time: { kind: 'double', def: 0, min: 0, max: 31536000 },
   max_recursive_iterations: { kind: 'int', def: 1000, min: 0, max: 4294967295 },
   max_prepared_stmt_count: { kind: 'int', def: 16382, min: 0, max: 4294967295, globalOnly: true },
   max_heap_table_size: { kind: 'int', def: 16777216, min: 16384, max: Number.MAX_SAFE_INTEGER },
@@ -242,6 +243,17 @@ export class Variables {
         if (!Number.isFinite(n)) throw bad();
         n = Math.trunc(n);
         // out of range is clamped with a warning, as MySQL
+        if (d.min !== undefined && n < d.min) n = d.min;
+        if (d.max !== undefined && n > d.max) n = d.max;
+        this.values.set(key, n);
+        return;
+      }
+      case 'double': {
+        // seconds with a fraction (max_statement_time); out of range is clamped, as MariaDB
+        if (typeof value === 'string' || value === null)
+          throw new SqlError('ER_WRONG_TYPE_FOR_VAR', `Incorrect argument type to variable '${key}'`);
+        let n = Number(value);
+        if (!Number.isFinite(n)) throw bad();
         if (d.min !== undefined && n < d.min) n = d.min;
         if (d.max !== undefined && n > d.max) n = d.max;
         this.values.set(key, n);

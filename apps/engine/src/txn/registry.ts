@@ -1,7 +1,7 @@
 import type { Database } from '../storage/database.js';
 import { lockMoves } from '../storage/trx-hooks.js';
 import { LockTable, lockCapacityFor } from './lock-table.js';
-import { ProcessList } from './process-list.js';
+import { LocalProcessList, type ProcessList } from './process-list.js';
 
 /**
  * The lock table and process list of a database. Sessions on one thread share them through the
@@ -33,8 +33,18 @@ export function useLockTable(db: Database, table: LockTable): void {
 export function processListOf(db: Database): ProcessList {
   let p = processLists.get(db);
   if (p === undefined) {
-    p = new ProcessList();
+    p = new LocalProcessList();
     processLists.set(db, p);
   }
   return p;
+}
+
+/**
+ * Makes `db`'s sessions list themselves in `list` (one every thread of a server shares). Sessions
+ * listed in the thread's own list so far move to it.
+ */
+export function useProcessList(db: Database, list: ProcessList): void {
+  const old = processLists.get(db);
+  processLists.set(db, list);
+  if (old instanceof LocalProcessList) for (const e of old.entries()) list.add(e);
 }

@@ -20,6 +20,16 @@ export const serverErrors = {
     sqlState: '28000',
     message: `Access denied for user '${user}'@'${host}' (using password: ${usingPassword ? 'YES' : 'NO'})`,
   }),
+  noSuchThread: (id: number): ProtocolError => ({
+    errno: 1094,
+    sqlState: 'HY000',
+    message: `Unknown thread id: ${id}`,
+  }),
+  connectionKilled: (): ProtocolError => ({
+    errno: 1927,
+    sqlState: '70100',
+    message: 'Connection was killed',
+  }),
   tooManyConnections: (): ProtocolError => ({
     errno: 1040,
     sqlState: '08004',
