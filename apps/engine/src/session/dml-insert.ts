@@ -95,6 +95,8 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
     };
     const rows = arr(obj(bv).rows).map((r, ri) => {
       const exprs = arr(obj(r).content ?? r);
+      // VALUES () with no column list (or an empty one): every column takes its default
+      if (exprs.length === 0 && colNames.length === 0) return targets.map(() => null);
       if (exprs.length !== targets.length)
         throw new SqlError(
           'ER_WRONG_VALUE_COUNT_ON_ROW',

@@ -3,6 +3,7 @@ import { registerSystemTable } from '../plan/system-tables.js';
 import { splitName } from '../storage/schema-name.js';
 import { SqlDictionary } from './dictionary.js';
 import { columnRows } from './show.js';
+import { defaultText } from './column-default-text.js';
 
 /**
  * information_schema.SCHEMATA (every database, the system schemas too) and
@@ -74,10 +75,14 @@ registerSystemTable('information_schema', 'COLUMNS', {
     const dict = SqlDictionary.of(env.db);
     for (const t of dict.userTables()) {
       const { schema, table } = splitName(t.name);
-      const rows = columnRows(t, dict.tables.get(t.name));
+      const meta = dict.tables.get(t.name);
+      const rows = columnRows(t, meta);
+      const defaults = meta?.defaults ?? [];
       for (const [i, r] of rows.entries()) {
         const [field, type, collation, nullable, key, dflt, extra, privileges, comment] = r as string[];
         const text = collation !== null && collation !== 'binary';
+        // the row's own column (a hidden primary key has no row)
+        const def = defaults[t.columns.findIndex((c) => c.name === field)];
         yield [
           'def',
           schema,
@@ -85,13 +90,13 @@ registerSystemTable('information_schema', 'COLUMNS', {
           field,
           i + 1,
           // information_schema writes a string default quoted, NULL as the word
-          dflt === null
-            ? nullable === 'YES'
-              ? 'NULL'
-              : null
-            : /^-?\d+(\.\d+)?$/.test(dflt!)
-              ? dflt
-              : `'${dflt}'`,
+          def !== null && def !== undefined
+            ? defaultText(def).sql
+            : dflt === null
+              ? nullable === 'YES'
+                ? 'NULL'
+                : null
+              : dflt,
           nullable,
           type!.replace(/[ (].*$/, ''),
           text ? 'utf8mb4' : null,

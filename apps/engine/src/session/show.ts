@@ -10,6 +10,7 @@ import { HIDDEN_PK, type TableMeta } from './meta.js';
 import { peekNextValue } from './dml-insert.js';
 import type { Table } from '../storage/table.js';
 import { columnTypeText, isTextType } from './column-type-text.js';
+import { defaultText } from './column-default-text.js';
 import { COLLATION_ID, COLLATIONS, DEFAULT_COLLATION } from '../storage/collation.js';
 import type { ColumnType } from '../storage/types.js';
 import { compileShowServer } from './show-server.js';
@@ -164,8 +165,14 @@ export function columnRows(t: Table, meta: TableMeta | undefined): unknown[][] {
     const def = meta?.defaults[i];
     const type = columnTypeText(meta?.types[i], c.type);
     const nullable = c.nullable === true ? 'YES' : 'NO';
-    const dflt = def === null || def === undefined ? null : defaultText(def);
-    const extra = meta?.autoIncrement === i ? 'auto_increment' : '';
+    const dflt = def === null || def === undefined ? null : defaultText(def).bare;
+    const onUpdate = meta?.onUpdate?.[i];
+    const extra =
+      meta?.autoIncrement === i
+        ? 'auto_increment'
+        : onUpdate !== null && onUpdate !== undefined
+          ? `on update ${defaultText(onUpdate).bare}`
+          : '';
     rows.push([
       c.name,
       type,
@@ -179,23 +186,6 @@ export function columnRows(t: Table, meta: TableMeta | undefined): unknown[][] {
     ]);
   });
   return rows;
-}
-
-function defaultText(json: string): string {
-  const [t, v] = tagOf(JSON.parse(json));
-  if (t === 'Value') {
-    const [vt, vv] = tagOf(obj(v).value);
-    if (vt === 'Number') return String(arr(vv)[0]);
-    if (vt === 'Null') return 'NULL';
-    return String(vv);
-  }
-  return json;
-}
-
-/** A DEFAULT as SHOW CREATE TABLE writes it: numbers bare, strings quoted, NULL as NULL. */
-function quotedDefault(json: string): string {
-  const t = defaultText(json);
-  return t === 'NULL' || /^-?\d+(\.\d+)?$/.test(t) ? t : `'${t.replace(/'/g, "''")}'`;
 }
 
 function showCreate(name: string, ctx: StatementContext): QueryResult {
@@ -215,8 +205,12 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
       collation !== undefined && collation !== tableCollation
         ? ` CHARACTER SET utf8mb4 COLLATE ${collation}`
         : '';
+    const type = columnTypeText(meta?.types[i], c.type);
+    // MariaDB writes NULL for a nullable TIMESTAMP (one that is NOT NULL unless told)
+    const nullText = c.nullable === true ? (type.startsWith('timestamp') ? ' NULL' : '') : ' NOT NULL';
+    const onUpdate = meta?.onUpdate?.[i];
     lines.push(
-      `  \`${c.name}\` ${columnTypeText(meta?.types[i], c.type)}${collated}${c.nullable === true ? '' : ' NOT NULL'}${def ? ` DEFAULT ${quotedDefault(def)}` : c.nullable === true ? ' DEFAULT NULL' : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
+      `  \`${c.name}\` ${type}${collated}${nullText}${def ? ` DEFAULT ${defaultText(def).sql}` : c.nullable === true ? ' DEFAULT NULL' : ''}${onUpdate !== null && onUpdate !== undefined ? ` ON UPDATE ${defaultText(onUpdate).sql}` : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
     );
   });
   const col = (i: number): string => `\`${t.columns[i]!.name}\``;
