@@ -29,6 +29,11 @@ export interface IndexInfo {
  * the tree is walked and checked (`checkValid`: every page read, order and links verified), and
  * a tree that fails is an error naming the index.
  */
+/** A table as `info` names it: a table of `test` by its own name, one of another database as db.t. */
+function displayName(stored: string): string {
+  return schemaOf(stored) === 'test' ? tableOf(stored) : dottedName(stored);
+}
+
 export function describeDatabase(db: Database, exact = false): IndexInfo[] {
   const out: IndexInfo[] = [];
   const ps = db.pool.pageSize;
@@ -39,8 +44,7 @@ export function describeDatabase(db: Database, exact = false): IndexInfo[] {
       const height = stored?.get('height');
       const entries = stored?.get('n_rows');
       const base = {
-        // a table of another database than `test` as db.t, not by its stored name db/t
-        table: schemaOf(t.name) === 'test' ? tableOf(t.name) : dottedName(t.name),
+        table: displayName(t.name),
         rows: t.rows,
         index: ix.name,
         columns: ix.columns.map((c) => t.columns[c]!.name),
@@ -54,7 +58,7 @@ export function describeDatabase(db: Database, exact = false): IndexInfo[] {
         s = ix.tree.checkValid();
       } catch (e) {
         throw new TargetError(
-          `index ${dottedName(t.name)}.${ix.name} (root page ${ix.tree.rootPage}) fails its check: ${e instanceof Error ? e.message : String(e)}`,
+          `index ${displayName(t.name)}.${ix.name} (root page ${ix.tree.rootPage}) fails its check: ${e instanceof Error ? e.message : String(e)}`,
         );
       }
       out.push({ ...base, pages: s.totalPages, bytes: s.sizeBytes, height: s.height, entries: s.records });
