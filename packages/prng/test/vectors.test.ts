@@ -203,9 +203,12 @@ describe('innodb-lcg64 (page_cur_lcg_prng)', () => {
     for (let i = 1; i < bits.length; i++) expect(bits[i]).not.toBe(bits[i - 1]);
   });
   it('is seeded from the clock in microseconds when no seed is given', () => {
-    const before = BigInt(Date.now()) * 1000n;
+    // the generator reads performance's clock (timeOrigin + now), which drifts from Date.now() by
+    // a few microseconds: bound it by the same clock
+    const micros = (): bigint => BigInt(Math.floor((performance.timeOrigin + performance.now()) * 1000));
+    const before = micros();
     const g = new InnodbLcg64();
-    const after = BigInt(Date.now()) * 1000n + 1000n;
+    const after = micros() + 1000n;
     expect(g.state).toBeGreaterThanOrEqual(before - 1000n);
     expect(g.state).toBeLessThanOrEqual(after);
   });
