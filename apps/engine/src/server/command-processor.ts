@@ -4,7 +4,7 @@ import type { QueryResult } from '../session/result.js';
 import { decodeClientText } from '../sql/client-text.js';
 import { asProtocolError } from './client-error.js';
 import { KILL_CONNECTION } from '../exec/interrupt.js';
-import { type ColumnMeta, columnMeta, inferredColumns } from './column-types.js';
+import { type ColumnMeta, inferredColumns, resultColumnMeta } from './column-types.js';
 import { writeBinaryRow } from './packets/binary-row.js';
 import { writeColumnDefinition } from './packets/column-definition.js';
 import { writeEof } from './packets/eof.js';
@@ -335,7 +335,8 @@ export class CommandProcessor {
       longDataError: false,
     });
     const d = p.describe();
-    const cols = d === undefined ? [] : d.columns.map((name, i) => columnMeta(name, d.types[i]!));
+    const cols =
+      d === undefined ? [] : d.columns.map((name, i) => resultColumnMeta(name, d.types[i]!, d.fields?.[i]));
     writePrepareOk(w, id, p.paramCount, cols);
   }
 
@@ -373,8 +374,7 @@ export class CommandProcessor {
   #fieldList(table: string, w: PacketWriter): void {
     this.#count('Com_show_fields');
     const res = this.session.query(`SELECT * FROM \`${table.replace(/`/g, '``')}\` LIMIT 0`);
-    const cols = columnsOf(res);
-    for (const c of cols) writeColumnDefinition(w, c, table, this.session.database ?? '');
+    for (const c of columnsOf(res)) writeColumnDefinition(w, c);
     writeEof(w);
   }
 
@@ -398,6 +398,6 @@ export class CommandProcessor {
 function columnsOf(res: QueryResult): ColumnMeta[] {
   const types = res.types;
   if (types !== undefined && types.length === res.columns.length)
-    return res.columns.map((name, i) => columnMeta(name, types[i]!));
+    return res.columns.map((name, i) => resultColumnMeta(name, types[i]!, res.fields?.[i]));
   return inferredColumns(res.columns, res.rows);
 }

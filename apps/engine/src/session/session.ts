@@ -23,6 +23,7 @@ import { OptimizerTrace } from '../plan/optimizer/trace.js';
 import '../plan/optimizer/trace-table.js';
 import type { StatisticsSource } from '../storage/statistics.js';
 import { RunState } from '../plan/scope.js';
+import type { ResultField } from '../plan/result-fields.js';
 import { Interrupt } from '../exec/interrupt.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { type Account, type AccountName, Accounts } from './accounts.js';
@@ -74,7 +75,9 @@ export interface NamedStatement {
   run(params?: readonly unknown[]): QueryResult;
   readonly paramCount: number;
   /** A query's result columns as planned with NULL parameters (undefined: not a query, or unknown). */
-  describe(): { columns: string[]; types: readonly SqlType[] } | undefined;
+  describe():
+    | { columns: string[]; types: readonly SqlType[]; fields?: readonly (ResultField | undefined)[] }
+    | undefined;
 }
 
 /** What statement compilers get from the session. */
@@ -357,7 +360,11 @@ export class Session {
           const run = this.#runState();
           run.params = ph.map(() => null);
           const plan = bindQuery(v, { env: this.#queryEnv(sql, index, run), run }, undefined);
-          return { columns: [...plan.columns], types: plan.types };
+          return {
+            columns: [...plan.columns],
+            types: plan.types,
+            ...(plan.fields === undefined ? {} : { fields: plan.fields }),
+          };
         } catch {
           return undefined;
         }
@@ -644,6 +651,7 @@ export class Session {
             insertId: 0,
             warnings: this.diagnostics.count,
             types,
+            ...(plan.fields === undefined ? {} : { fields: plan.fields }),
           };
         },
       };
