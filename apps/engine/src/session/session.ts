@@ -829,6 +829,7 @@ function comName(st: unknown): StatusName | undefined {
     case 'CreateSchema':
       return 'Com_create_db';
     case 'ShowDatabases':
+    case 'ShowSchemas':
       return 'Com_show_databases';
     case 'ShowStatus':
       return 'Com_show_status';
