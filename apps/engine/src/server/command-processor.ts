@@ -24,6 +24,7 @@ import {
   COM_PING,
   COM_QUERY,
   COM_QUIT,
+  COM_RESET_CONNECTION,
   COM_STATISTICS,
   COM_STMT_CLOSE,
   COM_STMT_EXECUTE,
@@ -258,6 +259,13 @@ export class CommandProcessor {
         break;
       case COM_QUIT:
         return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
+      case COM_RESET_CONNECTION:
+        // the session starts over; its prepared statements are closed
+        this.#preparedOpen(-this.#statements.size);
+        this.#statements.clear();
+        this.session.reset();
+        writeOk(w);
+        break;
       default:
         writeErr(w, serverErrors.unknownCommand());
     }

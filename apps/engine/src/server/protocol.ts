@@ -15,6 +15,8 @@ export const COM_STMT_EXECUTE = 0x17;
 export const COM_STMT_SEND_LONG_DATA = 0x18;
 export const COM_STMT_CLOSE = 0x19;
 export const COM_STMT_RESET = 0x1a;
+export const COM_CHANGE_USER = 0x11;
+export const COM_RESET_CONNECTION = 0x1f;
 
 /** Capability flags. */
 export const CLIENT_LONG_PASSWORD = 0x1;

@@ -204,11 +204,16 @@ export class Session {
       get database() {
         return self.database;
       },
+      // a server session: the account it logged in as (and, for USER(), the client's host)
       get user() {
-        return `${self.user}@${self.host}`;
+        const a = self.account;
+        return a === undefined ? `${self.user}@${self.host}` : `${a.user}@${self.txn.entry.host}`;
       },
       get currentUser() {
-        return `${self.user}@${self.host === 'localhost' ? 'localhost' : '%'}`;
+        const a = self.account;
+        return a === undefined
+          ? `${self.user}@${self.host === 'localhost' ? 'localhost' : '%'}`
+          : `${a.user}@${a.host}`;
       },
       get connectionId() {
         return self.connectionId;
@@ -419,6 +424,23 @@ export class Session {
 
   /** Polled by the running statement: this session's interrupt word and max_statement_time. */
   readonly interrupt: Interrupt = new Interrupt(() => this.txn.entry.interrupt);
+
+  /**
+   * The session starts over as COM_RESET_CONNECTION asks (and a failed COM_CHANGE_USER, which keeps
+   * the account): its transaction rolls back, user variables and PREPARE'd statements are
+   * forgotten, session variables take the global values again, LAST_INSERT_ID() and FOUND_ROWS()
+   * are 0. The account and the current database stay.
+   */
+  reset(): void {
+    if (this.txn.trx.active) this.txn.rollback();
+    this.userVars.clear();
+    this.namedStatements.clear();
+    const globals = globalState(this.db).vars.values;
+    this.vars.values.clear();
+    for (const [k, v] of globals) this.vars.values.set(k, v);
+    this.lastInsertId = 0;
+    this.foundRows = 0;
+  }
 
   close(): void {
     if (this.#closed) return;
