@@ -204,10 +204,9 @@ export class Session {
       get database() {
         return self.database;
       },
-      // a server session: the account it logged in as (and, for USER(), the client's host)
+      // a server session: the account it logged in as
       get user() {
-        const a = self.account;
-        return a === undefined ? `${self.user}@${self.host}` : `${a.user}@${self.txn.entry.host}`;
+        return `${self.account?.user ?? self.user}@${self.host}`;
       },
       get currentUser() {
         const a = self.account;
