@@ -36,6 +36,10 @@ export interface WireConnection {
   packetParser: PacketParser;
   stream: {
     remoteAddress?: string | undefined;
+    /** The last write filled the socket's buffer: wait for 'drain' before writing more. */
+    readonly writableNeedDrain: boolean;
+    once(event: 'drain' | 'close', f: () => void): unknown;
+    off(event: 'drain' | 'close', f: () => void): unknown;
     pause(): void;
     end(): void;
     destroy(): void;
@@ -227,7 +231,7 @@ export class ClientConnection {
       this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
       return;
     }
-    const reply = this.#handle!.handle(payload);
+    const reply = this.#handle!.handle(payload, (bytes) => this.#chunk(bytes));
     if (reply instanceof Promise) {
       // a lock wait: read no further command until the statement has its answer
       this.#busy = true;
@@ -305,6 +309,45 @@ export class ClientConnection {
         if (this.#pending === mine) this.#pending = null;
       });
     this.#pending = mine;
+  }
+
+  /**
+   * A chunk of a result set, sent while its statement runs (behind a commit's OK that waits to be
+   * durable, if any): undefined when the socket took it, else a promise that settles once the
+   * socket's buffer has drained, which holds the statement back until its client reads.
+   */
+  #chunk(bytes: Buffer): Promise<void> | undefined {
+    if (this.#state === 'closed') return undefined;
+    if (this.#pending === null) {
+      this.#conn.write(bytes);
+      return this.#drained();
+    }
+    const mine: Promise<void> = this.#pending
+      .then(() => {
+        if (this.#state === 'closed') return undefined;
+        this.#conn.write(bytes);
+        return this.#drained();
+      })
+      .finally(() => {
+        if (this.#pending === mine) this.#pending = null;
+      });
+    this.#pending = mine;
+    return mine;
+  }
+
+  /** Undefined when the socket can take more now, else a promise of its 'drain' (or close). */
+  #drained(): Promise<void> | undefined {
+    const stream = this.#conn.stream;
+    if (!stream.writableNeedDrain) return undefined;
+    return new Promise((resolve) => {
+      const done = (): void => {
+        stream.off('drain', done);
+        stream.off('close', done);
+        resolve();
+      };
+      stream.once('drain', done);
+      stream.once('close', done);
+    });
   }
 
   /** Replies still waiting for a commit to be durable, in order. */

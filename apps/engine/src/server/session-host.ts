@@ -4,12 +4,22 @@ import { Session } from '../session/session.js';
 import { CommandProcessor, type Reply } from './command-processor.js';
 
 /**
+ * Sends bytes to the client: undefined when its socket took them, else a promise that settles
+ * once the socket's buffer has drained (or the connection is gone).
+ */
+export type ClientWrite = (bytes: Buffer) => Promise<void> | undefined;
+
+/**
  * One connection's side of the boundary: payloads in, replies out. A reply is a Promise when
  * the command waits (for a row or metadata lock); the connection sends nothing else meanwhile.
  */
 export interface SessionHandle {
-  /** The reply, or a promise of it (a session on another thread, a statement that waits). */
-  handle(payload: Buffer): Reply | Promise<Reply>;
+  /**
+   * The reply, or a promise of it (a session on another thread, a statement that waits). The
+   * chunks of a result set go to `write` while the statement runs, before the reply (which holds
+   * the rest); without it they come at the head of the reply.
+   */
+  handle(payload: Buffer, write?: ClientWrite): Reply | Promise<Reply>;
   close(): void;
 }
 
@@ -92,8 +102,15 @@ export class LocalSessionHost implements SessionHost {
     g.set('Max_used_connections', this.#maxUsed);
     g.set('Threads_connected', this.#open.size);
     const handle: SessionHandle = {
-      handle: (payload) => {
+      handle: (payload, write) => {
         p.threadsConnected = this.#open.size;
+        // on this thread the statement cannot wait for the client: chunks queue on the socket
+        p.out =
+          write === undefined
+            ? undefined
+            : (bytes) => {
+                void write(bytes);
+              };
         return p.handle(payload);
       },
       close: () => {

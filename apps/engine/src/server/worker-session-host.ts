@@ -5,7 +5,8 @@ import { Worker } from 'node:worker_threads';
 import { shareDatabase } from '../storage/attach.js';
 import type { Database } from '../storage/database.js';
 import type { Reply } from './command-processor.js';
-import type { SessionHandle, SessionHost } from './session-host.js';
+import type { ClientWrite, SessionHandle, SessionHost } from './session-host.js';
+import { StreamCredit } from './stream-credit.js';
 import { lockTableOf, processListOf, useProcessList } from '../txn/registry.js';
 import { LocalProcessList } from '../txn/process-list.js';
 import { serverErrors, writeErr } from './packets/err.js';
@@ -33,7 +34,10 @@ interface Slot {
   /** Connections assigned to it. */
   conns: number;
   /** Commands in flight, by connection (one at a time per connection). */
-  readonly pending: Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>;
+  readonly pending: Map<
+    number,
+    { resolve: (r: Reply) => void; reject: (e: Error) => void; write: ClientWrite | undefined }
+  >;
   exited: boolean;
 }
 
@@ -61,6 +65,8 @@ export class WorkerSessionHost implements SessionHost {
   readonly #conns = new Map<number, Slot>();
   /** What KILL CONNECTION does to each connection's socket (its `kill` argument of open). */
   readonly #killers = new Map<number, () => void>();
+  /** Each connection's backpressure words, shared with its worker. */
+  readonly #credits = new Map<number, StreamCredit>();
   /** The process list every thread shares. */
   readonly processList: SharedProcessList;
   #maxUsed = 0;
@@ -182,6 +188,10 @@ export class WorkerSessionHost implements SessionHost {
         this.#kill(m.conn, m.query);
         return;
       }
+      if (m.t === 'chunk') {
+        this.#chunk(s, m.conn, m.bytes);
+        return;
+      }
       if (m.t !== 'reply') return;
       const p = s.pending.get(m.conn);
       if (p === undefined) return;
@@ -199,6 +209,18 @@ export class WorkerSessionHost implements SessionHost {
     };
     s.worker.on('error', fail);
     s.worker.on('exit', (code) => fail(new Error(`session worker exited (${code})`)));
+  }
+
+  /**
+   * A chunk of a result from connection `conn`'s worker: written to the client, and its credit
+   * given back once the socket has taken it, so the worker produces more.
+   */
+  #chunk(s: Slot, conn: number, bytes: Uint8Array): void {
+    const credit = this.#credits.get(conn);
+    const write = s.pending.get(conn)?.write;
+    const drained = write?.(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+    if (drained === undefined) credit?.release();
+    else drained.then(() => credit?.release());
   }
 
   /** Connections open on each worker now. */
@@ -225,6 +247,8 @@ export class WorkerSessionHost implements SessionHost {
   #kill(id: number, query: boolean): void {
     const s = this.#conns.get(id);
     if (s === undefined) return;
+    // a statement waiting for its client to read looks at its interrupt word now
+    this.#credits.get(id)?.wake();
     this.#post(s, { t: 'kill', conn: id, query });
     if (!query) this.#killers.get(id)?.();
   }
@@ -259,21 +283,24 @@ export class WorkerSessionHost implements SessionHost {
     s.conns++;
     this.#conns.set(connectionId, s);
     if (kill !== undefined) this.#killers.set(connectionId, kill);
+    const credit = new StreamCredit();
+    this.#credits.set(connectionId, credit);
     this.#maxUsed = Math.max(this.#maxUsed, this.#conns.size);
     this.#post(s, {
       t: 'open',
       conn: connectionId,
+      credit: credit.sab,
       ...(account === undefined ? {} : { account }),
       ...(database === undefined ? {} : { database }),
     });
     return {
-      handle: (payload) =>
+      handle: (payload, write) =>
         new Promise<Reply>((resolve, reject) => {
           if (s.exited) {
             reject(new Error('session worker is gone'));
             return;
           }
-          s.pending.set(connectionId, { resolve, reject });
+          s.pending.set(connectionId, { resolve, reject, write });
           const copy = new Uint8Array(payload);
           this.#post(s, { t: 'cmd', conn: connectionId, payload: copy, connected: this.#conns.size }, [
             copy.buffer as ArrayBuffer,
@@ -283,6 +310,9 @@ export class WorkerSessionHost implements SessionHost {
         if (this.#conns.get(connectionId) !== s) return;
         this.#conns.delete(connectionId);
         this.#killers.delete(connectionId);
+        // a statement waiting for this client to read stops
+        this.#credits.get(connectionId)?.close();
+        this.#credits.delete(connectionId);
         // the worker frees the slot when it closes the session; a gone worker cannot
         if (s.exited) this.processList.release(connectionId);
         s.conns--;
@@ -295,10 +325,12 @@ export class WorkerSessionHost implements SessionHost {
     for (const [id, s] of this.#conns) {
       // a statement that runs stops at its next poll, so its worker reads the close
       this.processList.get(id)?.raise(KILL_CONNECTION);
+      this.#credits.get(id)?.close();
       this.#post(s, { t: 'close', conn: id });
     }
     this.#conns.clear();
     this.#killers.clear();
+    this.#credits.clear();
     for (const s of this.#slots) s.conns = 0;
   }
 
