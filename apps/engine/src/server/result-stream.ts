@@ -127,10 +127,17 @@ export class WireRowSink implements RowSink {
   #flush(): void {
     if (!this.#flushed) this.onFirstChunk?.();
     const bytes = this.#w.take();
+    try {
+      this.#out(bytes);
+    } catch (e) {
+      // the chunk did not go (KILL while waiting for the client): what follows takes its place
+      this.#w.seq = this.#heldSeq;
+      this.#held = 0;
+      throw e;
+    }
     this.#flushed = true;
     this.#sent += this.#held;
     this.#held = 0;
     this.#heldSeq = this.#w.seq;
-    this.#out(bytes);
   }
 }
