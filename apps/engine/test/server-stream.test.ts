@@ -8,9 +8,11 @@
 // every row once. The workers run the built package (dist/session-worker.js).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildFresh } from '@enginekit/vitest-config/build-fresh';
+import type { Connection as CoreConnection } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerSessionHost } from '../src/server/worker-session-host.js';
@@ -19,6 +21,12 @@ import { type Running, startServer } from './server-helpers.js';
 const engineDir = join(import.meta.dirname, '..');
 /** Rows of t. */
 const N = 20_000;
+
+/** The callback-style connection under a promise one (its query streams and its socket). */
+type Core = CoreConnection & { readonly stream: Socket };
+function coreOf(c: mysql.Connection): Core {
+  return (c as unknown as { connection: Core }).connection;
+}
 
 let srv: Running;
 let host: WorkerSessionHost;
@@ -56,10 +64,13 @@ interface Streamed {
 }
 
 /** Runs `sql` (text protocol, or binary with `params`) and collects rows as mysql2 parses them. */
-function stream(c: mysql.Connection, sql: string, params?: unknown[]): Streamed {
-  const core = c.connection;
+function stream(c: mysql.Connection, sql: string, params?: number[]): Streamed {
+  const core = coreOf(c);
   const id = c.threadId!;
-  const q = params === undefined ? core.query({ sql, rowsAsArray: true }) : core.execute({ sql, rowsAsArray: true }, params);
+  const q =
+    params === undefined
+      ? core.query({ sql, rowsAsArray: true })
+      : core.execute({ sql, rowsAsArray: true }, params);
   const out: Streamed = {
     rows: [],
     firstAt: 0,
@@ -161,13 +172,13 @@ describe('results streamed to the client', () => {
     const id = c.threadId!;
     const big = stream(c, "SELECT id, REPEAT('k', 100000) AS pad FROM t");
     // the client reads nothing more from its socket (the query has gone out)
-    c.connection.stream.pause();
+    coreOf(c).stream.pause();
     await stateOf(id, 'Writing to net');
     const [list] = await killer.query('SHOW PROCESSLIST');
     const mine = (list as Array<{ Id: number; Command: string; State: string }>).find((r) => r.Id === id);
     expect(mine).toMatchObject({ Command: 'Query', State: 'Writing to net' });
     await killer.query(`KILL QUERY ${id}`);
-    c.connection.stream.resume();
+    coreOf(c).stream.resume();
     const end = await big.done;
     expect(end.errno).toBe(1317);
     expect(big.warnings).toEqual([]);
@@ -184,9 +195,9 @@ describe('results streamed to the client', () => {
     const other = await srv.connect();
     const id = c.threadId!;
     await c.query('SET SESSION net_write_timeout = 1');
-    const closed = new Promise<void>((resolve) => c.connection.stream.once('close', () => resolve()));
+    const closed = new Promise<void>((resolve) => coreOf(c).stream.once('close', () => resolve()));
     stream(c, "SELECT id, REPEAT('w', 100000) AS pad FROM t");
-    c.connection.stream.pause();
+    coreOf(c).stream.pause();
     await stateOf(id, 'Writing to net');
     const t0 = performance.now();
     // the server closes the connection about a second after its statement began to wait
@@ -194,7 +205,7 @@ describe('results streamed to the client', () => {
       await new Promise((r) => setTimeout(r, 20));
     expect(host.processList.get(id)).toBeUndefined();
     expect(performance.now() - t0).toBeLessThan(5000);
-    c.connection.stream.resume();
+    coreOf(c).stream.resume();
     await closed;
     const [rows] = await other.query('SELECT 3 AS three');
     expect(rows).toEqual([{ three: 3 }]);
@@ -224,7 +235,17 @@ describe('the memory of `enginekit serve --threads 2` while its client does not 
     const socket = join(dir, 'serve.sock');
     const child = spawn(
       process.execPath,
-      [join(engineDir, 'dist', 'cli.js'), 'serve', '--db', join(dir, 's.ekdb'), '--create', '--socket', socket, '--threads', '2'],
+      [
+        join(engineDir, 'dist', 'cli.js'),
+        'serve',
+        '--db',
+        join(dir, 's.ekdb'),
+        '--create',
+        '--socket',
+        socket,
+        '--threads',
+        '2',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ENGINEKIT_PASSWORD: 'm' } },
     );
     const rss = (): number => {
@@ -240,17 +261,19 @@ describe('the memory of `enginekit serve --threads 2` while its client does not 
       const c = await mysql.createConnection(opts);
       const admin = await mysql.createConnection(opts);
       await admin.query('CREATE TABLE r (id INT PRIMARY KEY)');
-      await admin.query(`INSERT INTO r VALUES ${Array.from({ length: 400 }, (_, i) => `(${i + 1})`).join(',')}`);
+      await admin.query(
+        `INSERT INTO r VALUES ${Array.from({ length: 400 }, (_, i) => `(${i + 1})`).join(',')}`,
+      );
       // warm up: the same statement over a few rows
-      await c.query("SELECT id, REPEAT(CHAR(65 + id % 26), 1048576) AS s FROM r WHERE id <= 4");
+      await c.query('SELECT id, REPEAT(CHAR(65 + id % 26), 1048576) AS s FROM r WHERE id <= 4');
       const before = rss();
       let got = 0;
       let bytes = 0;
-      const q = c.connection.query({
+      const q = coreOf(c).query({
         sql: 'SELECT id, REPEAT(CHAR(65 + id % 26), 1048576) AS s FROM r',
         rowsAsArray: true,
       });
-      c.connection.stream.pause();
+      coreOf(c).stream.pause();
       q.on('result', (row: unknown) => {
         const r = row as [number, string];
         expect(r[0]).toBe(got + 1);
@@ -274,9 +297,11 @@ describe('the memory of `enginekit serve --threads 2` while its client does not 
       expect(state).toBe('Writing to net');
       await new Promise((r) => setTimeout(r, 1000));
       const held = rss() - before;
-      console.log(`server RSS while a paused client reads a 400 MiB result: +${(held / 2 ** 20).toFixed(1)} MiB`);
+      console.log(
+        `server RSS while a paused client reads a 400 MiB result: +${(held / 2 ** 20).toFixed(1)} MiB`,
+      );
       expect(held).toBeLessThan(120 * 2 ** 20);
-      c.connection.stream.resume();
+      coreOf(c).stream.resume();
       expect(await ended).toBeUndefined();
       expect(got).toBe(400);
       expect(bytes).toBe(400 * 1048576);

@@ -22,6 +22,7 @@ import {
   COM_FIELD_LIST,
   COM_INIT_DB,
   COM_PING,
+  COM_PROCESS_KILL,
   COM_QUERY,
   COM_QUIT,
   COM_RESET_CONNECTION,
@@ -294,6 +295,11 @@ export class CommandProcessor {
         return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
       }
       case COM_PING:
+        writeOk(w);
+        break;
+      case COM_PROCESS_KILL:
+        // KILL CONNECTION of a 4-byte id (a host on worker threads answers it before it comes here)
+        this.session.query(`KILL CONNECTION ${r.u32()}`);
         writeOk(w);
         break;
       case COM_STATISTICS:

@@ -3,6 +3,15 @@ import type { Account } from '../session/accounts.js';
 import { Session } from '../session/session.js';
 import { CommandProcessor, type Reply } from './command-processor.js';
 
+/** Who asks for a KILL: the user it logged in as, and whether it administers the server. */
+export interface KillRequester {
+  readonly user: string;
+  readonly admin: boolean;
+}
+
+/** What a KILL did: `unknown` is 1094 ER_NO_SUCH_THREAD, `denied` 1095 ER_KILL_DENIED_ERROR. */
+export type KillOutcome = 'killed' | 'unknown' | 'denied';
+
 /**
  * Sends bytes to the client: undefined when its socket took them, else a promise that settles
  * once the socket's buffer has drained (or the connection is gone).
@@ -53,9 +62,10 @@ export interface SessionHost {
   closeAll(): void;
   /**
    * KILL [QUERY | CONNECTION] `id` from the connection layer, for a host whose statements run
-   * where a KILL statement could not reach them while they run (false: no such connection).
+   * where a KILL statement could not reach them while they run, asked by `by`: a connection of
+   * another user needs an administrator (global ALL, which holds MariaDB's CONNECTION ADMIN).
    */
-  kill?(id: number, query: boolean): boolean;
+  kill?(id: number, query: boolean, by: KillRequester): KillOutcome;
   /** Brings the accounts a login is checked against up to date (changed on another thread). */
   beforeLogin?(): void;
   /** Runs a dictionary change made on this thread (an account) so that every other thread sees it. */

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { shareDatabase } from '../storage/attach.js';
 import type { Database } from '../storage/database.js';
 import type { Reply } from './command-processor.js';
-import type { ClientWrite, SessionHandle, SessionHost } from './session-host.js';
+import type { ClientWrite, KillOutcome, KillRequester, SessionHandle, SessionHost } from './session-host.js';
 import { StreamCredit } from './stream-credit.js';
 import { lockTableOf, processListOf, useProcessList } from '../txn/registry.js';
 import { LocalProcessList } from '../txn/process-list.js';
@@ -253,11 +253,13 @@ export class WorkerSessionHost implements SessionHost {
     if (!query) this.#killers.get(id)?.();
   }
 
-  kill(id: number, query: boolean): boolean {
+  kill(id: number, query: boolean, by: KillRequester): KillOutcome {
     const e = this.processList.get(id);
-    if (e === undefined) return false;
+    if (e === undefined) return 'unknown';
+    // as MariaDB: one's own user's connections, or any with CONNECTION ADMIN (here: global ALL)
+    if (!by.admin && e.user !== by.user) return 'denied';
     e.kill(query);
-    return true;
+    return 'killed';
   }
 
   open(
