@@ -185,7 +185,9 @@ describe('results streamed to the client', () => {
     // some rows came before the ERR, far from all 20,000 (about 2 GB)
     expect(big.rows.length).toBeGreaterThan(0);
     expect(big.rows.length).toBeLessThan(N);
-    big.rows.forEach((r, i) => expect(r[0]).toBe(i + 1));
+    big.rows.forEach((r, i) => {
+      expect(r[0]).toBe(i + 1);
+    });
     const [rows] = await c.query('SELECT 2 AS two');
     expect(rows).toEqual([{ two: 2 }]);
   });
@@ -223,7 +225,9 @@ describe('results streamed to the client', () => {
     expect((await res.done).errno).toBeUndefined();
     expect(res.rows.length).toBe(N);
     expect(res.warnings).toEqual([]);
-    res.rows.forEach((r, i) => expect(r[0]).toBe(i + 1));
+    res.rows.forEach((r, i) => {
+      expect(r[0]).toBe(i + 1);
+    });
     expect(res.rows[N - 11]![1]).toBe(1000);
     await writer.query(`UPDATE t SET v = ${(N - 10) % 97} WHERE id = ${N - 10}`);
   });
