@@ -46,7 +46,8 @@ interface Slot {
  * and authentication (ClientConnection) and moves bytes: each authenticated connection is given
  * to the worker with the fewest connections, and each command's payload is posted to it; the
  * worker runs the command in that connection's session and posts the reply's bytes back
- * (transferred). Every worker attaches to the database the main thread opened
+ * (transferred), a result set's in chunks as its rows are produced, held back by the
+ * connection's {@link StreamCredit} while its client does not read. Every worker attaches to the database the main thread opened
  * (storage/attach.ts): its buffer pool, its redo log and its doublewrite batches (one region per
  * worker), with its own handles on the data, log and doublewrite files, so every worker's change
  * is a logged mini-transaction and every page it writes follows the WAL rule. A commit's reply is
