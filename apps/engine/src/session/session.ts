@@ -45,7 +45,7 @@ import { compileShow } from './show.js';
 import { compileAnalyze } from './stats-statements.js';
 import '../stats/system-tables.js';
 import './schema-tables.js';
-import { apiValue, okResult, type QueryResult } from './result.js';
+import { apiValue, okResult, type QueryResult, type RowSink } from './result.js';
 import { VARIABLES, Variables } from './variables.js';
 import { Diagnostics } from './diagnostics.js';
 import { UserVariables } from './user-variables.js';
@@ -139,6 +139,11 @@ export class Session {
    * `db.redo.waitCommitted(session.lastCommitLsn)` itself, so concurrent commits share fsyncs.
    */
   deferCommitWait = false;
+  /**
+   * Where a SELECT's rows go as they are produced (the server's connection); undefined: into
+   * the result's `rows`.
+   */
+  rowSink: RowSink | undefined;
   /** The commit LSN of the last statement that changed data (0n: none yet, or no redo log). */
   lastCommitLsn = 0n;
   #closed = false;
@@ -654,17 +659,22 @@ export class Session {
           run.epoch++;
           const rows: unknown[][] = [];
           let firstRaw: unknown = null;
+          let count = 0;
           const types = plan.types;
           const n = types.length;
+          // a client's result goes to its sink row by row; SELECT … INTO keeps its one row here
+          const sink = into === undefined ? this.rowSink : undefined;
+          sink?.begin(plan.columns, types, plan.fields);
           plan.run((r) => {
-            if (rows.length === 0) firstRaw = r[0];
+            if (count++ === 0) firstRaw = r[0];
             const out = new Array<unknown>(n);
             for (let i = 0; i < n; i++) out[i] = apiValue(r[i], types[i]!);
-            rows.push(out);
+            if (sink === undefined) rows.push(out);
+            else sink.row(out);
             return true;
           });
-          this.foundRows = plan.foundRows?.() ?? rows.length;
-          if (into !== undefined) return this.#selectInto(into, plan.types[0]!, rows.length, firstRaw);
+          this.foundRows = plan.foundRows?.() ?? count;
+          if (into !== undefined) return this.#selectInto(into, plan.types[0]!, count, firstRaw);
           return {
             columns: [...plan.columns],
             rows,
@@ -673,6 +683,7 @@ export class Session {
             warnings: this.diagnostics.count,
             types,
             ...(plan.fields === undefined ? {} : { fields: plan.fields }),
+            ...(sink === undefined ? {} : { streamed: true }),
           };
         },
       };

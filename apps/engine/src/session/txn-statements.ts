@@ -4,6 +4,8 @@ import { arr, identText, obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import type { ProcessEntry } from '../txn/process-list.js';
 import { processListOf } from '../txn/registry.js';
+import { Accounts } from './accounts.js';
+import { isAdmin } from './privileges.js';
 import type { IsolationLevel } from '../txn/transaction.js';
 import { okResult, type QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
@@ -75,6 +77,13 @@ export function compileTxnStatement(tag: string, v: unknown, ctx: StatementConte
         txn.count('Com_kill');
         const e = processListOf(ctx.db).get(id);
         if (e === undefined) throw new SqlError('ER_NO_SUCH_THREAD', `Unknown thread id: ${id}`);
+        // another user's connection needs CONNECTION ADMIN (here: global ALL), as MariaDB
+        const me = ctx.session.account;
+        if (me !== undefined && e.user !== me.user) {
+          const acc = Accounts.of(ctx.db).get(me);
+          if (acc === undefined || !isAdmin(acc))
+            throw new SqlError('ER_KILL_DENIED_ERROR', `You are not owner of thread ${id}`);
+        }
         e.kill(query);
       });
     }
