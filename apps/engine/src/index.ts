@@ -43,7 +43,7 @@ export { describeAddress, MysqlServer } from './server/server.js';
 export type { ListenAddress, ServeOptions } from './server/server.js';
 export { cardinality, exactStatistics, innodbRecPerKey, recPerKey } from './storage/statistics.js';
 export type { IndexStatistics, StatisticsSource, TableStatistics } from './storage/statistics.js';
-export type { StatsSettings, TableStatsOptions } from './stats/settings.js';
+export type { StatsSettings, TableStatsOptions } from './storage/stats/settings.js';
 export { LockTable, LockTableFullError } from './txn/lock-table.js';
 export type { LockMode, LockTableOptions } from './txn/lock-table.js';
 export { lockTableOf, useLockTable } from './txn/registry.js';

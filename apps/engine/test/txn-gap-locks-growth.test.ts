@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { buildFresh } from '@enginekit/vitest-config/build-fresh';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Database, SqlError } from '../src/index.js';
+import { Database, Session, SqlError } from '../src/index.js';
 import {
   GRANTED,
   LOCK_ORDINARY,
@@ -24,7 +24,7 @@ const ROWS = 131072;
 beforeAll(() => buildFresh(join(import.meta.dirname, '..')), 300_000);
 
 function fill(db: Database): void {
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE src (id INT PRIMARY KEY, v INT NOT NULL)');
   s.query('CREATE TABLE dst (id INT PRIMARY KEY, v INT NOT NULL)');
   s.query('INSERT INTO src VALUES (1, 1)');
@@ -43,7 +43,7 @@ describe('a lock table that grows', () => {
       fill(db);
       const locks = lockTableOf(db);
       const before = locks.capacity;
-      const s = db.session();
+      const s = new Session(db);
       expect(s.query('SELECT @@transaction_isolation').rows).toEqual([['REPEATABLE-READ']]);
       s.query('BEGIN');
       s.query('INSERT INTO dst SELECT * FROM src');
@@ -74,7 +74,7 @@ describe('a lock table that grows', () => {
       fill(db);
       const locks = lockTableOf(db);
       expect(locks.capacity.max).toBe(Math.floor((pool * 0.7) / LOCK_RECORD_BYTES));
-      const s = db.session();
+      const s = new Session(db);
       let err: unknown;
       try {
         s.query('INSERT INTO dst SELECT * FROM src');

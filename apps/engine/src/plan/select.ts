@@ -25,17 +25,17 @@ import {
   timeType,
   unify,
 } from '../exec/types.js';
-import type { TableMeta } from '../session/meta.js';
+import type { TableMeta } from '../storage/table-meta.js';
 import { type BindCtx, type BindEnv, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
-import { Block, type Bound } from './bound.js';
+import { Block, type Bound } from '../exec/bound.js';
 import type { Planner } from './planner.js';
-import type { DerivedSource, RunState } from './scope.js';
+import type { DerivedSource, RunState } from '../exec/scope.js';
 import { truthOf } from '../exec/truth.js';
 import { conjuncts, factorOr } from './conjuncts.js';
 import { bindFrom } from './from.js';
 import { recursiveCte } from './recursive-cte.js';
-import { keyBound, keyCollation, keyValueOf } from './collation-keys.js';
-import { checkJoinTables } from '../session/limits.js';
+import { keyBound, keyCollation, keyValueOf } from '../exec/collation-keys.js';
+import { checkJoinTables } from './limits.js';
 
 /** A bound, planned query: its result columns and a function that runs it. */
 export interface QueryPlan extends SubPlan {

@@ -11,6 +11,7 @@ import {
 import { HostCache } from './host-cache.js';
 import { type AccountName, Accounts, hashBytes, passwordHash } from '../session/accounts.js';
 import { isAdmin, mayUseDatabase } from '../session/privileges.js';
+import { Session } from '../session/session.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { LocalSessionHost, type SessionHost } from './session-host.js';
 import { PacketWriter } from './wire.js';
@@ -99,7 +100,7 @@ export class MysqlServer {
       ensureAccount(db, { user: options.user ?? 'root', host: 'localhost' }, options.password);
     if (this.host.changeDictionary === undefined) admin();
     else this.host.changeDictionary(admin);
-    const probe = db.session();
+    const probe = new Session(db);
     for (const name of GLOBAL_OPTIONS) {
       const v = options[name];
       if (v !== undefined) probe.globalVars.set(name, v, 'global', undefined);

@@ -1,7 +1,7 @@
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import type { Account } from './accounts.js';
-import type { TableMeta } from './meta.js';
+import type { TableMeta } from '../storage/table-meta.js';
 import { DEFAULT_SCHEMA, schemaOf } from '../storage/schema-name.js';
 
 const META_TABLE = '#sql_meta';

@@ -1,6 +1,6 @@
 import { decText } from '../exec/decimal.js';
 import { dayText } from '../exec/convert.js';
-import { dateTimeText, type Micros, timeText } from '../exec/temporal.js';
+import { dateTimeText, type Micros, timeText } from '../storage/temporal.js';
 import type { SqlType } from '../exec/types.js';
 
 /** What `Session.query` returns. */

@@ -22,7 +22,7 @@ import { settingsFrom } from '../plan/optimizer/settings.js';
 import { OptimizerTrace } from '../plan/optimizer/trace.js';
 import '../plan/optimizer/trace-table.js';
 import type { StatisticsSource } from '../storage/statistics.js';
-import { RunState } from '../plan/scope.js';
+import { RunState } from '../exec/scope.js';
 import { Interrupt } from '../exec/interrupt.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { type Account, type AccountName, Accounts } from './accounts.js';
@@ -42,7 +42,7 @@ import { compileDml } from './dml.js';
 import { compileExplain } from './explain.js';
 import { compileShow } from './show.js';
 import { compileAnalyze } from './stats-statements.js';
-import '../stats/system-tables.js';
+import './stats-tables.js';
 import './schema-tables.js';
 import { apiValue, okResult, type QueryResult } from './result.js';
 import { VARIABLES, Variables } from './variables.js';
@@ -184,8 +184,12 @@ export class Session {
    */
   account: AccountName | undefined;
 
-  /** `connectionId`: the session's id in the process list (default: the next free one). */
+  /**
+   * A SQL session on `db` (which must be open). `connectionId`: the session's id in the process
+   * list (default: the next free one).
+   */
   constructor(db: Database, options: { readonly connectionId?: number } = {}) {
+    if (db.closed) throw new RangeError(`database ${db.path} is closed`);
     this.db = db;
     this.statistics = db;
     this.vars = new Variables(globalState(db).vars);

@@ -1,7 +1,7 @@
 import type { Table } from '../storage/table.js';
-import type { SqlType } from '../exec/types.js';
-import type { TableMeta } from '../session/meta.js';
-import { type Interrupt, NEVER } from '../exec/interrupt.js';
+import type { SqlType } from './types.js';
+import type { TableMeta } from '../storage/table-meta.js';
+import { type Interrupt, NEVER } from './interrupt.js';
 
 /** A closure computing one value of a bound expression from the current frames. */
 export type Ev = () => unknown;
