@@ -46,7 +46,7 @@ export type { IndexStatistics, StatisticsSource, TableStatistics } from './stora
 export type { StatsSettings, TableStatsOptions } from './storage/stats/settings.js';
 export { LockTable, LockTableFullError } from './txn/lock-table.js';
 export type { LockMode, LockTableOptions } from './txn/lock-table.js';
-export { lockTableOf, useLockTable } from './txn/registry.js';
+export { DatabaseInstance, instanceOf } from './session/instance.js';
 export { ReadView } from './storage/read-view.js';
 export { TrxSys } from './storage/trx-sys.js';
 export type { UndoLogRef, UndoPosition } from './storage/undo-log.js';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { attachDatabase, Database, Session, SqlError, shareDatabase } from '../src/index.js';
-import { lockTableOf, useLockTable } from '../src/txn/registry.js';
+import { instanceOf } from '../src/session/instance.js';
 
 const dbs: Database[] = [];
 const dirs: string[] = [];
@@ -418,7 +418,7 @@ function runScenario(actions: readonly Action[], attached = false): void {
     const share = shareDatabase(db, SESSIONS);
     for (let i = 1; i <= SESSIONS; i++) {
       const a = attachDatabase(share(i));
-      useLockTable(a, lockTableOf(db));
+      instanceOf(a).useLockTable(instanceOf(db).lockTable);
       others.push(a);
     }
   }

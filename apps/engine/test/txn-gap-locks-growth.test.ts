@@ -16,7 +16,7 @@ import {
   LOCK_RECORD_BYTES,
   MUST_WAIT,
 } from '../src/txn/lock-table.js';
-import { lockTableOf } from '../src/txn/registry.js';
+import { instanceOf } from '../src/session/instance.js';
 
 const ROWS = 131072;
 
@@ -41,7 +41,7 @@ describe('a lock table that grows', () => {
     const db = Database.temporary();
     try {
       fill(db);
-      const locks = lockTableOf(db);
+      const locks = instanceOf(db).lockTable;
       const before = locks.capacity;
       const s = new Session(db);
       expect(s.query('SELECT @@transaction_isolation').rows).toEqual([['REPEATABLE-READ']]);
@@ -72,7 +72,7 @@ describe('a lock table that grows', () => {
     const db = Database.temporary({ innodb_buffer_pool_size: pool });
     try {
       fill(db);
-      const locks = lockTableOf(db);
+      const locks = instanceOf(db).lockTable;
       expect(locks.capacity.max).toBe(Math.floor((pool * 0.7) / LOCK_RECORD_BYTES));
       const s = new Session(db);
       let err: unknown;

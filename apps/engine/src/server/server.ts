@@ -15,7 +15,7 @@ import { Session } from '../session/session.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { LocalSessionHost, type SessionHost } from './session-host.js';
 import { PacketWriter } from './wire.js';
-import { processListOf } from '../txn/registry.js';
+import { instanceOf } from '../session/instance.js';
 
 export interface ServeOptions {
   /** TCP port (default 3306; 0 picks a free one). Ignored with `socket`. */
@@ -125,7 +125,7 @@ export class MysqlServer {
     this.#server = mysql.createServer((c) => {
       const conn = c as unknown as WireConnection;
       // connection ids come from the process list, shared with API sessions (KILL's argument)
-      const id = processListOf(db).allocateId();
+      const id = instanceOf(db).processList.allocateId();
       const address = conn.stream.remoteAddress;
       const refusal =
         this.#closing !== undefined || this.#clients.size >= maxConnections()

@@ -6,7 +6,7 @@ import { shareDatabase } from '../storage/attach.js';
 import type { Database } from '../storage/database.js';
 import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
-import { lockTableOf, processListOf, useProcessList } from '../txn/registry.js';
+import { instanceOf } from '../session/instance.js';
 import { LocalProcessList } from '../txn/process-list.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { SharedProcessList } from './shared-process-list.js';
@@ -72,7 +72,7 @@ export class WorkerSessionHost implements SessionHost {
     this.db = db;
     this.shared = shared;
     this.processList = new SharedProcessList(processList, -1, (id, query) => this.#kill(id, query));
-    useProcessList(db, this.processList);
+    instanceOf(db).useProcessList(this.processList);
     this.#slots = slots;
     this.threads = slots.length;
     this.#seen = shared.version;
@@ -134,7 +134,7 @@ export class WorkerSessionHost implements SessionHost {
     const slotCount = options.processSlots ?? 1024;
     if (!Number.isInteger(slotCount) || slotCount < 1 || slotCount > 1 << 20)
       throw new RangeError(`processSlots must be an integer in [1, ${1 << 20}], got ${String(slotCount)}`);
-    const own = processListOf(db);
+    const own = instanceOf(db).processList;
     const processList = SharedProcessList.create(
       slotCount,
       own instanceof LocalProcessList ? own.nextId : own.allocateId(),
@@ -145,7 +145,7 @@ export class WorkerSessionHost implements SessionHost {
       const wd: SessionWorkerData = {
         attach: attach(i + 1),
         shared: shared.sab,
-        lockTable: lockTableOf(db).buffer,
+        lockTable: instanceOf(db).lockTable.buffer,
         processList,
         worker: i,
         workers: threads,

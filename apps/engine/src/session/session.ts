@@ -50,13 +50,12 @@ import { Diagnostics } from './diagnostics.js';
 import { UserVariables } from './user-variables.js';
 import type { SessionView } from '../plan/session-view.js';
 import { collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
-import { trackTransaction, untrackTransaction } from './innodb-txn-status.js';
 import { storageError } from './storage-errors.js';
 import { SessionTransactions } from './transactions.js';
 import { compileTxnStatement } from './txn-statements.js';
 import { compileSqlPrepared, executeArguments } from './sql-prepared.js';
 import { compileTableStatement } from './table-statements.js';
-import { lockTableOf, processListOf } from '../txn/registry.js';
+import { instanceOf } from './instance.js';
 import { DEFAULT_SCHEMA } from '../storage/schema-name.js';
 import { resolveTableName } from '../plan/table-name.js';
 import { isSystemSchema } from '../plan/system-tables.js';
@@ -85,19 +84,6 @@ export interface StatementContext {
   readonly sql: string;
   readonly run: RunState;
   queryEnv(): QueryEnv;
-}
-
-const globals = new WeakMap<Database, { vars: Variables; status: StatusCounters }>();
-
-function globalState(db: Database): { vars: Variables; status: StatusCounters } {
-  let g = globals.get(db);
-  if (g === undefined) {
-    g = { vars: new Variables(), status: new StatusCounters() };
-    globals.set(db, g);
-    // ANALYZE and the statistics read the innodb_stats_* variables from the globals
-    db.statisticsDictionary.variables = g.vars;
-  }
-  return g;
 }
 
 const HANDLER_MAP: Array<[number, StatusName]> = [
@@ -192,12 +178,12 @@ export class Session {
     if (db.closed) throw new RangeError(`database ${db.path} is closed`);
     this.db = db;
     this.statistics = db;
-    this.vars = new Variables(globalState(db).vars);
-    this.counters = new StatusCounters(globalState(db).status);
+    this.vars = new Variables(instanceOf(db).vars);
+    this.counters = new StatusCounters(instanceOf(db).status);
     this.txn = new SessionTransactions(this, options.connectionId);
     // a file whose `test` was dropped starts a session with no current database
     if (!SqlDictionary.of(db).databases.has(DEFAULT_SCHEMA)) this.database = null;
-    trackTransaction(this.txn.trx);
+    instanceOf(db).transactions.add(this.txn.trx);
     const self = this;
     this.view = {
       userVar: (name) => self.userVars.get(name),
@@ -298,11 +284,11 @@ export class Session {
   }
 
   get globalVars(): Variables {
-    return globalState(this.db).vars;
+    return instanceOf(this.db).vars;
   }
 
   get globalCounters(): StatusCounters {
-    return globalState(this.db).status;
+    return instanceOf(this.db).status;
   }
 
   /** Run one or more statements (separated by `;`); returns the last one's result. */
@@ -421,7 +407,7 @@ export class Session {
     if (this.#closed) return;
     this.#closed = true;
     this.txn.close();
-    untrackTransaction(this.txn.trx);
+    instanceOf(this.db).transactions.delete(this.txn.trx);
   }
 
   /** A statement execution's state, reading this session's time zone. */
@@ -435,9 +421,10 @@ export class Session {
   /** Counters kept outside the session's map: the lock system's and Threads_running. */
   #refreshStatus(): void {
     const extra: Record<string, number> = {
-      ...lockTableOf(this.db).counters(),
+      ...instanceOf(this.db).lockTable.counters(),
       // this session runs the statement that asks, whether or not it is marked yet
-      Threads_running: processListOf(this.db).running() + (this.txn.entry.command === 'Query' ? 0 : 1),
+      Threads_running:
+        instanceOf(this.db).processList.running() + (this.txn.entry.command === 'Query' ? 0 : 1),
     };
     for (const [k, v] of Object.entries(extra)) {
       this.counters.values.set(k, v);
