@@ -761,7 +761,7 @@ export class Database implements StatisticsSource {
 
   /**
    * ANALYZE TABLE of one table, or of every table: each index sampled with the estimator the
-   * `innodb_stats_*` variables and the table's STATS_* options choose (see src/stats), persistent
+   * `innodb_stats_*` variables and the table's STATS_* options choose (see src/storage/stats), persistent
    * statistics saved in SYS_STATS. Reads the sampled pages only.
    */
   analyze(tableName?: string): TableStatistics[] {
