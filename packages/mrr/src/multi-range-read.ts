@@ -108,7 +108,7 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
   readonly fallback: boolean;
   /** The counters this scan adds into. */
   readonly counters: MrrCounters;
-  /** Bytes of one rowid-buffer entry: `ref_length` + 8 with associations. */
+  /** Bytes one rowid-buffer entry is charged: `ref_length` + 8 with associations. */
   readonly rowIdElement: number;
   /** Bytes of one key-buffer entry: key length + 8 with associations. */
   readonly keyElement: number;
@@ -154,11 +154,19 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
       throw new TypeError(`ranges must be an iterable of ranges, got ${String(ranges)}`);
     }
     let idLength: number;
-    if (reader.rowIdKind === 'number') idLength = 8;
-    else if (reader.rowIdKind === 'bytes') {
+    // bytes a row id is charged in the buffer (ref_length); the stored image may be wider
+    let refLength: number;
+    if (reader.rowIdKind === 'number') {
+      idLength = 8;
+      refLength = 8;
+    } else if (reader.rowIdKind === 'bytes') {
       idLength = reader.rowIdLength;
       if (!Number.isSafeInteger(idLength) || idLength < 1) {
         throw new RangeError(`reader.rowIdLength must be a positive integer, got ${String(idLength)}`);
+      }
+      refLength = reader.refLength ?? idLength;
+      if (!Number.isSafeInteger(refLength) || refLength < 1) {
+        throw new RangeError(`reader.refLength must be a positive integer, got ${String(refLength)}`);
       }
     } else {
       throw new TypeError(
@@ -182,7 +190,7 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
     let keyOrdered = mrr && options.mrr_sort_keys === true && singlePoint;
     let rowidOrdered = mrr && options.sortRowIds !== false;
     this.counters = options.counters ?? createMrrCounters();
-    this.rowIdElement = idLength + (assoc ? ASSOCIATION_BYTES : 0);
+    this.rowIdElement = refLength + (assoc ? ASSOCIATION_BYTES : 0);
     this.keyElement = keyLength + (assoc ? ASSOCIATION_BYTES : 0);
     this.#reader = reader;
     this.#fetcher = fetcher;
@@ -197,7 +205,7 @@ export class MultiRangeRead<K, R> implements Iterable<MrrMatch<R>>, AsyncIterabl
     if (keyOrdered && rowidOrdered) {
       // set_interruption_temp_buffer: saved row id, saved index tuple, saved primary key.
       reserved =
-        idLength +
+        refLength +
         nonNegative(reader.indexKeyLength, 'indexKeyLength') +
         nonNegative(reader.primaryKeyLength, 'primaryKeyLength');
       const shared = bytes - reserved;

@@ -95,8 +95,14 @@ export interface NumberRowIdIndexReader<K> extends IndexReaderBase<K> {
 /** An index whose entries carry row ids of exactly `rowIdLength` bytes (compared as memcmp). */
 export interface BytesRowIdIndexReader<K> extends IndexReaderBase<K> {
   readonly rowIdKind: 'bytes';
-  /** `ref_length`: bytes per row id. */
+  /** Bytes of the row id image the reader copies out (memcmp order = row order). */
   readonly rowIdLength: number;
+  /**
+   * `ref_length`: bytes one row id is charged in the buffer, when the stored image is wider than
+   * the server's row reference (an engine whose key images carry tags or padding). Default
+   * `rowIdLength`. Capacities and the interruption space are reckoned with it.
+   */
+  readonly refLength?: number;
   /** Copy the current entry's row id to `target[offset, offset + rowIdLength)`. REQUIRES: positioned. */
   copyRowId(target: Uint8Array, offset: number): void;
 }

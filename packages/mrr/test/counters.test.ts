@@ -4,6 +4,7 @@ import {
   arrayRowFetcher,
   createMrrCounters,
   createMultiRangeRead,
+  decodeByteRowId,
   type MrrKeyRange,
   SortedArrayIndex,
   setupBufferSharing,
@@ -67,6 +68,47 @@ describe('rowid-ordered stage', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('charges a row id refLength bytes when the stored image is wider (ref_length)', () => {
+    fc.assert(
+      fc.property(
+        indexCase(),
+        anyRanges(),
+        fc.integer({ min: 1, max: 8 }),
+        bufferSize(16, 700),
+        (c, ranges, ref, size) => {
+          // 8-byte images charged as `ref` bytes, no associations (a range scan's buffer)
+          const reader = { ...withByteRowIds(makeIndex(c), 8), refLength: ref };
+          const fetched: number[] = [];
+          const rows = rowsFor(c);
+          const fetcher = {
+            rndPos: (id: number | Uint8Array) => {
+              fetched.push(decodeByteRowId(id as Uint8Array));
+              return rows;
+            },
+          };
+          const scan = createMultiRangeRead(reader, fetcher, ranges, {
+            bufferSize: size,
+            associations: false,
+          });
+          const entries = drain(scan);
+          const model = lookupModel(c.keys, c.rowIds, ranges);
+          expect(entries).toBe(model.length);
+          const capacity = Math.floor(size / ref);
+          expect(scan.rowIdElement).toBe(ref);
+          expect(scan.rowIdCapacity).toBe(capacity);
+          expect(scan.counters.Handler_mrr_rowid_refills).toBe(
+            Math.max(0, Math.ceil(entries / capacity) - 1),
+          );
+          // each batch is fetched in row id order: the order drops only where a new batch starts
+          let drops = 0;
+          for (let i = 1; i < fetched.length; i++) if (fetched[i]! < fetched[i - 1]!) drops++;
+          expect(drops).toBeLessThanOrEqual(scan.counters.Handler_mrr_rowid_refills);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 
