@@ -133,6 +133,17 @@ export function checkLayers({ root, layersFile = join(root, 'docs', 'layers.json
   for (const [name, folder] of layers.duplicateFolders)
     problems.push(`${layersName}: folders of ${name}: ${folder} is listed in more than one layer`);
 
+  // every file is parsed once, for both the package arrows and the folder layers
+  const parsed = new Map();
+  const specifiersOf = (file) => {
+    let found = parsed.get(file);
+    if (found === undefined) {
+      found = moduleSpecifiers(file, readFileSync(file, 'utf8'));
+      parsed.set(file, found);
+    }
+    return found;
+  };
+
   let fileCount = 0;
   for (const pkg of packages) {
     const pkgDir = join(root, pkg.dir);
@@ -178,13 +189,14 @@ export function checkLayers({ root, layersFile = join(root, 'docs', 'layers.json
           layers: folderLayers,
           files,
           layersName,
+          specifiersOf,
         }),
       );
     }
     for (const file of files) {
       fileCount += 1;
       const where = relative(root, file).split(sep).join('/');
-      for (const { specifier, line, kind } of moduleSpecifiers(file, readFileSync(file, 'utf8'))) {
+      for (const { specifier, line, kind } of specifiersOf(file)) {
         const at = `${where}:${line}`;
         if (specifier.startsWith('.') || isAbsolute(specifier) || specifier.startsWith('file:')) {
           const target = specifier.startsWith('file:')

@@ -3,11 +3,10 @@
 // folders sharing a layer where neither needs the other. A source file belongs to the folder its
 // path starts with; a file directly in the root belongs to the pseudo-folder `.`. A relative
 // import (static, dynamic, `import type`, `new URL(..., import.meta.url)`: whatever
-// specifiers.mjs finds) may name a file of its own folder or of a layer below its own; never one
+// lib/specifiers.mjs finds) may name a file of its own folder or of a layer below its own; never one
 // of a folder beside it in its layer, nor above it.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { moduleSpecifiers } from './specifiers.mjs';
 
 /**
  * @typedef {{ name: string, layer: number, holds: string, planned: boolean }} LayerFolder
@@ -68,11 +67,13 @@ const label = (name) => (name === '.' ? '. (the files directly in the root)' : n
  * Problems of one package's folder layers: folders of the tree that have no layer, layers naming
  * folders that do not exist (unless planned), and imports that go sideways or up.
  *
- * @param {{ root: string, pkgName: string, pkgDir: string, layers: FolderLayers, files: string[], layersName: string }} options
- *   `files`: the package's source files (absolute); only those under the source root are read.
+ * @param {{ root: string, pkgName: string, pkgDir: string, layers: FolderLayers, files: string[], layersName: string,
+ *   specifiersOf: (file: string) => { specifier: string, line: number }[] }} options
+ *   `files`: the package's source files (absolute); only those under the source root are read,
+ *   through `specifiersOf` (the module specifiers of a file, as specifiers.mjs finds them).
  * @returns {string[]}
  */
-export function checkFolderLayers({ root, pkgName, pkgDir, layers, files, layersName }) {
+export function checkFolderLayers({ root, pkgName, pkgDir, layers, files, layersName, specifiersOf }) {
   const problems = [];
   const srcDir = join(root, pkgDir, layers.root);
   const srcName = `${pkgDir}/${layers.root}`;
@@ -96,7 +97,7 @@ export function checkFolderLayers({ root, pkgName, pkgDir, layers, files, layers
     const from = layers.byName.get(folderOf(srcDir, file));
     if (from === undefined) continue;
     const where = relative(root, file).split(sep).join('/');
-    for (const { specifier, line } of moduleSpecifiers(file, readFileSync(file, 'utf8'))) {
+    for (const { specifier, line } of specifiersOf(file)) {
       if (!specifier.startsWith('.')) continue;
       const target = resolve(dirname(file), specifier);
       if (!inside(srcDir, target)) continue;

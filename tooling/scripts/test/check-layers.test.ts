@@ -364,5 +364,5 @@ describe('check-layers as a command', () => {
     expect(run.status).toBe(0);
     const layersFile = join(dirname(script), '..', '..', 'docs', 'layers.json');
     expect(Object.keys(JSON.parse(readFileSync(layersFile, 'utf8')).folders)).toEqual(['@enginekit/engine']);
-  });
+  }, 120_000);
 });
