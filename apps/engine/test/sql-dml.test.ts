@@ -210,7 +210,8 @@ describe('session state', () => {
     s.query('FLUSH STATUS');
     s.query('SELECT * FROM t');
     const st = s.status();
-    expect(st.Handler_read_first).toBe(1);
+    // MariaDB 10.11 on the same table and statement: Handler_read_first 0, Handler_read_rnd_next 4
+    expect(st.Handler_read_first).toBe(0);
     expect(st.Handler_read_rnd_next).toBe(4);
     expect(st.Innodb_rows_read).toBe(3);
     expect(st.Select_scan).toBe(1);
