@@ -4,7 +4,7 @@
 // plan.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/storage/database.js';
-import type { Session } from '../src/session/session.js';
+import { Session } from '../src/session/session.js';
 
 const ROWS = Array.from({ length: 400 }, (_, i) => `(${i + 1}, ${(i + 1) % 40}, ${((i + 1) * 7) % 100})`);
 const U_ROWS = Array.from({ length: 30 }, (_, i) => `(${i + 1}, ${((i + 1) * 13) % 45})`);
@@ -98,7 +98,7 @@ let db: Database;
 let s: Session;
 beforeAll(() => {
   db = Database.temporary();
-  s = db.session();
+  s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, v INT NOT NULL, KEY ik (k))');
   s.query('CREATE TABLE u (id INT PRIMARY KEY, tk INT NOT NULL)');
   s.query(`INSERT INTO t VALUES ${ROWS.join(', ')}`);

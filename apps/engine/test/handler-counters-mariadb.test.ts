@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tpchVariant } from '@enginekit/tpch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database, loadTpch } from '../src/index.js';
+import { Database, loadTpch, Session } from '../src/index.js';
 
 /**
  * Q10's good plan, forced on both sides (MariaDB 10.11 picks nation → customer → orders with a
@@ -118,7 +118,7 @@ afterAll(() => {
 describe('handler counters of the Q3 and Q10 variants, as MariaDB 10.11 (SF 0.01)', () => {
   for (const c of CASES) {
     it(c.name, () => {
-      const s = db!.session();
+      const s = new Session(db!);
       try {
         s.query(`SET SESSION optimizer_switch='${c.switches}'`);
         s.query('SET mrr_buffer_size=8192');

@@ -4,13 +4,14 @@
 // JavaScript could not hold); REPLACE with an empty search string leaves the text.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 
 const db = Database.temporary();
 afterAll(() => db.close());
 
 describe('long strings', () => {
   it('REPEAT and SPACE past max_allowed_packet: NULL and warning 1301; up to it: the string', () => {
-    const s = db.session();
+    const s = new Session(db);
     const r = s.query(
       `SELECT REPEAT('ab', 10000000000) AS r, SPACE(20000000) AS sp, LENGTH(REPEAT('a', 16777216)) AS l`,
     );
@@ -21,7 +22,7 @@ describe('long strings', () => {
     ]);
     s.query('SET GLOBAL max_allowed_packet = 1048576');
     try {
-      const t = db.session();
+      const t = new Session(db);
       expect(t.query(`SELECT REPEAT('a', 1048577) IS NULL, LENGTH(REPEAT('a', 1048576))`).rows).toEqual([
         [1, 1048576],
       ]);
@@ -49,7 +50,7 @@ describe('long strings', () => {
       ["LENGTH(LPAD('', 4194305, 'b'))", null, 'lpad'],
       ["LENGTH(RPAD('x', 4194305, 'b'))", null, 'rpad'],
     ];
-    const s = db.session();
+    const s = new Session(db);
     for (const [expr, value, fn] of recorded) {
       expect(s.query(`SELECT ${expr}`).rows, expr).toEqual([[value]]);
       expect(s.query('SHOW WARNINGS').rows, expr).toEqual(
@@ -67,7 +68,7 @@ describe('long strings', () => {
   });
 
   it('REPLACE with an empty search string returns the text unchanged', () => {
-    expect(db.session().query(`SELECT REPLACE('abc', '', 'x'), REPLACE('abc', 'b', '')`).rows).toEqual([
+    expect(new Session(db).query(`SELECT REPLACE('abc', '', 'x'), REPLACE('abc', 'b', '')`).rows).toEqual([
       ['abc', 'ac'],
     ]);
   });

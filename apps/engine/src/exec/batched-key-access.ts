@@ -1,6 +1,6 @@
 import { compareKeys } from '@enginekit/btree-sampler';
-import type { PlannedStage } from '../plan/planner.js';
-import type { Frame, RunState } from '../plan/scope.js';
+import type { PlannedStage } from './planned-stage.js';
+import type { Frame, RunState } from './scope.js';
 import type { RowBuffer } from '../storage/row.js';
 import type { FieldValue } from '../storage/types.js';
 import { entryCheck, recordCheck } from './index-read.js';

@@ -5,8 +5,8 @@ import { decText, rescale } from '../exec/decimal.js';
 import { type SqlType, T_BIN, T_INT, T_STR, decType } from '../exec/types.js';
 import { DEFAULT_COLLATION, weightText } from '../storage/collation.js';
 import { type BindCtx, bindCompare, castEv, mk } from './bind-expr.js';
-import type { Bound } from './bound.js';
-import type { Ev } from './scope.js';
+import type { Bound } from '../exec/bound.js';
+import type { Ev } from '../exec/scope.js';
 import { padOverPacket, withinPacket } from './packet-bound.js';
 
 /**

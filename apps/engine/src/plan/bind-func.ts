@@ -15,10 +15,10 @@ import {
   timeType,
   unify,
 } from '../exec/types.js';
-import { parseDateTime, parseTime } from '../exec/temporal.js';
+import { parseDateTime, parseTime } from '../storage/temporal.js';
 import { stringComparison } from '../exec/compare.js';
 import { weightText } from '../storage/collation.js';
-import type { Bound } from './bound.js';
+import type { Bound } from '../exec/bound.js';
 import {
   type BindCtx,
   bindCompare,

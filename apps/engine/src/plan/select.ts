@@ -2,7 +2,7 @@ import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import { arr, identText, obj, type Obj, objectName, type Pos, posOf, tagOf } from '../sql/ast.js';
 import { selectItemTexts } from './select-items.js';
-import { type ResultField, resultField } from './result-fields.js';
+import { type ResultField, resultField } from '../exec/result-fields.js';
 import { SqlError } from '../sql/errors.js';
 import { Aggregator, type AggState } from '../exec/aggregate.js';
 import { hashKey } from '../exec/compare.js';
@@ -26,17 +26,17 @@ import {
   timeType,
   unify,
 } from '../exec/types.js';
-import type { TableMeta } from '../session/meta.js';
+import type { TableMeta } from '../storage/table-meta.js';
 import { type BindCtx, type BindEnv, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
-import { Block, type Bound } from './bound.js';
+import { Block, type Bound } from '../exec/bound.js';
 import type { Planner } from './planner.js';
-import type { DerivedSource, RunState } from './scope.js';
+import type { DerivedSource, RunState } from '../exec/scope.js';
 import { truthOf } from '../exec/truth.js';
 import { conjuncts, factorOr } from './conjuncts.js';
 import { bindFrom } from './from.js';
 import { recursiveCte } from './recursive-cte.js';
-import { keyBound, keyCollation, keyValueOf } from './collation-keys.js';
-import { checkJoinTables } from '../session/limits.js';
+import { keyBound, keyCollation, keyValueOf } from '../exec/collation-keys.js';
+import { checkJoinTables } from './limits.js';
 
 /** A bound, planned query: its result columns and a function that runs it. */
 export interface QueryPlan extends SubPlan {

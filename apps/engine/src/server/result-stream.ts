@@ -1,6 +1,6 @@
 import type { RowSink } from '../session/result.js';
 import type { SqlType } from '../exec/types.js';
-import type { ResultField } from '../plan/result-fields.js';
+import type { ResultField } from '../exec/result-fields.js';
 import { type ColumnMeta, resultColumnMeta } from './column-types.js';
 import { writeBinaryRow } from './packets/binary-row.js';
 import { writeColumnDefinition } from './packets/column-definition.js';

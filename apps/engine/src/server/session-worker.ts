@@ -3,7 +3,7 @@ import { SqlDictionary } from '../session/dictionary.js';
 import { Session } from '../session/session.js';
 import { attachDatabase } from '../storage/attach.js';
 import { LockTable } from '../txn/lock-table.js';
-import { useLockTable, useProcessList } from '../txn/registry.js';
+import { instanceOf } from '../session/instance.js';
 import { KILL_CONNECTION } from '../exec/interrupt.js';
 import { SharedProcessList } from './shared-process-list.js';
 import type { Database } from '../storage/database.js';
@@ -195,10 +195,9 @@ function onMessage(m: ToWorker): void {
 
 try {
   db = attachDatabase(data.attach);
-  useLockTable(db, new LockTable(data.lockTable));
+  instanceOf(db).useLockTable(new LockTable(data.lockTable));
   // a KILL of a connection of another worker goes through the main thread
-  useProcessList(
-    db,
+  instanceOf(db).useProcessList(
     new SharedProcessList(data.processList, data.worker, (conn, query) => post({ t: 'kill', conn, query })),
   );
   // statistics a read statement saves on first use go into the shared catalog: as a writer

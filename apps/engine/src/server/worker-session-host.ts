@@ -7,7 +7,7 @@ import type { Database } from '../storage/database.js';
 import type { Reply } from './command-processor.js';
 import type { ClientWrite, KillOutcome, KillRequester, SessionHandle, SessionHost } from './session-host.js';
 import { StreamCredit } from './stream-credit.js';
-import { lockTableOf, processListOf, useProcessList } from '../txn/registry.js';
+import { instanceOf } from '../session/instance.js';
 import { LocalProcessList } from '../txn/process-list.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { SharedProcessList } from './shared-process-list.js';
@@ -79,7 +79,7 @@ export class WorkerSessionHost implements SessionHost {
     this.db = db;
     this.shared = shared;
     this.processList = new SharedProcessList(processList, -1, (id, query) => this.#kill(id, query));
-    useProcessList(db, this.processList);
+    instanceOf(db).useProcessList(this.processList);
     this.#slots = slots;
     this.threads = slots.length;
     this.#seen = shared.version;
@@ -141,7 +141,7 @@ export class WorkerSessionHost implements SessionHost {
     const slotCount = options.processSlots ?? 1024;
     if (!Number.isInteger(slotCount) || slotCount < 1 || slotCount > 1 << 20)
       throw new RangeError(`processSlots must be an integer in [1, ${1 << 20}], got ${String(slotCount)}`);
-    const own = processListOf(db);
+    const own = instanceOf(db).processList;
     const processList = SharedProcessList.create(
       slotCount,
       own instanceof LocalProcessList ? own.nextId : own.allocateId(),
@@ -152,7 +152,7 @@ export class WorkerSessionHost implements SessionHost {
       const wd: SessionWorkerData = {
         attach: attach(i + 1),
         shared: shared.sab,
-        lockTable: lockTableOf(db).buffer,
+        lockTable: instanceOf(db).lockTable.buffer,
         processList,
         worker: i,
         workers: threads,

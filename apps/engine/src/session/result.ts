@@ -1,8 +1,8 @@
 import { decText } from '../exec/decimal.js';
 import { dayText } from '../exec/convert.js';
-import { dateTimeText, type Micros, timeText } from '../exec/temporal.js';
+import { dateTimeText, type Micros, timeText } from '../storage/temporal.js';
 import type { SqlType } from '../exec/types.js';
-import type { ResultField } from '../plan/result-fields.js';
+import type { ResultField } from '../exec/result-fields.js';
 
 /** What `Session.query` returns. */
 export interface QueryResult {

@@ -22,8 +22,8 @@ import { settingsFrom } from '../plan/optimizer/settings.js';
 import { OptimizerTrace } from '../plan/optimizer/trace.js';
 import '../plan/optimizer/trace-table.js';
 import type { StatisticsSource } from '../storage/statistics.js';
-import { RunState } from '../plan/scope.js';
-import type { ResultField } from '../plan/result-fields.js';
+import { RunState } from '../exec/scope.js';
+import type { ResultField } from '../exec/result-fields.js';
 import { Interrupt } from '../exec/interrupt.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { type Account, type AccountName, Accounts } from './accounts.js';
@@ -43,7 +43,7 @@ import { compileDml } from './dml.js';
 import { compileExplain } from './explain.js';
 import { compileShow } from './show.js';
 import { compileAnalyze } from './stats-statements.js';
-import '../stats/system-tables.js';
+import './stats-tables.js';
 import './schema-tables.js';
 import { apiValue, okResult, type QueryResult, type RowSink } from './result.js';
 import { VARIABLES, Variables } from './variables.js';
@@ -51,13 +51,12 @@ import { Diagnostics } from './diagnostics.js';
 import { UserVariables } from './user-variables.js';
 import type { SessionView } from '../plan/session-view.js';
 import { collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
-import { trackTransaction, untrackTransaction } from './innodb-txn-status.js';
 import { storageError } from './storage-errors.js';
 import { SessionTransactions } from './transactions.js';
 import { compileTxnStatement } from './txn-statements.js';
 import { compileSqlPrepared, executeArguments } from './sql-prepared.js';
 import { compileTableStatement } from './table-statements.js';
-import { lockTableOf, processListOf } from '../txn/registry.js';
+import { instanceOf } from './instance.js';
 import { DEFAULT_SCHEMA } from '../storage/schema-name.js';
 import { resolveTableName } from '../plan/table-name.js';
 import { isSystemSchema } from '../plan/system-tables.js';
@@ -88,19 +87,6 @@ export interface StatementContext {
   readonly sql: string;
   readonly run: RunState;
   queryEnv(): QueryEnv;
-}
-
-const globals = new WeakMap<Database, { vars: Variables; status: StatusCounters }>();
-
-function globalState(db: Database): { vars: Variables; status: StatusCounters } {
-  let g = globals.get(db);
-  if (g === undefined) {
-    g = { vars: new Variables(), status: new StatusCounters() };
-    globals.set(db, g);
-    // ANALYZE and the statistics read the innodb_stats_* variables from the globals
-    db.statisticsDictionary.variables = g.vars;
-  }
-  return g;
 }
 
 const HANDLER_MAP: Array<[number, StatusName]> = [
@@ -192,16 +178,20 @@ export class Session {
    */
   account: AccountName | undefined;
 
-  /** `connectionId`: the session's id in the process list (default: the next free one). */
+  /**
+   * A SQL session on `db` (which must be open). `connectionId`: the session's id in the process
+   * list (default: the next free one).
+   */
   constructor(db: Database, options: { readonly connectionId?: number } = {}) {
+    if (db.closed) throw new RangeError(`database ${db.path} is closed`);
     this.db = db;
     this.statistics = db;
-    this.vars = new Variables(globalState(db).vars);
-    this.counters = new StatusCounters(globalState(db).status);
+    this.vars = new Variables(instanceOf(db).vars);
+    this.counters = new StatusCounters(instanceOf(db).status);
     this.txn = new SessionTransactions(this, options.connectionId);
     // a file whose `test` was dropped starts a session with no current database
     if (!SqlDictionary.of(db).databases.has(DEFAULT_SCHEMA)) this.database = null;
-    trackTransaction(this.txn.trx);
+    instanceOf(db).transactions.add(this.txn.trx);
     const self = this;
     this.view = {
       userVar: (name) => self.userVars.get(name),
@@ -306,11 +296,11 @@ export class Session {
   }
 
   get globalVars(): Variables {
-    return globalState(this.db).vars;
+    return instanceOf(this.db).vars;
   }
 
   get globalCounters(): StatusCounters {
-    return globalState(this.db).status;
+    return instanceOf(this.db).status;
   }
 
   /** Run one or more statements (separated by `;`); returns the last one's result. */
@@ -439,7 +429,7 @@ export class Session {
     if (this.txn.trx.active) this.txn.rollback();
     this.userVars.clear();
     this.namedStatements.clear();
-    const globals = globalState(this.db).vars.values;
+    const globals = instanceOf(this.db).vars.values;
     this.vars.values.clear();
     for (const [k, v] of globals) this.vars.values.set(k, v);
     this.lastInsertId = 0;
@@ -450,7 +440,7 @@ export class Session {
     if (this.#closed) return;
     this.#closed = true;
     this.txn.close();
-    untrackTransaction(this.txn.trx);
+    instanceOf(this.db).transactions.delete(this.txn.trx);
   }
 
   /** A statement execution's state, reading this session's time zone. */
@@ -464,9 +454,10 @@ export class Session {
   /** Counters kept outside the session's map: the lock system's and Threads_running. */
   #refreshStatus(): void {
     const extra: Record<string, number> = {
-      ...lockTableOf(this.db).counters(),
+      ...instanceOf(this.db).lockTable.counters(),
       // this session runs the statement that asks, whether or not it is marked yet
-      Threads_running: processListOf(this.db).running() + (this.txn.entry.command === 'Query' ? 0 : 1),
+      Threads_running:
+        instanceOf(this.db).processList.running() + (this.txn.entry.command === 'Query' ? 0 : 1),
     };
     for (const [k, v] of Object.entries(extra)) {
       this.counters.values.set(k, v);

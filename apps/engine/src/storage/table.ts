@@ -140,7 +140,7 @@ export class Table {
   rows: number;
   /**
    * `stat_modified_counter`: rows inserted, deleted, or updated in an indexed column since the
-   * statistics were last computed (the statistics reset it; see src/stats).
+   * statistics were last computed (the statistics reset it; see src/storage/stats).
    */
   statModifiedCounter = 0;
   /** Writes since the table was opened (a statistics cache keys on it). */
