@@ -31,7 +31,12 @@ const CASES: readonly { sql: string; switches: string; type: string; status: Rec
     type: 'ref',
     status: { Handler_read_key: 1, Handler_read_next: 10 },
   },
-  { sql: 'SELECT v FROM t WHERE id = 17', switches: 'mrr=off', type: 'const', status: { Handler_read_key: 1 } },
+  {
+    sql: 'SELECT v FROM t WHERE id = 17',
+    switches: 'mrr=off',
+    type: 'const',
+    status: { Handler_read_key: 1 },
+  },
   {
     sql: 'SELECT v FROM t WHERE id BETWEEN 10 AND 30',
     switches: 'mrr=off',
