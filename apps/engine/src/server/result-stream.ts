@@ -91,8 +91,17 @@ export class WireRowSink implements RowSink {
       return;
     }
     const w = this.#w;
-    if (this.#binary) writeBinaryRow(w, this.#cols, values);
-    else writeTextRow(w, this.#cols, values);
+    const pos = w.pos;
+    const seq = w.seq;
+    try {
+      if (this.#binary) writeBinaryRow(w, this.#cols, values);
+      else writeTextRow(w, this.#cols, values);
+    } catch (e) {
+      // a value that cannot be sent (an infinity: 1690): the half-written row goes, the ERR follows
+      w.pos = pos;
+      w.seq = seq;
+      throw e;
+    }
     if (++this.#held >= CHUNK_ROWS || w.pos >= CHUNK_BYTES) this.#flush();
   }
 
