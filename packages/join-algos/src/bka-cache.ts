@@ -63,6 +63,12 @@ export interface BkaCacheSpec<Rec, I, K> extends BkaMrrOptions {
    * the cache runs no further lookup and {@link BkaJoinCache.stopped} turns true.
    */
   readonly emit: (record: Rec, inner: I | null) => boolean;
+  /**
+   * Called after each fill has been joined, before the buffer is emptied: for a chain of join
+   * buffers whose next buffer's records link to this one's (MariaDB's incremental buffers), join
+   * the next buffer here. Return false to stop the join.
+   */
+  readonly onJoined?: () => boolean;
   /** Called once per inner row MRR returns, before it is matched: throw from it to interrupt. */
   readonly poll?: () => void;
   /** Counters to add the MRR scans' counts into; a fresh set by default ({@link BkaJoinCache.counters}). */
@@ -132,6 +138,7 @@ export class BkaJoinCache<Rec, I, K> {
     checkFunction('emit', spec.emit);
     if (spec.matches !== undefined) checkFunction('matches', spec.matches);
     if (spec.poll !== undefined) checkFunction('poll', spec.poll);
+    if (spec.onJoined !== undefined) checkFunction('onJoined', spec.onJoined);
     if (spec.keyIdentity !== undefined) checkFunction('keyIdentity', spec.keyIdentity);
     const type = spec.type ?? 'inner';
     checkJoinType(type);
@@ -240,6 +247,7 @@ export class BkaJoinCache<Rec, I, K> {
           if (!emit(this.#records[r] as Rec, null)) throw STOP;
         }
       }
+      if (this.#spec.onJoined !== undefined && !this.#spec.onJoined()) throw STOP;
     } catch (e) {
       if (e !== STOP) throw e;
       this.#stopped = true;

@@ -184,6 +184,32 @@ describe('early stop, interrupts and per-record checks', () => {
     expect(cache.put(outer[0]!, recKey(outer[0]!))).toBe(false);
   });
 
+  it('calls onJoined after each fill, before the buffer empties; false from it stops the join', () => {
+    const counts: number[] = [];
+    const c: BkaJoinCache<Rec, Inner, string> = new BkaJoinCache<Rec, Inner, string>({
+      reader: reader(),
+      fetcher: arrayRowFetcher(innerRows),
+      join_buffer_size: 600,
+      recordBytes: (o) => o.len,
+      maxRecordBytes: 24,
+      emit: () => true,
+      onJoined: () => {
+        counts.push(c.count);
+        return counts.length < 3;
+      },
+    });
+    let puts = 0;
+    for (const o of outer) {
+      if (!c.put(o, recKey(o))) break;
+      puts++;
+    }
+    expect(counts.length).toBe(3);
+    expect(counts.every((n) => n > 0)).toBe(true);
+    expect(c.stopped).toBe(true);
+    expect(c.stats.joinBufferFills).toBe(3);
+    expect(puts).toBe(counts[0]! + counts[1]! + counts[2]! - 1);
+  });
+
   it('polls once per inner row, and a throwing poll interrupts the join', () => {
     let polls = 0;
     const { out } = run(outer, { poll: () => void polls++, matches: () => true });
