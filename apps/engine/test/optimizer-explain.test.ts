@@ -72,7 +72,7 @@ describe('EXPLAIN', () => {
     const st = s.status();
     expect(st.Handler_mrr_init).toBe(1);
     expect(st.Handler_read_rnd).toBe(20);
-    // the smallest buffer (8192 bytes) holds 682 row ids of 4 + 8 bytes: one fill, no refill
+    // the smallest buffer (8192 bytes) holds 2,048 row ids of ref_length 4 (an INT key): one fill
     s.query('SET mrr_buffer_size = 8192');
     s.query('FLUSH STATUS');
     s.query(q);

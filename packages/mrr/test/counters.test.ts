@@ -84,7 +84,10 @@ describe('rowid-ordered stage', () => {
           const fetched: number[] = [];
           const rows = rowsFor(c);
           const fetcher = {
-            rndPos: (id: number | Uint8Array) => (fetched.push(decodeByteRowId(id as Uint8Array)), rows),
+            rndPos: (id: number | Uint8Array) => {
+              fetched.push(decodeByteRowId(id as Uint8Array));
+              return rows;
+            },
           };
           const scan = createMultiRangeRead(reader, fetcher, ranges, {
             bufferSize: size,

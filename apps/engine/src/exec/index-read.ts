@@ -1,10 +1,11 @@
-import { compareKeys } from '@enginekit/btree-sampler';
 import type { Bound } from '../plan/bound.js';
 import type { PlannedStage } from '../plan/planner.js';
 import type { Frame } from '../plan/scope.js';
 import type { RowBuffer } from '../storage/row.js';
-import type { KeyRange, Table } from '../storage/table.js';
+import type { KeyRange } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
+import { RowidOrderedScan } from '../handler/multi-range.js';
+import { EqRefMemory } from './eq-ref-memory.js';
 import { entryDecoder } from './index-entry.js';
 import { boundsRange, keyRangeOf, orderedRanges, prefixRange } from './key-range.js';
 import { keyValue, rowDecoder } from './pipeline.js';
@@ -16,6 +17,10 @@ export interface StageHooks {
   readonly begin: () => void;
   readonly emit: () => boolean;
   readonly finish: () => boolean;
+  /** The stage is the inner side of an outer join (its NULL-extension overwrites the row). */
+  readonly outer: boolean;
+  /** Run `fn` at the start of each execution of the pipeline. */
+  readonly onReset: (fn: () => void) => void;
 }
 
 /** An entry check that counts as MariaDB's `handler_index_cond_check`: attempts and matches. */
@@ -154,14 +159,53 @@ export function indexReadStep(
     const keys = access.keys;
     const kev = keys.map((p) => p.expr.ev);
     const prefix: FieldValue[] = new Array(keys.length);
+    // eq_ref's memory of its last key (a pushed condition on other tables may answer otherwise)
+    const ix = table.index(access.index);
+    const memory =
+      ix.unique && keys.length >= ix.columns.length && !hooks.outer && !ir.otherTables
+        ? new EqRefMemory(keys.length)
+        : null;
+    if (memory !== null) hooks.onReset(() => memory.forget());
+    let found = false;
+    const emitFound = (r: RowBuffer | null): boolean => {
+      found = true;
+      return onRow(r);
+    };
     return () => {
       hooks.begin();
       for (let i = 0; i < keys.length; i++) {
         const kv = keyValue(src, keys[i]!.column, keys[i]!.expr, kev[i]!());
-        if (kv === undefined) return hooks.finish();
+        if (kv === undefined) {
+          memory?.forget();
+          return hooks.finish();
+        }
         prefix[i] = kv;
       }
-      return read([prefixRange(table, access.index, prefix)], false);
+      if (memory === null) return read([prefixRange(table, access.index, prefix)], false);
+      if (memory.same(prefix)) {
+        if (memory.found) {
+          memory.restore(frame.v, src.offset, src.columns.length);
+          if (!hooks.emit()) return false;
+        }
+        return hooks.finish();
+      }
+      found = false;
+      stop = false;
+      try {
+        table.readRanges(
+          ir.index,
+          [prefixRange(table, access.index, prefix)],
+          check,
+          indexOnly,
+          emitFound,
+          false,
+        );
+      } finally {
+        ec.flush();
+      }
+      memory.remember(prefix, found, frame.v);
+      if (stop) return false;
+      return hooks.finish();
     };
   }
   if (access.kind !== 'range') throw new RangeError(`an index read cannot serve a ${access.kind} access`);
@@ -170,6 +214,8 @@ export function indexReadStep(
     const ix = table.index(access.index);
     const now = (b: Bound): unknown => b.ev();
     const mrr = st.mrrBufferBytes;
+    const mrrScan =
+      mrr === undefined || indexOnly || ix.primary ? null : new RowidOrderedScan(table, ir.index);
     return () => {
       hooks.begin();
       const ranges: KeyRange[] = [];
@@ -180,13 +226,10 @@ export function indexReadStep(
       if (ranges.length === 0) return hooks.finish();
       if (k === 0) status.add('Select_range', 1);
       const ordered = orderedRanges(ranges);
-      if (mrr === undefined || indexOnly) return read(ordered, false);
-      status.add('Handler_mrr_init', 1);
+      if (mrrScan === null) return read(ordered, false);
       stop = false;
       try {
-        rowidOrdered(table, ir.index, ordered, check, mrr, onRow, () =>
-          status.add('Handler_mrr_rowid_refills', 1),
-        );
+        mrrScan.run(ordered, check, mrr!, status, onRow);
       } finally {
         ec.flush();
       }
@@ -197,6 +240,10 @@ export function indexReadStep(
   const loEv = access.lo?.expr.ev;
   const hiEv = access.hi?.expr.ev;
   const mrrBytes = st.mrrBufferBytes;
+  const mrrScan =
+    mrrBytes === undefined || indexOnly || table.index(ir.index).primary
+      ? null
+      : new RowidOrderedScan(table, ir.index);
   return () => {
     hooks.begin();
     let lo: FieldValue | undefined;
@@ -220,66 +267,16 @@ export function indexReadStep(
       hi,
       access.hi?.inclusive ?? true,
     );
-    if (mrrBytes === undefined || indexOnly) return read([range], false);
-    status.add('Handler_mrr_init', 1);
+    if (mrrScan === null) return read([range], false);
     stop = false;
     try {
-      rowidOrdered(table, ir.index, [range], check, mrrBytes, onRow, () =>
-        status.add('Handler_mrr_rowid_refills', 1),
-      );
+      mrrScan.run([range], check, mrrBytes!, status, onRow);
     } finally {
       ec.flush();
     }
     if (stop) return false;
     return hooks.finish();
   };
-}
-
-/**
- * DS-MRR's rowid-ordered read with the index condition checked below it: the row ids of the
- * accepted entries fill a buffer of `bufferBytes` (each id plus 8 bytes, as
- * `Table.rangeRowidOrdered`), which is sorted and swept in primary-key order when full
- * (`onRefill` after each refill) and at the end.
- */
-function rowidOrdered(
-  table: Table,
-  index: string,
-  ranges: readonly KeyRange[],
-  check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
-  bufferBytes: number,
-  fn: (row: RowBuffer) => boolean,
-  onRefill: () => void,
-): void {
-  let keys: Uint8Array[] = [];
-  let bytes = 0;
-  let go = true;
-  const drain = (): boolean => {
-    keys.sort(compareKeys);
-    for (const pk of keys) {
-      table.fetchRowid(pk, (r) => {
-        go = fn(r);
-        return go;
-      });
-      if (!go) return false;
-    }
-    keys = [];
-    bytes = 0;
-    return true;
-  };
-  let stopped = false;
-  table.rowidsInRanges(index, ranges, check, (pk) => {
-    if (bytes + pk.length + 8 > bufferBytes && keys.length > 0) {
-      if (!drain()) {
-        stopped = true;
-        return false;
-      }
-      onRefill();
-    }
-    keys.push(pk.slice());
-    bytes += pk.length + 8;
-    return true;
-  });
-  if (!stopped) drain();
 }
 
 /**

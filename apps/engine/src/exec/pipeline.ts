@@ -22,6 +22,9 @@ import type { StatusCounters } from './status.js';
 import { batchedKeyStage } from './batched-key-access.js';
 import { graceHashStage } from './grace-hash-stage.js';
 import { coveringScan, indexReadStep } from './index-read.js';
+import { boundsRange } from './key-range.js';
+import { EqRefMemory } from './eq-ref-memory.js';
+import { RowidOrderedScan } from '../handler/multi-range.js';
 import { StageTimer } from './stage-timer.js';
 import { truthOf } from './truth.js';
 
@@ -461,6 +464,8 @@ export function buildPipeline(
         },
         emit,
         finish: finishLeft,
+        outer: left,
+        onReset: (fn) => resets.push(fn),
       });
       continue;
     }
@@ -476,8 +481,17 @@ export function buildPipeline(
       const keys = access.keys;
       const kev = keys.map((p) => p.expr.ev);
       const prefix: FieldValue[] = new Array(keys.length);
+      // eq_ref remembers its last key and whether it found a row (MariaDB's join_read_key): the
+      // same key again reads nothing, the row is still in this table's slots. Not under an outer
+      // join, whose NULL-extension overwrites the slots.
+      const ix = table.index(access.index);
+      const memory =
+        ix.unique && keys.length >= ix.columns.length && !left ? new EqRefMemory(keys.length) : null;
+      if (memory !== null) resets.push(() => memory.forget());
       let stop = false;
+      let found = false;
       const onRow = (r: RowBuffer): boolean => {
+        found = true;
         dec(r);
         if (!emit()) {
           stop = true;
@@ -489,11 +503,23 @@ export function buildPipeline(
         matched = false;
         for (let i = 0; i < keys.length; i++) {
           const kv = keyValue(src, keys[i]!.column, keys[i]!.expr, kev[i]!());
-          if (kv === undefined) return finishLeft();
+          if (kv === undefined) {
+            memory?.forget();
+            return finishLeft();
+          }
           prefix[i] = kv;
         }
+        if (memory?.same(prefix)) {
+          if (memory.found) {
+            memory.restore(frame.v, off, src.columns.length);
+            if (!emit()) return false;
+          }
+          return finishLeft();
+        }
         stop = false;
+        found = false;
         table.lookup(access.index, prefix, onRow);
+        memory?.remember(prefix, found, frame.v);
         if (stop) return false;
         return finishLeft();
       };
@@ -504,8 +530,9 @@ export function buildPipeline(
       const dec = rowDecoder(src, frame);
       const loEv = access.lo?.expr.ev;
       const hiEv = access.hi?.expr.ev;
-      const mrrBytes = st.mrrBufferBytes;
-      const onRefill = (): void => status.add('Handler_mrr_rowid_refills', 1);
+      // DS-MRR (a secondary index only: a clustered range is already in row order)
+      const mrrBytes = table.index(access.index).primary ? undefined : st.mrrBufferBytes;
+      const mrr = mrrBytes === undefined ? null : new RowidOrderedScan(table, access.index);
       let stop = false;
       const onRow = (r: RowBuffer): boolean => {
         dec(r);
@@ -531,18 +558,16 @@ export function buildPipeline(
         }
         if (k === 0) status.add('Select_range', 1);
         stop = false;
-        if (mrrBytes !== undefined) {
-          status.add('Handler_mrr_init', 1);
-          table.rangeRowidOrdered(
+        if (mrr !== null) {
+          const range = boundsRange(
+            table,
             access.index,
             lo,
             access.lo?.inclusive ?? true,
             hi,
             access.hi?.inclusive ?? true,
-            mrrBytes,
-            onRow,
-            onRefill,
           );
+          mrr.run([range], null, mrrBytes!, status, onRow);
         } else
           table.range(
             access.index,

@@ -103,7 +103,7 @@ export function mk(
 }
 
 export function literal(t: SqlType, v: unknown, text: string): Bound {
-  return { t, ev: () => v, refs: [], outer: false, agg: false, text, lit: { v } };
+  return { t, ev: () => v, refs: [], outer: false, agg: false, text, lit: { v, written: true } };
 }
 
 /** Source text of a node: from its first span to the end of the expression. */

@@ -33,8 +33,8 @@ export interface Bound {
   readonly and?: readonly [Bound, Bound];
   /** `e IN (list)` (not negated). */
   readonly inList?: { readonly e: Bound; readonly list: readonly Bound[] };
-  /** A literal's value. */
-  readonly lit?: { readonly v: unknown };
+  /** A literal's value; `written` when the query wrote it as one (not a folded constant expression). */
+  readonly lit?: { readonly v: unknown; readonly written?: boolean };
   /** Contains a subquery (not pushed into index lookups). */
   readonly sub?: boolean;
 }

@@ -2,6 +2,7 @@ import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import { arr, identText, obj, type Obj, objectName, type Pos, posOf, tagOf } from '../sql/ast.js';
 import { selectItemTexts } from './select-items.js';
+import { type ResultField, resultField } from './result-fields.js';
 import { SqlError } from '../sql/errors.js';
 import { Aggregator, type AggState } from '../exec/aggregate.js';
 import { hashKey } from '../exec/compare.js';
@@ -41,6 +42,8 @@ import { checkJoinTables } from '../session/limits.js';
 export interface QueryPlan extends SubPlan {
   readonly columns: readonly string[];
   readonly types: readonly SqlType[];
+  /** Where each result column comes from, for its column definition (absent: all expressions). */
+  readonly fields?: readonly (ResultField | undefined)[];
   /** SELECT SQL_CALC_FOUND_ROWS: the rows the last run found before its LIMIT (FOUND_ROWS()). */
   readonly foundRows?: () => number;
 }
@@ -188,7 +191,12 @@ export function materialized(plan: QueryPlan, names: readonly string[]): Derived
     if (seen.has(n.toLowerCase())) throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${n}'`);
     seen.add(n.toLowerCase());
   }
-  return { columns: names, types: plan.types, run: (emit) => plan.run(emit) };
+  return {
+    columns: names,
+    types: plan.types,
+    ...(plan.fields === undefined ? {} : { fields: plan.fields }),
+    run: (emit) => plan.run(emit),
+  };
 }
 
 /** Evaluate a LIMIT/OFFSET expression (a constant or a parameter). */
@@ -292,6 +300,7 @@ function orderOutput(
   return {
     columns: inner.columns,
     types: inner.types,
+    ...(inner.fields === undefined ? {} : { fields: inner.fields }),
     correlated: inner.correlated,
     outerRefs: inner.outerRefs,
     run(emit) {
@@ -670,6 +679,7 @@ function bindSelect(
   return {
     columns: names,
     types,
+    fields: items.map(resultField),
     correlated: outerRefs.size > 0,
     outerRefs,
     ...(calcFound ? { foundRows: () => found } : {}),

@@ -1,5 +1,9 @@
 import type { SqlType } from '../exec/types.js';
+import type { ResultField } from '../plan/result-fields.js';
+import { storedTypeMeta } from './stored-column-meta.js';
 import {
+  NOT_NULL_FLAG,
+  MYSQL_TYPE_LONG,
   BINARY_FLAG,
   UNSIGNED_FLAG,
   CHARSET_BINARY,
@@ -22,6 +26,11 @@ export type WireKind = 'int' | 'dec' | 'dbl' | 'str' | 'date' | 'datetime' | 'ti
 /** A result column's definition as the protocol sends it. */
 export interface ColumnMeta {
   readonly name: string;
+  /** Where the column comes from (empty for an expression). */
+  readonly schema?: string;
+  readonly table?: string;
+  readonly orgTable?: string;
+  readonly orgName?: string;
   readonly kind: WireKind;
   readonly type: number;
   readonly charset: number;
@@ -32,6 +41,55 @@ export interface ColumnMeta {
 
 /** DOUBLE's "not fixed" decimals (MySQL `DECIMAL_NOT_SPECIFIED`). */
 const NOT_FIXED_DEC = 31;
+
+/** The decimals MariaDB sends for a string expression (its NOT_FIXED_DEC). */
+const STRING_EXPR_DEC = 39;
+
+/** The widest integer literal MariaDB sends as LONG (longer ones are LONGLONG). */
+const LONG_LITERAL_WIDTH = 9;
+
+/**
+ * A result column's definition: a stored column's (plan/result-fields.ts) as MariaDB sends it
+ * (server/stored-column-meta.ts), with its database, table alias, table and column; a literal's
+ * with its own width (an integer of up to 9 characters as LONG, strings four bytes a character,
+ * NOT NULL unless it is NULL); any other expression by its engine type ({@link columnMeta}).
+ */
+export function resultColumnMeta(name: string, t: SqlType, field: ResultField | undefined): ColumnMeta {
+  const expr = columnMeta(name, t);
+  if (field === undefined) return expr;
+  const origin = {
+    schema: field.schema,
+    table: field.table,
+    orgTable: field.orgTable,
+    orgName: field.orgName,
+  };
+  if (field.base !== undefined) return { ...expr, ...origin, ...storedTypeMeta(field.base) };
+  const lit = field.literal;
+  if (lit === undefined) return { ...expr, ...origin };
+  if (lit.isNull) return { ...expr, ...origin };
+  const notNull = expr.flags | NOT_NULL_FLAG;
+  switch (expr.kind) {
+    case 'int':
+      return {
+        ...expr,
+        ...origin,
+        type: lit.width <= LONG_LITERAL_WIDTH ? MYSQL_TYPE_LONG : MYSQL_TYPE_LONGLONG,
+        length: lit.width,
+        flags: notNull,
+      };
+    case 'dec':
+    case 'dbl':
+      return { ...expr, ...origin, length: lit.width, flags: notNull };
+    case 'str':
+      // a binary string literal is a hexadecimal one (X'…'), which MariaDB types as an unsigned
+      // number-like string without decimals
+      return expr.charset === CHARSET_BINARY
+        ? { ...expr, ...origin, length: lit.width, decimals: 0, flags: notNull | UNSIGNED_FLAG }
+        : { ...expr, ...origin, length: lit.width * 4, flags: notNull };
+    default:
+      return { ...expr, ...origin, flags: notNull };
+  }
+}
 
 /**
  * The column definition for an engine type, as MySQL 8.0 describes the same expression: integers
@@ -122,7 +180,7 @@ export function columnMeta(name: string, t: SqlType): ColumnMeta {
   }
 }
 
-function stringMeta(name: string, chars: number | undefined): ColumnMeta {
+function stringMeta(name: string, chars: number | undefined, decimals = STRING_EXPR_DEC): ColumnMeta {
   return {
     name,
     kind: 'str',
@@ -130,7 +188,7 @@ function stringMeta(name: string, chars: number | undefined): ColumnMeta {
     charset: CHARSET_UTF8MB4,
     length: Math.min((chars ?? 256) * 4, 0xffffffff),
     flags: 0,
-    decimals: 0,
+    decimals,
   };
 }
 
@@ -159,6 +217,6 @@ export function inferredColumns(
     }
     if (kind === 'int') return columnMeta(name, { kind: 'int', scale: 0, iscale: 0, prec: 20 });
     if (kind === 'dbl') return columnMeta(name, { kind: 'dbl', scale: 31, iscale: 0, prec: 22 });
-    return stringMeta(name, undefined);
+    return stringMeta(name, undefined, 0);
   });
 }

@@ -4,7 +4,7 @@ import type { QueryResult } from '../session/result.js';
 import { decodeClientText } from '../sql/client-text.js';
 import { asProtocolError } from './client-error.js';
 import { KILL_CONNECTION } from '../exec/interrupt.js';
-import { type ColumnMeta, columnMeta, inferredColumns } from './column-types.js';
+import { type ColumnMeta, inferredColumns, resultColumnMeta } from './column-types.js';
 import { writeBinaryRow } from './packets/binary-row.js';
 import { writeColumnDefinition } from './packets/column-definition.js';
 import { writeEof } from './packets/eof.js';
@@ -24,6 +24,7 @@ import {
   COM_PING,
   COM_QUERY,
   COM_QUIT,
+  COM_RESET_CONNECTION,
   COM_STATISTICS,
   COM_STMT_CLOSE,
   COM_STMT_EXECUTE,
@@ -258,6 +259,13 @@ export class CommandProcessor {
         break;
       case COM_QUIT:
         return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
+      case COM_RESET_CONNECTION:
+        // the session starts over; its prepared statements are closed
+        this.#preparedOpen(-this.#statements.size);
+        this.#statements.clear();
+        this.session.reset();
+        writeOk(w);
+        break;
       default:
         writeErr(w, serverErrors.unknownCommand());
     }
@@ -335,7 +343,8 @@ export class CommandProcessor {
       longDataError: false,
     });
     const d = p.describe();
-    const cols = d === undefined ? [] : d.columns.map((name, i) => columnMeta(name, d.types[i]!));
+    const cols =
+      d === undefined ? [] : d.columns.map((name, i) => resultColumnMeta(name, d.types[i]!, d.fields?.[i]));
     writePrepareOk(w, id, p.paramCount, cols);
   }
 
@@ -373,8 +382,7 @@ export class CommandProcessor {
   #fieldList(table: string, w: PacketWriter): void {
     this.#count('Com_show_fields');
     const res = this.session.query(`SELECT * FROM \`${table.replace(/`/g, '``')}\` LIMIT 0`);
-    const cols = columnsOf(res);
-    for (const c of cols) writeColumnDefinition(w, c, table, this.session.database ?? '');
+    for (const c of columnsOf(res)) writeColumnDefinition(w, c);
     writeEof(w);
   }
 
@@ -398,6 +406,6 @@ export class CommandProcessor {
 function columnsOf(res: QueryResult): ColumnMeta[] {
   const types = res.types;
   if (types !== undefined && types.length === res.columns.length)
-    return res.columns.map((name, i) => columnMeta(name, types[i]!));
+    return res.columns.map((name, i) => resultColumnMeta(name, types[i]!, res.fields?.[i]));
   return inferredColumns(res.columns, res.rows);
 }

@@ -4,9 +4,10 @@ import { checkNativePassword } from './native-password.js';
 import { FrameGuard } from './frame-guard.js';
 import type { ConnectionControl, HostCache } from './host-cache.js';
 import { type ProtocolError, serverErrors, writeErr } from './packets/err.js';
+import { type ChangeUserRequest, readChangeUser } from './packets/change-user.js';
 import { readHandshakeResponse, writeGreeting } from './packets/handshake.js';
 import { writeOk } from './packets/ok.js';
-import { COM_QUERY } from './protocol.js';
+import { COM_CHANGE_USER, COM_QUERY, COM_RESET_CONNECTION } from './protocol.js';
 import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
 import { MalformedPacketError, PacketWriter } from './wire.js';
@@ -117,6 +118,10 @@ export class ClientConnection {
   #answered = false;
   /** The account logged in as. */
   #account: LoginAccount | undefined;
+  /** The capabilities the client's handshake response announced (COM_CHANGE_USER's layout). */
+  #capabilities = 0;
+  /** COM_CHANGE_USER attempts refused on this connection (after three, every one is 1047). */
+  #changeUserRefusals = 0;
   /** Bytes handed to the packet parser; for tests of what a connection holds. */
   bytesParsed = 0;
 
@@ -204,6 +209,10 @@ export class ClientConnection {
         writeOk(this.#w);
       } else writeErr(this.#w, serverErrors.needPrivilege('RELOAD'));
       this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
+      return;
+    }
+    if (payload[0] === COM_CHANGE_USER) {
+      this.#changeUser(payload);
       return;
     }
     const kill = this.#host.kill === undefined ? undefined : killStatement(payload);
@@ -370,6 +379,7 @@ export class ClientConnection {
       return;
     }
     this.#account = account;
+    this.#capabilities = res.capabilities;
     this.#handle = this.#host.open(
       this.#opts.connectionId,
       () => this.#killed(),
@@ -382,6 +392,70 @@ export class ClientConnection {
     writeOk(this.#w);
     this.#send(this.#w.take());
     this.#idle(this.#opts.waitTimeout());
+  }
+
+  /**
+   * COM_CHANGE_USER: the connection logs in again as the account the packet names, checked with
+   * mysql_native_password against the scramble of this connection's greeting, as at login. On
+   * success the session ends (its transaction rolls back) and a new one starts for the account in
+   * the named database, so its variables, user variables and prepared statements start over. On a
+   * refusal (1045; 1044 or 1049 for the database) the connection stays open and logged in as
+   * before, in its database, with its session reset as COM_RESET_CONNECTION does. After three
+   * refusals every further attempt is 1047 (unknown command) and changes nothing. All as MariaDB
+   * 10.11 answers.
+   */
+  #changeUser(payload: Buffer): void {
+    let req: ChangeUserRequest;
+    try {
+      req = readChangeUser(payload, this.#capabilities);
+    } catch (e) {
+      if (!(e instanceof MalformedPacketError)) throw e;
+      this.#fail(serverErrors.malformed(), 1);
+      return;
+    }
+    if (this.#changeUserRefusals >= MAX_CHANGE_USER_REFUSALS) {
+      this.#w.reset(1);
+      writeErr(this.#w, serverErrors.unknownCommand());
+      this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
+      return;
+    }
+    const host = this.#address ?? 'localhost';
+    const account = this.#opts.login(req.user, this.#address);
+    const db = req.database;
+    const refusal =
+      account === undefined || !checkNativePassword(req.authResponse, this.#scramble, account.passwordHash)
+        ? serverErrors.accessDenied(req.user, host, req.authResponse.length > 0)
+        : db !== undefined && !account.mayUseDatabase(db)
+          ? serverErrors.dbAccessDenied(account.name, db)
+          : db !== undefined && !account.hasDatabase(db)
+            ? serverErrors.badDb(db)
+            : undefined;
+    if (refusal === undefined) {
+      this.#handle!.close();
+      this.#account = account!;
+      this.#handle = this.#host.open(
+        this.#opts.connectionId,
+        () => this.#killed(),
+        account!.account,
+        db,
+        host,
+      );
+      this.#w.reset(1);
+      writeOk(this.#w);
+      this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
+      return;
+    }
+    this.#changeUserRefusals++;
+    const refuse = (r: Reply): void => {
+      this.#w.reset(1);
+      writeErr(this.#w, refusal);
+      this.#replied({ ...r, bytes: this.#w.take() });
+    };
+    const reset = this.#handle!.handle(Buffer.from([COM_RESET_CONNECTION]));
+    if (reset instanceof Promise) {
+      this.#busy = true;
+      reset.then(refuse, () => this.#close());
+    } else refuse(reset);
   }
 
   #send(bytes: Buffer): void {
@@ -423,6 +497,9 @@ export class ClientConnection {
     this.#conn.stream.destroy();
   }
 }
+
+/** MariaDB's limit of refused COM_CHANGE_USER attempts on one connection. */
+const MAX_CHANGE_USER_REFUSALS = 3;
 
 const FLUSH_HOSTS = /^\s*FLUSH\s+(?:(?:NO_WRITE_TO_BINLOG|LOCAL)\s+)?HOSTS\s*;?\s*$/i;
 

@@ -15,6 +15,8 @@ export const COM_STMT_EXECUTE = 0x17;
 export const COM_STMT_SEND_LONG_DATA = 0x18;
 export const COM_STMT_CLOSE = 0x19;
 export const COM_STMT_RESET = 0x1a;
+export const COM_CHANGE_USER = 0x11;
+export const COM_RESET_CONNECTION = 0x1f;
 
 /** Capability flags. */
 export const CLIENT_LONG_PASSWORD = 0x1;
@@ -76,10 +78,21 @@ export const MYSQL_TYPE_VAR_STRING = 253;
 export const MYSQL_TYPE_STRING = 254;
 export const MYSQL_TYPE_GEOMETRY = 255;
 
-/** Column flags. */
+/** Column flags (a column definition's 16 flag bits). */
 export const NOT_NULL_FLAG = 0x1;
+export const PRI_KEY_FLAG = 0x2;
+export const UNIQUE_KEY_FLAG = 0x4;
+export const MULTIPLE_KEY_FLAG = 0x8;
+export const BLOB_FLAG = 0x10;
 export const UNSIGNED_FLAG = 0x20;
+export const ZEROFILL_FLAG = 0x40;
 export const BINARY_FLAG = 0x80;
+export const ENUM_FLAG = 0x100;
+export const AUTO_INCREMENT_FLAG = 0x200;
+export const TIMESTAMP_FLAG = 0x400;
+export const SET_FLAG = 0x800;
+export const NO_DEFAULT_VALUE_FLAG = 0x1000;
+export const PART_KEY_FLAG = 0x4000;
 
 /** Character sets (collation ids): utf8mb4_general_ci for text, binary for numbers and dates. */
 export const CHARSET_UTF8MB4 = 45;

@@ -5,12 +5,12 @@ import { collationByName } from '../storage/collation.js';
 import { SqlDictionary } from './dictionary.js';
 import { okResult, type QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
-import { likePattern } from './show-server.js';
+import { showFilter } from './show-where.js';
 import { storageError } from './storage-errors.js';
 
 /**
  * Statements about databases: CREATE DATABASE / SCHEMA [IF NOT EXISTS], DROP DATABASE / SCHEMA
- * [IF EXISTS] (with its tables and views), USE, SHOW DATABASES [LIKE], SHOW CREATE DATABASE. A
+ * [IF EXISTS] (with its tables and views), USE, SHOW DATABASES [LIKE | WHERE], SHOW CREATE DATABASE. A
  * database file holds every database (one tablespace, one dictionary, one redo log); the
  * dictionary keeps their names, and a table's database is part of its storage name.
  */
@@ -126,24 +126,19 @@ export function databaseNames(ctx: StatementContext): string[] {
 }
 
 function showDatabases(o: Obj, ctx: StatementContext): Compiled {
-  const filter = obj(obj(o.show_options).filter_position);
-  const f = filter.Suffix ?? filter.Infix;
-  const [ft, fv] = tagOf(f);
-  if (f !== undefined && ft !== 'Like')
-    throw new SqlError(
-      'ER_NOT_SUPPORTED_YET',
-      "This version of MySQL doesn't yet support 'SHOW DATABASES WHERE'",
-    );
-  const like = ft === 'Like' && typeof fv === 'string' ? likePattern(fv) : undefined;
-  const title = like === undefined ? 'Database' : `Database (${String(fv)})`;
+  const filterPosition = obj(o.show_options).filter_position;
+  const [ft, fv] = tagOf(tagOf(filterPosition)[1]);
+  const title = ft === 'Like' ? `Database (${String(fv)})` : 'Database';
   return {
-    run: () =>
-      rows(
+    run: () => {
+      const keep = showFilter(filterPosition, ['Database'], ctx);
+      return rows(
         [title],
         databaseNames(ctx)
-          .filter((n) => like === undefined || like.test(n))
-          .map((n) => [n]),
-      ),
+          .map((n) => [n])
+          .filter((r) => keep(r)),
+      );
+    },
   };
 }
 
@@ -199,6 +194,7 @@ export function compileDatabaseStatement(
     case 'Use':
       return use(v, ctx);
     case 'ShowDatabases':
+    case 'ShowSchemas':
       return showDatabases(o, ctx);
     case 'ShowCreateDatabase':
       return showCreateDatabase(v, ctx);

@@ -2,6 +2,7 @@ import { decText } from '../exec/decimal.js';
 import { dayText } from '../exec/convert.js';
 import { dateTimeText, type Micros, timeText } from '../exec/temporal.js';
 import type { SqlType } from '../exec/types.js';
+import type { ResultField } from '../plan/result-fields.js';
 
 /** What `Session.query` returns. */
 export interface QueryResult {
@@ -12,6 +13,8 @@ export interface QueryResult {
   readonly warnings: number;
   /** For a query: each column's SQL type (for protocol column metadata); absent for other statements. */
   readonly types?: readonly SqlType[];
+  /** For a query: where each column comes from (database, table, column, definition). */
+  readonly fields?: readonly (ResultField | undefined)[];
   /** The OK packet's message (`Statement prepared`, `Rows matched: 1  Changed: 1  Warnings: 0`). */
   readonly info?: string;
 }

@@ -23,6 +23,7 @@ import { OptimizerTrace } from '../plan/optimizer/trace.js';
 import '../plan/optimizer/trace-table.js';
 import type { StatisticsSource } from '../storage/statistics.js';
 import { RunState } from '../plan/scope.js';
+import type { ResultField } from '../plan/result-fields.js';
 import { Interrupt } from '../exec/interrupt.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { type Account, type AccountName, Accounts } from './accounts.js';
@@ -74,7 +75,9 @@ export interface NamedStatement {
   run(params?: readonly unknown[]): QueryResult;
   readonly paramCount: number;
   /** A query's result columns as planned with NULL parameters (undefined: not a query, or unknown). */
-  describe(): { columns: string[]; types: readonly SqlType[] } | undefined;
+  describe():
+    | { columns: string[]; types: readonly SqlType[]; fields?: readonly (ResultField | undefined)[] }
+    | undefined;
 }
 
 /** What statement compilers get from the session. */
@@ -201,11 +204,15 @@ export class Session {
       get database() {
         return self.database;
       },
+      // a server session: the account it logged in as
       get user() {
-        return `${self.user}@${self.host}`;
+        return `${self.account?.user ?? self.user}@${self.host}`;
       },
       get currentUser() {
-        return `${self.user}@${self.host === 'localhost' ? 'localhost' : '%'}`;
+        const a = self.account;
+        return a === undefined
+          ? `${self.user}@${self.host === 'localhost' ? 'localhost' : '%'}`
+          : `${a.user}@${a.host}`;
       },
       get connectionId() {
         return self.connectionId;
@@ -357,7 +364,11 @@ export class Session {
           const run = this.#runState();
           run.params = ph.map(() => null);
           const plan = bindQuery(v, { env: this.#queryEnv(sql, index, run), run }, undefined);
-          return { columns: [...plan.columns], types: plan.types };
+          return {
+            columns: [...plan.columns],
+            types: plan.types,
+            ...(plan.fields === undefined ? {} : { fields: plan.fields }),
+          };
         } catch {
           return undefined;
         }
@@ -412,6 +423,23 @@ export class Session {
 
   /** Polled by the running statement: this session's interrupt word and max_statement_time. */
   readonly interrupt: Interrupt = new Interrupt(() => this.txn.entry.interrupt);
+
+  /**
+   * The session starts over as COM_RESET_CONNECTION asks (and a failed COM_CHANGE_USER, which keeps
+   * the account): its transaction rolls back, user variables and PREPARE'd statements are
+   * forgotten, session variables take the global values again, LAST_INSERT_ID() and FOUND_ROWS()
+   * are 0. The account and the current database stay.
+   */
+  reset(): void {
+    if (this.txn.trx.active) this.txn.rollback();
+    this.userVars.clear();
+    this.namedStatements.clear();
+    const globals = globalState(this.db).vars.values;
+    this.vars.values.clear();
+    for (const [k, v] of globals) this.vars.values.set(k, v);
+    this.lastInsertId = 0;
+    this.foundRows = 0;
+  }
 
   close(): void {
     if (this.#closed) return;
@@ -644,6 +672,7 @@ export class Session {
             insertId: 0,
             warnings: this.diagnostics.count,
             types,
+            ...(plan.fields === undefined ? {} : { fields: plan.fields }),
           };
         },
       };
@@ -821,6 +850,7 @@ function comName(st: unknown): StatusName | undefined {
     case 'CreateSchema':
       return 'Com_create_db';
     case 'ShowDatabases':
+    case 'ShowSchemas':
       return 'Com_show_databases';
     case 'ShowStatus':
       return 'Com_show_status';

@@ -13,7 +13,8 @@ import { columnTypeText, isTextType } from './column-type-text.js';
 import { defaultText } from './column-default-text.js';
 import { COLLATION_ID, COLLATIONS, DEFAULT_COLLATION } from '../storage/collation.js';
 import type { ColumnType } from '../storage/types.js';
-import { compileShowServer } from './show-server.js';
+import { compileShowServer, likePattern } from './show-server.js';
+import { showFilter } from './show-where.js';
 import { okResult, type QueryResult } from './result.js';
 import { compileShowIndex } from './stats-statements.js';
 import type { Compiled, StatementContext } from './session.js';
@@ -24,15 +25,23 @@ import { isSystemSchema, systemTableNames } from '../plan/system-tables.js';
 function likeFilter(f: unknown): (name: string) => boolean {
   const [t, v] = tagOf(f);
   if (t !== 'Like' && t !== 'ILike') return () => true;
-  const pat = String(v);
-  const re = new RegExp(
-    `^${pat
-      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      .replace(/%/g, '.*')
-      .replace(/_/g, '.')}$`,
-    'is',
-  );
+  const re = likePattern(String(v));
   return (n) => re.test(n);
+}
+
+/**
+ * A database's tables with their Table_type as SHOW FULL TABLES lists them: information_schema's
+ * as SYSTEM VIEW (upper case), the mysql schema's as BASE TABLE, a database's tables as BASE TABLE
+ * and its views as VIEW.
+ */
+function tablesOf(db: string, ctx: StatementContext): string[][] {
+  if (db.toLowerCase() === 'information_schema')
+    return systemTableNames(db).map((n) => [n.toUpperCase(), 'SYSTEM VIEW']);
+  if (isSystemSchema(db)) return systemTableNames(db).map((n) => [n, 'BASE TABLE']);
+  return [
+    ...ctx.dict.userTables(db).map((t) => [tableOf(t.name), 'BASE TABLE']),
+    ...ctx.dict.viewNames(db).map((v) => [tableOf(v), 'VIEW']),
+  ];
 }
 
 function rowsResult(columns: string[], rows: unknown[][]): QueryResult {
@@ -328,34 +337,25 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       };
     }
     case 'ShowTables': {
-      const filter = obj(o.show_options).filter_position;
-      const f = likeFilter(filter === undefined ? undefined : tagOf(filter)[1]);
+      const filterPosition = obj(o.show_options).filter_position;
       const from = objectName(obj(obj(o.show_options).show_in).parent_name).at(-1);
-      const pattern = tagOf(tagOf(filter)[1]);
-      const title = (db: string): string =>
-        `Tables_in_${db}${pattern[0] === 'Like' ? ` (${String(pattern[1])})` : ''}`;
+      const [ft, fv] = tagOf(tagOf(filterPosition)[1]);
+      const full = o.full === true;
       return {
         run: () => {
           const db = from ?? ctx.session.database;
           if (db === null) throw new SqlError('ER_NO_DB_ERROR', 'No database selected');
-          if (isSystemSchema(db))
-            return rowsResult(
-              [title(db.toLowerCase())],
-              systemTableNames(db)
-                .map((n) => n.toUpperCase())
-                .filter(f)
-                .sort()
-                .map((n) => [n]),
-            );
-          if (!ctx.dict.databases.has(db)) throw new SqlError('ER_BAD_DB_ERROR', `Unknown database '${db}'`);
-          return rowsResult(
-            [title(db)],
-            [...ctx.dict.userTables(db).map((t) => t.name), ...ctx.dict.viewNames(db)]
-              .map(tableOf)
-              .filter(f)
-              .sort()
-              .map((n) => [n]),
-          );
+          const system = isSystemSchema(db);
+          if (!system && !ctx.dict.databases.has(db))
+            throw new SqlError('ER_BAD_DB_ERROR', `Unknown database '${db}'`);
+          const name = `Tables_in_${system ? db.toLowerCase() : db}`;
+          const columns = full ? [name, 'Table_type'] : [name];
+          const keep = showFilter(filterPosition, columns, ctx);
+          const rows = tablesOf(db, ctx)
+            .filter((r) => keep(r))
+            .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0))
+            .map((r) => (full ? r : [r[0]!]));
+          return rowsResult(ft === 'Like' ? [`${name} (${String(fv)})`, ...columns.slice(1)] : columns, rows);
         },
       };
     }

@@ -21,4 +21,9 @@ export class UserVariables {
   set(name: string, t: SqlType, v: unknown): void {
     this.#values.set(name.toLowerCase(), { t, v });
   }
+
+  /** Forgets every variable (a session reset). */
+  clear(): void {
+    this.#values.clear();
+  }
 }

@@ -206,6 +206,11 @@ export class Table {
     this.#ver = new RowBuffer(columns, this.codec.kinds);
   }
 
+  /** The handler counters this table's reads add to (the handler layer counts its calls here). */
+  get handlerStats(): HandlerStats {
+    return this.#stats;
+  }
+
   /** The mini-transaction store and versions this table writes with (a copy of a table keeps them). */
   get mtrStore(): MtrStore | null {
     return this.#mtr;
@@ -1062,117 +1067,6 @@ export class Table {
   }
 
   /**
-   * A secondary-index range read as DS-MRR's rowid-ordered scan: the primary keys of the entries
-   * in range are gathered into a buffer of `bufferBytes` (each key plus MRR's 8-byte reference,
-   * as @enginekit/mrr sizes it), sorted, and the rows fetched from the clustered index in
-   * primary-key order; a full buffer is emptied and refilled (`onRefill`). Counts as MariaDB:
-   * Handler_read_key once and Handler_read_next per index step (the end included), then
-   * Handler_read_rnd per row fetched. Rows come in primary-key order within each buffer.
-   */
-  rangeRowidOrdered(
-    indexName: string,
-    lo: FieldValue | undefined,
-    loInclusive: boolean,
-    hi: FieldValue | undefined,
-    hiInclusive: boolean,
-    bufferBytes: number,
-    fn: (row: RowBuffer) => boolean | undefined,
-    onRefill: () => void,
-  ): number {
-    const ix = this.index(indexName);
-    // a consistent read reads in index order (each entry checked against its row's versions)
-    if (ix.primary || this.#view() !== null)
-      return this.range(indexName, lo, loInclusive, hi, hiInclusive, fn);
-    const counts = this.#stats.counts;
-    const c0 = ix.entryColumns[0];
-    const loKey = ix.codec.encode([lo === undefined ? null : this.#keyValue(c0, lo)]);
-    const skipEqual = lo === undefined || !loInclusive;
-    const hiKey = hi === undefined ? null : ix.codec.encode([this.#keyValue(c0, hi)]);
-    const depth = this.#depth++;
-    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
-    // a reused buffer: another reader of this table (a subquery) may have narrowed it
-    row.wantOnly(null);
-    const codec = this.codec;
-    const clustered = this.primary.tree;
-    let keys: Uint8Array[] = [];
-    let bytes = 0;
-    let n = 0;
-    let stopped = false;
-    let pk: Uint8Array = EMPTY;
-    let found = false;
-    let go: boolean | undefined;
-    const fetch = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
-      if (kl === pk.length && startsWith(b, ko, kl, pk) && this.#see(b, ko, vo, vl, null)) {
-        found = true;
-        codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
-        go = fn(row);
-      }
-      return false;
-    };
-    const h = trxHooks.current;
-    const locks = h === null ? null : new RangeLocks(h, this, ix, false, false, null);
-    const drain = (): boolean => {
-      keys.sort(compareKeys);
-      for (const k of keys) {
-        pk = k;
-        found = false;
-        // the row behind a locked secondary entry: the record only (row_search_mvcc)
-        if (h !== null) h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
-        clustered.forEachRangeRaw(pk, null, fetch);
-        if (!found) continue;
-        counts[H_READ_RND]!++;
-        counts[H_ROWS_READ]!++;
-        n++;
-        if (go === false) return false;
-      }
-      keys = [];
-      bytes = 0;
-      return true;
-    };
-    try {
-      counts[H_READ_KEY]!++;
-      let started = false;
-      let steps = 0;
-      let ended = false;
-      ix.tree.forEachRangeRaw(loKey, null, (b, ko, kl) => {
-        if (!started) {
-          if (skipEqual && startsWith(b, ko, kl, loKey)) return true;
-          started = true;
-        }
-        if (steps > 0) counts[H_READ_NEXT]!++;
-        steps++;
-        if (hiKey !== null) {
-          const c = comparePrefix(b, ko, kl, hiKey);
-          if (c > 0 || (c === 0 && !hiInclusive)) {
-            ended = true;
-            locks?.past(b, ko, kl, 0);
-            return false;
-          }
-        }
-        locks?.entry(b, ko, kl, 0);
-        if (isDeleteMarked(b, ko)) return true;
-        const k = this.#pkOfEntry(ix, b, ko, kl).slice();
-        if (bytes + k.length + 8 > bufferBytes && keys.length > 0) {
-          if (!drain()) {
-            stopped = true;
-            return false;
-          }
-          onRefill();
-        }
-        keys.push(k);
-        bytes += k.length + 8;
-        return true;
-      });
-      if (!ended && steps > 0 && !stopped) counts[H_READ_NEXT]!++;
-      if (!ended && !stopped) locks?.end();
-      if (!stopped) drain();
-      return n;
-    } finally {
-      this.#depth--;
-    }
-  }
-
-  /**
    * The primary keys of the secondary entries whose key starts with `prefix` (the first stage of a
    * rowid-ordered lookup), of the rows the read sees: `fn` gets a view of each (copy it to keep
    * it). Handler_read_key once, Handler_read_next per further step, the one that ends the range
@@ -1242,6 +1136,108 @@ export class Table {
       this.#depth--;
     }
     return go;
+  }
+
+  // ------------------------------------------------------------- the handler layer's primitives
+
+  /**
+   * The locks a locking read of one range of `ix` takes as it goes (null for a consistent read or
+   * outside a transaction): `equality` — the range is one searched prefix; `unique` — a full-key
+   * search of a unique index; `geKey` — the full primary key a clustered range starts at.
+   */
+  rangeLocks(
+    ix: TableIndex,
+    equality: boolean,
+    unique: boolean,
+    geKey: Uint8Array | null,
+  ): RangeLocks | null {
+    const h = trxHooks.current;
+    return h !== null && this.#view() === null ? new RangeLocks(h, this, ix, equality, unique, geKey) : null;
+  }
+
+  /**
+   * One stretch of an index read, as `row_search_mvcc` walks it without building the row: from
+   * the first entry of `ix` at or past `from` (past every entry that starts with it when
+   * `after`: a range's exclusive bound, or the last entry taken, to resume) up to the range's
+   * end (an entry is past `hi` when its first `hi.length` bytes compare greater, or equal and
+   * `hiInclusive` is false; null: the end of the index). Each entry in range takes its lock
+   * (`locks`), then `check` (a pushed index condition; null accepts all) and the read's view
+   * decide; one that passes goes to `take` with the bytes of its primary key
+   * (`pk[pko, pko + pkl)`, valid during the call) and of itself. `take` returns false to pause
+   * (it resumes from that entry with `after`). Returns true when the range ended: the first
+   * entry past it was met (its gap locked) or the index ran out (the supremum locked). Counts
+   * nothing: the handler that calls it counts its calls.
+   */
+  indexStretch(
+    ix: TableIndex,
+    from: Uint8Array,
+    after: boolean,
+    hi: Uint8Array | null,
+    hiInclusive: boolean,
+    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
+    locks: RangeLocks | null,
+    take: (pk: Uint8Array, pko: number, pkl: number, b: Uint8Array, ko: number, kl: number) => boolean,
+  ): boolean {
+    const view = this.#view();
+    let ended = false;
+    let paused = false;
+    let skipping = after;
+    ix.tree.forEachRangeRaw(from.length === 0 ? null : from, null, (b, ko, kl, vo, vl) => {
+      if (skipping) {
+        if (startsWith(b, ko, kl, from)) return true;
+        skipping = false;
+      }
+      if (hi !== null) {
+        const c = comparePrefix(b, ko, kl, hi);
+        if (c > 0 || (c === 0 && !hiInclusive)) {
+          ended = true;
+          locks?.past(b, ko, kl, vo);
+          return false;
+        }
+      }
+      // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
+      locks?.entry(b, ko, kl, vo);
+      if (check !== null && !check(b, ko, kl)) return true;
+      if (ix.primary) {
+        if (!this.#see(b, ko, vo, vl, view)) return true;
+        if (!take(b, ko, kl, b, ko, kl)) paused = true;
+      } else {
+        if (!this.#secondarySees(ix, b, ko, kl, view, null)) return true;
+        const pk = this.#pkOfEntry(ix, b, ko, kl);
+        if (!take(pk, 0, pk.length, b, ko, kl)) paused = true;
+      }
+      return !paused;
+    });
+    if (!ended && !paused) {
+      ended = true;
+      locks?.end();
+    }
+    return ended;
+  }
+
+  /**
+   * `rnd_pos`'s storage half: the row whose encoded primary key is `pk[0, len)`, the version the
+   * read sees, decoded into `row` (true), or false when the read sees none there (deleted, or
+   * changed by a transaction it does not see, since the key was taken). A locking read locks the
+   * record only (the row behind a locked secondary entry). Counts Innodb_rows_read for a row found;
+   * the handler counts the call.
+   */
+  rowAt(pk: Uint8Array, len: number, row: RowBuffer): boolean {
+    const h = trxHooks.current;
+    const view = this.#view();
+    const key = len === pk.length ? pk : pk.subarray(0, len);
+    if (h !== null && view === null)
+      h.read(this, this.primary, key, 0, len, REC_NOT_GAP, false, ownerOf(this, key));
+    let found = false;
+    this.primary.tree.forEachRangeRaw(key, null, (b, ko, kl, vo, vl) => {
+      if (kl === len && startsWith(b, ko, kl, key) && this.#see(b, ko, vo, vl, view)) {
+        this.#stats.counts[H_ROWS_READ]!++;
+        this.codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
+        found = true;
+      }
+      return false;
+    });
+    return found;
   }
 
   /**

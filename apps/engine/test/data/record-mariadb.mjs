@@ -5,7 +5,10 @@
 // `test` as the engine's do), under its sql_mode (default: the server's), and every statement's
 // (a string, or { sql, check } whose `check` is kept beside the answer for the test to read)
 // columns, rows (as the text protocol sends them), error and warnings are written to
-// `<name>.mariadb.json` (a suite exporting `recordColumns = false` keeps only values and errors).
+// `<name>.mariadb.json` (a suite exporting `recordColumns = false` keeps only values and errors;
+// one exporting `recordOrigins = true` adds each column's schema, table, original table and
+// original column name; one exporting `charset` connects in that collation, e.g.
+// 'UTF8MB4_GENERAL_CI', instead of mysql2's default utf8mb4_unicode_ci).
 //
 //   mariadb-install-db --datadir=/tmp/m/data --auth-root-authentication-method=normal
 //   mariadbd --datadir=/tmp/m/data --socket=/tmp/m/sock --skip-networking --user=$(whoami) &
@@ -63,7 +66,7 @@ function query(conn, options, values) {
   });
 }
 
-async function run(conn, sql, withColumns) {
+async function run(conn, sql, withColumns, withOrigins) {
   const out = { sql };
   let warnings = 0;
   try {
@@ -78,6 +81,9 @@ async function run(conn, sql, withColumns) {
           decimals: f.decimals,
           charset: f.characterSet,
           flags: f.flags,
+          ...(withOrigins
+            ? { schema: f.schema, table: f.table, orgTable: f.orgTable, orgName: f.orgName }
+            : {}),
         }));
       out.rows = res.map((r) => r.map((b, i) => textOf(b, fields[i])));
     } else {
@@ -95,12 +101,18 @@ async function run(conn, sql, withColumns) {
   return out;
 }
 
-const { scripts, recordColumns = true } = await import(join(here, `${suite}.cases.mjs`));
+const {
+  scripts,
+  recordColumns = true,
+  recordOrigins = false,
+  charset,
+} = await import(join(here, `${suite}.cases.mjs`));
 const conn = mysql.createConnection({
   socketPath,
   user: opt('--user', 'root'),
   password: opt('--password', ''),
   multipleStatements: false,
+  ...(charset === undefined ? {} : { charset }),
   // affected rows as MySQL counts them without CLIENT_FOUND_ROWS (rows changed, not matched), as
   // the engine's API does
   flags: '-FOUND_ROWS',
@@ -125,7 +137,7 @@ for (const script of scripts()) {
   await query(conn, 'SET SESSION sql_mode = ?', [script.sqlMode ?? defaultMode]);
   const statements = [];
   for (const st of script.statements) {
-    const rec = await run(conn, typeof st === 'string' ? st : st.sql, recordColumns);
+    const rec = await run(conn, typeof st === 'string' ? st : st.sql, recordColumns, recordOrigins);
     statements.push(typeof st === 'string' || st.check === undefined ? rec : { ...rec, check: st.check });
   }
   recorded.push({ name: script.name, ...(script.sqlMode ? { sqlMode: script.sqlMode } : {}), statements });

@@ -15,7 +15,8 @@ import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './
 import { type IndexReadPlan, planIndexRead, refKeyConds } from './index-reads.js';
 import { planBuffers } from './join-buffers.js';
 import type { OptimizerSettings } from './settings.js';
-import { keyLength, type TableInfo, tableInfo } from './table-info.js';
+import { keyLength } from '../../storage/key-length.js';
+import { type TableInfo, tableInfo } from './table-info.js';
 
 import { DEFAULT_SCHEMA, schemaOf } from '../../storage/schema-name.js';
 /** One query block's plan as EXPLAIN shows it. */

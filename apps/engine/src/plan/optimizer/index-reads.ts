@@ -5,7 +5,8 @@ import type { Source } from '../scope.js';
 import type { AccessChoice } from './access-path.js';
 import type { OptimizerSettings } from './settings.js';
 import { columnsRead } from './column-reads.js';
-import { keyLength, type TableInfo } from './table-info.js';
+import { indexKeyLength as keyImageLength } from '../../storage/key-length.js';
+import type { TableInfo } from './table-info.js';
 
 /**
  * How a stage reads its index beyond the access method: an index condition pushed to the entries
@@ -48,12 +49,7 @@ export function isCovering(src: Source, ix: TableIndex): boolean {
 
 /** MySQL's KEY::key_length of an index's own columns (what `find_shortest_key` compares). */
 export function indexKeyLength(table: Table, ix: TableIndex): number {
-  let n = 0;
-  for (const c of ix.columns) {
-    const col = table.columns[c]!;
-    n += keyLength(col.type, col.nullable === true);
-  }
-  return n;
+  return keyImageLength(table.columns, ix);
 }
 
 /**

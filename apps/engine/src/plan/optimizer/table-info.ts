@@ -3,7 +3,6 @@ import { keyValue } from '../../exec/pipeline.js';
 import { T_DATE } from '../../exec/types.js';
 import { recPerKey, type TableStatistics } from '../../storage/statistics.js';
 import type { KeyRange, TableIndex } from '../../storage/table.js';
-import type { ColumnType } from '../../storage/types.js';
 import type { Bound } from '../bound.js';
 import { equalityOn, keyable, type RangeBound, rangeBounds } from '../planner.js';
 import type { Source } from '../scope.js';
@@ -402,34 +401,4 @@ function columnBytes(src: Source, c: number): number {
   if (t === undefined) return 8;
   if (t.kind === 'str') return 2 + Math.ceil((t.len ?? 32) / 2);
   return 8;
-}
-
-/** MySQL's key_len of a stored column (bytes of its key image; +1 when nullable, +2 for VARCHAR). */
-export function keyLength(type: ColumnType, nullable: boolean): number {
-  let n: number;
-  switch (type.kind) {
-    case 'int':
-      n = 4;
-      break;
-    case 'bigint':
-    case 'double':
-      n = 8;
-      break;
-    case 'date':
-      n = 3;
-      break;
-    case 'decimal': {
-      const bytes = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
-      const intDigits = type.precision - type.scale;
-      const part = (d: number): number => Math.floor(d / 9) * 4 + bytes[d % 9]!;
-      n = part(intDigits) + part(type.scale);
-      break;
-    }
-    case 'char':
-      n = type.length * 4;
-      break;
-    default:
-      n = (type as { length: number }).length * 4 + 2;
-  }
-  return n + (nullable ? 1 : 0);
 }

@@ -1,11 +1,20 @@
 import { notFinite } from './text-row.js';
 import type { ColumnMeta } from '../column-types.js';
+import {
+  MYSQL_TYPE_FLOAT,
+  MYSQL_TYPE_INT24,
+  MYSQL_TYPE_LONG,
+  MYSQL_TYPE_SHORT,
+  MYSQL_TYPE_TINY,
+  MYSQL_TYPE_YEAR,
+} from '../protocol.js';
 import type { PacketWriter } from '../wire.js';
 
 /**
  * A binary-protocol row (ProtocolBinary::ResultsetRow), as COM_STMT_EXECUTE answers: 0x00, a NULL
  * bitmap with an offset of 2 bits ((n + 7 + 2) / 8 bytes), then each non-NULL value in its
- * column type's binary form: LONGLONG as 8 bytes little-endian, DOUBLE as an IEEE double,
+ * column type's binary form: integers in their type's width (LONGLONG 8 bytes little-endian, LONG
+ * 4, SHORT 2, TINY 1), DOUBLE as an IEEE double, FLOAT as an IEEE single,
  * NEWDECIMAL and VAR_STRING as length-encoded strings, DATE as a length byte (4) then year (2
  * bytes), month, day.
  */
@@ -24,11 +33,12 @@ export function writeBinaryRow(w: PacketWriter, cols: readonly ColumnMeta[], row
     }
     switch (cols[i]!.kind) {
       case 'int':
-        w.i64(typeof v === 'bigint' ? v : BigInt(v as number));
+        writeInteger(w, cols[i]!.type, v as number | bigint);
         break;
       case 'dbl':
         if (!Number.isFinite(v as number)) throw notFinite(cols[i]!.name);
-        w.f64(v as number);
+        if (cols[i]!.type === MYSQL_TYPE_FLOAT) w.u32(floatBits(v as number));
+        else w.f64(v as number);
         break;
       case 'date':
         writeDate(w, v as string);
@@ -49,6 +59,41 @@ export function writeBinaryRow(w: PacketWriter, cols: readonly ColumnMeta[], row
     }
   }
   w.end();
+}
+
+/**
+ * An integer in its column type's width: TINY one byte, SHORT and YEAR two, INT24 and LONG four,
+ * LONGLONG eight (little-endian, two's complement; an unsigned value's bits are the same).
+ */
+function writeInteger(w: PacketWriter, type: number, v: number | bigint): void {
+  // a value fits its column's type: its low bits are its two's complement
+  switch (type) {
+    case MYSQL_TYPE_TINY:
+      w.u8(lowBits(v) & 0xff);
+      return;
+    case MYSQL_TYPE_SHORT:
+    case MYSQL_TYPE_YEAR:
+      w.u16(lowBits(v) & 0xffff);
+      return;
+    case MYSQL_TYPE_INT24:
+    case MYSQL_TYPE_LONG:
+      w.u32(lowBits(v) >>> 0);
+      return;
+    default:
+      w.i64(typeof v === 'bigint' ? v : BigInt(v));
+  }
+}
+
+function lowBits(v: number | bigint): number {
+  return typeof v === 'bigint' ? Number(BigInt.asUintN(32, v)) : v;
+}
+
+const FLOAT_SCRATCH = Buffer.alloc(4);
+
+/** A FLOAT column's value as the bits of an IEEE single. */
+function floatBits(v: number): number {
+  FLOAT_SCRATCH.writeFloatLE(v, 0);
+  return FLOAT_SCRATCH.readUInt32LE(0);
 }
 
 /** 'YYYY-MM-DD' → the binary DATE (length 4, or 0 for the zero date). */

@@ -2,17 +2,18 @@ import type { ColumnMeta } from '../column-types.js';
 import type { PacketWriter } from '../wire.js';
 
 /**
- * ColumnDefinition41: catalog "def", schema, table, original table, name, original name, then
- * the fixed part (0x0c, character set, length, type, flags, decimals, two filler bytes).
+ * ColumnDefinition41: catalog "def", schema, table (as the query names it), original table, name,
+ * original name, then the fixed part (0x0c, character set, length, type, flags, decimals, two
+ * filler bytes).
  */
-export function writeColumnDefinition(w: PacketWriter, c: ColumnMeta, table = '', schema = ''): void {
+export function writeColumnDefinition(w: PacketWriter, c: ColumnMeta): void {
   w.begin()
     .lenencStr('def')
-    .lenencStr(schema)
-    .lenencStr(table)
-    .lenencStr(table)
+    .lenencStr(c.schema ?? '')
+    .lenencStr(c.table ?? '')
+    .lenencStr(c.orgTable ?? '')
     .lenencStr(c.name)
-    .lenencStr(c.name)
+    .lenencStr(c.orgName ?? '')
     .u8(0x0c)
     .u16(c.charset)
     .u32(c.length)
