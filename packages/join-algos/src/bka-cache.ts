@@ -2,6 +2,7 @@ import {
   createMrrCounters,
   createMultiRangeRead,
   type IndexReader,
+  KEY_REFERENCE_BYTES,
   type MrrCounters,
   type MrrKeyRange,
   type RowFetcher,
@@ -24,6 +25,11 @@ export interface BkaCacheSpec<Rec, I, K> extends BkaMrrOptions {
   readonly reader: IndexReader<K>;
   /** Row id → inner row. */
   readonly fetcher: RowFetcher<I>;
+  /**
+   * `ref.key_length`: bytes of one lookup key, charged once with the first record's MRR share
+   * ({@link bkaAuxBufferIncrement}). Default the reader's `keyLength` (8: a key held by reference).
+   */
+  readonly keyLength?: number;
   /** Bytes of the join buffer (the planner's grant for this table), records and MRR space together. */
   readonly join_buffer_size: number;
   /** BKAH (`join_cache_level` 7–8): equal keys share one lookup, the records chained by key. Default false. */
@@ -147,8 +153,13 @@ export class BkaJoinCache<Rec, I, K> {
     this.#type = type;
     this.#hashed = spec.hashed === true;
     this.#grouped = this.#hashed || spec.groupKeys === true;
-    this.#perRecord = bkaAuxBufferIncrement(reader, 2) + (this.#hashed ? HASH_ENTRY_BYTES : 0);
-    this.#firstExtra = bkaAuxBufferIncrement(reader, 1) - bkaAuxBufferIncrement(reader, 2);
+    const keyLength = spec.keyLength ?? reader.keyLength ?? KEY_REFERENCE_BYTES;
+    if (!Number.isSafeInteger(keyLength) || keyLength < 0) {
+      throw new RangeError(`keyLength must be a non-negative integer, got ${String(keyLength)}`);
+    }
+    this.#perRecord = bkaAuxBufferIncrement(reader, 2, keyLength) + (this.#hashed ? HASH_ENTRY_BYTES : 0);
+    this.#firstExtra =
+      bkaAuxBufferIncrement(reader, 1, keyLength) - bkaAuxBufferIncrement(reader, 2, keyLength);
     this.#identity = spec.keyIdentity ?? ((k: K) => k);
     this.counters = spec.counters ?? createMrrCounters();
   }
