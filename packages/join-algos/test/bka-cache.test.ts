@@ -131,6 +131,23 @@ describe('buffer accounting (MariaDB JOIN_CACHE::write_record_data)', () => {
     expect(c.stats.joinBufferFills).toBe(1);
   });
 
+  it('charges keyLength (ref.key_length) once, with the first record', () => {
+    const c = new BkaJoinCache<Rec, Inner, string>({
+      reader: reader(),
+      fetcher: arrayRowFetcher(innerRows),
+      join_buffer_size: 2000,
+      keyLength: 4,
+      recordBytes: (o) => o.len,
+      maxRecordBytes: 24,
+      emit: () => true,
+    });
+    c.put({ id: 0, a: 1, b: 1, len: 10 }, '1|1');
+    expect(c.reservedBytes).toBe(4 + 8 + 64);
+    c.put({ id: 1, a: 1, b: 1, len: 10 }, '1|1');
+    expect(c.reservedBytes).toBe(4 + 8 + 2 * 64);
+    expect(() => run([], { keyLength: -1 })).toThrow(/keyLength must be a non-negative integer, got -1/);
+  });
+
   it('hands MRR the tail after the records: the reservations hold the row ids', () => {
     // each key (1|1) has 4 inner rows (a = 1 for i ≡ 1 mod 7, b = 1 for i ≡ 1 mod 3: i ≡ 1 mod 21)
     const { cache } = run(same(100, 10), { join_buffer_size: 2000, matches: () => true });
