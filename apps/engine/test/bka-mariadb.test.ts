@@ -188,3 +188,24 @@ describe('BKA (join_cache_level 6) on the Q3 variant, SF 0.01, against MariaDB 1
     });
   }
 });
+
+describe('BKA stops at a LIMIT', () => {
+  it('a LIMIT met in the first fill runs no further lookup', () => {
+    const sql = `select straight_join o_orderkey, l_linenumber
+from customer, orders, lineitem FORCE INDEX (i_l_orderkey)
+where c_mktsegment = 'AUTOMOBILE' and c_custkey = o_custkey and l_orderkey = o_orderkey
+  and o_orderdate < '1995-03-09' and l_shipdate > '1995-03-09'`;
+    settings(6, K32);
+    const all = counters(sql);
+    expect(all.rows).toHaveLength(306);
+    expect(all.got.Handler_mrr_init).toBe(5);
+    const some = counters(`${sql} LIMIT 3`);
+    expect(some.rows).toHaveLength(3);
+    const key = (r: unknown[]): string => `${r[0]}:${r[1]}`;
+    const every = new Set(all.rows.map(key));
+    for (const r of some.rows) expect(every.has(key(r))).toBe(true);
+    // orders' first fill and lineitem's first fill, then the limit is met
+    expect(some.got.Handler_mrr_init).toBe(2);
+    expect(some.got.Handler_read_rnd).toBeLessThan(all.got.Handler_read_rnd);
+  });
+});
