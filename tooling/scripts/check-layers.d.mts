@@ -18,5 +18,5 @@ export declare function checkLayers(options: {
   docsFile?: string | null;
 }): LayersReport;
 
-/** Rewrites the generated table of arrows in `docs/architecture.md` from `docs/layers.json`. */
+/** Rewrites the generated tables of layers in `docs/architecture.md` from `docs/layers.json`. */
 export declare function writeLayersTable(root: string): void;

@@ -10,11 +10,16 @@
 //   source file of a package (src, test, bench and its config files) that names another enginekit
 //   package without an allowed arrow, names one its package.json does not declare, reaches into
 //   another package's `src/` or `dist/`, or leaves the package with a relative or absolute path;
-// - docs/architecture.md's table of arrows differing from docs/layers.json
-//   (`node tooling/scripts/check-layers.mjs --write` regenerates it).
+// - inside a package that docs/layers.json's `folders` section layers (lib/folder-layers.mjs):
+//   a folder of its source root with no layer, a listed folder with no files unless it is marked
+//   planned, a folder listed twice, and a relative import from one folder into a folder beside
+//   it in its layer or above it (`import type` included);
+// - docs/architecture.md's tables of arrows and layers differing from docs/layers.json
+//   (`node tooling/scripts/check-layers.mjs --write` regenerates them).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { checkFolderLayers } from './lib/folder-layers.mjs';
 import { moduleSpecifiers, sourceExtensions } from './lib/specifiers.mjs';
 import {
   docsBegin,
@@ -121,6 +126,23 @@ export function checkLayers({ root, layersFile = join(root, 'docs', 'layers.json
   }
   for (const cycle of cycles(layers))
     problems.push(`${layersName}: cycle ${cycle.map(shortName).join(' → ')}`);
+  for (const name of layers.folders.keys()) {
+    if (!layers.packages.has(name))
+      problems.push(`${layersName}: "folders" layers ${name}, which is not a package of ${layersName}`);
+  }
+  for (const [name, folder] of layers.duplicateFolders)
+    problems.push(`${layersName}: folders of ${name}: ${folder} is listed in more than one layer`);
+
+  // every file is parsed once, for both the package arrows and the folder layers
+  const parsed = new Map();
+  const specifiersOf = (file) => {
+    let found = parsed.get(file);
+    if (found === undefined) {
+      found = moduleSpecifiers(file, readFileSync(file, 'utf8'));
+      parsed.set(file, found);
+    }
+    return found;
+  };
 
   let fileCount = 0;
   for (const pkg of packages) {
@@ -156,10 +178,25 @@ export function checkLayers({ root, layersFile = join(root, 'docs', 'layers.json
       }
     }
 
-    for (const file of sourceFiles(pkgDir)) {
+    const files = sourceFiles(pkgDir);
+    const folderLayers = layers.folders.get(pkg.name);
+    if (folderLayers !== undefined && !isTool) {
+      problems.push(
+        ...checkFolderLayers({
+          root,
+          pkgName: pkg.name,
+          pkgDir: pkg.dir,
+          layers: folderLayers,
+          files,
+          layersName,
+          specifiersOf,
+        }),
+      );
+    }
+    for (const file of files) {
       fileCount += 1;
       const where = relative(root, file).split(sep).join('/');
-      for (const { specifier, line, kind } of moduleSpecifiers(file, readFileSync(file, 'utf8'))) {
+      for (const { specifier, line, kind } of specifiersOf(file)) {
         const at = `${where}:${line}`;
         if (specifier.startsWith('.') || isAbsolute(specifier) || specifier.startsWith('file:')) {
           const target = specifier.startsWith('file:')
@@ -198,7 +235,7 @@ export function checkLayers({ root, layersFile = join(root, 'docs', 'layers.json
       problems.push(`${docsName}: no table of arrows between ${docsBegin} and ${docsEnd}`);
     } else if (text.slice(begin + docsBegin.length, end).trim() !== layersTable(layers)) {
       problems.push(
-        `${docsName}: the table of arrows differs from ${layersName} (node tooling/scripts/check-layers.mjs --write)`,
+        `${docsName}: the tables of layers differ from ${layersName} (node tooling/scripts/check-layers.mjs --write)`,
       );
     }
   }
@@ -206,7 +243,7 @@ export function checkLayers({ root, layersFile = join(root, 'docs', 'layers.json
   return { problems, packages: packages.length, files: fileCount };
 }
 
-/** Rewrites the generated table in the architecture document from docs/layers.json. */
+/** Rewrites the generated tables in the architecture document from docs/layers.json. */
 export function writeLayersTable(root) {
   const docs = join(root, 'docs', 'architecture.md');
   const text = readFileSync(docs, 'utf8');

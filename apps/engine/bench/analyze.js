@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database, exactStatistics, loadTpch } from '../dist/index.js';
+import { Database, Session, exactStatistics, loadTpch } from '../dist/index.js';
 
 const sf = Number(process.env.ENGINE_BENCH_SF ?? 0.1);
 const runs = Number(process.env.ENGINE_BENCH_RUNS ?? 5);
@@ -38,7 +38,7 @@ if (path === undefined) {
 }
 const db = Database.open(path, { innodb_buffer_pool_size: 1024 << 20 });
 try {
-  const s = db.session();
+  const s = new Session(db);
   const t = db.table('lineitem');
   const reads = () => db.pool.stats().Innodb_buffer_pool_read_requests;
   const analyzeOnce = (kind) => {

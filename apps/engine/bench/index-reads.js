@@ -55,7 +55,7 @@ try {
   const pool = { innodb_buffer_pool_size: 1 << 30 };
   const open = (mod, file, name, sets) => {
     const db = mod.Database.open(join(dir, file), pool);
-    const s = db.session();
+    const s = new mod.Session(db);
     for (const x of sets) s.query(x);
     return { name, db, s };
   };

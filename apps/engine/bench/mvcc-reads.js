@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from '../dist/index.js';
+import { Database, Session } from '../dist/index.js';
 
 const rows = Number(process.env.MVCC_ROWS ?? 10_000);
 const ops = Number(process.env.MVCC_OPS ?? 10_000);
@@ -26,7 +26,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mvcc-bench-'));
 
 try {
   const db = Database.create(join(dir, 'mvcc.db'));
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE sbtest1 (id INT PRIMARY KEY, k INT, c VARCHAR(120), pad VARCHAR(60))');
   for (let i = 0; i < rows; i += 1000) {
     const vals = [];
@@ -36,7 +36,7 @@ try {
       );
     s.query(`INSERT INTO sbtest1 VALUES ${vals.join(',')}`);
   }
-  const writer = db.session();
+  const writer = new Session(db);
   const starts = Array.from({ length: ops }, (_, i) => ((i * 2654435761) % (rows - 100)) + 1);
   const range = s.prepare('SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?');
   const begin = s.prepare('BEGIN');

@@ -72,13 +72,13 @@ try {
   const pool = { innodb_buffer_pool_size: 1 << 30 };
   const sessions = configs.map(([name, sets]) => {
     const db = after.Database.open(join(dir, 'a.ekdb'), pool);
-    const s = db.session();
+    const s = new after.Session(db);
     for (const x of sets) s.query(x);
     return { name, db, run: (sql) => s.query(sql).rows.length };
   });
   if (before !== undefined) {
     const db = before.Database.open(join(dir, 'b.ekdb'), pool);
-    const s = db.session();
+    const s = new before.Session(db);
     sessions.unshift({ name: 'before', db, run: (sql) => s.query(sql).rows.length });
   }
   console.log(

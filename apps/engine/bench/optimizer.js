@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateTpch, TPCH_QUERY_COUNT, tpchQuery, tpchVariant } from '@enginekit/tpch';
-import { Database, loadTpch } from '../dist/index.js';
+import { Database, Session, loadTpch } from '../dist/index.js';
 
 const sf = Number(process.env.ENGINE_BENCH_SF ?? 0.1);
 const dir = mkdtempSync(join(tmpdir(), 'engine-bench-optimizer-'));
@@ -49,7 +49,7 @@ const explainText = (rows) =>
 function run(path, options, sets, sql, statistics) {
   const db = Database.open(path, options);
   try {
-    const s = db.session();
+    const s = new Session(db);
     if (statistics !== undefined) s.statistics = statistics;
     for (const x of sets) s.query(x);
     const explain = s.query(`EXPLAIN ${sql}`).rows;
@@ -100,7 +100,7 @@ try {
   const warm = (sets, sql) => {
     const db = Database.open(path, memory);
     try {
-      const s = db.session();
+      const s = new Session(db);
       for (const x of sets) s.query(x);
       s.query(sql);
     } finally {
@@ -127,7 +127,7 @@ try {
   printRun('Q10 variant, mrr=off, IO-bound cold', run(path, io, [], q10));
   // the bad plan: statistics that understate rows per key of i_c_nationkey (n_diff = its rows)
   const exact = Database.open(path, memory);
-  const exactSource = exact.session().statistics;
+  const exactSource = new Session(exact).statistics;
   const bad = {
     statistics(table) {
       const st = exactSource.statistics(table);
@@ -151,7 +151,7 @@ try {
   // optimization time: EXPLAIN binds and plans without running
   const db = Database.open(path, memory);
   try {
-    const s = db.session();
+    const s = new Session(db);
     const times = [];
     for (let q = 1; q <= TPCH_QUERY_COUNT; q++) {
       const t = tpchQuery(q);

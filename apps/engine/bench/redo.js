@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
-import { Database, MysqlServer, WorkerSessionHost } from '../dist/index.js';
+import { Database, Session, MysqlServer, WorkerSessionHost } from '../dist/index.js';
 
 const ms = Number(process.env.REDO_BENCH_MS ?? 2000);
 const dir = mkdtempSync(join(process.env.ENGINE_BENCH_DIR ?? tmpdir(), 'engine-redo-bench-'));
@@ -26,14 +26,14 @@ const pad = 'x'.repeat(100);
 async function throughput(flush, clients) {
   const path = fresh();
   const db = Database.create(path, { innodb_flush_log_at_trx_commit: flush });
-  db.session().query(SCHEMA);
+  new Session(db).query(SCHEMA);
   const redo = db.redo;
   const f0 = redo.stats.Innodb_os_log_fsyncs;
   let next = 0;
   let commits = 0;
   const end = performance.now() + ms;
   const client = async () => {
-    const s = db.session();
+    const s = new Session(db);
     s.deferCommitWait = true;
     while (performance.now() < end) {
       const id = next++;
@@ -117,7 +117,7 @@ function recovery(rows) {
 function amplification(rows) {
   const path = fresh();
   const db = Database.create(path, {});
-  const s = db.session();
+  const s = new Session(db);
   s.query(SCHEMA);
   db.flush();
   const st0 = db.status();

@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
-import { Database, MysqlServer } from '../dist/index.js';
+import { Database, Session, MysqlServer } from '../dist/index.js';
 
 const rows = Number(process.env.POINT_ROWS ?? 10_000);
 const ops = Number(process.env.POINT_OPS ?? 20_000);
@@ -58,7 +58,7 @@ try {
   // the API: one session, one prepared statement
   const apiFile = join(dir, 'api.db');
   const db = Database.create(apiFile);
-  const s = db.session();
+  const s = new Session(db);
   fill(s);
   const stmt = s.prepare(SQL);
   for (let i = 0; i < 2000; i++) stmt.run([ids[i]]);

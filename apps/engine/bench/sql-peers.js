@@ -85,14 +85,14 @@ export async function loadDuckTpch(tbl) {
   return conn;
 }
 
-/** The engine's SQL session on a database file, or undefined when this build has none. */
-export function engineSession(Database, path, options) {
-  const db = Database.open(path, options);
-  if (typeof db.session !== 'function') {
-    db.close();
-    return undefined;
-  }
-  return { db, session: db.session() };
+/**
+ * The engine's SQL session on a database file, or undefined when this build has none. `engine`:
+ * the build's exports (its `Database` and `Session`).
+ */
+export function engineSession(engine, path, options) {
+  if (typeof engine.Session !== 'function') return undefined;
+  const db = engine.Database.open(path, options);
+  return { db, session: new engine.Session(db) };
 }
 
 /** `uptime`'s load averages, to print beside every figure. */

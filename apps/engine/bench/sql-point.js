@@ -9,7 +9,7 @@
 import { loadavg } from 'node:os';
 import Sqlite from 'better-sqlite3';
 import { CREATE, INDEX, sbtestRandom } from './sbtest-shape.js';
-import { Database } from '../dist/index.js';
+import { Database, Session } from '../dist/index.js';
 
 const loadAverage = () =>
   loadavg()
@@ -34,7 +34,7 @@ let session;
 const temporary = Database.temporary;
 if (typeof temporary === 'function') {
   ek = await Database.temporary({ innodb_buffer_pool_size: poolBytes });
-  session = ek.session();
+  session = new Session(ek);
   session.query(CREATE);
 } else console.log('this build of enginekit has no SQL session: SQLite only');
 

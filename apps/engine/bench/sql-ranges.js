@@ -16,7 +16,7 @@ import Sqlite from 'better-sqlite3';
 import { CREATE, INDEX, sbtestRandom } from './sbtest-shape.js';
 
 const dist = process.env.ENGINE_BENCH_DIST;
-const { Database } = await import(
+const { Database, Session } = await import(
   dist === undefined ? '../dist/index.js' : pathToFileURL(resolve(dist, 'index.js')).href
 );
 
@@ -56,7 +56,7 @@ const lite = new Sqlite(':memory:');
 lite.exec(CREATE);
 const ins = lite.prepare('INSERT INTO sbtest1 VALUES (?, ?, ?, ?)');
 const ek = await Database.temporary({ innodb_buffer_pool_size: 256 * 1024 * 1024 });
-const session = ek.session();
+const session = new Session(ek);
 session.query(CREATE);
 
 const t = performance.now();

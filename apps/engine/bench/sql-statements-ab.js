@@ -25,9 +25,9 @@ const builds = {
 const rows = 100000;
 const envs = {};
 for (const [name, path] of Object.entries(builds)) {
-  const { Database } = await import(path);
+  const { Database, Session } = await import(path);
   const db = await Database.temporary({ innodb_buffer_pool_size: 256 * 1024 * 1024 });
-  const s = db.session();
+  const s = new Session(db);
   s.query(
     `CREATE TABLE sbtest1 (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id))`,
   );

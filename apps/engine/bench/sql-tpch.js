@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateTpch } from '@enginekit/tpch';
 // ENGINE_BENCH_DIST: another build's index.js (an older build, for before/after runs)
-const { Database, loadTpch } = await import(
+const { Database, Session, loadTpch } = await import(
   process.env.ENGINE_BENCH_DIST === undefined
     ? '../dist/index.js'
     : new URL(process.env.ENGINE_BENCH_DIST, `file://${process.cwd()}/`).href
@@ -152,12 +152,12 @@ try {
   loadTpch({ db: path, tbl });
   const sqlite = loadSqliteTpch(tbl);
   const duck = await loadDuckTpch(tbl);
-  const ek = engineSession(Database, path, { innodb_buffer_pool_size: poolBytes });
+  const ek = engineSession({ Database, Session }, path, { innodb_buffer_pool_size: poolBytes });
   if (ek === undefined) console.log('this build of enginekit has no SQL session: SQLite and DuckDB only');
   if (old !== undefined && ek !== undefined) {
     const oldPath = join(dir, 'tpch-old.ekdb');
     old.loadTpch({ db: oldPath, tbl });
-    const ok = engineSession(old.Database, oldPath, { innodb_buffer_pool_size: poolBytes });
+    const ok = engineSession(old, oldPath, { innodb_buffer_pool_size: poolBytes });
     const lines = [
       '| query | this build ms (CPU) | old build ms (CPU) | this / old (CPU) |',
       '|---|---:|---:|---:|',

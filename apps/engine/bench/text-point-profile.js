@@ -3,10 +3,10 @@
 // µs per statement per round. Run under `node --cpu-prof` to see the parse's share of the profile.
 // Imports the built package (`pnpm build` first).
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/text-point-profile.js
-import { Database } from '../dist/index.js';
+import { Database, Session } from '../dist/index.js';
 
 const db = Database.temporary({});
-const s = db.session();
+const s = new Session(db);
 s.query(
   "CREATE TABLE sbtest1 (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id))",
 );

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from '../dist/index.js';
+import { Database, Session } from '../dist/index.js';
 
 const rows = Number(process.env.TXN_ROWS ?? 10_000);
 const ops = Number(process.env.TXN_OPS ?? 20_000);
@@ -21,7 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), 'txn-bench-'));
 
 try {
   const db = Database.create(join(dir, 'txn.db'));
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE sbtest1 (id INT PRIMARY KEY, k INT, c VARCHAR(120), pad VARCHAR(60))');
   for (let i = 0; i < rows; i += 1000) {
     const vals = [];

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { removeDeadSpillDirectories } from '@enginekit/common';
-import { UsageError, wantsHelp } from './cli-args.js';
+import { UsageError, wantsHelp } from './commands/cli-args.js';
 import { demoCommand } from './commands/demo.js';
 import { genCommand } from './commands/gen.js';
 import { infoCommand } from './commands/info.js';
@@ -9,7 +9,7 @@ import { failure } from './commands/internal/failure.js';
 import { writeErr, writeOut } from './commands/internal/output.js';
 import { loadCommand } from './commands/load.js';
 import { COMMANDS, commandUsage, mainUsage } from './commands/usage.js';
-import { sqlCommand } from './sql-cli/sql-command.js';
+import { sqlCommand } from './commands/sql.js';
 import { serveCommand } from './commands/serve.js';
 
 const RUN: Readonly<Record<string, (argv: readonly string[]) => void | Promise<void>>> = {

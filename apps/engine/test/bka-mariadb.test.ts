@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateTpch, tpchVariant } from '@enginekit/tpch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database, loadTpch, type Session } from '../src/index.js';
+import { Database, loadTpch, Session } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-bka-mariadb-'));
 let db: Database;
@@ -28,7 +28,7 @@ beforeAll(() => {
   generateTpch({ sf: 0.01, out: join(dir, 'tbl') });
   loadTpch({ db: join(dir, 'tpch.ekdb'), tbl: join(dir, 'tbl') });
   db = Database.open(join(dir, 'tpch.ekdb'), {});
-  s = db.session();
+  s = new Session(db);
 }, 120_000);
 
 afterAll(() => {

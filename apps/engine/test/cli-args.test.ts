@@ -8,7 +8,7 @@ import {
   stringOption,
   UsageError,
   wantsHelp,
-} from '../src/cli-args.js';
+} from '../src/commands/cli-args.js';
 
 const spec: CommandSpec = { name: 'tpch gen', flags: ['quiet'], values: ['sf', 'out', 'chunks'] };
 

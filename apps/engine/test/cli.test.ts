@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { getPageLsn, sealPage } from '@enginekit/buffer-pool';
 import { TPCH_TABLES } from '@enginekit/tpch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
 if (!existsSync(cli)) throw new Error(`${cli} is missing: run pnpm build first`);
@@ -459,8 +459,8 @@ describe('info verifies the file', () => {
     writeFileSync(loaded, readFileSync(good));
     const logged = join(cases, 'logged.ekdb');
     const db = Database.create(logged);
-    db.session().query('CREATE TABLE t (a INT PRIMARY KEY)');
-    db.session().query('INSERT INTO t VALUES (1), (2), (3)');
+    new Session(db).query('CREATE TABLE t (a INT PRIMARY KEY)');
+    new Session(db).query('INSERT INTO t VALUES (1), (2), (3)');
     db.close();
     const before = snapshot(cases);
     expect(Object.keys(before).sort()).toEqual([
@@ -485,8 +485,8 @@ describe('info verifies the file', () => {
     mkdirSync(cases);
     const p = join(cases, 'crashed.ekdb');
     const db = Database.create(p);
-    db.session().query('CREATE TABLE t (a INT PRIMARY KEY)');
-    db.session().query('INSERT INTO t VALUES (1)');
+    new Session(db).query('CREATE TABLE t (a INT PRIMARY KEY)');
+    new Session(db).query('INSERT INTO t VALUES (1)');
     db.abandon(); // as a crash: the committed insert is in the log only
     const before = snapshot(cases);
     const r = run(['info', '--db', p]);
@@ -499,7 +499,7 @@ describe('info verifies the file', () => {
     expect(snapshot(cases)).toEqual(before);
     // a read-write open recovers it; then info reads it
     const again = Database.open(p);
-    expect(again.session().query('SELECT a FROM t').rows).toEqual([[1]]);
+    expect(new Session(again).query('SELECT a FROM t').rows).toEqual([[1]]);
     again.close();
     expect(run(['info', '--db', p]).stdout).toMatch(/^t +1 +PRIMARY +a /m);
   });

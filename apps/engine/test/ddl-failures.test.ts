@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database, type DatabaseOptions } from '../src/index.js';
-import type { Session } from '../src/session/session.js';
+import { Session } from '../src/session/session.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-ddl-failures-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,7 +46,7 @@ function checkTrees(db: Database): void {
 /** A table with duplicate values in `v` (so a UNIQUE index on it cannot be built). */
 function setup(path: string, rows = 60): Database {
   const db = Database.create(path, OPTS);
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, v INT, w VARCHAR(40), KEY k_w (w))');
   for (let i = 0; i < rows; i++) s.query(`INSERT INTO t VALUES (${i}, ${i % 7}, 'w${i}')`);
   return db;
@@ -54,7 +54,7 @@ function setup(path: string, rows = 60): Database {
 
 /** After a failed DDL: the same shape, reads that do not use a ghost index, writes that work. */
 function expectUnchanged(db: Database, before: Shape): void {
-  const s = db.session();
+  const s = new Session(db);
   expect(shape(s)).toEqual(before);
   for (const v of [0, 3, 6]) {
     const want = before.rows.filter((r) => r[1] === v).length;
@@ -71,7 +71,7 @@ function crashAndReopen(db: Database, path: string, rows: number): Database {
   db.abandon();
   const again = Database.open(path, OPTS);
   checkTrees(again);
-  expect(again.session().query('SELECT COUNT(*) FROM t').rows[0]![0]).toBe(rows);
+  expect(new Session(again).query('SELECT COUNT(*) FROM t').rows[0]![0]).toBe(rows);
   return again;
 }
 
@@ -86,7 +86,7 @@ describe('a DDL statement that meets a duplicate key changes nothing', () => {
     it(name, () => {
       const path = fresh();
       const db = setup(path);
-      const s = db.session();
+      const s = new Session(db);
       const before = shape(s);
       expect(() => s.query(sql)).toThrow(expect.objectContaining({ errno: 1062 }));
       expectUnchanged(db, before);
@@ -96,12 +96,9 @@ describe('a DDL statement that meets a duplicate key changes nothing', () => {
       // one write, then a crash: the database opens and holds every row
       s.query('INSERT INTO t VALUES (1000, 5, ?)', ['after']);
       const again = crashAndReopen(db, path, before.rows.length + 1);
-      expect(
-        again
-          .session()
-          .query('SHOW INDEX FROM t')
-          .rows.map((r) => r[2]),
-      ).toEqual(before.indexes.map((r) => r[0]));
+      expect(new Session(again).query('SHOW INDEX FROM t').rows.map((r) => r[2])).toEqual(
+        before.indexes.map((r) => r[0]),
+      );
       again.close();
     });
   }
@@ -109,17 +106,12 @@ describe('a DDL statement that meets a duplicate key changes nothing', () => {
   it('a later good CREATE INDEX reuses nothing of the failed one', () => {
     const path = fresh();
     const db = setup(path);
-    const s = db.session();
+    const s = new Session(db);
     expect(() => s.query('CREATE UNIQUE INDEX u ON t (v)')).toThrow(expect.objectContaining({ errno: 1062 }));
     s.query('CREATE UNIQUE INDEX u ON t (id, v)');
     expect(s.query('SELECT COUNT(*) FROM t FORCE INDEX (u) WHERE id >= 0').rows[0]![0]).toBe(60);
     const again = crashAndReopen(db, path, 60);
-    expect(
-      again
-        .session()
-        .query('SHOW INDEX FROM t')
-        .rows.map((r) => r[2]),
-    ).toContain('u');
+    expect(new Session(again).query('SHOW INDEX FROM t').rows.map((r) => r[2])).toContain('u');
     again.close();
   });
 });
@@ -159,7 +151,7 @@ describe.skipIf(!canMount)('a full disk (a small tmpfs; needs root to mount)', (
     try {
       const path = join(fs, 'full.ekdb');
       const db = Database.create(path, { ...OPTS, innodb_log_file_size: 1 << 20 });
-      const s = db.session();
+      const s = new Session(db);
       s.query('CREATE TABLE t (id INT PRIMARY KEY, v INT, w VARCHAR(200), KEY k_w (w))');
       const pad = 'p'.repeat(190);
       let id = 0;
@@ -181,7 +173,7 @@ describe.skipIf(!canMount)('a full disk (a small tmpfs; needs root to mount)', (
       s.query('ROLLBACK');
       const committed = Number(s.query('SELECT COUNT(*) FROM t').rows[0]![0]);
       expect(committed % 50).toBe(0);
-      const other = db.session();
+      const other = new Session(db);
       expect(other.query('SELECT COUNT(*) FROM t').rows[0]![0]).toBe(committed);
       // DDL that needs new pages fails the same way, and leaves nothing behind
       const before = shape(s);
@@ -201,7 +193,7 @@ describe.skipIf(!canMount)('a full disk (a small tmpfs; needs root to mount)', (
       db.abandon();
       const again = Database.open(path, OPTS);
       checkTrees(again);
-      expect(again.session().query('SELECT COUNT(*) FROM t').rows[0]![0]).toBe(committed);
+      expect(new Session(again).query('SELECT COUNT(*) FROM t').rows[0]![0]).toBe(committed);
       again.abandon();
     } finally {
       unmount(fs);
@@ -218,7 +210,7 @@ describe.skipIf(!canMount)('a full disk (a small tmpfs; needs root to mount)', (
       const t = db.table('t');
       for (let i = 0; i < 40000; i++) t.insert([i, i % 7, `${'w'.repeat(30)}${i}`]);
       db.commit();
-      const s = db.session();
+      const s = new Session(db);
       const before = shape(s);
       process.env.TMPDIR = fs;
       expect(() => s.query('CREATE INDEX k_vw ON t (v, w)')).toThrow(

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const child = join(import.meta.dirname, 'helpers', 'ddl-kill-child.js');
 const dist = join(import.meta.dirname, '..', 'dist', 'index.js');
@@ -69,7 +69,7 @@ describe('DDL killed at random moments', () => {
         t.checkIndexes();
         for (const ix of [t.primary, ...t.secondary]) ix.tree.checkValid();
         expect(t.secondary.map((x) => x.name)).not.toContain('u');
-        const s = db.session();
+        const s = new Session(db);
         expect(s.query('SELECT COUNT(*), SUM(id) FROM t').rows[0]).toEqual([2000, '1999000']);
         expect(s.query('SELECT COUNT(*) FROM t WHERE v = 3').rows[0]![0]).toBe(286);
       } finally {

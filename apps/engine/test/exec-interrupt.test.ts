@@ -4,12 +4,13 @@
 // the next statement runs, as MariaDB's KILL QUERY of an idle connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 
 const db = Database.temporary();
 const N = 3000;
 
 beforeAll(() => {
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL, g INT NOT NULL)');
   const rows = Array.from({ length: N }, (_, i) => `(${i + 1}, ${(i * 7919) % 1000}, ${i % 10})`).join(',');
   s.query(`INSERT INTO t VALUES ${rows}`);
@@ -18,7 +19,7 @@ afterAll(() => db.close());
 
 /** Runs `sql` under max_statement_time = 0.1; returns the error number and the time taken. */
 function timed(sql: string): { errno: number | undefined; ms: number } {
-  const s = db.session();
+  const s = new Session(db);
   s.query('SET max_statement_time = 0.1');
   s.query('SET max_recursive_iterations = 100000000');
   const t0 = performance.now();
@@ -55,7 +56,7 @@ describe('max_statement_time reaches every long loop', () => {
     });
 
   it('statements that finish in time answer as before', () => {
-    const s = db.session();
+    const s = new Session(db);
     s.query('SET max_statement_time = 5');
     expect(s.query('SELECT COUNT(*) FROM t a, t b WHERE a.id = b.id').rows).toEqual([[N]]);
     const sum = s.query(
@@ -66,7 +67,7 @@ describe('max_statement_time reaches every long loop', () => {
   });
 
   it('Session.cancel() between statements does not stop the next one', () => {
-    const s = db.session();
+    const s = new Session(db);
     s.cancel();
     expect(s.query('SELECT COUNT(*) FROM t').rows).toEqual([[N]]);
     s.close();

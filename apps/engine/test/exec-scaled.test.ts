@@ -5,7 +5,7 @@
 // integers around ±2^53 units, products that cross 2^53, sums that cross it many times.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const dbs: Database[] = [];
 afterEach(() => {
@@ -14,7 +14,7 @@ afterEach(() => {
 function fresh() {
   const db = Database.temporary();
   dbs.push(db);
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, a DECIMAL(30,2), b DECIMAL(30,2), i BIGINT)');
   return s;
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 
 const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'engine-files-'));
@@ -31,7 +32,7 @@ describe('files', () => {
       const sub = join(dir, 'modes');
       mkdirSync(sub);
       const db = Database.create(join(sub, 'm.ekdb'));
-      const s = db.session();
+      const s = new Session(db);
       s.query('CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10))');
       s.query("INSERT INTO t VALUES (1, 'x'), (2, 'y')");
       s.close();

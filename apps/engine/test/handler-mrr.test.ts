@@ -10,13 +10,13 @@ import { generateTable, TPCH_TABLES } from '@enginekit/tpch';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HandlerIndexReader, type HandlerRange, HandlerRowFetcher } from '../src/handler/index-reader.js';
-import { Database, loadTpch } from '../src/index.js';
+import { Database, loadTpch, Session } from '../src/index.js';
 
 describe('HandlerIndexReader against a sorted-array model', () => {
   it('yields the entries of every range, in key order, and DS-MRR fetches each row once', () => {
     const db = Database.temporary();
     try {
-      const s = db.session();
+      const s = new Session(db);
       s.query('CREATE TABLE t (id VARCHAR(12) PRIMARY KEY, k INT NOT NULL, v INT NOT NULL, KEY ik (k))');
       const rows: { id: string; k: number; v: number }[] = [];
       const rand = fc.sample(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 9999 })), {
@@ -163,7 +163,7 @@ describe('DS-MRR through SQL on TPC-H orders, SF 0.1', () => {
 
   for (const [bytes, want] of Object.entries(MARIADB)) {
     it(`mrr_buffer_size=${bytes}: ${want.refills} rowid refills, as MariaDB`, () => {
-      const s = db!.session();
+      const s = new Session(db!);
       try {
         s.query(
           "SET SESSION optimizer_switch='index_condition_pushdown=off,mrr=on,mrr_sort_keys=on,mrr_cost_based=off'",

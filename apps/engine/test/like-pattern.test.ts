@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Interrupt, KILL_NONE, KILL_QUERY, NEVER } from '../src/exec/interrupt.js';
 import { LikePattern } from '../src/exec/like.js';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 
 function reference(pattern: string, esc: string): RegExp {
   let out = '';
@@ -97,7 +98,7 @@ describe('LIKE in SQL', () => {
   it('keeps its answers: escapes, case under utf8mb4_general_ci, trailing spaces, NULL', () => {
     const db = Database.temporary();
     try {
-      const s = db.session();
+      const s = new Session(db);
       const rows = s.query(
         `SELECT 'abc' LIKE 'a%', 'abc' LIKE 'A_C', 'a%c' LIKE 'a\\%c', 'abc' LIKE 'a\\%c',
                 'a_c' LIKE 'a|_c' ESCAPE '|', 'abc ' LIKE 'abc', 'abc' NOT LIKE '%d', NULL LIKE 'a',

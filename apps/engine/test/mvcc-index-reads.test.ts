@@ -5,6 +5,7 @@
 // transaction ends. Each statement's EXPLAIN is checked, so the index read it names really ran.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 
 const open: Database[] = [];
 afterEach(() => {
@@ -26,12 +27,12 @@ const READS: readonly { sql: string; extra: string }[] = [
 
 function setup(): {
   db: Database;
-  reader: ReturnType<Database['session']>;
-  writer: ReturnType<Database['session']>;
+  reader: Session;
+  writer: Session;
 } {
   const db = Database.temporary();
   open.push(db);
-  const s = db.session();
+  const s = new Session(db);
   s.query(
     'CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, m INT NOT NULL, note VARCHAR(20) NOT NULL, KEY k_m (k, m))',
   );
@@ -39,10 +40,10 @@ function setup(): {
   for (let id = 1; id <= 400; id++) values.push(`(${id}, ${id % 9}, ${(id * 7) % 11}, 'n${id}')`);
   s.query(`INSERT INTO t VALUES ${values.join(', ')}`);
   s.query('ANALYZE TABLE t');
-  return { db, reader: db.session(), writer: db.session() };
+  return { db, reader: new Session(db), writer: new Session(db) };
 }
 
-const answer = (s: ReturnType<Database['session']>, sql: string): unknown[][] => s.query(sql).rows;
+const answer = (s: Session, sql: string): unknown[][] => s.query(sql).rows;
 
 describe('consistent reads through index reads', () => {
   for (const mrr of ['off', 'on']) {

@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { attachDatabase, Database, type Session, SqlError, shareDatabase } from '../src/index.js';
-import { lockTableOf, useLockTable } from '../src/txn/registry.js';
+import { attachDatabase, Database, Session, SqlError, shareDatabase } from '../src/index.js';
+import { instanceOf } from '../src/session/instance.js';
 
 const dbs: Database[] = [];
 const dirs: string[] = [];
@@ -410,7 +410,7 @@ function runScenario(actions: readonly Action[], attached = false): void {
       ? Database.temporary()
       : Database.create(join(dir, 'm.ekdb'), { innodb_log_file_size: 1 << 18 });
   dbs.push(db);
-  const setup = db.session();
+  const setup = new Session(db);
   setup.query('CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL, KEY kv (v))');
   setup.query(`INSERT INTO t VALUES ${[...START].map(([k, v]) => `(${k}, ${v})`).join(', ')}`);
   const others: Database[] = [];
@@ -418,11 +418,11 @@ function runScenario(actions: readonly Action[], attached = false): void {
     const share = shareDatabase(db, SESSIONS);
     for (let i = 1; i <= SESSIONS; i++) {
       const a = attachDatabase(share(i));
-      useLockTable(a, lockTableOf(db));
+      instanceOf(a).useLockTable(instanceOf(db).lockTable);
       others.push(a);
     }
   }
-  const sessions = Array.from({ length: SESSIONS }, (_, i) => (attached ? others[i]! : db).session());
+  const sessions = Array.from({ length: SESSIONS }, (_, i) => new Session(attached ? others[i]! : db));
   try {
     // one row count for the Database objects (a server shares it through WorkerShared)
     const base = db.table('t').rows;

@@ -12,7 +12,7 @@ import { generateTpch } from '@enginekit/tpch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graceHashTotals } from '../src/exec/grace-hash-stage.js';
 import { exactStatisticsSource } from '../src/plan/optimizer/exact-statistics-source.js';
-import { Database, loadTpch, type Session } from '../src/index.js';
+import { Database, loadTpch, Session } from '../src/index.js';
 import type { StatisticsSource, TableStatistics } from '../src/storage/statistics.js';
 import type { Table } from '../src/storage/table.js';
 import { type DuckResult, diffRows } from './helpers/sql-tpch-compare.js';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   }
   loadTpch({ db: join(dir, 'tpch.ekdb'), tbl });
   db = Database.open(join(dir, 'tpch.ekdb'), {});
-  session = db.session();
+  session = new Session(db);
 }, 180_000);
 
 afterAll(() => {

@@ -2,14 +2,14 @@
 // plans are worked out by hand from the cost formulas (docs/optimizer.md): a scan of one page
 // costs 1 + rows × 0.2; a secondary ref costs 1 + rows seeks per lookup.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Database, type Session } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 let db: Database;
 let s: Session;
 
 beforeEach(() => {
   db = Database.temporary();
-  s = db.session();
+  s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT, v VARCHAR(10), KEY ik (k))');
   const rows: string[] = [];
   for (let i = 1; i <= 400; i++) rows.push(`(${i}, ${i % 40}, 'v${i}')`);

@@ -3,14 +3,14 @@
 // (a private mariadbd, InnoDB, after ANALYZE TABLE) and its output is pinned here, except where a
 // comment says the engine differs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Database, type Session } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 let db: Database;
 let s: Session;
 
 beforeEach(() => {
   db = Database.temporary();
-  s = db.session();
+  s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT, m INT, v VARCHAR(10), KEY ikm (k, m))');
   s.query('CREATE TABLE t2 (id INT PRIMARY KEY, k INT, v VARCHAR(10), KEY ik (k))');
   const rows: string[] = [];

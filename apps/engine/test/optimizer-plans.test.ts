@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { generateTpch, tpchVariant } from '@enginekit/tpch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactStatisticsSource } from '../src/plan/optimizer/exact-statistics-source.js';
-import { Database, loadTpch, type Session } from '../src/index.js';
+import { Database, loadTpch, Session } from '../src/index.js';
 import type { StatisticsSource, TableStatistics } from '../src/storage/statistics.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-optimizer-plans-'));
@@ -19,7 +19,7 @@ beforeAll(() => {
   generateTpch({ sf: 0.01, out: join(dir, 'tbl') });
   loadTpch({ db: join(dir, 'tpch.ekdb'), tbl: join(dir, 'tbl') });
   db = Database.open(join(dir, 'tpch.ekdb'), {});
-  session = db.session();
+  session = new Session(db);
 }, 120_000);
 
 afterAll(() => {

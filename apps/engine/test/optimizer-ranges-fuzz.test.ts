@@ -6,7 +6,7 @@
 //   FUZZ_RUNS=2000 FUZZ_SEED=7 pnpm exec vitest run --project engine test/optimizer-ranges-fuzz.test.ts
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database, type Session } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 150);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261201);
@@ -27,7 +27,7 @@ function rng(seed: number): () => number {
 beforeAll(() => {
   const r = rng(SEED);
   db = Database.temporary();
-  s = db.session();
+  s = new Session(db);
   lite = new Sqlite(':memory:');
   const ddl = 'CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT, c VARCHAR(8), KEY iab (a, b), KEY ic (c))';
   s.query(ddl);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultDevice, FaultPlan, type PageDevice, SimulatedCrashError } from '@enginekit/buffer-pool';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, type DatabaseOptions } from '../src/index.js';
+import { Database, Session, type DatabaseOptions } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-redo-dbs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,7 +44,7 @@ function runScript(path: string, plan: FaultPlan): { crashed: boolean; done: num
   let done = 0;
   try {
     db = Database.open(path, { ...OPTS, wrapDevice });
-    const s = db.session();
+    const s = new Session(db);
     for (const sql of SCRIPT) {
       s.query(sql);
       done++;
@@ -75,7 +75,7 @@ function state(path: string): State {
   const db = Database.open(path, OPTS);
   try {
     for (const t of db.tables()) t.checkIndexes();
-    const s = db.session();
+    const s = new Session(db);
     const databases = s
       .query('SHOW DATABASES')
       .rows.map((r) => String(r[0]))

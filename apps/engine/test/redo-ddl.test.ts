@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultDevice, FaultPlan, type PageDevice, SimulatedCrashError } from '@enginekit/buffer-pool';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, type DatabaseOptions } from '../src/index.js';
+import { Database, Session, type DatabaseOptions } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-redo-ddl-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,7 +41,7 @@ function runScript(path: string, plan: FaultPlan): { crashed: boolean; done: num
   let done = 0;
   try {
     db = Database.open(path, { ...OPTS, wrapDevice });
-    const s = db.session();
+    const s = new Session(db);
     for (const sql of SCRIPT) {
       s.query(sql);
       done++;
@@ -69,7 +69,7 @@ function check(path: string): string[] {
       t.checkIndexes();
       for (const ix of [t.primary, ...t.secondary]) ix.tree.checkValid();
     }
-    const s = db.session();
+    const s = new Session(db);
     const names = db.tables().map((t) => t.name);
     // the copy of an ALTER TABLE cut short by the crash is dropped when the database opens
     expect(names.filter((n) => n.startsWith('#alter-'))).toEqual([]);

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultDevice, FaultPlan, type PageDevice } from '@enginekit/buffer-pool';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, type DatabaseOptions, RedoLogError, type TableSchema } from '../src/index.js';
+import { Database, Session, type DatabaseOptions, RedoLogError, type TableSchema } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-redo-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -247,11 +247,11 @@ describe('group commit through sessions', () => {
   it('concurrent committers share fsyncs; each waits until its commit is durable', async () => {
     const path = fresh();
     const db = Database.create(path, OPTS);
-    const setup = db.session();
+    const setup = new Session(db);
     setup.query('CREATE TABLE g (id INT PRIMARY KEY, who INT)');
     const redo = db.redo!;
     const sessions = Array.from({ length: 8 }, () => {
-      const s = db.session();
+      const s = new Session(db);
       s.deferCommitWait = true;
       return s;
     });

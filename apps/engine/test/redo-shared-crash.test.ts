@@ -18,7 +18,7 @@ import {
   type UnsyncedFate,
 } from '@enginekit/buffer-pool';
 import { afterAll, describe, expect, it } from 'vitest';
-import { attachDatabase, Database, shareDatabase } from '../src/index.js';
+import { attachDatabase, Database, Session, shareDatabase } from '../src/index.js';
 
 import {
   canonical,
@@ -66,7 +66,7 @@ function run(path: string, plan: FaultPlan, fate: UnsyncedFate, trxs: Op[][], fl
     main.pageCleaner!.stop(); // every write comes from the workload: crash points are reproducible
     const share = shareDatabase(main, 2);
     dbs.push(attachDatabase(share(1), { wrapDevice }), attachDatabase(share(2), { wrapDevice }));
-    const sessions = dbs.map((d) => d.session());
+    const sessions = dbs.map((d) => new Session(d));
     for (const [i, ops] of trxs.entries()) {
       const db = dbs[i % 3]!;
       const sql = sessions[i % 3]!;

@@ -10,6 +10,7 @@ import mysql from 'mysql2/promise';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SERVE } from '../src/commands/usage.js';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const dirs: string[] = [];
@@ -87,7 +88,7 @@ describe('enginekit serve', () => {
     expect(existsSync(pid)).toBe(false);
     const reopened = Database.open(db);
     try {
-      expect(reopened.session().query('SELECT * FROM kept').rows).toEqual([[1, 'one']]);
+      expect(new Session(reopened).query('SELECT * FROM kept').rows).toEqual([[1, 'one']]);
     } finally {
       reopened.close();
     }

@@ -2,7 +2,7 @@
 // general log): DATABASE() and USER(), @@version_comment, the character-set variables, and
 // COM_STATISTICS (mysql_stat), whose answer is one string packet.
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import { CommandProcessor, type Reply } from '../src/server/command-processor.js';
 import { type Running, startServer } from './server-helpers.js';
 
@@ -30,7 +30,7 @@ describe("the mariadb client's status command", () => {
   it('answers COM_STATISTICS with the status line', () => {
     const db = Database.temporary();
     try {
-      const p = new CommandProcessor(db.session(), 7);
+      const p = new CommandProcessor(new Session(db), 7);
       p.handle(Buffer.from([0x03, ...Buffer.from('SELECT 1')]));
       const reply = p.handle(Buffer.from([0x09])) as Reply;
       const len = reply.bytes.readUIntLE(0, 3);

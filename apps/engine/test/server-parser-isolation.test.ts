@@ -14,6 +14,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parserInstances } from '../src/sql/wasm-parser.js';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 import type { SqlError } from '../src/sql/errors.js';
 import { type Running, startServer } from './server-helpers.js';
 
@@ -67,7 +68,7 @@ describe('parser isolation', () => {
   it('replaces the instance only when it failed, and answers as MariaDB within its limits', () => {
     const db = Database.temporary();
     try {
-      const s = db.session();
+      const s = new Session(db);
       s.query('CREATE TABLE t (a INT)');
       const before = parserInstances();
       // a syntax error is the parser's own answer: the instance stays

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 import { MysqlServer } from '../src/server/server.js';
 import { type Running, startServer } from './server-helpers.js';
 
@@ -54,7 +55,7 @@ describe('queries', () => {
       ['e', mysql.Types.DOUBLE, 31, 0, 63, 22],
     ]);
     // the same statement through the API, as the oracle for values
-    const api = s.db.session().query('SELECT * FROM t ORDER BY a');
+    const api = new Session(s.db).query('SELECT * FROM t ORDER BY a');
     expect((rows as Record<string, unknown>[]).map((r) => Object.values(r))).toEqual(api.rows);
   });
 

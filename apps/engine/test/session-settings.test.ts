@@ -4,14 +4,14 @@
 // EXPLAIN), SET GLOBAL not reaching an open session, and text queries with and without
 // parameter markers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database, type Session } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 let db: Database;
 let s: Session;
 
 beforeAll(() => {
   db = Database.temporary();
-  s = db.session();
+  s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT, KEY k_1 (k))');
   s.query('INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)');
 });
@@ -45,7 +45,7 @@ describe('optimizer settings', () => {
     expect(s.optimizerSettings().optimizer_search_depth).toBe(3);
     s.query('SET GLOBAL optimizer_search_depth = 5');
     expect(s.optimizerSettings().optimizer_search_depth).toBe(3);
-    const other = db.session();
+    const other = new Session(db);
     try {
       expect(other.optimizerSettings().optimizer_search_depth).toBe(5);
     } finally {

@@ -3,7 +3,7 @@
 // primary key alone and then builds every secondary by merge sort (bottom-up bulk load), so its
 // trees come out packed. Both give the same table; a failure leaves the old table.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const dbs: Database[] = [];
 afterEach(() => {
@@ -14,7 +14,7 @@ afterEach(() => {
 function table(n: number) {
   const db = Database.temporary();
   dbs.push(db);
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(120), KEY ka (a), UNIQUE KEY ub (b))');
   const rows: string[] = [];
   for (let i = 0; i < n; i++)

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database, type SqlError } from '../src/index.js';
+import { Database, Session, type SqlError } from '../src/index.js';
 
 const dbs: Database[] = [];
 afterEach(() => {
@@ -18,7 +18,7 @@ afterEach(() => {
 function fresh() {
   const db = Database.temporary();
   dbs.push(db);
-  return { db, s: db.session() };
+  return { db, s: new Session(db) };
 }
 
 const MIN = -(2n ** 63n);
@@ -115,12 +115,12 @@ describe('BIGINT: the full signed 64-bit range', () => {
       const path = join(dir, 'wide.ekdb');
       const d = '-99999999999999999999999999999999999.999999999999999999999999999999';
       const db = Database.create(path, { innodb_log_file_size: 1 << 20 });
-      db.session().query('CREATE TABLE t (id BIGINT PRIMARY KEY, d DECIMAL(65,30))');
-      db.session().query(`INSERT INTO t VALUES (${MAX}, ${d}), (${MIN}, 0.5)`);
+      new Session(db).query('CREATE TABLE t (id BIGINT PRIMARY KEY, d DECIMAL(65,30))');
+      new Session(db).query(`INSERT INTO t VALUES (${MAX}, ${d}), (${MIN}, 0.5)`);
       db.close();
       const again = Database.open(path);
       try {
-        expect(again.session().query('SELECT id, d FROM t ORDER BY id').rows).toEqual([
+        expect(new Session(again).query('SELECT id, d FROM t ORDER BY id').rows).toEqual([
           [MIN, '0.500000000000000000000000000000'],
           [MAX, d],
         ]);

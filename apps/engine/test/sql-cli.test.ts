@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatResult } from '../src/sql-cli/format.js';
-import { splitStatements } from '../src/sql-cli/split.js';
+import { splitStatements } from '../src/sql/split.js';
 
 const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'engine-sql-cli-'));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 let db: Database | undefined;
 afterEach(() => {
@@ -9,7 +9,7 @@ afterEach(() => {
 
 function session() {
   db = Database.temporary();
-  return db.session();
+  return new Session(db);
 }
 
 describe('collated text in tables and indexes', () => {
@@ -120,8 +120,8 @@ describe('BIGINT UNSIGNED and the temporal columns', () => {
 describe('collated keys under transactions', () => {
   it('a rollback restores collated primary and unique keys; a snapshot reads its versions through them', () => {
     db = Database.temporary();
-    const w = db.session();
-    const r = db.session();
+    const w = new Session(db);
+    const r = new Session(db);
     w.query('CREATE TABLE k (name VARCHAR(10) PRIMARY KEY, tag VARCHAR(10), n INT, UNIQUE KEY ut (tag))');
     w.query("INSERT INTO k VALUES ('Alice', 'x', 1), ('bob', 'Y', 2)");
     w.query('BEGIN');

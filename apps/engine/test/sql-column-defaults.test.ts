@@ -6,7 +6,7 @@
 //   DESCRIBE t; SHOW CREATE TABLE t;
 //   SELECT COLUMN_NAME, COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE();
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const COLUMNS = [
   ['a', 'DATETIME DEFAULT CURRENT_TIMESTAMP'],
@@ -38,7 +38,7 @@ const MARIADB: Record<string, readonly [string, string, string]> = {
 describe('column defaults as shown', () => {
   it('literals bare or quoted, expressions as MariaDB prints them, in DESCRIBE, SHOW CREATE TABLE and COLUMNS', () => {
     const db = Database.temporary();
-    const s = db.session();
+    const s = new Session(db);
     s.query(`CREATE TABLE t (${COLUMNS.map(([n, d]) => `${n} ${d}`).join(', ')})`);
     const described = s.query('DESCRIBE t').rows.map((r) => [r[0], r[4]]);
     const created = String(s.query('SHOW CREATE TABLE t').rows[0]![1])

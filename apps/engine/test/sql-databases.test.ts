@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeDatabase } from '../src/commands/info.js';
-import { Database, type Session } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import { differences, engineAnswer, recordedAnswer } from './helpers/mariadb-compare.js';
 import { recordedSuite } from './helpers/mariadb-recorded.js';
 
@@ -67,7 +67,7 @@ describe(`databases against MariaDB ${suite.server}`, () => {
     it(script.name, () => {
       const db = Database.temporary();
       open.push(db);
-      const s = db.session();
+      const s = new Session(db);
       const wrong: string[] = [];
       for (const st of script.statements) {
         const d = differences(recordedAnswer(st), engineAnswer(s, st.sql), (st as { check?: string }).check);
@@ -84,7 +84,7 @@ describe('databases in the file', () => {
   it('survive a reopen: their tables, views, options, and a dropped test', () => {
     const path = join(tempDir(), 'dbs.db');
     const db = Database.create(path);
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE DATABASE sbtest COLLATE utf8mb4_bin');
     s.query('CREATE TABLE sbtest.t (id INT PRIMARY KEY, c VARCHAR(10))');
     s.query("INSERT INTO sbtest.t VALUES (1, 'x'), (2, 'y')");
@@ -97,7 +97,7 @@ describe('databases in the file', () => {
 
     const again = Database.open(path);
     open.push(again);
-    const s2 = again.session();
+    const s2 = new Session(again);
     // `test` was dropped: a new session has no current database
     expect(rows(s2, 'SELECT DATABASE()')).toEqual([[null]]);
     expect(errno(() => s2.query('SELECT * FROM t'))).toBe(1046);
@@ -119,7 +119,7 @@ describe('databases in the file', () => {
   it('CREATE and DROP DATABASE are durable at their end: a file abandoned unflushed recovers them from the redo log', () => {
     const path = join(tempDir(), 'crash.db');
     const db = Database.create(path);
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE DATABASE a');
     s.query('CREATE TABLE a.t (id INT PRIMARY KEY)');
     s.query('INSERT INTO a.t VALUES (1), (2)');
@@ -132,7 +132,7 @@ describe('databases in the file', () => {
 
     const again = Database.open(path);
     open.push(again);
-    const s2 = again.session();
+    const s2 = new Session(again);
     expect(rows(s2, 'SHOW DATABASES')).toEqual([['b'], ['information_schema'], ['mysql'], ['test']]);
     expect(rows(s2, 'SELECT * FROM b.t')).toEqual([[3]]);
     expect(errno(() => s2.query('SELECT * FROM a.t'))).toBe(1146);
@@ -151,7 +151,7 @@ describe('databases in the file', () => {
     // written by a session that never names another database is one
     const path = join(tempDir(), 'old.db');
     const old = Database.create(path);
-    const s = old.session();
+    const s = new Session(old);
     s.query('CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(5))');
     s.query("INSERT INTO t VALUES (1, 'a')");
     s.query('CREATE VIEW w AS SELECT v FROM t');
@@ -161,7 +161,7 @@ describe('databases in the file', () => {
 
     const db = Database.open(path);
     open.push(db);
-    const s2 = db.session();
+    const s2 = new Session(db);
     expect(rows(s2, 'SELECT DATABASE()')).toEqual([['test']]);
     expect(rows(s2, "SHOW DATABASES LIKE 'test'")).toEqual([['test']]);
     expect(rows(s2, 'SELECT * FROM test.t')).toEqual([[1, 'a']]);
@@ -185,7 +185,7 @@ describe('databases in the file', () => {
     db.close();
     const db3 = Database.open(path);
     open.push(db3);
-    expect(rows(db3.session(), 'SHOW DATABASES')).toEqual([
+    expect(rows(new Session(db3), 'SHOW DATABASES')).toEqual([
       ['information_schema'],
       ['mysql'],
       ['other'],
@@ -197,7 +197,7 @@ describe('databases in the file', () => {
   it('keeps a table in another database under its own storage name, two tables of one name apart', () => {
     const db = Database.temporary();
     open.push(db);
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE DATABASE a');
     s.query('CREATE TABLE a.t (x INT PRIMARY KEY)');
     s.query('CREATE TABLE t (x INT PRIMARY KEY)');
@@ -229,8 +229,8 @@ describe('databases in the file', () => {
   it('names the table’s own database in lock waits and the process list', async () => {
     const db = Database.temporary();
     open.push(db);
-    const a = db.session();
-    const b = db.session();
+    const a = new Session(db);
+    const b = new Session(db);
     a.query('CREATE DATABASE sbtest');
     a.query('CREATE TABLE sbtest.t (id INT PRIMARY KEY, k INT)');
     a.query('INSERT INTO sbtest.t VALUES (1, 1)');
@@ -260,13 +260,13 @@ describe('databases in the file', () => {
   it('checks GRANT … ON db.* against the database a statement names', () => {
     const db = Database.temporary();
     open.push(db);
-    const root = db.session();
+    const root = new Session(db);
     root.query('CREATE DATABASE sbtest');
     root.query('CREATE TABLE sbtest.t (id INT PRIMARY KEY)');
     root.query('CREATE TABLE t (id INT PRIMARY KEY)');
     root.query("CREATE USER 'sb'@'localhost'");
     root.query("GRANT ALL ON sbtest.* TO 'sb'@'localhost'");
-    const s = db.session();
+    const s = new Session(db);
     s.account = { user: 'sb', host: 'localhost' };
     expect(errno(() => s.query('SELECT * FROM t'))).toBe(1142);
     expect(rows(s, 'SELECT * FROM sbtest.t')).toEqual([]);

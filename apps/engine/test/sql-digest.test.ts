@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { digestOf } from '../src/sql/digest.js';
 import { operatorMode, parseSql, parseText, treesFromDigests } from '../src/sql/parser.js';
 import { wasmParses } from '../src/sql/wasm-parser.js';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 /** Statement shapes with literal slots: `N` an integer, `D` a decimal, `E` a float, `S` a string. */
 const SHAPES = [
@@ -136,7 +136,7 @@ describe('statement digests', () => {
 
   test('results and column names through a session are those of the text', () => {
     const db = Database.temporary();
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE TABLE t (id INT PRIMARY KEY, c VARCHAR(20), d DECIMAL(10,2))');
     for (let i = 0; i < 20; i++) s.query(`INSERT INTO t VALUES (${i}, 'row ${i}', ${i}.25)`);
     for (let i = 0; i < 20; i++) {

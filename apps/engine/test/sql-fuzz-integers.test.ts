@@ -7,7 +7,7 @@
 import Sqlite from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const COLS = ['a', 'b', 'c'];
 const value = fc.oneof(
@@ -81,7 +81,7 @@ describe('differential against SQLite', () => {
         const db = Database.temporary();
         const lite = new Sqlite(':memory:');
         try {
-          const s = db.session();
+          const s = new Session(db);
           for (const [name, rows] of [
             ['t1', r1],
             ['t2', r2],

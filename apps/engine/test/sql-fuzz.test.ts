@@ -10,7 +10,7 @@
 import Sqlite from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Database, type Session } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import { type FuzzCase, fuzzCase, setupStatements, sqliteText } from './helpers/sql-fuzz-gen.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 500);
@@ -117,7 +117,7 @@ describe('sql fuzz: the generator', () => {
 describe('sql fuzz: enginekit answers as SQLite', () => {
   it(`${RUNS} random cases (seed ${SEED})`, () => {
     const db = Database.temporary();
-    const session = db.session();
+    const session = new Session(db);
     try {
       fc.assert(
         fc.property(fuzzCase, (c) => {
@@ -144,7 +144,7 @@ describe('sql fuzz: enginekit answers as SQLite', () => {
 
   const pinned = (c: FuzzCase) => () => {
     const db = Database.temporary();
-    const session = db.session();
+    const session = new Session(db);
     try {
       expect(engineAnswer(session, c), show(c)).toEqual(sqliteAnswer(c));
     } finally {

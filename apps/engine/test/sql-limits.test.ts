@@ -1,7 +1,7 @@
 // MySQL's fixed limits, each with MySQL's error: 61 tables in a join (1116), 64 indexes per
 // table (1069), 16 columns per index (1070), 4096 columns (1117), 64-character names (1059).
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database, type SqlError } from '../src/index.js';
+import { Database, Session, type SqlError } from '../src/index.js';
 
 const dbs: Database[] = [];
 afterEach(() => {
@@ -10,7 +10,7 @@ afterEach(() => {
 function session() {
   const db = Database.temporary();
   dbs.push(db);
-  return db.session();
+  return new Session(db);
 }
 function errorOf(f: () => unknown): [number, string, string] {
   try {

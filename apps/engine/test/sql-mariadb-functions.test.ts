@@ -2,7 +2,7 @@
 // MariaDB 10.11's answers recorded in test/data/functions.mariadb.json (the file names the command
 // that recorded them). Every difference is either fixed or listed in KNOWN with its reason.
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import { differences, engineAnswer, recordedAnswer } from './helpers/mariadb-compare.js';
 import { recordedSuite } from './helpers/mariadb-recorded.js';
 
@@ -26,7 +26,7 @@ describe(`functions against MariaDB ${suite.server}`, () => {
     it(script.name, () => {
       const db = Database.temporary();
       open.push(db);
-      const s = db.session();
+      const s = new Session(db);
       if (script.sqlMode !== undefined) s.query('SET sql_mode = ?', [script.sqlMode]);
       const wrong: string[] = [];
       for (const st of script.statements) {

@@ -3,7 +3,7 @@
 // column names, type classes, values, errors, warnings and affected rows. Every difference is
 // either fixed or listed in KNOWN with its reason (docs/sql.md lists them too).
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import { differences, engineAnswer, recordedAnswer } from './helpers/mariadb-compare.js';
 import { recordedSuite } from './helpers/mariadb-recorded.js';
 
@@ -30,7 +30,7 @@ describe(`statements against MariaDB ${suite.server}`, () => {
     it(script.name, () => {
       const db = Database.temporary();
       open.push(db);
-      const s = db.session();
+      const s = new Session(db);
       if (script.sqlMode !== undefined) s.query('SET sql_mode = ?', [script.sqlMode]);
       const wrong: string[] = [];
       for (const st of script.statements) {

@@ -2,7 +2,7 @@
 // tree: the same answers on every run (DIV and MOD rewrites, views, parameter markers, prepared
 // statements), a syntax error never kept, and a tree nobody can change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database, type Session, SqlError } from '../src/index.js';
+import { Database, Session, SqlError } from '../src/index.js';
 import { parseSql } from '../src/sql/parser.js';
 
 let db: Database;
@@ -10,7 +10,7 @@ let s: Session;
 
 beforeAll(() => {
   db = Database.temporary();
-  s = db.session();
+  s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT)');
   s.query('INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)');
   s.query('CREATE VIEW v AS SELECT id, k * 2 AS k2 FROM t WHERE id > 1');

@@ -3,7 +3,7 @@
 // and HIGH_NOT_PRECEDENCE. The expected values and errors were recorded from a real MariaDB
 // (test/data/precedence.mariadb.json; the command that recorded them is in the file).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database, type Session } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import { answerOf, expectedOf, recordedSuite } from './helpers/mariadb-recorded.js';
 
 const suite = recordedSuite('precedence');
@@ -25,7 +25,7 @@ let s: Session;
 
 beforeAll(() => {
   db = Database.temporary();
-  s = db.session();
+  s = new Session(db);
 });
 afterAll(() => db.close());
 

@@ -2,6 +2,7 @@
 // that failed (a duplicate key): a prepared statement is planned once and run many times.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 
 describe('prepared DML statements', () => {
   let db: Database | undefined;
@@ -9,7 +10,7 @@ describe('prepared DML statements', () => {
 
   it('use the parameters of every execution', () => {
     db = Database.temporary();
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL, KEY i_v (v))');
     const ins = s.prepare('INSERT INTO t VALUES (?, ?)');
     const upd = s.prepare('UPDATE t SET v = ? WHERE id = ?');

@@ -3,7 +3,7 @@
 // computed by hand where MySQL's types decide (DECIMAL division, DIV, integers beyond 2^53).
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database, type Session, SqlError } from '../src/index.js';
+import { Database, Session, SqlError } from '../src/index.js';
 
 const DDL = [
   'CREATE TABLE t1(a INTEGER, b INTEGER, c INTEGER, d INTEGER, e INTEGER)',
@@ -20,7 +20,7 @@ let lite: Sqlite.Database;
 
 beforeAll(() => {
   db = Database.temporary();
-  s = db.session();
+  s = new Session(db);
   lite = new Sqlite(':memory:');
   for (const q of [...DDL, ...ROWS]) {
     s.query(q);
@@ -228,7 +228,7 @@ describe('errors as MySQL reports them', () => {
 describe('filesort', () => {
   it('spills past sort_buffer_size, merges, and orders as SQLite (NULLs first, DESC, ties by second key)', () => {
     const db2 = Database.temporary();
-    const s2 = db2.session();
+    const s2 = new Session(db2);
     const l2 = new Sqlite(':memory:');
     try {
       for (const q of ['CREATE TABLE big (id INTEGER PRIMARY KEY, k INTEGER, t VARCHAR(30))']) {

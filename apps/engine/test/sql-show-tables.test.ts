@@ -4,7 +4,7 @@
 // apps/engine/test/data/record-mariadb.mjs show-tables --socket PATH): column names, values,
 // errors with their numbers, warnings.
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import { differences, engineAnswer, recordedAnswer } from './helpers/mariadb-compare.js';
 import { recordedSuite } from './helpers/mariadb-recorded.js';
 
@@ -20,7 +20,7 @@ describe(`SHOW TABLES and SHOW DATABASES against MariaDB ${suite.server}`, () =>
     it(script.name, () => {
       const db = Database.temporary();
       open.push(db);
-      const s = db.session();
+      const s = new Session(db);
       const wrong: string[] = [];
       for (const st of script.statements) {
         const d = differences(recordedAnswer(st), engineAnswer(s, st.sql));
@@ -35,7 +35,7 @@ describe('SHOW … WHERE', () => {
   it('names an unknown column as MariaDB does, in WHERE', () => {
     const db = Database.temporary();
     open.push(db);
-    const s = db.session();
+    const s = new Session(db);
     expect(() => s.query('SHOW TABLES WHERE Table_type = 1')).toThrow(
       "Unknown column 'Table_type' in 'WHERE'",
     );

@@ -4,10 +4,10 @@
 // IANA zone, daylight saving included). The values on fixed arguments are checked against MariaDB
 // in sql-mariadb-functions.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, type Session } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const db = Database.temporary();
-const s: Session = db.session();
+const s: Session = new Session(db);
 afterAll(() => db.close());
 
 /** 'YYYY-MM-DD HH:MM:SS[.f]' as milliseconds of the same wall clock read as UTC. */

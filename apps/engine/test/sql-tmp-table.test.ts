@@ -2,7 +2,7 @@
 // (Created_tmp_disk_tables) and the answer stays the in-memory one, and SQLite's.
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database, type Session } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import { liveSpillDirectories } from '@enginekit/common';
 
 const ROWS = 3000;
@@ -27,7 +27,7 @@ function data(): string[] {
 
 beforeAll(() => {
   db = Database.temporary();
-  s = db.session();
+  s = new Session(db);
   lite = new Sqlite(':memory:');
   s.query('CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT, c VARCHAR(10), d DECIMAL(9,2))');
   lite.exec('CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT, c VARCHAR(10), d TEXT)');

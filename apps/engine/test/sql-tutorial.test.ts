@@ -4,7 +4,7 @@
 // mariadbd: `mariadb -S SOCKET -uroot --batch < test/data/tutorial.sql > test/data/tutorial.mariadb.tsv`.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const script = readFileSync(new URL('data/tutorial.sql', import.meta.url), 'utf8');
 const recorded = readFileSync(new URL('data/tutorial.mariadb.tsv', import.meta.url), 'utf8');
@@ -15,7 +15,7 @@ const cell = (v: unknown): string => (v === null ? 'NULL' : v instanceof Date ? 
 describe('a tutorial script, as MariaDB answers it', () => {
   it('every statement runs and every result matches, but the differences named here', () => {
     const db = Database.temporary();
-    const s = db.session();
+    const s = new Session(db);
     const out: string[] = [];
     for (const sql of script
       .split(/;\s*\n/)

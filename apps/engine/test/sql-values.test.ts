@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CommandProcessor } from '../src/server/command-processor.js';
 import type { SqlError } from '../src/sql/errors.js';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 import { type Running, startServer } from './server-helpers.js';
 
 const dbs: Database[] = [];
@@ -20,7 +21,7 @@ afterEach(async () => {
 function session() {
   const db = Database.temporary();
   dbs.push(db);
-  return db.session();
+  return new Session(db);
 }
 
 function errorOf(f: () => unknown): [number, string] {
@@ -48,7 +49,7 @@ describe('invalid UTF-8', () => {
   it('is refused when stored (1366, as MariaDB) and never equal to other invalid bytes', () => {
     const db = Database.temporary();
     dbs.push(db);
-    const p = new CommandProcessor(db.session(), 1);
+    const p = new CommandProcessor(new Session(db), 1);
     const q = (...parts: Array<string | number[]>): Buffer =>
       Buffer.concat(parts.map((x) => (typeof x === 'string' ? Buffer.from(x) : Buffer.from(x))));
     expect(rawQuery(p, q('CREATE TABLE u (s VARCHAR(20))'))).toHaveProperty('ok');
@@ -68,9 +69,9 @@ describe('invalid UTF-8', () => {
     });
     // nothing was stored; valid UTF-8 (2, 3 and 4 bytes) is
     expect(rawQuery(p, q("INSERT INTO u VALUES ('é€😀')"))).toHaveProperty('ok');
-    expect(db.session().query('SELECT s FROM u').rows).toEqual([['é€😀']]);
+    expect(new Session(db).query('SELECT s FROM u').rows).toEqual([['é€😀']]);
     // MariaDB: SELECT '\xff' = '\xfe' → 0
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE TABLE r (a INT, b INT)');
     expect(
       rawQuery(p, q("INSERT INTO r SELECT '", [0xff], "' = '", [0xfe], "', '", [0xff], "' = '", [0xff], "'")),

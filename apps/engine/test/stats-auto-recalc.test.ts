@@ -4,7 +4,7 @@
 // fit one leaf, so every estimate is the exact row count and the thresholds are plain numbers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Session } from '../src/session/session.js';
-import { changedTooMuch } from '../src/stats/statistics-dictionary.js';
+import { changedTooMuch } from '../src/storage/stats/statistics-dictionary.js';
 import { Database } from '../src/storage/database.js';
 
 let db: Database | undefined;

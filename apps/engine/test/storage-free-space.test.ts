@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatInfo } from '../src/commands/info.js';
-import { Database, type DatabaseOptions } from '../src/index.js';
+import { Database, Session, type DatabaseOptions } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-free-space-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ function firstLine(db: Database): string {
 }
 
 function round(db: Database, i: number): void {
-  const s = db.session();
+  const s = new Session(db);
   s.query(`CREATE TABLE t${i} (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(200), KEY kk (k))`);
   const rows = Array.from({ length: 300 }, (_, j) => `(${j}, ${j % 17}, '${'p'.repeat(150)}')`);
   s.query(`INSERT INTO t${i} VALUES ${rows.join(', ')}`);
@@ -55,7 +55,7 @@ describe('free space', () => {
       const free = again.freePages;
       const size = again.pool.spaceSize(0);
       expect(free).toBeGreaterThan(10);
-      again.session().query('CREATE TABLE after_reopen (id INT PRIMARY KEY)');
+      new Session(again).query('CREATE TABLE after_reopen (id INT PRIMARY KEY)');
       expect(again.freePages).toBeLessThan(free);
       expect(again.pool.spaceSize(0)).toBe(size);
     } finally {
@@ -88,7 +88,7 @@ describe('free space', () => {
   it('a steady update loop keeps the file bounded: purge hands the undo pages back', () => {
     const db = Database.create(join(dir, 'updates.ekdb'), OPTS);
     try {
-      const s = db.session();
+      const s = new Session(db);
       s.query('CREATE TABLE acc (id INT PRIMARY KEY, bal INT NOT NULL, KEY kb (bal))');
       s.query(`INSERT INTO acc VALUES ${Array.from({ length: 100 }, (_, i) => `(${i}, 0)`).join(', ')}`);
       const sizes: number[] = [];

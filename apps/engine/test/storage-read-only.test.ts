@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import { NeedsRecoveryError } from '../src/storage/read-only.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engine-read-only-'));
@@ -28,7 +28,7 @@ function snapshot(dir: string): Record<string, string> {
 
 function filled(path: string, rows: number, options: { redo?: boolean } = {}): Database {
   const db = Database.create(path, { innodb_log_file_size: 1 << 20, ...options });
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20), KEY iv (v))');
   for (let i = 0; i < rows; i += 100)
     s.query(
@@ -45,7 +45,7 @@ describe('Database.open with readOnly', () => {
       filled(path, 500, { redo }).close();
       const before = snapshot(dir);
       const db = Database.open(path, { readOnly: true });
-      expect(db.session().query("SELECT COUNT(*) FROM t WHERE v = 'v3'").rows).toEqual([[71]]);
+      expect(new Session(db).query("SELECT COUNT(*) FROM t WHERE v = 'v3'").rows).toEqual([[71]]);
       expect(db.table('t').rows).toBe(500);
       db.close();
       expect(snapshot(dir)).toEqual(before);
@@ -60,7 +60,7 @@ describe('Database.open with readOnly', () => {
     filled(path, 10).close();
     const before = snapshot(dir);
     const db = Database.open(path, { readOnly: true });
-    db.session().query("INSERT INTO t VALUES (1000, 'new')");
+    new Session(db).query("INSERT INTO t VALUES (1000, 'new')");
     expect(() => db.flush()).toThrow(`${path} is open read-only`);
     db.close();
     expect(snapshot(dir)).toEqual(before);

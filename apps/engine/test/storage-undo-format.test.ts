@@ -2,7 +2,7 @@
 // of a clustered record, the 7-byte roll pointer, undo records of each type; and the pages a
 // transaction writes, read back from a real database file.
 import { describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 import {
   decodeUndoRecord,
   readRollPtr,
@@ -149,7 +149,7 @@ describe('undo pages in a database file', () => {
   it('an update writes an undo record the new version points to, and the previous version comes back from it', () => {
     const db = Database.temporary({ innodb_page_size: 4096 });
     try {
-      const s = db.session();
+      const s = new Session(db);
       s.query('CREATE TABLE t (id INT PRIMARY KEY, v INT)');
       s.query('INSERT INTO t VALUES (1, 10)');
       const t = db.table('t');

@@ -6,7 +6,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, type DatabaseOptions } from '../src/index.js';
+import { Database, Session, type DatabaseOptions } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-zero-page-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,7 +15,7 @@ const OPTS: DatabaseOptions = { innodb_page_size: 4096, innodb_log_file_size: 1 
 /** A table of 500 rows over 16 leaves, its statistics stored; returns a middle leaf's page number. */
 function build(path: string): number {
   const db = Database.create(path, OPTS);
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE t (id INT PRIMARY KEY, pad VARCHAR(100))');
   s.query(
     `INSERT INTO t VALUES ${Array.from({ length: 500 }, (_, i) => `(${i}, '${'x'.repeat(90)}')`).join(',')}`,
@@ -37,7 +37,7 @@ describe('an all-zero page inside a tree', () => {
     const leaf = build(path);
     const db = Database.open(path, OPTS);
     try {
-      const s = db.session();
+      const s = new Session(db);
       const named = expect.objectContaining({
         errno: 1030,
         message: expect.stringContaining(`corrupt page ${leaf} `),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTpch } from '@enginekit/tpch';
-import { Database, loadTpch, type Session } from '../src/index.js';
+import { Database, loadTpch, Session } from '../src/index.js';
 import { type DuckResult, diffRows, roundDouble } from './helpers/sql-tpch-compare.js';
 import { loadDuck } from './helpers/sql-tpch-duck.js';
 import { TPCH_QUERIES, type TpchQuery } from './helpers/sql-tpch-queries.js';
@@ -55,7 +55,7 @@ beforeAll(async () => {
   const path = join(dir, 'tpch.ekdb');
   loadTpch({ db: path, tbl });
   db = Database.open(path, {});
-  session = db.session();
+  session = new Session(db);
 }, 120_000);
 
 afterAll(() => {

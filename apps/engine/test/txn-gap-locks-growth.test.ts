@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { buildFresh } from '@enginekit/vitest-config/build-fresh';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Database, SqlError } from '../src/index.js';
+import { Database, Session, SqlError } from '../src/index.js';
 import {
   GRANTED,
   LOCK_ORDINARY,
@@ -16,7 +16,7 @@ import {
   LOCK_RECORD_BYTES,
   MUST_WAIT,
 } from '../src/txn/lock-table.js';
-import { lockTableOf } from '../src/txn/registry.js';
+import { instanceOf } from '../src/session/instance.js';
 
 const ROWS = 131072;
 
@@ -24,7 +24,7 @@ const ROWS = 131072;
 beforeAll(() => buildFresh(join(import.meta.dirname, '..')), 300_000);
 
 function fill(db: Database): void {
-  const s = db.session();
+  const s = new Session(db);
   s.query('CREATE TABLE src (id INT PRIMARY KEY, v INT NOT NULL)');
   s.query('CREATE TABLE dst (id INT PRIMARY KEY, v INT NOT NULL)');
   s.query('INSERT INTO src VALUES (1, 1)');
@@ -41,9 +41,9 @@ describe('a lock table that grows', () => {
     const db = Database.temporary();
     try {
       fill(db);
-      const locks = lockTableOf(db);
+      const locks = instanceOf(db).lockTable;
       const before = locks.capacity;
-      const s = db.session();
+      const s = new Session(db);
       expect(s.query('SELECT @@transaction_isolation').rows).toEqual([['REPEATABLE-READ']]);
       s.query('BEGIN');
       s.query('INSERT INTO dst SELECT * FROM src');
@@ -72,9 +72,9 @@ describe('a lock table that grows', () => {
     const db = Database.temporary({ innodb_buffer_pool_size: pool });
     try {
       fill(db);
-      const locks = lockTableOf(db);
+      const locks = instanceOf(db).lockTable;
       expect(locks.capacity.max).toBe(Math.floor((pool * 0.7) / LOCK_RECORD_BYTES));
-      const s = db.session();
+      const s = new Session(db);
       let err: unknown;
       try {
         s.query('INSERT INTO dst SELECT * FROM src');

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/index.js';
+import { Database, Session } from '../src/index.js';
 
 const child = join(import.meta.dirname, 'helpers', 'big-trx-child.js');
 const dist = join(import.meta.dirname, '..', 'dist', 'index.js');
@@ -56,7 +56,7 @@ function check(path: string): { rows: number; ids: Set<number>; rolledBack: numb
     const t = db.table('t');
     t.checkIndexes();
     const ids = new Set<number>();
-    for (const r of db.session().query('SELECT id FROM t').rows) ids.add(Number(r[0]));
+    for (const r of new Session(db).query('SELECT id FROM t').rows) ids.add(Number(r[0]));
     return { rows: ids.size, ids, rolledBack: db.recoveredRollbacks };
   } finally {
     db.close();

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, type DatabaseOptions } from '../src/index.js';
+import { Database, Session, type DatabaseOptions } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-txn-recovery-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,14 +15,14 @@ let n = 0;
 const fresh = (): string => join(dir, `t${n++}.ekdb`);
 
 function rows(db: Database): unknown[][] {
-  return db.session().query('SELECT id, v FROM acc ORDER BY id').rows;
+  return new Session(db).query('SELECT id, v FROM acc ORDER BY id').rows;
 }
 
 describe('transactions across a crash', () => {
   it('an open transaction is rolled back, a committed one and autocommit statements stay', () => {
     const path = fresh();
     const db = Database.create(path, OPTS);
-    const a = db.session();
+    const a = new Session(db);
     a.query('CREATE TABLE acc (id INT PRIMARY KEY, v INT NOT NULL, KEY i_v (v))');
     a.query('INSERT INTO acc VALUES (1, 10), (2, 20), (3, 30)');
     // committed: moves 5 from 1 to 2
@@ -31,7 +31,7 @@ describe('transactions across a crash', () => {
     a.query('UPDATE acc SET v = v + 5 WHERE id = 2');
     a.query('COMMIT');
     // open at the crash: an update, an insert and a delete
-    const b = db.session();
+    const b = new Session(db);
     b.query('BEGIN');
     b.query('UPDATE acc SET v = 999 WHERE id = 3');
     b.query('INSERT INTO acc VALUES (4, 40)');
@@ -59,7 +59,7 @@ describe('transactions across a crash', () => {
   it('a transaction rolled back before the crash stays rolled back', () => {
     const path = fresh();
     const db = Database.create(path, OPTS);
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE TABLE acc (id INT PRIMARY KEY, v INT NOT NULL)');
     s.query('INSERT INTO acc VALUES (1, 10)');
     s.query('BEGIN');

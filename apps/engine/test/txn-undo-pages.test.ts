@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeleteMarked } from '@enginekit/btree-sampler';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, type DatabaseOptions, TableLoader } from '../src/index.js';
+import { Database, Session, type DatabaseOptions, TableLoader } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-undo-pages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,7 +40,7 @@ function treeBytes(db: Database, name: string): string {
 /** A new database at `path` with table t of `rows` rows, bulk-loaded (without redo), then opened with the log. */
 function load(path: string, rows: number): Database {
   const db = Database.create(path, { ...SMALL_LOG, redo: false });
-  db.session().query(
+  new Session(db).query(
     'CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, s VARCHAR(40) NOT NULL, KEY kk (k), KEY ks (s))',
   );
   const l = new TableLoader(db.table('t'));
@@ -56,7 +56,7 @@ describe('undo pages at size', () => {
     const db = load(fresh(), 12000);
     try {
       const before = treeBytes(db, 't');
-      const s = db.session();
+      const s = new Session(db);
       s.query('BEGIN');
       // 12,000 updates (both secondary keys change), 4,000 deletes, 4,000 inserts
       expect(s.query("UPDATE t SET k = k + 1, s = CONCAT(s, 'x')").affectedRows).toBe(12000);
@@ -76,7 +76,7 @@ describe('undo pages at size', () => {
   it('a transaction many times the redo log commits, and survives a crash', () => {
     const path = fresh();
     const db = Database.create(path, SMALL_LOG);
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, s VARCHAR(40) NOT NULL, KEY kk (k))');
     s.query('BEGIN');
     for (let i = 0; i < 40; i++) {
@@ -89,7 +89,7 @@ describe('undo pages at size', () => {
     db.abandon();
     const again = Database.open(path, SMALL_LOG);
     try {
-      expect(again.session().query('SELECT COUNT(*) FROM t').rows[0]![0]).toBe(20000);
+      expect(new Session(again).query('SELECT COUNT(*) FROM t').rows[0]![0]).toBe(20000);
       again.table('t').checkIndexes();
     } finally {
       again.close();
@@ -99,7 +99,7 @@ describe('undo pages at size', () => {
   it('a statement that fails after 1,000 rows is rolled back whatever the log size; nothing of it commits', () => {
     const db = Database.create(fresh(), { ...SMALL_LOG, innodb_log_file_size: 65536 });
     try {
-      const s = db.session();
+      const s = new Session(db);
       s.query('CREATE TABLE t (id INT PRIMARY KEY, pad VARCHAR(300))');
       s.query('INSERT INTO t VALUES (999, NULL)');
       s.query('BEGIN');
@@ -124,10 +124,10 @@ describe('undo pages at size', () => {
       innodb_buffer_pool_size: 8 << 20,
     });
     try {
-      const w = db.session();
+      const w = new Session(db);
       w.query('CREATE TABLE acc (id INT PRIMARY KEY, bal INT NOT NULL, KEY kb (bal))');
       w.query('INSERT INTO acc VALUES (1, 100), (2, 100), (3, 100), (4, 100)');
-      const r = db.session();
+      const r = new Session(db);
       r.query('START TRANSACTION WITH CONSISTENT SNAPSHOT');
       const snap = r.query('SELECT id, bal FROM acc ORDER BY id').rows;
       const pagesBefore = db.pool.spaceSize(0);

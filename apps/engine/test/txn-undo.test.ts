@@ -4,7 +4,7 @@
 // ROLLBACK must leave every index tree byte for byte as it was at BEGIN, checkIndexes() after
 // each transaction. Also the record format and the statements' edge cases.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database, SqlError } from '../src/index.js';
+import { Database, Session, SqlError } from '../src/index.js';
 import { isDeleteMarked } from '@enginekit/btree-sampler';
 
 const dbs: Database[] = [];
@@ -48,7 +48,7 @@ describe('undo log', () => {
   it('rolled-back transactions leave every index byte-equal; each statement matches the model', () => {
     const db = Database.temporary({ innodb_page_size: 4096 });
     dbs.push(db);
-    const s = db.session();
+    const s = new Session(db);
     s.query(
       'CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, u INT NULL, s VARCHAR(40) NOT NULL, KEY kk (k), UNIQUE KEY uu (u), KEY ks (s))',
     );
@@ -184,7 +184,7 @@ describe('undo log', () => {
   it('a failed statement under autocommit leaves nothing, and the session goes on', () => {
     const db = Database.temporary();
     dbs.push(db);
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE TABLE a (id INT PRIMARY KEY, v INT, UNIQUE KEY uv (v))');
     s.query('INSERT INTO a VALUES (1, 1), (2, 2)');
     const before = treeBytes(db, 'a');
@@ -198,8 +198,8 @@ describe('undo log', () => {
   it('through the synchronous API a conflicting statement fails at once with 1205; the holder goes on', () => {
     const db = Database.temporary();
     dbs.push(db);
-    const a = db.session();
-    const b = db.session();
+    const a = new Session(db);
+    const b = new Session(db);
     a.query('CREATE TABLE a (id INT PRIMARY KEY, v INT)');
     a.query('INSERT INTO a VALUES (1, 1), (2, 2)');
     a.query('BEGIN');
@@ -226,7 +226,7 @@ describe('undo log', () => {
   it('closing a session rolls its transaction back', () => {
     const db = Database.temporary();
     dbs.push(db);
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE TABLE a (id INT PRIMARY KEY, v INT)');
     s.query('INSERT INTO a VALUES (1, 1)');
     const before = treeBytes(db, 'a');
@@ -235,14 +235,14 @@ describe('undo log', () => {
     s.query('UPDATE a SET v = 9');
     s.close();
     expect(treeBytes(db, 'a')).toEqual(before);
-    const t = db.session();
+    const t = new Session(db);
     expect(t.query('SELECT * FROM a').rows).toEqual([[1, 1]]);
   });
 
   it('DDL commits the open transaction; RELEASE and unknown savepoints; READ ONLY refuses writes', () => {
     const db = Database.temporary();
     dbs.push(db);
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE TABLE a (id INT PRIMARY KEY)');
     s.query('BEGIN');
     s.query('INSERT INTO a VALUES (1)');
@@ -276,7 +276,7 @@ describe('undo log', () => {
     s.query('COMMIT');
     s.query('SET SESSION transaction_read_only = 0');
     expect(s.query('SELECT COUNT(*) FROM a').rows).toEqual([[2]]);
-    expect(db.session().status().Com_commit).toBe(0);
+    expect(new Session(db).status().Com_commit).toBe(0);
     expect(s.status().Com_begin).toBe(4);
     expect(s.status().Com_rollback).toBe(1);
     expect(s.status().Com_savepoint).toBe(1);

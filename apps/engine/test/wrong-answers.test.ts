@@ -4,6 +4,7 @@
 // with its minimal statement.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/storage/database.js';
+import { Session } from '../src/session/session.js';
 import { compare, type Finding, hunt, tally } from './helpers/wrong-answer-hunter.js';
 
 const dbs: Database[] = [];
@@ -18,7 +19,7 @@ describe('wrong-answer hunter', () => {
   it('reports a planted disagreement, and none for equivalent forms', () => {
     const db = Database.temporary();
     dbs.push(db);
-    const s = db.session();
+    const s = new Session(db);
     s.query('CREATE TABLE t (id INT PRIMARY KEY, a INT)');
     s.query('INSERT INTO t VALUES (1, 1), (2, NULL), (3, 3)');
     // a partition that forgets the NULL rows is caught
@@ -45,7 +46,7 @@ describe('wrong-answer hunter', () => {
     () => {
       const db = Database.temporary();
       dbs.push(db);
-      const s = db.session();
+      const s = new Session(db);
       const findings: Finding[] = [];
       const end = Date.now() + SECONDS * 1000;
       let rounds = 0;

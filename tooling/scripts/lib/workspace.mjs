@@ -1,8 +1,10 @@
 // The workspace as the layering check sees it: the package folders named by
 // pnpm-workspace.yaml (plain folders and `folder/*` patterns), each with its package.json,
-// and the allowed arrows of docs/layers.json.
+// and the allowed arrows of docs/layers.json (between packages, and between the folders inside
+// a package: folder-layers.mjs).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { folderLayersTable, parseFolderLayers } from './folder-layers.mjs';
 
 /**
  * The `packages:` patterns of pnpm-workspace.yaml. Only the list form is read
@@ -67,7 +69,8 @@ export function workspacePackages(root) {
 
 /**
  * @typedef {{ dir: string, uses: string[], planned: boolean }} Layer
- * @typedef {{ tools: string[], packages: Map<string, Layer> }} Layers
+ * @typedef {import('./folder-layers.mjs').FolderLayers} FolderLayers
+ * @typedef {{ tools: string[], packages: Map<string, Layer>, folders: Map<string, FolderLayers>, duplicateFolders: [string, string][] }} Layers
  * @param {string} file
  * @returns {Layers}
  */
@@ -81,7 +84,8 @@ export function loadLayers(file) {
       throw new Error(`${file}: ${name} needs "dir" (a folder) and "uses" (a list of package names)`);
     packages.set(name, { dir: entry.dir, uses: [...entry.uses], planned: entry.planned === true });
   }
-  return { tools: json.tools, packages };
+  const { layersOf, duplicates } = parseFolderLayers(file, json.folders);
+  return { tools: json.tools, packages, folders: layersOf, duplicateFolders: duplicates };
 }
 
 /**
@@ -102,7 +106,8 @@ export function isToolDir(tools, dir) {
 export const shortName = (name) => name.replace(/^@enginekit\//, '');
 
 /**
- * The Markdown table of arrows that docs/architecture.md carries between its layer markers.
+ * The Markdown tables of layers that docs/architecture.md carries between its layer markers: the
+ * arrows between packages, then the folder layers inside packages.
  *
  * @param {Layers} layers
  */
@@ -118,6 +123,19 @@ export function layersTable(layers) {
   rows.push(
     `Every package may also use the dev tools in ${tools} (presets and scripts); the tools use only each other.`,
   );
+  if (layers.folders.size > 0) {
+    rows.push('');
+    rows.push(
+      'Inside a package the folders of its source root are layered too, top first: a folder imports only the folders of the layers below its own (never one beside it or above it, `import type` included) and the packages its package may use.',
+    );
+  }
+  for (const [name, folders] of layers.folders) {
+    const dir = layers.packages.get(name)?.dir ?? '?';
+    rows.push('');
+    rows.push(`\`${name}\` (\`${dir}/${folders.root}\`):`);
+    rows.push('');
+    rows.push(folderLayersTable(folders));
+  }
   return rows.join('\n');
 }
 

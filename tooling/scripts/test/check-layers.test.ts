@@ -238,21 +238,131 @@ describe('check-layers on a fixture workspace', () => {
     const docs = join(root, 'docs', 'architecture.md');
     writeFileSync(docs, readFileSync(docs, 'utf8').replace('| `low`, `high` |', '| `low` |'));
     expect(problems(root)).toEqual([
-      'docs/architecture.md: the table of arrows differs from docs/layers.json (node tooling/scripts/check-layers.mjs --write)',
+      'docs/architecture.md: the tables of layers differ from docs/layers.json (node tooling/scripts/check-layers.mjs --write)',
     ]);
     writeFileSync(docs, '# no table\n');
     expect(problems(root)[0]).toMatch(/^docs\/architecture\.md: no table of arrows/);
   });
 });
 
+// The app's source folders, layered: the root files on top, `ui` and `cli` side by side, `core`,
+// a planned `later`, `base` at the bottom.
+const folderSection = {
+  '@enginekit/app': {
+    layers: [
+      { '.': { holds: 'entry points' } },
+      { ui: { holds: 'screens' }, cli: { holds: 'commands' } },
+      { core: { holds: 'the model' } },
+      { later: { holds: 'not built yet', planned: true } },
+      { base: { holds: 'helpers' } },
+    ],
+  },
+};
+
+function withFolders(f: Files, edit: (section: typeof folderSection) => void = () => {}): void {
+  const section = structuredClone(folderSection);
+  edit(section);
+  f['docs/layers.json'] = JSON.stringify({ ...layers, folders: section }, null, 2);
+  f['apps/app/src/main.ts'] =
+    "import { low } from '@enginekit/low';\nimport { view } from './ui/view.js';\nimport { run } from './cli/run.js';\nexport { low, view, run };\n";
+  f['apps/app/src/ui/view.ts'] =
+    "import { model } from '../core/model.js';\nimport { label } from './parts/label.js';\nexport const view = () => label(model());\n";
+  f['apps/app/src/ui/parts/label.ts'] =
+    "import type { Text } from '../../base/text.js';\nexport const label = (t: Text) => t;\n";
+  f['apps/app/src/cli/run.ts'] =
+    "import { model } from '../core/model.js';\nexport const worker = new URL('../base/worker.js', import.meta.url);\nexport const run = () => model();\n";
+  f['apps/app/src/core/model.ts'] =
+    "import { text } from '../base/text.js';\nimport { high } from '@enginekit/high';\nexport const model = () => text(String(high));\n";
+  f['apps/app/src/base/text.ts'] =
+    'export type Text = string;\nexport const text = (s: string): Text => s;\n';
+  f['apps/app/src/base/worker.ts'] = 'export {};\n';
+  f['apps/app/test/app.test.ts'] =
+    "import { text } from '../src/base/text.js';\nimport '../src/main.js';\nexport { text };\n";
+}
+
+const ruleTail = '(docs/layers.json, folders of @enginekit/app)';
+
+describe('check-layers on the folders inside a package', () => {
+  it('passes folders that import their own files, lower layers and packages (a planned folder may be absent)', () => {
+    const root = workspace((f) => withFolders(f));
+    expect(checkLayers({ root }).problems).toEqual([]);
+  });
+
+  it('fails an import of a layer above, with the file, the line, the import and the rule', () => {
+    const root = workspace((f) => {
+      withFolders(f);
+      f['apps/app/src/base/text.ts'] =
+        "import type { model } from '../core/model.js';\nexport type Text = string;\nexport const text = (s: string): Text => s;\nexport const late = () => import('../main.js');\nexport type M = typeof model;\n";
+      f['apps/app/src/core/model.ts'] =
+        "import { text } from '../base/text.js';\nexport const w = new URL('../ui/view.js', import.meta.url);\nexport const model = () => text('m');\n";
+    });
+    expect(problems(root)).toEqual([
+      `apps/app/src/base/text.ts:1: '../core/model.js' imports core (layer 3) from base (layer 5): a folder imports only the layers below its own ${ruleTail}`,
+      `apps/app/src/base/text.ts:4: '../main.js' imports . (layer 1) from base (layer 5): a folder imports only the layers below its own ${ruleTail}`,
+      `apps/app/src/core/model.ts:2: '../ui/view.js' imports ui (layer 2) from core (layer 3): a folder imports only the layers below its own ${ruleTail}`,
+    ]);
+  });
+
+  it('fails an import of a folder beside it in its layer', () => {
+    const root = workspace((f) => {
+      withFolders(f);
+      f['apps/app/src/ui/view.ts'] =
+        "import { model } from '../core/model.js';\nimport { run } from '../cli/run.js';\nexport const view = () => [model(), run()];\n";
+    });
+    expect(problems(root)).toEqual([
+      `apps/app/src/ui/view.ts:2: '../cli/run.js' imports cli from ui, beside it in layer 2: folders of one layer do not import each other ${ruleTail}`,
+    ]);
+  });
+
+  it('fails a folder with no layer, a listed folder with no files, a folder listed twice, an unknown package', () => {
+    const root = workspace((f) => {
+      withFolders(f, (s) => {
+        (s['@enginekit/app'].layers[4] as Record<string, unknown>).gone = { holds: 'removed long ago' };
+        (s['@enginekit/app'].layers[4] as Record<string, unknown>).ui = { holds: 'listed again' };
+        (s as Record<string, unknown>)['@enginekit/nowhere'] = { layers: [] };
+      });
+      f['apps/app/src/extra/thing.ts'] = 'export const thing = 1;\n';
+    });
+    expect(problems(root)).toEqual([
+      'docs/layers.json: "folders" layers @enginekit/nowhere, which is not a package of docs/layers.json',
+      'docs/layers.json: folders of @enginekit/app: ui is listed in more than one layer',
+      'apps/app/src/extra/: extra has no layer in docs/layers.json (folders of @enginekit/app): give it one',
+      'docs/layers.json: folders of @enginekit/app: apps/app/src/gone/ has no source files (mark it "planned" if it is not built yet)',
+    ]);
+  });
+
+  it('checks only the source root: tests and benchmarks may import any folder', () => {
+    const root = workspace((f) => {
+      withFolders(f);
+      f['apps/app/bench/run.ts'] =
+        "import { text } from '../src/base/text.js';\nimport '../src/ui/view.js';\nexport { text };\n";
+    });
+    expect(problems(root)).toEqual([]);
+  });
+
+  it('shows the folder layers in the architecture document and fails when it differs', () => {
+    const root = workspace((f) => withFolders(f));
+    const docs = join(root, 'docs', 'architecture.md');
+    const text = readFileSync(docs, 'utf8');
+    expect(text).toContain('`@enginekit/app` (`apps/app/src`):');
+    expect(text).toContain('| 2 | `src/ui/` | screens |\n| 2 | `src/cli/` | commands |');
+    expect(text).toContain('| 4 | `src/later/` (planned) | not built yet |');
+    writeFileSync(docs, text.replace('| 3 | `src/core/` | the model |\n', ''));
+    expect(problems(root)).toEqual([
+      'docs/architecture.md: the tables of layers differ from docs/layers.json (node tooling/scripts/check-layers.mjs --write)',
+    ]);
+  });
+});
+
 describe('check-layers as a command', () => {
-  it('runs over this repository and ends with one summary line', () => {
+  it("passes this repository's tree, the engine's folder layers included, with one summary line", () => {
     const script = fileURLToPath(new URL('../check-layers.mjs', import.meta.url));
     const run = spawnSync(process.execPath, [script], { encoding: 'utf8' });
-    const lines = run.stdout.trim().split('\n');
-    expect(lines.at(-1)).toMatch(
-      /^layers: (ok \(\d+ packages, \d+ files\)|\d+ problems? \(docs\/layers\.json\))$/,
-    );
-    expect(run.status).toBe(lines.at(-1)!.startsWith('layers: ok') ? 0 : 1);
-  });
+    expect(run.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^layers: ok \(\d+ packages, \d+ files\)$/),
+    ]);
+    expect(run.status).toBe(0);
+    const layersFile = join(dirname(script), '..', '..', 'docs', 'layers.json');
+    expect(Object.keys(JSON.parse(readFileSync(layersFile, 'utf8')).folders)).toEqual(['@enginekit/engine']);
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BufferPool, FileDevice, MemoryDevice } from '@enginekit/buffer-pool';
 import Sqlite from 'better-sqlite3';
-import { Database } from '@enginekit/engine';
+import { Database, Session } from '@enginekit/engine';
 import { buildIndex, insertEach, insertSink } from '@enginekit/merge-sort-index';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import {
@@ -145,7 +145,7 @@ async function timedStatement(run: () => unknown | Promise<unknown>): Promise<nu
 
 function engineTimes(t: SbtestRows): Promise<SqlTimes> {
   const db = Database.temporary({ innodb_buffer_pool_size: 512 * M });
-  const s = db.session();
+  const s = new Session(db);
   return (async () => {
     try {
       s.query(SBTEST_DDL);

@@ -1,6 +1,7 @@
 import { medianOf } from '../internal/runs.js';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Session } from '@enginekit/engine';
 import { TPCH_QUERY_COUNT, tpchQuery, tpchVariant } from '@enginekit/tpch';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import { TpchFiles } from '../internal/tpch-files.js';
@@ -90,7 +91,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     const duck = await loadDuckTpch(files.tbl, join(dir, 'peer.duckdb'));
     const t2 = performance.now();
     const db = files.open(Math.max(64 << 20, Math.ceil(files.dbBytes * 1.5)));
-    const session = db.session();
+    const session = new Session(db);
     const systems: System[] = [
       {
         name: 'enginekit',

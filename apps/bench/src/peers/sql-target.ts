@@ -1,4 +1,4 @@
-import type { Database, Session } from '@enginekit/engine';
+import { type Database, Session } from '@enginekit/engine';
 import type { TpchFiles } from '../internal/tpch-files.js';
 import type { MariaDb } from './mariadb.js';
 
@@ -39,7 +39,7 @@ export class EngineTarget implements SqlTarget {
   async open(poolBytes: number, cold: boolean): Promise<void> {
     await this.close();
     this.#db = this.#files.open(poolBytes, cold ? 'hdd' : undefined);
-    this.#session = this.#db.session();
+    this.#session = new Session(this.#db);
   }
 
   #s(): Session {

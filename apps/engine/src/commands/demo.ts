@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generateTpch, TPCH_TABLES } from '@enginekit/tpch';
-import { noWords, parseArgs, scaleFactor, stringOption } from '../cli-args.js';
+import { noWords, parseArgs, scaleFactor, stringOption } from './cli-args.js';
 import { sideFilePath } from '../load/tpch-load.js';
 import { Database } from '../storage/database.js';
 import { formatInfo } from './info.js';

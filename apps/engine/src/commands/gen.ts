@@ -1,6 +1,6 @@
 import { basename, join, resolve } from 'node:path';
 import { generateTpch, TPCH_TABLES, type TpchStep } from '@enginekit/tpch';
-import { noWords, parseArgs, positiveInteger, scaleFactor, stringOption, UsageError } from '../cli-args.js';
+import { noWords, parseArgs, positiveInteger, scaleFactor, stringOption, UsageError } from './cli-args.js';
 import { runJob } from './internal/job.js';
 import type { JobProgress } from './internal/messages.js';
 import { ProgressBars } from './internal/progress.js';

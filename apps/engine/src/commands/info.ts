@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { noWords, parseArgs, stringOption } from '../cli-args.js';
+import { noWords, parseArgs, stringOption } from './cli-args.js';
 import { Database } from '../storage/database.js';
 import { probeHeader } from '../storage/header.js';
 import { readRedoReadOnly } from '../storage/read-only.js';

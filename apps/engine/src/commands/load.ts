@@ -7,7 +7,7 @@ import {
   stringOption,
   UsageError,
   noWords,
-} from '../cli-args.js';
+} from './cli-args.js';
 import { type LoadProgress, loadTpch, sideFilePath, type TpchLoadResult } from '../load/tpch-load.js';
 import { runJob } from './internal/job.js';
 import type { JobProgress } from './internal/messages.js';

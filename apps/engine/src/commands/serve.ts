@@ -9,7 +9,7 @@ import {
   positiveInteger,
   stringOption,
   UsageError,
-} from '../cli-args.js';
+} from './cli-args.js';
 import { Accounts } from '../session/accounts.js';
 import { describeAddress, ensureAccount, MysqlServer } from '../server/server.js';
 import { WorkerSessionHost } from '../server/worker-session-host.js';

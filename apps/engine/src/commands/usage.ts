@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../cli-args.js';
+import type { CommandSpec } from './cli-args.js';
 
 /** The exit statuses every command uses, as `--help` prints them. */
 export const EXIT_STATUS_TEXT = `exit status: 0 done; 1 input or data error (a missing or unreadable file, a bad .tbl line,

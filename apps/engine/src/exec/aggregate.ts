@@ -1,11 +1,11 @@
-import type { AggSpec } from '../plan/bound.js';
+import type { AggSpec } from './bound.js';
 import { cmpValues, hashKey } from './compare.js';
 import { coerce, normInt, toDouble, toText } from './convert.js';
 import { pow10 } from './decimal.js';
 import { generated } from '../internal/generated-code.js';
 import { MAX_SAFE, NumEmitter, numOf } from './scaled.js';
 import { T_DBL, T_INT } from './types.js';
-import { keyValueOf } from '../plan/collation-keys.js';
+import { keyValueOf } from './collation-keys.js';
 
 /** The exact SUM of an INT or DECIMAL state: its bigint part plus its double part. */
 function exactSum(st: AggState): bigint {

@@ -15,7 +15,7 @@ import {
   timeFromNumber,
   timeNumber,
   timeText,
-} from './temporal.js';
+} from '../storage/temporal.js';
 import type { Kind, SqlType } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { fieldEnd, TAG_BYTES, TAG_NULL_FIRST, TAG_NULL_LAST } from '@enginekit/btree-sampler';
-import type { Frame, Source } from '../plan/scope.js';
+import type { Frame, Source } from './scope.js';
 import { K_BIGINT, K_DATE, K_DECIMAL, K_DOUBLE, K_INT, K_UBIGINT } from '../storage/row.js';
 import { unsignedFromKey } from '../storage/row-key.js';
 import type { TableIndex } from '../storage/table.js';

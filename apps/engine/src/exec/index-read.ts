@@ -1,6 +1,6 @@
-import type { Bound } from '../plan/bound.js';
-import type { PlannedStage } from '../plan/planner.js';
-import type { Frame } from '../plan/scope.js';
+import type { Bound } from './bound.js';
+import type { PlannedStage } from './planned-stage.js';
+import type { Frame } from './scope.js';
 import type { RowBuffer } from '../storage/row.js';
 import type { KeyRange } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';

@@ -1,8 +1,8 @@
 import { compareKeys } from '@enginekit/btree-sampler';
-import type { Bound } from '../plan/bound.js';
-import type { KeyInterval } from '../plan/optimizer/key-ranges.js';
-import type { RangeBound } from '../plan/planner.js';
-import type { Source } from '../plan/scope.js';
+import type { Bound } from './bound.js';
+import type { KeyInterval } from './planned-stage.js';
+import type { RangeBound } from './planned-stage.js';
+import type { Source } from './scope.js';
 import type { KeyRange, Table, TableIndex } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import { keyValue } from './pipeline.js';

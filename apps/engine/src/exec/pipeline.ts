@@ -13,9 +13,9 @@ import {
   type RowCodec,
   sortMergeJoin,
 } from '@enginekit/join-algos';
-import type { Bound } from '../plan/bound.js';
-import type { PlannedStage } from '../plan/planner.js';
-import type { Frame, RunState, Source } from '../plan/scope.js';
+import type { Bound } from './bound.js';
+import type { PlannedStage } from './planned-stage.js';
+import type { Frame, RunState, Source } from './scope.js';
 import { comparisonType, converter, hashKey } from './compare.js';
 import { rescale } from './decimal.js';
 import type { StatusCounters } from './status.js';

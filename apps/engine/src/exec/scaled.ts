@@ -1,6 +1,6 @@
 import { generated } from '../internal/generated-code.js';
-import type { Bound } from '../plan/bound.js';
-import type { Frame } from '../plan/scope.js';
+import type { Bound } from './bound.js';
+import type { Frame } from './scope.js';
 
 /**
  * The scaled-integer fast path of INT, DECIMAL and DATE expressions.

@@ -1,4 +1,4 @@
-import type { StageActual } from '../plan/planner.js';
+import type { StageActual } from './planned-stage.js';
 
 /**
  * Wall time per stage for ANALYZE (MariaDB's `r_total_time_ms` per table): the clock is charged to

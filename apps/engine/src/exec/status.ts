@@ -34,6 +34,8 @@ export const STATUS_NAMES = [
   'Handler_read_next',
   'Handler_read_rnd',
   'Handler_read_rnd_next',
+  'Handler_tmp_update',
+  'Handler_tmp_write',
   'Handler_update',
   'Handler_write',
   'Innodb_rows_read',

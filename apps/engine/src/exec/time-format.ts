@@ -5,7 +5,7 @@ import {
   isLeap,
   type Micros,
   dateTimeParts,
-} from './temporal.js';
+} from '../storage/temporal.js';
 
 /**
  * MySQL's date formats: DATE_FORMAT / TIME_FORMAT's `%` specifiers, STR_TO_DATE's parsing by the

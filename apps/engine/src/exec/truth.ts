@@ -1,4 +1,4 @@
-import type { Bound } from '../plan/bound.js';
+import type { Bound } from './bound.js';
 import { toDouble } from './convert.js';
 import { compileNum } from './scaled.js';
 

@@ -8,7 +8,7 @@
  * | `dbl` | DOUBLE, FLOAT, REAL | `number` |
  * | `str` | CHAR, VARCHAR, TEXT | `string` |
  * | `date` | DATE | `number`: days since 1970-01-01 |
- * | `datetime` | DATETIME, TIMESTAMP | microseconds since 1970-01-01 00:00:00 of the wall clock (exec/temporal.ts); `scale` is the fractional digits |
+ * | `datetime` | DATETIME, TIMESTAMP | microseconds since 1970-01-01 00:00:00 of the wall clock (storage/temporal.ts); `scale` is the fractional digits |
  * | `time` | TIME | signed microseconds; `scale` is the fractional digits |
  * | `null` | the NULL literal | `null` |
  *

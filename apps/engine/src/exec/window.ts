@@ -1,5 +1,5 @@
-import type { AggSpec, Bound } from '../plan/bound.js';
-import type { Frame } from '../plan/scope.js';
+import type { AggSpec, Bound } from './bound.js';
+import type { Frame } from './scope.js';
 import type { Interrupt } from './interrupt.js';
 import { Aggregator } from './aggregate.js';
 import { cmpValues } from './compare.js';

@@ -3,8 +3,8 @@ import { SqlError } from '../sql/errors.js';
 import { type SqlType, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
 import { type BindCtx, bindExpr, castEv, mk, unsupported } from './bind-expr.js';
 import { rawArgExpr } from './bind-func.js';
-import type { Bound } from './bound.js';
-import { keyBound } from './collation-keys.js';
+import type { Bound } from '../exec/bound.js';
+import { keyBound } from '../exec/collation-keys.js';
 
 /**
  * Aggregate calls: the argument is bound in the same block (no aggregate inside), the result

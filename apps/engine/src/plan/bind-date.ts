@@ -16,12 +16,12 @@ import {
   TIME_MAX,
   US_PER_DAY,
   US_PER_SECOND,
-} from '../exec/temporal.js';
+} from '../storage/temporal.js';
 import { calcWeek, weekMode } from '../exec/time-format.js';
 import { type SqlType, T_DATE, T_INT, T_STR, dateTimeType, timeType } from '../exec/types.js';
 import { type BindCtx, bindExpr, castEv, mk, unsupported } from './bind-expr.js';
-import type { Bound } from './bound.js';
-import type { Ev } from './scope.js';
+import type { Bound } from '../exec/bound.js';
+import type { Ev } from '../exec/scope.js';
 
 /**
  * Date and time arithmetic of the binder: EXTRACT and its shorthands (YEAR(), HOUR(), …), and

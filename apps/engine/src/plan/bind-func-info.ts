@@ -2,8 +2,8 @@ import { SqlError } from '../sql/errors.js';
 import { normInt } from '../exec/convert.js';
 import { type SqlType, T_INT, T_STR, T_UINT } from '../exec/types.js';
 import { type BindCtx, castEv } from './bind-expr.js';
-import type { Bound } from './bound.js';
-import type { Ev } from './scope.js';
+import type { Bound } from '../exec/bound.js';
+import type { Ev } from '../exec/scope.js';
 
 /**
  * MySQL's information functions: who and where the session is (DATABASE, USER, CURRENT_USER,

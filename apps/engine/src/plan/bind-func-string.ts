@@ -5,8 +5,9 @@ import { decText, rescale } from '../exec/decimal.js';
 import { type SqlType, T_BIN, T_INT, T_STR, decType } from '../exec/types.js';
 import { DEFAULT_COLLATION, weightText } from '../storage/collation.js';
 import { type BindCtx, bindCompare, castEv, mk } from './bind-expr.js';
-import type { Bound } from './bound.js';
-import type { Ev } from './scope.js';
+import type { Bound } from '../exec/bound.js';
+import type { Ev } from '../exec/scope.js';
+import { padOverPacket, withinPacket } from './packet-bound.js';
 
 /**
  * String functions MySQL users reach for beyond the basic ones of bind-func.ts: LPAD, RPAD, HEX,
@@ -78,6 +79,7 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
       arity(name, args, 3);
       return fn(T_STR, args, [T_STR, T_INT, T_STR], text, ([s, n, p]) => {
         const len = int(n);
+        if (padOverPacket(ctx, name, len)) return null;
         const cs = chars(s as string);
         if (len < 0) return null;
         if (len <= cs.length) return cs.slice(0, len).join('');
@@ -230,7 +232,11 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
         const len = int(l);
         if (pos < 1 || pos > cs.length) return s;
         const end = len < 0 || pos - 1 + len > cs.length ? cs.length : pos - 1 + len;
-        return cs.slice(0, pos - 1).join('') + (r as string) + cs.slice(end).join('');
+        return withinPacket(
+          ctx,
+          'insert',
+          cs.slice(0, pos - 1).join('') + (r as string) + cs.slice(end).join(''),
+        );
       });
     case 'quote': {
       arity(name, args, 1);

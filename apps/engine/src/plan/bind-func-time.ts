@@ -19,7 +19,7 @@ import {
   US_PER_DAY,
   timeText,
   US_PER_SECOND,
-} from '../exec/temporal.js';
+} from '../storage/temporal.js';
 import {
   calcWeek,
   DAY_NAMES,
@@ -34,8 +34,8 @@ import { toLocal, toUtc } from '../exec/time-zone.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, dateTimeType, decType, timeType } from '../exec/types.js';
 import { type BindCtx, castEv, mk } from './bind-expr.js';
 import { dateField, dateTimeEv, fracDigits, shifted, timeEv } from './bind-date.js';
-import type { Bound } from './bound.js';
-import type { Ev } from './scope.js';
+import type { Bound } from '../exec/bound.js';
+import type { Ev } from '../exec/scope.js';
 
 /**
  * MySQL's date and time functions beyond EXTRACT and INTERVAL arithmetic: the current time (NOW,

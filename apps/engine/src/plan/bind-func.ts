@@ -15,10 +15,10 @@ import {
   timeType,
   unify,
 } from '../exec/types.js';
-import { parseDateTime, parseTime } from '../exec/temporal.js';
+import { parseDateTime, parseTime } from '../storage/temporal.js';
 import { stringComparison } from '../exec/compare.js';
 import { weightText } from '../storage/collation.js';
-import type { Bound } from './bound.js';
+import type { Bound } from '../exec/bound.js';
 import {
   type BindCtx,
   bindCompare,
@@ -35,6 +35,7 @@ import { truthOf } from '../exec/truth.js';
 import { infoFunction } from './bind-func-info.js';
 import { timeFunction } from './bind-func-time.js';
 import { stringFunction } from './bind-func-string.js';
+import { withinPacket } from './packet-bound.js';
 import { bindWindow } from './bind-window.js';
 
 const AGGS = new Set([
@@ -335,7 +336,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       return strFn(args, text, (a) => (a[0] as string).toLowerCase());
     case 'concat':
       need(1, 1000);
-      return strFn(args, text, (a) => a.join(''));
+      return strFn(args, text, (a) => withinPacket(ctx, 'concat', a.join('')));
     case 'concat_ws': {
       need(2, 1000);
       const evs = args.map((a) => castEv(a, T_STR));
@@ -349,7 +350,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
             const x = evs[i]!();
             if (x !== null) parts.push(x as string);
           }
-          return parts.join(sep as string);
+          return withinPacket(ctx, 'concat_ws', parts.join(sep as string));
         },
         args,
         text,
@@ -387,7 +388,9 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       need(3);
       // an empty search string leaves the text as it is, as MySQL
       return strFn(args, text, (a) =>
-        a[1] === '' ? a[0] : (a[0] as string).split(a[1] as string).join(a[2] as string),
+        a[1] === ''
+          ? a[0]
+          : withinPacket(ctx, 'replace', (a[0] as string).split(a[1] as string).join(a[2] as string)),
       );
     case 'reverse':
       need(1);

@@ -29,8 +29,8 @@ import {
 import { truthOf } from '../exec/truth.js';
 import { type BindCtx, bindExpr, literal, mk, normU64, unsupported } from './bind-expr.js';
 import { bindFunction } from './bind-func.js';
-import type { Bound } from './bound.js';
-import type { Ev } from './scope.js';
+import type { Bound } from '../exec/bound.js';
+import type { Ev } from '../exec/scope.js';
 
 /**
  * Operators of the binder: logic (three-valued), comparisons with MySQL's conversions,

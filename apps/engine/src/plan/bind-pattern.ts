@@ -5,8 +5,8 @@ import { type SqlType, T_INT, T_STR } from '../exec/types.js';
 import { stringComparison } from '../exec/compare.js';
 import { type Collation, weightText } from '../storage/collation.js';
 import { mk } from './bind-expr.js';
-import type { Bound } from './bound.js';
-import type { Ev, RunState } from './scope.js';
+import type { Bound } from '../exec/bound.js';
+import type { Ev, RunState } from '../exec/scope.js';
 import { LikePattern } from '../exec/like.js';
 
 /**

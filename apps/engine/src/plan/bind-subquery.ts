@@ -3,8 +3,8 @@ import { comparisonType, converter } from '../exec/compare.js';
 import { type SqlType, T_INT } from '../exec/types.js';
 import { type BindCtx, mk, type SubPlan } from './bind-expr.js';
 import { keyOf } from './bind-ops.js';
-import type { Bound } from './bound.js';
-import type { Ev } from './scope.js';
+import type { Bound } from '../exec/bound.js';
+import type { Ev } from '../exec/scope.js';
 
 /**
  * Subqueries in expressions: uncorrelated ones run once per statement execution (cached by the

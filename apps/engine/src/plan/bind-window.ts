@@ -6,8 +6,8 @@ import type { FrameBound, WindowCall, WindowFrame } from '../exec/window.js';
 import { aggregate } from './bind-aggregate.js';
 import { type BindCtx, bindExpr, unsupported } from './bind-expr.js';
 import { rawArgExpr } from './bind-func.js';
-import type { Bound } from './bound.js';
-import { keyBound } from './collation-keys.js';
+import type { Bound } from '../exec/bound.js';
+import { keyBound } from '../exec/collation-keys.js';
 
 /**
  * Window function calls (`f(…) OVER (PARTITION BY … ORDER BY … frame)` or `OVER name` of the

@@ -2,12 +2,12 @@ import { arr, identText, obj, type Obj, objectName, posOf, tagOf } from '../sql/
 import { SqlError } from '../sql/errors.js';
 import { parseSql } from '../sql/parser.js';
 import { type BindCtx, bindCompare, bindExpr, columnRef } from './bind-expr.js';
-import type { Block, Bound } from './bound.js';
+import type { Block, Bound } from '../exec/bound.js';
 import { conjuncts } from './conjuncts.js';
 import type { SqlType } from '../exec/types.js';
 import type { Table } from '../storage/table.js';
-import type { ColumnInfo, DerivedSource, Source } from './scope.js';
-import type { TableMeta } from '../session/meta.js';
+import type { ColumnInfo, DerivedSource, Source } from '../exec/scope.js';
+import type { TableMeta } from '../storage/table-meta.js';
 import { bindEnvOf, bindQuery, type Ctx, materialized, storedType } from './select.js';
 import { isSystemSchema, systemTable } from './system-tables.js';
 import { resolveTableName } from './table-name.js';

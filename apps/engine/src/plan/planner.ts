@@ -1,109 +1,14 @@
 import type { SqlType } from '../exec/types.js';
-import type { Bound } from './bound.js';
-import type { IndexReadPlan } from './optimizer/index-reads.js';
-import type { KeyInterval } from './optimizer/key-ranges.js';
-import type { Source } from './scope.js';
+import type { Bound } from '../exec/bound.js';
+import type { PlannedStage, RangeBound } from '../exec/planned-stage.js';
+import type { Source } from '../exec/scope.js';
 
 /**
- * What a planner hands the executor: one stage per FROM source in join order, each with its
- * access method, the conditions checked there, its join buffer and (for EXPLAIN) the estimates
- * that chose it. The cost-based optimizer in ./optimizer/ implements {@link Planner}; the helpers
- * here (which conjunct binds which column) are shared with it.
+ * The planner's interface: a planner turns the FROM sources and the WHERE conjuncts into the
+ * stages the executor runs (exec/planned-stage.ts). The cost-based optimizer in ./optimizer/
+ * implements {@link Planner}; the helpers here (which conjunct binds which column) are shared
+ * with it.
  */
-
-export type Access =
-  | { readonly kind: 'scan' }
-  | { readonly kind: 'ref'; readonly index: string; readonly keys: readonly KeyPart[] }
-  | {
-      readonly kind: 'range';
-      readonly index: string;
-      readonly column: number;
-      readonly lo?: RangeBound;
-      readonly hi?: RangeBound;
-      /** A range on several key parts or values (IN lists): these intervals instead of lo/hi. */
-      readonly intervals?: readonly KeyInterval[];
-    }
-  | {
-      readonly kind: 'hash';
-      readonly build: readonly Bound[];
-      readonly probe: readonly Bound[];
-      readonly types: readonly SqlType[];
-    };
-
-export interface RangeBound {
-  readonly expr: Bound;
-  readonly inclusive: boolean;
-}
-
-export interface KeyPart {
-  readonly column: number;
-  readonly expr: Bound;
-}
-
-/** The join buffer a stage got (MariaDB's JOIN_CACHE), or `none`. */
-export interface StageJoin {
-  readonly algorithm: 'none' | 'BNL' | 'BNLH' | 'BKA' | 'BKAH';
-  /** BNLH: run as join-algos' grace hash or sort-merge join instead (`enginekit_hash_join_algorithm`). */
-  readonly hashAlgorithm?: 'grace_hash' | 'sort_merge';
-  readonly incremental: boolean;
-  /** Bytes of its buffer (0 for `none`). */
-  readonly bufferBytes: number;
-  /** BKA/BKAH: lookup keys sorted before the index is read (MariaDB's key-ordered scan). */
-  readonly keyOrdered: boolean;
-  /** BKA/BKAH: full rows fetched in primary-key order (rowid-ordered scan). */
-  readonly rowidOrdered: boolean;
-  /** BKA/BKAH: `ref.key_length` of the lookup key, bytes (its MRR share counts it once). */
-  readonly keyLength?: number;
-  /** BKA/BKAH: `rec_per_key` of the looked-up prefix (each record's MRR share, MRR's buffer split). */
-  readonly recordsPerKey?: number;
-}
-
-/** A stage's line of traditional EXPLAIN, with the cost the search gave it. */
-export interface StageExplain {
-  readonly type: 'ALL' | 'range' | 'ref' | 'eq_ref' | 'const' | 'index' | 'hash_ALL' | 'hash_index';
-  readonly possibleKeys: readonly string[];
-  readonly key?: string;
-  readonly keyLen?: string;
-  readonly ref?: string;
-  /** Rows the optimizer expects one read of this stage to produce (`records_read`). */
-  readonly rows: number;
-  readonly filtered: number;
-  readonly extra: readonly string[];
-  /** Cost of this stage in the chosen order (reads plus rows evaluated, for all outer rows). */
-  readonly cost: number;
-  /** Rows of the partial join up to and including this stage. */
-  readonly prefixRows: number;
-}
-
-export interface PlannedStage {
-  readonly src: Source;
-  readonly access: Access;
-  /** Conditions a row must meet to match (inner join: all conjuncts placed here; LEFT JOIN: its ON). */
-  readonly match: readonly Bound[];
-  /** LEFT JOIN only: WHERE conjuncts placed here, checked after a row is matched or NULL-extended. */
-  readonly post: readonly Bound[];
-  /** The join buffer (default: BNL/BNLH for `scan`/`hash` after the first stage, none for the rest). */
-  readonly join?: StageJoin;
-  /** A secondary-index `range` read as DS-MRR's rowid-ordered scan with this buffer, bytes. */
-  readonly mrrBufferBytes?: number;
-  /** An index condition pushed to the entries, or a covering (index-only) read; `scan` + covering: a full index scan. */
-  readonly indexRead?: IndexReadPlan;
-  readonly explain?: StageExplain;
-  /** Filled while the query runs, for ANALYZE (r_loops, r_rows, r_filtered, time). */
-  readonly actual?: StageActual;
-}
-
-/** What one stage really did in one run (MariaDB's ANALYZE): counted only when present. */
-export interface StageActual {
-  /** Times the stage's access started (one per partial row reaching it; once for a join buffer fill). */
-  loops: number;
-  /** Rows the access produced. */
-  rows: number;
-  /** Rows that passed the stage's conditions. */
-  passed: number;
-  /** Milliseconds spent in this stage's own reads and checks (not in the stages after it). */
-  ms: number;
-}
 
 /** What the query block around a join tells the planner (for EXPLAIN and the trace). */
 export interface PlanContext {

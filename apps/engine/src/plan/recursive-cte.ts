@@ -3,7 +3,7 @@ import { SqlError } from '../sql/errors.js';
 import { hashKey } from '../exec/compare.js';
 import { coerce } from '../exec/convert.js';
 import { type SqlType, unify } from '../exec/types.js';
-import type { DerivedSource } from './scope.js';
+import type { DerivedSource } from '../exec/scope.js';
 import { bindQuery, type Ctx, type QueryPlan } from './select.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import { arr, identText, obj, type Obj, objectName, type Pos, posOf, tagOf } from '../sql/ast.js';
 import { selectItemTexts } from './select-items.js';
-import { type ResultField, resultField } from './result-fields.js';
+import { type ResultField, resultField } from '../exec/result-fields.js';
 import { SqlError } from '../sql/errors.js';
 import { Aggregator, type AggState } from '../exec/aggregate.js';
 import { hashKey } from '../exec/compare.js';
@@ -26,17 +26,17 @@ import {
   timeType,
   unify,
 } from '../exec/types.js';
-import type { TableMeta } from '../session/meta.js';
+import type { TableMeta } from '../storage/table-meta.js';
 import { type BindCtx, type BindEnv, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
-import { Block, type Bound } from './bound.js';
+import { Block, type Bound } from '../exec/bound.js';
 import type { Planner } from './planner.js';
-import type { DerivedSource, RunState } from './scope.js';
+import type { DerivedSource, RunState } from '../exec/scope.js';
 import { truthOf } from '../exec/truth.js';
 import { conjuncts, factorOr } from './conjuncts.js';
 import { bindFrom } from './from.js';
 import { recursiveCte } from './recursive-cte.js';
-import { keyBound, keyCollation, keyValueOf } from './collation-keys.js';
-import { checkJoinTables } from '../session/limits.js';
+import { keyBound, keyCollation, keyValueOf } from '../exec/collation-keys.js';
+import { checkJoinTables } from './limits.js';
 
 /** A bound, planned query: its result columns and a function that runs it. */
 export interface QueryPlan extends SubPlan {
@@ -650,10 +650,14 @@ function bindSelect(
   const groupsMap = new GroupMap<{ first: unknown[]; states: AggState[] }>(groupTypes);
   const ngroup = groupEvs.length;
   const groupValues: unknown[] = new Array<unknown>(ngroup).fill(null);
+  // the GROUP BY temporary table's handler calls, as MariaDB's end_update counts them: a key
+  // lookup per row (Handler_read_key), then a row written (a new group) or updated
+  const tmpCalls = { writes: 0, updates: 0 };
   const sinkAgg = (): boolean => {
     for (let i = 0; i < ngroup; i++) groupValues[i] = groupEvs[i]!();
     let g = groupsMap.find(groupValues);
     if (g === undefined) {
+      tmpCalls.writes++;
       const table = groupTable!;
       const text = groupKeyText(groupValues, groupTypes);
       if (table.full) {
@@ -663,9 +667,20 @@ function bindSelect(
       g = { first: frame.v.slice(), states: agg.init() };
       groupsMap.insert(g);
       table.grew(text);
-    }
+    } else tmpCalls.updates++;
     agg.step(g.states);
     return true;
+  };
+  /** Add the temporary table's calls to the status (GROUP BY only: a plain aggregate has none). */
+  const flushTmpCalls = (readBack: number): void => {
+    if (groups.length === 0) return;
+    const rows = tmpCalls.writes + tmpCalls.updates;
+    if (rows > 0) status.add('Handler_read_key', rows);
+    if (tmpCalls.writes > 0) status.add('Handler_tmp_write', tmpCalls.writes);
+    if (tmpCalls.updates > 0) status.add('Handler_tmp_update', tmpCalls.updates);
+    if (readBack > 0) status.add('Handler_read_rnd_next', readBack);
+    tmpCalls.writes = 0;
+    tmpCalls.updates = 0;
   };
   const pipeline = buildPipeline(
     stages,
@@ -731,7 +746,20 @@ function bindSelect(
       if (sorter === null || stopped) return;
       const fs = sorter;
       sorter = null;
-      finishSort(fs, c.env, (r) => pass(r));
+      if (groups.length === 0) finishSort(fs, c.env, (r) => pass(r));
+      else {
+        // a filesort of the in-memory temporary table sorts row positions (HEAP reads a row by
+        // position fast, so no addon fields) and reads each row it returns back: Handler_read_rnd
+        let reads = 0;
+        try {
+          finishSort(fs, c.env, (r) => {
+            reads++;
+            return pass(r);
+          });
+        } finally {
+          if (reads > 0) status.add('Handler_read_rnd', reads);
+        }
+      }
     },
   };
   function runBody(): void {
@@ -746,6 +774,8 @@ function bindSelect(
         48 * block.aggs.length,
       );
       groupTable = table;
+      tmpCalls.writes = 0;
+      tmpCalls.updates = 0;
       pipeline();
       if (groupsMap.size > 0 || groups.length > 0)
         status.add('Created_tmp_tables', groups.length > 0 ? 1 : 0);
@@ -754,17 +784,25 @@ function bindSelect(
         agg.finish(agg.init(), frame.v);
         produce();
       } else {
+        // the groups are read back by a scan of the temporary table: Handler_read_rnd_next per
+        // row, and once more for the end unless the reader stopped first
         let more = true;
-        for (const g of groupsMap.list) {
-          c.run.interrupt.poll();
-          frame.v = g.first;
-          agg.finish(g.states, frame.v);
-          if (!produce()) {
-            more = false;
-            break;
+        let read = 0;
+        try {
+          for (const g of groupsMap.list) {
+            c.run.interrupt.poll();
+            read++;
+            frame.v = g.first;
+            agg.finish(g.states, frame.v);
+            if (!produce()) {
+              more = false;
+              break;
+            }
           }
+          if (more) drainGroups(table);
+        } finally {
+          flushTmpCalls(more ? read + 1 : read);
         }
-        if (more) drainGroups(table);
       }
       table.close();
       groupTable = null;

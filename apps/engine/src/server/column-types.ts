@@ -1,5 +1,5 @@
 import type { SqlType } from '../exec/types.js';
-import type { ResultField } from '../plan/result-fields.js';
+import type { ResultField } from '../exec/result-fields.js';
 import { storedTypeMeta } from './stored-column-meta.js';
 import {
   NOT_NULL_FLAG,
@@ -49,7 +49,7 @@ const STRING_EXPR_DEC = 39;
 const LONG_LITERAL_WIDTH = 9;
 
 /**
- * A result column's definition: a stored column's (plan/result-fields.ts) as MariaDB sends it
+ * A result column's definition: a stored column's (exec/result-fields.ts) as MariaDB sends it
  * (server/stored-column-meta.ts), with its database, table alias, table and column; a literal's
  * with its own width (an integer of up to 9 characters as LONG, strings four bytes a character,
  * NOT NULL unless it is NULL); any other expression by its engine type ({@link columnMeta}).

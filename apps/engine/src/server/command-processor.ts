@@ -5,7 +5,6 @@ import { decodeClientText } from '../sql/client-text.js';
 import { asProtocolError } from './client-error.js';
 import { KILL_CONNECTION } from '../exec/interrupt.js';
 import { type ColumnMeta, inferredColumns, resultColumnMeta } from './column-types.js';
-import { writeBinaryRow } from './packets/binary-row.js';
 import { writeColumnDefinition } from './packets/column-definition.js';
 import { writeEof } from './packets/eof.js';
 import { serverErrors, writeErr } from './packets/err.js';
@@ -17,11 +16,13 @@ import {
   readExecuteHeader,
   readExecuteParams,
 } from './packets/stmt-execute.js';
-import { writeTextRow } from './packets/text-row.js';
+import { type ChunkOut, WireRowSink } from './result-stream.js';
+import { NetWriteAborted } from './stream-credit.js';
 import {
   COM_FIELD_LIST,
   COM_INIT_DB,
   COM_PING,
+  COM_PROCESS_KILL,
   COM_QUERY,
   COM_QUIT,
   COM_RESET_CONNECTION,
@@ -90,6 +91,15 @@ export class CommandProcessor {
   #nextStatementId = 1;
   /** Threads_connected as the host last reported it (set before each statement). */
   threadsConnected = 1;
+  /**
+   * Where the chunks of a result set go while its statement runs (the session host sends them to
+   * the client); undefined: they are kept and sent at the head of the command's reply.
+   */
+  out: ChunkOut | undefined;
+  /** The result set of the running command, written as its rows are produced. */
+  #stream: WireRowSink | undefined;
+  /** Chunks kept for the reply (no `out`). */
+  #kept: Buffer[] = [];
 
   constructor(session: Session, connectionId: number) {
     this.session = session;
@@ -146,29 +156,74 @@ export class CommandProcessor {
   #acked = 0n;
 
   #handle(payload: Buffer): Reply | Promise<Reply> {
-    const w = this.#w.reset(1);
+    // a run again after a lock wait goes on with a result that was sent in part
+    const w = this.#rerun && this.#stream !== undefined ? this.#w : this.#w.reset(1);
     try {
       const r = this.#dispatch(payload, w);
       this.#rerun = false;
-      return r;
+      this.#endStream();
+      return this.#withKept(r);
     } catch (e) {
       this.#rerun = false;
       if (e instanceof LockWaitPending) {
+        const s = this.#stream;
+        if (s?.flushed === true) s.rewind();
+        else this.#endStream();
+        this.#kept = [];
         const copy = Buffer.from(payload);
         return e.wait().then(
           () => {
             this.#rerun = true;
             return this.rerun(copy);
           },
-          (err: unknown) => this.#error(err),
+          (err: unknown) => this.#withKept(this.#error(err)),
         );
       }
-      return this.#error(e);
+      return this.#withKept(this.#error(e));
     }
   }
 
+  /** The reply with the chunks kept before it (no `out`) at its head. */
+  #withKept(r: Reply): Reply {
+    if (this.#kept.length === 0) return r;
+    const bytes = Buffer.concat([...this.#kept, r.bytes]);
+    this.#kept = [];
+    return { ...r, bytes };
+  }
+
+  /** The command's result set is over: the session's rows go back to its results. */
+  #endStream(): void {
+    this.#stream = undefined;
+    this.session.rowSink = undefined;
+    // a row of many megabytes grew the writer: give the memory back
+    if (this.#w.buf.length > 1 << 20 && this.#w.pos === 0) this.#w.buf = Buffer.allocUnsafe(4096);
+  }
+
+  /** Starts the result set of a query or an execution (kept as it was by a run again). */
+  #startStream(w: PacketWriter, binary: boolean): WireRowSink {
+    let s = this.#stream;
+    if (s === undefined) {
+      s = new WireRowSink(w, binary, this.out ?? ((bytes) => this.#kept.push(bytes)));
+      const entry = this.session.txn.entry;
+      s.onFirstChunk = () => {
+        entry.state = 'Sending data';
+      };
+      this.#stream = s;
+    }
+    this.session.rowSink = s;
+    return s;
+  }
+
   #error(e: unknown): Reply {
-    const w = this.#w.reset(1);
+    // an error after a result set began ends it: the ERR follows its rows, as MariaDB sends it
+    const begun = this.#stream?.begun === true;
+    this.#endStream();
+    if (e instanceof NetWriteAborted) {
+      // the client does not read (net_write_timeout) or is gone: nothing more is sent
+      this.#w.reset(1);
+      return { bytes: Buffer.alloc(0), close: true, waitTimeout: this.#waitTimeout() };
+    }
+    const w = begun ? this.#w : this.#w.reset(1);
     if (e instanceof MalformedPacketError) {
       writeErr(w, serverErrors.malformed());
       return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
@@ -240,6 +295,11 @@ export class CommandProcessor {
         return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
       }
       case COM_PING:
+        writeOk(w);
+        break;
+      case COM_PROCESS_KILL:
+        // KILL CONNECTION of a 4-byte id (a host on worker threads answers it before it comes here)
+        this.session.query(`KILL CONNECTION ${r.u32()}`);
         writeOk(w);
         break;
       case COM_STATISTICS:
@@ -314,7 +374,8 @@ export class CommandProcessor {
       writeErr(w, multi);
       return;
     }
-    this.#result(w, this.session.query(sql), false);
+    const s = this.#startStream(w, false);
+    this.#result(w, s, this.session.query(sql));
   }
 
   #prepare(sql: string, w: PacketWriter): void {
@@ -376,7 +437,8 @@ export class CommandProcessor {
       }
       throw e;
     }
-    this.#result(w, st.run(st.params), true);
+    const s = this.#startStream(w, true);
+    this.#result(w, s, st.run(st.params));
   }
 
   #fieldList(table: string, w: PacketWriter): void {
@@ -386,20 +448,23 @@ export class CommandProcessor {
     writeEof(w);
   }
 
-  #result(w: PacketWriter, res: QueryResult, binary: boolean): void {
-    if (res.columns.length === 0) writeOk(w, res.affectedRows, res.insertId, res.warnings, res.info);
-    else this.#resultSet(w, res, binary);
-  }
-
-  #resultSet(w: PacketWriter, res: QueryResult, binary: boolean): void {
-    const cols = columnsOf(res);
-    w.begin().lenenc(cols.length).end();
-    for (const c of cols) writeColumnDefinition(w, c);
-    writeEof(w);
-    const rows = res.rows;
-    if (binary) for (const row of rows) writeBinaryRow(w, cols, row);
-    else for (const row of rows) writeTextRow(w, cols, row);
-    writeEof(w, res.warnings);
+  /**
+   * A statement's answer: an OK, or the end of its result set. A SELECT's rows went out through
+   * `s` as they were produced; any other result set (SHOW, EXPLAIN, …) is written through it now,
+   * in chunks as well.
+   */
+  #result(w: PacketWriter, s: WireRowSink, res: QueryResult): void {
+    if (res.streamed === true) {
+      s.finish(res.warnings);
+      return;
+    }
+    if (res.columns.length === 0) {
+      writeOk(w, res.affectedRows, res.insertId, res.warnings, res.info);
+      return;
+    }
+    s.beginWith(columnsOf(res));
+    for (const row of res.rows) s.row(row);
+    s.finish(res.warnings);
   }
 }
 

@@ -7,7 +7,7 @@ import { type ProtocolError, serverErrors, writeErr } from './packets/err.js';
 import { type ChangeUserRequest, readChangeUser } from './packets/change-user.js';
 import { readHandshakeResponse, writeGreeting } from './packets/handshake.js';
 import { writeOk } from './packets/ok.js';
-import { COM_CHANGE_USER, COM_QUERY, COM_RESET_CONNECTION } from './protocol.js';
+import { COM_CHANGE_USER, COM_PROCESS_KILL, COM_QUERY, COM_RESET_CONNECTION } from './protocol.js';
 import type { Reply } from './command-processor.js';
 import type { SessionHandle, SessionHost } from './session-host.js';
 import { MalformedPacketError, PacketWriter } from './wire.js';
@@ -36,6 +36,10 @@ export interface WireConnection {
   packetParser: PacketParser;
   stream: {
     remoteAddress?: string | undefined;
+    /** The last write filled the socket's buffer: wait for 'drain' before writing more. */
+    readonly writableNeedDrain: boolean;
+    once(event: 'drain' | 'close', f: () => void): unknown;
+    off(event: 'drain' | 'close', f: () => void): unknown;
     pause(): void;
     end(): void;
     destroy(): void;
@@ -215,19 +219,24 @@ export class ClientConnection {
       this.#changeUser(payload);
       return;
     }
-    const kill = this.#host.kill === undefined ? undefined : killStatement(payload);
+    const kill = this.#host.kill === undefined ? undefined : killCommand(payload);
     if (kill !== undefined) {
       // KILL is answered here, so it reaches a statement that keeps its worker busy (even this
       // connection's worker) at once
-      const found = this.#host.kill!(kill.id, kill.query);
+      const account = this.#account!;
+      const done = this.#host.kill!(kill.id, kill.query, {
+        user: account.name.user,
+        admin: account.admin,
+      });
       if (this.#closed()) return; // KILL CONNECTION of itself
       this.#w.reset(1);
-      if (found) writeOk(this.#w);
+      if (done === 'killed') writeOk(this.#w);
+      else if (done === 'denied') writeErr(this.#w, serverErrors.killDenied(kill.id));
       else writeErr(this.#w, serverErrors.noSuchThread(kill.id));
       this.#finish({ bytes: this.#w.take(), close: false, waitTimeout: this.#opts.waitTimeout() });
       return;
     }
-    const reply = this.#handle!.handle(payload);
+    const reply = this.#handle!.handle(payload, (bytes) => this.#chunk(bytes));
     if (reply instanceof Promise) {
       // a lock wait: read no further command until the statement has its answer
       this.#busy = true;
@@ -305,6 +314,45 @@ export class ClientConnection {
         if (this.#pending === mine) this.#pending = null;
       });
     this.#pending = mine;
+  }
+
+  /**
+   * A chunk of a result set, sent while its statement runs (behind a commit's OK that waits to be
+   * durable, if any): undefined when the socket took it, else a promise that settles once the
+   * socket's buffer has drained, which holds the statement back until its client reads.
+   */
+  #chunk(bytes: Buffer): Promise<void> | undefined {
+    if (this.#state === 'closed') return undefined;
+    if (this.#pending === null) {
+      this.#conn.write(bytes);
+      return this.#drained();
+    }
+    const mine: Promise<void> = this.#pending
+      .then(() => {
+        if (this.#state === 'closed') return undefined;
+        this.#conn.write(bytes);
+        return this.#drained();
+      })
+      .finally(() => {
+        if (this.#pending === mine) this.#pending = null;
+      });
+    this.#pending = mine;
+    return mine;
+  }
+
+  /** Undefined when the socket can take more now, else a promise of its 'drain' (or close). */
+  #drained(): Promise<void> | undefined {
+    const stream = this.#conn.stream;
+    if (!stream.writableNeedDrain) return undefined;
+    return new Promise((resolve) => {
+      const done = (): void => {
+        stream.off('drain', done);
+        stream.off('close', done);
+        resolve();
+      };
+      stream.once('drain', done);
+      stream.once('close', done);
+    });
   }
 
   /** Replies still waiting for a commit to be durable, in order. */
@@ -510,8 +558,13 @@ function isFlushHosts(payload: Buffer): boolean {
 
 const KILL = /^\s*KILL\s+(?:(QUERY|CONNECTION)\s+)?(\d{1,10})\s*;?\s*$/i;
 
-/** COM_QUERY `KILL [QUERY | CONNECTION] id`: its target, or undefined for any other command. */
-function killStatement(payload: Buffer): { id: number; query: boolean } | undefined {
+/**
+ * COM_QUERY `KILL [QUERY | CONNECTION] id`, or COM_PROCESS_KILL (a connection id in 4 bytes, the
+ * whole connection, as MariaDB): its target, or undefined for any other command.
+ */
+function killCommand(payload: Buffer): { id: number; query: boolean } | undefined {
+  if (payload[0] === COM_PROCESS_KILL && payload.length === 5)
+    return { id: payload.readUInt32LE(1), query: false };
   if (payload[0] !== COM_QUERY || payload.length > 64) return undefined;
   const m = KILL.exec(payload.toString('utf8', 1));
   if (m === null) return undefined;

@@ -9,6 +9,8 @@ export const COM_INIT_DB = 0x02;
 export const COM_QUERY = 0x03;
 export const COM_FIELD_LIST = 0x04;
 export const COM_STATISTICS = 0x09;
+/** The deprecated kill command older clients send (`mysql_kill()`): KILL CONNECTION of a 4-byte id. */
+export const COM_PROCESS_KILL = 0x0c;
 export const COM_PING = 0x0e;
 export const COM_STMT_PREPARE = 0x16;
 export const COM_STMT_EXECUTE = 0x17;

@@ -1,4 +1,4 @@
-import { splitStatements } from '../sql-cli/split.js';
+import { splitStatements } from '../sql/split.js';
 import { type ProtocolError, serverErrors } from './packets/err.js';
 
 /**

@@ -11,10 +11,11 @@ import {
 import { HostCache } from './host-cache.js';
 import { type AccountName, Accounts, hashBytes, passwordHash } from '../session/accounts.js';
 import { isAdmin, mayUseDatabase } from '../session/privileges.js';
+import { Session } from '../session/session.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { LocalSessionHost, type SessionHost } from './session-host.js';
 import { PacketWriter } from './wire.js';
-import { processListOf } from '../txn/registry.js';
+import { instanceOf } from '../session/instance.js';
 
 export interface ServeOptions {
   /** TCP port (default 3306; 0 picks a free one). Ignored with `socket`. */
@@ -99,7 +100,7 @@ export class MysqlServer {
       ensureAccount(db, { user: options.user ?? 'root', host: 'localhost' }, options.password);
     if (this.host.changeDictionary === undefined) admin();
     else this.host.changeDictionary(admin);
-    const probe = db.session();
+    const probe = new Session(db);
     for (const name of GLOBAL_OPTIONS) {
       const v = options[name];
       if (v !== undefined) probe.globalVars.set(name, v, 'global', undefined);
@@ -124,7 +125,7 @@ export class MysqlServer {
     this.#server = mysql.createServer((c) => {
       const conn = c as unknown as WireConnection;
       // connection ids come from the process list, shared with API sessions (KILL's argument)
-      const id = processListOf(db).allocateId();
+      const id = instanceOf(db).processList.allocateId();
       const address = conn.stream.remoteAddress;
       const refusal =
         this.#closing !== undefined || this.#clients.size >= maxConnections()

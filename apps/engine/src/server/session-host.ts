@@ -3,13 +3,32 @@ import type { Account } from '../session/accounts.js';
 import { Session } from '../session/session.js';
 import { CommandProcessor, type Reply } from './command-processor.js';
 
+/** Who asks for a KILL: the user it logged in as, and whether it administers the server. */
+export interface KillRequester {
+  readonly user: string;
+  readonly admin: boolean;
+}
+
+/** What a KILL did: `unknown` is 1094 ER_NO_SUCH_THREAD, `denied` 1095 ER_KILL_DENIED_ERROR. */
+export type KillOutcome = 'killed' | 'unknown' | 'denied';
+
+/**
+ * Sends bytes to the client: undefined when its socket took them, else a promise that settles
+ * once the socket's buffer has drained (or the connection is gone).
+ */
+export type ClientWrite = (bytes: Buffer) => Promise<void> | undefined;
+
 /**
  * One connection's side of the boundary: payloads in, replies out. A reply is a Promise when
  * the command waits (for a row or metadata lock); the connection sends nothing else meanwhile.
  */
 export interface SessionHandle {
-  /** The reply, or a promise of it (a session on another thread, a statement that waits). */
-  handle(payload: Buffer): Reply | Promise<Reply>;
+  /**
+   * The reply, or a promise of it (a session on another thread, a statement that waits). The
+   * chunks of a result set go to `write` while the statement runs, before the reply (which holds
+   * the rest); without it they come at the head of the reply.
+   */
+  handle(payload: Buffer, write?: ClientWrite): Reply | Promise<Reply>;
   close(): void;
 }
 
@@ -43,9 +62,10 @@ export interface SessionHost {
   closeAll(): void;
   /**
    * KILL [QUERY | CONNECTION] `id` from the connection layer, for a host whose statements run
-   * where a KILL statement could not reach them while they run (false: no such connection).
+   * where a KILL statement could not reach them while they run, asked by `by`: a connection of
+   * another user needs an administrator (global ALL, which holds MariaDB's CONNECTION ADMIN).
    */
-  kill?(id: number, query: boolean): boolean;
+  kill?(id: number, query: boolean, by: KillRequester): KillOutcome;
   /** Brings the accounts a login is checked against up to date (changed on another thread). */
   beforeLogin?(): void;
   /** Runs a dictionary change made on this thread (an account) so that every other thread sees it. */
@@ -92,8 +112,15 @@ export class LocalSessionHost implements SessionHost {
     g.set('Max_used_connections', this.#maxUsed);
     g.set('Threads_connected', this.#open.size);
     const handle: SessionHandle = {
-      handle: (payload) => {
+      handle: (payload, write) => {
         p.threadsConnected = this.#open.size;
+        // on this thread the statement cannot wait for the client: chunks queue on the socket
+        p.out =
+          write === undefined
+            ? undefined
+            : (bytes) => {
+                void write(bytes);
+              };
         return p.handle(payload);
       },
       close: () => {

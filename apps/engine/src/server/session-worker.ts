@@ -3,7 +3,7 @@ import { SqlDictionary } from '../session/dictionary.js';
 import { Session } from '../session/session.js';
 import { attachDatabase } from '../storage/attach.js';
 import { LockTable } from '../txn/lock-table.js';
-import { useLockTable, useProcessList } from '../txn/registry.js';
+import { instanceOf } from '../session/instance.js';
 import { KILL_CONNECTION } from '../exec/interrupt.js';
 import { SharedProcessList } from './shared-process-list.js';
 import type { Database } from '../storage/database.js';
@@ -12,6 +12,7 @@ import { commandKind } from './statement-kind.js';
 import type { FromWorker, SessionWorkerData, ToWorker } from './worker-messages.js';
 import { WorkerShared } from './worker-shared.js';
 import { WorkerStatus } from './worker-status.js';
+import { StreamCredit } from './stream-credit.js';
 
 // A session worker (see worker-session-host.ts): one Database attached to the server's buffer
 // pool, serving the connections the main thread assigns to it, one command at a time.
@@ -128,6 +129,23 @@ function onMessage(m: ToWorker): void {
       // KILL CONNECTION from this worker: the main thread owns the socket
       session.txn.onKill = () => post({ t: 'kill', conn: m.conn, query: false });
       const p = new CommandProcessor(session, m.conn);
+      const credit = new StreamCredit(m.credit);
+      const entry = session.txn.entry;
+      // each chunk of a result goes to the main thread at once; past MAX_IN_FLIGHT chunks the
+      // client has not read, the statement waits here (the worker's other connections too)
+      p.out = (bytes) => {
+        credit.acquire(
+          Number(session.vars.get('net_write_timeout')) * 1000,
+          () => session.interrupt.check(),
+          (waiting) => {
+            entry.state = waiting ? 'Writing to net' : 'Sending data';
+          },
+        );
+        // transfer the chunk's memory when it is its own (a pooled small buffer is copied)
+        const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
+        const out = own ? new Uint8Array(bytes.buffer, 0, bytes.length) : new Uint8Array(bytes);
+        post({ t: 'chunk', conn: m.conn, bytes: out }, [out.buffer as ArrayBuffer]);
+      };
       const c: Conn = { p, prepared: (id) => p.preparedText(id) };
       // a statement that waited for a row lock runs again under the same metadata lock and
       // write mutex as a first run (it holds neither while it waits)
@@ -177,10 +195,9 @@ function onMessage(m: ToWorker): void {
 
 try {
   db = attachDatabase(data.attach);
-  useLockTable(db, new LockTable(data.lockTable));
+  instanceOf(db).useLockTable(new LockTable(data.lockTable));
   // a KILL of a connection of another worker goes through the main thread
-  useProcessList(
-    db,
+  instanceOf(db).useProcessList(
     new SharedProcessList(data.processList, data.worker, (conn, query) => post({ t: 'kill', conn, query })),
   );
   // statistics a read statement saves on first use go into the shared catalog: as a writer

@@ -1,4 +1,4 @@
-import type { BaseColumn } from '../plan/result-fields.js';
+import type { BaseColumn } from '../exec/result-fields.js';
 import {
   AUTO_INCREMENT_FLAG,
   BINARY_FLAG,

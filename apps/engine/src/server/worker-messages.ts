@@ -19,7 +19,14 @@ export interface SessionWorkerData {
 
 /** Main thread → worker. */
 export type ToWorker =
-  | { readonly t: 'open'; readonly conn: number; readonly account?: Account; readonly database?: string }
+  | {
+      readonly t: 'open';
+      readonly conn: number;
+      readonly account?: Account;
+      readonly database?: string;
+      /** The connection's StreamCredit words (stream-credit.ts). */
+      readonly credit: SharedArrayBuffer;
+    }
   | { readonly t: 'cmd'; readonly conn: number; readonly payload: Uint8Array; readonly connected: number }
   | { readonly t: 'close'; readonly conn: number }
   /** KILL of a connection of this worker from elsewhere: end its lock wait (the word is raised). */
@@ -36,6 +43,11 @@ export type FromWorker =
       readonly close: boolean;
       readonly waitTimeout: number;
     }
+  /**
+   * Part of a result set, sent while its statement runs (the reply carries the rest); the worker
+   * counted it in the connection's StreamCredit and the main thread releases it once written.
+   */
+  | { readonly t: 'chunk'; readonly conn: number; readonly bytes: Uint8Array }
   /** KILL of connection `conn` (of any worker): close it (query = false), end its lock wait. */
   | { readonly t: 'kill'; readonly conn: number; readonly query: boolean }
   | { readonly t: 'stopped' }

@@ -5,8 +5,9 @@ import { Worker } from 'node:worker_threads';
 import { shareDatabase } from '../storage/attach.js';
 import type { Database } from '../storage/database.js';
 import type { Reply } from './command-processor.js';
-import type { SessionHandle, SessionHost } from './session-host.js';
-import { lockTableOf, processListOf, useProcessList } from '../txn/registry.js';
+import type { ClientWrite, KillOutcome, KillRequester, SessionHandle, SessionHost } from './session-host.js';
+import { StreamCredit } from './stream-credit.js';
+import { instanceOf } from '../session/instance.js';
 import { LocalProcessList } from '../txn/process-list.js';
 import { serverErrors, writeErr } from './packets/err.js';
 import { SharedProcessList } from './shared-process-list.js';
@@ -33,7 +34,10 @@ interface Slot {
   /** Connections assigned to it. */
   conns: number;
   /** Commands in flight, by connection (one at a time per connection). */
-  readonly pending: Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>;
+  readonly pending: Map<
+    number,
+    { resolve: (r: Reply) => void; reject: (e: Error) => void; write: ClientWrite | undefined }
+  >;
   exited: boolean;
 }
 
@@ -42,7 +46,8 @@ interface Slot {
  * and authentication (ClientConnection) and moves bytes: each authenticated connection is given
  * to the worker with the fewest connections, and each command's payload is posted to it; the
  * worker runs the command in that connection's session and posts the reply's bytes back
- * (transferred). Every worker attaches to the database the main thread opened
+ * (transferred), a result set's in chunks as its rows are produced, held back by the
+ * connection's {@link StreamCredit} while its client does not read. Every worker attaches to the database the main thread opened
  * (storage/attach.ts): its buffer pool, its redo log and its doublewrite batches (one region per
  * worker), with its own handles on the data, log and doublewrite files, so every worker's change
  * is a logged mini-transaction and every page it writes follows the WAL rule. A commit's reply is
@@ -61,6 +66,8 @@ export class WorkerSessionHost implements SessionHost {
   readonly #conns = new Map<number, Slot>();
   /** What KILL CONNECTION does to each connection's socket (its `kill` argument of open). */
   readonly #killers = new Map<number, () => void>();
+  /** Each connection's backpressure words, shared with its worker. */
+  readonly #credits = new Map<number, StreamCredit>();
   /** The process list every thread shares. */
   readonly processList: SharedProcessList;
   #maxUsed = 0;
@@ -72,7 +79,7 @@ export class WorkerSessionHost implements SessionHost {
     this.db = db;
     this.shared = shared;
     this.processList = new SharedProcessList(processList, -1, (id, query) => this.#kill(id, query));
-    useProcessList(db, this.processList);
+    instanceOf(db).useProcessList(this.processList);
     this.#slots = slots;
     this.threads = slots.length;
     this.#seen = shared.version;
@@ -134,7 +141,7 @@ export class WorkerSessionHost implements SessionHost {
     const slotCount = options.processSlots ?? 1024;
     if (!Number.isInteger(slotCount) || slotCount < 1 || slotCount > 1 << 20)
       throw new RangeError(`processSlots must be an integer in [1, ${1 << 20}], got ${String(slotCount)}`);
-    const own = processListOf(db);
+    const own = instanceOf(db).processList;
     const processList = SharedProcessList.create(
       slotCount,
       own instanceof LocalProcessList ? own.nextId : own.allocateId(),
@@ -145,7 +152,7 @@ export class WorkerSessionHost implements SessionHost {
       const wd: SessionWorkerData = {
         attach: attach(i + 1),
         shared: shared.sab,
-        lockTable: lockTableOf(db).buffer,
+        lockTable: instanceOf(db).lockTable.buffer,
         processList,
         worker: i,
         workers: threads,
@@ -182,6 +189,10 @@ export class WorkerSessionHost implements SessionHost {
         this.#kill(m.conn, m.query);
         return;
       }
+      if (m.t === 'chunk') {
+        this.#chunk(s, m.conn, m.bytes);
+        return;
+      }
       if (m.t !== 'reply') return;
       const p = s.pending.get(m.conn);
       if (p === undefined) return;
@@ -199,6 +210,18 @@ export class WorkerSessionHost implements SessionHost {
     };
     s.worker.on('error', fail);
     s.worker.on('exit', (code) => fail(new Error(`session worker exited (${code})`)));
+  }
+
+  /**
+   * A chunk of a result from connection `conn`'s worker: written to the client, and its credit
+   * given back once the socket has taken it, so the worker produces more.
+   */
+  #chunk(s: Slot, conn: number, bytes: Uint8Array): void {
+    const credit = this.#credits.get(conn);
+    const write = s.pending.get(conn)?.write;
+    const drained = write?.(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+    if (drained === undefined) credit?.release();
+    else drained.then(() => credit?.release());
   }
 
   /** Connections open on each worker now. */
@@ -225,15 +248,19 @@ export class WorkerSessionHost implements SessionHost {
   #kill(id: number, query: boolean): void {
     const s = this.#conns.get(id);
     if (s === undefined) return;
+    // a statement waiting for its client to read looks at its interrupt word now
+    this.#credits.get(id)?.wake();
     this.#post(s, { t: 'kill', conn: id, query });
     if (!query) this.#killers.get(id)?.();
   }
 
-  kill(id: number, query: boolean): boolean {
+  kill(id: number, query: boolean, by: KillRequester): KillOutcome {
     const e = this.processList.get(id);
-    if (e === undefined) return false;
+    if (e === undefined) return 'unknown';
+    // as MariaDB: one's own user's connections, or any with CONNECTION ADMIN (here: global ALL)
+    if (!by.admin && e.user !== by.user) return 'denied';
     e.kill(query);
-    return true;
+    return 'killed';
   }
 
   open(
@@ -259,21 +286,24 @@ export class WorkerSessionHost implements SessionHost {
     s.conns++;
     this.#conns.set(connectionId, s);
     if (kill !== undefined) this.#killers.set(connectionId, kill);
+    const credit = new StreamCredit();
+    this.#credits.set(connectionId, credit);
     this.#maxUsed = Math.max(this.#maxUsed, this.#conns.size);
     this.#post(s, {
       t: 'open',
       conn: connectionId,
+      credit: credit.sab,
       ...(account === undefined ? {} : { account }),
       ...(database === undefined ? {} : { database }),
     });
     return {
-      handle: (payload) =>
+      handle: (payload, write) =>
         new Promise<Reply>((resolve, reject) => {
           if (s.exited) {
             reject(new Error('session worker is gone'));
             return;
           }
-          s.pending.set(connectionId, { resolve, reject });
+          s.pending.set(connectionId, { resolve, reject, write });
           const copy = new Uint8Array(payload);
           this.#post(s, { t: 'cmd', conn: connectionId, payload: copy, connected: this.#conns.size }, [
             copy.buffer as ArrayBuffer,
@@ -283,6 +313,9 @@ export class WorkerSessionHost implements SessionHost {
         if (this.#conns.get(connectionId) !== s) return;
         this.#conns.delete(connectionId);
         this.#killers.delete(connectionId);
+        // a statement waiting for this client to read stops
+        this.#credits.get(connectionId)?.close();
+        this.#credits.delete(connectionId);
         // the worker frees the slot when it closes the session; a gone worker cannot
         if (s.exited) this.processList.release(connectionId);
         s.conns--;
@@ -295,10 +328,12 @@ export class WorkerSessionHost implements SessionHost {
     for (const [id, s] of this.#conns) {
       // a statement that runs stops at its next poll, so its worker reads the close
       this.processList.get(id)?.raise(KILL_CONNECTION);
+      this.#credits.get(id)?.close();
       this.#post(s, { t: 'close', conn: id });
     }
     this.#conns.clear();
     this.#killers.clear();
+    this.#credits.clear();
     for (const s of this.#slots) s.conns = 0;
   }
 

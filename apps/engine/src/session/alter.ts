@@ -7,8 +7,8 @@ import { storageError } from './storage-errors.js';
 import { DEFAULT_COLLATION } from '../storage/collation.js';
 import { buildIndexFromTable } from '../storage/index-build.js';
 import type { Table, TableIndex } from '../storage/table.js';
-import { HIDDEN_PK, type TableMeta } from './meta.js';
-import { checkIndexes, checkTable } from './limits.js';
+import { HIDDEN_PK, type TableMeta } from '../storage/table-meta.js';
+import { checkIndexes, checkTable } from '../plan/limits.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 

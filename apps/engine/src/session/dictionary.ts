@@ -1,7 +1,8 @@
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import type { Account } from './accounts.js';
-import type { TableMeta } from './meta.js';
+import { instanceOf } from './instance.js';
+import type { TableMeta } from '../storage/table-meta.js';
 import { DEFAULT_SCHEMA, schemaOf } from '../storage/schema-name.js';
 
 const META_TABLE = '#sql_meta';
@@ -56,20 +57,16 @@ export class SqlDictionary {
     if (!this.#listed && this.databases.size === 0) this.databases.set(DEFAULT_SCHEMA, {});
   }
 
-  static #all = new WeakMap<Database, SqlDictionary>();
-
   /** Drops the cached dictionary of `db` (its tables were reloaded from the pages). */
   static forget(db: Database): void {
-    SqlDictionary.#all.delete(db);
+    instanceOf(db).dictionary = undefined;
   }
 
+  /** The dictionary of `db`, kept by its instance (read from `#sql_meta` on first use). */
   static of(db: Database): SqlDictionary {
-    let d = SqlDictionary.#all.get(db);
-    if (d === undefined) {
-      d = new SqlDictionary(db);
-      SqlDictionary.#all.set(db, d);
-    }
-    return d;
+    const instance = instanceOf(db);
+    instance.dictionary ??= new SqlDictionary(db);
+    return instance.dictionary;
   }
 
   #store(): Table {

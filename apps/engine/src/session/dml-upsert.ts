@@ -5,11 +5,11 @@ import { SqlError } from '../sql/errors.js';
 import { coerce } from '../exec/convert.js';
 import type { SqlType } from '../exec/types.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
-import { Block, type Bound } from '../plan/bound.js';
-import type { Source } from '../plan/scope.js';
+import { Block, type Bound } from '../exec/bound.js';
+import type { Source } from '../exec/scope.js';
 import { bindQuery, storedType } from '../plan/select.js';
 import type { RowWriter } from './dml.js';
-import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { HIDDEN_PK, type TableMeta } from '../storage/table-meta.js';
 import type { StatementContext } from './session.js';
 import { keyFieldValue } from './field-values.js';
 

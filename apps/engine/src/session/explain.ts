@@ -1,7 +1,7 @@
 import { obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { T_INT, T_STR } from '../exec/types.js';
-import type { PlannedStage } from '../plan/planner.js';
+import type { PlannedStage } from '../exec/planned-stage.js';
 import { CostBasedPlanner, type PlanRecord } from '../plan/optimizer/cost-based-planner.js';
 import { bindQuery } from '../plan/select.js';
 import type { QueryResult } from './result.js';

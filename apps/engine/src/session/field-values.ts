@@ -3,7 +3,7 @@ import { weightBytes } from '../storage/collation.js';
 import { unsignedKey } from '../storage/row-key.js';
 import { SqlError } from '../sql/errors.js';
 import { coerce } from '../exec/convert.js';
-import { DATETIME_MAX, DATETIME_MIN, type Micros, TIME_MAX } from '../exec/temporal.js';
+import { DATETIME_MAX, DATETIME_MIN, type Micros, TIME_MAX } from '../storage/temporal.js';
 import { toUtc } from '../exec/time-zone.js';
 import { type SqlType, dateTimeType, T_STR, timeType } from '../exec/types.js';
 

@@ -4,7 +4,7 @@ import type { Database } from '../storage/database.js';
 import { quotedName } from '../storage/schema-name.js';
 import type { LockInfo } from '../txn/lock-table.js';
 import { lockModeColumn } from '../txn/lock-text.js';
-import { lockTableOf, processListOf } from '../txn/registry.js';
+import { instanceOf } from './instance.js';
 import type { Transaction } from '../txn/transaction.js';
 import { registerInnodbStatusSection } from './innodb-status.js';
 
@@ -14,22 +14,6 @@ import { registerInnodbStatusSection } from './innodb-status.js';
  * counter and every open transaction with its locks, as `lock_print_info_summary` and
  * `lock_print_info_all_transactions` print them, shortened).
  */
-const transactions = new WeakMap<Database, Set<Transaction>>();
-
-/** Makes a session's transaction visible to the TRANSACTIONS section. */
-export function trackTransaction(trx: Transaction): void {
-  let s = transactions.get(trx.db);
-  if (s === undefined) {
-    s = new Set();
-    transactions.set(trx.db, s);
-  }
-  s.add(trx);
-}
-
-export function untrackTransaction(trx: Transaction): void {
-  transactions.get(trx.db)?.delete(trx);
-}
-
 function stamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
@@ -39,7 +23,7 @@ export function recordDeadlock(trx: Transaction, what: string): void {
   const locks = trx.locks;
   const d = locks.takeDeadlock();
   if (d === null) return;
-  const plist = processListOf(trx.db);
+  const plist = instanceOf(trx.db).processList;
   const lines = [stamp(Date.now())];
   d.cycle.forEach((slot, i) => {
     const conn = d.connections[i]!;
@@ -58,7 +42,7 @@ registerInnodbStatusSection({
   order: 30,
   title: 'LATEST DETECTED DEADLOCK',
   body(db) {
-    const r = lockTableOf(db).report();
+    const r = instanceOf(db).lockTable.report();
     return r === '' ? [] : r.split('\n');
   },
 });
@@ -67,7 +51,7 @@ registerInnodbStatusSection({
   order: 40,
   title: 'TRANSACTIONS',
   body(db) {
-    const locks = lockTableOf(db);
+    const locks = instanceOf(db).lockTable;
     const active = locks.activeTransactions();
     const out = [
       `Trx id counter ${db.trxSys.nextId}`,
@@ -78,8 +62,8 @@ registerInnodbStatusSection({
       'LIST OF TRANSACTIONS FOR EACH SESSION:',
     ];
     const mine = new Map<number, Transaction>();
-    for (const t of transactions.get(db) ?? []) if (t.slot >= 0) mine.set(t.slot, t);
-    const plist = processListOf(db);
+    for (const t of instanceOf(db).transactions) if (t.slot >= 0) mine.set(t.slot, t);
+    const plist = instanceOf(db).processList;
     const now = Date.now();
     for (const slot of active) {
       const d = locks.describeTrx(slot);
@@ -143,8 +127,8 @@ registerSystemTable('information_schema', 'INNODB_LOCKS', {
   ],
   types: [T_STR, T_STR, T_STR, T_STR, T_STR, T_STR, T_INT, T_INT, T_INT, T_STR],
   rows: (env) =>
-    lockTableOf(env.db)
-      .lockInfos(-1, true)
+    instanceOf(env.db)
+      .lockTable.lockInfos(-1, true)
       .map((l) => lockRow(env.db, l)),
 });
 
@@ -152,7 +136,7 @@ registerSystemTable('information_schema', 'INNODB_LOCK_WAITS', {
   columns: ['requesting_trx_id', 'requested_lock_id', 'blocking_trx_id', 'blocking_lock_id'],
   types: [T_STR, T_STR, T_STR, T_STR],
   rows: (env) => {
-    const locks = lockTableOf(env.db).lockInfos(-1, true);
+    const locks = instanceOf(env.db).lockTable.lockInfos(-1, true);
     const out: unknown[][] = [];
     for (const w of locks) {
       if (!w.waiting) continue;

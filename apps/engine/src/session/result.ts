@@ -1,8 +1,8 @@
 import { decText } from '../exec/decimal.js';
 import { dayText } from '../exec/convert.js';
-import { dateTimeText, type Micros, timeText } from '../exec/temporal.js';
+import { dateTimeText, type Micros, timeText } from '../storage/temporal.js';
 import type { SqlType } from '../exec/types.js';
-import type { ResultField } from '../plan/result-fields.js';
+import type { ResultField } from '../exec/result-fields.js';
 
 /** What `Session.query` returns. */
 export interface QueryResult {
@@ -17,6 +17,24 @@ export interface QueryResult {
   readonly fields?: readonly (ResultField | undefined)[];
   /** The OK packet's message (`Statement prepared`, `Rows matched: 1  Changed: 1  Warnings: 0`). */
   readonly info?: string;
+  /** The rows went to the session's {@link RowSink} as they were produced (`rows` is empty). */
+  readonly streamed?: boolean;
+}
+
+/**
+ * Where a SELECT's rows go as the executor produces them, instead of the result's array: the
+ * server's wire (text or binary rows, sent in chunks while the statement runs). `begin` comes
+ * once before the first row; a row's values are the API's ({@link apiValue}). Either may throw
+ * (the client went away, KILL while it waits for the client to read): the statement then fails
+ * with that error.
+ */
+export interface RowSink {
+  begin(
+    columns: readonly string[],
+    types: readonly SqlType[],
+    fields?: readonly (ResultField | undefined)[],
+  ): void;
+  row(values: unknown[]): void;
 }
 
 /**

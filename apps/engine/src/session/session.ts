@@ -22,8 +22,8 @@ import { settingsFrom } from '../plan/optimizer/settings.js';
 import { OptimizerTrace } from '../plan/optimizer/trace.js';
 import '../plan/optimizer/trace-table.js';
 import type { StatisticsSource } from '../storage/statistics.js';
-import { RunState } from '../plan/scope.js';
-import type { ResultField } from '../plan/result-fields.js';
+import { RunState } from '../exec/scope.js';
+import type { ResultField } from '../exec/result-fields.js';
 import { Interrupt } from '../exec/interrupt.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { type Account, type AccountName, Accounts } from './accounts.js';
@@ -43,21 +43,20 @@ import { compileDml } from './dml.js';
 import { compileExplain } from './explain.js';
 import { compileShow } from './show.js';
 import { compileAnalyze } from './stats-statements.js';
-import '../stats/system-tables.js';
+import './stats-tables.js';
 import './schema-tables.js';
-import { apiValue, okResult, type QueryResult } from './result.js';
+import { apiValue, okResult, type QueryResult, type RowSink } from './result.js';
 import { VARIABLES, Variables } from './variables.js';
 import { Diagnostics } from './diagnostics.js';
 import { UserVariables } from './user-variables.js';
 import type { SessionView } from '../plan/session-view.js';
 import { collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
-import { trackTransaction, untrackTransaction } from './innodb-txn-status.js';
 import { storageError } from './storage-errors.js';
 import { SessionTransactions } from './transactions.js';
 import { compileTxnStatement } from './txn-statements.js';
 import { compileSqlPrepared, executeArguments } from './sql-prepared.js';
 import { compileTableStatement } from './table-statements.js';
-import { lockTableOf, processListOf } from '../txn/registry.js';
+import { instanceOf } from './instance.js';
 import { DEFAULT_SCHEMA } from '../storage/schema-name.js';
 import { resolveTableName } from '../plan/table-name.js';
 import { isSystemSchema } from '../plan/system-tables.js';
@@ -88,19 +87,6 @@ export interface StatementContext {
   readonly sql: string;
   readonly run: RunState;
   queryEnv(): QueryEnv;
-}
-
-const globals = new WeakMap<Database, { vars: Variables; status: StatusCounters }>();
-
-function globalState(db: Database): { vars: Variables; status: StatusCounters } {
-  let g = globals.get(db);
-  if (g === undefined) {
-    g = { vars: new Variables(), status: new StatusCounters() };
-    globals.set(db, g);
-    // ANALYZE and the statistics read the innodb_stats_* variables from the globals
-    db.statisticsDictionary.variables = g.vars;
-  }
-  return g;
 }
 
 const HANDLER_MAP: Array<[number, StatusName]> = [
@@ -139,6 +125,11 @@ export class Session {
    * `db.redo.waitCommitted(session.lastCommitLsn)` itself, so concurrent commits share fsyncs.
    */
   deferCommitWait = false;
+  /**
+   * Where a SELECT's rows go as they are produced (the server's connection); undefined: into
+   * the result's `rows`.
+   */
+  rowSink: RowSink | undefined;
   /** The commit LSN of the last statement that changed data (0n: none yet, or no redo log). */
   lastCommitLsn = 0n;
   #closed = false;
@@ -187,16 +178,20 @@ export class Session {
    */
   account: AccountName | undefined;
 
-  /** `connectionId`: the session's id in the process list (default: the next free one). */
+  /**
+   * A SQL session on `db` (which must be open). `connectionId`: the session's id in the process
+   * list (default: the next free one).
+   */
   constructor(db: Database, options: { readonly connectionId?: number } = {}) {
+    if (db.closed) throw new RangeError(`database ${db.path} is closed`);
     this.db = db;
     this.statistics = db;
-    this.vars = new Variables(globalState(db).vars);
-    this.counters = new StatusCounters(globalState(db).status);
+    this.vars = new Variables(instanceOf(db).vars);
+    this.counters = new StatusCounters(instanceOf(db).status);
     this.txn = new SessionTransactions(this, options.connectionId);
     // a file whose `test` was dropped starts a session with no current database
     if (!SqlDictionary.of(db).databases.has(DEFAULT_SCHEMA)) this.database = null;
-    trackTransaction(this.txn.trx);
+    instanceOf(db).transactions.add(this.txn.trx);
     const self = this;
     this.view = {
       userVar: (name) => self.userVars.get(name),
@@ -301,11 +296,11 @@ export class Session {
   }
 
   get globalVars(): Variables {
-    return globalState(this.db).vars;
+    return instanceOf(this.db).vars;
   }
 
   get globalCounters(): StatusCounters {
-    return globalState(this.db).status;
+    return instanceOf(this.db).status;
   }
 
   /** Run one or more statements (separated by `;`); returns the last one's result. */
@@ -434,7 +429,7 @@ export class Session {
     if (this.txn.trx.active) this.txn.rollback();
     this.userVars.clear();
     this.namedStatements.clear();
-    const globals = globalState(this.db).vars.values;
+    const globals = instanceOf(this.db).vars.values;
     this.vars.values.clear();
     for (const [k, v] of globals) this.vars.values.set(k, v);
     this.lastInsertId = 0;
@@ -445,7 +440,7 @@ export class Session {
     if (this.#closed) return;
     this.#closed = true;
     this.txn.close();
-    untrackTransaction(this.txn.trx);
+    instanceOf(this.db).transactions.delete(this.txn.trx);
   }
 
   /** A statement execution's state, reading this session's time zone. */
@@ -459,9 +454,10 @@ export class Session {
   /** Counters kept outside the session's map: the lock system's and Threads_running. */
   #refreshStatus(): void {
     const extra: Record<string, number> = {
-      ...lockTableOf(this.db).counters(),
+      ...instanceOf(this.db).lockTable.counters(),
       // this session runs the statement that asks, whether or not it is marked yet
-      Threads_running: processListOf(this.db).running() + (this.txn.entry.command === 'Query' ? 0 : 1),
+      Threads_running:
+        instanceOf(this.db).processList.running() + (this.txn.entry.command === 'Query' ? 0 : 1),
     };
     for (const [k, v] of Object.entries(extra)) {
       this.counters.values.set(k, v);
@@ -654,17 +650,22 @@ export class Session {
           run.epoch++;
           const rows: unknown[][] = [];
           let firstRaw: unknown = null;
+          let count = 0;
           const types = plan.types;
           const n = types.length;
+          // a client's result goes to its sink row by row; SELECT … INTO keeps its one row here
+          const sink = into === undefined ? this.rowSink : undefined;
+          sink?.begin(plan.columns, types, plan.fields);
           plan.run((r) => {
-            if (rows.length === 0) firstRaw = r[0];
+            if (count++ === 0) firstRaw = r[0];
             const out = new Array<unknown>(n);
             for (let i = 0; i < n; i++) out[i] = apiValue(r[i], types[i]!);
-            rows.push(out);
+            if (sink === undefined) rows.push(out);
+            else sink.row(out);
             return true;
           });
-          this.foundRows = plan.foundRows?.() ?? rows.length;
-          if (into !== undefined) return this.#selectInto(into, plan.types[0]!, rows.length, firstRaw);
+          this.foundRows = plan.foundRows?.() ?? count;
+          if (into !== undefined) return this.#selectInto(into, plan.types[0]!, count, firstRaw);
           return {
             columns: [...plan.columns],
             rows,
@@ -673,6 +674,7 @@ export class Session {
             warnings: this.diagnostics.count,
             types,
             ...(plan.fields === undefined ? {} : { fields: plan.fields }),
+            ...(sink === undefined ? {} : { streamed: true }),
           };
         },
       };

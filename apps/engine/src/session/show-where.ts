@@ -1,8 +1,8 @@
 import { T_STR } from '../exec/types.js';
 import { truthOf } from '../exec/truth.js';
 import { bindExpr } from '../plan/bind-expr.js';
-import { Block } from '../plan/bound.js';
-import type { Source } from '../plan/scope.js';
+import { Block } from '../exec/bound.js';
+import type { Source } from '../exec/scope.js';
 import { bindQuery } from '../plan/select.js';
 import { tagOf } from '../sql/ast.js';
 import type { StatementContext } from './session.js';

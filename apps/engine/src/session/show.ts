@@ -2,11 +2,11 @@ import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js'
 import { SqlError } from '../sql/errors.js';
 import { toDouble } from '../exec/convert.js';
 import { bindExpr } from '../plan/bind-expr.js';
-import { Block } from '../plan/bound.js';
+import { Block } from '../exec/bound.js';
 import { bindQuery } from '../plan/select.js';
 import { innodbStatusText } from './innodb-status.js';
 import './innodb-status-semaphores.js';
-import { HIDDEN_PK, type TableMeta } from './meta.js';
+import { HIDDEN_PK, type TableMeta } from '../storage/table-meta.js';
 import { peekNextValue } from './dml-insert.js';
 import type { Table } from '../storage/table.js';
 import { columnTypeText, isTextType } from './column-type-text.js';

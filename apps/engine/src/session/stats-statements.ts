@@ -1,8 +1,8 @@
 import { T_INT, T_STR } from '../exec/types.js';
 import { arr, identText, obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { keyPartRows } from '../stats/index-rows.js';
-import type { TableStatsOptions } from '../stats/settings.js';
+import { keyPartRows } from '../storage/stats/index-rows.js';
+import type { TableStatsOptions } from '../storage/stats/settings.js';
 import type { QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 import { dottedName } from '../storage/schema-name.js';

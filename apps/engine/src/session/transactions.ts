@@ -5,7 +5,7 @@ import { trxHooks } from '../storage/trx-hooks.js';
 import { LockTableFullError } from '../txn/lock-table.js';
 import { LocalInterruptWord, type ProcessEntry } from '../txn/process-list.js';
 import { KILL_CONNECTION, KILL_QUERY } from '../exec/interrupt.js';
-import { lockTableOf, processListOf } from '../txn/registry.js';
+import { instanceOf } from './instance.js';
 import {
   type IsolationLevel,
   LockWaitSignal,
@@ -106,9 +106,9 @@ export class SessionTransactions {
 
   constructor(session: Session, connectionId: number | undefined) {
     this.session = session;
-    const plist = processListOf(session.db);
+    const plist = instanceOf(session.db).processList;
     const id = connectionId ?? plist.allocateId();
-    this.trx = new Transaction(session.db, lockTableOf(session.db), id);
+    this.trx = new Transaction(session.db, instanceOf(session.db).lockTable, id);
     const word = new LocalInterruptWord();
     this.entry = {
       id,
@@ -435,7 +435,7 @@ export class SessionTransactions {
   close(): void {
     if (this.trx.active) this.trx.rollback();
     this.trx.release();
-    processListOf(this.session.db).remove(this.entry.id);
+    instanceOf(this.session.db).processList.remove(this.entry.id);
   }
 }
 

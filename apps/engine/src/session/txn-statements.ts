@@ -3,7 +3,9 @@ import { registerSystemTable } from '../plan/system-tables.js';
 import { arr, identText, obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import type { ProcessEntry } from '../txn/process-list.js';
-import { processListOf } from '../txn/registry.js';
+import { instanceOf } from './instance.js';
+import { Accounts } from './accounts.js';
+import { isAdmin } from './privileges.js';
 import type { IsolationLevel } from '../txn/transaction.js';
 import { okResult, type QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
@@ -73,8 +75,15 @@ export function compileTxnStatement(tag: string, v: unknown, ctx: StatementConte
       const query = o.modifier === 'Query';
       return ok(() => {
         txn.count('Com_kill');
-        const e = processListOf(ctx.db).get(id);
+        const e = instanceOf(ctx.db).processList.get(id);
         if (e === undefined) throw new SqlError('ER_NO_SUCH_THREAD', `Unknown thread id: ${id}`);
+        // another user's connection needs CONNECTION ADMIN (here: global ALL), as MariaDB
+        const me = ctx.session.account;
+        if (me !== undefined && e.user !== me.user) {
+          const acc = Accounts.of(ctx.db).get(me);
+          if (acc === undefined || !isAdmin(acc))
+            throw new SqlError('ER_KILL_DENIED_ERROR', `You are not owner of thread ${id}`);
+        }
         e.kill(query);
       });
     }
@@ -83,8 +92,8 @@ export function compileTxnStatement(tag: string, v: unknown, ctx: StatementConte
       return {
         run: (): QueryResult => {
           txn.count('Com_show_processlist');
-          const rows = processListOf(ctx.db)
-            .list()
+          const rows = instanceOf(ctx.db)
+            .processList.list()
             .map((e) => processRow(e, full ? undefined : 100));
           return { columns: [...COLUMNS_SHOW], rows, affectedRows: 0, insertId: 0, warnings: 0 };
         },
@@ -167,7 +176,7 @@ registerSystemTable('information_schema', 'PROCESSLIST', {
   columns: ['ID', 'USER', 'HOST', 'DB', 'COMMAND', 'TIME', 'STATE', 'INFO'],
   types: [T_INT, T_STR, T_STR, T_STR, T_STR, T_INT, T_STR, T_STR],
   rows: (env) =>
-    processListOf(env.db)
-      .list()
+    instanceOf(env.db)
+      .processList.list()
       .map((e) => processRow(e, undefined)),
 });

@@ -156,6 +156,8 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   max_sort_length: { kind: 'int', def: 1024, min: 4, max: 8388608 },
   mrr_buffer_size: { kind: 'int', def: 262144, min: 8192, max: 2147483647 },
   net_read_timeout: { kind: 'int', def: 30, min: 1, max: 31536000 },
+  /** Seconds a result may wait for its client to read before the connection is dropped. */
+  net_write_timeout: { kind: 'int', def: 60, min: 1, max: 31536000 },
   optimizer_prune_level: { kind: 'int', def: 1, min: 0, max: 2 },
   optimizer_trace: { kind: 'trace', def: 'enabled=off,one_line=off' },
   optimizer_search_depth: { kind: 'int', def: 62, min: 0, max: 62 },

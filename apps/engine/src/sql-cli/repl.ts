@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
-import { splitStatements } from './split.js';
+import { splitStatements } from '../sql/split.js';
 
 const PROMPT = 'enginekit> ';
 const CONTINUE = '        -> ';

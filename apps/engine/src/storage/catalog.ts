@@ -45,7 +45,7 @@ const FLAG_UNIQUE = 2;
  * | SYS_INDEXES | (table_id, index_id) | (name, root page, flags: 1 primary, 2 unique, column positions 'a,b') |
  * | SYS_STATS | (table_id, index_id, stat_name) | (value BIGINT): see below |
  *
- * SYS_STATS rows (written by ANALYZE, src/stats/store.ts): per index `size`, `n_leaf_pages`,
+ * SYS_STATS rows (written by ANALYZE, src/storage/stats/store.ts): per index `size`, `n_leaf_pages`,
  * `height`, `n_rows` (entries) on every ANALYZE, and with persistent statistics `n_diff_pfxNN` and
  * `sample_pfxNN` (its sample size) per key prefix NN = 01…; per table, under index id 0, the
  * persistent `n_rows`, `clustered_index_size`, `sum_of_other_index_sizes`, `last_update` (seconds

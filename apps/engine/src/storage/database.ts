@@ -66,9 +66,8 @@ import { NeedsRecoveryError, ReadOnlyFileDevice, readRedoReadOnly } from './read
 import { resolveDatabasePath } from './real-path.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
 import type { IndexDef, TableSchema } from './types.js';
-import { Session } from '../session/session.js';
-import { StatisticsDictionary } from '../stats/statistics-dictionary.js';
-import type { TableStatsOptions } from '../stats/settings.js';
+import { StatisticsDictionary } from './stats/statistics-dictionary.js';
+import type { TableStatsOptions } from './stats/settings.js';
 import type { StatisticsSource, TableStatistics } from './statistics.js';
 
 /**
@@ -304,12 +303,6 @@ export class Database implements StatisticsSource {
       rmSync(dir, { recursive: true, force: true });
       throw e;
     }
-  }
-
-  /** A SQL session on this database (see session/session.ts). */
-  session(): Session {
-    this.#checkOpen();
-    return new Session(this);
   }
 
   /**
@@ -768,7 +761,7 @@ export class Database implements StatisticsSource {
 
   /**
    * ANALYZE TABLE of one table, or of every table: each index sampled with the estimator the
-   * `innodb_stats_*` variables and the table's STATS_* options choose (see src/stats), persistent
+   * `innodb_stats_*` variables and the table's STATS_* options choose (see src/storage/stats), persistent
    * statistics saved in SYS_STATS. Reads the sampled pages only.
    */
   analyze(tableName?: string): TableStatistics[] {

@@ -1,4 +1,4 @@
-import { dateTimeText, timeText } from '../exec/temporal.js';
+import { dateTimeText, timeText } from './temporal.js';
 import { dayToText, decimalToText } from './row.js';
 import type { ColumnType } from './types.js';
 

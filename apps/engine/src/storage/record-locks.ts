@@ -1,6 +1,6 @@
 import { isDeleteMarked } from '@enginekit/btree-sampler';
 import type { Table, TableIndex } from './table.js';
-import { lockMoves, REC_GAP, REC_NOT_GAP, REC_ORDINARY, type TrxHooks } from './trx-hooks.js';
+import { REC_GAP, REC_NOT_GAP, REC_ORDINARY, type TrxHooks } from './trx-hooks.js';
 import { recordTrxId } from './undo-format.js';
 
 /**
@@ -136,8 +136,8 @@ export function inheritGaps(
   table: Table,
   added: ReadonlyArray<readonly [TableIndex, Uint8Array, Uint8Array | null]>,
 ): void {
-  const m = table.mvcc === null ? undefined : lockMoves.get(table.mvcc.trxSys);
-  if (m === undefined) return;
+  const m = table.mvcc?.trxSys.lockMoves;
+  if (m == null) return;
   for (const [ix, e, next] of added) m.inheritFromNext(table.id, ix.id, e, next);
 }
 
@@ -146,8 +146,8 @@ export function inheritGaps(
  * the entry after it as gap locks (`lock_update_delete`).
  */
 export function entryRemoved(table: Table, ix: TableIndex, key: Uint8Array): void {
-  const m = table.mvcc === null ? undefined : lockMoves.get(table.mvcc.trxSys);
-  if (m === undefined) return;
+  const m = table.mvcc?.trxSys.lockMoves;
+  if (m == null) return;
   m.inheritToGap(table.id, ix.id, key, () => placeOf(ix, key).next);
 }
 

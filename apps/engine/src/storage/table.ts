@@ -140,7 +140,7 @@ export class Table {
   rows: number;
   /**
    * `stat_modified_counter`: rows inserted, deleted, or updated in an indexed column since the
-   * statistics were last computed (the statistics reset it; see src/stats).
+   * statistics were last computed (the statistics reset it; see src/storage/stats).
    */
   statModifiedCounter = 0;
   /** Writes since the table was opened (a statistics cache keys on it). */
@@ -882,8 +882,9 @@ export class Table {
   }
 
   /**
-   * Full table scan in primary-key order (Handler_read_first once, Handler_read_rnd_next per row and once more for the end,
-   * as MySQL counts an InnoDB table scan). `fn` gets one reused {@link RowBuffer} whose text
+   * Full table scan in primary-key order (Handler_read_rnd_next per row and once more for the
+   * end, as MariaDB counts an InnoDB table scan: `rnd_next` positions on the first record
+   * without a Handler_read_first of its own). `fn` gets one reused {@link RowBuffer} whose text
    * fields view the page: read it during the call only, do not write the table. Return false to
    * stop. Returns the rows visited. Rows the read does not see (delete-marked, or newer than its
    * view with no older version) are passed over without a call.
@@ -891,7 +892,6 @@ export class Table {
   scan(fn: (row: RowBuffer) => boolean | undefined): number {
     const row = this.newRow();
     const counts = this.#stats.counts;
-    counts[H_READ_FIRST]!++;
     const codec = this.codec;
     const h = trxHooks.current;
     const view = this.#view();

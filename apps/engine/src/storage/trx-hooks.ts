@@ -91,9 +91,3 @@ export interface LockMoves {
    */
   inheritToGap(tableId: number, indexId: number, gone: Uint8Array, heir: () => Uint8Array | null): void;
 }
-
-/**
- * The lock system of each database, by its transaction system (a table reaches it through its
- * versions' `Mvcc.trxSys`; the transaction layer registers it with the database's lock table).
- */
-export const lockMoves: WeakMap<object, LockMoves> = new WeakMap();

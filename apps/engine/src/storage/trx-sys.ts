@@ -1,6 +1,7 @@
 import { MUTEX_SLOTS, mutexInit, mutexLock, mutexUnlock } from '@enginekit/mutex-atomics';
 import { MAX_TRX_ID } from './undo-format.js';
 import { ReadView } from './read-view.js';
+import type { LockMoves } from './trx-hooks.js';
 
 /**
  * The transaction system (`trx_sys_t`) in one SharedArrayBuffer, so sessions on every thread
@@ -48,6 +49,12 @@ export class TrxSys {
    * in the TRX_SYS page (a mini-transaction). Set by the database.
    */
   persist: ((bound: number) => void) | null = null;
+  /**
+   * The lock system of this transaction system's database, which a table tells when an index
+   * changes under its locks (a table reaches it through its versions' `Mvcc.trxSys`); set by the
+   * transaction layer when it gives the database its lock table. Null: no locks to move.
+   */
+  lockMoves: LockMoves | null = null;
 
   constructor(sab: SharedArrayBuffer | undefined, slots: number = DEFAULT_TRX_SLOTS, nextId = 1) {
     const i32Bytes = (IN_USE + slots) * 4;

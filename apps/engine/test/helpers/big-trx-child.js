@@ -4,12 +4,12 @@
 //   ckpt <path> <first> — autocommit INSERTs ("ack <id>" once each returned, so durable) with a
 //                   checkpoint (Database.flush) after every 40; runs until killed
 import { existsSync, writeSync } from 'node:fs';
-import { Database } from '../../dist/index.js';
+import { Database, Session } from '../../dist/index.js';
 
 const [mode, path, firstArg] = process.argv.slice(2);
 const opts = { innodb_page_size: 4096, innodb_buffer_pool_size: 256 * 4096, innodb_log_file_size: 1 << 20 };
 const db = existsSync(path) ? Database.open(path, opts) : Database.create(path, opts);
-const s = db.session();
+const s = new Session(db);
 if (!db.hasTable('t')) {
   s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(100), KEY kk (k))');
   s.query('BEGIN');

@@ -12,7 +12,7 @@ import {
   type UnsyncedFate,
 } from '@enginekit/buffer-pool';
 import { expect } from 'vitest';
-import { Database, type DatabaseOptions, type TableSchema } from '../../src/index.js';
+import { Database, Session, type DatabaseOptions, type TableSchema } from '../../src/index.js';
 
 export const SCHEMA: TableSchema = {
   name: 't',
@@ -169,7 +169,7 @@ export function runOnFaults(
       db.createTable(SCHEMA);
     } else db = Database.open(path, options);
     const t = db.table('t');
-    const sql = db.session();
+    const sql = new Session(db);
     for (const ops of trxs) {
       const next = new Map(committed);
       sql.query('BEGIN');

@@ -2,12 +2,12 @@
 // one table, through a Session on the built engine, printing "step <n>" after each statement
 // returns. Runs until killed.
 import { existsSync, writeSync } from 'node:fs';
-import { Database } from '../../dist/index.js';
+import { Database, Session } from '../../dist/index.js';
 
 const [path] = process.argv.slice(2);
 const opts = { innodb_page_size: 4096, innodb_buffer_pool_size: 64 * 4096, innodb_log_file_size: 1 << 20 };
 const db = existsSync(path) ? Database.open(path, opts) : Database.create(path, opts);
-const s = db.session();
+const s = new Session(db);
 if (!db.hasTable('t')) {
   s.query('CREATE TABLE t (id INT PRIMARY KEY, v INT, w VARCHAR(40), KEY k_w (w))');
   s.query('BEGIN');

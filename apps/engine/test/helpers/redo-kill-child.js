@@ -2,7 +2,7 @@
 // printing "ack <id>" after each INSERT returns (so after its commit is durable with
 // innodb_flush_log_at_trx_commit=1). Runs until killed.
 import { existsSync, writeSync } from 'node:fs';
-import { Database } from '../../dist/index.js';
+import { Database, Session } from '../../dist/index.js';
 
 const [path, flushArg, firstArg] = process.argv.slice(2);
 const opts = {
@@ -12,7 +12,7 @@ const opts = {
   innodb_flush_log_at_trx_commit: Number(flushArg),
 };
 const db = existsSync(path) ? Database.open(path, opts) : Database.create(path, opts);
-const s = db.session();
+const s = new Session(db);
 if (!db.hasTable('k')) s.query('CREATE TABLE k (id INT PRIMARY KEY, v INT, pad VARCHAR(200), KEY i_v (v))');
 writeSync(
   1,

@@ -1,6 +1,6 @@
 // sqllogictest adapter for enginekit, run as engine `mysql`: a temporary database per file and
 // one session on it. Loads the built engine (dist/), since the runner lives in worker threads.
-import { Database } from '../../dist/index.js';
+import { Database, Session } from '../../dist/index.js';
 
 export async function createAdapter() {
   const ctor = /** @type {{ temporary?: (o?: unknown) => unknown }} */ (/** @type {unknown} */ (Database));
@@ -10,7 +10,7 @@ export async function createAdapter() {
     /** @type {{ session(): { query(sql: string): { columns: string[], rows: unknown[][] }, close?(): void }, close(): void }} */ (
       await ctor.temporary()
     );
-  const session = db.session();
+  const session = new Session(db);
   return {
     /** @param {string} sql */
     exec(sql) {

@@ -1,7 +1,7 @@
 import { CorruptionError } from '@enginekit/buffer-pool';
 import { DiskFullError, DuplicateKeyError, TempFileError } from '@enginekit/common';
 import { TblFormatError } from '@enginekit/tpch';
-import { UsageError } from '../../cli-args.js';
+import { UsageError } from '../cli-args.js';
 import {
   DuplicateEntryError,
   FileLengthError,

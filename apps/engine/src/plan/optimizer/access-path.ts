@@ -1,4 +1,4 @@
-import type { KeyPart } from '../planner.js';
+import type { KeyPart } from '../../exec/planned-stage.js';
 import { equalityOn } from '../planner.js';
 import { ROW_EVALUATE_COST, readTime, scanCost, worstSeeks } from './cost.js';
 import { indexOnlyReadTime, isCovering } from './index-reads.js';

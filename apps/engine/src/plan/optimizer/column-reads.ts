@@ -1,5 +1,5 @@
-import type { Bound } from '../bound.js';
-import type { Source } from '../scope.js';
+import type { Bound } from '../../exec/bound.js';
+import type { Source } from '../../exec/scope.js';
 
 /**
  * Which columns of which FROM source each bound expression reads, recorded while it is bound

@@ -1,20 +1,14 @@
 import type { SqlType } from '../../exec/types.js';
-import type { Bound } from '../bound.js';
-import {
-  type Access,
-  equalityOn,
-  type PlanContext,
-  type PlannedStage,
-  type Planner,
-  type StageExplain,
-  type StageJoin,
-} from '../planner.js';
-import type { Source } from '../scope.js';
+import type { Bound } from '../../exec/bound.js';
+import { equalityOn, type PlanContext, type Planner } from '../planner.js';
+import type { Access, PlannedStage, StageExplain, StageJoin } from '../../exec/planned-stage.js';
+import type { Source } from '../../exec/scope.js';
 import type { AccessChoice, ConsideredAccess } from './access-path.js';
 import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './greedy-search.js';
-import { type IndexReadPlan, planIndexRead, refKeyConds } from './index-reads.js';
+import { planIndexRead, refKeyConds } from './index-reads.js';
+import type { IndexReadPlan } from '../../exec/planned-stage.js';
 import { type BkaSizing, planBuffers } from './join-buffers.js';
-import { joinRecordLength } from './join-record.js';
+import { joinRecordLength } from '../../exec/join-record.js';
 import type { OptimizerSettings } from './settings.js';
 import { keyLength } from '../../storage/key-length.js';
 import { type TableInfo, tableInfo } from './table-info.js';

@@ -1,28 +1,12 @@
 import type { Table, TableIndex } from '../../storage/table.js';
-import type { Bound } from '../bound.js';
-import type { Access, StageJoin } from '../planner.js';
-import type { Source } from '../scope.js';
+import type { Bound } from '../../exec/bound.js';
+import type { Access, IndexReadPlan, StageJoin } from '../../exec/planned-stage.js';
+import type { Source } from '../../exec/scope.js';
 import type { AccessChoice } from './access-path.js';
 import type { OptimizerSettings } from './settings.js';
 import { columnsRead } from './column-reads.js';
 import { indexKeyLength as keyImageLength } from '../../storage/key-length.js';
 import type { TableInfo } from './table-info.js';
-
-/**
- * How a stage reads its index beyond the access method: an index condition pushed to the entries
- * (MySQL's ICP, "Using index condition"), or no row at all (a covering read, "Using index").
- */
-export interface IndexReadPlan {
-  readonly index: string;
-  /** Every column the query reads from the table is in the index entry: the row is never fetched. */
-  readonly covering: boolean;
-  /** Conjuncts checked on each entry before its row is fetched (none when covering). */
-  readonly pushed: readonly Bound[];
-  /** The pushed conjuncts read tables joined before (BKA checks them per buffered record: "(BKA)"). */
-  readonly otherTables: boolean;
-  /** The source's columns decoded from each entry: what `pushed` reads, or all used ones when covering. */
-  readonly entryColumns: ReadonlySet<number>;
-}
 
 /**
  * Whether `ix`'s entries hold every column in `cols` (its own columns and the primary key it

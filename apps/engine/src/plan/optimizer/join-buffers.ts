@@ -1,5 +1,5 @@
 import { chooseJoinCache, type JoinCacheChoice, JoinBufferSpace } from '@enginekit/join-algos';
-import type { StageJoin } from '../planner.js';
+import type { StageJoin } from '../../exec/planned-stage.js';
 import type { OptimizerSettings } from './settings.js';
 
 /** A stage as the join-buffer pass sees it. */

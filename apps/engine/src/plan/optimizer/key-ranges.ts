@@ -1,17 +1,8 @@
 import type { TableIndex } from '../../storage/table.js';
-import type { Bound } from '../bound.js';
-import { equalityOn, type RangeBound, rangeBounds } from '../planner.js';
-import type { Source } from '../scope.js';
-
-/**
- * One interval of a multi-part range (a path through 5.6's SEL_ARG tree): constant equalities on
- * the index's leading columns, then optionally bounds on the next column.
- */
-export interface KeyInterval {
-  readonly eq: readonly Bound[];
-  readonly lo?: RangeBound;
-  readonly hi?: RangeBound;
-}
+import type { Bound } from '../../exec/bound.js';
+import { equalityOn, rangeBounds } from '../planner.js';
+import type { KeyInterval, RangeBound } from '../../exec/planned-stage.js';
+import type { Source } from '../../exec/scope.js';
 
 /** The intervals of a range on several key parts or several values (IN lists). */
 export interface KeyRanges {

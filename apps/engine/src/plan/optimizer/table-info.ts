@@ -3,13 +3,15 @@ import { keyValue } from '../../exec/pipeline.js';
 import { T_DATE } from '../../exec/types.js';
 import { recPerKey, type TableStatistics } from '../../storage/statistics.js';
 import type { KeyRange, TableIndex } from '../../storage/table.js';
-import type { Bound } from '../bound.js';
-import { equalityOn, keyable, type RangeBound, rangeBounds } from '../planner.js';
-import type { Source } from '../scope.js';
+import type { Bound } from '../../exec/bound.js';
+import { equalityOn, keyable, rangeBounds } from '../planner.js';
+import type { RangeBound } from '../../exec/planned-stage.js';
+import type { Source } from '../../exec/scope.js';
 import { RANGE_TIE_BREAK, ROW_EVALUATE_COST, readTime } from './cost.js';
 import { keyRangeOf, orderedRanges } from '../../exec/key-range.js';
 import { indexOnlyReadTime, isCovering, shortestCoveringKey } from './index-reads.js';
-import { hasInList, type KeyInterval, type KeyRanges, multiPartRanges, orRanges } from './key-ranges.js';
+import { hasInList, type KeyRanges, multiPartRanges, orRanges } from './key-ranges.js';
+import type { KeyInterval } from '../../exec/planned-stage.js';
 import type { OptimizerSettings } from './settings.js';
 
 /**

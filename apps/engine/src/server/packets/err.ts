@@ -25,6 +25,11 @@ export const serverErrors = {
     sqlState: 'HY000',
     message: `Unknown thread id: ${id}`,
   }),
+  killDenied: (id: number): ProtocolError => ({
+    errno: 1095,
+    sqlState: 'HY000',
+    message: `You are not owner of thread ${id}`,
+  }),
   connectionKilled: (): ProtocolError => ({
     errno: 1927,
     sqlState: '70100',

@@ -1,15 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { noWords, parseArgs, stringOption, UsageError } from '../cli-args.js';
-import { checkOpenTarget } from '../commands/internal/target.js';
-import { SQL } from '../commands/usage.js';
-import type { Session } from '../session/session.js';
+import { noWords, parseArgs, stringOption, UsageError } from './cli-args.js';
+import { Session } from '../session/session.js';
 import { SqlError } from '../sql/errors.js';
 import { Database } from '../storage/database.js';
-import { formatError, formatResult, type OutputFormat } from './format.js';
-import { startRepl } from './repl.js';
-import { splitStatements } from './split.js';
+import { formatError, formatResult, type OutputFormat } from '../sql-cli/format.js';
+import { startRepl } from '../sql-cli/repl.js';
+import { splitStatements } from '../sql/split.js';
+import { checkOpenTarget } from './internal/target.js';
+import { SQL } from './usage.js';
 
 /**
  * `enginekit sql --db FILE [--create] [-e "SQL"] [--format table|tsv|json]`: runs the statements
@@ -29,7 +29,7 @@ export function sqlCommand(argv: readonly string[]): void {
     checkOpenTarget(path, args.options.has('create')) === 'create'
       ? Database.create(path)
       : Database.open(path);
-  const session = db.session();
+  const session = new Session(db);
   const exec = args.options.get('execute');
   if (typeof exec === 'string') {
     let failed = false;

@@ -1,6 +1,6 @@
-import type { Catalog } from '../storage/catalog.js';
-import type { IndexStatistics, TableStatistics } from '../storage/statistics.js';
-import type { Table } from '../storage/table.js';
+import type { Catalog } from '../catalog.js';
+import type { IndexStatistics, TableStatistics } from '../statistics.js';
+import type { Table } from '../table.js';
 import type { TableStatsOptions } from './settings.js';
 
 /** SYS_STATS rows of a table (not of one index) live under this index id; user indexes start at 16. */

@@ -1,8 +1,8 @@
 import type { Table } from '../storage/table.js';
-import type { SqlType } from '../exec/types.js';
-import type { TableMeta } from '../session/meta.js';
+import type { SqlType } from './types.js';
+import type { TableMeta } from '../storage/table-meta.js';
+import { type Interrupt, NEVER } from './interrupt.js';
 import type { ResultField } from './result-fields.js';
-import { type Interrupt, NEVER } from '../exec/interrupt.js';
 
 /** A closure computing one value of a bound expression from the current frames. */
 export type Ev = () => unknown;
@@ -65,7 +65,7 @@ export interface Source {
 export interface DerivedSource {
   readonly columns: readonly string[];
   readonly types: readonly SqlType[];
-  /** Where each column comes from (plan/result-fields.ts), when the inner query knows. */
+  /** Where each column comes from (exec/result-fields.ts), when the inner query knows. */
   readonly fields?: readonly (ResultField | undefined)[];
   run(emit: (row: unknown[]) => boolean | undefined): void;
 }

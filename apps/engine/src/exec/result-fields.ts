@@ -1,7 +1,7 @@
 import type { Table } from '../storage/table.js';
 import type { ColumnType } from '../storage/types.js';
 import { splitName } from '../storage/schema-name.js';
-import type { TableMeta } from '../session/meta.js';
+import type { TableMeta } from '../storage/table-meta.js';
 import type { Bound } from './bound.js';
 import type { Source } from './scope.js';
 

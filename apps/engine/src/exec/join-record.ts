@@ -1,5 +1,5 @@
-import type { Source } from '../scope.js';
-import type { ColumnType } from '../../storage/types.js';
+import type { Source } from './scope.js';
+import type { ColumnType } from '../storage/types.js';
 
 /**
  * The length of a join-buffer record as MariaDB writes it (`JOIN_CACHE::write_record_data`,

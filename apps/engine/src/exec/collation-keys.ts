@@ -1,5 +1,5 @@
 import { type Collation, DEFAULT_COLLATION, weightText } from '../storage/collation.js';
-import { type SqlType, T_STR } from '../exec/types.js';
+import { type SqlType, T_STR } from './types.js';
 import type { Bound } from './bound.js';
 
 /**

@@ -1,6 +1,6 @@
 import { estimatePersistent, estimateTransient } from '@enginekit/btree-sampler';
-import type { IndexStatistics, TableStatistics } from '../storage/statistics.js';
-import type { Table, TableIndex } from '../storage/table.js';
+import type { IndexStatistics, TableStatistics } from '../statistics.js';
+import type { Table, TableIndex } from '../table.js';
 import type { StatsGenerators } from './generators.js';
 import type { StatsSettings, TableStatsOptions } from './settings.js';
 

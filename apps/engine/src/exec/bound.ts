@@ -1,5 +1,5 @@
-import type { NumNode } from '../exec/scaled.js';
-import type { SqlType } from '../exec/types.js';
+import type { NumNode } from './scaled.js';
+import type { SqlType } from './types.js';
 import { Frame } from './scope.js';
 import type { Ev, RunState, Source } from './scope.js';
 
@@ -62,7 +62,7 @@ export class Block {
   /** Sources of each enclosing block that this block (or a block inside it) reads. */
   readonly outerRefs: Map<Block, Set<number>> = new Map();
   /** Window function calls of this block (exec/window.ts computes them into their slots). */
-  readonly windows: import('../exec/window.js').WindowCall[] = [];
+  readonly windows: import('./window.js').WindowCall[] = [];
   /** The WINDOW clause: name → window specification node. */
   readonly namedWindows: Map<string, unknown> = new Map();
   /** CTEs visible here. */

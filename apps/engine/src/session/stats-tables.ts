@@ -1,10 +1,10 @@
 import { T_INT, T_STR, type SqlType } from '../exec/types.js';
 import { registerSystemTable } from '../plan/system-tables.js';
-import { SqlDictionary } from '../session/dictionary.js';
+import { SqlDictionary } from './dictionary.js';
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
-import { keyPartRows } from './index-rows.js';
-import { nDiffName } from './store.js';
+import { keyPartRows } from '../storage/stats/index-rows.js';
+import { nDiffName } from '../storage/stats/store.js';
 import { schemaOf, splitName, tableOf } from '../storage/schema-name.js';
 
 /**

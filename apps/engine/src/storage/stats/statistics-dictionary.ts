@@ -1,6 +1,6 @@
-import type { Catalog } from '../storage/catalog.js';
-import type { TableStatistics } from '../storage/statistics.js';
-import type { Table } from '../storage/table.js';
+import type { Catalog } from '../catalog.js';
+import type { TableStatistics } from '../statistics.js';
+import type { Table } from '../table.js';
 import { type StatsGenerators, serverGenerators } from './generators.js';
 import { type StatsPlan, statsPlan, tableStatistics } from './sample.js';
 import {

@@ -1,6 +1,6 @@
-import { cardinality, type TableStatistics } from '../storage/statistics.js';
-import type { Table, TableIndex } from '../storage/table.js';
-import { tableOf } from '../storage/schema-name.js';
+import { cardinality, type TableStatistics } from '../statistics.js';
+import type { Table, TableIndex } from '../table.js';
+import { tableOf } from '../schema-name.js';
 
 /** One row of SHOW INDEX / information_schema.STATISTICS: one key part of one index. */
 export interface KeyPartRow {
