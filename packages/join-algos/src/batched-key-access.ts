@@ -41,14 +41,21 @@ export const MRR_ASSOCIATION_BYTES = 8;
  * MRR bytes a BKA join buffer reserves for its `recno`-th record (1-based), MariaDB 10.0's
  * `JOIN_TAB_SCAN_MRR::aux_buffer_incr`: `mrr_length_per_rec · rec_per_key` per record, and for
  * the first record also one lookup key and one row id (`ref->key_length + ref_length`).
- * `mrr_length_per_rec` is InnoDB's `ref_length + 8`; `ref_length` is the reader's row id
- * length (8 for numeric row ids), the key length its `keyLength` (default 8).
+ * `mrr_length_per_rec` is InnoDB's `ref_length + 8`; `ref_length` is the reader's `refLength`
+ * (default its `rowIdLength`; 8 for numeric row ids); `keyLength` is `ref->key_length`, by
+ * default the reader's `keyLength` (default 8) — give it when MRR's key buffer holds keys by
+ * reference but the key itself is longer or shorter.
+ * `rec_per_key` is the reader's `recordsPerKey` rounded down, at least 1.
  */
-export function bkaAuxBufferIncrement(reader: IndexReader<unknown>, recno: number): number {
-  const refLength = reader.rowIdKind === 'bytes' ? reader.rowIdLength : 8;
+export function bkaAuxBufferIncrement(
+  reader: IndexReader<unknown>,
+  recno: number,
+  keyLength: number = reader.keyLength ?? KEY_REFERENCE_BYTES,
+): number {
+  const refLength = reader.rowIdKind === 'bytes' ? (reader.refLength ?? reader.rowIdLength) : 8;
   const rpk = Math.max(1, Math.floor(reader.recordsPerKey ?? 1));
   const perRecord = (refLength + MRR_ASSOCIATION_BYTES) * rpk;
-  return recno === 1 ? (reader.keyLength ?? KEY_REFERENCE_BYTES) + refLength + perRecord : perRecord;
+  return recno === 1 ? keyLength + refLength + perRecord : perRecord;
 }
 
 /**

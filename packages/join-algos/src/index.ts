@@ -53,5 +53,6 @@ export {
   bkaAuxBufferIncrement,
   MRR_ASSOCIATION_BYTES,
 } from './batched-key-access.js';
+export { type BkaCacheSpec, BkaJoinCache } from './bka-cache.js';
 export { arrayIndexReader, type IndexKey, indexAccessFromReader } from './mrr-adapters.js';
 export { blockJoinPipeline, linkBytes, type PipelineStep, type PipelineTable } from './join-pipeline.js';

@@ -470,7 +470,14 @@ export function buildPipeline(
       continue;
     }
     if (access.kind === 'ref' && batched) {
-      const bka = batchedKeyStage(st, k, stages, frame, run, status, next, stageBuffer);
+      const bka = batchedKeyStage(st, k, stages, frame, run, status, next, {
+        bufferBytes: stageBuffer,
+        joinBufferSize,
+        joinNext: () =>
+          stages[k + 1]?.join?.incremental === true && flushes[k + 1] !== undefined
+            ? flushes[k + 1]!()
+            : true,
+      });
       steps[k] = bka.push;
       flushes[k] = bka.flush;
       continue;

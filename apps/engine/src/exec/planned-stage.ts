@@ -50,6 +50,10 @@ export interface StageJoin {
   readonly keyOrdered: boolean;
   /** BKA/BKAH: full rows fetched in primary-key order (rowid-ordered scan). */
   readonly rowidOrdered: boolean;
+  /** BKA/BKAH: `ref.key_length` of the lookup key, bytes (its MRR share counts it once). */
+  readonly keyLength?: number;
+  /** BKA/BKAH: `rec_per_key` of the looked-up prefix (each record's MRR share, MRR's buffer split). */
+  readonly recordsPerKey?: number;
 }
 
 /** A stage's line of traditional EXPLAIN, with the cost the search gave it. */

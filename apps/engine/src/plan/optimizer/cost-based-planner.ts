@@ -7,7 +7,8 @@ import type { AccessChoice, ConsideredAccess } from './access-path.js';
 import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './greedy-search.js';
 import { planIndexRead, refKeyConds } from './index-reads.js';
 import type { IndexReadPlan } from '../../exec/planned-stage.js';
-import { planBuffers } from './join-buffers.js';
+import { type BkaSizing, planBuffers } from './join-buffers.js';
+import { joinRecordLength } from '../../exec/join-record.js';
 import type { OptimizerSettings } from './settings.js';
 import { keyLength } from '../../storage/key-length.js';
 import { type TableInfo, tableInfo } from './table-info.js';
@@ -96,6 +97,7 @@ function assemble(
     return { info, position, match, post, hash, p };
   });
   let recordBytes = 0;
+  const sources = draft.map((d) => d.info.src);
   const candidates = draft.map((d) => {
     const a = d.position.access;
     const access: 'ALL' | 'ref' | 'eq_ref' | 'hash' =
@@ -112,6 +114,7 @@ function assemble(
       clusteredKey: a.kind === 'ref' && a.primary,
       recordBytes,
       expectedRecords: d.p === 0 ? 1 : order.positions[d.p - 1]!.prefixRows,
+      ...(a.kind === 'ref' ? { bka: bkaSizing(sources, d.p, a, settings.join_buffer_size) } : {}),
     };
     recordBytes += d.info.recordLength;
     return c;
@@ -202,6 +205,29 @@ function assemble(
 }
 
 const position0 = (p: JoinOrder['positions'][number]): number => p.table;
+
+/** What MariaDB sizes a BKA buffer for the `ref` at position `p` by. */
+function bkaSizing(
+  sources: readonly Source[],
+  p: number,
+  a: { readonly keys: readonly { readonly column: number }[]; readonly rows: number },
+  joinBufferSize: number,
+): BkaSizing {
+  const src = sources[p]!;
+  const table = src.table;
+  const len = (cols: readonly number[]): number =>
+    cols.reduce((n, c) => {
+      const sc = table?.columns[c];
+      return n + (sc === undefined ? 8 : keyLength(sc.type, sc.nullable === true));
+    }, 0);
+  const left = src.joinType === 'left';
+  return {
+    recordBytes: (incremental) => joinRecordLength(sources, p, incremental, joinBufferSize, left).maxBytes,
+    keyLength: len(a.keys.map((k) => k.column)),
+    refLength: table === undefined ? 8 : len(table.primary.columns),
+    recordsPerKey: a.rows,
+  };
+}
 
 /**
  * 5.6's `make_join_select`: a ref whose table has a constant range on the same index using more

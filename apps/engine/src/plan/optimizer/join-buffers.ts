@@ -13,6 +13,29 @@ export interface BufferCandidate {
   readonly expectedRecords: number;
   /** The stage takes no join buffer whatever the level (a range read inside a join). */
   readonly unbuffered?: boolean;
+  /** A `ref` stage that BKA could read: what MariaDB sizes a BKA buffer by. */
+  readonly bka?: BkaSizing;
+}
+
+/** A BKA buffer's sizes as MariaDB reckons them (`JOIN_CACHE_BKA`, `JOIN_TAB_SCAN_MRR`). */
+export interface BkaSizing {
+  /** The longest record of a flat or an incremental buffer (`pack_length`), bytes. */
+  readonly recordBytes: (incremental: boolean) => number;
+  /** `ref.key_length`: bytes of the lookup key. */
+  readonly keyLength: number;
+  /** `ref_length`: bytes of the inner table's row reference (its primary key). */
+  readonly refLength: number;
+  /** `rec_per_key` of the key prefix looked up. */
+  readonly recordsPerKey: number;
+}
+
+/**
+ * `JOIN_TAB_SCAN_MRR::aux_buffer_incr(1)`: the first record's MRR share, MariaDB's
+ * `avg_aux_buffer_incr` when the buffer must hold one record: the key and a row reference, and
+ * `(ref_length + 8) · rec_per_key` (InnoDB's `mrr_length_per_rec`).
+ */
+function bkaFirstIncrement(b: BkaSizing): number {
+  return b.keyLength + b.refLength + (b.refLength + 8) * Math.max(1, Math.floor(b.recordsPerKey));
 }
 
 const NONE: StageJoin = {
@@ -27,8 +50,6 @@ const NONE: StageJoin = {
 const RECORD_HEADER = 8;
 /** A hash table entry of BNLH/BKAH, bytes (join-algos' HASH_ENTRY_BYTES). */
 const HASH_ENTRY = 16;
-/** BKA's MRR share per record: a key reference and a rowid association, bytes. */
-const BKA_AUX = 16;
 
 /**
  * Join buffers for a join order as MariaDB's `check_join_cache_usage` and
@@ -85,8 +106,16 @@ export function planBuffers(
     }
     const hashed = choice.algorithm === 'BNLH' || choice.algorithm === 'BKAH';
     const bka = choice.algorithm === 'BKA' || choice.algorithm === 'BKAH';
-    const rec = st.recordBytes + RECORD_HEADER;
-    const perRecord = rec + (hashed ? HASH_ENTRY : 0) + (bka ? BKA_AUX : 0);
+    let rec = st.recordBytes + RECORD_HEADER;
+    let aux = 0;
+    // BKA as JOIN_CACHE::get_min_join_buffer_size / get_max_join_buffer_size reckon it: the
+    // record's packed length, and the first record's MRR share for every record
+    if (bka) {
+      if (st.bka === undefined) throw new RangeError(`stage ${j}: a BKA buffer needs the ref's sizes`);
+      rec = st.bka.recordBytes(choice.incremental);
+      aux = bkaFirstIncrement(st.bka);
+    }
+    const perRecord = rec + (hashed ? HASH_ENTRY : 0) + aux;
     const bytes = space.allocate(
       {
         minBytes: perRecord + rec,
@@ -108,6 +137,9 @@ export function planBuffers(
         bufferBytes: bytes,
         keyOrdered: choice.keyOrdered,
         rowidOrdered: choice.rowidOrdered,
+        ...(bka && st.bka !== undefined
+          ? { keyLength: st.bka.keyLength, recordsPerKey: st.bka.recordsPerKey }
+          : {}),
       },
       choice,
     });
