@@ -22,11 +22,30 @@ import { DEFAULT_VALUE, VARIABLES } from './variables.js';
 import { dottedName, tableOf } from '../storage/schema-name.js';
 import { isSystemSchema, systemTableNames } from '../plan/system-tables.js';
 
+/** A SHOW's `LIKE 'pattern'` on its first column; a WHERE there is refused rather than ignored. */
 function likeFilter(f: unknown): (name: string) => boolean {
+  if (f === undefined || f === null) return () => true;
   const [t, v] = tagOf(f);
-  if (t !== 'Like' && t !== 'ILike') return () => true;
+  if (t !== 'Like' && t !== 'ILike')
+    throw new SqlError('ER_NOT_SUPPORTED_YET', `SHOW … ${t} is not supported`);
   const re = likePattern(String(v));
   return (n) => re.test(n);
+}
+
+/**
+ * The row filter of SHOW VARIABLES / SHOW STATUS: `LIKE 'pattern'` on the name, or `WHERE` over
+ * the result's columns (Variable_name, Value), as {@link showFilter} reads it.
+ */
+function nameValueFilter(f: unknown, ctx: StatementContext): (row: readonly [string, unknown]) => boolean {
+  if (f === undefined || f === null) return () => true;
+  const [t, v] = tagOf(f);
+  if (t === 'Like' || t === 'ILike') {
+    const re = likePattern(String(v));
+    return (row) => re.test(row[0]);
+  }
+  if (t !== 'Where') throw new SqlError('ER_NOT_SUPPORTED_YET', `SHOW … ${t} is not supported`);
+  const keep = showFilter({ Infix: f }, ['Variable_name', 'Value'], ctx);
+  return (row) => keep([row[0], String(row[1])]);
 }
 
 /**
@@ -286,14 +305,13 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
     case 'Set':
       return setStatement(v, ctx);
     case 'ShowVariables': {
-      const f = likeFilter(o.filter);
+      const f = nameValueFilter(o.filter, ctx);
       return {
         run: () => {
           const vars = o.global === true ? ctx.session.globalVars : ctx.session.vars;
           const rows = [...vars.values]
-            .filter(([k]) => f(k))
             .sort(([a], [b]) => (a < b ? -1 : 1))
-            .map(([k, x]) => [
+            .map(([k, x]): [string, unknown] => [
               k,
               typeof x === 'number'
                 ? VARIABLES[k]?.kind === 'bool'
@@ -302,13 +320,14 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
                     : 'OFF'
                   : String(x)
                 : x,
-            ]);
+            ])
+            .filter(f);
           return rowsResult(['Variable_name', 'Value'], rows);
         },
       };
     }
     case 'ShowStatus': {
-      const f = likeFilter(o.filter);
+      const f = nameValueFilter(o.filter, ctx);
       return {
         run: () => {
           const src = o.global === true ? ctx.session.globalCounters.values : ctx.session.counters.values;
@@ -319,9 +338,9 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
           // MariaDB's name: committed writers whose row versions purge has not dropped yet
           all.set('Innodb_history_list_length', ctx.db.historyLength);
           const rows = [...all]
-            .filter(([k]) => f(k))
             .sort(([a], [b]) => (a < b ? -1 : 1))
-            .map(([k, x]) => [k, String(x)]);
+            .map(([k, x]): [string, unknown] => [k, String(x)])
+            .filter(f);
           return rowsResult(['Variable_name', 'Value'], rows);
         },
       };
