@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { Database, loadTpch } from '../dist/index.js';
+import { Database, loadTpch, TableHandler } from '../dist/index.js';
 
 const sf = Number(process.env.ENGINE_BENCH_SF ?? 0.1);
 const runs = Number(process.env.ENGINE_BENCH_RUNS ?? 7);
@@ -34,12 +34,13 @@ if (path === undefined) {
 const db = Database.open(path, { innodb_buffer_pool_size: poolBytes });
 try {
   const t = db.table('lineitem');
+  const h = new TableHandler(t);
   const quantity = t.columnIndex('l_quantity');
   const comment = t.columnIndex('l_comment');
   const scan = () => {
     let sum = 0;
     let bytes = 0;
-    const n = t.scan((row) => {
+    const n = h.rndScan((row) => {
       sum += row.nums[quantity];
       bytes += row.len[comment];
       return true;
@@ -52,7 +53,7 @@ try {
   narrowMask[quantity] = 1;
   const narrow = () => {
     let sum = 0;
-    const n = t.scan((row) => {
+    const n = h.rndScan((row) => {
       if (row.want !== narrowMask) row.wantOnly(narrowMask);
       sum += row.nums[quantity];
       return true;
@@ -65,7 +66,7 @@ try {
     let n = 0;
     let bytes = 0;
     for (let d = 8401; d < 8501; d++)
-      t.lookup('i_l_shipdate', [d], (row) => {
+      h.lookup('i_l_shipdate', [d], (row) => {
         n++;
         bytes += row.len[comment];
         return true;

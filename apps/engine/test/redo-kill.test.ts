@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/index.js';
+import { TableHandler } from '../src/handler/table-handler.js';
 
 const child = join(import.meta.dirname, 'helpers', 'redo-kill-child.js');
 const dist = join(import.meta.dirname, '..', 'dist', 'index.js');
@@ -84,7 +85,7 @@ describe('SIGKILL at random moments, flush_log_at_trx_commit=1', () => {
         t.checkIndexes();
         for (const ix of [t.primary, ...t.secondary]) ix.tree.checkValid();
         const ids: number[] = [];
-        t.scan((r) => {
+        new TableHandler(t).rndScan((r) => {
           ids.push(r.toArray()[0] as number);
           return true;
         });

@@ -25,6 +25,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { attachDatabase, Database, shareDatabase, type TableSchema } from '../src/index.js';
 import { DOUBLEWRITE_BATCH, DoublewriteBatches, type DurableDevice } from '../src/storage/redo/index.js';
+import { TableHandler } from '../src/handler/table-handler.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-redo-shared-dw-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -176,7 +177,7 @@ const SCHEMA: TableSchema = {
 
 /** Row `id` of `t` with its VARCHAR as text. */
 function row(db: Database, id: number): unknown[] | undefined {
-  const r = db.table('t').get([id]);
+  const r = new TableHandler(db.table('t')).get([id]);
   return r?.map((v) => (v instanceof Uint8Array ? new TextDecoder().decode(v) : v));
 }
 

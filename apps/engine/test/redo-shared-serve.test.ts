@@ -15,6 +15,7 @@ import { buildFresh } from '@enginekit/vitest-config/build-fresh';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/index.js';
+import { TableHandler } from '../src/handler/table-handler.js';
 
 const engineDir = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'engine-redo-shared-serve-'));
@@ -130,7 +131,7 @@ describe('enginekit serve --threads 2, SIGKILL during transfer transactions', ()
         acct.checkIndexes();
         ledger.checkIndexes();
         const bal = new Map<number, number>();
-        acct.scan((r) => {
+        new TableHandler(acct).rndScan((r) => {
           const [id, v] = r.toArray() as [number, number];
           bal.set(id, v);
           return true;
@@ -139,7 +140,7 @@ describe('enginekit serve --threads 2, SIGKILL during transfer transactions', ()
         expect([...bal.values()].reduce((s, v) => s + v, 0)).toBe(ACCOUNTS * START);
         const want = new Map<number, number>(Array.from({ length: ACCOUNTS }, (_, i) => [i, START]));
         const ids = new Set<number>();
-        ledger.scan((r) => {
+        new TableHandler(ledger).rndScan((r) => {
           const [id, src, dst, amt] = r.toArray() as [number, number, number, number];
           ids.add(id);
           want.set(src, want.get(src)! - amt);

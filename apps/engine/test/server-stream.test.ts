@@ -174,8 +174,16 @@ describe('results streamed to the client', () => {
     // the client reads nothing more from its socket (the query has gone out)
     coreOf(c).stream.pause();
     await stateOf(id, 'Writing to net');
-    const [list] = await killer.query('SHOW PROCESSLIST');
-    const mine = (list as Array<{ Id: number; Command: string; State: string }>).find((r) => r.Id === id);
+    // the kernel's socket buffers still take a few chunks after the client stops reading (each
+    // one lets the statement send again for a moment): SHOW PROCESSLIST shows the wait once they
+    // are full
+    let mine: { Id: number; Command: string; State: string } | undefined;
+    for (const until = performance.now() + 20_000; performance.now() < until; ) {
+      const [list] = await killer.query('SHOW PROCESSLIST');
+      mine = (list as Array<{ Id: number; Command: string; State: string }>).find((r) => r.Id === id);
+      if (mine?.State === 'Writing to net') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(mine).toMatchObject({ Command: 'Query', State: 'Writing to net' });
     await killer.query(`KILL QUERY ${id}`);
     coreOf(c).stream.resume();

@@ -12,6 +12,7 @@ import { describeDatabase } from '../src/commands/info.js';
 import { Database, Session } from '../src/index.js';
 import { differences, engineAnswer, recordedAnswer } from './helpers/mariadb-compare.js';
 import { recordedSuite } from './helpers/mariadb-recorded.js';
+import { TableHandler } from '../src/handler/table-handler.js';
 
 const suite = recordedSuite('databases');
 
@@ -46,7 +47,7 @@ function rows(s: Session, sql: string): unknown[][] {
 function metaKeys(db: Database): string[] {
   const keys: string[] = [];
   const text = new TextDecoder();
-  db.table('#sql_meta').scan((row) => {
+  new TableHandler(db.table('#sql_meta')).rndScan((row) => {
     keys.push(text.decode(row.src[0]!.subarray(row.off[0]!, row.off[0]! + row.len[0]!)));
     return true;
   });

@@ -25,6 +25,7 @@ import {
   type TableSchema,
   buildIndexFromTable,
 } from '../src/index.js';
+import { TableHandler } from '../src/handler/table-handler.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-storage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,17 +77,17 @@ describe('database file', () => {
       ['u_d', true],
       ['i_id', false],
     ]);
-    expect(t2.get([1234])).toEqual(norm([1234, 1234 % 7, 'b2  ', 3702, 10234]));
+    expect(new TableHandler(t2).get([1234])).toEqual(norm([1234, 1234 % 7, 'b2  ', 3702, 10234]));
     expect(t2.primary.tree.stats().height).toBeGreaterThan(1);
     const viaIndex: number[] = [];
-    t2.lookup('i_a', [3], (row) => {
+    new TableHandler(t2).lookup('i_a', [3], (row) => {
       viaIndex.push(row.nums[0]!);
       return true;
     });
     expect(viaIndex).toEqual(Array.from({ length: 2000 }, (_, i) => i).filter((i) => i % 7 === 3));
     const before = db2.status();
     let found = 0;
-    t2.lookup('u_d', ['36.99'], () => {
+    new TableHandler(t2).lookup('u_d', ['36.99'], () => {
       found++;
       return true;
     });
@@ -103,7 +104,7 @@ describe('database file', () => {
     t.update([3], [3, 30, 'x', 3, 3]);
     t.delete([4]);
     let rows = 0;
-    t.scan(() => {
+    new TableHandler(t).rndScan(() => {
       rows++;
       return true;
     });
@@ -124,7 +125,7 @@ describe('database file', () => {
     for (let i = 0; i < 50; i++) t.insert([i, i % 5, `v${i}`, i, i]);
     const snapshot = (): unknown[] => {
       const out: unknown[] = [];
-      t.scan((r) => {
+      new TableHandler(t).rndScan((r) => {
         out.push(r.toArray());
         return true;
       });
@@ -166,7 +167,7 @@ describe('database file', () => {
       t.checkIndexes();
       expect(t.rows).toBe(m.size);
       const got: unknown[] = [];
-      t.scan((row) => {
+      new TableHandler(t).rndScan((row) => {
         got.push(row.toArray());
         return true;
       });
@@ -176,7 +177,7 @@ describe('database file', () => {
       const all = [...m.values()];
       const viaIndex = (index: string, prefix: FieldValue[]): unknown[] => {
         const out: unknown[] = [];
-        t.lookup(index, prefix, (row) => {
+        new TableHandler(t).lookup(index, prefix, (row) => {
           out.push(row.toArray());
           return true;
         });
@@ -282,7 +283,9 @@ describe('an index that differs from its table', () => {
       expect(() => t.checkIndexes()).toThrow(/t\.i_a: entry \d+ differs from the table/);
       // the clustered record of id 24 (a = 3) goes; its i_a entry still points at it
       expect(t.primary.tree.delete(t.primary.codec.encode([24]))).toBe(true);
-      expect(() => t.lookup('i_a', [3], () => true)).toThrow(/index i_a of t points at a missing row/);
+      expect(() => new TableHandler(t).lookup('i_a', [3], () => true)).toThrow(
+        /index i_a of t points at a missing row/,
+      );
       expect(() => t.checkIndexes()).toThrow(RangeError);
     } finally {
       db.close();
@@ -311,7 +314,7 @@ describe('adding an index to a table with rows (fast index creation)', () => {
     expect(t2.secondary.map((i) => i.name)).toContain('i_dt_a');
     t2.checkIndexes();
     let n = 0;
-    t2.lookup('i_dt_a', [42], (row) => {
+    new TableHandler(t2).lookup('i_dt_a', [42], (row) => {
       expect(row.nums[4]).toBe(42);
       n++;
       return true;
@@ -339,7 +342,7 @@ describe('simulated disk', () => {
     for (let i = 0; i < 3000; i++) t.insert([i, i % 7, `r${i}`, i, i]);
     db.close();
     const db2 = Database.open(path, { ...SMALL, disk: 'hdd' });
-    expect(db2.table('t').get([2999])).toEqual(norm([2999, 2999 % 7, 'r2999', 2999, 2999]));
+    expect(new TableHandler(db2.table('t')).get([2999])).toEqual(norm([2999, 2999 % 7, 'r2999', 2999, 2999]));
     const stats = (db2.device as unknown as { stats(): { modeledMs: number } }).stats();
     expect(stats.modeledMs).toBeGreaterThan(0);
     db2.close();
@@ -373,7 +376,7 @@ describe('bulk loading a table', () => {
           expect(t.rows).toBe(ids.length);
           t.checkIndexes();
           const got: number[] = [];
-          t.scan((r) => {
+          new TableHandler(t).rndScan((r) => {
             got.push(r.nums[0]!);
             return true;
           });
@@ -452,7 +455,7 @@ describe('files that must not open', () => {
     const db3 = Database.open(p, SMALL);
     const err = (() => {
       try {
-        db3.table('t').get([2500]);
+        new TableHandler(db3.table('t')).get([2500]);
       } catch (e) {
         return e as Error;
       }

@@ -24,6 +24,7 @@ import {
   type TpchTable,
 } from '@enginekit/tpch';
 import { Database, loadTpch } from '../src/index.js';
+import { TableHandler } from '../src/handler/table-handler.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-tpch-load-'));
 const tbl = join(dir, 'tbl');
@@ -78,7 +79,7 @@ describe('tpch load SF 0.01', () => {
       ]);
       // a secondary lookup reaches its rows through the primary key
       const lines: number[] = [];
-      db.table('lineitem').lookup('i_l_orderkey', [1], (row) => {
+      new TableHandler(db.table('lineitem')).lookup('i_l_orderkey', [1], (row) => {
         lines.push(row.nums[3]!);
         return true;
       });
@@ -87,7 +88,7 @@ describe('tpch load SF 0.01', () => {
       const t = db.table('lineitem');
       const d = t.columnIndex('l_discount');
       const seen = new Set<number>();
-      t.scan((row) => {
+      new TableHandler(t).rndScan((row) => {
         seen.add(row.nums[d]!);
         return true;
       });
@@ -158,7 +159,7 @@ function aggregates(db: Database, name: TpchTable): string[][] {
   const maxs: Array<number | Buffer | undefined> = new Array(n).fill(undefined);
   const sums = new Array<bigint>(n).fill(0n);
   const distinct = Array.from({ length: n }, () => new Set<number | string>());
-  t.scan((row) => {
+  new TableHandler(t).rndScan((row) => {
     for (let c = 0; c < n; c++) {
       if (row.nulls[c] === 1) continue;
       counts[c]!++;

@@ -5,6 +5,7 @@ import type { RowBuffer } from '../storage/row.js';
 import type { KeyRange } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import { RowidOrderedScan } from '../handler/multi-range.js';
+import { TableHandler } from '../handler/table-handler.js';
 import { EqRefMemory } from './eq-ref-memory.js';
 import { entryDecoder } from './index-entry.js';
 import { boundsRange, keyRangeOf, orderedRanges, prefixRange } from './key-range.js';
@@ -130,6 +131,7 @@ export function indexReadStep(
   const check = ec.check;
   const dec = rowDecoder(src, frame);
   const indexOnly = ir.covering;
+  const handler = new TableHandler(table);
   let stop = false;
   const onRow = (r: RowBuffer | null): boolean => {
     if (r !== null) dec(r);
@@ -142,7 +144,7 @@ export function indexReadStep(
   const read = (ranges: readonly KeyRange[], fullScan: boolean): boolean => {
     stop = false;
     try {
-      table.readRanges(ir.index, ranges, check, indexOnly, onRow, fullScan);
+      handler.readRanges(ir.index, ranges, check, indexOnly, onRow, fullScan);
     } finally {
       ec.flush();
     }
@@ -192,7 +194,7 @@ export function indexReadStep(
       found = false;
       stop = false;
       try {
-        table.readRanges(
+        handler.readRanges(
           ir.index,
           [prefixRange(table, access.index, prefix)],
           check,
@@ -296,7 +298,8 @@ export function coveringScan(
     return undefined;
   const table = st.src.table!;
   const ec = entryCheck(st, frame, status);
+  const handler = new TableHandler(table);
   return (fn) => {
-    table.readRanges(ir.index, ALL, ec.check, true, () => fn(), true);
+    handler.readRanges(ir.index, ALL, ec.check, true, () => fn(), true);
   };
 }

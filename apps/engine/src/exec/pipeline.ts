@@ -25,6 +25,7 @@ import { coveringScan, indexReadStep } from './index-read.js';
 import { boundsRange } from './key-range.js';
 import { EqRefMemory } from './eq-ref-memory.js';
 import { RowidOrderedScan } from '../handler/multi-range.js';
+import { TableHandler } from '../handler/table-handler.js';
 import { StageTimer } from './stage-timer.js';
 import { truthOf } from './truth.js';
 
@@ -272,7 +273,7 @@ export function buildPipeline(
             return true;
           });
         else
-          src.table!.scan((r) => {
+          new TableHandler(src.table!).rndScan((r) => {
             run.interrupt.poll();
             dec(r);
             rows.push(frame.v.slice(off, off + width));
@@ -484,6 +485,7 @@ export function buildPipeline(
     }
     if (access.kind === 'ref') {
       const table = src.table!;
+      const handler = new TableHandler(table);
       const dec = rowDecoder(src, frame);
       const keys = access.keys;
       const kev = keys.map((p) => p.expr.ev);
@@ -525,7 +527,7 @@ export function buildPipeline(
         }
         stop = false;
         found = false;
-        table.lookup(access.index, prefix, onRow);
+        handler.lookup(access.index, prefix, onRow);
         memory?.remember(prefix, found, frame.v);
         if (stop) return false;
         return finishLeft();
@@ -534,6 +536,7 @@ export function buildPipeline(
     }
     if (access.kind === 'range') {
       const table = src.table!;
+      const handler = new TableHandler(table);
       const dec = rowDecoder(src, frame);
       const loEv = access.lo?.expr.ev;
       const hiEv = access.hi?.expr.ev;
@@ -565,39 +568,31 @@ export function buildPipeline(
         }
         if (k === 0) status.add('Select_range', 1);
         stop = false;
-        if (mrr !== null) {
-          const range = boundsRange(
-            table,
-            access.index,
-            lo,
-            access.lo?.inclusive ?? true,
-            hi,
-            access.hi?.inclusive ?? true,
-          );
-          mrr.run([range], null, mrrBytes!, status, onRow);
-        } else
-          table.range(
-            access.index,
-            lo,
-            access.lo?.inclusive ?? true,
-            hi,
-            access.hi?.inclusive ?? true,
-            onRow,
-          );
+        const range = boundsRange(
+          table,
+          access.index,
+          lo,
+          access.lo?.inclusive ?? true,
+          hi,
+          access.hi?.inclusive ?? true,
+        );
+        if (mrr !== null) mrr.run([range], null, mrrBytes!, status, onRow);
+        else
+          handler.readRanges(access.index, [range], null, false, onRow as (r: RowBuffer | null) => boolean);
         if (stop) return false;
         return finishLeft();
       };
       continue;
     }
     if (k === 0 && src.derived === undefined) {
-      const table = src.table!;
+      const handler = new TableHandler(src.table!);
       const dec = rowDecoder(src, frame);
       let stop = false;
       steps[k] = () => {
         matched = false;
         stop = false;
         status.add('Select_scan', 1);
-        table.scan((r) => {
+        handler.rndScan((r) => {
           dec(r);
           if (!emit()) {
             stop = true;
@@ -612,7 +607,7 @@ export function buildPipeline(
     }
     if (k > 0 && st.join !== undefined && st.join.algorithm === 'none' && src.derived === undefined) {
       // no join buffer (join_cache_level 0, or no room left): the table is scanned per outer row
-      const table = src.table!;
+      const handler = new TableHandler(src.table!);
       const dec = rowDecoder(src, frame);
       let stop = false;
       const onRow = (r: RowBuffer | null): boolean => {
@@ -633,7 +628,7 @@ export function buildPipeline(
         if (!counted) status.add('Select_full_join', 1);
         counted = true;
         if (cover !== undefined) cover(() => onRow(null));
-        else table.scan(onRow);
+        else handler.rndScan(onRow);
         if (stop) return false;
         return finishLeft();
       };

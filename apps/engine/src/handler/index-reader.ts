@@ -9,14 +9,12 @@ import {
 import { indexKeyLength, keyImageBytes } from '../storage/key-length.js';
 import type { RangeLocks } from '../storage/record-locks.js';
 import type { RowBuffer } from '../storage/row.js';
-import type { Table, TableIndex } from '../storage/table.js';
+import { H_ROWS_READ } from '../storage/counters.js';
+import type { EntryTest, EntryVisit, Table, TableIndex } from '../storage/table.js';
 
 const EMPTY = new Uint8Array(0);
 /** Entries a reader takes per descent (one when it locks, so a stop locks nothing ahead). */
 const STRETCH = 64;
-
-/** A pushed index condition on an entry's bytes (Handler_icp_* are counted by its owner). */
-export type EntryCheck = (b: Uint8Array, ko: number, kl: number) => boolean;
 
 /** An MRR range over an engine index; `unique`: a full key of a unique index (one entry at most). */
 export type HandlerRange = MrrRange<Uint8Array> & { readonly unique?: boolean };
@@ -24,7 +22,7 @@ export type HandlerRange = MrrRange<Uint8Array> & { readonly unique?: boolean };
 /** Options of a {@link HandlerIndexReader}. */
 export interface IndexReaderOptions {
   /** A pushed index condition, checked on each entry before its row is read. */
-  readonly check?: EntryCheck | null;
+  readonly check?: EntryTest | null;
   /** Every lookup is a full key of a unique index: at most one entry, no next call (eq_ref). */
   readonly unique?: boolean;
   /** `rec_per_key` of the looked-up prefix, for MRR's buffer split. */
@@ -59,7 +57,7 @@ export class HandlerIndexReader implements BytesRowIdIndexReader<Uint8Array> {
   /** The association of the range being read (-1 when the range named none). */
   association = -1;
   /** The pushed index condition (may be swapped between scans). */
-  check: EntryCheck | null;
+  check: EntryTest | null;
 
   readonly #table: Table;
   readonly #ix: TableIndex;
@@ -73,14 +71,9 @@ export class HandlerIndexReader implements BytesRowIdIndexReader<Uint8Array> {
   #hi: Uint8Array | null = null;
   #hiInclusive = true;
   #locks: RangeLocks | null = null;
-  readonly #take: (
-    pk: Uint8Array,
-    pko: number,
-    pkl: number,
-    b: Uint8Array,
-    ko: number,
-    kl: number,
-  ) => boolean;
+  /** What the read sees at an entry (asked at each seek: the statement's view). */
+  #sees: EntryVisit = () => false;
+  readonly #take: EntryVisit;
   #room = STRETCH;
   readonly #uniqueLookups: boolean;
 
@@ -100,9 +93,12 @@ export class HandlerIndexReader implements BytesRowIdIndexReader<Uint8Array> {
     this.check = options.check ?? null;
     this.#queue = new Uint8Array(STRETCH * image);
     this.#lens = new Int32Array(STRETCH);
-    this.#take = (pk, pko, pkl, b, ko, kl) => {
+    this.#take = (b, ko, kl, vo, vl) => {
+      if (!this.#sees(b, ko, kl, vo, vl)) return true;
+      const pk = table.entryPrimaryKey(ix, b, ko, kl);
+      const pkl = pk.length;
       const at = this.#count * this.rowIdLength;
-      this.#queue.set(pk.subarray(pko, pko + pkl), at);
+      this.#queue.set(pk, at);
       this.#queue.fill(0, at + pkl, at + this.rowIdLength);
       this.#lens[this.#count] = pkl;
       this.#count++;
@@ -136,10 +132,11 @@ export class HandlerIndexReader implements BytesRowIdIndexReader<Uint8Array> {
     const geKey = ix.primary && !skipFrom && from.length > 0 ? from : null;
     this.#locks = this.#table.rangeLocks(ix, equality, equality && this.unique, geKey);
     this.#room = this.#locks === null ? STRETCH : 1;
+    this.#sees = this.#table.rowReader(ix, null, false);
     this.#count = 0;
     this.#pos = 0;
     this.#lastLen = 0;
-    this.#ended = this.#table.indexStretch(
+    this.#ended = this.#table.walkIndex(
       ix,
       from,
       skipFrom,
@@ -157,7 +154,7 @@ export class HandlerIndexReader implements BytesRowIdIndexReader<Uint8Array> {
     if (this.#ended || this.unique) return false;
     this.#count = 0;
     this.#pos = 0;
-    this.#ended = this.#table.indexStretch(
+    this.#ended = this.#table.walkIndex(
       this.#ix,
       this.#last.subarray(0, this.#lastLen),
       true,
@@ -183,16 +180,19 @@ export class HandlerIndexReader implements BytesRowIdIndexReader<Uint8Array> {
 
 /**
  * `rnd_pos` over a table's clustered index for a {@link HandlerIndexReader}'s row ids: the row
- * the read sees (one reused buffer), or null when it sees none there any more.
+ * the read sees (one reused buffer; Innodb_rows_read), or null when it sees none there any more.
+ * MRR counts the call (Handler_read_rnd).
  */
 export class HandlerRowFetcher implements RowFetcher<RowBuffer | null> {
   readonly #table: Table;
   readonly #fields: number;
+  readonly #counts: Float64Array;
   readonly row: RowBuffer;
 
   constructor(table: Table) {
     this.#table = table;
     this.#fields = table.primary.columns.length;
+    this.#counts = table.handlerStats.counts;
     this.row = table.newRow();
   }
 
@@ -201,6 +201,8 @@ export class HandlerRowFetcher implements RowFetcher<RowBuffer | null> {
     // the image is padded: its length is where the primary key's last field ends
     let end = 0;
     for (let f = 0; f < this.#fields; f++) end = fieldEnd(id, end, id.length);
-    return this.#table.rowAt(id, end, this.row) ? this.row : null;
+    if (!this.#table.rowAt(id, end, this.row)) return null;
+    this.#counts[H_ROWS_READ]!++;
+    return this.row;
   }
 }

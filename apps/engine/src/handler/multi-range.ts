@@ -6,8 +6,8 @@ import {
 } from '@enginekit/mrr';
 import { HANDLER_COUNTERS, type HandlerCounter } from '../storage/counters.js';
 import type { RowBuffer } from '../storage/row.js';
-import type { KeyRange, Table } from '../storage/table.js';
-import { type EntryCheck, HandlerIndexReader, type HandlerRange, HandlerRowFetcher } from './index-reader.js';
+import type { EntryTest, KeyRange, Table } from '../storage/table.js';
+import { HandlerIndexReader, type HandlerRange, HandlerRowFetcher } from './index-reader.js';
 
 /** Where the Handler_mrr_* counters of a scan go (the session's status). */
 export interface MrrStatusSink {
@@ -83,7 +83,7 @@ export class RowidOrderedScan {
    */
   run(
     ranges: readonly KeyRange[],
-    check: EntryCheck | null,
+    check: EntryTest | null,
     bufferBytes: number,
     status: MrrStatusSink,
     fn: (row: RowBuffer) => boolean,

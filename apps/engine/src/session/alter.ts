@@ -6,6 +6,7 @@ import { columnCollation, columnType, indexColumns, keyColumns } from './ddl.js'
 import { storageError } from './storage-errors.js';
 import { DEFAULT_COLLATION } from '../storage/collation.js';
 import { buildIndexFromTable } from '../storage/index-build.js';
+import { TableHandler } from '../handler/table-handler.js';
 import type { Table, TableIndex } from '../storage/table.js';
 import { HIDDEN_PK, type TableMeta } from '../storage/table-meta.js';
 import { checkIndexes, checkTable } from '../plan/limits.js';
@@ -231,7 +232,7 @@ function copyAlter(
       }
       return typeof lv === 'string' && (k === 'int' || k === 'bigint' || k === 'double') ? Number(lv) : lv;
     });
-    old.scan((r) => {
+    new TableHandler(old).rndScan((r) => {
       for (let i = 0; i < cols.length; i++) {
         const from = cols[i]!.from;
         rowOut[i] = from >= 0 ? copyField(r.get(from)) : fill[i];

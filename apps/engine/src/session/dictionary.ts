@@ -1,4 +1,5 @@
 import type { Database } from '../storage/database.js';
+import { TableHandler } from '../handler/table-handler.js';
 import type { Table } from '../storage/table.js';
 import type { Account } from './accounts.js';
 import { instanceOf } from './instance.js';
@@ -36,7 +37,7 @@ export class SqlDictionary {
   private constructor(db: Database) {
     this.#db = db;
     if (db.hasTable(META_TABLE)) {
-      db.table(META_TABLE).scan((row) => {
+      new TableHandler(db.table(META_TABLE)).rndScan((row) => {
         const key = DECODER.decode(row.src[0]!.subarray(row.off[0]!, row.off[0]! + row.len[0]!));
         const json = DECODER.decode(row.src[1]!.subarray(row.off[1]!, row.off[1]! + row.len[1]!));
         if (key.startsWith('t:')) this.tables.set(key.slice(2), JSON.parse(json) as TableMeta);
@@ -85,7 +86,7 @@ export class SqlDictionary {
   #put(key: string, value: unknown): void {
     const t = this.#store();
     const json = JSON.stringify(value);
-    if (t.get([key]) !== undefined) t.update([key], [key, json]);
+    if (new TableHandler(t).get([key]) !== undefined) t.update([key], [key, json]);
     else t.insert([key, json]);
   }
 

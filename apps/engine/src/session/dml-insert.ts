@@ -1,3 +1,4 @@
+import { TableHandler } from '../handler/table-handler.js';
 import type { Table } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
@@ -29,7 +30,7 @@ import { tableOf as tableOfName } from '../storage/schema-name.js';
 export function peekNextValue(t: Table, meta: TableMeta, c: number): number {
   if (meta.next === undefined || meta.next === 1) {
     let max = 0;
-    t.scan((r) => {
+    new TableHandler(t).rndScan((r) => {
       if (r.nulls[c] === 0 && r.nums[c]! > max) max = r.nums[c]!;
       return true;
     });
@@ -189,7 +190,7 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
               const prefix = ix.columns.map((c) => keyFieldValue(row[c]!, table.columns[c]!.type));
               if (prefix.some((v) => v === null)) continue;
               const clash: FieldValue[][] = [];
-              table.lookup(ix.name, prefix, (r) => {
+              new TableHandler(table).lookup(ix.name, prefix, (r) => {
                 clash.push(r.toArray());
                 return true;
               });

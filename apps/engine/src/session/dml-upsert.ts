@@ -1,3 +1,4 @@
+import { TableHandler } from '../handler/table-handler.js';
 import type { Table } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import { arr, obj, objectName, tagOf } from '../sql/ast.js';
@@ -99,7 +100,7 @@ export function bindUpsert(
       for (const ix of keys) {
         const prefix = ix.columns.map((c) => keyFieldValue(row[c]!, t.columns[c]!.type));
         if (prefix.some((v) => v === null)) continue;
-        t.lookup(ix.name, prefix, (r) => {
+        new TableHandler(t).lookup(ix.name, prefix, (r) => {
           old = r.toArray();
           return false;
         });

@@ -126,8 +126,14 @@ export function buildIndexFromTable(
 ): number[] {
   const b = new SecondaryBuilder(table, indexes, options);
   try {
-    table.scan((row) => {
-      b.add(row);
+    // the clustered index read as row_merge_read_clustered_index reads it: the storage's own
+    // walk, not a handler read (no Handler_* counted)
+    const ix = table.primary;
+    const row = table.newRow();
+    const sees = table.rowReader(ix, row, true);
+    const locks = table.rangeLocks(ix, false, false, null);
+    table.walkIndex(ix, new Uint8Array(0), false, null, true, null, locks, (bytes, ko, kl, vo, vl) => {
+      if (sees(bytes, ko, kl, vo, vl)) b.add(row);
       return true;
     });
   } catch (e) {

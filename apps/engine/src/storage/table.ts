@@ -13,18 +13,7 @@ import {
 import { CorruptionError } from '@enginekit/buffer-pool';
 import { keyText } from './key-text.js';
 import { DuplicateEntryError, NoSuchObjectError } from './errors.js';
-import {
-  H_DELETE,
-  H_READ_FIRST,
-  H_READ_KEY,
-  H_READ_NEXT,
-  H_READ_RND,
-  H_READ_RND_NEXT,
-  H_ROWS_READ,
-  H_UPDATE,
-  H_WRITE,
-  type HandlerStats,
-} from './counters.js';
+import { H_DELETE, H_READ_KEY, H_UPDATE, H_WRITE, type HandlerStats } from './counters.js';
 import { doubleKeyBytes, keyIsValue, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
@@ -98,11 +87,14 @@ export interface Mvcc {
   readonly trxSys: TrxSys;
 }
 
-/** What a reader's visit of one index entry answered: stop, go on, or the entry was not visible. */
-const VISIT_STOP = 0;
-const VISIT_NEXT = 1;
-const VISIT_SKIP = 2;
-type Visit = typeof VISIT_STOP | typeof VISIT_NEXT | typeof VISIT_SKIP;
+/** A pushed index condition on an entry's bytes `b[ko, ko+kl)`. */
+export type EntryTest = (b: Uint8Array, ko: number, kl: number) => boolean;
+
+/**
+ * What a walk of an index does with an entry `b[ko, ko+kl)` whose value is `b[vo, vo+vl)` (bytes
+ * valid during the call only): false stops the walk.
+ */
+export type EntryVisit = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => boolean;
 
 /**
  * A table: a clustered B+tree keyed by the primary key whose records hold the whole row, and one
@@ -156,8 +148,6 @@ export class Table {
   readonly #ver: RowBuffer;
   /** Rebuilds the primary key carried by a secondary entry. */
   readonly #pk = new KeyWriter(256);
-  /** Row buffers of index reads, by nesting depth. */
-  readonly #rows: RowBuffer[] = [];
   /** Scratch for the key values of a lookup's prefix or a range's bound (filled and encoded at once). */
   readonly #prefixValues: KeyValue[] = [];
   /** Where #encodeKey writes a key before copying it out. */
@@ -174,7 +164,6 @@ export class Table {
    */
   readonly #seen = new Map<number, Uint8Array>();
   #seenView: ReadView | null = null;
-  #depth = 0;
 
   constructor(
     id: number,
@@ -852,165 +841,34 @@ export class Table {
 
   // ---------------------------------------------------------------- reads
 
-  /** The row with this primary key as convenience values, or undefined. */
-  get(pkValues: readonly FieldValue[]): FieldValue[] | undefined {
-    const pk = this.#pkFromValues(pkValues).slice();
-    const h = trxHooks.current;
-    const view = this.#view();
-    // a unique search: the record only, or the gap before the next one when it is missing
-    const locks =
-      h !== null && view === null ? new RangeLocks(h, this, this.primary, true, true, null) : null;
-    this.#stats.counts[H_READ_KEY]!++;
-    let out: FieldValue[] | undefined;
-    let reached = false;
-    this.primary.tree.forEachRangeRaw(pk, null, (b, ko, kl, vo, vl) => {
-      reached = true;
-      const match = sameBytes(b, ko, kl, pk);
-      if (locks !== null) {
-        if (match) locks.entry(b, ko, kl, vo);
-        else locks.past(b, ko, kl, vo);
-      }
-      if (match && this.#see(b, ko, vo, vl, view)) {
-        const row = this.newRow();
-        this.codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
-        out = row.toArray();
-      }
-      return false;
-    });
-    if (!reached) locks?.end();
-    return out;
-  }
-
   /**
-   * Full table scan in primary-key order (Handler_read_rnd_next per row and once more for the
-   * end, as MariaDB counts an InnoDB table scan: `rnd_next` positions on the first record
-   * without a Handler_read_first of its own). `fn` gets one reused {@link RowBuffer} whose text
-   * fields view the page: read it during the call only, do not write the table. Return false to
-   * stop. Returns the rows visited. Rows the read does not see (delete-marked, or newer than its
-   * view with no older version) are passed over without a call.
+   * The encoded key of `values` for the leading columns of index `indexName` (a ref's prefix, a
+   * range's bound; NULL sorts first, as in the tree): the one route from values to an index key.
    */
-  scan(fn: (row: RowBuffer) => boolean | undefined): number {
-    const row = this.newRow();
-    const counts = this.#stats.counts;
-    const codec = this.codec;
-    const h = trxHooks.current;
-    const view = this.#view();
-    const locks =
-      h !== null && view === null ? new RangeLocks(h, this, this.primary, false, false, null) : null;
-    // raw: the row is decoded straight from the pool's bytes, nothing is created per row
-    let stopped = false;
-    let n = 0;
-    this.primary.tree.forEachRangeRaw(null, null, (b, ko, kl, vo, vl) => {
-      locks?.entry(b, ko, kl, vo);
-      if (!this.#see(b, ko, vo, vl, view)) return true;
-      counts[H_READ_RND_NEXT]!++;
-      counts[H_ROWS_READ]!++;
-      n++;
-      codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
-      if (fn(row) === false) {
-        stopped = true;
-        return false;
-      }
-      return true;
-    });
-    // the call that finds the end of the table counts too, as ha_rnd_next returning EOF
-    if (!stopped) {
-      counts[H_READ_RND_NEXT]!++;
-      locks?.end();
-    }
-    return n;
-  }
-
-  /**
-   * Rows whose index key starts with `prefix` (values of the index's leading columns), in index
-   * order. Counted as MySQL counts a `ref` read: Handler_read_key once, then Handler_read_next per
-   * further step along the index, the step that finds the end included (`index_next_same`
-   * returning end of range); a full-key lookup on a unique index (`eq_ref`) takes no next step.
-   * A secondary index looks every row up in the clustered index by the primary key its entry
-   * carries.
-   */
-  lookup(
-    indexName: string,
-    prefix: readonly FieldValue[],
-    fn: (row: RowBuffer) => boolean | undefined,
-  ): number {
+  keyPrefix(indexName: string, values: readonly FieldValue[]): Uint8Array {
     const ix = this.index(indexName);
-    // a full primary key: the row encoder (no value array); else the generic key codec, given
-    // the key values in one scratch array (the codec reads it at once, so nesting is safe)
-    let lo: Uint8Array;
-    if (ix.primary && prefix.length === ix.columns.length && this.#plainPk)
-      lo = this.#pkFromValues(prefix).slice();
-    else {
-      const values = this.#prefixValues;
-      const n = prefix.length;
-      values.length = n;
-      for (let i = 0; i < n; i++) values[i] = this.#keyValue(ix.entryColumns[i], prefix[i]!);
-      lo = this.#encodeKey(ix, values);
-      values.length = 0;
+    const n = values.length;
+    // a full primary key without NULLs: the row encoder, as a write encodes it
+    if (ix.primary && n === ix.columns.length && this.#plainPk && !hasNull(values))
+      return this.#pkFromValues(values).slice();
+    // else the key codec, given the values in one scratch array (read at once: nesting is safe)
+    const scratch = this.#prefixValues;
+    try {
+      scratch.length = n;
+      for (let i = 0; i < n; i++) scratch[i] = this.#keyValue(ix.entryColumns[i], values[i]!);
+      return this.#encodeKey(ix, scratch);
+    } finally {
+      scratch.length = 0;
     }
-    const eqRef = ix.unique && prefix.length >= ix.columns.length;
-    const h = trxHooks.current;
-    const locks = h !== null && this.#view() === null ? new RangeLocks(h, this, ix, true, eqRef, null) : null;
-    return this.#walk(ix, lo, true, (b, ko, kl) => startsWith(b, ko, kl, lo), eqRef, fn, locks);
   }
 
   /**
-   * Rows whose first index column lies between `lo` and `hi` (a `range` read; either bound may be
-   * undefined: open), in index order; NULLs are never in a range. Handler_read_key once, then
-   * Handler_read_next per step, the one that finds the end included.
-   */
-  range(
-    indexName: string,
-    lo: FieldValue | undefined,
-    loInclusive: boolean,
-    hi: FieldValue | undefined,
-    hiInclusive: boolean,
-    fn: (row: RowBuffer) => boolean | undefined,
-  ): number {
-    const ix = this.index(indexName);
-    const c0 = ix.entryColumns[0];
-    const one = this.#prefixValues;
-    // no lower bound: start after the NULLs (they sort first)
-    one[0] = lo === undefined ? null : this.#keyValue(c0, lo);
-    const loKey = this.#encodeKey(ix, one);
-    const skipEqual = lo === undefined || !loInclusive;
-    let hiKey: Uint8Array | null = null;
-    if (hi !== undefined) {
-      one[0] = this.#keyValue(c0, hi);
-      hiKey = this.#encodeKey(ix, one);
-    }
-    one.length = 0;
-    let started = false;
-    const h = trxHooks.current;
-    // a range from a full primary key (>=) that finds it locks that record only
-    const ge = ix.primary && !skipEqual && ix.columns.length === 1 ? loKey : null;
-    const locks = h !== null && this.#view() === null ? new RangeLocks(h, this, ix, false, false, ge) : null;
-    return this.#walk(
-      ix,
-      loKey,
-      true,
-      (b, ko, kl) => {
-        if (!started) {
-          if (skipEqual && startsWith(b, ko, kl, loKey)) return 'skip';
-          started = true;
-        }
-        if (hiKey === null) return true;
-        const c = comparePrefix(b, ko, kl, hiKey);
-        return c < 0 || (c === 0 && hiInclusive);
-      },
-      false,
-      fn,
-      locks,
-    );
-  }
-
-  /**
-   * `records_in_range`: index entries whose first column lies between `lo` and `hi` (bounds as
-   * {@link range}), without reading rows or touching the handler counters. Up to `cap` entries
-   * are counted; past that the rest is interpolated on the first column's value (the span the
-   * counted entries covered against the span left to the upper bound, or to the index's last
-   * entry when it is open), or, for a column that is not a number or date, taken as half of the
-   * index's other entries.
+   * `records_in_range`: index entries whose first column lies between `lo` and `hi` (either may
+   * be undefined: open; NULLs are never in a range), without reading rows or touching the handler
+   * counters. Up to `cap` entries are counted; past that the rest is interpolated on the first
+   * column's value (the span the counted entries covered against the span left to the upper
+   * bound, or to the index's last entry when it is open), or, for a column that is not a number
+   * or date, taken as half of the index's other entries.
    */
   recordsInRange(
     indexName: string,
@@ -1021,10 +879,9 @@ export class Table {
     cap: number,
   ): number {
     const ix = this.index(indexName);
-    const c0 = ix.entryColumns[0];
-    const loKey = this.#encodeKey(ix, [lo === undefined ? null : this.#keyValue(c0, lo)]);
+    const loKey = this.keyPrefix(indexName, [lo === undefined ? null : lo]);
     const skipEqual = lo === undefined || !loInclusive;
-    const hiKey = hi === undefined ? null : this.#encodeKey(ix, [this.#keyValue(c0, hi)]);
+    const hiKey = hi === undefined ? null : this.keyPrefix(indexName, [hi]);
     let n = 0;
     let first: Uint8Array | undefined;
     let last: Uint8Array | undefined;
@@ -1054,91 +911,29 @@ export class Table {
     return Math.min(n + rest, Math.max(n, Math.round(n + (n * (z - m)) / (m - a))));
   }
 
-  /** Index entries whose key starts with `prefix` (as {@link lookup}), counted up to `cap`, no counters. */
+  /** Entries of `index` in one {@link KeyRange}, counted up to `cap` (records_in_range; no counters). */
+  countRange(indexName: string, r: KeyRange, cap: number): number {
+    const ix = this.index(indexName);
+    let n = 0;
+    this.walkIndex(ix, r.lo, r.loExclusive, r.hi, r.hiInclusive, null, null, () => ++n < cap && !r.unique);
+    return n;
+  }
+
+  /** Index entries whose key starts with `prefix` (values of its leading columns), counted up to `cap`. */
   countPrefix(indexName: string, prefix: readonly FieldValue[], cap: number): number {
-    const ix = this.index(indexName);
-    const lo = this.#encodeKey(
-      ix,
-      prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)),
+    const key = this.keyPrefix(indexName, prefix);
+    return this.countRange(
+      indexName,
+      { lo: key, loExclusive: false, hi: key, hiInclusive: true, unique: false },
+      cap,
     );
-    let n = 0;
-    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl) => startsWith(b, ko, kl, lo) && ++n < cap);
-    return n;
-  }
-
-  /**
-   * The primary keys of the secondary entries whose key starts with `prefix` (the first stage of a
-   * rowid-ordered lookup), of the rows the read sees: `fn` gets a view of each (copy it to keep
-   * it). Handler_read_key once, Handler_read_next per further step, the one that ends the range
-   * included.
-   */
-  prefixRowids(indexName: string, prefix: readonly FieldValue[], fn: (pk: Uint8Array) => void): number {
-    const ix = this.index(indexName);
-    const lo = ix.codec.encode(prefix.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
-    const counts = this.#stats.counts;
-    counts[H_READ_KEY]!++;
-    const view = this.#view();
-    const h = trxHooks.current;
-    const unique = ix.unique && prefix.length >= ix.columns.length;
-    const locks = h !== null && view === null ? new RangeLocks(h, this, ix, true, unique, null) : null;
-    let n = 0;
-    let ended = false;
-    ix.tree.forEachRangeRaw(lo, null, (b, ko, kl, vo, vl) => {
-      if (!startsWith(b, ko, kl, lo)) {
-        if (n > 0) counts[H_READ_NEXT]!++;
-        ended = true;
-        locks?.past(b, ko, kl, vo);
-        return false;
-      }
-      locks?.entry(b, ko, kl, vo);
-      if (ix.primary ? !this.#see(b, ko, vo, vl, view) : !this.#secondarySees(ix, b, ko, kl, view, null))
-        return true;
-      if (n > 0) counts[H_READ_NEXT]!++;
-      n++;
-      fn(ix.primary ? b.slice(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl));
-      return true;
-    });
-    if (!ended && n > 0) counts[H_READ_NEXT]!++;
-    if (!ended) locks?.end();
-    return n;
-  }
-
-  /**
-   * The row with this encoded primary key (as {@link prefixRowids} gives it), the version the read
-   * sees: Handler_read_rnd. Returns `fn`'s answer; undefined without a call when the read sees no
-   * row there (a row deleted, or changed by a transaction the read does not see, since its id was
-   * taken).
-   */
-  fetchRowid(pk: Uint8Array, fn: (row: RowBuffer) => boolean | undefined): boolean | undefined {
-    const h = trxHooks.current;
-    const view = this.#view();
-    // the row of an entry a locking read locked: the record only
-    if (h !== null && view === null)
-      h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
-    const counts = this.#stats.counts;
-    const depth = this.#depth++;
-    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
-    // a reused buffer: another reader of this table (a subquery) may have narrowed it
-    row.wantOnly(null);
-    const codec = this.codec;
-    let go: boolean | undefined;
-    try {
-      this.primary.tree.forEachRangeRaw(pk, null, (b, ko, kl, vo, vl) => {
-        if (kl === pk.length && startsWith(b, ko, kl, pk) && this.#see(b, ko, vo, vl, view)) {
-          counts[H_READ_RND]!++;
-          counts[H_ROWS_READ]!++;
-          codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
-          go = fn(row);
-        }
-        return false;
-      });
-    } finally {
-      this.#depth--;
-    }
-    return go;
   }
 
   // ------------------------------------------------------------- the handler layer's primitives
+  //
+  // The storage half of a read: walking an index, the locks, what a read's view sees and the
+  // row's bytes. The handler layer (src/handler) composes these into its calls and counts them;
+  // nothing here counts a read.
 
   /**
    * The locks a locking read of one range of `ix` takes as it goes (null for a consistent read or
@@ -1156,31 +951,28 @@ export class Table {
   }
 
   /**
-   * One stretch of an index read, as `row_search_mvcc` walks it without building the row: from
-   * the first entry of `ix` at or past `from` (past every entry that starts with it when
-   * `after`: a range's exclusive bound, or the last entry taken, to resume) up to the range's
-   * end (an entry is past `hi` when its first `hi.length` bytes compare greater, or equal and
-   * `hiInclusive` is false; null: the end of the index). Each entry in range takes its lock
-   * (`locks`), then `check` (a pushed index condition; null accepts all) and the read's view
-   * decide; one that passes goes to `take` with the bytes of its primary key
-   * (`pk[pko, pko + pkl)`, valid during the call) and of itself. `take` returns false to pause
-   * (it resumes from that entry with `after`). Returns true when the range ended: the first
-   * entry past it was met (its gap locked) or the index ran out (the supremum locked). Counts
-   * nothing: the handler that calls it counts its calls.
+   * One walk along index `ix`, as `row_search_mvcc` moves: from the first entry at or past `from`
+   * (past every entry that starts with it when `after`: a range's exclusive bound, or the last
+   * entry taken, to resume; empty: the index's first entry) up to the range's end (an entry is
+   * past `hi` when its first `hi.length` bytes compare greater, or equal and `hiInclusive` is
+   * false; null: the end of the index). Each entry in range takes its lock (`locks`), then `check`
+   * (a pushed index condition, on the entry alone; null accepts all) looks at it; one that passes
+   * goes to `visit` (`b[ko, ko+kl)` the entry, `b[vo, vo+vl)` its value; valid during the call),
+   * which returns false to stop. Returns true when the range ended: the first entry past it was
+   * met (its gap locked) or the index ran out (the supremum locked).
    */
-  indexStretch(
+  walkIndex(
     ix: TableIndex,
     from: Uint8Array,
     after: boolean,
     hi: Uint8Array | null,
     hiInclusive: boolean,
-    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
+    check: EntryTest | null,
     locks: RangeLocks | null,
-    take: (pk: Uint8Array, pko: number, pkl: number, b: Uint8Array, ko: number, kl: number) => boolean,
+    visit: EntryVisit,
   ): boolean {
-    const view = this.#view();
     let ended = false;
-    let paused = false;
+    let stopped = false;
     let skipping = after;
     ix.tree.forEachRangeRaw(from.length === 0 ? null : from, null, (b, ko, kl, vo, vl) => {
       if (skipping) {
@@ -1198,17 +990,11 @@ export class Table {
       // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
       locks?.entry(b, ko, kl, vo);
       if (check !== null && !check(b, ko, kl)) return true;
-      if (ix.primary) {
-        if (!this.#see(b, ko, vo, vl, view)) return true;
-        if (!take(b, ko, kl, b, ko, kl)) paused = true;
-      } else {
-        if (!this.#secondarySees(ix, b, ko, kl, view, null)) return true;
-        const pk = this.#pkOfEntry(ix, b, ko, kl);
-        if (!take(pk, 0, pk.length, b, ko, kl)) paused = true;
-      }
-      return !paused;
+      if (visit(b, ko, kl, vo, vl)) return true;
+      stopped = true;
+      return false;
     });
-    if (!ended && !paused) {
+    if (!ended && !stopped) {
       ended = true;
       locks?.end();
     }
@@ -1216,11 +1002,47 @@ export class Table {
   }
 
   /**
+   * What a read does with each entry of `ix` it reaches, as one function fixed at the read's start
+   * (its view is asked for here): whether the read sees a row there and, when `row` is given, that
+   * row decoded into it — the version of a clustered record the view sees, or the row a secondary
+   * entry points to. With `lockRow`, a locking read locks that row's record only before reading it
+   * (the row behind a locked secondary entry). With `row` null (a covering read, a row id) no row
+   * is built unless the entry's page holds changes the view may not see (then the row's visible
+   * version decides).
+   */
+  rowReader(ix: TableIndex, row: RowBuffer | null, lockRow: boolean): EntryVisit {
+    const codec = this.codec;
+    const view = this.#view();
+    if (ix.primary)
+      return (b, ko, _kl, vo, vl) => {
+        if (!this.#see(b, ko, vo, vl, view)) return false;
+        if (row !== null) codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
+        return true;
+      };
+    const h = trxHooks.current;
+    if (lockRow && h !== null && view === null)
+      return (b, ko, kl) => {
+        if (isDeleteMarked(b, ko)) return false;
+        const pk = this.#pkOfEntry(ix, b, ko, kl);
+        h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
+        return this.#secondarySees(ix, b, ko, kl, view, row);
+      };
+    return (b, ko, kl) => this.#secondarySees(ix, b, ko, kl, view, row);
+  }
+
+  /**
+   * The primary key the entry `b[ko, ko+kl)` of `ix` carries: a view of `b` for the clustered
+   * index, else a view of a scratch buffer valid until the next call.
+   */
+  entryPrimaryKey(ix: TableIndex, b: Uint8Array, ko: number, kl: number): Uint8Array {
+    return ix.primary ? b.subarray(ko, ko + kl) : this.#pkOfEntry(ix, b, ko, kl);
+  }
+
+  /**
    * `rnd_pos`'s storage half: the row whose encoded primary key is `pk[0, len)`, the version the
    * read sees, decoded into `row` (true), or false when the read sees none there (deleted, or
    * changed by a transaction it does not see, since the key was taken). A locking read locks the
-   * record only (the row behind a locked secondary entry). Counts Innodb_rows_read for a row found;
-   * the handler counts the call.
+   * record only (the row behind a locked secondary entry).
    */
   rowAt(pk: Uint8Array, len: number, row: RowBuffer): boolean {
     const h = trxHooks.current;
@@ -1231,216 +1053,12 @@ export class Table {
     let found = false;
     this.primary.tree.forEachRangeRaw(key, null, (b, ko, kl, vo, vl) => {
       if (kl === len && startsWith(b, ko, kl, key) && this.#see(b, ko, vo, vl, view)) {
-        this.#stats.counts[H_ROWS_READ]!++;
         this.codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
         found = true;
       }
       return false;
     });
     return found;
-  }
-
-  /**
-   * Walk an index from `from`: `inRange` says whether an entry belongs (`'skip'`: not yet, go on).
-   * Calls `fn` per row the read sees (read in place from the page, secondary entries through the
-   * clustered index). Returns the rows visited.
-   */
-  #walk(
-    ix: TableIndex,
-    from: Uint8Array,
-    _inclusive: boolean,
-    inRange: (b: Uint8Array, ko: number, kl: number) => boolean | 'skip',
-    eqRef: boolean,
-    fn: (row: RowBuffer) => boolean | undefined,
-    locks: RangeLocks | null,
-  ): number {
-    // one row buffer per nesting depth (a self-join reads this table inside its own callback)
-    const depth = this.#depth++;
-    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
-    // a reused buffer: every column until this walk's reader narrows it (RowBuffer.wantOnly)
-    row.wantOnly(null);
-    try {
-      return this.#walkWith(ix, from, inRange, eqRef, fn, row, locks);
-    } finally {
-      this.#depth--;
-    }
-  }
-
-  /**
-   * Counts as MySQL's handler calls do: Handler_read_key once, Handler_read_next per further row
-   * returned and once for the call that finds the end (none after an eq_ref's row, none after a
-   * stop); entries the read does not see take no call of their own.
-   */
-  #walkWith(
-    ix: TableIndex,
-    from: Uint8Array,
-    inRange: (b: Uint8Array, ko: number, kl: number) => boolean | 'skip',
-    eqRef: boolean,
-    fn: (row: RowBuffer) => boolean | undefined,
-    row: RowBuffer,
-    locks: RangeLocks | null,
-  ): number {
-    const counts = this.#stats.counts;
-    counts[H_READ_KEY]!++;
-    const read = this.#entryReader(ix, row, fn, false);
-    let n = 0;
-    let ended = false;
-    let stopped = false;
-    ix.tree.forEachRangeRaw(from, null, (b, ko, kl, vo, vl) => {
-      const r = inRange(b, ko, kl);
-      if (r === 'skip') return true;
-      if (!r) {
-        if (n > 0) counts[H_READ_NEXT]!++;
-        ended = true;
-        locks?.past(b, ko, kl, vo);
-        return false;
-      }
-      locks?.entry(b, ko, kl, vo);
-      const v = read(b, ko, kl, vo, vl);
-      if (v === VISIT_SKIP) return true;
-      if (n > 0) counts[H_READ_NEXT]!++;
-      n++;
-      if (v === VISIT_STOP) {
-        ended = true;
-        stopped = true;
-        return false;
-      }
-      if (eqRef) stopped = true;
-      return !eqRef;
-    });
-    // the read that hits the end of the index counts too
-    if (!ended && n > 0 && !eqRef) counts[H_READ_NEXT]!++;
-    if (!ended && !stopped) locks?.end();
-    return n;
-  }
-
-  // ------------------------------------------------- index reads with entry checks (ICP, covering)
-
-  /**
-   * The encoded key of the first `values.length` fields of an index entry (a prefix to bound a
-   * {@link KeyRange} with). NULL values sort first, as in the tree.
-   */
-  keyPrefix(indexName: string, values: readonly FieldValue[]): Uint8Array {
-    const ix = this.index(indexName);
-    return ix.codec.encode(values.map((v, i) => this.#keyValue(ix.entryColumns[i], v)));
-  }
-
-  /** Entries of `index` in one {@link KeyRange}, counted up to `cap`, without counters (records_in_range). */
-  countRange(indexName: string, r: KeyRange, cap: number): number {
-    const ix = this.index(indexName);
-    let n = 0;
-    let started = false;
-    const lo = r.lo;
-    const hi = r.hi;
-    ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl) => {
-      if (!started) {
-        if (r.loExclusive && startsWith(b, ko, kl, lo)) return true;
-        started = true;
-      }
-      if (hi !== null) {
-        const c = comparePrefix(b, ko, kl, hi);
-        if (c > 0 || (c === 0 && !r.hiInclusive)) return false;
-      }
-      n++;
-      return n < cap && !r.unique;
-    });
-    return n;
-  }
-
-  /**
-   * Read index entries range by range, in index order. Each entry in range is first shown to
-   * `check` (InnoDB's `innobase_index_cond`: the pushed index condition, on the entry alone); an
-   * entry it rejects costs no clustered lookup and is never returned. With `indexOnly` no row is
-   * fetched at all: `fn` gets `null` and the caller reads what it needs from the entry in `check`
-   * (a covering read, MySQL's keyread). Otherwise `fn` gets the row, as {@link lookup} gives it.
-   *
-   * Counted as MariaDB counts handler calls: per range Handler_read_key once (Handler_read_first
-   * for `fullScan`), then Handler_read_next per further entry returned and once more for the call
-   * that finds the range's end; entries `check` rejects take no call of their own (the engine
-   * skips them inside one), and a full-key point range on a unique index takes no next call.
-   * Innodb_rows_read counts the entries returned. Returns the rows returned.
-   */
-  readRanges(
-    indexName: string,
-    ranges: readonly KeyRange[],
-    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
-    indexOnly: boolean,
-    fn: (row: RowBuffer | null) => boolean | undefined,
-    fullScan = false,
-  ): number {
-    const ix = this.index(indexName);
-    const depth = this.#depth++;
-    const row = this.#rows[depth] ?? (this.#rows[depth] = this.newRow());
-    // a reused buffer: another reader of this table (a subquery) may have narrowed it
-    row.wantOnly(null);
-    try {
-      return this.#eachInRanges(ix, ranges, check, fullScan, this.#entryReader(ix, row, fn, indexOnly));
-    } finally {
-      this.#depth--;
-    }
-  }
-
-  /**
-   * The primary keys of the index entries in `ranges` that `check` accepts (DS-MRR's first stage
-   * with the index condition pushed under it, and BKA's): `fn` gets a view of each (copy it to
-   * keep it; return false to stop). Counted as {@link readRanges}, without Innodb_rows_read (the
-   * rows are read later by {@link fetchRowid}).
-   */
-  rowidsInRanges(
-    indexName: string,
-    ranges: readonly KeyRange[],
-    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
-    fn: (pk: Uint8Array) => boolean | undefined,
-  ): number {
-    const ix = this.index(indexName);
-    const view = this.#view();
-    return this.#eachInRanges(ix, ranges, check, false, (b, ko, kl, vo, vl) => {
-      if (ix.primary) {
-        if (!this.#see(b, ko, vo, vl, view)) return VISIT_SKIP;
-        return fn(b.subarray(ko, ko + kl)) === false ? VISIT_STOP : VISIT_NEXT;
-      }
-      if (!this.#secondarySees(ix, b, ko, kl, view, null)) return VISIT_SKIP;
-      return fn(this.#pkOfEntry(ix, b, ko, kl)) === false ? VISIT_STOP : VISIT_NEXT;
-    });
-  }
-
-  /**
-   * What a read does with each index entry in its range: pass over what it does not see, take
-   * the row's lock (a locking read), count Innodb_rows_read, and give `fn` the row — decoded in
-   * place from the clustered record or the version its view sees, or from the clustered record a
-   * secondary entry points to. With `indexOnly`, `fn` gets null and no row is fetched unless the
-   * entry's page holds changes the view may not see (then its row's version decides).
-   */
-  #entryReader<R extends RowBuffer | null>(
-    ix: TableIndex,
-    row: RowBuffer,
-    fn: (row: R) => boolean | undefined,
-    indexOnly: boolean,
-  ): (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => Visit {
-    const counts = this.#stats.counts;
-    const codec = this.codec;
-    const h = trxHooks.current;
-    const view = this.#view();
-    const locking = h !== null && view === null;
-    const give = fn as (row: RowBuffer | null) => boolean | undefined;
-    return (b, ko, kl, vo, vl) => {
-      if (ix.primary) {
-        if (!this.#see(b, ko, vo, vl, view)) return VISIT_SKIP;
-        counts[H_ROWS_READ]!++;
-        if (indexOnly) return give(null) === false ? VISIT_STOP : VISIT_NEXT;
-        codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
-        return give(row) === false ? VISIT_STOP : VISIT_NEXT;
-      }
-      if (locking) {
-        // the entry itself is locked by the walker; its row: the record only
-        if (isDeleteMarked(b, ko)) return VISIT_SKIP;
-        const pk = this.#pkOfEntry(ix, b, ko, kl);
-        h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
-      }
-      if (!this.#secondarySees(ix, b, ko, kl, view, indexOnly ? null : row)) return VISIT_SKIP;
-      counts[H_ROWS_READ]!++;
-      return give(indexOnly ? null : row) === false ? VISIT_STOP : VISIT_NEXT;
-    };
   }
 
   /**
@@ -1491,73 +1109,6 @@ export class Table {
     if (!exists)
       throw new RangeError(`index ${ix?.name ?? 'PRIMARY'} of ${this.name} points at a missing row`);
     return found;
-  }
-
-  /**
-   * The entries of `ranges` that `check` accepts, in index order, each given to `visit`. Counts as
-   * {@link readRanges} says: Handler_read_key (Handler_read_first for `fullScan`) per range,
-   * Handler_read_next per further entry returned and once for the call that finds a range's end,
-   * none after a unique point's one row; entries `visit` passes over (not visible) count nothing.
-   * Returns the entries returned.
-   */
-  #eachInRanges(
-    ix: TableIndex,
-    ranges: readonly KeyRange[],
-    check: ((b: Uint8Array, ko: number, kl: number) => boolean) | null,
-    fullScan: boolean,
-    visit: (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => Visit,
-  ): number {
-    const counts = this.#stats.counts;
-    const h = trxHooks.current;
-    const locking = h !== null && this.#view() === null;
-    let total = 0;
-    for (const r of ranges) {
-      counts[fullScan ? H_READ_FIRST : H_READ_KEY]!++;
-      let started = false;
-      let returned = 0;
-      let stopped = false;
-      let ended = false;
-      const lo = r.lo;
-      const hi = r.hi;
-      // an equality range (one prefix) ends with a gap lock on the first entry that differs
-      const equality = hi !== null && !r.loExclusive && r.hiInclusive && sameBytes(hi, 0, hi.length, lo);
-      const locks = locking
-        ? new RangeLocks(h, this, ix, equality, r.unique, r.loExclusive ? null : lo)
-        : null;
-      ix.tree.forEachRangeRaw(lo.length === 0 ? null : lo, null, (b, ko, kl, vo, vl) => {
-        if (!started) {
-          if (r.loExclusive && startsWith(b, ko, kl, lo)) return true;
-          started = true;
-        }
-        if (hi !== null) {
-          const c = comparePrefix(b, ko, kl, hi);
-          if (c > 0 || (c === 0 && !r.hiInclusive)) {
-            ended = true;
-            locks?.past(b, ko, kl, vo);
-            return false;
-          }
-        }
-        // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
-        locks?.entry(b, ko, kl, vo);
-        if (check !== null && !check(b, ko, kl)) return true;
-        const v = visit(b, ko, kl, vo, vl);
-        if (v === VISIT_SKIP) return true;
-        if (returned > 0) counts[H_READ_NEXT]!++;
-        returned++;
-        if (v === VISIT_STOP) {
-          stopped = true;
-          return false;
-        }
-        if (r.unique) ended = true;
-        return !r.unique;
-      });
-      total += returned;
-      if (stopped) break;
-      if (!ended) locks?.end();
-      // the call that finds the end of the range (none after a unique point's one row)
-      if (returned > 0 && !r.unique) counts[H_READ_NEXT]!++;
-    }
-    return total;
   }
 
   /**
@@ -1737,6 +1288,11 @@ export class Table {
 }
 
 /** The first field of an index key as a number (integers, decimals, dates as days), else undefined. */
+function hasNull(values: readonly FieldValue[]): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] === null) return true;
+  return false;
+}
+
 function firstNumber(ix: TableIndex, key: Uint8Array): number | undefined {
   const v = ix.codec.decode(key)[0];
   if (typeof v === 'number') return v;

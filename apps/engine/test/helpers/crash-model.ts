@@ -13,6 +13,7 @@ import {
 } from '@enginekit/buffer-pool';
 import { expect } from 'vitest';
 import { Database, Session, type DatabaseOptions, type TableSchema } from '../../src/index.js';
+import { TableHandler } from '../../src/handler/table-handler.js';
 
 export const SCHEMA: TableSchema = {
   name: 't',
@@ -74,7 +75,7 @@ export interface Committed {
 
 export function contents(db: Database): Map<number, Row> {
   const out = new Map<number, Row>();
-  db.table('t').scan((r) => {
+  new TableHandler(db.table('t')).rndScan((r) => {
     const v = r.toArray() as [number, number, string | Uint8Array];
     const pad = typeof v[2] === 'string' ? v[2] : new TextDecoder().decode(v[2]);
     out.set(v[0], [v[0], v[1], pad]);
@@ -176,7 +177,8 @@ export function runOnFaults(
       for (const op of ops) {
         if (op.kind === 'put') {
           const [id, a, pad] = op.row;
-          if (t.get([id]) === undefined) sql.query('INSERT INTO t VALUES (?, ?, ?)', [id, a, pad]);
+          if (new TableHandler(t).get([id]) === undefined)
+            sql.query('INSERT INTO t VALUES (?, ?, ?)', [id, a, pad]);
           else sql.query('UPDATE t SET a = ?, pad = ? WHERE id = ?', [a, pad, id]);
           next.set(id, op.row);
         } else {
