@@ -30,10 +30,13 @@ function fixture(): { db: Database; table: Table; live: Row[] } {
   s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, v INT NOT NULL, KEY ik (k))');
   const rows: Row[] = [];
   const ids = new Set<number>();
-  for (const [id, k] of fc.sample(fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 0, max: 30 })), {
-    numRuns: 700,
-    seed: 11,
-  })) {
+  for (const [id, k] of fc.sample(
+    fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 0, max: 30 })),
+    {
+      numRuns: 700,
+      seed: 11,
+    },
+  )) {
     if (ids.has(id)) continue;
     ids.add(id);
     rows.push({ id, k, v: id * 7 });

@@ -18,7 +18,7 @@ import { doubleKeyBytes, keyIsValue, keySpec, RowKeyEncoder } from './row-key.js
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
 import type { ReadView } from './read-view.js';
-import { entryRemoved, inheritGaps, intendInserts, ownerOf, RangeLocks, sameBytes } from './record-locks.js';
+import { entryRemoved, inheritGaps, intendInserts, ownerOf, RangeLocks } from './record-locks.js';
 import { REC_NOT_GAP, REC_ORDINARY, trxHooks } from './trx-hooks.js';
 import type { TrxSys } from './trx-sys.js';
 import type { FieldValue, StoredColumn } from './types.js';
