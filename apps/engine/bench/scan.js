@@ -94,7 +94,7 @@ try {
   console.log(`\nlineitem of ${path}, median of ${runs} passes:\n`);
   console.log('| pass | rows | ms | ns/row | GCs in all passes |');
   console.log('|---|---:|---:|---:|---:|');
-  const c1 = await measure('full scan (`Table.scan`)', scan);
+  const c1 = await measure('full scan (`rndScan`)', scan);
   const c3 = await measure('full scan reading `l_quantity` only', narrow);
   const c2 = await measure('`lookup(i_l_shipdate, [day])` × 100 days', lookup);
   console.log(`\nchecksums: ${c1} ${c3} ${c2}`);

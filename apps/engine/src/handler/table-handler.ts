@@ -21,16 +21,13 @@ export type RowSink<R> = (row: R) => boolean | undefined;
  * - a `ref` / `eq_ref` prefix given as values: {@link lookup}; one row by primary key: {@link get}.
  *
  * DS-MRR reads and `rnd_pos` go through {@link HandlerIndexReader} and {@link HandlerRowFetcher}
- * (`multi_range_read_*`, counted by `@enginekit/mrr`). A callback's row is a buffer of this
- * handler, reused: its text fields view the page, valid during the call; a read started inside
- * another's callback (a correlated subquery over the same stage) gets a buffer of its own.
+ * (`multi_range_read_*`, counted by `@enginekit/mrr`). A callback's row is a buffer the table
+ * lends the read (`Table.acquireRow`) until it ends: its text fields view the page, valid during
+ * the call; a read started inside another's callback gets a buffer of its own.
  */
 export class TableHandler {
   readonly table: Table;
   readonly #counts: Float64Array;
-  /** Row buffers by nesting depth. */
-  readonly #rows: RowBuffer[] = [];
-  #depth = 0;
 
   constructor(table: Table) {
     this.table = table;
@@ -48,7 +45,7 @@ export class TableHandler {
     const table = this.table;
     const counts = this.#counts;
     const ix = table.primary;
-    const row = this.#enter();
+    const row = table.acquireRow();
     try {
       const sees = table.rowReader(ix, row, true);
       const locks = table.rangeLocks(ix, false, false, null);
@@ -63,7 +60,7 @@ export class TableHandler {
       if (ended) counts[H_READ_RND_NEXT]!++;
       return n;
     } finally {
-      this.#depth--;
+      table.releaseRow(row);
     }
   }
 
@@ -91,7 +88,7 @@ export class TableHandler {
     const table = this.table;
     const counts = this.#counts;
     const ix = table.index(indexName);
-    const row = this.#enter();
+    const row = table.acquireRow();
     try {
       const give = indexOnly ? null : row;
       const sees = table.rowReader(ix, give, true);
@@ -123,7 +120,7 @@ export class TableHandler {
       }
       return total;
     } finally {
-      this.#depth--;
+      table.releaseRow(row);
     }
   }
 
@@ -156,15 +153,6 @@ export class TableHandler {
       return false;
     });
     return out;
-  }
-
-  /** The row buffer of a read starting at the next depth, every column wanted. */
-  #enter(): RowBuffer {
-    const depth = this.#depth++;
-    const row = this.#rows[depth] ?? (this.#rows[depth] = this.table.newRow());
-    // a reused buffer: the read before may have narrowed it (RowBuffer.wantOnly)
-    row.wantOnly(null);
-    return row;
   }
 }
 

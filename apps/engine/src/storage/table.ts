@@ -44,6 +44,8 @@ const NOT_SEEN = new Uint8Array(0);
 /** Entries of a table's version cache before it starts over. */
 const SEEN_CACHE = 4096;
 const TEXT_ENCODER = new TextEncoder();
+/** Spare row buffers a table keeps for its reads (one per read in progress is enough). */
+const SPARE_ROWS = 8;
 
 /** One B+tree of a table, as the catalog describes it. */
 export interface TableIndex {
@@ -148,6 +150,8 @@ export class Table {
   readonly #ver: RowBuffer;
   /** Rebuilds the primary key carried by a secondary entry. */
   readonly #pk = new KeyWriter(256);
+  /** Row buffers reads gave back ({@link acquireRow}). */
+  readonly #spareRows: RowBuffer[] = [];
   /** Scratch for the key values of a lookup's prefix or a range's bound (filled and encoded at once). */
   readonly #prefixValues: KeyValue[] = [];
   /** Where #encodeKey writes a key before copying it out. */
@@ -214,6 +218,22 @@ export class Table {
   /** A row buffer for this table's columns (reuse it across calls). */
   newRow(): RowBuffer {
     return new RowBuffer(this.columns, this.codec.kinds);
+  }
+
+  /**
+   * A row buffer for one read, from this table's spares (a buffer costs an array per column to
+   * make; a statement's reads come and go): give it back with {@link releaseRow} when the read
+   * ends. Every column is wanted.
+   */
+  acquireRow(): RowBuffer {
+    const row = this.#spareRows.pop() ?? this.newRow();
+    row.wantOnly(null);
+    return row;
+  }
+
+  /** Gives back a buffer {@link acquireRow} lent (no view of it may be kept). */
+  releaseRow(row: RowBuffer): void {
+    if (this.#spareRows.length < SPARE_ROWS) this.#spareRows.push(row);
   }
 
   /** Column position by name. */
