@@ -1,7 +1,6 @@
 import { arr, obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import type { Table } from '../storage/table.js';
-import { trxHooks } from '../storage/trx-hooks.js';
 import { LockTableFullError } from '../txn/lock-table.js';
 import { LocalInterruptWord, type ProcessEntry } from '../txn/process-list.js';
 import { KILL_CONNECTION, KILL_QUERY } from '../exec/interrupt.js';
@@ -206,19 +205,20 @@ export class SessionTransactions {
       trx.ensureView();
     }
     const sp = trx.undoNo;
+    const running = this.session.db.running;
     let res: QueryResult;
     try {
       for (;;) {
-        trxHooks.current = trx;
+        running.current = trx;
         try {
           res = f();
           break;
         } catch (err) {
-          trxHooks.current = null;
+          running.current = null;
           const out = this.#failed(err, sp);
           if (out !== RETRY) throw out;
         } finally {
-          trxHooks.current = null;
+          running.current = null;
         }
       }
     } finally {
@@ -476,13 +476,13 @@ function ddlTables(tag: string, v: unknown, session: Session): string[] {
 
 /** For DML: the statement's target table takes X locks on every row it reads. */
 export function lockTargetExclusive(table: Table): void {
-  const h = trxHooks.current;
+  const h = table.runningTrx;
   if (h instanceof Transaction) h.exclusiveTable = table.id;
 }
 
 /** For INSERT: the target table's reads (its duplicate checks) are locking reads (S), as InnoDB. */
 export function lockTargetShared(table: Table): void {
-  const h = trxHooks.current;
+  const h = table.runningTrx;
   if (h instanceof Transaction && h.exclusiveTable !== table.id) h.sharedTable = table.id;
 }
 

@@ -65,6 +65,7 @@ import { readU64, writeU64 } from './redo/format.js';
 import { NeedsRecoveryError, ReadOnlyFileDevice, readRedoReadOnly } from './read-only.js';
 import { resolveDatabasePath } from './real-path.js';
 import { describeIndex, Table, type TableIndex } from './table.js';
+import type { TrxContext } from './trx-hooks.js';
 import type { IndexDef, TableSchema } from './types.js';
 import { StatisticsDictionary } from './stats/statistics-dictionary.js';
 import type { TableStatsOptions } from './stats/settings.js';
@@ -159,6 +160,8 @@ export class Database implements StatisticsSource {
   readonly undo: UndoSpace;
   /** Transaction ids, the active list and read views, in shared memory (trx-sys.ts). */
   readonly trxSys: TrxSys;
+  /** The hooks of the statement running on this thread against this database (trx-hooks.ts). */
+  readonly running: TrxContext = { current: null };
   /** Transactions found active at recovery and rolled back from their undo logs. */
   recoveredRollbacks = 0;
   readonly #cleaner: PageCleaner | null;

@@ -19,7 +19,7 @@ import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.
 import type { MtrStore } from './redo/mtr.js';
 import type { ReadView } from './read-view.js';
 import { entryRemoved, inheritGaps, intendInserts, ownerOf, RangeLocks } from './record-locks.js';
-import { REC_NOT_GAP, REC_ORDINARY, trxHooks } from './trx-hooks.js';
+import { REC_NOT_GAP, REC_ORDINARY, type TrxContext, type TrxHooks } from './trx-hooks.js';
 import type { TrxSys } from './trx-sys.js';
 import type { FieldValue, StoredColumn } from './types.js';
 import {
@@ -87,6 +87,8 @@ export interface KeyRange {
 export interface Mvcc {
   readonly undo: UndoSpace;
   readonly trxSys: TrxSys;
+  /** The hooks of the statement running on this thread against the database. */
+  readonly running: TrxContext;
 }
 
 /** A pushed index condition on an entry's bytes `b[ko, ko+kl)`. */
@@ -105,7 +107,7 @@ export type EntryVisit = (b: Uint8Array, ko: number, kl: number, vo: number, vl:
  * {@link DuplicateEntryError} before anything changes.
  *
  * Versions, as InnoDB's: a clustered record's value starts with DB_TRX_ID and DB_ROLL_PTR
- * (undo-format.ts). A write inside a transaction (`trxHooks.current` set) logs its undo first —
+ * (undo-format.ts). A write inside a transaction (the database's `running` hooks set) logs its undo first —
  * the previous version, in the transaction's undo log pages — and the new version points to it;
  * a delete only sets the delete mark, on the clustered record and on every secondary entry; an
  * update that changes a secondary key delete-marks the old entry and adds the new one; an insert
@@ -291,7 +293,7 @@ export class Table {
     const pk = this.primary.encoder.encode(row).slice();
     const value = this.codec.encode(row).slice();
     this.#checkSizes(row, pk.length + HIDDEN_BYTES + value.length);
-    const h = trxHooks.current;
+    const h = this.#hooks();
     const old = this.primary.tree.getRecord(pk);
     if (old !== undefined) {
       // the possible duplicate is S-locked, record only (row_ins_duplicate_error_in_clust): its
@@ -403,7 +405,7 @@ export class Table {
    */
   deleteKey(pk: Uint8Array): boolean {
     const key = pk.slice();
-    const h = trxHooks.current;
+    const h = this.#hooks();
     this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.getRecord(key);
     if (h !== null && old !== undefined) h.write(this, key, recordTrxId(old.value, 0));
@@ -462,7 +464,7 @@ export class Table {
    */
   updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
     const oldPk = pk.slice();
-    const h = trxHooks.current;
+    const h = this.#hooks();
     this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.getRecord(oldPk);
     if (h !== null && old !== undefined) h.write(this, oldPk, recordTrxId(old.value, 0));
@@ -567,7 +569,7 @@ export class Table {
     pk: Uint8Array,
     value: Uint8Array,
     oldRow: RowBuffer,
-    undo: ReturnType<NonNullable<typeof trxHooks.current>['undo']> | null,
+    undo: ReturnType<TrxHooks['undo']> | null,
   ): void {
     const entries = this.secondary.map((ix) => ix.encoder.encode(oldRow).slice());
     if (undo === null) {
@@ -602,7 +604,7 @@ export class Table {
   #insertForUpdate(
     pk: Uint8Array,
     row: RowBuffer,
-    undo: ReturnType<NonNullable<typeof trxHooks.current>['undo']> | null,
+    undo: ReturnType<TrxHooks['undo']> | null,
     old: { value: Uint8Array; deleted: boolean } | undefined,
   ): void {
     const value = this.codec.encode(row).slice();
@@ -853,9 +855,22 @@ export class Table {
     }
   }
 
+  /**
+   * The hooks of the statement running on this thread against this table's database (null
+   * outside a statement, and for a table without versions).
+   */
+  #hooks(): TrxHooks | null {
+    return this.#mvcc === null ? null : this.#mvcc.running.current;
+  }
+
+  /** The transaction hooks of the statement now running against this table, if any. */
+  get runningTrx(): TrxHooks | null {
+    return this.#hooks();
+  }
+
   /** The view this read of the table uses (null: the latest versions). */
   #view(): ReadView | null {
-    const h = trxHooks.current;
+    const h = this.#hooks();
     return h === null || this.#mvcc === null ? null : h.view(this);
   }
 
@@ -966,7 +981,7 @@ export class Table {
     unique: boolean,
     geKey: Uint8Array | null,
   ): RangeLocks | null {
-    const h = trxHooks.current;
+    const h = this.#hooks();
     return h !== null && this.#view() === null ? new RangeLocks(h, this, ix, equality, unique, geKey) : null;
   }
 
@@ -1039,7 +1054,7 @@ export class Table {
         if (row !== null) codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
         return true;
       };
-    const h = trxHooks.current;
+    const h = this.#hooks();
     if (lockRow && h !== null && view === null)
       return (b, ko, kl) => {
         if (isDeleteMarked(b, ko)) return false;
@@ -1065,7 +1080,7 @@ export class Table {
    * record only (the row behind a locked secondary entry).
    */
   rowAt(pk: Uint8Array, len: number, row: RowBuffer): boolean {
-    const h = trxHooks.current;
+    const h = this.#hooks();
     const view = this.#view();
     const key = len === pk.length ? pk : pk.subarray(0, len);
     if (h !== null && view === null)
@@ -1271,7 +1286,7 @@ export class Table {
     let clash = false;
     let stopped = false;
     let first = true;
-    const h = trxHooks.current;
+    const h = this.#hooks();
     // row_ins_scan_sec_index_for_duplicate, which runs only when an entry has the key: every
     // entry with the key and the first one after it (or the supremum) S-locked next-key; a
     // delete-marked entry is no duplicate

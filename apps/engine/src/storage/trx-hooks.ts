@@ -15,7 +15,7 @@ export type RecType = typeof REC_ORDINARY | typeof REC_GAP | typeof REC_NOT_GAP;
  * `trx_t` as `row_ins`, `row_upd` and `row_search_mvcc` see it): lock an index entry before it
  * is read or written, the read view a read uses, and the undo writer that logs each change and
  * gives the new version its DB_TRX_ID and DB_ROLL_PTR. The transaction layer implements it and
- * sets {@link trxHooks}`.current` around each statement; null otherwise, so the storage API used
+ * sets its database's {@link TrxContext} around each statement; null otherwise, so the storage API used
  * directly (loads, the dictionary, tests) reads the latest versions, takes no locks and writes
  * versions every transaction sees (DB_TRX_ID 0).
  *
@@ -75,8 +75,14 @@ export interface TrxHooks {
   undo(): TrxUndo;
 }
 
-/** The hooks of the statement running on this thread, if any (see {@link TrxHooks}). */
-export const trxHooks: { current: TrxHooks | null } = { current: null };
+/**
+ * Where a database's tables find the hooks of the statement running on this thread against it
+ * (see {@link TrxHooks}): one per open `Database` (a worker thread opens its own), set by the
+ * session around each statement; null between statements.
+ */
+export interface TrxContext {
+  current: TrxHooks | null;
+}
 
 /**
  * What the lock system does when an index changes under its locks, whoever holds them

@@ -1,6 +1,6 @@
+import type { TrxContext } from './trx-hooks.js';
 import type { Table } from './table.js';
 import type { TrxSys } from './trx-sys.js';
-import { trxHooks } from './trx-hooks.js';
 import { rollPtr, UNDO_INSERT, UNDO_INSERT_REC, UNDO_UPDATE } from './undo-format.js';
 import type { UndoLogRef, UndoPosition, UndoSpace } from './undo-log.js';
 
@@ -8,6 +8,8 @@ import type { UndoLogRef, UndoPosition, UndoSpace } from './undo-log.js';
 export interface UndoHost {
   readonly undo: UndoSpace;
   readonly trxSys: TrxSys;
+  /** The hooks of the statement running on this thread (a rollback runs without them). */
+  readonly running: TrxContext;
   /** The table with id `id` (undo records name tables by id), undefined once it was dropped. */
   tableById(id: number): Table | undefined;
 }
@@ -132,8 +134,9 @@ export class TrxUndo {
   rollbackTo(savepoint: number): void {
     if (this.#undoNo <= savepoint) return;
     const sp = this.host.undo;
-    const saved = trxHooks.current;
-    trxHooks.current = null;
+    const running = this.host.running;
+    const saved = running.current;
+    running.current = null;
     try {
       let ins = this.#insert === null ? null : sp.lastRecord(this.#insert);
       let upd = this.#update === null ? null : sp.lastRecord(this.#update);
@@ -155,7 +158,7 @@ export class TrxUndo {
         }
       }
     } finally {
-      trxHooks.current = saved;
+      running.current = saved;
     }
     this.#undoNo = savepoint;
   }

@@ -55,9 +55,9 @@ export type IsolationLevel = 'READ-UNCOMMITTED' | 'READ-COMMITTED' | 'REPEATABLE
 /**
  * One session's transaction: its slot in the shared lock table, its slot in the transaction
  * system (trx-sys.ts), its undo logs (trx-undo.ts), its read view, its savepoints. While one of
- * its statements runs it is `trxHooks.current`, so the tables it touches lock each record first
- * (two-phase: every lock is held to commit or rollback), log each write's undo and read at its
- * view. The object lives as long as the session; each transaction reuses it.
+ * its statements runs it is its database's `running.current`, so the tables it touches lock
+ * each record first (two-phase: every lock is held to commit or rollback), log each write's
+ * undo and read at its view. The object lives as long as the session; each transaction reuses it.
  */
 export class Transaction implements TrxHooks {
   readonly db: Database;
