@@ -148,8 +148,9 @@ describe('enginekit serve --threads 2, SIGKILL during transfer transactions', ()
           return true;
         });
         for (const id of acked) expect(ids.has(id), `acknowledged transfer ${id} missing`).toBe(true);
-        // At most the transfers whose COMMIT was in flight are there without an acknowledgement.
-        expect(ids.size - acked.size).toBeLessThanOrEqual(4);
+        // At most the transfers whose COMMIT was in flight are there without an acknowledgement:
+        // one per connection (a group commit can make all of them durable before any OK is sent).
+        expect(ids.size - acked.size).toBeLessThanOrEqual(conns.length);
         expect(bal).toEqual(want);
         for (const id of ids) acked.add(id);
       } finally {

@@ -13,7 +13,7 @@ import {
 import { CorruptionError } from '@enginekit/buffer-pool';
 import { keyText } from './key-text.js';
 import { DuplicateEntryError, NoSuchObjectError } from './errors.js';
-import { H_DELETE, H_READ_KEY, H_UPDATE, H_WRITE, type HandlerStats } from './counters.js';
+import { H_DELETE, H_UPDATE, H_WRITE, type HandlerStats } from './counters.js';
 import { doubleKeyBytes, keyIsValue, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
@@ -289,6 +289,8 @@ export class Table {
    * all of it or none survives a crash, and an error leaves every tree as it was.
    */
   insert(values: RowBuffer | readonly FieldValue[]): void {
+    // Handler_write counts the call, a failed one too (ha_write_row counts before write_row)
+    this.#stats.counts[H_WRITE]!++;
     const row = this.#toRow(values, this.#row);
     const pk = this.primary.encoder.encode(row).slice();
     const value = this.codec.encode(row).slice();
@@ -357,7 +359,6 @@ export class Table {
     this.rows++;
     this.statModifiedCounter++;
     this.changes++;
-    this.#stats.counts[H_WRITE]!++;
   }
 
   /**
@@ -406,7 +407,6 @@ export class Table {
   deleteKey(pk: Uint8Array): boolean {
     const key = pk.slice();
     const h = this.#hooks();
-    this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.getRecord(key);
     if (h !== null && old !== undefined) h.write(this, key, recordTrxId(old.value, 0));
     if (old === undefined || old.deleted) return false;
@@ -465,7 +465,6 @@ export class Table {
   updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
     const oldPk = pk.slice();
     const h = this.#hooks();
-    this.#stats.counts[H_READ_KEY]!++;
     const old = this.primary.tree.getRecord(oldPk);
     if (h !== null && old !== undefined) h.write(this, oldPk, recordTrxId(old.value, 0));
     if (old === undefined || old.deleted) return false;
@@ -1282,7 +1281,6 @@ export class Table {
       f++;
     }
     const prefix = entry.slice(0, end);
-    this.#stats.counts[H_READ_KEY]!++;
     let clash = false;
     let stopped = false;
     let first = true;
