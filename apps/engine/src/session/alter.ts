@@ -2,7 +2,7 @@ import { ALTER_COPY_PREFIX } from '../storage/database.js';
 import type { IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { columnCollation, columnType, indexColumns, keyColumns } from './ddl.js';
+import { columnCollation, columnType, indexColumns, keyColumns, refuseBlobKeys } from './ddl.js';
 import { storageError } from './storage-errors.js';
 import { DEFAULT_COLLATION } from '../storage/collation.js';
 import { buildIndexFromTable } from '../storage/index-build.js';
@@ -180,6 +180,11 @@ function copyAlter(
       const ko = obj(kv);
       const nameNode = ko.name ?? ko.index_name;
       const kc = keyColumns(ko.columns);
+      if (kt === 'PrimaryKey')
+        refuseBlobKeys(
+          ko.columns,
+          cols.map((c) => c.col),
+        );
       indexes.push({ name: nameNode ? identText(nameNode) : kc[0]!, columns: kc, unique: kt === 'Unique' });
     } else if (t === 'DropIndex') {
       const iname = identText(vo.name);

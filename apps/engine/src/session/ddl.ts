@@ -1,6 +1,6 @@
 import { buildIndexFromTable } from '../storage/index-build.js';
 import type { Table } from '../storage/table.js';
-import type { ColumnType, IndexDef, StoredColumn } from '../storage/types.js';
+import { type ColumnType, type IndexDef, isBlobColumn, type StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { SqlDictionary } from './dictionary.js';
@@ -85,8 +85,16 @@ export function columnType(
     case 'TinyBlob':
     case 'MediumBlob':
     case 'LongBlob':
-      // stored in the record: a BLOB whose row does not fit a page is refused (error 1118)
-      return [{ kind: 'varbinary', length: t === 'TinyBlob' ? 255 : 65532 }, t.toLowerCase()];
+      // BLOB, MEDIUMBLOB, LONGBLOB: off-page when the row is long (storage/external.ts)
+      if (t === 'TinyBlob') return [{ kind: 'varbinary', length: 255 }, 'tinyblob'];
+      return [
+        {
+          kind: 'varbinary',
+          length: t === 'Blob' ? 65535 : t === 'MediumBlob' ? 16777215 : 4294967295,
+          blob: true,
+        },
+        t.toLowerCase(),
+      ];
     case 'Decimal':
     case 'Numeric':
     case 'Dec': {
@@ -134,8 +142,16 @@ export function columnType(
     case 'MediumText':
     case 'LongText':
     case 'String':
+      // TEXT, MEDIUMTEXT, LONGTEXT: 65,535 / 16,777,215 / 4,294,967,295 bytes, off-page when the
+      // row is long (storage/external.ts); the length is in utf8mb4 characters, a quarter of that
+      if (t === 'TinyText') return [{ kind: 'varchar', length: 255, collation }, 'tinytext'];
       return [
-        { kind: 'varchar', length: t === 'TinyText' ? 255 : 16383, collation },
+        {
+          kind: 'varchar',
+          length: t === 'MediumText' ? 4194303 : t === 'LongText' ? 1073741823 : 16383,
+          collation,
+          blob: true,
+        },
         t === 'String' ? 'text' : t.toLowerCase(),
       ];
     case 'Date':
@@ -144,6 +160,25 @@ export function columnType(
       throw new SqlError(
         'ER_NOT_SUPPORTED_YET',
         `This version of MySQL doesn't yet support 'column type ${t}'`,
+      );
+  }
+}
+
+/**
+ * Refuses a primary key over a TEXT or BLOB column named without a prefix length (`PRIMARY KEY
+ * (a)` rather than `(a(10))`): error 1170, as MariaDB. `columns` are the table's.
+ */
+export function refuseBlobKeys(cols: unknown, columns: readonly StoredColumn[]): void {
+  for (const c of arr(cols)) {
+    const co = obj(c);
+    const [t, v] = tagOf(obj(co.column).expr ?? co.expr ?? c);
+    if (t !== 'Identifier') continue;
+    const name = identText(v).toLowerCase();
+    const col = columns.find((x) => x.name.toLowerCase() === name);
+    if (col !== undefined && isBlobColumn(col.type))
+      throw new SqlError(
+        'ER_BLOB_KEY_WITHOUT_LENGTH',
+        `BLOB/TEXT column '${col.name}' used in key specification without a key length`,
       );
   }
 }
@@ -207,6 +242,11 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
           else if (ot === 'Default') def = JSON.stringify(ov);
           else if (ot === 'PrimaryKey' || (ot === 'Unique' && obj(ov).is_primary === true)) {
             if (pk !== undefined) throw new SqlError('ER_MULTIPLE_PRI_KEY', 'Multiple primary key defined');
+            if (isBlobColumn(type))
+              throw new SqlError(
+                'ER_BLOB_KEY_WITHOUT_LENGTH',
+                `BLOB/TEXT column '${cname}' used in key specification without a key length`,
+              );
             pk = [cname];
             nullable = false;
           } else if (ot === 'Unique') indexes.push({ name: cname, columns: [cname], unique: true });
@@ -225,6 +265,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         for (const cn of cols)
           if (!columns.some((c) => c.name.toLowerCase() === cn.toLowerCase()))
             throw new SqlError('ER_KEY_COLUMN_DOES_NOT_EXITS', `Key column '${cn}' doesn't exist in table`);
+        if (kt === 'PrimaryKey') refuseBlobKeys(ko.columns, columns);
         const canon = cols.map((cn) => columns.find((c) => c.name.toLowerCase() === cn.toLowerCase())!.name);
         if (kt === 'PrimaryKey') {
           if (pk !== undefined) throw new SqlError('ER_MULTIPLE_PRI_KEY', 'Multiple primary key defined');

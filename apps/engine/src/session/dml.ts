@@ -1,5 +1,5 @@
 import type { Table } from '../storage/table.js';
-import type { FieldValue } from '../storage/types.js';
+import { type FieldValue, textBlobBytes } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { invalidPreview, invalidTextAt } from '../sql/client-text.js';
 import { SqlError } from '../sql/errors.js';
@@ -139,7 +139,12 @@ export class RowWriter {
           );
         // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
         if (ty.kind === 'char') s = s.replace(/ +$/, '');
-        if ([...s].length > (ty as { length: number }).length)
+        // TEXT is limited by bytes (MySQL's 65,535 for TEXT …), VARCHAR and CHAR by characters
+        if (
+          ty.kind === 'varchar' && ty.blob === true
+            ? Buffer.byteLength(s, 'utf8') > textBlobBytes(ty.length)
+            : [...s].length > (ty as { length: number }).length
+        )
           throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
         return s;
       }

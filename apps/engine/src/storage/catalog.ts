@@ -228,22 +228,30 @@ function put(tree: BTree, key: Uint8Array, value: Uint8Array): void {
 
 /** Collations of text columns as SYS_COLUMNS numbers them (0: none, the bytes compare). */
 const COLLATION_CODES: readonly (Collation | undefined)[] = [undefined, 'utf8mb4_general_ci', 'utf8mb4_bin'];
+/** Added to the second number of a TEXT or BLOB column (a VARCHAR or VARBINARY stored off-page when long). */
+const BLOB_FLAG = 16;
 
 /**
  * The two numbers SYS_COLUMNS keeps beside a column's kind: DECIMAL (precision, scale); CHAR and
- * VARCHAR (length, collation: 0 none, 1 utf8mb4_general_ci, 2 utf8mb4_bin); BINARY and VARBINARY
- * (length, 0); DATETIME, TIMESTAMP and TIME (fractional digits, 0); BIGINT (0, 1 when UNSIGNED).
+ * VARCHAR (length, collation: 0 none, 1 utf8mb4_general_ci, 2 utf8mb4_bin; + 16 for TEXT); BINARY
+ * and VARBINARY (length, 0; 16 for BLOB); DATETIME, TIMESTAMP and TIME (fractional digits, 0); BIGINT (0, 1 when UNSIGNED).
  */
 function typeNumbers(t: ColumnType): [number, number] {
   switch (t.kind) {
     case 'decimal':
       return [t.precision, t.scale];
     case 'char':
-    case 'varchar':
       return [t.length, Math.max(0, COLLATION_CODES.indexOf(t.collation))];
+    case 'varchar':
+      return [
+        t.length,
+        Math.max(0, COLLATION_CODES.indexOf(t.collation)) | (t.blob === true ? BLOB_FLAG : 0),
+      ];
     case 'binary':
-    case 'varbinary':
       return [t.length, 0];
+    case 'varbinary':
+      // a LONGBLOB's 2^32 − 1 is kept as the int32 with the same bits
+      return [t.length | 0, t.blob === true ? BLOB_FLAG : 0];
     case 'datetime':
     case 'timestamp':
     case 'time':
@@ -267,12 +275,14 @@ function columnType(kind: string, a: number, b: number, table: string): ColumnTy
       return { kind, precision: a, scale: b };
     case 'char':
     case 'varchar': {
-      const collation = COLLATION_CODES[b];
-      return collation === undefined ? { kind, length: a } : { kind, length: a, collation };
+      const collation = COLLATION_CODES[b & ~BLOB_FLAG];
+      const blob = kind === 'varchar' && (b & BLOB_FLAG) !== 0 ? { blob: true } : {};
+      return collation === undefined ? { kind, length: a, ...blob } : { kind, length: a, collation, ...blob };
     }
     case 'binary':
-    case 'varbinary':
       return { kind, length: a };
+    case 'varbinary':
+      return (b & BLOB_FLAG) !== 0 ? { kind, length: a >>> 0, blob: true } : { kind, length: a };
     case 'datetime':
     case 'timestamp':
     case 'time':

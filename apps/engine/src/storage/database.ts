@@ -583,7 +583,7 @@ export class Database implements StatisticsSource {
     });
     this.statisticsDictionary.forget(t.id);
     // once no dictionary entry names the trees, their pages go to the free list
-    this.#freeTrees([t.primary.tree, ...t.secondary.map((x) => x.tree)]);
+    this.#freeTrees([t.primary.tree, ...t.secondary.map((x) => x.tree), { pages: () => t.offPagePages() }]);
   }
 
   /** RENAME TABLE: the same trees under a new name. */

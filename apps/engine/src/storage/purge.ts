@@ -41,9 +41,9 @@ export function purge(host: UndoHost, limit: number, maxPages: number): PurgeBat
     }
     if (head === null || head.trxNo >= limit) break;
     const trxId = head.trxId;
-    sp.forEachRecord(head.first, (rec) => {
+    sp.forEachRecord(head.first, (rec, pos) => {
       // a table dropped since has nothing left to purge
-      host.tableById(rec.tableId)?.purgeChange(rec, trxId);
+      host.tableById(rec.tableId)?.purgeChange(rec, trxId, pos);
       records++;
       return true;
     });

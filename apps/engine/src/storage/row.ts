@@ -1,10 +1,13 @@
 import { generated } from '../internal/generated-code.js';
+import { EXTERN_REF_BYTES } from './external.js';
 import {
   decimalBytes,
   type FieldValue,
+  isBlobColumn,
   MAX_DECIMAL_PRECISION,
   maxTextBytes,
   type StoredColumn,
+  textBlobBytes,
 } from './types.js';
 
 /** Column kinds as small integers, so hot loops switch on a byte instead of a string. */
@@ -60,8 +63,10 @@ export function columnKinds(columns: readonly StoredColumn[]): Uint8Array {
         k[i] = K_DOUBLE;
         break;
       default: {
-        // text counts characters (at most 16383: 65532 bytes), binary strings bytes
-        const max = c.type.kind === 'binary' || c.type.kind === 'varbinary' ? 65532 : 16383;
+        // text counts characters (at most 16383: 65532 bytes), binary strings bytes; TEXT and
+        // BLOB columns go up to LONGTEXT's and LONGBLOB's 4 GiB
+        const binary = c.type.kind === 'binary' || c.type.kind === 'varbinary';
+        const max = isBlobColumn(c.type) ? (binary ? 4294967295 : 1073741823) : binary ? 65532 : 16383;
         if (!Number.isInteger(c.type.length) || c.type.length < 1 || c.type.length > max)
           throw new RangeError(
             `columns[${i}] ${c.name}: length must be in [1, ${max}], got ${c.type.length}`,
@@ -290,6 +295,7 @@ export function decimalToText(v: number | bigint, scale: number): string {
  * | DECIMAL(p,s) | {@link decimalBytes}(p): 1–28 | the exact scaled integer value·10^s, big-endian two's complement in the fewest bytes that hold ±(10^p − 1) (DECIMAL(15,2): 7, as MySQL; DECIMAL(65,30): 28, MySQL's packed form takes 30) |
  * | CHAR(n), VARCHAR(n) | 1 or 2 + len | byte length (1 byte when 4n < 256, else 2, big-endian), then the bytes exactly (trailing spaces kept) |
  * | BINARY(n), VARBINARY(n) | 1 or 2 + len | byte length (1 byte when n < 256, else 2), then the bytes |
+ * | TEXT, BLOB (and MEDIUM…, LONG…) | 2 + len, or 22 | byte length in 2 bytes, then the bytes; or, for a value stored off-page (these, and VARCHAR and VARBINARY values of a 2-byte prefix), the 2 bytes 0x80 0x14 (bit 15: off-page) and the 20-byte field reference of storage/external.ts |
  *
  * Fields follow in column order; every column is stored, the key columns too (InnoDB keeps them
  * in the clustered record as well).
@@ -308,6 +314,19 @@ export class RowCodec {
   /** Per column: 1 when `limits` counts bytes (BINARY, VARBINARY), not characters. */
   readonly #bytesLimit: Uint8Array;
   readonly bitmapBytes: number;
+  /**
+   * Per column: 1 for a column whose value may be stored off-page (TEXT and BLOB, and, as InnoDB's
+   * DYNAMIC format, a VARCHAR or VARBINARY that may be longer than 255 bytes): its 2-byte length
+   * prefix then has bit 15 set and 20 bytes of field reference follow (storage/external.ts).
+   */
+  readonly external: Uint8Array;
+  /** True when some column may be stored off-page. */
+  readonly hasExternal: boolean;
+  /**
+   * Reads an off-page value from its reference at `bytes[at]` (set by the table that owns the
+   * pages); decoding a record with an off-page field without it is an error.
+   */
+  readExternal: ((bytes: Uint8Array, at: number) => Uint8Array) | null = null;
   /**
    * Per column: its byte offset after the null bitmap when every column before it is NOT NULL
    * and of fixed width (so it is the same in every record), else −1. A decode that wants only
@@ -330,6 +349,7 @@ export class RowCodec {
     this.narrow = new Uint8Array(columns.length);
     this.#bigLimits = new Array<bigint>(columns.length).fill(0n);
     this.#bytesLimit = new Uint8Array(columns.length);
+    this.external = new Uint8Array(columns.length);
     for (const [i, c] of columns.entries()) {
       const t = c.type;
       switch (this.kinds[i]) {
@@ -352,7 +372,13 @@ export class RowCodec {
           }
           break;
         default:
-          if (t.kind === 'char' || t.kind === 'varchar') {
+          if ((t.kind === 'varchar' || t.kind === 'varbinary') && t.blob === true) {
+            // TEXT and BLOB: limited by bytes, as MySQL; a 2-byte prefix with the off-page bit
+            this.widths[i] = 2;
+            this.limits[i] = t.kind === 'varchar' ? textBlobBytes(t.length) : t.length;
+            this.#bytesLimit[i] = 1;
+            this.external[i] = 1;
+          } else if (t.kind === 'char' || t.kind === 'varchar') {
             this.widths[i] = maxTextBytes(t.length) < 256 ? 1 : 2;
             this.limits[i] = t.length;
           } else if (t.kind === 'binary' || t.kind === 'varbinary') {
@@ -360,8 +386,11 @@ export class RowCodec {
             this.limits[i] = t.length;
             this.#bytesLimit[i] = 1;
           }
+          // as DYNAMIC: a VARCHAR or VARBINARY that may be longer than 255 bytes may go off-page
+          if ((t.kind === 'varchar' || t.kind === 'varbinary') && this.widths[i] === 2) this.external[i] = 1;
       }
     }
+    this.hasExternal = this.external.includes(1);
     this.bitmapBytes = (columns.length + 7) >> 3;
     this.#fixedOff = new Int32Array(columns.length).fill(-1);
     for (let c = 0, at = 0; c < columns.length; c++) {
@@ -373,15 +402,13 @@ export class RowCodec {
 
   /**
    * Encode `row`; returns a view of an internal buffer, valid until the next call. Throws
-   * RangeError/TypeError naming the column for a value outside its type.
+   * RangeError/TypeError naming the column for a value outside its type. With `refs`, each column
+   * `c` whose `refs.stored[c]` is 1 (a TEXT or BLOB column) is written as the 20-byte field
+   * reference at `refs.bytes[20·c]` instead of its value (the value is still checked).
    */
-  encode(row: RowBuffer): Uint8Array {
+  encode(row: RowBuffer, refs: ExternRefs | null = null): Uint8Array {
     const n = this.columns.length;
-    let need = this.bitmapBytes;
-    for (let c = 0; c < n; c++) {
-      if (row.nulls[c] === 1) continue;
-      need += this.kinds[c] === K_TEXT ? this.widths[c]! + row.len[c]! : this.widths[c]!;
-    }
+    const need = this.encodedSize(row, refs === null ? null : refs.stored);
     if (this.#out.length < need) {
       this.#out = new Uint8Array(need * 2);
       this.#views = [];
@@ -407,6 +434,13 @@ export class RowCodec {
               `column ${this.columns[c]!.name}: ${len} bytes, at most ${this.limits[c]} allowed`,
             );
         } else checkText(this.columns[c]!, src, off, len, this.limits[c]!);
+        if (refs !== null && refs.stored[c] === 1) {
+          o[p++] = 0x80;
+          o[p++] = EXTERN_REF_BYTES;
+          o.set(refs.bytes.subarray(c * EXTERN_REF_BYTES, (c + 1) * EXTERN_REF_BYTES), p);
+          p += EXTERN_REF_BYTES;
+          continue;
+        }
         if (this.widths[c] === 1) o[p++] = len;
         else {
           o[p++] = len >>> 8;
@@ -445,6 +479,21 @@ export class RowCodec {
       p = writeInt(o, p, v, this.widths[c]!);
     }
     return this.#views[p] ?? (this.#views[p] = o.subarray(0, p));
+  }
+
+  /** Bytes {@link encode} writes for `row`, the columns set in `stored` as field references. */
+  encodedSize(row: RowBuffer, stored: Uint8Array | null): number {
+    let need = this.bitmapBytes;
+    for (let c = 0; c < this.columns.length; c++) {
+      if (row.nulls[c] === 1) continue;
+      need +=
+        this.kinds[c] !== K_TEXT
+          ? this.widths[c]!
+          : stored !== null && stored[c] === 1
+            ? 2 + EXTERN_REF_BYTES
+            : this.widths[c]! + row.len[c]!;
+    }
+    return need;
   }
 
   /**
@@ -497,7 +546,13 @@ export class RowCodec {
       const k = this.kinds[c]!;
       const len = w === 1 ? 'bytes[p]' : '((bytes[p] << 8) | bytes[p + 1])';
       let body: string;
-      if (mask[c] !== 1) body = k === K_TEXT ? `p += ${w} + ${len};` : `p += ${w};`;
+      const ext = this.external[c] === 1;
+      if (mask[c] !== 1 && ext) body = 'p += 2 + (((bytes[p] & 0x7f) << 8) | bytes[p + 1]);';
+      else if (mask[c] !== 1) body = k === K_TEXT ? `p += ${w} + ${len};` : `p += ${w};`;
+      else if (ext)
+        body =
+          `if ((bytes[p] & 0x80) !== 0) { const v = readExternal(bytes, p + 2); row.src[${c}] = v; row.off[${c}] = 0; row.len[${c}] = v.length; p += ${2 + EXTERN_REF_BYTES}; }` +
+          ` else { l = ${len}; p += 2; row.src[${c}] = bytes; row.off[${c}] = p; row.len[${c}] = l; p += l; }`;
       else if (k === K_TEXT)
         body = `l = ${len}; p += ${w}; row.src[${c}] = bytes; row.off[${c}] = p; row.len[${c}] = l; p += l;`;
       else if (k === K_DOUBLE) body = `nums[${c}] = readDouble(bytes, p); p += 8;`;
@@ -516,11 +571,46 @@ export class RowCodec {
       lines.push(body);
     }
     const src = `return function decodeMasked(bytes, off, row) {\n${lines.join('\n')}\n};`;
-    return generated<MaskedDecode>(['readInt', 'readBigInt', 'readDouble'], src, [
+    const readExternal = (bytes: Uint8Array, at: number): Uint8Array => this.#readExternal(bytes, at);
+    return generated<MaskedDecode>(['readInt', 'readBigInt', 'readDouble', 'readExternal'], src, [
       readInt,
       readBigInt,
       readDouble,
+      readExternal,
     ]);
+  }
+
+  #readExternal(bytes: Uint8Array, at: number): Uint8Array {
+    if (this.readExternal === null)
+      throw new RangeError('a record holds an off-page value and its table gave no way to read it');
+    return this.readExternal(bytes, at);
+  }
+
+  /**
+   * The offsets (in `bytes`) of the field references of the off-page values of the record
+   * `bytes[off, off+len)`, in column order; none for a table without TEXT or BLOB columns.
+   */
+  externalRefs(bytes: Uint8Array, off: number, len: number): number[] {
+    const out: number[] = [];
+    if (!this.hasExternal) return out;
+    const n = this.columns.length;
+    let p = off + this.bitmapBytes;
+    for (let c = 0; c < n; c++) {
+      if ((bytes[off + (c >> 3)]! & (1 << (c & 7))) !== 0) continue;
+      const w = this.widths[c]!;
+      if (this.kinds[c] !== K_TEXT) {
+        p += w;
+        continue;
+      }
+      if (this.external[c] === 1 && (bytes[p]! & 0x80) !== 0) {
+        out.push(p + 2);
+        p += 2 + EXTERN_REF_BYTES;
+        continue;
+      }
+      p += w + (w === 1 ? bytes[p]! : (bytes[p]! << 8) | bytes[p + 1]!);
+    }
+    if (p !== off + len) throw new RangeError(`row value is ${len} bytes, its fields take ${p - off}`);
+    return out;
   }
 
   /** Every column of the record, its length checked (the loop the generated decoders unroll). */
@@ -542,6 +632,14 @@ export class RowCodec {
       const k = kinds[c]!;
       nulls[c] = 0;
       if (k === K_TEXT) {
+        if (this.external[c] === 1 && (bytes[p]! & 0x80) !== 0) {
+          const v = this.#readExternal(bytes, p + 2);
+          row.src[c] = v;
+          row.off[c] = 0;
+          row.len[c] = v.length;
+          p += 2 + EXTERN_REF_BYTES;
+          continue;
+        }
         const l = w === 1 ? bytes[p]! : (bytes[p]! << 8) | bytes[p + 1]!;
         p += w;
         row.src[c] = bytes;
@@ -574,6 +672,15 @@ export class RowCodec {
     }
     if (p !== end) throw new RangeError(`row value is ${len} bytes, its fields take ${p - off}`);
   }
+}
+
+/**
+ * Which TEXT and BLOB fields an encode writes as field references: `stored[c]` 1 for column `c`,
+ * its reference at `bytes[20·c, 20·c + 20)`.
+ */
+export interface ExternRefs {
+  readonly stored: Uint8Array;
+  readonly bytes: Uint8Array;
 }
 
 /** A decoder of one column mask, generated by RowCodec. */

@@ -17,6 +17,7 @@ import { H_DELETE, H_UPDATE, H_WRITE, type HandlerStats } from './counters.js';
 import { doubleKeyBytes, keyIsValue, keySpec, RowKeyEncoder } from './row-key.js';
 import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.js';
 import type { MtrStore } from './redo/mtr.js';
+import { OffPageFields, type PendingValue } from './off-page.js';
 import type { ReadView } from './read-view.js';
 import { entryRemoved, inheritGaps, intendInserts, ownerOf, RangeLocks } from './record-locks.js';
 import { REC_NOT_GAP, REC_ORDINARY, type TrxContext, type TrxHooks } from './trx-hooks.js';
@@ -34,11 +35,13 @@ import {
   UNDO_UPD_DEL_REC,
   UNDO_UPD_EXIST_REC,
   type UndoRecord,
+  undoRecordRowStart,
   writeHidden,
 } from './undo-format.js';
-import { LOG_ACTIVE, LOG_GONE, type UndoSpace } from './undo-log.js';
+import { LOG_ACTIVE, LOG_GONE, type UndoPosition, type UndoSpace } from './undo-log.js';
 
 const EMPTY = new Uint8Array(0);
+const NO_PARTS: readonly Uint8Array[] = [];
 /** A cached "the view sees no version of this record". */
 const NOT_SEEN = new Uint8Array(0);
 /** Entries of a table's version cache before it starts over. */
@@ -146,10 +149,18 @@ export class Table {
   readonly #mtr: MtrStore | null;
   /** Undo logs and transaction ids (null: a table without versions, such as a loader's side file). */
   readonly #mvcc: Mvcc | null;
+  /** The off-page TEXT and BLOB values (null: the table has no such column). */
+  readonly #offPage: OffPageFields | null;
   readonly #row: RowBuffer;
   readonly #old: RowBuffer;
   /** Versions are decoded here to encode their index entries. */
   readonly #ver: RowBuffer;
+  /**
+   * Two buffers that decode only the columns of the indexes (no off-page value is read for the
+   * others): the versions whose entries a removal, a rollback or purge works out.
+   */
+  readonly #keysNow: RowBuffer;
+  readonly #keysPrev: RowBuffer;
   /** Rebuilds the primary key carried by a secondary entry. */
   readonly #pk = new KeyWriter(256);
   /** Row buffers reads gave back ({@link acquireRow}). */
@@ -193,12 +204,21 @@ export class Table {
     this.#stats = stats;
     this.#mtr = mtr !== null && mtr.redo !== null ? mtr : null;
     this.#mvcc = mvcc;
+    this.#offPage =
+      mtr !== null && this.codec.hasExternal ? new OffPageFields(this.codec, mtr, `table ${name}`) : null;
     this.#row = new RowBuffer(columns, this.codec.kinds);
     this.#old = new RowBuffer(columns, this.codec.kinds);
     // lookup() takes key values; only a primary key without collated text or BIGINT UNSIGNED has
     // the same values in its rows (storage/row-key.ts)
     this.#plainPk = primary.columns.every((c) => keyIsValue(columns[c]!));
     this.#ver = new RowBuffer(columns, this.codec.kinds);
+    const indexed = new Uint8Array(columns.length);
+    // an entry holds its key and the primary key
+    for (const ix of indexes) for (const c of ix.columns) indexed[c] = 1;
+    this.#keysNow = new RowBuffer(columns, this.codec.kinds);
+    this.#keysNow.wantOnly(indexed);
+    this.#keysPrev = new RowBuffer(columns, this.codec.kinds);
+    this.#keysPrev.wantOnly(indexed);
   }
 
   /** The handler counters this table's reads add to (the handler layer counts its calls here). */
@@ -265,7 +285,45 @@ export class Table {
     return out;
   }
 
+  /**
+   * The BLOB pages of every record's off-page values (a dropped table's, freed with its trees).
+   * Versions still in undo logs keep theirs until purge, which passes over a dropped table.
+   */
+  offPagePages(): number[] {
+    const off = this.#offPage;
+    const pages: number[] = [];
+    if (off === null) return pages;
+    this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
+      pages.push(...off.pages(b, vo + HIDDEN_BYTES, vl - HIDDEN_BYTES));
+      return true;
+    });
+    return pages;
+  }
+
   // ---------------------------------------------------------------- writes
+
+  /**
+   * The record value of `row` (no hidden fields) whose clustered key takes `pkLen` bytes: when it
+   * would not fit a page, its longest TEXT and BLOB values are planned off-page (written by
+   * {@link #record} inside the write's mini-transaction). Checks every value against its type.
+   */
+  #encodeRow(row: RowBuffer, pkLen: number): PendingValue {
+    const plan = this.#offPage?.plan(row, pkLen + HIDDEN_BYTES, this.primary.tree.maxEntryBytes) ?? null;
+    if (plan === null) return { value: this.codec.encode(row).slice(), parts: NO_PARTS };
+    return this.#offPage!.prepare(row, plan);
+  }
+
+  /**
+   * The clustered record value: DB_TRX_ID, DB_ROLL_PTR, then `v` — its off-page values written
+   * first. Runs inside the write's mini-transaction.
+   */
+  #record(v: PendingValue, trxId: number, roll: number): Uint8Array {
+    if (v.parts.length > 0) this.#offPage!.write(v);
+    const full = new Uint8Array(HIDDEN_BYTES + v.value.length);
+    writeHidden(full, 0, trxId, roll);
+    full.set(v.value, HIDDEN_BYTES);
+    return full;
+  }
 
   /** Runs one row operation's tree changes as one mini-transaction (none without a redo log). */
   #inMtr<T>(fn: () => T): T {
@@ -293,8 +351,8 @@ export class Table {
     this.#stats.counts[H_WRITE]!++;
     const row = this.#toRow(values, this.#row);
     const pk = this.primary.encoder.encode(row).slice();
-    const value = this.codec.encode(row).slice();
-    this.#checkSizes(row, pk.length + HIDDEN_BYTES + value.length);
+    const value = this.#encodeRow(row, pk.length);
+    this.#checkSizes(row, pk.length + HIDDEN_BYTES + value.value.length);
     const h = this.#hooks();
     const old = this.primary.tree.getRecord(pk);
     if (old !== undefined) {
@@ -336,10 +394,8 @@ export class Table {
               old.value.length - HIDDEN_BYTES,
             );
     }
-    const full = new Uint8Array(HIDDEN_BYTES + value.length);
-    writeHidden(full, 0, trxId, roll);
-    full.set(value, HIDDEN_BYTES);
     this.#inMtr(() => {
+      const full = this.#record(value, trxId, roll);
       if (undo !== null && old !== undefined) {
         // an insert over a delete-marked record of the same key takes it over
         // (row_ins_clust_index_entry_by_modify); its old entries stay delete-marked
@@ -387,11 +443,12 @@ export class Table {
    * transaction over a version nobody can need any more: a loader, the dictionary).
    */
   #removeNow(pk: Uint8Array, value: Uint8Array): void {
-    const row = this.#ver;
+    const row = this.#keysNow;
     this.codec.decode(value, HIDDEN_BYTES, value.length - HIDDEN_BYTES, row);
     this.#inMtr(() => {
       for (const ix of this.secondary) ix.tree.delete(ix.encoder.encode(row), EMPTY);
       this.primary.tree.delete(pk);
+      this.#offPage?.free(value, HIDDEN_BYTES, value.length - HIDDEN_BYTES);
     });
   }
 
@@ -410,7 +467,7 @@ export class Table {
     const old = this.primary.tree.getRecord(key);
     if (h !== null && old !== undefined) h.write(this, key, recordTrxId(old.value, 0));
     if (old === undefined || old.deleted) return false;
-    const row = this.#old;
+    const row = this.#keysPrev;
     this.codec.decode(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES, row);
     const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
     const undo = h === null || this.#mvcc === null ? null : h.undo();
@@ -418,6 +475,7 @@ export class Table {
       this.#inMtr(() => {
         for (const [i, ix] of this.secondary.entries()) ix.tree.delete(entries[i]!, EMPTY);
         this.primary.tree.delete(key);
+        this.#offPage?.free(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES);
       });
     } else {
       const trxId = undo.id();
@@ -472,8 +530,8 @@ export class Table {
     this.codec.decode(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES, oldRow);
     const row = this.#toRow(values, this.#row);
     const newPk = this.primary.encoder.encode(row).slice();
-    const newValue = this.codec.encode(row).slice();
-    this.#checkSizes(row, newPk.length + HIDDEN_BYTES + newValue.length);
+    const newValue = this.#encodeRow(row, newPk.length);
+    this.#checkSizes(row, newPk.length + HIDDEN_BYTES + newValue.value.length);
     const undo = h === null || this.#mvcc === null ? null : h.undo();
     if (compareKeys(oldPk, newPk) !== 0) {
       const clash = this.primary.tree.getRecord(newPk);
@@ -534,11 +592,10 @@ export class Table {
         old.value.length - HIDDEN_BYTES,
       );
     }
-    const full = new Uint8Array(HIDDEN_BYTES + newValue.length);
-    writeHidden(full, 0, trxId, roll);
-    full.set(newValue, HIDDEN_BYTES);
     this.#inMtr(() => {
-      this.primary.tree.update(oldPk, full);
+      this.primary.tree.update(oldPk, this.#record(newValue, trxId, roll));
+      // outside a transaction the old version is gone at once; inside, purge frees its values
+      if (undo === null) this.#offPage?.free(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES);
       for (const [ix, before, after] of changes) {
         if (undo === null) {
           ix.tree.delete(before, EMPTY);
@@ -575,6 +632,7 @@ export class Table {
       this.#inMtr(() => {
         for (const [i, ix] of this.secondary.entries()) ix.tree.delete(entries[i]!, EMPTY);
         this.primary.tree.delete(pk);
+        this.#offPage?.free(value, HIDDEN_BYTES, value.length - HIDDEN_BYTES);
       });
       return;
     }
@@ -606,7 +664,7 @@ export class Table {
     undo: ReturnType<TrxHooks['undo']> | null,
     old: { value: Uint8Array; deleted: boolean } | undefined,
   ): void {
-    const value = this.codec.encode(row).slice();
+    const value = this.#encodeRow(row, pk.length);
     if (undo === null && old !== undefined) this.#removeNow(pk, old.value);
     let trxId = 0;
     let roll = ROLL_PTR_NONE;
@@ -627,11 +685,9 @@ export class Table {
               old.value.length - HIDDEN_BYTES,
             );
     }
-    const full = new Uint8Array(HIDDEN_BYTES + value.length);
-    writeHidden(full, 0, trxId, roll);
-    full.set(value, HIDDEN_BYTES);
     const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
     this.#inMtr(() => {
+      const full = this.#record(value, trxId, roll);
       if (undo !== null && old !== undefined) {
         this.primary.tree.update(pk, full);
         this.primary.tree.setDeleteMark(pk, undefined, false);
@@ -655,13 +711,14 @@ export class Table {
     const cur = this.primary.tree.getRecord(pk);
     if (cur === undefined) return;
     if (recordTrxId(cur.value, 0) !== trxId || recordRollPtr(cur.value, 0) !== roll) return;
-    const now = this.#ver;
+    const now = this.#keysNow;
     this.codec.decode(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES, now);
     const nowEntries = this.secondary.map((ix) => ix.encoder.encode(now).slice());
     if (rec.type === UNDO_INSERT_REC) {
       this.#inMtr(() => {
         for (const [i, ix] of this.secondary.entries()) ix.tree.delete(nowEntries[i]!, EMPTY);
         this.primary.tree.delete(pk);
+        this.#offPage?.free(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES);
       });
       // the removed entries' locks go to their successors as gap locks
       for (const [i, ix] of this.secondary.entries()) entryRemoved(this, ix, nowEntries[i]!);
@@ -670,7 +727,7 @@ export class Table {
       this.changes++;
       return;
     }
-    const prev = this.#old;
+    const prev = this.#keysPrev;
     this.codec.decode(rec.oldRow, 0, rec.oldRow.length, prev);
     const prevEntries = this.secondary.map((ix) => ix.encoder.encode(prev).slice());
     const restored = new Uint8Array(HIDDEN_BYTES + rec.oldRow.length);
@@ -685,6 +742,15 @@ export class Table {
     this.#inMtr(() => {
       this.primary.tree.update(pk, restored);
       this.primary.tree.setDeleteMark(pk, undefined, rec.oldDeleted);
+      // the rolled-back version's own off-page values go (a delete mark shares the old ones)
+      this.#offPage?.free(
+        cur.value,
+        HIDDEN_BYTES,
+        cur.value.length - HIDDEN_BYTES,
+        rec.oldRow,
+        0,
+        rec.oldRow.length,
+      );
       for (const [i, ix] of this.secondary.entries()) {
         const nowE = nowEntries[i]!;
         const prevE = prevEntries[i]!;
@@ -709,10 +775,12 @@ export class Table {
    * entries; after an update, the entries of the previous version that no version still needs
    * go. Can run again on the same record.
    */
-  purgeChange(rec: UndoRecord, trxId: number): void {
+  purgeChange(rec: UndoRecord, trxId: number, pos: UndoPosition | null = null): void {
     if (rec.type === UNDO_INSERT_REC) return;
+    // references marked freed: an earlier run of this purge step finished (it frees last)
+    if (this.#offPage?.freedSome(rec.oldRow) === true) return;
     const pk = rec.key;
-    const prev = this.#old;
+    const prev = this.#keysPrev;
     this.codec.decode(rec.oldRow, 0, rec.oldRow.length, prev);
     const prevEntries = this.secondary.map((ix) => ix.encoder.encode(prev).slice());
     const cur = this.primary.tree.getRecord(pk);
@@ -723,7 +791,7 @@ export class Table {
       recordTrxId(cur.value, 0) === trxId
     ) {
       // the row was deleted and nobody can see it any more: its record and entries go
-      const now = this.#ver;
+      const now = this.#keysNow;
       this.codec.decode(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES, now);
       const nowEntries = this.secondary.map((ix) => ix.encoder.encode(now).slice());
       const gone: TableIndex[] = [];
@@ -736,6 +804,7 @@ export class Table {
           }
         }
         this.primary.tree.delete(pk);
+        this.#offPage?.free(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES);
       });
       for (const ix of gone) entryRemoved(this, ix, nowEntries[this.secondary.indexOf(ix)]!);
       entryRemoved(this, this.primary, pk);
@@ -750,6 +819,23 @@ export class Table {
       if (cur !== undefined && this.#versionsHaveEntry(ix, e, cur.value, cur.deleted)) continue;
       this.#inMtr(() => ix.tree.delete(e, EMPTY));
       entryRemoved(this, ix, e);
+    }
+    // the previous version's off-page values: an update wrote new ones, so nothing newer has
+    // them. Freed with the undo record's references marked freed, in one mini-transaction: purge
+    // run again after a crash passes them over (`row_purge_upd_exist_or_extern`).
+    const off = this.#offPage;
+    if (off !== null && pos !== null && rec.type !== UNDO_DEL_MARK_REC && off.holdsValues(rec.oldRow)) {
+      this.#inMtr(() => {
+        const freed = off.free(
+          rec.oldRow,
+          0,
+          rec.oldRow.length,
+          cur?.value ?? null,
+          HIDDEN_BYTES,
+          cur === undefined ? 0 : cur.value.length - HIDDEN_BYTES,
+        );
+        off.markFreed(pos.page, pos.offset + undoRecordRowStart(rec.key.length), freed);
+      });
     }
   }
 

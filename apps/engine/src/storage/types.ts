@@ -15,6 +15,7 @@ import type { Collation } from './collation.js';
  * | `double` | IEEE-754 binary64 | 8 bytes |
  * | `char`, `varchar` | at most `length` UTF-8 characters, bytes kept exactly; compared and indexed by `collation` (absent: by their bytes) | length prefix + bytes |
  * | `binary`, `varbinary` | at most `length` bytes | length prefix + bytes |
+ * | `varchar` / `varbinary` with `blob` (TEXT, BLOB and their MEDIUM and LONG forms) | as above | 2-byte length prefix + bytes, or a 20-byte reference to BLOB pages when the row is too long for its page (storage/external.ts) |
  */
 export type ColumnType =
   | { readonly kind: 'int' }
@@ -23,8 +24,21 @@ export type ColumnType =
   | { readonly kind: 'date' }
   | { readonly kind: 'datetime' | 'timestamp' | 'time'; readonly fsp: number }
   | { readonly kind: 'double' }
-  | { readonly kind: 'char' | 'varchar'; readonly length: number; readonly collation?: Collation }
-  | { readonly kind: 'binary' | 'varbinary'; readonly length: number };
+  | { readonly kind: 'char'; readonly length: number; readonly collation?: Collation }
+  | {
+      readonly kind: 'varchar';
+      readonly length: number;
+      readonly collation?: Collation;
+      /** TEXT, MEDIUMTEXT, LONGTEXT: at most `length`·4 + 3 bytes, stored off-page when the row is long. */
+      readonly blob?: boolean;
+    }
+  | { readonly kind: 'binary'; readonly length: number }
+  | {
+      readonly kind: 'varbinary';
+      readonly length: number;
+      /** BLOB, MEDIUMBLOB, LONGBLOB: at most `length` bytes, stored off-page when the row is long. */
+      readonly blob?: boolean;
+    };
 
 /** The SQL name of a column type: `INT`, `DECIMAL(15,2)`, `CHAR(25)` … */
 export function typeName(t: ColumnType): string {
@@ -41,15 +55,41 @@ export function typeName(t: ColumnType): string {
       return `${t.kind.toUpperCase()}${t.fsp > 0 ? `(${t.fsp})` : ''}`;
     case 'binary':
     case 'varbinary':
+      if (t.kind === 'varbinary' && t.blob === true) return blobTypeName(t.length, 'BLOB');
       return `${t.kind.toUpperCase()}(${t.length})`;
     case 'double':
       return 'DOUBLE';
     case 'decimal':
       return `DECIMAL(${t.precision},${t.scale})`;
     case 'char':
-    case 'varchar':
-      return `${t.kind.toUpperCase()}(${t.length})${t.collation === undefined ? '' : ` COLLATE ${t.collation}`}`;
+    case 'varchar': {
+      const collate = t.collation === undefined ? '' : ` COLLATE ${t.collation}`;
+      if (t.kind === 'varchar' && t.blob === true)
+        return blobTypeName(textBlobBytes(t.length), 'TEXT') + collate;
+      return `${t.kind.toUpperCase()}(${t.length})${collate}`;
+    }
   }
+}
+
+/** TEXT or BLOB with the size word its byte limit has in MySQL (`MEDIUMBLOB`: 16,777,215 bytes). */
+function blobTypeName(bytes: number, word: 'TEXT' | 'BLOB'): string {
+  if (bytes <= 255) return `TINY${word}`;
+  if (bytes <= 65535) return word;
+  if (bytes <= 16777215) return `MEDIUM${word}`;
+  return `LONG${word}`;
+}
+
+/**
+ * The byte limit of a TEXT column of `length` characters (MySQL limits TEXT by bytes: TEXT 65,535,
+ * MEDIUMTEXT 16,777,215, LONGTEXT 4,294,967,295; their length in utf8mb4 characters is a quarter).
+ */
+export function textBlobBytes(length: number): number {
+  return length * 4 + 3;
+}
+
+/** Whether a column may be stored off-page (TEXT and BLOB columns). */
+export function isBlobColumn(t: ColumnType): boolean {
+  return (t.kind === 'varchar' || t.kind === 'varbinary') && t.blob === true;
 }
 
 /** A column of a stored table. `nullable` defaults to false (NOT NULL, as every DBT3 column). */

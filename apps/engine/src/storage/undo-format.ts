@@ -341,7 +341,7 @@ export function decodeUndoRecord(b: Uint8Array, at: number): UndoRecord {
     };
   if (type !== UNDO_UPD_EXIST_REC && type !== UNDO_UPD_DEL_REC && type !== UNDO_DEL_MARK_REC)
     throw new RangeError(`undo record at ${at} has type ${type}`);
-  const p = at + 15 + keyLen;
+  const p = at + undoRecordRowStart(keyLen) - 16;
   const rowLen = readU16(b, p + 14);
   return {
     type,
@@ -353,6 +353,11 @@ export function decodeUndoRecord(b: Uint8Array, at: number): UndoRecord {
     oldRollPtr: readRollPtr(b, p + 7),
     oldRow: b.slice(p + 16, p + 16 + rowLen),
   };
+}
+
+/** Where the previous version's row starts in an update undo record whose key is `keyLen` bytes. */
+export function undoRecordRowStart(keyLen: number): number {
+  return 15 + keyLen + 16;
 }
 
 /** The undo number of the record at `at`, without decoding the rest. */
