@@ -48,6 +48,37 @@ async function start(name: string, threads: number) {
 }
 
 describe('sessions on 2 worker threads over one buffer pool', () => {
+  it('one set of global variables: a SET GLOBAL on one worker is what every thread and every new session sees', async () => {
+    const s = await start('globals', 2);
+    try {
+      const a = await s.connect();
+      const b = await s.connect();
+      expect(s.host.connectionsPerWorker()).toEqual([1, 1]);
+      await a.query('SET GLOBAL max_statement_time = 2.5');
+      await a.query('SET GLOBAL max_connections = 7');
+      // the other worker's globals, and a session it opens next, take the value (messages
+      // between threads: poll briefly)
+      let seen: unknown;
+      for (let i = 0; i < 100; i++) {
+        const [rows] = await b.query('SELECT @@GLOBAL.max_statement_time AS g');
+        seen = (rows as Array<{ g: unknown }>)[0]!.g;
+        if (Number(seen) === 2.5) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(Number(seen)).toBe(2.5);
+      const c = await s.connect(); // on the worker of b: least connections, the first one
+      const [rows] = await c.query('SELECT @@SESSION.max_statement_time AS s, @@GLOBAL.max_connections AS m');
+      expect(rows).toEqual([{ s: 2.5, m: 7 }]);
+      // the main thread admits connections by the same max_connections
+      const more = [];
+      for (let i = 0; i < 4; i++) more.push(await s.connect());
+      await expect(s.connect()).rejects.toMatchObject({ errno: 1040 });
+    } finally {
+      await s.stop();
+      s.db.close();
+    }
+  });
+
   it('8 connections insert and read at once; every row and index entry is there', async () => {
     const s = await start('many', 2);
     const admin = await s.connect();

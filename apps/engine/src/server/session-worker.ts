@@ -176,6 +176,9 @@ function onMessage(m: ToWorker): void {
       txn.kill(true);
       return;
     }
+    case 'global':
+      instanceOf(db).vars.adopt(m.name, m.value);
+      return;
     case 'close': {
       const c = conns.get(m.conn);
       conns.delete(m.conn);
@@ -200,6 +203,8 @@ try {
   instanceOf(db).useProcessList(
     new SharedProcessList(data.processList, data.worker, (conn, query) => post({ t: 'kill', conn, query })),
   );
+  // one set of global variables for the server: this worker's SET GLOBAL goes to every thread
+  instanceOf(db).vars.onGlobalSet = (name, value) => post({ t: 'global', name, value });
   // statistics a read statement saves on first use go into the shared catalog: as a writer
   db.writeGuard = <T>(fn: () => T): T => {
     if (writing) return fn();

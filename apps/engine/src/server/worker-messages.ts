@@ -31,6 +31,8 @@ export type ToWorker =
   | { readonly t: 'close'; readonly conn: number }
   /** KILL of a connection of this worker from elsewhere: end its lock wait (the word is raised). */
   | { readonly t: 'kill'; readonly conn: number; readonly query: boolean }
+  /** A SET GLOBAL made on another thread: this worker's globals take the value. */
+  | { readonly t: 'global'; readonly name: string; readonly value: string | number }
   | { readonly t: 'stop' };
 
 /** Worker → main thread. */
@@ -50,5 +52,7 @@ export type FromWorker =
   | { readonly t: 'chunk'; readonly conn: number; readonly bytes: Uint8Array }
   /** KILL of connection `conn` (of any worker): close it (query = false), end its lock wait. */
   | { readonly t: 'kill'; readonly conn: number; readonly query: boolean }
+  /** A SET GLOBAL a session of this worker made: every other thread's globals take it. */
+  | { readonly t: 'global'; readonly name: string; readonly value: string | number }
   | { readonly t: 'stopped' }
   | { readonly t: 'failed'; readonly message: string };

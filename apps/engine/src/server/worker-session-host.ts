@@ -174,6 +174,12 @@ export class WorkerSessionHost implements SessionHost {
     }
     const host = new WorkerSessionHost(db, shared, slots, processList);
     for (const s of slots) host.#wire(s);
+    // the server's global variables are one set: the main thread's SET GLOBAL (its options, its
+    // own sessions) goes to every worker, a worker's to the main thread and the other workers
+    const globals = instanceOf(db).vars;
+    globals.onGlobalSet = (name, value) => {
+      for (const s of slots) host.#post(s, { t: 'global', name, value });
+    };
     try {
       await Promise.all(ready);
     } catch (e) {
@@ -191,6 +197,11 @@ export class WorkerSessionHost implements SessionHost {
       }
       if (m.t === 'chunk') {
         this.#chunk(s, m.conn, m.bytes);
+        return;
+      }
+      if (m.t === 'global') {
+        instanceOf(this.db).vars.adopt(m.name, m.value);
+        for (const o of this.#slots) if (o !== s) this.#post(o, m);
         return;
       }
       if (m.t !== 'reply') return;
@@ -344,6 +355,7 @@ export class WorkerSessionHost implements SessionHost {
    */
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
+      instanceOf(this.db).vars.onGlobalSet = null;
       this.closeAll();
       await Promise.all(
         this.#slots.map(

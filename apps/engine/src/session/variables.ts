@@ -214,8 +214,30 @@ export class Variables {
     return v;
   }
 
+  /**
+   * Told of every SET GLOBAL of these variables, after it is stored, with the variable's name and
+   * new value (a server with worker threads passes it to the other threads' globals).
+   */
+  onGlobalSet: ((name: string, value: string | number) => void) | null = null;
+
   /** SET: validate and store; `value` is the SQL value (number, bigint, string or null), `def` = DEFAULT. */
   set(name: string, value: unknown, scope: 'session' | 'global', defaults: Variables | undefined): void {
+    this.#assign(name, value, scope, defaults);
+    if (scope === 'global' && this.onGlobalSet !== null) {
+      const lower = name.toLowerCase();
+      const key = ALIASES[lower] ?? lower;
+      this.onGlobalSet(key, this.values.get(key)!);
+    }
+  }
+
+  /** Takes a value another thread's SET GLOBAL stored (already checked there); not passed on. */
+  adopt(name: string, value: string | number): void {
+    if (VARIABLES[name] === undefined)
+      throw new SqlError('ER_UNKNOWN_SYSTEM_VARIABLE', `Unknown system variable '${name}'`);
+    this.values.set(name, value);
+  }
+
+  #assign(name: string, value: unknown, scope: 'session' | 'global', defaults: Variables | undefined): void {
     const lower = name.toLowerCase();
     const key = ALIASES[lower] ?? lower;
     const d = VARIABLES[key];
