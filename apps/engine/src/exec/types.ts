@@ -45,6 +45,12 @@ export interface SqlType {
   readonly weak?: boolean;
   /** A binary string (BINARY, VARBINARY, BLOB, UNHEX): its value holds one byte per character. */
   readonly binary?: boolean;
+  /**
+   * An ENUM or SET column's members (session/enum-set.ts): its value is the text, read as a number
+   * (position, or bit mask with `set`) where MySQL reads one.
+   */
+  readonly members?: readonly string[];
+  readonly set?: boolean;
 }
 
 export const T_INT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20 };

@@ -1,4 +1,5 @@
 import { arr, obj, tagOf } from '../sql/ast.js';
+import { asNumber } from './bind-members.js';
 import { SqlError } from '../sql/errors.js';
 import { type SqlType, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
 import { type BindCtx, bindExpr, castEv, mk, unsupported } from './bind-expr.js';
@@ -58,6 +59,9 @@ export function aggregate(
     void iv;
   }
   if (arg === null && name !== 'count') throw unsupported(`${name}(*)`, n);
+  // the numeric aggregates read an ENUM or SET by its number (MIN, MAX, COUNT and GROUP_CONCAT by its text)
+  if (arg !== null && name !== 'count' && name !== 'min' && name !== 'max' && name !== 'group_concat')
+    arg = asNumber(arg);
   const slot = ctx.block.slot();
   let t: SqlType;
   const at = arg?.t ?? T_INT;

@@ -1,11 +1,23 @@
 import { arr, identText, obj, objectName, posOf, str, tagOf } from '../sql/ast.js';
+import { asNumber } from './bind-members.js';
 import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeNeg } from '../exec/arith.js';
 import { coerce } from '../exec/convert.js';
 import { toLocal } from '../exec/time-zone.js';
 import { parseDec } from '../exec/decimal.js';
 import { compileNum, type NumNode, numOf } from '../exec/scaled.js';
-import { type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_NULL, T_STR, T_UINT, decType } from '../exec/types.js';
+import {
+  type SqlType,
+  T_BIN,
+  T_DATE,
+  T_DBL,
+  T_INT,
+  T_NULL,
+  T_STR,
+  T_UINT,
+  decType,
+  isNumeric,
+} from '../exec/types.js';
 import { type Collation, collationByName } from '../storage/collation.js';
 import type { Block, Bound } from '../exec/bound.js';
 import type { Ev, Source } from '../exec/scope.js';
@@ -421,7 +433,7 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     case 'UnaryOp': {
       const o = obj(v);
       const op = str(o.op);
-      const e = bindExpr(o.expr, ctx);
+      const e = op === 'Minus' ? asNumber(bindExpr(o.expr, ctx)) : bindExpr(o.expr, ctx);
       if (op === 'Plus') return e;
       if (op === 'Minus') {
         if (e.lit !== undefined && e.lit.v !== null) {
@@ -495,9 +507,11 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     }
     case 'Between': {
       const o = obj(v);
-      const e = bindExpr(o.expr, ctx);
       const lo = bindExpr(o.low, ctx);
       const hi = bindExpr(o.high, ctx);
+      // an ENUM or SET between numbers is compared by its number
+      const e0 = bindExpr(o.expr, ctx);
+      const e = isNumeric(lo.t) && isNumeric(hi.t) ? asNumber(e0) : e0;
       const a = bindCompare('>=', e, lo, '');
       const b = bindCompare('<=', e, hi, '');
       const both = bindLogic('And', a, b, nodeText(ctx.env, n));
@@ -506,8 +520,10 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     }
     case 'InList': {
       const o = obj(v);
-      const e = bindExpr(o.expr, ctx);
       const list = arr(o.list).map((x) => bindExpr(x, ctx));
+      // an ENUM or SET in a list of numbers is compared by its number
+      const e0 = bindExpr(o.expr, ctx);
+      const e = list.every((x) => isNumeric(x.t) || x.t.kind === 'null') ? asNumber(e0) : e0;
       const r = bindIn(e, list, nodeText(ctx.env, n));
       if (o.negated === true) return bindNot(r, r.text);
       return { ...r, inList: { e, list } };

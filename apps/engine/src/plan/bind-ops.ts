@@ -29,6 +29,7 @@ import {
 import { truthOf } from '../exec/truth.js';
 import { type BindCtx, bindExpr, literal, mk, normU64, unsupported } from './bind-expr.js';
 import { bindFunction } from './bind-func.js';
+import { asNumber, comparedAsNumbers } from './bind-members.js';
 import type { Bound } from '../exec/bound.js';
 import type { Ev } from '../exec/scope.js';
 
@@ -97,7 +98,8 @@ function truthValue(truth: () => boolean | null): Ev {
 }
 
 /** A comparison with MySQL's conversions; returns 1, 0 or NULL. */
-export function bindCompare(op: string, l: Bound, r: Bound, text: string): Bound {
+export function bindCompare(op: string, l0: Bound, r0: Bound, text: string): Bound {
+  const [l, r] = comparedAsNumbers(l0, r0);
   const ct = comparisonType(l.t, r.t);
   const cl = converter(l.t, ct);
   const cr = converter(r.t, ct);
@@ -226,12 +228,14 @@ function fastCompare(
 
 export function bindArith(
   op: BinOp,
-  l: Bound,
-  r: Bound,
+  l0: Bound,
+  r0: Bound,
   text: string,
   ctx: BindCtx,
   rightNode: unknown,
 ): Bound {
+  const l = asNumber(l0);
+  const r = asNumber(r0);
   if (
     (op === '+' || op === '-') &&
     (tagOf(rightNode)[0] === 'Interval' || (l.t.kind === 'date' && r.t.kind === 'null'))
@@ -418,8 +422,14 @@ export function castEv(b: Bound, t: SqlType): Ev {
 }
 
 export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
-  const e = bindExpr(o.expr, ctx);
   const [dt, dv] = tagOf(o.data_type);
+  // CAST to a number reads an ENUM or SET by its number
+  const e0 = bindExpr(o.expr, ctx);
+  const numericCast =
+    /^(Signed|SignedInteger|Integer|Int|BigInt|Unsigned|UnsignedInteger|Decimal|Numeric|Dec|Double|Float|Real|DoublePrecision)/.test(
+      dt,
+    );
+  const e = numericCast ? asNumber(e0) : e0;
   let t: SqlType;
   switch (dt) {
     case 'Signed':

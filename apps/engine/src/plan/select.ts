@@ -1,4 +1,6 @@
 import type { Database } from '../storage/database.js';
+import { declaredMembers } from '../exec/members.js';
+import { asNumber } from './bind-members.js';
 import type { Table } from '../storage/table.js';
 import { arr, identText, obj, type Obj, objectName, type Pos, posOf, tagOf } from '../sql/ast.js';
 import { selectItemTexts } from './select-items.js';
@@ -108,9 +110,12 @@ export function storedType(t: Table['columns'][number]['type'], declared?: strin
     case 'binary':
     case 'varbinary':
       return { ...T_BIN, len: t.length };
-    default:
+    default: {
       // a text column: its collation, or its bytes when it has none (tables of the storage API)
-      return { ...T_STR, len: t.length, collation: t.collation ?? 'bytes' };
+      const e = declaredMembers(declared);
+      const base: SqlType = { ...T_STR, len: t.length, collation: t.collation ?? 'bytes' };
+      return e === undefined ? base : { ...base, members: e.members, ...(e.set ? { set: true } : {}) };
+    }
   }
 }
 
@@ -540,7 +545,8 @@ function bindSelect(
   const keyTypes: SqlType[] = [];
   const sortKeys: SortKey[] = orderBy.map((o) => {
     const oo = obj(o);
-    const b = keyBound(ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx));
+    // an ENUM or SET sorts by its number (its members' declaration order)
+    const b = keyBound(asNumber(ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx)));
     keyTypes.push(b.t);
     return { ev: b.ev, desc: obj(oo.options).asc === false };
   });

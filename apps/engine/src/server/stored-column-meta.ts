@@ -3,6 +3,8 @@ import {
   AUTO_INCREMENT_FLAG,
   BINARY_FLAG,
   BLOB_FLAG,
+  ENUM_FLAG,
+  SET_FLAG,
   CHARSET_BINARY,
   CHARSET_UTF8MB4,
   MULTIPLE_KEY_FLAG,
@@ -146,6 +148,9 @@ function typeMeta(base: BaseColumn): StoredTypeMeta {
         flags: flags | binary,
       });
       if (lob !== undefined) return text(MYSQL_TYPE_BLOB, lob, BLOB_FLAG);
+      // ENUM and SET: a STRING as long as the longest value, flagged
+      if (word === 'enum') return text(MYSQL_TYPE_STRING, s.length, ENUM_FLAG);
+      if (word === 'set') return text(MYSQL_TYPE_STRING, s.length, SET_FLAG);
       return text(s.kind === 'char' ? MYSQL_TYPE_STRING : MYSQL_TYPE_VAR_STRING, s.length, 0);
     }
   }

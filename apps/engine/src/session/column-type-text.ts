@@ -18,6 +18,8 @@ const WIDTH: Readonly<Record<string, [number, number]>> = {
 
 export function columnTypeText(declared: string | undefined, stored: ColumnType): string {
   if (declared !== undefined) {
+    // ENUM and SET keep their members as declared
+    if (/^(enum|set)\(/.test(declared)) return declared;
     const d = declared.toLowerCase();
     if (d === 'bool' || d === 'boolean') return 'tinyint(1)';
     const m = /^(tinyint|smallint|mediumint|int|integer|bigint)( unsigned)?$/.exec(d);

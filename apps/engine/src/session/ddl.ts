@@ -1,6 +1,8 @@
 import { buildIndexFromTable } from '../storage/index-build.js';
 import type { Table } from '../storage/table.js';
 import { type ColumnType, type IndexDef, isBlobColumn, type StoredColumn } from '../storage/types.js';
+import { membersText } from '../exec/members.js';
+import { checkedMembers } from './enum-set.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { SqlDictionary } from './dictionary.js';
@@ -156,6 +158,25 @@ export function columnType(
       ];
     case 'Date':
       return [{ kind: 'date' }, 'date'];
+    case 'Enum':
+    case 'Set': {
+      // kept as text (session/enum-set.ts): a VARCHAR as long as the longest value
+      const kind = t === 'Enum' ? 'enum' : 'set';
+      const raw =
+        t === 'Enum'
+          ? arr(arr(v)[0]).map((m) => {
+              const [mt, mv] = tagOf(m);
+              return String(mt === 'Name' ? mv : arr(mv)[0]);
+            })
+          : arr(v).map(String);
+      const members = checkedMembers(kind, raw, col, collation);
+      const chars = (x: string): number => [...x].length;
+      const longest =
+        kind === 'enum'
+          ? Math.max(1, ...members.map(chars))
+          : Math.max(1, members.reduce((n, x) => n + chars(x), 0) + members.length - 1);
+      return [{ kind: 'varchar', length: longest, collation }, membersText(kind, members)];
+    }
     default:
       throw new SqlError(
         'ER_NOT_SUPPORTED_YET',

@@ -1,4 +1,5 @@
 import { TableHandler } from '../handler/table-handler.js';
+import { declaredMembers } from '../exec/members.js';
 import type { Table } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
@@ -161,8 +162,16 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
             const d = evaluateStored(def, ctx);
             row[c] = w.field(c, d.v, d.t, ri + 1);
           } else if (col.nullable === true) row[c] = null;
-          else
-            throw new SqlError('ER_NO_DEFAULT_FOR_FIELD', `Field '${col.name}' doesn't have a default value`);
+          else {
+            // a NOT NULL ENUM without a default takes its first member, as MySQL
+            const first = declaredMembers(meta?.types[c]);
+            if (first !== undefined && !first.set) row[c] = first.members[0]!;
+            else
+              throw new SqlError(
+                'ER_NO_DEFAULT_FOR_FIELD',
+                `Field '${col.name}' doesn't have a default value`,
+              );
+          }
         }
         if (meta !== undefined && meta.autoIncrement >= 0 && given[meta.autoIncrement]) {
           const x = Number(row[meta.autoIncrement]);

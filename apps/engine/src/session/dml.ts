@@ -6,7 +6,9 @@ import { SqlError } from '../sql/errors.js';
 import { coerce, numericPrefix } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import { buildPipeline } from '../exec/pipeline.js';
-import { type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
+import { isNumeric, type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
+import { declaredMembers } from '../exec/members.js';
+import { memberText } from './enum-set.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../exec/bound.js';
 import type { Source } from '../exec/scope.js';
@@ -129,6 +131,21 @@ export class RowWriter {
         return new Uint8Array(b);
       }
       default: {
+        const e = declaredMembers(this.meta?.types[c]);
+        if (e !== undefined) {
+          // ENUM and SET: a member's text, or a position / bit mask given as a number
+          const given = isNumeric(t)
+            ? (coerce(v, t, T_INT) as number | bigint)
+            : (coerce(v, t, T_STR) as string);
+          return memberText(
+            given,
+            e.members,
+            e.set,
+            ty.kind === 'varchar' ? (ty.collation ?? 'utf8mb4_bin') : 'utf8mb4_bin',
+            col.name,
+            rowNo,
+          );
+        }
         let s = coerce(v, t, T_STR) as string;
         if (t.binary === true) s = Buffer.from(s, 'latin1').toString('utf8');
         const bad = invalidTextAt(s);

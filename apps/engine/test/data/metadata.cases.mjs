@@ -37,6 +37,15 @@ const TABLE = `CREATE TABLE t (
 export function scripts() {
   return [
     {
+      name: 'ENUM and SET columns',
+      statements: [
+        "CREATE TABLE e (id INT PRIMARY KEY, s ENUM('small','Medium','large') NOT NULL, f SET('red','green','blue'), n ENUM('x','y') DEFAULT 'y')",
+        "INSERT INTO e VALUES (1, 'large', 'red,blue', 'x')",
+        'SELECT * FROM e',
+        'SELECT s AS size, e.f, n FROM e WHERE id = 1',
+      ],
+    },
+    {
       name: 'base-table columns',
       statements: [
         TABLE,
