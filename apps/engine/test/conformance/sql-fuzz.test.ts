@@ -5,7 +5,7 @@
 // differences it steers around.
 //
 // CI runs a fixed seed and a bounded number of cases; more with
-//   FUZZ_RUNS=5000 FUZZ_SEED=123 pnpm exec vitest run --project engine test/sql-fuzz.test.ts
+//   FUZZ_RUNS=5000 FUZZ_SEED=123 pnpm exec vitest run --project engine test/conformance/sql-fuzz.test.ts
 // Every counterexample found is kept in PINNED below and runs on every test run.
 import Sqlite from 'better-sqlite3';
 import fc from 'fast-check';

@@ -2,7 +2,7 @@
 // start (one value for every row of a statement), SYSDATE() the time it is evaluated, both in the
 // session's time zone; UNIX_TIMESTAMP and FROM_UNIXTIME convert through it (a fixed offset or an
 // IANA zone, daylight saving included). The values on fixed arguments are checked against MariaDB
-// in sql-mariadb-functions.test.ts.
+// in mariadb-functions.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
 

@@ -3,7 +3,7 @@
 // two-part index and the primary key, on a table with NULLs and duplicates. Each clause runs
 // with index_condition_pushdown on and off, with DS-MRR, with the index forced and ignored, and
 // selecting covered columns only or the whole row; every answer must be SQLite's.
-//   FUZZ_RUNS=2000 FUZZ_SEED=7 pnpm exec vitest run --project engine test/optimizer-ranges-fuzz.test.ts
+//   FUZZ_RUNS=2000 FUZZ_SEED=7 pnpm exec vitest run --project engine test/plan/optimizer-ranges-fuzz.test.ts
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';

@@ -45,7 +45,7 @@ describe('queries', () => {
       { a: 2, b: null, c: null, d: null, e: null },
     ]);
     const f = fields.map((x) => [x.name, x.columnType, x.decimals, x.flags, x.characterSet, x.columnLength]);
-    // as MariaDB describes the columns (test/server-result-metadata.test.ts holds its recording):
+    // as MariaDB describes the columns (test/server/result-metadata.test.ts holds its recording):
     // `a` NOT NULL, PRIMARY KEY, part of a key, without a default (1 | 2 | 16384 | 4096)
     expect(f).toEqual([
       ['a', mysql.Types.LONG, 0, 20483, 63, 11],

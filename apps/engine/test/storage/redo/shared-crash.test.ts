@@ -179,7 +179,7 @@ describe('three threads on one redo log, crash recovery against a model', () => 
     checkRecovered(path, r);
   });
 
-  // Reordering within a barrier (see redo-crash.test.ts): every thread's devices keep, page by
+  // Reordering within a barrier (see crash.test.ts): every thread's devices keep, page by
   // page, none or any one of their unsynced writes.
   const tally: ReorderTally = { dropped: 0, latest: 0, older: 0, vanished: 0 };
   const lazyBase = join(dir, 'base-2.ekdb');
