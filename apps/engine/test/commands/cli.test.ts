@@ -82,7 +82,9 @@ beforeAll(() => {
 
 describe('--help, --version, usage', () => {
   it('every command answers --help and --version, exit 0', () => {
-    const version = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).version;
+    const version = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
+    ).version;
     for (const cmd of [[], ['tpch', 'gen'], ['tpch', 'load'], ['info'], ['demo']]) {
       const h = run([...cmd, '--help']);
       expect(h.status).toBe(0);

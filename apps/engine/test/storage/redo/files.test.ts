@@ -16,7 +16,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultDevice, FaultPlan, type PageDevice } from '@enginekit/buffer-pool';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, Session, type DatabaseOptions, RedoLogError, type TableSchema } from '../../../src/index.js';
+import {
+  Database,
+  Session,
+  type DatabaseOptions,
+  RedoLogError,
+  type TableSchema,
+} from '../../../src/index.js';
 import { TableHandler } from '../../../src/handler/table-handler.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-redo-files-'));

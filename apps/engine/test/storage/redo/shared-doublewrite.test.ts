@@ -24,7 +24,11 @@ import {
 } from '@enginekit/buffer-pool';
 import { afterAll, describe, expect, it } from 'vitest';
 import { attachDatabase, Database, shareDatabase, type TableSchema } from '../../../src/index.js';
-import { DOUBLEWRITE_BATCH, DoublewriteBatches, type DurableDevice } from '../../../src/storage/redo/index.js';
+import {
+  DOUBLEWRITE_BATCH,
+  DoublewriteBatches,
+  type DurableDevice,
+} from '../../../src/storage/redo/index.js';
 import { TableHandler } from '../../../src/handler/table-handler.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-redo-shared-dw-'));

@@ -4,7 +4,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Session } from '../../../src/session/session.js';
 import { Database } from '../../../src/storage/database.js';
-import { cardinality, innodbRecPerKey, recPerKey, type TableStatistics } from '../../../src/storage/statistics.js';
+import {
+  cardinality,
+  innodbRecPerKey,
+  recPerKey,
+  type TableStatistics,
+} from '../../../src/storage/statistics.js';
 
 let db: Database | undefined;
 afterEach(() => {
