@@ -1,6 +1,6 @@
 // COM_CHANGE_USER on one connection, as mysql2's connection.changeUser() sends it: the steps run
 // against MariaDB 10.11 by record-change-user.mjs (its answers are in change-user.mariadb.json)
-// and against the engine's server by test/server-change-user.test.ts, which compares the two.
+// and against the engine's server by test/server/change-user.test.ts, which compares the two.
 // Before the steps, as root: CREATE DATABASE cu_db, CREATE TABLE cu_db.k (a INT), CREATE USER
 // 'cu_user'@'localhost' IDENTIFIED BY 'pw1' with ALL on cu_db.*, 'cu_two'@'localhost' IDENTIFIED
 // BY 'pw2' with ALL on *.*; the connection starts as root in cu_db.

@@ -1,5 +1,5 @@
 // Statements about several databases in one server, run against MariaDB 10.11 to record its
-// answers; test/sql-databases.test.ts runs the same scripts on the engine and compares. Each
+// answers; test/session/databases.test.ts runs the same scripts on the engine and compares. Each
 // script starts in an empty database `test`, the current one. Database names start with `db_`
 // so that a pattern never meets MariaDB's own schemas (sys, performance_schema).
 // A statement is a string, or { sql, check } (see statements.cases.mjs for the checks).

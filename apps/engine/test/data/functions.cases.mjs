@@ -1,5 +1,5 @@
 // The date, time and string functions MySQL users reach for, on fixed arguments (and on a table's
-// columns), run against MariaDB 10.11 to record its answers; test/sql-mariadb-functions.test.ts
+// columns), run against MariaDB 10.11 to record its answers; test/exec/mariadb-functions.test.ts
 // runs them on the engine and compares. Functions of the current time are compared by their
 // column names and types only (their values are checked against the clock by the engine's tests).
 

@@ -1,5 +1,5 @@
 // Lock scenarios for two sessions, run against MariaDB 10.11 by record-gap-locks.mjs to record
-// which statements wait; test/txn-gap-locks.test.ts runs them on the engine and compares. In
+// which statements wait; test/txn/gap-locks.test.ts runs them on the engine and compares. In
 // each scenario session A runs `setup` (autocommit), then BEGIN and `holder`, and keeps its
 // locks; session B then runs each probe in its own transaction (rolled back after it) with
 // innodb_lock_wait_timeout = 1: a probe that fails with 1205 waited.

@@ -1,5 +1,5 @@
 // What a client learns about a result's columns, run against MariaDB 10.11 to record its column
-// definition packets; test/server-result-metadata.test.ts sends the same statements to the
+// definition packets; test/server/result-metadata.test.ts sends the same statements to the
 // engine's server through mysql2 and compares each column's type, length, character set, flags,
 // decimals, schema, table, original table and original name. Each script starts in an empty
 // database `test`, the current one; the connection's collation is utf8mb4_general_ci.

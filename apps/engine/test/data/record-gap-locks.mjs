@@ -1,5 +1,5 @@
 // Records which statements of the lock scenarios in gap-locks.cases.mjs wait on a real MariaDB,
-// as gap-locks-mariadb.json (test/txn-gap-locks.test.ts replays them on the engine). Each
+// as gap-locks-mariadb.json (test/txn/gap-locks.test.ts replays them on the engine). Each
 // scenario starts in a fresh database `test`.
 //
 //   mariadb-install-db --datadir=/tmp/m/data --auth-root-authentication-method=normal

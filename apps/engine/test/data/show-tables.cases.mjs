@@ -1,5 +1,5 @@
 // SHOW [FULL] TABLES and SHOW DATABASES with LIKE and WHERE, run against MariaDB 10.11 to record
-// its answers; test/sql-show-tables.test.ts runs the same scripts on the engine and compares. Each
+// its answers; test/session/show-tables.test.ts runs the same scripts on the engine and compares. Each
 // script starts in an empty database `test`, the current one. Database names start with `db_` so
 // that a pattern never meets MariaDB's own schemas (sys, performance_schema).
 

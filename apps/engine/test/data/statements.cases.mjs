@@ -1,5 +1,5 @@
 // Statements a MySQL user types, run against MariaDB 10.11 to record its answers (column names
-// and types, rows, errors, warnings, affected rows); test/sql-mariadb-statements.test.ts runs the
+// and types, rows, errors, warnings, affected rows); test/session/mariadb-statements.test.ts runs the
 // same scripts on the engine and compares. Each script starts in an empty database `test`.
 // A statement is a string, or { sql, check } where check says what of the answer is compared:
 // 'all' (default), 'columns' (the column names only: values that depend on time or the
