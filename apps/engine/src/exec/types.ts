@@ -51,6 +51,8 @@ export interface SqlType {
    */
   readonly members?: readonly string[];
   readonly set?: boolean;
+  /** A string that is a JSON document (a JSON function's result, a JSON column): JSON_OBJECT and JSON_ARRAY embed it as JSON. */
+  readonly json?: boolean;
 }
 
 export const T_INT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20 };

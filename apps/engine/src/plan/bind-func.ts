@@ -35,6 +35,7 @@ import { truthOf } from '../exec/truth.js';
 import { infoFunction } from './bind-func-info.js';
 import { timeFunction } from './bind-func-time.js';
 import { stringFunction } from './bind-func-string.js';
+import { jsonFunction } from './bind-func-json.js';
 import { withinPacket } from './packet-bound.js';
 import { bindWindow } from './bind-window.js';
 
@@ -461,7 +462,8 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       const f =
         infoFunction(name, args, ctx, text) ??
         timeFunction(name, args, rawArgs.map(rawArgExpr), ctx, text, n) ??
-        stringFunction(name, args, ctx, text);
+        stringFunction(name, args, ctx, text) ??
+        jsonFunction(name, args, ctx, text);
       if (f !== undefined) return f;
       throw new SqlError(
         'ER_SP_DOES_NOT_EXIST',

@@ -114,6 +114,7 @@ export function storedType(t: Table['columns'][number]['type'], declared?: strin
       // a text column: its collation, or its bytes when it has none (tables of the storage API)
       const e = declaredMembers(declared);
       const base: SqlType = { ...T_STR, len: t.length, collation: t.collation ?? 'bytes' };
+      if (declared === 'json') return { ...base, json: true };
       return e === undefined ? base : { ...base, members: e.members, ...(e.set ? { set: true } : {}) };
     }
   }

@@ -61,6 +61,7 @@ const LOBS: Readonly<Record<string, number>> = {
   text: 65535,
   mediumtext: 16777215,
   longtext: 4294967295,
+  json: 4294967295,
   tinyblob: 255,
   blob: 65535,
   mediumblob: 16777215,

@@ -20,6 +20,7 @@ export function columnTypeText(declared: string | undefined, stored: ColumnType)
   if (declared !== undefined) {
     // ENUM and SET keep their members as declared
     if (/^(enum|set)\(/.test(declared)) return declared;
+    if (declared === 'json') return 'longtext';
     const d = declared.toLowerCase();
     if (d === 'bool' || d === 'boolean') return 'tinyint(1)';
     const m = /^(tinyint|smallint|mediumint|int|integer|bigint)( unsigned)?$/.exec(d);

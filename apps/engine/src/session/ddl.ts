@@ -158,6 +158,9 @@ export function columnType(
       ];
     case 'Date':
       return [{ kind: 'date' }, 'date'];
+    case 'JSON':
+      // MariaDB's JSON: a LONGTEXT in utf8mb4_bin whose values must be JSON (json_valid)
+      return [{ kind: 'varchar', length: 1073741823, collation: 'utf8mb4_bin', blob: true }, 'json'];
     case 'Enum':
     case 'Set': {
       // kept as text (session/enum-set.ts): a VARCHAR as long as the longest value

@@ -8,6 +8,7 @@ import { pow10, rescale } from '../exec/decimal.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import { isNumeric, type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
 import { declaredMembers } from '../exec/members.js';
+import { isFault, parseJson } from '../exec/json.js';
 import { memberText } from './enum-set.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../exec/bound.js';
@@ -148,6 +149,12 @@ export class RowWriter {
         }
         let s = coerce(v, t, T_STR) as string;
         if (t.binary === true) s = Buffer.from(s, 'latin1').toString('utf8');
+        // a JSON column's CHECK (json_valid(…)), as MariaDB declares it
+        if (this.meta?.types[c] === 'json' && isFault(parseJson(s)))
+          throw new SqlError(
+            'ER_CONSTRAINT_FAILED',
+            `CONSTRAINT \`${splitName(this.table.name).table}.${col.name}\` failed for ${quotedName(this.table.name)}`,
+          );
         const bad = invalidTextAt(s);
         if (bad >= 0)
           throw new SqlError(

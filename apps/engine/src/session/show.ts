@@ -223,7 +223,7 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
   const t = ctx.db.table(name);
   const meta = ctx.dict.tables.get(name);
-  const tableCollation = meta?.collation ?? tableCollationOf(t);
+  const tableCollation = meta?.collation ?? tableCollationOf(t, meta);
   const lines: string[] = [];
   t.columns.forEach((c, i) => {
     if (meta?.hiddenPk === true && c.name === HIDDEN_PK) return;
@@ -238,7 +238,7 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     const nullText = c.nullable === true ? (type.startsWith('timestamp') ? ' NULL' : '') : ' NOT NULL';
     const onUpdate = meta?.onUpdate?.[i];
     lines.push(
-      `  \`${c.name}\` ${type}${collated}${nullText}${def ? ` DEFAULT ${defaultText(def).sql}` : c.nullable === true ? ' DEFAULT NULL' : ''}${onUpdate !== null && onUpdate !== undefined ? ` ON UPDATE ${defaultText(onUpdate).sql}` : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}`,
+      `  \`${c.name}\` ${type}${collated}${nullText}${def ? ` DEFAULT ${defaultText(def).sql}` : c.nullable === true ? ' DEFAULT NULL' : ''}${onUpdate !== null && onUpdate !== undefined ? ` ON UPDATE ${defaultText(onUpdate).sql}` : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}${meta?.types[i] === 'json' ? ` CHECK (json_valid(\`${c.name}\`))` : ''}`,
     );
   });
   const col = (i: number): string => `\`${t.columns[i]!.name}\``;
@@ -287,8 +287,13 @@ function columnCollation(t: ColumnType): string {
 }
 
 /** A table's default collation when CREATE TABLE did not keep one: its text columns' if they agree. */
-function tableCollationOf(t: Table): string {
-  const found = new Set(t.columns.filter((c) => isTextType(c.type)).map((c) => columnCollation(c.type)));
+function tableCollationOf(t: Table, meta: TableMeta | undefined): string {
+  // a JSON column's utf8mb4_bin is its own, not the table's
+  const found = new Set(
+    t.columns
+      .filter((c, i) => isTextType(c.type) && meta?.types[i] !== 'json')
+      .map((c) => columnCollation(c.type)),
+  );
   return found.size === 1 ? [...found][0]! : DEFAULT_COLLATION;
 }
 

@@ -37,12 +37,15 @@ const TABLE = `CREATE TABLE t (
 export function scripts() {
   return [
     {
-      name: 'ENUM and SET columns',
+      name: 'ENUM, SET and JSON columns',
       statements: [
         "CREATE TABLE e (id INT PRIMARY KEY, s ENUM('small','Medium','large') NOT NULL, f SET('red','green','blue'), n ENUM('x','y') DEFAULT 'y')",
         "INSERT INTO e VALUES (1, 'large', 'red,blue', 'x')",
         'SELECT * FROM e',
         'SELECT s AS size, e.f, n FROM e WHERE id = 1',
+        'CREATE TABLE j (id INT PRIMARY KEY, d JSON NOT NULL)',
+        `INSERT INTO j VALUES (1, '{"a": 1}')`,
+        'SELECT d FROM j',
       ],
     },
     {

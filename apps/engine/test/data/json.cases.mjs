@@ -1,0 +1,50 @@
+// JSON: the JSON column type (MariaDB's LONGTEXT with a json_valid check) and the JSON functions
+// the engine has, with their output formatting, NULLs and warnings. Recorded from MariaDB 10.11
+// with `node apps/engine/test/data/record-mariadb.mjs json --socket PATH`.
+
+export function scripts() {
+  return [
+    {
+      name: 'JSON functions',
+      statements: [
+        `SELECT JSON_EXTRACT('{"a":   [1,   2], "b": {"c": "x"}}', '$.a')`,
+        `SELECT JSON_EXTRACT('{"a":   [1,   2], "b": {"c": "x"}}', '$.a[1]', '$.b.c')`,
+        `SELECT JSON_EXTRACT('{"a": [1, 2], "b": {"c": "x"}}', '$.b.c'), JSON_UNQUOTE(JSON_EXTRACT('{"a": [1, 2], "b": {"c": "x"}}', '$.b.c'))`,
+        `SELECT JSON_EXTRACT('[1, [2, 3], {"k": 4}]', '$[*]'), JSON_EXTRACT('{"a": 1, "b": 2}', '$.*'), JSON_EXTRACT('{"a": 1}', '$.z')`,
+        `SELECT JSON_EXTRACT('[10, 20, 30]', '$[2]'), JSON_EXTRACT('[10, 20, 30]', '$[3]'), JSON_EXTRACT('{"a": {"b": [true, false, null]}}', '$.a.b')`,
+        `SELECT JSON_EXTRACT('{"a": "x"}', '$."a"'), JSON_EXTRACT('{"a b": 5}', '$."a b"'), JSON_EXTRACT('{"n": -1.5e3}', '$.n')`,
+        `SELECT JSON_EXTRACT('{"a": 1}', 'bad')`,
+        `SELECT JSON_EXTRACT('{"a": 1', '$.a')`,
+        `SELECT JSON_EXTRACT(NULL, '$.a'), JSON_EXTRACT('{"a": 1}', NULL)`,
+        `SELECT JSON_VALUE('{"a": {"b": "hi"}}', '$.a.b'), JSON_VALUE('{"a": [1,2]}', '$.a'), JSON_VALUE('{"a": 1.50}', '$.a'), JSON_VALUE('{"a": null}', '$.a')`,
+        `SELECT JSON_TYPE('{}'), JSON_TYPE('[1]'), JSON_TYPE('"s"'), JSON_TYPE('1'), JSON_TYPE('1.5'), JSON_TYPE('true'), JSON_TYPE('null')`,
+        `SELECT JSON_TYPE('{oops')`,
+        `SELECT JSON_VALID('{"a":1}'), JSON_VALID('{a:1}'), JSON_VALID(''), JSON_VALID(NULL), JSON_VALID('[1,]'), JSON_VALID(' 1 '), JSON_VALID('"\\\\u00e9"'), JSON_VALID('01')`,
+        `SELECT JSON_OBJECT('a', 1, 'b', 'x', 'c', NULL, 'd', 1.5), JSON_ARRAY(1, 'two', NULL, 3.25), JSON_OBJECT(), JSON_ARRAY()`,
+        `SELECT JSON_OBJECT('q', 'say "hi"', 'nested', JSON_ARRAY(1, 2))`,
+        `SELECT JSON_LENGTH('[1, 2, [3]]'), JSON_LENGTH('{"a": 1, "b": 2}'), JSON_LENGTH('7'), JSON_LENGTH('[1, [2, 3]]', '$[1]'), JSON_LENGTH('[1]', '$[5]')`,
+        `SELECT JSON_KEYS('{"a": 1, "b": {"c": 2}}'), JSON_KEYS('{"a": 1, "b": {"c": 2}}', '$.b'), JSON_KEYS('[1]')`,
+        `SELECT JSON_QUOTE('a"b'), JSON_UNQUOTE('"tab\\\\there"'), JSON_UNQUOTE('plain'), JSON_QUOTE(NULL)`,
+        `SELECT JSON_CONTAINS('{"a": [1, 2]}', '2', '$.a'), JSON_CONTAINS('{"a": [1, 2]}', '3', '$.a'), JSON_CONTAINS('{"a": 1, "b": 2}', '{"a": 1}')`,
+        `SELECT JSON_CONTAINS_PATH('{"a": 1}', 'one', '$.a', '$.z'), JSON_CONTAINS_PATH('{"a": 1}', 'all', '$.a', '$.z')`,
+      ],
+    },
+    {
+      name: 'JSON columns',
+      statements: [
+        'CREATE TABLE j (id INT PRIMARY KEY, d JSON)',
+        `INSERT INTO j VALUES (1, '{"name": "ann", "tags": ["a", "b"], "age": 41}'), (2, '[1, 2, 3]'), (3, NULL)`,
+        `INSERT INTO j VALUES (4, '{bad')`,
+        `SELECT id, d FROM j ORDER BY id`,
+        `SELECT id, JSON_EXTRACT(d, '$.name'), JSON_UNQUOTE(JSON_EXTRACT(d, '$.tags[1]')), JSON_VALUE(d, '$.age') + 1 FROM j ORDER BY id`,
+        `SELECT id FROM j WHERE JSON_VALUE(d, '$.name') = 'ann'`,
+        `SELECT id, JSON_TYPE(d), JSON_LENGTH(d) FROM j ORDER BY id`,
+        `UPDATE j SET d = '{"x": 1' WHERE id = 2`,
+        `UPDATE j SET d = JSON_OBJECT('x', id) WHERE id = 2`,
+        `SELECT d FROM j WHERE id = 2`,
+        'DESCRIBE j',
+        'SHOW CREATE TABLE j',
+      ],
+    },
+  ];
+}
