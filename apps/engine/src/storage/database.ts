@@ -166,6 +166,8 @@ export class Database implements StatisticsSource {
   recoveredRollbacks = 0;
   readonly #cleaner: PageCleaner | null;
   readonly #tables = new Map<string, Table>();
+  /** Dropped tables with off-page columns, by id: purge frees what their old versions hold. */
+  readonly #dropped = new Map<number, Table>();
   #nextTableId: number;
   #nextIndexId: number;
   #closed = false;
@@ -444,8 +446,12 @@ export class Database implements StatisticsSource {
       throw new NotADatabaseError(this.path, 'the dictionary roots moved');
     this.#nextTableId = nextTable;
     this.#nextIndexId = nextIndex;
+    const before = [...this.#tables.values()];
     this.#tables.clear();
     this.#loadTables();
+    // a table another thread dropped: purge on this thread still frees its old versions' values
+    for (const t of before)
+      if (t.hasOffPage && this.tableById(t.id) === undefined) this.#dropped.set(t.id, t);
   }
 
   /** Builds the Table objects from the catalog's rows, their trees on {@link treeStore}. */
@@ -582,6 +588,7 @@ export class Database implements StatisticsSource {
       this.#writeHeader();
     });
     this.statisticsDictionary.forget(t.id);
+    if (t.hasOffPage) this.#dropped.set(t.id, t);
     // once no dictionary entry names the trees, their pages go to the free list
     this.#freeTrees([t.primary.tree, ...t.secondary.map((x) => x.tree), { pages: () => t.offPagePages() }]);
   }
@@ -987,6 +994,11 @@ export class Database implements StatisticsSource {
     } finally {
       this.trxSys.freeSlot(slot);
     }
+  }
+
+  /** A dropped table with off-page columns, kept while this object is open for purge (see {@link Table.purgeDropped}). */
+  droppedTable(id: number): Table | undefined {
+    return this.#dropped.get(id);
   }
 
   /** The table with id `id`, or undefined (a table dropped since). */

@@ -42,8 +42,10 @@ export function purge(host: UndoHost, limit: number, maxPages: number): PurgeBat
     if (head === null || head.trxNo >= limit) break;
     const trxId = head.trxId;
     sp.forEachRecord(head.first, (rec, pos) => {
-      // a table dropped since has nothing left to purge
-      host.tableById(rec.tableId)?.purgeChange(rec, trxId, pos);
+      // a table dropped since: only the off-page values of its old versions are left to free
+      const t = host.tableById(rec.tableId);
+      if (t !== undefined) t.purgeChange(rec, trxId, pos);
+      else host.droppedTable(rec.tableId)?.purgeDropped(rec, pos);
       records++;
       return true;
     });

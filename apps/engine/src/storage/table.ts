@@ -840,6 +840,26 @@ export class Table {
   }
 
   /**
+   * Purge of an undo record of this table after it was dropped (its trees are gone): only the
+   * off-page values of the version the record holds go, as {@link purgeChange} frees them (DROP
+   * TABLE freed those of its records; an update's old version had its own).
+   */
+  purgeDropped(rec: UndoRecord, pos: UndoPosition): void {
+    const off = this.#offPage;
+    if (off === null || rec.type === UNDO_INSERT_REC || rec.type === UNDO_DEL_MARK_REC) return;
+    if (!off.holdsValues(rec.oldRow)) return;
+    this.#inMtr(() => {
+      const freed = off.free(rec.oldRow, 0, rec.oldRow.length);
+      off.markFreed(pos.page, pos.offset + undoRecordRowStart(rec.key.length), freed);
+    });
+  }
+
+  /** Whether the table has columns whose values may be stored off-page. */
+  get hasOffPage(): boolean {
+    return this.#offPage !== null;
+  }
+
+  /**
    * Whether a version of the clustered record whose newest version is `value` (delete-marked:
    * `deleted`) that some read view may still see has the secondary entry `entry`
    * (`row_vers_old_has_index_entry`): the versions are walked back through the undo chain while

@@ -12,6 +12,8 @@ export interface UndoHost {
   readonly running: TrxContext;
   /** The table with id `id` (undo records name tables by id), undefined once it was dropped. */
   tableById(id: number): Table | undefined;
+  /** A table dropped while this host was open whose old versions may still hold off-page values. */
+  droppedTable(id: number): Table | undefined;
 }
 
 /**

@@ -201,6 +201,27 @@ describe('off-page values', () => {
     }
   });
 
+  it('the old versions of a dropped table give their pages back when purge reaches them', () => {
+    const db = Database.temporary(SMALL);
+    try {
+      const w = new Session(db);
+      const r = new Session(db);
+      w.query(SCHEMA);
+      w.query('INSERT INTO t (id, a, b, k) VALUES (1, ?, ?, 0)', ['o'.repeat(30_000), 'p'.repeat(50_000)]);
+      r.query('START TRANSACTION WITH CONSISTENT SNAPSHOT');
+      w.query('UPDATE t SET a = ? WHERE id = 1', ['n'.repeat(30_000)]);
+      w.query('DELETE FROM t WHERE id = 1');
+      w.query('DROP TABLE t');
+      // the replaced value's pages wait for purge, which the open view holds back
+      expect(blobPages(db).present.length).toBeGreaterThan(0);
+      r.query('COMMIT');
+      checkSettled(db);
+      expect(blobPages(db).present).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('purge run twice over the same undo record frees the old version’s pages once', () => {
     const db = Database.temporary(SMALL);
     try {
