@@ -737,8 +737,32 @@ function bindValue(val: unknown, ctx: BindCtx, n: unknown): Bound {
   }
 }
 
+/**
+ * A parameter whose SQL type the client stated (COM_STMT_EXECUTE sends each parameter's type): it
+ * binds as `t`, its value `v` already in that type's runtime form (types.ts).
+ */
+export class TypedParam {
+  readonly t: SqlType;
+  readonly v: unknown;
+  constructor(t: SqlType, v: unknown) {
+    this.t = t;
+    this.v = v;
+  }
+}
+
+/** What a prepared statement's plans are kept by: each parameter's kind (and a DECIMAL's scale). */
+export function paramSignature(params: readonly unknown[]): string {
+  let sig = '';
+  for (const p of params) {
+    const t = paramType(p);
+    sig += t.kind === 'dec' ? `dec${t.iscale},` : t.unsigned === true ? 'uint,' : `${t.kind}${t.scale},`;
+  }
+  return sig;
+}
+
 /** The SQL type a parameter value binds as (the plan is made for the first values' types). */
 export function paramType(v: unknown): SqlType {
+  if (v instanceof TypedParam) return v.t;
   if (v === null || v === undefined) return T_NULL;
   if (typeof v === 'bigint') return T_INT;
   if (typeof v === 'number') return Number.isInteger(v) ? T_INT : T_DBL;
@@ -748,6 +772,7 @@ export function paramType(v: unknown): SqlType {
 }
 
 function paramValue(v: unknown, t: SqlType): unknown {
+  if (v instanceof TypedParam) return v.v;
   if (v === null || v === undefined) return null;
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (v instanceof Date) return Math.floor(v.getTime() / 86_400_000);

@@ -15,7 +15,7 @@ import { SqlError } from '../sql/errors.js';
 import { operatorMode, parseSql } from '../sql/parser.js';
 import { StatusCounters, type StatusName } from '../exec/status.js';
 import { T_DBL, T_INT, T_STR, type SqlType } from '../exec/types.js';
-import { paramType } from '../plan/bind-expr.js';
+import { paramSignature } from '../plan/bind-expr.js';
 import type { Planner } from '../plan/planner.js';
 import { CostBasedPlanner } from '../plan/optimizer/cost-based-planner.js';
 import { settingsFrom } from '../plan/optimizer/settings.js';
@@ -373,8 +373,7 @@ export class Session {
         if (this.account !== undefined) this.#authorize(st);
         if (params.length !== ph.length)
           throw new SqlError('ER_WRONG_ARGUMENTS', 'Incorrect arguments to EXECUTE');
-        let sig = '';
-        for (const p of params) sig += paramType(p).kind;
+        const sig = paramSignature(params);
         let entry = plans.get(sig);
         this.#beginStatement();
         if (entry === undefined) {

@@ -10,7 +10,17 @@ import { columnMeta } from '../../src/server/column-types.js';
 import { writeBinaryRow } from '../../src/server/packets/binary-row.js';
 import { readExecuteHeader, readExecuteParams } from '../../src/server/packets/stmt-execute.js';
 import { PacketReader, PacketWriter } from '../../src/server/wire.js';
-import { T_DATE, T_DBL, T_INT, T_NULL, T_STR, decType } from '../../src/exec/types.js';
+import {
+  T_DATE,
+  T_DBL,
+  T_INT,
+  T_NULL,
+  T_STR,
+  dateTimeType,
+  decType,
+  timeType,
+} from '../../src/exec/types.js';
+import { TypedParam } from '../../src/plan/bind-expr.js';
 import { type Running, startServer } from '../helpers/server-helpers.js';
 
 const require = createRequire(import.meta.url);
@@ -46,7 +56,10 @@ describe('COM_STMT_EXECUTE as the mysql2 client sends it', () => {
     const want = hex(`17 07000000 00 01000000 02 01 0500 0600 fd00 0100
       000000000000f03f 026162 01`);
     expect(got.toString('hex')).toBe(want.toString('hex'));
-    expect(decode(got, 4)).toEqual({ id: 7, values: [1, null, 'ab', 1] });
+    expect(decode(got, 4)).toEqual({
+      id: 7,
+      values: [new TypedParam(T_DBL, 1), null, 'ab', new TypedParam(T_INT, 1)],
+    });
   });
 
   it('decodes every typed parameter', () => {
@@ -73,26 +86,29 @@ describe('COM_STMT_EXECUTE as the mysql2 client sends it', () => {
       T.YEAR(2024),
     ];
     const { values } = decode(clientExecute(1, params), params.length);
+    // each value in the type it was sent with, in the engine's runtime form: DECIMAL as its
+    // scaled integer, DATE as days since 1970, DATETIME and TIME as microseconds
+    const int = (v: number | bigint): TypedParam => new TypedParam(T_INT, v);
     expect(values).toEqual([
-      -5,
-      250,
-      -300,
-      65000,
-      -70000,
-      -2147483648,
-      4000000000,
-      -9007199254740995n,
-      42,
-      1.5,
-      2.25,
-      '12.345',
+      int(-5),
+      int(250),
+      int(-300),
+      int(65000),
+      int(-70000),
+      int(-2147483648),
+      int(4000000000),
+      int(-9007199254740995n),
+      int(42),
+      new TypedParam(T_DBL, 1.5),
+      new TypedParam(T_DBL, 2.25),
+      new TypedParam(decType(5, 3), 12345n),
       'héllo',
       'fixed',
       'xyz',
-      new Date(Date.UTC(2020, 0, 2)),
-      '2021-12-31 23:59:58',
-      '12:34:56',
-      2024,
+      new TypedParam(T_DATE, 18263),
+      new TypedParam(dateTimeType(0), Date.UTC(2021, 11, 31, 23, 59, 58) * 1000),
+      new TypedParam(timeType(0), (12 * 3600 + 34 * 60 + 56) * 1_000_000),
+      int(2024),
     ]);
   });
 
@@ -101,7 +117,8 @@ describe('COM_STMT_EXECUTE as the mysql2 client sends it', () => {
     const got = clientExecute(3, params);
     // bitmap: params 0 and 7 in the first byte (0x81), 8 and 10 in the second (0x05)
     expect(got.subarray(10, 12).toString('hex')).toBe('8105');
-    expect(decode(got, 11).values).toEqual(params);
+    // mysql2 sends the numbers as DOUBLEs
+    expect(decode(got, 11).values).toEqual(params.map((p) => (p === null ? null : new TypedParam(T_DBL, p))));
   });
 
   it('reuses the bound types when the client sends none', () => {
@@ -115,7 +132,7 @@ describe('COM_STMT_EXECUTE as the mysql2 client sends it', () => {
     const r2 = new PacketReader(again, 1);
     readExecuteHeader(r2);
     readExecuteParams(r2, 2, types, out);
-    expect(out).toEqual([6, 'b']);
+    expect(out).toEqual([new TypedParam(T_DBL, 6), 'b']);
   });
 
   it('refuses a truncated packet as malformed', () => {
@@ -178,7 +195,8 @@ describe('prepared statements through the client', () => {
       [T.DATETIME(new Date(Date.UTC(2021, 11, 31, 23, 59, 58))), '2021-12-31 23:59:58'],
       [T.TIME('12:34:56'), '12:34:56'],
       [T.YEAR(2024), '2024'],
-      [7, '7'],
+      // mysql2 sends a JavaScript number as a DOUBLE: MariaDB answers that DOUBLE (7, not '7')
+      [7, 7],
       [0.5, 0.5],
       [true, '1'],
       ['plain', 'plain'],

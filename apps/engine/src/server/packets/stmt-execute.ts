@@ -29,6 +29,9 @@ import {
   MYSQL_TYPE_YEAR,
 } from '../protocol.js';
 import { MalformedPacketError, type PacketReader } from '../wire.js';
+import { TypedParam } from '../../plan/bind-expr.js';
+import { dateTimeType, decType, T_DATE, T_DBL, T_INT, T_UINT, timeType } from '../../exec/types.js';
+import { daysFromCivil, daysInMonth, joinDay } from '../../storage/temporal.js';
 
 /** COM_STMT_EXECUTE's arguments whose values are not valid for their types (1210). */
 export class ExecuteArgumentsError extends Error {
@@ -102,32 +105,39 @@ function int(v: bigint): number | bigint {
   return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
 }
 
+/**
+ * One parameter value in the type the client sent it with, as a {@link TypedParam} in the
+ * engine's runtime form: integers, DOUBLE, DECIMAL (its scale kept), DATE as a day number,
+ * DATETIME / TIMESTAMP and TIME as microseconds. Strings (and every text or binary type) stay
+ * strings; a date the calendar does not have stays its text, as before a conversion.
+ */
 function readValue(r: PacketReader, type: number, unsigned: boolean): unknown {
   switch (type) {
     case MYSQL_TYPE_NULL:
       return null;
     case MYSQL_TYPE_TINY: {
       const v = r.u8();
-      return unsigned ? v : (v << 24) >> 24;
+      return new TypedParam(T_INT, unsigned ? v : (v << 24) >> 24);
     }
     case MYSQL_TYPE_SHORT:
     case MYSQL_TYPE_YEAR: {
       const v = r.u16();
-      return unsigned ? v : (v << 16) >> 16;
+      return new TypedParam(T_INT, unsigned ? v : (v << 16) >> 16);
     }
     case MYSQL_TYPE_LONG:
     case MYSQL_TYPE_INT24: {
       const v = r.u32();
-      return unsigned ? v : v | 0;
+      return new TypedParam(T_INT, unsigned ? v : v | 0);
     }
     case MYSQL_TYPE_LONGLONG:
-      return int(unsigned ? r.u64() : r.i64());
+      return unsigned ? new TypedParam(T_UINT, int(r.u64())) : new TypedParam(T_INT, int(r.i64()));
     case MYSQL_TYPE_FLOAT:
-      return r.f32();
+      return new TypedParam(T_DBL, r.f32());
     case MYSQL_TYPE_DOUBLE:
-      return r.f64();
+      return new TypedParam(T_DBL, r.f64());
     case MYSQL_TYPE_DECIMAL:
     case MYSQL_TYPE_NEWDECIMAL:
+      return decimalParam(decodeClientText(r.lenencBytes()));
     case MYSQL_TYPE_VARCHAR:
     case MYSQL_TYPE_VAR_STRING:
     case MYSQL_TYPE_STRING:
@@ -144,7 +154,7 @@ function readValue(r: PacketReader, type: number, unsigned: boolean): unknown {
     case MYSQL_TYPE_DATE:
     case MYSQL_TYPE_DATETIME:
     case MYSQL_TYPE_TIMESTAMP:
-      return readDateTime(r);
+      return readDateTime(r, type === MYSQL_TYPE_DATE);
     case MYSQL_TYPE_TIME:
       return readTime(r);
     default:
@@ -152,13 +162,24 @@ function readValue(r: PacketReader, type: number, unsigned: boolean): unknown {
   }
 }
 
+/** A DECIMAL parameter's text as a DECIMAL of its own precision and scale; other text stays text. */
+function decimalParam(text: string): unknown {
+  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(text);
+  if (m === null || (m[2] === '' && (m[3] ?? '') === '')) return text;
+  const whole = m[2]!.replace(/^0+(?=\d)/, '');
+  const frac = m[3] ?? '';
+  if (whole.length + frac.length > 65 || frac.length > 30) return text;
+  const v = BigInt(`${m[1]}${whole}${frac}` || '0');
+  return new TypedParam(decType(Math.max(1, whole.length + frac.length), frac.length), v);
+}
+
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 
-function readDateTime(r: PacketReader): Date | string {
+function readDateTime(r: PacketReader, dateOnly: boolean): unknown {
   const n = r.u8();
   if (n !== 0 && n !== 4 && n !== 7 && n !== 11)
     throw new MalformedPacketError('Malformed communication packet.');
-  if (n === 0) return '0000-00-00';
+  if (n === 0) return dateOnly ? '0000-00-00' : '0000-00-00 00:00:00';
   const y = r.u16();
   const mo = r.u8();
   const d = r.u8();
@@ -167,22 +188,27 @@ function readDateTime(r: PacketReader): Date | string {
   const s = n >= 7 ? r.u8() : 0;
   const us = n === 11 ? r.u32() : 0;
   const day = `${String(y).padStart(4, '0')}-${pad2(mo)}-${pad2(d)}`;
-  if (h === 0 && mi === 0 && s === 0 && us === 0) {
-    if (mo < 1 || mo > 12 || d < 1 || d > 31) return day;
-    return new Date(Date.UTC(y, mo - 1, d));
-  }
-  return `${day} ${pad2(h)}:${pad2(mi)}:${pad2(s)}${us === 0 ? '' : `.${String(us).padStart(6, '0')}`}`;
+  const text = `${day} ${pad2(h)}:${pad2(mi)}:${pad2(s)}${us === 0 ? '' : `.${String(us).padStart(6, '0')}`}`;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return dateOnly ? day : text;
+  const days = daysFromCivil(y, mo, d);
+  if (dateOnly) return new TypedParam(T_DATE, days);
+  if (h > 23 || mi > 59 || s > 59 || us > 999_999) return text;
+  return new TypedParam(
+    dateTimeType(us === 0 ? 0 : 6),
+    joinDay(days, ((h * 60 + mi) * 60 + s) * 1_000_000 + us),
+  );
 }
 
-function readTime(r: PacketReader): string {
+function readTime(r: PacketReader): unknown {
   const n = r.u8();
   if (n !== 0 && n !== 8 && n !== 12) throw new MalformedPacketError('Malformed communication packet.');
-  if (n === 0) return '00:00:00';
+  if (n === 0) return new TypedParam(timeType(0), 0);
   const negative = r.u8() === 1;
   const days = r.u32();
   const h = r.u8();
   const mi = r.u8();
   const s = r.u8();
   const us = n === 12 ? r.u32() : 0;
-  return `${negative ? '-' : ''}${pad2(days * 24 + h)}:${pad2(mi)}:${pad2(s)}${us === 0 ? '' : `.${String(us).padStart(6, '0')}`}`;
+  const v = (((days * 24 + h) * 60 + mi) * 60 + s) * 1_000_000 + us;
+  return new TypedParam(timeType(us === 0 ? 0 : 6), negative ? -v : v);
 }
