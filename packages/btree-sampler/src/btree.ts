@@ -338,22 +338,19 @@ export class BTree {
     this.#checkEntry(key, value);
     const t = this.#t;
     const l = t.indexLatch;
-    const dup = () => this.#duplicate(key, value);
-    if (l === null) {
-      if (!this.#lw.insert(key, value, trx, dup)) {
-        t.pessimisticWrites++;
-        this.#insert(key, value, trx);
+    let r: number;
+    if (l === null) r = this.#lw.insert(key, value, trx);
+    else {
+      l.sLock();
+      try {
+        r = this.#lw.insert(key, value, trx);
+      } finally {
+        l.sUnlock();
       }
-      return;
     }
-    l.sLock();
-    let done: boolean;
-    try {
-      done = this.#lw.insert(key, value, trx, dup);
-    } finally {
-      l.sUnlock();
-    }
-    if (!done) t.writing(() => this.#insert(key, value, trx));
+    if (r === 1) return;
+    if (r === 0) throw this.#duplicate(key, value);
+    t.writing(() => this.#insert(key, value, trx));
   }
 
   /**

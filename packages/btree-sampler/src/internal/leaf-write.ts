@@ -47,11 +47,11 @@ export class LeafWriter {
   }
 
   /**
-   * Insert (key, value) into its leaf if it fits there. Returns true when inserted, false when
-   * the leaf would have to split ({@link RESTART} case; nothing changed). Throws
-   * `DuplicateKeyError` (through `duplicate`) when the entry exists.
+   * Insert (key, value) into its leaf if it fits there. Returns 1 when inserted, 0 when the entry
+   * exists (nothing changed: the caller reports the duplicate), {@link RESTART} when the leaf
+   * would have to split (nothing changed).
    */
-  insert(key: Uint8Array, value: Uint8Array, trx: number, duplicate: () => Error): boolean {
+  insert(key: Uint8Array, value: Uint8Array, trx: number): number {
     const t = this.#t;
     const b = t.b;
     const ps = t.ps;
@@ -60,11 +60,11 @@ export class LeafWriter {
       const base = frame * ps;
       const slot = t.sc.searchUncached(base, key, value, false);
       if (slot < nRecs(b, base) && t.compareRec(base, slotRec(b, base, ps, slot), key, value) === 0) {
-        throw duplicate();
+        return 0;
       }
       if (totalFree(b, base, ps) < REC_HEADER + key.length + value.length + 2) {
         t.optimisticRestarts++;
-        return false;
+        return RESTART;
       }
       t.version++;
       if (trx !== NO_TRX_ID) raisePageMaxTrxId(b, base, trx);
@@ -80,7 +80,7 @@ export class LeafWriter {
         t.sc.lsnStamped = !sameBytes(before, b, at);
       }
       t.optimisticWrites++;
-      return true;
+      return 1;
     } finally {
       t.unfixPage(frame, LATCH_X);
     }
