@@ -328,10 +328,11 @@ export class BTree {
   }
 
   /**
-   * Insert an entry (without a delete mark). Throws `DuplicateKeyError` if a unique tree holds the
-   * key (a non-unique tree: the same key and value). `maxTrxId`, when given (an integer below
-   * 2^48), raises the PAGE_MAX_TRX_ID of the leaf the entry goes to (and of the new page, if the
-   * leaf splits); it never lowers it.
+   * Insert an entry (without a delete mark): into its leaf alone when it fits there, else with a
+   * split under the index latch in X (see the class comment). Throws `DuplicateKeyError` if a
+   * unique tree holds the key (a non-unique tree: the same key and value). `maxTrxId`, when given
+   * (an integer below 2^48), raises the PAGE_MAX_TRX_ID of the leaf the entry goes to (and of the
+   * new page, if the leaf splits); it never lowers it.
    */
   insert(key: Uint8Array, value: Uint8Array, maxTrxId?: number): void {
     const trx = checkTrxId(maxTrxId);
@@ -382,8 +383,8 @@ export class BTree {
    * REC_INFO_DELETED_FLAG): the record stays where it is and every read still returns it; the
    * caller decides what a marked record means. A unique tree finds the entry by `key` (`value` is
    * ignored, pass undefined); a non-unique tree needs the exact (key, value). Only the leaf is
-   * X-latched (the pages above are S-latched on the way down, the index latch held in S). `maxTrxId`, when given, raises the
-   * leaf's PAGE_MAX_TRX_ID. Returns whether the entry was found.
+   * X-latched (the pages above are S-latched on the way down, the index latch held in S).
+   * `maxTrxId`, when given, raises the leaf's PAGE_MAX_TRX_ID. Returns whether the entry was found.
    *
    * @example
    * ```ts

@@ -9,7 +9,10 @@
  * - X: pessimistic writes (splits, merges, root raise and lift), which X-latch the path from the
  *   root, one at a time and with no optimistic writer running. MySQL 5.7 takes SX here, which
  *   still admits S holders; this interface has no SX mode, so a structure change waits for the
- *   optimistic writers under way and holds new ones back until it ends.
+ *   optimistic writers under way and holds new ones back until it ends. SX would gain little
+ *   here: the pessimistic path holds the root X-latched from start to end, so an optimistic
+ *   writer it let in would wait at the root latch instead (only writers already past the root
+ *   would finish sooner).
  *
  * Point reads, cursors and range scans take no index latch: they couple S page latches top-down
  * and, moving along a level, release a page before latching its sibling (re-seeking when the
