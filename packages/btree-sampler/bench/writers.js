@@ -54,7 +54,14 @@ async function run(b, threads) {
     ready.push(new Promise((r) => w.once('message', r)));
   }
   await Promise.all(ready);
-  for (const w of workers) done.push(new Promise((r, j) => (w.once('message', r), w.once('error', j))));
+  for (const w of workers) {
+    done.push(
+      new Promise((r, j) => {
+        w.once('message', r);
+        w.once('error', j);
+      }),
+    );
+  }
   const t0 = performance.now();
   for (const w of workers) w.postMessage('go');
   const results = await Promise.all(done);
