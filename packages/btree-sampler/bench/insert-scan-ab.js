@@ -1,4 +1,5 @@
-// Two builds of this package side by side in one process: random inserts and a full raw scan,
+// Two builds of this package side by side in one process: random inserts, a full raw scan and
+// random deletes,
 // rounds alternating the builds (A first in even rounds, B first in odd ones), so load drift on a
 // shared machine hits both alike. Prints the medians and the median of the per-round ratios.
 // Point gets: bench/gets-ab.js.
@@ -6,7 +7,8 @@
 //   AB_SIZES=1000000 AB_ROUNDS=21 node bench/insert-scan-ab.js A B
 // Inserts: N random int keys into an empty tree on a BufferPool of 16 KiB pages (single inserts).
 // Scan: forEachRangeRaw over that tree, the callback reading the value's first byte (5 scans a
-// round, the mean).
+// round, the mean). Deletes: every other key of the insert order (N/2 single deletes, random
+// order), after the scans.
 import os from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,7 +40,7 @@ for (const n of sizes) {
   const keys = randomKeys(n);
   const enc = Array.from(keys, (k) => int1.encode([k]));
   const vals = Array.from(keys, (k) => valueFor(k));
-  const t = { insert: [[], []], scan: [[], []] };
+  const t = { insert: [[], []], scan: [[], []], delete: [[], []] };
   for (let round = 0; round < ROUNDS; round++) {
     const seq = round % 2 === 0 ? [0, 1] : [1, 0];
     const trees = [];
@@ -60,8 +62,13 @@ for (const n of sizes) {
       }
       t.scan[b].push(Number(process.hrtime.bigint() - t0) / SCANS);
     }
+    for (const b of seq) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < n; i += 2) trees[b].delete(enc[i]);
+      t.delete[b].push(Number(process.hrtime.bigint() - t0));
+    }
   }
-  for (const op of ['insert', 'scan']) {
+  for (const op of ['insert', 'scan', 'delete']) {
     const [a, b] = t[op];
     const ratio = median(a.map((x, i) => x / b[i]));
     console.log(

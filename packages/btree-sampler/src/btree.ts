@@ -9,6 +9,7 @@ import { checkTrxId, markEntry, NO_TRX_ID } from './internal/delete-mark.js';
 import { treePages } from './internal/page-list.js';
 import { LATCH_S, LATCH_X } from '@enginekit/buffer-pool';
 import { freeListLength, treeShape } from './internal/fields.js';
+import { LeafWriter, RESTART } from './internal/leaf-write.js';
 import { PathModifier } from './internal/modify.js';
 import { provideAccess, TreeAccess } from './internal/tree-access.js';
 import {
@@ -31,6 +32,7 @@ import {
   slotRec,
 } from './page.js';
 import type { TreeShape, TreeStats } from './tree-stats.js';
+import type { WriteStats } from './write-stats.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -113,9 +115,12 @@ export interface OpenOptions {
  * - only the root may be empty; the root page number never changes (a root split copies the root
  *   down, as `btr_root_raise_and_insert`; a one-child root pulls its child up, as `btr_lift_page_up`).
  *
- * Writers fix the path from the root with X latches and hold them until the operation ends;
- * readers couple S latches (fix the child, then unfix the parent). Concurrent writers must be
- * serialized: give the tree an index latch.
+ * A write first tries the leaf alone (InnoDB's optimistic descent): S latches coupled down the
+ * non-leaf levels, an X latch on the leaf, the index latch in S. When the change needs more than
+ * the leaf (a split, a merge, an emptied page, a value of another length) it releases everything
+ * and starts again pessimistically: the index latch in X and the path from the root X-latched
+ * until the operation ends. Readers couple S latches (fix the child, then unfix the parent).
+ * Threads sharing a tree share one index latch; writers of different leaves then run in parallel.
  */
 export class BTree {
   readonly space: number;
@@ -137,6 +142,7 @@ export class BTree {
   readonly #ps: number;
   readonly #out = new Int32Array(1);
   readonly #m: PathModifier;
+  readonly #lw: LeafWriter;
   /** The delete mark and leaf PAGE_MAX_TRX_ID of the entry the last #delete removed. */
   #removedDeleted = false;
   #removedPageMax = 0;
@@ -164,11 +170,22 @@ export class BTree {
     this.mergeThreshold = t.mergeThreshold;
     this.maxEntryBytes = t.maxEntryBytes;
     this.#m = new PathModifier(t);
+    this.#lw = new LeafWriter(t);
   }
 
   /** Pages this tree has fixed so far (logical page reads; the estimators report differences of it). */
   get pageFixes(): number {
     return this.#t.pageFixes;
+  }
+
+  /** How this object's writes went: leaf-only (optimistic), restarted, pessimistic. See {@link WriteStats}. */
+  get writeStats(): WriteStats {
+    const t = this.#t;
+    return {
+      optimistic: t.optimisticWrites,
+      restarts: t.optimisticRestarts,
+      pessimistic: t.pessimisticWrites,
+    };
   }
 
   /**
@@ -311,24 +328,30 @@ export class BTree {
   }
 
   /**
-   * Insert an entry (without a delete mark). Throws `DuplicateKeyError` if a unique tree holds the
-   * key (a non-unique tree: the same key and value). `maxTrxId`, when given (an integer below
-   * 2^48), raises the PAGE_MAX_TRX_ID of the leaf the entry goes to (and of the new page, if the
-   * leaf splits); it never lowers it.
+   * Insert an entry (without a delete mark): into its leaf alone when it fits there, else with a
+   * split under the index latch in X (see the class comment). Throws `DuplicateKeyError` if a
+   * unique tree holds the key (a non-unique tree: the same key and value). `maxTrxId`, when given
+   * (an integer below 2^48), raises the PAGE_MAX_TRX_ID of the leaf the entry goes to (and of the
+   * new page, if the leaf splits); it never lowers it.
    */
   insert(key: Uint8Array, value: Uint8Array, maxTrxId?: number): void {
     const trx = checkTrxId(maxTrxId);
-    const l = this.#t.indexLatch;
-    if (l === null) {
-      this.#insert(key, value, trx);
-      return;
+    this.#checkEntry(key, value);
+    const t = this.#t;
+    const l = t.indexLatch;
+    let r: number;
+    if (l === null) r = this.#lw.insert(key, value, trx);
+    else {
+      l.sLock();
+      try {
+        r = this.#lw.insert(key, value, trx);
+      } finally {
+        l.sUnlock();
+      }
     }
-    l.xLock();
-    try {
-      this.#insert(key, value, trx);
-    } finally {
-      l.xUnlock();
-    }
+    if (r === 1) return;
+    if (r === 0) throw this.#duplicate(key, value);
+    t.writing(() => this.#insert(key, value, trx));
   }
 
   /**
@@ -339,7 +362,20 @@ export class BTree {
    */
   delete(key: Uint8Array, value?: Uint8Array, maxTrxId?: number): boolean {
     const trx = checkTrxId(maxTrxId);
-    return this.#t.writing(() => this.#delete(key, value, trx));
+    const t = this.#t;
+    const l = t.indexLatch;
+    let r: number;
+    if (l === null) r = this.#deleteLeaf(key, value, trx);
+    else {
+      l.sLock();
+      try {
+        r = this.#deleteLeaf(key, value, trx);
+      } finally {
+        l.sUnlock();
+      }
+    }
+    if (r !== RESTART) return r === 1;
+    return t.writing(() => this.#delete(key, value, trx));
   }
 
   /**
@@ -347,8 +383,8 @@ export class BTree {
    * REC_INFO_DELETED_FLAG): the record stays where it is and every read still returns it; the
    * caller decides what a marked record means. A unique tree finds the entry by `key` (`value` is
    * ignored, pass undefined); a non-unique tree needs the exact (key, value). Only the leaf is
-   * X-latched (the pages above are S-latched on the way down). `maxTrxId`, when given, raises the
-   * leaf's PAGE_MAX_TRX_ID. Returns whether the entry was found.
+   * X-latched (the pages above are S-latched on the way down, the index latch held in S).
+   * `maxTrxId`, when given, raises the leaf's PAGE_MAX_TRX_ID. Returns whether the entry was found.
    *
    * @example
    * ```ts
@@ -365,7 +401,15 @@ export class BTree {
     }
     if (typeof marked !== 'boolean') throw new TypeError(`marked must be a boolean, got ${String(marked)}`);
     const trx = checkTrxId(maxTrxId);
-    return t.writing(() => markEntry(t, key, t.unique ? null : value!, marked, trx));
+    const l = t.indexLatch;
+    t.optimisticWrites++; // it moves no record: the leaf alone, never restarted
+    if (l === null) return markEntry(t, key, t.unique ? null : value!, marked, trx);
+    l.sLock();
+    try {
+      return markEntry(t, key, t.unique ? null : value!, marked, trx);
+    } finally {
+      l.sUnlock();
+    }
   }
 
   /**
@@ -375,7 +419,23 @@ export class BTree {
    * PAGE_MAX_TRX_ID to the leaf it lands on. Returns whether the entry existed.
    */
   update(key: Uint8Array, value: Uint8Array, oldValue?: Uint8Array): boolean {
-    return this.#t.writing(() => this.#update(key, value, oldValue));
+    this.#checkEntry(key, value);
+    const t = this.#t;
+    if (t.unique) {
+      const l = t.indexLatch;
+      let r: number;
+      if (l === null) r = this.#lw.updateInPlace(key, value);
+      else {
+        l.sLock();
+        try {
+          r = this.#lw.updateInPlace(key, value);
+        } finally {
+          l.sUnlock();
+        }
+      }
+      if (r !== RESTART) return r === 1;
+    }
+    return t.writing(() => this.#update(key, value, oldValue));
   }
 
   /**
@@ -390,8 +450,8 @@ export class BTree {
 
   // ---- private bodies ----
 
+  /** The pessimistic insert. REQUIRES: the entry checked (`#checkEntry`). */
   #insert(key: Uint8Array, value: Uint8Array, trx: number): void {
-    this.#checkEntry(key, value);
     const t = this.#t;
     const m = this.#m;
     m.descendX(key, value);
@@ -403,10 +463,7 @@ export class BTree {
         slot < nRecs(this.#b, base) &&
         t.compareRec(base, slotRec(this.#b, base, this.#ps, slot), key, value) === 0
       ) {
-        throw new DuplicateKeyError(
-          `duplicate key ${hex(key)}${t.unique ? '' : ` with value ${hex(value)}`}`,
-          key.slice(),
-        );
+        throw this.#duplicate(key, value);
       }
       t.version++;
       // Raised before a split, which copies the field to the new page (InnoDB updates it when it
@@ -423,21 +480,40 @@ export class BTree {
     }
   }
 
-  #delete(key: Uint8Array, value: Uint8Array | undefined, trx: number): boolean {
+  #duplicate(key: Uint8Array, value: Uint8Array): DuplicateKeyError {
+    return new DuplicateKeyError(
+      `duplicate key ${hex(key)}${this.#t.unique ? '' : ` with value ${hex(value)}`}`,
+      key.slice(),
+    );
+  }
+
+  /**
+   * The entry a delete of (key, value) names: null in a unique tree (the key alone), else `value`
+   * or, when not given, the value of the first entry with the key. Undefined: no such entry.
+   */
+  #deleteTarget(key: Uint8Array, value: Uint8Array | undefined): Uint8Array | null | undefined {
     checkBytes(key, 'key');
+    if (this.#t.unique) return null;
+    if (value !== undefined) {
+      checkBytes(value, 'value');
+      return value;
+    }
+    const c = new Cursor(this.#t);
+    return c.seek(key, 'eq') ? c.value() : undefined;
+  }
+
+  /** The optimistic delete: 1 removed, 0 absent, RESTART (nothing changed: go pessimistic). */
+  #deleteLeaf(key: Uint8Array, value: Uint8Array | undefined, trx: number): number {
+    const val = this.#deleteTarget(key, value);
+    if (val === undefined) return 0;
+    return this.#lw.delete(key, val, trx);
+  }
+
+  #delete(key: Uint8Array, value: Uint8Array | undefined, trx: number): boolean {
     const t = this.#t;
     const m = this.#m;
-    let val: Uint8Array | null = null;
-    if (!t.unique) {
-      if (value === undefined) {
-        const c = new Cursor(t);
-        if (!c.seek(key, 'eq')) return false;
-        val = c.value();
-      } else {
-        checkBytes(value, 'value');
-        val = value;
-      }
-    }
+    const val = this.#deleteTarget(key, value);
+    if (val === undefined) return false;
     m.descendX(key, val ?? EMPTY);
     try {
       const d = m.depth - 1;

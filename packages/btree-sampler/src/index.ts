@@ -30,6 +30,7 @@ export type { Cursor } from './cursor.js';
 export type { BulkLoadOptions, BulkLoadResult, BulkLoadSink } from './bulk-load.js';
 export type { BulkLoader } from './bulk-load.js';
 export type { TreeShape, TreeStats } from './tree-stats.js';
+export type { WriteStats } from './write-stats.js';
 export type { DiveResult } from './dive.js';
 export { randomDive } from './dive.js';
 export type { Estimate } from './estimators/estimate.js';

@@ -184,6 +184,7 @@ describe('public surface', () => {
         'shape',
         'stats',
         'update',
+        'writeStats',
       ].sort(),
     );
     const t = BTree.create(new MemoryStore(512, 8));

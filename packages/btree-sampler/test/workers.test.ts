@@ -1,63 +1,30 @@
-// Worker threads share one BufferPool and one index latch: writers run under X, readers with page
-// latches only (no index latch), pages are evicted and re-read underneath them. The tree must come out valid and hold exactly
+// Worker threads share one BufferPool and one index latch: writers take it (S for a change that
+// fits the leaf, X for a split or merge), readers use page latches only (no index latch), pages are
+// evicted and re-read underneath them. The tree must come out valid and hold exactly
 // the shared keys plus each worker's surviving inserts.
 //
-// Both threads run one module built from src/ for this run by esbuild (the tree, the codec, and
-// the buffer pool and lock from their packages), so the test never runs a stale dist/ and the
-// main thread and the workers run the same code. A failed build fails the test.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// Both threads run one module built from src/ for this run (test/support/tree-module.ts).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as Sampler from '../src/index.js';
+import { buildTreeModule, runWorker as run, type TreeModule } from './support/tree-module.js';
 
-type BufferPoolModule = typeof import('@enginekit/buffer-pool');
-type LockModule = typeof import('@enginekit/mutex-atomics');
-interface Built {
-  BTree: typeof Sampler.BTree;
-  KeyCodec: typeof Sampler.KeyCodec;
-  BufferPool: BufferPoolModule['BufferPool'];
-  FileDevice: BufferPoolModule['FileDevice'];
-  RWLock: LockModule['RWLock'];
-}
-
-const pkg = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'btree-workers-'));
-// Inside the package, so the module's imports of @enginekit/* resolve to the same packages.
-const buildDir = join(pkg, 'node_modules', '.cache', `workers-test-${process.pid}`);
-const moduleFile = join(buildDir, 'tree.mjs');
-const moduleUrl = pathToFileURL(moduleFile).href;
 const workerUrl = new URL('./fixtures/tree-worker.mjs', import.meta.url);
-let m: Built;
+let m: TreeModule;
+let moduleUrl = '';
+let removeModule = (): void => {};
 
 beforeAll(async () => {
-  mkdirSync(buildDir, { recursive: true });
-  await build({
-    stdin: {
-      contents: [
-        "export { BTree, KeyCodec } from './src/index.ts';",
-        "export { BufferPool, FileDevice } from '@enginekit/buffer-pool';",
-        "export { RWLock } from '@enginekit/mutex-atomics';",
-      ].join('\n'),
-      resolveDir: pkg,
-      loader: 'ts',
-    },
-    bundle: true,
-    packages: 'external',
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    outfile: moduleFile,
-    logLevel: 'silent',
-  });
-  m = (await import(moduleUrl)) as Built;
+  const built = await buildTreeModule('workers-test');
+  m = built.module;
+  moduleUrl = built.url;
+  removeModule = built.remove;
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  rmSync(buildDir, { recursive: true, force: true });
+  removeModule();
 });
 
 interface Result {
@@ -66,26 +33,10 @@ interface Result {
   reads: number;
 }
 
-function runWorker(data: unknown): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(workerUrl, { workerData: data });
-    const timer = setTimeout(() => {
-      void w.terminate();
-      reject(new Error('worker did not finish within 40 s'));
-    }, 40_000);
-    w.once('message', (m: Result) => {
-      clearTimeout(timer);
-      resolve(m);
-    });
-    w.once('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-  });
-}
+const runWorker = (data: unknown): Promise<Result> => run<Result>(workerUrl, data, 40_000);
 
 describe('worker threads on one tree', () => {
-  it('3 workers: writers under the index latch X, gets, scans and backward cursors with page latches only, 40-frame pool', async () => {
+  it('3 workers: writers under the index latch, gets, scans and backward cursors with page latches only, 40-frame pool', async () => {
     const { BTree, BufferPool, FileDevice, KeyCodec, RWLock } = m;
     const codec = new KeyCodec([{ type: 'int32' }]);
     const PS = 1024;

@@ -27,7 +27,7 @@ export function checkTrxId(v: unknown): number {
  * Set (`marked`) or clear the delete mark of the entry (key, val) — `val` null in a unique tree —
  * and raise its leaf's PAGE_MAX_TRX_ID to `trx` (unless {@link NO_TRX_ID}). The non-leaf pages are
  * S-latched on the way down, the leaf X-latched. Returns whether the entry exists.
- * REQUIRES: the index latch held in X (writers are serialized).
+ * REQUIRES: the index latch held in S or X, so no structure change moves the entry meanwhile.
  */
 export function markEntry(
   t: TreeAccess,

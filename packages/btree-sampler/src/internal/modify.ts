@@ -41,9 +41,29 @@ const MAX_HEIGHT = 64;
 const EMPTY = new Uint8Array(0);
 
 /**
- * The write path of a tree: the X-latched path from the root to a leaf, and the structure
- * changes made along it (insert with page split and root raise; delete with discard, merge and
- * root lift). One per tree; writers are serialized by the caller (the index latch in X).
+ * The pessimistic write path of a tree (InnoDB's BTR_MODIFY_TREE descent): the X-latched path
+ * from the root to a leaf, and the structure changes made along it (insert with page split and
+ * root raise; delete with discard, merge and root lift). One per `BTree` object; the caller holds
+ * the index latch in X, so no other writer — optimistic or pessimistic — runs meanwhile, only
+ * readers, which take no index latch.
+ *
+ * Latch order (every thread, every path; it is what keeps the tree deadlock-free):
+ * 1. The index latch before any page latch, and never waited for while a page is latched: an
+ *    optimistic writer that must restart releases its leaf and the S index latch, then asks for X.
+ *    S: optimistic writers (`LeafWriter`), the estimators, `checkValid()`, `stats()`; X: this path.
+ * 2. Down a level, top-down only: a page is latched while holding its parent (S coupling for
+ *    readers and optimistic writers, the whole X path here), never a parent while holding a child.
+ *    An optimistic writer X-latches nothing but its leaf, and while it holds the leaf it waits
+ *    for no latch at all.
+ * 3. Along a level: readers hold no page while waiting for a sibling (they unfix the page first,
+ *    then re-check the sibling's back link and search again from the root if it changed). This
+ *    path, holding its X path, latches a sibling of a path page (the old right neighbour of a split
+ *    page, the left or right neighbour of an unlinked or merged page, on the left before the page
+ *    itself when merging to the left). That is safe only because the index latch in X leaves
+ *    readers as the sole other latch holders: a reader holding such a sibling waits either for
+ *    nothing or for one of the sibling's children, which are never on this path.
+ * Any new writer that latches two pages of one level while another writer may run must keep
+ * left-to-right order instead.
  */
 export class PathModifier {
   readonly #t: TreeAccess;

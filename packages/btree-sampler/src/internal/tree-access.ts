@@ -4,9 +4,11 @@
  * outside this package sees it (`accessOf` is exported from no public module).
  *
  * Readers couple S latches top-down (fix the child, then unfix the parent) and, moving along a
- * level, release a page before latching its sibling. Writers hold the X-latched path (see
- * `PathModifier`). Every page fix goes through {@link TreeAccess.fixPage}, so `pageFixes` counts
- * the logical page reads the estimators report.
+ * level, release a page before latching its sibling. Optimistic writers (`LeafWriter`, under the
+ * index latch in S) couple S latches down to the leaf and X-latch the leaf alone; pessimistic
+ * writers (`PathModifier`, under the index latch in X) hold the X-latched path. The latch order
+ * that keeps them deadlock-free is written down on `PathModifier`. Every page fix goes through
+ * {@link TreeAccess.fixPage}, so `pageFixes` counts the logical page reads the estimators report.
  */
 import { compareBytes } from '@enginekit/common';
 import { FIL_NULL, FIL_PAGE_TYPE, type LatchMode, type PageStore } from '@enginekit/buffer-pool';
@@ -65,6 +67,12 @@ export class TreeAccess {
   pageFixes = 0;
   /** Incremented by every write; cursors compare it to know when to re-seek. */
   version = 0;
+  /** Writes done on the leaf alone, under the index latch in S (optimistic descents). */
+  optimisticWrites = 0;
+  /** Optimistic attempts given up because the change needed more than the leaf. */
+  optimisticRestarts = 0;
+  /** Writes that took the index latch in X and the X-latched path (pessimistic descents). */
+  pessimisticWrites = 0;
   readonly sc: SearchCache;
 
   constructor(
@@ -109,8 +117,12 @@ export class TreeAccess {
     }
   }
 
-  /** Run `fn` under the index latch in X (directly when the tree has none). */
+  /**
+   * Run `fn` under the index latch in X (directly when the tree has none): a pessimistic write,
+   * counted in `pessimisticWrites`.
+   */
   writing<T>(fn: () => T): T {
+    this.pessimisticWrites++;
     const l = this.indexLatch;
     if (l === null) return fn();
     l.xLock();
@@ -218,8 +230,9 @@ export class TreeAccess {
   /**
    * Descend to the leaf where (key, val) belongs with S-latch coupling on the non-leaf pages and
    * an X latch on the leaf alone (InnoDB's BTR_MODIFY_LEAF), for a change that moves no record.
-   * Returns the X-fixed leaf frame. REQUIRES: the caller holds the index latch in X (if the tree
-   * has one), so no structure change runs meanwhile.
+   * Returns the X-fixed leaf frame. REQUIRES: the caller holds the index latch in S or X (if the
+   * tree has one), so no structure change runs meanwhile: the node pointers read on the way down
+   * stay true until the leaf is released.
    */
   descendLeafX(key: Uint8Array, val: Uint8Array | null): number {
     const b = this.b;
@@ -228,7 +241,8 @@ export class TreeAccess {
     const code = keyCode(key, 0, key.length);
     let frame = this.fixPage(this.rootPage, LATCH_S);
     if (pageLevel(b, frame * ps) === 0) {
-      // The root is the leaf: take it again in X (no writer can raise it: we hold the index latch).
+      // The root is the leaf: take it again in X (no writer can raise it in between: raising
+      // the root is a structure change, which needs the index latch in X).
       this.unfixPage(frame, LATCH_S);
       return this.fixPage(this.rootPage, LATCH_X);
     }
