@@ -69,6 +69,13 @@ export interface BTreeOptions {
   mergeThreshold?: number;
   /** The index latch shared by every thread using this tree; see {@link IndexLatch}. Default none (one thread). */
   indexLatch?: IndexLatch;
+  /**
+   * Try each insert, delete and update on its leaf alone first (the optimistic descent; see the
+   * class comment). Default true. False sends every one down the pessimistic path at once: for a
+   * store whose mini-transactions keep each X-latched page until they commit, where a leaf tried
+   * first could not be released before the path above it is latched (a latch taken out of order).
+   */
+  optimisticWrites?: boolean;
 }
 
 /**
@@ -99,6 +106,8 @@ export interface OpenOptions {
   rootPage: number;
   mergeThreshold?: number;
   indexLatch?: IndexLatch;
+  /** As {@link BTreeOptions.optimisticWrites}. */
+  optimisticWrites?: boolean;
   /** As {@link BTreeOptions.uniqueFields} (it is not stored in the tree). */
   uniqueFields?: number;
 }
@@ -143,6 +152,8 @@ export class BTree {
   readonly #out = new Int32Array(1);
   readonly #m: PathModifier;
   readonly #lw: LeafWriter;
+  /** {@link BTreeOptions.optimisticWrites}. */
+  readonly #optimistic: boolean;
   /** The delete mark and leaf PAGE_MAX_TRX_ID of the entry the last #delete removed. */
   #removedDeleted = false;
   #removedPageMax = 0;
@@ -154,7 +165,7 @@ export class BTree {
     });
   }
 
-  private constructor(t: TreeAccess) {
+  private constructor(t: TreeAccess, optimistic = true) {
     this.#t = t;
     this.#b = t.b;
     this.#ps = t.ps;
@@ -171,6 +182,7 @@ export class BTree {
     this.maxEntryBytes = t.maxEntryBytes;
     this.#m = new PathModifier(t);
     this.#lw = new LeafWriter(t);
+    this.#optimistic = optimistic;
   }
 
   /** Pages this tree has fixed so far (logical page reads; the estimators report differences of it). */
@@ -224,7 +236,10 @@ export class BTree {
     store.markDirty(frame);
     const stamped = !sameBytes(lsnBefore, store.bytes, base + FIL_PAGE_LSN);
     store.unfix(frame, LATCH_X);
-    return new BTree(new TreeAccess(store, space, root, flags, indexId, mt, latch, uf, stamped));
+    return new BTree(
+      new TreeAccess(store, space, root, flags, indexId, mt, latch, uf, stamped),
+      checkOptimistic(options.optimisticWrites),
+    );
   }
 
   /** Open an existing tree from its root page (after a restart, from the same file). */
@@ -250,7 +265,10 @@ export class BTree {
     }
     const uf = checkUniqueFields(options.uniqueFields, (flags & FLAG_CLUSTERED) !== 0);
     // Whether the store stamps LSNs is learnt at the first insert.
-    return new BTree(new TreeAccess(store, space, options.rootPage, flags, indexId, mt, latch, uf, false));
+    return new BTree(
+      new TreeAccess(store, space, options.rootPage, flags, indexId, mt, latch, uf, false),
+      checkOptimistic(options.optimisticWrites),
+    );
   }
 
   // ---- point operations ----
@@ -338,6 +356,10 @@ export class BTree {
     const trx = checkTrxId(maxTrxId);
     this.#checkEntry(key, value);
     const t = this.#t;
+    if (!this.#optimistic) {
+      t.writing(() => this.#insert(key, value, trx));
+      return;
+    }
     const l = t.indexLatch;
     let r: number;
     if (l === null) r = this.#lw.insert(key, value, trx);
@@ -363,6 +385,7 @@ export class BTree {
   delete(key: Uint8Array, value?: Uint8Array, maxTrxId?: number): boolean {
     const trx = checkTrxId(maxTrxId);
     const t = this.#t;
+    if (!this.#optimistic) return t.writing(() => this.#delete(key, value, trx));
     const l = t.indexLatch;
     let r: number;
     if (l === null) r = this.#deleteLeaf(key, value, trx);
@@ -421,7 +444,7 @@ export class BTree {
   update(key: Uint8Array, value: Uint8Array, oldValue?: Uint8Array): boolean {
     this.#checkEntry(key, value);
     const t = this.#t;
-    if (t.unique) {
+    if (t.unique && this.#optimistic) {
       const l = t.indexLatch;
       let r: number;
       if (l === null) r = this.#lw.updateInPlace(key, value);
@@ -752,6 +775,12 @@ export class BTree {
       );
     }
   }
+}
+
+function checkOptimistic(v: boolean | undefined): boolean {
+  if (v === undefined) return true;
+  if (typeof v !== 'boolean') throw new TypeError(`optimisticWrites must be a boolean, got ${String(v)}`);
+  return v;
 }
 
 function checkLatch(l: IndexLatch | undefined): IndexLatch | null {

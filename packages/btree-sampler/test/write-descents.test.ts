@@ -161,4 +161,32 @@ describe('optimistic and pessimistic descents', () => {
       expect(ws.optimistic).toBeGreaterThan(ws.restarts * 3);
     });
   }
+
+  it('with optimisticWrites false every insert, delete and update goes straight to X, with the same tree', () => {
+    const latch = new RecordingLatch();
+    const tree = BTree.create(new MemoryStore(512, 4096), { indexLatch: latch, optimisticWrites: false });
+    const model = new Map<number, number>();
+    for (let i = 0; i < 300; i++) {
+      tree.insert(key(i), val(i, 20));
+      model.set(i, 20);
+    }
+    for (let i = 0; i < 300; i += 3) {
+      tree.delete(key(i));
+      model.delete(i);
+    }
+    for (let i = 1; i < 300; i += 3) {
+      tree.update(key(i), val(i, 20));
+      model.set(i, 20);
+    }
+    expect(latch.take()).toMatch(/^X+$/);
+    expect(tree.writeStats.optimistic).toBe(0);
+    expect(tree.writeStats.restarts).toBe(0);
+    tree.checkValid();
+    expect([...tree.entries()].map(([k]) => codec.decode(k)[0])).toEqual(
+      [...model.keys()].sort((a, b) => a - b),
+    );
+    expect(() => BTree.create(new MemoryStore(512, 64), { optimisticWrites: 'no' as never })).toThrow(
+      TypeError,
+    );
+  });
 });

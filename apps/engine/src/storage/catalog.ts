@@ -94,12 +94,13 @@ export class Catalog {
 
   /** Create the four empty dictionary trees (index ids 1–4). */
   static create(store: PageStore): Catalog {
-    const mk = (id: number): BTree => BTree.create(store, { indexId: id, tupleKeys: true });
+    const mk = (id: number): BTree =>
+      BTree.create(store, { indexId: id, tupleKeys: true, optimisticWrites: false });
     return new Catalog(mk(1), mk(2), mk(3), mk(4));
   }
 
   static open(store: PageStore, roots: CatalogRoots): Catalog {
-    const op = (rootPage: number): BTree => BTree.open(store, { rootPage });
+    const op = (rootPage: number): BTree => BTree.open(store, { rootPage, optimisticWrites: false });
     return new Catalog(op(roots.tables), op(roots.columns), op(roots.indexes), op(roots.stats));
   }
 

@@ -464,6 +464,9 @@ export class Database implements StatisticsSource {
         describeIndex(
           BTree.open(this.treeStore, {
             rootPage: ix.rootPage,
+            // a row operation is one mini-transaction that keeps every X-latched page until it
+            // commits: a leaf tried first could not be let go before the path above it is latched
+            optimisticWrites: false,
             ...secondaryStats(ix.primary, ix.unique, ix.columns),
           }),
           ix.id,
@@ -563,6 +566,7 @@ export class Database implements StatisticsSource {
       const tree = BTree.create(this.treeStore, {
         indexId: ixId,
         tupleKeys: true,
+        optimisticWrites: false,
         ...(primary ? { unique: true, clustered: true } : secondaryTree(d.unique === true, cols)),
       });
       indexes.push(
@@ -739,6 +743,7 @@ export class Database implements StatisticsSource {
     const tree = BTree.create(this.treeStore, {
       indexId: ixId,
       tupleKeys: true,
+      optimisticWrites: false,
       ...secondaryTree(def.unique === true, cols),
     });
     const index = describeIndex(
