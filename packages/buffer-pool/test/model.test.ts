@@ -210,6 +210,30 @@ describe('BufferPool against a Map model', () => {
     });
   }
 
+  it('clock: a referenced block at the head is the victim when every other frame is fixed (a counterexample, pinned)', () => {
+    // found with seed 642730631: two frames, the one not fixed referenced and at the LRU head;
+    // the hand gave it its second chance and stopped at the head instead of coming round to it
+    const path = join(dir, `m${run++}.ibd`);
+    const real: Real = {
+      pool: newPool({ frames: 2, policy: 'clock' }, new FileDevice(path, { pageSize: PS, truncate: true })),
+      path,
+      frames: 2,
+      policy: 'clock',
+    };
+    fc.modelRun(
+      () => ({ model: { pages: [] }, real }),
+      [
+        new Allocate(0),
+        new Allocate(0),
+        new Allocate(0),
+        new Allocate(0),
+        new Modify(15, 0, 0),
+        new FixMany([10, 0]),
+      ],
+    );
+    real.pool.close();
+  });
+
   it('memory device, 3 instances', () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 80 }), (cmds) => {

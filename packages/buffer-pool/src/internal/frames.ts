@@ -131,7 +131,8 @@ export function getFreeLocked(t: PoolThread, inst: number): number {
   }
   let victim = -1;
   if (L.header[K.H_POLICY] === K.POLICY_CLOCK) {
-    // The hand sweeps from the tail: a referenced block loses its bit and goes to the head.
+    // The hand sweeps from the tail: a referenced block loses its bit and goes to the head; past
+    // the head it comes round to the tail again (the block just passed over may be the one left)
     let budget = 2 * L.inst[ib + K.I_LRU_LEN]! + 1;
     for (let b = L.inst[ib + K.I_LRU_TAIL]!; b >= 0 && budget-- > 0; ) {
       const prev = L.fPrev[b]!;
@@ -146,7 +147,7 @@ export function getFreeLocked(t: PoolThread, inst: number): number {
           plainMoveToHead(L, ib, b);
         }
       }
-      b = prev;
+      b = prev >= 0 ? prev : L.inst[ib + K.I_LRU_TAIL]!;
     }
   } else {
     let depth = L.header[K.H_SCAN_DEPTH]!;
