@@ -1,12 +1,7 @@
 // The date, time and string functions of test/data/functions.cases.mjs on the engine, against
 // MariaDB 10.11's answers recorded in test/data/functions.mariadb.json (the file names the command
 // that recorded them). Every difference is either fixed or listed in KNOWN with its reason.
-import { afterAll, describe, expect, it } from 'vitest';
-import { Database, Session } from '../../src/index.js';
-import { differences, engineAnswer, recordedAnswer } from '../helpers/mariadb-compare.js';
-import { recordedSuite } from '../helpers/mariadb-recorded.js';
-
-const suite = recordedSuite('functions');
+import { describeRecordedSuite } from '../helpers/mariadb-suite.js';
 
 /** Statements whose answer differs from MariaDB's, by text, with the reason (docs/sql.md lists them). */
 const KNOWN: Readonly<Record<string, string>> = {
@@ -16,26 +11,4 @@ const KNOWN: Readonly<Record<string, string>> = {
     'QUOTE(NULL) and a NULL SHA2 are strings here, binary strings in MariaDB',
 };
 
-const open: Database[] = [];
-afterAll(() => {
-  for (const db of open) db.close();
-});
-
-describe(`functions against MariaDB ${suite.server}`, () => {
-  for (const script of suite.scripts) {
-    it(script.name, () => {
-      const db = Database.temporary();
-      open.push(db);
-      const s = new Session(db);
-      if (script.sqlMode !== undefined) s.query('SET sql_mode = ?', [script.sqlMode]);
-      const wrong: string[] = [];
-      for (const st of script.statements) {
-        const d = differences(recordedAnswer(st), engineAnswer(s, st.sql), (st as { check?: string }).check);
-        if (d.length > 0 && KNOWN[st.sql] === undefined) wrong.push(`${st.sql}\n    ${d.join('\n    ')}`);
-        if (d.length === 0 && KNOWN[st.sql] !== undefined)
-          wrong.push(`${st.sql}\n    now agrees: drop it from KNOWN`);
-      }
-      expect(wrong, wrong.join('\n')).toEqual([]);
-    });
-  }
-});
+describeRecordedSuite('functions', 'functions', KNOWN);

@@ -10,11 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeDatabase } from '../../src/commands/info.js';
 import { Database, Session } from '../../src/index.js';
-import { differences, engineAnswer, recordedAnswer } from '../helpers/mariadb-compare.js';
-import { recordedSuite } from '../helpers/mariadb-recorded.js';
+import { describeRecordedSuite } from '../helpers/mariadb-suite.js';
 import { TableHandler } from '../../src/handler/table-handler.js';
-
-const suite = recordedSuite('databases');
 
 /** Statements whose answer differs from MariaDB's, by text, with the reason. */
 const KNOWN: Readonly<Record<string, string>> = {
@@ -63,23 +60,7 @@ function errno(f: () => unknown): number | undefined {
   return undefined;
 }
 
-describe(`databases against MariaDB ${suite.server}`, () => {
-  for (const script of suite.scripts) {
-    it(script.name, () => {
-      const db = Database.temporary();
-      open.push(db);
-      const s = new Session(db);
-      const wrong: string[] = [];
-      for (const st of script.statements) {
-        const d = differences(recordedAnswer(st), engineAnswer(s, st.sql), (st as { check?: string }).check);
-        if (d.length > 0 && KNOWN[st.sql] === undefined) wrong.push(`${st.sql}\n    ${d.join('\n    ')}`);
-        if (d.length === 0 && KNOWN[st.sql] !== undefined)
-          wrong.push(`${st.sql}\n    now agrees: drop it from KNOWN`);
-      }
-      expect(wrong, wrong.join('\n')).toEqual([]);
-    });
-  }
-});
+describeRecordedSuite('databases', 'databases', KNOWN);
 
 describe('databases in the file', () => {
   it('survive a reopen: their tables, views, options, and a dropped test', () => {
