@@ -82,6 +82,15 @@ export interface BindCtx {
   readonly aliasFirst?: boolean;
 }
 
+/** Refuses a call of native function `name` with fewer than `lo` or more than `hi` arguments (1582). */
+export function arity(name: string, args: readonly unknown[], lo: number, hi: number = lo): void {
+  if (args.length < lo || args.length > hi)
+    throw new SqlError(
+      'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
+      `Incorrect parameter count in the call to native function '${name}'`,
+    );
+}
+
 /** Combine the planner facts of `parts` into a new Bound. */
 export function mk(
   t: SqlType,

@@ -1,7 +1,6 @@
-import { SqlError } from '../sql/errors.js';
 import { normInt } from '../exec/convert.js';
 import { type SqlType, T_INT, T_STR, T_UINT } from '../exec/types.js';
-import { type BindCtx, castEv } from './bind-expr.js';
+import { type BindCtx, castEv, arity } from './bind-expr.js';
 import type { Bound } from '../exec/bound.js';
 import type { Ev } from '../exec/scope.js';
 
@@ -25,14 +24,6 @@ function live(t: SqlType, ev: Ev, args: readonly Bound[], text: string): Bound {
     agg: args.some((a) => a.agg),
     text,
   };
-}
-
-function arity(name: string, args: readonly Bound[], lo: number, hi = lo): void {
-  if (args.length < lo || args.length > hi)
-    throw new SqlError(
-      'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
-      `Incorrect parameter count in the call to native function '${name}'`,
-    );
 }
 
 export function infoFunction(name: string, args: Bound[], ctx: BindCtx, text: string): Bound | undefined {

@@ -16,7 +16,7 @@ import type { Ev } from '../exec/scope.js';
 import { type SqlType, T_INT, T_STR } from '../exec/types.js';
 import { SqlError } from '../sql/errors.js';
 import { decText } from '../exec/decimal.js';
-import { type BindCtx, castEv, mk } from './bind-expr.js';
+import { type BindCtx, castEv, mk, arity } from './bind-expr.js';
 
 /**
  * The JSON functions (MariaDB 10.11's): JSON_VALID, JSON_TYPE, JSON_EXTRACT, JSON_VALUE,
@@ -27,14 +27,6 @@ import { type BindCtx, castEv, mk } from './bind-expr.js';
 
 /** A JSON document string (its results embed as JSON in JSON_OBJECT and JSON_ARRAY). */
 const T_JSON: SqlType = { ...T_STR, json: true };
-
-function arity(name: string, args: readonly unknown[], lo: number, hi = lo): void {
-  if (args.length < lo || args.length > hi)
-    throw new SqlError(
-      'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
-      `Incorrect parameter count in the call to native function '${name}'`,
-    );
-}
 
 export function jsonFunction(name: string, args: Bound[], ctx: BindCtx, text: string): Bound | undefined {
   if (!name.startsWith('json_')) return undefined;

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { SqlError } from '../sql/errors.js';
 import { coerce } from '../exec/convert.js';
 import { decText, rescale } from '../exec/decimal.js';
 import { type SqlType, T_BIN, T_INT, T_STR, decType } from '../exec/types.js';
 import { DEFAULT_COLLATION, weightText } from '../storage/collation.js';
-import { type BindCtx, bindCompare, castEv, mk } from './bind-expr.js';
+import { type BindCtx, bindCompare, castEv, mk, arity } from './bind-expr.js';
 import type { Bound } from '../exec/bound.js';
 import type { Ev } from '../exec/scope.js';
 import { padOverPacket, withinPacket } from './packet-bound.js';
@@ -14,14 +13,6 @@ import { padOverPacket, withinPacket } from './packet-bound.js';
  * UNHEX, FORMAT, FIELD, FIND_IN_SET, SUBSTRING_INDEX, ELT, SPACE, ASCII, ORD, CHAR, STRCMP,
  * INSERT, QUOTE, BIN, OCT, MD5, SHA1, SHA2. Lengths and positions count characters, not bytes.
  */
-
-function arity(name: string, args: readonly unknown[], lo: number, hi = lo): void {
-  if (args.length < lo || args.length > hi)
-    throw new SqlError(
-      'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
-      `Incorrect parameter count in the call to native function '${name}'`,
-    );
-}
 
 /** `fn` over the arguments converted to `types` (the last type repeats), NULL if any is NULL. */
 function fn(

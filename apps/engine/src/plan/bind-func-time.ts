@@ -32,7 +32,7 @@ import {
 } from '../exec/time-format.js';
 import { toLocal, toUtc } from '../exec/time-zone.js';
 import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, dateTimeType, decType, timeType } from '../exec/types.js';
-import { type BindCtx, castEv, mk } from './bind-expr.js';
+import { type BindCtx, castEv, mk, arity } from './bind-expr.js';
 import { dateField, dateTimeEv, fracDigits, shifted, timeEv } from './bind-date.js';
 import type { Bound } from '../exec/bound.js';
 import type { Ev } from '../exec/scope.js';
@@ -47,14 +47,6 @@ import type { Ev } from '../exec/scope.js';
  * NOW() and its kin are the time the statement started, in the session's `time_zone`; SYSDATE()
  * is the time it is evaluated.
  */
-
-function arity(name: string, args: readonly unknown[], lo: number, hi = lo): void {
-  if (args.length < lo || args.length > hi)
-    throw new SqlError(
-      'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
-      `Incorrect parameter count in the call to native function '${name}'`,
-    );
-}
 
 /** A Bound read when it runs, never folded into a constant (the current time, a variable). */
 function live(t: SqlType, ev: Ev, args: readonly Bound[], text: string): Bound {

@@ -4,7 +4,7 @@ import { coerce } from '../exec/convert.js';
 import { type SqlType, T_DBL, T_INT, T_NULL, unify } from '../exec/types.js';
 import type { FrameBound, WindowCall, WindowFrame } from '../exec/window.js';
 import { aggregate } from './bind-aggregate.js';
-import { type BindCtx, bindExpr, unsupported } from './bind-expr.js';
+import { type BindCtx, bindExpr, unsupported, arity } from './bind-expr.js';
 import { rawArgExpr } from './bind-func.js';
 import type { Bound } from '../exec/bound.js';
 import { keyBound } from '../exec/collation-keys.js';
@@ -30,14 +30,6 @@ const AGGREGATES = new Set([
   'stddev',
   'variance',
 ]);
-
-function arity(name: string, args: readonly unknown[], lo: number, hi = lo): void {
-  if (args.length < lo || args.length > hi)
-    throw new SqlError(
-      'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
-      `Incorrect parameter count in the call to native function '${name}'`,
-    );
-}
 
 /** The window specification `over` names or holds, with its base window's parts where it refers to one. */
 function specOf(over: unknown, ctx: BindCtx): Obj {

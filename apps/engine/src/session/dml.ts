@@ -7,7 +7,6 @@ import { coerce, numericPrefix } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import { isNumeric, type SqlType, T_BIN, T_DATE, T_DBL, T_INT, T_STR } from '../exec/types.js';
-import { declaredMembers } from '../exec/members.js';
 import { isFault, parseJson } from '../exec/json.js';
 import { memberText } from './enum-set.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
@@ -132,8 +131,9 @@ export class RowWriter {
         return new Uint8Array(b);
       }
       default: {
-        const e = declaredMembers(this.meta?.types[c]);
-        if (e !== undefined) {
+        // the column's type, worked out once (storedType): an ENUM or SET carries its members
+        const e = this.types[c]!;
+        if (e.members !== undefined) {
           // ENUM and SET: a member's text, or a position / bit mask given as a number
           const given = isNumeric(t)
             ? (coerce(v, t, T_INT) as number | bigint)
@@ -141,7 +141,7 @@ export class RowWriter {
           return memberText(
             given,
             e.members,
-            e.set,
+            e.set === true,
             ty.kind === 'varchar' ? (ty.collation ?? 'utf8mb4_bin') : 'utf8mb4_bin',
             col.name,
             rowNo,
@@ -150,7 +150,7 @@ export class RowWriter {
         let s = coerce(v, t, T_STR) as string;
         if (t.binary === true) s = Buffer.from(s, 'latin1').toString('utf8');
         // a JSON column's CHECK (json_valid(…)), as MariaDB declares it
-        if (this.meta?.types[c] === 'json' && isFault(parseJson(s)))
+        if (e.json === true && isFault(parseJson(s)))
           throw new SqlError(
             'ER_CONSTRAINT_FAILED',
             `CONSTRAINT \`${splitName(this.table.name).table}.${col.name}\` failed for ${quotedName(this.table.name)}`,
