@@ -8,6 +8,7 @@ export default defineConfig(
       cli: 'src/cli.ts',
       'cli-worker': 'src/cli-worker.ts',
       'session-worker': 'src/server/session-worker.ts',
+      'sql-worker': 'src/commands/sql-worker.ts',
     },
     formats: ['esm'],
   }),

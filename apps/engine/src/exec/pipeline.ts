@@ -223,16 +223,26 @@ export function buildPipeline(
       const v = frame.v;
       for (let c = 0; c < width; c++) v[off + c] = null;
     };
-    // emit(): one candidate row is in the frame; checks and goes on. Returns false to stop.
+    // emit(): one candidate row is in the frame; checks and goes on. Returns false to stop. The
+    // table read it tells the verdict (MariaDB's evaluate_join_record): a rejected row's lock may
+    // go (READ COMMITTED), a matched row read semi-consistently is locked and read again.
     let matched = false;
     const actual = st.actual;
+    const base = src.derived === undefined ? (src.table ?? null) : null;
     const emit = (): boolean => {
       run.interrupt.poll();
       if (actual !== undefined) actual.rows++;
-      if (!passes()) return true;
+      if (!passes()) {
+        base?.unlockRow();
+        return true;
+      }
       if (actual !== undefined) actual.passed++;
       matched = true;
-      if (!postOk()) return true;
+      if (!postOk()) {
+        base?.unlockRow();
+        return true;
+      }
+      base?.rowMatched();
       return next();
     };
     const finishLeft = (): boolean => {

@@ -111,22 +111,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
               ? { name: col.name, t: types[i]!, nullable: col.nullable === true, invisible: true }
               : { name: col.name, t: types[i]!, nullable: col.nullable === true };
         }
-        const hints = { force: [] as string[], use: [] as string[], ignore: [] as string[] };
-        for (const h of arr(o.index_hints)) {
-          const ho = obj(h);
-          const names = arr(ho.index_names).map(identText);
-          for (const ix of names) {
-            if (
-              ix.toUpperCase() !== 'PRIMARY' &&
-              !table.secondary.some((s) => s.name.toLowerCase() === ix.toLowerCase())
-            )
-              throw new SqlError('ER_KEY_DOES_NOT_EXITS', `Key '${ix}' doesn't exist in table '${alias}'`);
-          }
-          const list =
-            ho.hint_type === 'Force' ? hints.force : ho.hint_type === 'Ignore' ? hints.ignore : hints.use;
-          list.push(...names.map((x) => (x.toUpperCase() === 'PRIMARY' ? 'PRIMARY' : x)));
-        }
-        source = { alias, columns, table, ...(meta ? { meta } : {}), hints };
+        source = { alias, columns, table, ...(meta ? { meta } : {}), hints: indexHints(o, table, alias) };
       }
     } else if (t === 'Derived') {
       if (o.lateral === true)
@@ -277,4 +262,27 @@ function derivedSource(
     derived: d,
     hints: { force: [], use: [], ignore: [] },
   };
+}
+
+/**
+ * A table factor's USE / FORCE / IGNORE INDEX hints (`o`: the factor's AST), each index checked
+ * to exist in `table` (1176 otherwise).
+ */
+export function indexHints(o: Obj, table: Table, alias: string): Source['hints'] {
+  const hints = { force: [] as string[], use: [] as string[], ignore: [] as string[] };
+  for (const h of arr(o.index_hints)) {
+    const ho = obj(h);
+    const names = arr(ho.index_names).map(identText);
+    for (const ix of names) {
+      if (
+        ix.toUpperCase() !== 'PRIMARY' &&
+        !table.secondary.some((s) => s.name.toLowerCase() === ix.toLowerCase())
+      )
+        throw new SqlError('ER_KEY_DOES_NOT_EXITS', `Key '${ix}' doesn't exist in table '${alias}'`);
+    }
+    const list =
+      ho.hint_type === 'Force' ? hints.force : ho.hint_type === 'Ignore' ? hints.ignore : hints.use;
+    list.push(...names.map((x) => (x.toUpperCase() === 'PRIMARY' ? 'PRIMARY' : x)));
+  }
+  return hints;
 }

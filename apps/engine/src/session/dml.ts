@@ -13,11 +13,12 @@ import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../exec/bound.js';
 import type { Source } from '../exec/scope.js';
 import { bindQuery, storedType } from '../plan/select.js';
+import { indexHints } from '../plan/from.js';
 import { storageError } from './storage-errors.js';
 import { HIDDEN_PK, type TableMeta } from '../storage/table-meta.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
-import { lockTargetExclusive } from './transactions.js';
+import { lockTargetExclusive, readSemiConsistent } from './transactions.js';
 import { compileInsert, evaluateStored } from './dml-insert.js';
 import { temporalField, yearValue } from './field-values.js';
 import { isMultiDelete, isMultiUpdate, multiDelete, multiUpdate } from './dml-multi.js';
@@ -199,6 +200,7 @@ function bindTarget(
   name: string,
   alias: string,
   selection: unknown,
+  factor: Obj,
 ): { block: Block; src: Source; where: Bound[]; bctx: BindCtx } {
   const table = tableOf(ctx, name);
   const meta = ctx.dict.tables.get(name);
@@ -219,7 +221,7 @@ function bindTarget(
     ...(meta ? { meta } : {}),
     joinType: 'inner',
     on: [],
-    hints: { force: [], use: [], ignore: [] },
+    hints: indexHints(factor, table, alias),
     used: new Set(table.columns.map((_, i) => i)),
   };
   block.sources.push(src);
@@ -311,7 +313,7 @@ function update(o: Obj, ctx: StatementContext): Compiled {
   const name = ctx.session.tableName(objectName(to.name));
   const alias =
     to.alias === undefined || to.alias === null ? splitName(name).table : identText(obj(to.alias).name);
-  const { block, src, where, bctx } = bindTarget(ctx, name, alias, o.selection);
+  const { block, src, where, bctx } = bindTarget(ctx, name, alias, o.selection, to);
   const sets = arr(o.assignments).map((a) => {
     const ao = obj(a);
     const [, tgt] = tagOf(ao.target);
@@ -329,6 +331,7 @@ function update(o: Obj, ctx: StatementContext): Compiled {
       const changes: Array<[FieldValue[], FieldValue[]]> = [];
       let matched = 0;
       lockTargetExclusive(table);
+      readSemiConsistent(table);
       matching(ctx, block, src, where, () => {
         matched++;
         const old = src.columns.map((col, c) => fieldOf(frame.v[c], col.t));
@@ -373,7 +376,7 @@ function del(o: Obj, ctx: StatementContext): Compiled {
   const name = ctx.session.tableName(objectName(to.name));
   const alias =
     to.alias === undefined || to.alias === null ? splitName(name).table : identText(obj(to.alias).name);
-  const { block, src, where } = bindTarget(ctx, name, alias, o.selection);
+  const { block, src, where } = bindTarget(ctx, name, alias, o.selection, to);
   return {
     run: () => {
       ctx.run.epoch++;

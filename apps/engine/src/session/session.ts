@@ -25,6 +25,7 @@ import type { StatisticsSource } from '../storage/statistics.js';
 import { RunState } from '../exec/scope.js';
 import type { ResultField } from '../exec/result-fields.js';
 import { Interrupt } from '../exec/interrupt.js';
+import type { InterruptWord } from '../txn/process-list.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { type Account, type AccountName, Accounts } from './accounts.js';
 import { type AccountContext, runAccountStatement } from './account-statements.js';
@@ -182,13 +183,21 @@ export class Session {
    * A SQL session on `db` (which must be open). `connectionId`: the session's id in the process
    * list (default: the next free one).
    */
-  constructor(db: Database, options: { readonly connectionId?: number } = {}) {
+  /**
+   * `connectionId`: the id a server gave the connection (else a new one); `interruptWord`: where
+   * the session's interrupt word lives when another thread interrupts its statements (else a
+   * word of its own, raised by KILL and {@link cancel}).
+   */
+  constructor(
+    db: Database,
+    options: { readonly connectionId?: number; readonly interruptWord?: InterruptWord } = {},
+  ) {
     if (db.closed) throw new RangeError(`database ${db.path} is closed`);
     this.db = db;
     this.statistics = db;
     this.vars = new Variables(instanceOf(db).vars);
     this.counters = new StatusCounters(instanceOf(db).status);
-    this.txn = new SessionTransactions(this, options.connectionId);
+    this.txn = new SessionTransactions(this, options.connectionId, options.interruptWord);
     // a file whose `test` was dropped starts a session with no current database
     if (!SqlDictionary.of(db).databases.has(DEFAULT_SCHEMA)) this.database = null;
     instanceOf(db).transactions.add(this.txn.trx);

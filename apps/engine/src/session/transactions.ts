@@ -2,12 +2,13 @@ import { arr, obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import type { Table } from '../storage/table.js';
 import { LockTableFullError } from '../txn/lock-table.js';
-import { LocalInterruptWord, type ProcessEntry } from '../txn/process-list.js';
+import { type InterruptWord, LocalInterruptWord, type ProcessEntry } from '../txn/process-list.js';
 import { KILL_CONNECTION, KILL_QUERY } from '../exec/interrupt.js';
 import { instanceOf } from './instance.js';
 import {
   type IsolationLevel,
   LockWaitSignal,
+  StatementRestart,
   type ReadMode,
   Transaction,
   type WaitEnd,
@@ -103,12 +104,12 @@ export class SessionTransactions {
   nextIsolation: IsolationLevel | undefined;
   nextReadOnly: boolean | undefined;
 
-  constructor(session: Session, connectionId: number | undefined) {
+  constructor(session: Session, connectionId: number | undefined, interruptWord?: InterruptWord) {
     this.session = session;
     const plist = instanceOf(session.db).processList;
     const id = connectionId ?? plist.allocateId();
     this.trx = new Transaction(session.db, instanceOf(session.db).lockTable, id);
-    const word = new LocalInterruptWord();
+    const word = interruptWord ?? new LocalInterruptWord();
     this.entry = {
       id,
       user: 'root',
@@ -197,6 +198,7 @@ export class SessionTransactions {
     trx.readMode = mode;
     trx.exclusiveTable = -1;
     trx.sharedTable = -1;
+    trx.semiConsistentTable = -1;
     // a consistent read's view: READ COMMITTED one per statement, REPEATABLE READ one per
     // transaction made at its first consistent read (InnoDB's trx_assign_read_view)
     const perStatement = mode === 'none' && trx.isolation === 'READ-COMMITTED';
@@ -276,6 +278,7 @@ export class SessionTransactions {
       if (!trx.explicit) trx.rollback();
       return new SqlError('ER_LOCK_TABLE_FULL', 'The total number of locks exceeds the lock table size');
     }
+    if (err instanceof StatementRestart) return RETRY;
     if (!(err instanceof LockWaitSignal)) {
       if (!trx.explicit) trx.rollback();
       return storageError(err);
@@ -478,6 +481,17 @@ function ddlTables(tag: string, v: unknown, session: Session): string[] {
 export function lockTargetExclusive(table: Table): void {
   const h = table.runningTrx;
   if (h instanceof Transaction) h.exclusiveTable = table.id;
+}
+
+/**
+ * For a single-table UPDATE under READ COMMITTED and below: the target's clustered reads are
+ * semi-consistent (`try_semi_consistent_read`): a row another transaction holds is judged on its
+ * last committed version, and waited for only when that version matches.
+ */
+export function readSemiConsistent(table: Table): void {
+  const h = table.runningTrx;
+  if (h instanceof Transaction && (h.isolation === 'READ-COMMITTED' || h.isolation === 'READ-UNCOMMITTED'))
+    h.semiConsistentTable = table.id;
 }
 
 /** For INSERT: the target table's reads (its duplicate checks) are locking reads (S), as InnoDB. */

@@ -1,5 +1,6 @@
 import type { QueryResult } from '../session/result.js';
-import type { SqlError } from '../sql/errors.js';
+import type { Session } from '../session/session.js';
+import { SqlError } from '../sql/errors.js';
 
 /** Output formats of `enginekit sql`. */
 export type OutputFormat = 'table' | 'tsv' | 'json';
@@ -56,4 +57,36 @@ export function formatResult(
 /** An error as the mysql client prints it: `ERROR 1146 (42S02): Table 'test.t' doesn't exist`. */
 export function formatError(e: SqlError): string {
   return `ERROR ${e.errno} (${e.sqlState}): ${e.message}\n`;
+}
+
+/** What one statement printed: its result on stdout, or its error on stderr (then `ok` is false). */
+export interface Printed {
+  readonly ok: boolean;
+  readonly out: string;
+  readonly err: string;
+}
+
+/**
+ * Runs one statement of `enginekit sql` and renders what it prints. `batch` (`-e` with tables)
+ * leaves out the timing line, as `mysql -e` does. A failure that is not an SQL error (a bug, a
+ * damaged file) is thrown.
+ */
+export function runStatement(
+  session: Session,
+  sql: string,
+  format: OutputFormat,
+  vertical: boolean,
+  batch: boolean,
+): Printed {
+  const t = performance.now();
+  try {
+    const r = session.query(sql);
+    let out = formatResult(r, format, vertical, (performance.now() - t) / 1000);
+    if (batch && format === 'table')
+      out = out.replace(/^(\d+ rows? in set|Empty set|Query OK.*?) \(\d+\.\d+ sec\)\n$/m, '');
+    return { ok: true, out, err: '' };
+  } catch (e) {
+    if (e instanceof SqlError) return { ok: false, out: '', err: formatError(e) };
+    throw e;
+  }
 }

@@ -17,7 +17,9 @@ import { recordTrxId } from './undo-format.js';
  * - a range that starts at a full primary key (>=) and finds exactly that record first: the
  *   record only (LOCK_REC_NOT_GAP), no phantom can go before it;
  * - the first entry past the range: LOCK_GAP when the search is an equality (the entry does not
- *   match the searched prefix), else a next-key lock;
+ *   match the searched prefix), else a next-key lock; past a secondary range, UPDATE and DELETE
+ *   also lock the row behind that entry (they push no index condition: the row is read before
+ *   the range's end is seen);
  * - the end of the index: the supremum (a next-key lock on it is the gap after the last entry).
  * A read stopped by its consumer (LIMIT) takes no further locks.
  */
@@ -63,17 +65,24 @@ export class RangeLocks {
     if (this.#unique && !deleted && this.#ix.primary) type = REC_NOT_GAP;
     else if (this.#first && this.#geKey !== null && sameBytes(b, ko, kl, this.#geKey)) type = REC_NOT_GAP;
     this.#first = false;
-    const owner = this.#ix.primary ? recordTrxId(b, vo) : 0;
-    this.#h.read(this.#table, this.#ix, b, ko, kl, type, false, owner);
-    if (this.#unique && this.#ix.primary) this.#done = true;
+    const primary = this.#ix.primary;
+    const owner = primary ? recordTrxId(b, vo) : 0;
+    const semi = this.#h.read(this.#table, this.#ix, b, ko, kl, type, false, owner, primary && !this.#unique);
+    if (semi !== null) this.#table.readCommittedVersionOnce(semi);
+    if (this.#unique && primary) this.#done = true;
   }
 
   /** The first entry past the range (`vo` as in {@link entry}). */
   past(b: Uint8Array, ko: number, kl: number, vo: number): void {
     if (this.#done) return;
     this.#done = true;
-    const owner = this.#ix.primary ? recordTrxId(b, vo) : 0;
-    this.#h.read(this.#table, this.#ix, b, ko, kl, this.#equality ? REC_GAP : REC_ORDINARY, true, owner);
+    const ix = this.#ix;
+    const owner = ix.primary ? recordTrxId(b, vo) : 0;
+    this.#h.read(this.#table, ix, b, ko, kl, this.#equality ? REC_GAP : REC_ORDINARY, true, owner);
+    if (!ix.primary && !this.#equality && this.#h.locksRowPastRange(this.#table)) {
+      const pk = this.#table.entryPrimaryKey(ix, b, ko, kl);
+      this.#h.readRow(this.#table, pk, 0, pk.length, ownerOf(this.#table, pk));
+    }
   }
 
   /** The read ran off the end of the index. */

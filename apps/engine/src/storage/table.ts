@@ -1141,6 +1141,29 @@ export class Table {
     return ended;
   }
 
+  /** The view the next clustered entry a read reaches is seen under (a semi-consistent read). */
+  #semi: ReadView | null = null;
+
+  /**
+   * A semi-consistent read took no lock on the clustered entry it is at: that entry is read at
+   * `view` (its last committed version; none for an uncommitted insert) instead of its latest.
+   */
+  readCommittedVersionOnce(view: ReadView): void {
+    this.#semi = view;
+  }
+
+  /** `handler::unlock_row`: the SQL layer rejected the row this table's last read returned. */
+  unlockRow(): void {
+    const h = this.#hooks();
+    if (h !== null) h.unlockRow(this);
+  }
+
+  /** The row this table's last read returned passed the WHERE clause (a semi-consistent read's cue). */
+  rowMatched(): void {
+    const h = this.#hooks();
+    if (h !== null) h.rowMatched(this);
+  }
+
   /**
    * What a read does with each entry of `ix` it reaches, as one function fixed at the read's start
    * (its view is asked for here): whether the read sees a row there and, when `row` is given, that
@@ -1155,7 +1178,12 @@ export class Table {
     const view = this.#view();
     if (ix.primary)
       return (b, ko, _kl, vo, vl) => {
-        if (!this.#see(b, ko, vo, vl, view)) return false;
+        let v = view;
+        if (this.#semi !== null) {
+          v = this.#semi;
+          this.#semi = null;
+        }
+        if (!this.#see(b, ko, vo, vl, v)) return false;
         if (row !== null) codec.decode(this.#vsrc, this.#voff, this.#vlen, row);
         return true;
       };
@@ -1164,7 +1192,7 @@ export class Table {
       return (b, ko, kl) => {
         if (isDeleteMarked(b, ko)) return false;
         const pk = this.#pkOfEntry(ix, b, ko, kl);
-        h.read(this, this.primary, pk, 0, pk.length, REC_NOT_GAP, false, ownerOf(this, pk));
+        h.readRow(this, pk, 0, pk.length, ownerOf(this, pk));
         return this.#secondarySees(ix, b, ko, kl, view, row);
       };
     return (b, ko, kl) => this.#secondarySees(ix, b, ko, kl, view, row);
@@ -1188,8 +1216,7 @@ export class Table {
     const h = this.#hooks();
     const view = this.#view();
     const key = len === pk.length ? pk : pk.subarray(0, len);
-    if (h !== null && view === null)
-      h.read(this, this.primary, key, 0, len, REC_NOT_GAP, false, ownerOf(this, key));
+    if (h !== null && view === null) h.readRow(this, key, 0, len, ownerOf(this, key));
     let found = false;
     this.primary.tree.forEachRangeRaw(key, null, (b, ko, kl, vo, vl) => {
       if (kl === len && startsWith(b, ko, kl, key) && this.#see(b, ko, vo, vl, view)) {

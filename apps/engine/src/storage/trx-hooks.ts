@@ -27,9 +27,15 @@ export interface TrxHooks {
   /**
    * A locking read reaches entry `key[off, off+len)` of index `ix` (null: the index's supremum,
    * the end of the index): lock it with `type` before using it. `past`: the entry is the first
-   * one past the read's range (READ COMMITTED keeps no lock on it: InnoDB unlocks a row that does
-   * not match). `owner`: the DB_TRX_ID of the clustered record being locked (0: not known, or
-   * not a clustered record), whose writer, while active, holds the record implicitly.
+   * one past the read's range (READ COMMITTED keeps no lock on a clustered one). `owner`: the
+   * DB_TRX_ID of the clustered record being locked (0: not known, or not a clustered record),
+   * whose writer, while active, holds the record implicitly. `semi`: the read may be
+   * semi-consistent here (a clustered entry that is not a unique search's).
+   *
+   * Returns null once the entry is locked. A semi-consistent read (UPDATE under READ COMMITTED,
+   * InnoDB's ROW_READ_TRY_SEMI_CONSISTENT) that would wait takes no lock and returns instead the
+   * view under which to read the record: its last committed version, for the WHERE clause to
+   * judge ({@link rowMatched} then waits for the lock).
    */
   read(
     table: Table,
@@ -40,7 +46,31 @@ export interface TrxHooks {
     type: RecType,
     past?: boolean,
     owner?: number,
-  ): void;
+    semi?: boolean,
+  ): ReadView | null;
+  /**
+   * A locking read reaches the clustered record `pk[off, off+len)` through an entry of another
+   * index (`row_sel_get_clust_rec_for_mysql`): lock the record only. `owner` as in {@link read}.
+   */
+  readRow(table: Table, pk: Uint8Array, off: number, len: number, owner: number): void;
+  /**
+   * Whether a locking read of `table` through a secondary range also reads, and locks, the row
+   * behind the first entry past the range: the target of UPDATE and DELETE, which push no index
+   * condition, so the range's end is found on the row (MariaDB 10.11 locks it).
+   */
+  locksRowPastRange(table: Table): boolean;
+  /**
+   * The SQL layer rejected the row the last read of `table` returned (`handler::unlock_row`):
+   * under READ COMMITTED the record lock that read took on a clustered index entry goes, unless
+   * the transaction held it before or changed the row (`row_unlock_for_mysql`).
+   */
+  unlockRow(table: Table): void;
+  /**
+   * The row the last read of `table` returned passed the WHERE clause. After a semi-consistent
+   * read of it (`was_semi_consistent_read`), the lock is taken now, waiting, and the statement
+   * reads the row again.
+   */
+  rowMatched(table: Table): void;
   /**
    * The duplicate check of an insert meets entry `key[off, off+len)` of unique index `ix` (null:
    * its supremum): a shared lock of `type` on it (`row_ins_set_shared_rec_lock`); `owner` as in

@@ -180,6 +180,19 @@ export class TrxSys {
    * in the slot for purge until {@link closeView}.
    */
   openView(slot: number, creator: number): ReadView {
+    return this.#prepare(slot, creator);
+  }
+
+  /**
+   * A read view of the committed state now that no slot keeps for purge: the version a
+   * semi-consistent read builds for one record (`row_vers_build_for_semi_consistent_read`) comes
+   * from undo of transactions still active, which purge never frees.
+   */
+  committedSnapshot(creator: number): ReadView {
+    return this.#prepare(-1, creator);
+  }
+
+  #prepare(slot: number, creator: number): ReadView {
     this.#lock();
     try {
       const f = this.#f64;
@@ -200,7 +213,7 @@ export class TrxSys {
         if (id !== 0 && id !== creator) ids[k++] = id;
       }
       ids.sort();
-      f[4 + 3 * slot] = lowNo;
+      if (slot >= 0) f[4 + 3 * slot] = lowNo;
       return new ReadView(next, ids, creator, lowNo);
     } finally {
       this.#unlock();

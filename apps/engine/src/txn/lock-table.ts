@@ -62,6 +62,8 @@ import {
 import {
   addLock,
   cancelWait,
+  freeLock,
+  grantWaiting,
   inheritFromNext,
   inheritToGap,
   type QueueLayout,
@@ -458,6 +460,58 @@ export class LockTable {
   }
 
   /**
+   * Whether the last request this thread made that was granted added a lock record (InnoDB's
+   * DB_SUCCESS_LOCKED_REC) rather than finding one the transaction held already.
+   */
+  lastGrantNew = false;
+
+  /**
+   * Releases one granted lock of `trx` in `mode` on the record `key[off, off+len)` of index
+   * `indexId` (InnoDB's `lock_rec_unlock`, which `row_unlock_for_mysql` calls for a row a READ
+   * COMMITTED read locked and the WHERE clause then rejected) and grants what waited for it.
+   * Returns whether a lock was found.
+   */
+  unlockRecord(
+    trx: number,
+    tableId: number,
+    indexId: number,
+    key: Uint8Array,
+    off: number,
+    len: number,
+    mode: LockMode,
+  ): boolean {
+    const k = this.#name(tableId, indexId, key, off, len);
+    const a = this.#a;
+    const x = mode === 'X' ? F_X : 0;
+    this.#enter();
+    try {
+      const bucket = k.h1 & this.#bucketMask;
+      for (let r = a[this.#bucketBase + bucket]!; r !== -1; ) {
+        const p = this.#lockBase + r * LOCK_SLOTS;
+        const f = a[p + L_FLAGS]!;
+        if (
+          a[p + L_TRX] === trx &&
+          (f & F_WAITING) === 0 &&
+          (f & F_X) === x &&
+          a[p + L_H1] === k.h1 &&
+          a[p + L_H2] === k.h2 &&
+          a[p + L_TABLE] === k.table &&
+          a[p + L_INDEX] === k.index &&
+          a[p + L_LEN] === k.len
+        ) {
+          freeLock(this.#l, r);
+          grantWaiting(this.#l, bucket);
+          return true;
+        }
+        r = a[p + L_NEXT]!;
+      }
+      return false;
+    } finally {
+      this.#exit();
+    }
+  }
+
+  /**
    * A new entry `entry` of index `indexId` now sits before `next` (null: the supremum): the gap
    * locks on `next` are inherited by the new entry (InnoDB's `lock_update_insert`).
    */
@@ -512,6 +566,7 @@ export class LockTable {
   #request(trx: number, k: RecordName, flags: number, noWait: boolean): LockOutcome {
     const a = this.#a;
     const sup = k.len === SUPREMUM_LEN;
+    this.lastGrantNew = false;
     this.#enter();
     try {
       let r = a[this.#bucketBase + (k.h1 & this.#bucketMask)]!;
@@ -542,7 +597,10 @@ export class LockTable {
           const p = this.#lockBase + upgrade * LOCK_SLOTS;
           a[p + L_FLAGS] = a[p + L_FLAGS]! | F_X;
           this.#xCount(k.table, 1);
-        } else addLock(this.#l, trx, k, flags);
+        } else {
+          addLock(this.#l, trx, k, flags);
+          this.lastGrantNew = true;
+        }
         return GRANTED;
       }
       if (noWait) return MUST_WAIT;

@@ -36,7 +36,7 @@ export interface ProcessEntry {
 }
 
 /** Where a ProcessEntry's interrupt word lives when it is not shared between threads. */
-export class LocalInterruptWord {
+export class LocalInterruptWord implements InterruptWord {
   value: number = KILL_NONE;
 
   /** Raises the word to `kind` (never lowers it). */
@@ -46,6 +46,46 @@ export class LocalInterruptWord {
 
   resetQuery(): void {
     if (this.value === KILL_QUERY) this.value = KILL_NONE;
+  }
+}
+
+/** A session's interrupt word as its process entry reads and raises it. */
+export interface InterruptWord {
+  readonly value: number;
+  raise(kind: number): void;
+  resetQuery(): void;
+}
+
+/**
+ * An interrupt word in shared memory (`word[0]`), for a session run on a worker thread whose
+ * statements another thread interrupts: `enginekit sql`'s prompt raises it on Ctrl-C while the
+ * worker runs the statement.
+ */
+export class SharedInterruptWord implements InterruptWord {
+  readonly #word: Int32Array;
+
+  constructor(word: Int32Array) {
+    this.#word = word;
+  }
+
+  get value(): number {
+    return Atomics.load(this.#word, 0);
+  }
+
+  raise(kind: number): void {
+    raiseWord(this.#word, kind);
+  }
+
+  resetQuery(): void {
+    Atomics.compareExchange(this.#word, 0, KILL_QUERY, KILL_NONE);
+  }
+}
+
+/** Raises the shared interrupt word `word[0]` to `kind` (never lowers it). */
+export function raiseWord(word: Int32Array, kind: number): void {
+  for (;;) {
+    const v = Atomics.load(word, 0);
+    if (v >= kind || Atomics.compareExchange(word, 0, v, kind) === v) return;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Database } from '../storage/database.js';
 import type { ReadView } from '../storage/read-view.js';
+import { ownerOf } from '../storage/record-locks.js';
 import type { Table, TableIndex } from '../storage/table.js';
 import { REC_GAP, REC_NOT_GAP, type RecType, type TrxHooks } from '../storage/trx-hooks.js';
 import { TrxUndo } from '../storage/trx-undo.js';
@@ -16,9 +17,22 @@ import {
   WAIT_WAITING,
 } from './lock-table.js';
 
+import { quotedName } from '../storage/schema-name.js';
+
 const EMPTY = new Uint8Array(0);
 
-import { quotedName } from '../storage/schema-name.js';
+/**
+ * Thrown (inside a statement) when a semi-consistent read's row matched and its lock was then
+ * granted at once (its holder ended meanwhile): the statement runs again from its savepoint and
+ * reads the row's latest version under the lock.
+ */
+export class StatementRestart extends Error {
+  override readonly name = 'StatementRestart';
+  constructor() {
+    super('read the row again under its lock');
+  }
+}
+
 /**
  * Thrown (inside a statement) when a lock cannot be granted now: the statement is rolled back
  * to its savepoint by the session, which then waits or fails. `deadlock`: waiting would have
@@ -84,6 +98,26 @@ export class Transaction implements TrxHooks {
   exclusiveTable = -1;
   /** The table an INSERT writes: its reads (duplicate checks) S-lock even when the mode is `none`. */
   sharedTable = -1;
+  /**
+   * The table whose clustered reads are semi-consistent (a single-table UPDATE's target under
+   * READ COMMITTED and below; -1: none), as `ha_innobase::try_semi_consistent_read`.
+   */
+  semiConsistentTable = -1;
+  /**
+   * The clustered record the last read of table `#newTable` locked new under READ COMMITTED
+   * (InnoDB's `prebuilt->new_rec_locks`), which {@link unlockRow} may release.
+   */
+  #newTable = -1;
+  #newIndex = 0;
+  #newMode: LockMode = 'X';
+  #newKey = new Uint8Array(64);
+  #newLen = 0;
+  /** The clustered record a semi-consistent read of table `#semiTable` passed without its lock. */
+  #semiTable = -1;
+  #semiIx: TableIndex | null = null;
+  #semiMode: LockMode = 'X';
+  #semiKey = new Uint8Array(64);
+  #semiLen = 0;
   /** The isolation level, fixed when the transaction opens. */
   isolation: IsolationLevel = 'REPEATABLE-READ';
   /** The read view of consistent reads, null while none is open. */
@@ -170,30 +204,131 @@ export class Transaction implements TrxHooks {
     type: RecType,
     past = false,
     owner = 0,
-  ): void {
+    semi = false,
+  ): ReadView | null {
+    return this.#read(table, ix, key, off, len, type, past, owner, semi, true);
+  }
+
+  readRow(table: Table, pk: Uint8Array, off: number, len: number, owner: number): void {
+    this.#read(table, table.primary, pk, off, len, REC_NOT_GAP, false, owner, false, false);
+  }
+
+  locksRowPastRange(table: Table): boolean {
+    return table.id === this.exclusiveTable;
+  }
+
+  /**
+   * `walk`: the entry is one the read walks to in its own index (a clustered one may be unlocked
+   * again when the WHERE clause rejects its row); otherwise the clustered record behind another
+   * index's entry, which MariaDB 10.11 does not unlock.
+   */
+  #read(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    type: RecType,
+    past: boolean,
+    owner: number,
+    semi: boolean,
+    walk: boolean,
+  ): ReadView | null {
+    const id = table.id;
+    // a new row of the table: the last one's verdict can no longer come
+    if (this.#newTable === id) this.#newTable = -1;
+    if (this.#semiTable === id) this.#semiTable = -1;
     let mode = this.readMode;
     let t: number = type;
-    if (table.id === this.exclusiveTable) mode = 'X';
+    if (id === this.exclusiveTable) mode = 'X';
     else if (mode === 'none') {
-      if (table.id !== this.sharedTable) return;
+      if (id !== this.sharedTable) return null;
       mode = 'S';
     } else if (mode === 'check') {
       // autocommit SELECT: nothing to hold; wait only for a writer's X lock, if the table has any
       // (an uncommitted insert's implicit lock made explicit first)
-      if (key === null || t === REC_GAP) return;
+      if (key === null || t === REC_GAP) return null;
       if (owner !== 0 && owner !== this.trxUndo.trxId)
-        this.locks.convertImplicit(owner, table.id, ix.id, key, off, len);
-      if (!this.locks.hasXLocks(table.id)) return;
+        this.locks.convertImplicit(owner, id, ix.id, key, off, len);
+      if (!this.locks.hasXLocks(id)) return null;
       mode = 'S';
       t = REC_NOT_GAP;
     }
     if (!this.#gaps()) {
       // READ COMMITTED and below: record locks only (row_search_mvcc's set_also_gap_locks off),
-      // and none on the row past the range, which InnoDB unlocks as soon as it sees it
-      if (key === null || t === REC_GAP || past) return;
+      // none on the clustered entry past a range (seen past it before it is locked); a secondary
+      // range's end is seen after its entry is locked, and that lock stays (MariaDB 10.11)
+      if (key === null || t === REC_GAP || (past && ix.primary)) return null;
+      if (walk && ix.primary && !past)
+        return this.#readCommitted(table, ix, key, off, len, mode, owner, semi);
       t = REC_NOT_GAP;
     }
     this.#lock(table, ix, key, off, len, mode, t, owner);
+    return null;
+  }
+
+  /**
+   * A READ COMMITTED locking read walking a clustered index reaches `key[off, off+len)`: lock the
+   * record only, and remember it when the lock is new (the WHERE clause may reject the row). A
+   * semi-consistent read that would wait takes no lock and reads the last committed version.
+   */
+  #readCommitted(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array,
+    off: number,
+    len: number,
+    mode: LockMode,
+    owner: number,
+    semi: boolean,
+  ): ReadView | null {
+    if (semi && table.id === this.semiConsistentTable) {
+      const slot = this.#prepare(table, ix, key, off, len, owner);
+      const r = this.locks.lockRecord(slot, table.id, ix.id, key, off, len, mode, REC_NOT_GAP, true);
+      if (r !== GRANTED) {
+        // row_search_mvcc's DB_LOCK_WAIT under ROW_READ_TRY_SEMI_CONSISTENT: no wait; the WHERE
+        // clause judges the version no active transaction wrote
+        this.#semiTable = table.id;
+        this.#semiIx = ix;
+        this.#semiMode = mode;
+        this.#semiKey = copyInto(this.#semiKey, key, off, len);
+        this.#semiLen = len;
+        return this.db.trxSys.committedSnapshot(this.trxUndo.trxId);
+      }
+    } else this.#lock(table, ix, key, off, len, mode, REC_NOT_GAP, owner);
+    if (this.locks.lastGrantNew) {
+      this.#newTable = table.id;
+      this.#newIndex = ix.id;
+      this.#newMode = mode;
+      this.#newKey = copyInto(this.#newKey, key, off, len);
+      this.#newLen = len;
+    }
+    return null;
+  }
+
+  unlockRow(table: Table): void {
+    const id = table.id;
+    if (this.#semiTable === id) {
+      // ROW_READ_DID_SEMI_CONSISTENT: the row was read without a lock; nothing to release
+      this.#semiTable = -1;
+      return;
+    }
+    if (this.#newTable !== id) return;
+    this.#newTable = -1;
+    const key = this.#newKey.subarray(0, this.#newLen);
+    // a row this transaction changed keeps its lock (row_unlock_for_mysql's DB_TRX_ID check)
+    const mine = this.trxUndo.trxId;
+    if (mine !== 0 && ownerOf(table, key) === mine) return;
+    this.locks.unlockRecord(this.slot, id, this.#newIndex, key, 0, key.length, this.#newMode);
+  }
+
+  rowMatched(table: Table): void {
+    if (this.#semiTable !== table.id) return;
+    this.#semiTable = -1;
+    const key = this.#semiKey.subarray(0, this.#semiLen);
+    // was_semi_consistent_read: lock the row now, waiting if need be, then read it again
+    this.#lock(table, this.#semiIx!, key, 0, key.length, this.#semiMode, REC_NOT_GAP, ownerOf(table, key));
+    throw new StatementRestart();
   }
 
   duplicate(
@@ -235,6 +370,25 @@ export class Transaction implements TrxHooks {
     return this.trxUndo;
   }
 
+  /**
+   * Before a record lock request: the table's metadata lock and the transaction's lock slot, and
+   * another active transaction's insert at `key` made an explicit lock of its writer's.
+   */
+  #prepare(
+    table: Table,
+    ix: TableIndex,
+    key: Uint8Array | null,
+    off: number,
+    len: number,
+    owner: number,
+  ): number {
+    if (!this.#mdl.has(table.id)) this.lockTable(table, 'S');
+    const slot = this.#slot();
+    if (owner !== 0 && key !== null && owner !== this.trxUndo.trxId)
+      this.locks.convertImplicit(owner, table.id, ix.id, key, off, len);
+    return slot;
+  }
+
   #lock(
     table: Table,
     ix: TableIndex,
@@ -245,11 +399,7 @@ export class Transaction implements TrxHooks {
     type: number,
     owner = 0,
   ): void {
-    if (!this.#mdl.has(table.id)) this.lockTable(table, 'S');
-    const slot = this.#slot();
-    // another active transaction's insert: its implicit lock becomes explicit first
-    if (owner !== 0 && key !== null && owner !== this.trxUndo.trxId)
-      this.locks.convertImplicit(owner, table.id, ix.id, key, off, len);
+    const slot = this.#prepare(table, ix, key, off, len, owner);
     const r = this.locks.lockRecord(slot, table.id, ix.id, key, off, len, mode, type);
     if (r === GRANTED) return;
     const rec = key === null ? 'supremum pseudo-record' : `key ${hex(key, off, len)}`;
@@ -328,6 +478,9 @@ export class Transaction implements TrxHooks {
     this.readOnly = false;
     this.sharedTable = -1;
     this.exclusiveTable = -1;
+    this.semiConsistentTable = -1;
+    this.#newTable = -1;
+    this.#semiTable = -1;
     this.savepoints.clear();
     this.#mdl.clear();
   }
@@ -380,4 +533,16 @@ function hex(key: Uint8Array, off: number, len: number): string {
   const n = Math.min(len, 32);
   for (let i = 0; i < n; i++) s += key[off + i]!.toString(16).padStart(2, '0');
   return len > n ? `${s}…` : s;
+}
+
+/** `key[off, off+len)` copied into `buf`, or into a larger buffer returned in its place. */
+function copyInto(
+  buf: Uint8Array<ArrayBuffer>,
+  key: Uint8Array,
+  off: number,
+  len: number,
+): Uint8Array<ArrayBuffer> {
+  const out = buf.length >= len ? buf : new Uint8Array(len * 2);
+  out.set(key.subarray(off, off + len));
+  return out;
 }

@@ -1,5 +1,6 @@
 // The interactive loop of `enginekit sql`: line editing on a terminal (readline in terminal mode,
-// keys as a terminal sends them), and Ctrl-C on any line of a statement. Driven twice: through the
+// keys as a terminal sends them), Ctrl-C on any line of a statement and while one runs (the
+// statement runs on a worker thread and ends with 1317). Driven twice: through the
 // loop's module with streams standing in for the terminal, and through the built binary in a real
 // pseudo-terminal (util-linux `script`).
 import { spawn, spawnSync } from 'node:child_process';
@@ -85,6 +86,82 @@ describe('Ctrl-C in the statement loop', () => {
   });
 });
 
+describe('a statement running elsewhere', () => {
+  it('Ctrl-C interrupts it; what was typed meanwhile runs after it, in order', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (b: Buffer) => {
+      shown += b.toString();
+    });
+    const ran: string[] = [];
+    let release: (() => void) | null = null;
+    let interrupts = 0;
+    const rl = startRepl({
+      input,
+      output,
+      terminal: true,
+      history: [],
+      run: (sql) => {
+        ran.push(sql);
+        return new Promise<void>((r) => (release = r));
+      },
+      interrupt: () => interrupts++,
+      onClose: () => {},
+    });
+    const keys = async (text: string): Promise<void> => {
+      input.write(text);
+      await new Promise((r) => setImmediate(r));
+    };
+    await keys(`SELECT 1;${ENTER}`);
+    expect(ran).toEqual(['SELECT 1']);
+    await keys(`SELECT 2;${ENTER}SELECT${ENTER}3;${ENTER}`);
+    // the first statement still runs: nothing else started
+    expect(ran).toEqual(['SELECT 1']);
+    await keys(CTRL_C);
+    expect(interrupts).toBe(1);
+    expect(shown).toContain('Ctrl-C -- query killed. Continuing normally.');
+    release!();
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toEqual(['SELECT 1', 'SELECT 2']);
+    release!();
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toEqual(['SELECT 1', 'SELECT 2', 'SELECT\n3']);
+    release!();
+    await new Promise((r) => setImmediate(r));
+    // idle again: Ctrl-C drops typing, it interrupts nothing
+    await keys(CTRL_C);
+    expect(interrupts).toBe(1);
+    rl.close();
+  });
+
+  it('the end of the input waits for the queued statements before closing', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const ran: string[] = [];
+    let closed = false;
+    startRepl({
+      input,
+      output,
+      terminal: false,
+      history: [],
+      run: (sql) => {
+        ran.push(sql);
+        return new Promise<void>((r) => setTimeout(r, 20));
+      },
+      onClose: () => {
+        closed = true;
+      },
+    });
+    input.end('SELECT 1;\nSELECT 2;\nquit\nSELECT 3;\n');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(closed).toBe(false);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ran).toEqual(['SELECT 1', 'SELECT 2']);
+    expect(closed).toBe(true);
+  });
+});
+
 // A real terminal: `script` runs the command on a pseudo-terminal fed from our pipe.
 const hasScript = spawnSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'engine-sql-repl-'));
@@ -132,5 +209,46 @@ describe.skipIf(!hasScript)('enginekit sql on a pseudo-terminal', () => {
     const table = seen.slice(seen.lastIndexOf('SELECT a FROM t'));
     expect(table).toMatch(/\| a \|\r?\n\+-+\+\r?\n\| 2 \|\r?\n\+-+\+\r?\n1 row in set/);
     expect(status).toBe(0);
+  }, 120_000);
+
+  it('Ctrl-C stops a running statement within a second (1317); the session goes on', async () => {
+    const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
+    const db = join(dir, 'pty-kill.ekdb');
+    const command = `${process.execPath} ${cli} sql --db ${db} --create`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...process.env, HOME: dir, TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let seen = '';
+    child.stdout.on('data', (b: Buffer) => {
+      seen += b.toString();
+    });
+    const waitFor = async (text: string, from: number): Promise<number> => {
+      const deadline = Date.now() + 60_000;
+      while (seen.indexOf(text, from) < 0) {
+        if (Date.now() > deadline) throw new Error(`no "${text}" in:\n${seen}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return seen.indexOf(text, from) + text.length;
+    };
+    const type = (text: string): void => void child.stdin.write(text);
+    let at = await waitFor('enginekit> ', 0);
+    const values = Array.from({ length: 100 }, (_, i) => `(${i})`).join(',');
+    type(`CREATE TABLE t (a INT); INSERT INTO t VALUES ${values};${ENTER}`);
+    at = await waitFor('enginekit> ', await waitFor('100 rows affected', at));
+    // 10^10 rows to count: it would run for hours
+    type(`SELECT COUNT(*) FROM t a, t b, t c, t d, t e;${ENTER}`);
+    await waitFor('t e;', at);
+    await new Promise((r) => setTimeout(r, 500));
+    const sent = Date.now();
+    type(CTRL_C);
+    at = await waitFor('ERROR 1317 (70100): Query execution was interrupted', at);
+    expect(Date.now() - sent).toBeLessThan(1000);
+    at = await waitFor('enginekit> ', at);
+    type(`SELECT COUNT(*) AS n FROM t;${ENTER}`);
+    at = await waitFor('1 row in set', at);
+    expect(seen.slice(seen.lastIndexOf('SELECT COUNT(*) AS n'))).toMatch(/\|\s+100 \|/);
+    child.stdin.write('\x04');
+    expect(await new Promise<number | null>((r) => child.on('exit', r))).toBe(0);
   }, 120_000);
 });

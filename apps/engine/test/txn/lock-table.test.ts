@@ -1,6 +1,6 @@
 // The shared lock table on its own: S/X compatibility, FIFO queues and grants on release,
 // upgrades, deadlock cycles (the lighter transaction is the victim), timeouts withdrawing a
-// request, a full table, checkValid() after every step of a random run against a model of the
+// request, one record lock given back (READ COMMITTED's unlock of a rejected row), a full table, checkValid() after every step of a random run against a model of the
 // queues, and two real worker threads contending for the same records through one buffer.
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +69,40 @@ describe('lock table', () => {
     t.checkValid();
     t.end(a);
     expect(t.waitState(b)).toBe(WAIT_GRANTED);
+  });
+
+  it('unlocks one record lock of a mode and grants the queue behind it (lock_rec_unlock)', () => {
+    const t = LockTable.create({ capacity: 16, transactions: 4 });
+    const a = t.begin(1);
+    const b = t.begin(2);
+    const rec = (trx: number, k: number, mode: 'S' | 'X', noWait = false) =>
+      t.lockRecord(trx, 1, 0, key(k), 0, 2, mode, 8, noWait);
+    expect(rec(a, 1, 'X')).toBe(GRANTED);
+    expect(t.lastGrantNew).toBe(true);
+    // held already: granted without a new lock record (InnoDB's DB_SUCCESS, not ..._LOCKED_REC)
+    expect(rec(a, 1, 'X')).toBe(GRANTED);
+    expect(t.lastGrantNew).toBe(false);
+    expect(rec(a, 2, 'X')).toBe(GRANTED);
+    // a request that must not wait leaves nothing queued
+    expect(rec(b, 1, 'X', true)).toBe(MUST_WAIT);
+    expect(t.waitState(b)).toBe(WAIT_NONE);
+    expect(rec(b, 1, 'X')).toBe(MUST_WAIT);
+    t.checkValid();
+    // the wrong mode, the wrong key or another transaction's lock is not released
+    expect(t.unlockRecord(a, 1, 0, key(1), 0, 2, 'S')).toBe(false);
+    expect(t.unlockRecord(a, 1, 0, key(3), 0, 2, 'X')).toBe(false);
+    expect(t.unlockRecord(b, 1, 0, key(1), 0, 2, 'X')).toBe(false);
+    expect(t.waitState(b)).toBe(WAIT_WAITING);
+    expect(t.unlockRecord(a, 1, 0, key(1), 0, 2, 'X')).toBe(true);
+    expect(t.waitState(b)).toBe(WAIT_GRANTED);
+    t.finishWait(b, 0);
+    t.checkValid();
+    // a keeps its other lock; b's lock on key 1 is in place
+    expect(rec(b, 2, 'X', true)).toBe(MUST_WAIT);
+    expect(rec(a, 1, 'S', true)).toBe(MUST_WAIT);
+    t.end(a);
+    t.end(b);
+    expect(t.inUse).toBe(0);
   });
 
   it('finds a two-way deadlock and rolls back the requester when it is not heavier', () => {
@@ -183,6 +217,9 @@ describe('lock table', () => {
       if (st === WAIT_VICTIM || pick(8) === 0) {
         t.end(s);
         slots[slots.indexOf(s)] = t.begin(100 + step);
+      } else if (pick(6) === 0) {
+        // a READ COMMITTED read giving back a row the WHERE clause rejected
+        t.unlockRecord(s, 1, 0, key(pick(6)), 0, 2, pick(2) === 0 ? 'S' : 'X');
       } else {
         const r = lock(t, s, pick(6), pick(2) === 0 ? 'S' : 'X');
         if (r === DEADLOCK) {

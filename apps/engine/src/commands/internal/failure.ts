@@ -79,8 +79,27 @@ export function describeError(e: unknown): string {
   return String(e);
 }
 
+/** A failure another thread already turned into its status and line (see {@link failure}). */
+export class ReportedFailure extends Error {
+  override readonly name = 'ReportedFailure';
+  readonly status: number;
+  readonly line: string;
+  readonly reportedStack: string | undefined;
+
+  constructor(status: number, line: string, stack?: string) {
+    super(line);
+    this.status = status;
+    this.line = line;
+    this.reportedStack = stack;
+  }
+}
+
 /** What the command prints and the status it exits with for an error. */
 export function failure(e: unknown): { status: number; line: string; stack?: string } {
+  if (e instanceof ReportedFailure)
+    return e.reportedStack === undefined
+      ? { status: e.status, line: e.line }
+      : { status: e.status, line: e.line, stack: e.reportedStack };
   if (e instanceof UsageError) return { status: EXIT.usage, line: e.message };
   if (isDataError(e)) return { status: EXIT.data, line: describeError(e) };
   const line = `internal error: ${describeError(e)}`;
