@@ -229,22 +229,25 @@ export function buildPipeline(
     let matched = false;
     const actual = st.actual;
     const base = src.derived === undefined ? (src.table ?? null) : null;
-    const emit = (): boolean => {
+    // `read`: the row was just read from the table (not a remembered eq_ref row, whose lock a
+    // row of an earlier outer row may still need)
+    const verdict = (read: boolean): boolean => {
       run.interrupt.poll();
       if (actual !== undefined) actual.rows++;
       if (!passes()) {
-        base?.unlockRow();
+        if (read) base?.unlockRow();
         return true;
       }
       if (actual !== undefined) actual.passed++;
       matched = true;
       if (!postOk()) {
-        base?.unlockRow();
+        if (read) base?.unlockRow();
         return true;
       }
-      base?.rowMatched();
+      if (read) base?.rowMatched();
       return next();
     };
+    const emit = (): boolean => verdict(true);
     const finishLeft = (): boolean => {
       if (left && !matched) {
         nullExtend();
@@ -531,7 +534,7 @@ export function buildPipeline(
         if (memory?.same(prefix)) {
           if (memory.found) {
             memory.restore(frame.v, off, src.columns.length);
-            if (!emit()) return false;
+            if (!verdict(false)) return false;
           }
           return finishLeft();
         }

@@ -215,5 +215,22 @@ export function scripts() {
         'WITH c AS (SELECT 2 AS v) SELECT v * 3 FROM c',
       ],
     },
+    {
+      name: 'index hints in UPDATE and DELETE',
+      statements: [
+        'CREATE TABLE h (id INT PRIMARY KEY, v INT NOT NULL, u INT, KEY kv (v))',
+        'INSERT INTO h VALUES (5, 50, 5), (10, 100, 10), (20, 200, 20), (30, 300, 30)',
+        'FLUSH STATUS',
+        'UPDATE h FORCE INDEX (kv) SET u = u + 1 WHERE v BETWEEN 100 AND 300 AND u + 0 = 10',
+        "SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_rnd_next')",
+        'FLUSH STATUS',
+        'UPDATE h IGNORE INDEX (kv) SET u = u + 1 WHERE v = 100',
+        "SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_rnd_next')",
+        'UPDATE h USE INDEX (nokey) SET u = 1',
+        'DELETE FROM h IGNORE INDEX (kv) WHERE v = 100',
+        'DELETE FROM h WHERE v = 100',
+        'SELECT * FROM h ORDER BY id',
+      ],
+    },
   ];
 }
