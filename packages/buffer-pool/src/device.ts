@@ -19,6 +19,12 @@ export interface PageDevice {
   readPages(first: number, count: number, dest: Uint8Array, destOffset: number): void;
   /** Writes one page from `src[srcOffset…]`; writing at or past `size()` grows the device. */
   writePage(pageNo: number, src: Uint8Array, srcOffset: number): void;
+  /**
+   * Optional: writes pages [first, first + count) from `src[srcOffset…]` as one request (one
+   * `pwrite` for a file), as {@link writePage} would one by one. A caller falls back to
+   * `writePage` per page (a device that models or injects faults per page leaves it out).
+   */
+  writePages?(first: number, count: number, src: Uint8Array, srcOffset: number): void;
   /** Makes written pages durable (`fsync`). */
   sync(): void;
   /**

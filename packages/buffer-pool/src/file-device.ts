@@ -75,6 +75,18 @@ export class FileDevice implements PageDevice {
     if (pageNo >= this.#pages) this.#pages = pageNo + 1;
   }
 
+  writePages(first: number, count: number, src: Uint8Array, srcOffset: number): void {
+    this.#checkOpen();
+    checkPageNo(first);
+    if (!Number.isInteger(count) || count < 0)
+      throw new RangeError(`page count must be a whole number ≥ 0, got ${count}`);
+    const ps = this.pageSize;
+    const want = count * ps;
+    let done = 0;
+    while (done < want) done += writeSync(this.#fd, src, srcOffset + done, want - done, first * ps + done);
+    if (count > 0 && first + count > this.#pages) this.#pages = first + count;
+  }
+
   sync(): void {
     this.#checkOpen();
     fsyncSync(this.#fd);

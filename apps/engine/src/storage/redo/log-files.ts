@@ -36,12 +36,15 @@ export class LogFiles {
   /** Bytes of blocks the group holds: files × (fileSize − 2048). */
   readonly capacity: bigint;
   readonly #perFile: bigint;
+  /** Log blocks a file holds after its header. */
+  readonly #blocksPerFile: number;
   readonly #touched: Set<number> = new Set();
 
   constructor(devices: readonly PageDevice[], fileSize: number) {
     this.devices = devices;
     this.fileSize = fileSize;
     this.#perFile = BigInt(fileSize - FILE_HDR);
+    this.#blocksPerFile = (fileSize - FILE_HDR) / BLOCK;
     this.capacity = this.#perFile * BigInt(devices.length);
   }
 
@@ -124,13 +127,22 @@ export class LogFiles {
   }
 
   /**
-   * Writes `count` blocks from `src[off…]`, the first being the block that starts at `blockLsn`.
-   * Not synced: sync the files {@link filesBetween} name.
+   * Writes `count` blocks from `src[off…]`, the first being the block that starts at `blockLsn`:
+   * each run of blocks that lie one after another in one file as one request where the device
+   * takes runs (one `pwrite`), else block by block. Not synced: sync the files
+   * {@link filesBetween} name.
    */
   writeBlocks(blockLsn: bigint, src: Uint8Array, off: number, count: number): void {
-    for (let i = 0; i < count; i++) {
+    let i = 0;
+    while (i < count) {
       const [file, at] = this.#where(blockLsn + BigInt(i * BLOCK));
-      this.devices[file]!.writePage(at, src, off + i * BLOCK);
+      // the run ends where the file does (the log wraps to the next file, or to the first)
+      const room = this.#blocksPerFile - (at - FILE_HDR / BLOCK);
+      const n = Math.min(count - i, room);
+      const d = this.devices[file]!;
+      if (d.writePages !== undefined) d.writePages(at, n, src, off + i * BLOCK);
+      else for (let k = 0; k < n; k++) d.writePage(at + k, src, off + (i + k) * BLOCK);
+      i += n;
     }
   }
 
