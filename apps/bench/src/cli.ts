@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 import { UsageError } from './args.js';
-import { collectCommand, experimentCommand, listCommand, reportCommand, USAGE } from './commands.js';
+import {
+  collectCommand,
+  commandArgs,
+  experimentCommand,
+  listCommand,
+  reportCommand,
+  USAGE,
+} from './commands.js';
 import { tourCommand } from './tour.js';
 
 // A reader that goes away (`enginekit-bench list | head -3`) ends the command quietly.
@@ -22,6 +29,7 @@ async function main(argv: readonly string[]): Promise<void> {
       out(USAGE);
       return;
     case 'list':
+      commandArgs('list', rest);
       listCommand(out);
       return;
     case 'experiment':

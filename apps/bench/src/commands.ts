@@ -31,6 +31,75 @@ collect     runs every package's benny suite (pnpm run bench in each; build firs
 
 type Out = (text: string) => void;
 
+/** The options each command takes: those with a value, then the flags. */
+const OPTIONS: Readonly<Record<string, readonly [readonly string[], readonly string[]]>> = {
+  list: [[], []],
+  experiment: [
+    ['sf', 'json', 'seed'],
+    ['quick', 'all'],
+  ],
+  report: [['out'], ['all']],
+  collect: [['json'], []],
+  tour: [[], ['full']],
+};
+
+/** `argv` (after the command's name) parsed against the command's options. */
+export function commandArgs(command: string, argv: readonly string[]): ReturnType<typeof parseArgs> {
+  const o = OPTIONS[command];
+  if (o === undefined) throw new UsageError(`unknown command ${command}`);
+  const parsed = parseArgs(argv, o[0], o[1]);
+  if ((command === 'list' || command === 'tour') && parsed.positional.length > 0)
+    throw new UsageError(`unexpected argument ${parsed.positional[0]}`);
+  return parsed;
+}
+
+/** What `experiment` runs, from its arguments; a UsageError names the first mistake. */
+export function experimentArgs(argv: readonly string[]): {
+  experiment: NonNullable<ReturnType<typeof findExperiment>>;
+  quick: boolean;
+  all: boolean;
+  sf: number | undefined;
+  seed: number;
+  json: string | undefined;
+} {
+  const { positional, flags } = commandArgs('experiment', argv);
+  const [name, ...extra] = positional;
+  if (name === undefined) throw new UsageError('experiment needs a name (enginekit-bench list shows them)');
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  const experiment = findExperiment(name);
+  if (experiment === undefined) {
+    const why = PLANNED[name];
+    if (why !== undefined) throw new UsageError(`${name} does not run yet: ${why}`);
+    throw new UsageError(`unknown experiment ${name}; known: ${EXPERIMENTS.map((e) => e.name).join(', ')}`);
+  }
+  const sf = flags.has('sf') ? positiveNumber('sf', flags.get('sf') as string) : undefined;
+  const seedText = flags.get('seed');
+  const seed = typeof seedText === 'string' ? Number(seedText) : 20260101;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new UsageError(`--seed must be an integer in [0, 2^32), got ${String(seedText)}`);
+  const json = flags.get('json');
+  return {
+    experiment,
+    quick: flags.has('quick'),
+    all: flags.has('all'),
+    sf,
+    seed,
+    json: typeof json === 'string' ? json : undefined,
+  };
+}
+
+/**
+ * Checks a command line (after `enginekit-bench`) without running it: the command, its options
+ * and, for `experiment`, the experiment and its values. Returns the command's name.
+ */
+export function checkCommandLine(argv: readonly string[]): string {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') return 'help';
+  if (command === 'experiment') experimentArgs(rest);
+  else commandArgs(command, rest);
+  return command;
+}
+
 export function listCommand(out: Out): void {
   out('experiments:\n');
   for (const e of EXPERIMENTS)
@@ -56,37 +125,22 @@ export async function runAndPrint(
   log: Out,
   width: number,
 ): Promise<{ result: ExperimentResult; file: string }> {
-  const { positional, flags } = parseArgs(argv, ['sf', 'json', 'seed'], ['quick', 'all']);
-  const [name, ...extra] = positional;
-  if (name === undefined) throw new UsageError('experiment needs a name (enginekit-bench list shows them)');
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
-  const experiment = findExperiment(name);
-  if (experiment === undefined) {
-    const why = PLANNED[name];
-    if (why !== undefined) throw new UsageError(`${name} does not run yet: ${why}`);
-    throw new UsageError(`unknown experiment ${name}; known: ${EXPERIMENTS.map((e) => e.name).join(', ')}`);
-  }
-  const sf = flags.has('sf') ? positiveNumber('sf', flags.get('sf') as string) : undefined;
-  const seedText = flags.get('seed');
-  const seed = typeof seedText === 'string' ? Number(seedText) : 20260101;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
-    throw new UsageError(`--seed must be an integer in [0, 2^32), got ${String(seedText)}`);
-  const result = await runExperiment(experiment, {
-    quick: flags.has('quick'),
-    all: flags.has('all'),
-    sf,
-    seed,
+  const a = experimentArgs(argv);
+  const result = await runExperiment(a.experiment, {
+    quick: a.quick,
+    all: a.all,
+    sf: a.sf,
+    seed: a.seed,
     log: (l) => log(`${l}\n`),
   });
   out(resultText(result, width));
-  const jsonFlag = flags.get('json');
-  const file = saveResult(result, typeof jsonFlag === 'string' ? jsonFlag : undefined);
+  const file = saveResult(result, a.json);
   out(`result: ${file}\n`);
   return { result, file };
 }
 
 export function reportCommand(argv: readonly string[], out: Out): string {
-  const { positional, flags } = parseArgs(argv, ['out'], ['all']);
+  const { positional, flags } = commandArgs('report', argv);
   const results =
     positional.length > 0 ? loadResults(positional) : resultsIn(resultsDir(), !flags.has('all'));
   if (results.length === 0)
@@ -99,7 +153,7 @@ export function reportCommand(argv: readonly string[], out: Out): string {
 }
 
 export function collectCommand(argv: readonly string[], out: Out, log: Out): string {
-  const { positional, flags } = parseArgs(argv, ['json'], []);
+  const { positional, flags } = commandArgs('collect', argv);
   const root = dirname(dirname(appRoot()));
   const result = collectBenches(root, positional, (l) => log(`${l}\n`));
   for (const p of result.packages) {

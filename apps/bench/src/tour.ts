@@ -1,5 +1,4 @@
-import { parseArgs, UsageError } from './args.js';
-import { reportCommand, runAndPrint } from './commands.js';
+import { commandArgs, reportCommand, runAndPrint } from './commands.js';
 import { TpchFiles } from './internal/tpch-files.js';
 import { verdictLine, verdictSummary } from './print-result.js';
 import { EXPERIMENTS } from './registry.js';
@@ -33,8 +32,7 @@ export async function tourCommand(
   log: Out,
   options: TourOptions = {},
 ): Promise<string> {
-  const { positional, flags } = parseArgs(argv, [], ['full']);
-  if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
+  const { flags } = commandArgs('tour', argv);
   const width = options.width ?? outputWidth();
   const progress = options.progress ?? (process.stdout.isTTY === true && !process.env.CI);
   const t0 = performance.now();

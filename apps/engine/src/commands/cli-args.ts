@@ -11,6 +11,8 @@ export interface CommandSpec {
   readonly flags: readonly string[];
   /** Options that need a value (`--sf 0.1` or `--sf=0.1`). */
   readonly values: readonly string[];
+  /** One-letter spellings (`-e` for `--execute`), as the mysql client's. */
+  readonly short?: Readonly<Record<string, string>>;
 }
 
 export interface ParsedArgs {
@@ -38,7 +40,8 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
   const words: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    const long = spec.short?.[argv[i]!.slice(1)];
+    const a = long !== undefined && /^-[A-Za-z]$/.test(argv[i]!) ? `--${long}` : argv[i]!;
     if (a === '--') {
       words.push(...argv.slice(i + 1));
       break;

@@ -23,8 +23,7 @@ import { SQL } from './usage.js';
  * ~/.enginekit_history.
  */
 export async function sqlCommand(argv: readonly string[]): Promise<void> {
-  const fixed = argv.map((a) => (a === '-e' ? '--execute' : a));
-  const args = parseArgs(fixed, SQL.spec);
+  const args = parseArgs(argv, SQL.spec);
   noWords(args, SQL.spec);
   const path = resolve(stringOption(args, 'db', 'sql'));
   const format = (stringOption(args, 'format', 'sql', undefined) ?? 'table') as OutputFormat;

@@ -55,11 +55,11 @@ then DIR keeps tbl/ and tpch-sfN.ekdb (a previous demo database there is replace
 };
 
 export const SQL: CommandHelp = {
-  spec: { name: 'sql', flags: ['create'], values: ['db', 'execute', 'format'] },
+  spec: { name: 'sql', flags: ['create'], values: ['db', 'execute', 'format'], short: { e: 'execute' } },
   synopsis: 'enginekit sql --db FILE [--create] [-e "SQL"] [--format table|tsv|json]',
   text: `run SQL statements given with -e (--execute) and exit, or read them interactively: a
 statement ends at ; (or \\G for vertical output) and may span lines; Ctrl-C drops the statement
-being typed, Ctrl-D leaves. FILE must be an enginekit database; a FILE that does not exist is
+being typed or stops the one running (1317), Ctrl-D leaves. FILE must be an enginekit database; a FILE that does not exist is
 refused unless --create is given, which creates a new empty database there. Errors print as
 MySQL prints them (ERROR errno (SQLSTATE): message); after an error -e stops with status 1.`,
 };
