@@ -167,28 +167,37 @@ const hasScript = spawnSync('sh', ['-c', 'command -v script'], { encoding: 'utf8
 const dir = mkdtempSync(join(tmpdir(), 'engine-sql-repl-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * `enginekit sql --db DIR/name --create` on a pseudo-terminal: `type` sends keys, `waitFor(text,
+ * from)` resolves with the offset past the first `text` at or after `from` in what the terminal
+ * shows (`seen()`), and fails after a minute.
+ */
+function pty(name: string) {
+  const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
+  const command = `${process.execPath} ${cli} sql --db ${join(dir, name)} --create`;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { ...process.env, HOME: dir, TERM: 'xterm' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let shown = '';
+  child.stdout.on('data', (b: Buffer) => {
+    shown += b.toString();
+  });
+  const waitFor = async (text: string, from: number): Promise<number> => {
+    const deadline = Date.now() + 60_000;
+    while (shown.indexOf(text, from) < 0) {
+      if (Date.now() > deadline) throw new Error(`no "${text}" in:\n${shown}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return shown.indexOf(text, from) + text.length;
+  };
+  const type = (text: string): void => void child.stdin.write(text);
+  return { child, waitFor, type, seen: (): string => shown };
+}
+
 describe.skipIf(!hasScript)('enginekit sql on a pseudo-terminal', () => {
   it('Ctrl-C on the first and on a later line drops the statement; the next one runs alone', async () => {
-    const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
-    const db = join(dir, 'pty.ekdb');
-    const command = `${process.execPath} ${cli} sql --db ${db} --create`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      env: { ...process.env, HOME: dir, TERM: 'xterm' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let seen = '';
-    child.stdout.on('data', (b: Buffer) => {
-      seen += b.toString();
-    });
-    const waitFor = async (text: string, from: number): Promise<number> => {
-      const deadline = Date.now() + 60_000;
-      while (seen.indexOf(text, from) < 0) {
-        if (Date.now() > deadline) throw new Error(`no "${text}" in:\n${seen}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return seen.indexOf(text, from) + text.length;
-    };
-    const type = (text: string): void => void child.stdin.write(text);
+    const { child, waitFor, type, seen } = pty('pty.ekdb');
     let at = await waitFor('enginekit> ', 0);
     type(`CREATE TABLE t (a INT);${ENTER}`);
     at = await waitFor('enginekit> ', await waitFor('Query OK', at));
@@ -206,32 +215,13 @@ describe.skipIf(!hasScript)('enginekit sql on a pseudo-terminal', () => {
     at = await waitFor('row in set', at);
     child.stdin.write('\x04');
     const status = await new Promise<number | null>((r) => child.on('exit', r));
-    const table = seen.slice(seen.lastIndexOf('SELECT a FROM t'));
+    const table = seen().slice(seen().lastIndexOf('SELECT a FROM t'));
     expect(table).toMatch(/\| a \|\r?\n\+-+\+\r?\n\| 2 \|\r?\n\+-+\+\r?\n1 row in set/);
     expect(status).toBe(0);
   }, 120_000);
 
   it('Ctrl-C stops a running statement within a second (1317); the session goes on', async () => {
-    const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
-    const db = join(dir, 'pty-kill.ekdb');
-    const command = `${process.execPath} ${cli} sql --db ${db} --create`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      env: { ...process.env, HOME: dir, TERM: 'xterm' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let seen = '';
-    child.stdout.on('data', (b: Buffer) => {
-      seen += b.toString();
-    });
-    const waitFor = async (text: string, from: number): Promise<number> => {
-      const deadline = Date.now() + 60_000;
-      while (seen.indexOf(text, from) < 0) {
-        if (Date.now() > deadline) throw new Error(`no "${text}" in:\n${seen}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return seen.indexOf(text, from) + text.length;
-    };
-    const type = (text: string): void => void child.stdin.write(text);
+    const { child, waitFor, type, seen } = pty('pty-kill.ekdb');
     let at = await waitFor('enginekit> ', 0);
     const values = Array.from({ length: 100 }, (_, i) => `(${i})`).join(',');
     type(`CREATE TABLE t (a INT); INSERT INTO t VALUES ${values};${ENTER}`);
@@ -247,7 +237,7 @@ describe.skipIf(!hasScript)('enginekit sql on a pseudo-terminal', () => {
     at = await waitFor('enginekit> ', at);
     type(`SELECT COUNT(*) AS n FROM t;${ENTER}`);
     at = await waitFor('1 row in set', at);
-    expect(seen.slice(seen.lastIndexOf('SELECT COUNT(*) AS n'))).toMatch(/\|\s+100 \|/);
+    expect(seen().slice(seen().lastIndexOf('SELECT COUNT(*) AS n'))).toMatch(/\|\s+100 \|/);
     child.stdin.write('\x04');
     expect(await new Promise<number | null>((r) => child.on('exit', r))).toBe(0);
   }, 120_000);
