@@ -243,7 +243,7 @@ function sortRows(
   return out;
 }
 
-function startSort(
+export function startSort(
   types: readonly SqlType[],
   desc: readonly boolean[],
   env: QueryEnv,
@@ -253,7 +253,7 @@ function startSort(
   return new FileSort(types, desc, env.sortBufferSize);
 }
 
-function finishSort(fs: FileSort, env: QueryEnv, emit: (row: unknown[]) => boolean): void {
+export function finishSort(fs: FileSort, env: QueryEnv, emit: (row: unknown[]) => boolean): void {
   env.status.add('Sort_rows', fs.rows);
   const passes = fs.drain(emit);
   if (passes > 0) env.status.add('Sort_merge_passes', passes);

@@ -13,8 +13,10 @@ import { memberText } from './enum-set.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../exec/bound.js';
 import type { Source } from '../exec/scope.js';
-import { bindQuery, storedType } from '../plan/select.js';
+import { bindQuery, finishSort, startSort, storedType } from '../plan/select.js';
 import { indexHints } from '../plan/from.js';
+import { asNumber } from '../plan/bind-members.js';
+import { keyBound } from '../exec/collation-keys.js';
 import { storageError } from './storage-errors.js';
 import { HIDDEN_PK, type TableMeta } from '../storage/table-meta.js';
 import { okResult } from './result.js';
@@ -245,21 +247,82 @@ function bindTarget(
   return { block, src, where, bctx };
 }
 
-/** Rows matching WHERE, read fully before anything is written. */
+/** ORDER BY and LIMIT of a single-table UPDATE or DELETE. */
+export interface RowOrder {
+  /** The ORDER BY keys (none: the order the rows are read in). */
+  readonly keys: readonly Bound[];
+  readonly desc: readonly boolean[];
+  /** LIMIT's row count, evaluated at each run (undefined: no LIMIT). */
+  readonly limit: (() => number) | undefined;
+}
+
+const NO_ORDER: RowOrder = { keys: [], desc: [], limit: undefined };
+
+/**
+ * Binds a single-table UPDATE's or DELETE's ORDER BY and LIMIT (`o.order_by`, `o.limit`): as
+ * MySQL, the rows are taken in that order and the statement stops after LIMIT rows matched.
+ */
+function rowOrder(o: Obj, bctx: BindCtx): RowOrder {
+  const order = arr(o.order_by);
+  const keys = order.map((x) =>
+    keyBound(asNumber(bindExpr(obj(x).expr, { ...bctx, clause: 'order clause' }))),
+  );
+  const desc = order.map((x) => obj(obj(x).options).asc === false);
+  if (o.limit === undefined || o.limit === null) return { keys, desc, limit: undefined };
+  const e = bindExpr(o.limit, { ...bctx, clause: 'limit clause' });
+  return { keys, desc, limit: () => Math.max(Number(coerce(e.ev(), e.t, T_INT) ?? 0), 0) };
+}
+
+/**
+ * Rows matching WHERE, read fully before anything is written: in ORDER BY order when the
+ * statement has one (a filesort of every matching row), and no more than LIMIT of them (without
+ * ORDER BY the read stops at the LIMIT-th row, so it locks no row past it).
+ */
 export function matching(
   ctx: StatementContext,
   block: Block,
   src: Source,
   where: Bound[],
   each: () => void,
+  order: RowOrder = NO_ORDER,
 ): void {
   const stages = ctx.session.planner.plan([src], where);
   const frame = block.frame;
   frame.v = new Array<unknown>(block.nslots).fill(null);
-  buildPipeline(stages, frame, ctx.run, ctx.session.counters, () => {
+  const max = order.limit === undefined ? Number.POSITIVE_INFINITY : order.limit();
+  if (max <= 0) return;
+  let n = 0;
+  const take = (): boolean => {
     each();
-    return true;
-  })();
+    return ++n < max;
+  };
+  if (order.keys.length === 0) {
+    buildPipeline(stages, frame, ctx.run, ctx.session.counters, take)();
+    return;
+  }
+  const env = ctx.queryEnv();
+  const how = stages[0]?.access.kind === 'range' ? 'Sort_range' : 'Sort_scan';
+  const sort = startSort(
+    order.keys.map((k) => k.t),
+    order.desc,
+    env,
+    how,
+  );
+  try {
+    buildPipeline(stages, frame, ctx.run, ctx.session.counters, () => {
+      sort.add(
+        order.keys.map((k) => k.ev()),
+        frame.v.slice(),
+      );
+      return true;
+    })();
+    finishSort(sort, env, (row) => {
+      frame.v = row;
+      return take();
+    });
+  } finally {
+    sort.close();
+  }
 }
 
 /** Whether two stored field values are the same (bytes by content). */
@@ -307,7 +370,14 @@ const UINT64_MAX = 2n ** 64n - 1n;
 function update(o: Obj, ctx: StatementContext): Compiled {
   if (o.from !== undefined && o.from !== null)
     throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'UPDATE … FROM'");
-  if (isMultiUpdate(o)) return multiUpdate(o, ctx);
+  if (isMultiUpdate(o)) {
+    if (arr(o.order_by).length > 0 || (o.limit !== undefined && o.limit !== null))
+      throw new SqlError(
+        'ER_NOT_SUPPORTED_YET',
+        "This version of MySQL doesn't yet support 'ORDER BY or LIMIT in a multiple-table UPDATE'",
+      );
+    return multiUpdate(o, ctx);
+  }
   const rel = obj(o.table).relation;
   const [, tv] = tagOf(rel);
   const to = obj(tv);
@@ -315,6 +385,7 @@ function update(o: Obj, ctx: StatementContext): Compiled {
   const alias =
     to.alias === undefined || to.alias === null ? splitName(name).table : identText(obj(to.alias).name);
   const { block, src, where, bctx } = bindTarget(ctx, name, alias, o.selection, to);
+  const order = rowOrder(o, bctx);
   const sets = arr(o.assignments).map((a) => {
     const ao = obj(a);
     const [, tgt] = tagOf(ao.target);
@@ -333,30 +404,37 @@ function update(o: Obj, ctx: StatementContext): Compiled {
       let matched = 0;
       lockTargetExclusive(table);
       readSemiConsistent(table);
-      matching(ctx, block, src, where, () => {
-        matched++;
-        const old = src.columns.map((col, c) => fieldOf(frame.v[c], col.t));
-        const neu = old.slice();
-        // MySQL assigns left to right, later assignments seeing earlier ones
-        const saved = frame.v.slice();
-        for (const s of sets) {
-          const v = s.e.ev();
-          neu[s.c] = w.field(s.c, v, s.e.t, matched);
-          frame.v[s.c] = v === null ? null : coerce(v, s.e.t, src.columns[s.c]!.t);
-        }
-        frame.v = saved;
-        if (neu.some((x, i) => !sameStored(x, old[i]!))) {
-          // a changed row takes its ON UPDATE values (CURRENT_TIMESTAMP) where not assigned
-          const onUpdate = w.meta?.onUpdate;
-          if (onUpdate !== undefined)
-            onUpdate.forEach((json, c) => {
-              if (json === null || sets.some((x) => x.c === c)) return;
-              const d = evaluateStored(json, ctx);
-              neu[c] = w.field(c, d.v, d.t, matched);
-            });
-          changes.push([old, neu]);
-        }
-      });
+      matching(
+        ctx,
+        block,
+        src,
+        where,
+        () => {
+          matched++;
+          const old = src.columns.map((col, c) => fieldOf(frame.v[c], col.t));
+          const neu = old.slice();
+          // MySQL assigns left to right, later assignments seeing earlier ones
+          const saved = frame.v.slice();
+          for (const s of sets) {
+            const v = s.e.ev();
+            neu[s.c] = w.field(s.c, v, s.e.t, matched);
+            frame.v[s.c] = v === null ? null : coerce(v, s.e.t, src.columns[s.c]!.t);
+          }
+          frame.v = saved;
+          if (neu.some((x, i) => !sameStored(x, old[i]!))) {
+            // a changed row takes its ON UPDATE values (CURRENT_TIMESTAMP) where not assigned
+            const onUpdate = w.meta?.onUpdate;
+            if (onUpdate !== undefined)
+              onUpdate.forEach((json, c) => {
+                if (json === null || sets.some((x) => x.c === c)) return;
+                const d = evaluateStored(json, ctx);
+                neu[c] = w.field(c, d.v, d.t, matched);
+              });
+            changes.push([old, neu]);
+          }
+        },
+        order,
+      );
       // on a failure the session rolls the statement back (undo log)
       try {
         for (const [old, neu] of changes) table.update(w.pkOf(old), neu);
@@ -370,7 +448,16 @@ function update(o: Obj, ctx: StatementContext): Compiled {
 
 function del(o: Obj, ctx: StatementContext): Compiled {
   const from = tagOf(o.from)[1];
-  if (isMultiDelete(o)) return multiDelete(o, ctx);
+  if (isMultiDelete(o)) {
+    // MariaDB's grammar has no ORDER BY or LIMIT for a multiple-table DELETE
+    if (arr(o.order_by).length > 0 || (o.limit !== undefined && o.limit !== null)) {
+      const word = arr(o.order_by).length > 0 ? /\bORDER\s+BY\b/gi : /\bLIMIT\b/gi;
+      let at: number | undefined;
+      for (const m of ctx.sql.matchAll(word)) at = m.index;
+      throw syntaxErrorNear(ctx.sql, at);
+    }
+    return multiDelete(o, ctx);
+  }
   const first = obj(arr(from)[0]);
   const [, tv] = tagOf(first.relation);
   const to = obj(tv);
@@ -382,7 +469,8 @@ function del(o: Obj, ctx: StatementContext): Compiled {
     const at = /\b(?:USE|FORCE|IGNORE)\s+(?:INDEX|KEY)\b/i.exec(ctx.sql);
     throw syntaxErrorNear(ctx.sql, at?.index);
   }
-  const { block, src, where } = bindTarget(ctx, name, alias, o.selection, to);
+  const { block, src, where, bctx } = bindTarget(ctx, name, alias, o.selection, to);
+  const order = rowOrder(o, bctx);
   return {
     run: () => {
       ctx.run.epoch++;
@@ -391,9 +479,16 @@ function del(o: Obj, ctx: StatementContext): Compiled {
       const frame = block.frame;
       const rows: FieldValue[][] = [];
       lockTargetExclusive(table);
-      matching(ctx, block, src, where, () => {
-        rows.push(src.columns.map((col, c) => fieldOf(frame.v[c], col.t)));
-      });
+      matching(
+        ctx,
+        block,
+        src,
+        where,
+        () => {
+          rows.push(src.columns.map((col, c) => fieldOf(frame.v[c], col.t)));
+        },
+        order,
+      );
       for (const r of rows) table.delete(w.pkOf(r));
       return okResult(rows.length);
     },

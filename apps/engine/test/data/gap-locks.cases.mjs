@@ -208,6 +208,31 @@ export function scenarios() {
       ],
     },
     {
+      name: 'UPDATE … LIMIT 1 stops after its row, READ COMMITTED',
+      isolation: 'READ-COMMITTED',
+      setup: TABLE,
+      holder: ['UPDATE t SET u = u + 1 WHERE v + 0 >= 100 LIMIT 1'],
+      probes: [...RECORDS],
+    },
+    {
+      name: 'LOCK IN SHARE MODE of rows a scan rejects, READ COMMITTED',
+      isolation: 'READ-COMMITTED',
+      setup: TABLE,
+      holder: ['SELECT * FROM t WHERE v + 0 = 200 LOCK IN SHARE MODE'],
+      probes: [
+        ...RECORDS,
+        'SELECT * FROM t WHERE id = 20 FOR UPDATE',
+        'SELECT * FROM t WHERE id = 10 FOR UPDATE',
+      ],
+    },
+    {
+      name: 'semi-consistent UPDATE past a row being deleted, READ COMMITTED',
+      isolation: 'READ-COMMITTED',
+      setup: TABLE,
+      holder: ['DELETE FROM t WHERE id = 20'],
+      probes: ['UPDATE t SET u = u + 1 WHERE v + 0 = 100', 'UPDATE t SET u = u + 1 WHERE v + 0 = 200'],
+    },
+    {
       name: 'no semi-consistent read under REPEATABLE READ',
       isolation: 'REPEATABLE-READ',
       setup: TABLE,
