@@ -104,20 +104,12 @@ export class Transaction implements TrxHooks {
    */
   semiConsistentTable = -1;
   /**
-   * The clustered record the last read of table `#newTable` locked new under READ COMMITTED
-   * (InnoDB's `prebuilt->new_rec_locks`), which {@link unlockRow} may release.
+   * The clustered record the last read of its table locked new under READ COMMITTED (InnoDB's
+   * `prebuilt->new_rec_locks`), which {@link unlockRow} may release.
    */
-  #newTable = -1;
-  #newIndex = 0;
-  #newMode: LockMode = 'X';
-  #newKey = new Uint8Array(64);
-  #newLen = 0;
-  /** The clustered record a semi-consistent read of table `#semiTable` passed without its lock. */
-  #semiTable = -1;
-  #semiIx: TableIndex | null = null;
-  #semiMode: LockMode = 'X';
-  #semiKey = new Uint8Array(64);
-  #semiLen = 0;
+  readonly #fresh = new RememberedRecord();
+  /** The clustered record a semi-consistent read of its table passed without its lock. */
+  readonly #semi = new RememberedRecord();
   /** The isolation level, fixed when the transaction opens. */
   isolation: IsolationLevel = 'REPEATABLE-READ';
   /** The read view of consistent reads, null while none is open. */
@@ -236,8 +228,8 @@ export class Transaction implements TrxHooks {
   ): ReadView | null {
     const id = table.id;
     // a new row of the table: the last one's verdict can no longer come
-    if (this.#newTable === id) this.#newTable = -1;
-    if (this.#semiTable === id) this.#semiTable = -1;
+    this.#fresh.forgetTable(id);
+    this.#semi.forgetTable(id);
     let mode = this.readMode;
     let t: number = type;
     if (id === this.exclusiveTable) mode = 'X';
@@ -288,46 +280,35 @@ export class Transaction implements TrxHooks {
       if (r !== GRANTED) {
         // row_search_mvcc's DB_LOCK_WAIT under ROW_READ_TRY_SEMI_CONSISTENT: no wait; the WHERE
         // clause judges the version no active transaction wrote
-        this.#semiTable = table.id;
-        this.#semiIx = ix;
-        this.#semiMode = mode;
-        this.#semiKey = copyInto(this.#semiKey, key, off, len);
-        this.#semiLen = len;
+        this.#semi.set(table, ix, mode, key, off, len);
         return this.db.trxSys.committedSnapshot(this.trxUndo.trxId);
       }
     } else this.#lock(table, ix, key, off, len, mode, REC_NOT_GAP, owner);
     if (this.locks.lastGrantNew) {
-      this.#newTable = table.id;
-      this.#newIndex = ix.id;
-      this.#newMode = mode;
-      this.#newKey = copyInto(this.#newKey, key, off, len);
-      this.#newLen = len;
+      this.#fresh.set(table, ix, mode, key, off, len);
     }
     return null;
   }
 
   unlockRow(table: Table): void {
     const id = table.id;
-    if (this.#semiTable === id) {
-      // ROW_READ_DID_SEMI_CONSISTENT: the row was read without a lock; nothing to release
-      this.#semiTable = -1;
-      return;
-    }
-    if (this.#newTable !== id) return;
-    this.#newTable = -1;
-    const key = this.#newKey.subarray(0, this.#newLen);
+    // ROW_READ_DID_SEMI_CONSISTENT: the row was read without a lock; nothing to release
+    if (this.#semi.take(id) !== null) return;
+    const r = this.#fresh.take(id);
+    if (r === null) return;
+    const key = r.key();
     // a row this transaction changed keeps its lock (row_unlock_for_mysql's DB_TRX_ID check)
     const mine = this.trxUndo.trxId;
     if (mine !== 0 && ownerOf(table, key) === mine) return;
-    this.locks.unlockRecord(this.slot, id, this.#newIndex, key, 0, key.length, this.#newMode);
+    this.locks.unlockRecord(this.slot, id, r.ix!.id, key, 0, key.length, r.mode);
   }
 
   rowMatched(table: Table): void {
-    if (this.#semiTable !== table.id) return;
-    this.#semiTable = -1;
-    const key = this.#semiKey.subarray(0, this.#semiLen);
+    const r = this.#semi.take(table.id);
+    if (r === null) return;
+    const key = r.key();
     // was_semi_consistent_read: lock the row now, waiting if need be, then read it again
-    this.#lock(table, this.#semiIx!, key, 0, key.length, this.#semiMode, REC_NOT_GAP, ownerOf(table, key));
+    this.#lock(table, r.ix!, key, 0, key.length, r.mode, REC_NOT_GAP, ownerOf(table, key));
     throw new StatementRestart();
   }
 
@@ -479,8 +460,8 @@ export class Transaction implements TrxHooks {
     this.sharedTable = -1;
     this.exclusiveTable = -1;
     this.semiConsistentTable = -1;
-    this.#newTable = -1;
-    this.#semiTable = -1;
+    this.#fresh.forgetTable(-1);
+    this.#semi.forgetTable(-1);
     this.savepoints.clear();
     this.#mdl.clear();
   }
@@ -535,14 +516,37 @@ function hex(key: Uint8Array, off: number, len: number): string {
   return len > n ? `${s}…` : s;
 }
 
-/** `key[off, off+len)` copied into `buf`, or into a larger buffer returned in its place. */
-function copyInto(
-  buf: Uint8Array<ArrayBuffer>,
-  key: Uint8Array,
-  off: number,
-  len: number,
-): Uint8Array<ArrayBuffer> {
-  const out = buf.length >= len ? buf : new Uint8Array(len * 2);
-  out.set(key.subarray(off, off + len));
-  return out;
+/** One clustered record a read of a table remembered (its table, index, lock mode and key). */
+class RememberedRecord {
+  table = -1;
+  ix: TableIndex | null = null;
+  mode: LockMode = 'X';
+  #key = new Uint8Array(64);
+  #len = 0;
+
+  set(table: Table, ix: TableIndex, mode: LockMode, key: Uint8Array, off: number, len: number): void {
+    if (this.#key.length < len) this.#key = new Uint8Array(len * 2);
+    this.#key.set(key.subarray(off, off + len));
+    this.#len = len;
+    this.table = table.id;
+    this.ix = ix;
+    this.mode = mode;
+  }
+
+  /** Forgets the record if it is of table `id` (-1: whatever its table). */
+  forgetTable(id: number): void {
+    if (id === -1 || this.table === id) this.table = -1;
+  }
+
+  /** The record if it is of table `id`, forgotten as it is given; else null. */
+  take(id: number): this | null {
+    if (this.table !== id || id === -1) return null;
+    this.table = -1;
+    return this;
+  }
+
+  /** The key (valid until the next {@link set}). */
+  key(): Uint8Array {
+    return this.#key.subarray(0, this.#len);
+  }
 }

@@ -15,8 +15,11 @@ const CTRL_A = '\x01';
 const CTRL_C = '\x03';
 const ENTER = '\r';
 
-/** A loop over fake terminal streams; `keys` types, `ran` is every statement it ran. */
-function terminal() {
+/**
+ * A loop over fake terminal streams; `keys` types, `ran` is every statement it ran. `run` (after
+ * the statement is recorded) and `interrupt` stand for a statement running on another thread.
+ */
+function terminal(options: { run?: () => void | Promise<void>; interrupt?: () => void } = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
   let shown = '';
@@ -29,7 +32,11 @@ function terminal() {
     output,
     terminal: true,
     history: [],
-    run: (sql) => void ran.push(sql),
+    run: (sql) => {
+      ran.push(sql);
+      return options.run?.();
+    },
+    ...(options.interrupt === undefined ? {} : { interrupt: options.interrupt }),
     onClose: () => {},
   });
   const keys = async (text: string): Promise<void> => {
@@ -88,31 +95,12 @@ describe('Ctrl-C in the statement loop', () => {
 
 describe('a statement running elsewhere', () => {
   it('Ctrl-C interrupts it; what was typed meanwhile runs after it, in order', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let shown = '';
-    output.on('data', (b: Buffer) => {
-      shown += b.toString();
-    });
-    const ran: string[] = [];
     let release: (() => void) | null = null;
     let interrupts = 0;
-    const rl = startRepl({
-      input,
-      output,
-      terminal: true,
-      history: [],
-      run: (sql) => {
-        ran.push(sql);
-        return new Promise<void>((r) => (release = r));
-      },
+    const { rl, ran, keys, shown } = terminal({
+      run: () => new Promise<void>((r) => (release = r)),
       interrupt: () => interrupts++,
-      onClose: () => {},
     });
-    const keys = async (text: string): Promise<void> => {
-      input.write(text);
-      await new Promise((r) => setImmediate(r));
-    };
     await keys(`SELECT 1;${ENTER}`);
     expect(ran).toEqual(['SELECT 1']);
     await keys(`SELECT 2;${ENTER}SELECT${ENTER}3;${ENTER}`);
@@ -120,7 +108,7 @@ describe('a statement running elsewhere', () => {
     expect(ran).toEqual(['SELECT 1']);
     await keys(CTRL_C);
     expect(interrupts).toBe(1);
-    expect(shown).toContain('Ctrl-C -- query killed. Continuing normally.');
+    expect(shown()).toContain('Ctrl-C -- query killed. Continuing normally.');
     release!();
     await new Promise((r) => setImmediate(r));
     expect(ran).toEqual(['SELECT 1', 'SELECT 2']);
