@@ -60,6 +60,9 @@ function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
       // The DDL's own tables (new objects, counts it set) seed the shared counts; then the others
       // reload at their next statement.
       shared.shareRowCounts(db, true);
+      // the counter of an id no table has any more is forgotten: a later table given that id
+      // again (after a failed DDL) starts from its own rows
+      instanceOf(db).autoIncrement.retainOnly(db.tables().map((t) => t.id));
       SqlDictionary.forget(db);
       shared.bumpVersion();
       seen = shared.version;
@@ -199,6 +202,7 @@ function onMessage(m: ToWorker): void {
 try {
   db = attachDatabase(data.attach);
   instanceOf(db).useLockTable(new LockTable(data.lockTable));
+  instanceOf(db).useAutoIncrement(shared.autoIncrement());
   // a KILL of a connection of another worker goes through the main thread
   instanceOf(db).useProcessList(
     new SharedProcessList(data.processList, data.worker, (conn, query) => post({ t: 'kill', conn, query })),

@@ -80,6 +80,7 @@ export class WorkerSessionHost implements SessionHost {
     this.shared = shared;
     this.processList = new SharedProcessList(processList, -1, (id, query) => this.#kill(id, query));
     instanceOf(db).useProcessList(this.processList);
+    instanceOf(db).useAutoIncrement(shared.autoIncrement());
     this.#slots = slots;
     this.threads = slots.length;
     this.#seen = shared.version;

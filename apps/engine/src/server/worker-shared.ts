@@ -13,6 +13,7 @@ import {
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import { statusTableBytes } from './worker-status.js';
+import { AUTO_INCREMENT_BYTES, AutoIncrementCounters, MAX_TABLE_IDS } from '../session/auto-increment.js';
 
 /**
  * What the session workers share beyond the buffer pool, in one SharedArrayBuffer:
@@ -24,8 +25,9 @@ import { statusTableBytes } from './worker-status.js';
  * | 16.. | the write mutex: statements that change rows hold it, so writers run one at a time |
  *
  * and from byte 256 one Float64 per table id: the table's row count (NaN until a worker that
- * loads the table seeds it from the dictionary), read and written under the write mutex; then
- * each worker's row of global status counters (worker-status.ts).
+ * loads the table seeds it from the dictionary), read and written under the write mutex; then one
+ * Int64 per table id, the AUTO_INCREMENT counters (session/auto-increment.ts, atomic operations
+ * only); then each worker's row of global status counters (worker-status.ts).
  *
  * Readers run in parallel with each other and with the one writer: trees couple S page latches
  * and a writer X-latches the pages it changes, so a reader never sees a half-made page. Row
@@ -35,8 +37,7 @@ const VERSION = 0;
 const MDL = 8;
 const WRITE = 16;
 const ROWS_OFFSET = 256;
-/** Most table ids the row-count table holds. */
-export const MAX_TABLE_IDS = 65536;
+const AUTO_INCREMENT_OFFSET = ROWS_OFFSET + MAX_TABLE_IDS * 8;
 
 export class WorkerShared {
   readonly sab: SharedArrayBuffer;
@@ -44,7 +45,7 @@ export class WorkerShared {
   readonly #rows: Float64Array;
 
   /** Where the status table (worker-status.ts) starts. */
-  static readonly STATUS_OFFSET: number = ROWS_OFFSET + MAX_TABLE_IDS * 8;
+  static readonly STATUS_OFFSET: number = AUTO_INCREMENT_OFFSET + AUTO_INCREMENT_BYTES;
 
   /** `workers`: rows of the status table to make room for (when creating). */
   constructor(sab?: SharedArrayBuffer, workers = 0) {
@@ -59,6 +60,11 @@ export class WorkerShared {
     }
     if (MDL + RWLOCK_SLOTS > WRITE || WRITE + MUTEX_SLOTS > ROWS_OFFSET / 4)
       throw new Error('worker-shared layout');
+  }
+
+  /** The AUTO_INCREMENT counters every thread of the server shares. */
+  autoIncrement(): AutoIncrementCounters {
+    return new AutoIncrementCounters(this.sab, AUTO_INCREMENT_OFFSET);
   }
 
   get version(): number {

@@ -324,7 +324,6 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         defaults,
         autoIncrement: auto,
         hiddenPk,
-        next: 1,
         ...(onUpdates.some((x) => x !== null) ? { onUpdate: onUpdates } : {}),
         ...(tableCollation !== DEFAULT_COLLATION ? { collation: tableCollation } : {}),
       };

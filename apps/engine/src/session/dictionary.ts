@@ -95,9 +95,8 @@ export class SqlDictionary {
   }
 
   putTable(name: string, meta: TableMeta): void {
-    const { next: _n, ...stored } = meta;
     this.tables.set(name, meta);
-    this.#put(`t:${name}`, stored);
+    this.#put(`t:${name}`, meta);
   }
 
   dropTable(name: string): void {

@@ -1,4 +1,6 @@
 import { TableHandler } from '../handler/table-handler.js';
+import type { Database } from '../storage/database.js';
+import { instanceOf } from './instance.js';
 import { declaredMembers } from '../exec/members.js';
 import type { Table } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
@@ -25,25 +27,11 @@ import { tableOf as tableOfName } from '../storage/schema-name.js';
  */
 
 /**
- * The value an auto-increment or hidden row-id column gives next, without taking it (the counter
- * starts from the table's maximum, found once after opening).
+ * The value an auto-increment or hidden row-id column gives next, without taking it (the
+ * server's counter of the table: session/auto-increment.ts).
  */
-export function peekNextValue(t: Table, meta: TableMeta, c: number): number {
-  if (meta.next === undefined || meta.next === 1) {
-    let max = 0;
-    new TableHandler(t).rndScan((r) => {
-      if (r.nulls[c] === 0 && r.nums[c]! > max) max = r.nums[c]!;
-      return true;
-    });
-    meta.next = Math.max(meta.next ?? 1, max + 1);
-  }
-  return meta.next;
-}
-
-/** The next value of an auto-increment or hidden row-id column, taken. */
-function nextValue(t: Table, meta: TableMeta, c: number): number {
-  peekNextValue(t, meta, c);
-  return meta.next!++;
+export function peekNextValue(db: Database, t: Table, c: number): number {
+  return instanceOf(db).autoIncrement.peek(t, c);
 }
 
 export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
@@ -127,6 +115,7 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
   return {
     run: () => {
       const table = ctx.db.table(name);
+      const counters = instanceOf(ctx.db).autoIncrement;
       const w = new RowWriter(table, meta, String(ctx.session.vars.get('time_zone')));
       // the target's reads lock the latest rows: duplicate checks S, REPLACE's clashing rows X
       if (replace || upsert !== undefined) lockTargetExclusive(table);
@@ -152,7 +141,7 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
           if (given[c]) continue;
           const col = table.columns[c]!;
           if (meta !== undefined && (c === meta.autoIncrement || (meta.hiddenPk && col.name === HIDDEN_PK))) {
-            const n = nextValue(table, meta, c);
+            const n = counters.take(table, c);
             row[c] = n;
             if (c === meta.autoIncrement && insertId === 0) insertId = n;
             continue;
@@ -174,9 +163,7 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
           }
         }
         if (meta !== undefined && meta.autoIncrement >= 0 && given[meta.autoIncrement]) {
-          const x = Number(row[meta.autoIncrement]);
-          if (meta.next === undefined || meta.next === 1) nextValue(table, meta, meta.autoIncrement);
-          if (x >= (meta.next ?? 1)) meta.next = x + 1;
+          counters.raise(table, meta.autoIncrement, Number(row[meta.autoIncrement]));
         }
         full.push(row);
       });

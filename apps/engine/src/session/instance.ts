@@ -5,6 +5,7 @@ import { LocalProcessList, type ProcessList } from '../txn/process-list.js';
 import type { Transaction } from '../txn/transaction.js';
 import type { SqlDictionary } from './dictionary.js';
 import { Variables } from './variables.js';
+import { AutoIncrementCounters } from './auto-increment.js';
 
 /**
  * What a server keeps for one open database beyond its file, shared by every session on it in
@@ -31,6 +32,7 @@ export class DatabaseInstance {
   readonly transactions: Set<Transaction> = new Set();
   #lockTable: LockTable | undefined;
   #processList: ProcessList = new LocalProcessList();
+  #autoIncrement: AutoIncrementCounters | undefined;
 
   constructor(db: Database) {
     this.db = db;
@@ -51,6 +53,17 @@ export class DatabaseInstance {
   useLockTable(table: LockTable): void {
     this.#lockTable = table;
     this.db.trxSys.lockMoves = table;
+  }
+
+  /** The tables' AUTO_INCREMENT counters (this thread's own until {@link useAutoIncrement}). */
+  get autoIncrement(): AutoIncrementCounters {
+    this.#autoIncrement ??= new AutoIncrementCounters();
+    return this.#autoIncrement;
+  }
+
+  /** Makes the sessions use `counters` (shared by several threads). REQUIRES: no session started yet. */
+  useAutoIncrement(counters: AutoIncrementCounters): void {
+    this.#autoIncrement = counters;
   }
 
   /** The process list the sessions list themselves in. */

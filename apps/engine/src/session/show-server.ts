@@ -83,7 +83,7 @@ function tableStatus(ctx: StatementContext, schema: string | null, like: RegExp 
       0,
       st.otherPages * page,
       0,
-      meta !== undefined && meta.autoIncrement >= 0 ? peekNextValue(t, meta, meta.autoIncrement) : null,
+      meta !== undefined && meta.autoIncrement >= 0 ? peekNextValue(ctx.db, t, meta.autoIncrement) : null,
       null,
       null,
       null,

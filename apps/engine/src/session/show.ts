@@ -1,3 +1,4 @@
+import type { Database } from '../storage/database.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { toDouble } from '../exec/convert.js';
@@ -250,7 +251,7 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     [
       [
         tableOf(name),
-        `CREATE TABLE \`${tableOf(name)}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}`,
+        `CREATE TABLE \`${tableOf(name)}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(ctx.db, t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}`,
       ],
     ],
   );
@@ -298,9 +299,9 @@ function tableCollationOf(t: Table, meta: TableMeta | undefined): string {
 }
 
 /** ` AUTO_INCREMENT=n` when the table's counter is past 1, as MariaDB writes it. */
-function autoIncrementOption(t: Table, meta: TableMeta | undefined): string {
+function autoIncrementOption(db: Database, t: Table, meta: TableMeta | undefined): string {
   if (meta === undefined || meta.autoIncrement < 0) return '';
-  const next = peekNextValue(t, meta, meta.autoIncrement);
+  const next = peekNextValue(db, t, meta.autoIncrement);
   return next > 1 ? ` AUTO_INCREMENT=${next}` : '';
 }
 

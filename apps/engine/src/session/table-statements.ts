@@ -1,3 +1,4 @@
+import { instanceOf } from './instance.js';
 import type { IndexDef, TableSchema } from '../storage/types.js';
 import type { Table } from '../storage/table.js';
 import { arr, obj, objectName } from '../sql/ast.js';
@@ -45,8 +46,8 @@ function truncate(o: Record<string, unknown>, ctx: StatementContext): Compiled {
         } catch (e) {
           throw storageError(e);
         }
-        const meta = ctx.dict.tables.get(name);
-        if (meta !== undefined) meta.next = 1;
+        // the table is a new one: its counter starts again from its (no) rows
+        instanceOf(ctx.db).autoIncrement.reset(ctx.db.table(name));
       }
       return okResult();
     },

@@ -902,8 +902,10 @@ export class Database implements StatisticsSource {
       if (s.tables.get(t.name) !== t) this.statisticsDictionary.forget(t.id);
     this.#tables.clear();
     for (const [k, v] of s.tables) this.#tables.set(k, v);
-    this.#nextTableId = s.nextTable;
-    this.#nextIndexId = s.nextIndex;
+    // ids handed out by the failed step are not handed out again while this object lives (what
+    // is kept by table id in memory, an AUTO_INCREMENT counter, never meets a second table)
+    this.#nextTableId = Math.max(this.#nextTableId, s.nextTable);
+    this.#nextIndexId = Math.max(this.#nextIndexId, s.nextIndex);
   }
 
   /**

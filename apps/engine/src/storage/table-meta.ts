@@ -13,8 +13,6 @@ export interface TableMeta {
   readonly autoIncrement: number;
   /** Whether column 0… is the hidden DB_ROW_ID primary key (the last stored column). */
   readonly hiddenPk: boolean;
-  /** Next AUTO_INCREMENT / row-id value (kept in memory; recomputed from the table on open). */
-  next?: number;
   /** The table's default collation (CREATE TABLE … COLLATE=), when not utf8mb4_general_ci. */
   readonly collation?: string;
   /** Per stored column: its ON UPDATE expression (CURRENT_TIMESTAMP) as the parser's JSON, or null. */

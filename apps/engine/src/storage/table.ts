@@ -253,6 +253,27 @@ export class Table {
     return row;
   }
 
+  /**
+   * The largest value of numeric column `c` over every record of the clustered index, whatever
+   * its transaction: uncommitted and delete-marked records count too, as InnoDB's
+   * `row_search_max_autoinc` reads the index without a view. Where an AUTO_INCREMENT counter
+   * starts (0 for an empty table). Counts no handler read and takes no lock.
+   */
+  maxStoredValue(c: number): number {
+    const row = this.acquireRow();
+    let max = 0;
+    try {
+      this.primary.tree.forEachRangeRaw(null, null, (b, _ko, _kl, vo, vl) => {
+        this.codec.decode(b, vo + HIDDEN_BYTES, vl - HIDDEN_BYTES, row);
+        if (row.nulls[c] === 0 && row.nums[c]! > max) max = row.nums[c]!;
+        return undefined;
+      });
+    } finally {
+      this.releaseRow(row);
+    }
+    return max;
+  }
+
   /** Gives back a buffer {@link acquireRow} lent (no view of it may be kept). */
   releaseRow(row: RowBuffer): void {
     if (this.#spareRows.length < SPARE_ROWS) this.#spareRows.push(row);

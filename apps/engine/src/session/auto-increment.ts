@@ -1,0 +1,79 @@
+import type { Table } from '../storage/table.js';
+
+/** Most table ids the counters hold (table ids of one database file are below it). */
+export const MAX_TABLE_IDS = 65536;
+
+/** Bytes of the counters' memory ({@link AutoIncrementCounters}). */
+export const AUTO_INCREMENT_BYTES: number = MAX_TABLE_IDS * 8;
+
+/**
+ * The next AUTO_INCREMENT value of every table (and the next hidden DB_ROW_ID of a table without
+ * a primary key), one Int64 per table id in memory every session of the server shares — an
+ * ArrayBuffer of one thread, or a SharedArrayBuffer the session workers all map — and changed
+ * only by atomic operations, so two sessions never take the same value (InnoDB's
+ * `dict_table_t::autoinc` under its `autoinc_mutex`).
+ *
+ * 0 means "not known yet": the first session that needs a table's value reads the largest one
+ * stored ({@link Table.maxStoredValue}) and installs the next by compare-and-swap, so when two
+ * start it at once, one count wins. After a DDL statement, while it still holds the metadata lock
+ * exclusively, the counters of ids no table has are forgotten ({@link retainOnly}). Values are
+ * kept while the server runs and recomputed after a restart, as InnoDB before 8.0.
+ */
+export class AutoIncrementCounters {
+  readonly #next: BigInt64Array;
+
+  /** `memory`: {@link AUTO_INCREMENT_BYTES} bytes (default: this thread's own). */
+  constructor(memory: ArrayBufferLike = new ArrayBuffer(AUTO_INCREMENT_BYTES), offset = 0) {
+    this.#next = new BigInt64Array(memory, offset, MAX_TABLE_IDS);
+  }
+
+  /** The value column `c` of `t` gives next, without taking it. */
+  peek(t: Table, c: number): number {
+    const id = slotOf(t);
+    const now = Atomics.load(this.#next, id);
+    if (now !== 0n) return Number(now);
+    const first = BigInt(t.maxStoredValue(c) + 1);
+    const was = Atomics.compareExchange(this.#next, id, 0n, first);
+    return Number(was === 0n ? first : was);
+  }
+
+  /** Takes the next value of column `c` of `t`. */
+  take(t: Table, c: number): number {
+    this.peek(t, c);
+    return Number(Atomics.add(this.#next, slotOf(t), 1n));
+  }
+
+  /** An explicit value `v` was stored in column `c` of `t`: the next one given is above it. */
+  raise(t: Table, c: number, v: number): void {
+    const id = slotOf(t);
+    let now = BigInt(this.peek(t, c));
+    const want = BigInt(Math.floor(v)) + 1n;
+    while (now < want) {
+      const was = Atomics.compareExchange(this.#next, id, now, want);
+      if (was === now) return;
+      now = was;
+    }
+  }
+
+  /** Forgets the counter of `t` (TRUNCATE): it starts again from the rows. */
+  reset(t: Table): void {
+    Atomics.store(this.#next, slotOf(t), 0n);
+  }
+
+  /**
+   * Forgets the counter of every id but `ids` (the tables that exist). REQUIRES: no other session
+   * runs a statement (the metadata lock in X).
+   */
+  retainOnly(ids: Iterable<number>): void {
+    const keep = new Set(ids);
+    const next = this.#next;
+    for (let id = 0; id < next.length; id++) if (next[id] !== 0n && !keep.has(id)) next[id] = 0n;
+  }
+}
+
+function slotOf(t: Table): number {
+  const id = t.id;
+  if (!(Number.isInteger(id) && id >= 0 && id < MAX_TABLE_IDS))
+    throw new RangeError(`table id ${id} is past the ${MAX_TABLE_IDS} AUTO_INCREMENT counters`);
+  return id;
+}
