@@ -130,6 +130,10 @@ export class WireRowSink implements RowSink {
     this.#skip = this.#sent;
   }
 
+  restart(): void {
+    this.rewind();
+  }
+
   /** The sequence id of the first packet held (after the last chunk sent). */
   #heldSeq = 1;
 

@@ -35,6 +35,12 @@ export interface RowSink {
     fields?: readonly (ResultField | undefined)[],
   ): void;
   row(values: unknown[]): void;
+  /**
+   * The statement runs again from its start at once (a locking read found an entry in a gap it
+   * had passed): its rows are produced again, the same up to where it stopped, so those already
+   * sent are skipped.
+   */
+  restart?(): void;
 }
 
 /**

@@ -219,6 +219,7 @@ export class SessionTransactions {
           running.current = null;
           const out = this.#failed(err, sp);
           if (out !== RETRY) throw out;
+          this.session.rowSink?.restart?.();
         } finally {
           running.current = null;
         }

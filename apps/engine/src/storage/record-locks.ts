@@ -30,6 +30,8 @@ export class RangeLocks {
   readonly #equality: boolean;
   readonly #unique: boolean;
   readonly #geKey: Uint8Array | null;
+  /** Whether the read locks gaps ({@link TrxHooks.locksGaps}): its walks then guard them (GapGuard). */
+  readonly gaps: boolean;
   #first = true;
   #done = false;
 
@@ -52,14 +54,21 @@ export class RangeLocks {
     this.#equality = equality;
     this.#unique = unique;
     this.#geKey = geKey !== null && ix.primary ? geKey : null;
+    this.gaps = h.locksGaps(table);
+  }
+
+  /** The read found an entry in a gap it walked past before locking it: run the statement again. */
+  gapMoved(): never {
+    return this.#h.gapMoved();
   }
 
   /**
    * An entry in the range, before it is used (and before any pushed condition looks at it);
-   * `vo`: where a clustered record's value starts (its DB_TRX_ID names an implicit lock).
+   * `vo`: where a clustered record's value starts (its DB_TRX_ID names an implicit lock). Returns
+   * whether the lock covers the gap before the entry.
    */
-  entry(b: Uint8Array, ko: number, kl: number, vo: number): void {
-    if (this.#done) return;
+  entry(b: Uint8Array, ko: number, kl: number, vo: number): boolean {
+    if (this.#done) return false;
     const deleted = isDeleteMarked(b, ko);
     let type: typeof REC_ORDINARY | typeof REC_NOT_GAP = REC_ORDINARY;
     if (this.#unique && !deleted && this.#ix.primary) type = REC_NOT_GAP;
@@ -70,11 +79,12 @@ export class RangeLocks {
     const semi = this.#h.read(this.#table, this.#ix, b, ko, kl, type, false, owner, primary && !this.#unique);
     if (semi !== null) this.#table.readCommittedVersionOnce(semi);
     if (this.#unique && primary) this.#done = true;
+    return type === REC_ORDINARY && this.gaps;
   }
 
-  /** The first entry past the range (`vo` as in {@link entry}). */
-  past(b: Uint8Array, ko: number, kl: number, vo: number): void {
-    if (this.#done) return;
+  /** The first entry past the range (`vo` as in {@link entry}); returns whether a gap was locked. */
+  past(b: Uint8Array, ko: number, kl: number, vo: number): boolean {
+    if (this.#done) return false;
     this.#done = true;
     const ix = this.#ix;
     const owner = ix.primary ? recordTrxId(b, vo) : 0;
@@ -83,13 +93,15 @@ export class RangeLocks {
       const pk = this.#table.entryPrimaryKey(ix, b, ko, kl);
       this.#h.readRow(this.#table, pk, 0, pk.length, ownerOf(this.#table, pk));
     }
+    return this.gaps;
   }
 
-  /** The read ran off the end of the index. */
-  end(): void {
-    if (this.#done) return;
+  /** The read ran off the end of the index; returns whether the gap after the last entry was locked. */
+  end(): boolean {
+    if (this.#done) return false;
     this.#done = true;
     this.#h.read(this.#table, this.#ix, null, 0, 0, REC_ORDINARY);
+    return this.gaps;
   }
 }
 
@@ -164,4 +176,86 @@ export function entryRemoved(table: Table, ix: TableIndex, key: Uint8Array): voi
 export function ownerOf(table: Table, pk: Uint8Array): number {
   const r = table.primary.tree.getRecord(pk);
   return r === undefined ? 0 : recordTrxId(r.value, 0);
+}
+
+/**
+ * Again, inside the mini-transaction that made the new entry of `ix` (its leaf X-latched until it
+ * commits): the insert intention of each of `added` in that index. The request before the change may have come before a
+ * locking read, walking along another leaf, locked the successor's gap; asked again here, with
+ * the entry in place but not yet visible, either the read's lock is there (the change is undone
+ * and the statement waits) or the read will see the entry (GapGuard).
+ */
+export function recheckInserts(
+  h: TrxHooks,
+  table: Table,
+  added: ReadonlyArray<readonly [TableIndex, Uint8Array, Uint8Array | null]>,
+  ix: TableIndex,
+): void {
+  for (const [x, , next] of added) if (x === ix) h.insert(table, ix, next);
+}
+
+/**
+ * Guards the gaps one walk of a locking read (one that locks gaps) enters without holding the page
+ * before them: at its first entry (reached from where the walk was positioned, perhaps past an
+ * earlier leaf), at the first entry of each further leaf, and at the end of the index. Between
+ * leaving a leaf and locking the next entry, another thread may insert at the end of the leaf left
+ * behind: the read did not see that entry, and its lock on the successor came after the
+ * inserter's check. (InnoDB has no such window: a read locks the page supremum while it still
+ * holds the page.) So the walk stops at such an entry once it is locked, before using it, and
+ * looks at the gap again with no page latched: still empty, the walk goes on from the entry; an
+ * entry there, the statement runs again with its locks kept (every row it produced before the gap
+ * is the same the second time, and the second walk meets the new entry, or the inserter waits).
+ */
+export class GapGuard {
+  readonly #ix: TableIndex;
+  readonly #ps: number;
+  readonly #from: Uint8Array;
+  readonly #after: boolean;
+  #frame = -1;
+  #prev = new Uint8Array(64);
+  /** Length of the last entry passed; −1: none yet (the gap starts where the walk started). */
+  #prevLen = -1;
+
+  constructor(ix: TableIndex, from: Uint8Array, after: boolean) {
+    this.#ix = ix;
+    this.#ps = ix.tree.pageSize;
+    this.#from = from;
+    this.#after = after;
+  }
+
+  /** Whether entry `b[ko, …)` is the walk's first or lies on another leaf than the last one passed. */
+  crosses(ko: number): boolean {
+    return ((ko / this.#ps) | 0) !== this.#frame;
+  }
+
+  /** The walk passed entry `b[ko, ko+kl)`. */
+  passed(b: Uint8Array, ko: number, kl: number): void {
+    this.#frame = (ko / this.#ps) | 0;
+    if (this.#prev.length < kl) this.#prev = new Uint8Array(Math.max(kl, this.#prev.length * 2));
+    this.#prev.set(b.subarray(ko, ko + kl));
+    this.#prevLen = kl;
+  }
+
+  /**
+   * Whether the first entry after the last one passed (or after where the walk started) is still
+   * `key` (null: the end of the index). Call with no page latched.
+   */
+  holds(key: Uint8Array | null): boolean {
+    const found = this.#firstAfter();
+    return found === null ? key === null : key !== null && sameBytes(found, 0, found.length, key);
+  }
+
+  #firstAfter(): Uint8Array | null {
+    const start = this.#prevLen < 0;
+    const from = start ? this.#from : this.#prev.subarray(0, this.#prevLen);
+    const skipPrefix = start && this.#after;
+    let found: Uint8Array | null = null;
+    this.#ix.tree.forEachRangeRaw(from.length === 0 ? null : from, null, (b, ko, kl) => {
+      if (!start && sameBytes(b, ko, kl, from)) return true;
+      if (skipPrefix && kl >= from.length && sameBytes(b, ko, from.length, from)) return true;
+      found = b.slice(ko, ko + kl);
+      return false;
+    });
+    return found as Uint8Array | null;
+  }
 }

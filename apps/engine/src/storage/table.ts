@@ -19,7 +19,16 @@ import { K_DATE, K_DECIMAL, K_DOUBLE, K_TEXT, RowBuffer, RowCodec } from './row.
 import type { MtrStore } from './redo/mtr.js';
 import { OffPageFields, type PendingValue } from './off-page.js';
 import type { ReadView } from './read-view.js';
-import { entryRemoved, inheritGaps, intendInserts, ownerOf, RangeLocks } from './record-locks.js';
+import {
+  entryRemoved,
+  GapGuard,
+  inheritGaps,
+  intendInserts,
+  ownerOf,
+  RangeLocks,
+  recheckInserts,
+  sameBytes,
+} from './record-locks.js';
 import { REC_NOT_GAP, REC_ORDINARY, type TrxContext, type TrxHooks } from './trx-hooks.js';
 import type { TrxSys } from './trx-sys.js';
 import type { FieldValue, StoredColumn } from './types.js';
@@ -363,6 +372,30 @@ export class Table {
   }
 
   /**
+   * Runs one row change whose steps each change one index. Inside a transaction (`split`) each
+   * step is a mini-transaction of its own, as InnoDB changes the clustered index and then each
+   * secondary one: the thread never holds the page latches of one index while it waits for a
+   * page of another, so a reader holding a secondary leaf while it fetches the row (or an outer
+   * table's leaf while it probes an inner index) never waits in a cycle with it; a crash between
+   * steps leaves an uncommitted change the undo log rolls back. Outside a transaction (loaders,
+   * the dictionary: nothing would undo a part) all steps are one mini-transaction.
+   */
+  #steps(split: boolean, steps: ReadonlyArray<() => void>): void {
+    if (!split) {
+      this.#inMtr(() => {
+        for (const s of steps) s();
+      });
+      return;
+    }
+    for (const s of steps) this.#inMtr(s);
+  }
+
+  /** One step per secondary index `i` of a row change (see {@link #steps}). */
+  #perSecondary(fn: (ix: TableIndex, i: number) => void): Array<() => void> {
+    return this.secondary.map((ix, i) => () => fn(ix, i));
+  }
+
+  /**
    * Insert a row (a {@link RowBuffer} or convenience values in column order). With a redo log the
    * row and all its index entries are one mini-transaction (its undo record another, before it):
    * all of it or none survives a crash, and an error leaves every tree as it was.
@@ -415,23 +448,29 @@ export class Table {
               old.value.length - HIDDEN_BYTES,
             );
     }
-    this.#inMtr(() => {
-      const full = this.#record(value, trxId, roll);
-      if (undo !== null && old !== undefined) {
-        // an insert over a delete-marked record of the same key takes it over
-        // (row_ins_clust_index_entry_by_modify); its old entries stay delete-marked
-        this.primary.tree.update(pk, full);
-        this.primary.tree.setDeleteMark(pk, undefined, false);
-      } else {
-        try {
-          this.primary.tree.insert(pk, full);
-        } catch (e) {
-          if (e instanceof DuplicateKeyError) throw this.#dup(this.primary, row);
-          throw e;
+    this.#steps(undo !== null, [
+      () => {
+        const full = this.#record(value, trxId, roll);
+        if (undo !== null && old !== undefined) {
+          // an insert over a delete-marked record of the same key takes it over
+          // (row_ins_clust_index_entry_by_modify); its old entries stay delete-marked
+          this.primary.tree.update(pk, full);
+          this.primary.tree.setDeleteMark(pk, undefined, false);
+        } else {
+          try {
+            this.primary.tree.insert(pk, full);
+          } catch (e) {
+            if (e instanceof DuplicateKeyError) throw this.#dup(this.primary, row);
+            throw e;
+          }
         }
-      }
-      for (const [i, ix] of this.secondary.entries()) this.#addEntry(ix, entries[i]!, trxId);
-    });
+        if (h !== null) recheckInserts(h, this, added, this.primary);
+      },
+      ...this.#perSecondary((ix, i) => {
+        this.#addEntry(ix, entries[i]!, trxId);
+        if (h !== null) recheckInserts(h, this, added, ix);
+      }),
+    ]);
     inheritGaps(this, added);
     this.rows++;
     this.statModifiedCounter++;
@@ -513,12 +552,13 @@ export class Table {
       );
       const marked = old.value.slice();
       writeHidden(marked, 0, trxId, roll);
-      this.#inMtr(() => {
-        this.primary.tree.update(key, marked);
-        this.primary.tree.setDeleteMark(key, undefined, true);
-        for (const [i, ix] of this.secondary.entries())
-          ix.tree.setDeleteMark(entries[i]!, EMPTY, true, trxId);
-      });
+      this.#steps(true, [
+        () => {
+          this.primary.tree.update(key, marked);
+          this.primary.tree.setDeleteMark(key, undefined, true);
+        },
+        ...this.#perSecondary((ix, i) => ix.tree.setDeleteMark(entries[i]!, EMPTY, true, trxId)),
+      ]);
     }
     this.rows--;
     this.statModifiedCounter++;
@@ -573,7 +613,7 @@ export class Table {
       // the new row's values survive the delete below (it reuses the old-row buffer only)
       const keep = row === this.#row ? this.#copyRow(row) : row;
       this.#deleteForUpdate(oldPk, old.value, oldRow, undo);
-      this.#insertForUpdate(newPk, keep, undo, clash);
+      this.#insertForUpdate(newPk, keep, undo, clash, h, added);
       inheritGaps(this, added);
       this.statModifiedCounter++;
       this.#stats.counts[H_UPDATE]!++;
@@ -613,11 +653,13 @@ export class Table {
         old.value.length - HIDDEN_BYTES,
       );
     }
-    this.#inMtr(() => {
-      this.primary.tree.update(oldPk, this.#record(newValue, trxId, roll));
-      // outside a transaction the old version is gone at once; inside, purge frees its values
-      if (undo === null) this.#offPage?.free(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES);
-      for (const [ix, before, after] of changes) {
+    this.#steps(undo !== null, [
+      () => {
+        this.primary.tree.update(oldPk, this.#record(newValue, trxId, roll));
+        // outside a transaction the old version is gone at once; inside, purge frees its values
+        if (undo === null) this.#offPage?.free(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES);
+      },
+      ...changes.map(([ix, before, after]) => () => {
         if (undo === null) {
           ix.tree.delete(before, EMPTY);
           ix.tree.insert(after, EMPTY, 0);
@@ -625,8 +667,9 @@ export class Table {
           ix.tree.setDeleteMark(before, EMPTY, true, trxId);
           this.#addEntry(ix, after, trxId);
         }
-      }
-    });
+        if (h !== null) recheckInserts(h, this, added, ix);
+      }),
+    ]);
     inheritGaps(this, added);
     // row_update_for_mysql counts an UPDATE only when it changes an ordering field of some index
     if (changes.length > 0) this.statModifiedCounter++;
@@ -671,11 +714,13 @@ export class Table {
     );
     const marked = value.slice();
     writeHidden(marked, 0, trxId, roll);
-    this.#inMtr(() => {
-      this.primary.tree.update(pk, marked);
-      this.primary.tree.setDeleteMark(pk, undefined, true);
-      for (const [i, ix] of this.secondary.entries()) ix.tree.setDeleteMark(entries[i]!, EMPTY, true, trxId);
-    });
+    this.#steps(true, [
+      () => {
+        this.primary.tree.update(pk, marked);
+        this.primary.tree.setDeleteMark(pk, undefined, true);
+      },
+      ...this.#perSecondary((ix, i) => ix.tree.setDeleteMark(entries[i]!, EMPTY, true, trxId)),
+    ]);
   }
 
   /** The second half of a primary-key change: the new record (over a delete-marked one with its key, if any). */
@@ -684,6 +729,8 @@ export class Table {
     row: RowBuffer,
     undo: ReturnType<TrxHooks['undo']> | null,
     old: { value: Uint8Array; deleted: boolean } | undefined,
+    h: TrxHooks | null,
+    added: ReturnType<typeof intendInserts>,
   ): void {
     const value = this.#encodeRow(row, pk.length);
     if (undo === null && old !== undefined) this.#removeNow(pk, old.value);
@@ -707,14 +754,20 @@ export class Table {
             );
     }
     const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
-    this.#inMtr(() => {
-      const full = this.#record(value, trxId, roll);
-      if (undo !== null && old !== undefined) {
-        this.primary.tree.update(pk, full);
-        this.primary.tree.setDeleteMark(pk, undefined, false);
-      } else this.primary.tree.insert(pk, full);
-      for (const [i, ix] of this.secondary.entries()) this.#addEntry(ix, entries[i]!, trxId);
-    });
+    this.#steps(undo !== null, [
+      () => {
+        const full = this.#record(value, trxId, roll);
+        if (undo !== null && old !== undefined) {
+          this.primary.tree.update(pk, full);
+          this.primary.tree.setDeleteMark(pk, undefined, false);
+        } else this.primary.tree.insert(pk, full);
+        if (h !== null) recheckInserts(h, this, added, this.primary);
+      },
+      ...this.#perSecondary((ix, i) => {
+        this.#addEntry(ix, entries[i]!, trxId);
+        if (h !== null) recheckInserts(h, this, added, ix);
+      }),
+    ]);
   }
 
   // ---------------------------------------------------------------- rollback and purge
@@ -736,11 +789,15 @@ export class Table {
     this.codec.decode(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES, now);
     const nowEntries = this.secondary.map((ix) => ix.encoder.encode(now).slice());
     if (rec.type === UNDO_INSERT_REC) {
-      this.#inMtr(() => {
-        for (const [i, ix] of this.secondary.entries()) ix.tree.delete(nowEntries[i]!, EMPTY);
-        this.primary.tree.delete(pk);
-        this.#offPage?.free(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES);
-      });
+      // the secondary entries first, the record last: run again after a crash in between, the
+      // record still names this change
+      this.#steps(true, [
+        ...this.#perSecondary((ix, i) => ix.tree.delete(nowEntries[i]!, EMPTY)),
+        () => {
+          this.primary.tree.delete(pk);
+          this.#offPage?.free(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES);
+        },
+      ]);
       // the removed entries' locks go to their successors as gap locks
       for (const [i, ix] of this.secondary.entries()) entryRemoved(this, ix, nowEntries[i]!);
       entryRemoved(this, this.primary, pk);
@@ -760,19 +817,10 @@ export class Table {
         ? true
         : this.#versionsHaveEntry(ix, nowEntries[i]!, restored, rec.oldDeleted),
     );
-    this.#inMtr(() => {
-      this.primary.tree.update(pk, restored);
-      this.primary.tree.setDeleteMark(pk, undefined, rec.oldDeleted);
-      // the rolled-back version's own off-page values go (a delete mark shares the old ones)
-      this.#offPage?.free(
-        cur.value,
-        HIDDEN_BYTES,
-        cur.value.length - HIDDEN_BYTES,
-        rec.oldRow,
-        0,
-        rec.oldRow.length,
-      );
-      for (const [i, ix] of this.secondary.entries()) {
+    // the entries first, the record last: run again after a crash in between, the record still
+    // names this change (each entry step can run twice)
+    this.#steps(true, [
+      ...this.#perSecondary((ix, i) => {
         const nowE = nowEntries[i]!;
         const prevE = prevEntries[i]!;
         if (compareKeys(nowE, prevE) !== 0) {
@@ -780,8 +828,21 @@ export class Table {
           else ix.tree.delete(nowE, EMPTY);
         }
         ix.tree.setDeleteMark(prevE, EMPTY, rec.oldDeleted);
-      }
-    });
+      }),
+      () => {
+        this.primary.tree.update(pk, restored);
+        this.primary.tree.setDeleteMark(pk, undefined, rec.oldDeleted);
+        // the rolled-back version's own off-page values go (a delete mark shares the old ones)
+        this.#offPage?.free(
+          cur.value,
+          HIDDEN_BYTES,
+          cur.value.length - HIDDEN_BYTES,
+          rec.oldRow,
+          0,
+          rec.oldRow.length,
+        );
+      },
+    ]);
     for (const [i, ix] of this.secondary.entries())
       if (!kept[i] && compareKeys(nowEntries[i]!, prevEntries[i]!) !== 0)
         entryRemoved(this, ix, nowEntries[i]!);
@@ -816,17 +877,20 @@ export class Table {
       this.codec.decode(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES, now);
       const nowEntries = this.secondary.map((ix) => ix.encoder.encode(now).slice());
       const gone: TableIndex[] = [];
-      this.#inMtr(() => {
-        for (const [i, ix] of this.secondary.entries()) {
+      // the entries first, the record last (purge run again after a crash finds the record)
+      this.#steps(true, [
+        ...this.#perSecondary((ix, i) => {
           const r = ix.tree.getRecord(nowEntries[i]!);
           if (r?.deleted) {
             ix.tree.delete(nowEntries[i]!, EMPTY);
             gone.push(ix);
           }
-        }
-        this.primary.tree.delete(pk);
-        this.#offPage?.free(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES);
-      });
+        }),
+        () => {
+          this.primary.tree.delete(pk);
+          this.#offPage?.free(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES);
+        },
+      ]);
       for (const ix of gone) entryRemoved(this, ix, nowEntries[this.secondary.indexOf(ix)]!);
       entryRemoved(this, this.primary, pk);
       return;
@@ -1135,29 +1199,55 @@ export class Table {
     let ended = false;
     let stopped = false;
     let skipping = after;
-    ix.tree.forEachRangeRaw(from.length === 0 ? null : from, null, (b, ko, kl, vo, vl) => {
-      if (skipping) {
-        if (startsWith(b, ko, kl, from)) return true;
-        skipping = false;
-      }
-      if (hi !== null) {
-        const c = comparePrefix(b, ko, kl, hi);
-        if (c > 0 || (c === 0 && !hiInclusive)) {
-          ended = true;
-          locks?.past(b, ko, kl, vo);
+    // a read that locks gaps stops at an entry whose gap it entered from another leaf, and looks
+    // at that gap again before going on (GapGuard)
+    const guard = locks !== null && locks.gaps ? new GapGuard(ix, from, after) : null;
+    let start = from.length === 0 ? null : from;
+    /** The entry a walk resumes at: locked already, its gap looked at. */
+    let resumed: Uint8Array | null = null;
+    for (;;) {
+      let pending: Uint8Array | null = null;
+      ix.tree.forEachRangeRaw(start, null, (b, ko, kl, vo, vl) => {
+        if (skipping) {
+          if (startsWith(b, ko, kl, from)) {
+            guard?.passed(b, ko, kl);
+            return true;
+          }
+          skipping = false;
+        }
+        const again = resumed !== null && sameBytes(b, ko, kl, resumed);
+        resumed = null;
+        if (hi !== null) {
+          const c = comparePrefix(b, ko, kl, hi);
+          if (c > 0 || (c === 0 && !hiInclusive)) {
+            ended = true;
+            if (!again && locks !== null && locks.past(b, ko, kl, vo) && guard !== null && guard.crosses(ko))
+              pending = b.slice(ko, ko + kl);
+            return false;
+          }
+        }
+        // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
+        if (!again && locks !== null && locks.entry(b, ko, kl, vo) && guard !== null && guard.crosses(ko)) {
+          pending = b.slice(ko, ko + kl);
           return false;
         }
+        guard?.passed(b, ko, kl);
+        if (check !== null && !check(b, ko, kl)) return true;
+        if (visit(b, ko, kl, vo, vl)) return true;
+        stopped = true;
+        return false;
+      });
+      if (pending !== null) {
+        if (!guard!.holds(pending)) locks!.gapMoved();
+        if (ended) break;
+        start = resumed = pending;
+        continue;
       }
-      // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
-      locks?.entry(b, ko, kl, vo);
-      if (check !== null && !check(b, ko, kl)) return true;
-      if (visit(b, ko, kl, vo, vl)) return true;
-      stopped = true;
-      return false;
-    });
-    if (!ended && !stopped) {
-      ended = true;
-      locks?.end();
+      if (!ended && !stopped) {
+        ended = true;
+        if (locks?.end() === true && guard !== null && !guard.holds(null)) locks.gapMoved();
+      }
+      break;
     }
     return ended;
   }

@@ -60,6 +60,17 @@ export interface TrxHooks {
    */
   locksRowPastRange(table: Table): boolean;
   /**
+   * Whether a locking read of `table` locks gaps (REPEATABLE READ and SERIALIZABLE, a read that
+   * locks at all): it then makes sure no entry went into a gap it walked past before locking it.
+   */
+  locksGaps(table: Table): boolean;
+  /**
+   * A locking read found an entry in a gap it had walked past before it locked the gap (another
+   * thread's insert landed there meanwhile): the statement runs again from its savepoint, keeping
+   * its locks (throws).
+   */
+  gapMoved(): never;
+  /**
    * The SQL layer rejected the row the last read of `table` returned (`handler::unlock_row`):
    * under READ COMMITTED the record lock that read took on a clustered index entry goes, unless
    * the transaction held it before or changed the row (`row_unlock_for_mysql`).

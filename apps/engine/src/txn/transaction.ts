@@ -209,6 +209,17 @@ export class Transaction implements TrxHooks {
     return table.id === this.exclusiveTable;
   }
 
+  locksGaps(table: Table): boolean {
+    if (!this.#gaps()) return false;
+    const id = table.id;
+    if (id === this.exclusiveTable || id === this.sharedTable) return true;
+    return this.readMode === 'S' || this.readMode === 'X';
+  }
+
+  gapMoved(): never {
+    throw new StatementRestart();
+  }
+
   /**
    * `walk`: the entry is one the read walks to in its own index (a clustered one may be unlocked
    * again when the WHERE clause rejects its row); otherwise the clustered record behind another

@@ -49,7 +49,7 @@ it('concurrent inserters on two workers take distinct values from one counter pe
   await a.query('INSERT INTO t VALUES (1000, 7)');
   expect(await insertId(b, 'INSERT INTO t (w) VALUES (7)')).toBe(1001);
   const [[shown]] = await a.query<mysql.RowDataPacket[]>('SHOW CREATE TABLE t');
-  expect(shown['Create Table']).toContain('AUTO_INCREMENT=1002');
+  expect(shown!['Create Table']).toContain('AUTO_INCREMENT=1002');
 
   // TRUNCATE on one worker starts the counter again for the other
   await b.query('TRUNCATE TABLE t');
