@@ -74,33 +74,14 @@ function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
   shared.mdlS();
   try {
     refresh();
-    const handle = (): Reply | Promise<Reply> =>
-      payload[0] === 0x03 && SHOW_GLOBAL_STATUS.test(payload.subarray(1).toString('utf8'))
-        ? status.withSums(c.p.session.globalCounters.values, () => c.p.handle(payload))
-        : c.p.handle(payload);
-    // A transaction that has written owns undo pages: its COMMIT, its ROLLBACK and any statement
-    // that may end it implicitly change pages as much as a write does.
-    if (kind === 'read' && !c.p.session.txn.trx.trxUndo.writing) return handle();
-    writeLock();
-    try {
-      return handle();
-    } finally {
-      writeUnlock();
-    }
+    // writers run at once: each row operation takes the change latch for its page changes
+    // (MtrStore.hold), row locks keep them apart
+    return payload[0] === 0x03 && SHOW_GLOBAL_STATUS.test(payload.subarray(1).toString('utf8'))
+      ? status.withSums(c.p.session.globalCounters.values, () => c.p.handle(payload))
+      : c.p.handle(payload);
   } finally {
     shared.mdlSUnlock();
   }
-}
-
-/** Whether this thread holds the shared write mutex (a write statement runs). */
-let writing = false;
-function writeLock(): void {
-  shared.writeLock();
-  writing = true;
-}
-function writeUnlock(): void {
-  writing = false;
-  shared.writeUnlock();
 }
 
 /** Posts a command's reply to the main thread; a commit's once it is durable (group commit). */
@@ -150,8 +131,8 @@ function onMessage(m: ToWorker): void {
         post({ t: 'chunk', conn: m.conn, bytes: out }, [out.buffer as ArrayBuffer]);
       };
       const c: Conn = { p, prepared: (id) => p.preparedText(id) };
-      // a statement that waited for a row lock runs again under the same metadata lock and
-      // write mutex as a first run (it holds neither while it waits)
+      // a statement that waited for a row lock runs again under the metadata lock as a first run
+      // (it holds none while it waits)
       c.p.rerun = (payload) => run(c, payload);
       conns.set(m.conn, c);
       return;
@@ -209,16 +190,10 @@ try {
   );
   // one set of global variables for the server: this worker's SET GLOBAL goes to every thread
   instanceOf(db).vars.onGlobalSet = (name, value) => post({ t: 'global', name, value });
-  // statistics a read statement saves on first use go into the shared catalog: as a writer
-  db.writeGuard = <T>(fn: () => T): T => {
-    if (writing) return fn();
-    writeLock();
-    try {
-      return fn();
-    } finally {
-      writeUnlock();
-    }
-  };
+  // every page change of this thread runs under the change latch the threads share
+  db.store.changeLatch = { lock: () => shared.writeLock(), unlock: () => shared.writeUnlock() };
+  // statistics a read statement saves on first use, and purge, as row operations
+  db.writeGuard = <T>(fn: () => T): T => db.store.hold(fn);
   shared.mdlS();
   try {
     refresh();

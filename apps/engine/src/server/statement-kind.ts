@@ -2,10 +2,11 @@ import { COM_FIELD_LIST, COM_QUERY, COM_STMT_EXECUTE, COM_STMT_PREPARE } from '.
 
 /**
  * How a command must be serialized against other workers: `ddl` changes the dictionary (the
- * metadata lock in X), `write` changes rows (the metadata lock in S and the write mutex), `read`
- * only reads (the metadata lock in S), `none` touches no table (ping, quit, statement close).
+ * metadata lock in X), `rows` reads or changes rows (the metadata lock in S; writers of different
+ * rows run at once, each row operation under the change latch), `none` touches no table (ping,
+ * quit, statement close).
  */
-export type StatementKind = 'ddl' | 'write' | 'read' | 'none';
+export type StatementKind = 'ddl' | 'rows' | 'none';
 
 // account statements change the dictionary too (the accounts live in it); `EXECUTE s` runs a
 // statement prepared in SQL (`PREPARE s FROM …`, perhaps from a user variable) whose text the host
@@ -22,7 +23,6 @@ const DDL = new Set([
   'GRANT',
   'REVOKE',
 ]);
-const WRITE = new Set(['INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'LOAD']);
 
 /** The kind of one SQL statement's text, from its first keyword (comments and `(` skipped). */
 export function sqlKind(sql: string): StatementKind {
@@ -47,13 +47,12 @@ export function sqlKind(sql: string): StatementKind {
   const word = sql.slice(i, j).toUpperCase();
   if (DDL.has(word)) return 'ddl';
   if (word === 'SET' && /^\s+PASSWORD\b/i.test(sql.slice(j))) return 'ddl';
-  if (WRITE.has(word)) return 'write';
-  return 'read';
+  return 'rows';
 }
 
 /**
  * The kind of a command payload. COM_STMT_EXECUTE takes the kind of the text its statement was
- * prepared from (`prepared`, by statement id; an unknown id is `read`, and gets its error from the
+ * prepared from (`prepared`, by statement id; an unknown id is `rows`, and gets its error from the
  * processor).
  */
 export function commandKind(
@@ -67,12 +66,12 @@ export function commandKind(
       );
     case COM_STMT_PREPARE:
     case COM_FIELD_LIST:
-      return 'read';
+      return 'rows';
     case COM_STMT_EXECUTE: {
-      if (payload.length < 5) return 'read';
+      if (payload.length < 5) return 'rows';
       const id = payload[1]! | (payload[2]! << 8) | (payload[3]! << 16) | (payload[4]! << 24);
       const sql = prepared(id >>> 0);
-      return sql === undefined ? 'read' : sqlKind(sql);
+      return sql === undefined ? 'rows' : sqlKind(sql);
     }
     default:
       return 'none';

@@ -52,7 +52,8 @@ interface Slot {
  * worker), with its own handles on the data, log and doublewrite files, so every worker's change
  * is a logged mini-transaction and every page it writes follows the WAL rule. A commit's reply is
  * posted once the commit is durable; the main thread's flusher serves every worker's group commit.
- * What else they share (dictionary version, metadata lock, write mutex, row counts) is in
+ * What else they share (dictionary version, metadata lock, change latch, row counts, AUTO_INCREMENT
+ * counters) is in
  * {@link WorkerShared}.
  *
  * While workers run, the main thread's Database is not used; `stop()` ends the workers, then
@@ -81,6 +82,8 @@ export class WorkerSessionHost implements SessionHost {
     this.processList = new SharedProcessList(processList, -1, (id, query) => this.#kill(id, query));
     instanceOf(db).useProcessList(this.processList);
     instanceOf(db).useAutoIncrement(shared.autoIncrement());
+    // a page change this thread makes (a check, a test's purge) waits for the workers' ones
+    db.store.changeLatch = { lock: () => shared.writeLock(), unlock: () => shared.writeUnlock() };
     this.#slots = slots;
     this.threads = slots.length;
     this.#seen = shared.version;

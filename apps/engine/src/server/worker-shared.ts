@@ -22,16 +22,16 @@ import { AUTO_INCREMENT_BYTES, AutoIncrementCounters, MAX_TABLE_IDS } from '../s
  * |---|---|
  * | 0 | dictionary version: bumped by every DDL; a worker reloads its dictionary when it moved |
  * | 8.. | the metadata lock (an atomics rw-lock): every statement holds it S, DDL holds it X |
- * | 16.. | the write mutex: statements that change rows hold it, so writers run one at a time |
+ * | 16.. | the change latch: each row operation's page changes, and every other mini-transaction, run under it (MtrStore.changeLatch) |
  *
  * and from byte 256 one Float64 per table id: the table's row count (NaN until a worker that
- * loads the table seeds it from the dictionary), read and written under the write mutex; then one
+ * loads the table seeds it from the dictionary), read and written under the change latch; then one
  * Int64 per table id, the AUTO_INCREMENT counters (session/auto-increment.ts, atomic operations
  * only); then each worker's row of global status counters (worker-status.ts).
  *
- * Readers run in parallel with each other and with the one writer: trees couple S page latches
- * and a writer X-latches the pages it changes, so a reader never sees a half-made page. Row
- * locks and transactions would let writers run in parallel too.
+ * Statements run in parallel, writers too: trees couple S page latches and a row operation
+ * X-latches the pages it changes, one index per mini-transaction, under the change latch; row
+ * locks (the shared lock table) keep writers of one row apart.
  */
 const VERSION = 0;
 const MDL = 8;
@@ -87,6 +87,7 @@ export class WorkerShared {
   mdlXUnlock(): void {
     rwXUnlock(this.#i32, MDL);
   }
+  /** Takes the change latch (not re-entrant: MtrStore.hold nests it). */
   writeLock(): void {
     mutexLock(this.#i32, WRITE);
   }
@@ -97,7 +98,7 @@ export class WorkerShared {
   /**
    * Makes every table of `db` keep its row count here. A table seen for the first time is seeded
    * from its own count (the dictionary's, or the count a DDL just gave it when `seed` is true).
-   * REQUIRES: the write mutex or the metadata lock in X.
+   * REQUIRES: the change latch or the metadata lock in X.
    */
   shareRowCounts(db: Database, seed: boolean): void {
     for (const t of db.tables()) this.#share(t, seed);

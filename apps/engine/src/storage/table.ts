@@ -134,8 +134,9 @@ export type EntryVisit = (b: Uint8Array, ko: number, kl: number, vo: number, vl:
  * (`lock_sec_rec_cons_read_sees`, `row_sel_sec_rec_is_for_clust_rec`). Other reads see the latest
  * versions and pass over delete-marked ones.
  *
- * Writers are serialized by the caller (one writer per table at a time); readers may run on other
- * threads meanwhile (page latches keep them from seeing a half-made page).
+ * Threads may write at once: each row operation runs under the database's change latch
+ * (MtrStore.hold), row locks keep writers of one row apart, and readers run beside them (page
+ * latches keep them from seeing a half-made page).
  */
 export class Table {
   readonly id: number;
@@ -372,6 +373,16 @@ export class Table {
   }
 
   /**
+   * Runs one row operation — its reads of the records it changes, its lock checks, its undo record
+   * and its mini-transactions — under the database's change latch (MtrStore.hold), so another
+   * thread's row operation never comes between what it read and what it changes.
+   */
+  #held<T>(fn: () => T): T {
+    const m = this.#mtr;
+    return m === null ? fn() : m.hold(fn);
+  }
+
+  /**
    * Runs one row change whose steps each change one index. Inside a transaction (`split`) each
    * step is a mini-transaction of its own, as InnoDB changes the clustered index and then each
    * secondary one: the thread never holds the page latches of one index while it waits for a
@@ -401,6 +412,10 @@ export class Table {
    * all of it or none survives a crash, and an error leaves every tree as it was.
    */
   insert(values: RowBuffer | readonly FieldValue[]): void {
+    this.#held(() => this.#insertRow(values));
+  }
+
+  #insertRow(values: RowBuffer | readonly FieldValue[]): void {
     // Handler_write counts the call, a failed one too (ha_write_row counts before write_row)
     this.#stats.counts[H_WRITE]!++;
     const row = this.#toRow(values, this.#row);
@@ -522,6 +537,10 @@ export class Table {
    * delete mark on the record and its entries (after the undo record); outside, a removal.
    */
   deleteKey(pk: Uint8Array): boolean {
+    return this.#held(() => this.#deleteRow(pk));
+  }
+
+  #deleteRow(pk: Uint8Array): boolean {
     const key = pk.slice();
     const h = this.#hooks();
     const old = this.primary.tree.getRecord(key);
@@ -582,6 +601,10 @@ export class Table {
    * and an insert of the new one (`row_upd_clust_rec_by_insert`).
    */
   updateKey(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
+    return this.#held(() => this.#updateRow(pk, values));
+  }
+
+  #updateRow(pk: Uint8Array, values: RowBuffer | readonly FieldValue[]): boolean {
     const oldPk = pk.slice();
     const h = this.#hooks();
     const old = this.primary.tree.getRecord(oldPk);
@@ -781,6 +804,10 @@ export class Table {
    * can run again on the same record. Runs outside any transaction's hooks.
    */
   undoChange(rec: UndoRecord, roll: number, trxId: number): void {
+    this.#held(() => this.#undoChange(rec, roll, trxId));
+  }
+
+  #undoChange(rec: UndoRecord, roll: number, trxId: number): void {
     const pk = rec.key;
     const cur = this.primary.tree.getRecord(pk);
     if (cur === undefined) return;
@@ -858,6 +885,10 @@ export class Table {
    * go. Can run again on the same record.
    */
   purgeChange(rec: UndoRecord, trxId: number, pos: UndoPosition | null = null): void {
+    this.#held(() => this.#purgeChange(rec, trxId, pos));
+  }
+
+  #purgeChange(rec: UndoRecord, trxId: number, pos: UndoPosition | null): void {
     if (rec.type === UNDO_INSERT_REC) return;
     // references marked freed: an earlier run of this purge step finished (it frees last)
     if (this.#offPage?.freedSome(rec.oldRow) === true) return;

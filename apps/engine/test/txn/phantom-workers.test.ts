@@ -83,18 +83,25 @@ describe('locking reads beside inserts on another worker', () => {
 
 describe('reads that hold one index while they read another, beside inserts on another worker', () => {
   it.each([
-    ['a secondary range and its rows', 'SELECT id FROM t FORCE INDEX (k) WHERE k BETWEEN 300 AND 700 ORDER BY k, id'],
+    [
+      'a secondary range and its rows',
+      'SELECT id FROM t FORCE INDEX (k) WHERE k BETWEEN 300 AND 700 ORDER BY k, id',
+    ],
     [
       'a join probing the secondary index from the clustered one',
       'SELECT a.id FROM t a FORCE INDEX (PRIMARY) JOIN t b FORCE INDEX (k) ON b.k = a.k WHERE a.id < 400 ORDER BY a.id',
     ],
-  ])('%s', async (_name, read) => {
-    const out = await race(
-      'CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, KEY k (k))',
-      read,
-      (i) => `INSERT INTO t VALUES (${i + 1}, ${(i * 7919) % 1000})`,
-    );
-    expect(out.rounds).toBeGreaterThan(10);
-    expect(out.inserts).toBeGreaterThan(10);
-  }, 60_000);
+  ])(
+    '%s',
+    async (_name, read) => {
+      const out = await race(
+        'CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, KEY k (k))',
+        read,
+        (i) => `INSERT INTO t VALUES (${i + 1}, ${(i * 7919) % 1000})`,
+      );
+      expect(out.rounds).toBeGreaterThan(10);
+      expect(out.inserts).toBeGreaterThan(10);
+    },
+    60_000,
+  );
 });

@@ -35,6 +35,13 @@ const PROVISIONAL_TOP = 0x40;
  *
  * One MtrStore per thread (each thread of a server has its own over the shared pool and the shared
  * redo log). REQUIRES: no page is S-fixed by the caller when the mtr X-fixes it.
+ *
+ * Threads that change pages of one database at once share a {@link changeLatch}: an outermost
+ * mtr runs under it, and so does a whole row operation ({@link hold}: its reads, lock checks,
+ * undo record and per-index mtrs), so page changes of different threads never interleave while
+ * everything else their statements do (parsing, planning, reads, lock waits, commit's log flush)
+ * runs in parallel. Latch order: the change latch before any page latch; a thread holding a page
+ * latch never asks for it.
  */
 export class MtrStore implements PageStore {
   readonly pageSize: number;
@@ -42,6 +49,13 @@ export class MtrStore implements PageStore {
   readonly pool: BufferPool;
   readonly redo: RedoLog | null;
   #depth = 0;
+  /**
+   * The mutex page changes of every thread sharing the database run under; null: this thread is
+   * the only one that changes pages.
+   */
+  changeLatch: { lock(): void; unlock(): void } | null = null;
+  /** Nesting of {@link hold} and outermost mtrs on this thread (the latch is held while > 0). */
+  #holds = 0;
   /** In an unlogged section (bulk builds): changes are stamped with this LSN, nothing is logged. */
   #unloggedLsn = 0n;
   #n = 0;
@@ -89,8 +103,30 @@ export class MtrStore implements PageStore {
   }
 
   begin(): void {
-    if (this.#depth === 0 && this.redo !== null && this.#unloggedLsn === 0n) this.redo.freeCheck();
+    if (this.#depth === 0) {
+      if (this.redo !== null && this.#unloggedLsn === 0n) this.redo.freeCheck();
+      this.#enter();
+    }
     this.#depth++;
+  }
+
+  /** Runs `fn` under the {@link changeLatch} (re-entrant on this thread). */
+  hold<T>(fn: () => T): T {
+    if (this.changeLatch === null) return fn();
+    this.#enter();
+    try {
+      return fn();
+    } finally {
+      this.#leave();
+    }
+  }
+
+  #enter(): void {
+    if (this.changeLatch !== null && this.#holds++ === 0) this.changeLatch.lock();
+  }
+
+  #leave(): void {
+    if (this.changeLatch !== null && --this.#holds === 0) this.changeLatch.unlock();
   }
 
   // ---------------------------------------------------------------- the page store
@@ -253,6 +289,14 @@ export class MtrStore implements PageStore {
   commit(): void {
     if (this.#depth === 0) throw new Error('MtrStore.commit without begin');
     if (--this.#depth > 0) return;
+    try {
+      this.#commit();
+    } finally {
+      this.#leave();
+    }
+  }
+
+  #commit(): void {
     const redo = this.redo;
     if (redo === null || this.#unloggedLsn !== 0n) return;
     const ps = this.pageSize;
@@ -334,9 +378,13 @@ export class MtrStore implements PageStore {
   rollback(): void {
     if (this.#depth === 0) return;
     if (--this.#depth > 0) return;
-    if (this.redo === null || this.#unloggedLsn !== 0n) return;
-    this.#restoreCopies();
-    this.#release();
+    try {
+      if (this.redo === null || this.#unloggedLsn !== 0n) return;
+      this.#restoreCopies();
+      this.#release();
+    } finally {
+      this.#leave();
+    }
   }
 
   #release(): void {
@@ -358,7 +406,7 @@ export class MtrStore implements PageStore {
       try {
         return fn();
       } finally {
-        this.#depth--;
+        if (--this.#depth === 0) this.#leave();
       }
     }
     if (this.#depth > 0) throw new Error('MtrStore.unlogged inside a mini-transaction');
