@@ -23,6 +23,7 @@ import {
   PAGE_TYPE_INDEX,
   pageIndexId,
   pageMaxTrxId,
+  nextPage,
   pageNo,
   raisePageMaxTrxId,
   REC_HEADER,
@@ -627,6 +628,14 @@ export class BTree {
    * during the call (the page is S-latched; do not write to the tree or keep the offsets).
    * Returns the number of entries passed to `fn`.
    *
+   * `detached`: each leaf is copied when reached and released before `fn` sees its entries, which
+   * then point into the copy (a page-sized buffer: `offset / pageSize` is not a frame, the page's
+   * header is at the copy's start). No page is latched while `fn` runs, so it may read this tree
+   * or any other — a join probing an index while walking another, or the same one — without
+   * holding a latch a writer's structure change may wait for; it sees each leaf as it was when
+   * copied (an entry written into a leaf already copied is not seen). Moving right re-checks that
+   * the next leaf is still the neighbour (else searches again past the last entry seen).
+   *
    * @example
    * ```ts
    * let bytes = 0;
@@ -636,9 +645,14 @@ export class BTree {
    * });
    * ```
    */
-  forEachRangeRaw(lo: Uint8Array | null, hi: Uint8Array | null, fn: RangeRawCallback): number {
+  forEachRangeRaw(
+    lo: Uint8Array | null,
+    hi: Uint8Array | null,
+    fn: RangeRawCallback,
+    detached = false,
+  ): number {
     if (typeof fn !== 'function') throw new TypeError(`fn must be a function, got ${String(fn)}`);
-    return this.#forEachRange(lo, hi, null, fn);
+    return this.#forEachRange(lo, hi, null, fn, detached);
   }
 
   #forEachRange(
@@ -646,9 +660,31 @@ export class BTree {
     hi: Uint8Array | null,
     fn: ((key: Uint8Array, value: Uint8Array) => boolean | undefined) | null,
     raw: RangeRawCallback | null,
+    detached = false,
+  ): number {
+    if (detached) {
+      const copy = this.#copies.pop() ?? new Uint8Array(this.#ps);
+      try {
+        return this.#forEachRangeOn(lo, hi, fn, raw, copy);
+      } finally {
+        this.#copies.push(copy);
+      }
+    }
+    return this.#forEachRangeOn(lo, hi, fn, raw, null);
+  }
+
+  /** Page-sized buffers for detached walks, one per walk under way on this thread (walks nest). */
+  readonly #copies: Uint8Array[] = [];
+
+  #forEachRangeOn(
+    lo: Uint8Array | null,
+    hi: Uint8Array | null,
+    fn: ((key: Uint8Array, value: Uint8Array) => boolean | undefined) | null,
+    raw: RangeRawCallback | null,
+    copy: Uint8Array | null,
   ): number {
     const t = this.#t;
-    const b = this.#b;
+    const pool = this.#b;
     const ps = this.#ps;
     const out = new Int32Array(1);
     // The bound below which everything was already returned: lo (inclusive) at first, then the
@@ -665,14 +701,27 @@ export class BTree {
     let slot = out[0]!;
     let count = 0;
     for (;;) {
-      const base = frame * ps;
+      // a detached walk reads a copy of the leaf, released before any callback
+      let b = pool;
+      let base = frame * ps;
+      let cur = 0;
+      let next = 0;
+      if (copy !== null) {
+        copy.set(pool.subarray(base, base + ps));
+        t.unfixPage(frame, LATCH_S);
+        b = copy;
+        base = 0;
+        cur = pageNo(b, 0);
+        next = nextPage(b, 0);
+      }
+      const fixed = copy === null;
       const n = nRecs(b, base);
       for (; slot < n; slot++) {
         const rec = slotRec(b, base, ps, slot);
         const kl = recKeyLen(b, base, rec);
         const k0 = base + rec + REC_HEADER;
         if (hi !== null && compareBytes(b, k0, k0 + kl, hi, 0, hi.length) >= 0) {
-          t.unfixPage(frame, LATCH_S);
+          if (fixed) t.unfixPage(frame, LATCH_S);
           return count;
         }
         count++;
@@ -685,11 +734,11 @@ export class BTree {
               : fn!(b.subarray(k0, k0 + kl), b.subarray(k0 + kl, k0 + kl + vl));
         } catch (e) {
           // a callback that throws (a lock wait, an expression error) leaves no page fixed
-          t.unfixPage(frame, LATCH_S);
+          if (fixed) t.unfixPage(frame, LATCH_S);
           throw e;
         }
         if (go === false) {
-          t.unfixPage(frame, LATCH_S);
+          if (fixed) t.unfixPage(frame, LATCH_S);
           return count;
         }
       }
@@ -701,7 +750,7 @@ export class BTree {
         boundVal = t.unique ? null : b.slice(k0 + kl, k0 + kl + recValLen(b, base, rec));
         boundStrict = true;
       }
-      const nf = t.siblingLeafS(frame, true);
+      const nf = fixed ? t.siblingLeafS(frame, true) : t.siblingOfS(cur, next, true);
       if (nf === -1) return count;
       if (nf === -2) {
         // The right sibling changed under us: search again for the first entry past the bound.

@@ -1230,7 +1230,11 @@ export class Table {
     let ended = false;
     let stopped = false;
     let skipping = after;
-    // a read that locks gaps stops at an entry whose gap it entered from another leaf, and looks
+    // A read that locks nothing walks detached leaves (each copied, no page latched while its
+    // entries are used), so what it calls — the row's clustered record, an inner table's index,
+    // this index again — never waits for a latch with one held. A locking read keeps each leaf
+    // S-latched while it locks and reads its entries, as InnoDB locks under the page latch.
+    // A read that locks gaps stops at an entry whose gap it entered from another leaf, and looks
     // at that gap again before going on (GapGuard)
     const guard = locks !== null && locks.gaps ? new GapGuard(ix, from, after) : null;
     let start = from.length === 0 ? null : from;
@@ -1238,36 +1242,47 @@ export class Table {
     let resumed: Uint8Array | null = null;
     for (;;) {
       let pending: Uint8Array | null = null;
-      ix.tree.forEachRangeRaw(start, null, (b, ko, kl, vo, vl) => {
-        if (skipping) {
-          if (startsWith(b, ko, kl, from)) {
-            guard?.passed(b, ko, kl);
-            return true;
+      ix.tree.forEachRangeRaw(
+        start,
+        null,
+        (b, ko, kl, vo, vl) => {
+          if (skipping) {
+            if (startsWith(b, ko, kl, from)) {
+              guard?.passed(b, ko, kl);
+              return true;
+            }
+            skipping = false;
           }
-          skipping = false;
-        }
-        const again = resumed !== null && sameBytes(b, ko, kl, resumed);
-        resumed = null;
-        if (hi !== null) {
-          const c = comparePrefix(b, ko, kl, hi);
-          if (c > 0 || (c === 0 && !hiInclusive)) {
-            ended = true;
-            if (!again && locks !== null && locks.past(b, ko, kl, vo) && guard !== null && guard.crosses(ko))
-              pending = b.slice(ko, ko + kl);
+          const again = resumed !== null && sameBytes(b, ko, kl, resumed);
+          resumed = null;
+          if (hi !== null) {
+            const c = comparePrefix(b, ko, kl, hi);
+            if (c > 0 || (c === 0 && !hiInclusive)) {
+              ended = true;
+              if (
+                !again &&
+                locks !== null &&
+                locks.past(b, ko, kl, vo) &&
+                guard !== null &&
+                guard.crosses(ko)
+              )
+                pending = b.slice(ko, ko + kl);
+              return false;
+            }
+          }
+          // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
+          if (!again && locks !== null && locks.entry(b, ko, kl, vo) && guard !== null && guard.crosses(ko)) {
+            pending = b.slice(ko, ko + kl);
             return false;
           }
-        }
-        // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
-        if (!again && locks !== null && locks.entry(b, ko, kl, vo) && guard !== null && guard.crosses(ko)) {
-          pending = b.slice(ko, ko + kl);
+          guard?.passed(b, ko, kl);
+          if (check !== null && !check(b, ko, kl)) return true;
+          if (visit(b, ko, kl, vo, vl)) return true;
+          stopped = true;
           return false;
-        }
-        guard?.passed(b, ko, kl);
-        if (check !== null && !check(b, ko, kl)) return true;
-        if (visit(b, ko, kl, vo, vl)) return true;
-        stopped = true;
-        return false;
-      });
+        },
+        locks === null,
+      );
       if (pending !== null) {
         if (!guard!.holds(pending)) locks!.gapMoved();
         if (ended) break;

@@ -4,9 +4,11 @@
 // the locked range wait). Before the walks guarded the gaps they entered from another leaf, and
 // inserters checked their insert intention again with the entry in place, hundreds of such pairs
 // differed in a few seconds; a statement run again for a moved gap must not send its rows twice.
-// Plain reads through a secondary index, and a join probing one, keep answering beside the
+// Plain reads through a secondary index, and joins probing one, keep answering beside the
 // inserts: a writer changes one index per mini-transaction, so it never holds the clustered leaf
-// while it waits for the secondary leaf a reader holds as it fetches the row (the server stalled).
+// while it waits for the secondary leaf a reader holds as it fetches the row (the server stalled),
+// and a read that locks nothing holds no leaf while it probes (a walk of copied leaves), so a
+// split of the index it walks and probes at once never waits for it in a cycle.
 import { join } from 'node:path';
 import { buildFresh } from '@enginekit/vitest-config/build-fresh';
 import type mysql from 'mysql2/promise';
@@ -90,6 +92,10 @@ describe('reads that hold one index while they read another, beside inserts on a
     [
       'a join probing the secondary index from the clustered one',
       'SELECT a.id FROM t a FORCE INDEX (PRIMARY) JOIN t b FORCE INDEX (k) ON b.k = a.k WHERE a.id < 400 ORDER BY a.id',
+    ],
+    [
+      'a join probing the secondary index it walks (leaves split meanwhile)',
+      'SELECT COUNT(*) FROM t a FORCE INDEX (k) JOIN t b FORCE INDEX (k) ON b.k = a.k + 1 WHERE a.k BETWEEN 100 AND 900',
     ],
   ])(
     '%s',

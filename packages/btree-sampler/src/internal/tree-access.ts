@@ -319,6 +319,17 @@ export class TreeAccess {
     const next = right ? nextPage(b, base) : prevPage(b, base);
     const cur = pageNo(b, base);
     this.unfixPage(frame, LATCH_S);
+    return this.siblingOfS(cur, next, right);
+  }
+
+  /**
+   * {@link siblingLeafS} from a leaf no longer fixed: `cur` the leaf's page number and `next` its
+   * link as read (from a copy of the page, say). The same checks that the page is still its
+   * neighbour: -1 no sibling, -2 changed meanwhile (search again), else the sibling S-fixed.
+   */
+  siblingOfS(cur: number, next: number, right: boolean): number {
+    const b = this.b;
+    const ps = this.ps;
     if (next === FIL_NULL) return -1;
     const nf = this.fixPage(next, LATCH_S);
     const nb = nf * ps;
