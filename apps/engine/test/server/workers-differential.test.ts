@@ -130,15 +130,19 @@ async function runOn(r: Running, conns: number, steps: Step[]): Promise<unknown[
 }
 
 describe('sessions on worker threads against sessions on the main thread', () => {
-  it.each([11, 12, 13])('seed %i: the same answer to every statement', async (seed) => {
-    const steps = script(seed, 120);
-    const oracle = await startServer({}, 0);
-    running.push(oracle);
-    const want = await runOn(oracle, 1, steps);
-    const workers = await startServer({}, 2);
-    running.push(workers);
-    const got = await runOn(workers, 3, steps);
-    for (let i = 0; i < want.length; i++) expect(got[i], `statement ${i}`).toEqual(want[i]);
-    for (const t of ['a', 'h', 'b']) workers.db.table(t).checkIndexes();
-  }, 120_000);
+  it.each([11, 12, 13])(
+    'seed %i: the same answer to every statement',
+    async (seed) => {
+      const steps = script(seed, 120);
+      const oracle = await startServer({}, 0);
+      running.push(oracle);
+      const want = await runOn(oracle, 1, steps);
+      const workers = await startServer({}, 2);
+      running.push(workers);
+      const got = await runOn(workers, 3, steps);
+      for (let i = 0; i < want.length; i++) expect(got[i], `statement ${i}`).toEqual(want[i]);
+      for (const t of ['a', 'h', 'b']) workers.db.table(t).checkIndexes();
+    },
+    120_000,
+  );
 });

@@ -40,7 +40,9 @@ it('four writers on two workers: every range as its model, every counter as its 
     'CREATE TABLE own (id INT PRIMARY KEY, k INT NOT NULL, s VARCHAR(20), KEY k (k), UNIQUE KEY us (s))',
   );
   await setup.query('CREATE TABLE hot (id INT PRIMARY KEY, n INT NOT NULL)');
-  await setup.query(`INSERT INTO hot VALUES ${Array.from({ length: HOT }, (_, i) => `(${i}, 0)`).join(', ')}`);
+  await setup.query(
+    `INSERT INTO hot VALUES ${Array.from({ length: HOT }, (_, i) => `(${i}, 0)`).join(', ')}`,
+  );
   const added = new Array<number>(HOT).fill(0);
   let commits = 0;
 
