@@ -59,7 +59,7 @@ export class RangeLocks {
 
   /** The read found an entry in a gap it walked past before locking it: run the statement again. */
   gapMoved(): never {
-    return this.#h.gapMoved();
+    return this.#h.restartStatement();
   }
 
   /**

@@ -1227,13 +1227,48 @@ export class Table {
     locks: RangeLocks | null,
     visit: EntryVisit,
   ): boolean {
+    // A walk holds its leaf S-latched while its entries are used (a locking read locks under the
+    // page latch, as InnoDB). The row's clustered record and another index are read meanwhile
+    // without a cycle (a writer changes one index per mini-transaction), but a walk of the same
+    // index inside it could meet a split waiting for the outer walk's leaf: the first such nesting
+    // restarts the statement, and from then on reads that lock nothing walk that index detached
+    // (each leaf copied, none latched while its entries are used).
+    const detach = locks === null && this.#detachedWalks.has(ix);
+    if (!detach && (this.#latchedReads.get(ix) ?? 0) > 0) {
+      const h = this.#hooks();
+      if (h !== null) {
+        this.#detachedWalks.add(ix);
+        h.restartStatement();
+      }
+    }
+    const counted = locks === null && !detach;
+    if (counted) this.#latchedReads.set(ix, (this.#latchedReads.get(ix) ?? 0) + 1);
+    try {
+      return this.#walk(ix, from, after, hi, hiInclusive, check, locks, visit, detach);
+    } finally {
+      if (counted) this.#latchedReads.set(ix, this.#latchedReads.get(ix)! - 1);
+    }
+  }
+
+  /** Latched walks that lock nothing under way on this thread, by index (see walkIndex). */
+  readonly #latchedReads = new Map<TableIndex, number>();
+  /** Indexes read detached on this thread: a walk of one began inside a walk of it. */
+  readonly #detachedWalks = new Set<TableIndex>();
+
+  #walk(
+    ix: TableIndex,
+    from: Uint8Array,
+    after: boolean,
+    hi: Uint8Array | null,
+    hiInclusive: boolean,
+    check: EntryTest | null,
+    locks: RangeLocks | null,
+    visit: EntryVisit,
+    detach: boolean,
+  ): boolean {
     let ended = false;
     let stopped = false;
     let skipping = after;
-    // A read that locks nothing walks detached leaves (each copied, no page latched while its
-    // entries are used), so what it calls — the row's clustered record, an inner table's index,
-    // this index again — never waits for a latch with one held. A locking read keeps each leaf
-    // S-latched while it locks and reads its entries, as InnoDB locks under the page latch.
     // A read that locks gaps stops at an entry whose gap it entered from another leaf, and looks
     // at that gap again before going on (GapGuard)
     const guard = locks !== null && locks.gaps ? new GapGuard(ix, from, after) : null;
@@ -1281,7 +1316,7 @@ export class Table {
           stopped = true;
           return false;
         },
-        locks === null,
+        detach,
       );
       if (pending !== null) {
         if (!guard!.holds(pending)) locks!.gapMoved();
@@ -1403,10 +1438,10 @@ export class Table {
     if (view === null || view.seesPage(pageMaxTrxId(b, pageBaseOf(ko, ix.tree.pageSize)))) {
       if (isDeleteMarked(b, ko)) return false;
       if (row === null) return true;
-      return this.#fetch(this.#pkOfEntry(ix, b, ko, kl), view, row, ix);
+      return this.#fetch(this.#pkOfEntry(ix, b, ko, kl), view, row, ix, b, ko, kl);
     }
     const into = row ?? this.#ver;
-    if (!this.#fetch(this.#pkOfEntry(ix, b, ko, kl), view, into, ix)) return false;
+    if (!this.#fetch(this.#pkOfEntry(ix, b, ko, kl), view, into, ix, b, ko, kl)) return false;
     // the version read must be one this entry belongs to (row_sel_sec_rec_is_for_clust_rec)
     const e = ix.encoder.encode(into);
     return e.length === kl && startsWith(b, ko, kl, e);
@@ -1414,10 +1449,31 @@ export class Table {
 
   /**
    * Decodes into `row` the version of the row with clustered key `pk` the read sees; false: it
-   * sees none. A secondary entry whose clustered record is missing is corruption (purge and
-   * rollback remove entries with or before their record): a RangeError naming the index.
+   * sees none. `ix`'s entry `b[ko, ko+kl)` led here. Rollback and purge remove entries before
+   * their record, so a missing record is either an entry gone since a detached walk copied its
+   * leaf (the entry is no longer in the index: nothing to see) or corruption (the entry is still
+   * there, and the record is still missing when looked up again): a RangeError naming the index.
    */
-  #fetch(pk: Uint8Array, view: ReadView | null, row: RowBuffer, ix?: TableIndex): boolean {
+  #fetch(
+    pk: Uint8Array,
+    view: ReadView | null,
+    row: RowBuffer,
+    ix: TableIndex,
+    b: Uint8Array,
+    ko: number,
+    kl: number,
+  ): boolean {
+    const seen = this.#fetchOnce(pk, view, row);
+    if (seen !== null) return seen;
+    if (!ix.tree.has(b.subarray(ko, ko + kl))) return false;
+    // the entry is there: its row may have been inserted since the first look (record first)
+    const again = this.#fetchOnce(pk, view, row);
+    if (again !== null) return again;
+    throw new RangeError(`index ${ix.name} of ${this.name} points at a missing row`);
+  }
+
+  /** {@link Table.#fetch}'s lookup: whether the read sees the row, null when there is no record. */
+  #fetchOnce(pk: Uint8Array, view: ReadView | null, row: RowBuffer): boolean | null {
     let found = false;
     let exists = false;
     this.primary.tree.forEachRangeRaw(pk, null, (cb, cko, ckl, cvo, cvl) => {
@@ -1430,9 +1486,7 @@ export class Table {
       }
       return false;
     });
-    if (!exists)
-      throw new RangeError(`index ${ix?.name ?? 'PRIMARY'} of ${this.name} points at a missing row`);
-    return found;
+    return exists ? found : null;
   }
 
   /**

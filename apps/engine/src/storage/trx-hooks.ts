@@ -65,11 +65,12 @@ export interface TrxHooks {
    */
   locksGaps(table: Table): boolean;
   /**
-   * A locking read found an entry in a gap it had walked past before it locked the gap (another
-   * thread's insert landed there meanwhile): the statement runs again from its savepoint, keeping
-   * its locks (throws).
+   * The statement runs again from its savepoint, keeping its locks (throws): a locking read found
+   * an entry in a gap it had walked past before it locked the gap (another thread's insert landed
+   * there meanwhile), or a walk of an index began inside a latched walk of the same index (which
+   * runs detached from then on).
    */
-  gapMoved(): never;
+  restartStatement(): never;
   /**
    * The SQL layer rejected the row the last read of `table` returned (`handler::unlock_row`):
    * under READ COMMITTED the record lock that read took on a clustered index entry goes, unless

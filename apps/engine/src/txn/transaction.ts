@@ -216,7 +216,7 @@ export class Transaction implements TrxHooks {
     return this.readMode === 'S' || this.readMode === 'X';
   }
 
-  gapMoved(): never {
+  restartStatement(): never {
     throw new StatementRestart();
   }
 

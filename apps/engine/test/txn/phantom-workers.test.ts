@@ -27,6 +27,7 @@ async function race(
   ddl: string,
   read: string,
   insert: (i: number) => string,
+  maxInserts = Number.POSITIVE_INFINITY,
 ): Promise<{ rounds: number; inserts: number; differing: string[] }> {
   const r = await startServer({}, 2);
   running.push(r);
@@ -53,7 +54,7 @@ async function race(
   };
   const writer = async (): Promise<number> => {
     let n = 0;
-    while (Date.now() < stop) await b.query(insert(n++));
+    while (Date.now() < stop && n < maxInserts) await b.query(insert(n++));
     return n;
   };
   const [rounds, inserts] = await Promise.all([reader(), writer()]);
