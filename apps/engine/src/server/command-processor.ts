@@ -1,3 +1,4 @@
+import type { StatusName } from '../exec/status.js';
 import type { Session } from '../session/session.js';
 import { LockWaitPending } from '../session/transactions.js';
 import type { QueryResult } from '../session/result.js';
@@ -66,15 +67,6 @@ interface Statement {
   /** Long data was sent for a parameter the statement does not have. */
   longDataError: boolean;
 }
-
-/** Status counters kept by the server (beside the engine's), in the session's and global maps. */
-export type ServerCounter =
-  | 'Com_stmt_prepare'
-  | 'Com_stmt_execute'
-  | 'Com_stmt_close'
-  | 'Com_stmt_reset'
-  | 'Com_show_fields'
-  | 'Questions';
 
 /**
  * One connection's commands after authentication, as a function from a command packet's payload
@@ -355,20 +347,16 @@ export class CommandProcessor {
     all.set('Prepared_stmt_count', Math.max(0, (all.get('Prepared_stmt_count') ?? 0) + delta));
   }
 
-  #count(name: ServerCounter | 'Threads_connected', n = 1): void {
-    const own = this.session.counters.values;
-    const all = this.session.globalCounters.values;
-    if (name === 'Threads_connected') {
-      own.set(name, n);
-      all.set(name, n);
-      return;
-    }
-    own.set(name, (own.get(name) ?? 0) + n);
-    all.set(name, (all.get(name) ?? 0) + n);
+  #count(name: StatusName): void {
+    this.session.counters.add(name, 1);
   }
 
+  /** Threads_connected as the host reports it (a level of the global map). */
+  #connected(): void {
+    this.session.globalCounters.values.set('Threads_connected', this.threadsConnected);
+  }
   #query(sql: string, w: PacketWriter): void {
-    this.#count('Threads_connected', this.threadsConnected);
+    this.#connected();
     const multi = multiStatementError(sql);
     if (multi !== undefined) {
       writeErr(w, multi);
@@ -410,7 +398,7 @@ export class CommandProcessor {
   }
 
   #execute(r: PacketReader, w: PacketWriter): void {
-    this.#count('Threads_connected', this.threadsConnected);
+    this.#connected();
     if (!this.#rerun) this.#count('Com_stmt_execute');
     const h = readExecuteHeader(r);
     const st = this.#statements.get(h.statementId);

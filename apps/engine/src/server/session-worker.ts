@@ -30,7 +30,6 @@ interface Conn {
 let db: Database;
 const shared = new WorkerShared(data.shared);
 const status = new WorkerStatus(data.shared, WorkerShared.STATUS_OFFSET, data.workers, data.worker);
-const SHOW_GLOBAL_STATUS = /^\s*show\s+global\s+status\b/i;
 let seen = -1;
 const conns = new Map<number, Conn>();
 
@@ -76,9 +75,7 @@ function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
     refresh();
     // writers run at once: each row operation takes the change latch for its page changes
     // (MtrStore.hold), row locks keep them apart
-    return payload[0] === 0x03 && SHOW_GLOBAL_STATUS.test(payload.subarray(1).toString('utf8'))
-      ? status.withSums(c.p.session.globalCounters.values, () => c.p.handle(payload))
-      : c.p.handle(payload);
+    return c.p.handle(payload);
   } finally {
     shared.mdlSUnlock();
   }
@@ -113,6 +110,8 @@ function onMessage(m: ToWorker): void {
       // KILL CONNECTION from this worker: the main thread owns the socket
       session.txn.onKill = () => post({ t: 'kill', conn: m.conn, query: false });
       const p = new CommandProcessor(session, m.conn);
+      // summed over the workers for SHOW GLOBAL STATUS
+      session.globalCounters.add('Connections', 1);
       const credit = new StreamCredit(m.credit);
       const entry = session.txn.entry;
       // each chunk of a result goes to the main thread at once; past MAX_IN_FLIGHT chunks the
@@ -141,6 +140,7 @@ function onMessage(m: ToWorker): void {
       const c = conns.get(m.conn);
       if (c === undefined) return;
       c.p.threadsConnected = m.connected;
+      c.p.session.globalCounters.values.set('Max_used_connections', m.maxUsed);
       const payload = Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.length);
       const reply = run(c, payload);
       if (reply instanceof Promise) {
@@ -188,6 +188,8 @@ try {
   instanceOf(db).useProcessList(
     new SharedProcessList(data.processList, data.worker, (conn, query) => post({ t: 'kill', conn, query })),
   );
+  // SHOW GLOBAL STATUS adds the other workers' published counts to this one's
+  instanceOf(db).otherThreadsStatus = () => status.othersSums();
   // one set of global variables for the server: this worker's SET GLOBAL goes to every thread
   instanceOf(db).vars.onGlobalSet = (name, value) => post({ t: 'global', name, value });
   // every page change of this thread runs under the change latch the threads share

@@ -27,7 +27,14 @@ export type ToWorker =
       /** The connection's StreamCredit words (stream-credit.ts). */
       readonly credit: SharedArrayBuffer;
     }
-  | { readonly t: 'cmd'; readonly conn: number; readonly payload: Uint8Array; readonly connected: number }
+  | {
+      readonly t: 'cmd';
+      readonly conn: number;
+      readonly payload: Uint8Array;
+      /** Threads_connected and Max_used_connections, as the main thread counts them. */
+      readonly connected: number;
+      readonly maxUsed: number;
+    }
   | { readonly t: 'close'; readonly conn: number }
   /** KILL of a connection of this worker from elsewhere: end its lock wait (the word is raised). */
   | { readonly t: 'kill'; readonly conn: number; readonly query: boolean }

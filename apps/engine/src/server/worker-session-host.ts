@@ -320,9 +320,17 @@ export class WorkerSessionHost implements SessionHost {
           }
           s.pending.set(connectionId, { resolve, reject, write });
           const copy = new Uint8Array(payload);
-          this.#post(s, { t: 'cmd', conn: connectionId, payload: copy, connected: this.#conns.size }, [
-            copy.buffer as ArrayBuffer,
-          ]);
+          this.#post(
+            s,
+            {
+              t: 'cmd',
+              conn: connectionId,
+              payload: copy,
+              connected: this.#conns.size,
+              maxUsed: this.#maxUsed,
+            },
+            [copy.buffer as ArrayBuffer],
+          );
         }),
       close: () => {
         if (this.#conns.get(connectionId) !== s) return;

@@ -1,25 +1,16 @@
-import { STATUS_NAMES } from '../exec/status.js';
-
-/**
- * SHOW GLOBAL STATUS across session workers: each worker publishes its global counters (the sums
- * of its sessions) into its own row of a shared Float64Array after every command; a worker
- * answering SHOW GLOBAL STATUS first puts the sum of every row into its global map, then takes
- * its own values back, plus what the SHOW itself counted.
- */
-export const SUMMED_STATUS: readonly string[] = [
-  ...STATUS_NAMES,
-  'Com_stmt_prepare',
-  'Com_stmt_execute',
-  'Com_stmt_close',
-  'Com_stmt_reset',
-  'Com_show_fields',
-];
+import { SUMMED_STATUS } from '../exec/status.js';
 
 /** Bytes of the table for `workers` workers. */
 export function statusTableBytes(workers: number): number {
   return workers * SUMMED_STATUS.length * 8;
 }
 
+/**
+ * SHOW GLOBAL STATUS across session workers: each worker publishes its global counts (the sums of
+ * its sessions, its connections) into its own row of a shared Float64Array after every command;
+ * SHOW GLOBAL STATUS on a worker adds the other rows to its own values
+ * (`DatabaseInstance.otherThreadsStatus`).
+ */
 export class WorkerStatus {
   readonly #rows: Float64Array;
   readonly #workers: number;
@@ -38,26 +29,14 @@ export class WorkerStatus {
     for (let i = 0; i < n; i++) this.#rows[base + i] = global.get(SUMMED_STATUS[i]!) ?? 0;
   }
 
-  /**
-   * Runs `f` with `global` holding every worker's sums (this worker's own values from `global`
-   * itself), then gives `global` back its own values plus whatever `f` added.
-   */
-  withSums<T>(global: Map<string, number>, f: () => T): T {
+  /** The other workers' published counts, summed, in {@link SUMMED_STATUS} order. */
+  othersSums(): Float64Array {
     const n = SUMMED_STATUS.length;
-    const own = SUMMED_STATUS.map((k) => global.get(k) ?? 0);
-    const sums = own.slice();
+    const sums = new Float64Array(n);
     for (let w = 0; w < this.#workers; w++) {
       if (w === this.#me) continue;
       for (let i = 0; i < n; i++) sums[i]! += this.#rows[w * n + i]!;
     }
-    for (let i = 0; i < n; i++) global.set(SUMMED_STATUS[i]!, sums[i]!);
-    try {
-      return f();
-    } finally {
-      for (let i = 0; i < n; i++) {
-        const k = SUMMED_STATUS[i]!;
-        global.set(k, own[i]! + ((global.get(k) ?? 0) - sums[i]!));
-      }
-    }
+    return sums;
   }
 }

@@ -26,6 +26,11 @@ export class DatabaseInstance {
   readonly vars: Variables = new Variables();
   /** GLOBAL status counters: every session adds its own to them (SHOW GLOBAL STATUS). */
   readonly status: StatusCounters = new StatusCounters();
+  /**
+   * With sessions on several threads: the other threads' global counts, in `SUMMED_STATUS`
+   * order, which SHOW GLOBAL STATUS adds to this thread's own; undefined: this thread is alone.
+   */
+  otherThreadsStatus: (() => Float64Array) | undefined;
   /** The SQL dictionary (`SqlDictionary.of` reads it first; undefined: read it again). */
   dictionary: SqlDictionary | undefined;
   /** Every session's transaction object, open or not (SHOW ENGINE INNODB STATUS). */

@@ -1,19 +1,10 @@
 import type { Database } from '../storage/database.js';
-import {
-  H_DELETE,
-  H_READ_FIRST,
-  H_READ_KEY,
-  H_READ_NEXT,
-  H_READ_RND,
-  H_READ_RND_NEXT,
-  H_ROWS_READ,
-  H_UPDATE,
-  H_WRITE,
-} from '../storage/counters.js';
+import type { BufferPoolStats } from '@enginekit/buffer-pool';
+import { HANDLER_COUNTERS } from '../storage/counters.js';
 import { arr, obj, placeholders, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { operatorMode, parseSql } from '../sql/parser.js';
-import { StatusCounters, type StatusName } from '../exec/status.js';
+import { STATUS, StatusCounters, SUMMED_INDEX, type StatusName, type StatusSpec } from '../exec/status.js';
 import { T_DBL, T_INT, T_STR, type SqlType } from '../exec/types.js';
 import { paramSignature } from '../plan/bind-expr.js';
 import type { Planner } from '../plan/planner.js';
@@ -90,17 +81,11 @@ export interface StatementContext {
   queryEnv(): QueryEnv;
 }
 
-const HANDLER_MAP: Array<[number, StatusName]> = [
-  [H_DELETE, 'Handler_delete'],
-  [H_READ_FIRST, 'Handler_read_first'],
-  [H_READ_KEY, 'Handler_read_key'],
-  [H_READ_NEXT, 'Handler_read_next'],
-  [H_READ_RND, 'Handler_read_rnd'],
-  [H_READ_RND_NEXT, 'Handler_read_rnd_next'],
-  [H_UPDATE, 'Handler_update'],
-  [H_WRITE, 'Handler_write'],
-  [H_ROWS_READ, 'Innodb_rows_read'],
-];
+/** Each handler counter's slot in the storage's HandlerStats, by its status name. */
+const HANDLER_MAP: ReadonlyArray<readonly [number, StatusName]> = HANDLER_COUNTERS.map((name, i) => [
+  i,
+  name,
+]);
 
 /**
  * A SQL session: its own system variables (copied from the globals when it starts), its own
@@ -405,12 +390,56 @@ export class Session {
 
   /** SHOW SESSION STATUS as name → value. */
   status(): Record<string, number> {
-    this.#refreshStatus();
-    const out: Record<string, number> = {};
-    for (const [k, v] of this.counters.values) out[k] = v;
-    const pool = this.db.pool.stats() as unknown as Record<string, number>;
-    for (const [k, v] of Object.entries(pool)) if (typeof v === 'number') out[k] = v;
-    for (const [k, v] of Object.entries(this.db.redoStatus())) out[k] = v;
+    return Object.fromEntries(this.statusValues(false));
+  }
+
+  /**
+   * SHOW [SESSION | GLOBAL] STATUS: every counter of the registry (`STATUS`), each read from its
+   * owner — this session's map or the global one for counted ones, the buffer pool, the redo log,
+   * the lock system, purge and the process list now. Without a redo log its counters are absent.
+   */
+  statusValues(global: boolean): Map<StatusName, number> {
+    const inst = instanceOf(this.db);
+    const all = this.globalCounters.values;
+    const own = global ? all : this.counters.values;
+    const pool = this.db.pool.stats();
+    const redo = this.db.redoStatus();
+    const locks = inst.lockTable.counters();
+    // the other worker threads' counts, added to every value read from the global map
+    const others = inst.otherThreadsStatus?.();
+    const out = new Map<StatusName, number>();
+    for (const name of Object.keys(STATUS) as StatusName[]) {
+      const spec: StatusSpec = STATUS[name];
+      let v: number | undefined;
+      switch (spec.owner) {
+        case 'statement':
+        case 'server':
+        case 'host':
+          if (spec.scope === 'session' && !global) v = own.get(name) ?? 0;
+          else {
+            const i = others === undefined ? undefined : SUMMED_INDEX.get(name);
+            v = (all.get(name) ?? 0) + (i === undefined ? 0 : others![i]!);
+          }
+          break;
+        case 'buffer-pool':
+          v = pool[name as keyof BufferPoolStats];
+          break;
+        case 'redo':
+          v = redo[name];
+          break;
+        case 'lock-system':
+          v = locks[name];
+          break;
+        case 'purge':
+          v = this.db.historyLength;
+          break;
+        case 'processlist':
+          // this session runs the statement that asks, whether or not it is marked yet
+          v = inst.processList.running() + (this.txn.entry.command === 'Query' ? 0 : 1);
+          break;
+      }
+      if (v !== undefined) out.set(name, v);
+    }
     return out;
   }
 
@@ -457,20 +486,6 @@ export class Session {
     run.timeZone = () => String(this.vars.get('time_zone'));
     run.interrupt = this.interrupt;
     return run;
-  }
-
-  /** Counters kept outside the session's map: the lock system's and Threads_running. */
-  #refreshStatus(): void {
-    const extra: Record<string, number> = {
-      ...instanceOf(this.db).lockTable.counters(),
-      // this session runs the statement that asks, whether or not it is marked yet
-      Threads_running:
-        instanceOf(this.db).processList.running() + (this.txn.entry.command === 'Query' ? 0 : 1),
-    };
-    for (const [k, v] of Object.entries(extra)) {
-      this.counters.values.set(k, v);
-      this.globalCounters.values.set(k, v);
-    }
   }
 
   /** Notes and warnings of the statement running now. */
@@ -576,7 +591,6 @@ export class Session {
       this.counters.add('Questions', 1);
       if (com !== undefined) this.counters.add(com, 1);
     }
-    if (com === 'Com_show_status') this.#refreshStatus();
     const redo = this.db.redo;
     const lsn0 = redo === null ? 0n : redo.lsn;
     try {

@@ -336,13 +336,7 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
       const f = nameValueFilter(o.filter, ctx);
       return {
         run: () => {
-          const src = o.global === true ? ctx.session.globalCounters.values : ctx.session.counters.values;
-          const all = new Map<string, number>(src);
-          const pool = ctx.db.pool.stats() as unknown as Record<string, unknown>;
-          for (const [k, x] of Object.entries(pool)) if (typeof x === 'number') all.set(k, x);
-          for (const [k, x] of Object.entries(ctx.db.redoStatus())) all.set(k, x);
-          // MariaDB's name: committed writers whose row versions purge has not dropped yet
-          all.set('Innodb_history_list_length', ctx.db.historyLength);
+          const all = ctx.session.statusValues(o.global === true);
           const rows = [...all]
             .sort(([a], [b]) => (a < b ? -1 : 1))
             .map(([k, x]): [string, unknown] => [k, String(x)])

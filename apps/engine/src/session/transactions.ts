@@ -4,6 +4,7 @@ import type { Table } from '../storage/table.js';
 import { LockTableFullError } from '../txn/lock-table.js';
 import { type InterruptWord, LocalInterruptWord, type ProcessEntry } from '../txn/process-list.js';
 import { KILL_CONNECTION, KILL_QUERY } from '../exec/interrupt.js';
+import type { StatusName } from '../exec/status.js';
 import { instanceOf } from './instance.js';
 import {
   type IsolationLevel,
@@ -61,28 +62,6 @@ export const deadlockError = (): SqlError =>
   new SqlError('ER_LOCK_DEADLOCK', 'Deadlock found when trying to get lock; try restarting transaction');
 const interrupted = (): SqlError => new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
 
-const TXN_COUNTERS = [
-  'Com_begin',
-  'Com_commit',
-  'Com_rollback',
-  'Com_savepoint',
-  'Com_rollback_to_savepoint',
-  'Com_release_savepoint',
-  'Com_kill',
-  'Com_show_processlist',
-] as const;
-
-/** Status counters of transaction statements (beside the engine's Com_*). */
-export type TxnCounter =
-  | 'Com_begin'
-  | 'Com_commit'
-  | 'Com_rollback'
-  | 'Com_savepoint'
-  | 'Com_rollback_to_savepoint'
-  | 'Com_release_savepoint'
-  | 'Com_kill'
-  | 'Com_show_processlist';
-
 /**
  * A session's side of transactions: runs each statement inside the session's transaction
  * (autocommit: one per statement; BEGIN or autocommit=0: until COMMIT/ROLLBACK), with a
@@ -127,24 +106,14 @@ export class SessionTransactions {
       kill: (query) => this.kill(query),
     };
     plist.add(this.entry);
-    // SHOW STATUS lists every Com_ counter, used or not, as MySQL
-    const own = session.counters.values;
-    const all = session.globalCounters.values;
-    for (const n of TXN_COUNTERS) {
-      own.set(n, own.get(n) ?? 0);
-      all.set(n, all.get(n) ?? 0);
-    }
   }
 
   get connectionId(): number {
     return this.entry.id;
   }
 
-  count(name: TxnCounter): void {
-    const own = this.session.counters.values;
-    const all = this.session.globalCounters.values;
-    own.set(name, (own.get(name) ?? 0) + 1);
-    all.set(name, (all.get(name) ?? 0) + 1);
+  count(name: StatusName): void {
+    this.session.counters.add(name, 1);
   }
 
   #autocommit(): boolean {

@@ -146,15 +146,26 @@ describe('sessions on 2 worker threads over one buffer pool', () => {
     s.db.close();
   });
 
-  it('SHOW GLOBAL STATUS sums the workers; SHOW SESSION STATUS is the session alone', async () => {
+  it('SHOW GLOBAL STATUS sums the workers (statements, transactions, connections); SHOW SESSION STATUS is the session alone', async () => {
     const s = await start('status', 2);
     const a = await s.connect();
     const b = await s.connect();
     expect(s.host.connectionsPerWorker()).toEqual([1, 1]);
-    const globalSelects = async (c: mysql.Connection) => {
-      const [r] = await c.query("SHOW GLOBAL STATUS LIKE 'Com_select'");
+    const globalValue = async (c: mysql.Connection, name: string) => {
+      const [r] = await c.query(`SHOW GLOBAL STATUS LIKE '${name}'`);
       return Number((r as { Value: string }[])[0]!.Value);
     };
+    const globalSelects = (c: mysql.Connection) => globalValue(c, 'Com_select');
+    // every count of the registry is summed: transaction statements and connections too
+    const commits = await globalValue(a, 'Com_commit');
+    for (const c of [a, b]) {
+      await c.query('BEGIN');
+      await c.query('COMMIT');
+    }
+    expect(await globalValue(a, 'Com_commit')).toBe(commits + 2);
+    expect(await globalValue(b, 'Connections')).toBe(2);
+    expect(await globalValue(a, 'Max_used_connections')).toBe(2);
+    expect(await globalValue(b, 'Threads_connected')).toBe(2);
     const before = await globalSelects(a);
     for (let i = 0; i < 3; i++) await a.query('SELECT 1');
     for (let i = 0; i < 5; i++) await b.query('SELECT 2');
