@@ -49,7 +49,7 @@ function refresh(): void {
 }
 
 function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
-  const kind = commandKind(payload, c.prepared);
+  const kind = commandKind(payload, c.prepared, (sql) => c.p.session.statementKind(sql));
   if (kind === 'none') return c.p.handle(payload);
   if (kind === 'ddl') {
     shared.mdlX();

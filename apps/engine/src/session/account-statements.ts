@@ -113,9 +113,20 @@ export interface AccountContext {
 
 const STARTS = /^\s*(CREATE\s+USER|DROP\s+USER|ALTER\s+USER|GRANT|REVOKE|SHOW\s+GRANTS|SET\s+PASSWORD)\b/i;
 
+/**
+ * Whether `sql` is an account statement, which this module parses and runs (CREATE / DROP /
+ * ALTER USER, GRANT, REVOKE, SET PASSWORD change the accounts; SHOW GRANTS reads them), and
+ * which of the two; undefined: not one.
+ */
+export function accountStatement(sql: string): 'writes' | 'reads' | undefined {
+  const m = STARTS.exec(sql);
+  if (m === null) return undefined;
+  return /^SHOW/i.test(m[1]!) ? 'reads' : 'writes';
+}
+
 /** Runs `sql` when it is an account statement; undefined when it is not one. */
 export function runAccountStatement(sql: string, ctx: AccountContext): QueryResult | undefined {
-  if (!STARTS.test(sql)) return undefined;
+  if (accountStatement(sql) === undefined) return undefined;
   const t = tokens(sql);
   if (t === undefined) return undefined;
   const r = new Reader(t);

@@ -4,6 +4,7 @@ import { HANDLER_COUNTERS } from '../storage/counters.js';
 import { arr, obj, placeholders, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { operatorMode, parseSql } from '../sql/parser.js';
+import { parseStatements, type StatementKind, statementKind } from './statement-kind.js';
 import { STATUS, StatusCounters, SUMMED_INDEX, type StatusName, type StatusSpec } from '../exec/status.js';
 import { T_DBL, T_INT, T_STR, type SqlType } from '../exec/types.js';
 import { paramSignature } from '../plan/bind-expr.js';
@@ -306,7 +307,7 @@ export class Session {
       this.counters.add('Questions', 1);
       return accountResult;
     }
-    const stmts = parseSql(analyzeAsExplain(sql), operatorMode(String(this.vars.get('sql_mode'))));
+    const stmts = parseStatements(sql, operatorMode(String(this.vars.get('sql_mode'))));
     if (stmts.length === 0)
       throw new SqlError(
         'ER_PARSE_ERROR',
@@ -324,6 +325,14 @@ export class Session {
       last = tagOf(st)[0] === 'Execute' ? this.#executeNamed(st, sql) : this.#execute(st, sql, ph, mine);
     }
     return last!;
+  }
+
+  /**
+   * How `sql` must be serialized against sessions on other threads, from its parse (the one the
+   * statement then runs from): `ddl` when it changes the dictionary, else `rows`.
+   */
+  statementKind(sql: string): StatementKind {
+    return statementKind(sql, operatorMode(String(this.vars.get('sql_mode'))));
   }
 
   /** Parse and plan once; `run(params)` executes (re-planned only if parameter types change). */
@@ -797,18 +806,6 @@ function sysVar(
   if (typeof v !== 'number') return { t: T_STR, v };
   // a DOUBLE variable (max_statement_time) reads as MariaDB shows it, with 6 decimals
   return VARIABLES[lower]?.kind === 'double' ? { t: T_SECONDS, v } : { t: T_INT, v };
-}
-
-/**
- * MariaDB's `ANALYZE [FORMAT=JSON] SELECT …` (which the parser does not know) as `EXPLAIN ANALYZE`,
- * so that it parses; the statement runs and its plan is shown with what each table really did.
- */
-function analyzeAsExplain(sql: string): string {
-  const m = /^(\s*)ANALYZE(\s+(?:FORMAT\s*=\s*\w+\s+)?(?:SELECT|WITH|\())/i.exec(sql);
-  if (m === null) return sql;
-  const rest = sql.slice(m[0].length);
-  const fmt = /FORMAT\s*=\s*(\w+)/i.exec(m[2]!);
-  return `${m[1]}EXPLAIN ANALYZE ${fmt ? `FORMAT=${fmt[1]} ` : ''}${m[2]!.replace(/^\s*(FORMAT\s*=\s*\w+\s+)?/i, '')}${rest}`;
 }
 
 /**

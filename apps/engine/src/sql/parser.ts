@@ -205,6 +205,25 @@ export function parseSql(sql: string, mode: OperatorMode = DEFAULT_OPERATORS): u
     mode === DEFAULT_OPERATORS
       ? ''
       : `${mode.pipesAsConcat ? 'P' : '-'}${mode.highNotPrecedence ? 'N' : '-'}\u0000`;
+  // the text parsed last comes back once more at once: a worker parses a statement for its kind,
+  // then the session that runs it asks again
+  if (lastText === sql && lastPrefix === prefix) {
+    lastText = undefined;
+    return lastTrees!;
+  }
+  const parsed = parseCached(sql, mode, prefix);
+  lastText = sql;
+  lastPrefix = prefix;
+  lastTrees = parsed;
+  return parsed;
+}
+
+/** The last text {@link parseSql} parsed (until asked for once more), its operator grammar and trees. */
+let lastText: string | undefined;
+let lastPrefix = '';
+let lastTrees: unknown[] | undefined;
+
+function parseCached(sql: string, mode: OperatorMode, prefix: string): unknown[] {
   if (sql.length <= PARSE_CACHE_TEXT) {
     const key = prefix + sql;
     const hit = trees.get(key);
