@@ -87,6 +87,11 @@ export interface PlannedStage {
   /** An index condition pushed to the entries, or a covering (index-only) read; `scan` + covering: a full index scan. */
   readonly indexRead?: IndexReadPlan;
   readonly explain?: StageExplain;
+  /**
+   * The stage reads its rows in the query's ORDER BY order (the clustered index, or an index read
+   * in key order whose leading columns are the ORDER BY columns): no filesort follows.
+   */
+  readonly ordered?: boolean;
   /** Filled while the query runs, for ANALYZE (r_loops, r_rows, r_filtered, time). */
   readonly actual?: StageActual;
 }

@@ -19,6 +19,11 @@ export interface PlanContext {
   readonly temporary: boolean;
   /** ORDER BY or GROUP BY: a filesort. */
   readonly filesort: boolean;
+  /**
+   * ORDER BY as ascending columns of the one table (select.ts decides when): a stage that reads
+   * the table in that order is marked `ordered`, and the filesort is left out.
+   */
+  readonly order?: readonly number[];
 }
 
 export interface Planner {

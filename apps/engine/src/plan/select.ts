@@ -32,7 +32,7 @@ import type { TableMeta } from '../storage/table-meta.js';
 import { type BindCtx, type BindEnv, bindExpr, columnRef, exprTextAt, type SubPlan } from './bind-expr.js';
 import { Block, type Bound } from '../exec/bound.js';
 import type { Planner } from './planner.js';
-import type { DerivedSource, RunState } from '../exec/scope.js';
+import type { DerivedSource, RunState, Source } from '../exec/scope.js';
 import { truthOf } from '../exec/truth.js';
 import { conjuncts, factorOr } from './conjuncts.js';
 import { bindFrom } from './from.js';
@@ -544,10 +544,13 @@ function bindSelect(
     aliasFirst: true,
   };
   const keyTypes: SqlType[] = [];
+  const orderPlain: (Bound | undefined)[] = [];
   const sortKeys: SortKey[] = orderBy.map((o) => {
     const oo = obj(o);
+    const raw = ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx);
+    orderPlain.push(raw);
     // an ENUM or SET sorts by its number (its members' declaration order)
-    const b = keyBound(asNumber(ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx)));
+    const b = keyBound(asNumber(raw));
     keyTypes.push(b.t);
     return { ev: b.ev, desc: obj(oo.options).asc === false };
   });
@@ -561,11 +564,16 @@ function bindSelect(
       ? undefined
       : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
   const straight = obj(sel.select_modifiers).straight_join === true || mentionsStraightJoin(sel.from);
+  const order =
+    groups.length === 0 && !aggregated && !distinct && block.windows.length === 0
+      ? orderColumns(block.sources, orderPlain, sortKeys)
+      : undefined;
   const stages = c.env.planner.plan(block.sources, where, straight, {
     nested: parent !== undefined,
     correlated: block.outerRefs.size > 0,
     temporary: groups.length > 0 || distinct,
     filesort: sortKeys.length > 0 || groups.length > 0,
+    ...(order === undefined ? {} : { order }),
   });
   const frame = block.frame;
   const nslots = block.nslots;
@@ -586,7 +594,8 @@ function bindSelect(
   const keyDesc = sortKeys.map((k) => k.desc);
   const nkeys = sortKeys.length;
   const keyValues = new Array<unknown>(nkeys).fill(null);
-  const sorting = sortKeys.length > 0;
+  // the one table read in ORDER BY order: rows go out as read, and LIMIT stops the read
+  const sorting = sortKeys.length > 0 && stages[0]?.ordered !== true;
   const collect = sorting;
   // per execution state
   let sorter: FileSort | null = null;
@@ -862,3 +871,29 @@ function ordinalOr(n: unknown, items: Bound[]): Bound | undefined {
     throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${k}' in 'order clause'`);
   return items[k - 1]!;
 }
+
+/**
+ * ORDER BY as columns of the query's one stored table, when every key is a plain column of it
+ * read in ascending order and sorting by it equals sorting by its stored key (not an ENUM or SET,
+ * which sort by number; not a TIMESTAMP, stored in UTC but sorted by its session-time value):
+ * the planner may then read the table in that order and leave the filesort out. Undefined
+ * otherwise.
+ */
+function orderColumns(
+  sources: readonly Source[],
+  plain: readonly (Bound | undefined)[],
+  keys: readonly SortKey[],
+): number[] | undefined {
+  if (sources.length !== 1 || sources[0]!.table === undefined || keys.length === 0) return undefined;
+  const out: number[] = [];
+  for (const [i, b] of plain.entries()) {
+    if (keys[i]!.desc || b === undefined || b.col === undefined || b.col.src !== sources[0]) return undefined;
+    const t = b.t;
+    if (t.members !== undefined || t.timestamp === true || t.json === true) return undefined;
+    if (!ORDERABLE.has(t.kind)) return undefined;
+    out.push(b.col.c);
+  }
+  return out;
+}
+
+const ORDERABLE = new Set(['int', 'dec', 'dbl', 'date', 'time', 'datetime', 'str']);

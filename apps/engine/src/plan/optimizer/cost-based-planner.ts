@@ -3,6 +3,7 @@ import type { Bound } from '../../exec/bound.js';
 import { equalityOn, type PlanContext, type Planner } from '../planner.js';
 import type { Access, PlannedStage, StageExplain, StageJoin } from '../../exec/planned-stage.js';
 import type { Source } from '../../exec/scope.js';
+import type { Table } from '../../storage/table.js';
 import type { AccessChoice, ConsideredAccess } from './access-path.js';
 import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './greedy-search.js';
 import { planIndexRead, refKeyConds } from './index-reads.js';
@@ -177,6 +178,14 @@ function assemble(
       join = { ...join, algorithm: 'none', bufferBytes: 0 };
       extraText = '';
     }
+    // the one table read in the ORDER BY order: no filesort (test_if_skip_sort_order's case of
+    // an access already in order)
+    const ordered =
+      p === 0 &&
+      draft.length === 1 &&
+      context.order !== undefined &&
+      d.info.src.table !== undefined &&
+      readsInOrder(readOrder(d.info.src.table, access, indexRead, mrr), context.order);
     const explain = explainStage(
       d.info,
       a,
@@ -186,7 +195,7 @@ function assemble(
       d.post,
       mrr,
       p,
-      context,
+      ordered ? { ...context, filesort: false } : context,
       d.position,
       indexRead,
     );
@@ -199,12 +208,54 @@ function assemble(
       ...(mrr ? { mrrBufferBytes: settings.mrr_buffer_size } : {}),
       ...(indexRead === undefined ? {} : { indexRead }),
       explain,
+      ...(ordered ? { ordered } : {}),
     };
     return stage;
   });
 }
 
 const position0 = (p: JoinOrder['positions'][number]): number => p.table;
+
+/** The columns a stage's rows come out in ascending order of, and those it holds constant. */
+interface ReadOrder {
+  readonly columns: readonly number[];
+  readonly fixed: readonly number[];
+}
+
+/**
+ * How a stage of `table` orders its rows: a table scan in clustered-key order, a covering full
+ * index scan or a range in the index's key order (the ranges are read in key order; not DS-MRR,
+ * which fetches rows in primary-key order), a ref in the index's order past its looked-up prefix.
+ * Undefined: no order known.
+ */
+function readOrder(
+  table: Table,
+  access: Access,
+  indexRead: IndexReadPlan | undefined,
+  mrr: boolean,
+): ReadOrder | undefined {
+  switch (access.kind) {
+    case 'scan':
+      if (indexRead === undefined) return { columns: table.primary.entryColumns, fixed: [] };
+      return indexRead.covering
+        ? { columns: table.index(indexRead.index).entryColumns, fixed: [] }
+        : undefined;
+    case 'range':
+      return mrr ? undefined : { columns: table.index(access.index).entryColumns, fixed: [] };
+    case 'ref':
+      return { columns: table.index(access.index).entryColumns, fixed: access.keys.map((k) => k.column) };
+    default:
+      return undefined;
+  }
+}
+
+/** Whether rows read in `order` are sorted by `want` (ascending; constant columns skipped). */
+function readsInOrder(order: ReadOrder | undefined, want: readonly number[]): boolean {
+  if (order === undefined) return false;
+  const columns = order.columns.filter((c) => !order.fixed.includes(c));
+  const keys = want.filter((c) => !order.fixed.includes(c));
+  return keys.length <= columns.length && keys.every((c, i) => columns[i] === c);
+}
 
 /** What MariaDB sizes a BKA buffer for the `ref` at position `p` by. */
 function bkaSizing(
