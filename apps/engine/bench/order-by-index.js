@@ -10,7 +10,8 @@ const s = new Session(Database.temporary());
 s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT, v VARCHAR(20), KEY kk (k))');
 for (let b = 0; b < rows; b += 1000) {
   const vals = [];
-  for (let id = b + 1; id <= Math.min(rows, b + 1000); id++) vals.push(`(${id}, ${(id * 7919) % 10007}, 'v${id}')`);
+  for (let id = b + 1; id <= Math.min(rows, b + 1000); id++)
+    vals.push(`(${id}, ${(id * 7919) % 10007}, 'v${id}')`);
   s.query(`INSERT INTO t VALUES ${vals.join(',')}`);
 }
 s.query('ANALYZE TABLE t');

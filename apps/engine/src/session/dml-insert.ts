@@ -13,7 +13,7 @@ import { Block } from '../exec/bound.js';
 import { bindQuery } from '../plan/select.js';
 import { duplicateMessage, storageError } from './storage-errors.js';
 import { RowWriter, tableOf } from './dml.js';
-import { HIDDEN_PK, type TableMeta } from '../storage/table-meta.js';
+import { HIDDEN_PK } from '../storage/table-meta.js';
 import { okResult } from './result.js';
 import { keyFieldValue } from './field-values.js';
 import { bindUpsert } from './dml-upsert.js';

@@ -1271,7 +1271,7 @@ export class Table {
     let skipping = after;
     // A read that locks gaps stops at an entry whose gap it entered from another leaf, and looks
     // at that gap again before going on (GapGuard)
-    const guard = locks !== null && locks.gaps ? new GapGuard(ix, from, after) : null;
+    const guard = locks?.gaps ? new GapGuard(ix, from, after) : null;
     let start = from.length === 0 ? null : from;
     /** The entry a walk resumes at: locked already, its gap looked at. */
     let resumed: Uint8Array | null = null;
@@ -1294,19 +1294,13 @@ export class Table {
             const c = comparePrefix(b, ko, kl, hi);
             if (c > 0 || (c === 0 && !hiInclusive)) {
               ended = true;
-              if (
-                !again &&
-                locks !== null &&
-                locks.past(b, ko, kl, vo) &&
-                guard !== null &&
-                guard.crosses(ko)
-              )
+              if (!again && locks !== null && locks.past(b, ko, kl, vo) && guard?.crosses(ko))
                 pending = b.slice(ko, ko + kl);
               return false;
             }
           }
           // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
-          if (!again && locks !== null && locks.entry(b, ko, kl, vo) && guard !== null && guard.crosses(ko)) {
+          if (!again && locks !== null && locks.entry(b, ko, kl, vo) && guard?.crosses(ko)) {
             pending = b.slice(ko, ko + kl);
             return false;
           }
