@@ -355,6 +355,7 @@ export class CommandProcessor {
   #connected(): void {
     this.session.globalCounters.values.set('Threads_connected', this.threadsConnected);
   }
+
   #query(sql: string, w: PacketWriter): void {
     this.#connected();
     const multi = multiStatementError(sql);
