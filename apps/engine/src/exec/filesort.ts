@@ -24,6 +24,14 @@ const MAX_RECORD = 4096;
  * by the same key bytes (the sorter would have sorted them in memory as well, so the order and
  * the counters are the same). Once the bound passes the buffer, the rows held so far go to the
  * external sorter in arrival order and every later row follows them there.
+ *
+ * With `keep` (the first rows a LIMIT needs, its offset included) the rows held are cut back to
+ * the first `keep` in sort order whenever they reach twice that many, so a small LIMIT over many
+ * rows sorts in memory what it returns (as MySQL's priority-queue filesort). A row cut had `keep`
+ * rows before it and after them only better ones can come, so none of the rows cut is among the
+ * first `keep`; equal keys keep their arrival order, since the held rows stay in sort order and
+ * later rows arrive after them. If the held rows still outgrow the buffer, they and every later
+ * row go to the external sorter as above.
  */
 export class FileSort {
   readonly #types: readonly SqlType[];
@@ -39,13 +47,18 @@ export class FileSort {
   #keys = new Uint8Array(1024);
   #keyAt = new Int32Array(65);
   #held: unknown[][] = [];
+  /** Each held row's bound in the sort buffer (what #heldBytes sums). */
+  #sizes: number[] = [];
   #heldBytes = 0;
+  /** Rows the caller reads at most (undefined: all): held rows are cut back to this many. */
+  readonly #keep: number | undefined;
   rows = 0;
 
-  constructor(types: readonly SqlType[], desc: readonly boolean[], sortBufferSize: number) {
+  constructor(types: readonly SqlType[], desc: readonly boolean[], sortBufferSize: number, keep?: number) {
     this.#types = types;
     this.#desc = desc;
     this.#bufferSize = Math.min(Math.max(sortBufferSize, 65536), 1 << 30);
+    this.#keep = keep === undefined ? undefined : Math.max(0, Math.floor(keep));
   }
 
   /**
@@ -70,7 +83,10 @@ export class FileSort {
       const n = this.#held.length;
       if (record <= MAX_RECORD && 24 * (n + 1) + this.#heldBytes + record + 4 <= this.#bufferSize) {
         this.#hold(kl, row);
+        this.#sizes.push(record);
         this.#heldBytes += record;
+        const keep = this.#keep;
+        if (keep !== undefined && n + 1 >= 2 * Math.max(keep, 16)) this.#cut(keep);
         return;
       }
       this.#toSorter();
@@ -83,6 +99,7 @@ export class FileSort {
     if (this.#sorter === null) {
       const held = this.#held;
       this.#held = [];
+      this.#sizes = [];
       const order = this.#order(held.length);
       for (let i = 0; i < order.length; i++) if (!emit(held[order[i]!]!)) break;
       return 0;
@@ -102,7 +119,38 @@ export class FileSort {
 
   close(): void {
     this.#held = [];
+    this.#sizes = [];
     this.#sorter?.close();
+  }
+
+  /** Cut the held rows back to the first `keep` in sort order, held in that order. */
+  #cut(keep: number): void {
+    const held = this.#held;
+    const order = this.#order(held.length);
+    const oldKeys = this.#keys;
+    const oldAt = this.#keyAt;
+    const keys = new Uint8Array(oldKeys.length);
+    const at = new Int32Array(oldAt.length);
+    const rows: unknown[][] = [];
+    const sizes: number[] = [];
+    let bytes = 0;
+    let p = 0;
+    for (let i = 0; i < keep && i < order.length; i++) {
+      const r = order[i]!;
+      const from = oldAt[r]!;
+      const to = oldAt[r + 1]!;
+      keys.set(oldKeys.subarray(from, to), p);
+      p += to - from;
+      at[i + 1] = p;
+      rows.push(held[r]!);
+      sizes.push(this.#sizes[r]!);
+      bytes += this.#sizes[r]!;
+    }
+    this.#keys = keys;
+    this.#keyAt = at;
+    this.#held = rows;
+    this.#sizes = sizes;
+    this.#heldBytes = bytes;
   }
 
   /** Keep a row in memory with the key in #buf[0, kl). */
@@ -157,6 +205,7 @@ export class FileSort {
     this.#sorter = sorter;
     const held = this.#held;
     this.#held = [];
+    this.#sizes = [];
     try {
       for (let i = 0; i < held.length; i++)
         sorter.add(this.#keys.subarray(this.#keyAt[i]!, this.#keyAt[i + 1]!), serialize(held[i]));

@@ -248,9 +248,10 @@ export function startSort(
   desc: readonly boolean[],
   env: QueryEnv,
   how: 'Sort_scan' | 'Sort_range',
+  keep?: number,
 ): FileSort {
   env.status.add(how, 1);
-  return new FileSort(types, desc, env.sortBufferSize);
+  return new FileSort(types, desc, env.sortBufferSize, keep);
 }
 
 export function finishSort(fs: FileSort, env: QueryEnv, emit: (row: unknown[]) => boolean): void {
@@ -738,6 +739,9 @@ function bindSelect(
             !aggregated && (stages[0]?.access.kind === 'ref' || stages[0]?.access.kind === 'range')
               ? 'Sort_range'
               : 'Sort_scan',
+            // a LIMIT reads its offset and count of the sorted rows: the sort keeps no more
+            // (SQL_CALC_FOUND_ROWS counts them all)
+            lim === undefined || calcFound ? undefined : offset + max,
           )
         : null;
       try {

@@ -103,6 +103,52 @@ describe('FileSort', () => {
     ]);
   });
 
+  it('with a LIMIT’s keep, gives the model’s first rows, ties in arrival order, in memory or spilled', () => {
+    const types = [T_INT, T_STR];
+    // few distinct keys: many ties, where arrival order decides
+    const row = fc.tuple(
+      fc.option(fc.integer({ min: -3, max: 3 })),
+      fc.option(fc.constantFrom('a', 'b', '')),
+    );
+    fc.assert(
+      fc.property(
+        // enough rows that the held ones are cut back several times
+        fc.array(row, { minLength: 40, maxLength: 400, size: 'max' }),
+        fc.tuple(fc.boolean(), fc.boolean()),
+        fc.nat({ max: 60 }),
+        (rows, desc, keep) => {
+          // each row carries its arrival number, so a tie in the wrong order shows
+          const tagged = rows.map((r, i) => [...r, i]);
+          const fs = new FileSort(types, desc, 65536, keep);
+          for (const r of tagged) fs.add(r.slice(0, 2), r);
+          const out: unknown[][] = [];
+          // as a LIMIT reads: at most `keep` rows
+          fs.drain((r) => {
+            if (out.length >= keep) return false;
+            out.push(r);
+            return out.length < keep;
+          });
+          expect(fs.rows).toBe(rows.length);
+          expect(out).toEqual(modelSort(tagged, [...types, T_INT], [...desc, false]).slice(0, keep));
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // rows too large for the buffer even when cut back: the kept rows and the later ones spill
+    const big: unknown[][] = [];
+    for (let i = 0; i < 3000; i++) big.push([(i * 7919) % 211, `${'y'.repeat(i % 50)}${i}`]);
+    const keep = 1500;
+    const fs = new FileSort([T_INT, T_STR], [false, false], 65536, keep);
+    for (const r of big) fs.add(r, r);
+    const out: unknown[][] = [];
+    const passes = fs.drain((r) => {
+      out.push(r);
+      return out.length < keep;
+    });
+    expect(passes).toBeGreaterThan(0);
+    expect(out).toEqual(modelSort(big, [T_INT, T_STR], [false, false]).slice(0, keep));
+  });
+
   it('keeps DATE and DECIMAL keys in value order', () => {
     const dec = decType(20, 2);
     const rows = [
