@@ -410,7 +410,7 @@ export class Session {
   statusValues(global: boolean): Map<StatusName, number> {
     const inst = instanceOf(this.db);
     const all = this.globalCounters.values;
-    const own = global ? all : this.counters.values;
+    const own = this.counters.values;
     const pool = this.db.pool.stats();
     const redo = this.db.redoStatus();
     const locks = inst.lockTable.counters();

@@ -1432,31 +1432,31 @@ export class Table {
     if (view === null || view.seesPage(pageMaxTrxId(b, pageBaseOf(ko, ix.tree.pageSize)))) {
       if (isDeleteMarked(b, ko)) return false;
       if (row === null) return true;
-      return this.#fetch(this.#pkOfEntry(ix, b, ko, kl), view, row, ix, b, ko, kl);
+      return this.#fetch(ix, b, ko, kl, view, row);
     }
     const into = row ?? this.#ver;
-    if (!this.#fetch(this.#pkOfEntry(ix, b, ko, kl), view, into, ix, b, ko, kl)) return false;
+    if (!this.#fetch(ix, b, ko, kl, view, into)) return false;
     // the version read must be one this entry belongs to (row_sel_sec_rec_is_for_clust_rec)
     const e = ix.encoder.encode(into);
     return e.length === kl && startsWith(b, ko, kl, e);
   }
 
   /**
-   * Decodes into `row` the version of the row with clustered key `pk` the read sees; false: it
-   * sees none. `ix`'s entry `b[ko, ko+kl)` led here. Rollback and purge remove entries before
+   * Decodes into `row` the version of the row behind `ix`'s entry `b[ko, ko+kl)` the read sees;
+   * false: it sees none. Rollback and purge remove entries before
    * their record, so a missing record is either an entry gone since a detached walk copied its
    * leaf (the entry is no longer in the index: nothing to see) or corruption (the entry is still
    * there, and the record is still missing when looked up again): a RangeError naming the index.
    */
   #fetch(
-    pk: Uint8Array,
-    view: ReadView | null,
-    row: RowBuffer,
     ix: TableIndex,
     b: Uint8Array,
     ko: number,
     kl: number,
+    view: ReadView | null,
+    row: RowBuffer,
   ): boolean {
+    const pk = this.#pkOfEntry(ix, b, ko, kl);
     const seen = this.#fetchOnce(pk, view, row);
     if (seen !== null) return seen;
     if (!ix.tree.has(b.subarray(ko, ko + kl))) return false;

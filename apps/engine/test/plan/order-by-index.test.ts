@@ -3,17 +3,14 @@
 // derived table (always a filesort) on random data with NULLs, duplicates and strings equal
 // under the collation, with and without DS-MRR; and which plans skip the sort, by EXPLAIN and
 // the counters.
+import { Pcg32 } from '@enginekit/prng';
 import { describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
 
+/** A seeded draw in [0, n) from @enginekit/prng's PCG32, so a failure replays from its seed. */
 function rng(seed: number): (n: number) => number {
-  let x = seed | 0 || 1;
-  return (n) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
+  const g = new Pcg32({ seed });
+  return (n) => g.nextBelow(n);
 }
 
 function setup(seed: number): Session {
