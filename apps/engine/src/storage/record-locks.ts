@@ -174,6 +174,7 @@ export function entryRemoved(table: Table, ix: TableIndex, key: Uint8Array): voi
 
 /** The DB_TRX_ID of the clustered record with key `pk` (0: none), whose writer may hold it implicitly. */
 export function ownerOf(table: Table, pk: Uint8Array): number {
+  table.beforeDescent(table.primary);
   const r = table.primary.tree.getRecord(pk);
   return r === undefined ? 0 : recordTrxId(r.value, 0);
 }
@@ -211,21 +212,27 @@ export class GapGuard {
   readonly #ps: number;
   readonly #from: Uint8Array;
   readonly #after: boolean;
+  /** The walk reads copies of its leaves: every entry counts as entered from another leaf. */
+  readonly #detached: boolean;
   #frame = -1;
   #prev = new Uint8Array(64);
   /** Length of the last entry passed; −1: none yet (the gap starts where the walk started). */
   #prevLen = -1;
 
-  constructor(ix: TableIndex, from: Uint8Array, after: boolean) {
+  constructor(ix: TableIndex, from: Uint8Array, after: boolean, detached = false) {
     this.#ix = ix;
+    this.#detached = detached;
     this.#ps = ix.tree.pageSize;
     this.#from = from;
     this.#after = after;
   }
 
-  /** Whether entry `b[ko, …)` is the walk's first or lies on another leaf than the last one passed. */
+  /**
+   * Whether entry `b[ko, …)` is the walk's first or lies on another leaf than the last one passed
+   * (always, for a detached walk).
+   */
   crosses(ko: number): boolean {
-    return ((ko / this.#ps) | 0) !== this.#frame;
+    return this.#detached || ((ko / this.#ps) | 0) !== this.#frame;
   }
 
   /** The walk passed entry `b[ko, ko+kl)`. */

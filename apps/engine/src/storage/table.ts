@@ -1229,30 +1229,37 @@ export class Table {
   ): boolean {
     // A walk holds its leaf S-latched while its entries are used (a locking read locks under the
     // page latch, as InnoDB). The row's clustered record and another index are read meanwhile
-    // without a cycle (a writer changes one index per mini-transaction), but a walk of the same
-    // index inside it could meet a split waiting for the outer walk's leaf: the first such nesting
-    // restarts the statement, and from then on reads that lock nothing walk that index detached
-    // (each leaf copied, none latched while its entries are used).
-    const detach = locks === null && this.#detachedWalks.has(ix);
-    if (!detach && (this.#latchedReads.get(ix) ?? 0) > 0) {
-      const h = this.#hooks();
-      if (h !== null) {
-        this.#detachedWalks.add(ix);
-        h.restartStatement();
-      }
-    }
-    const counted = locks === null && !detach;
-    if (counted) this.#latchedReads.set(ix, (this.#latchedReads.get(ix) ?? 0) + 1);
+    // without a cycle (a writer changes one index per mini-transaction), but a descent of the same
+    // index inside it (a walk, or a point read of the row behind an entry) could meet a split
+    // waiting for the outer walk's leaf, or ask again for the leaf an exclusive request is queued
+    // on: the first such nesting restarts the statement, and from then on this thread walks that
+    // index detached (each leaf copied, none latched while its entries are used).
+    this.beforeDescent(ix);
+    const detach = this.#detachedWalks.has(ix);
+    if (!detach) this.#latchedWalks.set(ix, (this.#latchedWalks.get(ix) ?? 0) + 1);
     try {
       return this.#walk(ix, from, after, hi, hiInclusive, check, locks, visit, detach);
     } finally {
-      if (counted) this.#latchedReads.set(ix, this.#latchedReads.get(ix)! - 1);
+      if (!detach) this.#latchedWalks.set(ix, this.#latchedWalks.get(ix)! - 1);
     }
   }
 
-  /** Latched walks that lock nothing under way on this thread, by index (see walkIndex). */
-  readonly #latchedReads = new Map<TableIndex, number>();
-  /** Indexes read detached on this thread: a walk of one began inside a walk of it. */
+  /**
+   * A read of `ix` is about to descend it from the root. When a latched walk of `ix` is under way
+   * on this thread (the descent would nest inside it), the statement restarts and this thread
+   * walks `ix` detached from then on; a read outside a statement (no transaction hooks) goes on.
+   */
+  beforeDescent(ix: TableIndex): void {
+    if ((this.#latchedWalks.get(ix) ?? 0) === 0 || this.#detachedWalks.has(ix)) return;
+    const h = this.#hooks();
+    if (h === null) return;
+    this.#detachedWalks.add(ix);
+    h.restartStatement();
+  }
+
+  /** Latched walks under way on this thread, by index (see walkIndex). */
+  readonly #latchedWalks = new Map<TableIndex, number>();
+  /** Indexes this thread walks detached: a descent of one began inside a latched walk of it. */
   readonly #detachedWalks = new Set<TableIndex>();
 
   #walk(
@@ -1270,8 +1277,10 @@ export class Table {
     let stopped = false;
     let skipping = after;
     // A read that locks gaps stops at an entry whose gap it entered from another leaf, and looks
-    // at that gap again before going on (GapGuard)
-    const guard = locks?.gaps ? new GapGuard(ix, from, after) : null;
+    // at that gap again before going on (GapGuard). A detached locking read stops at every entry
+    // it locks: the gap is looked at again (when it locks gaps) and the walk goes on from a copy of
+    // the leaf made after the lock, so the row it reads is the latest.
+    const guard = locks !== null && (locks.gaps || detach) ? new GapGuard(ix, from, after, detach) : null;
     let start = from.length === 0 ? null : from;
     /** The entry a walk resumes at: locked already, its gap looked at. */
     let resumed: Uint8Array | null = null;
@@ -1294,13 +1303,13 @@ export class Table {
             const c = comparePrefix(b, ko, kl, hi);
             if (c > 0 || (c === 0 && !hiInclusive)) {
               ended = true;
-              if (!again && locks !== null && locks.past(b, ko, kl, vo) && guard?.crosses(ko))
+              if (!again && locks !== null && (locks.past(b, ko, kl, vo) || detach) && guard!.crosses(ko))
                 pending = b.slice(ko, ko + kl);
               return false;
             }
           }
           // the lock comes before the pushed index condition looks at the entry (row_search_mvcc)
-          if (!again && locks !== null && locks.entry(b, ko, kl, vo) && guard?.crosses(ko)) {
+          if (!again && locks !== null && (locks.entry(b, ko, kl, vo) || detach) && guard!.crosses(ko)) {
             pending = b.slice(ko, ko + kl);
             return false;
           }
@@ -1313,7 +1322,7 @@ export class Table {
         detach,
       );
       if (pending !== null) {
-        if (!guard!.holds(pending)) locks!.gapMoved();
+        if (locks!.gaps && !guard!.holds(pending)) locks!.gapMoved();
         if (ended) break;
         start = resumed = pending;
         continue;
@@ -1402,6 +1411,7 @@ export class Table {
     const h = this.#hooks();
     const view = this.#view();
     const key = len === pk.length ? pk : pk.subarray(0, len);
+    this.beforeDescent(this.primary);
     if (h !== null && view === null) h.readRow(this, key, 0, len, ownerOf(this, key));
     let found = false;
     this.primary.tree.forEachRangeRaw(key, null, (b, ko, kl, vo, vl) => {
@@ -1456,6 +1466,7 @@ export class Table {
     view: ReadView | null,
     row: RowBuffer,
   ): boolean {
+    this.beforeDescent(this.primary);
     const pk = this.#pkOfEntry(ix, b, ko, kl);
     const seen = this.#fetchOnce(pk, view, row);
     if (seen !== null) return seen;

@@ -291,12 +291,12 @@ export class Transaction implements TrxHooks {
       if (r !== GRANTED) {
         // row_search_mvcc's DB_LOCK_WAIT under ROW_READ_TRY_SEMI_CONSISTENT: no wait; the WHERE
         // clause judges the version no active transaction wrote
-        this.#semi.set(table, ix, mode, key, off, len);
+        this.#semi.set(table, ix, mode, key, off, len, owner);
         return this.db.trxSys.committedSnapshot(this.trxUndo.trxId);
       }
     } else this.#lock(table, ix, key, off, len, mode, REC_NOT_GAP, owner);
     if (this.locks.lastGrantNew) {
-      this.#fresh.set(table, ix, mode, key, off, len);
+      this.#fresh.set(table, ix, mode, key, off, len, owner);
     }
     return null;
   }
@@ -308,9 +308,11 @@ export class Transaction implements TrxHooks {
     const r = this.#fresh.take(id);
     if (r === null) return;
     const key = r.key();
-    // a row this transaction changed keeps its lock (row_unlock_for_mysql's DB_TRX_ID check)
+    // a row this transaction changed keeps its lock (row_unlock_for_mysql's DB_TRX_ID check); the
+    // record's DB_TRX_ID as it was locked (no one else changes it while the lock is held), so the
+    // walk still holding its leaf does not descend the index again
     const mine = this.trxUndo.trxId;
-    if (mine !== 0 && ownerOf(table, key) === mine) return;
+    if (mine !== 0 && r.owner === mine) return;
     this.locks.unlockRecord(this.slot, id, r.ix!.id, key, 0, key.length, r.mode);
   }
 
@@ -532,10 +534,21 @@ class RememberedRecord {
   table = -1;
   ix: TableIndex | null = null;
   mode: LockMode = 'X';
+  /** The record's DB_TRX_ID when it was read. */
+  owner = 0;
   #key = new Uint8Array(64);
   #len = 0;
 
-  set(table: Table, ix: TableIndex, mode: LockMode, key: Uint8Array, off: number, len: number): void {
+  set(
+    table: Table,
+    ix: TableIndex,
+    mode: LockMode,
+    key: Uint8Array,
+    off: number,
+    len: number,
+    owner: number,
+  ): void {
+    this.owner = owner;
     if (this.#key.length < len) this.#key = new Uint8Array(len * 2);
     this.#key.set(key.subarray(off, off + len));
     this.#len = len;

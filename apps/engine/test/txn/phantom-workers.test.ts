@@ -7,8 +7,9 @@
 // Plain reads through a secondary index, and joins probing one, keep answering beside the
 // inserts: a writer changes one index per mini-transaction, so it never holds the clustered leaf
 // while it waits for the secondary leaf a reader holds as it fetches the row (the server stalled),
-// and a read that locks nothing holds no leaf while it probes (a walk of copied leaves), so a
-// split of the index it walks and probes at once never waits for it in a cycle.
+// and a read that descends an index it is walking (a probe, or the row behind a probed entry) holds
+// no leaf of it meanwhile (the statement runs again walking copied leaves), so neither a split nor
+// an insert queued on the leaf it holds waits for it in a cycle.
 import { join } from 'node:path';
 import { buildFresh } from '@enginekit/vitest-config/build-fresh';
 import type mysql from 'mysql2/promise';
@@ -80,6 +81,18 @@ describe('locking reads beside inserts on another worker', () => {
       (i) => `INSERT INTO t VALUES (${i + 1}, ${(i * 7919) % 1000})`,
     );
     expect(out.rounds).toBeGreaterThan(10);
+    expect(out.differing).toEqual([]);
+  }, 60_000);
+
+  it('a join locking the clustered index and, through the secondary one, the same rows again', async () => {
+    // the probe's row is read from the clustered index while the outer walk holds a clustered leaf
+    const out = await race(
+      'CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, KEY k (k))',
+      'SELECT a.id, b.id AS bid FROM t a FORCE INDEX (PRIMARY) JOIN t b FORCE INDEX (k) ON b.k = a.k WHERE a.id < 400 ORDER BY a.id, b.id FOR UPDATE',
+      (i) => `INSERT INTO t VALUES (${i + 1}, ${(i * 7919) % 1000})`,
+    );
+    expect(out.rounds).toBeGreaterThan(10);
+    expect(out.inserts).toBeGreaterThan(10);
     expect(out.differing).toEqual([]);
   }, 60_000);
 });
