@@ -27,7 +27,10 @@ import { AUTO_INCREMENT_BYTES, AutoIncrementCounters, MAX_TABLE_IDS } from '../s
  * and from byte 256 one Float64 per table id: the table's row count (NaN until a worker that
  * loads the table seeds it from the dictionary), read and written under the change latch; then one
  * Int64 per table id, the AUTO_INCREMENT counters (session/auto-increment.ts, atomic operations
- * only); then each worker's row of global status counters (worker-status.ts).
+ * only); then two Float64 per table id, the statistics' `stat_modified_counter` (every worker's
+ * writes count there, so any worker sees when the table changed enough to recalculate) and the
+ * statistics generation (raised by each recalculation, so a worker that cached older numbers
+ * reloads them); then each worker's row of global status counters (worker-status.ts).
  *
  * Statements run in parallel, writers too: trees couple S page latches and a row operation
  * X-latches the pages it changes, one index per mini-transaction, under the change latch; row
@@ -38,14 +41,17 @@ const MDL = 8;
 const WRITE = 16;
 const ROWS_OFFSET = 256;
 const AUTO_INCREMENT_OFFSET = ROWS_OFFSET + MAX_TABLE_IDS * 8;
+const STATS_OFFSET = AUTO_INCREMENT_OFFSET + AUTO_INCREMENT_BYTES;
 
 export class WorkerShared {
   readonly sab: SharedArrayBuffer;
   readonly #i32: Int32Array;
   readonly #rows: Float64Array;
+  /** Per table id: `stat_modified_counter` at [2·id], the statistics generation at [2·id + 1]. */
+  readonly #stats: Float64Array;
 
   /** Where the status table (worker-status.ts) starts. */
-  static readonly STATUS_OFFSET: number = AUTO_INCREMENT_OFFSET + AUTO_INCREMENT_BYTES;
+  static readonly STATUS_OFFSET: number = STATS_OFFSET + MAX_TABLE_IDS * 16;
 
   /** `workers`: rows of the status table to make room for (when creating). */
   constructor(sab?: SharedArrayBuffer, workers = 0) {
@@ -53,10 +59,12 @@ export class WorkerShared {
     this.sab = sab ?? new SharedArrayBuffer(WorkerShared.STATUS_OFFSET + statusTableBytes(workers));
     this.#i32 = new Int32Array(this.sab, 0, ROWS_OFFSET / 4);
     this.#rows = new Float64Array(this.sab, ROWS_OFFSET, MAX_TABLE_IDS);
+    this.#stats = new Float64Array(this.sab, STATS_OFFSET, MAX_TABLE_IDS * 2);
     if (fresh) {
       rwInit(this.#i32, MDL);
       mutexInit(this.#i32, WRITE);
       this.#rows.fill(Number.NaN);
+      this.#stats.fill(Number.NaN);
     }
     if (MDL + RWLOCK_SLOTS > WRITE || WRITE + MUTEX_SLOTS > ROWS_OFFSET / 4)
       throw new Error('worker-shared layout');
@@ -120,6 +128,23 @@ export class WorkerShared {
         rows[id] = v;
       },
     });
+    const stats = this.#stats;
+    if (Number.isNaN(stats[2 * id]!)) {
+      stats[2 * id] = t.statModifiedCounter;
+      stats[2 * id + 1] = t.statsGeneration;
+    }
+    for (const [name, at] of [
+      ['statModifiedCounter', 2 * id],
+      ['statsGeneration', 2 * id + 1],
+    ] as const)
+      Object.defineProperty(t, name, {
+        configurable: true,
+        enumerable: true,
+        get: () => stats[at]!,
+        set: (v: number) => {
+          stats[at] = v;
+        },
+      });
   }
 
   /** The shared row count of table `id` (NaN if no worker loaded it). */

@@ -613,6 +613,7 @@ export class Database implements StatisticsSource {
       this,
     );
     table.statModifiedCounter = old.statModifiedCounter;
+    table.statsGeneration = old.statsGeneration;
     this.#ddl(() => {
       this.catalog.putTable(old.id, to, old.rows, old.columns.length);
       this.#tables.delete(from);
@@ -639,6 +640,7 @@ export class Database implements StatisticsSource {
       this,
     );
     table.statModifiedCounter = old.statModifiedCounter;
+    table.statsGeneration = old.statsGeneration;
     this.#ddl(() => {
       this.catalog.dropIndex(old.id, ix.id);
       this.#tables.set(old.name, table);
@@ -769,6 +771,7 @@ export class Database implements StatisticsSource {
       this,
     );
     table.statModifiedCounter = old.statModifiedCounter;
+    table.statsGeneration = old.statsGeneration;
     this.#tables.set(old.name, table);
     if (record) this.#writeHeader();
     return { table, index };

@@ -152,6 +152,12 @@ export class Table {
    * statistics were last computed (the statistics reset it; see src/storage/stats).
    */
   statModifiedCounter = 0;
+  /**
+   * Raised each time the table's statistics are recalculated or replaced, by whichever thread
+   * does it (shared between worker threads, as the counter above): a cached copy taken at another
+   * generation is reloaded.
+   */
+  statsGeneration = 0;
   /** Writes since the table was opened (a statistics cache keys on it). */
   changes = 0;
   readonly #stats: HandlerStats;

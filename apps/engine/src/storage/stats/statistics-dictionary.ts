@@ -23,7 +23,16 @@ interface Entry {
   readonly stats: TableStatistics;
   /** The index names the statistics were made for (an index added or dropped since: redo). */
   readonly indexKey: string;
+  /** The table's statistics generation they belong to (another thread recalculated since: reload). */
+  readonly generation: number;
 }
+
+/**
+ * How {@link StatisticsDictionary} came by the statistics it caches: `computed` (or replaced) here
+ * — the counter starts again and the generation moves on; `loaded` on first use — the counter
+ * starts again; `reloaded` after another thread's recalculation — nothing changes.
+ */
+type Kept = 'computed' | 'loaded' | 'reloaded';
 
 /**
  * The statistics in the dictionary, as InnoDB keeps them in `dict_table_t`: computed when a table
@@ -68,7 +77,8 @@ export class StatisticsDictionary {
    */
   fresh(table: Table): TableStatistics | undefined {
     const e = this.#cache.get(table.id);
-    if (e === undefined || e.indexKey !== indexKey(table)) return undefined;
+    if (e === undefined || e.indexKey !== indexKey(table) || e.generation !== table.statsGeneration)
+      return undefined;
     const plan = statsPlan(this.settings(), this.options(table.id));
     return changedTooMuch(table.statModifiedCounter, e.stats.rows, plan) ? undefined : e.stats;
   }
@@ -78,6 +88,7 @@ export class StatisticsDictionary {
     const plan = statsPlan(settings, this.options(table.id));
     const e = this.#cache.get(table.id);
     if (e === undefined || e.indexKey !== indexKey(table)) return this.#open(table, settings, plan);
+    if (e.generation !== table.statsGeneration) return this.#reload(table, settings, plan);
     if (changedTooMuch(table.statModifiedCounter, e.stats.rows, plan))
       return this.#recalc(table, settings, plan);
     return e.stats;
@@ -116,13 +127,15 @@ export class StatisticsDictionary {
         throw new RangeError(`stats: ${table.name} has a value that is not a count: ${String(v)}`);
     const s: TableStatistics = { ...stats, method: 'persistent', lastUpdate: this.now() };
     savePersistent(this.#catalog, table, s);
-    return this.#keep(table, s);
+    return this.#keep(table, s, 'computed');
   }
 
   /** The statistics in memory, without computing or recalculating anything (undefined: none yet). */
   cached(table: Table): TableStatistics | undefined {
     const e = this.#cache.get(table.id);
-    return e !== undefined && e.indexKey === indexKey(table) ? e.stats : undefined;
+    return e !== undefined && e.indexKey === indexKey(table) && e.generation === table.statsGeneration
+      ? e.stats
+      : undefined;
   }
 
   /** The persistent statistics saved for a table (what mysql.innodb_*_stats show), or undefined. */
@@ -158,7 +171,8 @@ export class StatisticsDictionary {
   #open(table: Table, settings: StatsSettings, plan: StatsPlan): TableStatistics {
     if (plan.persistent) {
       const stored = loadPersistent(this.#catalog, table);
-      if (stored !== undefined && stored.missing.length === 0) return this.#keep(table, stored.table);
+      if (stored !== undefined && stored.missing.length === 0)
+        return this.#keep(table, stored.table, 'loaded');
       // an index without stored rows (added since): sampled and saved alone, as
       // dict_stats_update_for_index after ALTER TABLE … ADD INDEX
       if (stored !== undefined) return this.#recalc(table, settings, plan, stored);
@@ -182,12 +196,28 @@ export class StatisticsDictionary {
     const s = tableStatistics(table, plan, settings, this.generators, this.now(), stored?.indexes);
     if (plan.persistent) savePersistent(this.#catalog, table, s);
     else savePageCounts(this.#catalog, table, s);
-    return this.#keep(table, s);
+    return this.#keep(table, s, 'computed');
   }
 
-  #keep(table: Table, s: TableStatistics): TableStatistics {
-    table.statModifiedCounter = 0;
-    this.#cache.set(table.id, { stats: s, indexKey: indexKey(table) });
+  /**
+   * Another thread recalculated the table's statistics since this one cached them (worker
+   * threads share the counter and the generation): persistent ones are read again as saved,
+   * transient ones sampled again here; neither resets the counter nor moves the generation.
+   */
+  #reload(table: Table, settings: StatsSettings, plan: StatsPlan): TableStatistics {
+    if (plan.persistent) {
+      const stored = loadPersistent(this.#catalog, table);
+      if (stored !== undefined && stored.missing.length === 0)
+        return this.#keep(table, stored.table, 'reloaded');
+    }
+    const s = tableStatistics(table, plan, settings, this.generators, this.now());
+    return this.#keep(table, s, 'reloaded');
+  }
+
+  #keep(table: Table, s: TableStatistics, how: Kept): TableStatistics {
+    if (how !== 'reloaded') table.statModifiedCounter = 0;
+    if (how === 'computed') table.statsGeneration++;
+    this.#cache.set(table.id, { stats: s, indexKey: indexKey(table), generation: table.statsGeneration });
     return s;
   }
 }
