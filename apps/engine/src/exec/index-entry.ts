@@ -13,8 +13,9 @@ const TWO_32 = 2 ** 32;
  * Decodes the fields of an index entry (as the tree stores it: the index columns, then the
  * primary-key columns it carries) into a frame at a source's offset, for the columns in `wanted`
  * only, in the values `rowDecoder` gives for the same columns of the row: numbers for INT, DATE
- * (days) and safe BIGINTs, bigint for DECIMAL (the scaled integer) and wide BIGINTs, strings for
- * text. This is what an index condition and a covering read see instead of the row.
+ * (days) and safe BIGINTs, a DECIMAL's scaled integer as a number up to six magnitude bytes (else
+ * a bigint), wide BIGINTs as bigints, strings for text. This is what an index condition and a
+ * covering read see instead of the row.
  */
 export function entryDecoder(
   src: Source,
@@ -63,8 +64,14 @@ function fieldValue(b: Uint8Array, p: number, next: number, kind: number): unkno
       return unsignedFromKey((BigInt(hi) << 32n) | BigInt(lo));
     }
     case K_DECIMAL: {
-      const cls = b[p + 1]!;
-      const neg = cls < 0x80;
+      // magnitude bytes, big-endian (complemented when negative): up to six fit a safe integer,
+      // which lands as a number as rowDecoder leaves a stored DECIMAL; longer ones as a bigint
+      const neg = b[p + 1]! < 0x80;
+      if (next - p - 2 <= 6) {
+        let m = 0;
+        for (let j = p + 2; j < next; j++) m = m * 256 + (neg ? ~b[j]! & 0xff : b[j]!);
+        return neg ? -m : m;
+      }
       let mag = 0n;
       for (let j = p + 2; j < next; j++) mag = (mag << 8n) | BigInt(neg ? ~b[j]! & 0xff : b[j]!);
       return neg ? -mag : mag;
