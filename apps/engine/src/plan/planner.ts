@@ -20,8 +20,9 @@ export interface PlanContext {
   /** ORDER BY or GROUP BY: a filesort. */
   readonly filesort: boolean;
   /**
-   * ORDER BY as ascending columns of the one table (select.ts decides when): a stage that reads
-   * the table in that order is marked `ordered`, and the filesort is left out.
+   * ORDER BY, or GROUP BY, as ascending columns of the one table (select.ts decides when): a
+   * stage that reads the table in that order is marked `ordered`, and the filesort (for GROUP BY
+   * the temporary table too) is left out.
    */
   readonly order?: readonly number[];
 }

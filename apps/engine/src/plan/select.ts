@@ -524,7 +524,8 @@ function bindSelect(
     aliasFirst: false,
   };
   // collated text groups by its weight string; the select list shows each group's first value
-  const groups = groupNodes.map((g) => keyBound(ordinalOr(g, items) ?? bindExpr(g, groupCtx)));
+  const groupRaw = groupNodes.map((g) => ordinalOr(g, items) ?? bindExpr(g, groupCtx));
+  const groups = groupRaw.map(keyBound);
   const having =
     sel.having === undefined || sel.having === null
       ? undefined
@@ -546,15 +547,27 @@ function bindSelect(
   };
   const keyTypes: SqlType[] = [];
   const orderPlain: (Bound | undefined)[] = [];
-  const sortKeys: SortKey[] = orderBy.map((o) => {
-    const oo = obj(o);
-    const raw = ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx);
+  const sortKeys: SortKey[] = [];
+  const sortBy = (raw: Bound, desc: boolean): void => {
     orderPlain.push(raw);
     // an ENUM or SET sorts by its number (its members' declaration order)
     const b = keyBound(asNumber(raw));
     keyTypes.push(b.t);
-    return { ev: b.ev, desc: obj(oo.options).asc === false };
+    sortKeys.push({ ev: b.ev, desc });
+  };
+  const ordering = orderBy.map((o) => {
+    const oo = obj(o);
+    return {
+      raw: ordinalOr(oo.expr, items) ?? bindExpr(oo.expr, orderCtx),
+      desc: obj(oo.options).asc === false,
+    };
   });
+  // a constant changes no row's place: an ORDER BY of constants only (ORDER BY NULL, the idiom
+  // that turns off GROUP BY's sort) sorts nothing, as MariaDB removes constant ORDER BY items
+  if (!ordering.every((o) => o.raw.lit !== undefined)) for (const o of ordering) sortBy(o.raw, o.desc);
+  // MariaDB sorts a GROUP BY's result by the group columns, ascending, when there is no ORDER BY
+  // (a query block of its own: a subquery's groups go unsorted, their order serving nothing)
+  else if (ordering.length === 0 && parent === undefined) for (const g of groupRaw) sortBy(g, false);
   const aggregated = groups.length > 0 || block.aggs.length > 0;
   if (!aggregated)
     for (const w of where)
@@ -565,15 +578,30 @@ function bindSelect(
       ? undefined
       : { limit: constInt(limit.limit, c, parent), offset: constInt(limit.offset, c, parent) };
   const straight = obj(sel.select_modifiers).straight_join === true || mentionsStraightJoin(sel.from);
+  // GROUP BY on plain columns of the one table, in that order: a read in that order brings each
+  // group's rows together, and the groups out sorted (the sort the query asks for, when it asks
+  // for that one or none)
+  const groupOrder =
+    groups.length > 0 && !distinct && block.windows.length === 0
+      ? orderColumns(
+          block.sources,
+          groupRaw,
+          groupRaw.map(() => ({ ev: () => null, desc: false })),
+        )
+      : undefined;
   const order =
     groups.length === 0 && !aggregated && !distinct && block.windows.length === 0
       ? orderColumns(block.sources, orderPlain, sortKeys)
-      : undefined;
+      : groupOrder !== undefined &&
+          (sortKeys.length === 0 ||
+            sameColumns(orderColumns(block.sources, orderPlain, sortKeys), groupOrder))
+        ? groupOrder
+        : undefined;
   const stages = c.env.planner.plan(block.sources, where, straight, {
     nested: parent !== undefined,
     correlated: block.outerRefs.size > 0,
     temporary: groups.length > 0 || distinct,
-    filesort: sortKeys.length > 0 || groups.length > 0,
+    filesort: sortKeys.length > 0,
     ...(order === undefined ? {} : { order }),
   });
   const frame = block.frame;
@@ -595,8 +623,12 @@ function bindSelect(
   const keyDesc = sortKeys.map((k) => k.desc);
   const nkeys = sortKeys.length;
   const keyValues = new Array<unknown>(nkeys).fill(null);
-  // the one table read in ORDER BY order: rows go out as read, and LIMIT stops the read
-  const sorting = sortKeys.length > 0 && stages[0]?.ordered !== true;
+  // the one table read in ORDER BY order: rows go out as read, and LIMIT stops the read; read in
+  // GROUP BY order: each group goes out when the next one starts (MariaDB's end_send_group), with
+  // no temporary table
+  const inOrder = stages[0]?.ordered === true;
+  const streaming = inOrder && groups.length > 0;
+  const sorting = sortKeys.length > 0 && !inOrder;
   const collect = sorting;
   // per execution state
   let sorter: FileSort | null = null;
@@ -688,6 +720,38 @@ function bindSelect(
     agg.step(g.states);
     return true;
   };
+  // the group being read, when the rows come in group order: its key, its first row, its states
+  const streamKey: unknown[] = new Array<unknown>(ngroup).fill(null);
+  let streamFirst: unknown[] | null = null;
+  let streamStates: AggState[] = [];
+  /** Output the group being read (its first row, its aggregates); false: stop the read. */
+  const endGroup = (): boolean => {
+    const live = frame.v;
+    frame.v = streamFirst!;
+    agg.finish(streamStates, frame.v);
+    const more = produce();
+    frame.v = live;
+    return more;
+  };
+  const sinkStream = (): boolean => {
+    let same = streamFirst !== null;
+    for (let i = 0; i < ngroup; i++) {
+      const v = groupEvs[i]!();
+      if (same && !sameGroupValue(streamKey[i], v)) same = false;
+      groupValues[i] = v;
+    }
+    if (!same) {
+      if (streamFirst !== null && !endGroup()) {
+        streamFirst = null;
+        return false;
+      }
+      for (let i = 0; i < ngroup; i++) streamKey[i] = groupValues[i];
+      streamFirst = frame.v.slice();
+      streamStates = agg.init();
+    }
+    agg.step(streamStates);
+    return true;
+  };
   /** Add the temporary table's calls to the status (GROUP BY only: a plain aggregate has none). */
   const flushTmpCalls = (readBack: number): void => {
     if (groups.length === 0) return;
@@ -704,7 +768,7 @@ function bindSelect(
     frame,
     c.run,
     status,
-    aggregated ? sinkAgg : produce,
+    streaming ? sinkStream : aggregated ? sinkAgg : produce,
     c.env.joinBufferSize,
   );
   const outerRefs = block.outerRefs;
@@ -783,7 +847,12 @@ function bindSelect(
     },
   };
   function runBody(): void {
-    if (aggregated) {
+    if (streaming) {
+      streamFirst = null;
+      pipeline();
+      if (streamFirst !== null) endGroup();
+      streamFirst = null;
+    } else if (aggregated) {
       groupsMap.clear();
       const table = new TmpTable(
         groupTypes,
@@ -861,6 +930,22 @@ function bindSelect(
       return distinctRow(payload[0] as unknown[]);
     });
   }
+}
+
+/** Whether two column lists are the same columns in the same order. */
+function sameColumns(a: readonly number[] | undefined, b: readonly number[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((c, i) => c === b[i]);
+}
+
+/**
+ * Whether two values of one GROUP BY key part are one group: NULLs group together; a DECIMAL or
+ * BIGINT may come as a number or as a bigint of the same value.
+ */
+function sameGroupValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  // biome-ignore lint/suspicious/noDoubleEquals: 5 == 5n, a number and a bigint of one value
+  return typeof a !== typeof b && a == b;
 }
 
 /** `ORDER BY 2` / `GROUP BY 1`: the select item at that position. */

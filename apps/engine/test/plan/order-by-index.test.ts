@@ -109,7 +109,7 @@ describe('ORDER BY from an access path in order', () => {
     const keep = [
       'SELECT * FROM t ORDER BY id DESC LIMIT 3', // no backward reads
       'SELECT * FROM t ORDER BY k LIMIT 5', // a table scan: not in k order
-      'SELECT k, COUNT(*) FROM t GROUP BY k ORDER BY k', // grouped
+      'SELECT k, COUNT(*) FROM t GROUP BY k ORDER BY k + 0', // grouped, sorted by an expression
       'SELECT DISTINCT k FROM t ORDER BY k', // DISTINCT
       'SELECT * FROM t a JOIN t b ON a.id = b.id ORDER BY a.id LIMIT 3', // a join
       'SELECT k FROM t ORDER BY k + 0 LIMIT 3', // an expression
@@ -123,7 +123,10 @@ describe('ORDER BY from an access path in order', () => {
     s.query('FLUSH STATUS');
     expect(s.query('SELECT * FROM t ORDER BY id LIMIT 3').rows).toHaveLength(3);
     let st = s.status();
-    expect(st.Handler_read_rnd_next).toBe(3);
+    // the clustered index read as an index (MariaDB: index_first, then index_next)
+    expect(st.Handler_read_first).toBe(1);
+    expect(st.Handler_read_next).toBe(2);
+    expect(st.Handler_read_rnd_next).toBe(0);
     expect(st.Sort_rows).toBe(0);
     expect(st.Sort_scan).toBe(0);
     s.query('FLUSH STATUS');

@@ -3,10 +3,10 @@ import type { Bound } from '../../exec/bound.js';
 import { equalityOn, type PlanContext, type Planner } from '../planner.js';
 import type { Access, PlannedStage, StageExplain, StageJoin } from '../../exec/planned-stage.js';
 import type { Source } from '../../exec/scope.js';
-import type { Table } from '../../storage/table.js';
+import type { Table, TableIndex } from '../../storage/table.js';
 import type { AccessChoice, ConsideredAccess } from './access-path.js';
 import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './greedy-search.js';
-import { planIndexRead, refKeyConds } from './index-reads.js';
+import { indexKeyLength, isCovering, planIndexRead, refKeyConds } from './index-reads.js';
 import type { IndexReadPlan } from '../../exec/planned-stage.js';
 import { type BkaSizing, planBuffers } from './join-buffers.js';
 import { joinRecordLength } from '../../exec/join-record.js';
@@ -166,6 +166,26 @@ function assemble(
         otherTables: false,
         entryColumns: new Set(),
       };
+    // the one table read for ORDER BY or GROUP BY: a full scan not in that order gives way to
+    // one that is (test_if_skip_sort_order: the shortest covering index in order, else the
+    // clustered index), and a scan in clustered order reads the clustered index as an index
+    // (`index` on PRIMARY: index_first, then index_next), as MariaDB reads it for an order
+    const table = d.info.src.table;
+    if (
+      p === 0 &&
+      draft.length === 1 &&
+      context.order !== undefined &&
+      table !== undefined &&
+      d.info.src.derived === undefined &&
+      access.kind === 'scan' &&
+      a.kind === 'scan'
+    ) {
+      const order = context.order;
+      if (!readsInOrder(readOrder(table, access, indexRead, false), order))
+        indexRead = orderedFullScan(d.info, order) ?? indexRead;
+      if (indexRead === undefined && readsInOrder(readOrder(table, access, undefined, false), order))
+        indexRead = clusteredScan(d.info);
+    }
     const match = indexRead === undefined ? d.match : d.match.filter((m) => !indexRead.pushed.includes(m));
     // DS-MRR fetches rows; a covering range has none to fetch (MariaDB keeps the default MRR then)
     const mrr =
@@ -195,7 +215,7 @@ function assemble(
       d.post,
       mrr,
       p,
-      ordered ? { ...context, filesort: false } : context,
+      ordered ? { ...context, filesort: false, temporary: false } : context,
       d.position,
       indexRead,
     );
@@ -237,7 +257,7 @@ function readOrder(
   switch (access.kind) {
     case 'scan':
       if (indexRead === undefined) return { columns: table.primary.entryColumns, fixed: [] };
-      return indexRead.covering
+      return indexRead.covering || table.index(indexRead.index).primary
         ? { columns: table.index(indexRead.index).entryColumns, fixed: [] }
         : undefined;
     case 'range':
@@ -247,6 +267,45 @@ function readOrder(
     default:
       return undefined;
   }
+}
+
+/**
+ * A full scan of `info`'s table in `order`: the shortest covering index whose entries come in
+ * that order, else the clustered index when its key does; undefined when neither does.
+ */
+function orderedFullScan(info: TableInfo, order: readonly number[]): IndexReadPlan | undefined {
+  const src = info.src;
+  const table = src.table!;
+  let best: TableIndex | undefined;
+  let bestLen = Number.POSITIVE_INFINITY;
+  for (const ix of info.indexes) {
+    if (ix.primary || !isCovering(src, ix)) continue;
+    if (!readsInOrder({ columns: ix.entryColumns, fixed: [] }, order)) continue;
+    const len = indexKeyLength(table, ix);
+    if (len < bestLen) {
+      best = ix;
+      bestLen = len;
+    }
+  }
+  if (best !== undefined)
+    return { index: best.name, covering: true, pushed: [], otherTables: false, entryColumns: src.used };
+  if (!info.indexes.includes(table.primary)) return undefined;
+  if (!readsInOrder({ columns: table.primary.entryColumns, fixed: [] }, order)) return undefined;
+  return clusteredScan(info);
+}
+
+/** The clustered index read as an index, all of it: covering when the query reads key columns only. */
+function clusteredScan(info: TableInfo): IndexReadPlan {
+  const src = info.src;
+  const primary = src.table!.primary;
+  const covering = isCovering(src, primary);
+  return {
+    index: primary.name,
+    covering,
+    pushed: [],
+    otherTables: false,
+    entryColumns: covering ? src.used : new Set(),
+  };
 }
 
 /** Whether rows read in `order` are sorted by `want` (ascending; constant columns skipped). */
@@ -399,8 +458,13 @@ function explainStage(
       table === undefined
         ? lenOf([a.range.column])
         : lenOf(table.index(a.range.index).entryColumns.slice(0, a.range.keyParts));
-  } else if (access.kind === 'scan' && indexRead?.covering === true && table !== undefined) {
-    // a full scan of a covering index (JT_NEXT)
+  } else if (
+    access.kind === 'scan' &&
+    indexRead !== undefined &&
+    table !== undefined &&
+    (indexRead.covering || table.index(indexRead.index).primary)
+  ) {
+    // a full scan of a covering index, or of the clustered index for its order (JT_NEXT)
     type = 'index';
     key = indexRead.index;
     keyLen = lenOf(table.index(indexRead.index).columns);
