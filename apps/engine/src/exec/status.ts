@@ -7,8 +7,9 @@ import { COUNTERS as REDO_COUNTERS, type RedoCounter } from '../storage/redo/log
  * - `statement`: counted as statements run, into the session's map and the global one;
  * - `server`: counted by the protocol layer (COM_STMT_*, COM_FIELD_LIST), into the same maps;
  * - `host`: the session host's connection figures, in the global map only;
- * - `buffer-pool`, `redo`, `lock-system`, `purge`, `processlist`: read live from that part when
- *   SHOW STATUS runs (the redo log's only with a redo log).
+ * - `buffer-pool`, `redo`, `lock-system`, `purge`, `processlist`, `prepared-statements`: read
+ *   live from that part when SHOW STATUS runs (the redo log's only with a redo log; the prepared
+ *   statements' count is the server's, over every thread).
  */
 export type StatusOwner =
   | 'statement'
@@ -18,7 +19,8 @@ export type StatusOwner =
   | 'redo'
   | 'lock-system'
   | 'purge'
-  | 'processlist';
+  | 'processlist'
+  | 'prepared-statements';
 
 export interface StatusSpec {
   /**
@@ -131,7 +133,7 @@ const GLOBAL_SPECS: Record<(typeof GLOBAL_ONLY)[number], StatusSpec> = {
   Connections: { scope: 'global', owner: 'host' },
   Max_used_connections: { scope: 'global', owner: 'host', level: true },
   Threads_connected: { scope: 'global', owner: 'host', level: true },
-  Prepared_stmt_count: { scope: 'global', owner: 'server', level: true },
+  Prepared_stmt_count: { scope: 'global', owner: 'prepared-statements', level: true },
   Threads_running: { scope: 'global', owner: 'processlist', level: true },
   Innodb_lsn_current: redoLevel,
   Innodb_lsn_flushed: redoLevel,

@@ -1,5 +1,6 @@
 import type { StatusName } from '../exec/status.js';
 import type { Session } from '../session/session.js';
+import { instanceOf } from '../session/instance.js';
 import { LockWaitPending } from '../session/transactions.js';
 import type { QueryResult } from '../session/result.js';
 import { decodeClientText } from '../sql/client-text.js';
@@ -235,7 +236,7 @@ export class CommandProcessor {
 
   /** Closes the session and forgets its prepared statements. */
   close(): void {
-    this.#preparedOpen(-this.#statements.size);
+    this.#preparedClosed(this.#statements.size);
     this.#statements.clear();
     this.session.close();
   }
@@ -255,7 +256,7 @@ export class CommandProcessor {
         break;
       case COM_STMT_CLOSE: {
         const id = r.u32();
-        if (this.#statements.delete(id)) this.#preparedOpen(-1);
+        if (this.#statements.delete(id)) this.#preparedClosed(1);
         this.#count('Com_stmt_close');
         return { bytes: w.take(), close: false, waitTimeout: this.#waitTimeout() };
       }
@@ -313,7 +314,7 @@ export class CommandProcessor {
         return { bytes: w.take(), close: true, waitTimeout: this.#waitTimeout() };
       case COM_RESET_CONNECTION:
         // the session starts over; its prepared statements are closed
-        this.#preparedOpen(-this.#statements.size);
+        this.#preparedClosed(this.#statements.size);
         this.#statements.clear();
         this.session.reset();
         writeOk(w);
@@ -332,19 +333,14 @@ export class CommandProcessor {
     return `Uptime: ${uptime}  Threads: ${this.threadsConnected}  Questions: ${questions}  Slow queries: 0  Opens: ${tables}  Open tables: ${tables}  Queries per second avg: ${(questions / uptime).toFixed(3)}`;
   }
 
-  /**
-   * Prepared_stmt_count: statements prepared and not closed, over every session of the database
-   * (of the thread, with worker threads), which max_prepared_stmt_count caps (1461).
-   */
   /** The text prepared statement `id` was prepared from (undefined: no such statement). */
   preparedText(id: number): string | undefined {
     return this.#statements.get(id)?.sql;
   }
 
-  #preparedOpen(delta: number): void {
-    if (delta === 0) return;
-    const all = this.session.globalCounters.values;
-    all.set('Prepared_stmt_count', Math.max(0, (all.get('Prepared_stmt_count') ?? 0) + delta));
+  /** `n` of this connection's prepared statements closed (Prepared_stmt_count, the server's). */
+  #preparedClosed(n: number): void {
+    instanceOf(this.session.db).preparedStatements.release(n);
   }
 
   #count(name: StatusName): void {
@@ -374,14 +370,20 @@ export class CommandProcessor {
       writeErr(w, multi);
       return;
     }
+    // Prepared_stmt_count over every connection of the server, which max_prepared_stmt_count caps
     const max = Number(this.session.globalVars.get('max_prepared_stmt_count'));
-    const open = this.session.globalCounters.values.get('Prepared_stmt_count') ?? 0;
-    if (open >= max) {
+    const count = instanceOf(this.session.db).preparedStatements;
+    if (!count.reserve(max)) {
       writeErr(w, serverErrors.tooManyPrepared(max));
       return;
     }
-    const p = this.session.prepare(sql);
-    this.#preparedOpen(1);
+    let p: ReturnType<Session['prepare']>;
+    try {
+      p = this.session.prepare(sql);
+    } catch (e) {
+      count.release();
+      throw e;
+    }
     const id = this.#nextStatementId++;
     this.#statements.set(id, {
       sql,

@@ -184,6 +184,7 @@ try {
   db = attachDatabase(data.attach);
   instanceOf(db).useLockTable(new LockTable(data.lockTable));
   instanceOf(db).useAutoIncrement(shared.autoIncrement());
+  instanceOf(db).usePreparedStatementCount(shared.preparedStatements());
   // a KILL of a connection of another worker goes through the main thread
   instanceOf(db).useProcessList(
     new SharedProcessList(data.processList, data.worker, (conn, query) => post({ t: 'kill', conn, query })),

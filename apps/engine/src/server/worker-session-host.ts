@@ -82,6 +82,7 @@ export class WorkerSessionHost implements SessionHost {
     this.processList = new SharedProcessList(processList, -1, (id, query) => this.#kill(id, query));
     instanceOf(db).useProcessList(this.processList);
     instanceOf(db).useAutoIncrement(shared.autoIncrement());
+    instanceOf(db).usePreparedStatementCount(shared.preparedStatements());
     // a page change this thread makes (a check, a test's purge) waits for the workers' ones
     db.store.changeLatch = { lock: () => shared.writeLock(), unlock: () => shared.writeUnlock() };
     this.#slots = slots;

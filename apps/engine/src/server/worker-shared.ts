@@ -13,6 +13,7 @@ import {
 import type { Database } from '../storage/database.js';
 import type { Table } from '../storage/table.js';
 import { statusTableBytes } from './worker-status.js';
+import { PreparedStatementCount } from '../session/prepared-count.js';
 import { AUTO_INCREMENT_BYTES, AutoIncrementCounters, MAX_TABLE_IDS } from '../session/auto-increment.js';
 
 /**
@@ -23,6 +24,7 @@ import { AUTO_INCREMENT_BYTES, AutoIncrementCounters, MAX_TABLE_IDS } from '../s
  * | 0 | dictionary version: bumped by every DDL; a worker reloads its dictionary when it moved |
  * | 8.. | the metadata lock (an atomics rw-lock): every statement holds it S, DDL holds it X |
  * | 16.. | the change latch: each row operation's page changes, and every other mini-transaction, run under it (MtrStore.changeLatch) |
+ * | 60 | Prepared_stmt_count: statements prepared on every thread and not closed (atomic operations only) |
  *
  * and from byte 256 one Float64 per table id: the table's row count (NaN until a worker that
  * loads the table seeds it from the dictionary), read and written under the change latch; then one
@@ -39,6 +41,8 @@ import { AUTO_INCREMENT_BYTES, AutoIncrementCounters, MAX_TABLE_IDS } from '../s
 const VERSION = 0;
 const MDL = 8;
 const WRITE = 16;
+/** Prepared_stmt_count of the whole server (session/prepared-count.ts). */
+const PREPARED = 60;
 const ROWS_OFFSET = 256;
 const AUTO_INCREMENT_OFFSET = ROWS_OFFSET + MAX_TABLE_IDS * 8;
 const STATS_OFFSET = AUTO_INCREMENT_OFFSET + AUTO_INCREMENT_BYTES;
@@ -66,8 +70,13 @@ export class WorkerShared {
       this.#rows.fill(Number.NaN);
       this.#stats.fill(Number.NaN);
     }
-    if (MDL + RWLOCK_SLOTS > WRITE || WRITE + MUTEX_SLOTS > ROWS_OFFSET / 4)
+    if (MDL + RWLOCK_SLOTS > WRITE || WRITE + MUTEX_SLOTS > PREPARED || PREPARED >= ROWS_OFFSET / 4)
       throw new Error('worker-shared layout');
+  }
+
+  /** Prepared_stmt_count, which every thread of the server shares. */
+  preparedStatements(): PreparedStatementCount {
+    return new PreparedStatementCount(this.#i32, PREPARED);
   }
 
   /** The AUTO_INCREMENT counters every thread of the server shares. */

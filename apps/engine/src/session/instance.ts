@@ -6,6 +6,7 @@ import type { Transaction } from '../txn/transaction.js';
 import type { SqlDictionary } from './dictionary.js';
 import { Variables } from './variables.js';
 import { AutoIncrementCounters } from './auto-increment.js';
+import { PreparedStatementCount } from './prepared-count.js';
 
 /**
  * What a server keeps for one open database beyond its file, shared by every session on it in
@@ -38,6 +39,7 @@ export class DatabaseInstance {
   #lockTable: LockTable | undefined;
   #processList: ProcessList = new LocalProcessList();
   #autoIncrement: AutoIncrementCounters | undefined;
+  #prepared: PreparedStatementCount = new PreparedStatementCount();
 
   constructor(db: Database) {
     this.db = db;
@@ -69,6 +71,16 @@ export class DatabaseInstance {
   /** Makes the sessions use `counters` (shared by several threads). REQUIRES: no session started yet. */
   useAutoIncrement(counters: AutoIncrementCounters): void {
     this.#autoIncrement = counters;
+  }
+
+  /** Prepared_stmt_count (this thread's own until {@link usePreparedStatementCount}). */
+  get preparedStatements(): PreparedStatementCount {
+    return this.#prepared;
+  }
+
+  /** Makes the sessions count their prepared statements in `count` (shared by several threads). */
+  usePreparedStatementCount(count: PreparedStatementCount): void {
+    this.#prepared = count;
   }
 
   /** The process list the sessions list themselves in. */

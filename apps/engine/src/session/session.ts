@@ -446,6 +446,9 @@ export class Session {
           // this session runs the statement that asks, whether or not it is marked yet
           v = inst.processList.running() + (this.txn.entry.command === 'Query' ? 0 : 1);
           break;
+        case 'prepared-statements':
+          v = inst.preparedStatements.value;
+          break;
       }
       if (v !== undefined) out.set(name, v);
     }
@@ -474,7 +477,7 @@ export class Session {
   reset(): void {
     if (this.txn.trx.active) this.txn.rollback();
     this.userVars.clear();
-    this.namedStatements.clear();
+    this.#forgetNamedStatements();
     const globals = instanceOf(this.db).vars.values;
     this.vars.values.clear();
     for (const [k, v] of globals) this.vars.values.set(k, v);
@@ -485,8 +488,15 @@ export class Session {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#forgetNamedStatements();
     this.txn.close();
     instanceOf(this.db).transactions.delete(this.txn.trx);
+  }
+
+  /** Drops the PREPARE'd statements, which leave the server's Prepared_stmt_count. */
+  #forgetNamedStatements(): void {
+    instanceOf(this.db).preparedStatements.release(this.namedStatements.size);
+    this.namedStatements.clear();
   }
 
   /** A statement execution's state, reading this session's time zone. */

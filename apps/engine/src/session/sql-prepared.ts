@@ -1,5 +1,6 @@
 import { arr, identText, obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
+import { instanceOf } from './instance.js';
 import { apiValue, okResult } from './result.js';
 import type { Compiled, NamedStatement, Session, StatementContext } from './session.js';
 
@@ -26,9 +27,22 @@ export function compileSqlPrepared(tag: string, v: unknown, ctx: StatementContex
             const u = ctx.session.userVars.get(String(o.variable));
             text = u === undefined || u.v === null ? 'NULL' : String(u.v);
           }
-          // a failing PREPARE drops the name's old statement too, as MySQL
-          named.delete(name);
-          named.set(name, ctx.session.prepare(text));
+          // a failing PREPARE drops the name's old statement too, as MySQL; each statement kept
+          // counts in the server's Prepared_stmt_count, which max_prepared_stmt_count caps
+          const count = instanceOf(ctx.session.db).preparedStatements;
+          if (named.delete(name)) count.release();
+          const max = Number(ctx.session.globalVars.get('max_prepared_stmt_count'));
+          if (!count.reserve(max))
+            throw new SqlError(
+              'ER_MAX_PREPARED_STMT_COUNT_REACHED',
+              `Can't create more than max_prepared_stmt_count statements (current value: ${max})`,
+            );
+          try {
+            named.set(name, ctx.session.prepare(text));
+          } catch (e) {
+            count.release();
+            throw e;
+          }
           return { ...okResult(), info: 'Statement prepared' };
         },
       };
@@ -37,6 +51,7 @@ export function compileSqlPrepared(tag: string, v: unknown, ctx: StatementContex
       return {
         run: () => {
           if (!named.delete(name)) throw unknown(name, 'DEALLOCATE PREPARE');
+          instanceOf(ctx.session.db).preparedStatements.release();
           return okResult();
         },
       };
