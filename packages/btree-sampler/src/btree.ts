@@ -25,6 +25,7 @@ import {
   pageMaxTrxId,
   nextPage,
   pageNo,
+  prevPage,
   raisePageMaxTrxId,
   REC_HEADER,
   recDeleted,
@@ -766,6 +767,111 @@ export class BTree {
       frame = nf;
       // Skip what a concurrent split may have moved here from the page we left.
       slot = boundKey === null ? 0 : t.searchPage(frame * ps, boundKey, boundVal, boundStrict);
+    }
+  }
+
+  /**
+   * {@link BTree.forEachRangeRaw} backward: `fn` gets each entry whose key is below `before`
+   * (null: every entry), largest first, until it returns `false`; returns the number of entries
+   * passed to it. A leaf is left for its left sibling by releasing it first and S-latching the
+   * sibling (latches are only ever waited for left to right, as InnoDB's
+   * `btr_pcur_move_backward_from_page` restarts from the left page); a sibling that is no longer
+   * the neighbour sends the walk down from the root again, to the last entry below the first one
+   * it has passed. `detached` as in {@link BTree.forEachRangeRaw}.
+   *
+   * @example
+   * ```ts
+   * // the three largest entries
+   * let n = 0;
+   * tree.forEachRangeRawBackward(null, (b, ko, kl) => ++n < 3);
+   * ```
+   */
+  forEachRangeRawBackward(before: Uint8Array | null, fn: RangeRawCallback, detached = false): number {
+    if (typeof fn !== 'function') throw new TypeError(`fn must be a function, got ${String(fn)}`);
+    if (!detached) return this.#backwardOn(before, fn, null);
+    const copy = this.#copies.pop() ?? new Uint8Array(this.#ps);
+    try {
+      return this.#backwardOn(before, fn, copy);
+    } finally {
+      this.#copies.push(copy);
+    }
+  }
+
+  #backwardOn(before: Uint8Array | null, fn: RangeRawCallback, copy: Uint8Array | null): number {
+    const t = this.#t;
+    const pool = this.#b;
+    const ps = this.#ps;
+    const out = new Int32Array(1);
+    // Everything at or above the bound was passed already: `before` at first, then the first
+    // entry of each leaf left behind.
+    let boundKey: Uint8Array | null = before;
+    let boundVal: Uint8Array | null = null;
+    let frame: number;
+    let slot: number;
+    if (before === null) {
+      frame = t.rightmostS();
+      slot = nRecs(pool, frame * ps) - 1;
+    } else {
+      frame = t.descendS(before, null, false, out);
+      slot = out[0]! - 1;
+    }
+    let count = 0;
+    for (;;) {
+      let b = pool;
+      let base = frame * ps;
+      let cur = 0;
+      let prev = 0;
+      if (copy !== null) {
+        copy.set(pool.subarray(base, base + ps));
+        t.unfixPage(frame, LATCH_S);
+        b = copy;
+        base = 0;
+        cur = pageNo(b, 0);
+        prev = prevPage(b, 0);
+      }
+      const fixed = copy === null;
+      for (; slot >= 0; slot--) {
+        const rec = slotRec(b, base, ps, slot);
+        const kl = recKeyLen(b, base, rec);
+        const k0 = base + rec + REC_HEADER;
+        count++;
+        let go: boolean | undefined;
+        try {
+          go = fn(b, k0, kl, k0 + kl, recValLen(b, base, rec));
+        } catch (e) {
+          if (fixed) t.unfixPage(frame, LATCH_S);
+          throw e;
+        }
+        if (go === false) {
+          if (fixed) t.unfixPage(frame, LATCH_S);
+          return count;
+        }
+      }
+      if (nRecs(b, base) > 0) {
+        const rec = slotRec(b, base, ps, 0);
+        const kl = recKeyLen(b, base, rec);
+        const k0 = base + rec + REC_HEADER;
+        boundKey = b.slice(k0, k0 + kl);
+        boundVal = t.unique ? null : b.slice(k0 + kl, k0 + kl + recValLen(b, base, rec));
+      }
+      const nf = fixed ? t.siblingLeafS(frame, false) : t.siblingOfS(cur, prev, false);
+      if (nf === -1) return count;
+      if (nf === -2) {
+        // the left sibling changed under us: down from the root to the last entry below the bound
+        if (boundKey === null) {
+          frame = t.rightmostS();
+          slot = nRecs(pool, frame * ps) - 1;
+        } else {
+          frame = t.descendS(boundKey, boundVal, false, out);
+          slot = out[0]! - 1;
+        }
+        continue;
+      }
+      frame = nf;
+      // skip what a concurrent split may have moved here from the page we left
+      slot =
+        (boundKey === null ? nRecs(pool, frame * ps) : t.searchPage(frame * ps, boundKey, boundVal, false)) -
+        1;
     }
   }
 

@@ -174,6 +174,7 @@ describe('public surface', () => {
         'entries',
         'forEachRange',
         'forEachRangeRaw',
+        'forEachRangeRawBackward',
         'get',
         'getRecord',
         'has',

@@ -133,3 +133,99 @@ describe('forEachRangeRaw', () => {
     expect(() => t.forEachRangeRaw(null, null, 42 as never)).toThrow(TypeError);
   });
 });
+
+describe('forEachRangeRawBackward', () => {
+  /** Entries below `before`, largest first, as forEachRangeRaw's strings (stop after `stopAt`). */
+  function backward(t: BTree, before: Uint8Array | null, stopAt: number, detached: boolean) {
+    const out: string[] = [];
+    const n = t.forEachRangeRawBackward(
+      before,
+      (b, ko, kl, vo, vl) => {
+        out.push(
+          `${Buffer.from(b.subarray(ko, ko + kl)).toString('hex')}=${Buffer.from(b.subarray(vo, vo + vl)).toString('hex')}`,
+        );
+        return out.length === stopAt ? false : undefined;
+      },
+      detached,
+    );
+    return { n, out };
+  }
+
+  for (const unique of [true, false])
+    it(`gives forEachRangeRaw's entries in reverse (${unique ? 'unique' : 'non-unique'} tree, random bounds and stops)`, () => {
+      const t = BTree.create(new MemoryStore(512, 4096), { unique });
+      const rng = createGenerator('xoshiro128**', { seed: unique ? 3 : 4 });
+      for (let i = 0; i < 3000; i++) {
+        const x = rng.nextBelow(unique ? 100000 : 500);
+        const v = Uint8Array.of(i & 255, i >> 8, rng.nextBelow(256));
+        if (!t.has(k(x), unique ? undefined : v)) t.insert(k(x), v);
+      }
+      // deletes leave some leaves sparse or empty
+      for (let i = 0; i < 600; i++) {
+        const x = rng.nextBelow(unique ? 100000 : 500);
+        if (unique && t.has(k(x))) t.delete(k(x));
+      }
+      for (let r = 0; r < 80; r++) {
+        const before = rng.nextBelow(5) === 0 ? null : k(rng.nextBelow(unique ? 100000 : 500));
+        const stop = rng.nextBelow(3) === 0 ? 1 + rng.nextBelow(50) : -1;
+        const all = collect(t, null, before, -1, true).out.reverse();
+        const want = stop === -1 ? all : all.slice(0, stop);
+        for (const detached of [false, true]) {
+          const got = backward(t, before, stop, detached);
+          expect(got.out).toEqual(want);
+          expect(got.n).toBe(want.length);
+        }
+      }
+      expect(backward(t, null, -1, false).n).toBe(t.stats().records);
+      expect(backward(BTree.create(new MemoryStore(512, 64), { unique }), null, -1, false).n).toBe(0);
+    });
+
+  it('a detached backward walk sees every entry once, largest first, while the tree splits under it', () => {
+    const store = new MemoryStore(512, 4096);
+    const t = BTree.create(store, { unique: true });
+    for (let i = 0; i < 4000; i += 2) t.insert(k(i), Uint8Array.of(i & 255));
+    const keys: number[] = [];
+    let seen = 0;
+    t.forEachRangeRawBackward(
+      null,
+      (b, ko, kl) => {
+        keys.push(codec.decode(b.slice(ko, ko + kl))[0] as number);
+        expect(store.pins.every((p) => p === 0)).toBe(true);
+        // inserts on both sides of the walk: below it (leaves not yet reached split) and above it
+        if (seen < 1500) {
+          t.insert(k(((seen * 7919) % 2000) * 2 + 1), Uint8Array.of(7));
+          t.insert(k(5000 + seen), Uint8Array.of(8));
+        }
+        seen++;
+        return undefined;
+      },
+      true,
+    );
+    for (let i = 1; i < keys.length; i++) expect(keys[i]!).toBeLessThan(keys[i - 1]!);
+    for (let i = 0; i < 4000; i += 2) expect(keys).toContain(i);
+    expect(keys.every((x) => x < 5000)).toBe(true);
+    expect(store.pins.every((p) => p === 0)).toBe(true);
+    t.checkValid();
+  });
+
+  it('a callback that throws leaves no page fixed', () => {
+    const store = new MemoryStore(512, 4096);
+    const t = BTree.create(store, { unique: true });
+    for (let i = 0; i < 2000; i++) t.insert(k(i), Uint8Array.of(i & 255));
+    for (const detached of [false, true]) {
+      let seen = 0;
+      expect(() =>
+        t.forEachRangeRawBackward(
+          k(1500),
+          () => {
+            if (++seen === 700) throw new Error('stop here');
+            return true;
+          },
+          detached,
+        ),
+      ).toThrow('stop here');
+      expect(store.pins.every((p) => p === 0)).toBe(true);
+    }
+    expect(() => t.forEachRangeRawBackward(null, 42 as never)).toThrow(TypeError);
+  });
+});

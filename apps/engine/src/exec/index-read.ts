@@ -141,10 +141,15 @@ export function indexReadStep(
     }
     return true;
   };
+  // a descending order walks the ranges backward, from the last; a read that locks walks them
+  // forward (the locks of a forward walk) and the statement sorts (see select.ts)
+  const backward = st.backward === true;
   const read = (ranges: readonly KeyRange[], fullScan: boolean): boolean => {
     stop = false;
     try {
-      handler.readRanges(ir.index, ranges, check, indexOnly, onRow, fullScan);
+      if (backward && !table.readsLock())
+        handler.readRangesBackward(ir.index, [...ranges].reverse(), check, indexOnly, onRow);
+      else handler.readRanges(ir.index, ranges, check, indexOnly, onRow, fullScan);
     } finally {
       ec.flush();
     }

@@ -92,6 +92,8 @@ export interface PlannedStage {
    * in key order whose leading columns are the ORDER BY columns): no filesort follows.
    */
   readonly ordered?: boolean;
+  /** An `ordered` stage whose order is descending: its index read walks each range backward. */
+  readonly backward?: boolean;
   /** Filled while the query runs, for ANALYZE (r_loops, r_rows, r_filtered, time). */
   readonly actual?: StageActual;
 }

@@ -1,4 +1,12 @@
-import { H_READ_FIRST, H_READ_KEY, H_READ_NEXT, H_READ_RND_NEXT, H_ROWS_READ } from '../storage/counters.js';
+import {
+  H_READ_FIRST,
+  H_READ_KEY,
+  H_READ_LAST,
+  H_READ_NEXT,
+  H_READ_PREV,
+  H_READ_RND_NEXT,
+  H_ROWS_READ,
+} from '../storage/counters.js';
 import type { RowBuffer } from '../storage/row.js';
 import type { EntryTest, KeyRange, Table } from '../storage/table.js';
 import type { FieldValue } from '../storage/types.js';
@@ -117,6 +125,55 @@ export class TableHandler {
         if (stopped) break;
         // the call that finds the end of the range (none after a unique point's one row)
         if (returned > 0 && !unique) counts[H_READ_NEXT]!++;
+      }
+      return total;
+    } finally {
+      table.releaseRow(row);
+    }
+  }
+
+  /**
+   * {@link readRanges} backward, for a read that takes no locks (`Table.readsLock` false): the
+   * ranges in the order given (the caller lists them from the highest), each from its last entry
+   * down to its first, as MariaDB's `QUICK_SELECT_DESC` and a descending index scan read. Counted
+   * as MariaDB counts them: per range Handler_read_key (`index_read_map` at its upper end), or
+   * Handler_read_last when the range has no upper end (`index_last`: a full scan, `k > 5`), then
+   * Handler_read_prev per further row returned and once more for the call that finds the range's
+   * start. Innodb_rows_read counts the rows returned. Returns them.
+   */
+  readRangesBackward(
+    indexName: string,
+    ranges: readonly KeyRange[],
+    check: EntryTest | null,
+    indexOnly: boolean,
+    fn: RowSink<RowBuffer | null>,
+  ): number {
+    const table = this.table;
+    const counts = this.#counts;
+    const ix = table.index(indexName);
+    const row = table.acquireRow();
+    try {
+      const give = indexOnly ? null : row;
+      const sees = table.rowReader(ix, give, false);
+      let total = 0;
+      for (const r of ranges) {
+        counts[r.hi === null ? H_READ_LAST : H_READ_KEY]!++;
+        let returned = 0;
+        let stopped = false;
+        table.walkIndexBackward(ix, r.lo, r.loExclusive, r.hi, r.hiInclusive, check, (b, ko, kl, vo, vl) => {
+          if (!sees(b, ko, kl, vo, vl)) return true;
+          if (returned > 0) counts[H_READ_PREV]!++;
+          returned++;
+          counts[H_ROWS_READ]!++;
+          if (fn(give) === false) {
+            stopped = true;
+            return false;
+          }
+          return true;
+        });
+        total += returned;
+        if (stopped) break;
+        if (returned > 0) counts[H_READ_PREV]!++;
       }
       return total;
     } finally {

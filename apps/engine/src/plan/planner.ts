@@ -25,6 +25,8 @@ export interface PlanContext {
    * the temporary table too) is left out.
    */
   readonly order?: readonly number[];
+  /** `order` is descending (every key DESC): a stage reads it backward. */
+  readonly orderDesc?: boolean;
 }
 
 export interface Planner {

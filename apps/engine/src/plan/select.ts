@@ -589,20 +589,21 @@ function bindSelect(
           groupRaw.map(() => ({ ev: () => null, desc: false })),
         )
       : undefined;
+  const orderSpec = sortKeys.length > 0 ? orderColumns(block.sources, orderPlain, sortKeys) : undefined;
   const order =
     groups.length === 0 && !aggregated && !distinct && block.windows.length === 0
-      ? orderColumns(block.sources, orderPlain, sortKeys)
+      ? orderSpec
       : groupOrder !== undefined &&
           (sortKeys.length === 0 ||
-            sameColumns(orderColumns(block.sources, orderPlain, sortKeys), groupOrder))
-        ? groupOrder
+            (orderSpec !== undefined && sameColumns(orderSpec.columns, groupOrder.columns)))
+        ? { columns: groupOrder.columns, desc: orderSpec?.desc === true }
         : undefined;
   const stages = c.env.planner.plan(block.sources, where, straight, {
     nested: parent !== undefined,
     correlated: block.outerRefs.size > 0,
     temporary: groups.length > 0 || distinct,
     filesort: sortKeys.length > 0,
-    ...(order === undefined ? {} : { order }),
+    ...(order === undefined ? {} : { order: order.columns, orderDesc: order.desc }),
   });
   const frame = block.frame;
   const nslots = block.nslots;
@@ -629,7 +630,9 @@ function bindSelect(
   const inOrder = stages[0]?.ordered === true;
   const streaming = inOrder && groups.length > 0;
   const sorting = sortKeys.length > 0 && !inOrder;
-  const collect = sorting;
+  // a backward read that must lock reads forward instead (it takes a forward walk's locks), and
+  // the rows are sorted as without the index's order
+  const backwardTable = stages[0]?.backward === true ? stages[0].src.table : undefined;
   // per execution state
   let sorter: FileSort | null = null;
   let seen: Set<string> | null = null;
@@ -788,13 +791,14 @@ function bindSelect(
       offset = lim === undefined ? 0 : lim.offset();
       max = lim === undefined ? Number.POSITIVE_INFINITY : lim.limit();
       emitFn = emit;
-      if (max === 0 && !collect && !calcFound) return;
+      const sortNow = sorting || backwardTable?.readsLock() === true;
+      if (max === 0 && !sortNow && !calcFound) return;
       seen = distinct ? new Set() : null;
       seenTable = distinct
         ? new TmpTable(types, c.env.tmpTableSize, c.env.sortBufferSize, status, nout)
         : null;
       if (distinct) status.add('Created_tmp_tables', 1);
-      sorter = sorting
+      sorter = sortNow
         ? startSort(
             keyTypes,
             keyDesc,
@@ -933,8 +937,8 @@ function bindSelect(
 }
 
 /** Whether two column lists are the same columns in the same order. */
-function sameColumns(a: readonly number[] | undefined, b: readonly number[]): boolean {
-  return a !== undefined && a.length === b.length && a.every((c, i) => c === b[i]);
+function sameColumns(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((c, i) => c === b[i]);
 }
 
 /**
@@ -962,27 +966,29 @@ function ordinalOr(n: unknown, items: Bound[]): Bound | undefined {
 }
 
 /**
- * ORDER BY as columns of the query's one stored table, when every key is a plain column of it
- * read in ascending order and sorting by it equals sorting by its stored key (not an ENUM or SET,
- * which sort by number; not a TIMESTAMP, stored in UTC but sorted by its session-time value):
- * the planner may then read the table in that order and leave the filesort out. Undefined
- * otherwise.
+ * ORDER BY as columns of the query's one stored table, when every key is a plain column of it,
+ * all ascending or all descending (`desc`), and sorting by it equals sorting by its stored key
+ * (not an ENUM or SET, which sort by number; not a TIMESTAMP, stored in UTC but sorted by its
+ * session-time value): the planner may then read the table in that order, forward or backward,
+ * and leave the filesort out. Undefined otherwise.
  */
 function orderColumns(
   sources: readonly Source[],
   plain: readonly (Bound | undefined)[],
   keys: readonly SortKey[],
-): number[] | undefined {
+): { columns: number[]; desc: boolean } | undefined {
   if (sources.length !== 1 || sources[0]!.table === undefined || keys.length === 0) return undefined;
-  const out: number[] = [];
+  const desc = keys[0]!.desc;
+  const columns: number[] = [];
   for (const [i, b] of plain.entries()) {
-    if (keys[i]!.desc || b === undefined || b.col === undefined || b.col.src !== sources[0]) return undefined;
+    if (keys[i]!.desc !== desc || b === undefined || b.col === undefined || b.col.src !== sources[0])
+      return undefined;
     const t = b.t;
     if (t.members !== undefined || t.timestamp === true || t.json === true) return undefined;
     if (!ORDERABLE.has(t.kind)) return undefined;
-    out.push(b.col.c);
+    columns.push(b.col.c);
   }
-  return out;
+  return { columns, desc };
 }
 
 const ORDERABLE = new Set(['int', 'dec', 'dbl', 'date', 'time', 'datetime', 'str']);

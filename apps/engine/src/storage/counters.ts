@@ -2,16 +2,27 @@ import { HANDLER_READ_COUNTERS } from '@enginekit/mrr';
 
 /**
  * MySQL's handler status counters (SHOW STATUS LIKE 'Handler%'), as they count in InnoDB. The
- * `Handler_read_*` names are @enginekit/mrr's set (the one the MRR scans and join operators
- * count into), so a table's reads and an MRR scan's add up under the same names.
+ * forward `Handler_read_*` names are @enginekit/mrr's set (the one the MRR scans and join
+ * operators count into), so a table's reads and an MRR scan's add up under the same names; the
+ * backward reads' `Handler_read_last` and `Handler_read_prev` are the engine's own.
  */
 export const HANDLER_COUNTERS: readonly [
   'Handler_delete',
   ...typeof HANDLER_READ_COUNTERS,
+  'Handler_read_last',
+  'Handler_read_prev',
   'Handler_update',
   'Handler_write',
   'Innodb_rows_read',
-] = ['Handler_delete', ...HANDLER_READ_COUNTERS, 'Handler_update', 'Handler_write', 'Innodb_rows_read'];
+] = [
+  'Handler_delete',
+  ...HANDLER_READ_COUNTERS,
+  'Handler_read_last',
+  'Handler_read_prev',
+  'Handler_update',
+  'Handler_write',
+  'Innodb_rows_read',
+];
 
 export type HandlerCounter = (typeof HANDLER_COUNTERS)[number];
 
@@ -20,6 +31,8 @@ const at = (name: HandlerCounter): number => HANDLER_COUNTERS.indexOf(name);
 export const H_DELETE: number = at('Handler_delete');
 export const H_READ_FIRST: number = at('Handler_read_first');
 export const H_READ_KEY: number = at('Handler_read_key');
+export const H_READ_LAST: number = at('Handler_read_last');
+export const H_READ_PREV: number = at('Handler_read_prev');
 export const H_READ_NEXT: number = at('Handler_read_next');
 export const H_READ_RND: number = at('Handler_read_rnd');
 export const H_READ_RND_NEXT: number = at('Handler_read_rnd_next');

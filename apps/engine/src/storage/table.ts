@@ -1251,6 +1251,51 @@ export class Table {
   }
 
   /**
+   * {@link walkIndex} backward, for a read that takes no locks (a consistent read, or a read
+   * outside a transaction: see {@link readsLock}): from the last entry in range down to the first.
+   * An entry is in range when its first `hi.length` bytes compare less than `hi`, or equal with
+   * `hiInclusive` (null: no upper end), and its first `lo.length` bytes compare greater than `lo`,
+   * or equal unless `loExclusive` (empty: no lower end). `check` and `visit` as in walkIndex.
+   * The walk is detached (each leaf copied, none latched while its entries are used: moving left
+   * releases a leaf before it latches the next, as InnoDB's backward cursor restarts from the left
+   * page). Returns true when the range ended, false when `visit` stopped it.
+   */
+  walkIndexBackward(
+    ix: TableIndex,
+    lo: Uint8Array,
+    loExclusive: boolean,
+    hi: Uint8Array | null,
+    hiInclusive: boolean,
+    check: EntryTest | null,
+    visit: EntryVisit,
+  ): boolean {
+    this.beforeDescent(ix);
+    // the entries at or below an inclusive prefix are the ones below the prefix's successor
+    const before = hi === null ? null : hiInclusive ? prefixSuccessor(hi) : hi;
+    let ended = true;
+    ix.tree.forEachRangeRawBackward(
+      before,
+      (b, ko, kl, vo, vl) => {
+        if (lo.length > 0) {
+          const c = comparePrefix(b, ko, kl, lo);
+          if (c < 0 || (c === 0 && loExclusive)) return false;
+        }
+        if (check !== null && !check(b, ko, kl)) return true;
+        if (visit(b, ko, kl, vo, vl)) return true;
+        ended = false;
+        return false;
+      },
+      true,
+    );
+    return ended;
+  }
+
+  /** Whether a read of this table now takes locks (a locking read: no view, in a transaction). */
+  readsLock(): boolean {
+    return this.#hooks() !== null && this.#view() === null;
+  }
+
+  /**
    * A read of `ix` is about to descend it from the root. When a latched walk of `ix` is under way
    * on this thread (the descent would nest inside it), the statement restarts and this thread
    * walks `ix` detached from then on; a read outside a statement (no transaction hooks) goes on.
@@ -1702,6 +1747,19 @@ function comparePrefix(bytes: Uint8Array, off: number, len: number, key: Uint8Ar
     if (d !== 0) return d;
   }
   return len >= key.length ? 0 : -1;
+}
+
+/**
+ * The smallest byte string above every string that begins with `prefix` (the prefix with its
+ * trailing 0xFF bytes dropped and its last byte raised), or null when there is none (all 0xFF).
+ */
+function prefixSuccessor(prefix: Uint8Array): Uint8Array | null {
+  let n = prefix.length;
+  while (n > 0 && prefix[n - 1] === 0xff) n--;
+  if (n === 0) return null;
+  const out = prefix.slice(0, n);
+  out[n - 1]!++;
+  return out;
 }
 
 /** Whether `bytes[off, off + len)` begins with all of `prefix` (byte equality). */

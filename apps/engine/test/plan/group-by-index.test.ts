@@ -308,7 +308,11 @@ describe('GROUP BY in index order gives what the temporary table and the sort gi
           'WHERE a IS NULL',
         ][below(5)]!;
         const having = below(4) === 0 ? `HAVING COUNT(*) > ${below(3)}` : '';
-        const order = ['', '', `ORDER BY ${group}`, 'ORDER BY NULL'][below(4)]!;
+        const desc = group
+          .split(', ')
+          .map((c) => `${c} DESC`)
+          .join(', ');
+        const order = ['', '', `ORDER BY ${group}`, 'ORDER BY NULL', `ORDER BY ${desc}`][below(5)]!;
         const limit = below(3) === 0 ? `LIMIT ${below(6)}${below(2) === 0 ? ` OFFSET ${below(4)}` : ''}` : '';
         const sql = (from: string) =>
           `SELECT ${items} FROM ${from} ${where} GROUP BY ${group} ${having} ${order} ${limit}`;

@@ -104,10 +104,11 @@ describe('ORDER BY from an access path in order', () => {
       'SELECT * FROM t WHERE k = 7 ORDER BY id', // a ref: (k, id) with k constant
       'SELECT id FROM t WHERE k BETWEEN 3 AND 5 ORDER BY k', // a range in key order
       "SELECT s, d FROM t WHERE s = 'ab' ORDER BY d", // a ref on the first key part
+      'SELECT * FROM t ORDER BY id DESC LIMIT 3', // the clustered index read backward
     ];
     for (const q of skip) expect(sorted(s, q), q).toBe(true);
     const keep = [
-      'SELECT * FROM t ORDER BY id DESC LIMIT 3', // no backward reads
+      'SELECT k, id FROM t ORDER BY k, id DESC LIMIT 3', // mixed directions
       'SELECT * FROM t ORDER BY k LIMIT 5', // a table scan: not in k order
       'SELECT k, COUNT(*) FROM t GROUP BY k ORDER BY k + 0', // grouped, sorted by an expression
       'SELECT DISTINCT k FROM t ORDER BY k', // DISTINCT

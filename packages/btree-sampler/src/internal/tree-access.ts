@@ -20,6 +20,7 @@ import {
   FLAG_TUPLE_VALUES,
   FLAG_UNIQUE,
   nextPage,
+  nRecs,
   PAGE_FREE_LIST,
   PAGE_TYPE_FREE,
   PAGE_TYPE_INDEX,
@@ -267,6 +268,21 @@ export class TreeAccess {
     while (pageLevel(b, frame * ps) > level) {
       const base = frame * ps;
       const next = this.fixChild(frame, recChild(b, base, slotRec(b, base, ps, 0)), LATCH_S);
+      this.unfixPage(frame, LATCH_S);
+      frame = next;
+    }
+    return frame;
+  }
+
+  /** S-fix the rightmost leaf. */
+  rightmostS(): number {
+    const b = this.b;
+    const ps = this.ps;
+    let frame = this.fixPage(this.rootPage, LATCH_S);
+    while (pageLevel(b, frame * ps) > 0) {
+      const base = frame * ps;
+      const last = slotRec(b, base, ps, nRecs(b, base) - 1);
+      const next = this.fixChild(frame, recChild(b, base, last), LATCH_S);
       this.unfixPage(frame, LATCH_S);
       frame = next;
     }

@@ -186,7 +186,8 @@ function assemble(
       if (indexRead === undefined && readsInOrder(readOrder(table, access, undefined, false), order))
         indexRead = clusteredScan(d.info);
     }
-    const match = indexRead === undefined ? d.match : d.match.filter((m) => !indexRead.pushed.includes(m));
+    const pushed = indexRead?.pushed ?? [];
+    const match = pushed.length === 0 ? d.match : d.match.filter((m) => !pushed.includes(m));
     // DS-MRR fetches rows; a covering range has none to fetch (MariaDB keeps the default MRR then)
     const mrr =
       a.kind === 'range' &&
@@ -200,12 +201,25 @@ function assemble(
     }
     // the one table read in the ORDER BY order: no filesort (test_if_skip_sort_order's case of
     // an access already in order)
-    const ordered =
+    let ordered =
       p === 0 &&
       draft.length === 1 &&
       context.order !== undefined &&
       d.info.src.table !== undefined &&
       readsInOrder(readOrder(d.info.src.table, access, indexRead, mrr), context.order);
+    // a descending order reads the index backward (the index reader's walk; a table scan has none)
+    const backward = ordered && context.orderDesc === true;
+    if (backward && indexRead === undefined) {
+      if (access.kind === 'ref' || access.kind === 'range')
+        indexRead = {
+          index: access.index,
+          covering: false,
+          pushed: [],
+          otherTables: false,
+          entryColumns: new Set(),
+        };
+      else ordered = false;
+    }
     const explain = explainStage(
       d.info,
       a,
@@ -229,6 +243,7 @@ function assemble(
       ...(indexRead === undefined ? {} : { indexRead }),
       explain,
       ...(ordered ? { ordered } : {}),
+      ...(ordered && backward ? { backward } : {}),
     };
     return stage;
   });
