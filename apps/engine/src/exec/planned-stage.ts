@@ -94,6 +94,11 @@ export interface PlannedStage {
   readonly ordered?: boolean;
   /** An `ordered` stage whose order is descending: its index read walks each range backward. */
   readonly backward?: boolean;
+  /**
+   * The query's aggregates are MIN and MAX only, each answered by one read at an end of an index
+   * (MariaDB's `opt_sum_query`: "Select tables optimized away"), one read per aggregate.
+   */
+  readonly minMax?: readonly MinMaxRead[];
   /** Filled while the query runs, for ANALYZE (r_loops, r_rows, r_filtered, time). */
   readonly actual?: StageActual;
 }
@@ -134,4 +139,22 @@ export interface IndexReadPlan {
   readonly otherTables: boolean;
   /** The source's columns decoded from each entry: what `pushed` reads, or all used ones when covering. */
   readonly entryColumns: ReadonlySet<number>;
+}
+
+/**
+ * One MIN or MAX answered from an index's end: `column` is the index entry's field right after
+ * the `prefix` fields, which WHERE fixes by equalities to constants (`prefix[i]` the value of the
+ * entry's i-th field); `lo` / `hi` are WHERE's bounds on `column`; `conds` are the conjuncts that
+ * bound `column`, checked on each entry the read meets. MIN reads forward from the range's start
+ * past the NULLs, MAX backward from its end; the first entry the read sees and `conds` accept is
+ * the answer.
+ */
+export interface MinMaxRead {
+  readonly fn: 'min' | 'max';
+  readonly column: number;
+  readonly index: string;
+  readonly prefix: readonly Bound[];
+  readonly lo?: RangeBound;
+  readonly hi?: RangeBound;
+  readonly conds: readonly Bound[];
 }

@@ -27,6 +27,11 @@ export interface PlanContext {
   readonly order?: readonly number[];
   /** `order` is descending (every key DESC): a stage reads it backward. */
   readonly orderDesc?: boolean;
+  /**
+   * Every aggregate is MIN or MAX of a column of the one table, with no GROUP BY (select.ts
+   * decides when): the planner may answer each from an index's end.
+   */
+  readonly minMax?: readonly { readonly fn: 'min' | 'max'; readonly column: number }[];
 }
 
 export interface Planner {

@@ -12,6 +12,7 @@ import { coerce } from '../exec/convert.js';
 import { FileSort } from '../exec/filesort.js';
 import { TmpTable } from '../exec/tmp-table.js';
 import { GroupMap, groupKeyText } from '../exec/group-map.js';
+import { minMaxReads } from '../exec/min-max.js';
 import { buildPipeline } from '../exec/pipeline.js';
 import { computeWindows } from '../exec/window.js';
 import type { StatusCounters } from '../exec/status.js';
@@ -598,12 +599,34 @@ function bindSelect(
             (orderSpec !== undefined && sameColumns(orderSpec.columns, groupOrder.columns)))
         ? { columns: groupOrder.columns, desc: orderSpec?.desc === true }
         : undefined;
+  // MIN and MAX only, of plain columns of the one table, no GROUP BY: MariaDB's opt_sum_query
+  const only = block.sources.length === 1 ? block.sources[0]! : undefined;
+  const minMax =
+    only?.table !== undefined &&
+    groups.length === 0 &&
+    block.aggs.length > 0 &&
+    block.windows.length === 0 &&
+    items.every((b) => b.refs.length === 0 && b.sub !== true) &&
+    (having === undefined || having.refs.length === 0) &&
+    block.aggs.every(
+      (a) =>
+        (a.fn === 'min' || a.fn === 'max') &&
+        a.arg?.col?.src === only &&
+        !a.arg.outer &&
+        a.arg.t.members === undefined &&
+        a.arg.t.timestamp !== true &&
+        a.arg.t.json !== true &&
+        ORDERABLE.has(a.arg.t.kind),
+    )
+      ? block.aggs.map((a) => ({ fn: a.fn as 'min' | 'max', column: a.arg!.col!.c }))
+      : undefined;
   const stages = c.env.planner.plan(block.sources, where, straight, {
     nested: parent !== undefined,
     correlated: block.outerRefs.size > 0,
     temporary: groups.length > 0 || distinct,
     filesort: sortKeys.length > 0,
     ...(order === undefined ? {} : { order: order.columns, orderDesc: order.desc }),
+    ...(minMax === undefined ? {} : { minMax }),
   });
   const frame = block.frame;
   const nslots = block.nslots;
@@ -633,6 +656,9 @@ function bindSelect(
   // a backward read that must lock reads forward instead (it takes a forward walk's locks), and
   // the rows are sorted as without the index's order
   const backwardTable = stages[0]?.backward === true ? stages[0].src.table : undefined;
+  // MIN/MAX from index ends (a read that locks reads the table as planned instead)
+  const minMaxRead = stages[0]?.minMax !== undefined ? minMaxReads(stages[0], frame) : undefined;
+  const minMaxTable = stages[0]?.src.table;
   // per execution state
   let sorter: FileSort | null = null;
   let seen: Set<string> | null = null;
@@ -851,7 +877,13 @@ function bindSelect(
     },
   };
   function runBody(): void {
-    if (streaming) {
+    if (minMaxRead !== undefined && minMaxTable?.readsLock() === false) {
+      frame.v = new Array<unknown>(nslots).fill(null);
+      const states = agg.init();
+      minMaxRead(() => agg.step(states));
+      agg.finish(states, frame.v);
+      produce();
+    } else if (streaming) {
       streamFirst = null;
       pipeline();
       if (streamFirst !== null) endGroup();

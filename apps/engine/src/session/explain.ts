@@ -71,11 +71,10 @@ function traditional(blocks: readonly Numbered[], analyze: boolean): QueryResult
     : [...COLUMNS, 'filtered', 'Extra'];
   const rows: unknown[][] = [];
   for (const b of blocks) {
-    if (b.record.stages.length === 0) {
+    if (b.record.stages.length === 0 || b.record.optimizedAway === true) {
       const blank = [b.id, b.selectType, null, null, null, null, null, null, null];
-      rows.push(
-        analyze ? [...blank, null, null, null, 'No tables used'] : [...blank, null, 'No tables used'],
-      );
+      const why = b.record.optimizedAway === true ? 'Select tables optimized away' : 'No tables used';
+      rows.push(analyze ? [...blank, null, null, null, why] : [...blank, null, why]);
       continue;
     }
     for (const st of b.record.stages) {
@@ -164,7 +163,11 @@ function jsonResult(blocks: readonly Numbered[], analyze: boolean, ms: number): 
         select_id: b.id,
         ...(analyze && b.id === 1 ? { r_total_time_ms: Number(ms.toFixed(3)) } : {}),
         cost_info: { query_cost: r2(b.record.cost) },
-        ...(tables.length === 0 ? { table: { message: 'No tables used' } } : { nested_loop: tables }),
+        ...(b.record.optimizedAway === true
+          ? { table: { message: 'Select tables optimized away' } }
+          : tables.length === 0
+            ? { table: { message: 'No tables used' } }
+            : { nested_loop: tables }),
       },
     };
   };

@@ -9,6 +9,7 @@ import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './
 import { indexKeyLength, isCovering, planIndexRead, refKeyConds } from './index-reads.js';
 import type { IndexReadPlan } from '../../exec/planned-stage.js';
 import { type BkaSizing, planBuffers } from './join-buffers.js';
+import { planMinMax } from './min-max.js';
 import { joinRecordLength } from '../../exec/join-record.js';
 import type { OptimizerSettings } from './settings.js';
 import { keyLength } from '../../storage/key-length.js';
@@ -20,6 +21,8 @@ export interface PlanRecord {
   readonly context: PlanContext;
   readonly stages: readonly PlannedStage[];
   readonly cost: number;
+  /** MIN/MAX answered from index ends: EXPLAIN's "Select tables optimized away". */
+  readonly optimizedAway?: boolean;
 }
 
 /**
@@ -61,11 +64,22 @@ export class CostBasedPlanner implements Planner {
         )
       : greedySearch(infos, settings, considered, accesses);
     let stages = assemble(infos, order, where, settings, context);
+    // MIN and MAX of the one table from index ends, when every aggregate has an index for it
+    const minMax =
+      context.minMax !== undefined && infos.length === 1
+        ? planMinMax(infos[0]!, where, context.minMax)
+        : undefined;
+    if (minMax !== undefined) stages = [{ ...stages[0]!, minMax }];
     if (this.#analyze)
       stages = stages.map((st) => ({ ...st, actual: { loops: 0, rows: 0, passed: 0, ms: 0 } }));
     if (trace !== undefined)
       trace.add(traceStep(infos, order, considered ?? [], accesses ?? new Map(), straight, stages));
-    this.records?.push({ context, stages, cost: order.cost });
+    this.records?.push({
+      context,
+      stages,
+      cost: order.cost,
+      ...(minMax === undefined ? {} : { optimizedAway: true }),
+    });
     return stages;
   }
 }

@@ -1,0 +1,99 @@
+import type { MinMaxRead, PlannedStage } from './planned-stage.js';
+import type { Frame } from './scope.js';
+import type { KeyRange } from '../storage/table.js';
+import type { FieldValue } from '../storage/types.js';
+import { TableHandler } from '../handler/table-handler.js';
+import { entryDecoder } from './index-entry.js';
+import { keyValue } from './pipeline.js';
+import { truthOf } from './truth.js';
+
+/**
+ * The reads of a stage planned as MIN/MAX from index ends ({@link PlannedStage.minMax}): `run(step)`
+ * reads, for each aggregate, the first entry at its end of its range that the read sees and its
+ * bounds accept, decodes the entry's fields into the frame and calls `step` (one aggregation step
+ * over the frame). Each found row is a row WHERE keeps, and each aggregate's own row holds its
+ * extreme, so MIN and MAX over the found rows are MIN and MAX over all of them; no row found: the
+ * aggregates stay NULL. Counted as MariaDB counts them: Handler_read_first (MIN from the index's
+ * start), Handler_read_last (MAX from its end) or Handler_read_key per aggregate, nothing more.
+ */
+export function minMaxReads(st: PlannedStage, frame: Frame): (step: () => void) => void {
+  const src = st.src;
+  const table = src.table!;
+  const handler = new TableHandler(table);
+  const reads = st.minMax!.map((r) => prepared(st, r, frame));
+  return (step) => {
+    for (const r of reads) {
+      const range = r.range();
+      if (range === null) continue;
+      let found = false;
+      const take = (): boolean => {
+        found = true;
+        return false;
+      };
+      if (r.fn === 'min')
+        handler.readRanges(r.index, [range], r.check, true, take, range.lo.length === 0 && range.hi === null);
+      else handler.readRangesBackward(r.index, [range], r.check, true, take);
+      if (found) step();
+    }
+  };
+}
+
+interface Prepared {
+  readonly fn: 'min' | 'max';
+  readonly index: string;
+  readonly check: (b: Uint8Array, ko: number, kl: number) => boolean;
+  /** The range now (its constants evaluated), or null when no row can match. */
+  readonly range: () => KeyRange | null;
+}
+
+function prepared(st: PlannedStage, r: MinMaxRead, frame: Frame): Prepared {
+  const src = st.src;
+  const table = src.table!;
+  const ix = table.index(r.index);
+  const column = r.column;
+  const slot = src.offset + column;
+  const decode = entryDecoder(src, ix, frame, new Set([column]));
+  const conds = r.conds.map(truthOf);
+  const n = conds.length;
+  // NULLs sort first: a MIN of a nullable column starts past them
+  const nullable = table.columns[column]?.nullable === true;
+  const check = (b: Uint8Array, ko: number, kl: number): boolean => {
+    decode(b, ko, kl);
+    if (frame.v[slot] === null) return false;
+    for (let i = 0; i < n; i++) if (conds[i]!() !== true) return false;
+    return true;
+  };
+  const value = (b: { expr: import('./bound.js').Bound }, c: number): FieldValue | undefined => {
+    const v = b.expr.ev();
+    return v === null ? undefined : keyValue(src, c, b.expr, v);
+  };
+  const range = (): KeyRange | null => {
+    const pv: FieldValue[] = [];
+    for (const [i, b] of r.prefix.entries()) {
+      const v = value({ expr: b }, ix.entryColumns[i]!);
+      if (v === undefined) return null;
+      pv.push(v);
+    }
+    let lo = pv.length === 0 ? new Uint8Array(0) : table.keyPrefix(r.index, pv);
+    let loExclusive = false;
+    if (r.lo !== undefined) {
+      const v = value(r.lo, column);
+      if (v === undefined) return null;
+      lo = table.keyPrefix(r.index, [...pv, v]);
+      loExclusive = !r.lo.inclusive;
+    } else if (nullable) {
+      lo = table.keyPrefix(r.index, [...pv, null]);
+      loExclusive = true;
+    }
+    let hi: Uint8Array | null = pv.length === 0 ? null : table.keyPrefix(r.index, pv);
+    let hiInclusive = true;
+    if (r.hi !== undefined) {
+      const v = value(r.hi, column);
+      if (v === undefined) return null;
+      hi = table.keyPrefix(r.index, [...pv, v]);
+      hiInclusive = r.hi.inclusive;
+    }
+    return { lo, loExclusive, hi, hiInclusive, unique: false };
+  };
+  return { fn: r.fn, index: r.index, check, range };
+}
