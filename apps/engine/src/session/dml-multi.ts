@@ -3,7 +3,6 @@ import type { FieldValue } from '../storage/types.js';
 import { arr, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { coerce } from '../exec/convert.js';
-import { buildPipeline } from '../exec/pipeline.js';
 import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block, type Bound } from '../exec/bound.js';
 import { conjuncts } from '../plan/conjuncts.js';
@@ -11,7 +10,7 @@ import { bindFrom } from '../plan/from.js';
 import type { Source } from '../exec/scope.js';
 import { bindEnvOf } from '../plan/select.js';
 import { storageError } from './storage-errors.js';
-import { fieldOf, RowWriter } from './dml.js';
+import { fieldOf, matching, type RowOrder, RowWriter, rowOrder } from './dml.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 import { lockTargetExclusive } from './transactions.js';
@@ -22,6 +21,7 @@ import { lockTargetExclusive } from './transactions.js';
  * `DELETE t1, t2 FROM t1 JOIN t2 …`, `DELETE FROM t1 USING t1 JOIN t2 …`), every matching row
  * combination is read first, and then each row of a target table is changed once: an UPDATE's
  * assignments take the values of the first combination that matched it, later ones are ignored.
+ * A multiple-table UPDATE's ORDER BY and LIMIT order and count the joined rows (MariaDB 10.3.2+).
  * `affectedRows` counts the rows changed (UPDATE) or deleted (DELETE) in all targets.
  */
 
@@ -53,17 +53,21 @@ function targetSource(block: Block, parts: readonly string[], what: string): Sou
   return s;
 }
 
-/** Runs the join; `each` sees every matching row combination in the block's frame. */
-function scan(ctx: StatementContext, j: Joined, targets: readonly Source[], each: () => void): void {
+/**
+ * Runs the join; `each` sees every matching row combination in the block's frame, in `order`'s
+ * order and no more than its LIMIT of them when given (a multiple-table UPDATE's ORDER BY and
+ * LIMIT, which count joined rows, as MariaDB's).
+ */
+function scan(
+  ctx: StatementContext,
+  j: Joined,
+  targets: readonly Source[],
+  each: () => void,
+  order?: RowOrder,
+): void {
   for (const t of targets) for (let i = 0; i < t.columns.length; i++) t.used.add(i);
-  const stages = ctx.session.planner.plan(j.block.sources, j.where);
-  const frame = j.block.frame;
-  frame.v = new Array<unknown>(j.block.nslots).fill(null);
   lockTargetExclusive(targets[0]!.table!);
-  buildPipeline(stages, frame, ctx.run, ctx.session.counters, () => {
-    each();
-    return true;
-  })();
+  matching(ctx, j.block, j.block.sources, j.where, each, order);
 }
 
 /** A target's current row (stored field values) from the frame, and its primary-key text. */
@@ -105,6 +109,7 @@ export function multiUpdate(o: Obj, ctx: StatementContext): Compiled {
     return { src, c, e: bindExpr(ao.value, { ...j.bctx, clause: 'field list' }) };
   });
   const targets = [...new Set(sets.map((s) => s.src))];
+  const order = rowOrder(o, j.bctx);
   return {
     run: () => {
       ctx.run.epoch++;
@@ -117,27 +122,33 @@ export function multiUpdate(o: Obj, ctx: StatementContext): Compiled {
         targets.map((s) => [s, new Map()]),
       );
       let rowNo = 0;
-      scan(ctx, j, targets, () => {
-        rowNo++;
-        const saved = frame.v.slice();
-        const pending = new Map<Source, [FieldValue[], FieldValue[]]>();
-        for (const s of targets) {
-          const w = writers.get(s)!;
-          const old = rowOf(s, frame.v);
-          if (changes.get(s)!.has(keyText(w, old))) continue;
-          pending.set(s, [old, old.slice()]);
-        }
-        // MySQL assigns left to right, later assignments seeing earlier ones
-        for (const a of sets) {
-          const p = pending.get(a.src);
-          if (p === undefined) continue;
-          const v = a.e.ev();
-          p[1][a.c] = writers.get(a.src)!.field(a.c, v, a.e.t, rowNo);
-          frame.v[a.src.offset + a.c] = v === null ? null : coerce(v, a.e.t, a.src.columns[a.c]!.t);
-        }
-        frame.v = saved;
-        for (const [s, p] of pending) changes.get(s)!.set(keyText(writers.get(s)!, p[0]), p);
-      });
+      scan(
+        ctx,
+        j,
+        targets,
+        () => {
+          rowNo++;
+          const saved = frame.v.slice();
+          const pending = new Map<Source, [FieldValue[], FieldValue[]]>();
+          for (const s of targets) {
+            const w = writers.get(s)!;
+            const old = rowOf(s, frame.v);
+            if (changes.get(s)!.has(keyText(w, old))) continue;
+            pending.set(s, [old, old.slice()]);
+          }
+          // MySQL assigns left to right, later assignments seeing earlier ones
+          for (const a of sets) {
+            const p = pending.get(a.src);
+            if (p === undefined) continue;
+            const v = a.e.ev();
+            p[1][a.c] = writers.get(a.src)!.field(a.c, v, a.e.t, rowNo);
+            frame.v[a.src.offset + a.c] = v === null ? null : coerce(v, a.e.t, a.src.columns[a.c]!.t);
+          }
+          frame.v = saved;
+          for (const [s, p] of pending) changes.get(s)!.set(keyText(writers.get(s)!, p[0]), p);
+        },
+        order,
+      );
       let affected = 0;
       try {
         for (const [s, m] of changes) {

@@ -247,7 +247,7 @@ function bindTarget(
   return { block, src, where, bctx };
 }
 
-/** ORDER BY and LIMIT of a single-table UPDATE or DELETE. */
+/** ORDER BY and LIMIT of an UPDATE or a single-table DELETE. */
 export interface RowOrder {
   /** The ORDER BY keys (none: the order the rows are read in). */
   readonly keys: readonly Bound[];
@@ -259,10 +259,11 @@ export interface RowOrder {
 const NO_ORDER: RowOrder = { keys: [], desc: [], limit: undefined };
 
 /**
- * Binds a single-table UPDATE's or DELETE's ORDER BY and LIMIT (`o.order_by`, `o.limit`): as
- * MySQL, the rows are taken in that order and the statement stops after LIMIT rows matched.
+ * Binds an UPDATE's or DELETE's ORDER BY and LIMIT (`o.order_by`, `o.limit`): as MySQL, the rows
+ * (a multiple-table UPDATE's joined rows) are taken in that order and the statement stops after
+ * LIMIT of them matched.
  */
-function rowOrder(o: Obj, bctx: BindCtx): RowOrder {
+export function rowOrder(o: Obj, bctx: BindCtx): RowOrder {
   const order = arr(o.order_by);
   const keys = order.map((x) =>
     keyBound(asNumber(bindExpr(obj(x).expr, { ...bctx, clause: 'order clause' }))),
@@ -274,19 +275,20 @@ function rowOrder(o: Obj, bctx: BindCtx): RowOrder {
 }
 
 /**
- * Rows matching WHERE, read fully before anything is written: in ORDER BY order when the
- * statement has one (a filesort of every matching row), and no more than LIMIT of them (without
- * ORDER BY the read stops at the LIMIT-th row, so it locks no row past it).
+ * Rows matching WHERE (of `sources` joined: a multiple-table UPDATE's or DELETE's), read fully
+ * before anything is written: in ORDER BY order when the statement has one (a filesort of every
+ * matching row), and no more than LIMIT of them (without ORDER BY the read stops at the LIMIT-th
+ * row, so it locks no row past it).
  */
 export function matching(
   ctx: StatementContext,
   block: Block,
-  src: Source,
+  sources: readonly Source[],
   where: Bound[],
   each: () => void,
   order: RowOrder = NO_ORDER,
 ): void {
-  const stages = ctx.session.planner.plan([src], where);
+  const stages = ctx.session.planner.plan(sources, where);
   const frame = block.frame;
   frame.v = new Array<unknown>(block.nslots).fill(null);
   const max = order.limit === undefined ? Number.POSITIVE_INFINITY : order.limit();
@@ -370,14 +372,7 @@ const UINT64_MAX = 2n ** 64n - 1n;
 function update(o: Obj, ctx: StatementContext): Compiled {
   if (o.from !== undefined && o.from !== null)
     throw new SqlError('ER_NOT_SUPPORTED_YET', "This version of MySQL doesn't yet support 'UPDATE … FROM'");
-  if (isMultiUpdate(o)) {
-    if (arr(o.order_by).length > 0 || (o.limit !== undefined && o.limit !== null))
-      throw new SqlError(
-        'ER_NOT_SUPPORTED_YET',
-        "This version of MySQL doesn't yet support 'ORDER BY or LIMIT in a multiple-table UPDATE'",
-      );
-    return multiUpdate(o, ctx);
-  }
+  if (isMultiUpdate(o)) return multiUpdate(o, ctx);
   const rel = obj(o.table).relation;
   const [, tv] = tagOf(rel);
   const to = obj(tv);
@@ -407,7 +402,7 @@ function update(o: Obj, ctx: StatementContext): Compiled {
       matching(
         ctx,
         block,
-        src,
+        [src],
         where,
         () => {
           matched++;
@@ -482,7 +477,7 @@ function del(o: Obj, ctx: StatementContext): Compiled {
       matching(
         ctx,
         block,
-        src,
+        [src],
         where,
         () => {
           rows.push(src.columns.map((col, c) => fieldOf(frame.v[c], col.t)));
