@@ -185,6 +185,33 @@ describe('READ COMMITTED', () => {
 });
 
 describe('deadlocks', () => {
+  it('a locking read of the clustered index and an insert waiting on its secondary gap (MariaDB: 1213)', async () => {
+    // MariaDB 10.11, the same statements: the second SELECT fails with 1213 (deadlock) and the
+    // INSERT goes on. InnoDB's insert places its clustered record, then waits on kv's gap; the
+    // read reaches that record, implicitly locked by the inserter, and closes the cycle. The
+    // engine's insert asks each index's insert intention before it places any entry (a statement
+    // that waits runs again from its start), so the record is not there yet: the read goes on,
+    // holding its locks, and the INSERT waits for its commit. Same locks held, no victim.
+    const { c } = await setup(2);
+    const [a, b] = c as [mysql.Connection, mysql.Connection];
+    for (const k of c) await k.query('SET SESSION innodb_lock_wait_timeout = 5');
+    await a.query('BEGIN');
+    expect(await ids(a, 'SELECT id FROM t FORCE INDEX (kv) WHERE v BETWEEN 150 AND 250 FOR UPDATE')).toEqual([
+      20,
+    ]);
+    await b.query('BEGIN');
+    const ins = errno(b.query('INSERT INTO t (id, v) VALUES (25, 250)'));
+    expect(await waits(ins)).toBe(true);
+    expect(
+      await ids(a, 'SELECT id FROM t FORCE INDEX (PRIMARY) WHERE id BETWEEN 20 AND 30 FOR UPDATE'),
+    ).toEqual([20, 30]);
+    expect(await waits(ins)).toBe(true);
+    await a.query('COMMIT');
+    expect(await ins).toBe(0);
+    await b.query('COMMIT');
+    expect(await ids(a, 'SELECT id FROM t ORDER BY id')).toEqual([5, 10, 20, 25, 30]);
+  });
+
   it('a cycle of three rolls back the lightest transaction (undo records + locks), not the requester', async () => {
     const { c } = await setup(3);
     const [a, b, d] = c as [mysql.Connection, mysql.Connection, mysql.Connection];
