@@ -54,6 +54,15 @@ export class FileSort {
   readonly #keep: number | undefined;
   rows = 0;
 
+  /**
+   * The rows the sort gives back, as MariaDB's filesort reports them (Sort_rows): every row added,
+   * or no more than `keep` when a LIMIT bounds it (its rows, whether a priority queue or a full
+   * sort produced them).
+   */
+  get sortedRows(): number {
+    return this.#keep === undefined ? this.rows : Math.min(this.rows, this.#keep);
+  }
+
   constructor(types: readonly SqlType[], desc: readonly boolean[], sortBufferSize: number, keep?: number) {
     this.#types = types;
     this.#desc = desc;

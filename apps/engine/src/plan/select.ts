@@ -256,7 +256,7 @@ export function startSort(
 }
 
 export function finishSort(fs: FileSort, env: QueryEnv, emit: (row: unknown[]) => boolean): void {
-  env.status.add('Sort_rows', fs.rows);
+  env.status.add('Sort_rows', fs.sortedRows);
   const passes = fs.drain(emit);
   if (passes > 0) env.status.add('Sort_merge_passes', passes);
 }

@@ -236,8 +236,8 @@ const VECTORS: Vector[] = [
     counters: { Handler_read_first: 1, Handler_read_next: 2 },
   },
   {
-    // MariaDB sorts the 40 groups in a priority queue of 2 (Sort_priority_queue_sorts 1,
-    // Sort_rows 2); the engine sorts them all and keeps 2
+    // MariaDB sorts the 40 groups in a priority queue of 2 (Sort_priority_queue_sorts 1, a
+    // counter the engine does not keep); Sort_rows counts the 2 rows the sort gives back
     sql: 'SELECT k, COUNT(*) FROM t FORCE INDEX (PRIMARY) GROUP BY k LIMIT 2',
     plan: 'ALL | NULL | Using temporary; Using filesort',
     rows: [
@@ -251,7 +251,7 @@ const VECTORS: Vector[] = [
       Handler_read_rnd_next: 442,
       Handler_tmp_update: 360,
       Handler_tmp_write: 40,
-      Sort_rows: 40,
+      Sort_rows: 2,
       Sort_scan: 1,
     },
   },
@@ -336,4 +336,31 @@ describe('GROUP BY in index order gives what the temporary table and the sort gi
       d.close();
     }
   });
+});
+
+describe('Sort_rows under a LIMIT, against MariaDB 10.11', () => {
+  // MariaDB's filesort reports the rows it gives back: no more than the LIMIT (offset included),
+  // from a priority queue (Sort_priority_queue_sorts, which the engine does not keep) or a full
+  // sort alike
+  const cases: Array<[string, Record<string, number>]> = [
+    ['SELECT * FROM t ORDER BY k LIMIT 5', { Sort_rows: 5, Sort_scan: 1 }],
+    ['SELECT * FROM t ORDER BY k LIMIT 399', { Sort_rows: 399, Sort_scan: 1 }],
+    ['SELECT * FROM t ORDER BY k LIMIT 1000', { Sort_rows: 400, Sort_scan: 1 }],
+    ['SELECT * FROM t ORDER BY k LIMIT 10, 5', { Sort_rows: 15, Sort_scan: 1 }],
+    ['SELECT * FROM t WHERE id < 50 ORDER BY k LIMIT 5', { Sort_range: 1, Sort_rows: 5 }],
+    ['SELECT * FROM t ORDER BY k', { Sort_rows: 400, Sort_scan: 1 }],
+    ['SELECT m, COUNT(*) FROM t IGNORE INDEX (ikm) GROUP BY m LIMIT 2', { Sort_rows: 2, Sort_scan: 1 }],
+  ];
+  for (const [sql, want] of cases)
+    it(sql, () => {
+      s.query('FLUSH STATUS');
+      s.query(sql);
+      const st = s.status();
+      const got = Object.fromEntries(
+        ['Sort_merge_passes', 'Sort_range', 'Sort_rows', 'Sort_scan']
+          .filter((c) => (st[c] ?? 0) !== 0)
+          .map((c) => [c, st[c]]),
+      );
+      expect(got).toEqual(want);
+    });
 });
