@@ -28,6 +28,11 @@ export interface PlanContext {
   /** `order` is descending (every key DESC): a stage reads it backward. */
   readonly orderDesc?: boolean;
   /**
+   * ORDER BY with a literal LIMIT (offset + count), no grouping: the rows a full index scan in
+   * that order reads, which EXPLAIN shows as MariaDB does.
+   */
+  readonly limitRows?: number;
+  /**
    * Every aggregate is MIN or MAX of a column of the one table, with no GROUP BY (select.ts
    * decides when): the planner may answer each from an index's end.
    */

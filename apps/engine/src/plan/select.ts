@@ -599,6 +599,15 @@ function bindSelect(
             (orderSpec !== undefined && sameColumns(orderSpec.columns, groupOrder.columns)))
         ? { columns: groupOrder.columns, desc: orderSpec?.desc === true }
         : undefined;
+  // a literal LIMIT (and OFFSET): the rows an ordered read stops after, for EXPLAIN
+  const limitRows =
+    limit !== undefined &&
+    limit.limit !== undefined &&
+    limit.limit !== null &&
+    literalCount(limit.limit) !== undefined &&
+    literalCount(limit.offset) !== undefined
+      ? literalCount(limit.limit)! + literalCount(limit.offset)!
+      : undefined;
   // MIN and MAX only, of plain columns of the one table, no GROUP BY: MariaDB's opt_sum_query
   const only = block.sources.length === 1 ? block.sources[0]! : undefined;
   const minMax =
@@ -627,6 +636,7 @@ function bindSelect(
     filesort: sortKeys.length > 0,
     ...(order === undefined ? {} : { order: order.columns, orderDesc: order.desc }),
     ...(minMax === undefined ? {} : { minMax }),
+    ...(limitRows === undefined || aggregated || distinct ? {} : { limitRows }),
   });
   const frame = block.frame;
   const nslots = block.nslots;
@@ -982,6 +992,17 @@ function sameGroupValue(a: unknown, b: unknown): boolean {
   if (a === null || b === null) return false;
   // biome-ignore lint/suspicious/noDoubleEquals: 5 == 5n, a number and a bigint of one value
   return typeof a !== typeof b && a == b;
+}
+
+/** A LIMIT or OFFSET written as a non-negative integer literal (absent: 0), else undefined. */
+function literalCount(n: unknown): number | undefined {
+  if (n === undefined || n === null) return 0;
+  const [t, v] = tagOf(n);
+  if (t !== 'Value') return undefined;
+  const [vt, vv] = tagOf(obj(v).value);
+  if (vt !== 'Number') return undefined;
+  const k = Number(arr(vv)[0]);
+  return Number.isSafeInteger(k) && k >= 0 ? k : undefined;
 }
 
 /** `ORDER BY 2` / `GROUP BY 1`: the select item at that position. */

@@ -364,3 +364,24 @@ describe('Sort_rows under a LIMIT, against MariaDB 10.11', () => {
       expect(got).toEqual(want);
     });
 });
+
+describe("EXPLAIN's rows for a full index scan in order under a LIMIT, against MariaDB 10.11", () => {
+  // MariaDB shows the rows the read stops after (offset + count), whatever WHERE filters
+  const cases: Array<[string, string, number]> = [
+    ['SELECT * FROM t ORDER BY id LIMIT 10, 3', 'PRIMARY', 13],
+    ['SELECT id FROM t ORDER BY id LIMIT 3', 'PRIMARY', 3],
+    ['SELECT k, m FROM t ORDER BY k, m LIMIT 7', 'ikm', 7],
+    ['SELECT * FROM t WHERE m = 3 ORDER BY id LIMIT 3', 'PRIMARY', 3],
+    ['SELECT k, m FROM t ORDER BY k DESC, m DESC LIMIT 4', 'ikm', 4],
+    ['SELECT * FROM t ORDER BY id LIMIT 1000', 'PRIMARY', 400],
+    // a ref keeps its estimate, as MariaDB's
+    ['SELECT * FROM t WHERE k = 5 ORDER BY m DESC LIMIT 2', 'ikm', 10],
+    // MariaDB shows 20 (its estimate of the rows four groups take); the engine keeps the scan's
+    ['SELECT k, COUNT(*) FROM t GROUP BY k LIMIT 4', 'ikm', 400],
+  ];
+  for (const [sql, key, rows] of cases)
+    it(sql, () => {
+      const e = s.query(`EXPLAIN ${sql}`).rows[0]!;
+      expect([e[5], e[8]]).toEqual([key, rows]);
+    });
+});

@@ -234,7 +234,7 @@ function assemble(
         };
       else ordered = false;
     }
-    const explain = explainStage(
+    const explained = explainStage(
       d.info,
       a,
       access,
@@ -247,6 +247,12 @@ function assemble(
       d.position,
       indexRead,
     );
+    // a full index scan in the ORDER BY order stops after the LIMIT's rows: EXPLAIN's rows
+    const limitRows = context.limitRows;
+    const explain =
+      ordered && access.kind === 'scan' && limitRows !== undefined && limitRows < explained.rows
+        ? { ...explained, rows: Math.max(1, limitRows) }
+        : explained;
     const stage: PlannedStage = {
       src: d.info.src,
       access,
