@@ -1,3 +1,4 @@
+import type { Bound } from './bound.js';
 import type { MinMaxRead, PlannedStage } from './planned-stage.js';
 import type { Frame } from './scope.js';
 import type { KeyRange } from '../storage/table.js';
@@ -33,7 +34,10 @@ export function minMaxReads(st: PlannedStage, frame: Frame): (step: () => void) 
       if (r.fn === 'min')
         handler.readRanges(r.index, [range], r.check, true, take, range.lo.length === 0 && range.hi === null);
       else handler.readRangesBackward(r.index, [range], r.check, true, take);
+      // the entries passed over were decoded too: a read that finds none leaves its column NULL,
+      // so another aggregate's row does not carry a value no visible row of WHERE has
       if (found) step();
+      else frame.v[r.slot] = null;
     }
   };
 }
@@ -41,6 +45,8 @@ export function minMaxReads(st: PlannedStage, frame: Frame): (step: () => void) 
 interface Prepared {
   readonly fn: 'min' | 'max';
   readonly index: string;
+  /** The aggregated column's frame slot. */
+  readonly slot: number;
   readonly check: (b: Uint8Array, ko: number, kl: number) => boolean;
   /** The range now (its constants evaluated), or null when no row can match. */
   readonly range: () => KeyRange | null;
@@ -63,7 +69,7 @@ function prepared(st: PlannedStage, r: MinMaxRead, frame: Frame): Prepared {
     for (let i = 0; i < n; i++) if (conds[i]!() !== true) return false;
     return true;
   };
-  const value = (b: { expr: import('./bound.js').Bound }, c: number): FieldValue | undefined => {
+  const value = (b: { expr: Bound }, c: number): FieldValue | undefined => {
     const v = b.expr.ev();
     return v === null ? undefined : keyValue(src, c, b.expr, v);
   };
@@ -95,5 +101,5 @@ function prepared(st: PlannedStage, r: MinMaxRead, frame: Frame): Prepared {
     }
     return { lo, loExclusive, hi, hiInclusive, unique: false };
   };
-  return { fn: r.fn, index: r.index, check, range };
+  return { fn: r.fn, index: r.index, slot, check, range };
 }
