@@ -42,14 +42,36 @@ export function minMaxReads(st: PlannedStage, frame: Frame): (step: () => void) 
   };
 }
 
+/**
+ * Whether WHERE keeps any row the read sees, NULLs of the aggregated columns included (what
+ * MariaDB's EXPLAIN tells apart as `No matching min/max row`): the first aggregate's range read
+ * from its start without skipping NULLs, its bounds checked, stopped at the first visible row.
+ */
+export function minMaxRowsExist(st: PlannedStage, frame: Frame): boolean {
+  const r = prepared(st, st.minMax![0]!, frame);
+  const range = r.range(false);
+  if (range === null) return false;
+  let found = false;
+  new TableHandler(st.src.table!).readRanges(r.index, [range], r.checkAny, true, () => {
+    found = true;
+    return false;
+  });
+  return found;
+}
+
 interface Prepared {
   readonly fn: 'min' | 'max';
   readonly index: string;
   /** The aggregated column's frame slot. */
   readonly slot: number;
   readonly check: (b: Uint8Array, ko: number, kl: number) => boolean;
-  /** The range now (its constants evaluated), or null when no row can match. */
-  readonly range: () => KeyRange | null;
+  /** {@link Prepared.check} without its NULL test. */
+  readonly checkAny: (b: Uint8Array, ko: number, kl: number) => boolean;
+  /**
+   * The range now (its constants evaluated), or null when no row can match; `skipNulls` false:
+   * from the prefix's first entry, the aggregated column's NULLs included.
+   */
+  readonly range: (skipNulls?: boolean) => KeyRange | null;
 }
 
 function prepared(st: PlannedStage, r: MinMaxRead, frame: Frame): Prepared {
@@ -63,17 +85,18 @@ function prepared(st: PlannedStage, r: MinMaxRead, frame: Frame): Prepared {
   const n = conds.length;
   // NULLs sort first: a MIN of a nullable column starts past them
   const nullable = table.columns[column]?.nullable === true;
-  const check = (b: Uint8Array, ko: number, kl: number): boolean => {
+  const checkAny = (b: Uint8Array, ko: number, kl: number): boolean => {
     decode(b, ko, kl);
-    if (frame.v[slot] === null) return false;
     for (let i = 0; i < n; i++) if (conds[i]!() !== true) return false;
     return true;
   };
+  const check = (b: Uint8Array, ko: number, kl: number): boolean =>
+    checkAny(b, ko, kl) && frame.v[slot] !== null;
   const value = (b: { expr: Bound }, c: number): FieldValue | undefined => {
     const v = b.expr.ev();
     return v === null ? undefined : keyValue(src, c, b.expr, v);
   };
-  const range = (): KeyRange | null => {
+  const range = (skipNulls = true): KeyRange | null => {
     const pv: FieldValue[] = [];
     for (const [i, b] of r.prefix.entries()) {
       const v = value({ expr: b }, ix.entryColumns[i]!);
@@ -87,7 +110,7 @@ function prepared(st: PlannedStage, r: MinMaxRead, frame: Frame): Prepared {
       if (v === undefined) return null;
       lo = table.keyPrefix(r.index, [...pv, v]);
       loExclusive = !r.lo.inclusive;
-    } else if (nullable) {
+    } else if (nullable && skipNulls) {
       lo = table.keyPrefix(r.index, [...pv, null]);
       loExclusive = true;
     }
@@ -101,5 +124,5 @@ function prepared(st: PlannedStage, r: MinMaxRead, frame: Frame): Prepared {
     }
     return { lo, loExclusive, hi, hiInclusive, unique: false };
   };
-  return { fn: r.fn, index: r.index, slot, check, range };
+  return { fn: r.fn, index: r.index, slot, check, checkAny, range };
 }

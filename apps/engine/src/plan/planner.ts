@@ -1,7 +1,7 @@
 import type { SqlType } from '../exec/types.js';
 import type { Bound } from '../exec/bound.js';
 import type { PlannedStage, RangeBound } from '../exec/planned-stage.js';
-import type { Source } from '../exec/scope.js';
+import type { Frame, Source } from '../exec/scope.js';
 
 /**
  * The planner's interface: a planner turns the FROM sources and the WHERE conjuncts into the
@@ -37,6 +37,8 @@ export interface PlanContext {
    * decides when): the planner may answer each from an index's end.
    */
   readonly minMax?: readonly { readonly fn: 'min' | 'max'; readonly column: number }[];
+  /** The block's frame, which its expressions read (EXPLAIN reads MIN/MAX's ends into it). */
+  readonly frame?: Frame;
 }
 
 export interface Planner {

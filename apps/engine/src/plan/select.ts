@@ -635,7 +635,7 @@ function bindSelect(
     temporary: groups.length > 0 || distinct,
     filesort: sortKeys.length > 0,
     ...(order === undefined ? {} : { order: order.columns, orderDesc: order.desc }),
-    ...(minMax === undefined ? {} : { minMax }),
+    ...(minMax === undefined ? {} : { minMax, frame: block.frame }),
     ...(limitRows === undefined || aggregated || distinct ? {} : { limitRows }),
   });
   const frame = block.frame;

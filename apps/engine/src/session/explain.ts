@@ -1,7 +1,9 @@
 import { obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { T_INT, T_STR } from '../exec/types.js';
+import { minMaxRowsExist } from '../exec/min-max.js';
 import type { PlannedStage } from '../exec/planned-stage.js';
+import { Frame } from '../exec/scope.js';
 import { CostBasedPlanner, type PlanRecord } from '../plan/optimizer/cost-based-planner.js';
 import { bindQuery } from '../plan/select.js';
 import type { QueryResult } from './result.js';
@@ -39,7 +41,12 @@ export function compileExplain(v: unknown, ctx: StatementContext, analyze: boole
         ms = performance.now() - t0;
       }
       const blocks = numbered(records);
-      return format === 'JSON' ? jsonResult(blocks, analyze, ms) : traditional(blocks, analyze);
+      // MIN/MAX from index ends is read while optimizing in MariaDB: an end with no row there
+      // makes EXPLAIN say so, and the engine reads the ends here to say the same
+      const missing = new Set<PlanRecord>(records.filter((r) => r.optimizedAway === true && !minMaxFound(r)));
+      return format === 'JSON'
+        ? jsonResult(blocks, analyze, ms, missing)
+        : traditional(blocks, analyze, missing);
     },
   };
 }
@@ -65,7 +72,30 @@ function numbered(records: readonly PlanRecord[]): Numbered[] {
 
 const COLUMNS = ['id', 'select_type', 'table', 'type', 'possible_keys', 'key', 'key_len', 'ref', 'rows'];
 
-function traditional(blocks: readonly Numbered[], analyze: boolean): QueryResult {
+/** Whether WHERE keeps a row of an optimized-away block (read under the statement's view). */
+function minMaxFound(r: PlanRecord): boolean {
+  const st = r.stages[0]!;
+  // the block's own frame: WHERE's bounds read the entry's column from there
+  const frame = r.context.frame ?? new Frame();
+  const saved = frame.v;
+  frame.v = new Array<unknown>(Math.max(saved.length, st.src.offset + st.src.columns.length)).fill(null);
+  try {
+    return minMaxRowsExist(st, frame);
+  } finally {
+    frame.v = saved;
+  }
+}
+
+/** EXPLAIN's message for a block answered from index ends. */
+function optimizedAwayText(r: PlanRecord, missing: ReadonlySet<PlanRecord>): string {
+  return missing.has(r) ? 'No matching min/max row' : 'Select tables optimized away';
+}
+
+function traditional(
+  blocks: readonly Numbered[],
+  analyze: boolean,
+  missing: ReadonlySet<PlanRecord>,
+): QueryResult {
   const columns = analyze
     ? [...COLUMNS, 'r_rows', 'filtered', 'r_filtered', 'Extra']
     : [...COLUMNS, 'filtered', 'Extra'];
@@ -73,7 +103,7 @@ function traditional(blocks: readonly Numbered[], analyze: boolean): QueryResult
   for (const b of blocks) {
     if (b.record.stages.length === 0 || b.record.optimizedAway === true) {
       const blank = [b.id, b.selectType, null, null, null, null, null, null, null];
-      const why = b.record.optimizedAway === true ? 'Select tables optimized away' : 'No tables used';
+      const why = b.record.optimizedAway === true ? optimizedAwayText(b.record, missing) : 'No tables used';
       rows.push(analyze ? [...blank, null, null, null, why] : [...blank, null, why]);
       continue;
     }
@@ -112,7 +142,12 @@ function actualOf(st: PlannedStage): { rRows: string | null; rFiltered: string |
   };
 }
 
-function jsonResult(blocks: readonly Numbered[], analyze: boolean, ms: number): QueryResult {
+function jsonResult(
+  blocks: readonly Numbered[],
+  analyze: boolean,
+  ms: number,
+  missing: ReadonlySet<PlanRecord>,
+): QueryResult {
   const r2 = (x: number): string => x.toFixed(2);
   const blockJson = (b: Numbered): unknown => {
     let prefix = 0;
@@ -164,7 +199,7 @@ function jsonResult(blocks: readonly Numbered[], analyze: boolean, ms: number): 
         ...(analyze && b.id === 1 ? { r_total_time_ms: Number(ms.toFixed(3)) } : {}),
         cost_info: { query_cost: r2(b.record.cost) },
         ...(b.record.optimizedAway === true
-          ? { table: { message: 'Select tables optimized away' } }
+          ? { table: { message: optimizedAwayText(b.record, missing) } }
           : tables.length === 0
             ? { table: { message: 'No tables used' } }
             : { nested_loop: tables }),
