@@ -148,7 +148,7 @@ export function indexReadStep(
     stop = false;
     try {
       if (backward && !table.readsLock())
-        handler.readRangesBackward(ir.index, [...ranges].reverse(), check, indexOnly, onRow);
+        handler.readRanges(ir.index, [...ranges].reverse(), check, indexOnly, onRow, fullScan, true);
       else handler.readRanges(ir.index, ranges, check, indexOnly, onRow, fullScan);
     } finally {
       ec.flush();

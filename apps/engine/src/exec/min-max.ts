@@ -33,7 +33,7 @@ export function minMaxReads(st: PlannedStage, frame: Frame): (step: () => void) 
       };
       if (r.fn === 'min')
         handler.readRanges(r.index, [range], r.check, true, take, range.lo.length === 0 && range.hi === null);
-      else handler.readRangesBackward(r.index, [range], r.check, true, take);
+      else handler.readRanges(r.index, [range], r.check, true, take, false, true);
       // the entries passed over were decoded too: a read that finds none leaves its column NULL,
       // so another aggregate's row does not carry a value no visible row of WHERE has
       if (found) step();

@@ -79,11 +79,16 @@ export class TableHandler {
    * fetched (a covering read, MySQL's keyread): `fn` gets null and the caller reads what it needs
    * from the entry in `check`. Otherwise `fn` gets the row.
    *
+   * `backward`: each range from its last entry down to its first, the ranges in the order given
+   * (the caller lists them from the highest), as MariaDB's `QUICK_SELECT_DESC` and a descending
+   * index scan read; for a read that takes no locks only (`Table.readsLock` false).
+   *
    * Counted as MariaDB counts handler calls: per range Handler_read_key once (Handler_read_first
-   * for `fullScan`, `index_first`), then Handler_read_next per further row returned and once more
-   * for the call that finds the range's end; entries `check` rejects or the read does not see take
-   * no call of their own (the engine passes over them inside one), and a unique point range takes
-   * no next call. Innodb_rows_read counts the rows returned. Returns them.
+   * for `fullScan`, `index_first`; backward, Handler_read_last for a range with no upper end,
+   * `index_last`), then Handler_read_next (backward Handler_read_prev) per further row returned
+   * and once more for the call that finds the range's end; entries `check` rejects or the read
+   * does not see take no call of their own (the engine passes over them inside one), and a unique
+   * point range takes no further call. Innodb_rows_read counts the rows returned. Returns them.
    */
   readRanges(
     indexName: string,
@@ -92,27 +97,26 @@ export class TableHandler {
     indexOnly: boolean,
     fn: RowSink<RowBuffer | null>,
     fullScan = false,
+    backward = false,
   ): number {
     const table = this.table;
     const counts = this.#counts;
     const ix = table.index(indexName);
     const row = table.acquireRow();
+    const step = backward ? H_READ_PREV : H_READ_NEXT;
     try {
       const give = indexOnly ? null : row;
       const sees = table.rowReader(ix, give, true);
       let total = 0;
       for (const r of ranges) {
-        counts[fullScan ? H_READ_FIRST : H_READ_KEY]!++;
         const hi = r.hi;
-        // an equality range (one prefix) ends with a gap lock on the first entry that differs
-        const equality = hi !== null && !r.loExclusive && r.hiInclusive && sameKey(hi, r.lo);
-        const locks = table.rangeLocks(ix, equality, r.unique, r.loExclusive ? null : r.lo);
+        counts[backward ? (hi === null ? H_READ_LAST : H_READ_KEY) : fullScan ? H_READ_FIRST : H_READ_KEY]!++;
         const unique = r.unique;
         let returned = 0;
         let stopped = false;
-        table.walkIndex(ix, r.lo, r.loExclusive, hi, r.hiInclusive, check, locks, (b, ko, kl, vo, vl) => {
+        const visit = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number): boolean => {
           if (!sees(b, ko, kl, vo, vl)) return true;
-          if (returned > 0) counts[H_READ_NEXT]!++;
+          if (returned > 0) counts[step]!++;
           returned++;
           counts[H_ROWS_READ]!++;
           if (fn(give) === false) {
@@ -120,60 +124,18 @@ export class TableHandler {
             return false;
           }
           return !unique;
-        });
+        };
+        if (backward) table.walkIndexBackward(ix, r.lo, r.loExclusive, hi, r.hiInclusive, check, visit);
+        else {
+          // an equality range (one prefix) ends with a gap lock on the first entry that differs
+          const equality = hi !== null && !r.loExclusive && r.hiInclusive && sameKey(hi, r.lo);
+          const locks = table.rangeLocks(ix, equality, unique, r.loExclusive ? null : r.lo);
+          table.walkIndex(ix, r.lo, r.loExclusive, hi, r.hiInclusive, check, locks, visit);
+        }
         total += returned;
         if (stopped) break;
         // the call that finds the end of the range (none after a unique point's one row)
-        if (returned > 0 && !unique) counts[H_READ_NEXT]!++;
-      }
-      return total;
-    } finally {
-      table.releaseRow(row);
-    }
-  }
-
-  /**
-   * {@link readRanges} backward, for a read that takes no locks (`Table.readsLock` false): the
-   * ranges in the order given (the caller lists them from the highest), each from its last entry
-   * down to its first, as MariaDB's `QUICK_SELECT_DESC` and a descending index scan read. Counted
-   * as MariaDB counts them: per range Handler_read_key (`index_read_map` at its upper end), or
-   * Handler_read_last when the range has no upper end (`index_last`: a full scan, `k > 5`), then
-   * Handler_read_prev per further row returned and once more for the call that finds the range's
-   * start. Innodb_rows_read counts the rows returned. Returns them.
-   */
-  readRangesBackward(
-    indexName: string,
-    ranges: readonly KeyRange[],
-    check: EntryTest | null,
-    indexOnly: boolean,
-    fn: RowSink<RowBuffer | null>,
-  ): number {
-    const table = this.table;
-    const counts = this.#counts;
-    const ix = table.index(indexName);
-    const row = table.acquireRow();
-    try {
-      const give = indexOnly ? null : row;
-      const sees = table.rowReader(ix, give, false);
-      let total = 0;
-      for (const r of ranges) {
-        counts[r.hi === null ? H_READ_LAST : H_READ_KEY]!++;
-        let returned = 0;
-        let stopped = false;
-        table.walkIndexBackward(ix, r.lo, r.loExclusive, r.hi, r.hiInclusive, check, (b, ko, kl, vo, vl) => {
-          if (!sees(b, ko, kl, vo, vl)) return true;
-          if (returned > 0) counts[H_READ_PREV]!++;
-          returned++;
-          counts[H_ROWS_READ]!++;
-          if (fn(give) === false) {
-            stopped = true;
-            return false;
-          }
-          return true;
-        });
-        total += returned;
-        if (stopped) break;
-        if (returned > 0) counts[H_READ_PREV]!++;
+        if (returned > 0 && !unique) counts[step]!++;
       }
       return total;
     } finally {

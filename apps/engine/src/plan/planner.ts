@@ -36,9 +36,11 @@ export interface PlanContext {
    * Every aggregate is MIN or MAX of a column of the one table, with no GROUP BY (select.ts
    * decides when): the planner may answer each from an index's end.
    */
-  readonly minMax?: readonly { readonly fn: 'min' | 'max'; readonly column: number }[];
-  /** The block's frame, which its expressions read (EXPLAIN reads MIN/MAX's ends into it). */
-  readonly frame?: Frame;
+  readonly minMax?: {
+    readonly items: readonly { readonly fn: 'min' | 'max'; readonly column: number }[];
+    /** The block's frame, which WHERE's bounds read (EXPLAIN reads the ends into it). */
+    readonly frame: Frame;
+  };
 }
 
 export interface Planner {

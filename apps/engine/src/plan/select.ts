@@ -635,7 +635,7 @@ function bindSelect(
     temporary: groups.length > 0 || distinct,
     filesort: sortKeys.length > 0,
     ...(order === undefined ? {} : { order: order.columns, orderDesc: order.desc }),
-    ...(minMax === undefined ? {} : { minMax, frame: block.frame }),
+    ...(minMax === undefined ? {} : { minMax: { items: minMax, frame: block.frame } }),
     ...(limitRows === undefined || aggregated || distinct ? {} : { limitRows }),
   });
   const frame = block.frame;
@@ -776,7 +776,8 @@ function bindSelect(
     let same = streamFirst !== null;
     for (let i = 0; i < ngroup; i++) {
       const v = groupEvs[i]!();
-      if (same && !sameGroupValue(streamKey[i], v)) same = false;
+      // NULLs group together; a DECIMAL's key is its bigint, collated text its weight string
+      if (same && streamKey[i] !== v) same = false;
       groupValues[i] = v;
     }
     if (!same) {
@@ -983,36 +984,25 @@ function sameColumns(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((c, i) => c === b[i]);
 }
 
-/**
- * Whether two values of one GROUP BY key part are one group: NULLs group together; a DECIMAL or
- * BIGINT may come as a number or as a bigint of the same value.
- */
-function sameGroupValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null) return false;
-  // biome-ignore lint/suspicious/noDoubleEquals: 5 == 5n, a number and a bigint of one value
-  return typeof a !== typeof b && a == b;
+/** The value of a number literal node (`2`, `1.5`), else undefined. */
+function numberLiteral(n: unknown): number | undefined {
+  const [t, v] = tagOf(n);
+  if (t !== 'Value') return undefined;
+  const [vt, vv] = tagOf(obj(v).value);
+  return vt === 'Number' ? Number(arr(vv)[0]) : undefined;
 }
 
 /** A LIMIT or OFFSET written as a non-negative integer literal (absent: 0), else undefined. */
 function literalCount(n: unknown): number | undefined {
   if (n === undefined || n === null) return 0;
-  const [t, v] = tagOf(n);
-  if (t !== 'Value') return undefined;
-  const [vt, vv] = tagOf(obj(v).value);
-  if (vt !== 'Number') return undefined;
-  const k = Number(arr(vv)[0]);
-  return Number.isSafeInteger(k) && k >= 0 ? k : undefined;
+  const k = numberLiteral(n);
+  return k !== undefined && Number.isSafeInteger(k) && k >= 0 ? k : undefined;
 }
 
 /** `ORDER BY 2` / `GROUP BY 1`: the select item at that position. */
 function ordinalOr(n: unknown, items: Bound[]): Bound | undefined {
-  const [t, v] = tagOf(n);
-  if (t !== 'Value') return undefined;
-  const [vt, vv] = tagOf(obj(v).value);
-  if (vt !== 'Number') return undefined;
-  const k = Number(arr(vv)[0]);
-  if (!Number.isInteger(k)) return undefined;
+  const k = numberLiteral(n);
+  if (k === undefined || !Number.isInteger(k)) return undefined;
   if (k < 1 || k > items.length)
     throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${k}' in 'order clause'`);
   return items[k - 1]!;

@@ -3,7 +3,6 @@ import { SqlError } from '../sql/errors.js';
 import { T_INT, T_STR } from '../exec/types.js';
 import { minMaxRowsExist } from '../exec/min-max.js';
 import type { PlannedStage } from '../exec/planned-stage.js';
-import { Frame } from '../exec/scope.js';
 import { CostBasedPlanner, type PlanRecord } from '../plan/optimizer/cost-based-planner.js';
 import { bindQuery } from '../plan/select.js';
 import type { QueryResult } from './result.js';
@@ -43,7 +42,7 @@ export function compileExplain(v: unknown, ctx: StatementContext, analyze: boole
       const blocks = numbered(records);
       // MIN/MAX from index ends is read while optimizing in MariaDB: an end with no row there
       // makes EXPLAIN say so, and the engine reads the ends here to say the same
-      const missing = new Set<PlanRecord>(records.filter((r) => r.optimizedAway === true && !minMaxFound(r)));
+      const missing = new Set<PlanRecord>(records.filter((r) => optimizedAway(r) && !minMaxFound(r)));
       return format === 'JSON'
         ? jsonResult(blocks, analyze, ms, missing)
         : traditional(blocks, analyze, missing);
@@ -76,7 +75,7 @@ const COLUMNS = ['id', 'select_type', 'table', 'type', 'possible_keys', 'key', '
 function minMaxFound(r: PlanRecord): boolean {
   const st = r.stages[0]!;
   // the block's own frame: WHERE's bounds read the entry's column from there
-  const frame = r.context.frame ?? new Frame();
+  const frame = r.context.minMax!.frame;
   const saved = frame.v;
   frame.v = new Array<unknown>(Math.max(saved.length, st.src.offset + st.src.columns.length)).fill(null);
   try {
@@ -84,6 +83,11 @@ function minMaxFound(r: PlanRecord): boolean {
   } finally {
     frame.v = saved;
   }
+}
+
+/** The block's MIN and MAX are answered from index ends ("Select tables optimized away"). */
+function optimizedAway(r: PlanRecord): boolean {
+  return r.stages[0]?.minMax !== undefined;
 }
 
 /** EXPLAIN's message for a block answered from index ends. */
@@ -101,9 +105,9 @@ function traditional(
     : [...COLUMNS, 'filtered', 'Extra'];
   const rows: unknown[][] = [];
   for (const b of blocks) {
-    if (b.record.stages.length === 0 || b.record.optimizedAway === true) {
+    if (b.record.stages.length === 0 || optimizedAway(b.record)) {
       const blank = [b.id, b.selectType, null, null, null, null, null, null, null];
-      const why = b.record.optimizedAway === true ? optimizedAwayText(b.record, missing) : 'No tables used';
+      const why = optimizedAway(b.record) ? optimizedAwayText(b.record, missing) : 'No tables used';
       rows.push(analyze ? [...blank, null, null, null, why] : [...blank, null, why]);
       continue;
     }
@@ -198,7 +202,7 @@ function jsonResult(
         select_id: b.id,
         ...(analyze && b.id === 1 ? { r_total_time_ms: Number(ms.toFixed(3)) } : {}),
         cost_info: { query_cost: r2(b.record.cost) },
-        ...(b.record.optimizedAway === true
+        ...(optimizedAway(b.record)
           ? { table: { message: optimizedAwayText(b.record, missing) } }
           : tables.length === 0
             ? { table: { message: 'No tables used' } }

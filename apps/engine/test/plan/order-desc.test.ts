@@ -8,6 +8,7 @@
 import { Pcg32 } from '@enginekit/prng';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
+import { createOrderTables, movedCounters } from '../helpers/order-tables.js';
 
 let db: Database;
 let s: Session;
@@ -15,11 +16,7 @@ let s: Session;
 beforeAll(() => {
   db = Database.temporary();
   s = new Session(db);
-  s.query('CREATE TABLE t (id INT PRIMARY KEY, k INT, m INT, v VARCHAR(10), KEY ikm (k, m))');
-  const rows: string[] = [];
-  for (let i = 1; i <= 400; i++) rows.push(`(${i}, ${i % 40}, ${i % 7}, 'v${i}')`);
-  s.query(`INSERT INTO t VALUES ${rows.join(',')}`);
-  s.query('ANALYZE TABLE t');
+  createOrderTables(s);
 });
 
 afterAll(() => {
@@ -158,9 +155,7 @@ describe('ORDER BY … DESC read backward, against MariaDB 10.11', () => {
       const rows = s.query(v.sql).rows.map((r) => r.map((x) => (typeof x === 'bigint' ? Number(x) : x)));
       expect(rows.length).toBe(v.count);
       expect(rows.slice(0, v.rows.length)).toEqual(v.rows);
-      const st = s.status();
-      const moved = Object.fromEntries(COUNTERS.filter((c) => (st[c] ?? 0) !== 0).map((c) => [c, st[c]]));
-      expect(moved).toEqual(v.counters);
+      expect(movedCounters(s, COUNTERS)).toEqual(v.counters);
     });
 });
 

@@ -21,8 +21,6 @@ export interface PlanRecord {
   readonly context: PlanContext;
   readonly stages: readonly PlannedStage[];
   readonly cost: number;
-  /** MIN/MAX answered from index ends: EXPLAIN's "Select tables optimized away". */
-  readonly optimizedAway?: boolean;
 }
 
 /**
@@ -67,19 +65,14 @@ export class CostBasedPlanner implements Planner {
     // MIN and MAX of the one table from index ends, when every aggregate has an index for it
     const minMax =
       context.minMax !== undefined && infos.length === 1
-        ? planMinMax(infos[0]!, where, context.minMax)
+        ? planMinMax(infos[0]!, where, context.minMax.items)
         : undefined;
     if (minMax !== undefined) stages = [{ ...stages[0]!, minMax }];
     if (this.#analyze)
       stages = stages.map((st) => ({ ...st, actual: { loops: 0, rows: 0, passed: 0, ms: 0 } }));
     if (trace !== undefined)
       trace.add(traceStep(infos, order, considered ?? [], accesses ?? new Map(), straight, stages));
-    this.records?.push({
-      context,
-      stages,
-      cost: order.cost,
-      ...(minMax === undefined ? {} : { optimizedAway: true }),
-    });
+    this.records?.push({ context, stages, cost: order.cost });
     return stages;
   }
 }
@@ -173,13 +166,7 @@ function assemble(
     let indexRead = planIndexRead(d.info, a, access, join.algorithm, d.match, settings);
     // a multi-part range is read through the index reader even with nothing pushed
     if (indexRead === undefined && access.kind === 'range' && access.intervals !== undefined)
-      indexRead = {
-        index: access.index,
-        covering: false,
-        pushed: [],
-        otherTables: false,
-        entryColumns: new Set(),
-      };
+      indexRead = plainIndexRead(access.index);
     // the one table read for ORDER BY or GROUP BY: a full scan not in that order gives way to
     // one that is (test_if_skip_sort_order: the shortest covering index in order, else the
     // clustered index), and a scan in clustered order reads the clustered index as an index
@@ -224,14 +211,7 @@ function assemble(
     // a descending order reads the index backward (the index reader's walk; a table scan has none)
     const backward = ordered && context.orderDesc === true;
     if (backward && indexRead === undefined) {
-      if (access.kind === 'ref' || access.kind === 'range')
-        indexRead = {
-          index: access.index,
-          covering: false,
-          pushed: [],
-          otherTables: false,
-          entryColumns: new Set(),
-        };
+      if (access.kind === 'ref' || access.kind === 'range') indexRead = plainIndexRead(access.index);
       else ordered = false;
     }
     const explained = explainStage(
@@ -333,14 +313,14 @@ function orderedFullScan(info: TableInfo, order: readonly number[]): IndexReadPl
 function clusteredScan(info: TableInfo): IndexReadPlan {
   const src = info.src;
   const primary = src.table!.primary;
-  const covering = isCovering(src, primary);
-  return {
-    index: primary.name,
-    covering,
-    pushed: [],
-    otherTables: false,
-    entryColumns: covering ? src.used : new Set(),
-  };
+  return isCovering(src, primary)
+    ? { index: primary.name, covering: true, pushed: [], otherTables: false, entryColumns: src.used }
+    : plainIndexRead(primary.name);
+}
+
+/** A read of `index` through the index reader with nothing pushed to it and every row fetched. */
+function plainIndexRead(index: string): IndexReadPlan {
+  return { index, covering: false, pushed: [], otherTables: false, entryColumns: new Set() };
 }
 
 /** Whether rows read in `order` are sorted by `want` (ascending; constant columns skipped). */
