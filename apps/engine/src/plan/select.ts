@@ -600,14 +600,11 @@ function bindSelect(
         ? { columns: groupOrder.columns, desc: orderSpec?.desc === true }
         : undefined;
   // a literal LIMIT (and OFFSET): the rows an ordered read stops after, for EXPLAIN
+  const limitCount =
+    limit?.limit === undefined || limit.limit === null ? undefined : literalCount(limit.limit);
+  const offsetCount = literalCount(limit?.offset);
   const limitRows =
-    limit !== undefined &&
-    limit.limit !== undefined &&
-    limit.limit !== null &&
-    literalCount(limit.limit) !== undefined &&
-    literalCount(limit.offset) !== undefined
-      ? literalCount(limit.limit)! + literalCount(limit.offset)!
-      : undefined;
+    limitCount === undefined || offsetCount === undefined ? undefined : limitCount + offsetCount;
   // MIN and MAX only, of plain columns of the one table, no GROUP BY: MariaDB's opt_sum_query
   const only = block.sources.length === 1 ? block.sources[0]! : undefined;
   const minMax =
