@@ -112,6 +112,11 @@ export type EntryTest = (b: Uint8Array, ko: number, kl: number) => boolean;
  */
 export type EntryVisit = (b: Uint8Array, ko: number, kl: number, vo: number, vl: number) => boolean;
 
+/** The rows a row change's step made visible (steps of secondary indexes return nothing). */
+function rowsMade(r: unknown): number {
+  return typeof r === 'number' ? r : 0;
+}
+
 /**
  * A table: a clustered B+tree keyed by the primary key whose records hold the whole row, and one
  * B+tree per secondary index whose entries are (secondary key, primary key) with an empty value,
@@ -396,20 +401,36 @@ export class Table {
    * table's leaf while it probes an inner index) never waits in a cycle with it; a crash between
    * steps leaves an uncommitted change the undo log rolls back. Outside a transaction (loaders,
    * the dictionary: nothing would undo a part) all steps are one mini-transaction.
+   *
+   * The step that changes the clustered record returns how many rows it made visible (1: a new or
+   * undeleted record, −1: a delete-marked or removed one); the row count moves by that when its
+   * mini-transaction commits, so it follows the clustered index even when a later step fails and
+   * the undo log takes the record back.
    */
-  #steps(split: boolean, steps: ReadonlyArray<() => void>): void {
+  #steps(split: boolean, steps: ReadonlyArray<() => unknown>): void {
     if (!split) {
-      this.#inMtr(() => {
-        for (const s of steps) s();
-      });
+      this.#countRows(
+        this.#inMtr(() => {
+          let rows = 0;
+          for (const s of steps) rows += rowsMade(s());
+          return rows;
+        }),
+      );
       return;
     }
-    for (const s of steps) this.#inMtr(s);
+    for (const s of steps) this.#countRows(rowsMade(this.#inMtr(s)));
+  }
+
+  /** Moves the row count (shared by the server's workers) by `delta` rows. */
+  #countRows(delta: number): void {
+    if (delta !== 0) this.rows += delta;
   }
 
   /** One step per secondary index `i` of a row change (see {@link #steps}). */
   #perSecondary(fn: (ix: TableIndex, i: number) => void): Array<() => void> {
-    return this.secondary.map((ix, i) => () => fn(ix, i));
+    return this.secondary.map((ix, i) => () => {
+      fn(ix, i);
+    });
   }
 
   /**
@@ -486,6 +507,7 @@ export class Table {
           }
         }
         if (h !== null) recheckInserts(h, this, added, this.primary);
+        return 1;
       },
       ...this.#perSecondary((ix, i) => {
         this.#addEntry(ix, entries[i]!, trxId);
@@ -493,7 +515,6 @@ export class Table {
       }),
     ]);
     inheritGaps(this, added);
-    this.rows++;
     this.statModifiedCounter++;
     this.changes++;
   }
@@ -557,11 +578,14 @@ export class Table {
     const entries = this.secondary.map((ix) => ix.encoder.encode(row).slice());
     const undo = h === null || this.#mvcc === null ? null : h.undo();
     if (undo === null) {
-      this.#inMtr(() => {
-        for (const [i, ix] of this.secondary.entries()) ix.tree.delete(entries[i]!, EMPTY);
-        this.primary.tree.delete(key);
-        this.#offPage?.free(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES);
-      });
+      this.#steps(false, [
+        () => {
+          for (const [i, ix] of this.secondary.entries()) ix.tree.delete(entries[i]!, EMPTY);
+          this.primary.tree.delete(key);
+          this.#offPage?.free(old.value, HIDDEN_BYTES, old.value.length - HIDDEN_BYTES);
+          return -1;
+        },
+      ]);
     } else {
       const trxId = undo.id();
       const roll = undo.logModify(
@@ -581,11 +605,11 @@ export class Table {
         () => {
           this.primary.tree.update(key, marked);
           this.primary.tree.setDeleteMark(key, undefined, true);
+          return -1;
         },
         ...this.#perSecondary((ix, i) => ix.tree.setDeleteMark(entries[i]!, EMPTY, true, trxId)),
       ]);
     }
-    this.rows--;
     this.statModifiedCounter++;
     this.changes++;
     this.#stats.counts[H_DELETE]!++;
@@ -722,11 +746,14 @@ export class Table {
   ): void {
     const entries = this.secondary.map((ix) => ix.encoder.encode(oldRow).slice());
     if (undo === null) {
-      this.#inMtr(() => {
-        for (const [i, ix] of this.secondary.entries()) ix.tree.delete(entries[i]!, EMPTY);
-        this.primary.tree.delete(pk);
-        this.#offPage?.free(value, HIDDEN_BYTES, value.length - HIDDEN_BYTES);
-      });
+      this.#steps(false, [
+        () => {
+          for (const [i, ix] of this.secondary.entries()) ix.tree.delete(entries[i]!, EMPTY);
+          this.primary.tree.delete(pk);
+          this.#offPage?.free(value, HIDDEN_BYTES, value.length - HIDDEN_BYTES);
+          return -1;
+        },
+      ]);
       return;
     }
     const trxId = undo.id();
@@ -747,6 +774,7 @@ export class Table {
       () => {
         this.primary.tree.update(pk, marked);
         this.primary.tree.setDeleteMark(pk, undefined, true);
+        return -1;
       },
       ...this.#perSecondary((ix, i) => ix.tree.setDeleteMark(entries[i]!, EMPTY, true, trxId)),
     ]);
@@ -791,6 +819,7 @@ export class Table {
           this.primary.tree.setDeleteMark(pk, undefined, false);
         } else this.primary.tree.insert(pk, full);
         if (h !== null) recheckInserts(h, this, added, this.primary);
+        return 1;
       },
       ...this.#perSecondary((ix, i) => {
         this.#addEntry(ix, entries[i]!, trxId);
@@ -829,12 +858,12 @@ export class Table {
         () => {
           this.primary.tree.delete(pk);
           this.#offPage?.free(cur.value, HIDDEN_BYTES, cur.value.length - HIDDEN_BYTES);
+          return cur.deleted ? 0 : -1;
         },
       ]);
       // the removed entries' locks go to their successors as gap locks
       for (const [i, ix] of this.secondary.entries()) entryRemoved(this, ix, nowEntries[i]!);
       entryRemoved(this, this.primary, pk);
-      if (!cur.deleted) this.rows--;
       this.changes++;
       return;
     }
@@ -874,13 +903,12 @@ export class Table {
           0,
           rec.oldRow.length,
         );
+        return (cur.deleted ? 1 : 0) - (rec.oldDeleted ? 1 : 0);
       },
     ]);
     for (const [i, ix] of this.secondary.entries())
       if (!kept[i] && compareKeys(nowEntries[i]!, prevEntries[i]!) !== 0)
         entryRemoved(this, ix, nowEntries[i]!);
-    if (cur.deleted && !rec.oldDeleted) this.rows++;
-    else if (!cur.deleted && rec.oldDeleted) this.rows--;
     this.changes++;
   }
 
