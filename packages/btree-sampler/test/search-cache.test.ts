@@ -1,7 +1,9 @@
 // The page search's prefix cache (src/internal/search-cache.ts) must never answer from a page
 // that changed: writes by the same tree on a store that stamps no LSN (the test double), writes
 // through a second tree object on a BufferPool (seen only through the page LSN), eviction, keys
-// shorter and longer than the six cached bytes, and non-unique trees whose order includes values.
+// shorter and longer than the six cached bytes, and non-unique trees whose order includes values;
+// pages whose records share a key prefix (the numbers skip it) searched with keys below, inside
+// and above it.
 import { BufferPool, MemoryDevice } from '@enginekit/buffer-pool';
 import { createGenerator } from '@enginekit/prng';
 import { describe, expect, it } from 'vitest';
@@ -154,6 +156,72 @@ describe('search cache', () => {
       for (let i = lo; i < lo + 60; i++) expect(reader.get(k(i))).toEqual(model.get(i));
     }
     writer.checkValid();
+  });
+
+  it('pages whose keys share a prefix: numbers of the bytes after it; keys below, in and above it', () => {
+    // BIGINT-like keys: eight bytes, the first five the same on every page below 2^24
+    const big = new KeyCodec([{ type: 'int64' }, { type: 'int32' }]);
+    const key = (x: number, y: number): Uint8Array => big.encode([BigInt(x), y]);
+    const t = BTree.create(new MemoryStore(1024, 8192));
+    const model: Array<[Uint8Array, number]> = [];
+    for (let x = 0; x < 300_000; x += 97)
+      for (let y = 0; y < 3; y++) {
+        const k1 = key(x, y);
+        t.insert(k1, v(x + y));
+        model.push([k1, x + y]);
+      }
+    model.sort((a, b) => Buffer.compare(a[0], b[0]));
+    const rng = createGenerator('xoshiro128**', { seed: 21 });
+    // probes: exact keys, keys between, and keys cut or grown around the shared prefix
+    const probes: Uint8Array[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const [k1] = model[rng.nextBelow(model.length)]!;
+      const cut = rng.nextBelow(k1.length + 1);
+      switch (rng.nextBelow(5)) {
+        case 0:
+          probes.push(k1);
+          break;
+        case 1:
+          probes.push(key(rng.nextBelow(300_100), rng.nextBelow(4)));
+          break;
+        case 2:
+          probes.push(k1.subarray(0, cut));
+          break;
+        case 3: {
+          const g = Uint8Array.from(k1);
+          g[Math.min(cut, g.length - 1)] ^= 1 << rng.nextBelow(8);
+          probes.push(g);
+          break;
+        }
+        default:
+          probes.push(Uint8Array.of(...k1, rng.nextBelow(256)));
+      }
+    }
+    /** Index of the first model key ≥ p (`strict`: > p), −1 past the end. */
+    const firstFrom = (p: Uint8Array, strict: boolean): number => {
+      let lo = 0;
+      let hi = model.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const c = Buffer.compare(model[mid]![0], p);
+        if (c < 0 || (strict && c === 0)) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo === model.length ? -1 : lo;
+    };
+    const c = t.cursor();
+    for (let r = 0; r < 3; r++)
+      for (const p of probes) {
+        const at = firstFrom(p, false);
+        const after = firstFrom(p, true);
+        expect(c.seek(p, 'ge')).toBe(at >= 0);
+        if (at >= 0) expect(c.key()).toEqual(model[at]![0]);
+        expect(c.seek(p, 'gt')).toBe(after >= 0);
+        if (after >= 0) expect(c.key()).toEqual(model[after]![0]);
+        const hit = at >= 0 && Buffer.compare(model[at]![0], p) === 0;
+        expect(t.get(p)).toEqual(hit ? v(model[at]![1]) : undefined);
+      }
+    t.checkValid();
   });
 
   it('long keys tied on six bytes and a non-unique tree ordered by value', () => {

@@ -14,6 +14,13 @@
  * The entry is built on the second search of a page that has not changed in between, so a page
  * that is written between searches (an insert's leaf) never pays for a build.
  *
+ * The six bytes are taken after the key prefix every record of the page shares (the common prefix
+ * of its first and last keys, which sorted keys in between share too): on a page of BIGINT keys
+ * below 2^40 the first five bytes are the same everywhere, and six bytes from the start would give
+ * every record the same number. A search first compares its key with that shared prefix (a key
+ * below or above it is before every record or after the last), then searches the numbers of the
+ * bytes that follow.
+ *
  * Validity: the cached frame must still hold the same page (number and space) with the same
  * newest-modification LSN in its envelope (the buffer pool stamps a new one on every
  * `markDirty`, so writes by other threads show there). For stores that do not stamp LSNs (a test
@@ -76,6 +83,8 @@ export class SearchCache {
   /** Per frame: searches seen at this meta; ≥ BUILD_AFTER: `#pre[frame]` is valid. */
   readonly #hits: Uint8Array;
   readonly #pre: (Float64Array | undefined)[] = [];
+  /** Per frame: key bytes every record of the cached page shares, which its numbers skip. */
+  readonly #skip: Uint16Array;
   /** Whether the store stamps a new LSN on every markDirty (then the write counter is not needed). */
   lsnStamped = false;
 
@@ -87,6 +96,7 @@ export class SearchCache {
     this.#meta = new Uint32Array(frames * 4);
     this.#ver = new Float64Array(frames);
     this.#hits = new Uint8Array(frames);
+    this.#skip = new Uint16Array(frames);
   }
 
   /**
@@ -130,7 +140,25 @@ export class SearchCache {
       if (hits < BUILD_AFTER) return this.#plain(base, key, val, strict);
       this.#build(frame, base);
     }
-    return this.#cached(this.#pre[frame]!, base, key, val, strict, code);
+    const skip = this.#skip[frame]!;
+    if (skip === 0) return this.#cached(this.#pre[frame]!, base, key, val, strict, code);
+    // the key against the prefix the page's records share: before or after all of them, or
+    // searched by the bytes that follow
+    const first = this.#recAt(base, 0) + REC_HEADER;
+    const n = Math.min(skip, key.length);
+    for (let i = 0; i < n; i++) {
+      const c = b[first + i]! - key[i]!;
+      if (c !== 0) return c > 0 ? 0 : (b[base + N_RECS]! << 8) | b[base + N_RECS + 1]!;
+    }
+    if (key.length < skip) return 0;
+    return this.#cached(this.#pre[frame]!, base, key, val, strict, keyCode(key, skip, key.length - skip));
+  }
+
+  /** Page offset + base of the record in `slot`. */
+  #recAt(base: number, slot: number): number {
+    const b = this.#b;
+    const sp = base + this.#ps - DIR_END - 2 - 2 * slot;
+    return base + ((b[sp]! << 8) | b[sp + 1]!);
   }
 
   /** Codes of every slot, then the block maxima above them (see the header). */
@@ -145,11 +173,23 @@ export class SearchCache {
       pre = new Float64Array(Math.max(need + (need >>> 2), 32));
       this.#pre[frame] = pre;
     }
+    // the key prefix every record shares: that of the first and the last (none when those keys
+    // fit the six bytes: their numbers are exact already, and the search's prefix check would be
+    // work for nothing)
+    let skip = 0;
+    if (n >= 2) {
+      const a = this.#recAt(base, 0);
+      const z = this.#recAt(base, n - 1);
+      const most = Math.min(((b[a]! & 0x7f) << 8) | b[a + 1]!, ((b[z]! & 0x7f) << 8) | b[z + 1]!);
+      if (most > PREFIX_BYTES)
+        while (skip < most && b[a + REC_HEADER + skip] === b[z + REC_HEADER + skip]) skip++;
+    }
+    this.#skip[frame] = skip;
     const dir = base + this.#ps - DIR_END - 2;
     for (let i = 0; i < n; i++) {
       const sp = dir - 2 * i;
       const rec = base + ((b[sp]! << 8) | b[sp + 1]!);
-      pre[i] = keyCode(b, rec + REC_HEADER, ((b[rec]! & 0x7f) << 8) | b[rec + 1]!);
+      pre[i] = keyCode(b, rec + REC_HEADER + skip, (((b[rec]! & 0x7f) << 8) | b[rec + 1]!) - skip);
     }
     // level 1 at n: the last (largest) code of each block of 8; level 2 at n + nb: the same over level 1
     for (let j = 0; j < nb; j++) pre[n + j] = pre[Math.min(j * B + B - 1, n - 1)]!;
@@ -225,7 +265,7 @@ export class SearchCache {
       hi = a;
     }
     if (code % 8 < 7 && (val === null || this.#unique)) {
-      // keys of at most six bytes: the same number is the same key
+      // at most six bytes past the shared prefix: the same number is the same key
       return strict ? hi : lo;
     }
     while (lo < hi) {
