@@ -20,11 +20,14 @@ export interface PlanContext {
   /** ORDER BY or GROUP BY: a filesort. */
   readonly filesort: boolean;
   /**
-   * ORDER BY, or GROUP BY, as ascending columns of the one table (select.ts decides when): a
-   * stage that reads the table in that order is marked `ordered`, and the filesort (for GROUP BY
-   * the temporary table too) is left out.
+   * ORDER BY, or GROUP BY, as ascending columns of one table, `orderSource` (select.ts decides
+   * when): when the join reads that table first, in that order, and no later table goes through
+   * a join buffer (which would send rows out by buffer, not by the first table's order), the first
+   * stage is marked `ordered` and the filesort (for GROUP BY the temporary table too) is left out.
    */
   readonly order?: readonly number[];
+  /** The FROM source (Source.idx) `order`'s columns are of. */
+  readonly orderSource?: number;
   /** `order` is descending (every key DESC): a stage reads it backward. */
   readonly orderDesc?: boolean;
   /**

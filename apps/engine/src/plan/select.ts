@@ -596,8 +596,10 @@ function bindSelect(
       ? orderSpec
       : groupOrder !== undefined &&
           (sortKeys.length === 0 ||
-            (orderSpec !== undefined && sameColumns(orderSpec.columns, groupOrder.columns)))
-        ? { columns: groupOrder.columns, desc: orderSpec?.desc === true }
+            (orderSpec !== undefined &&
+              orderSpec.source === groupOrder.source &&
+              sameColumns(orderSpec.columns, groupOrder.columns)))
+        ? { source: groupOrder.source, columns: groupOrder.columns, desc: orderSpec?.desc === true }
         : undefined;
   // a literal LIMIT (and OFFSET): the rows an ordered read stops after, for EXPLAIN
   const limitCount =
@@ -631,7 +633,9 @@ function bindSelect(
     correlated: block.outerRefs.size > 0,
     temporary: groups.length > 0 || distinct,
     filesort: sortKeys.length > 0,
-    ...(order === undefined ? {} : { order: order.columns, orderDesc: order.desc }),
+    ...(order === undefined
+      ? {}
+      : { order: order.columns, orderSource: order.source, orderDesc: order.desc }),
     ...(minMax === undefined ? {} : { minMax: { items: minMax, frame: block.frame } }),
     ...(limitRows === undefined || aggregated || distinct ? {} : { limitRows }),
   });
@@ -1016,19 +1020,22 @@ function orderColumns(
   sources: readonly Source[],
   plain: readonly (Bound | undefined)[],
   keys: readonly SortKey[],
-): { columns: number[]; desc: boolean } | undefined {
-  if (sources.length !== 1 || sources[0]!.table === undefined || keys.length === 0) return undefined;
+): { source: number; columns: number[]; desc: boolean } | undefined {
+  if (keys.length === 0) return undefined;
+  // every key a column of one base table (the planner decides whether the join reads it first)
+  const src = plain[0]?.col?.src;
+  if (src === undefined || src.table === undefined || !sources.includes(src)) return undefined;
   const desc = keys[0]!.desc;
   const columns: number[] = [];
   for (const [i, b] of plain.entries()) {
-    if (keys[i]!.desc !== desc || b === undefined || b.col === undefined || b.col.src !== sources[0])
+    if (keys[i]!.desc !== desc || b === undefined || b.col === undefined || b.col.src !== src || b.outer)
       return undefined;
     const t = b.t;
     if (t.members !== undefined || t.timestamp === true || t.json === true) return undefined;
     if (!ORDERABLE.has(t.kind)) return undefined;
     columns.push(b.col.c);
   }
-  return { columns, desc };
+  return { source: src.idx, columns, desc };
 }
 
 const ORDERABLE = new Set(['int', 'dec', 'dbl', 'date', 'time', 'datetime', 'str']);

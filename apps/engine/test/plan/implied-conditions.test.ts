@@ -9,6 +9,7 @@
 import { Pcg32 } from '@enginekit/prng';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
+import { createJoinTables } from '../helpers/join-tables.js';
 import { movedCounters } from '../helpers/order-tables.js';
 
 let db: Database;
@@ -17,18 +18,7 @@ let s: Session;
 beforeAll(() => {
   db = Database.temporary();
   s = new Session(db);
-  s.query('CREATE TABLE p (pk INT PRIMARY KEY, brand CHAR(10) NOT NULL, size INT NOT NULL)');
-  s.query(
-    'CREATE TABLE l (id INT PRIMARY KEY, pk INT NOT NULL, qty INT NOT NULL, mode CHAR(4) NOT NULL, KEY i_pk (pk))',
-  );
-  const p: string[] = [];
-  for (let i = 1; i <= 200; i++) p.push(`(${i}, 'B${i % 10}', ${(i * 7) % 50})`);
-  s.query(`INSERT INTO p VALUES ${p.join(', ')}`);
-  const l: string[] = [];
-  for (let i = 1; i <= 2000; i++)
-    l.push(`(${i}, ${1 + ((i * 37) % 200)}, ${(i * 13) % 50}, '${i % 3 === 0 ? 'AIR' : 'SHIP'}')`);
-  s.query(`INSERT INTO l VALUES ${l.join(', ')}`);
-  s.query('ANALYZE TABLE p, l');
+  createJoinTables(s);
 });
 
 afterAll(() => {

@@ -135,6 +135,13 @@ function assemble(
     candidates.map((c, p) => (draft[p]!.position.access.kind === 'range' ? { ...c, unbuffered: true } : c)),
     settings,
   );
+  // the first table read in ORDER BY or GROUP BY order gives the rows out in that order when no
+  // later table is read through a join buffer (nested loops keep the first table's order)
+  const orderFirst =
+    context.order !== undefined &&
+    draft[0] !== undefined &&
+    draft[0].info.src.idx === (context.orderSource ?? 0) &&
+    buffers.every((b, p) => p === 0 || b.join.algorithm === 'none');
   return draft.map((d, p) => {
     const a = d.position.access;
     let join = buffers[p]!.join;
@@ -177,7 +184,7 @@ function assemble(
     const table = d.info.src.table;
     if (
       p === 0 &&
-      draft.length === 1 &&
+      orderFirst &&
       context.order !== undefined &&
       table !== undefined &&
       d.info.src.derived === undefined &&
@@ -207,7 +214,7 @@ function assemble(
     // an access already in order)
     let ordered =
       p === 0 &&
-      draft.length === 1 &&
+      orderFirst &&
       context.order !== undefined &&
       d.info.src.table !== undefined &&
       readsInOrder(readOrder(d.info.src.table, access, indexRead, mrr), context.order);
@@ -233,7 +240,11 @@ function assemble(
     // a full index scan in the ORDER BY order stops after the LIMIT's rows: EXPLAIN's rows
     const limitRows = context.limitRows;
     const explain =
-      ordered && access.kind === 'scan' && limitRows !== undefined && limitRows < explained.rows
+      ordered &&
+      draft.length === 1 &&
+      access.kind === 'scan' &&
+      limitRows !== undefined &&
+      limitRows < explained.rows
         ? { ...explained, rows: Math.max(1, limitRows) }
         : explained;
     const stage: PlannedStage = {
