@@ -36,7 +36,7 @@ import {
   bindLogic,
   bindNot,
 } from './bind-ops.js';
-import { bindInSubquery, subBound, subCache } from './bind-subquery.js';
+import { bindInSubquery, existsQuery, subBound, subCache } from './bind-subquery.js';
 import { bindLike, bindRegexp } from './bind-pattern.js';
 import { recordRead, trackReads } from './optimizer/column-reads.js';
 
@@ -545,7 +545,7 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     }
     case 'Exists': {
       const o = obj(v);
-      const plan = ctx.env.bindSubquery(o.subquery, ctx.block);
+      const plan = ctx.env.bindSubquery(existsQuery(o.subquery), ctx.block);
       const cache = subCache(ctx, plan);
       const neg = o.negated === true;
       const ev = cache(() => {

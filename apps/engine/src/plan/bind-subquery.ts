@@ -1,3 +1,4 @@
+import { arr, obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { comparisonType, converter } from '../exec/compare.js';
 import { type SqlType, T_INT } from '../exec/types.js';
@@ -26,6 +27,32 @@ export function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev 
       return val;
     };
   };
+}
+
+/**
+ * The query EXISTS runs: it reads no column of the rows, so a select list of wildcards (`*`,
+ * `t.*`) with no GROUP BY, HAVING or ORDER BY to refer to them is read as `SELECT 1`, as MariaDB
+ * replaces it; then an index holding the columns WHERE reads covers the subquery (TPC-H Q22's
+ * `NOT EXISTS (SELECT * FROM orders WHERE o_custkey = c_custkey)` reads i_o_custkey alone). The
+ * parsed tree is shared (and frozen): the rewrite is a copy.
+ */
+export function existsQuery(q: unknown): unknown {
+  const qo = obj(q);
+  const [tag, body] = tagOf(qo.body);
+  if (tag !== 'Select' || arr(obj(obj(qo.order_by).kind).Expressions).length > 0) return q;
+  const sel = obj(body);
+  const projection = arr(sel.projection);
+  const wildcards =
+    projection.length > 0 &&
+    projection.every((p) => {
+      const t = tagOf(p)[0];
+      return t === 'Wildcard' || t === 'QualifiedWildcard';
+    });
+  const [groupTag, groupBy] = tagOf(sel.group_by);
+  const grouped = groupTag !== 'Expressions' || arr(arr(groupBy)[0]).length > 0;
+  if (!wildcards || grouped || (sel.having !== undefined && sel.having !== null)) return q;
+  const one = { UnnamedExpr: { Value: { value: { Number: ['1', false] } } } };
+  return { ...qo, body: { Select: { ...sel, projection: [one] } } };
 }
 
 export function subBound(ctx: BindCtx, plan: SubPlan, t: SqlType, ev: Ev, text: string): Bound {
