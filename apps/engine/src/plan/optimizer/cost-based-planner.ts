@@ -9,6 +9,7 @@ import { type ConsideredPlan, costOrder, greedySearch, type JoinOrder } from './
 import { indexKeyLength, isCovering, planIndexRead, refKeyConds } from './index-reads.js';
 import type { IndexReadPlan } from '../../exec/planned-stage.js';
 import { type BkaSizing, planBuffers } from './join-buffers.js';
+import { impliedEqualities } from './equality-closure.js';
 import { impliedConditions } from './implied-conditions.js';
 import { planMinMax } from './min-max.js';
 import { joinRecordLength } from '../../exec/join-record.js';
@@ -50,8 +51,12 @@ export class CostBasedPlanner implements Planner {
     context: PlanContext = { nested: false, correlated: false, temporary: false, filesort: false },
   ): PlannedStage[] {
     const settings = this.settings;
-    // each table filtered as soon as it is read by what the WHERE's ORs imply about it alone
-    const where = sources.length > 1 ? [...conditions, ...impliedConditions(conditions)] : conditions;
+    // each table filtered as soon as it is read by what the WHERE's ORs imply about it alone, and
+    // joined by the column equalities the WHERE's equalities imply
+    const where =
+      sources.length > 1
+        ? [...conditions, ...impliedConditions(conditions), ...impliedEqualities(conditions)]
+        : conditions;
     const infos = sources.map((s) => tableInfo(sources, s, where, settings));
     const trace = settings.trace;
     const considered: ConsideredPlan[] | undefined = trace === undefined ? undefined : [];
