@@ -189,7 +189,8 @@ describe('search cache', () => {
           break;
         case 3: {
           const g = Uint8Array.from(k1);
-          g[Math.min(cut, g.length - 1)] ^= 1 << rng.nextBelow(8);
+          const at = Math.min(cut, g.length - 1);
+          g[at] = g[at]! ^ (1 << rng.nextBelow(8));
           probes.push(g);
           break;
         }
