@@ -30,7 +30,7 @@
  */
 import { compareBytes } from '@enginekit/common';
 import { FIL_PAGE_DATA_END, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID } from '@enginekit/buffer-pool';
-import { PAGE_N_RECS, REC_HEADER } from '../page.js';
+import { PAGE_N_RECS, REC_HEADER, recKeyLen, slotRec } from '../page.js';
 import { readU32 } from './bytes.js';
 
 /** Bytes of the key folded into the cached number (6 · 8 = 48 bits, exact in a double). */
@@ -144,7 +144,7 @@ export class SearchCache {
     if (skip === 0) return this.#cached(this.#pre[frame]!, base, key, val, strict, code);
     // the key against the prefix the page's records share: before or after all of them, or
     // searched by the bytes that follow
-    const first = this.#recAt(base, 0) + REC_HEADER;
+    const first = base + slotRec(b, base, this.#ps, 0) + REC_HEADER;
     const n = Math.min(skip, key.length);
     for (let i = 0; i < n; i++) {
       const c = b[first + i]! - key[i]!;
@@ -152,13 +152,6 @@ export class SearchCache {
     }
     if (key.length < skip) return 0;
     return this.#cached(this.#pre[frame]!, base, key, val, strict, keyCode(key, skip, key.length - skip));
-  }
-
-  /** Page offset + base of the record in `slot`. */
-  #recAt(base: number, slot: number): number {
-    const b = this.#b;
-    const sp = base + this.#ps - DIR_END - 2 - 2 * slot;
-    return base + ((b[sp]! << 8) | b[sp + 1]!);
   }
 
   /** Codes of every slot, then the block maxima above them (see the header). */
@@ -178,11 +171,11 @@ export class SearchCache {
     // work for nothing)
     let skip = 0;
     if (n >= 2) {
-      const a = this.#recAt(base, 0);
-      const z = this.#recAt(base, n - 1);
-      const most = Math.min(((b[a]! & 0x7f) << 8) | b[a + 1]!, ((b[z]! & 0x7f) << 8) | b[z + 1]!);
+      const a = slotRec(b, base, this.#ps, 0);
+      const z = slotRec(b, base, this.#ps, n - 1);
+      const most = Math.min(recKeyLen(b, base, a), recKeyLen(b, base, z));
       if (most > PREFIX_BYTES)
-        while (skip < most && b[a + REC_HEADER + skip] === b[z + REC_HEADER + skip]) skip++;
+        while (skip < most && b[base + a + REC_HEADER + skip] === b[base + z + REC_HEADER + skip]) skip++;
     }
     this.#skip[frame] = skip;
     const dir = base + this.#ps - DIR_END - 2;
