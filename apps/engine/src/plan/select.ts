@@ -1028,7 +1028,7 @@ function orderColumns(
   const desc = keys[0]!.desc;
   const columns: number[] = [];
   for (const [i, b] of plain.entries()) {
-    if (keys[i]!.desc !== desc || b === undefined || b.col === undefined || b.col.src !== src || b.outer)
+    if (keys[i]!.desc !== desc || b === undefined || b.col === undefined || b.col.src !== src)
       return undefined;
     const t = b.t;
     if (t.members !== undefined || t.timestamp === true || t.json === true) return undefined;

@@ -1,7 +1,7 @@
 // The two tables the read-order tests (ORDER BY and GROUP BY in index order, descending reads,
 // MIN/MAX from index ends) share, as they were created on MariaDB 10.11 to record its plans and
 // counters: `t` (400 rows, KEY ikm (k, m)) and `g` (8 rows with NULLs, collated duplicates and a
-// negative zero, KEY isn (s, n), KEY id_ (d)); and the counters a statement moved.
+// negative zero, KEY isn (s, n), KEY id_ (d)).
 import type { Session } from '../../src/index.js';
 
 /** Creates and analyzes `t` and `g` in the session's database. */
@@ -18,10 +18,4 @@ export function createOrderTables(s: Session): void {
       "(6,NULL,NULL,0),(7,'B',5,3.25),(8,'c',6,NULL)",
   );
   s.query('ANALYZE TABLE t, g');
-}
-
-/** Those of `names` the session's status has away from 0 (after a FLUSH STATUS), by name. */
-export function movedCounters(s: Session, names: readonly string[]): Record<string, number> {
-  const st = s.status();
-  return Object.fromEntries(names.filter((c) => (st[c] ?? 0) !== 0).map((c) => [c, st[c]!]));
 }

@@ -10,7 +10,7 @@ import { Pcg32 } from '@enginekit/prng';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
 import { createJoinTables } from '../helpers/join-tables.js';
-import { movedCounters } from '../helpers/order-tables.js';
+import { countedRun, EXTRA, explainLines, KEY, plainRows, TABLE, TYPE } from '../helpers/explain.js';
 
 let db: Database;
 let s: Session;
@@ -45,14 +45,14 @@ const VECTORS: Array<{
     // MariaDB: l … 'Using index condition; Using where' (it pushes the OR's part on the index's
     // columns and p into the index read; the engine checks it on the row)
     plan: ['p | ALL | NULL | Using where', 'l | ref | i_pk | Using where'],
-    row: [637, 53],
+    row: ['637', 53],
     counters: { Handler_read_key: 28, Handler_read_next: 280, Handler_read_rnd_next: 201 },
   },
   {
     // the second disjunct says nothing about p alone: every p row probes l
     sql: "SELECT SUM(l.qty), COUNT(*) FROM p, l WHERE (p.pk = l.pk AND p.brand = 'B1' AND l.qty > 20) OR (p.pk = l.pk AND l.qty > 45)",
     plan: ['p | ALL | NULL | ', 'l | ref | i_pk | Using where'],
-    row: [10400, 240],
+    row: ['10400', 240],
     counters: { Handler_read_key: 200, Handler_read_next: 2000, Handler_read_rnd_next: 201 },
   },
   {
@@ -60,7 +60,7 @@ const VECTORS: Array<{
     // checked on the joined row, null-complemented ones included
     sql: "SELECT COUNT(*), SUM(l.qty IS NULL) FROM p LEFT JOIN l ON p.pk = l.pk AND l.qty < 10 WHERE (p.brand = 'B1' AND l.qty < 5) OR (p.brand = 'B2' AND l.qty IS NULL)",
     plan: ['p | ALL | NULL | Using where', 'l | ref | i_pk | Using where'],
-    row: [56, 16],
+    row: [56, '16'],
     counters: { Handler_read_key: 40, Handler_read_next: 400, Handler_read_rnd_next: 201 },
   },
   {
@@ -73,19 +73,11 @@ const VECTORS: Array<{
   },
 ];
 
-const num = (x: unknown): unknown =>
-  typeof x === 'bigint' ? Number(x) : typeof x === 'string' ? Number(x) : x;
-
 describe('conditions implied by an OR, against MariaDB 10.11', () => {
   for (const v of VECTORS)
     it(v.sql, () => {
-      const plan = s
-        .query(`EXPLAIN ${v.sql}`)
-        .rows.map((e) => [e[2], e[3], e[5] ?? 'NULL', e[10] ?? ''].join(' | '));
-      expect(plan).toEqual(v.plan);
-      s.query('FLUSH STATUS');
-      expect(s.query(v.sql).rows.map((r) => r.map(num))).toEqual([v.row]);
-      expect(movedCounters(s, COUNTERS)).toEqual(v.counters);
+      expect(explainLines(s, v.sql, [TABLE, TYPE, KEY, EXTRA])).toEqual(v.plan);
+      expect(countedRun(s, v.sql, COUNTERS)).toEqual({ rows: [v.row], counters: v.counters });
     });
 
   it('an assignment in a disjunct runs where the OR is checked', () => {
@@ -99,7 +91,7 @@ describe('conditions implied by an OR, against MariaDB 10.11', () => {
         "SELECT COUNT(*) FROM p, l WHERE (p.pk = l.pk AND p.brand = 'B1' AND (@n := @n + 1) > 0) OR (p.pk = l.pk AND p.brand = 'B2')",
       ).rows,
     ).toEqual([[400]]);
-    expect(s.query('SELECT @n').rows.map((r) => r.map(num))).toEqual([[20]]);
+    expect(plainRows(s.query('SELECT @n').rows)).toEqual([[20]]);
   });
 });
 

@@ -7,7 +7,8 @@
 import { Pcg32 } from '@enginekit/prng';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
-import { createOrderTables, movedCounters } from '../helpers/order-tables.js';
+import { countedRun, EXTRA, explainLines, TABLE, TYPE } from '../helpers/explain.js';
+import { createOrderTables } from '../helpers/order-tables.js';
 
 let db: Database;
 let s: Session;
@@ -113,12 +114,8 @@ const VECTORS: Array<{
 describe('MIN and MAX from index ends, against MariaDB 10.11', () => {
   for (const v of VECTORS)
     it(v.sql, () => {
-      const e = s.query(`EXPLAIN ${v.sql}`).rows[0]!;
-      expect([e[2] ?? 'NULL', e[3] ?? 'NULL', e[10] ?? ''].join(' | ')).toBe(v.plan);
-      s.query('FLUSH STATUS');
-      const rows = s.query(v.sql).rows.map((r) => r.map((x) => (typeof x === 'bigint' ? Number(x) : x)));
-      expect(rows).toEqual([v.row]);
-      expect(movedCounters(s, COUNTERS)).toEqual(v.counters);
+      expect(explainLines(s, v.sql, [TABLE, TYPE, EXTRA])[0]).toBe(v.plan);
+      expect(countedRun(s, v.sql, COUNTERS)).toEqual({ rows: [v.row], counters: v.counters });
     });
 });
 

@@ -8,7 +8,8 @@
 import { Pcg32 } from '@enginekit/prng';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
-import { createOrderTables, movedCounters } from '../helpers/order-tables.js';
+import { countedRun, EXTRA, explainLines, KEY, TYPE } from '../helpers/explain.js';
+import { createOrderTables } from '../helpers/order-tables.js';
 
 let db: Database;
 let s: Session;
@@ -149,13 +150,11 @@ const VECTORS: Vector[] = [
 describe('ORDER BY … DESC read backward, against MariaDB 10.11', () => {
   for (const v of VECTORS)
     it(v.sql, () => {
-      const e = s.query(`EXPLAIN ${v.sql}`).rows[0]!;
-      expect([e[3], e[5] ?? 'NULL', e[10] ?? ''].join(' | ')).toBe(v.plan);
-      s.query('FLUSH STATUS');
-      const rows = s.query(v.sql).rows.map((r) => r.map((x) => (typeof x === 'bigint' ? Number(x) : x)));
-      expect(rows.length).toBe(v.count);
-      expect(rows.slice(0, v.rows.length)).toEqual(v.rows);
-      expect(movedCounters(s, COUNTERS)).toEqual(v.counters);
+      expect(explainLines(s, v.sql, [TYPE, KEY, EXTRA])[0]).toBe(v.plan);
+      const run = countedRun(s, v.sql, COUNTERS);
+      expect(run.rows.length).toBe(v.count);
+      expect(run.rows.slice(0, v.rows.length)).toEqual(v.rows);
+      expect(run.counters).toEqual(v.counters);
     });
 });
 

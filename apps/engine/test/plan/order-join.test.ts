@@ -10,7 +10,7 @@ import { Pcg32 } from '@enginekit/prng';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
 import { createJoinTables } from '../helpers/join-tables.js';
-import { movedCounters } from '../helpers/order-tables.js';
+import { countedRun, EXTRA, explainLines, KEY, plainRows, TABLE, TYPE } from '../helpers/explain.js';
 
 let db: Database;
 let s: Session;
@@ -106,18 +106,11 @@ const VECTORS: Array<{
   },
 ];
 
-const num = (x: unknown): unknown => (typeof x === 'bigint' ? Number(x) : x);
-
 describe('GROUP BY and ORDER BY in the first table’s index order, against MariaDB 10.11', () => {
   for (const v of VECTORS)
     it(v.sql, () => {
-      const plan = s
-        .query(`EXPLAIN ${v.sql}`)
-        .rows.map((e) => [e[2], e[3], e[5] ?? 'NULL', e[10] ?? ''].join(' | '));
-      expect(plan).toEqual(v.plan);
-      s.query('FLUSH STATUS');
-      expect(s.query(v.sql).rows.map((r) => r.map(num))).toEqual(v.rows);
-      expect(movedCounters(s, COUNTERS)).toEqual(v.counters);
+      expect(explainLines(s, v.sql, [TABLE, TYPE, KEY, EXTRA])).toEqual(v.plan);
+      expect(countedRun(s, v.sql, COUNTERS)).toEqual({ rows: v.rows, counters: v.counters });
     });
 });
 
@@ -143,9 +136,9 @@ describe('a join read in its first table’s order gives what a sort gives', () 
           ? `SELECT p.pk, COUNT(l.id), SUM(l.qty) FROM ${from} p ${join} l ON ${on}${where} GROUP BY p.pk ORDER BY p.pk${desc}${limit}`
           : `SELECT p.pk, l.id FROM ${from} p ${join} l ON ${on}${where} ORDER BY p.pk${desc}${limit}`;
       const sql = q('p AS');
-      const got = s.query(sql).rows.map((r) => r.map(num));
+      const got = plainRows(s.query(sql).rows);
       // the derived table has no index: the same rows, sorted
-      const want = s.query(q('(SELECT * FROM p) AS')).rows.map((r) => r.map(num));
+      const want = plainRows(s.query(q('(SELECT * FROM p) AS')).rows);
       if (grouped) expect(got, sql).toEqual(want);
       else {
         // ORDER BY p.pk only fixes the order of p's rows: compare the p.pk sequence and the row set

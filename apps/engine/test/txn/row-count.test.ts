@@ -13,12 +13,18 @@ afterEach(() => {
   for (const d of dbs.splice(0)) d.close();
 });
 
-/** Makes the next `insert` into `ix`'s tree throw (once), as a failed mini-transaction would. */
-function failNextInsert(ix: TableIndex): void {
+/**
+ * Makes an `insert` into `ix`'s tree throw once, as a failed mini-transaction would: the next one,
+ * or the one after `pass` inserts that go through.
+ */
+function failNextInsert(ix: TableIndex, pass = 0): void {
   const tree = ix.tree;
+  const insert = tree.insert.bind(tree);
+  let left = pass;
   Object.defineProperty(tree, 'insert', {
     configurable: true,
-    value: () => {
+    value: (...a: Parameters<typeof insert>) => {
+      if (left-- > 0) return insert(...a);
       delete (tree as { insert?: unknown }).insert;
       throw new Error(`injected failure in ${ix.name}`);
     },
@@ -90,20 +96,7 @@ describe('row count when a row change fails between its index steps', () => {
 
   it('a multi-row INSERT failing on its third row, under autocommit', () => {
     const { db, s } = setup();
-    const kk = db.table('t').secondary[0]!;
-    const tree = kk.tree;
-    const insert = tree.insert.bind(tree);
-    let calls = 0;
-    Object.defineProperty(tree, 'insert', {
-      configurable: true,
-      value: (...a: Parameters<typeof insert>) => {
-        if (++calls === 3) {
-          delete (tree as { insert?: unknown }).insert;
-          throw new Error('injected failure in kk');
-        }
-        return insert(...a);
-      },
-    });
+    failNextInsert(db.table('t').secondary[0]!, 2);
     expect(() => s.query('INSERT INTO t VALUES (4, 40), (5, 50), (6, 60)')).toThrow(/injected/);
     expectRows(db, s, 3);
   });

@@ -59,11 +59,9 @@ export function impliedEqualities(where: readonly Bound[]): Bound[] {
     if (members.length < 3) continue;
     for (let i = 0; i < members.length; i++)
       for (let j = i + 1; j < members.length; j++) {
-        const a = members[i]!;
-        const b = members[j]!;
-        if (a.split(':')[0] === b.split(':')[0] || written.has(`${a}|${b}`)) continue;
-        const l = cols.get(a)!;
-        const r = cols.get(b)!;
+        const l = cols.get(members[i]!)!;
+        const r = cols.get(members[j]!)!;
+        if (l.col!.src === r.col!.src || written.has(`${members[i]}|${members[j]}`)) continue;
         out.push(bindCompare('=', l, r, `${l.text} = ${r.text}`));
       }
   }

@@ -20,7 +20,7 @@ export function impliedConditions(where: readonly Bound[]): Bound[] {
   const out: Bound[] = [];
   for (const w of where) {
     if (w.or === undefined || w.refs.length < 2) continue;
-    const branches = disjuncts(w, []).map((d) => conjuncts(d, []));
+    const branches = flatten(w, 'or', []).map((d) => flatten(d, 'and', []));
     for (const table of w.refs) {
       const parts: Bound[] = [];
       for (const branch of branches) {
@@ -37,18 +37,13 @@ export function impliedConditions(where: readonly Bound[]): Bound[] {
   return out;
 }
 
-function disjuncts(b: Bound, out: Bound[]): Bound[] {
-  if (b.or !== undefined) {
-    disjuncts(b.or[0], out);
-    disjuncts(b.or[1], out);
-  } else out.push(b);
-  return out;
-}
-
-function conjuncts(b: Bound, out: Bound[]): Bound[] {
-  if (b.and !== undefined) {
-    conjuncts(b.and[0], out);
-    conjuncts(b.and[1], out);
-  } else out.push(b);
+/** The operands of a tree of ORs (`op` 'or') or of ANDs ('and'), left to right. */
+function flatten(b: Bound, op: 'or' | 'and', out: Bound[]): Bound[] {
+  const pair = b[op];
+  if (pair === undefined) out.push(b);
+  else {
+    flatten(pair[0], op, out);
+    flatten(pair[1], op, out);
+  }
   return out;
 }
