@@ -986,9 +986,14 @@ export class Database implements StatisticsSource {
    * Rolls back every transaction whose undo log is still in a rollback segment slot — active when
    * the database was last closed or crashed (`trx_rollback_or_clean_recovered`): its records are
    * applied to the tables newest first, then its logs are freed. Committed transactions' logs are
-   * in the history lists and stay there for purge.
+   * in the history lists and stay there for purge. Logs whose freeing a crash interrupted (a
+   * committed insert log, a rolled-back transaction's, one purge was done with) are freed first.
    */
   #rollbackRecovered(): void {
+    for (const f of this.undo.unfinishedFrees()) {
+      this.undo.finishFree(f);
+      if (f.slot < 0) this.trxSys.historyAdd(-1);
+    }
     const logs = this.undo.activeLogs();
     if (logs.length === 0) return;
     const byTrx = new Map<number, typeof logs>();

@@ -41,14 +41,16 @@ export function purge(host: UndoHost, limit: number, maxPages: number): PurgeBat
     }
     if (head === null || head.trxNo >= limit) break;
     const trxId = head.trxId;
-    sp.forEachRecord(head.first, (rec, pos) => {
-      // a table dropped since: only the off-page values of its old versions are left to free
-      const t = host.tableById(rec.tableId);
-      if (t !== undefined) t.purgeChange(rec, trxId, pos);
-      else host.droppedTable(rec.tableId)?.purgeDropped(rec, pos);
-      records++;
-      return true;
-    });
+    // a log whose freeing was interrupted has been purged already; only its pages are left
+    if (!head.freeing)
+      sp.forEachRecord(head.first, (rec, pos) => {
+        // a table dropped since: only the off-page values of its old versions are left to free
+        const t = host.tableById(rec.tableId);
+        if (t !== undefined) t.purgeChange(rec, trxId, pos);
+        else host.droppedTable(rec.tableId)?.purgeDropped(rec, pos);
+        records++;
+        return true;
+      });
     sp.purgeOldest(best, head.first);
     logs++;
     pages += head.pages;

@@ -2,7 +2,7 @@ import type { TrxContext } from './trx-hooks.js';
 import type { Table } from './table.js';
 import type { TrxSys } from './trx-sys.js';
 import { rollPtr, UNDO_INSERT, UNDO_INSERT_REC, UNDO_UPDATE } from './undo-format.js';
-import type { UndoLogRef, UndoPosition, UndoSpace } from './undo-log.js';
+import type { LogToFree, UndoLogRef, UndoPosition, UndoSpace } from './undo-log.js';
 
 /** What a transaction's undo needs of its database. */
 export interface UndoHost {
@@ -183,10 +183,10 @@ export class TrxUndo {
     let no = 0;
     const sp = this.host.undo;
     const store = sp.store;
-    let pages: number[] = [];
+    let toFree: LogToFree | null = null;
     store.begin();
     try {
-      if (this.#insert !== null) pages = sp.releaseLog(this.#insert);
+      if (this.#insert !== null) toFree = sp.releaseLog(this.#insert);
       if (this.#update !== null) {
         const sys = this.host.trxSys;
         no = sp.commitUpdate(this.#update, () => sys.assignNo(this.slot));
@@ -197,7 +197,7 @@ export class TrxUndo {
     }
     store.commit();
     if (this.#update !== null) this.host.trxSys.historyAdd(1);
-    sp.freePages(pages);
+    if (toFree !== null) sp.finishFree(toFree);
     this.#end();
     return no;
   }

@@ -87,6 +87,17 @@ export interface UndoLogRef {
   readonly trxId: number;
 }
 
+/**
+ * A log marked to be freed (UNDO_TO_FREE) whose pages are not all freed yet: it stays named by its
+ * rollback segment slot (`slot`) or, after purge, first in the segment's history (`slot` −1)
+ * until its last page goes, so a crash part-way leaves it where the next open finds it.
+ */
+export interface LogToFree {
+  readonly rseg: number;
+  readonly first: number;
+  readonly slot: number;
+}
+
 /** Where one undo record lies. */
 export interface UndoPosition {
   readonly page: number;
@@ -537,82 +548,116 @@ export class UndoSpace {
   }
 
   /**
-   * Ends an insert undo log at commit or after a full rollback (`trx_undo_insert_cleanup`): nobody
-   * needs its records any more. A one-page log is kept in the segment's cache for reuse, a longer
-   * one freed; its slot is released.
+   * Ends an insert undo log at commit, or either log after a full rollback
+   * (`trx_undo_insert_cleanup`): nobody needs its records any more. A one-page log is kept in the
+   * segment's cache for reuse, a longer one freed.
    */
   freeLog(log: UndoLogRef): void {
-    this.freePages(this.releaseLog(log));
+    const f = this.releaseLog(log);
+    if (f !== null) this.finishFree(f);
   }
 
   /**
-   * The first half of {@link freeLog}, in the caller's mini-transaction (or one of its own): the
-   * log leaves its slot (cached, or marked to be freed). Returns the pages to hand to
-   * {@link freePages} once that mini-transaction committed.
+   * The first half of {@link freeLog}, in the caller's mini-transaction (or one of its own): a
+   * one-page log leaves its slot for the cache (null: nothing left to do); a longer one is marked
+   * to be freed and keeps its slot until {@link finishFree} has freed its last page, so a crash
+   * in between leaves it where the next open finds it.
    */
-  releaseLog(log: UndoLogRef): number[] {
-    return this.#mtr(() => this.#release(log.rseg, log.first, log.slot, true));
-  }
-
-  /**
-   * Hands pages of a released log to the file's free list, 64 per mini-transaction
-   * (`fseg_free_step`): a long log is never one huge mini-transaction.
-   */
-  freePages(pages: readonly number[]): void {
-    for (let i = 0; i < pages.length; i += 64) {
-      const chunk = pages.slice(i, i + 64);
-      this.#mtr(() => {
-        for (const p of chunk) freePage(this.store, p);
-      });
-    }
-  }
-
-  /**
-   * Caches the log whose first page is `first` (one page, room in the cache) or detaches it;
-   * returns the pages the caller then frees with {@link freePages}. `fromSlot`: it was active in
-   * `slot` (else it was in the history).
-   */
-  #release(rseg: number, first: number, slot: number, fromSlot: boolean): number[] {
-    const m = this.store;
-    const b = this.#b;
-    const ps = this.#ps;
-    const r = m.fix(0, this.rsegPages[rseg]!, X);
-    const rBase = r * ps;
-    if (fromSlot) writeUint32BE(b, rBase + RSEG_SLOTS + 4 * slot, SLOT_FREE);
-    const h = m.fix(0, first, X);
-    const hBase = h * ps;
-    const nPages = readUint32BE(b, hBase + UNDO_N_PAGES);
-    const cachedN = readUint32BE(b, rBase + RSEG_CACHED_N);
-    if (nPages === 1 && cachedN < MAX_CACHED) {
-      writeU16(b, hBase + UNDO_STATE, UNDO_CACHED);
-      writeU48(b, hBase + UNDO_PAGE_TRX, 0);
-      writeU16(b, hBase + UNDO_PAGE_FREE, UNDO_LOG_RECORDS);
-      writeU16(b, hBase + UNDO_SLOT, 0xffff);
-      writeUint32BE(b, hBase + UNDO_HIST_PREV, FIL_NULL);
-      writeUint32BE(b, hBase + UNDO_HIST_NEXT, readUint32BE(b, rBase + RSEG_CACHED_FIRST));
-      writeUint32BE(b, rBase + RSEG_CACHED_FIRST, first);
-      writeUint32BE(b, rBase + RSEG_CACHED_N, cachedN + 1);
+  releaseLog(log: UndoLogRef): LogToFree | null {
+    return this.#mtr(() => {
+      const m = this.store;
+      const b = this.#b;
+      const ps = this.#ps;
+      const r = m.fix(0, this.rsegPages[log.rseg]!, X);
+      const h = m.fix(0, log.first, X);
+      const cached = this.#cacheable(r, h);
+      if (cached) {
+        writeUint32BE(b, r * ps + RSEG_SLOTS + 4 * log.slot, SLOT_FREE);
+        this.#cache(r, h, log.first);
+      } else writeU16(b, h * ps + UNDO_STATE, UNDO_TO_FREE);
       m.markDirty(h);
       m.unfix(h, X);
       m.markDirty(r);
       m.unfix(r, X);
-      return [];
-    }
-    // no longer in a slot, the history or the cache: its pages go next, step by step
-    writeU16(b, hBase + UNDO_STATE, UNDO_TO_FREE);
-    m.markDirty(h);
-    const pages = [first];
-    let page = readUint32BE(b, hBase + FIL_PAGE_NEXT);
-    m.unfix(h, X);
-    while (page !== FIL_NULL) {
-      pages.push(page);
-      const f = m.fix(0, page, S);
-      page = readUint32BE(b, f * ps + FIL_PAGE_NEXT);
-      m.unfix(f, S);
-    }
-    m.markDirty(r);
-    m.unfix(r, X);
-    return pages;
+      return cached ? null : { rseg: log.rseg, first: log.first, slot: log.slot };
+    });
+  }
+
+  /** Frees the pages of a log marked to be freed, step by step (`trx_undo_seg_free`). */
+  finishFree(f: LogToFree): void {
+    while (!this.freeStep(f));
+  }
+
+  /**
+   * One mini-transaction of {@link finishFree} (`fseg_free_step`): hands the next 64 pages after
+   * the log's header page to the free list, the header's page chain and count shrinking with
+   * them, so a crash between two steps leaves a log whose chain names exactly the pages not yet
+   * freed. The last step frees the header page and takes the log out of its slot or its history
+   * list. Returns true after that last step.
+   */
+  freeStep(f: LogToFree): boolean {
+    return this.#mtr(() => {
+      const m = this.store;
+      const b = this.#b;
+      const ps = this.#ps;
+      const h = m.fix(0, f.first, X);
+      const hBase = h * ps;
+      let next = readUint32BE(b, hBase + FIL_PAGE_NEXT);
+      if (next !== FIL_NULL) {
+        let n = readUint32BE(b, hBase + UNDO_N_PAGES);
+        for (let i = 0; i < 64 && next !== FIL_NULL; i++) {
+          const page = next;
+          const p = m.fix(0, page, X);
+          next = readUint32BE(b, p * ps + FIL_PAGE_NEXT);
+          m.unfix(p, X);
+          freePage(m, page);
+          n--;
+        }
+        writeUint32BE(b, hBase + FIL_PAGE_NEXT, next);
+        writeUint32BE(b, hBase + UNDO_N_PAGES, n);
+        if (next === FIL_NULL) writeUint32BE(b, hBase + UNDO_LAST_PAGE, f.first);
+        else {
+          const p = m.fix(0, next, X);
+          writeUint32BE(b, p * ps + FIL_PAGE_PREV, f.first);
+          m.markDirty(p);
+          m.unfix(p, X);
+        }
+        m.markDirty(h);
+        m.unfix(h, X);
+        return false;
+      }
+      m.unfix(h, X);
+      const r = m.fix(0, this.rsegPages[f.rseg]!, X);
+      if (f.slot >= 0) writeUint32BE(b, r * ps + RSEG_SLOTS + 4 * f.slot, SLOT_FREE);
+      else this.#removeHistoryFirst(r, f.first);
+      m.markDirty(r);
+      m.unfix(r, X);
+      freePage(m, f.first);
+      return true;
+    });
+  }
+
+  /** Whether the log with header page frame `h` may go to the cache of the rollback segment whose header is frame `r`. */
+  #cacheable(r: number, h: number): boolean {
+    return (
+      readUint32BE(this.#b, h * this.#ps + UNDO_N_PAGES) === 1 &&
+      readUint32BE(this.#b, r * this.#ps + RSEG_CACHED_N) < MAX_CACHED
+    );
+  }
+
+  /** Puts the one-page log `first` (header frame `h`) in the cache of the rollback segment whose header is frame `r`. */
+  #cache(r: number, h: number, first: number): void {
+    const b = this.#b;
+    const rBase = r * this.#ps;
+    const hBase = h * this.#ps;
+    writeU16(b, hBase + UNDO_STATE, UNDO_CACHED);
+    writeU48(b, hBase + UNDO_PAGE_TRX, 0);
+    writeU16(b, hBase + UNDO_PAGE_FREE, UNDO_LOG_RECORDS);
+    writeU16(b, hBase + UNDO_SLOT, 0xffff);
+    writeUint32BE(b, hBase + UNDO_HIST_PREV, FIL_NULL);
+    writeUint32BE(b, hBase + UNDO_HIST_NEXT, readUint32BE(b, rBase + RSEG_CACHED_FIRST));
+    writeUint32BE(b, rBase + RSEG_CACHED_FIRST, first);
+    writeUint32BE(b, rBase + RSEG_CACHED_N, readUint32BE(b, rBase + RSEG_CACHED_N) + 1);
   }
 
   /**
@@ -669,7 +714,9 @@ export class UndoSpace {
   }
 
   /** The oldest log of rollback segment `rseg`'s history: its first page, transaction id and number. */
-  oldest(rseg: number): { first: number; trxId: number; trxNo: number; pages: number } | null {
+  oldest(
+    rseg: number,
+  ): { first: number; trxId: number; trxNo: number; pages: number; freeing: boolean } | null {
     const m = this.store;
     const r = m.fix(0, this.rsegPages[rseg]!, S);
     const first = readUint32BE(this.#b, r * this.#ps + RSEG_HISTORY_FIRST);
@@ -682,46 +729,84 @@ export class UndoSpace {
       trxId: readU48(this.#b, base + UNDO_PAGE_TRX),
       trxNo: readU64n(this.#b, base + UNDO_TRX_NO),
       pages: readUint32BE(this.#b, base + UNDO_N_PAGES),
+      freeing: readU16(this.#b, base + UNDO_STATE) === UNDO_TO_FREE,
     };
     m.unfix(h, S);
     return out;
   }
 
-  /** Removes the oldest log of `rseg`'s history (purge is done with it) and frees or caches it. */
+  /**
+   * Ends the oldest log of `rseg`'s history once purge applied its records: a one-page log moves
+   * to the cache in one mini-transaction; a longer one is marked to be freed (purge will not read
+   * its records again, `trx_purge_free_segment`) and stays first in the history while its pages
+   * are freed, leaving it with the last one.
+   */
   purgeOldest(rseg: number, first: number): void {
-    const pages = this.#mtr(() => {
+    const f = this.#mtr(() => {
       const m = this.store;
       const b = this.#b;
       const ps = this.#ps;
       const r = m.fix(0, this.rsegPages[rseg]!, X);
-      const rBase = r * ps;
-      if (readUint32BE(b, rBase + RSEG_HISTORY_FIRST) !== first)
+      if (readUint32BE(b, r * ps + RSEG_HISTORY_FIRST) !== first)
         throw new RangeError(`undo log ${first} is not the oldest in rollback segment ${rseg}'s history`);
       const h = m.fix(0, first, X);
-      const next = readUint32BE(b, h * ps + UNDO_HIST_NEXT);
+      const cached = this.#cacheable(r, h);
+      if (cached) {
+        this.#removeHistoryFirst(r, first);
+        this.#cache(r, h, first);
+      } else writeU16(b, h * ps + UNDO_STATE, UNDO_TO_FREE);
+      m.markDirty(h);
       m.unfix(h, X);
-      writeUint32BE(b, rBase + RSEG_HISTORY_FIRST, next);
-      if (next === FIL_NULL) writeUint32BE(b, rBase + RSEG_HISTORY_LAST, FIL_NULL);
-      else {
-        const n = m.fix(0, next, X);
-        writeUint32BE(b, n * ps + UNDO_HIST_PREV, FIL_NULL);
-        m.markDirty(n);
-        m.unfix(n, X);
-      }
-      writeUint32BE(b, rBase + RSEG_HISTORY_SIZE, readUint32BE(b, rBase + RSEG_HISTORY_SIZE) - 1);
       m.markDirty(r);
       m.unfix(r, X);
-      return this.#release(rseg, first, 0, false);
+      return cached ? null : { rseg, first, slot: -1 };
     });
-    this.freePages(pages);
+    if (f !== null) this.finishFree(f);
+  }
+
+  /** Takes `first`, the oldest log, off the history of the rollback segment whose header is frame `r`. */
+  #removeHistoryFirst(r: number, first: number): void {
+    const m = this.store;
+    const b = this.#b;
+    const ps = this.#ps;
+    const rBase = r * ps;
+    const h = m.fix(0, first, X);
+    const next = readUint32BE(b, h * ps + UNDO_HIST_NEXT);
+    m.unfix(h, X);
+    writeUint32BE(b, rBase + RSEG_HISTORY_FIRST, next);
+    if (next === FIL_NULL) writeUint32BE(b, rBase + RSEG_HISTORY_LAST, FIL_NULL);
+    else {
+      const n = m.fix(0, next, X);
+      writeUint32BE(b, n * ps + UNDO_HIST_PREV, FIL_NULL);
+      m.markDirty(n);
+      m.unfix(n, X);
+    }
+    writeUint32BE(b, rBase + RSEG_HISTORY_SIZE, readUint32BE(b, rBase + RSEG_HISTORY_SIZE) - 1);
   }
 
   // ------------------------------------------------------------------ recovery
 
-  /** Every log still in a slot (transactions that were active at the crash), as refs. */
+  /** Every active log in a slot (transactions that were active at the crash), as refs. */
   activeLogs(): UndoLogRef[] {
+    return this.#slotLogs().filter((l) => !l.freeing);
+  }
+
+  /**
+   * Logs whose freeing a crash interrupted: marked to be freed in a slot (a committed insert log,
+   * a rolled-back transaction's logs) or first in a history list (after purge).
+   */
+  unfinishedFrees(): LogToFree[] {
+    const out: LogToFree[] = this.#slotLogs().filter((l) => l.freeing);
+    for (let rseg = 0; rseg < this.rsegPages.length; rseg++) {
+      const o = this.oldest(rseg);
+      if (o?.freeing) out.push({ rseg, first: o.first, slot: -1 });
+    }
+    return out;
+  }
+
+  #slotLogs(): Array<UndoLogRef & { freeing: boolean }> {
     const m = this.store;
-    const out: UndoLogRef[] = [];
+    const out: Array<UndoLogRef & { freeing: boolean }> = [];
     for (const [rseg, rp] of this.rsegPages.entries()) {
       const r = m.fix(0, rp, S);
       const rBase = r * this.#ps;
@@ -742,6 +827,7 @@ export class UndoSpace {
           last: readUint32BE(this.#b, base + UNDO_LAST_PAGE),
           slot,
           trxId: readU48(this.#b, base + UNDO_PAGE_TRX),
+          freeing: readU16(this.#b, base + UNDO_STATE) === UNDO_TO_FREE,
         });
         m.unfix(h, S);
       }
@@ -752,7 +838,7 @@ export class UndoSpace {
   /** The largest transaction id named by any log in a slot or a history list (0: none). */
   maxTrxIdInLogs(): number {
     let max = 0;
-    for (const l of this.activeLogs()) if (l.trxId > max) max = l.trxId;
+    for (const l of this.#slotLogs()) if (l.trxId > max) max = l.trxId;
     return max;
   }
 }

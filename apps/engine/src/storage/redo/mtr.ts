@@ -151,17 +151,11 @@ export class MtrStore implements PageStore {
   }
 
   allocatePage(space: number): number {
-    // a freed page first (the file-space free list in page 0; not in an unlogged section, whose
-    // changes must stay on pages it allocates itself)
-    if (
-      this.reuse &&
-      this.#unloggedLsn === 0n &&
-      (this.#depth > 0 || this.redo === null) &&
-      this.pool.spaceSize(space) > 0
-    ) {
-      const f = takeFreePage(this);
+    // a freed page first (the file-space free list in page 0)
+    if (this.reuse && (this.#depth > 0 || this.redo === null) && this.pool.spaceSize(space) > 0) {
+      const f = this.#unloggedLsn === 0n ? takeFreePage(this) : this.#takeFreeUnlogged(space);
       if (f >= 0) {
-        this.#reused(f);
+        if (this.#unloggedLsn === 0n) this.#reused(f);
         return f;
       }
     }
@@ -247,6 +241,44 @@ export class MtrStore implements PageStore {
     const w = this.pageSize >> 2;
     this.#copies32.set(this.#pool32.subarray(f * w, (f + 1) * w), n * w);
     this.#n = n + 1;
+  }
+
+  /**
+   * A free page for an unlogged section: taken off the free list by a logged mini-transaction of
+   * its own (the list in page 0 is shared, and the page comes back formatted as a new page, so a
+   * crash before the section's pages are written leaves it formatted and unreferenced, never on the
+   * list twice), then X-fixed again for the section. The section's later changes are stamped after
+   * that mini-transaction (a new MLOG_NOOP), so recovery, which applies a record only to a page
+   * older than it, never formats the page again over what the section wrote. −1: the list is empty.
+   */
+  #takeFreeUnlogged(space: number): number {
+    const section = this.#unloggedLsn;
+    const depth = this.#depth;
+    this.#unloggedLsn = 0n;
+    this.#depth = 0;
+    let pageNo = -1;
+    try {
+      this.begin();
+      try {
+        const f = takeFreePage(this);
+        if (f >= 0) {
+          this.#reused(f);
+          pageNo = this.pool.framePageNo(f);
+        }
+      } catch (e) {
+        this.rollback();
+        throw e;
+      }
+      this.commit();
+    } finally {
+      this.#depth = depth;
+      this.#unloggedLsn = section;
+    }
+    if (pageNo < 0) return -1;
+    this.#unloggedLsn = this.#noop();
+    const f = this.pool.fix(space, pageNo, LATCH_X);
+    this.pool.markDirty(f, this.#unloggedLsn);
+    return f;
   }
 
   /**
@@ -393,11 +425,21 @@ export class MtrStore implements PageStore {
     for (let i = 0; i < n; i++) this.pool.unfix(this.#frames[i]!, LATCH_X);
   }
 
+  /** Appends an mtr of one MLOG_NOOP; returns its start LSN (an unlogged section's stamp). */
+  #noop(): bigint {
+    const noop = this.#rec;
+    noop.reset();
+    noop.u8(MLOG_NOOP);
+    noop.u32(0);
+    noop.u8(MLOG_MTR_END);
+    return this.redo!.append(noop.bytes, noop.length);
+  }
+
   /**
    * Runs `fn` without redo (InnoDB's MTR_LOG_NO_REDO for bulk builds): its page changes are
    * stamped with the LSN of an MLOG_NOOP mtr and not logged. REQUIRES: `fn` changes only pages it
-   * allocates; the caller makes those pages durable (flush) before logging anything that refers to
-   * them. Not nestable inside an mtr.
+   * allocates (new ones, or free ones taken in logged mtrs of their own); the caller makes those
+   * pages durable (flush) before logging anything that refers to them. Not nestable inside an mtr.
    */
   unlogged<T>(fn: () => T): T {
     const redo = this.redo;
@@ -410,13 +452,7 @@ export class MtrStore implements PageStore {
       }
     }
     if (this.#depth > 0) throw new Error('MtrStore.unlogged inside a mini-transaction');
-    const noop = this.#rec;
-    noop.reset();
-    noop.u8(MLOG_NOOP);
-    noop.u32(0);
-    noop.u8(MLOG_MTR_END);
-    const start = redo.append(noop.bytes, noop.length);
-    this.#unloggedLsn = start;
+    this.#unloggedLsn = this.#noop();
     this.#depth++;
     try {
       return fn();
