@@ -511,6 +511,12 @@ function substring(args: Bound[], text: string): Bound {
       let pos = Number(a[1]);
       const len = a.length > 2 ? Number(a[2]) : Number.POSITIVE_INFINITY;
       if (pos === 0 || len <= 0) return '';
+      if (!hasSurrogate(s)) {
+        // one UTF-16 unit per character: positions are string offsets, no array of characters
+        if (pos < 0) pos = s.length + pos + 1;
+        if (pos < 1) return '';
+        return len === Number.POSITIVE_INFINITY ? s.slice(pos - 1) : s.slice(pos - 1, pos - 1 + len);
+      }
       const cps = [...s];
       if (pos < 0) pos = cps.length + pos + 1;
       if (pos < 1) return '';
@@ -518,6 +524,15 @@ function substring(args: Bound[], text: string): Bound {
     },
     [T_STR, T_INT, T_INT],
   );
+}
+
+/** True if `s` holds a surrogate (a character past U+FFFF): its characters are not its UTF-16 units. */
+function hasSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return true;
+  }
+  return false;
 }
 
 function roundLike(name: string, args: Bound[], text: string): Bound {

@@ -75,12 +75,21 @@ export function weightText(s: string, collation: Collation, pad = true): string 
   // utf8mb4_bin: the text itself (UTF-16 order is code point order but for characters past
   // U+FFFF against U+E000 … U+FFFF, which the key bytes, UTF-8, order by code point)
   if (collation === 'utf8mb4_bin') return end === s.length ? s : s.slice(0, end);
+  // a prefix of characters that are their own weight (digits, capitals, ASCII punctuation) is
+  // copied as it is: text of those alone is its own weight string, with nothing allocated
+  let i = 0;
+  while (i < end) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80 || LATIN1[c] !== c) break;
+    i++;
+  }
+  if (i === end) return end === s.length ? s : s.slice(0, end);
   // weights gather in a buffer turned into text a chunk at a time: a character at a time makes
   // a string of a million pieces for a 1 MB value, slow to build and to read
-  const buf = new Uint16Array(Math.min(end, WEIGHT_CHUNK));
-  let out = '';
+  const buf = new Uint16Array(Math.min(end - i, WEIGHT_CHUNK));
+  let out = s.slice(0, i);
   let n = 0;
-  for (let i = 0; i < end; i++) {
+  for (; i < end; i++) {
     const c = s.codePointAt(i)!;
     if (c > 0xffff) i++;
     buf[n++] = ciWeight(c);

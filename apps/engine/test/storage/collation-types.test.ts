@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
+import { weightText } from '../../src/storage/collation.js';
 
 let db: Database | undefined;
 afterEach(() => {
@@ -151,5 +152,31 @@ describe('collated keys under transactions', () => {
     expect(reads.map((q) => r.query(q).rows)).toEqual(before);
     r.query('COMMIT');
     expect(reads.map((q) => r.query(q).rows)).toEqual([[[1]], [['carol']], [['w'], ['X']]]);
+  });
+});
+
+describe('general_ci weight strings', () => {
+  it('text of characters that are their own weight is its own weight string; any other prefix changes nothing after it', () => {
+    expect(weightText('13', 'utf8mb4_general_ci')).toBe('13');
+    expect(weightText('AB-9  ', 'utf8mb4_general_ci')).toBe('AB-9');
+    expect(weightText('AB-9  ', 'utf8mb4_general_ci', false)).toBe('AB-9  ');
+    expect(weightText('12ab', 'utf8mb4_general_ci')).toBe('12AB');
+    // the copied prefix and the weighed rest agree: a lowercase first letter sends the whole text
+    // through the per-character loop, which must give the same weights after it
+    const alphabet = ['A', 'b', '7', ' ', '-', 'é', 'ß', 'Ω', 'ω', '😀', '\u00ff'];
+    let seed = 11;
+    const rnd = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const t = Array.from({ length: rnd(10) }, () => alphabet[rnd(i % 3 === 0 ? 5 : alphabet.length)]).join(
+        '',
+      );
+      for (const pad of [true, false])
+        expect(`A${weightText(t, 'utf8mb4_general_ci', pad)}`, JSON.stringify(t)).toBe(
+          weightText(`a${t}`, 'utf8mb4_general_ci', pad),
+        );
+    }
   });
 });
