@@ -107,16 +107,22 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       return roundLike(tag === 'Ceil' ? 'ceil' : 'floor', [bindExpr(o.expr, ctx)], text);
     }
     case 'Trim': {
+      // TRIM([BOTH | LEADING | TRAILING] [remstr] FROM str): whole copies of remstr (a space by
+      // default), compared byte for byte whatever the collation, as MariaDB does
       const o = obj(v);
       const e = bindExpr(o.expr, ctx);
       const where = String(o.trim_where ?? 'Both');
-      const f =
-        where === 'Leading'
-          ? (s: string) => s.replace(/^ +/, '')
-          : where === 'Trailing'
-            ? (s: string) => s.replace(/ +$/, '')
-            : (s: string) => s.replace(/^ +| +$/g, '');
-      return strFn([e], text, (a) => f(a[0] as string));
+      const lead = where !== 'Trailing';
+      const trail = where !== 'Leading';
+      if (o.trim_what === undefined || o.trim_what === null)
+        return strFn([e], text, (a) => trimCopies(a[0] as string, ' ', lead, trail));
+      const what = bindExpr(o.trim_what, ctx);
+      return strFn([e, what], text, (a) => trimCopies(a[0] as string, a[1] as string, lead, trail));
+    }
+    case 'Position': {
+      // POSITION(substr IN str) is LOCATE(substr, str)
+      const o = obj(v);
+      return locate([bindExpr(o.expr, ctx), bindExpr(o.in, ctx)], text, 0);
     }
     case 'Interval':
       throw unsupported('INTERVAL outside date arithmetic', n);
@@ -364,15 +370,26 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       return substring(args, text);
     case 'left':
       need(2);
-      return strFn(args, text, (a) => (a[0] as string).slice(0, Math.max(0, Number(a[1]))), [T_STR, T_INT]);
+      return strFn(
+        args,
+        text,
+        (a) => {
+          const s = a[0] as string;
+          const k = Math.max(0, Number(a[1]));
+          return hasSurrogate(s) ? [...s].slice(0, k).join('') : s.slice(0, k);
+        },
+        [T_STR, T_INT],
+      );
     case 'right':
       need(2);
       return strFn(
         args,
         text,
         (a) => {
+          const s = a[0] as string;
           const k = Number(a[1]);
-          return k <= 0 ? '' : (a[0] as string).slice(-k);
+          if (k <= 0) return '';
+          return hasSurrogate(s) ? [...s].slice(-k).join('') : s.slice(-k);
         },
         [T_STR, T_INT],
       );
@@ -416,22 +433,12 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         [T_STR, T_INT],
       );
     case 'locate':
-    case 'instr':
-    case 'position': {
+    case 'position':
       need(2, 3);
-      const [needle, hay] = name === 'instr' ? [1, 0] : [0, 1];
-      // found as the collation compares (case-insensitive under utf8mb4_general_ci)
-      const asText = (t: SqlType): SqlType => (t.kind === 'str' ? t : T_STR);
-      const coll = stringComparison(asText(args[0]!.t), asText(args[1]!.t)).collation;
-      const fold = (x: string): string => (coll === 'utf8mb4_general_ci' ? weightText(x, coll, false) : x);
-      return intFn(
-        args,
-        text,
-        (a) =>
-          fold(a[hay] as string).indexOf(fold(a[needle] as string), a.length > 2 ? Number(a[2]) - 1 : 0) + 1,
-        [T_STR, T_STR, T_INT],
-      );
-    }
+      return locate(args, text, 0);
+    case 'instr':
+      need(2);
+      return locate(args, text, 1);
     case 'year':
     case 'month':
     case 'day':
@@ -524,6 +531,33 @@ function substring(args: Bound[], text: string): Bound {
     },
     [T_STR, T_INT, T_INT],
   );
+}
+
+/**
+ * LOCATE(substr, str[, pos]) (`needle` 0) or INSTR(str, substr) (`needle` 1): the first position of
+ * substr, found as the collation compares (case-insensitive under utf8mb4_general_ci).
+ */
+function locate(args: Bound[], text: string, needle: 0 | 1): Bound {
+  const hay = 1 - needle;
+  const asText = (t: SqlType): SqlType => (t.kind === 'str' ? t : T_STR);
+  const coll = stringComparison(asText(args[0]!.t), asText(args[1]!.t)).collation;
+  const fold = (x: string): string => (coll === 'utf8mb4_general_ci' ? weightText(x, coll, false) : x);
+  return intFn(
+    args,
+    text,
+    (a) => fold(a[hay] as string).indexOf(fold(a[needle] as string), a.length > 2 ? Number(a[2]) - 1 : 0) + 1,
+    [T_STR, T_STR, T_INT],
+  );
+}
+
+/** `s` without the whole copies of `r` at its start (`lead`) and then at its end (`trail`). */
+function trimCopies(s: string, r: string, lead: boolean, trail: boolean): string {
+  if (r.length === 0) return s;
+  let from = 0;
+  let to = s.length;
+  if (lead) while (from + r.length <= to && s.startsWith(r, from)) from += r.length;
+  if (trail) while (to - r.length >= from && s.endsWith(r, to)) to -= r.length;
+  return from === 0 && to === s.length ? s : s.slice(from, to);
 }
 
 /** True if `s` holds a surrogate (a character past U+FFFF): its characters are not its UTF-16 units. */

@@ -1,12 +1,13 @@
-// SUBSTRING / SUBSTR / MID count characters, not UTF-16 units: text with no character past U+FFFF
-// is cut by string offsets, other text by code points. MariaDB 10.11's answers to one statement,
-// then random strings of both kinds against a code-point model.
+// SUBSTRING / SUBSTR / MID, LEFT and RIGHT count characters, not UTF-16 units: text with no
+// character past U+FFFF is cut by string offsets, other text by code points. TRIM(… remstr FROM
+// str) removes whole copies of remstr. MariaDB 10.11's answers, then random strings of both kinds
+// against a code-point model.
 import { describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
 
 const s = new Session(Database.temporary());
 
-describe('SUBSTRING', () => {
+describe('character positions', () => {
   it("MariaDB's answers", () => {
     // recorded from MariaDB 10.11.19 (mariadb --default-character-set=utf8mb4, the same statement)
     const sql =
@@ -64,6 +65,54 @@ describe('SUBSTRING', () => {
       const sql = len === null ? 'SELECT SUBSTRING(?, ?)' : 'SELECT SUBSTRING(?, ?, ?)';
       const params = len === null ? [t, pos] : [t, pos, len];
       expect(s.query(sql, params).rows[0]![0], `SUBSTRING('${t}', ${pos}, ${len})`).toBe(model(t, pos, len));
+    }
+  });
+
+  it("LEFT, RIGHT, TRIM(… FROM …), POSITION: MariaDB's answers", () => {
+    // recorded from MariaDB 10.11.19 (mariadb --default-character-set=utf8mb4, the same statements)
+    const trim =
+      "SELECT TRIM('x' FROM 'xax'), TRIM(LEADING 'x' FROM 'xxaxx'), TRIM(TRAILING 'x' FROM 'xxaxx'), " +
+      "TRIM(BOTH 'x' FROM 'xxaxx'), TRIM('ab' FROM 'ababcab'), TRIM(LEADING 'ab' FROM 'ababcab'), " +
+      "TRIM(TRAILING 'ab' FROM 'ababcaba'), TRIM('' FROM ' a '), TRIM(NULL FROM 'a'), TRIM('x' FROM NULL), " +
+      "TRIM('x' FROM 'xxx'), TRIM('😀' FROM '😀a😀'), TRIM('aa' FROM 'aaa'), TRIM('X' FROM 'xax'), " +
+      "POSITION('b' IN 'a😀b'), TRIM(' ' FROM '  a  ')";
+    expect(s.query(trim).rows[0]).toEqual([
+      'a',
+      'axx',
+      'xxa',
+      'a',
+      'c',
+      'cab',
+      'ababcaba',
+      ' a ',
+      null,
+      null,
+      '',
+      'a',
+      'a',
+      'xax',
+      3,
+      'a',
+    ]);
+    const sides = "SELECT LEFT('😀abc', 2), RIGHT('abc😀', 2), INSTR('a😀b', 'b'), LOCATE('b', 'a😀bab', 4)";
+    expect(s.query(sides).rows[0]).toEqual(['😀a', 'c😀', 3, 5]);
+  });
+
+  it('LEFT and RIGHT on random text against a code-point model', () => {
+    const alphabet = ['a', 'Z', ' ', 'é', '中', '😀', '𝄞'];
+    let seed = 5;
+    const rnd = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let i = 0; i < 300; i++) {
+      const pool = i % 2 === 0 ? alphabet.slice(0, 5) : alphabet;
+      const t = Array.from({ length: rnd(10) }, () => pool[rnd(pool.length)]).join('');
+      const k = rnd(13) - 2;
+      const cps = [...t];
+      const [left, right] = s.query('SELECT LEFT(?, ?), RIGHT(?, ?)', [t, k, t, k]).rows[0]!;
+      expect(left, `LEFT('${t}', ${k})`).toBe(cps.slice(0, Math.max(0, k)).join(''));
+      expect(right, `RIGHT('${t}', ${k})`).toBe(k <= 0 ? '' : cps.slice(-k).join(''));
     }
   });
 });
