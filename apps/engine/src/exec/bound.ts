@@ -61,6 +61,18 @@ export class Block {
   readonly run: RunState;
   /** Sources of each enclosing block that this block (or a block inside it) reads. */
   readonly outerRefs: Map<Block, Set<number>> = new Map();
+  /**
+   * The columns of enclosing blocks this block (or a block inside it) reads, once each, with their
+   * evaluators: the parameters of a subquery cache. `opaque`: it also reads something of theirs
+   * that is not a column (its result cannot be keyed by them).
+   */
+  readonly outerColumns: Array<{ readonly src: Source; readonly c: number; readonly ev: Ev }> = [];
+  outerOpaque = false;
+  /**
+   * It (or a block inside it) reads or sets a user variable or calls LAST_INSERT_ID(): MariaDB
+   * never caches such a subquery's result, and neither does the engine.
+   */
+  uncacheable = false;
   /** Window function calls of this block (exec/window.ts computes them into their slots). */
   readonly windows: import('./window.js').WindowCall[] = [];
   /** The WINDOW clause: name → window specification node. */

@@ -89,6 +89,9 @@ const BY_STATEMENTS = [
   'Sort_scan',
 ] as const;
 
+/** Counted as statements run into the global map only: SHOW SESSION STATUS shows the global value, as MariaDB does. */
+const BY_STATEMENTS_GLOBAL = ['Subquery_cache_hit', 'Subquery_cache_miss'] as const;
+
 /** Counted by the protocol layer (COM_STMT_*, COM_FIELD_LIST): a session's own, summed globally. */
 const BY_SERVER = [
   'Com_stmt_prepare',
@@ -124,6 +127,7 @@ const GLOBAL_ONLY = [
 export type StatusName =
   | HandlerCounter
   | (typeof BY_STATEMENTS)[number]
+  | (typeof BY_STATEMENTS_GLOBAL)[number]
   | (typeof BY_SERVER)[number]
   | (typeof GLOBAL_ONLY)[number]
   | keyof BufferPoolStats
@@ -186,6 +190,7 @@ const each = <N extends string>(names: readonly N[], spec: StatusSpec): Record<N
  */
 export const STATUS: Readonly<Record<StatusName, StatusSpec>> = {
   ...each(BY_STATEMENTS, statement),
+  ...each(BY_STATEMENTS_GLOBAL, { scope: 'global', owner: 'statement' }),
   ...each(HANDLER_COUNTERS, statement),
   ...each(BY_SERVER, { scope: 'session', owner: 'server' }),
   ...GLOBAL_SPECS,

@@ -1,3 +1,4 @@
+import type { StatusCounters } from '../exec/status.js';
 import { arr, identText, obj, objectName, posOf, str, tagOf } from '../sql/ast.js';
 import { asNumber } from './bind-members.js';
 import { SqlError } from '../sql/errors.js';
@@ -52,6 +53,11 @@ export interface SubPlan {
   readonly correlated: boolean;
   /** Per enclosing block, the sources of it that the subquery reads. */
   readonly outerRefs: ReadonlyMap<Block, ReadonlySet<number>>;
+  /**
+   * The values of enclosing blocks' columns the subquery's result is a function of (its subquery
+   * cache key); null when it is not a function of them alone (see Block.uncacheable, outerOpaque).
+   */
+  readonly outerValues: readonly Ev[] | null;
 }
 
 /** Session services the binder needs (kept as an interface so the binder imports no session). */
@@ -68,6 +74,8 @@ export interface BindEnv {
   readonly session: SessionView;
   /** collation_connection: the collation of string literals (a column's wins over it). */
   readonly collation: Collation;
+  /** The statement's status counters (the subquery cache counts its hits and misses). */
+  readonly status: StatusCounters;
 }
 
 export interface BindCtx {
@@ -334,6 +342,10 @@ function resolveColumn(ctx: BindCtx, parts: string[], n: unknown): Bound {
         let set = x.outerRefs.get(b);
         if (set === undefined) x.outerRefs.set(b, (set = new Set()));
         for (const i of r.refs) set.add(i);
+        const col = r.col;
+        if (col === undefined) x.outerOpaque = true;
+        else if (!x.outerColumns.some((o) => o.src === col.src && o.c === col.c))
+          x.outerColumns.push({ src: col.src, c: col.c, ev: r.ev });
       }
       void inner;
       return { ...r, refs: [], outer: true };
@@ -663,6 +675,7 @@ export function normU64(b: bigint): number | bigint {
  * typed as the value it held when the statement was bound (an unset variable: a NULL binary string).
  */
 function userVarRef(ctx: BindCtx, name: string): Bound {
+  markUncacheable(ctx.block);
   const s = ctx.env.session;
   const at = s.userVar(name);
   // never set: a NULL binary string, as MariaDB types it (MEDIUMBLOB)
@@ -682,7 +695,13 @@ function userVarRef(ctx: BindCtx, name: string): Bound {
 }
 
 /** `@x := expr`: assigns when it runs and gives the value (never folded into a constant). */
+/** Notes that `block`, and every block it is inside, has a value that is not a function of its inputs. */
+export function markUncacheable(block: Block): void {
+  for (let b: Block | undefined = block; b !== undefined; b = b.parent) b.uncacheable = true;
+}
+
 function bindAssignment(target: unknown, e: Bound, ctx: BindCtx, n: unknown): Bound {
+  markUncacheable(ctx.block);
   const [tt, tv] = tagOf(target);
   const name = tt === 'Identifier' ? identText(tv) : '';
   if (!name.startsWith('@') || name.startsWith('@@')) throw unsupported('assignment to a non-variable', n);

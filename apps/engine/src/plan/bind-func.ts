@@ -25,6 +25,7 @@ import {
   bindExpr,
   castEv,
   literal,
+  markUncacheable,
   mk,
   nodeText,
   unsupported,
@@ -137,6 +138,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
   }
   const o = obj(v);
   const name = objectName(o.name).join('.').toLowerCase();
+  if (UNCACHEABLE.has(name)) markUncacheable(ctx.block);
   const argList = obj(obj(o.args).List);
   const rawArgs = arr(argList.args);
   if (o.over !== undefined && o.over !== null)
@@ -559,6 +561,13 @@ function trimCopies(s: string, r: string, lead: boolean, trail: boolean): string
   if (trail) while (to - r.length >= from && s.endsWith(r, to)) to -= r.length;
   return from === 0 && to === s.length ? s : s.slice(from, to);
 }
+
+/**
+ * Functions that keep a subquery calling them out of the subquery cache, as MariaDB 10.11 does
+ * (checked one by one: SYSDATE, UNIX_TIMESTAMP, ROW_COUNT, FOUND_ROWS and CONNECTION_ID are
+ * cached there; these are not). RAND and UUID are not implemented yet.
+ */
+const UNCACHEABLE = new Set(['last_insert_id', 'rand', 'uuid']);
 
 /** True if `s` holds a surrogate (a character past U+FFFF): its characters are not its UTF-16 units. */
 function hasSurrogate(s: string): boolean {

@@ -9,14 +9,21 @@ import type { Ev } from '../exec/scope.js';
 
 /**
  * Subqueries in expressions: uncorrelated ones run once per statement execution (cached by the
- * run's epoch), correlated ones each time; IN (subquery) builds the set of the subquery's values
- * with MySQL's NULL rules.
+ * run's epoch), correlated ones through the subquery cache; IN (subquery) builds the set of the
+ * subquery's values with MySQL's NULL rules.
  */
+
+/** Misses after which a cache whose hit rate is below {@link MIN_HIT_RATE} is switched off. */
+const CHECK_HIT_RATE_AFTER = 200;
+/** The hit rate below which a cache is switched off (at that check, or when it fills). */
+const MIN_HIT_RATE = 0.2;
+/** Bytes charged per cache entry besides its values (a heap table row's overhead, roughly). */
+const ENTRY_BYTES = 32;
 
 export function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev {
   const run = ctx.block.run;
   return (f) => {
-    if (plan.correlated) return f;
+    if (plan.correlated) return expressionCache(ctx, plan, f);
     let epoch = -1;
     let val: unknown;
     return () => {
@@ -27,6 +34,107 @@ export function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev 
       return val;
     };
   };
+}
+
+/**
+ * MariaDB's subquery cache (`optimizer_switch` subquery_cache, sql_expression_cache.cc) around a
+ * correlated subquery: its result kept per set of the outer values it reads, for the statement
+ * execution. A key with a NULL never hits. After 200 misses a hit rate below 20 % switches the
+ * cache off for the rest of the execution (the subquery then runs every time, uncounted); when
+ * the entries outgrow min(tmp_table_size, max_heap_table_size), a rate below 20 % switches it off
+ * and any other empties it (MariaDB moves a cache above 70 % to disk instead). Hits and misses
+ * go to Subquery_cache_hit / Subquery_cache_miss, and the cache's table counts as MariaDB's does:
+ * Created_tmp_tables once per execution, Handler_read_key per lookup, Handler_tmp_write per miss
+ * written. A subquery whose result is not a function of outer columns alone (a user variable,
+ * LAST_INSERT_ID(), an outer reference that is not a column) is not cached.
+ */
+function expressionCache(ctx: BindCtx, plan: SubPlan, f: () => unknown): Ev {
+  const params = plan.outerValues;
+  const on = /(^|,)subquery_cache=on(,|$)/.test(String(ctx.env.sysVar('optimizer_switch', 'session').v));
+  if (params === null || params.length === 0 || !on) return f;
+  const run = ctx.block.run;
+  const status = ctx.env.status;
+  const limit = Math.min(
+    Number(ctx.env.sysVar('tmp_table_size', 'session').v),
+    Number(ctx.env.sysVar('max_heap_table_size', 'session').v),
+  );
+  const one = params.length === 1 ? params[0]! : null;
+  const cache = new Map<unknown, unknown>();
+  let epoch = -1;
+  let enabled = true;
+  let hits = 0;
+  let misses = 0;
+  let bytes = 0;
+  return () => {
+    if (epoch !== run.epoch) {
+      // the cache is an internal temporary table made at its first use in each execution
+      epoch = run.epoch;
+      cache.clear();
+      enabled = true;
+      hits = 0;
+      misses = 0;
+      bytes = 0;
+      status.add('Created_tmp_tables', 1);
+    }
+    if (!enabled) return f();
+    // a lookup in the cache's table (none for a key with a NULL), counted as MariaDB counts it
+    const key = one === null ? compositeKey(params) : plainKey(one());
+    if (key !== undefined) {
+      status.add('Handler_read_key', 1);
+      if (cache.has(key)) {
+        hits++;
+        status.add('Subquery_cache_hit', 1);
+        return cache.get(key);
+      }
+    }
+    misses++;
+    status.add('Subquery_cache_miss', 1);
+    if (misses === CHECK_HIT_RATE_AFTER && hits / (hits + misses) < MIN_HIT_RATE) {
+      enabled = false;
+      cache.clear();
+      return f();
+    }
+    const value = f();
+    // every miss is written to the table; a key with a NULL is never found again
+    status.add('Handler_tmp_write', 1);
+    if (key === undefined) return value;
+    bytes += ENTRY_BYTES + sizeOf(key) + sizeOf(value);
+    if (bytes > limit) {
+      cache.clear();
+      bytes = 0;
+      if (hits / (hits + misses) < MIN_HIT_RATE) {
+        enabled = false;
+        return value;
+      }
+    }
+    cache.set(key, value);
+    return value;
+  };
+}
+
+/** One outer value as a cache key: undefined for NULL (never found) or a value with no exact key. */
+function plainKey(v: unknown): unknown {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === 'number') return v === 0 ? 0 : v;
+  if (typeof v === 'string') return `s${v}`;
+  if (typeof v === 'bigint') return `n${v}`;
+  return undefined;
+}
+
+/** Several outer values as one key (each part typed and length-prefixed), or undefined as {@link plainKey}. */
+function compositeKey(params: readonly Ev[]): string | undefined {
+  let key = '';
+  for (const p of params) {
+    const k = plainKey(p());
+    if (k === undefined) return undefined;
+    const part = typeof k === 'number' ? `d${k}` : (k as string);
+    key += `${part.length}:${part}`;
+  }
+  return key;
+}
+
+function sizeOf(v: unknown): number {
+  return typeof v === 'string' ? v.length * 2 : 8;
 }
 
 /**

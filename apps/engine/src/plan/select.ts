@@ -86,6 +86,7 @@ export function bindEnvOf(c: Ctx): BindEnv {
     warn: (code, message, level) => e.warn(code, message, level),
     session: e.session,
     collation: e.collation,
+    status: e.status,
     paramIndex: (n) => e.paramIndex(n),
     bindSubquery: (q, parent) => bindQuery(q, c, parent, parent.ctes),
   };
@@ -311,6 +312,7 @@ function orderOutput(
     ...(inner.fields === undefined ? {} : { fields: inner.fields }),
     correlated: inner.correlated,
     outerRefs: inner.outerRefs,
+    outerValues: inner.outerValues,
     run(emit) {
       const rows: unknown[][] = [];
       inner.run((r) => {
@@ -362,6 +364,8 @@ function bindSetOp(o: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, 
     types,
     correlated: l.correlated || r.correlated,
     outerRefs,
+    outerValues:
+      l.outerValues === null || r.outerValues === null ? null : [...l.outerValues, ...r.outerValues],
     run(emit) {
       if (op === 'Union') {
         const seen = all ? null : new Set<string>();
@@ -819,6 +823,7 @@ function bindSelect(
     fields: items.map(resultField),
     correlated: outerRefs.size > 0,
     outerRefs,
+    outerValues: block.uncacheable || block.outerOpaque ? null : block.outerColumns.map((o) => o.ev),
     ...(calcFound ? { foundRows: () => found } : {}),
     run(emit) {
       frame.v = new Array<unknown>(nslots).fill(null);
