@@ -148,8 +148,17 @@ export function indexReadStep(
     stop = false;
     try {
       if (backward && !table.readsLock())
-        handler.readRanges(ir.index, [...ranges].reverse(), check, indexOnly, onRow, fullScan, true);
-      else handler.readRanges(ir.index, ranges, check, indexOnly, onRow, fullScan);
+        handler.readRanges(
+          ir.index,
+          [...ranges].reverse(),
+          check,
+          indexOnly,
+          onRow,
+          fullScan,
+          true,
+          dec.mask,
+        );
+      else handler.readRanges(ir.index, ranges, check, indexOnly, onRow, fullScan, false, dec.mask);
     } finally {
       ec.flush();
     }
@@ -206,6 +215,8 @@ export function indexReadStep(
           indexOnly,
           emitFound,
           false,
+          false,
+          dec.mask,
         );
       } finally {
         ec.flush();

@@ -77,7 +77,10 @@ function usedSlotsBefore(stages: readonly PlannedStage[], k: number): number[] {
  * safe integer lands as its scaled integer in a number (the column's `ev` makes the bigint when
  * asked, its `num` reads the number as it is), so decoding allocates nothing for it.
  */
-export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void {
+/** Copies a row's used columns into the frame; `mask`: those columns, for the read to decode only them. */
+export type RowDecode = ((row: RowBuffer) => void) & { readonly mask: Uint8Array };
+
+export function rowDecoder(src: Source, frame: Frame): RowDecode {
   const used = [...src.used].filter((c) => c < src.columns.length).sort((a, b) => a - b);
   const off = src.offset;
   const kinds = src.table!.codec.kinds;
@@ -89,7 +92,7 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
   const caches: string[][] = used.map((c) => (kinds[c] === K_TEXT ? new Array<string>(TEXT_CACHE) : []));
   // a binary string's value holds one byte per character
   const bytes = Uint8Array.from(used, (c) => (src.columns[c]!.t.binary === true ? 1 : 0));
-  return (row) => {
+  const decode = (row: RowBuffer): void => {
     if (row.want !== mask) row.wantOnly(mask);
     const v = frame.v;
     const nulls = row.nulls;
@@ -111,6 +114,7 @@ export function rowDecoder(src: Source, frame: Frame): (row: RowBuffer) => void 
       else v[off + c] = row.nums[c]!; // DECIMAL too: its scaled integer, made a bigint only when read so
     }
   };
+  return Object.assign(decode, { mask });
 }
 
 /** A lookup key value for a stored column from a probe value, or undefined when nothing can match. */
@@ -291,7 +295,7 @@ export function buildPipeline(
             dec(r);
             rows.push(frame.v.slice(off, off + width));
             return true;
-          });
+          }, dec.mask);
         for (let c = 0; c < width; c++) frame.v[off + c] = saved[c];
       }
       cache = rows;
@@ -540,7 +544,7 @@ export function buildPipeline(
         }
         stop = false;
         found = false;
-        handler.lookup(access.index, prefix, onRow);
+        handler.lookup(access.index, prefix, onRow, dec.mask);
         memory?.remember(prefix, found, frame.v);
         if (stop) return false;
         return finishLeft();
@@ -591,7 +595,16 @@ export function buildPipeline(
         );
         if (mrr !== null) mrr.run([range], null, mrrBytes!, status, onRow);
         else
-          handler.readRanges(access.index, [range], null, false, onRow as (r: RowBuffer | null) => boolean);
+          handler.readRanges(
+            access.index,
+            [range],
+            null,
+            false,
+            onRow as (r: RowBuffer | null) => boolean,
+            false,
+            false,
+            dec.mask,
+          );
         if (stop) return false;
         return finishLeft();
       };
@@ -612,7 +625,7 @@ export function buildPipeline(
             return false;
           }
           return true;
-        });
+        }, dec.mask);
         if (stop) return false;
         return finishLeft();
       };
@@ -641,7 +654,7 @@ export function buildPipeline(
         if (!counted) status.add('Select_full_join', 1);
         counted = true;
         if (cover !== undefined) cover(() => onRow(null));
-        else handler.rndScan(onRow);
+        else handler.rndScan(onRow, dec.mask);
         if (stop) return false;
         return finishLeft();
       };

@@ -31,7 +31,9 @@ export type RowSink<R> = (row: R) => boolean | undefined;
  * DS-MRR reads and `rnd_pos` go through {@link HandlerIndexReader} and {@link HandlerRowFetcher}
  * (`multi_range_read_*`, counted by `@enginekit/mrr`). A callback's row is a buffer the table
  * lends the read (`Table.acquireRow`) until it ends: its text fields view the page, valid during
- * the call; a read started inside another's callback gets a buffer of its own.
+ * the call; a read started inside another's callback gets a buffer of its own. A read given
+ * `want` (a column mask, see `RowBuffer.wantOnly`) decodes only those columns of every row, from
+ * the first: the caller's row decoder reads no others.
  */
 export class TableHandler {
   readonly table: Table;
@@ -49,11 +51,12 @@ export class TableHandler {
    * (delete-marked, or newer than its view with no older version) take no call. Returns the rows
    * given to `fn`.
    */
-  rndScan(fn: RowSink<RowBuffer>): number {
+  rndScan(fn: RowSink<RowBuffer>, want: Uint8Array | null = null): number {
     const table = this.table;
     const counts = this.#counts;
     const ix = table.primary;
     const row = table.acquireRow();
+    row.wantOnly(want);
     try {
       const sees = table.rowReader(ix, row, true);
       const locks = table.rangeLocks(ix, false, false, null);
@@ -98,11 +101,13 @@ export class TableHandler {
     fn: RowSink<RowBuffer | null>,
     fullScan = false,
     backward = false,
+    want: Uint8Array | null = null,
   ): number {
     const table = this.table;
     const counts = this.#counts;
     const ix = table.index(indexName);
     const row = table.acquireRow();
+    row.wantOnly(want);
     const step = backward ? H_READ_PREV : H_READ_NEXT;
     try {
       const give = indexOnly ? null : row;
@@ -148,7 +153,12 @@ export class TableHandler {
    * columns), in index order: a `ref` read, or `eq_ref` for a full key of a unique index (one row,
    * no next call). Counted as {@link readRanges} counts one range.
    */
-  lookup(indexName: string, prefix: readonly FieldValue[], fn: RowSink<RowBuffer>): number {
+  lookup(
+    indexName: string,
+    prefix: readonly FieldValue[],
+    fn: RowSink<RowBuffer>,
+    want: Uint8Array | null = null,
+  ): number {
     const ix = this.table.index(indexName);
     const key = this.table.keyPrefix(indexName, prefix);
     const range: KeyRange = {
@@ -158,7 +168,16 @@ export class TableHandler {
       hiInclusive: true,
       unique: ix.unique && prefix.length >= ix.columns.length,
     };
-    return this.readRanges(indexName, [range], null, false, fn as RowSink<RowBuffer | null>);
+    return this.readRanges(
+      indexName,
+      [range],
+      null,
+      false,
+      fn as RowSink<RowBuffer | null>,
+      false,
+      false,
+      want,
+    );
   }
 
   /** The row with this primary key as convenience values (an `eq_ref` on PRIMARY), or undefined. */
