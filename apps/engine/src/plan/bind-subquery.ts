@@ -23,7 +23,7 @@ const ENTRY_BYTES = 32;
 export function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev {
   const run = ctx.block.run;
   return (f) => {
-    if (plan.correlated) return expressionCache(ctx, plan, f);
+    if (plan.correlated) return expressionCache(ctx, plan.outerValues, f);
     let epoch = -1;
     let val: unknown;
     return () => {
@@ -38,8 +38,8 @@ export function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev 
 
 /**
  * MariaDB's subquery cache (`optimizer_switch` subquery_cache, sql_expression_cache.cc) around a
- * correlated subquery: its result kept per set of the outer values it reads, for the statement
- * execution. A key with a NULL never hits. After 200 misses a hit rate below 20 % switches the
+ * correlated subquery `f`: its result kept per set of `params` — the outer values it reads, and
+ * for IN the left operand's value too — for the statement execution (null params: not cached). A key with a NULL never hits. After 200 misses a hit rate below 20 % switches the
  * cache off for the rest of the execution (the subquery then runs every time, uncounted); when
  * the entries outgrow min(tmp_table_size, max_heap_table_size), a rate below 20 % switches it off
  * and any other empties it (MariaDB moves a cache above 70 % to disk instead). Hits and misses
@@ -48,8 +48,7 @@ export function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev 
  * written. A subquery whose result is not a function of outer columns alone (a user variable,
  * LAST_INSERT_ID(), an outer reference that is not a column) is not cached.
  */
-function expressionCache(ctx: BindCtx, plan: SubPlan, f: () => unknown): Ev {
-  const params = plan.outerValues;
+function expressionCache(ctx: BindCtx, params: readonly Ev[] | null, f: () => unknown): Ev {
   const on = /(^|,)subquery_cache=on(,|$)/.test(String(ctx.env.sysVar('optimizer_switch', 'session').v));
   if (params === null || params.length === 0 || !on) return f;
   const run = ctx.block.run;
@@ -203,6 +202,10 @@ export function bindInSubquery(e: Bound, q: unknown, ctx: BindCtx, text: string)
     if (set.has(keyOf(ce === null ? v : ce(v)))) return 1;
     return hasNull ? null : 0;
   };
-  const sb = subBound(ctx, plan, T_INT, ev, text);
-  return mk(T_INT, ev, [e, sb], text);
+  // a correlated IN's answer is a function of its left operand and the outer values it reads
+  const answer = plan.correlated
+    ? expressionCache(ctx, plan.outerValues === null ? null : [ee, ...plan.outerValues], ev)
+    : ev;
+  const sb = subBound(ctx, plan, T_INT, answer, text);
+  return mk(T_INT, answer, [e, sb], text);
 }
