@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { coerce } from '../exec/convert.js';
+import { stringComparison } from '../exec/compare.js';
 import { decText, rescale } from '../exec/decimal.js';
 import { type SqlType, T_BIN, T_INT, T_STR, decType } from '../exec/types.js';
 import { DEFAULT_COLLATION, weightText } from '../storage/collation.js';
@@ -210,11 +211,22 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
         args,
         text,
       );
-    case 'strcmp':
+    case 'strcmp': {
+      // compared as the arguments' collation compares them (trailing spaces aside, and under
+      // utf8mb4_general_ci case and accents aside), as MariaDB's STRCMP
       arity(name, args, 2);
-      return fn(T_INT, args, [T_STR], text, ([a, b]) =>
-        (a as string) < (b as string) ? -1 : a === b ? 0 : 1,
-      );
+      const coll = stringComparison(
+        args[0]!.t.kind === 'str' ? args[0]!.t : T_STR,
+        args[1]!.t.kind === 'str' ? args[1]!.t : T_STR,
+      ).collation;
+      const w =
+        coll === undefined || coll === 'bytes' ? (x: string) => x : (x: string) => weightText(x, coll);
+      return fn(T_INT, args, [T_STR], text, ([a, b]) => {
+        const x = w(a as string);
+        const y = w(b as string);
+        return x < y ? -1 : x === y ? 0 : 1;
+      });
+    }
     case 'insert':
       arity(name, args, 4);
       return fn(T_STR, args, [T_STR, T_INT, T_INT, T_STR], text, ([s, p, l, r]) => {

@@ -301,18 +301,35 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'greatest':
     case 'least': {
       need(2, 1000);
-      const t = unify(args.map((a) => a.t));
+      // numbers among strings compare as DOUBLE, and the result is one, as in MariaDB
+      const numeric = (k: string): boolean => k === 'int' || k === 'dec' || k === 'dbl';
+      const mixed = args.some((a) => numeric(a.t.kind)) && args.some((a) => a.t.kind === 'str');
+      const t = mixed ? T_DBL : unify(args.map((a) => a.t));
       const evs = args.map((a) => castEv(a, t));
       const g = name === 'greatest';
+      // text compares as its collation does (the first of equal values wins, as in MariaDB)
+      const coll =
+        t.kind === 'str'
+          ? args.map((a) => (a.t.kind === 'str' ? a.t : T_STR)).reduce(stringComparison).collation
+          : undefined;
+      const weigh =
+        coll === undefined || coll === 'bytes' ? null : (x: unknown) => weightText(x as string, coll);
       return mk(
         t,
         () => {
           let best: unknown = null;
+          let bestKey: unknown = null;
           for (const e of evs) {
             const x = e();
             if (x === null) return null;
-            if (best === null || (g ? (x as number) > (best as number) : (x as number) < (best as number)))
+            const k = weigh === null ? x : weigh(x);
+            if (
+              best === null ||
+              (g ? (k as number) > (bestKey as number) : (k as number) < (bestKey as number))
+            ) {
               best = x;
+              bestKey = k;
+            }
           }
           return best;
         },
@@ -338,11 +355,11 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'upper':
     case 'ucase':
       need(1);
-      return strFn(args, text, (a) => (a[0] as string).toUpperCase());
+      return strFn(args, text, (a) => upperCase(a[0] as string));
     case 'lower':
     case 'lcase':
       need(1);
-      return strFn(args, text, (a) => (a[0] as string).toLowerCase());
+      return strFn(args, text, (a) => lowerCase(a[0] as string));
     case 'concat':
       need(1, 1000);
       return strFn(args, text, (a) => withinPacket(ctx, 'concat', a.join('')));
@@ -550,6 +567,33 @@ function locate(args: Bound[], text: string, needle: 0 | 1): Bound {
     (a) => fold(a[hay] as string).indexOf(fold(a[needle] as string), a.length > 2 ? Number(a[2]) - 1 : 0) + 1,
     [T_STR, T_STR, T_INT],
   );
+}
+
+/**
+ * UPPER under utf8mb4_general_ci: one character for one, as MariaDB's case tables map them — a
+ * character whose capital is several (ß, ŉ, ﬁ, ǰ) stays as it is.
+ */
+function upperCase(s: string): string {
+  const u = s.toUpperCase();
+  if (u.length === s.length) return u;
+  let out = '';
+  for (const ch of s) {
+    const c = ch.toUpperCase();
+    out += c.length === ch.length ? c : ch;
+  }
+  return out;
+}
+
+/** LOWER under utf8mb4_general_ci: one character for one (İ becomes i, as in MariaDB). */
+function lowerCase(s: string): string {
+  const l = s.toLowerCase();
+  if (l.length === s.length) return l;
+  let out = '';
+  for (const ch of s) {
+    const c = ch.toLowerCase();
+    out += c.length === ch.length ? c : ch === '\u0130' ? 'i' : ch;
+  }
+  return out;
 }
 
 /** `s` without the whole copies of `r` at its start (`lead`) and then at its end (`trail`). */

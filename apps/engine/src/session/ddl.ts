@@ -230,6 +230,16 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
     o.table_options,
     (ctx.dict.databases.get(schema)?.collation as Collation | undefined) ?? DEFAULT_COLLATION,
   );
+  // CREATE TABLE … SELECT would need each result column's type as MariaDB derives it: refused,
+  // rather than made without the query's columns and rows
+  if (o.query !== undefined && o.query !== null)
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      "This version of MySQL doesn't yet support 'CREATE TABLE ... SELECT'",
+    );
+  const like = o.like === undefined || o.like === null ? null : obj(tagOf(o.like)[1]).name;
+  if (like === null && arr(o.columns).length === 0)
+    throw new SqlError('ER_TABLE_MUST_HAVE_COLUMNS', 'A table must have at least 1 column');
   return {
     run: () => {
       existingDatabase(ctx, name);
@@ -240,6 +250,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         }
         throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(name)}' already exists`);
       }
+      if (like !== null) return createTableLike(ctx, name, ctx.session.tableName(objectName(like)));
       const columns: StoredColumn[] = [];
       const types: string[] = [];
       const defaults: (string | null)[] = [];
@@ -345,6 +356,31 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       return okResult();
     },
   };
+}
+
+/**
+ * CREATE TABLE `name` LIKE `source`: an empty table with the source's columns (types, NULL,
+ * defaults, AUTO_INCREMENT, ON UPDATE), keys, collation and STATS_* options, as MariaDB copies
+ * them; its rows and statistics are not copied.
+ */
+function createTableLike(ctx: StatementContext, name: string, source: string): ReturnType<typeof okResult> {
+  const meta = ctx.dict.tables.get(source);
+  if (!ctx.db.hasTable(source) || source.startsWith('#') || meta === undefined)
+    throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(source)}' doesn't exist`);
+  const src = ctx.db.table(source);
+  const named = (cols: readonly number[]): string[] => cols.map((c) => src.columns[c]!.name);
+  const indexes: IndexDef[] = src.secondary.map((ix) => ({
+    name: ix.name,
+    columns: named(ix.columns),
+    unique: ix.unique,
+  }));
+  const options = ctx.db.statisticsDictionary.options(src.id);
+  atomicDdl(ctx, () => {
+    ctx.db.createTable({ name, columns: [...src.columns], primaryKey: named(src.primary.columns), indexes });
+    ctx.dict.putTable(name, meta);
+    if (Object.values(options).some((v) => v !== undefined)) ctx.db.setTableStatsOptions(name, options);
+  });
+  return okResult();
 }
 
 /** A collation name the engine has, or error 1273 as MySQL for one it does not. */

@@ -1,7 +1,9 @@
-// SUBSTRING / SUBSTR / MID, LEFT and RIGHT count characters, not UTF-16 units: text with no
-// character past U+FFFF is cut by string offsets, other text by code points. TRIM(… remstr FROM
-// str) removes whole copies of remstr. MariaDB 10.11's answers, then random strings of both kinds
-// against a code-point model.
+// String functions against MariaDB 10.11's answers. SUBSTRING / SUBSTR / MID, LEFT and RIGHT
+// count characters, not UTF-16 units: text with no character past U+FFFF is cut by string
+// offsets, other text by code points (random strings of both kinds against a code-point model).
+// TRIM(… remstr FROM str) removes whole copies of remstr. STRCMP, GREATEST and LEAST compare text
+// as its collation does (numbers among strings as DOUBLE); UPPER and LOWER map one character to
+// one, as MariaDB's case tables.
 import { describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
 
@@ -114,5 +116,41 @@ describe('character positions', () => {
       expect(left, `LEFT('${t}', ${k})`).toBe(cps.slice(0, Math.max(0, k)).join(''));
       expect(right, `RIGHT('${t}', ${k})`).toBe(k <= 0 ? '' : cps.slice(-k).join(''));
     }
+  });
+
+  it("STRCMP, GREATEST, LEAST, UPPER, LOWER: MariaDB's answers", () => {
+    // recorded from MariaDB 10.11.19 (mariadb --default-character-set=utf8mb4, the same statement)
+    const sql =
+      "SELECT UPPER('ßé'), UPPER('ŉ'), UPPER('ﬁ'), LOWER('İ'), UPPER('ǰ'), UPPER('ı'), UPPER('ſ'), UPPER('😀a'), " +
+      "LOWER('ÀÉ'), STRCMP('a', 'A'), STRCMP('a', 'a '), STRCMP('é', 'e'), STRCMP('B', 'a'), STRCMP('a', 'b'), " +
+      "GREATEST('a','A'), LEAST('a','A'), GREATEST('A','a'), LEAST('b','A','c'), GREATEST('b','A','C'), " +
+      "LEAST('a ', 'a'), LEAST('a', 'B'), GREATEST(1, '2.5'), LEAST(1.5, '1'), LEAST(10, '9'), LEAST(-1, '-0.5e1')";
+    expect(s.query(sql).rows[0]).toEqual([
+      'ßÉ',
+      'ŉ',
+      'ﬁ',
+      'i',
+      'ǰ',
+      'I',
+      'S',
+      '😀A',
+      'àé',
+      0,
+      0,
+      0,
+      1,
+      -1,
+      'a',
+      'a',
+      'A',
+      'A',
+      'C',
+      'a ',
+      'a',
+      2.5,
+      1,
+      9,
+      -5,
+    ]);
   });
 });
