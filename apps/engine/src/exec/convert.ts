@@ -77,14 +77,35 @@ function dateNumber(days: number): number {
   return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
 }
 
-/** MySQL's text of a double: shortest round-trip digits, exponent without '+'. */
+/** Above this decimal exponent, and below its negative, a double's text takes the 'e' form (DBL_DIG). */
+const MAX_DECPT_FOR_F_FORMAT = 15;
+
+/**
+ * MariaDB's text of a double (`my_gcvt` with a field wide enough for every digit): the shortest
+ * digits that read back, written plainly (`0.0000001`, `100000000000000`) while the decimal
+ * point falls at most 15 places past the first digit and at most 14 zeros before it, else as
+ * `1.2345678901234568e17` / `1e-16` (no '+', no leading zeros in the exponent); −0 as `0`.
+ */
 export function dblText(x: number): string {
-  if (Object.is(x, -0)) return '-0';
   // MySQL has no text for an infinity or NaN: a value that became one is out of range
   if (!Number.isFinite(x))
     throw new SqlError('ER_DATA_OUT_OF_RANGE', `DOUBLE value is out of range in '${String(x)}'`);
-  const s = String(x);
-  return s.replace('e+', 'e');
+  if (x === 0) return '0';
+  const e = x.toExponential(); // shortest round-trip digits: "-d.ddde±n"
+  const neg = e.charCodeAt(0) === 45;
+  const at = e.indexOf('e');
+  const digits = e.slice(neg ? 1 : 0, at).replace('.', '');
+  const len = digits.length;
+  // the value is 0.DIGITS × 10^decpt
+  const decpt = Number(e.slice(at + 1)) + 1;
+  const sign = neg ? '-' : '';
+  if (decpt >= 1 - MAX_DECPT_FOR_F_FORMAT && (decpt <= MAX_DECPT_FOR_F_FORMAT || len > decpt)) {
+    if (decpt <= 0) return `${sign}0.${'0'.repeat(-decpt)}${digits}`;
+    if (decpt >= len) return `${sign}${digits}${'0'.repeat(decpt - len)}`;
+    return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
+  }
+  const mantissa = len > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  return `${sign}${mantissa}e${decpt - 1}`;
 }
 
 export function toDouble(v: unknown, k: Kind, t?: SqlType): number | null {

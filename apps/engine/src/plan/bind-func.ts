@@ -269,8 +269,9 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         power: (x: number[]) => x[0]! ** x[1]!,
         pow: (x: number[]) => x[0]! ** x[1]!,
       }[name]!;
+      // PI() shows six decimals, as MariaDB's (its value keeps every digit)
       return mk(
-        T_DBL,
+        name === 'pi' ? { ...T_DBL, scale: 6 } : T_DBL,
         () => {
           const xs: number[] = [];
           for (const e of evs) {
