@@ -26,8 +26,9 @@ export function comparisonType(a: SqlType, b: SqlType): SqlType {
   if ((ka === 'time' && (kb === 'time' || kb === 'str')) || (kb === 'time' && ka === 'str'))
     return timeType(6);
   if ((ka === 'time' && kb === 'date') || (ka === 'date' && kb === 'time')) return dateTimeType(6);
-  if (ka === 'date' && (kb === 'date' || kb === 'str')) return T_DATE;
-  if (kb === 'date' && ka === 'str') return T_DATE;
+  if (ka === 'date' && kb === 'date') return T_DATE;
+  // DATE with a string: as DATETIMEs, as MariaDB (a time in the string counts)
+  if ((ka === 'date' && kb === 'str') || (kb === 'date' && ka === 'str')) return dateTimeType(6);
   if (ka === 'int' && kb === 'int') return T_INT;
   if ((ka === 'int' || ka === 'dec') && (kb === 'int' || kb === 'dec')) {
     const s = Math.max(ka === 'dec' ? a.iscale : 0, kb === 'dec' ? b.iscale : 0);

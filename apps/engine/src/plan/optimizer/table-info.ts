@@ -1,6 +1,6 @@
 import { coerce } from '../../exec/convert.js';
 import { keyValue } from '../../exec/pipeline.js';
-import { T_DATE } from '../../exec/types.js';
+import { dateTimeType, T_DATE } from '../../exec/types.js';
 import { recPerKey, type TableStatistics } from '../../storage/statistics.js';
 import type { KeyRange, TableIndex } from '../../storage/table.js';
 import type { Bound } from '../../exec/bound.js';
@@ -70,16 +70,21 @@ const DERIVED_ROWS = 1000;
 export const DIVE_CAP = 5_000;
 
 const none = (): boolean => false;
+const DATETIME = dateTimeType(6);
 
 /**
- * `expr` as a key value for column c of src: itself when the types match, a string constant
- * converted to DATE for a DATE column (MySQL compares them as dates), else undefined.
+ * `expr` as a key value for column c of src: itself when the types match, a string constant that
+ * is a date (no time, or midnight) converted to DATE for a DATE column, else undefined. (A DATE
+ * compares with a string as a DATETIME: a string with a time is no DATE key value, and the
+ * condition is checked on the rows instead.)
  */
 export function keyBound(src: Source, c: number, expr: Bound): Bound | undefined {
   if (keyable(src, c, expr.t)) return expr;
   if (src.columns[c]?.t.kind !== 'date' || expr.t.kind !== 'str') return undefined;
   const v = constValue(expr);
-  if (v === undefined || v === null || coerce(v, expr.t, T_DATE) === null) return undefined;
+  if (v === undefined || v === null) return undefined;
+  const day = coerce(v, expr.t, T_DATE);
+  if (day === null || coerce(day, T_DATE, DATETIME) !== coerce(v, expr.t, DATETIME)) return undefined;
   const ev = expr.ev;
   const from = expr.t;
   return { ...expr, t: T_DATE, ev: () => coerce(ev(), from, T_DATE) };
