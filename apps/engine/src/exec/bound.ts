@@ -63,10 +63,10 @@ export class Block {
   readonly outerRefs: Map<Block, Set<number>> = new Map();
   /**
    * The columns of enclosing blocks this block (or a block inside it) reads, once each, with their
-   * evaluators: the parameters of a subquery cache. `opaque`: it also reads something of theirs
-   * that is not a column (its result cannot be keyed by them).
+   * evaluators: the parameters of a subquery cache.
    */
   readonly outerColumns: Array<{ readonly src: Source; readonly c: number; readonly ev: Ev }> = [];
+  /** It also reads something of theirs that is not a column: its result cannot be keyed by them. */
   outerOpaque = false;
   /**
    * It (or a block inside it) reads or sets a user variable or calls LAST_INSERT_ID(): MariaDB

@@ -694,12 +694,12 @@ function userVarRef(ctx: BindCtx, name: string): Bound {
   };
 }
 
-/** `@x := expr`: assigns when it runs and gives the value (never folded into a constant). */
 /** Notes that `block`, and every block it is inside, has a value that is not a function of its inputs. */
 export function markUncacheable(block: Block): void {
   for (let b: Block | undefined = block; b !== undefined; b = b.parent) b.uncacheable = true;
 }
 
+/** `@x := expr`: assigns when it runs and gives the value (never folded into a constant). */
 function bindAssignment(target: unknown, e: Bound, ctx: BindCtx, n: unknown): Bound {
   markUncacheable(ctx.block);
   const [tt, tv] = tagOf(target);

@@ -12,6 +12,7 @@ import {
   T_STR,
   dateTimeType,
   decType,
+  isNumeric,
   timeType,
   unify,
 } from '../exec/types.js';
@@ -303,8 +304,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'least': {
       need(2, 1000);
       // numbers among strings compare as DOUBLE, and the result is one, as in MariaDB
-      const numeric = (k: string): boolean => k === 'int' || k === 'dec' || k === 'dbl';
-      const mixed = args.some((a) => numeric(a.t.kind)) && args.some((a) => a.t.kind === 'str');
+      const mixed = args.some((a) => isNumeric(a.t)) && args.some((a) => a.t.kind === 'str');
       const t = mixed ? T_DBL : unify(args.map((a) => a.t));
       const evs = args.map((a) => castEv(a, t));
       const g = name === 'greatest';
@@ -609,10 +609,11 @@ function trimCopies(s: string, r: string, lead: boolean, trail: boolean): string
 
 /**
  * Functions that keep a subquery calling them out of the subquery cache, as MariaDB 10.11 does
- * (checked one by one: SYSDATE, UNIX_TIMESTAMP, ROW_COUNT, FOUND_ROWS and CONNECTION_ID are
- * cached there; these are not). RAND and UUID are not implemented yet.
+ * (checked one by one there: LAST_INSERT_ID, RAND and UUID are not cached; SYSDATE,
+ * UNIX_TIMESTAMP, ROW_COUNT, FOUND_ROWS and CONNECTION_ID are). RAND or UUID join this set
+ * when the engine has them.
  */
-const UNCACHEABLE = new Set(['last_insert_id', 'rand', 'uuid']);
+const UNCACHEABLE = new Set(['last_insert_id']);
 
 /** True if `s` holds a surrogate (a character past U+FFFF): its characters are not its UTF-16 units. */
 function hasSurrogate(s: string): boolean {

@@ -4,6 +4,7 @@ import { comparisonType, converter } from '../exec/compare.js';
 import { type SqlType, T_INT } from '../exec/types.js';
 import { type BindCtx, mk, type SubPlan } from './bind-expr.js';
 import { keyOf } from './bind-ops.js';
+import { parseSwitches } from './optimizer/settings.js';
 import type { Bound } from '../exec/bound.js';
 import type { Ev } from '../exec/scope.js';
 
@@ -39,8 +40,9 @@ export function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev 
 /**
  * MariaDB's subquery cache (`optimizer_switch` subquery_cache, sql_expression_cache.cc) around a
  * correlated subquery `f`: its result kept per set of `params` — the outer values it reads, and
- * for IN the left operand's value too — for the statement execution (null params: not cached). A key with a NULL never hits. After 200 misses a hit rate below 20 % switches the
- * cache off for the rest of the execution (the subquery then runs every time, uncounted); when
+ * for IN the left operand's value too — for the statement execution (null params: not cached).
+ * A key with a NULL never hits. After 200 misses a hit rate below 20 % switches the cache off for
+ * the rest of the execution (the subquery then runs every time, uncounted); when
  * the entries outgrow min(tmp_table_size, max_heap_table_size), a rate below 20 % switches it off
  * and any other empties it (MariaDB moves a cache above 70 % to disk instead). Hits and misses
  * go to Subquery_cache_hit / Subquery_cache_miss, and the cache's table counts as MariaDB's does:
@@ -49,7 +51,7 @@ export function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev 
  * LAST_INSERT_ID(), an outer reference that is not a column) is not cached.
  */
 function expressionCache(ctx: BindCtx, params: readonly Ev[] | null, f: () => unknown): Ev {
-  const on = /(^|,)subquery_cache=on(,|$)/.test(String(ctx.env.sysVar('optimizer_switch', 'session').v));
+  const on = parseSwitches(String(ctx.env.sysVar('optimizer_switch', 'session').v)).subquery_cache === true;
   if (params === null || params.length === 0 || !on) return f;
   const run = ctx.block.run;
   const status = ctx.env.status;
@@ -111,13 +113,10 @@ function expressionCache(ctx: BindCtx, params: readonly Ev[] | null, f: () => un
   };
 }
 
-/** One outer value as a cache key: undefined for NULL (never found) or a value with no exact key. */
+/** One outer value as a cache key (a set's {@link keyOf}): undefined for NULL (never found) or a value with no exact key. */
 function plainKey(v: unknown): unknown {
-  if (v === null || v === undefined) return undefined;
-  if (typeof v === 'number') return v === 0 ? 0 : v;
-  if (typeof v === 'string') return `s${v}`;
-  if (typeof v === 'bigint') return `n${v}`;
-  return undefined;
+  if (v === null || v === undefined || typeof v === 'object') return undefined;
+  return keyOf(v);
 }
 
 /** Several outer values as one key (each part typed and length-prefixed), or undefined as {@link plainKey}. */
