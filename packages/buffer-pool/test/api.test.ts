@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { BufferPool, BufferPoolFullError, FIL_PAGE_DATA, getPageLsn, MemoryDevice } from '../src/index.js';
 import { deviceWithPages } from './helpers/pages.js';
@@ -33,6 +34,10 @@ describe('arguments', () => {
     expect(() => new BufferPool({ innodb_read_ahead_threshold: 65 })).toThrow(/innodb_read_ahead_threshold/);
     expect(() => new BufferPool({ innodb_old_blocks_time: 1.5 })).toThrow(TypeError);
     expect(() => new BufferPool({ policy: 'fifo' as 'lru' })).toThrow(/policy/);
+    // before any memory is taken: a pool past the longest typed array Node.js makes
+    expect(() => new BufferPool({ innodb_buffer_pool_size: constants.MAX_LENGTH + 65536 })).toThrow(
+      /innodb_buffer_pool_size \d+ is larger than the \d+ bytes one pool can map/,
+    );
   });
 
   it('fix, unfix, markDirty and allocatePage reject bad arguments', () => {

@@ -23,8 +23,11 @@ import { PreparedStatementCount } from './prepared-count.js';
  */
 export class DatabaseInstance {
   readonly db: Database;
-  /** GLOBAL system variables: a session's variables start from them (SET GLOBAL). */
-  readonly vars: Variables = new Variables();
+  /**
+   * GLOBAL system variables: a session's variables start from them (SET GLOBAL). The pool's
+   * read-only ones say what the database was opened with.
+   */
+  readonly vars: Variables;
   /** GLOBAL status counters: every session adds its own to them (SHOW GLOBAL STATUS). */
   readonly status: StatusCounters = new StatusCounters();
   /**
@@ -43,6 +46,12 @@ export class DatabaseInstance {
 
   constructor(db: Database) {
     this.db = db;
+    const pool = db.pool;
+    this.vars = new Variables(undefined, {
+      innodb_buffer_pool_size: pool.frames * pool.pageSize,
+      innodb_buffer_pool_instances: pool.instances,
+      innodb_page_size: pool.pageSize,
+    });
     // ANALYZE and the statistics read the innodb_stats_* variables from the globals
     db.statisticsDictionary.variables = this.vars;
   }

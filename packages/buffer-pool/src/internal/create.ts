@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { checkPageSize } from '../envelope.js';
 import type { BufferPoolOptions, ReplacementPolicy } from '../options.js';
 import { checkInt } from '../options.js';
@@ -44,6 +45,13 @@ export function createLayout(options: BufferPoolOptions, now: () => number): Poo
     64,
   );
   const frames = Math.floor(size / pageSize);
+  // Every frame is one Uint8Array over the pool's SharedArrayBuffer (`bytes`): no larger than
+  // the longest typed array this Node.js makes (4 GiB on Node 20).
+  if (frames * pageSize > constants.MAX_LENGTH) {
+    throw new RangeError(
+      `innodb_buffer_pool_size ${size} is larger than the ${constants.MAX_LENGTH} bytes one pool can map in Node.js ${process.version}`,
+    );
+  }
   if (frames < instances) {
     throw new RangeError(
       `innodb_buffer_pool_size ${size} holds ${frames} pages, fewer than innodb_buffer_pool_instances ${instances}`,

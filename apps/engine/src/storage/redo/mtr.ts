@@ -92,7 +92,7 @@ export class MtrStore implements PageStore {
     this.bytes = pool.bytes;
     const pb = pool.bytes;
     if (pb.byteOffset % 4 !== 0) throw new RangeError("the pool's page bytes are not 4-byte aligned");
-    this.#pool32 = new Int32Array(pb.buffer, pb.byteOffset, pb.length >> 2);
+    this.#pool32 = new Int32Array(pb.buffer, pb.byteOffset, pb.length / 4);
     this.#copies = new Uint8Array(16 * pool.pageSize);
     this.#copies32 = new Int32Array(this.#copies.buffer);
   }
