@@ -17,12 +17,15 @@ export interface CounterTableInput {
   readonly configs: readonly { readonly label: string }[];
   /** Our counters per configuration, in order. */
   readonly ours: readonly (Readonly<Record<string, number>> | undefined)[];
+  /** What our columns are called (default `enginekit`). */
+  readonly oursLabel?: string;
   readonly maria: SqlConfigRuns | undefined;
 }
 
 /**
  * The posts' counter table: one row per counter, the post's columns, then per configuration
- * ours (`ek_<config>`) and, when MariaDB ran, MariaDB's (`m_<config>`) beside it.
+ * ours (`ek_<config>`) and, when MariaDB ran, MariaDB's (`m_<config>`) beside it. MariaDB's are
+ * its cold runs' counters (`SqlConfigRuns.cold`).
  */
 export function counterTable(t: CounterTableInput): Table {
   const columns: Column[] = [
@@ -30,7 +33,7 @@ export function counterTable(t: CounterTableInput): Table {
     ...t.postLabels.map((label, i) => ({ key: `post${i}`, label: `post: ${label}` })),
   ];
   for (const c of t.configs) {
-    columns.push({ key: `ek_${configKey(c.label)}`, label: `ours ${c.label}` });
+    columns.push({ key: `ek_${configKey(c.label)}`, label: `${t.oursLabel ?? 'enginekit'} ${c.label}` });
     if (t.maria) columns.push({ key: `m_${configKey(c.label)}`, label: `MariaDB ${c.label}` });
   }
   const rows = t.counters.map((name) => {

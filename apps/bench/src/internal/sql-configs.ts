@@ -1,5 +1,5 @@
 import { statusDelta } from '../peers/mariadb-tpch.js';
-import type { SqlTarget } from '../peers/sql-target.js';
+import type { SqlTarget, Start } from '../peers/sql-target.js';
 
 /** The counters of the posts' tables, in their order. */
 export const Q10_COUNTERS = [
@@ -38,10 +38,23 @@ export interface SqlRun {
 export interface SqlConfigRuns {
   /** One run per configuration, in order; undefined where the configuration was skipped. */
   readonly warm: (SqlRun | undefined)[];
+  /**
+   * IO-bound, the runs whose counters the tables show: enginekit over the hdd model (modeled
+   * seconds, deterministic), MariaDB on this machine's disk (it has no model).
+   */
   readonly cold: (SqlRun | undefined)[];
+  /** IO-bound on this machine's disk, the OS cache dropped: wall time. MariaDB's are its `cold`. */
+  readonly disk: (SqlRun | undefined)[];
+  /** The cold runs' `innodb_buffer_pool_size`. */
+  readonly coldPoolBytes: number;
+  /** Whether the OS page cache was dropped before every disk run (needs root). */
+  readonly osCacheDropped: boolean;
   /** Whether the system acted on the switches: some run counted DS-MRR or a refill. */
   readonly acted: boolean;
 }
+
+/** The posts' proportion: a 1 GB pool over about 5 GB of data and indexes. */
+export const COLD_FRACTION = 0.2;
 
 /** Smallest pool the runs ask for: MariaDB refuses less than a few MiB. */
 const MIN_POOL = 6 << 20;
@@ -90,10 +103,22 @@ async function once(
   };
 }
 
+export interface SqlConfigOptions {
+  /** Pool of the IO-bound runs, as a fraction of the data (default {@link COLD_FRACTION}). */
+  readonly coldFraction?: number;
+  /** Which configurations run (default: all). */
+  readonly only?: (index: number) => boolean;
+  /** Run in memory too (default true). */
+  readonly warm?: boolean;
+  /** enginekit: run on the real disk too, beside the hdd model (default true). */
+  readonly disk?: boolean;
+}
+
 /**
  * Every configuration on one system: in memory (one warm pool of 1.5× the data, the query run
- * once before the clock) and IO-bound (for each configuration a cold start with a pool of
- * `coldFraction` of the data; enginekit through the hdd model).
+ * once before the clock, then `runs` timed runs) and IO-bound (for each configuration a cold
+ * start with a pool of `coldFraction` of the data: enginekit over the hdd model and again on the
+ * real file with the OS cache dropped; MariaDB restarted with the OS cache dropped).
  */
 export async function runSqlConfigs<C extends { readonly label: string }>(
   t: SqlTarget,
@@ -102,36 +127,59 @@ export async function runSqlConfigs<C extends { readonly label: string }>(
   sql: string,
   dataBytes: number,
   runs: number,
-  options: { readonly coldFraction?: number; readonly only?: (index: number) => boolean } = {},
+  options: SqlConfigOptions = {},
 ): Promise<SqlConfigRuns> {
   const only = options.only ?? (() => true);
   const warm: (SqlRun | undefined)[] = [];
-  await t.open(Math.max(MIN_POOL, Math.ceil(dataBytes * 1.5)), false);
-  await t.query(sql);
-  for (const [i, c] of configs.entries())
-    warm.push(only(i) ? await once(t, statements(c), sql, c.label, runs) : undefined);
-  const cold: (SqlRun | undefined)[] = [];
-  const coldPool = Math.max(MIN_POOL, Math.round(dataBytes * (options.coldFraction ?? 0.08)));
-  for (const [i, c] of configs.entries()) {
-    if (!only(i)) {
-      cold.push(undefined);
-      continue;
-    }
-    await t.open(coldPool, true);
-    cold.push(await once(t, statements(c), sql, c.label, 1));
+  if (options.warm !== false) {
+    await t.open(Math.max(MIN_POOL, Math.ceil(dataBytes * 1.5)), 'warm');
+    await t.query(sql);
+    for (const [i, c] of configs.entries())
+      warm.push(only(i) ? await once(t, statements(c), sql, c.label, runs) : undefined);
   }
+  const coldPoolBytes = Math.max(MIN_POOL, Math.round(dataBytes * (options.coldFraction ?? COLD_FRACTION)));
+  let osCacheDropped = true;
+  const coldRuns = async (start: Start): Promise<(SqlRun | undefined)[]> => {
+    const out: (SqlRun | undefined)[] = [];
+    for (const [i, c] of configs.entries()) {
+      if (!only(i)) {
+        out.push(undefined);
+        continue;
+      }
+      const dropped = await t.open(coldPoolBytes, start);
+      if (start === 'disk' && !dropped) osCacheDropped = false;
+      out.push(await once(t, statements(c), sql, c.label, 1));
+    }
+    return out;
+  };
+  const cold = await coldRuns(t.models ? 'model' : 'disk');
+  const disk = !t.models
+    ? cold
+    : options.disk === false
+      ? configs.map(() => undefined)
+      : await coldRuns('disk');
   const acted = [...warm, ...cold].some(
     (r) =>
       r !== undefined &&
       ((r.counters.Handler_mrr_init ?? 0) > 0 || (r.counters.Handler_mrr_rowid_refills ?? 0) > 0),
   );
-  return { warm, cold, acted };
+  return { warm, cold, disk, coldPoolBytes, osCacheDropped, acted };
 }
 
-/** What a table says about the engine's SQL path. */
-export function sqlNote(engine: SqlConfigRuns | undefined): string {
-  if (engine === undefined) return 'The engine SQL path did not run.';
-  return engine.acted
-    ? "Engine SQL path: the post's statements (SET optimizer_switch, the buffer variables) through @enginekit/engine's Session; it counted DS-MRR (Handler_mrr_init), so it acts on them."
-    : "Engine SQL path: the post's statements through @enginekit/engine's Session run, but its optimizer does not act on these switches yet, so no run counts Handler_mrr_init and the configurations read the same pages (give or take the pool's clock-based aging); the package path is the one that measures the technique.";
+/** What the IO-bound figures of a table are, for its note. */
+export function ioNote(engine: SqlConfigRuns | undefined, maria: SqlConfigRuns | undefined): string {
+  const parts: string[] = [];
+  if (engine !== undefined) {
+    parts.push(
+      `enginekit: each configuration from an empty pool of ${mib(engine.coldPoolBytes)}, first over the hdd model (10 ms seek, 5,400 rpm, 100 MB/s, one queue: modeled seconds, seeded, the same on any machine), then on the database file on this machine's disk through the OS, its page cache ${engine.osCacheDropped ? 'dropped before each run' : 'NOT dropped (not root), so those reads may come from memory'} (wall seconds)`,
+    );
+    if (!engine.acted) parts.push('the engine counted no DS-MRR: it did not act on the switches');
+  }
+  if (maria !== undefined)
+    parts.push(
+      `MariaDB: restarted for each configuration with a pool of ${mib(maria.coldPoolBytes)} (the same fraction of its own data), O_DIRECT, the OS cache ${maria.osCacheDropped ? 'dropped' : 'NOT dropped (not root)'}; wall seconds on the same disk`,
+    );
+  return parts.length === 0 ? 'No SQL system ran.' : `${parts.join('; ')}.`;
 }
+
+const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;

@@ -1,10 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { onExit } from '../internal/cleanup.js';
+import { dropOsCache } from '../internal/os-cache.js';
 
 /** Where Debian's mariadb-server puts the server and its bootstrap script. */
 const MARIADBD = ['/usr/sbin/mariadbd', '/usr/bin/mariadbd'];
@@ -144,7 +145,9 @@ export class MariaDb {
       }
     }
     this.#poolSize = poolBytes;
-    this.#log(`MariaDB started (innodb_buffer_pool_size ${poolBytes >> 20} MiB) in ${this.dir}`);
+    this.#log(
+      `MariaDB started (innodb_buffer_pool_size ${Math.round(poolBytes / 2 ** 20)} MiB) in ${this.dir}`,
+    );
   }
 
   #errorTail(): string {
@@ -174,14 +177,16 @@ export class MariaDb {
   }
 
   /**
-   * A cold restart: shut down cleanly, drop the OS page cache (as root; skipped with a note
-   * otherwise), start again with `innodb_buffer_pool_size` bytes, and select the database.
+   * A cold restart: shut down cleanly, drop the OS page cache (as root; skipped otherwise),
+   * start again with `innodb_buffer_pool_size` bytes, and select the database. Returns whether
+   * the OS cache was dropped.
    */
-  async restart(poolBytes: number): Promise<void> {
+  async restart(poolBytes: number): Promise<boolean> {
     await this.#shutdown();
-    dropOsCache();
+    const dropped = dropOsCache();
     await this.#launch(poolBytes);
     await this.query('USE dbt3');
+    return dropped;
   }
 
   async #shutdown(): Promise<void> {
@@ -219,16 +224,5 @@ export class MariaDb {
       // already gone
     }
     rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-/** `sync; echo 3 > /proc/sys/vm/drop_caches` (needs root; returns whether it worked). */
-export function dropOsCache(): boolean {
-  try {
-    execFileSync('sync');
-    writeFileSync('/proc/sys/vm/drop_caches', '3\n');
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,6 +1,15 @@
 import { type Database, Session } from '@enginekit/engine';
+import { dropOsCache } from '../internal/os-cache.js';
 import type { TpchFiles } from '../internal/tpch-files.js';
 import type { MariaDb } from './mariadb.js';
+
+/**
+ * How a run starts. `warm`: a pool that already holds (or will hold) the data. `model`: an empty
+ * pool over the hdd model — seeded, machine-independent modeled seconds (enginekit only).
+ * `disk`: an empty pool over the real file on this machine's disk, the OS page cache dropped
+ * first (as root), timed in wall seconds.
+ */
+export type Start = 'warm' | 'model' | 'disk';
 
 /**
  * A SQL system an experiment runs the post's statements on: enginekit through
@@ -9,11 +18,13 @@ import type { MariaDb } from './mariadb.js';
  */
 export interface SqlTarget {
   readonly name: 'enginekit' | 'MariaDB';
+  /** Whether the target can run over the hdd model (`open(…, 'model')`). */
+  readonly models: boolean;
   /**
-   * (Re)start with an `innodb_buffer_pool_size` of `poolBytes`. `cold`: an empty pool (enginekit
-   * reopens its file through the hdd model; MariaDB restarts and the OS cache is dropped).
+   * (Re)start with an `innodb_buffer_pool_size` of `poolBytes`, as `start` says. Returns, for a
+   * cold start on the disk, whether the OS page cache was dropped (false when not root).
    */
-  open(poolBytes: number, cold: boolean): Promise<void>;
+  open(poolBytes: number, start: Start): Promise<boolean>;
   exec(sql: string): Promise<void>;
   /** Rows as arrays, every value as text (numbers as the server prints them). */
   query(sql: string): Promise<string[][]>;
@@ -28,6 +39,7 @@ const text = (v: unknown): string => (v === null || v === undefined ? 'NULL' : S
 
 export class EngineTarget implements SqlTarget {
   readonly name = 'enginekit' as const;
+  readonly models = true;
   readonly #files: TpchFiles;
   #db: Database | undefined;
   #session: Session | undefined;
@@ -36,10 +48,12 @@ export class EngineTarget implements SqlTarget {
     this.#files = files;
   }
 
-  async open(poolBytes: number, cold: boolean): Promise<void> {
+  async open(poolBytes: number, start: Start): Promise<boolean> {
     await this.close();
-    this.#db = this.#files.open(poolBytes, cold ? 'hdd' : undefined);
+    const dropped = start === 'disk' && dropOsCache();
+    this.#db = this.#files.open(poolBytes, start === 'model' ? 'hdd' : undefined);
     this.#session = new Session(this.#db);
+    return dropped;
   }
 
   #s(): Session {
@@ -76,14 +90,17 @@ export class EngineTarget implements SqlTarget {
 
 export class MariaDbTarget implements SqlTarget {
   readonly name = 'MariaDB' as const;
+  readonly models = false;
   readonly server: MariaDb;
 
   constructor(server: MariaDb) {
     this.server = server;
   }
 
-  async open(poolBytes: number, cold: boolean): Promise<void> {
-    if (cold || poolBytes !== this.server.poolSize) await this.server.restart(poolBytes);
+  async open(poolBytes: number, start: Start): Promise<boolean> {
+    if (start === 'model') throw new Error('MariaDB has no disk model: start it cold on the disk');
+    if (start === 'disk' || poolBytes !== this.server.poolSize) return this.server.restart(poolBytes);
+    return false;
   }
 
   async exec(sql: string): Promise<void> {
