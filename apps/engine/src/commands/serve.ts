@@ -44,6 +44,9 @@ export async function serveCommand(argv: readonly string[]): Promise<void> {
     ...(args.options.has('innodb_buffer_pool_instances')
       ? { innodb_buffer_pool_instances: positiveInteger(args, 'innodb_buffer_pool_instances', 'serve', 1) }
       : {}),
+    ...(args.options.has('innodb_sort_buffer_size')
+      ? { innodb_sort_buffer_size: positiveInteger(args, 'innodb_sort_buffer_size', 'serve', 1048576) }
+      : {}),
     ...(args.options.has('innodb_flush_log_at_trx_commit')
       ? {
           innodb_flush_log_at_trx_commit: flushMode(

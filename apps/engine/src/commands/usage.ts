@@ -87,13 +87,14 @@ export const SERVE: CommandHelp = {
       'latches',
       'innodb_buffer_pool_size',
       'innodb_buffer_pool_instances',
+      'innodb_sort_buffer_size',
       'innodb_flush_log_at_trx_commit',
       'transaction_isolation',
       'threads',
     ],
   },
   synopsis:
-    'enginekit serve --db FILE [--create] [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U] [--password-file F] [--pid-file F] [--max_connections N] [--connect_timeout S] [--net_read_timeout S] [--max_connect_errors N] [--max_prepared_stmt_count N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_flush_log_at_trx_commit 0|1|2] [--transaction_isolation LEVEL] [--threads N]',
+    'enginekit serve --db FILE [--create] [--port 3306 --bind 127.0.0.1 | --socket PATH] [--user U] [--password-file F] [--pid-file F] [--max_connections N] [--connect_timeout S] [--net_read_timeout S] [--max_connect_errors N] [--max_prepared_stmt_count N] [--max_allowed_packet BYTES] [--wait_timeout S] [--latches atomic|legacy] [--innodb_buffer_pool_size BYTES] [--innodb_buffer_pool_instances N] [--innodb_sort_buffer_size BYTES] [--innodb_flush_log_at_trx_commit 0|1|2] [--transaction_isolation LEVEL] [--threads N]',
   text: `serve the database FILE over the MySQL client/server protocol to mysql2, mariadb and
 mysql clients, on 127.0.0.1:3306 by default or on a unix socket. A FILE that does not exist is
 refused unless --create is given, which creates a new empty database there. Prints

@@ -51,6 +51,7 @@ export class DatabaseInstance {
       innodb_buffer_pool_size: pool.frames * pool.pageSize,
       innodb_buffer_pool_instances: pool.instances,
       innodb_page_size: pool.pageSize,
+      innodb_sort_buffer_size: db.sortBufferSize,
     });
     // ANALYZE and the statistics read the innodb_stats_* variables from the globals
     db.statisticsDictionary.variables = this.vars;

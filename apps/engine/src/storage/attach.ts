@@ -22,6 +22,8 @@ export interface AttachDescriptor {
   readonly trxSys: SharedArrayBuffer;
   /** The data file's extension mutex (storage/file-extend.ts). */
   readonly extend: SharedArrayBuffer;
+  /** The opener's `innodb_sort_buffer_size`. */
+  readonly sortBufferSize: number;
 }
 
 /** The DurableDevice under a database's pool (beneath a SimulatedDevice, if any). */
@@ -71,6 +73,7 @@ export function shareDatabase(db: Database, threads: number): (thread: number) =
       durable: { redo: log, doublewrite, region: thread },
       trxSys,
       extend,
+      sortBufferSize: db.sortBufferSize,
     };
   };
 }
@@ -123,7 +126,7 @@ export function attachDatabase(
       maxDirtyPct: 75,
     });
     redo.onLogFull = (target) => cleaner.freeLog(target);
-    return Database.overPool(d.path, pool, device, store, cleaner, d.trxSys);
+    return Database.overPool(d.path, pool, device, store, cleaner, d.trxSys, d.sortBufferSize);
   } catch (e) {
     pool.detach();
     device.close();

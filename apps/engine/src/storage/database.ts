@@ -89,6 +89,12 @@ export interface DatabaseOptions extends DurabilityOptions {
   /** `innodb_buffer_pool_instances`. Default 1. */
   readonly innodb_buffer_pool_instances?: number;
   /**
+   * `innodb_sort_buffer_size`, bytes: the sort buffer of each index build (ALTER TABLE, CREATE
+   * INDEX), a startup option as in MySQL (the variable is read-only). 65536–67108864. Default
+   * 1048576.
+   */
+  readonly innodb_sort_buffer_size?: number;
+  /**
    * Charge modeled disk time for every page read and write (buffer-pool's SimulatedDevice around
    * the file): `'hdd'`, `'ssd'`, `'nvme'` or a custom profile. Default: none (plain file).
    */
@@ -115,6 +121,18 @@ interface SavedState {
   readonly tables: Map<string, Table>;
   readonly nextTable: number;
   readonly nextIndex: number;
+}
+
+/** `innodb_sort_buffer_size`: MySQL's default and bounds. */
+export const SORT_BUFFER_SIZE = { def: 1048576, min: 65536, max: 67108864 } as const;
+
+function checkSortBufferSize(v: number | undefined): number {
+  if (v === undefined) return SORT_BUFFER_SIZE.def;
+  if (!Number.isInteger(v) || v < SORT_BUFFER_SIZE.min || v > SORT_BUFFER_SIZE.max)
+    throw new RangeError(
+      `innodb_sort_buffer_size must be an integer from ${SORT_BUFFER_SIZE.min} to ${SORT_BUFFER_SIZE.max}, got ${String(v)}`,
+    );
+  return v;
 }
 
 /** Name prefix of the copy a copying ALTER TABLE builds before swapping it in. */
@@ -177,6 +195,12 @@ export class Database implements StatisticsSource {
   #lock: DatabaseLock | null = null;
   /** Opened with `readOnly`: close() writes nothing. */
   #readOnly = false;
+  #sortBufferSize: number = SORT_BUFFER_SIZE.def;
+
+  /** `innodb_sort_buffer_size` this database was opened with: each index build's sort buffer. */
+  get sortBufferSize(): number {
+    return this.#sortBufferSize;
+  }
 
   private constructor(
     path: string,
@@ -223,10 +247,12 @@ export class Database implements StatisticsSource {
    * open): another live process with the file open is refused before anything is read or written.
    */
   static #locked(path: string, options: DatabaseOptions, open: () => Database): Database {
+    const sortBufferSize = checkSortBufferSize(options.innodb_sort_buffer_size);
     const lock = options.readOnly === true ? null : DatabaseLock.acquire(path);
     try {
       const db = open();
       db.#lock = lock;
+      db.#sortBufferSize = sortBufferSize;
       return db;
     } catch (e) {
       lock?.release();
@@ -404,6 +430,7 @@ export class Database implements StatisticsSource {
     store: MtrStore,
     cleaner: PageCleaner,
     trxSysBuffer: SharedArrayBuffer,
+    sortBufferSize: number = SORT_BUFFER_SIZE.def,
   ): Database {
     if (store.redo === null) throw new TypeError('Database.overPool needs a store over the redo log');
     const undo = new UndoSpace(store, readTrxSysPage(pool));
@@ -422,6 +449,7 @@ export class Database implements StatisticsSource {
       undo,
       trxSys,
     );
+    db.#sortBufferSize = checkSortBufferSize(sortBufferSize);
     db.reloadDictionary();
     return db;
   }
