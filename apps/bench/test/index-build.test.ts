@@ -7,7 +7,8 @@ describe('index-build --quick', () => {
     expectShape(r);
     for (const row of table(r, 'mechanics').rows) expect(row.records).toBe(20_000);
     const alter = table(r, 'alter').rows;
-    for (const row of alter.slice(0, 3)) expect(row.engine as number).toBeGreaterThan(0);
+    // ADD INDEX, ADD COLUMN OFF / ON, and the build at sort buffer 1M and 8M (the database reopened)
+    for (const row of alter.slice(0, 5)) expect(row.engine as number).toBeGreaterThan(0);
     expect(alter.every((x) => x.maria === null)).toBe(true);
     expect(r.claims.filter((c) => c.holds !== null).every((c) => c.holds === true)).toBe(true);
   });

@@ -163,12 +163,16 @@ export type LockOutcome = typeof GRANTED | typeof MUST_WAIT | typeof DEADLOCK;
 /** Bytes one lock record takes. */
 export const LOCK_RECORD_BYTES: number = LOCK_SLOTS * 4;
 
+/** The most lock records one lock table holds (2^26: 2.5 GiB of records). */
+export const MAX_LOCK_RECORDS: number = 1 << 26;
+
 /**
  * The most lock records a buffer pool of `poolBytes` allows: 70 % of it in lock records (InnoDB
- * gives lock memory up to about that share of the buffer pool before ER_LOCK_TABLE_FULL).
+ * gives lock memory up to about that share of the buffer pool before ER_LOCK_TABLE_FULL), and
+ * never more than {@link MAX_LOCK_RECORDS} (reached from a pool of about 3.6 GiB).
  */
 export function lockCapacityFor(poolBytes: number): number {
-  return Math.max(1, Math.floor((poolBytes * 0.7) / LOCK_RECORD_BYTES));
+  return Math.min(MAX_LOCK_RECORDS, Math.max(1, Math.floor((poolBytes * 0.7) / LOCK_RECORD_BYTES)));
 }
 
 export interface LockTableOptions {
@@ -238,11 +242,11 @@ export class LockTable {
   static create(options: LockTableOptions = {}): LockTable {
     const capacity = options.capacity ?? Math.min(65536, options.maxCapacity ?? 65536);
     const trx = options.transactions ?? 1024;
-    if (!Number.isInteger(capacity) || capacity < 1 || capacity > 1 << 26)
-      throw new RangeError(`capacity must be an integer in 1..67108864, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_LOCK_RECORDS)
+      throw new RangeError(`capacity must be an integer in 1..${MAX_LOCK_RECORDS}, got ${capacity}`);
     const maxCapacity = options.maxCapacity ?? Math.max(capacity, lockCapacityFor(134217728));
-    if (!Number.isInteger(maxCapacity) || maxCapacity < capacity || maxCapacity > 1 << 26)
-      throw new RangeError(`maxCapacity must be an integer in ${capacity}..67108864, got ${maxCapacity}`);
+    if (!Number.isInteger(maxCapacity) || maxCapacity < capacity || maxCapacity > MAX_LOCK_RECORDS)
+      throw new RangeError(`maxCapacity must be an integer in ${capacity}..${MAX_LOCK_RECORDS}, got ${maxCapacity}`);
     if (!Number.isInteger(trx) || trx < 1 || trx > 65536)
       throw new RangeError(`transactions must be an integer in 1..65536, got ${trx}`);
     // four buckets per record at creation: chains stay short while the area grows a few times

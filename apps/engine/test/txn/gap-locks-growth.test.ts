@@ -14,6 +14,7 @@ import {
   LockTable,
   lockCapacityFor,
   LOCK_RECORD_BYTES,
+  MAX_LOCK_RECORDS,
   MUST_WAIT,
 } from '../../src/txn/lock-table.js';
 import { instanceOf } from '../../src/session/instance.js';
@@ -91,6 +92,27 @@ describe('a lock table that grows', () => {
       db.close();
     }
   }, 300_000);
+});
+
+describe('the bound of a large pool', () => {
+  it("stops at the lock table's most records: a 4 GiB pool opens and takes locks", () => {
+    expect(lockCapacityFor(128 * 1024 * 1024)).toBe(2_348_810);
+    expect(lockCapacityFor(2 ** 32)).toBe(MAX_LOCK_RECORDS);
+    // a pool whose 70 % is past the most records the table holds
+    const db = Database.temporary({ innodb_buffer_pool_size: 4 * 2 ** 30 - 65536 });
+    try {
+      const s = new Session(db);
+      s.query('CREATE TABLE t (id INT PRIMARY KEY)');
+      s.query('INSERT INTO t VALUES (1), (2)');
+      expect(instanceOf(db).lockTable.capacity.max).toBe(MAX_LOCK_RECORDS);
+      s.query('BEGIN');
+      expect(s.query('SELECT id FROM t FOR UPDATE').rows).toEqual([[1], [2]]);
+      s.query('COMMIT');
+      s.close();
+    } finally {
+      db.close();
+    }
+  });
 });
 
 describe('growth across threads', () => {
