@@ -71,8 +71,8 @@ export function logPageDiff(
   N: Int32Array,
 ): boolean {
   const words = ps >> 2;
-  const bw = beforeOff >> 2;
-  const nw = nowOff >> 2;
+  const bw = beforeOff / 4; // offsets into a pool past 2 GiB: no 32-bit shift
+  const nw = nowOff / 4;
   let w = 0;
   while (w < words && B[bw + w] === N[nw + w]) w++;
   if (w === words) return false;
