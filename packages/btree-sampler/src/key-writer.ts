@@ -109,20 +109,22 @@ export class KeyWriter {
   project(src: Uint8Array, off: number, len: number, order: ArrayLike<number>): this {
     const end = off + len;
     let n = 0;
+    // field bounds relative to `off`: `src` may be a buffer pool past 2 GiB, whose offsets an
+    // Int32Array cannot hold
     for (let p = off; p < end; n++) {
       if (n === this.#starts.length) {
         this.#starts = growInt32(this.#starts);
         this.#ends = growInt32(this.#ends);
       }
-      this.#starts[n] = p;
+      this.#starts[n] = p - off;
       p = fieldEnd(src, p, end);
-      this.#ends[n] = p;
+      this.#ends[n] = p - off;
     }
     for (let i = 0; i < order.length; i++) {
       const f = order[i]!;
       if (!(f >= 0 && f < n)) throw new RangeError(`order[${i}] = ${f}, but the key has ${n} fields`);
-      const s = this.#starts[f]!;
-      const e = this.#ends[f]!;
+      const s = off + this.#starts[f]!;
+      const e = off + this.#ends[f]!;
       const buf = this.#room(e - s);
       buf.set(src.subarray(s, e), this.#len);
       this.#len += e - s;

@@ -176,6 +176,17 @@ describe('KeyWriter', () => {
     framed.set(entry, 2);
     expect(hex(w.reset().project(framed, 2, entry.length, [2]).key())).toBe('147800ff790000');
     expect(() => w.reset().project(entry, 0, entry.length, [4])).toThrow(/order\[0\] = 4/);
+    // a key past 2 GiB into its buffer (a large buffer pool): lazily committed memory
+    const big = new Uint8Array(new SharedArrayBuffer(2 ** 31 + 4096));
+    big.set(entry, 2 ** 31 + 100);
+    expect(
+      hex(
+        w
+          .reset()
+          .project(big, 2 ** 31 + 100, entry.length, [3, 1])
+          .key(),
+      ),
+    ).toBe(hex(new KeyCodec([{ type: 'int64' }, { type: 'int32' }]).encode([9n, 7])));
   });
 
   it('rejects values outside the column type, naming the problem', () => {

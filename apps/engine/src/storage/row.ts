@@ -98,7 +98,8 @@ export class RowBuffer {
   /** Exact BIGINT/DECIMAL values where `isWide` is 1. */
   readonly wide: bigint[];
   readonly src: Uint8Array[];
-  readonly off: Int32Array;
+  /** Where each text field starts in `src` (a Float64Array: `src` may be a pool past 2 GiB). */
+  readonly off: Float64Array;
   readonly len: Int32Array;
   /**
    * The columns a reader of this buffer needs (1 = wanted), or null for all: the codec then
@@ -115,7 +116,7 @@ export class RowBuffer {
     this.isWide = new Uint8Array(n);
     this.wide = new Array<bigint>(n).fill(0n);
     this.src = new Array<Uint8Array>(n).fill(EMPTY);
-    this.off = new Int32Array(n);
+    this.off = new Float64Array(n);
     this.len = new Int32Array(n);
   }
 

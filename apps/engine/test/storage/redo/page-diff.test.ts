@@ -12,9 +12,9 @@ function diffAt(poolBytes: number, frameOff: number): Uint8Array {
   for (let i = 0; i < PS; i++) copy[i] = (i * 31) & 0xff;
   pool.set(copy, frameOff);
   // three changed ranges: one byte, a word-straddling run, and the page's last bytes
-  pool[frameOff + 100] ^= 0xff;
+  pool[frameOff + 100] = (pool[frameOff + 100] ?? 0) ^ 0xff;
   for (let i = 5001; i < 5013; i++) pool[frameOff + i] = 7;
-  pool[frameOff + PS - 1] ^= 1;
+  pool[frameOff + PS - 1] = (pool[frameOff + PS - 1] ?? 0) ^ 1;
   const out = new RecordBuilder();
   const written = logPageDiff(
     out,
