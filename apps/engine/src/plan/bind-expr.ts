@@ -1,5 +1,5 @@
 import type { StatusCounters } from '../exec/status.js';
-import { arr, identText, obj, objectName, posOf, str, tagOf } from '../sql/ast.js';
+import { arr, endOf, identText, obj, objectName, posOf, str, tagOf } from '../sql/ast.js';
 import { asNumber } from './bind-members.js';
 import { SqlError } from '../sql/errors.js';
 import { type BinOp, makeNeg } from '../exec/arith.js';
@@ -135,11 +135,81 @@ export function literal(t: SqlType, v: unknown, text: string): Bound {
   return { t, ev: () => v, refs: [], outer: false, agg: false, text, lit: { v, written: true } };
 }
 
-/** Source text of a node: from its first span to the end of the expression. */
+/**
+ * Source text of a node: from its first token (its own leading unary operators and parentheses
+ * included) to its last, the parentheses it opened closed.
+ */
 export function nodeText(env: BindEnv, n: unknown): string {
   const p = posOf(n);
   if (p === undefined) return '';
-  return exprTextAt(env.sql, p.line, p.column);
+  const tokens = leadingTokens(n);
+  const e = endOf(n);
+  if (e === undefined) return exprTextAt(env.sql, p.line, p.column, false, tokens);
+  const start = backOver(env.sql, offsetAt(env.sql, p.line, p.column), tokens);
+  return env.sql.slice(start, closeParens(env.sql, start, offsetAt(env.sql, e.line, e.column))).trim();
+}
+
+/** `off` moved back over `tokens` unary operators, opening parentheses or NOTs before it. */
+function backOver(sql: string, off: number, tokens: number): number {
+  for (let left = tokens, j = off - 1; left > 0 && j >= 0; j--) {
+    const ch = sql[j]!;
+    if (ch === ' ' || ch === '\t' || ch === '\n') continue;
+    if ('-+~!('.includes(ch)) off = j;
+    else if (/not$/i.test(sql.slice(Math.max(0, j - 2), j + 1)) && !/[\w$]/.test(sql[j - 3] ?? ' ')) {
+      off = j - 2;
+      j -= 2;
+    } else break;
+    left--;
+  }
+  return off;
+}
+
+/** The string offset of a (1-based) line and column. */
+function offsetAt(sql: string, line: number, column: number): number {
+  let off = 0;
+  for (let k = 1; k < line; k++) {
+    const nl = sql.indexOf('\n', off);
+    if (nl < 0) break;
+    off = nl + 1;
+  }
+  return off + column - 1;
+}
+
+/** From `end`, past the `)` that close what `sql[start, end)` left open (quotes skipped). */
+function closeParens(sql: string, start: number, end: number): number {
+  let depth = 0;
+  let i = start;
+  for (; i < end || (depth > 0 && i < sql.length); i++) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      const j = sql.indexOf(c, i + 1);
+      i = j < 0 ? sql.length : j;
+    } else if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth === 0 && i >= end) return i + 1;
+    }
+  }
+  return i;
+}
+
+/**
+ * Unary operators and opening parentheses a node starts with before its first span (spans start
+ * at operands): the UnaryOp and Nested nodes on its leftmost path, so `-5 - 1` reads from the `-`.
+ */
+function leadingTokens(n: unknown): number {
+  let k = 0;
+  let x = n;
+  for (;;) {
+    const [tag, v] = tagOf(x);
+    if (tag === 'UnaryOp') x = obj(v).expr;
+    else if (tag === 'Nested') x = v;
+    else if (tag === 'BinaryOp') {
+      x = obj(v).left;
+      continue;
+    } else return k;
+    k++;
+  }
 }
 
 /** Keywords an expression can start with before its first span (an operator or a typed literal). */
@@ -165,11 +235,11 @@ const LEADING_KEYWORDS = new Set([
 ]);
 
 /** The expression text starting at (line, column), up to a top-level ',' or clause keyword. */
-export function exprTextAt(sql: string, line: number, column: number, leading = false): string {
+export function exprTextAt(sql: string, line: number, column: number, leading = false, tokens = 0): string {
   const lines = sql.split('\n');
   let off = 0;
   for (let k = 0; k < line - 1 && k < lines.length; k++) off += lines[k]!.length + 1;
-  off += column - 1;
+  off = backOver(sql, off + column - 1, tokens);
   if (leading) {
     // a select item's own leading unary operators, parentheses and keywords (spans start at
     // operands: `CAST(1 AS CHAR)`'s span is its `1`)
@@ -458,9 +528,18 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       if (op === 'Plus') return e;
       if (op === 'Minus') {
         if (e.lit !== undefined && e.lit.v !== null) {
-          // a constant BIGINT UNSIGNED past the signed range negates into a DECIMAL (Item_func_neg)
-          if (e.t.unsigned === true && BigInt(e.lit.v as number | bigint) > 9223372036854775807n)
-            return literal(decType(20, 0), -BigInt(e.lit.v as bigint), `-${e.text}`);
+          // Item_func_neg::fix_length_and_dec_int: a constant integer whose 64 bits read as
+          // unsigned are 2^63 or more (a BIGINT UNSIGNED past the signed range, or any negative
+          // value) negates into a DECIMAL — except the literal 9223372036854775808, whose
+          // negation is the least BIGINT
+          if (e.t.kind === 'int') {
+            const big = BigInt(e.lit.v as number | bigint);
+            if (big < 0n || big > 9223372036854775807n) {
+              if (big === 9223372036854775808n && e.lit.written === true)
+                return literal(T_INT, -big, `-${e.text}`);
+              return literal(decType(20, 0), -big, `-${e.text}`);
+            }
+          }
           const r = makeNeg(e.t, `-${e.text}`).f(e.lit.v);
           return literal(e.t.kind === 'int' ? T_INT : e.t, r, `-${e.text}`);
         }

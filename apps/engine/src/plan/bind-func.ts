@@ -183,7 +183,12 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         () => {
           const x = ev();
           if (x === null) return null;
-          if (typeof x === 'bigint') return t.kind === 'int' ? normInt(x < 0n ? -x : x) : x < 0n ? -x : x;
+          if (typeof x === 'bigint') {
+            // the least BIGINT has no BIGINT absolute value (Item_func_abs::int_op)
+            if (x === -9223372036854775808n && t.kind === 'int' && t.unsigned !== true)
+              throw new SqlError('ER_DATA_OUT_OF_RANGE', `BIGINT value is out of range in 'abs(${a.text})'`);
+            return t.kind === 'int' ? normInt(x < 0n ? -x : x) : x < 0n ? -x : x;
+          }
           return Math.abs(x as number);
         },
         args,

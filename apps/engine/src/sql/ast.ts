@@ -70,6 +70,28 @@ export function posOf(n: unknown): Pos | undefined {
   return best;
 }
 
+/** Where a node's last spanned token ends (exclusive), or undefined when nothing in it has a span. */
+export function endOf(n: unknown): Pos | undefined {
+  let best: Pos | undefined;
+  const walk = (x: unknown): void => {
+    if (x === null || typeof x !== 'object') return;
+    if (Array.isArray(x)) {
+      for (const y of x) walk(y);
+      return;
+    }
+    const o = x as Obj;
+    const end = obj(obj(o.span).end);
+    if (typeof end.line === 'number' && end.line > 0) {
+      const p = { line: end.line, column: end.column as number };
+      if (best === undefined || p.line > best.line || (p.line === best.line && p.column > best.column))
+        best = p;
+    }
+    for (const v of Object.values(o)) if (v !== null && typeof v === 'object') walk(v);
+  };
+  walk(n);
+  return best;
+}
+
 /** Every `Placeholder` value node (`?`), in text order, so parameters can be numbered by span. */
 export function placeholders(root: unknown): Obj[] {
   const out: Obj[] = [];

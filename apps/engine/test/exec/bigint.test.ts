@@ -164,6 +164,29 @@ describe('BIGINT: the full signed 64-bit range', () => {
         `BIGINT value is out of range in '${expr}'`,
       ]);
     }
+    // recorded on MariaDB 10.11.19 (which prints columns qualified: `d`.`a`): the error names the
+    // failing operation from its first token
+    // (a leading minus included) to its last; `-9223372036854775808` is a BIGINT, not a DECIMAL
+    for (const [sql, expr] of [
+      ['SELECT -9223372036854775808 - 1', '-9223372036854775808 - 1'],
+      ['SELECT -9223372036854775807 - 2', '-9223372036854775807 - 2'],
+      ['SELECT -a - 9223372036854775807 FROM (SELECT 5 a) d', '-a - 9223372036854775807'],
+      ['SELECT -(a + 1) - 9223372036854775807 FROM (SELECT 5 a) d', '-(a + 1) - 9223372036854775807'],
+    ] as const) {
+      const e = overflow(sql);
+      expect([e.errno, e.message]).toEqual([1690, `BIGINT value is out of range in '${expr}'`]);
+    }
+    // MariaDB: BIGINT UNSIGNED value is out of range in '0 - 9223372036854775808' (the inner operation)
+    expect(overflow('SELECT 0 - 9223372036854775808 - 1').message).toBe(
+      "BIGINT UNSIGNED value is out of range in '0 - 9223372036854775808'",
+    );
+    // MariaDB: -9223372036854775808 bigint(20), -9223372036854775809 decimal(19,0),
+    // 9223372036854775808 bigint(19) unsigned
+    const r = s.query(
+      'SELECT -9223372036854775808, -(9223372036854775808), -9223372036854775809, 9223372036854775808',
+    );
+    expect(r.rows).toEqual([[MIN, MIN, '-9223372036854775809', 9223372036854775808n]]);
+    expect(r.types?.map((x) => x.kind)).toEqual(['int', 'int', 'dec', 'int']);
     // at the edge, no overflow
     expect(s.query(`SELECT ${MAX - 1n} + 1, ${MIN + 1n} - 1, id DIV 2 FROM t ORDER BY id`).rows).toEqual([
       [MAX, MIN, MIN / 2n],

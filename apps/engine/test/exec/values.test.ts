@@ -142,9 +142,7 @@ describe('infinities', () => {
 /**
  * MariaDB 10.11's answers: a value, or [errno, message]. Cases marked `differs` are answered
  * otherwise by the engine, whose answer is pinned beside MariaDB's so a change to either shows:
- * `-9223372036854775808` is the negation of a BIGINT UNSIGNED literal (a DECIMAL, as in MariaDB,
- * but MariaDB folds the sign into the literal before checking the range), and an error message
- * quotes the expression as it was written, not in MariaDB's lower case.
+ * an error message quotes the expression as it was written, not in MariaDB's lower case.
  */
 const OVERFLOWS: ReadonlyArray<{
   sql: string;
@@ -166,7 +164,6 @@ const OVERFLOWS: ReadonlyArray<{
   {
     sql: 'SELECT -9223372036854775807 * 3',
     mariadb: [1690, "BIGINT value is out of range in '-9223372036854775807 * 3'"],
-    differs: [1690, "BIGINT value is out of range in '9223372036854775807 * 3'"],
   },
   { sql: 'SELECT -(-9223372036854775808)', mariadb: '9223372036854775808' },
   { sql: 'SELECT 9223372036854775807 + 0.5', mariadb: '9223372036854775807.5' },
@@ -183,7 +180,6 @@ const OVERFLOWS: ReadonlyArray<{
   {
     sql: 'SELECT -9223372036854775808 DIV -1',
     mariadb: [1690, "BIGINT value is out of range in '-9223372036854775808 DIV -1'"],
-    differs: [1690, "BIGINT value is out of range in '9223372036854775808 DIV -1'"],
   },
   { sql: 'SELECT 1e308 * 10', mariadb: [1690, "DOUBLE value is out of range in '1e308 * 10'"] },
   { sql: 'SELECT 1e308 + 1e308', mariadb: [1690, "DOUBLE value is out of range in '1e308 + 1e308'"] },
@@ -198,7 +194,6 @@ const OVERFLOWS: ReadonlyArray<{
   {
     sql: 'SELECT -9223372036854775808 - 1',
     mariadb: [1690, "BIGINT value is out of range in '-9223372036854775808 - 1'"],
-    differs: '-9223372036854775809',
   },
   {
     sql: 'SELECT 18446744073709551615 + 1',
@@ -212,12 +207,10 @@ const OVERFLOWS: ReadonlyArray<{
   {
     sql: 'SELECT ABS(-9223372036854775808)',
     mariadb: [1690, "BIGINT value is out of range in 'abs(-9223372036854775808)'"],
-    differs: '9223372036854775808',
   },
   {
     sql: 'SELECT -9223372036854775808 * -1',
     mariadb: [1690, "BIGINT value is out of range in '-9223372036854775808 * -1'"],
-    differs: '9223372036854775808',
   },
   {
     sql: 'SELECT CAST(18446744073709551615 AS SIGNED)',
