@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { arr, obj, objectName, posOf, tagOf } from '../sql/ast.js';
 import { syntaxErrorAt } from '../sql/syntax-error.js';
 import { SqlError } from '../sql/errors.js';
@@ -138,7 +139,8 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
       break;
   }
   const o = obj(v);
-  const name = objectName(o.name).join('.').toLowerCase();
+  const written = objectName(o.name).join('.');
+  const name = written.toLowerCase();
   if (UNCACHEABLE.has(name)) markUncacheable(ctx.block);
   const argList = obj(obj(o.args).List);
   const rawArgs = arr(argList.args);
@@ -169,7 +171,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     if (args.length < lo || args.length > hi)
       throw new SqlError(
         'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
-        `Incorrect parameter count in the call to native function '${name}'`,
+        `Incorrect parameter count in the call to native function '${written}'`,
       );
   };
   switch (name) {
@@ -256,11 +258,23 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'sin':
     case 'cos':
     case 'tan':
+    case 'asin':
+    case 'acos':
+    case 'atan':
+    case 'atan2':
+    case 'cot':
+    case 'degrees':
+    case 'radians':
     case 'pi':
     case 'power':
     case 'pow': {
+      if (name === 'pi') need(0);
+      else if (name === 'log' || name === 'atan') need(1, 2);
+      else if (name === 'atan2' || name === 'pow' || name === 'power') need(2);
+      else need(1);
       const evs = args.map((a) => castEv(a, T_DBL));
-      const grows = name === 'exp' || name === 'pow' || name === 'power';
+      // an infinite result of these is out of range (1690, as MariaDB); of the others, NULL
+      const grows = name === 'exp' || name === 'pow' || name === 'power' || name === 'cot';
       const f: (xs: number[]) => number = {
         sqrt: (x: number[]) => Math.sqrt(x[0]!),
         exp: (x: number[]) => Math.exp(x[0]!),
@@ -271,6 +285,13 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         sin: (x: number[]) => Math.sin(x[0]!),
         cos: (x: number[]) => Math.cos(x[0]!),
         tan: (x: number[]) => Math.tan(x[0]!),
+        asin: (x: number[]) => Math.asin(x[0]!),
+        acos: (x: number[]) => Math.acos(x[0]!),
+        atan: (x: number[]) => (x.length === 2 ? Math.atan2(x[0]!, x[1]!) : Math.atan(x[0]!)),
+        atan2: (x: number[]) => Math.atan2(x[0]!, x[1]!),
+        cot: (x: number[]) => 1 / Math.tan(x[0]!),
+        degrees: (x: number[]) => (x[0]! * 180) / Math.PI,
+        radians: (x: number[]) => (x[0]! * Math.PI) / 180,
         pi: () => Math.PI,
         power: (x: number[]) => x[0]! ** x[1]!,
         pow: (x: number[]) => x[0]! ** x[1]!,
@@ -354,6 +375,49 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         [args[0]!.t.kind === 'str' ? args[0]!.t : T_STR],
       );
     }
+    case 'bit_length': {
+      need(1);
+      const binary = args[0]!.t.binary === true;
+      return intFn(
+        args,
+        text,
+        (a) => 8 * (binary ? (a[0] as string).length : Buffer.byteLength(a[0] as string)),
+        [args[0]!.t.kind === 'str' ? args[0]!.t : T_STR],
+      );
+    }
+    case 'crc32': {
+      // CRC-32 of the string's bytes, as zlib computes it
+      need(1);
+      const binary = args[0]!.t.binary === true;
+      return intFn(args, text, (a) => crc32(Buffer.from(a[0] as string, binary ? 'latin1' : 'utf8')), [
+        args[0]!.t.kind === 'str' ? args[0]!.t : T_STR,
+      ]);
+    }
+    case 'bit_count': {
+      // set bits of the value as a 64-bit two's complement integer
+      need(1);
+      return intFn(
+        args,
+        text,
+        (a) => {
+          let w = BigInt.asUintN(64, BigInt(a[0] as number | bigint));
+          let n = 0;
+          while (w !== 0n) {
+            w &= w - 1n;
+            n++;
+          }
+          return n;
+        },
+        [T_INT],
+      );
+    }
+    case 'conv':
+      need(3);
+      return strFn(args, text, (a) => conv(a[0] as string, Number(a[1]), Number(a[2])), [
+        T_STR,
+        T_INT,
+        T_INT,
+      ]);
     case 'char_length':
     case 'character_length':
       need(1);
@@ -718,4 +782,41 @@ function roundLike(name: string, args: Bound[], text: string): Bound {
 
 function doubleOutOfRange(text: string): SqlError {
   return new SqlError('ER_DATA_OUT_OF_RANGE', `DOUBLE value is out of range in '${text}'`);
+}
+
+const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const U64 = 18446744073709551615n;
+
+/**
+ * CONV(text, from, to) as MariaDB's Item_func_conv: NULL for a base outside ±2..36 or empty text;
+ * the text read as my_strntoull (a negative `from`: my_strntoll) reads it — leading spaces, a
+ * sign, digits up to the first that is not one, saturating on overflow — then written in base
+ * |to|, as a signed number when `to` is negative.
+ */
+export function conv(text: string, from: number, to: number): string | null {
+  const fa = Math.abs(from);
+  const ta = Math.abs(to);
+  if (text.length === 0 || fa < 2 || fa > 36 || ta < 2 || ta > 36) return null;
+  let i = 0;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
+  let negative = false;
+  if (text[i] === '-' || text[i] === '+') negative = text[i++] === '-';
+  let v = 0n;
+  let overflow = false;
+  const base = BigInt(fa);
+  for (; i < text.length; i++) {
+    const d = DIGITS.indexOf(text[i]!.toUpperCase());
+    if (d < 0 || d >= fa) break;
+    v = v * base + BigInt(d);
+    if (v > U64) overflow = true;
+  }
+  let word: bigint; // the 64-bit result, as unsigned
+  if (from < 0) {
+    // signed: saturates at the BIGINT bounds
+    const limit = negative ? 9223372036854775808n : 9223372036854775807n;
+    const s = overflow || v > limit ? (negative ? -limit : limit) : negative ? -v : v;
+    word = BigInt.asUintN(64, s);
+  } else word = overflow ? U64 : BigInt.asUintN(64, negative ? -v : v);
+  if (to < 0 && word > 9223372036854775807n) return `-${(U64 + 1n - word).toString(ta).toUpperCase()}`;
+  return word.toString(ta).toUpperCase();
 }

@@ -111,6 +111,21 @@ export function scripts() {
       ],
     },
     {
+      name: 'numeric functions',
+      statements: [
+        'SELECT ASIN(0.5), ACOS(0.5), ATAN(1), ATAN(1, 2), ATAN2(1, 2), ATAN2(-1, -2), COT(1), DEGREES(PI()), RADIANS(180), DEGREES(1), RADIANS(1)',
+        'SELECT ASIN(2), ACOS(-1.5), ASIN(NULL), ATAN(NULL, 1), DEGREES(NULL)',
+        'SELECT COT(0)',
+        'SELECT ATAN()',
+        "SELECT CRC32('MySQL'), CRC32(NULL), CRC32(''), CRC32(123), CRC32('é'), CRC32(X'00FF')",
+        "SELECT BIT_COUNT(29), BIT_COUNT(-1), BIT_COUNT(NULL), BIT_COUNT('7'), BIT_COUNT(2.5), BIT_COUNT(0), BIT_COUNT(9223372036854775807)",
+        "SELECT BIT_LENGTH('text'), BIT_LENGTH('é'), BIT_LENGTH(NULL), BIT_LENGTH(12), BIT_LENGTH(''), BIT_LENGTH(X'00FF')",
+        "SELECT CONV('a', 16, 2), CONV('6E', 18, 8), CONV(-17, 10, -18), CONV('zz', 36, 10), CONV(255, 10, 16), CONV('ff', 16, -10), CONV('-ff', 16, 10)",
+        "SELECT CONV('18446744073709551615', 10, 16), CONV('99999999999999999999', 10, 16), CONV('-99999999999999999999', 10, 16), CONV(NULL, 10, 2), CONV(10, 1, 2), CONV(10, 10, 37)",
+        "SELECT CONV('1g', 16, 10), CONV('', 10, 2), CONV(' 12', 10, 2), CONV('12.9', 10, 10), CONV('zz', 10, 2), CONV('-5', -10, -2), CONV('99999999999999999999', -10, 10), CONV('-99999999999999999999', -10, 10)",
+      ],
+    },
+    {
       name: 'functions over a table',
       statements: [
         'CREATE TABLE ev (id INT PRIMARY KEY, name VARCHAR(20), day DATE, amount DECIMAL(10,2))',

@@ -279,3 +279,26 @@ describe('duplicate keys', () => {
     ]);
   });
 });
+
+describe('a native function called with the wrong number of arguments', () => {
+  it('is 1582 naming the function as written (MariaDB: ATAN() → ATAN)', () => {
+    const s = session();
+    for (const [sql, name] of [
+      ['SELECT ATAN()', 'ATAN'],
+      ['SELECT sqrt(1, 2)', 'sqrt'],
+      ['SELECT Conv(1, 2)', 'Conv'],
+      ['SELECT PI(1)', 'PI'],
+    ] as const) {
+      let err: SqlError | undefined;
+      try {
+        s.query(sql);
+      } catch (e) {
+        err = e as SqlError;
+      }
+      expect([err?.errno, err?.message], sql).toEqual([
+        1582,
+        `Incorrect parameter count in the call to native function '${name}'`,
+      ]);
+    }
+  });
+});
