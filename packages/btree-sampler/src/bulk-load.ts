@@ -183,13 +183,21 @@ export class BulkLoader implements BulkLoadSink<BulkLoadResult> {
   abort(): void {
     if (!this.#open) return;
     this.#open = false;
+    // every latch is released even when noting a change fails (a full redo log): the first
+    // failure is thrown after
+    let failure: unknown;
     for (const f of this.#frames) {
-      // Its records were written without a markDirty each; note the change once before letting go.
-      this.#tree.store.markDirty(f);
+      try {
+        // Its records were written without a markDirty each; note the change once before letting go.
+        this.#tree.store.markDirty(f);
+      } catch (e) {
+        failure ??= e;
+      }
       this.#tree.unfixPage(f, LATCH_X);
     }
     this.#tree.unfixPage(this.#rootFrame, LATCH_X);
     this.#tree.indexLatch?.xUnlock();
+    if (failure !== undefined) throw failure;
   }
 
   /** Node pointer (first key [+ value], page) of the page in `frame` into level + 1. */

@@ -125,6 +125,20 @@ describe('BTree structure', () => {
     expect(() => t.bulkLoader({ innodb_fill_factor: 5 })).toThrow(RangeError);
   });
 
+  it('abort() lets go of every page even when noting a change fails', () => {
+    // a store whose markDirty fails, as a full redo log makes it fail
+    const store = new MemoryStore(512, 64);
+    const t = BTree.create(store);
+    const l = t.bulkLoader();
+    for (let i = 0; i < 200; i++) l.add(k(i), v(i));
+    expect(store.xLatches.some((n) => n > 0)).toBe(true);
+    store.markDirty = () => {
+      throw new Error('the redo log is full');
+    };
+    expect(() => l.abort()).toThrow(/redo log is full/);
+    expect(store.xLatches.every((n) => n === 0)).toBe(true);
+  });
+
   it('reopens from a file after close', () => {
     const path = join(dir, 'tree.ibd');
     const store = new MemoryStore(512, 4096);

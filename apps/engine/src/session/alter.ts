@@ -262,9 +262,12 @@ function copyAlter(
         table = r.table;
         built.push(r.index);
       }
-      buildIndexFromTable(table, built, {
-        innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')),
-      });
+      // the new trees are the copy's own: built without redo, then written (as ADD INDEX's)
+      ctx.db.bulkBuild(() =>
+        buildIndexFromTable(table, built, {
+          innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')),
+        }),
+      );
     }
   } catch (e) {
     ctx.db.dropTable(tmp);

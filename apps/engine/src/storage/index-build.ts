@@ -75,7 +75,11 @@ export class SecondaryBuilder {
           });
           loader.finish();
         } catch (e) {
-          loader.abort();
+          try {
+            loader.abort();
+          } catch {
+            // the build's own error says more; the loader released its pages either way
+          }
           if (e instanceof DuplicateKeyError) throw new DuplicateEntryError(this.#table.name, ix.name, '?');
           throw e;
         }
@@ -321,13 +325,21 @@ export class TableLoader {
 
   /** Give up: release pages and temp files (the database file is then discarded by the caller). */
   close(): void {
+    // every loader lets go of its pages and every temp file goes, whatever fails first
+    let failure: unknown;
     if (this.#bulkOpen) {
       this.#bulkOpen = false;
-      this.#bulk.abort();
-      for (const m of this.#mirrors) m.loader.abort();
+      for (const l of [this.#bulk, ...this.#mirrors.map((m) => m.loader)]) {
+        try {
+          l.abort();
+        } catch (e) {
+          failure ??= e;
+        }
+      }
     }
     this.#late.close();
     this.#secondary.close();
+    if (failure !== undefined) throw failure;
   }
 }
 
