@@ -420,7 +420,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
         { key: 'maria', label: 'MariaDB', digits: 2 },
       ],
       rows: sqlRows,
-      note: `Engine: ${engine.note}. MariaDB: ${maria?.note ?? MARIADB_ABSENT}. One run each.`,
+      note: `Engine: ${engine.note}. MariaDB: ${maria?.note ?? MARIADB_ABSENT}. The other rows: one run each.`,
     },
     {
       id: 'mechanics',
