@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sortBufferVerdict } from '../src/experiments/index-build.js';
 import { expectShape, quick, table } from './helpers.js';
 
 describe('index-build --quick', () => {
@@ -11,5 +12,15 @@ describe('index-build --quick', () => {
     for (const row of alter.slice(0, 5)) expect(row.engine as number).toBeGreaterThan(0);
     expect(alter.every((x) => x.maria === null)).toBe(true);
     expect(r.claims.filter((c) => c.holds !== null).every((c) => c.holds === true)).toBe(true);
+  });
+});
+
+describe('the sort buffer verdict', () => {
+  it('holds at 5 % faster or more, fails when not faster, leaves the noise between unjudged', () => {
+    expect(sortBufferVerdict(0.9)).toBe(true);
+    expect(sortBufferVerdict(0.95)).toBe(true);
+    expect(sortBufferVerdict(0.96)).toBeNull();
+    expect(sortBufferVerdict(1)).toBe(false);
+    expect(sortBufferVerdict(1.05)).toBe(false);
   });
 });
