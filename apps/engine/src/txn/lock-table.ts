@@ -246,7 +246,9 @@ export class LockTable {
       throw new RangeError(`capacity must be an integer in 1..${MAX_LOCK_RECORDS}, got ${capacity}`);
     const maxCapacity = options.maxCapacity ?? Math.max(capacity, lockCapacityFor(134217728));
     if (!Number.isInteger(maxCapacity) || maxCapacity < capacity || maxCapacity > MAX_LOCK_RECORDS)
-      throw new RangeError(`maxCapacity must be an integer in ${capacity}..${MAX_LOCK_RECORDS}, got ${maxCapacity}`);
+      throw new RangeError(
+        `maxCapacity must be an integer in ${capacity}..${MAX_LOCK_RECORDS}, got ${maxCapacity}`,
+      );
     if (!Number.isInteger(trx) || trx < 1 || trx > 65536)
       throw new RangeError(`transactions must be an integer in 1..65536, got ${trx}`);
     // four buckets per record at creation: chains stay short while the area grows a few times
