@@ -111,7 +111,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     rows.every((r, i) => Number(r[0]) === answer[i]?.[0] && r[2] === answer[i]?.[1]);
   const engineRuns = [...engine.warm, ...engine.cold, ...engine.disk].filter((r) => r !== undefined);
   const engineAgrees = engineRuns.length > 0 && engineRuns.every((r) => sameAs(r.answer));
-  const mariaRuns = maria === undefined ? [] : [...maria.warm, ...maria.cold].filter((r) => r !== undefined);
+  const mariaRuns = maria === undefined ? [] : [...maria.warm, ...maria.cold];
   const mariaAgrees = maria === undefined ? null : mariaRuns.every((r) => sameAs(r.answer));
 
   const timeRows = MRR_CONFIGS.map((cfg, i) => ({

@@ -36,13 +36,13 @@ export interface SqlRun {
 }
 
 export interface SqlConfigRuns {
-  /** One run per configuration, in order; undefined where the configuration was skipped. */
-  readonly warm: (SqlRun | undefined)[];
+  /** One run per configuration, in order (empty when the runs in memory were left out). */
+  readonly warm: SqlRun[];
   /**
    * IO-bound, the runs whose counters the tables show: enginekit over the hdd model (modeled
    * seconds, deterministic), MariaDB on this machine's disk (it has no model).
    */
-  readonly cold: (SqlRun | undefined)[];
+  readonly cold: SqlRun[];
   /** IO-bound on this machine's disk, the OS cache dropped: wall time. MariaDB's are its `cold`. */
   readonly disk: (SqlRun | undefined)[];
   /** The cold runs' `innodb_buffer_pool_size`. */
@@ -106,8 +106,6 @@ async function once(
 export interface SqlConfigOptions {
   /** Pool of the IO-bound runs, as a fraction of the data (default {@link COLD_FRACTION}). */
   readonly coldFraction?: number;
-  /** Which configurations run (default: all). */
-  readonly only?: (index: number) => boolean;
   /** Run in memory too (default true). */
   readonly warm?: boolean;
   /** enginekit: run on the real disk too, beside the hdd model (default true). */
@@ -129,23 +127,17 @@ export async function runSqlConfigs<C extends { readonly label: string }>(
   runs: number,
   options: SqlConfigOptions = {},
 ): Promise<SqlConfigRuns> {
-  const only = options.only ?? (() => true);
-  const warm: (SqlRun | undefined)[] = [];
+  const warm: SqlRun[] = [];
   if (options.warm !== false) {
     await t.open(Math.max(MIN_POOL, Math.ceil(dataBytes * 1.5)), 'warm');
     await t.query(sql);
-    for (const [i, c] of configs.entries())
-      warm.push(only(i) ? await once(t, statements(c), sql, c.label, runs) : undefined);
+    for (const c of configs) warm.push(await once(t, statements(c), sql, c.label, runs));
   }
   const coldPoolBytes = Math.max(MIN_POOL, Math.round(dataBytes * (options.coldFraction ?? COLD_FRACTION)));
   let osCacheDropped = true;
-  const coldRuns = async (start: Start): Promise<(SqlRun | undefined)[]> => {
-    const out: (SqlRun | undefined)[] = [];
-    for (const [i, c] of configs.entries()) {
-      if (!only(i)) {
-        out.push(undefined);
-        continue;
-      }
+  const coldRuns = async (start: Start): Promise<SqlRun[]> => {
+    const out: SqlRun[] = [];
+    for (const c of configs) {
       const dropped = await t.open(coldPoolBytes, start);
       if (start === 'disk' && !dropped) osCacheDropped = false;
       out.push(await once(t, statements(c), sql, c.label, 1));
