@@ -48,30 +48,18 @@ export interface Pos {
   readonly column: number;
 }
 
-/** The start of a node's span, searching one level into tagged payloads. */
+/** Where a node's first spanned token starts, or undefined when nothing in it has a span. */
 export function posOf(n: unknown): Pos | undefined {
-  let best: Pos | undefined;
-  const walk = (x: unknown): void => {
-    if (x === null || typeof x !== 'object') return;
-    if (Array.isArray(x)) {
-      for (const y of x) walk(y);
-      return;
-    }
-    const o = x as Obj;
-    const start = obj(obj(o.span).start);
-    if (typeof start.line === 'number' && start.line > 0) {
-      const p = { line: start.line, column: start.column as number };
-      if (best === undefined || p.line < best.line || (p.line === best.line && p.column < best.column))
-        best = p;
-    }
-    for (const v of Object.values(o)) if (v !== null && typeof v === 'object') walk(v);
-  };
-  walk(n);
-  return best;
+  return spanEdge(n, 'start');
 }
 
 /** Where a node's last spanned token ends (exclusive), or undefined when nothing in it has a span. */
 export function endOf(n: unknown): Pos | undefined {
+  return spanEdge(n, 'end');
+}
+
+/** The earliest span start or the latest span end anywhere in a node. */
+function spanEdge(n: unknown, edge: 'start' | 'end'): Pos | undefined {
   let best: Pos | undefined;
   const walk = (x: unknown): void => {
     if (x === null || typeof x !== 'object') return;
@@ -80,11 +68,14 @@ export function endOf(n: unknown): Pos | undefined {
       return;
     }
     const o = x as Obj;
-    const end = obj(obj(o.span).end);
-    if (typeof end.line === 'number' && end.line > 0) {
-      const p = { line: end.line, column: end.column as number };
-      if (best === undefined || p.line > best.line || (p.line === best.line && p.column > best.column))
-        best = p;
+    const at = obj(obj(o.span)[edge]);
+    if (typeof at.line === 'number' && at.line > 0) {
+      const p = { line: at.line, column: at.column as number };
+      const before =
+        best !== undefined && (p.line < best.line || (p.line === best.line && p.column < best.column));
+      const after =
+        best !== undefined && (p.line > best.line || (p.line === best.line && p.column > best.column));
+      if (best === undefined || (edge === 'start' ? before : after)) best = p;
     }
     for (const v of Object.values(o)) if (v !== null && typeof v === 'object') walk(v);
   };

@@ -743,7 +743,8 @@ export class Database implements StatisticsSource {
         table = this.table(tableName);
         if (added.length > 0) build(table, added);
       };
-      this.bulkBuild(define);
+      if (add.length > 0) this.bulkBuild(define);
+      else define();
       const kept = [table!.primary, ...table!.secondary.filter((x) => !dropped.includes(x))];
       const next = new Table(old.id, old.name, old.columns, kept, old.rows, this.handler, this.store, this);
       next.statModifiedCounter = old.statModifiedCounter;

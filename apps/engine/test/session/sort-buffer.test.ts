@@ -36,7 +36,9 @@ describe('innodb_sort_buffer_size', () => {
       expect(() => s.query('SET GLOBAL innodb_sort_buffer_size = 2097152')).toThrow(/read only/);
       s.query('ALTER TABLE t ADD INDEX ic (c)');
       expect(() => db.table('t').checkIndexes()).not.toThrow();
-      answers.push(s.query("SELECT COUNT(*), MIN(c), MAX(c) FROM t FORCE INDEX (ic) WHERE c > 'xxxxx'").rows);
+      answers.push(
+        s.query("SELECT COUNT(*), MIN(c), MAX(c) FROM t FORCE INDEX (ic) WHERE c BETWEEN 'v' AND 'y'").rows,
+      );
       s.query('ALTER TABLE t DROP INDEX ic');
       db.close();
     }
