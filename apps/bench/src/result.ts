@@ -57,7 +57,7 @@ export interface Chart {
   readonly series: readonly ChartSeries[];
 }
 
-/** A figure of the post beside ours. `holds` is the check of a deterministic claim, else null. */
+/** A figure of the post beside ours. `holds`: the verdict computed from the run, null where the run cannot judge it. */
 export interface Claim {
   readonly text: string;
   readonly post: string;

@@ -2,7 +2,7 @@ import { POSTS } from '../posts.js';
 import { tpchVariant } from '@enginekit/tpch';
 import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
 import { buildDbt3Trees, PAGE } from '../internal/dbt3-trees.js';
-import { configBars, counterTable } from '../internal/peer-tables.js';
+import { counterTable, ioCharts } from '../internal/peer-tables.js';
 import { type BkaConfig, type Q3Run, q3Driving, runQ3 } from '../internal/q3-packages.js';
 import {
   COLD_FRACTION,
@@ -10,6 +10,10 @@ import {
   runSqlConfigs,
   type SqlConfigRuns,
   type SqlRun,
+  COLD_POOL,
+  counterOf,
+  seconds,
+  timesText,
 } from '../internal/sql-configs.js';
 import { TpchFiles } from '../internal/tpch-files.js';
 import { round } from '../measure.js';
@@ -89,10 +93,6 @@ export function bkaStatements(c: BkaConfig): string[] {
     `SET SESSION join_buffer_space_limit=${c.join_buffer_space_limit}`,
   ];
 }
-
-const cnt = (r: SqlRun | undefined, name: string): number | null => r?.counters[name] ?? null;
-const sec = (ms: number | undefined | null): number | null =>
-  ms === undefined || ms === null ? null : round(ms / 1000, 2);
 
 /** A size as MariaDB's EXPLAIN FORMAT=JSON writes it ("512KiB", "6MiB", "2Mb") or a number of bytes. */
 export function sizeBytes(v: unknown): number | null {
@@ -252,12 +252,12 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     return {
       config: c.label,
       ran: buf === undefined ? 'nested loops, no buffer' : `${buf.join}, ${Math.round(buf.bytes / K)}K`,
-      ekModeledS: sec(engine.cold[i]?.modeledMs),
-      ekPages: cnt(engine.cold[i], 'Innodb_pages_read'),
-      ekDiskS: sec(engine.disk[i]?.ms),
+      ekModeledS: seconds(engine.cold[i]?.modeledMs),
+      ekPages: counterOf(engine.cold[i], 'Innodb_pages_read'),
+      ekDiskS: seconds(engine.disk[i]?.ms),
       ekWarmMs: engine.warm[i] ? round(engine.warm[i].ms, 1) : null,
-      mariaDiskS: sec(maria?.cold[i]?.ms),
-      mariaPages: cnt(maria?.cold[i], 'Innodb_pages_read'),
+      mariaDiskS: seconds(maria?.cold[i]?.ms),
+      mariaPages: counterOf(maria?.cold[i], 'Innodb_pages_read'),
       mariaWarmMs: maria?.warm[i] ? round(maria.warm[i].ms, 1) : null,
     };
   });
@@ -265,14 +265,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const mSweep = sweep.get('MariaDB');
   const sweepRows = sweepConfigs.map((c, i) => ({
     join_buffer_size: `${c.join_buffer_size / K}K`,
-    ekInit: cnt(ekSweep?.cold[i], 'Handler_mrr_init'),
-    ekRefills: cnt(ekSweep?.cold[i], 'Handler_mrr_rowid_refills'),
-    ekPages: cnt(ekSweep?.cold[i], 'Innodb_pages_read'),
-    ekModeledS: sec(ekSweep?.cold[i]?.modeledMs),
-    mInit: cnt(mSweep?.cold[i], 'Handler_mrr_init'),
-    mRefills: cnt(mSweep?.cold[i], 'Handler_mrr_rowid_refills'),
-    mPages: cnt(mSweep?.cold[i], 'Innodb_pages_read'),
-    mDiskS: sec(mSweep?.cold[i]?.ms),
+    ekInit: counterOf(ekSweep?.cold[i], 'Handler_mrr_init'),
+    ekRefills: counterOf(ekSweep?.cold[i], 'Handler_mrr_rowid_refills'),
+    ekPages: counterOf(ekSweep?.cold[i], 'Innodb_pages_read'),
+    ekModeledS: seconds(ekSweep?.cold[i]?.modeledMs),
+    mInit: counterOf(mSweep?.cold[i], 'Handler_mrr_init'),
+    mRefills: counterOf(mSweep?.cold[i], 'Handler_mrr_rowid_refills'),
+    mPages: counterOf(mSweep?.cold[i], 'Innodb_pages_read'),
+    mDiskS: seconds(mSweep?.cold[i]?.ms),
   }));
   const poolRows = pools.map((p) => {
     const b = p.base.cold[0];
@@ -280,10 +280,10 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     return {
       pool: `${Math.round(p.fraction * 100)} %`,
       poolMiB: round(p.base.coldPoolBytes / M, 1),
-      basePages: cnt(b, 'Innodb_pages_read'),
-      bkaPages: cnt(k, 'Innodb_pages_read'),
-      baseS: sec(b?.modeledMs),
-      bkaS: sec(k?.modeledMs),
+      basePages: counterOf(b, 'Innodb_pages_read'),
+      bkaPages: counterOf(k, 'Innodb_pages_read'),
+      baseS: seconds(b?.modeledMs),
+      bkaS: seconds(k?.modeledMs),
       ratio: round((b?.modeledMs ?? 0) / Math.max(1e-9, k?.modeledMs ?? 0), 2),
     };
   });
@@ -299,8 +299,6 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     warmCpuMs: round(pkgWarm[i]?.cpuMs ?? 0, 1),
   }));
 
-  const ratio = (a: number | null | undefined, b: number | null | undefined): string =>
-    a && b ? `×${round(a / b, 1)}` : '—';
   const b0 = engine.cold[0];
   const b3 = engine.cold[3];
   const inits = sweepRows.map((r) => r.ekInit ?? -1);
@@ -311,24 +309,24 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     {
       text: 'IO-bound, BKA reads fewer pages than the nested-loop baseline and the query is many times faster',
       post: 'Innodb_pages_read 329,115 (MySQL 5.5) → 144,798 (MariaDB 5.5, 6M buffers); 2534 s → under a minute (~52×)',
-      ours: `enginekit SQL, baseline → BKA 6M: pages read ${cnt(b0, 'Innodb_pages_read')} → ${cnt(b3, 'Innodb_pages_read')}; modeled hdd ${sec(b0?.modeledMs)} s → ${sec(b3?.modeledMs)} s (${ratio(b0?.modeledMs, b3?.modeledMs)})${
+      ours: `enginekit SQL, baseline → BKA 6M: pages read ${counterOf(b0, 'Innodb_pages_read')} → ${counterOf(b3, 'Innodb_pages_read')}; modeled hdd ${seconds(b0?.modeledMs)} s → ${seconds(b3?.modeledMs)} s (${timesText(b0?.modeledMs, b3?.modeledMs)})${
         maria === undefined
           ? ''
-          : `; MariaDB pages read ${cnt(maria.cold[0], 'Innodb_pages_read')} → ${cnt(maria.cold[3], 'Innodb_pages_read')}`
+          : `; MariaDB pages read ${counterOf(maria.cold[0], 'Innodb_pages_read')} → ${counterOf(maria.cold[3], 'Innodb_pages_read')}`
       }`,
       holds:
         b0 !== undefined &&
         b3 !== undefined &&
-        (cnt(b3, 'Innodb_pages_read') ?? 0) < (cnt(b0, 'Innodb_pages_read') ?? 0) &&
+        (counterOf(b3, 'Innodb_pages_read') ?? 0) < (counterOf(b0, 'Innodb_pages_read') ?? 0) &&
         (b3.modeledMs ?? 0) < (b0.modeledMs ?? 0),
     },
     {
       text: "the same on this machine's disk (wall time, cold)",
       post: '2534 s → under a minute on 5.4K-rpm disks',
-      ours: `enginekit SQL ${sec(engine.disk[0]?.ms)} s → ${sec(engine.disk[3]?.ms)} s (${ratio(engine.disk[0]?.ms, engine.disk[3]?.ms)})${
+      ours: `enginekit SQL ${seconds(engine.disk[0]?.ms)} s → ${seconds(engine.disk[3]?.ms)} s (${timesText(engine.disk[0]?.ms, engine.disk[3]?.ms)})${
         maria === undefined
           ? ''
-          : `; MariaDB ${sec(maria.cold[0]?.ms)} s → ${sec(maria.cold[3]?.ms)} s (${ratio(maria.cold[0]?.ms, maria.cold[3]?.ms)})`
+          : `; MariaDB ${seconds(maria.cold[0]?.ms)} s → ${seconds(maria.cold[3]?.ms)} s (${timesText(maria.cold[0]?.ms, maria.cold[3]?.ms)})`
       }${engine.osCacheDropped ? '' : '; the OS cache was not dropped (not root)'}`,
       holds:
         engine.osCacheDropped && engine.disk[0] !== undefined && engine.disk[3] !== undefined
@@ -379,7 +377,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     },
   ];
   const rejected = [...new Set(all(engine).flatMap((r) => r?.rejected ?? []))];
-  const pool = `a cold pool at ${Math.round(COLD_FRACTION * 100)} % of the data`;
+  const pool = COLD_POOL;
   const tables: Table[] = [
     counterTable({
       id: 'counters-io',
@@ -458,30 +456,12 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     },
   ];
   const charts: Chart[] = [
-    configBars(
-      'io-time',
-      'IO-bound Q3: modeled seconds on the hdd model (seeded, machine-independent)',
-      'modeled hdd s',
-      timeRows.map((r, i) => ({ ...r, pkgS: pkgRows[i]?.modeledS ?? null })),
-      [
-        { name: 'enginekit SQL', y: (r) => r.ekModeledS },
-        { name: 'package path (mechanism)', y: (r) => r.pkgS },
-      ],
-    ),
-    configBars(
-      'io-time-disk',
-      "IO-bound Q3: wall seconds of the cold query on this machine's disk (OS cache dropped)",
-      'wall s',
+    ...ioCharts(
+      'Q3',
       timeRows,
-      [
-        { name: 'enginekit SQL', y: (r) => r.ekDiskS },
-        { name: 'MariaDB', y: (r) => r.mariaDiskS, when: maria !== undefined },
-      ],
+      pkgRows.map((r) => r.modeledS),
+      maria !== undefined,
     ),
-    configBars('pages-read', 'IO-bound Q3 through SQL: Innodb_pages_read', 'pages read', timeRows, [
-      { name: 'enginekit', y: (r) => r.ekPages },
-      { name: 'MariaDB', y: (r) => r.mariaPages, when: maria !== undefined },
-    ]),
     {
       id: 'buffer-sweep',
       kind: 'lines',

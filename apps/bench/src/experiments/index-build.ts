@@ -150,6 +150,19 @@ async function timedStatement(run: () => unknown | Promise<unknown>): Promise<nu
   return performance.now() - t0;
 }
 
+/** `build` timed at innodb_sort_buffer_size 1M and 8M, alternated for `rounds` rounds. */
+async function sortBufferRounds(
+  rounds: number,
+  build: (sortBufferBytes: number) => Promise<number>,
+): Promise<{ sortBuffer1M: number[]; sortBuffer8M: number[] }> {
+  const out = { sortBuffer1M: [] as number[], sortBuffer8M: [] as number[] };
+  for (let r = 0; r < rounds; r++) {
+    out.sortBuffer1M.push(await build(M));
+    out.sortBuffer8M.push(await build(8 * M));
+  }
+  return out;
+}
+
 async function engineTimes(t: SbtestRows, rounds: number): Promise<SqlTimes> {
   const dir = mkdtempSync(join(process.env.ENGINEKIT_BENCH_DIR ?? tmpdir(), 'enginekit-bench-index-'));
   const release = onExit(() => rmSync(dir, { recursive: true, force: true }));
@@ -178,21 +191,15 @@ async function engineTimes(t: SbtestRows, rounds: number): Promise<SqlTimes> {
     s.query('ALTER TABLE sbtest1 DROP COLUMN d');
     s.close();
     db.close();
-    const sizes = { sortBuffer1M: [] as number[], sortBuffer8M: [] as number[] };
-    for (let r = 0; r < rounds; r++)
-      for (const [key, mb] of [
-        ['sortBuffer1M', 1],
-        ['sortBuffer8M', 8],
-      ] as const) {
-        ({ db, s } = open(mb * M));
-        s.query('SET expand_fast_index_creation=ON');
-        sizes[key].push(
-          await timedStatement(() => s.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0')),
-        );
-        s.query('ALTER TABLE sbtest1 DROP COLUMN d');
-        s.close();
-        db.close();
-      }
+    const sizes = await sortBufferRounds(rounds, async (bytes) => {
+      ({ db, s } = open(bytes));
+      s.query('SET expand_fast_index_creation=ON');
+      const ms = await timedStatement(() => s.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0'));
+      s.query('ALTER TABLE sbtest1 DROP COLUMN d');
+      s.close();
+      db.close();
+      return ms;
+    });
     return {
       loadMs,
       addIndexMs,
@@ -228,21 +235,15 @@ async function mariaTimes(
       server.query('ALTER TABLE sbtest1 ADD COLUMN d INT DEFAULT 0, ALGORITHM=COPY'),
     );
     await server.query('ALTER TABLE sbtest1 DROP INDEX idx_c');
-    const sizes = { sortBuffer1M: [] as number[], sortBuffer8M: [] as number[] };
-    for (let r = 0; r < rounds; r++)
-      for (const [key, mb] of [
-        ['sortBuffer1M', 1],
-        ['sortBuffer8M', 8],
-      ] as const) {
-        server.extraArgs = [`--innodb-sort-buffer-size=${mb * M}`];
-        await server.restart(512 * M);
-        sizes[key].push(
-          await timedStatement(() =>
-            server.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c), ALGORITHM=INPLACE'),
-          ),
-        );
-        await server.query('ALTER TABLE sbtest1 DROP INDEX idx_c');
-      }
+    const sizes = await sortBufferRounds(rounds, async (bytes) => {
+      server.extraArgs = [`--innodb-sort-buffer-size=${bytes}`];
+      await server.restart(512 * M);
+      const ms = await timedStatement(() =>
+        server.query('ALTER TABLE sbtest1 ADD INDEX idx_c (c), ALGORITHM=INPLACE'),
+      );
+      await server.query('ALTER TABLE sbtest1 DROP INDEX idx_c');
+      return ms;
+    });
     return {
       loadMs,
       addIndexMs,

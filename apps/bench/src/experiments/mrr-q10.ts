@@ -9,9 +9,12 @@ import {
   Q10_COUNTERS,
   runSqlConfigs,
   type SqlConfigRuns,
-  type SqlRun,
+  COLD_POOL,
+  counterOf,
+  seconds,
+  timesText,
 } from '../internal/sql-configs.js';
-import { configBars, counterTable } from '../internal/peer-tables.js';
+import { configBars, counterTable, ioCharts } from '../internal/peer-tables.js';
 import { type Q10Config, q10Cold, q10Warm } from '../internal/q10-packages.js';
 import { TpchFiles } from '../internal/tpch-files.js';
 import { round } from '../measure.js';
@@ -57,11 +60,6 @@ export function mrrStatements(c: Q10Config): string[] {
     ...(on ? [`SET SESSION mrr_buffer_size=${c.mrr_buffer_size}`] : []),
   ];
 }
-
-/** A counter of a run that may be missing. */
-const c = (r: SqlRun | undefined, name: string): number | null => r?.counters[name] ?? null;
-const sec = (ms: number | undefined | null): number | null =>
-  ms === undefined || ms === null ? null : round(ms / 1000, 2);
 
 async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const sf = ctx.sf ?? (ctx.quick ? 0.01 : 1);
@@ -116,18 +114,18 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
 
   const timeRows = MRR_CONFIGS.map((cfg, i) => ({
     config: cfg.label,
-    ekModeledS: sec(engine.cold[i]?.modeledMs),
-    ekPages: c(engine.cold[i], 'Innodb_pages_read'),
-    ekReadAhead: c(engine.cold[i], 'Innodb_buffer_pool_read_ahead'),
-    ekDiskS: sec(engine.disk[i]?.ms),
-    mariaDiskS: sec(maria?.cold[i]?.ms),
-    mariaPages: c(maria?.cold[i], 'Innodb_pages_read'),
-    mariaReadAhead: c(maria?.cold[i], 'Innodb_buffer_pool_read_ahead'),
+    ekModeledS: seconds(engine.cold[i]?.modeledMs),
+    ekPages: counterOf(engine.cold[i], 'Innodb_pages_read'),
+    ekReadAhead: counterOf(engine.cold[i], 'Innodb_buffer_pool_read_ahead'),
+    ekDiskS: seconds(engine.disk[i]?.ms),
+    mariaDiskS: seconds(maria?.cold[i]?.ms),
+    mariaPages: counterOf(maria?.cold[i], 'Innodb_pages_read'),
+    mariaReadAhead: counterOf(maria?.cold[i], 'Innodb_buffer_pool_read_ahead'),
   }));
   const memRows = MRR_CONFIGS.map((cfg, i) => ({
     config: cfg.label,
     ekMs: engine.warm[i] ? round(engine.warm[i].ms, 1) : null,
-    ekRequests: c(engine.warm[i], 'Innodb_buffer_pool_read_requests'),
+    ekRequests: counterOf(engine.warm[i], 'Innodb_buffer_pool_read_requests'),
     mariaMs: maria?.warm[i] ? round(maria.warm[i].ms, 1) : null,
   }));
   const pkgRows = MRR_CONFIGS.map((cfg, i) => ({
@@ -142,11 +140,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   }));
 
   const refills = (r: SqlConfigRuns | undefined, i: number): number | null =>
-    c(r?.cold[i], 'Handler_mrr_rowid_refills');
+    counterOf(r?.cold[i], 'Handler_mrr_rowid_refills');
   const ekRefills = MRR_CONFIGS.map((_, i) => refills(engine, i) ?? -1);
-  const rowids = c(engine.cold[last], 'Handler_read_rnd') ?? 0;
-  const ratio = (a: number | null | undefined, b: number | null | undefined): string =>
-    a && b ? `×${round(a / b, 1)}` : '—';
+  const rowids = counterOf(engine.cold[last], 'Handler_read_rnd') ?? 0;
   const off = engine.cold[0];
   const on = engine.cold[last];
   const diskOff = engine.disk[0]?.ms;
@@ -174,31 +170,31 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     {
       text: 'IO-bound, MRR reads the orders rows in primary-key order: fewer pages read, read-ahead, and the query several times faster',
       post: 'Innodb_pages_read 123,592 → 100,566, read-ahead 0 → 23,734; query ~11 min → under a minute (≥ 11×)',
-      ours: `enginekit SQL, mrr off → 4M: pages read ${c(off, 'Innodb_pages_read')} → ${c(on, 'Innodb_pages_read')}, read-ahead ${c(off, 'Innodb_buffer_pool_read_ahead')} → ${c(on, 'Innodb_buffer_pool_read_ahead')}; modeled hdd ${sec(off?.modeledMs)} s → ${sec(on?.modeledMs)} s (${ratio(off?.modeledMs, on?.modeledMs)})${
+      ours: `enginekit SQL, mrr off → 4M: pages read ${counterOf(off, 'Innodb_pages_read')} → ${counterOf(on, 'Innodb_pages_read')}, read-ahead ${counterOf(off, 'Innodb_buffer_pool_read_ahead')} → ${counterOf(on, 'Innodb_buffer_pool_read_ahead')}; modeled hdd ${seconds(off?.modeledMs)} s → ${seconds(on?.modeledMs)} s (${timesText(off?.modeledMs, on?.modeledMs)})${
         maria === undefined
           ? ''
-          : `; MariaDB pages read ${c(maria.cold[0], 'Innodb_pages_read')} → ${c(maria.cold[last], 'Innodb_pages_read')}`
+          : `; MariaDB pages read ${counterOf(maria.cold[0], 'Innodb_pages_read')} → ${counterOf(maria.cold[last], 'Innodb_pages_read')}`
       }`,
       holds:
         off !== undefined &&
         on !== undefined &&
-        (c(on, 'Innodb_pages_read') ?? 0) < (c(off, 'Innodb_pages_read') ?? 0) &&
+        (counterOf(on, 'Innodb_pages_read') ?? 0) < (counterOf(off, 'Innodb_pages_read') ?? 0) &&
         (on.modeledMs ?? 0) < (off.modeledMs ?? 0),
     },
     {
       text: "the same on this machine's disk (wall time, cold)",
       post: 'query ~11 min → under a minute on 5.4K-rpm disks',
-      ours: `enginekit SQL ${sec(diskOff)} s → ${sec(diskOn)} s (${ratio(diskOff, diskOn)})${
+      ours: `enginekit SQL ${seconds(diskOff)} s → ${seconds(diskOn)} s (${timesText(diskOff, diskOn)})${
         maria === undefined
           ? ''
-          : `; MariaDB ${sec(maria.cold[0]?.ms)} s → ${sec(maria.cold[last]?.ms)} s (${ratio(maria.cold[0]?.ms, maria.cold[last]?.ms)})`
+          : `; MariaDB ${seconds(maria.cold[0]?.ms)} s → ${seconds(maria.cold[last]?.ms)} s (${timesText(maria.cold[0]?.ms, maria.cold[last]?.ms)})`
       }${engine.osCacheDropped ? '' : '; the OS cache was not dropped (not root)'}`,
       holds: diskOff !== undefined && diskOn !== undefined && engine.osCacheDropped ? diskOn < diskOff : null,
     },
     {
       text: 'in memory MRR gains nothing: its buffering costs a little',
       post: 'MySQL 5.6: +0.02 s with MRR on a warm 6 GB pool',
-      ours: `enginekit SQL ${round(warmOff ?? 0, 1)} ms off vs ${round(warmOn ?? 0, 1)} ms at 4M (${ratio(warmOn, warmOff)})${
+      ours: `enginekit SQL ${round(warmOff ?? 0, 1)} ms off vs ${round(warmOn ?? 0, 1)} ms at 4M (${timesText(warmOn, warmOff)})${
         maria === undefined
           ? ''
           : `; MariaDB ${round(maria.warm[0]?.ms ?? 0, 1)} vs ${round(maria.warm[last]?.ms ?? 0, 1)} ms`
@@ -215,7 +211,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     },
   ];
 
-  const pool = `a cold pool at ${Math.round(COLD_FRACTION * 100)} % of the data`;
+  const pool = COLD_POOL;
   const tables: Table[] = [
     counterTable({
       id: 'counters-io',
@@ -274,30 +270,12 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   ];
 
   const charts: Chart[] = [
-    configBars(
-      'io-time',
-      'IO-bound Q10: modeled seconds on the hdd model (seeded, machine-independent)',
-      'modeled hdd s',
-      timeRows.map((r, i) => ({ ...r, pkgS: pkgRows[i]?.modeledS ?? null })),
-      [
-        { name: 'enginekit SQL', y: (r) => r.ekModeledS },
-        { name: 'package path (mechanism)', y: (r) => r.pkgS },
-      ],
-    ),
-    configBars(
-      'io-time-disk',
-      "IO-bound Q10: wall seconds of the cold query on this machine's disk (OS cache dropped)",
-      'wall s',
+    ...ioCharts(
+      'Q10',
       timeRows,
-      [
-        { name: 'enginekit SQL', y: (r) => r.ekDiskS },
-        { name: 'MariaDB', y: (r) => r.mariaDiskS, when: maria !== undefined },
-      ],
+      pkgRows.map((r) => r.modeledS),
+      maria !== undefined,
     ),
-    configBars('pages-read', 'IO-bound Q10 through SQL: Innodb_pages_read', 'pages read', timeRows, [
-      { name: 'enginekit', y: (r) => r.ekPages },
-      { name: 'MariaDB', y: (r) => r.mariaPages, when: maria !== undefined },
-    ]),
     {
       id: 'buffer-sweep',
       kind: 'lines',

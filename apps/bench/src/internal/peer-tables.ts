@@ -86,3 +86,52 @@ export function configBars<R extends { readonly config: string }>(
       })),
   };
 }
+
+/** One configuration's IO-bound figures, as the IO experiments' time tables hold them. */
+export interface IoRow {
+  readonly config: string;
+  readonly ekModeledS: number | null;
+  readonly ekDiskS: number | null;
+  readonly ekPages: number | null;
+  readonly mariaDiskS: number | null;
+  readonly mariaPages: number | null;
+}
+
+/**
+ * The IO experiments' three charts of one query: modeled hdd seconds (the engine's SQL path
+ * beside the package path, `pkgModeledS` in configuration order), wall seconds on the disk
+ * (beside MariaDB), and pages read (beside MariaDB). Each chart keeps one unit and one scale.
+ */
+export function ioCharts(
+  query: string,
+  rows: readonly IoRow[],
+  pkgModeledS: readonly number[],
+  withMaria: boolean,
+): Chart[] {
+  return [
+    configBars(
+      'io-time',
+      `IO-bound ${query}: modeled seconds on the hdd model (seeded, machine-independent)`,
+      'modeled hdd s',
+      rows.map((r, i) => ({ ...r, pkgS: pkgModeledS[i] ?? null })),
+      [
+        { name: 'enginekit SQL', y: (r) => r.ekModeledS },
+        { name: 'package path (mechanism)', y: (r) => r.pkgS },
+      ],
+    ),
+    configBars(
+      'io-time-disk',
+      `IO-bound ${query}: wall seconds of the cold query on this machine's disk (OS cache dropped)`,
+      'wall s',
+      rows,
+      [
+        { name: 'enginekit SQL', y: (r) => r.ekDiskS },
+        { name: 'MariaDB', y: (r) => r.mariaDiskS, when: withMaria },
+      ],
+    ),
+    configBars('pages-read', `IO-bound ${query} through SQL: Innodb_pages_read`, 'pages read', rows, [
+      { name: 'enginekit', y: (r) => r.ekPages },
+      { name: 'MariaDB', y: (r) => r.mariaPages, when: withMaria },
+    ]),
+  ];
+}

@@ -1,3 +1,4 @@
+import { round } from '../measure.js';
 import { statusDelta } from '../peers/mariadb-tpch.js';
 import type { SqlTarget, Start } from '../peers/sql-target.js';
 
@@ -55,6 +56,20 @@ export interface SqlConfigRuns {
 
 /** The posts' proportion: a 1 GB pool over about 5 GB of data and indexes. */
 export const COLD_FRACTION = 0.2;
+
+/** The cold pool in words, for titles. */
+export const COLD_POOL: string = `a cold pool at ${Math.round(COLD_FRACTION * 100)} % of the data`;
+
+/** A counter of a run that may be missing. */
+export const counterOf = (r: SqlRun | undefined, name: string): number | null => r?.counters[name] ?? null;
+
+/** Milliseconds as seconds with two decimals, or null. */
+export const seconds = (ms: number | undefined | null): number | null =>
+  ms === undefined || ms === null ? null : round(ms / 1000, 2);
+
+/** "×3.5": how many times `a` is `b`, or "—" when either is missing. */
+export const timesText = (a: number | null | undefined, b: number | null | undefined): string =>
+  a && b ? `×${round(a / b, 1)}` : '—';
 
 /** Smallest pool the runs ask for: MariaDB refuses less than a few MiB. */
 const MIN_POOL = 6 << 20;
