@@ -142,6 +142,25 @@ export const ALTER_COPY_PREFIX = '#alter-';
 const FIRST_USER_INDEX_ID = 16;
 
 /**
+ * The directories of temporary databases not closed yet. A program that ends without closing
+ * one (a failed test, a REPL left with Ctrl-D) still leaves nothing behind: the set is emptied
+ * when the process (or worker thread) exits.
+ */
+const leftTemporaryDirs = new Set<string>();
+let removeAtExit = false;
+
+function rememberTemporary(dir: string): void {
+  if (!removeAtExit) {
+    removeAtExit = true;
+    process.once('exit', () => {
+      for (const d of leftTemporaryDirs) rmSync(d, { recursive: true, force: true });
+      leftTemporaryDirs.clear();
+    });
+  }
+  leftTemporaryDirs.add(dir);
+}
+
+/**
  * A database: one file, page 0 its header (see header.ts), the data dictionary in B+trees
  * (catalog.ts), and tables of B+trees, all through one buffer pool.
  *
@@ -329,6 +348,7 @@ export class Database implements StatisticsSource {
       // Nothing survives a temporary database: no redo log unless asked for.
       const db = Database.create(join(dir, 'temp.ekdb'), { redo: false, ...options });
       db.#tempDir = dir;
+      rememberTemporary(dir);
       return db;
     } catch (e) {
       rmSync(dir, { recursive: true, force: true });
@@ -1127,7 +1147,10 @@ export class Database implements StatisticsSource {
   #removeTemp(): void {
     this.#lock?.release();
     this.#lock = null;
-    if (this.#tempDir !== undefined) rmSync(this.#tempDir, { recursive: true, force: true });
+    if (this.#tempDir !== undefined) {
+      rmSync(this.#tempDir, { recursive: true, force: true });
+      leftTemporaryDirs.delete(this.#tempDir);
+    }
     this.#tempDir = undefined;
   }
 

@@ -1,10 +1,11 @@
 // A DATE compared with a string compares as a DATETIME, as in MariaDB: a time in the string
 // counts. MariaDB 10.11's answers to one statement; then random comparisons of an indexed DATE
 // column with date and datetime strings, read through the index and by a scan, against a model.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
 
 const s = new Session(Database.temporary());
+afterAll(() => s.db.close());
 
 describe('DATE against a string', () => {
   it("MariaDB's answers", () => {

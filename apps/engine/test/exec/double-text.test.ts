@@ -2,11 +2,12 @@
 // `my_gcvt` — the shortest digits that read back, plain while the decimal point is at most 15
 // places past the first digit and at most 14 zeros before it, else with an exponent. MariaDB 10.11's
 // answers to one statement, then random doubles: every text reads back to the same double.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
 import { dblText } from '../../src/exec/convert.js';
 
 const s = new Session(Database.temporary());
+afterAll(() => s.db.close());
 
 describe('DOUBLE as text', () => {
   it("MariaDB's answers", () => {

@@ -4,10 +4,11 @@
 // TRIM(… remstr FROM str) removes whole copies of remstr. STRCMP, GREATEST and LEAST compare text
 // as its collation does (numbers among strings as DOUBLE); UPPER and LOWER map one character to
 // one, as MariaDB's case tables.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Database, Session } from '../../src/index.js';
 
 const s = new Session(Database.temporary());
+afterAll(() => s.db.close());
 
 describe('character positions', () => {
   it("MariaDB's answers", () => {
