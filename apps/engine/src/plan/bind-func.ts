@@ -5,6 +5,7 @@ import { SqlError } from '../sql/errors.js';
 import { normInt, parseDate, toInteger } from '../exec/convert.js';
 import { pow10, rescale } from '../exec/decimal.js';
 import {
+  MAX_SCALE,
   type SqlType,
   T_DATE,
   T_DBL,
@@ -725,9 +726,18 @@ function roundLike(name: string, args: Bound[], text: string): Bound {
   }
   if (a.t.kind === 'dec') {
     const s = a.t.iscale;
+    // A constant D sets the result's scale (0 when negative, at most 38) and the precision
+    // follows it, one digit more when rounding drops digits (MariaDB's Item_func_round); the
+    // value is rounded from every digit the argument keeps, not from its shown ones.
     const outScale =
-      name === 'ceil' || name === 'floor' ? 0 : Math.max(0, Math.min(dConst ?? a.t.scale, a.t.scale));
-    const t = name === 'ceil' || name === 'floor' ? T_INT : decType(a.t.prec, outScale);
+      name === 'ceil' || name === 'floor'
+        ? 0
+        : dConst === undefined
+          ? a.t.scale
+          : Math.min(Math.max(0, dConst), MAX_SCALE);
+    const dropped = a.t.scale - outScale;
+    const prec = a.t.prec - dropped + (dropped > 0 && name === 'round' ? 1 : 0);
+    const t = name === 'ceil' || name === 'floor' ? T_INT : decType(Math.max(prec, 1), outScale);
     const ev = a.ev;
     return mk(
       t,
@@ -757,7 +767,13 @@ function roundLike(name: string, args: Bound[], text: string): Bound {
     );
   }
   const ev = castEv(a, T_DBL);
-  const t = name === 'ceil' || name === 'floor' ? T_INT : T_DBL;
+  // a constant D fixes the decimals a DOUBLE result is shown with
+  const t =
+    name === 'ceil' || name === 'floor'
+      ? T_INT
+      : dConst === undefined
+        ? T_DBL
+        : { ...T_DBL, scale: Math.min(Math.max(0, dConst), T_DBL.scale) };
   return mk(
     t,
     () => {

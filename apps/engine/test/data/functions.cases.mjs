@@ -122,6 +122,8 @@ export function scripts() {
         "SELECT BIT_LENGTH('text'), BIT_LENGTH('é'), BIT_LENGTH(NULL), BIT_LENGTH(12), BIT_LENGTH(''), BIT_LENGTH(X'00FF')",
         "SELECT CONV('a', 16, 2), CONV('6E', 18, 8), CONV(-17, 10, -18), CONV('zz', 36, 10), CONV(255, 10, 16), CONV('ff', 16, -10), CONV('-ff', 16, 10)",
         "SELECT CONV('18446744073709551615', 10, 16), CONV('99999999999999999999', 10, 16), CONV('-99999999999999999999', 10, 16), CONV(NULL, 10, 2), CONV(10, 1, 2), CONV(10, 10, 37)",
+        'SELECT ROUND(1/7, 10), TRUNCATE(1/7, 10), ROUND(2/3, 6), ROUND(1/3, 5) * 3, ROUND(1.5, 3), ROUND(1.25, 1), ROUND(1.2345, 10), ROUND(1/7, 2)',
+        'SELECT ROUND(1.5e0, 3), ROUND(2.5e0), ROUND(15, 3), ROUND(15, -1), ROUND(-1.55, 1), TRUNCATE(-1.55, 1), ROUND(123.456, -2), TRUNCATE(123.456, -1), ROUND(-0.5)',
         "SELECT CONV('1g', 16, 10), CONV('', 10, 2), CONV(' 12', 10, 2), CONV('12.9', 10, 10), CONV('zz', 10, 2), CONV('-5', -10, -2), CONV('99999999999999999999', -10, 10), CONV('-99999999999999999999', -10, 10)",
       ],
     },
@@ -135,6 +137,7 @@ export function scripts() {
         'SELECT YEARWEEK(day), COUNT(*) FROM ev GROUP BY YEARWEEK(day) ORDER BY 1',
         "SELECT id FROM ev WHERE day BETWEEN '2024-02-01' AND LAST_DAY('2024-03-01') ORDER BY id",
         "SELECT SUBSTRING_INDEX(name, 'e', 1), RPAD(name, 3, '') FROM ev ORDER BY id",
+        'SELECT id, ROUND(amount, 1), ROUND(amount / 3, 4), TRUNCATE(amount * 1.5, 1), ROUND(amount, id) FROM ev ORDER BY id',
       ],
     },
   ];
