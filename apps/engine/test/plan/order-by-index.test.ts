@@ -5,7 +5,8 @@
 // the counters.
 import { Pcg32 } from '@enginekit/prng';
 import { describe, expect, it } from 'vitest';
-import { Database, Session } from '../../src/index.js';
+import type { Session } from '../../src/index.js';
+import { temporarySession } from '../helpers/temporary.js';
 
 /** A seeded draw in [0, n) from @enginekit/prng's PCG32, so a failure replays from its seed. */
 function rng(seed: number): (n: number) => number {
@@ -14,7 +15,7 @@ function rng(seed: number): (n: number) => number {
 }
 
 function setup(seed: number): Session {
-  const s = new Session(Database.temporary());
+  const s = temporarySession();
   s.query(
     'CREATE TABLE t (id INT PRIMARY KEY, k INT, d DECIMAL(6,2), s VARCHAR(8), dt DATE, ' +
       'KEY kk (k), KEY ks (s, d), KEY kd (dt))',

@@ -4,10 +4,10 @@
 // then random correlated queries answer the same with the cache on and off, and a subquery that
 // reads a user variable or calls LAST_INSERT_ID() is never cached.
 import { describe, expect, it } from 'vitest';
-import { Database, Session } from '../../src/index.js';
+import { temporarySession } from '../helpers/temporary.js';
 import { plainRows } from '../helpers/explain.js';
 
-const s = new Session(Database.temporary());
+const s = temporarySession();
 // sc1: seq 1–40, a = seq % 5, b = NULL when seq % 7 = 0 else seq % 3
 // sc2: seq 1–60, x = seq % 6, y = seq; sc3: seq 1–300, a = seq
 s.query('CREATE TABLE sc1 (id INT PRIMARY KEY, a INT, b INT)');

@@ -6,7 +6,7 @@ import { commandKind } from '../../src/server/statement-kind.js';
 import { statementKind } from '../../src/session/statement-kind.js';
 import { DEFAULT_OPERATORS } from '../../src/sql/parser.js';
 import { wasmParses } from '../../src/sql/wasm-parser.js';
-import { Database, Session } from '../../src/index.js';
+import { temporarySession } from '../helpers/temporary.js';
 
 const kind = (sql: string) => statementKind(sql, DEFAULT_OPERATORS);
 
@@ -99,7 +99,7 @@ describe('statement kinds', () => {
 
 describe('one parse per statement', () => {
   it('a statement asked for its kind and then run is parsed once', () => {
-    const s = new Session(Database.temporary());
+    const s = temporarySession();
     s.query('CREATE TABLE t (id INT PRIMARY KEY, v INT)');
     // a shape and text this process has not seen
     const sql = `SELECT v + ${Date.now() % 100000} AS kind_once FROM t WHERE id > -7 AND v IS NULL`;

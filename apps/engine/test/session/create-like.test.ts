@@ -3,10 +3,11 @@
 // as MariaDB 10.11 does; CREATE TABLE … SELECT is refused with 1235 and creates nothing (it is not
 // built yet), never a table without the query's columns and rows.
 import { describe, expect, it } from 'vitest';
-import { Database, Session } from '../../src/index.js';
+import type { Session } from '../../src/index.js';
+import { temporarySession } from '../helpers/temporary.js';
 
 function session(): Session {
-  return new Session(Database.temporary());
+  return temporarySession();
 }
 
 const showCreate = (s: Session, t: string): string => String(s.query(`SHOW CREATE TABLE ${t}`).rows[0]![1]);
