@@ -196,10 +196,16 @@ export class Aggregator {
         break;
       }
       default: {
-        // std/variance: keep sum and sum of squares as doubles
+        // the standard deviations and variances: the running mean and sum of squared
+        // differences (Welford's recurrence, as MariaDB's variance_fp_recurrence_next)
         const x = toDouble(v, at.kind, at) as number;
-        const a = (st.acc as [number, number] | null) ?? [0, 0];
-        st.acc = [a[0] + x, a[1] + x * x];
+        const a = st.acc as [number, number] | null;
+        if (a === null) st.acc = [x, 0];
+        else {
+          const mean = a[0] + (x - a[0]) / st.n;
+          a[1] += (x - a[0]) * (x - mean);
+          a[0] = mean;
+        }
       }
     }
   }
@@ -252,11 +258,13 @@ export class Aggregator {
       case 'max':
         return st.acc;
       default: {
-        if (st.n === 0) return null;
-        const [a, b] = st.acc as [number, number];
-        const mean = a / st.n;
-        const pop = b / st.n - mean * mean;
-        const r = s.fn === 'variance' ? pop : Math.sqrt(Math.max(0, pop));
+        // the _samp forms divide by n − 1 and are NULL for fewer than two values
+        const sample = s.fn === 'stddev_samp' || s.fn === 'var_samp';
+        if (st.n <= (sample ? 1 : 0)) return null;
+        const m2 = (st.acc as [number, number])[1];
+        const variance = st.n === 1 ? 0 : m2 / (sample ? st.n - 1 : st.n);
+        const r =
+          s.fn === 'variance' || s.fn === 'var_pop' || s.fn === 'var_samp' ? variance : Math.sqrt(variance);
         return coerce(r, T_DBL, T_DBL);
       }
     }

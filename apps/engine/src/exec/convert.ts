@@ -9,7 +9,7 @@ import {
   type Micros,
   parseDateTime,
   parseTimeLoose,
-  roundMicros,
+  truncateMicros,
   splitDay,
   temporalDigits,
   timeFromNumber,
@@ -106,6 +106,11 @@ export function dblText(x: number): string {
   }
   const mantissa = len > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
   return `${sign}${mantissa}e${decpt - 1}`;
+}
+
+/** MariaDB's text of a FLOAT value: its six significant digits (FLT_DIG), written as a double's. */
+export function floatText(x: number): string {
+  return dblText(Number.isFinite(x) ? Number(x.toPrecision(6)) : x);
 }
 
 export function toDouble(v: unknown, k: Kind, t?: SqlType): number | null {
@@ -207,7 +212,7 @@ export function toText(v: unknown, k: Kind, t?: SqlType): string | null {
     case 'dec':
       return decText(v as bigint, t?.iscale ?? 0, t?.scale ?? 0);
     case 'dbl':
-      return dblText(v as number);
+      return t?.float === true ? floatText(v as number) : dblText(v as number);
     case 'str':
       return v as string;
     case 'date':
@@ -255,8 +260,11 @@ export function toDate(v: unknown, k: Kind): number | null {
   }
 }
 
-/** To a DATETIME (microseconds) rounded to `fsp` digits; null when the value is no valid one. */
-export function toDateTime(v: unknown, k: Kind, fsp = 6, today = 0): Micros | null {
+/**
+ * To a DATETIME (microseconds) cut to `fsp` digits; null when the value is no valid one. `t` is
+ * the value's type when it is a DECIMAL (its scale).
+ */
+export function toDateTime(v: unknown, k: Kind, fsp = 6, today = 0, t?: SqlType): Micros | null {
   if (v === null) return null;
   let r: Micros | null;
   switch (k) {
@@ -276,16 +284,16 @@ export function toDateTime(v: unknown, k: Kind, fsp = 6, today = 0): Micros | nu
     case 'int':
     case 'dec':
     case 'dbl':
-      r = dateTimeFromNumber(toDouble(v, k) as number);
+      r = dateTimeFromNumber(toDouble(v, k, t) as number);
       break;
     default:
       r = null;
   }
-  return r === null ? null : roundMicros(r, fsp);
+  return r === null ? null : truncateMicros(r, fsp);
 }
 
-/** To a TIME (microseconds) rounded to `fsp` digits; null when the value is no valid one. */
-export function toTime(v: unknown, k: Kind, fsp = 6): number | null {
+/** To a TIME (microseconds) cut to `fsp` digits; null when the value is no valid one (`t` as above). */
+export function toTime(v: unknown, k: Kind, fsp = 6, t?: SqlType): number | null {
   if (v === null) return null;
   let r: number | null;
   switch (k) {
@@ -304,12 +312,12 @@ export function toTime(v: unknown, k: Kind, fsp = 6): number | null {
     case 'int':
     case 'dec':
     case 'dbl':
-      r = timeFromNumber(toDouble(v, k) as number);
+      r = timeFromNumber(toDouble(v, k, t) as number);
       break;
     default:
       r = null;
   }
-  return r === null ? null : (roundMicros(r, fsp) as number);
+  return r === null ? null : (truncateMicros(r, fsp, true) as number);
 }
 
 /** A value of type `from` as type `to` (used to coerce CASE branches, UNION columns, inserts). */
@@ -332,9 +340,9 @@ export function coerce(v: unknown, from: SqlType, to: SqlType): unknown {
     case 'date':
       return toDate(v, from.kind);
     case 'datetime':
-      return toDateTime(v, from.kind, to.scale);
+      return toDateTime(v, from.kind, to.scale, 0, from);
     case 'time':
-      return toTime(v, from.kind, to.scale);
+      return toTime(v, from.kind, to.scale, from);
     default:
       return v;
   }

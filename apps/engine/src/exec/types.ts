@@ -43,8 +43,18 @@ export interface SqlType {
   readonly collation?: Collation | 'bytes';
   /** The collation is only the connection's (a literal): a column's wins over it in a comparison. */
   readonly weak?: boolean;
+  /**
+   * A DOUBLE that is a FLOAT column's (or MIN/MAX of one): its values are single-precision and
+   * are shown with the six significant digits single precision keeps.
+   */
+  readonly float?: boolean;
   /** A binary string (BINARY, VARBINARY, BLOB, UNHEX): its value holds one byte per character. */
   readonly binary?: boolean;
+  /**
+   * A string function of NULLs alone (`UPPER(NULL)`): binary as NULL is, but beside other strings
+   * their character set wins (MySQL's ignorable derivation).
+   */
+  readonly ignorable?: boolean;
   /**
    * An ENUM or SET column's members (session/enum-set.ts): its value is the text, read as a number
    * (position, or bit mask with `set`) where MySQL reads one.
@@ -58,6 +68,7 @@ export interface SqlType {
 export const T_INT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20 };
 export const T_UINT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20, unsigned: true };
 export const T_DBL: SqlType = { kind: 'dbl', scale: 31, iscale: 0, prec: 22 };
+export const T_FLOAT: SqlType = { ...T_DBL, prec: 12, float: true };
 export const T_STR: SqlType = { kind: 'str', scale: 0, iscale: 0, prec: 0 };
 /** A binary string (BINARY, VARBINARY, BLOB, UNHEX): one byte per character, compared by bytes. */
 export const T_BIN: SqlType = { kind: 'str', scale: 0, iscale: 0, prec: 0, collation: 'bytes', binary: true };
@@ -104,7 +115,13 @@ export function unify(types: readonly SqlType[]): SqlType {
   const real = types.filter((t) => t.kind !== 'null');
   if (real.length === 0) return T_NULL;
   const k0 = real[0]!.kind;
-  if (real.every((t) => t.kind === k0) && k0 !== 'dec' && k0 !== 'datetime' && k0 !== 'time') return real[0]!;
+  if (real.every((t) => t.kind === k0) && k0 !== 'dec' && k0 !== 'datetime' && k0 !== 'time') {
+    // binary and text strings together are binary
+    if (k0 !== 'str') return real[0]!;
+    const texts = real.filter((t) => t.ignorable !== true);
+    if (texts.length === 0) return real[0]!;
+    return texts.find((t) => t.binary === true) ?? texts[0]!;
+  }
   if (real.some((t) => t.kind === 'str')) return T_STR;
   if (real.some((t) => t.kind === 'date' || t.kind === 'datetime' || t.kind === 'time')) {
     // DATE with DATETIME is DATETIME; other mixes are strings (MySQL's type aggregation)

@@ -62,6 +62,9 @@ export function aggregate(
   // the numeric aggregates read an ENUM or SET by its number (MIN, MAX, COUNT and GROUP_CONCAT by its text)
   if (arg !== null && name !== 'count' && name !== 'min' && name !== 'max' && name !== 'group_concat')
     arg = asNumber(arg);
+  // SUM and AVG read a date or time as its number, exactly: a DECIMAL with its fractional digits
+  // (SUM of two DATETIME(3) values is 40470731335960.124, not a double's approximation)
+  if (arg !== null && (name === 'sum' || name === 'avg')) arg = temporalAsDecimal(arg);
   const slot = ctx.block.slot();
   let t: SqlType;
   const at = arg?.t ?? T_INT;
@@ -99,7 +102,11 @@ export function aggregate(
       t = T_INT;
       break;
     default:
-      t = T_DBL;
+      // the deviations and variances: a DOUBLE shown with four decimals past an exact argument's
+      t =
+        at.kind === 'int' || at.kind === 'dec'
+          ? { ...T_DBL, scale: Math.min(at.scale + 4, T_DBL.scale) }
+          : T_DBL;
   }
   const clauses = arr(argList.clauses).map((c) => tagOf(c));
   const sepNode = clauses.find(([k]) => k === 'Separator');
@@ -108,9 +115,13 @@ export function aggregate(
   const sep = typeof sepValue === 'string' ? sepValue : ',';
   // GROUP_CONCAT(… ORDER BY …): the values are sorted before they are joined
   const orderNode = clauses.find(([k]) => k === 'OrderBy');
+  // GROUP_CONCAT(DISTINCT …) without ORDER BY joins its values in their sorted order, the order
+  // of the tree MariaDB keeps them distinct in
   const order =
     orderNode === undefined
-      ? undefined
+      ? name === 'group_concat' && distinct && arg !== null
+        ? [{ b: keyBound(arg), desc: false }]
+        : undefined
       : arr(orderNode[1]).map((o) => ({
           b: keyBound(bindExpr(obj(o).expr, inner)),
           desc: obj(obj(o).options).asc === false,
@@ -118,4 +129,13 @@ export function aggregate(
   ctx.block.aggs.push({ fn: name, arg, distinct, slot, t, sep, ...(order ? { order } : {}) });
   const frame = ctx.block.frame;
   return { t, ev: () => frame.v[slot], refs: [], outer: arg?.outer ?? false, agg: true, text };
+}
+
+/** A DATE, DATETIME or TIME operand as the DECIMAL of its number form (other operands as they are). */
+function temporalAsDecimal(b: Bound): Bound {
+  const k = b.t.kind;
+  if (k !== 'date' && k !== 'datetime' && k !== 'time') return b;
+  const fsp = k === 'date' ? 0 : b.t.scale;
+  const t = decType((k === 'date' ? 8 : k === 'datetime' ? 14 : 7) + fsp, fsp);
+  return mk(t, castEv(b, t), [b], b.text);
 }

@@ -1,5 +1,5 @@
 import { obj, tagOf } from '../sql/ast.js';
-import { toDateTime, toTime } from '../exec/convert.js';
+import { toDateTime, toText, toTime } from '../exec/convert.js';
 import {
   addMicros,
   civilFromDays,
@@ -55,7 +55,7 @@ export function timeEv(b: Bound, warn?: (code: number, message: string) => void)
     };
   return () => {
     const x = ev();
-    return x === null ? null : toTime(x, k);
+    return x === null ? null : toTime(x, k, 6, b.t);
   };
 }
 
@@ -274,8 +274,8 @@ export function shifted(
       const x = dv();
       const q = a();
       if (x === null || q === null) return null;
-      const s = String(x);
-      const v = parseDateTime(s) ?? toDateTime(x, k);
+      const s = k === 'dec' ? (toText(x, k, date.t) as string) : String(x);
+      const v = parseDateTime(s) ?? toDateTime(x, k, 6, 0, date.t);
       if (v === null) return null;
       const r = shift(v, Number(q), sign);
       if (r === null) return null;

@@ -37,7 +37,7 @@ import {
   bindLogic,
   bindNot,
 } from './bind-ops.js';
-import { bindInSubquery, existsQuery, subBound, subCache } from './bind-subquery.js';
+import { bindInSubquery, bindQuantified, existsQuery, subBound, subCache } from './bind-subquery.js';
 import { bindLike, bindRegexp } from './bind-pattern.js';
 import { recordRead, trackReads } from './optimizer/column-reads.js';
 
@@ -98,6 +98,34 @@ export function arity(name: string, args: readonly unknown[], lo: number, hi: nu
       `Incorrect parameter count in the call to native function '${name}'`,
     );
 }
+
+/**
+ * The type of a string function's result, from the arguments it reads as text (MariaDB's
+ * character set aggregation): binary when one of them is a binary string, else text, and binary
+ * but ignorable when all of them are NULL literals (a NULL's character set is binary: MariaDB
+ * reports `UPPER(NULL)` so). `types` gives each argument's reading (the last repeats); without it
+ * every argument is read as text.
+ */
+export function textResultType(args: readonly Bound[], types?: readonly SqlType[]): SqlType {
+  let texts = 0;
+  let nulls = 0;
+  for (let i = 0; i < args.length; i++) {
+    const t = types === undefined ? T_STR : types[Math.min(i, types.length - 1)]!;
+    if (t !== T_STR) continue;
+    const at = args[i]!.t;
+    if (at.binary === true && at.ignorable !== true) return T_BIN;
+    texts++;
+    if (at.kind === 'null') nulls++;
+  }
+  return texts > 0 && nulls === texts ? T_NULL_TEXT : T_STR;
+}
+
+/** How a string function reads an argument it takes as text: as bytes when its result is binary. */
+export function textReading(result: SqlType, t: SqlType): SqlType {
+  return t === T_STR && result === T_BIN ? T_BIN : t;
+}
+
+const T_NULL_TEXT: SqlType = { ...T_BIN, ignorable: true };
 
 /** Combine the planner facts of `parts` into a new Bound. */
 export function mk(
@@ -583,10 +611,13 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       throw unsupported(`unary ${op}`, n);
     }
     case 'IsNull':
-    case 'IsNotNull': {
+    case 'IsNotNull':
+    case 'IsUnknown':
+    case 'IsNotUnknown': {
+      // x IS UNKNOWN is x IS NULL: a truth value is unknown exactly when it is NULL
       const e = bindExpr(v, ctx);
       const ev = e.ev;
-      const want = tag === 'IsNull';
+      const want = tag === 'IsNull' || tag === 'IsUnknown';
       return mk(T_INT, () => ((ev() === null) === want ? 1 : 0), [e], nodeText(ctx.env, n));
     }
     case 'IsTrue':
@@ -633,6 +664,22 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       const e = bindExpr(o.expr, ctx);
       const r = bindInSubquery(e, o.subquery, ctx, nodeText(ctx.env, n));
       return o.negated === true ? bindNot(r, r.text) : r;
+    }
+    case 'AnyOp':
+    case 'AllOp': {
+      const o = obj(v);
+      const op = CMP_OPS[String(o.compare_op)];
+      if (op === undefined || op === '<=>' || tagOf(o.right)[0] !== 'Subquery')
+        throw unsupported(`${tag === 'AnyOp' ? 'ANY' : 'ALL'} over this operand`, n);
+      const e = bindExpr(o.left, ctx);
+      const text = nodeText(ctx.env, n);
+      // = ANY is IN, <> ALL is NOT IN (with the same NULL rules); the others compare row by row
+      if (op === '=' && tag === 'AnyOp') return bindInSubquery(e, tagOf(o.right)[1], ctx, text);
+      if (op === '<>' && tag === 'AllOp') {
+        const r = bindInSubquery(e, tagOf(o.right)[1], ctx, text);
+        return bindNot(r, r.text);
+      }
+      return bindQuantified(e, op, tag === 'AllOp', tagOf(o.right)[1], ctx, text);
     }
     case 'Exists': {
       const o = obj(v);

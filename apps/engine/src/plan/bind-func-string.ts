@@ -4,7 +4,7 @@ import { stringComparison } from '../exec/compare.js';
 import { decText, rescale } from '../exec/decimal.js';
 import { type SqlType, T_BIN, T_INT, T_STR, decType } from '../exec/types.js';
 import { DEFAULT_COLLATION, weightText } from '../storage/collation.js';
-import { type BindCtx, bindCompare, castEv, mk, arity } from './bind-expr.js';
+import { type BindCtx, bindCompare, castEv, mk, arity, textReading, textResultType } from './bind-expr.js';
 import type { Bound } from '../exec/bound.js';
 import type { Ev } from '../exec/scope.js';
 import { padOverPacket, withinPacket } from './packet-bound.js';
@@ -15,17 +15,22 @@ import { padOverPacket, withinPacket } from './packet-bound.js';
  * INSERT, QUOTE, BIN, OCT, MD5, SHA1, SHA2. Lengths and positions count characters, not bytes.
  */
 
-/** `fn` over the arguments converted to `types` (the last type repeats), NULL if any is NULL. */
+/**
+ * `fn` over the arguments converted to `types` (the last type repeats), NULL if any is NULL; its
+ * type `t`, or with `t` = ARGS_TEXT text in its text arguments' character set
+ * ({@link textResultType}).
+ */
 function fn(
-  t: SqlType,
+  t: SqlType | typeof ARGS_TEXT,
   args: readonly Bound[],
   types: readonly SqlType[],
   text: string,
   f: (xs: unknown[]) => unknown,
 ): Bound {
-  const evs: Ev[] = args.map((a, i) => castEv(a, types[Math.min(i, types.length - 1)]!));
+  const rt = t === ARGS_TEXT ? textResultType(args, types) : t;
+  const evs: Ev[] = args.map((a, i) => castEv(a, textReading(rt, types[Math.min(i, types.length - 1)]!)));
   return mk(
-    t,
+    rt,
     () => {
       const xs: unknown[] = [];
       for (const e of evs) {
@@ -40,6 +45,9 @@ function fn(
   );
 }
 
+/** A string function's result type taken from its arguments (see {@link fn}). */
+const ARGS_TEXT = 'args';
+
 const chars = (s: string): string[] => [...s];
 
 /** An integer argument as a number (a BIGINT beyond 2^53 saturates; counts never get there). */
@@ -49,6 +57,37 @@ const int = (x: unknown): number => Number(x);
 function word(v: unknown, t: SqlType): bigint {
   const i = coerce(v, t, T_INT) as number | bigint;
   return BigInt.asUintN(64, BigInt(i));
+}
+
+/** Soundex codes of A to Z: vowels, H, W and Y are 0 (skipped). */
+const SOUNDEX_CODES = '01230120022455012623010202';
+
+/**
+ * MySQL's SOUNDEX: the first letter as written (an ASCII one upper-cased), then the code of each
+ * later letter that is neither 0 nor the last code written, padded with 0 to four characters and
+ * never cut; characters that are not letters are skipped, and a text without letters gives ''.
+ */
+function soundex(s: string): string {
+  const code = (c: string): string => {
+    const u = c.charCodeAt(0) & ~32;
+    return c.length === 1 && u >= 65 && u <= 90 ? SOUNDEX_CODES[u - 65]! : '0';
+  };
+  let out = '';
+  let last = '';
+  for (const c of s) {
+    if (!/\p{L}/u.test(c)) continue;
+    if (out === '') {
+      out = c < '\x80' ? c.toUpperCase() : c;
+      last = code(c);
+      continue;
+    }
+    const k = code(c);
+    if (k !== '0' && k !== last) {
+      out += k;
+      last = k;
+    }
+  }
+  return out === '' || [...out].length >= 4 ? out : out.padEnd(out.length + 4 - [...out].length, '0');
 }
 
 /** FORMAT(x, d): x rounded to d decimals with `,` between thousands (the en_US locale). */
@@ -69,7 +108,7 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
     case 'lpad':
     case 'rpad':
       arity(name, args, 3);
-      return fn(T_STR, args, [T_STR, T_INT, T_STR], text, ([s, n, p]) => {
+      return fn(ARGS_TEXT, args, [T_STR, T_INT, T_STR], text, ([s, n, p]) => {
         const len = int(n);
         if (padOverPacket(ctx, name, len)) return null;
         const cs = chars(s as string);
@@ -140,7 +179,7 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
       });
     case 'substring_index':
       arity(name, args, 3);
-      return fn(T_STR, args, [T_STR, T_STR, T_INT], text, ([s, d, c]) => {
+      return fn(ARGS_TEXT, args, [T_STR, T_STR, T_INT], text, ([s, d, c]) => {
         const str = s as string;
         const delim = d as string;
         const count = int(c);
@@ -154,7 +193,7 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
       const k = castEv(args[0]!, T_INT);
       const evs = args.slice(1).map((a) => castEv(a, T_STR));
       return mk(
-        T_STR,
+        textResultType(args.slice(1)),
         () => {
           const i = k();
           if (i === null) return null;
@@ -165,6 +204,32 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
         text,
       );
     }
+    case 'make_set': {
+      arity(name, args, 2, 1000);
+      // the strings whose bit is set in the 64-bit word, comma-separated; NULL strings skipped
+      const bits = castEv(args[0]!, T_INT);
+      const evs = args.slice(1).map((a) => castEv(a, T_STR));
+      return mk(
+        textResultType(args.slice(1)),
+        () => {
+          const b = bits();
+          if (b === null) return null;
+          const w = BigInt.asUintN(64, BigInt(b as number | bigint));
+          const out: string[] = [];
+          for (let i = 0; i < evs.length && i < 64; i++) {
+            if (((w >> BigInt(i)) & 1n) === 0n) continue;
+            const v = evs[i]!();
+            if (v !== null) out.push(v as string);
+          }
+          return out.join(',');
+        },
+        args,
+        text,
+      );
+    }
+    case 'soundex':
+      arity(name, args, 1);
+      return fn(ARGS_TEXT, args, [T_STR], text, ([x]) => soundex(x as string));
     case 'space':
       arity(name, args, 1);
       return fn(T_STR, args, [T_INT], text, ([n]) => {
@@ -229,7 +294,7 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
     }
     case 'insert':
       arity(name, args, 4);
-      return fn(T_STR, args, [T_STR, T_INT, T_INT, T_STR], text, ([s, p, l, r]) => {
+      return fn(ARGS_TEXT, args, [T_STR, T_INT, T_INT, T_STR], text, ([s, p, l, r]) => {
         const cs = chars(s as string);
         const pos = int(p);
         const len = int(l);
@@ -245,7 +310,7 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
       arity(name, args, 1);
       const ev = castEv(args[0]!, T_STR);
       return mk(
-        T_STR,
+        textResultType(args),
         () => {
           const s = ev();
           if (s === null) return 'NULL';

@@ -1,7 +1,7 @@
 import { identText, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { rescale } from '../exec/decimal.js';
-import { toDateTime } from '../exec/convert.js';
+import { toDateTime, toText } from '../exec/convert.js';
 import {
   civilFromDays,
   dateTimeFromParts,
@@ -13,7 +13,7 @@ import {
   joinDay,
   type Micros,
   parseTimeLoose,
-  roundMicros,
+  truncateMicros,
   splitDay,
   TIME_MAX,
   US_PER_DAY,
@@ -116,6 +116,28 @@ function unitWord(raw: unknown): string {
     throw new SqlError('ER_PARSE_ERROR', 'You have an error in your SQL syntax near the unit');
   const u = identText(v).toUpperCase();
   return u.startsWith('SQL_TSI_') ? u.slice(8) : u;
+}
+
+/**
+ * A period (YYMM or YYYYMM, read as unsigned) as a count of months; a two-digit year below 70 is
+ * 20YY, else 19YY. Zero and periods past 999999 count 0 months, as MariaDB's.
+ */
+function periodToMonth(p: number | bigint): number {
+  const u = BigInt.asUintN(64, BigInt(p));
+  if (u === 0n || u > 999999n) return 0;
+  const period = Number(u);
+  let year = Math.floor(period / 100);
+  if (year < 70) year += 2000;
+  else if (year < 100) year += 1900;
+  return year * 12 + (period % 100) - 1;
+}
+
+/** A count of months as a YYYYMM period (0 stays 0). */
+function monthToPeriod(months: number): number {
+  if (months === 0) return 0;
+  let year = Math.floor(months / 12);
+  if (year < 100) year += year < 70 ? 2000 : 1900;
+  return year * 100 + (months % 12) + 1;
 }
 
 export function timeFunction(
@@ -270,7 +292,7 @@ export function timeFunction(
         const x = nv() as number | null;
         // FROM_UNIXTIME's range: 1970-01-01 … 3001-01-18 (MariaDB's on 64-bit systems)
         if (x === null || x < 0 || x >= 32536771200) return null;
-        return roundMicros(toLocal(Math.round(x * US_PER_SECOND), s.timeZone), fsp);
+        return truncateMicros(toLocal(Math.round(x * US_PER_SECOND), s.timeZone), fsp);
       };
       if (args.length === 1) return live(dateTimeType(fsp), toDt, [a], text);
       const fv = castEv(args[1]!, T_STR);
@@ -328,6 +350,27 @@ export function timeFunction(
         text,
       );
     }
+    case 'period_add':
+    case 'period_diff': {
+      arity(name, args, 2);
+      const [a, b] = args.map((x) => castEv(x, T_INT));
+      return mk(
+        T_INT,
+        () => {
+          const x = a!();
+          const y = b!();
+          if (x === null || y === null) return null;
+          if (name === 'period_diff')
+            return periodToMonth(x as number | bigint) - periodToMonth(y as number | bigint);
+          if (BigInt(x as number | bigint) === 0n) return 0;
+          // as MySQL: the month count and N as 32-bit ints, their sum as an unsigned one
+          const n = Number(BigInt.asIntN(32, BigInt(y as number | bigint)));
+          return monthToPeriod(((periodToMonth(x as number | bigint) | 0) + n) >>> 0);
+        },
+        args,
+        text,
+      );
+    }
     case 'dayofweek':
     case 'weekday':
     case 'dayofyear':
@@ -335,6 +378,7 @@ export function timeFunction(
     case 'monthname':
     case 'last_day':
     case 'to_days':
+    case 'to_seconds':
     case 'weekofyear':
     case 'week':
     case 'yearweek': {
@@ -351,7 +395,7 @@ export function timeFunction(
             if (raw !== null) warnBad('datetime', raw);
             return null;
           }
-          const day = splitDay(v)[0];
+          const [day, us] = splitDay(v);
           const [y, m, d] = civilFromDays(day);
           switch (name) {
             case 'dayofweek':
@@ -368,6 +412,9 @@ export function timeFunction(
               return daysFromCivil(y, m, daysInMonth(y, m));
             case 'to_days':
               return day + 719528;
+            case 'to_seconds':
+              // whole seconds since year 0's day 0, the fraction dropped
+              return (day + 719528) * 86400 + Math.floor(us / 1e6);
             case 'weekofyear':
               return calcWeek(y, m, d, weekMode(3))[0];
             case 'week':
@@ -461,7 +508,7 @@ export function timeFunction(
       const tv = timeEv(a, (c, m) => ctx.env.warn(c, m));
       return mk(
         timeType(fsp),
-        over([tv], ([v]) => roundMicros(v as number, fsp)),
+        over([tv], ([v]) => truncateMicros(v as number, fsp, true)),
         args,
         text,
       );
@@ -477,7 +524,7 @@ export function timeFunction(
       const tv = args[1] === undefined ? () => 0 : timeEv(args[1]);
       return mk(
         dateTimeType(fsp),
-        over([dv, tv], ([v, t]) => roundMicros(joinDay(...addDay(v as Micros, t as number)), fsp)),
+        over([dv, tv], ([v, t]) => truncateMicros(joinDay(...addDay(v as Micros, t as number)), fsp)),
         args,
         text,
       );
@@ -499,10 +546,10 @@ export function timeFunction(
           if (k === 'datetime') return { dt: v as Micros };
           if (k === 'time') return { t: v as number };
           if (k === 'date') return { dt: joinDay(v as number, 0) };
-          const str = String(v);
+          const str = k === 'dec' ? (toText(v, k, x.t) as string) : String(v);
           const t = parseTimeLoose(str);
           if (!t.truncated && t.v !== null && !/\d-\d/.test(str)) return { t: t.v };
-          const dt = toDateTime(v, k);
+          const dt = toDateTime(v, k, 6, 0, x.t);
           return dt === null ? null : { dt };
         };
       };

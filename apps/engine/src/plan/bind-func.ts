@@ -31,6 +31,8 @@ import {
   markUncacheable,
   mk,
   nodeText,
+  textReading,
+  textResultType,
   unsupported,
 } from './bind-expr.js';
 import { aggregate } from './bind-aggregate.js';
@@ -55,7 +57,11 @@ const AGGS = new Set([
   'bit_xor',
   'std',
   'stddev',
+  'stddev_pop',
+  'stddev_samp',
   'variance',
+  'var_pop',
+  'var_samp',
 ]);
 
 /** Bind function-like nodes: calls, EXTRACT, SUBSTRING, INTERVAL arithmetic, DATE '…'. */
@@ -414,11 +420,11 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     }
     case 'conv':
       need(3);
-      return strFn(args, text, (a) => conv(a[0] as string, Number(a[1]), Number(a[2])), [
-        T_STR,
-        T_INT,
-        T_INT,
-      ]);
+      // CONV's digits are text whatever its argument
+      return {
+        ...strFn(args, text, (a) => conv(a[0] as string, Number(a[1]), Number(a[2])), [T_STR, T_INT, T_INT]),
+        t: T_STR,
+      };
     case 'char_length':
     case 'character_length':
       need(1);
@@ -426,11 +432,12 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'upper':
     case 'ucase':
       need(1);
-      return strFn(args, text, (a) => upperCase(a[0] as string));
+      // a binary string has no letter case: it comes back as it was
+      return strFn(args, text, (a) => (args[0]!.t.binary === true ? a[0] : upperCase(a[0] as string)));
     case 'lower':
     case 'lcase':
       need(1);
-      return strFn(args, text, (a) => lowerCase(a[0] as string));
+      return strFn(args, text, (a) => (args[0]!.t.binary === true ? a[0] : lowerCase(a[0] as string)));
     case 'concat':
       need(1, 1000);
       return strFn(args, text, (a) => withinPacket(ctx, 'concat', a.join('')));
@@ -576,10 +583,13 @@ export function rawArgExpr(a: unknown): unknown {
   return tagOf(inner)[1];
 }
 
+/** `f` over the arguments as text (or `types`), NULL if any is NULL; text in their character set. */
 function strFn(args: Bound[], text: string, f: (a: unknown[]) => unknown, types?: SqlType[]): Bound {
-  const evs = args.map((a, i) => castEv(a, types?.[i] ?? T_STR));
+  const reads = args.map((_, i) => types?.[i] ?? T_STR);
+  const rt = textResultType(args, reads);
+  const evs = args.map((a, i) => castEv(a, textReading(rt, reads[i]!)));
   return mk(
-    T_STR,
+    rt,
     () => {
       const xs: unknown[] = [];
       for (const e of evs) {

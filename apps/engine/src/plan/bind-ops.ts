@@ -411,7 +411,14 @@ export function bindCase(o: Obj, ctx: BindCtx, text: string): Bound {
 
 /** A closure giving `b`'s value as type `t`. */
 export function castEv(b: Bound, t: SqlType): Ev {
-  if (b.t.kind === t.kind && (t.kind !== 'dec' || b.t.iscale === t.iscale)) return b.ev;
+  // text read as a binary string becomes its UTF-8 bytes; a binary string read as text keeps its
+  // bytes one per character (string functions work on them byte by byte)
+  if (
+    b.t.kind === t.kind &&
+    (t.kind !== 'dec' || b.t.iscale === t.iscale) &&
+    (t.kind !== 'str' || t.binary !== true || b.t.binary === true)
+  )
+    return b.ev;
   if (b.t.kind === 'null') return () => null;
   const ev = b.ev;
   const from = b.t;
@@ -513,10 +520,15 @@ export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
     case 'Text':
     case 'Nchar':
       t = T_STR;
+      if (dt === 'Char' || dt === 'Nchar') {
+        const n = obj(obj(dv)?.IntegerLength)?.length;
+        if (typeof n === 'number') return castToLength(e, T_STR, n, ctx, text);
+      }
       break;
     case 'Binary':
     case 'Varbinary':
       t = T_BIN;
+      if (dt === 'Binary' && typeof dv === 'number') return castToLength(e, T_BIN, dv, ctx, text);
       break;
     case 'Date':
       t = T_DATE;
@@ -538,4 +550,28 @@ export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
       throw unsupported(`CAST AS ${dt}`, o);
   }
   return mk(t, castEv(e, t), [e], text);
+}
+
+/**
+ * CAST(x AS CHAR(n)) keeps the first n characters, CAST(x AS BINARY(n)) the first n bytes and
+ * pads a shorter value with zero bytes; a value cut short warns 1292 with the value as it was.
+ */
+function castToLength(e: Bound, t: SqlType, n: number, ctx: BindCtx, text: string): Bound {
+  const ev = castEv(e, t);
+  const name = t === T_BIN ? 'BINARY' : 'CHAR';
+  return mk(
+    t,
+    () => {
+      const v = ev() as string | null;
+      if (v === null) return null;
+      if (t === T_BIN) {
+        // a binary string holds one byte per UTF-16 unit
+        if (v.length <= n) return v.padEnd(n, '\0');
+      } else if (v.length <= n || [...v].length <= n) return v;
+      ctx.env.warn(1292, `Truncated incorrect ${name}(${n}) value: '${v}'`);
+      return t === T_BIN ? v.slice(0, n) : [...v].slice(0, n).join('');
+    },
+    [e],
+    text,
+  );
 }

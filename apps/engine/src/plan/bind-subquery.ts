@@ -3,7 +3,7 @@ import { SqlError } from '../sql/errors.js';
 import { comparisonType, converter } from '../exec/compare.js';
 import { type SqlType, T_INT } from '../exec/types.js';
 import { type BindCtx, mk, type SubPlan } from './bind-expr.js';
-import { keyOf } from './bind-ops.js';
+import { bindCompare, keyOf } from './bind-ops.js';
 import { parseSwitches } from './optimizer/settings.js';
 import type { Bound } from '../exec/bound.js';
 import type { Ev } from '../exec/scope.js';
@@ -202,6 +202,79 @@ export function bindInSubquery(e: Bound, q: unknown, ctx: BindCtx, text: string)
     return hasNull ? null : 0;
   };
   // a correlated IN's answer is a function of its left operand and the outer values it reads
+  const answer = plan.correlated
+    ? expressionCache(ctx, plan.outerValues === null ? null : [ee, ...plan.outerValues], ev)
+    : ev;
+  const sb = subBound(ctx, plan, T_INT, answer, text);
+  return mk(T_INT, answer, [e, sb], text);
+}
+
+/**
+ * `e op ANY (subquery)` and `e op ALL (subquery)` for an order comparison `op`: the comparison of
+ * `e` with each of the subquery's values under the usual rules (collation, number or text), ANY
+ * true when one is true, ALL false when one is false, otherwise NULL when one was NULL, else
+ * ANY false and ALL true (so over no rows ANY is false and ALL true, whatever `e` is).
+ */
+export function bindQuantified(
+  e: Bound,
+  op: string,
+  all: boolean,
+  q: unknown,
+  ctx: BindCtx,
+  text: string,
+): Bound {
+  const plan = ctx.env.bindSubquery(q, ctx.block);
+  if (plan.columns.length !== 1)
+    throw new SqlError('ER_OPERAND_COLUMNS', 'Operand should contain 1 column(s)');
+  const run = ctx.block.run;
+  // the comparison is bound once over two slots: the left value of this row, one subquery value
+  let left: unknown = null;
+  let right: unknown = null;
+  const slot = (b: Bound, read: Ev): Bound => ({
+    t: b.t,
+    ev: read,
+    refs: [],
+    outer: false,
+    agg: false,
+    text: b.text,
+  });
+  const rightType: Bound = {
+    t: plan.types[0]!,
+    ev: () => null,
+    refs: [],
+    outer: false,
+    agg: false,
+    text: '',
+  };
+  const cmp = bindCompare(
+    op,
+    slot(e, () => left),
+    slot(rightType, () => right),
+    '',
+  ).ev;
+  let epoch = -1;
+  let values: unknown[] = [];
+  const ee = e.ev;
+  const ev: Ev = () => {
+    if (plan.correlated || epoch !== run.epoch) {
+      values = [];
+      plan.run((row) => {
+        values.push(row[0]);
+        return true;
+      });
+      epoch = run.epoch;
+    }
+    left = ee();
+    let unknown = false;
+    for (const v of values) {
+      right = v;
+      const r = cmp();
+      if (r === null) unknown = true;
+      else if ((r === 1) !== all) return all ? 0 : 1;
+    }
+    if (unknown) return null;
+    return all ? 1 : 0;
+  };
   const answer = plan.correlated
     ? expressionCache(ctx, plan.outerValues === null ? null : [ee, ...plan.outerValues], ev)
     : ev;

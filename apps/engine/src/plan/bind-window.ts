@@ -28,7 +28,11 @@ const AGGREGATES = new Set([
   'bit_xor',
   'std',
   'stddev',
+  'stddev_pop',
+  'stddev_samp',
   'variance',
+  'var_pop',
+  'var_samp',
 ]);
 
 /** The window specification `over` names or holds, with its base window's parts where it refers to one. */

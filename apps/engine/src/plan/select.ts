@@ -21,6 +21,7 @@ import {
   T_BIN,
   T_DATE,
   T_DBL,
+  T_FLOAT,
   T_INT,
   T_STR,
   T_UINT,
@@ -108,7 +109,7 @@ export function storedType(t: Table['columns'][number]['type'], declared?: strin
     case 'time':
       return timeType(t.fsp);
     case 'double':
-      return T_DBL;
+      return declared === 'float' || declared === 'float unsigned' ? T_FLOAT : T_DBL;
     case 'binary':
     case 'varbinary':
       return { ...T_BIN, len: t.length };
@@ -539,8 +540,8 @@ function bindSelect(
           clause: 'having clause',
           allowAgg: true,
           env: benv,
-          aliases,
-          aliasFirst: false,
+          aliases: havingAliases(aliases, groupNodes),
+          aliasFirst: true,
         });
   const orderCtx: BindCtx = {
     block,
@@ -1044,3 +1045,21 @@ function orderColumns(
 }
 
 const ORDERABLE = new Set(['int', 'dec', 'dbl', 'date', 'time', 'datetime', 'str']);
+
+/**
+ * The select-list aliases HAVING sees before columns: as MariaDB resolves a HAVING name, a
+ * select-list alias wins over a column of the same name, unless that name is also a column the
+ * query groups by (then the grouped column wins).
+ */
+function havingAliases(aliases: Map<string, Bound>, groupNodes: readonly unknown[]): Map<string, Bound> {
+  const grouped = new Set<string>();
+  for (const g of groupNodes) {
+    const [tag, v] = tagOf(g);
+    if (tag === 'Identifier') grouped.add(identText(v).toLowerCase());
+    else if (tag === 'CompoundIdentifier') grouped.add(identText(arr(v).at(-1)).toLowerCase());
+  }
+  if (grouped.size === 0) return aliases;
+  const out = new Map(aliases);
+  for (const name of grouped) out.delete(name);
+  return out;
+}

@@ -12,6 +12,7 @@ import {
   MYSQL_TYPE_DATE,
   MYSQL_TYPE_DATETIME,
   MYSQL_TYPE_DOUBLE,
+  MYSQL_TYPE_FLOAT,
   MYSQL_TYPE_LONGLONG,
   MYSQL_TYPE_NEWDECIMAL,
   MYSQL_TYPE_NULL,
@@ -124,9 +125,9 @@ export function columnMeta(name: string, t: SqlType): ColumnMeta {
       return {
         name,
         kind: 'dbl',
-        type: MYSQL_TYPE_DOUBLE,
+        type: t.float === true ? MYSQL_TYPE_FLOAT : MYSQL_TYPE_DOUBLE,
         charset: CHARSET_BINARY,
-        length: 22,
+        length: t.float === true ? 12 : 22,
         flags: BINARY_FLAG,
         decimals: Math.min(t.scale, NOT_FIXED_DEC),
       };

@@ -39,8 +39,13 @@ export class AutoIncrementCounters {
 
   /** Takes the next value of column `c` of `t`. */
   take(t: Table, c: number): number {
+    return this.takeBlock(t, c, 1);
+  }
+
+  /** Takes the next `n` values of column `c` of `t`; returns the first. */
+  takeBlock(t: Table, c: number, n: number): number {
     this.peek(t, c);
-    return Number(Atomics.add(this.#next, slotOf(t), 1n));
+    return Number(Atomics.add(this.#next, slotOf(t), BigInt(n)));
   }
 
   /** An explicit value `v` was stored in column `c` of `t`: the next one given is above it. */

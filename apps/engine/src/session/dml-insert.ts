@@ -1,5 +1,6 @@
 import { TableHandler } from '../handler/table-handler.js';
 import type { Database } from '../storage/database.js';
+import type { AutoIncrementCounters } from './auto-increment.js';
 import { instanceOf } from './instance.js';
 import { declaredMembers } from '../exec/members.js';
 import type { Table } from '../storage/table.js';
@@ -116,12 +117,18 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       const table = ctx.db.table(name);
       const counters = instanceOf(ctx.db).autoIncrement;
-      const w = new RowWriter(table, meta, String(ctx.session.vars.get('time_zone')));
+      const w = new RowWriter(table, meta, String(ctx.session.vars.get('time_zone')), (c, m, l) =>
+        ctx.session.warn(c, m, l),
+      );
       // the target's reads lock the latest rows: duplicate checks S, REPLACE's clashing rows X
       if (replace || upsert !== undefined) lockTargetExclusive(table);
       else lockTargetShared(table);
       const input = rowsOf();
       const full: FieldValue[][] = [];
+      // rows whose AUTO_INCREMENT value is generated, taken as each row is written (below)
+      const generated = new Set<number>();
+      // rows that give their AUTO_INCREMENT value: the counter moves past it as the row is written
+      const explicit = new Set<number>();
       let insertId: number | bigint = 0;
       const ncol = table.columns.length;
       input.forEach((r, ri) => {
@@ -140,10 +147,12 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
         for (let c = 0; c < ncol; c++) {
           if (given[c]) continue;
           const col = table.columns[c]!;
-          if (meta !== undefined && (c === meta.autoIncrement || (meta.hiddenPk && col.name === HIDDEN_PK))) {
-            const n = counters.take(table, c);
-            row[c] = n;
-            if (c === meta.autoIncrement && insertId === 0) insertId = n;
+          if (meta !== undefined && c === meta.autoIncrement) {
+            generated.add(ri);
+            continue;
+          }
+          if (meta?.hiddenPk === true && col.name === HIDDEN_PK) {
+            row[c] = counters.take(table, c);
             continue;
           }
           const def = meta?.defaults[c];
@@ -162,16 +171,33 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
               );
           }
         }
-        if (meta !== undefined && meta.autoIncrement >= 0 && given[meta.autoIncrement]) {
-          counters.raise(table, meta.autoIncrement, Number(row[meta.autoIncrement]));
-        }
+        if (meta !== undefined && meta.autoIncrement >= 0 && given[meta.autoIncrement]) explicit.add(ri);
         full.push(row);
       });
       // all rows converted: insert; on any failure the session rolls the statement back (undo log)
+      const auto =
+        meta !== undefined && meta.autoIncrement >= 0
+          ? new AutoIncrementBlock(
+              counters,
+              table,
+              meta.autoIncrement,
+              bt === 'Values' ? full.length : undefined,
+            )
+          : undefined;
       let affected = 0;
       let skipped = 0;
       try {
         for (const [ri, row] of full.entries()) {
+          // a generated AUTO_INCREMENT value is taken when its row is written, so a row that
+          // INSERT IGNORE skips as a duplicate can give its value back (MySQL's
+          // restore_auto_increment: the next row takes the same value)
+          let taken = 0;
+          if (generated.has(ri) && auto !== undefined) {
+            taken = auto.take();
+            row[auto.column] = taken;
+            if (insertId === 0) insertId = taken;
+          } else if (explicit.has(ri) && auto !== undefined) auto.explicit(Number(row[auto.column]));
+          auto?.rowDone();
           if (upsert !== undefined) {
             const n = upsert.apply(table, w, row, ri + 1);
             if (n !== undefined) {
@@ -202,6 +228,7 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
             if (ignore && e instanceof Error && e.name === 'DuplicateEntryError') {
               skipped++;
               ctx.session.warn(1062, duplicateMessage(e));
+              if (taken !== 0 && auto!.giveBack(taken) && insertId === taken) insertId = 0;
               continue;
             }
             throw e;
@@ -245,3 +272,64 @@ export function evaluateStored(json: string, ctx: StatementContext): { v: unknow
   });
   return { v: b.ev(), t: b.t };
 }
+
+/**
+ * The AUTO_INCREMENT values one INSERT statement generates, handed out as InnoDB does
+ * (innodb_autoinc_lock_mode 1; handler::update_auto_increment, ha_innobase::get_auto_increment):
+ * a block reserved from the shared counter for the rows the statement has left (a VALUES list
+ * knows them; INSERT … SELECT does not and reserves 1, 2, 4, … values at a time), a value given
+ * back when its row is skipped as a duplicate so the next row takes it, a value given explicitly
+ * moving the counter past it, and what the statement leaves unused lost: the next statement
+ * starts after its block.
+ */
+class AutoIncrementBlock {
+  readonly column: number;
+  readonly #counters: AutoIncrementCounters;
+  readonly #table: Table;
+  /** Rows not yet written (a VALUES list), or undefined when unknown. */
+  #rowsLeft: number | undefined;
+  #interval = 1;
+  #next = 0;
+  #end = 0;
+
+  constructor(counters: AutoIncrementCounters, table: Table, column: number, rows: number | undefined) {
+    this.#counters = counters;
+    this.#table = table;
+    this.column = column;
+    this.#rowsLeft = rows;
+  }
+
+  take(): number {
+    if (this.#next >= this.#end) {
+      let n: number;
+      if (this.#rowsLeft !== undefined) n = Math.max(this.#rowsLeft, 1);
+      else {
+        n = this.#interval;
+        this.#interval = Math.min(this.#interval * 2, MAX_AUTO_INCREMENT_BLOCK);
+      }
+      this.#next = this.#counters.takeBlock(this.#table, this.column, n);
+      this.#end = this.#next + n;
+    }
+    return this.#next++;
+  }
+
+  /** Value `v`, the last taken, was not stored: the next row takes it. */
+  giveBack(v: number): boolean {
+    if (v !== this.#next - 1) return false;
+    this.#next--;
+    return true;
+  }
+
+  /** A row gave value `v`: the counter moves past it, and so does this block when `v` is in it. */
+  explicit(v: number): void {
+    this.#counters.raise(this.#table, this.column, v);
+    if (v >= this.#next) this.#end = this.#next;
+  }
+
+  rowDone(): void {
+    if (this.#rowsLeft !== undefined && this.#rowsLeft > 0) this.#rowsLeft--;
+  }
+}
+
+/** The most values one reservation of an INSERT … SELECT takes (MySQL's AUTO_INC_DEFAULT_NB_MAX). */
+const MAX_AUTO_INCREMENT_BLOCK = 65535;

@@ -114,7 +114,12 @@ export function multiUpdate(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       ctx.run.epoch++;
       const writers = new Map(
-        targets.map((s) => [s, new RowWriter(s.table!, s.meta, String(ctx.session.vars.get('time_zone')))]),
+        targets.map((s) => [
+          s,
+          new RowWriter(s.table!, s.meta, String(ctx.session.vars.get('time_zone')), (c, m, l) =>
+            ctx.session.warn(c, m, l),
+          ),
+        ]),
       );
       const frame = block.frame;
       // per target: primary key → [old row, new row], the first combination that matched
@@ -203,7 +208,12 @@ export function multiDelete(o: Obj, ctx: StatementContext): Compiled {
       const frame = j.block.frame;
       const rows = new Map<Source, Map<string, FieldValue[]>>(targets.map((s) => [s, new Map()]));
       const writers = new Map(
-        targets.map((s) => [s, new RowWriter(s.table!, s.meta, String(ctx.session.vars.get('time_zone')))]),
+        targets.map((s) => [
+          s,
+          new RowWriter(s.table!, s.meta, String(ctx.session.vars.get('time_zone')), (c, m, l) =>
+            ctx.session.warn(c, m, l),
+          ),
+        ]),
       );
       scan(ctx, j, targets, () => {
         for (const s of targets) {

@@ -52,10 +52,14 @@ export class RowWriter {
   /** The session's time_zone: TIMESTAMP values are stored in UTC. */
   readonly timeZone: string;
 
-  constructor(table: Table, meta: TableMeta | undefined, timeZone = 'SYSTEM') {
+  /** Where the notes of a stored value go (the statement's diagnostics). */
+  readonly #warn: Warn;
+
+  constructor(table: Table, meta: TableMeta | undefined, timeZone = 'SYSTEM', warn: Warn = () => {}) {
     this.table = table;
     this.meta = meta;
     this.timeZone = timeZone;
+    this.#warn = warn;
     this.types = table.columns.map((c, i) => storedType(c.type, meta?.types[i]));
   }
 
@@ -73,14 +77,24 @@ export class RowWriter {
         `Out of range value for column '${col.name}' at row ${rowNo}`,
       );
     const ty = col.type;
+    // text stored in a number column must be a number, as strict mode has it: no digits at all
+    // is 1366, digits followed by anything but spaces 1265, trailing spaces a note 1265
+    const numericText = (kind: string): void => {
+      const fault = numericTextFault(v as string);
+      if (fault === 'spaces')
+        this.#warn(1265, `Data truncated for column '${col.name}' at row ${rowNo}`, 'Note');
+      if (fault === 'wrong')
+        throw new SqlError(
+          'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+          `Incorrect ${kind} value: '${v as string}' for column ${quotedName(this.table.name)}.\`${col.name}\` at row ${rowNo}`,
+        );
+      if (fault === 'truncated')
+        throw new SqlError('WARN_DATA_TRUNCATED', `Data truncated for column '${col.name}' at row ${rowNo}`);
+    };
     switch (ty.kind) {
       case 'int':
       case 'bigint': {
-        if (t.kind === 'str' && !/^\s*[+-]?\d+(\.\d*)?(e[+-]?\d+)?\s*$/i.test(v as string))
-          throw new SqlError(
-            'ER_TRUNCATED_WRONG_VALUE',
-            `Incorrect integer value: '${v as string}' for column '${col.name}' at row ${rowNo}`,
-          );
+        if (t.kind === 'str') numericText('integer');
         let x = integerValue(v, t);
         const decl = this.meta?.types[c] ?? ty.kind;
         if (decl === 'year') return yearValue(x, t, range);
@@ -95,6 +109,7 @@ export class RowWriter {
         return x;
       }
       case 'decimal': {
+        if (t.kind === 'str') numericText('decimal');
         const x = coerce(v, t, {
           kind: 'dec',
           scale: ty.scale,
@@ -105,11 +120,16 @@ export class RowWriter {
         return exactField(x);
       }
       case 'double': {
+        if (t.kind === 'str') numericText('double');
         // text past the largest double converts to ±DBL_MAX, but is out of range for a column
         if (t.kind === 'str' && !Number.isFinite(Number(numericPrefix(v as string)))) throw range();
         const x = coerce(v, t, T_DBL) as number;
         if (!Number.isFinite(x)) throw range();
-        return x;
+        if (this.types[c]!.float !== true) return x;
+        // a FLOAT keeps the nearest single-precision value; past its range it is out of range
+        const f = Math.fround(x);
+        if (!Number.isFinite(f)) throw range();
+        return f;
       }
       case 'date': {
         const x = coerce(v, t, T_DATE) as number | null;
@@ -393,7 +413,12 @@ function update(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       ctx.run.epoch++;
       const table = ctx.db.table(name);
-      const w = new RowWriter(table, ctx.dict.tables.get(name), String(ctx.session.vars.get('time_zone')));
+      const w = new RowWriter(
+        table,
+        ctx.dict.tables.get(name),
+        String(ctx.session.vars.get('time_zone')),
+        (c, m, l) => ctx.session.warn(c, m, l),
+      );
       const frame = block.frame;
       const changes: Array<[FieldValue[], FieldValue[]]> = [];
       let matched = 0;
@@ -470,7 +495,12 @@ function del(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       ctx.run.epoch++;
       const table = ctx.db.table(name);
-      const w = new RowWriter(table, ctx.dict.tables.get(name), String(ctx.session.vars.get('time_zone')));
+      const w = new RowWriter(
+        table,
+        ctx.dict.tables.get(name),
+        String(ctx.session.vars.get('time_zone')),
+        (c, m, l) => ctx.session.warn(c, m, l),
+      );
       const frame = block.frame;
       const rows: FieldValue[][] = [];
       lockTargetExclusive(table);
@@ -501,4 +531,19 @@ export function compileDml(tag: string, v: unknown, ctx: StatementContext): Comp
     default:
       return undefined;
   }
+}
+
+/** A note or warning of the statement that stores a value. */
+export type Warn = (code: number, message: string, level: 'Note' | 'Warning') => void;
+
+/**
+ * Whether a text is a number as a number column reads it: 'none' for a number (spaces before it
+ * allowed), 'spaces' for one followed by white space, 'truncated' for one followed by anything
+ * else ('12abc', '0x1A', '2.5e'), 'wrong' for no number at all ('', 'abc', '-', '.').
+ */
+export function numericTextFault(s: string): 'none' | 'spaces' | 'truncated' | 'wrong' {
+  const m = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i.exec(s);
+  if (m === null) return 'wrong';
+  const rest = s.slice(m[0].length);
+  return rest === '' ? 'none' : /^\s+$/.test(rest) ? 'spaces' : 'truncated';
 }

@@ -296,16 +296,23 @@ export function timeFromNumber(n: number): number | null {
   return neg ? -v : v;
 }
 
-/** A value rounded to `fsp` fractional digits (MySQL rounds, not truncates, a fraction it stores). */
-export function roundMicros(v: Micros, fsp: number): Micros {
+/**
+ * A value cut to `fsp` fractional digits, as MariaDB stores and converts one (it truncates where
+ * MySQL rounds): a point in time (DATETIME micros, negative before 1970) down to the earlier
+ * instant, a `duration` (TIME) towards zero.
+ */
+export function truncateMicros(v: Micros, fsp: number, duration = false): Micros {
   if (fsp >= 6) return v;
   const unit = 10 ** (6 - fsp);
   if (typeof v === 'number') {
-    const r = Math.round(v / unit) * unit;
-    return Number.isSafeInteger(r) ? r : normMicros(BigInt(Math.round(v / unit)) * BigInt(unit));
+    const q = duration ? Math.trunc(v / unit) : Math.floor(v / unit);
+    const r = q * unit;
+    // −0 (a negative duration cut to nothing) is 0
+    return Number.isSafeInteger(r) ? r + 0 : normMicros(BigInt(q) * BigInt(unit));
   }
   const u = BigInt(unit);
-  const q = v >= 0n ? (v + u / 2n) / u : (v - u / 2n) / u;
+  let q = v / u;
+  if (!duration && v < 0n && q * u !== v) q -= 1n;
   return normMicros(q * u);
 }
 

@@ -1,4 +1,5 @@
-import { dblText } from '../../exec/convert.js';
+import { dblText, floatText } from '../../exec/convert.js';
+import { MYSQL_TYPE_FLOAT } from '../protocol.js';
 import { SqlError } from '../../sql/errors.js';
 import type { ColumnMeta } from '../column-types.js';
 import type { PacketWriter } from '../wire.js';
@@ -7,8 +8,32 @@ import type { PacketWriter } from '../wire.js';
  * A DOUBLE as MySQL's text protocol writes it: with a fixed number of decimals when the column
  * has one (PERCENT_RANK()'s 10), else the shortest digits that read back, exponent without '+'.
  */
-export function doubleText(v: number, decimals: number): string {
-  return decimals < 31 ? v.toFixed(decimals) : dblText(v);
+export function doubleText(v: number, decimals: number, float = false): string {
+  return decimals < 31 ? fixedText(v, decimals) : float ? floatText(v) : dblText(v);
+}
+
+/**
+ * A double with `decimals` digits after the point, as MariaDB writes one: its shortest digits
+ * (those that read back) rounded half away from zero at that place and padded with zeros, not
+ * the digits of its exact binary value (1e20 as a FLOAT is 100000002004087730000.000).
+ */
+function fixedText(v: number, decimals: number): string {
+  if (!Number.isFinite(v)) return v.toFixed(decimals);
+  const e = v.toExponential();
+  const at = e.indexOf('e');
+  const neg = v < 0;
+  const digits = e.slice(neg ? 1 : 0, at).replace('.', '');
+  // the value is digits × 10^(exp + 1 − digits.length)
+  const shift = Number(e.slice(at + 1)) + 1 - digits.length + decimals;
+  let n = BigInt(digits);
+  if (shift >= 0) n *= 10n ** BigInt(shift);
+  else {
+    const unit = 10n ** BigInt(-shift);
+    n = (n + unit / 2n) / unit;
+  }
+  let s = n.toString().padStart(decimals + 1, '0');
+  if (decimals > 0) s = `${s.slice(0, s.length - decimals)}.${s.slice(s.length - decimals)}`;
+  return neg && n !== 0n ? `-${s}` : s;
 }
 
 /**
@@ -23,7 +48,8 @@ export function writeTextRow(w: PacketWriter, cols: readonly ColumnMeta[], row: 
     else if (typeof v === 'string') w.lenencStr(v);
     else if (v instanceof Uint8Array) w.lenenc(v.length).bytes(v);
     else if (typeof v === 'number' && !Number.isFinite(v)) throw notFinite(cols[i]!.name);
-    else if (typeof v === 'number' && cols[i]!.kind === 'dbl') w.lenencStr(doubleText(v, cols[i]!.decimals));
+    else if (typeof v === 'number' && cols[i]!.kind === 'dbl')
+      w.lenencStr(doubleText(v, cols[i]!.decimals, cols[i]!.type === MYSQL_TYPE_FLOAT));
     else w.lenencStr(String(v));
   }
   w.end();
