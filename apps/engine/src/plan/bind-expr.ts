@@ -38,6 +38,7 @@ import {
   bindNot,
 } from './bind-ops.js';
 import { bindInSubquery, bindQuantified, existsQuery, subBound, subCache } from './bind-subquery.js';
+import { bindRowCompare, bindRowInList, bindRowInSubquery, rowNodes, scalarInRows } from './bind-row.js';
 import { bindLike, bindRegexp } from './bind-pattern.js';
 import { recordRead, trackReads } from './optimizer/column-reads.js';
 
@@ -510,6 +511,8 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       if (op === 'And' || op === 'Or' || op === 'Xor')
         return bindLogic(op, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
       const cmp = CMP_OPS[op];
+      if (cmp !== undefined && (rowNodes(o.left) !== undefined || rowNodes(o.right) !== undefined))
+        return bindRowCompare(cmp, o.left, o.right, ctx, nodeText(ctx.env, n));
       if (cmp !== undefined)
         return bindCompare(cmp, bindExpr(o.left, ctx), bindExpr(o.right, ctx), nodeText(ctx.env, n));
       const ar = ARITH_OPS[op];
@@ -651,9 +654,14 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     }
     case 'InList': {
       const o = obj(v);
+      if (rowNodes(o.expr) !== undefined) {
+        const r = bindRowInList(o.expr, arr(o.list), ctx, nodeText(ctx.env, n));
+        return o.negated === true ? bindNot(r, r.text) : r;
+      }
+      const e0 = bindExpr(o.expr, ctx);
+      if (arr(o.list).some((x) => rowNodes(x) !== undefined)) throw scalarInRows(e0);
       const list = arr(o.list).map((x) => bindExpr(x, ctx));
       // an ENUM or SET in a list of numbers is compared by its number
-      const e0 = bindExpr(o.expr, ctx);
       const e = list.every((x) => isNumeric(x.t) || x.t.kind === 'null') ? asNumber(e0) : e0;
       const r = bindIn(e, list, nodeText(ctx.env, n));
       if (o.negated === true) return bindNot(r, r.text);
@@ -661,6 +669,10 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
     }
     case 'InSubquery': {
       const o = obj(v);
+      if (rowNodes(o.expr) !== undefined) {
+        const r = bindRowInSubquery(o.expr, o.subquery, ctx, nodeText(ctx.env, n));
+        return o.negated === true ? bindNot(r, r.text) : r;
+      }
       const e = bindExpr(o.expr, ctx);
       const r = bindInSubquery(e, o.subquery, ctx, nodeText(ctx.env, n));
       return o.negated === true ? bindNot(r, r.text) : r;

@@ -50,7 +50,7 @@ export function subCache(ctx: BindCtx, plan: SubPlan): (f: () => unknown) => Ev 
  * written. A subquery whose result is not a function of outer columns alone (a user variable,
  * LAST_INSERT_ID(), an outer reference that is not a column) is not cached.
  */
-function expressionCache(ctx: BindCtx, params: readonly Ev[] | null, f: () => unknown): Ev {
+export function expressionCache(ctx: BindCtx, params: readonly Ev[] | null, f: () => unknown): Ev {
   const on = parseSwitches(String(ctx.env.sysVar('optimizer_switch', 'session').v)).subquery_cache === true;
   if (params === null || params.length === 0 || !on) return f;
   const run = ctx.block.run;
