@@ -337,3 +337,104 @@ export function jsonContains(target: JsonNode, cand: JsonNode): boolean {
   if (target.k === 'bool' && cand.k === 'bool') return target.v === cand.v;
   return target.k === 'null';
 }
+
+/** How JSON_SET, JSON_INSERT and JSON_REPLACE treat a path: add where missing, replace where found. */
+export type JsonWrite = 'set' | 'insert' | 'replace';
+
+/**
+ * `doc` with the value at `steps` written as `mode` says (MySQL's rules): a found value is
+ * replaced (set, replace); a missing member of an object is added, and a missing element past an
+ * array's end appended (set, insert); a scalar read as an array (`$[1]` of `1`) becomes
+ * `[scalar, value]`. Nothing else is created: a path through a missing value changes nothing.
+ */
+export function writePath(
+  doc: JsonNode,
+  steps: readonly PathStep[],
+  value: JsonNode,
+  mode: JsonWrite,
+): JsonNode {
+  if (steps.length === 0) return mode === 'insert' ? doc : value;
+  const [step, ...rest] = steps as [PathStep, ...PathStep[]];
+  if ('member' in step) {
+    if (doc.k !== 'obj' || step.member === null) return doc;
+    const k = doc.keys.indexOf(step.member);
+    if (k >= 0) {
+      const vals = [...doc.vals];
+      vals[k] = writePath(doc.vals[k]!, rest, value, mode);
+      return { k: 'obj', keys: doc.keys, vals };
+    }
+    if (rest.length > 0 || mode === 'replace') return doc;
+    return { k: 'obj', keys: [...doc.keys, step.member], vals: [...doc.vals, value] };
+  }
+  const items = doc.k === 'arr' ? doc.items : [doc];
+  if (step.index < items.length) {
+    if (doc.k !== 'arr' && step.index === 0) return writePath(doc, rest, value, mode);
+    const next = [...items];
+    next[step.index] = writePath(items[step.index]!, rest, value, mode);
+    return { k: 'arr', items: next };
+  }
+  if (rest.length > 0 || mode === 'replace') return doc;
+  return { k: 'arr', items: [...items, value] };
+}
+
+/** `doc` without the value at `steps` (JSON_REMOVE); a missing one changes nothing. */
+export function removePath(doc: JsonNode, steps: readonly PathStep[]): JsonNode {
+  const [step, ...rest] = steps as [PathStep, ...PathStep[]];
+  if ('member' in step) {
+    if (doc.k !== 'obj' || step.member === null) return doc;
+    const k = doc.keys.indexOf(step.member);
+    if (k < 0) return doc;
+    if (rest.length === 0)
+      return { k: 'obj', keys: doc.keys.filter((_, i) => i !== k), vals: doc.vals.filter((_, i) => i !== k) };
+    const vals = [...doc.vals];
+    vals[k] = removePath(doc.vals[k]!, rest);
+    return { k: 'obj', keys: doc.keys, vals };
+  }
+  if (doc.k !== 'arr' || step.index >= doc.items.length) return doc;
+  if (rest.length === 0) return { k: 'arr', items: doc.items.filter((_, i) => i !== step.index) };
+  const items = [...doc.items];
+  items[step.index] = removePath(doc.items[step.index]!, rest);
+  return { k: 'arr', items };
+}
+
+/** `doc` with `value` appended to the array at `steps` (a non-array there becomes `[it, value]`). */
+export function appendPath(doc: JsonNode, steps: readonly PathStep[], value: JsonNode): JsonNode {
+  if (steps.length === 0)
+    return doc.k === 'arr' ? { k: 'arr', items: [...doc.items, value] } : { k: 'arr', items: [doc, value] };
+  const [step, ...rest] = steps as [PathStep, ...PathStep[]];
+  if ('member' in step) {
+    if (doc.k !== 'obj' || step.member === null) return doc;
+    const k = doc.keys.indexOf(step.member);
+    if (k < 0) return doc;
+    const vals = [...doc.vals];
+    vals[k] = appendPath(doc.vals[k]!, rest, value);
+    return { k: 'obj', keys: doc.keys, vals };
+  }
+  if (doc.k !== 'arr') return step.index === 0 ? appendPath(doc, rest, value) : doc;
+  if (step.index >= doc.items.length) return doc;
+  const items = [...doc.items];
+  items[step.index] = appendPath(doc.items[step.index]!, rest, value);
+  return { k: 'arr', items };
+}
+
+/** JSON_MERGE_PATCH of two documents (RFC 7396): members of `patch` replace, null removes. */
+export function mergePatch(target: JsonNode, patch: JsonNode): JsonNode {
+  if (patch.k !== 'obj') return patch;
+  const keys = target.k === 'obj' ? [...target.keys] : [];
+  const vals = target.k === 'obj' ? [...target.vals] : [];
+  for (const [i, key] of patch.keys.entries()) {
+    const p = patch.vals[i]!;
+    const k = keys.indexOf(key);
+    if (p.k === 'null') {
+      if (k >= 0) {
+        keys.splice(k, 1);
+        vals.splice(k, 1);
+      }
+    } else if (k >= 0) vals[k] = mergePatch(vals[k]!, p);
+    else {
+      keys.push(key);
+      vals.push(mergePatch({ k: 'null' }, p));
+    }
+  }
+  return { k: 'obj', keys, vals };
+}

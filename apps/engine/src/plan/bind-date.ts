@@ -51,6 +51,7 @@ export function timeEv(b: Bound, warn?: (code: number, message: string) => void)
       if (x === null) return null;
       const r = parseTimeLoose(x as string);
       if (r.truncated) warn?.(1292, `Truncated incorrect time value: '${x as string}'`);
+      if (r.invalid === true) warn?.(1292, `Incorrect time value: '${x as string}'`);
       return r.v;
     };
   return () => {

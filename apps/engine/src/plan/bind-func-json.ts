@@ -1,5 +1,6 @@
 import type { Bound } from '../exec/bound.js';
 import {
+  appendPath,
   isFault,
   type JsonFault,
   type JsonNode,
@@ -7,21 +8,25 @@ import {
   jsonContains,
   jsonText,
   jsonTypeName,
+  mergePatch,
   parseJson,
   parsePath,
   pathValues,
   quoteJson,
+  removePath,
+  writePath,
 } from '../exec/json.js';
 import type { Ev } from '../exec/scope.js';
 import { type SqlType, T_INT, T_STR } from '../exec/types.js';
 import { SqlError } from '../sql/errors.js';
 import { decText } from '../exec/decimal.js';
-import { type BindCtx, castEv, mk, arity } from './bind-expr.js';
+import { type BindCtx, castEv, mk, arity, textResultType } from './bind-expr.js';
 
 /**
  * The JSON functions (MariaDB 10.11's): JSON_VALID, JSON_TYPE, JSON_EXTRACT, JSON_VALUE,
  * JSON_UNQUOTE, JSON_QUOTE, JSON_OBJECT, JSON_ARRAY, JSON_LENGTH, JSON_KEYS, JSON_CONTAINS,
- * JSON_CONTAINS_PATH. A document that is not JSON, or a path that is not a path, makes the
+ * JSON_CONTAINS_PATH, JSON_SET, JSON_INSERT, JSON_REPLACE, JSON_REMOVE, JSON_ARRAY_APPEND and
+ * JSON_MERGE_PATCH. A document that is not JSON, or a path that is not a path, makes the
  * result NULL with MariaDB's warning (4037, 4038, 4042; a Note from JSON_VALID).
  */
 
@@ -199,6 +204,81 @@ export function jsonFunction(name: string, args: Bound[], ctx: BindCtx, text: st
           if (pathValues(d, q).length > 0) hits++;
         }
         return m === 'one' ? (hits > 0 ? 1 : 0) : hits === ps.length ? 1 : 0;
+      });
+    case 'json_set':
+    case 'json_insert':
+    case 'json_replace':
+    case 'json_array_append':
+    case 'json_remove': {
+      const remove = name === 'json_remove';
+      if (remove ? args.length < 2 : args.length < 3 || args.length % 2 === 0)
+        throw new SqlError(
+          'ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT',
+          `Incorrect parameter count in the call to native function '${name}'`,
+        );
+      const docEv = castEv(args[0]!, T_STR);
+      // (path, value) pairs, or paths alone for JSON_REMOVE
+      const step = remove ? 1 : 2;
+      const edits: { k: number; path: Ev; value: (() => string) | null }[] = [];
+      for (let k = 1; k < args.length; k += step)
+        edits.push({ k, path: castEv(args[k]!, T_STR), value: remove ? null : jsonValueText(args[k + 1]!) });
+      // a NULL document is a binary NULL, as MariaDB types it
+      return mk(
+        args[0]!.t.kind === 'null' ? textResultType([args[0]!]) : T_JSON,
+        () => {
+          const s = docEv();
+          if (s === null) return null;
+          let d = doc(s as string, 0);
+          if (d === null) return null;
+          for (const e of edits) {
+            const p = e.path();
+            if (p === null) return null;
+            const q = path(p as string, e.k);
+            if (q === null) return null;
+            if (q.wild) {
+              ctx.env.warn(
+                4044,
+                `Wildcards or range in JSON path not allowed in argument ${e.k + 1} to function '${name}'`,
+              );
+              return null;
+            }
+            if (remove && q.steps.length === 0) {
+              ctx.env.warn(
+                4051,
+                `Path expression '$' is not allowed in argument ${e.k + 1} to function '${name}'.`,
+              );
+              return null;
+            }
+            if (e.value === null) d = removePath(d, q.steps);
+            else {
+              const v = parseJson(e.value()) as JsonNode;
+              d =
+                name === 'json_array_append'
+                  ? appendPath(d, q.steps, v)
+                  : writePath(
+                      d,
+                      q.steps,
+                      v,
+                      name === 'json_set' ? 'set' : name === 'json_insert' ? 'insert' : 'replace',
+                    );
+            }
+          }
+          return jsonText(d);
+        },
+        args,
+        text,
+      );
+    }
+    case 'json_merge_patch':
+      arity(name, args, 2, 1000);
+      return over(T_JSON, (xs) => {
+        let d: JsonNode | null = null;
+        for (const [k, x] of xs.entries()) {
+          const next = doc(x, k);
+          if (next === null) return null;
+          d = d === null ? next : mergePatch(d, next);
+        }
+        return jsonText(d!);
       });
     default:
       return undefined;

@@ -27,6 +27,8 @@ import {
   unify as unifyTypes,
 } from '../exec/types.js';
 import { truthOf } from '../exec/truth.js';
+import { truncateMicros } from '../storage/temporal.js';
+import { timeEv } from './bind-date.js';
 import { type BindCtx, bindExpr, literal, mk, normU64, unsupported } from './bind-expr.js';
 import { bindFunction } from './bind-func.js';
 import { asNumber, comparedAsNumbers } from './bind-members.js';
@@ -544,6 +546,19 @@ export function bindCast(o: Obj, ctx: BindCtx, text: string): Bound {
           `Too big precision ${fsp} specified for '${e.text}'. Maximum is 6.`,
         );
       t = dt === 'Time' ? timeType(fsp) : dateTimeType(fsp);
+      if (dt === 'Time' && e.t.kind === 'str') {
+        // text read as a TIME warns as the TIME functions do (clamped, or no time at all)
+        const tv = timeEv(e, (c, m) => ctx.env.warn(c, m));
+        return mk(
+          t,
+          () => {
+            const v = tv() as number | null;
+            return v === null ? null : truncateMicros(v, fsp, true);
+          },
+          [e],
+          text,
+        );
+      }
       break;
     }
     default:

@@ -179,6 +179,12 @@ export function parseDateTime(s: string): Micros | null {
  * TIME's range.
  */
 export function parseTime(s: string): number | null {
+  const v = unboundedTime(s);
+  return v === null || Math.abs(v) > TIME_MAX ? null : v;
+}
+
+/** A TIME text's signed microseconds, past the TIME range too; null when it is not one. */
+function unboundedTime(s: string): number | null {
   let m = /^\s*(-)?(?:(\d+)\s+)?(\d+):(\d{1,2})(?::(\d{1,2})(?:\.(\d*))?)?\s*$/.exec(s);
   let neg: boolean;
   let h: number;
@@ -204,7 +210,6 @@ export function parseTime(s: string): number | null {
   }
   if (mi > 59 || sec > 59) return null;
   const v = ((h * 60 + mi) * 60 + sec) * US_PER_SECOND + microsOf(frac);
-  if (v > TIME_MAX) return null;
   return neg ? -v : v;
 }
 
@@ -233,9 +238,17 @@ export function temporalDigits(v: Micros, time: boolean): [number, number] {
  * date and time; else its leading number as [-]HHMMSS, which MySQL takes with warning 1292
  * (`truncated`). `v` is null when not even a number leads.
  */
-export function parseTimeLoose(s: string): { v: number | null; truncated: boolean } {
-  const t = parseTime(s);
+export function parseTimeLoose(s: string): { v: number | null; truncated: boolean; invalid?: true } {
+  const t = unboundedTime(s);
+  // past ±838:59:59 a time is clamped to it, as MariaDB's (with the truncation warning)
+  if (t !== null && Math.abs(t) > TIME_MAX) {
+    const whole = TIME_MAX - (TIME_MAX % US_PER_SECOND);
+    return { v: t < 0 ? -whole : whole, truncated: true };
+  }
   if (t !== null) return { v: t, truncated: false };
+  // a clock time with a field out of range ('10:70:00') is no time at all, not its leading number
+  if (/^\s*-?(\d+\s+)?\d+:\d+(:\d+(\.\d*)?)?\s*$/.test(s))
+    return { v: null, truncated: false, invalid: true };
   if (/\d[T ]\s*\d/.test(s.trim())) {
     const dt = parseDateTime(s);
     if (dt !== null) return { v: splitDay(dt)[1], truncated: false };

@@ -30,6 +30,21 @@ export function scripts() {
       ],
     },
     {
+      name: 'changing documents',
+      statements: [
+        `SELECT JSON_SET('[1, 2]', '$[5]', 3), JSON_SET('1', '$[1]', 2), JSON_SET('1', '$[0]', 2), JSON_INSERT('{"a": 1}', '$.a', 2, '$.b.c', 3), JSON_REPLACE('{"a": 1}', '$.a', 'x', '$.b', 2)`,
+        `SELECT JSON_SET('{"a": {"b": 1}}', '$.a.b', JSON_OBJECT('x', 1)), JSON_SET('{}', '$.a', NULL), JSON_SET(NULL, '$.a', 1), JSON_SET('{}', NULL, 1), JSON_SET('{"a": 1}', '$.b', 1.50, '$.c', 'str', '$.b', 2)`,
+        `SELECT JSON_SET('{"a": 1}', '$.a[0]', 5), JSON_SET('{"a": [1]}', '$.a[0].x', 5), JSON_INSERT('[1]', '$[0]', 9), JSON_REPLACE('[1]', '$[3]', 9), JSON_INSERT('{"a": 1}', '$.b', '[1]')`,
+        `SELECT JSON_REMOVE('[1, 2, 3]', '$[1]', '$[5]'), JSON_REMOVE('{"a": {"b": 1, "c": 2}}', '$.a.b'), JSON_REMOVE('{"a": 1}', '$.z')`,
+        `SELECT JSON_ARRAY_APPEND('[1, [2]]', '$[1]', 3, '$[0]', 4), JSON_ARRAY_APPEND('{"a": 1}', '$', 2), JSON_ARRAY_APPEND('{"a": [1]}', '$.a', JSON_ARRAY(2))`,
+        `SELECT JSON_MERGE_PATCH('{"a": 1, "b": {"c": 1}}', '{"b": {"c": null, "d": 2}, "e": [1]}'), JSON_MERGE_PATCH('[1]', '{"a": 1}'), JSON_MERGE_PATCH('{"a": 1}', 'null'), JSON_MERGE_PATCH('{"a": 1}', '{"b": 2}', '{"a": null}')`,
+        `SELECT JSON_SET('{"a": 1}', '$.*', 2)`,
+        `SELECT JSON_REMOVE('{"a": 1}', '$')`,
+        `SELECT JSON_SET('{bad', '$.a', 1)`,
+        `SELECT JSON_SET('{}', '$.a')`,
+      ],
+    },
+    {
       name: 'JSON columns',
       statements: [
         'CREATE TABLE j (id INT PRIMARY KEY, d JSON)',
