@@ -48,6 +48,8 @@ export interface SqlType {
    * are shown with the six significant digits single precision keeps.
    */
   readonly float?: boolean;
+  /** An integer that is a truth value (T_BOOL). */
+  readonly bool?: boolean;
   /** A binary string (BINARY, VARBINARY, BLOB, UNHEX): its value holds one byte per character. */
   readonly binary?: boolean;
   /**
@@ -66,6 +68,8 @@ export interface SqlType {
 }
 
 export const T_INT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20 };
+/** A truth value (a comparison, AND / OR / NOT, IS …, LIKE, TRUE): an integer JSON writes as true / false. */
+export const T_BOOL: SqlType = { ...T_INT, bool: true };
 export const T_UINT: SqlType = { kind: 'int', scale: 0, iscale: 0, prec: 20, unsigned: true };
 export const T_DBL: SqlType = { kind: 'dbl', scale: 31, iscale: 0, prec: 22 };
 export const T_FLOAT: SqlType = { ...T_DBL, prec: 12, float: true };

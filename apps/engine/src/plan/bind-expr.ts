@@ -12,6 +12,7 @@ import {
   T_BIN,
   T_DATE,
   T_DBL,
+  T_BOOL,
   T_INT,
   T_NULL,
   T_STR,
@@ -621,7 +622,7 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
       const e = bindExpr(v, ctx);
       const ev = e.ev;
       const want = tag === 'IsNull' || tag === 'IsUnknown';
-      return mk(T_INT, () => ((ev() === null) === want ? 1 : 0), [e], nodeText(ctx.env, n));
+      return mk(T_BOOL, () => ((ev() === null) === want ? 1 : 0), [e], nodeText(ctx.env, n));
     }
     case 'IsTrue':
     case 'IsNotTrue':
@@ -637,7 +638,7 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
             : tag === 'IsFalse'
               ? (x: boolean | null) => x === false
               : (x: boolean | null) => x !== false;
-      return mk(T_INT, () => (f(tr()) ? 1 : 0), [e], nodeText(ctx.env, n));
+      return mk(T_BOOL, () => (f(tr()) ? 1 : 0), [e], nodeText(ctx.env, n));
     }
     case 'Between': {
       const o = obj(v);
@@ -889,7 +890,7 @@ function bindValue(val: unknown, ctx: BindCtx, n: unknown): Bound {
     case 'HexStringLiteral':
       return literal(T_BIN, Buffer.from(String(v), 'hex').toString('latin1'), `X'${String(v)}'`);
     case 'Boolean':
-      return literal(T_INT, v === true ? 1 : 0, v === true ? 'TRUE' : 'FALSE');
+      return literal(T_BOOL, v === true ? 1 : 0, v === true ? 'TRUE' : 'FALSE');
     case 'Null':
       return literal(T_NULL, null, 'NULL');
     case 'Placeholder': {

@@ -289,6 +289,11 @@ export function jsonFunction(name: string, args: Bound[], ctx: BindCtx, text: st
 function jsonValueText(b: Bound): () => string {
   const t = b.t;
   const ev = b.ev;
+  if (t.kind === 'int' && t.bool === true)
+    return () => {
+      const x = ev();
+      return x === null ? 'null' : x === 1 ? 'true' : x === 0 ? 'false' : String(x);
+    };
   if (t.kind === 'int') return () => (ev() === null ? 'null' : String(ev()));
   if (t.kind === 'dec')
     return () => {

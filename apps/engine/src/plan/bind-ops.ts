@@ -17,6 +17,7 @@ import {
   type SqlType,
   T_DATE,
   T_DBL,
+  T_BOOL,
   T_INT,
   T_STR,
   T_UINT,
@@ -48,7 +49,7 @@ export function bindNot(e: Bound, text: string): Bound {
     return x === null ? null : !x;
   };
   return mk(
-    T_INT,
+    T_BOOL,
     () => {
       const x = tr();
       return x === null ? null : x ? 0 : 1;
@@ -88,7 +89,7 @@ export function bindLogic(op: 'And' | 'Or' | 'Xor', a: Bound, b: Bound, text: st
   const pair: readonly [Bound, Bound] = [a, b];
   const extra: Partial<Bound> =
     op === 'Or' ? { truth, or: pair } : op === 'And' ? { truth, and: pair } : { truth };
-  return mk(T_INT, truthValue(truth), [a, b], text, extra);
+  return mk(T_BOOL, truthValue(truth), [a, b], text, extra);
 }
 
 /** 1, 0 or NULL from a truth closure. */
@@ -145,7 +146,7 @@ export function bindCompare(op: string, l0: Bound, r0: Bound, text: string): Bou
     };
   }
   const truth = fastCompare(op, l, r, ct, slow) ?? slow;
-  return mk(T_INT, truthValue(truth), [l, r], text, { cmp: { op, l, r }, truth });
+  return mk(T_BOOL, truthValue(truth), [l, r], text, { cmp: { op, l, r }, truth });
 }
 
 function cmpTest(op: string): (c: number) => boolean {
@@ -342,7 +343,7 @@ export function bindIn(e: Bound, list: Bound[], text: string): Bound {
     }
     const ee = e.ev;
     return mk(
-      T_INT,
+      T_BOOL,
       () => {
         const v = ee();
         if (v === null) return null;
@@ -356,7 +357,7 @@ export function bindIn(e: Bound, list: Bound[], text: string): Bound {
   // one comparison per item, bound only here: a long constant list above never compiles them
   const evs = list.map((x) => bindCompare('=', e, x, '').ev);
   return mk(
-    T_INT,
+    T_BOOL,
     () => {
       let sawNull = false;
       for (const q of evs) {

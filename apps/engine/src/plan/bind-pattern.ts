@@ -1,7 +1,7 @@
 import { obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { coerce } from '../exec/convert.js';
-import { type SqlType, T_INT, T_STR } from '../exec/types.js';
+import { type SqlType, T_BOOL, T_STR } from '../exec/types.js';
 import { stringComparison } from '../exec/compare.js';
 import { type Collation, weightText } from '../storage/collation.js';
 import { mk } from './bind-expr.js';
@@ -62,7 +62,7 @@ export function bindLike(
   let lastPat: string | undefined;
   let like = new LikePattern('', esc);
   return mk(
-    T_INT,
+    T_BOOL,
     () => {
       const x = se();
       if (x === null) return null;
@@ -88,7 +88,7 @@ export function bindRegexp(e: Bound, p: Bound, negated: boolean, text: string, c
   let lastPat: string | undefined;
   let re: RegExp = /$^/;
   return mk(
-    T_INT,
+    T_BOOL,
     () => {
       const s = se();
       if (s === null) return null;

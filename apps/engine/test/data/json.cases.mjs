@@ -42,6 +42,8 @@ export function scripts() {
         `SELECT JSON_REMOVE('{"a": 1}', '$')`,
         `SELECT JSON_SET('{bad', '$.a', 1)`,
         `SELECT JSON_SET('{}', '$.a')`,
+        `SELECT JSON_ARRAY(1 = 1, TRUE, FALSE, 1 > 2, IF(1, TRUE, FALSE), 'a' LIKE 'a', NULL IS NULL, NOT 0, 1 AND 0, 5 IN (5, 6), 1, 0)`,
+        `SELECT JSON_OBJECT('t', TRUE, 'c', 2 < 1, 'n', (1 = NULL)), JSON_SET('{}', '$.b', 1 = 1)`,
       ],
     },
     {
