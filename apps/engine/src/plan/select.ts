@@ -347,14 +347,37 @@ function bindSetOp(o: Obj, c: Ctx, parent: Block | undefined, ctes: Map<string, 
     if (t === 'Query') return bindQuery(v, c, parent, ctes);
     throw new SqlError('ER_NOT_SUPPORTED_YET', `This version of MySQL doesn't yet support '${t}'`);
   };
-  const l = side(o.left);
-  const r = side(o.right);
-  if (l.columns.length !== r.columns.length)
+  // a chain of set operations types each column once over all its SELECTs, as MariaDB does
+  // (`SELECT 1 UNION SELECT 1.5 UNION SELECT 'x'` is text, and 1 is '1', not '1.0')
+  const leaves = new Map<unknown, QueryPlan>();
+  const collect = (n: unknown): void => {
+    const [t, v] = tagOf(n);
+    if (t === 'SetOperation') {
+      collect(obj(v).left);
+      collect(obj(v).right);
+    } else leaves.set(n, side(n));
+  };
+  collect(o.left);
+  collect(o.right);
+  const plans = [...leaves.values()];
+  const width = plans[0]!.columns.length;
+  if (plans.some((p) => p.columns.length !== width))
     throw new SqlError(
       'ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT',
       'The used SELECT statements have a different number of columns',
     );
-  const types = l.types.map((t, i) => unify([t, r.types[i]!]));
+  const types = plans[0]!.types.map((_, i) => unify(plans.map((p) => p.types[i]!)));
+  const build = (n: unknown): QueryPlan => {
+    const [t, v] = tagOf(n);
+    return t === 'SetOperation'
+      ? combineSetOp(obj(v), build(obj(v).left), build(obj(v).right), types, c)
+      : leaves.get(n)!;
+  };
+  return combineSetOp(o, build(o.left), build(o.right), types, c);
+}
+
+/** Set operation `o` over the plans of its two sides, every row converted to `types`. */
+function combineSetOp(o: Obj, l: QueryPlan, r: QueryPlan, types: SqlType[], c: Ctx): QueryPlan {
   const op = String(o.op);
   const all = o.set_quantifier === 'All';
   const fix = (p: QueryPlan, row: unknown[]): unknown[] =>

@@ -307,6 +307,10 @@ export function scripts() {
         'SELECT 1 IN ((1, 2), (3, 4))',
         'SELECT 1 = (1, 2)',
         "SELECT (1, 2) <> 'a'",
+        // a chain of set operations is typed once over all its SELECTs
+        "SELECT 1 UNION SELECT 1.5 UNION SELECT 'x'",
+        'SELECT 1 UNION ALL SELECT 2.5 UNION SELECT 3 ORDER BY 1',
+        'SELECT 10 EXCEPT SELECT 1.5 UNION SELECT 2e0',
       ],
     },
     {
