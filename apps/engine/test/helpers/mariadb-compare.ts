@@ -83,7 +83,9 @@ export function engineAnswer(s: Session, sql: string): Answer {
     rows: r.rows.map((row) =>
       row.map((v, i) => {
         const t = r.types?.[i];
-        return typeof v === 'number' && t?.kind === 'dbl' ? doubleText(v, t.scale, t.float === true) : textOf(v);
+        return typeof v === 'number' && t?.kind === 'dbl'
+          ? doubleText(v, t.scale, t.float === true)
+          : textOf(v);
       }),
     ),
     warnings,
