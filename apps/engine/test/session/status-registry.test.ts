@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { STATUS, type StatusName, SUMMED_STATUS } from '../../src/exec/status.js';
 import { Database } from '../../src/storage/database.js';
 import { Session } from '../../src/session/session.js';
+import { temporarySession } from '../helpers/temporary.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-status-registry-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,7 +20,7 @@ const listed = (s: Session, scope: 'SESSION' | 'GLOBAL'): Map<string, number> =>
 
 describe('the status counter registry', () => {
   it('SHOW SESSION and GLOBAL STATUS list exactly its names, the redo log’s only with one', () => {
-    const temporary = new Session(Database.temporary());
+    const temporary = temporarySession();
     const noRedo = ALL.filter((n) => STATUS[n].owner !== 'redo').sort();
     for (const scope of ['SESSION', 'GLOBAL'] as const)
       expect([...listed(temporary, scope).keys()].sort()).toEqual(noRedo);
@@ -36,8 +37,8 @@ describe('the status counter registry', () => {
   });
 
   it('a session-scope counter is the session’s own; a global one is the same for everyone', () => {
-    const db = Database.temporary();
-    const a = new Session(db);
+    const a = temporarySession();
+    const db = a.db;
     const b = new Session(db);
     a.query('CREATE TABLE t (id INT PRIMARY KEY)');
     const written = a.status().Handler_write!;
