@@ -122,6 +122,7 @@ export function toDouble(v: unknown, k: Kind, t?: SqlType): number | null {
     case 'dec':
       return Number(decText(v as bigint, t?.iscale ?? 0, t?.iscale ?? 0));
     case 'str': {
+      if (t?.hex === true) return Number(hexNumber(v as string));
       // past the largest double, MariaDB's string-to-double conversion gives ±DBL_MAX
       const x = Number(numericPrefix(v as string));
       return x === Infinity ? Number.MAX_VALUE : x === -Infinity ? -Number.MAX_VALUE : x;
@@ -148,6 +149,7 @@ export function toDecimal(v: unknown, k: Kind, t: SqlType | undefined, to: numbe
     case 'dbl':
       return decFromDouble(v as number, to);
     case 'str': {
+      if (t?.hex === true) return hexNumber(v as string) * pow10(to);
       const p = parseDec(expandExp(numericPrefix(v as string)));
       return p === undefined ? 0n : rescale(p[0], p[1], to);
     }
@@ -186,6 +188,8 @@ export function toInteger(v: unknown, k: Kind, t?: SqlType): number | bigint | n
       return normInt(b);
     }
     case 'str': {
+      // a 0x… literal past 2^63 − 1 reads as a BIGINT's two's complement, as MariaDB's val_int
+      if (t?.hex === true) return normInt(BigInt.asIntN(64, hexNumber(v as string)));
       const m = /^\s*([+-]?\d+)/.exec(v as string);
       if (m === null) return 0;
       let b = BigInt(m[1]!);
@@ -346,4 +350,12 @@ export function coerce(v: unknown, from: SqlType, to: SqlType): unknown {
     default:
       return v;
   }
+}
+
+/** A 0x… literal's bytes as MariaDB reads them as a number: the unsigned value of the last 8. */
+export function hexNumber(bytes: string): bigint {
+  let n = 0n;
+  for (let i = Math.max(0, bytes.length - 8); i < bytes.length; i++)
+    n = (n << 8n) | BigInt(bytes.charCodeAt(i));
+  return n;
 }

@@ -50,6 +50,8 @@ export interface SqlType {
   readonly float?: boolean;
   /** An integer that is a truth value (T_BOOL). */
   readonly bool?: boolean;
+  /** A binary string written as 0x… : read as a number, it is its bytes' unsigned integer. */
+  readonly hex?: boolean;
   /** A binary string (BINARY, VARBINARY, BLOB, UNHEX): its value holds one byte per character. */
   readonly binary?: boolean;
   /**
@@ -76,6 +78,8 @@ export const T_FLOAT: SqlType = { ...T_DBL, prec: 12, float: true };
 export const T_STR: SqlType = { kind: 'str', scale: 0, iscale: 0, prec: 0 };
 /** A binary string (BINARY, VARBINARY, BLOB, UNHEX): one byte per character, compared by bytes. */
 export const T_BIN: SqlType = { kind: 'str', scale: 0, iscale: 0, prec: 0, collation: 'bytes', binary: true };
+/** A 0x… literal (MariaDB's hex hybrid): a binary string, or a number where one is read. */
+export const T_HEX: SqlType = { ...T_BIN, hex: true };
 export const T_DATE: SqlType = { kind: 'date', scale: 0, iscale: 0, prec: 10 };
 export const T_DATETIME: SqlType = { kind: 'datetime', scale: 0, iscale: 0, prec: 19 };
 export const T_TIME: SqlType = { kind: 'time', scale: 0, iscale: 0, prec: 10 };

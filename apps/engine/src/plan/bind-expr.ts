@@ -10,6 +10,7 @@ import { compileNum, type NumNode, numOf } from '../exec/scaled.js';
 import {
   type SqlType,
   T_BIN,
+  T_HEX,
   T_DATE,
   T_DBL,
   T_BOOL,
@@ -887,8 +888,25 @@ function bindValue(val: unknown, ctx: BindCtx, n: unknown): Bound {
     case 'DoubleQuotedString':
     case 'NationalStringLiteral':
       return literal({ ...T_STR, collation: ctx.env.collation, weak: true }, String(v), `'${String(v)}'`);
-    case 'HexStringLiteral':
-      return literal(T_BIN, Buffer.from(String(v), 'hex').toString('latin1'), `X'${String(v)}'`);
+    case 'HexStringLiteral': {
+      // 0x41 is a number where a number is read (MariaDB's hex hybrid: 0x41 + 0 is 65), X'41'
+      // a string everywhere (X'41' + 0 is 0); the parser gives both the same node
+      const digits = String(v);
+      if (/^0x/i.test(nodeText(ctx.env, n))) {
+        const even = digits.length % 2 === 1 ? `0${digits}` : digits;
+        return literal(T_HEX, Buffer.from(even, 'hex').toString('latin1'), `0x${digits}`);
+      }
+      return literal(T_BIN, Buffer.from(digits, 'hex').toString('latin1'), `X'${digits}'`);
+    }
+    case 'SingleQuotedByteStringLiteral': {
+      // b'0101': a bit-value literal, the bytes of its bits (whole bytes, padded on the left);
+      // read as a number, their unsigned integer, as a 0x… literal is
+      const bits = String(v);
+      if (!/^[01]*$/.test(bits) || !/^b/i.test(nodeText(ctx.env, n))) throw unsupported(`literal ${tag}`, n);
+      const width = Math.ceil(bits.length / 8) * 2;
+      const hex = bits === '' ? '' : BigInt(`0b${bits}`).toString(16).padStart(width, '0');
+      return literal(T_HEX, Buffer.from(hex, 'hex').toString('latin1'), `b'${bits}'`);
+    }
     case 'Boolean':
       return literal(T_BOOL, v === true ? 1 : 0, v === true ? 'TRUE' : 'FALSE');
     case 'Null':

@@ -303,6 +303,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
         power: (x: number[]) => x[0]! ** x[1]!,
         pow: (x: number[]) => x[0]! ** x[1]!,
       }[name]!;
+      const logarithm = name === 'ln' || name === 'log' || name === 'log2' || name === 'log10';
       // PI() shows six decimals, as MariaDB's (its value keeps every digit)
       return mk(
         name === 'pi' ? { ...T_DBL, scale: 6 } : T_DBL,
@@ -313,10 +314,16 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
             if (x === null) return null;
             xs.push(x as number);
           }
+          // a logarithm of 0 or less, or to base 1, is NULL with warning 1365, as MariaDB's
+          if (logarithm && (xs.some((x) => x <= 0) || (xs.length === 2 && xs[0] === 1))) {
+            ctx.env.warn(1365, 'Division by 0');
+            return null;
+          }
           const r = f(xs);
-          // an infinite exp or pow is out of range (1690, as MariaDB); NaN and a logarithm's
-          // infinity are NULL
-          if (r === Infinity || r === -Infinity) {
+          // an infinite exp or pow is out of range (1690, as MariaDB), and so is pow's NaN (a
+          // negative base to a fractional power); other NaNs and a logarithm's infinity are NULL
+          const power = name === 'pow' || name === 'power';
+          if (r === Infinity || r === -Infinity || (power && Number.isNaN(r))) {
             if (grows) throw doubleOutOfRange(`${name}(${args.map((a) => a.text).join(',')})`);
             return null;
           }
