@@ -1,4 +1,7 @@
 import { arr, obj, tagOf } from '../sql/ast.js';
+import { dblText } from '../exec/convert.js';
+import { decText, parseDec, rescale } from '../exec/decimal.js';
+import type { ColumnType } from '../storage/types.js';
 
 /**
  * A column's DEFAULT as MariaDB 10.11 shows it. The dictionary keeps a default as the parser's
@@ -35,9 +38,16 @@ const BINARY: Record<string, string> = {
   StringConcat: '||',
 };
 
-export function defaultText(json: string): DefaultText {
+export function defaultText(json: string, column?: ColumnType): DefaultText {
   const tree: unknown = JSON.parse(json);
+  const stored = column === undefined ? undefined : numberInColumn(tree, column);
+  if (stored !== undefined) return { bare: stored, sql: stored };
   const [t, v] = tagOf(tree);
+  // a number given to a text column is held as its text, and shown quoted
+  if (t === 'Value' && (column?.kind === 'char' || column?.kind === 'varchar')) {
+    const [vt, vv] = tagOf(obj(v).value);
+    if (vt === 'Number') return { bare: String(arr(vv)[0]), sql: `'${String(arr(vv)[0])}'` };
+  }
   if (t === 'Value') {
     const [vt, vv] = tagOf(obj(v).value);
     if (vt === 'SingleQuotedString' || vt === 'DoubleQuotedString') {
@@ -100,4 +110,32 @@ function expressionText(n: unknown): string {
     default:
       return `(${t.toLowerCase()})`;
   }
+}
+
+/**
+ * A constant default of a number column as the column holds it, which is how MariaDB shows it
+ * (`DEFAULT 1.5` of a DECIMAL(5,2) is 1.50, `DEFAULT 1e3` of a DOUBLE 1000, `DEFAULT '7'` of an
+ * INT 7); undefined for anything else (an expression, a text column, a value that is no number).
+ */
+function numberInColumn(tree: unknown, column: ColumnType): string | undefined {
+  const kind = column.kind;
+  if (kind !== 'int' && kind !== 'bigint' && kind !== 'decimal' && kind !== 'double') return undefined;
+  let [t, v] = tagOf(tree);
+  let sign = '';
+  if (t === 'UnaryOp' && obj(v).op === 'Minus') {
+    sign = '-';
+    [t, v] = tagOf(obj(v).expr);
+  }
+  if (t !== 'Value') return undefined;
+  const [vt, vv] = tagOf(obj(v).value);
+  const raw =
+    vt === 'Number' ? String(arr(vv)[0]) : vt === 'SingleQuotedString' ? String(vv).trim() : undefined;
+  if (raw === undefined || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw)) return undefined;
+  const text = `${sign}${raw}`;
+  if (kind === 'double') return dblText(Number(text));
+  // exact: the digits at the column's scale (0 for an integer), rounded half away from zero
+  const scale = kind === 'decimal' ? column.scale : 0;
+  const exact = /e/i.test(text) ? parseDec(Number(text).toFixed(Math.min(scale + 1, 20))) : parseDec(text);
+  if (exact === undefined) return undefined;
+  return decText(rescale(exact[0], exact[1], scale), scale, scale);
 }

@@ -82,7 +82,8 @@ registerSystemTable('information_schema', 'COLUMNS', {
         const [field, type, collation, nullable, key, dflt, extra, privileges, comment] = r as string[];
         const text = collation !== null && collation !== 'binary';
         // the row's own column (a hidden primary key has no row)
-        const def = defaults[t.columns.findIndex((c) => c.name === field)];
+        const at = t.columns.findIndex((c) => c.name === field);
+        const def = defaults[at];
         yield [
           'def',
           schema,
@@ -91,7 +92,7 @@ registerSystemTable('information_schema', 'COLUMNS', {
           i + 1,
           // information_schema writes a string default quoted, NULL as the word
           def !== null && def !== undefined
-            ? defaultText(def).sql
+            ? defaultText(def, t.columns[at]?.type).sql
             : dflt === null
               ? nullable === 'YES'
                 ? 'NULL'

@@ -162,18 +162,18 @@ function scopeOf(s: unknown): 'session' | 'global' {
 }
 
 /** DESCRIBE t / SHOW [FULL] COLUMNS FROM t, as MariaDB lists them (FULL adds collation, privileges, comment). */
-function describe(name: string, ctx: StatementContext, full = false): QueryResult {
+/** DESCRIBE / SHOW [FULL] COLUMNS, its rows kept by the statement's LIKE or WHERE (`filter`). */
+function describe(name: string, ctx: StatementContext, full = false, filter?: unknown): QueryResult {
   if (!ctx.db.hasTable(name) || name.startsWith('#'))
     throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
-  const rows = columnRows(ctx.db.table(name), ctx.dict.tables.get(name)).map((r) =>
-    full ? r : [r[0], r[1], r[3], r[4], r[5], r[6]],
-  );
-  return rowsResult(
-    full
-      ? ['Field', 'Type', 'Collation', 'Null', 'Key', 'Default', 'Extra', 'Privileges', 'Comment']
-      : ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'],
-    rows,
-  );
+  const columns = full
+    ? ['Field', 'Type', 'Collation', 'Null', 'Key', 'Default', 'Extra', 'Privileges', 'Comment']
+    : ['Field', 'Type', 'Null', 'Key', 'Default', 'Extra'];
+  const keep = showFilter(filter, columns, ctx);
+  const rows = columnRows(ctx.db.table(name), ctx.dict.tables.get(name))
+    .map((r) => (full ? r : [r[0], r[1], r[3], r[4], r[5], r[6]]))
+    .filter(keep);
+  return rowsResult(columns, rows);
 }
 
 /**
@@ -194,7 +194,7 @@ export function columnRows(t: Table, meta: TableMeta | undefined): unknown[][] {
     const def = meta?.defaults[i];
     const type = columnTypeText(meta?.types[i], c.type);
     const nullable = c.nullable === true ? 'YES' : 'NO';
-    const dflt = def === null || def === undefined ? null : defaultText(def).bare;
+    const dflt = def === null || def === undefined ? null : defaultText(def, c.type).bare;
     const onUpdate = meta?.onUpdate?.[i];
     const extra =
       meta?.autoIncrement === i
@@ -239,12 +239,13 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     const nullText = c.nullable === true ? (type.startsWith('timestamp') ? ' NULL' : '') : ' NOT NULL';
     const onUpdate = meta?.onUpdate?.[i];
     lines.push(
-      `  \`${c.name}\` ${type}${collated}${nullText}${def ? ` DEFAULT ${defaultText(def).sql}` : c.nullable === true ? ' DEFAULT NULL' : ''}${onUpdate !== null && onUpdate !== undefined ? ` ON UPDATE ${defaultText(onUpdate).sql}` : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}${meta?.types[i] === 'json' ? ` CHECK (json_valid(\`${c.name}\`))` : ''}`,
+      `  \`${c.name}\` ${type}${collated}${nullText}${def ? ` DEFAULT ${defaultText(def, c.type).sql}` : c.nullable === true ? ' DEFAULT NULL' : ''}${onUpdate !== null && onUpdate !== undefined ? ` ON UPDATE ${defaultText(onUpdate).sql}` : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}${meta?.types[i] === 'json' ? ` CHECK (json_valid(\`${c.name}\`))` : ''}`,
     );
   });
   const col = (i: number): string => `\`${t.columns[i]!.name}\``;
   if (meta?.hiddenPk !== true) lines.push(`  PRIMARY KEY (${t.primary.columns.map(col).join(',')})`);
-  for (const s of t.secondary)
+  // unique keys before the others, as InnoDB keeps them (SHOW INDEX lists them so too)
+  for (const s of [...t.secondary.filter((x) => x.unique), ...t.secondary.filter((x) => !x.unique)])
     lines.push(`  ${s.unique ? 'UNIQUE ' : ''}KEY \`${s.name}\` (${s.columns.map(col).join(',')})`);
   return rowsResult(
     ['Table', 'Create Table'],
@@ -402,6 +403,7 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
             ctx.session.tableName(objectName(obj(obj(o.show_options).show_in).parent_name)),
             ctx,
             o.full === true,
+            obj(o.show_options).filter_position,
           ),
       };
     case 'ShowCollation': {

@@ -77,6 +77,8 @@ const SHOW_INDEX_COLUMNS = [
   'Index_type',
   'Comment',
   'Index_comment',
+  // MariaDB 10.6's IGNORED indexes: none is ignored here
+  'Ignored',
 ];
 const SHOW_INDEX_TYPES = [
   T_STR,
@@ -87,6 +89,7 @@ const SHOW_INDEX_TYPES = [
   T_STR,
   T_INT,
   T_INT,
+  T_STR,
   T_STR,
   T_STR,
   T_STR,
@@ -136,6 +139,7 @@ export function compileShowIndex(words: readonly unknown[], ctx: StatementContex
           'BTREE',
           '',
           '',
+          'NO',
         ]),
         affectedRows: 0,
         insertId: 0,

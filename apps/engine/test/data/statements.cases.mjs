@@ -346,6 +346,18 @@ export function scripts() {
       ],
     },
     {
+      name: 'column defaults as shown; SHOW COLUMNS filters; SHOW INDEX',
+      statements: [
+        "CREATE TABLE dd (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, a VARCHAR(10) DEFAULT 'x', b INT DEFAULT '7', c DECIMAL(5,2) NOT NULL DEFAULT 1.5, f DOUBLE DEFAULT 1e3, g BOOL DEFAULT TRUE, h DECIMAL(6,1) DEFAULT -2.5, i BIGINT DEFAULT 2.5, v VARCHAR(5) DEFAULT 5, KEY ka (a), UNIQUE KEY ub (b))",
+        'SHOW CREATE TABLE dd',
+        'DESCRIBE dd',
+        "SHOW COLUMNS FROM dd LIKE 'a'",
+        "SHOW FULL COLUMNS FROM dd WHERE Field IN ('b', 'c')",
+        "SELECT COLUMN_NAME, COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = 'dd' ORDER BY ORDINAL_POSITION",
+        'SHOW INDEX FROM dd',
+      ],
+    },
+    {
       name: 'FLOAT columns, temporal fractions, binary strings',
       statements: [
         'CREATE TABLE fv (id INT PRIMARY KEY, fl FLOAT, dt DATETIME(3), tm TIME, bl BLOB, s VARCHAR(10))',

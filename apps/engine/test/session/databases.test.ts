@@ -15,10 +15,6 @@ import { TableHandler } from '../../src/handler/table-handler.js';
 
 /** Statements whose answer differs from MariaDB's, by text, with the reason. */
 const KNOWN: Readonly<Record<string, string>> = {
-  'SHOW INDEX FROM t FROM test':
-    'MariaDB 10.11 adds the column Ignored (ignored indexes), which SHOW INDEX here does not have',
-  'SHOW INDEX FROM db_a.t':
-    'MariaDB 10.11 adds the column Ignored (ignored indexes), which SHOW INDEX here does not have',
   'EXPLAIN SELECT * FROM db_a.t WHERE id = 1':
     "EXPLAIN has MySQL's `filtered` column, which MariaDB prints only under EXPLAIN EXTENDED",
 };

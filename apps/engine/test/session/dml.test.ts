@@ -134,8 +134,8 @@ describe('DDL and the dictionary', () => {
     );
     // an empty table: n_diff 0, rec_per_key max(1, ⌊0 / 2⌋) = 1, Cardinality ⌊0 / 1⌋ = 0
     expect(s.query('SHOW INDEX FROM t').rows).toEqual([
-      ['t', 0, 'PRIMARY', 1, 'id', 'A', 0, null, null, '', 'BTREE', '', ''],
-      ['t', 1, 'kv', 1, 'v', 'A', 0, null, null, '', 'BTREE', '', ''],
+      ['t', 0, 'PRIMARY', 1, 'id', 'A', 0, null, null, '', 'BTREE', '', '', 'NO'],
+      ['t', 1, 'kv', 1, 'v', 'A', 0, null, null, '', 'BTREE', '', '', 'NO'],
     ]);
   });
   it('tables, views and defaults survive reopening', () => {

@@ -57,14 +57,15 @@ describe('SHOW INDEX', () => {
       'Index_type',
       'Comment',
       'Index_comment',
+      'Ignored',
     ]);
     // PRIMARY: ⌊1000/1000⌋ = 1, halved 0 → 1: 1000. k_g: ⌊1000/10⌋ = 100 → 50: 20.
     // k_gh part 2: ⌊1000/70⌋ = 14 → 7: ⌊1000/7⌋ = 142. The id that k_g and k_gh carry is not listed.
     expect(r.rows).toEqual([
-      ['t', 0, 'PRIMARY', 1, 'id', 'A', 1000, null, null, '', 'BTREE', '', ''],
-      ['t', 1, 'k_g', 1, 'g', 'A', 20, null, null, '', 'BTREE', '', ''],
-      ['t', 1, 'k_gh', 1, 'g', 'A', 20, null, null, '', 'BTREE', '', ''],
-      ['t', 1, 'k_gh', 2, 'h', 'A', 142, null, null, 'YES', 'BTREE', '', ''],
+      ['t', 0, 'PRIMARY', 1, 'id', 'A', 1000, null, null, '', 'BTREE', '', '', 'NO'],
+      ['t', 1, 'k_g', 1, 'g', 'A', 20, null, null, '', 'BTREE', '', '', 'NO'],
+      ['t', 1, 'k_gh', 1, 'g', 'A', 20, null, null, '', 'BTREE', '', '', 'NO'],
+      ['t', 1, 'k_gh', 2, 'h', 'A', 142, null, null, 'YES', 'BTREE', '', '', 'NO'],
     ]);
     expect(s.query('SHOW KEYS IN t FROM test').rows).toEqual(r.rows);
     expect(s.query('SHOW INDEXES FROM test.t').rows).toEqual(r.rows);
