@@ -1,5 +1,5 @@
 import { ALTER_COPY_PREFIX } from '../storage/database.js';
-import type { IndexDef, StoredColumn } from '../storage/types.js';
+import type { FieldValue, IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { columnCollation, columnType, indexColumns, keyColumns, refuseBlobKeys } from './ddl.js';
@@ -14,10 +14,17 @@ import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
 import { dottedName, tableOf } from '../storage/schema-name.js';
+import { RowWriter } from './dml.js';
+import { storedType } from '../plan/select.js';
+import type { RowBuffer } from '../storage/row.js';
+import { compileTableStatement } from './table-statements.js';
 /**
  * ALTER TABLE. Index changes (ADD INDEX/KEY/UNIQUE, DROP INDEX) are made in place, a new index
- * built by merge sort from the table; column changes (ADD/DROP COLUMN) copy the table into a new
- * one and swap it in, as MySQL's ALGORITHM=COPY. With `expand_fast_index_creation=ON` the copy
+ * built by merge sort from the table; column changes (ADD / DROP / MODIFY / CHANGE / RENAME
+ * COLUMN, ALTER COLUMN … SET / DROP DEFAULT) copy the table into a new one and swap it in, as
+ * MySQL's ALGORITHM=COPY, a column whose type changed converted value by value as an INSERT
+ * converts it (strict mode: a value that does not fit fails the statement); RENAME TO alone is
+ * RENAME TABLE. With `expand_fast_index_creation=ON` the copy
  * has only its primary key while rows go in and its secondary indexes are built afterwards by
  * merge sort within `innodb_sort_buffer_size` (Percona Server). Either way the statement is
  * atomic: on any error the old table stays as it was.
@@ -29,7 +36,12 @@ export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       if (!ctx.db.hasTable(name) || name.startsWith('#'))
         throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
-      const columnOps = ops.filter(([t]) => t === 'AddColumn' || t === 'DropColumn');
+      // ALTER TABLE t RENAME TO u alone is RENAME TABLE t TO u
+      if (ops.length === 1 && ops[0]![0] === 'RenameTable') {
+        const to = tagOf(obj(ops[0]![1]).table_name)[1];
+        return compileTableStatement('RenameTable', [{ old_name: o.name, new_name: to }], ctx)!.run([]);
+      }
+      const columnOps = ops.filter(([t]) => COPY_OPS.has(t));
       if (columnOps.length > 0) return copyAlter(ctx, name, ops);
       // every index change of the statement is made in one step: the new trees are built first,
       // then one mini-transaction adds them and drops the others (the old table stays as it was
@@ -89,6 +101,16 @@ export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
   };
 }
 
+/** The changes made by copying the table (ALGORITHM=COPY). */
+const COPY_OPS = new Set([
+  'AddColumn',
+  'DropColumn',
+  'ModifyColumn',
+  'ChangeColumn',
+  'RenameColumn',
+  'AlterColumn',
+]);
+
 function freeName(taken: (name: string) => boolean, base: string): string {
   if (!taken(base)) return base;
   for (let k = 2; ; k++) if (!taken(`${base}_${k}`)) return `${base}_${k}`;
@@ -102,12 +124,31 @@ function copyAlter(
   const old = ctx.db.table(name);
   const meta = ctx.dict.tables.get(name);
   // the new column list: [stored column, declared type, default, source column or -1]
-  let cols = old.columns.map((c, i) => ({
-    col: c as StoredColumn,
-    type: meta?.types[i] ?? c.type.kind,
-    def: meta?.defaults[i] ?? null,
-    from: i,
-  }));
+  // `convert`: the column's type changed, so its values go through the new column's conversion
+  let cols: { col: StoredColumn; type: string; def: string | null; from: number; convert?: boolean }[] =
+    old.columns.map((c, i) => ({
+      col: c as StoredColumn,
+      type: meta?.types[i] ?? c.type.kind,
+      def: meta?.defaults[i] ?? null,
+      from: i,
+    }));
+  const find = (cname: string): number => {
+    const at = cols.findIndex(
+      (c) => c.col.name.toLowerCase() === cname.toLowerCase() && c.col.name !== HIDDEN_PK,
+    );
+    if (at < 0) throw new SqlError('ER_BAD_FIELD_ERROR', `Unknown column '${cname}' in '${tableOf(name)}'`);
+    return at;
+  };
+  /** A column renamed: its indexes, primary key and AUTO_INCREMENT follow it. */
+  const renamed = (from: string, to: string): void => {
+    if (from.toLowerCase() === to.toLowerCase()) return;
+    if (cols.some((c) => c.col.name.toLowerCase() === to.toLowerCase()))
+      throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${to}'`);
+    const swap = (n: string): string => (n === from ? to : n);
+    indexes = indexes.map((ix) => ({ ...ix, columns: ix.columns.map(swap) }));
+    pk.splice(0, pk.length, ...pk.map(swap));
+    if (autoName === from) autoName = to;
+  };
   let indexes: IndexDef[] = old.secondary.map((s) => ({
     name: s.name,
     columns: s.columns.map((c) => old.columns[c]!.name),
@@ -115,7 +156,7 @@ function copyAlter(
   }));
   const pk = old.primary.columns.map((c) => old.columns[c]!.name);
   let auto = meta?.autoIncrement ?? -1;
-  const autoName = auto >= 0 ? old.columns[auto]!.name : undefined;
+  let autoName = auto >= 0 ? old.columns[auto]!.name : undefined;
   for (const [t, v] of ops) {
     const vo = obj(v);
     if (t === 'AddColumn') {
@@ -175,6 +216,56 @@ function copyAlter(
           'ER_CANT_REMOVE_ALL_FIELDS',
           "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
         );
+    } else if (t === 'RenameColumn') {
+      const at = find(identText(vo.old_column_name));
+      const to = identText(vo.new_column_name);
+      renamed(cols[at]!.col.name, to);
+      cols[at] = { ...cols[at]!, col: { ...cols[at]!.col, name: to } };
+    } else if (t === 'AlterColumn') {
+      const at = find(identText(vo.column_name));
+      const [opTag, opValue] = tagOf(vo.op);
+      if (opTag === 'SetDefault') cols[at] = { ...cols[at]!, def: JSON.stringify(obj(opValue).value) };
+      else if (opTag === 'DropDefault') cols[at] = { ...cols[at]!, def: null };
+      else
+        throw new SqlError(
+          'ER_NOT_SUPPORTED_YET',
+          `This version of MySQL doesn't yet support 'ALTER COLUMN ${opTag}'`,
+        );
+    } else if (t === 'ModifyColumn' || t === 'ChangeColumn') {
+      // the column redefined in full (type, NULL, DEFAULT), possibly renamed and moved
+      const oldName = identText(t === 'ModifyColumn' ? vo.col_name : vo.old_name);
+      const at = find(oldName);
+      const cname = t === 'ModifyColumn' ? cols[at]!.col.name : identText(vo.new_name);
+      const [type, text] = columnType(
+        vo.data_type,
+        cname,
+        columnCollation(optionsOf(vo.options), DEFAULT_COLLATION),
+      );
+      let nullable = true;
+      let def: string | null = null;
+      for (const [ot, ov] of optionsOf(vo.options).map((x) => tagOf(obj(x).option))) {
+        if (ot === 'NotNull') nullable = false;
+        else if (ot === 'Null') nullable = true;
+        else if (ot === 'Default') def = JSON.stringify(ov);
+        else if (ot === 'DialectSpecific' && JSON.stringify(ov).toUpperCase().includes('AUTO_INCREMENT'))
+          autoName = cname;
+      }
+      if (pk.includes(cols[at]!.col.name)) nullable = false;
+      const entry = {
+        col: { name: cname, type, ...(nullable ? { nullable: true } : {}) } as StoredColumn,
+        type: text,
+        def,
+        from: cols[at]!.from,
+        convert: true,
+      };
+      renamed(cols[at]!.col.name, cname);
+      cols.splice(at, 1);
+      const pos = tagOf(vo.column_position);
+      if (pos[0] === 'After') {
+        const after = find(identText(pos[1]));
+        cols.splice(after + 1, 0, entry);
+      } else if (pos[0] === 'First') cols.unshift(entry);
+      else cols.splice(at, 0, entry);
     } else if (t === 'AddConstraint') {
       const [kt, kv] = tagOf(obj(vo.constraint));
       const ko = obj(kv);
@@ -220,6 +311,7 @@ function copyAlter(
     throw storageError(e, true);
   }
   const defaults = cols.map((c) => (c.from >= 0 ? null : c.def));
+  let rowNo = 0;
   try {
     const rowOut = new Array(cols.length);
     const fill = cols.map((c, i) => {
@@ -237,10 +329,33 @@ function copyAlter(
       }
       return typeof lv === 'string' && (k === 'int' || k === 'bigint' || k === 'double') ? Number(lv) : lv;
     });
+    const converting = cols.some((c) => c.convert === true);
+    const writer = converting
+      ? new RowWriter(
+          fresh,
+          {
+            types: cols.map((c) => c.type),
+            defaults: cols.map((c) => c.def),
+            autoIncrement: -1,
+            hiddenPk: false,
+          },
+          String(ctx.session.vars.get('time_zone')),
+          (c, m, l) => ctx.session.warn(c, m, l),
+        )
+      : undefined;
+    const oldTypes = old.columns.map((c, i) => storedType(c.type, meta?.types[i]));
     new TableHandler(old).rndScan((r) => {
+      rowNo++;
       for (let i = 0; i < cols.length; i++) {
-        const from = cols[i]!.from;
-        rowOut[i] = from >= 0 ? copyField(r.get(from)) : fill[i];
+        const c = cols[i]!;
+        if (c.from < 0) rowOut[i] = fill[i];
+        else if (c.convert === true)
+          rowOut[i] = converted(
+            () => writer!.field(i, sqlValueOf(r, c.from, old), oldTypes[c.from]!, rowNo),
+            c,
+            rowNo,
+          );
+        else rowOut[i] = copyField(r.get(c.from));
       }
       fresh.insert(rowOut);
       return true;
@@ -285,7 +400,8 @@ function copyAlter(
     ctx.db.renameTable(tmp, name);
     ctx.dict.putTable(name, newMeta);
   });
-  return okResult(0);
+  // a column converted or moved is a copy for MariaDB too, which counts the rows it copied
+  return okResult(cols.some((c) => c.convert === true) ? rowNo : 0);
 }
 
 const MAX_SAFE = 9007199254740991n;
@@ -316,4 +432,51 @@ function literalValue(json: string): string | number | null {
     'ER_NOT_SUPPORTED_YET',
     "This version of MySQL doesn't yet support 'a DEFAULT expression in ALTER TABLE ADD COLUMN'",
   );
+}
+
+/** A column definition's options in either of the parser's shapes (`{ option }` or bare). */
+function optionsOf(options: unknown): unknown[] {
+  return arr(options).map((x) => (obj(x).option !== undefined ? x : { option: x }));
+}
+
+/** A stored field as the SQL value of its column's type (what a read of the column gives). */
+function sqlValueOf(r: RowBuffer, c: number, t: Table): unknown {
+  const v = r.get(c);
+  if (v === null) return null;
+  switch (t.columns[c]!.type.kind) {
+    case 'char':
+    case 'varchar':
+      return r.value(c);
+    case 'binary':
+    case 'varbinary':
+      return Buffer.from(v as Uint8Array).toString('latin1');
+    case 'decimal':
+      return BigInt(v as number | bigint);
+    default:
+      return v;
+  }
+}
+
+/**
+ * A value converted for a changed column, with the errors MariaDB's copying ALTER gives: a NULL
+ * for a NOT NULL column and a value too long are 1265 (data truncated), text that is no number
+ * 1292 (as its "Truncated incorrect INTEGER value").
+ */
+function converted(f: () => FieldValue, c: { col: StoredColumn }, rowNo: number): FieldValue {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof SqlError)) throw e;
+    if (e.errno === 1048 || e.errno === 1406 || e.errno === 1265)
+      throw new SqlError('WARN_DATA_TRUNCATED', `Data truncated for column '${c.col.name}' at row ${rowNo}`);
+    if (e.errno === 1366) {
+      const m = /^Incorrect (\w+) value: '(.*)' for column /s.exec(e.message);
+      if (m !== null)
+        throw new SqlError(
+          'ER_TRUNCATED_WRONG_VALUE',
+          `Truncated incorrect ${m[1]!.toUpperCase()} value: '${m[2]!}'`,
+        );
+    }
+    throw e;
+  }
 }
