@@ -191,7 +191,9 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       }${engine.osCacheDropped ? '' : '; the OS cache was not dropped (not root)'}`,
       // one cold run per configuration: judged only in a full run (--quick's one run is noise)
       holds:
-        runs >= 3 && diskOff !== undefined && diskOn !== undefined && engine.osCacheDropped ? diskOn < diskOff : null,
+        runs >= 3 && diskOff !== undefined && diskOn !== undefined && engine.osCacheDropped
+          ? diskOn < diskOff
+          : null,
     },
     {
       text: 'in memory MRR gains nothing: its buffering costs a little',

@@ -15,6 +15,8 @@ import { okResult } from './result.js';
 import { storageError } from './storage-errors.js';
 import type { Compiled, StatementContext } from './session.js';
 import { dottedName, schemaOf, tableOf } from '../storage/schema-name.js';
+import { RowWriter } from './dml.js';
+import { evaluateStored } from './dml-insert.js';
 
 /**
  * A declared column type → [stored type, declared text]. Text columns get `collation` (the
@@ -112,8 +114,8 @@ export function columnType(
         );
       if (s > p)
         throw new SqlError(
-          'ER_WRONG_ARGUMENTS',
-          `For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '${col}').`,
+          'ER_M_BIGGER_THAN_D',
+          `For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '${col}')`,
         );
       return [{ kind: 'decimal', precision: p, scale: s }, `decimal(${p},${s})`];
     }
@@ -340,7 +342,8 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       };
       // the table, its dictionary row and its statistics options are one step
       atomicDdl(ctx, () => {
-        ctx.db.createTable({ name, columns, primaryKey: pk!, indexes });
+        const table = ctx.db.createTable({ name, columns, primaryKey: pk!, indexes });
+        checkDefaults(table, meta, ctx);
         try {
           ctx.dict.putTable(name, meta);
         } catch (e) {
@@ -591,4 +594,27 @@ export function compileDdl(tag: string, v: unknown, ctx: StatementContext): Comp
     default:
       return undefined;
   }
+}
+
+/**
+ * 1067 for a constant DEFAULT its column cannot hold (a NULL for NOT NULL, text for a number, a
+ * value out of range or too long), as MariaDB refuses the definition: each is stored as an
+ * INSERT would store it. Defaults that are expressions (CURRENT_TIMESTAMP …) are not checked.
+ */
+function checkDefaults(table: Table, meta: TableMeta, ctx: StatementContext): void {
+  const w = new RowWriter(table, meta, String(ctx.session.vars.get('time_zone')));
+  meta.defaults.forEach((def, i) => {
+    if (def === null) return;
+    let [t, v] = tagOf(JSON.parse(def));
+    if (t === 'UnaryOp' && obj(v).op === 'Minus') [t, v] = tagOf(obj(v).expr);
+    if (t !== 'Value') return;
+    const d = evaluateStored(def, ctx);
+    try {
+      w.field(i, d.v, d.t, 1);
+    } catch (e) {
+      if (e instanceof SqlError)
+        throw new SqlError('ER_INVALID_DEFAULT', `Invalid default value for '${table.columns[i]!.name}'`);
+      throw e;
+    }
+  });
 }
