@@ -18,6 +18,8 @@ import { ParserMessage, ParserTrap, wasmParse } from './wasm-parser.js';
 /**
  * Rewrites applied before parsing, outside quotes and comments, keeping every column in place:
  * the `MOD` operator becomes `%` (the dialect lacks it), `LOCK IN SHARE MODE` becomes `FOR SHARE`,
+ * `TRIM(LEADING FROM` becomes `LTRIM(` and blanks (and BOTH / TRAILING alike: the dialect wants a
+ * string to trim),
  * START TRANSACTION's `WITH CONSISTENT SNAPSHOT` becomes blanks, a prefix `!` becomes `~` (the
  * dialect lacks it too; `bangs` records, per `~` of the result in text order, whether it was a `!`).
  */
@@ -90,6 +92,19 @@ export function rewrite(sql: string, divAsMod = false, mods: boolean[] = [], ban
         out += ' '.repeat(word.length + m[0].length);
         i = j + m[0].length;
         continue;
+      } else if (
+        up === 'TRIM' &&
+        prev !== '.' &&
+        /^\s*\(\s*(BOTH|LEADING|TRAILING)\s+FROM\b/i.test(sql.slice(j))
+      ) {
+        // TRIM(BOTH | LEADING | TRAILING FROM s), the spaces trimmed (the dialect wants a remstr):
+        // TRIM( / LTRIM( / RTRIM( and blanks, every column kept (the shown name is the text's)
+        const m = /^\s*\(\s*(BOTH|LEADING|TRAILING)\s+FROM\b/i.exec(sql.slice(j))!;
+        const side = m[1]!.toUpperCase();
+        const call = side === 'LEADING' ? 'LTRIM(' : side === 'TRAILING' ? 'RTRIM(' : 'TRIM(';
+        out += call.padEnd(word.length + m[0].length, ' ');
+        i = j + m[0].length;
+        continue;
       } else if (up === 'LOCK' && /^\s+IN\s+SHARE\s+MODE\b/i.test(sql.slice(j))) {
         const m = /^\s+IN\s+SHARE\s+MODE/i.exec(sql.slice(j))!;
         const span = word.length + m[0].length;
@@ -156,7 +171,7 @@ function tildes(root: unknown): Record<string, unknown>[] {
   return out;
 }
 
-const REWRITTEN = /mod|lock|consistent|#|!/i;
+const REWRITTEN = /mod|lock|consistent|#|!|trim/i;
 
 /**
  * Statement texts seen lately, and the trees of those seen twice or more. A text that comes back

@@ -127,6 +127,7 @@ export function scripts() {
         "SELECT SOUNDEX('Robert'), SOUNDEX('Rupert'), SOUNDEX('Quadratically'), SOUNDEX('Tymczak'), SOUNDEX('Pfister'), SOUNDEX('Ashcraft'), SOUNDEX(''), SOUNDEX('123'), SOUNDEX('a1b2c'), SOUNDEX('éclair'), SOUNDEX(' Lee'), SOUNDEX('Hhh'), SOUNDEX(NULL), SOUNDEX('Müller'), SOUNDEX(1234)",
         "SELECT MAKE_SET(5, 'a', 'b', 'c'), MAKE_SET(7, 'a', NULL, 'c'), MAKE_SET(0, 'a'), MAKE_SET(NULL, 'a'), MAKE_SET(-1, 'a', 'b'), MAKE_SET(8, 'a', 'b'), MAKE_SET('3', 1, 2.5)",
         'SELECT PERIOD_ADD(202401, 13), PERIOD_ADD(9912, 1), PERIOD_ADD(6912, 1), PERIOD_ADD(0, 5), PERIOD_ADD(202401, -1), PERIOD_DIFF(202401, 202312), PERIOD_DIFF(9901, 201001), PERIOD_ADD(NULL, 1), PERIOD_ADD(202413, 1), PERIOD_DIFF(202400, 1), PERIOD_ADD(-1, 1), PERIOD_ADD(200001, -1)',
+        "SELECT TRIM(BOTH FROM '  a  '), TRIM(LEADING FROM '  a  '), TRIM(TRAILING FROM '  a  '), TRIM(BOTH FROM NULL), TRIM(  leading   from 'x  ') AS t",
         "SELECT b'101' + 0, HEX(b'101'), HEX(b'100000001'), b'' + 0, LENGTH(b'0'), CONCAT(b'1000001'), b'1000001'",
         'SELECT POW(-8, 1/3)',
         'SELECT POW(-8, 3), POW(8, 1/3), SQRT(-1), LN(0), LN(-1), LOG(0), LOG(-1), LOG2(0), LOG10(-5), LOG(2, 0), LOG(0, 2), LOG(1, 2), LOG(2, 8)',
