@@ -708,7 +708,7 @@ function bindNode(n: unknown, ctx: BindCtx): Bound {
         });
         return any ? 1 : 0;
       });
-      return subBound(ctx, plan, T_INT, neg ? () => 1 - (ev() as number) : ev, nodeText(ctx.env, n));
+      return subBound(ctx, plan, T_BOOL, neg ? () => 1 - (ev() as number) : ev, nodeText(ctx.env, n));
     }
     case 'Subquery': {
       const plan = ctx.env.bindSubquery(v, ctx.block);

@@ -356,20 +356,18 @@ export function bindIn(e: Bound, list: Bound[], text: string): Bound {
   }
   // one comparison per item, bound only here: a long constant list above never compiles them
   const evs = list.map((x) => bindCompare('=', e, x, '').ev);
-  return mk(
-    T_BOOL,
-    () => {
-      let sawNull = false;
-      for (const q of evs) {
-        const r = q();
-        if (r === 1) return 1;
-        if (r === null) sawNull = true;
-      }
-      return sawNull ? null : 0;
-    },
-    [e, ...list],
-    text,
-  );
+  return mk(T_BOOL, () => anyTrue(evs), [e, ...list], text);
+}
+
+/** An OR of truth values under SQL's rules: 1 when one is 1, else NULL when one is NULL, else 0. */
+export function anyTrue(evs: readonly Ev[]): number | null {
+  let sawNull = false;
+  for (const q of evs) {
+    const r = q();
+    if (r === 1) return 1;
+    if (r === null) sawNull = true;
+  }
+  return sawNull ? null : 0;
 }
 
 export function keyOf(v: unknown): unknown {

@@ -1,9 +1,9 @@
 import { arr, obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { T_INT } from '../exec/types.js';
+import { T_BOOL } from '../exec/types.js';
 import { type BindCtx, bindExpr, mk } from './bind-expr.js';
-import { bindCompare } from './bind-ops.js';
-import { expressionCache, subBound } from './bind-subquery.js';
+import { anyTrue, bindCompare } from './bind-ops.js';
+import { slotBound, subqueryPredicate } from './bind-subquery.js';
 import type { Bound } from '../exec/bound.js';
 import type { Ev } from '../exec/scope.js';
 
@@ -153,7 +153,7 @@ export function bindRowCompare(op: string, left: unknown, right: unknown, ctx: B
   if (ln === undefined) throw rowAndScalar(bindExpr(left, ctx), op, false);
   const l = { ...bindRow(ln, ctx), width: ln.length };
   const rs = bindOther(l, right, ctx, op);
-  return mk(T_INT, rowOrder(op, l.items, rs), [...l.items, ...rs], text);
+  return mk(T_BOOL, rowOrder(op, l.items, rs), [...l.items, ...rs], text);
 }
 
 /** `(a, b) IN ((…), …)`: true when one row is equal, else NULL when one comparison was NULL. */
@@ -162,17 +162,7 @@ export function bindRowInList(left: unknown, list: readonly unknown[], ctx: Bind
   const l = { ...bindRow(ln, ctx), width: ln.length };
   const rows = list.map((item) => bindOther(l, item, ctx, 'in'));
   const evs = rows.map((rs) => rowOrder('=', l.items, rs));
-  return mk(T_INT, () => anyEqual(evs), [...l.items, ...rows.flat()], text);
-}
-
-function anyEqual(evs: readonly Ev[]): number | null {
-  let sawNull = false;
-  for (const e of evs) {
-    const r = e();
-    if (r === 1) return 1;
-    if (r === null) sawNull = true;
-  }
-  return sawNull ? null : 0;
+  return mk(T_BOOL, () => anyTrue(evs), [...l.items, ...rows.flat()], text);
 }
 
 /** `(a, b) IN (SELECT x, y …)`: the rows of the subquery compared as a list of rows. */
@@ -184,22 +174,20 @@ export function bindRowInSubquery(left: unknown, q: unknown, ctx: BindCtx, text:
     throw operandColumns(ln.length);
   // the comparison is bound once over slots that hold one subquery row at a time
   let current: readonly unknown[] = [];
-  const slots = plan.types.map(
-    (t, i): Bound => ({ t, ev: () => current[i] ?? null, refs: [], outer: false, agg: false, text: '' }),
+  const equal = rowOrder(
+    '=',
+    ls,
+    plan.types.map((t, i) => slotBound(t, () => current[i] ?? null)),
   );
-  const equal = rowOrder('=', ls, slots);
-  const run = ctx.block.run;
-  let epoch = -1;
   let rows: unknown[][] = [];
-  const ev: Ev = () => {
-    if (plan.correlated || epoch !== run.epoch) {
-      rows = [];
-      plan.run((row) => {
-        rows.push([...row]);
-        return true;
-      });
-      epoch = run.epoch;
-    }
+  const fill = (): void => {
+    rows = [];
+    plan.run((row) => {
+      rows.push([...row]);
+      return true;
+    });
+  };
+  const test = (): number | null => {
     let sawNull = false;
     for (const row of rows) {
       current = row;
@@ -209,13 +197,5 @@ export function bindRowInSubquery(left: unknown, q: unknown, ctx: BindCtx, text:
     }
     return sawNull ? null : 0;
   };
-  const answer = plan.correlated
-    ? expressionCache(
-        ctx,
-        plan.outerValues === null ? null : [...ls.map((b) => b.ev), ...plan.outerValues],
-        ev,
-      )
-    : ev;
-  const sb = subBound(ctx, plan, T_INT, answer, text);
-  return mk(T_INT, answer, [...ls, sb], text);
+  return subqueryPredicate(ctx, plan, ls, fill, test, text);
 }

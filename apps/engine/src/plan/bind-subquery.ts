@@ -1,7 +1,7 @@
 import { arr, obj, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { comparisonType, converter } from '../exec/compare.js';
-import { type SqlType, T_INT } from '../exec/types.js';
+import { type SqlType, T_BOOL } from '../exec/types.js';
 import { type BindCtx, mk, type SubPlan } from './bind-expr.js';
 import { bindCompare, keyOf } from './bind-ops.js';
 import { parseSwitches } from './optimizer/settings.js';
@@ -167,6 +167,45 @@ export function subBound(ctx: BindCtx, plan: SubPlan, t: SqlType, ev: Ev, text: 
   return { t, ev, refs, outer, agg: false, text, sub: true };
 }
 
+/**
+ * A subquery predicate's evaluation: `fill` (which reads the subquery) runs before `test` once per
+ * statement execution, or every time for a correlated subquery, whose answer is then kept by the
+ * subquery cache keyed by `left` (the predicate's own operands) and the outer values it reads.
+ * The result is a truth value over `parts`.
+ */
+export function subqueryPredicate(
+  ctx: BindCtx,
+  plan: SubPlan,
+  left: readonly Bound[],
+  fill: () => void,
+  test: () => number | null,
+  text: string,
+): Bound {
+  const run = ctx.block.run;
+  let epoch = -1;
+  const ev: Ev = () => {
+    if (plan.correlated || epoch !== run.epoch) {
+      fill();
+      epoch = run.epoch;
+    }
+    return test();
+  };
+  const answer = plan.correlated
+    ? expressionCache(
+        ctx,
+        plan.outerValues === null ? null : [...left.map((b) => b.ev), ...plan.outerValues],
+        ev,
+      )
+    : ev;
+  const sb = subBound(ctx, plan, T_BOOL, answer, text);
+  return mk(T_BOOL, answer, [...left, sb], text);
+}
+
+/** A bound value read from `read` (a slot the caller fills), of type `t`. */
+export function slotBound(t: SqlType, read: Ev): Bound {
+  return { t, ev: read, refs: [], outer: false, agg: false, text: '' };
+}
+
 export function bindInSubquery(e: Bound, q: unknown, ctx: BindCtx, text: string): Bound {
   const plan = ctx.env.bindSubquery(q, ctx.block);
   if (plan.columns.length !== 1)
@@ -176,9 +215,7 @@ export function bindInSubquery(e: Bound, q: unknown, ctx: BindCtx, text: string)
   const ce = converter(e.t, ct);
   const cs = converter(st, ct);
   const ee = e.ev;
-  const run = ctx.block.run;
-  // the subquery's values as a set (once per execution when uncorrelated)
-  let epoch = -1;
+  // the subquery's values as a set
   let set = new Set<unknown>();
   let hasNull = false;
   const fill = (): void => {
@@ -191,22 +228,13 @@ export function bindInSubquery(e: Bound, q: unknown, ctx: BindCtx, text: string)
       return true;
     });
   };
-  const ev: Ev = () => {
-    if (plan.correlated || epoch !== run.epoch) {
-      fill();
-      epoch = run.epoch;
-    }
+  const test = (): number | null => {
     const v = ee();
     if (v === null) return set.size === 0 && !hasNull ? 0 : null;
     if (set.has(keyOf(ce === null ? v : ce(v)))) return 1;
     return hasNull ? null : 0;
   };
-  // a correlated IN's answer is a function of its left operand and the outer values it reads
-  const answer = plan.correlated
-    ? expressionCache(ctx, plan.outerValues === null ? null : [ee, ...plan.outerValues], ev)
-    : ev;
-  const sb = subBound(ctx, plan, T_INT, answer, text);
-  return mk(T_INT, answer, [e, sb], text);
+  return subqueryPredicate(ctx, plan, [e], fill, test, text);
 }
 
 /**
@@ -226,44 +254,25 @@ export function bindQuantified(
   const plan = ctx.env.bindSubquery(q, ctx.block);
   if (plan.columns.length !== 1)
     throw new SqlError('ER_OPERAND_COLUMNS', 'Operand should contain 1 column(s)');
-  const run = ctx.block.run;
   // the comparison is bound once over two slots: the left value of this row, one subquery value
   let left: unknown = null;
   let right: unknown = null;
-  const slot = (b: Bound, read: Ev): Bound => ({
-    t: b.t,
-    ev: read,
-    refs: [],
-    outer: false,
-    agg: false,
-    text: b.text,
-  });
-  const rightType: Bound = {
-    t: plan.types[0]!,
-    ev: () => null,
-    refs: [],
-    outer: false,
-    agg: false,
-    text: '',
-  };
   const cmp = bindCompare(
     op,
-    slot(e, () => left),
-    slot(rightType, () => right),
+    slotBound(e.t, () => left),
+    slotBound(plan.types[0]!, () => right),
     '',
   ).ev;
-  let epoch = -1;
   let values: unknown[] = [];
+  const fill = (): void => {
+    values = [];
+    plan.run((row) => {
+      values.push(row[0]);
+      return true;
+    });
+  };
   const ee = e.ev;
-  const ev: Ev = () => {
-    if (plan.correlated || epoch !== run.epoch) {
-      values = [];
-      plan.run((row) => {
-        values.push(row[0]);
-        return true;
-      });
-      epoch = run.epoch;
-    }
+  const test = (): number | null => {
     left = ee();
     let unknown = false;
     for (const v of values) {
@@ -275,9 +284,5 @@ export function bindQuantified(
     if (unknown) return null;
     return all ? 1 : 0;
   };
-  const answer = plan.correlated
-    ? expressionCache(ctx, plan.outerValues === null ? null : [ee, ...plan.outerValues], ev)
-    : ev;
-  const sb = subBound(ctx, plan, T_INT, answer, text);
-  return mk(T_INT, answer, [e, sb], text);
+  return subqueryPredicate(ctx, plan, [e], fill, test, text);
 }

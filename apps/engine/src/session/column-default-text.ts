@@ -1,6 +1,6 @@
 import { arr, obj, tagOf } from '../sql/ast.js';
 import { dblText } from '../exec/convert.js';
-import { decText, parseDec, rescale } from '../exec/decimal.js';
+import { decText, expandExp, parseDec, rescale } from '../exec/decimal.js';
 import type { ColumnType } from '../storage/types.js';
 
 /**
@@ -135,7 +135,7 @@ function numberInColumn(tree: unknown, column: ColumnType): string | undefined {
   if (kind === 'double') return dblText(Number(text));
   // exact: the digits at the column's scale (0 for an integer), rounded half away from zero
   const scale = kind === 'decimal' ? column.scale : 0;
-  const exact = /e/i.test(text) ? parseDec(Number(text).toFixed(Math.min(scale + 1, 20))) : parseDec(text);
+  const exact = parseDec(expandExp(text.replace(/^\+/, '')));
   if (exact === undefined) return undefined;
   return decText(rescale(exact[0], exact[1], scale), scale, scale);
 }

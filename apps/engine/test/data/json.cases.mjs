@@ -44,6 +44,10 @@ export function scripts() {
         `SELECT JSON_SET('{}', '$.a')`,
         `SELECT JSON_ARRAY(1 = 1, TRUE, FALSE, 1 > 2, IF(1, TRUE, FALSE), 'a' LIKE 'a', NULL IS NULL, NOT 0, 1 AND 0, 5 IN (5, 6), 1, 0)`,
         `SELECT JSON_OBJECT('t', TRUE, 'c', 2 < 1, 'n', (1 = NULL)), JSON_SET('{}', '$.b', 1 = 1)`,
+        'CREATE TABLE jb (id INT PRIMARY KEY)',
+        'INSERT INTO jb VALUES (1), (2)',
+        // truth values from subqueries and rows (MariaDB types this document binary: read as text)
+        `SELECT CAST(JSON_ARRAY(1 IN (SELECT id FROM jb), 3 IN (SELECT id FROM jb), 2 > ANY (SELECT id FROM jb), 2 > ALL (SELECT id FROM jb), (1, 2) = (1, 2), (1, 2) IN ((1, 2)), (id, 1) IN (SELECT id, 1 FROM jb), EXISTS (SELECT 1 FROM jb), NOT EXISTS (SELECT 1 FROM jb WHERE id > 5)) AS CHAR) AS j FROM jb ORDER BY id`,
       ],
     },
     {

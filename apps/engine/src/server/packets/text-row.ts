@@ -1,4 +1,5 @@
 import { dblText, floatText } from '../../exec/convert.js';
+import { decFromDouble, decText } from '../../exec/decimal.js';
 import { MYSQL_TYPE_FLOAT } from '../protocol.js';
 import { SqlError } from '../../sql/errors.js';
 import type { ColumnMeta } from '../column-types.js';
@@ -18,22 +19,8 @@ export function doubleText(v: number, decimals: number, float = false): string {
  * the digits of its exact binary value (1e20 as a FLOAT is 100000002004087730000.000).
  */
 function fixedText(v: number, decimals: number): string {
-  if (!Number.isFinite(v)) return v.toFixed(decimals);
-  const e = v.toExponential();
-  const at = e.indexOf('e');
-  const neg = v < 0;
-  const digits = e.slice(neg ? 1 : 0, at).replace('.', '');
-  // the value is digits × 10^(exp + 1 − digits.length)
-  const shift = Number(e.slice(at + 1)) + 1 - digits.length + decimals;
-  let n = BigInt(digits);
-  if (shift >= 0) n *= 10n ** BigInt(shift);
-  else {
-    const unit = 10n ** BigInt(-shift);
-    n = (n + unit / 2n) / unit;
-  }
-  let s = n.toString().padStart(decimals + 1, '0');
-  if (decimals > 0) s = `${s.slice(0, s.length - decimals)}.${s.slice(s.length - decimals)}`;
-  return neg && n !== 0n ? `-${s}` : s;
+  const r = decFromDouble(v, decimals);
+  return r === null ? v.toFixed(decimals) : decText(r, decimals, decimals);
 }
 
 /**
