@@ -17,6 +17,7 @@ import { dottedName, tableOf } from '../storage/schema-name.js';
 import { RowWriter } from './dml.js';
 import { storedType } from '../plan/select.js';
 import type { RowBuffer } from '../storage/row.js';
+import type { SqlType } from '../exec/types.js';
 import { compileTableStatement } from './table-statements.js';
 /**
  * ALTER TABLE. Index changes (ADD INDEX/KEY/UNIQUE, DROP INDEX) are made in place, a new index
@@ -350,11 +351,7 @@ function copyAlter(
         const c = cols[i]!;
         if (c.from < 0) rowOut[i] = fill[i];
         else if (c.convert === true)
-          rowOut[i] = converted(
-            () => writer!.field(i, sqlValueOf(r, c.from, old), oldTypes[c.from]!, rowNo),
-            c,
-            rowNo,
-          );
+          rowOut[i] = converted(writer!, i, sqlValueOf(r, c.from, old), oldTypes[c.from]!, rowNo);
         else rowOut[i] = copyField(r.get(c.from));
       }
       fresh.insert(rowOut);
@@ -458,24 +455,22 @@ function sqlValueOf(r: RowBuffer, c: number, t: Table): unknown {
 }
 
 /**
- * A value converted for a changed column, with the errors MariaDB's copying ALTER gives: a NULL
- * for a NOT NULL column and a value too long are 1265 (data truncated), text that is no number
- * 1292 (as its "Truncated incorrect INTEGER value").
+ * Value `v` (of type `t`) converted for changed column `i`, with the errors MariaDB's copying
+ * ALTER gives: a NULL for a NOT NULL column and a value too long are 1265 (data truncated), text
+ * that is no number 1292 ("Truncated incorrect INTEGER value", named by the column's kind).
  */
-function converted(f: () => FieldValue, c: { col: StoredColumn }, rowNo: number): FieldValue {
+function converted(w: RowWriter, i: number, v: unknown, t: SqlType, rowNo: number): FieldValue {
   try {
-    return f();
+    return w.field(i, v, t, rowNo);
   } catch (e) {
     if (!(e instanceof SqlError)) throw e;
+    const column = w.table.columns[i]!;
     if (e.errno === 1048 || e.errno === 1406 || e.errno === 1265)
-      throw new SqlError('WARN_DATA_TRUNCATED', `Data truncated for column '${c.col.name}' at row ${rowNo}`);
+      throw new SqlError('WARN_DATA_TRUNCATED', `Data truncated for column '${column.name}' at row ${rowNo}`);
     if (e.errno === 1366) {
-      const m = /^Incorrect (\w+) value: '(.*)' for column /s.exec(e.message);
-      if (m !== null)
-        throw new SqlError(
-          'ER_TRUNCATED_WRONG_VALUE',
-          `Truncated incorrect ${m[1]!.toUpperCase()} value: '${m[2]!}'`,
-        );
+      const k = column.type.kind;
+      const kind = k === 'decimal' ? 'DECIMAL' : k === 'double' ? 'DOUBLE' : 'INTEGER';
+      throw new SqlError('ER_TRUNCATED_WRONG_VALUE', `Truncated incorrect ${kind} value: '${String(v)}'`);
     }
     throw e;
   }
