@@ -1,11 +1,12 @@
 import { arr, obj, tagOf } from '../sql/ast.js';
 import { asNumber } from './bind-members.js';
 import { SqlError } from '../sql/errors.js';
-import { type SqlType, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
+import { type SqlType, T_BIN, T_DBL, T_INT, T_NULL, T_STR, decType } from '../exec/types.js';
 import { type BindCtx, bindExpr, castEv, mk, unsupported } from './bind-expr.js';
 import { rawArgExpr } from './bind-func.js';
 import type { Bound } from '../exec/bound.js';
-import { keyBound } from '../exec/collation-keys.js';
+import { keyBound, keyValueOf } from '../exec/collation-keys.js';
+import { hashKey } from '../exec/compare.js';
 
 /**
  * Aggregate calls: the argument is bound in the same block (no aggregate inside), the result
@@ -32,7 +33,8 @@ export function aggregate(
     if (it === 'Expr') {
       const args = rawArgs.map((r) => bindExpr(rawArgExpr(r), inner));
       arg = args[0]!;
-      if (args.length > 1) {
+      if (args.length > 1 && name === 'count' && distinct) arg = distinctTuple(args, text);
+      else if (args.length > 1) {
         if (name !== 'group_concat')
           throw new SqlError(
             'ER_PARSE_ERROR',
@@ -129,6 +131,31 @@ export function aggregate(
   ctx.block.aggs.push({ fn: name, arg, distinct, slot, t, sep, ...(order ? { order } : {}) });
   const frame = ctx.block.frame;
   return { t, ev: () => frame.v[slot], refs: [], outer: arg?.outer ?? false, agg: true, text };
+}
+
+/**
+ * COUNT(DISTINCT a, b, …)'s argument: NULL when any part is NULL (such rows are not counted), else
+ * one key naming the tuple — each part by its comparison key (weights under its collation, a
+ * DECIMAL by its scaled digits), so two tuples are one key exactly when every part compares equal.
+ */
+function distinctTuple(args: readonly Bound[], text: string): Bound {
+  const evs = args.map((a) => a.ev);
+  const types = args.map((a) => a.t);
+  return mk(
+    T_BIN,
+    () => {
+      const parts: (string | number)[] = [];
+      for (let i = 0; i < evs.length; i++) {
+        const v = evs[i]!();
+        if (v === null) return null;
+        const t = types[i]!;
+        parts.push(t.kind === 'dec' ? `d${String(v)}` : hashKey(keyValueOf(v, t)));
+      }
+      return JSON.stringify(parts);
+    },
+    args,
+    text,
+  );
 }
 
 /** A DATE, DATETIME or TIME operand as the DECIMAL of its number form (other operands as they are). */

@@ -263,6 +263,11 @@ export function finishSort(fs: FileSort, env: QueryEnv, emit: (row: unknown[]) =
   if (passes > 0) env.status.add('Sort_merge_passes', passes);
 }
 
+/** Whether two expression texts are the same, but for letter case and blanks. */
+function sameText(a: string, b: string): boolean {
+  return a.replace(/\s+/g, '').toLowerCase() === b.replace(/\s+/g, '').toLowerCase();
+}
+
 function rowKey(row: readonly unknown[], types: readonly SqlType[]): string {
   let s = '';
   for (let i = 0; i < row.length; i++) {
@@ -555,6 +560,11 @@ function bindSelect(
   // collated text groups by its weight string; the select list shows each group's first value
   const groupRaw = groupNodes.map((g) => ordinalOr(g, items) ?? bindExpr(g, groupCtx));
   const groups = groupRaw.map(keyBound);
+  // WITH ROLLUP: after each group, a row per grouping prefix that ends there (MariaDB's
+  // rollup_send_data), in group order; MariaDB refuses an ORDER BY beside it
+  const rollup = groups.length > 0 && arr(arr(obj(sel.group_by).Expressions)[1]).includes('Rollup');
+  if (rollup && orderBy.length > 0)
+    throw new SqlError('ER_WRONG_USAGE', 'Incorrect usage of CUBE/ROLLUP and ORDER BY');
   const having =
     sel.having === undefined || sel.having === null
       ? undefined
@@ -596,7 +606,9 @@ function bindSelect(
   if (!ordering.every((o) => o.raw.lit !== undefined)) for (const o of ordering) sortBy(o.raw, o.desc);
   // MariaDB sorts a GROUP BY's result by the group columns, ascending, when there is no ORDER BY
   // (a query block of its own: a subquery's groups go unsorted, their order serving nothing)
-  else if (ordering.length === 0 && parent === undefined) for (const g of groupRaw) sortBy(g, false);
+  // (with ROLLUP the groups come out in that order already)
+  else if (ordering.length === 0 && parent === undefined && !rollup)
+    for (const g of groupRaw) sortBy(g, false);
   const aggregated = groups.length > 0 || block.aggs.length > 0;
   if (!aggregated)
     for (const w of where)
@@ -659,8 +671,9 @@ function bindSelect(
   const stages = c.env.planner.plan(block.sources, where, straight, {
     nested: parent !== undefined,
     correlated: block.outerRefs.size > 0,
-    temporary: groups.length > 0 || distinct,
-    filesort: sortKeys.length > 0,
+    // ROLLUP reads its rows sorted (or in group order), never through a temporary table
+    temporary: (groups.length > 0 && !rollup) || distinct,
+    filesort: sortKeys.length > 0 || rollup,
     ...(order === undefined
       ? {}
       : { order: order.columns, orderSource: order.source, orderDesc: order.desc }),
@@ -669,7 +682,21 @@ function bindSelect(
   });
   const frame = block.frame;
   const nslots = block.nslots;
-  const outEvs = items.map((b) => b.ev);
+  // a rollup row shows NULL for the grouping values it rolls up: the columns grouped by are NULL
+  // in its frame, and a select item that is a grouping expression (by position or by text) NULL
+  // while its level is rolled up
+  const rollupSlots = groupRaw.map((g) =>
+    g.col !== undefined && block.sources.includes(g.col.src) ? [g.col.src.offset + g.col.c] : [],
+  );
+  let rollLevel = groupRaw.length;
+  const outEvs = items.map((b) => {
+    const j = rollup
+      ? groupRaw.findIndex((g) => g === b || (g.col === undefined && sameText(g.text, b.text)))
+      : -1;
+    if (j < 0) return b.ev;
+    const ev = b.ev;
+    return () => (rollLevel <= j ? null : ev());
+  });
   const nout = outEvs.length;
   const types = items.map((b) => b.t);
   const havingOk =
@@ -821,6 +848,56 @@ function bindSelect(
     agg.step(streamStates);
     return true;
   };
+  // WITH ROLLUP: the rows in group order (read so, or sorted by their group) with one set of
+  // states per grouping prefix (index k: the first k grouping values; k = ngroup the group itself)
+  let rollupSort: FileSort | null = null;
+  const sinkRollup = (): boolean => {
+    for (let i = 0; i < ngroup; i++) groupValues[i] = groupEvs[i]!();
+    rollupSort!.add(groupValues, frame.v.slice());
+    return true;
+  };
+  const rollKey: unknown[] = new Array<unknown>(ngroup).fill(null);
+  let rollFirst: unknown[] | null = null;
+  let rollStates: AggState[][] = [];
+  /** The row of grouping prefix k (its group's first row, the values past k NULL). */
+  const rollOut = (k: number): boolean => {
+    const live = frame.v;
+    const v = k === ngroup ? rollFirst! : rollFirst!.slice();
+    for (let i = k; i < ngroup; i++) for (const slot of rollupSlots[i]!) v[slot] = null;
+    frame.v = v;
+    rollLevel = k;
+    agg.finish(rollStates[k]!, v);
+    const more = produce();
+    rollLevel = ngroup;
+    frame.v = live;
+    return more;
+  };
+  /** The prefixes from the group itself down to `to` end; false: stop the read. */
+  const rollEnd = (to: number): boolean => {
+    for (let k = ngroup; k >= to; k--) if (!rollOut(k)) return false;
+    return true;
+  };
+  const rollRow = (row: unknown[]): boolean => {
+    frame.v = row;
+    let diff = rollFirst === null ? 0 : ngroup;
+    for (let i = 0; i < ngroup; i++) {
+      const v = groupEvs[i]!();
+      if (diff === ngroup && rollKey[i] !== v) diff = i;
+      groupValues[i] = v;
+    }
+    if (rollFirst === null || diff < ngroup) {
+      if (rollFirst !== null && !rollEnd(diff + 1)) {
+        rollFirst = null;
+        return false;
+      }
+      for (let i = 0; i < ngroup; i++) rollKey[i] = groupValues[i];
+      for (let k = rollFirst === null ? 0 : diff + 1; k <= ngroup; k++) rollStates[k] = agg.init();
+      rollFirst = row.slice();
+    }
+    frame.v = row;
+    for (let k = 0; k <= ngroup; k++) agg.step(rollStates[k]!);
+    return true;
+  };
   /** Add the temporary table's calls to the status (GROUP BY only: a plain aggregate has none). */
   const flushTmpCalls = (readBack: number): void => {
     if (groups.length === 0) return;
@@ -837,7 +914,15 @@ function bindSelect(
     frame,
     c.run,
     status,
-    streaming ? sinkStream : aggregated ? sinkAgg : produce,
+    rollup
+      ? streaming
+        ? () => rollRow(frame.v)
+        : sinkRollup
+      : streaming
+        ? sinkStream
+        : aggregated
+          ? sinkAgg
+          : produce,
     c.env.joinBufferSize,
   );
   const outerRefs = block.outerRefs;
@@ -924,11 +1009,33 @@ function bindSelect(
       minMaxRead(() => agg.step(states));
       agg.finish(states, frame.v);
       produce();
-    } else if (streaming) {
+    } else if (streaming && !rollup) {
       streamFirst = null;
       pipeline();
       if (streamFirst !== null) endGroup();
       streamFirst = null;
+    } else if (rollup) {
+      const sort = streaming
+        ? null
+        : startSort(
+            groupTypes,
+            groupTypes.map(() => false),
+            c.env,
+            'Sort_scan',
+          );
+      rollupSort = sort;
+      rollFirst = null;
+      rollStates = [];
+      try {
+        pipeline();
+        if (sort !== null) finishSort(sort, c.env, rollRow);
+        // a row that stopped the read left no group open
+        if (rollFirst !== null) rollEnd(0);
+      } finally {
+        rollFirst = null;
+        rollupSort = null;
+        sort?.close();
+      }
     } else if (aggregated) {
       groupsMap.clear();
       const table = new TmpTable(

@@ -10,7 +10,7 @@ import { bindFrom } from '../plan/from.js';
 import type { Source } from '../exec/scope.js';
 import { bindEnvOf } from '../plan/select.js';
 import { storageError } from './storage-errors.js';
-import { fieldOf, matching, type RowOrder, RowWriter, rowOrder } from './dml.js';
+import { fieldOf, matching, type RowOrder, RowWriter, rowOrder, updateRow } from './dml.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 import { lockTargetExclusive } from './transactions.js';
@@ -84,7 +84,7 @@ export function isMultiUpdate(o: Obj): boolean {
   return arr(obj(o.table).joins).length > 0;
 }
 
-export function multiUpdate(o: Obj, ctx: StatementContext): Compiled {
+export function multiUpdate(o: Obj, ctx: StatementContext, ignore: boolean): Compiled {
   const j = join([o.table], o.selection, ctx);
   const { block } = j;
   const sets = arr(o.assignments).map((a) => {
@@ -161,8 +161,7 @@ export function multiUpdate(o: Obj, ctx: StatementContext): Compiled {
           const table: Table = s.table!;
           for (const [old, neu] of m.values()) {
             if (!neu.some((x, i) => !sameField(x, old[i]!))) continue;
-            table.update(w.pkOf(old), neu);
-            affected++;
+            if (updateRow(table, w.pkOf(old), neu, ignore)) affected++;
           }
         }
       } catch (e) {

@@ -146,9 +146,12 @@ export class Session {
   database: string | null = DEFAULT_SCHEMA;
   /** LAST_INSERT_ID(). */
   lastInsertId: number | bigint = 0;
-  /** ROW_COUNT() of the statement before the running one, and of the running one when it ends. */
-  #rowCount = -1;
-  #lastRowCount = -1;
+  /**
+   * ROW_COUNT() of the statement before the running one, and of the running one when it ends; 0
+   * before the first, as on a new MariaDB connection.
+   */
+  #rowCount = 0;
+  #lastRowCount = 0;
   /** FOUND_ROWS(): rows of the last SELECT (without its LIMIT under SQL_CALC_FOUND_ROWS). */
   foundRows = 0;
   /** When the running statement started, microseconds since the epoch (UTC): NOW()'s time. */

@@ -23,13 +23,20 @@ import { ParserMessage, ParserTrap, wasmParse } from './wasm-parser.js';
  * START TRANSACTION's `WITH CONSISTENT SNAPSHOT` becomes blanks, a prefix `!` becomes `~` (the
  * dialect lacks it too; `bangs` records, per `~` of the result in text order, whether it was a `!`).
  */
-export function rewrite(sql: string, divAsMod = false, mods: boolean[] = [], bangs: boolean[] = []): string {
-  // only MOD, LOCK IN SHARE MODE, WITH CONSISTENT SNAPSHOT, `!` and `#` comments change the text
-  // (DIV when asked): without any of them the text goes to the parser as it is
+export function rewrite(
+  sql: string,
+  divAsMod = false,
+  mods: boolean[] = [],
+  bangs: boolean[] = [],
+  marks: Marks = {},
+): string {
+  // only MOD, LOCK IN SHARE MODE, WITH CONSISTENT SNAPSHOT, `!`, `#` comments and the modifiers
+  // of UPDATE and DELETE change the text (DIV when asked): without any of them it goes as it is
   if (!divAsMod && !REWRITTEN.test(sql)) return sql;
   let out = '';
   let i = 0;
   const n = sql.length;
+  let first = true;
   while (i < n) {
     const c = sql[i]!;
     if (c === "'" || c === '"' || c === '`') {
@@ -74,6 +81,17 @@ export function rewrite(sql: string, divAsMod = false, mods: boolean[] = [], ban
       // the character before the word, read from the input: indexing `out` would flatten the
       // string built so far on every word (quadratic on a long multi-row INSERT)
       const prev = i > 0 ? sql[i - 1]! : ' ';
+      const leading = first;
+      first = false;
+      const modifiers = leading ? STATEMENT_MODIFIERS[up]?.exec(sql.slice(j)) : undefined;
+      if (modifiers !== undefined && modifiers !== null && modifiers[0] !== '') {
+        // UPDATE [LOW_PRIORITY] [IGNORE], DELETE [LOW_PRIORITY] [QUICK] [IGNORE]: the dialect reads
+        // the modifiers as a table name; they become blanks, IGNORE a mark put on the tree
+        if (/\bIGNORE\b/i.test(modifiers[0])) marks.ignore = true;
+        out += word + modifiers[0].replace(/\S/g, ' ');
+        i = j + modifiers[0].length;
+        continue;
+      }
       if (up === 'MOD' && prev !== '.' && !/^\s*\(/.test(sql.slice(j))) {
         out += '%  ';
         mods.push(false);
@@ -89,6 +107,13 @@ export function rewrite(sql: string, divAsMod = false, mods: boolean[] = [], ban
         // the comma that joins it to an access mode; the session reads it from the text
         const m = /^\s+CONSISTENT\s+SNAPSHOT(\s*,)?/i.exec(sql.slice(j))!;
         if (m[1] === undefined) out = out.replace(/,(\s*)$/, ' $1');
+        out += ' '.repeat(word.length + m[0].length);
+        i = j + m[0].length;
+        continue;
+      } else if (up === 'WITH' && ROLLUP.test(sql.slice(j))) {
+        // GROUP BY … WITH ROLLUP (the dialect lacks it): blanks, and a mark the tree gets back
+        const m = ROLLUP.exec(sql.slice(j))!;
+        (marks.rollups ??= []).push(i);
         out += ' '.repeat(word.length + m[0].length);
         i = j + m[0].length;
         continue;
@@ -171,7 +196,24 @@ function tildes(root: unknown): Record<string, unknown>[] {
   return out;
 }
 
-const REWRITTEN = /mod|lock|consistent|#|!|trim/i;
+const REWRITTEN = /mod|lock|consistent|#|!|trim|ignore|low_priority|quick|rollup/i;
+
+/** `WITH ROLLUP` after its WITH (ROLLUP is reserved: no common table expression takes the name). */
+const ROLLUP = /^\s+ROLLUP\b/i;
+
+/** What a rewrite took out of the text that the tree must still say. */
+export interface Marks {
+  /** UPDATE IGNORE / DELETE IGNORE. */
+  ignore?: boolean;
+  /** Where each `WITH ROLLUP` began (text offsets). */
+  rollups?: number[];
+}
+
+/** The modifiers after a statement's first word, in MariaDB's grammar (DELETE's in any order). */
+const STATEMENT_MODIFIERS: Record<string, RegExp> = {
+  UPDATE: /^(?:\s+LOW_PRIORITY\b)?(?:\s+IGNORE\b)?/i,
+  DELETE: /^(?:\s+(?:LOW_PRIORITY|QUICK|IGNORE)\b)*/i,
+};
 
 /**
  * Statement texts seen lately, and the trees of those seen twice or more. A text that comes back
@@ -327,8 +369,9 @@ export function parseText(sql: string, mode: OperatorMode = DEFAULT_OPERATORS): 
 /** The parser's tree, with `!`, MOD and DIV restored where the text was rewritten for it. */
 function parseTree(sql: string): unknown[] {
   const bangs: boolean[] = [];
+  const marks: Marks = {};
   try {
-    return markBangs(wasmParse(rewrite(sql, false, [], bangs)), bangs);
+    return marked(sql, wasmParse(rewrite(sql, false, [], bangs, marks)), bangs, marks);
   } catch (e) {
     if (!(e instanceof ParserMessage)) throw parserFailure(e);
     const msg = e.message;
@@ -339,13 +382,14 @@ function parseTree(sql: string): unknown[] {
       const mods: boolean[] = [];
       const bangs2: boolean[] = [];
       try {
-        const ast = wasmParse(rewrite(sql, true, mods, bangs2));
+        const marks2: Marks = {};
+        const ast = wasmParse(rewrite(sql, true, mods, bangs2, marks2));
         const ops = binaryOps(ast, 'Modulo');
         if (ops.length === mods.length) {
           ops.forEach((o, i) => {
             if (mods[i]) o.op = 'MyIntegerDivide';
           });
-          return markBangs(ast, bangs2);
+          return marked(sql, ast, bangs2, marks2);
         }
       } catch (again) {
         if (!(again instanceof ParserMessage)) throw parserFailure(again);
@@ -372,7 +416,8 @@ function parseTree(sql: string): unknown[] {
     if (update !== undefined) {
       const bangs3: boolean[] = [];
       try {
-        return markBangs(wasmParse(rewrite(update, false, [], bangs3)), bangs3);
+        const marks3: Marks = {};
+        return marked(update, wasmParse(rewrite(update, false, [], bangs3, marks3)), bangs3, marks3);
       } catch (again) {
         if (!(again instanceof ParserMessage)) throw parserFailure(again);
         // the first error stands
@@ -380,6 +425,72 @@ function parseTree(sql: string): unknown[] {
     }
     throw unsupportedStatement(sql) ?? syntaxError(sql, msg);
   }
+}
+
+/**
+ * The tree with what the rewrite took out put back: `!` (below) and IGNORE, an `ignore: true` on
+ * the UPDATE or DELETE (the dialect's own `UPDATE OR IGNORE` is SQLite's, refused when bound).
+ */
+function marked(sql: string, ast: unknown[], bangs: readonly boolean[], marks: Marks): unknown[] {
+  if (marks.ignore === true) {
+    const [tag, v] = tagOf(ast[0]);
+    if (tag === 'Update' || tag === 'Delete') (v as Record<string, unknown>).ignore = true;
+  }
+  for (const at of marks.rollups ?? []) markRollup(sql, ast, at);
+  return markBangs(ast, bangs);
+}
+
+/**
+ * `WITH ROLLUP` at offset `at` belongs to the GROUP BY that ends closest before it: of the query
+ * blocks with a GROUP BY, the one whose grouping expressions reach furthest without passing `at`
+ * (the outer one on a tie, as when the last expression is a subquery with its own GROUP BY). It
+ * gets the modifier the dialect's tree has for it (`Expressions: [exprs, ['Rollup']]`); a WITH
+ * ROLLUP after no GROUP BY is a syntax error there.
+ */
+function markRollup(sql: string, ast: unknown[], at: number): void {
+  let best: unknown[] | undefined;
+  let bestEnd = -1;
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) {
+      for (const x of n) walk(x);
+      return;
+    }
+    if (n === null || typeof n !== 'object') return;
+    const o = n as Record<string, unknown>;
+    const sel = o.Select as Record<string, unknown> | undefined;
+    const exprs = (sel?.group_by as { Expressions?: unknown[] } | undefined)?.Expressions;
+    if (exprs !== undefined && Array.isArray(exprs[0]) && exprs[0].length > 0) {
+      const end = furthestEnd(sql, exprs[0]);
+      if (end <= at && end > bestEnd) {
+        best = exprs;
+        bestEnd = end;
+      }
+    }
+    for (const v of Object.values(o)) walk(v);
+  };
+  walk(ast);
+  const mods = Array.isArray(best?.[1]) ? (best[1] as unknown[]) : [];
+  if (best === undefined || mods.includes('Rollup')) throw syntaxErrorNear(sql, at);
+  mods.push('Rollup');
+  best[1] = mods;
+}
+
+/** The text offset of the furthest span end inside `n`. */
+function furthestEnd(sql: string, n: unknown): number {
+  let end = -1;
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) {
+      for (const y of x) walk(y);
+      return;
+    }
+    if (x === null || typeof x !== 'object') return;
+    const o = x as Record<string, unknown>;
+    const span = o.span as { end?: { line: number; column: number } } | undefined;
+    if (span?.end !== undefined && span.end.line > 0) end = Math.max(end, offsetOf(sql, span.end));
+    for (const v of Object.values(o)) walk(v);
+  };
+  walk(n);
+  return end;
 }
 
 /** The `~` nodes that were `!` in the text become {@link BANG}. */
