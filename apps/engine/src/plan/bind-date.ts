@@ -1,5 +1,5 @@
 import { obj, tagOf } from '../sql/ast.js';
-import { toDateTime, toText, toTime } from '../exec/convert.js';
+import { toDateTime, toDouble, toText, toTime } from '../exec/convert.js';
 import {
   addMicros,
   civilFromDays,
@@ -18,7 +18,7 @@ import {
   US_PER_SECOND,
 } from '../storage/temporal.js';
 import { calcWeek, weekMode } from '../exec/time-format.js';
-import { type SqlType, T_DATE, T_INT, T_STR, dateTimeType, timeType } from '../exec/types.js';
+import { type SqlType, T_DATE, T_DBL, T_INT, T_STR, dateTimeType, timeType } from '../exec/types.js';
 import { type BindCtx, bindExpr, castEv, mk, unsupported } from './bind-expr.js';
 import type { Bound } from '../exec/bound.js';
 import type { Ev } from '../exec/scope.js';
@@ -150,6 +150,221 @@ export function dateField(
   );
 }
 
+/** A value's fields as EXTRACT reads them: a TIME's whole days moved out of its hours, its sign kept. */
+interface ExtractSource {
+  neg: boolean;
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  micro: number;
+}
+
+/**
+ * The largest number EXTRACT reads as a day-time interval (hhhhmmss); a larger one is a
+ * YYYYMMDDhhmmss date and time (MariaDB's Sec6::to_datetime_or_to_interval_hhmmssff).
+ */
+const INTERVAL_AS_NUMBER_MAX = 999999995959;
+
+/** A string that begins as a time does ('30:10:00', '-07:08', '1 10:00:00'), not as a date. */
+const TIME_FIRST = /^\s*-?\d+(?:\s+\d+)?:/;
+
+/**
+ * EXTRACT's reading of its operand (MariaDB's Extract_source): a TIME, a string written as a time
+ * ('30:10:00') and a number up to 12 digits (hhhhmmss: 20240305 is 2024:03:05) as a day-time
+ * interval (30:10:00 is day 1, hour 6) carrying its sign; other strings and numbers as a DATETIME,
+ * a DATE or DATETIME as itself. A string that is neither is NULL.
+ */
+function extractSource(e: Bound, warn?: (code: number, message: string) => void): () => ExtractSource | null {
+  const bad = (x: unknown): null => {
+    warn?.(1292, `Incorrect interval value: '${String(x)}'`);
+    return null;
+  };
+  const k = e.t.kind;
+  const fromTime = (us: number): ExtractSource => {
+    const a = Math.abs(us);
+    const secs = Math.floor(a / US_PER_SECOND);
+    const hours = Math.floor(secs / 3600);
+    return {
+      neg: us < 0,
+      year: 0,
+      month: 0,
+      day: Math.floor(hours / 24),
+      hour: hours % 24,
+      minute: Math.floor(secs / 60) % 60,
+      second: secs % 60,
+      micro: a - secs * US_PER_SECOND,
+    };
+  };
+  const fromDateTime = (v: Micros): ExtractSource => ({ neg: false, ...dateTimeParts(v) });
+  if (k === 'time') {
+    const ev = e.ev;
+    return () => {
+      const x = ev() as number | null;
+      return x === null ? null : fromTime(x);
+    };
+  }
+  const dv = dateTimeEv(e);
+  if (k === 'str') {
+    const ev = e.ev;
+    return () => {
+      const x = ev() as string | null;
+      if (x === null) return null;
+      if (TIME_FIRST.test(x)) {
+        const t = parseTimeLoose(x);
+        return t.invalid === true || t.v === null ? bad(x) : fromTime(t.v as number);
+      }
+      const d = parseDateTime(x);
+      return d === null ? bad(x) : fromDateTime(d);
+    };
+  }
+  if (k === 'int' || k === 'dec' || k === 'dbl') {
+    const ev = e.ev;
+    return () => {
+      const x = ev();
+      if (x === null) return null;
+      const v = toDouble(x, k, e.t) as number;
+      const a = Math.abs(v);
+      const whole = Math.trunc(a);
+      if (whole > INTERVAL_AS_NUMBER_MAX) {
+        const d = dv() as Micros | null;
+        return d === null ? null : fromDateTime(d);
+      }
+      const minute = Math.floor(whole / 100) % 100;
+      const second = whole % 100;
+      if (minute > 59 || second > 59) return bad(toText(x, k, e.t));
+      const us = (Math.floor(whole / 10000) * 3600 + minute * 60 + second) * US_PER_SECOND;
+      const t = us + Math.round((a - whole) * US_PER_SECOND);
+      return fromTime(v < 0 ? -t : t);
+    };
+  }
+  return () => {
+    const v = dv() as Micros | null;
+    return v === null ? null : fromDateTime(v);
+  };
+}
+
+/** EXTRACT's units read from the day-time fields, each signed by the value (MariaDB's Item_extract). */
+const EXTRACTED: Record<string, (p: ExtractSource) => number> = {
+  YEAR: (p) => p.year,
+  QUARTER: (p) => Math.floor((p.month + 2) / 3),
+  MONTH: (p) => p.month,
+  DAY: (p) => p.day,
+  HOUR: (p) => p.hour,
+  MINUTE: (p) => p.minute,
+  SECOND: (p) => p.second,
+  MICROSECOND: (p) => p.micro,
+  YEAR_MONTH: (p) => p.year * 100 + p.month,
+  DAY_HOUR: (p) => p.day * 100 + p.hour,
+  DAY_MINUTE: (p) => (p.day * 100 + p.hour) * 100 + p.minute,
+  DAY_SECOND: (p) => ((p.day * 100 + p.hour) * 100 + p.minute) * 100 + p.second,
+  DAY_MICROSECOND: (p) => (((p.day * 100 + p.hour) * 100 + p.minute) * 100 + p.second) * 1e6 + p.micro,
+  HOUR_MINUTE: (p) => p.hour * 100 + p.minute,
+  HOUR_SECOND: (p) => (p.hour * 100 + p.minute) * 100 + p.second,
+  HOUR_MICROSECOND: (p) => ((p.hour * 100 + p.minute) * 100 + p.second) * 1e6 + p.micro,
+  MINUTE_SECOND: (p) => p.minute * 100 + p.second,
+  MINUTE_MICROSECOND: (p) => (p.minute * 100 + p.second) * 1e6 + p.micro,
+  SECOND_MICROSECOND: (p) => p.second * 1e6 + p.micro,
+};
+
+/**
+ * `EXTRACT(unit FROM e)`: every unit but WEEK from {@link extractSource}'s fields, the day-time
+ * ones signed (`EXTRACT(HOUR FROM TIME '-30:00:00')` is -6; a time's year and month are 0);
+ * WEEK as WEEK() reads it.
+ */
+export function extractField(
+  field: string,
+  e: Bound,
+  text: string,
+  n: unknown,
+  warn?: (code: number, message: string) => void,
+): Bound {
+  const f = field.toUpperCase();
+  const get = EXTRACTED[f];
+  if (get === undefined) return dateField(f, e, text, n, warn);
+  const src = extractSource(e, warn);
+  return mk(
+    T_INT,
+    () => {
+      const p = src();
+      if (p === null) return null;
+      const v = get(p);
+      return p.neg && v !== 0 ? -v : v;
+    },
+    [e],
+    text,
+  );
+}
+
+/**
+ * The two-part interval units: how many numbers the amount's text holds, whether it counts months
+ * (YEAR_MONTH) or microseconds, and each number's size in that base.
+ */
+const COMPOUND_UNITS: Record<string, { months: boolean; sizes: readonly number[] }> = {
+  YEAR_MONTH: { months: true, sizes: [12, 1] },
+  DAY_HOUR: { months: false, sizes: [US_PER_DAY, 3600 * US_PER_SECOND] },
+  DAY_MINUTE: { months: false, sizes: [US_PER_DAY, 3600 * US_PER_SECOND, 60 * US_PER_SECOND] },
+  DAY_SECOND: { months: false, sizes: [US_PER_DAY, 3600 * US_PER_SECOND, 60 * US_PER_SECOND, US_PER_SECOND] },
+  DAY_MICROSECOND: {
+    months: false,
+    sizes: [US_PER_DAY, 3600 * US_PER_SECOND, 60 * US_PER_SECOND, US_PER_SECOND, 1],
+  },
+  HOUR_MINUTE: { months: false, sizes: [3600 * US_PER_SECOND, 60 * US_PER_SECOND] },
+  HOUR_SECOND: { months: false, sizes: [3600 * US_PER_SECOND, 60 * US_PER_SECOND, US_PER_SECOND] },
+  HOUR_MICROSECOND: { months: false, sizes: [3600 * US_PER_SECOND, 60 * US_PER_SECOND, US_PER_SECOND, 1] },
+  MINUTE_SECOND: { months: false, sizes: [60 * US_PER_SECOND, US_PER_SECOND] },
+  MINUTE_MICROSECOND: { months: false, sizes: [60 * US_PER_SECOND, US_PER_SECOND, 1] },
+  SECOND_MICROSECOND: { months: false, sizes: [US_PER_SECOND, 1] },
+};
+
+/** Whether `unit` is a two-part unit (HOUR_MINUTE, YEAR_MONTH, …). */
+export function isCompoundUnit(unit: string): boolean {
+  return COMPOUND_UNITS[unit.toUpperCase()] !== undefined;
+}
+
+/**
+ * A two-part unit's amount ('1:30' HOUR_MINUTE, '1-2' YEAR_MONTH, '1 2:03:04.5' DAY_MICROSECOND)
+ * as months or microseconds, read as MySQL's get_interval_value: a leading `-` negates the whole,
+ * any run of non-digits separates the numbers, fewer numbers than the unit has fill it from the
+ * right ('5' HOUR_MINUTE is 5 minutes), a microsecond part of fewer than six digits is a
+ * fraction ('3.5' SECOND_MICROSECOND is 3.5 seconds); more numbers than the unit has is NULL.
+ */
+export function compoundAmount(text: string, unit: string): number | null {
+  const spec = COMPOUND_UNITS[unit]!;
+  const count = spec.sizes.length;
+  const n = text.length;
+  let i = 0;
+  while (i < n && /\s/.test(text[i]!)) i++;
+  const neg = text[i] === '-';
+  const digit = (j: number): boolean => j < n && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57;
+  while (i < n && !digit(i)) i++;
+  let values: number[] = [];
+  let lastDigits = 0;
+  for (let f = 0; f < count; f++) {
+    const start = i;
+    let v = 0;
+    while (digit(i)) v = v * 10 + (text.charCodeAt(i++) - 48);
+    lastDigits = i - start;
+    values.push(v);
+    while (i < n && !digit(i)) i++;
+    if (i === n && f !== count - 1) {
+      values = [...new Array<number>(count - values.length).fill(0), ...values];
+      break;
+    }
+  }
+  if (i !== n) return null;
+  if (unit.endsWith('_MICROSECOND') && lastDigits > 0 && lastDigits !== 6)
+    values[count - 1] =
+      lastDigits < 6
+        ? values[count - 1]! * 10 ** (6 - lastDigits)
+        : Math.trunc(values[count - 1]! / 10 ** (lastDigits - 6));
+  let total = 0;
+  for (let f = 0; f < count; f++) total += values[f]! * spec.sizes[f]!;
+  return neg ? -total : total;
+}
+
 export function intervalOf(iv: unknown, ctx: BindCtx): { amount: Bound; unit: string } {
   const o = obj(iv);
   const unit = String(tagOf(o.leading_field)[0] || o.leading_field || 'Day').toUpperCase();
@@ -177,8 +392,11 @@ function unitSize(unit: string): [number, number] | undefined {
       return [3, 0];
     case 'YEAR':
       return [12, 0];
-    default:
-      return undefined;
+    default: {
+      // a two-part unit's amount is counted in months or microseconds (compoundAmount)
+      const c = COMPOUND_UNITS[unit];
+      return c === undefined ? undefined : c.months ? [1, 0] : [0, 1];
+    }
   }
 }
 
@@ -222,8 +440,13 @@ export function shiftBy(
 /** The result type of `operand ± INTERVAL … unit` (see the module comment). */
 function shiftType(t: SqlType, unit: string, amount: SqlType): SqlType {
   const dayUnit =
-    unit === 'DAY' || unit === 'WEEK' || unit === 'MONTH' || unit === 'QUARTER' || unit === 'YEAR';
-  const fraction = unit === 'MICROSECOND' || (unit === 'SECOND' && amount.kind !== 'int') ? 6 : 0;
+    unit === 'DAY' ||
+    unit === 'WEEK' ||
+    unit === 'MONTH' ||
+    unit === 'QUARTER' ||
+    unit === 'YEAR' ||
+    unit === 'YEAR_MONTH';
+  const fraction = unit.endsWith('MICROSECOND') || (unit === 'SECOND' && amount.kind !== 'int') ? 6 : 0;
   switch (t.kind) {
     case 'date':
       return dayUnit ? T_DATE : dateTimeType(fraction);
@@ -231,9 +454,8 @@ function shiftType(t: SqlType, unit: string, amount: SqlType): SqlType {
       return dateTimeType(Math.max(t.scale, fraction));
     case 'time':
       return timeType(Math.max(t.scale, fraction));
-    case 'null':
-      return dayUnit ? T_DATE : dateTimeType(fraction);
     default:
+      // a string, a number or NULL: the result is text (MariaDB types DATE_ADD(NULL, …) as a string)
       return T_STR;
   }
 }
@@ -254,7 +476,10 @@ export function shifted(
 ): Bound {
   const shift = shiftBy(unit, n);
   const t = shiftType(date.t, unit, amount.t);
-  const a = castEv(amount, amount.t.kind === 'int' ? T_INT : { kind: 'dbl', scale: 31, iscale: 0, prec: 22 });
+  const a =
+    COMPOUND_UNITS[unit] === undefined
+      ? castEv(amount, amount.t.kind === 'int' ? T_INT : T_DBL)
+      : compoundEv(amount, unit);
   const k = date.t.kind;
   let ev: Ev;
   if (t.kind === 'time') {
@@ -297,6 +522,15 @@ export function shifted(
     };
   }
   return mk(t, ev, [date, amount], text);
+}
+
+/** A two-part unit's amount, read from its text, in months or microseconds. */
+function compoundEv(amount: Bound, unit: string): Ev {
+  const text = castEv(amount, T_STR);
+  return () => {
+    const x = text() as string | null;
+    return x === null ? null : compoundAmount(x, unit);
+  };
 }
 
 export function dateArithDays(date: Bound, n: Bound, sign: number, text: string): Bound {

@@ -36,7 +36,7 @@ import {
   unsupported,
 } from './bind-expr.js';
 import { aggregate } from './bind-aggregate.js';
-import { dateArith, dateArithDays, dateField } from './bind-date.js';
+import { dateArith, dateArithDays, dateField, extractField } from './bind-date.js';
 import { truthOf } from '../exec/truth.js';
 import { infoFunction } from './bind-func-info.js';
 import { timeFunction } from './bind-func-time.js';
@@ -100,7 +100,7 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
     case 'Extract': {
       const o = obj(v);
       const field = String(tagOf(o.field)[0] || o.field).toUpperCase();
-      return dateField(field, bindExpr(o.expr, ctx), text, n);
+      return extractField(field, bindExpr(o.expr, ctx), text, n, (c, m) => ctx.env.warn(c, m));
     }
     case 'Substring': {
       const o = obj(v);
@@ -218,6 +218,26 @@ export function bindFunction(tag: string, v: unknown, ctx: BindCtx, n: unknown):
             if (x !== null) return x;
           }
           return null;
+        },
+        args,
+        text,
+      );
+    }
+    case 'interval': {
+      // INTERVAL(n, n1, n2, …): how many of n1, n2, … (ascending) are at most n, counted until
+      // the first that is larger; NULL bounds are passed over; n NULL is -1 (MariaDB's linear scan)
+      need(2, 1000);
+      const evs = args.map((a) => castEv(a, T_DBL));
+      return mk(
+        T_INT,
+        () => {
+          const v = evs[0]!() as number | null;
+          if (v === null) return -1;
+          for (let i = 1; i < evs.length; i++) {
+            const b = evs[i]!() as number | null;
+            if (b !== null && b > v) return i - 1;
+          }
+          return evs.length - 1;
         },
         args,
         text,

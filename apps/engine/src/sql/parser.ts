@@ -110,6 +110,16 @@ export function rewrite(
         out += ' '.repeat(word.length + m[0].length);
         i = j + m[0].length;
         continue;
+      } else if (COMPOUND_UNITS.has(up) && prev !== '.') {
+        // a two-part interval unit (the dialect lacks them): its first part and blanks, the unit
+        // put back on the INTERVAL or EXTRACT it ends (markUnit)
+        (marks.units ??= []).push({ at: i, unit: up });
+        out += up.slice(0, up.indexOf('_')).padEnd(word.length, ' ');
+      } else if (up === 'INTERVAL' && prev !== '.' && intervalCall(sql, j)) {
+        // the INTERVAL(n, n1, …) function (the dialect reads only the INTERVAL literal): a call
+        // of a placeholder name of the same length, renamed INTERVAL on the tree
+        (marks.intervalCalls ??= []).push(i);
+        out += INTERVAL_CALL;
       } else if (up === 'WITH' && ROLLUP.test(sql.slice(j))) {
         // GROUP BY … WITH ROLLUP (the dialect lacks it): blanks, and a mark the tree gets back
         const m = ROLLUP.exec(sql.slice(j))!;
@@ -196,10 +206,54 @@ function tildes(root: unknown): Record<string, unknown>[] {
   return out;
 }
 
-const REWRITTEN = /mod|lock|consistent|#|!|trim|ignore|low_priority|quick|rollup/i;
+const REWRITTEN =
+  /mod|lock|consistent|#|!|trim|ignore|low_priority|quick|rollup|interval|year_|day_|hour_|minute_|second_/i;
 
 /** `WITH ROLLUP` after its WITH (ROLLUP is reserved: no common table expression takes the name). */
 const ROLLUP = /^\s+ROLLUP\b/i;
+
+/** The two-part interval units, which the dialect does not read. */
+const COMPOUND_UNITS = new Set([
+  'YEAR_MONTH',
+  'DAY_HOUR',
+  'DAY_MINUTE',
+  'DAY_SECOND',
+  'DAY_MICROSECOND',
+  'HOUR_MINUTE',
+  'HOUR_SECOND',
+  'HOUR_MICROSECOND',
+  'MINUTE_SECOND',
+  'MINUTE_MICROSECOND',
+  'SECOND_MICROSECOND',
+]);
+
+/** The name the INTERVAL(…) function is parsed under (as long as INTERVAL). */
+const INTERVAL_CALL = 'INTERVL_';
+
+/**
+ * Whether the text after an INTERVAL at `j` is the INTERVAL(n, n1, …) function: a parenthesis
+ * whose contents hold a comma outside any nested parenthesis or quote (`INTERVAL (1 + 1) DAY`
+ * has none).
+ */
+function intervalCall(sql: string, j: number): boolean {
+  let i = j;
+  while (i < sql.length && /\s/.test(sql[i]!)) i++;
+  if (sql[i] !== '(') return false;
+  let depth = 0;
+  for (; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      let k = i + 1;
+      while (k < sql.length && sql[k] !== c) k += sql[k] === '\\' && c !== '`' ? 2 : 1;
+      i = k;
+    } else if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth === 0) return false;
+    } else if (c === ',' && depth === 1) return true;
+  }
+  return false;
+}
 
 /** What a rewrite took out of the text that the tree must still say. */
 export interface Marks {
@@ -207,6 +261,10 @@ export interface Marks {
   ignore?: boolean;
   /** Where each `WITH ROLLUP` began (text offsets). */
   rollups?: number[];
+  /** Each two-part interval unit and where it began. */
+  units?: { at: number; unit: string }[];
+  /** Where each INTERVAL(…) function call began. */
+  intervalCalls?: number[];
 }
 
 /** The modifiers after a statement's first word, in MariaDB's grammar (DELETE's in any order). */
@@ -437,7 +495,74 @@ function marked(sql: string, ast: unknown[], bangs: readonly boolean[], marks: M
     if (tag === 'Update' || tag === 'Delete') (v as Record<string, unknown>).ignore = true;
   }
   for (const at of marks.rollups ?? []) markRollup(sql, ast, at);
+  for (const u of marks.units ?? []) markUnit(sql, ast, u.at, u.unit);
+  if (marks.intervalCalls !== undefined) markIntervalCalls(sql, ast, marks.intervalCalls);
   return markBangs(ast, bangs);
+}
+
+/** Every object node of the tree, in pre-order. */
+function eachNode(n: unknown, visit: (o: Record<string, unknown>) => void): void {
+  if (Array.isArray(n)) {
+    for (const x of n) eachNode(x, visit);
+    return;
+  }
+  if (n === null || typeof n !== 'object') return;
+  visit(n as Record<string, unknown>);
+  for (const v of Object.values(n as Record<string, unknown>)) eachNode(v, visit);
+}
+
+/**
+ * A two-part unit at offset `at` (parsed as its first part) goes back on its node: the INTERVAL
+ * whose amount ends closest before it, or the EXTRACT whose operand starts closest after it.
+ */
+function markUnit(sql: string, ast: unknown[], at: number, unit: string): void {
+  const first = unit.slice(0, unit.indexOf('_'));
+  const named = (f: unknown): boolean => typeof f === 'string' && f.toUpperCase() === first;
+  let best: { node: Record<string, unknown>; key: string } | undefined;
+  let distance = Number.POSITIVE_INFINITY;
+  eachNode(ast, (o) => {
+    const iv = o.Interval as Record<string, unknown> | undefined;
+    if (iv !== undefined && named(iv.leading_field)) {
+      const end = furthestEnd(sql, iv.value);
+      if (end >= 0 && end <= at && at - end < distance) {
+        best = { node: iv, key: 'leading_field' };
+        distance = at - end;
+      }
+    }
+    const ex = o.Extract as Record<string, unknown> | undefined;
+    if (ex !== undefined && named(ex.field)) {
+      const start = earliestStart(sql, ex.expr);
+      if (start > at && start - at < distance) {
+        best = { node: ex, key: 'field' };
+        distance = start - at;
+      }
+    }
+  });
+  if (best === undefined) throw syntaxErrorNear(sql, at);
+  best.node[best.key] = unit;
+}
+
+/** The INTERVAL(…) calls parsed under {@link INTERVAL_CALL}, found by where they begin, renamed. */
+function markIntervalCalls(sql: string, ast: unknown[], starts: readonly number[]): void {
+  eachNode(ast, (o) => {
+    const f = o.Function as Record<string, unknown> | undefined;
+    const part = Array.isArray(f?.name) ? (f.name[0] as Record<string, unknown>) : undefined;
+    const id = part?.Identifier as
+      | { value?: string; span?: { start: { line: number; column: number } } }
+      | undefined;
+    if (id?.value !== INTERVAL_CALL || id.span === undefined) return;
+    if (starts.includes(offsetOf(sql, id.span.start))) id.value = 'INTERVAL';
+  });
+}
+
+/** The text offset of the earliest span start inside `n` (the text's length when there is none). */
+function earliestStart(sql: string, n: unknown): number {
+  let start = sql.length;
+  eachNode(n, (o) => {
+    const span = o.span as { start?: { line: number; column: number } } | undefined;
+    if (span?.start !== undefined && span.start.line > 0) start = Math.min(start, offsetOf(sql, span.start));
+  });
+  return start;
 }
 
 /**
