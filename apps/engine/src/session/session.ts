@@ -4,7 +4,7 @@ import { HANDLER_COUNTERS } from '../storage/counters.js';
 import { arr, obj, placeholders, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { operatorMode, parseSql } from '../sql/parser.js';
-import { parseStatements, type StatementKind, statementKind } from './statement-kind.js';
+import { type StatementKind, statementKind } from './statement-kind.js';
 import { STATUS, StatusCounters, SUMMED_INDEX, type StatusName, type StatusSpec } from '../exec/status.js';
 import { T_DBL, T_INT, T_STR, type SqlType } from '../exec/types.js';
 import { paramSignature } from '../plan/bind-expr.js';
@@ -310,7 +310,7 @@ export class Session {
       this.counters.add('Questions', 1);
       return accountResult;
     }
-    const stmts = parseStatements(sql, operatorMode(String(this.vars.get('sql_mode'))));
+    const stmts = parseSql(sql, operatorMode(String(this.vars.get('sql_mode'))));
     if (stmts.length === 0)
       throw new SqlError(
         'ER_PARSE_ERROR',

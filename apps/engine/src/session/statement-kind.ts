@@ -38,25 +38,8 @@ const ROWS = new Set([
 ]);
 
 /**
- * MariaDB's `ANALYZE [FORMAT=JSON] SELECT …` (which the parser does not know) as `EXPLAIN ANALYZE`,
- * so that it parses; the statement runs and its plan is shown with what each table really did.
- */
-function analyzeAsExplain(sql: string): string {
-  const m = /^(\s*)ANALYZE(\s+(?:FORMAT\s*=\s*\w+\s+)?(?:SELECT|WITH|\())/i.exec(sql);
-  if (m === null) return sql;
-  const rest = sql.slice(m[0].length);
-  const fmt = /FORMAT\s*=\s*(\w+)/i.exec(m[2]!);
-  return `${m[1]}EXPLAIN ANALYZE ${fmt ? `FORMAT=${fmt[1]} ` : ''}${m[2]!.replace(/^\s*(FORMAT\s*=\s*\w+\s+)?/i, '')}${rest}`;
-}
-
-/** The parse trees of the statements in `sql` (not an account statement): what a session runs. */
-export function parseStatements(sql: string, mode: OperatorMode): unknown[] {
-  return parseSql(analyzeAsExplain(sql), mode);
-}
-
-/**
  * The kind of the statements in `sql`, from their parse: account statements by their own parser,
- * the rest by the tags of the trees {@link parseStatements} gives (the parser keeps the last
+ * the rest by the tags of their parse trees (the parser keeps the last
  * text's trees, so the session that runs the statement next does not parse it again). Text that
  * does not parse is `rows`: the session then answers it with the parser's error.
  */
@@ -65,7 +48,7 @@ export function statementKind(sql: string, mode: OperatorMode): StatementKind {
   if (account !== undefined) return account === 'writes' ? 'ddl' : 'rows';
   let trees: unknown[];
   try {
-    trees = parseStatements(sql, mode);
+    trees = parseSql(sql, mode);
   } catch {
     return 'rows';
   }

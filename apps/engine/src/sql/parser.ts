@@ -22,6 +22,9 @@ import { ParserMessage, ParserTrap, wasmParse } from './wasm-parser.js';
  * string to trim),
  * START TRANSACTION's `WITH CONSISTENT SNAPSHOT` becomes blanks, a prefix `!` becomes `~` (the
  * dialect lacks it too; `bangs` records, per `~` of the result in text order, whether it was a `!`).
+ * What the dialect lacks and the tree must still say goes in `marks`, put back by `marked`:
+ * UPDATE / DELETE modifiers, WITH ROLLUP, two-part interval units, the INTERVAL() function,
+ * MariaDB's ANALYZE SELECT.
  */
 export function rewrite(
   sql: string,
@@ -83,6 +86,14 @@ export function rewrite(
       const prev = i > 0 ? sql[i - 1]! : ' ';
       const leading = first;
       first = false;
+      if (leading && up === 'ANALYZE' && ANALYZE_QUERY.test(sql.slice(j))) {
+        // MariaDB's ANALYZE [FORMAT=…] SELECT (the dialect lacks it): EXPLAIN, of the same length,
+        // marked to run as EXPLAIN ANALYZE does
+        marks.analyze = true;
+        out += 'EXPLAIN';
+        i = j;
+        continue;
+      }
       const modifiers = leading ? STATEMENT_MODIFIERS[up]?.exec(sql.slice(j)) : undefined;
       if (modifiers !== undefined && modifiers !== null && modifiers[0] !== '') {
         // UPDATE [LOW_PRIORITY] [IGNORE], DELETE [LOW_PRIORITY] [QUICK] [IGNORE]: the dialect reads
@@ -207,10 +218,13 @@ function tildes(root: unknown): Record<string, unknown>[] {
 }
 
 const REWRITTEN =
-  /mod|lock|consistent|#|!|trim|ignore|low_priority|quick|rollup|interval|year_|day_|hour_|minute_|second_/i;
+  /mod|lock|consistent|#|!|trim|ignore|low_priority|quick|rollup|interval|year_|day_|hour_|minute_|second_|analyze/i;
 
 /** `WITH ROLLUP` after its WITH (ROLLUP is reserved: no common table expression takes the name). */
 const ROLLUP = /^\s+ROLLUP\b/i;
+
+/** What follows ANALYZE when it is MariaDB's statement analysis rather than ANALYZE TABLE. */
+const ANALYZE_QUERY = /^\s+(?:FORMAT\s*=\s*\w+\s+)?(?:SELECT|WITH|\()/i;
 
 /** The two-part interval units, which the dialect does not read. */
 const COMPOUND_UNITS = new Set([
@@ -259,6 +273,8 @@ function intervalCall(sql: string, j: number): boolean {
 export interface Marks {
   /** UPDATE IGNORE / DELETE IGNORE. */
   ignore?: boolean;
+  /** MariaDB's ANALYZE SELECT, parsed as EXPLAIN. */
+  analyze?: boolean;
   /** Where each `WITH ROLLUP` began (text offsets). */
   rollups?: number[];
   /** Each two-part interval unit and where it began. */
@@ -490,10 +506,10 @@ function parseTree(sql: string): unknown[] {
  * the UPDATE or DELETE (the dialect's own `UPDATE OR IGNORE` is SQLite's, refused when bound).
  */
 function marked(sql: string, ast: unknown[], bangs: readonly boolean[], marks: Marks): unknown[] {
-  if (marks.ignore === true) {
-    const [tag, v] = tagOf(ast[0]);
-    if (tag === 'Update' || tag === 'Delete') (v as Record<string, unknown>).ignore = true;
-  }
+  const [tag, v] = tagOf(ast[0]);
+  if (marks.ignore === true && (tag === 'Update' || tag === 'Delete'))
+    (v as Record<string, unknown>).ignore = true;
+  if (marks.analyze === true && tag === 'Explain') (v as Record<string, unknown>).analyze = true;
   for (const at of marks.rollups ?? []) markRollup(sql, ast, at);
   for (const u of marks.units ?? []) markUnit(sql, ast, u.at, u.unit);
   if (marks.intervalCalls !== undefined) markIntervalCalls(sql, ast, marks.intervalCalls);
