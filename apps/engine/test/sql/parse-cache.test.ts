@@ -65,11 +65,12 @@ describe('the parse cache', () => {
     for (const r of runs('SELECT k FROM t WHERE id = 3 LOCK IN SHARE MODE')) expect(r).toEqual([[30]]);
     // the rewrites that leave a mark on the tree (ROLLUP, two-part units, INTERVAL(), IGNORE), with
     // literals that change from run to run: the trees of texts of one digest keep their marks
-    const marked = [1, 2, 3, 4].map((i) =>
-      s.query(
-        `SELECT k, COUNT(*), INTERVAL(k, ${i}0, 25), EXTRACT(DAY_HOUR FROM '2024-01-0${i} 0${i}:00:00' + ` +
-          `INTERVAL '${i} ${i}' DAY_HOUR) FROM t WHERE id < ${i + 1} GROUP BY k WITH ROLLUP`,
-      ).rows,
+    const marked = [1, 2, 3, 4].map(
+      (i) =>
+        s.query(
+          `SELECT k, COUNT(*), INTERVAL(k, ${i}0, 25), EXTRACT(DAY_HOUR FROM '2024-01-0${i} 0${i}:00:00' + ` +
+            `INTERVAL '${i} ${i}' DAY_HOUR) FROM t WHERE id < ${i + 1} GROUP BY k WITH ROLLUP`,
+        ).rows,
     );
     expect(marked[1]).toEqual([
       [10, 1, 0, 404],
