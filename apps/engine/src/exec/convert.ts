@@ -53,11 +53,17 @@ export function dayText(days: number): string {
   return new Date(days * MS_PER_DAY).toISOString().slice(0, 10);
 }
 
-/** 'YYYY-MM-DD' (also 'YYYY-M-D', 'YYYYMMDD', with an ignored time part) → days, or null. */
+/**
+ * 'YYYY-MM-DD' (also 'YYYY-M-D', 'YYYYMMDD') → days, or null. A time part is not kept, but one
+ * whose hour, minute or second is out of range makes the whole value invalid, as MariaDB reads
+ * the text as a DATETIME first ('2024-01-01 25:00:00' is no date).
+ */
 export function parseDate(s: string): number | null {
-  let m = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T].*)?$/.exec(s);
+  let m = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](.*))?$/.exec(s);
   if (m === null) m = /^\s*(\d{4})(\d{2})(\d{2})\s*$/.exec(s);
   if (m === null) return null;
+  const time = m[4] === undefined ? null : /^\s*(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?/.exec(m[4]);
+  if (time !== null && (Number(time[1]) > 23 || Number(time[2]) > 59 || Number(time[3] ?? 0) > 59)) return null;
   return dateFromParts(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
@@ -237,6 +243,8 @@ export function toDate(v: unknown, k: Kind): number | null {
       return v as number;
     case 'datetime':
       return splitDay(v as Micros)[0];
+    case 'time':
+      return splitDay(addMicros(joinDay(timeBaseDay, 0), v as number))[0];
     case 'str': {
       const d = parseDate(v as string);
       if (d !== null) return d;
@@ -265,10 +273,21 @@ export function toDate(v: unknown, k: Kind): number | null {
 }
 
 /**
+ * The day a TIME falls on when it becomes a DATETIME or a DATE: the running statement's
+ * CURRENT_DATE, as MariaDB's, set by the session as each statement starts (statements run one at
+ * a time on a thread).
+ */
+let timeBaseDay = 0;
+
+export function setTimeBaseDay(day: number): void {
+  timeBaseDay = day;
+}
+
+/**
  * To a DATETIME (microseconds) cut to `fsp` digits; null when the value is no valid one. `t` is
  * the value's type when it is a DECIMAL (its scale).
  */
-export function toDateTime(v: unknown, k: Kind, fsp = 6, today = 0, t?: SqlType): Micros | null {
+export function toDateTime(v: unknown, k: Kind, fsp = 6, today: number = timeBaseDay, t?: SqlType): Micros | null {
   if (v === null) return null;
   let r: Micros | null;
   switch (k) {
@@ -344,7 +363,7 @@ export function coerce(v: unknown, from: SqlType, to: SqlType): unknown {
     case 'date':
       return toDate(v, from.kind);
     case 'datetime':
-      return toDateTime(v, from.kind, to.scale, 0, from);
+      return toDateTime(v, from.kind, to.scale, timeBaseDay, from);
     case 'time':
       return toTime(v, from.kind, to.scale, from);
     default:

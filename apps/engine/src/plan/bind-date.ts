@@ -476,10 +476,13 @@ export function shifted(
 ): Bound {
   const shift = shiftBy(unit, n);
   const t = shiftType(date.t, unit, amount.t);
+  // SECOND takes a fraction (microseconds); every other unit counts whole units, a fractional
+  // amount rounded as an integer conversion rounds it (INTERVAL 1.5 DAY is 2 days), a string's
+  // read by its leading integer; a two-part unit's amount is its text
   const a =
-    COMPOUND_UNITS[unit] === undefined
-      ? castEv(amount, amount.t.kind === 'int' ? T_INT : T_DBL)
-      : compoundEv(amount, unit);
+    COMPOUND_UNITS[unit] !== undefined
+      ? compoundEv(amount, unit)
+      : castEv(amount, unit === 'SECOND' && amount.t.kind !== 'int' ? T_DBL : T_INT);
   const k = date.t.kind;
   let ev: Ev;
   if (t.kind === 'time') {
@@ -496,6 +499,7 @@ export function shifted(
     // alone when it was one and the unit is of days or more
     const dv = date.ev;
     const dayUnit = unitSize(unit)![1] % US_PER_DAY === 0;
+    const digits = textDigits(date, amount, unit);
     ev = () => {
       const x = dv();
       const q = a();
@@ -507,7 +511,7 @@ export function shifted(
       if (r === null) return null;
       const dateOnly = dayUnit && !/\d[T ]\s*\d/.test(s.trim()) && splitDay(v)[1] === 0;
       if (dateOnly) return dateTimeText(r, 0).slice(0, 10);
-      return dateTimeText(r, splitDay(r)[1] % US_PER_SECOND === 0 ? 0 : 6);
+      return dateTimeText(r, digits ?? (splitDay(r)[1] % US_PER_SECOND === 0 ? 0 : 6));
     };
   } else {
     const dv = dateTimeEv(date);
@@ -522,6 +526,22 @@ export function shifted(
     };
   }
   return mk(t, ev, [date, amount], text);
+}
+
+/**
+ * The fractional digits of `date ± INTERVAL amount unit` written as text, as MariaDB fixes them:
+ * the most of the date's (a literal's digits after its seconds, an integer's none, a DECIMAL's
+ * scale) and, for SECOND, the amount's (an integer's none, a DECIMAL's scale); MICROSECOND six.
+ * Undefined where either side's digits are not fixed (a column's text, a DOUBLE, a string
+ * amount): then six when there is a fraction, none otherwise.
+ */
+function textDigits(date: Bound, amount: Bound, unit: string): number | undefined {
+  if (unit.endsWith('MICROSECOND')) return 6;
+  const fixed = (b: Bound): number | undefined =>
+    b.t.kind === 'int' ? 0 : b.t.kind === 'dec' ? Math.min(b.t.scale, 6) : undefined;
+  const d = date.t.kind === 'str' && typeof date.lit?.v === 'string' ? fracDigits(date) : fixed(date);
+  const q = unit === 'SECOND' ? fixed(amount) : 0;
+  return d === undefined || q === undefined ? undefined : Math.max(d, q);
 }
 
 /** A two-part unit's amount, read from its text, in months or microseconds. */

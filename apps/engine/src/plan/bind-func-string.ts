@@ -227,6 +227,36 @@ export function stringFunction(name: string, args: Bound[], ctx: BindCtx, text: 
         text,
       );
     }
+    case 'export_set': {
+      arity(name, args, 3, 5);
+      // EXPORT_SET(bits, on, off[, separator[, number_of_bits]]): a word per bit from the lowest,
+      // `on` or `off`; 64 bits when the count is missing, negative or past 64; any NULL is NULL
+      const bits = castEv(args[0]!, T_INT);
+      const on = castEv(args[1]!, T_STR);
+      const off = castEv(args[2]!, T_STR);
+      const sep = args[3] === undefined ? () => ',' : castEv(args[3], T_STR);
+      const count = args[4] === undefined ? () => 64 : castEv(args[4], T_INT);
+      return mk(
+        textResultType(args.slice(1, 4)),
+        () => {
+          const b = bits();
+          const y = on();
+          const n = off();
+          const s = sep();
+          const c = count();
+          if (b === null || y === null || n === null || s === null || c === null) return null;
+          const k = Number(c);
+          const width = k < 0 || k > 64 ? 64 : k;
+          const w = BigInt.asUintN(64, BigInt(b as number | bigint));
+          const out: string[] = [];
+          for (let i = 0; i < width; i++)
+            out.push(((w >> BigInt(i)) & 1n) === 1n ? (y as string) : (n as string));
+          return out.join(s as string);
+        },
+        args,
+        text,
+      );
+    }
     case 'soundex':
       arity(name, args, 1);
       return fn(ARGS_TEXT, args, [T_STR], text, ([x]) => soundex(x as string));

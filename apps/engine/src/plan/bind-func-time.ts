@@ -462,8 +462,13 @@ export function timeFunction(
     case 'maketime':
     case 'sec_to_time': {
       arity(name, args, name === 'maketime' ? 3 : 1);
-      const fsp = name === 'sec_to_time' && args[0]!.t.kind === 'dec' ? Math.min(args[0]!.t.scale, 6) : 0;
+      // the fraction of the seconds given (SEC_TO_TIME's one argument, MAKETIME's third)
+      const secs = args[name === 'sec_to_time' ? 0 : 2]!;
+      const fsp = secs.t.kind === 'dec' ? Math.min(secs.t.scale, 6) : 0;
       const evs = args.map((a) => castEv(a, T_DBL));
+      // MAKETIME's DECIMAL seconds to the microsecond, digits past the sixth cut (59.9999999 is
+      // 59.999999), from their text: a double would round them up to the next second
+      const secText = name === 'maketime' && secs.t.kind === 'dec' ? castEv(secs, T_STR) : undefined;
       return mk(
         timeType(fsp),
         over(evs, (xs) => {
@@ -472,9 +477,14 @@ export function timeFunction(
           else {
             const [h, mi, sec] = xs as number[];
             if (mi! < 0 || mi! > 59 || sec! < 0 || sec! >= 60) return null;
+            let secUs = Math.round(sec! * US_PER_SECOND);
+            if (secText !== undefined) {
+              const [whole, frac = ''] = (secText() as string).split('.');
+              secUs = Number(whole) * US_PER_SECOND + Number(frac.slice(0, 6).padEnd(6, '0'));
+            }
             us =
               Math.sign(h!) * (Math.abs(Math.trunc(h!)) * US_PER_HOUR) +
-              (h! < 0 ? -1 : 1) * (mi! * US_PER_MINUTE + Math.round(sec! * US_PER_SECOND));
+              (h! < 0 ? -1 : 1) * (mi! * US_PER_MINUTE + secUs);
           }
           // out of TIME's range: the nearest end, as MySQL (with a warning)
           if (Math.abs(us) > TIME_MAX) {
@@ -583,13 +593,15 @@ export function timeFunction(
           const qq = q as { dt?: Micros; t?: number };
           // the second argument must be a TIME
           if (qq.t === undefined) return null;
+          // text (string arguments) shows six fractional digits when there is a fraction
+          const auto = (us: number): number => (us % US_PER_SECOND === 0 ? 0 : 6);
           if (pp.dt !== undefined) {
             const r = joinDay(...addDay(pp.dt, sign * qq.t));
-            return result.kind === 'str' ? dateTimeText(r, fsp) : r;
+            return result.kind === 'str' ? dateTimeText(r, auto(splitDay(r)[1])) : r;
           }
           const r = pp.t! + sign * qq.t;
           if (Math.abs(r) > TIME_MAX) return null;
-          return result.kind === 'str' ? timeText(r, fsp) : result.kind === 'datetime' ? null : r;
+          return result.kind === 'str' ? timeText(r, auto(r)) : result.kind === 'datetime' ? null : r;
         }),
         args,
         text,

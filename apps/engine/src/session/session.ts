@@ -17,6 +17,9 @@ import type { StatisticsSource } from '../storage/statistics.js';
 import { RunState } from '../exec/scope.js';
 import type { ResultField } from '../exec/result-fields.js';
 import { Interrupt } from '../exec/interrupt.js';
+import { setTimeBaseDay } from '../exec/convert.js';
+import { toLocal } from '../exec/time-zone.js';
+import { splitDay } from '../storage/temporal.js';
 import type { InterruptWord } from '../txn/process-list.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
 import { type Account, type AccountName, Accounts } from './accounts.js';
@@ -577,6 +580,7 @@ export class Session {
     this.interrupt.start(Number(this.vars.get('max_statement_time')));
     this.diagnostics.begin();
     this.statementTime = Math.round((performance.timeOrigin + performance.now()) * 1000);
+    setTimeBaseDay(splitDay(toLocal(this.statementTime, String(this.vars.get('time_zone'))))[0]);
     this.#rowCount = this.#lastRowCount;
   }
 

@@ -40,6 +40,8 @@ describe('temporary databases', () => {
       import { parentPort } from 'node:worker_threads';
       const { Database } = await import(${dist});
       parentPort.postMessage(Database.temporary().path);
+      // the thread lives until the parent has looked at the directory
+      await new Promise((r) => parentPort.once('message', r));
     `;
     const [path, alive] = run(`
       import { Worker } from 'node:worker_threads';
@@ -48,7 +50,9 @@ describe('temporary databases', () => {
       const w = new Worker(${JSON.stringify(worker)}, { eval: true });
       const path = await new Promise((r) => w.once('message', r));
       const alive = existsSync(dirname(path));
-      await new Promise((r) => w.once('exit', r));
+      const exited = new Promise((r) => w.once('exit', r));
+      w.postMessage('exit');
+      await exited;
       console.log(path);
       console.log(alive);
     `);
