@@ -63,7 +63,8 @@ export function parseDate(s: string): number | null {
   if (m === null) m = /^\s*(\d{4})(\d{2})(\d{2})\s*$/.exec(s);
   if (m === null) return null;
   const time = m[4] === undefined ? null : /^\s*(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?/.exec(m[4]);
-  if (time !== null && (Number(time[1]) > 23 || Number(time[2]) > 59 || Number(time[3] ?? 0) > 59)) return null;
+  if (time !== null && (Number(time[1]) > 23 || Number(time[2]) > 59 || Number(time[3] ?? 0) > 59))
+    return null;
   return dateFromParts(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
@@ -287,7 +288,13 @@ export function setTimeBaseDay(day: number): void {
  * To a DATETIME (microseconds) cut to `fsp` digits; null when the value is no valid one. `t` is
  * the value's type when it is a DECIMAL (its scale).
  */
-export function toDateTime(v: unknown, k: Kind, fsp = 6, today: number = timeBaseDay, t?: SqlType): Micros | null {
+export function toDateTime(
+  v: unknown,
+  k: Kind,
+  fsp = 6,
+  today: number = timeBaseDay,
+  t?: SqlType,
+): Micros | null {
   if (v === null) return null;
   let r: Micros | null;
   switch (k) {
