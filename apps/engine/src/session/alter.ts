@@ -75,7 +75,7 @@ export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
           if (ix === undefined || drops.includes(ix.name))
             throw new SqlError(
               'ER_CANT_DROP_FIELD_OR_KEY',
-              `Can't DROP '${iname}'; check that column/key exists`,
+              `Can't DROP INDEX \`${iname}\`; check that it exists`,
             );
           drops.push(ix.name);
         } else
@@ -198,7 +198,7 @@ function copyAlter(
         if (at < 0)
           throw new SqlError(
             'ER_CANT_DROP_FIELD_OR_KEY',
-            `Can't DROP '${cname}'; check that column/key exists`,
+            `Can't DROP COLUMN \`${cname}\`; check that it exists`,
           );
         if (pk.includes(cols[at]!.col.name))
           throw new SqlError(
@@ -285,7 +285,7 @@ function copyAlter(
       if (indexes.length === before)
         throw new SqlError(
           'ER_CANT_DROP_FIELD_OR_KEY',
-          `Can't DROP '${iname}'; check that column/key exists`,
+          `Can't DROP INDEX \`${iname}\`; check that it exists`,
         );
     } else
       throw new SqlError(

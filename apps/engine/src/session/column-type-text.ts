@@ -23,6 +23,7 @@ export function columnTypeText(declared: string | undefined, stored: ColumnType)
     if (declared === 'json') return 'longtext';
     const d = declared.toLowerCase();
     if (d === 'bool' || d === 'boolean') return 'tinyint(1)';
+    if (d === 'year') return 'year(4)';
     const m = /^(tinyint|smallint|mediumint|int|integer|bigint)( unsigned)?$/.exec(d);
     if (m !== null) {
       const [signed, unsigned] = WIDTH[m[1]!]!;

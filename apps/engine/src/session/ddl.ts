@@ -239,6 +239,13 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       'ER_NOT_SUPPORTED_YET',
       "This version of MySQL doesn't yet support 'CREATE TABLE ... SELECT'",
     );
+  // a TEMPORARY table is the session's own and goes with it; made as a table every session sees
+  // and the restart keeps, it would not be one: refused
+  if (o.temporary === true)
+    throw new SqlError(
+      'ER_NOT_SUPPORTED_YET',
+      "This version of MySQL doesn't yet support 'CREATE TEMPORARY TABLE'",
+    );
   const like = o.like === undefined || o.like === null ? null : obj(tagOf(o.like)[1]).name;
   if (like === null && arr(o.columns).length === 0)
     throw new SqlError('ER_TABLE_MUST_HAVE_COLUMNS', 'A table must have at least 1 column');
@@ -487,11 +494,14 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
     run: () =>
       atomicDdl(ctx, () => {
         if (type === 'Table') {
-          const missing = names.filter((n) => !ctx.db.hasTable(n) || n.startsWith('#'));
+          // DROP TEMPORARY TABLE drops temporary tables only, and a session has none: every name
+          // is unknown, a table of the same name stays (as MariaDB)
+          const temporary = o.temporary === true;
+          const missing = names.filter((n) => temporary || !ctx.db.hasTable(n) || n.startsWith('#'));
           if (missing.length > 0 && !ifExists)
             throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${missing.map(dottedName).join(',')}'`);
           for (const n of names) {
-            if (!ctx.db.hasTable(n) || n.startsWith('#')) continue;
+            if (temporary || !ctx.db.hasTable(n) || n.startsWith('#')) continue;
             ctx.db.dropTable(n);
             ctx.dict.dropTable(n);
           }
@@ -524,7 +534,7 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
             if (ix === undefined)
               throw new SqlError(
                 'ER_CANT_DROP_FIELD_OR_KEY',
-                `Can't DROP '${n}'; check that column/key exists`,
+                `Can't DROP INDEX \`${n}\`; check that it exists`,
               );
             ctx.db.dropIndex(tname, ix.name);
           }

@@ -46,6 +46,11 @@ registerSystemTable('information_schema', 'COLUMNS', {
     'COLUMN_DEFAULT',
     'IS_NULLABLE',
     'DATA_TYPE',
+    'CHARACTER_MAXIMUM_LENGTH',
+    'CHARACTER_OCTET_LENGTH',
+    'NUMERIC_PRECISION',
+    'NUMERIC_SCALE',
+    'DATETIME_PRECISION',
     'CHARACTER_SET_NAME',
     'COLLATION_NAME',
     'COLUMN_TYPE',
@@ -53,6 +58,8 @@ registerSystemTable('information_schema', 'COLUMNS', {
     'EXTRA',
     'PRIVILEGES',
     'COLUMN_COMMENT',
+    'IS_GENERATED',
+    'GENERATION_EXPRESSION',
   ],
   types: [
     T_STR,
@@ -61,6 +68,13 @@ registerSystemTable('information_schema', 'COLUMNS', {
     T_STR,
     T_INT,
     T_STR,
+    T_STR,
+    T_STR,
+    T_INT,
+    T_INT,
+    T_INT,
+    T_INT,
+    T_INT,
     T_STR,
     T_STR,
     T_STR,
@@ -100,6 +114,7 @@ registerSystemTable('information_schema', 'COLUMNS', {
               : dflt,
           nullable,
           type!.replace(/[ (].*$/, ''),
+          ...typeMeasures(type!),
           text ? 'utf8mb4' : null,
           text ? collation : null,
           type,
@@ -107,8 +122,78 @@ registerSystemTable('information_schema', 'COLUMNS', {
           extra,
           privileges,
           comment,
+          'NEVER',
+          null,
         ];
       }
     }
   },
 });
+
+/** The largest value of each integer type, in digits (signed, unsigned), as NUMERIC_PRECISION gives it. */
+const INTEGER_DIGITS: Record<string, [number, number]> = {
+  tinyint: [3, 3],
+  smallint: [5, 5],
+  mediumint: [7, 8],
+  int: [10, 10],
+  bigint: [19, 20],
+};
+
+/** The most bytes of each TEXT and BLOB size (also its most characters, as MariaDB reports them). */
+const LOB_BYTES: Record<string, number> = {
+  tinytext: 255,
+  tinyblob: 255,
+  text: 65535,
+  blob: 65535,
+  mediumtext: 16777215,
+  mediumblob: 16777215,
+  longtext: 4294967295,
+  longblob: 4294967295,
+};
+
+/**
+ * CHARACTER_MAXIMUM_LENGTH, CHARACTER_OCTET_LENGTH, NUMERIC_PRECISION, NUMERIC_SCALE and
+ * DATETIME_PRECISION of a column, from its COLUMN_TYPE text (utf8mb4: four bytes a character).
+ */
+function typeMeasures(type: string): (number | null)[] {
+  const base = type.replace(/[ (].*$/, '');
+  const args = /\(([^)]*)\)/.exec(type)?.[1];
+  const chars = (n: number): (number | null)[] => [n, 4 * n, null, null, null];
+  const integer = INTEGER_DIGITS[base];
+  if (integer !== undefined) return [null, null, integer[/ unsigned/.test(type) ? 1 : 0], 0, null];
+  switch (base) {
+    case 'decimal': {
+      const [p, sc] = (args ?? '10,0').split(',').map(Number);
+      return [null, null, p!, sc ?? 0, null];
+    }
+    case 'double':
+      return [null, null, 22, null, null];
+    case 'float':
+      return [null, null, 12, null, null];
+    case 'char':
+    case 'varchar':
+      return chars(Number(args));
+    case 'binary':
+    case 'varbinary':
+      return [Number(args), Number(args), null, null, null];
+    case 'datetime':
+    case 'timestamp':
+    case 'time':
+      return [null, null, null, null, args === undefined ? 0 : Number(args)];
+    case 'enum':
+    case 'set': {
+      const members = [...type.matchAll(/'((?:[^']|'')*)'/g)].map(
+        (m) => [...m[1]!.replace(/''/g, "'")].length,
+      );
+      const n =
+        base === 'enum'
+          ? Math.max(0, ...members)
+          : members.reduce((a, b) => a + b, 0) + Math.max(0, members.length - 1);
+      return chars(n);
+    }
+    default: {
+      const lob = LOB_BYTES[base];
+      return lob === undefined ? [null, null, null, null, null] : [lob, lob, null, null, null];
+    }
+  }
+}

@@ -458,5 +458,21 @@ export function scripts() {
         'SELECT * FROM ru ORDER BY id',
       ],
     },
+    {
+      name: 'information_schema.COLUMNS measures, TEMPORARY tables, DROP of what is missing',
+      statements: [
+        "CREATE TABLE ty (a TINYINT, b SMALLINT UNSIGNED, c MEDIUMINT, d INT, e BIGINT, f BIGINT UNSIGNED, g DECIMAL(7,2), h DOUBLE, i FLOAT, j CHAR(3), k VARCHAR(10), l TEXT, m TINYTEXT, n MEDIUMBLOB, o BINARY(4), p VARBINARY(6), q DATE, r DATETIME(3), s TIMESTAMP, t TIME(2), u YEAR, v ENUM('ab','cde'), w SET('x','yy'), x JSON, y BOOL, z LONGBLOB, aa MEDIUMINT UNSIGNED, ab INT UNSIGNED)",
+        "SELECT * FROM information_schema.COLUMNS WHERE TABLE_NAME = 'ty' ORDER BY ORDINAL_POSITION",
+        'SHOW CREATE TABLE ty',
+        'CREATE TABLE perm (a INT)',
+        'DROP TEMPORARY TABLE IF EXISTS perm, nope',
+        'SHOW WARNINGS',
+        'DROP TEMPORARY TABLE perm',
+        'SELECT COUNT(*) FROM perm',
+        'ALTER TABLE perm DROP COLUMN nope',
+        'ALTER TABLE perm DROP INDEX nope',
+        'DROP INDEX nope ON perm',
+      ],
+    },
   ];
 }

@@ -1,7 +1,8 @@
 // CREATE TABLE … LIKE copies a table's definition (columns with their types, NULL, defaults,
 // AUTO_INCREMENT and ON UPDATE, its keys, its collation and STATS_* options) and none of its rows,
 // as MariaDB 10.11 does; CREATE TABLE … SELECT is refused with 1235 and creates nothing (it is not
-// built yet), never a table without the query's columns and rows.
+// built yet), never a table without the query's columns and rows; so is CREATE TEMPORARY TABLE (a
+// table every session would see and the restart keep is no temporary one).
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/index.js';
 import { temporarySession } from '../helpers/temporary.js';
@@ -78,5 +79,23 @@ describe('CREATE TABLE … SELECT', () => {
       expect(() => s.query(sql), sql).toThrow(expect.objectContaining({ errno: 1235 }));
       expect(() => s.query('SELECT * FROM t1')).toThrow(expect.objectContaining({ errno: 1146 }));
     }
+  });
+});
+
+describe('CREATE TEMPORARY TABLE', () => {
+  it('is refused with 1235 and creates nothing, and DROP TEMPORARY TABLE leaves a table of that name', () => {
+    const s = session();
+    for (const sql of [
+      'CREATE TEMPORARY TABLE t1 (a INT)',
+      'CREATE TEMPORARY TABLE IF NOT EXISTS t1 (a INT)',
+    ]) {
+      expect(() => s.query(sql), sql).toThrow(expect.objectContaining({ errno: 1235 }));
+      expect(() => s.query('SELECT * FROM t1')).toThrow(expect.objectContaining({ errno: 1146 }));
+    }
+    s.query('CREATE TABLE t2 (a INT)');
+    s.query('INSERT INTO t2 VALUES (1)');
+    expect(() => s.query('DROP TEMPORARY TABLE t2')).toThrow(expect.objectContaining({ errno: 1051 }));
+    s.query('DROP TEMPORARY TABLE IF EXISTS t2');
+    expect(s.query('SELECT a FROM t2').rows).toEqual([[1]]);
   });
 });
