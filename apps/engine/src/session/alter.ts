@@ -4,7 +4,7 @@ import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js'
 import { SqlError } from '../sql/errors.js';
 import { columnCollation, columnType, indexColumns, keyColumns, refuseBlobKeys } from './ddl.js';
 import { storageError } from './storage-errors.js';
-import { DEFAULT_COLLATION } from '../storage/collation.js';
+import { type Collation, DEFAULT_COLLATION } from '../storage/collation.js';
 import { buildIndexFromTable } from '../storage/index-build.js';
 import { TableHandler } from '../handler/table-handler.js';
 import type { Table, TableIndex } from '../storage/table.js';
@@ -126,13 +126,25 @@ function copyAlter(
   const meta = ctx.dict.tables.get(name);
   // the new column list: [stored column, declared type, default, source column or -1]
   // `convert`: the column's type changed, so its values go through the new column's conversion
-  let cols: { col: StoredColumn; type: string; def: string | null; from: number; convert?: boolean }[] =
-    old.columns.map((c, i) => ({
-      col: c as StoredColumn,
-      type: meta?.types[i] ?? c.type.kind,
-      def: meta?.defaults[i] ?? null,
-      from: i,
-    }));
+  // a column's ON UPDATE and COMMENT travel with it, as its default does
+  let cols: {
+    col: StoredColumn;
+    type: string;
+    def: string | null;
+    onUpdate: string | null;
+    comment: string | null;
+    from: number;
+    convert?: boolean;
+  }[] = old.columns.map((c, i) => ({
+    col: c as StoredColumn,
+    type: meta?.types[i] ?? c.type.kind,
+    def: meta?.defaults[i] ?? null,
+    onUpdate: meta?.onUpdate?.[i] ?? null,
+    comment: meta?.comments?.[i] ?? null,
+    from: i,
+  }));
+  // a column added or redefined without a collation of its own takes the table's
+  const tableCollation = (meta?.collation as Collation | undefined) ?? DEFAULT_COLLATION;
   const find = (cname: string): number => {
     const at = cols.findIndex(
       (c) => c.col.name.toLowerCase() === cname.toLowerCase() && c.col.name !== HIDDEN_PK,
@@ -165,18 +177,14 @@ function copyAlter(
       const cname = identText(cd.name);
       if (cols.some((c) => c.col.name.toLowerCase() === cname.toLowerCase()))
         throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
-      const [type, text] = columnType(cd.data_type, cname, columnCollation(cd.options, DEFAULT_COLLATION));
-      let nullable = true;
-      let def: string | null = null;
-      for (const opt of arr(cd.options)) {
-        const [ot, ov] = tagOf(obj(opt).option);
-        if (ot === 'NotNull') nullable = false;
-        else if (ot === 'Default') def = JSON.stringify(ov);
-      }
+      const [type, text] = columnType(cd.data_type, cname, columnCollation(cd.options, tableCollation));
+      const d = definition(arr(cd.options));
       const entry = {
-        col: { name: cname, type, ...(nullable ? { nullable: true } : {}) } as StoredColumn,
+        col: { name: cname, type, ...(d.nullable ? { nullable: true } : {}) } as StoredColumn,
         type: text,
-        def,
+        def: d.def,
+        onUpdate: d.onUpdate,
+        comment: d.comment,
         from: -1,
       };
       const pos = tagOf(vo.column_position);
@@ -240,22 +248,17 @@ function copyAlter(
       const [type, text] = columnType(
         vo.data_type,
         cname,
-        columnCollation(optionsOf(vo.options), DEFAULT_COLLATION),
+        columnCollation(optionsOf(vo.options), tableCollation),
       );
-      let nullable = true;
-      let def: string | null = null;
-      for (const [ot, ov] of optionsOf(vo.options).map((x) => tagOf(obj(x).option))) {
-        if (ot === 'NotNull') nullable = false;
-        else if (ot === 'Null') nullable = true;
-        else if (ot === 'Default') def = JSON.stringify(ov);
-        else if (ot === 'DialectSpecific' && JSON.stringify(ov).toUpperCase().includes('AUTO_INCREMENT'))
-          autoName = cname;
-      }
-      if (pk.includes(cols[at]!.col.name)) nullable = false;
+      const d = definition(optionsOf(vo.options));
+      if (d.autoIncrement) autoName = cname;
+      const nullable = d.nullable && !pk.includes(cols[at]!.col.name);
       const entry = {
         col: { name: cname, type, ...(nullable ? { nullable: true } : {}) } as StoredColumn,
         type: text,
-        def,
+        def: d.def,
+        onUpdate: d.onUpdate,
+        comment: d.comment,
         from: cols[at]!.from,
         convert: true,
       };
@@ -390,6 +393,10 @@ function copyAlter(
     defaults: cols.map((c) => c.def),
     autoIncrement: auto,
     hiddenPk: meta?.hiddenPk ?? false,
+    ...(cols.some((c) => c.onUpdate !== null) ? { onUpdate: cols.map((c) => c.onUpdate) } : {}),
+    ...(cols.some((c) => c.comment !== null) ? { comments: cols.map((c) => c.comment) } : {}),
+    ...(meta?.collation === undefined ? {} : { collation: meta.collation }),
+    ...(meta?.comment === undefined ? {} : { comment: meta.comment }),
   };
   // One mini-transaction: a crash leaves the old table or the new one, never neither.
   ctx.db.atomically(() => {
@@ -474,4 +481,32 @@ function converted(w: RowWriter, i: number, v: unknown, t: SqlType, rowNo: numbe
     }
     throw e;
   }
+}
+
+/** What a column definition's options say besides its type: NULL, DEFAULT, ON UPDATE, COMMENT, AUTO_INCREMENT. */
+function definition(options: readonly unknown[]): {
+  nullable: boolean;
+  def: string | null;
+  onUpdate: string | null;
+  comment: string | null;
+  autoIncrement: boolean;
+} {
+  const d = {
+    nullable: true,
+    def: null as string | null,
+    onUpdate: null as string | null,
+    comment: null as string | null,
+    autoIncrement: false,
+  };
+  for (const opt of options) {
+    const [ot, ov] = tagOf(obj(opt).option);
+    if (ot === 'NotNull') d.nullable = false;
+    else if (ot === 'Null') d.nullable = true;
+    else if (ot === 'Default') d.def = JSON.stringify(ov);
+    else if (ot === 'OnUpdate') d.onUpdate = JSON.stringify(ov);
+    else if (ot === 'Comment') d.comment = String(ov);
+    else if (ot === 'DialectSpecific' && JSON.stringify(ov).toUpperCase().includes('AUTO_INCREMENT'))
+      d.autoIncrement = true;
+  }
+  return d;
 }

@@ -264,6 +264,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       const types: string[] = [];
       const defaults: (string | null)[] = [];
       const onUpdates: (string | null)[] = [];
+      const comments: (string | null)[] = [];
       let pk: string[] | undefined;
       let auto = -1;
       const indexes: IndexDef[] = [];
@@ -278,9 +279,11 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         let nullable = true;
         let def: string | null = null;
         let onUpdate: string | null = null;
+        let comment: string | null = null;
         for (const opt of arr(c.options)) {
           const [ot, ov] = tagOf(obj(opt).option);
           if (ot === 'OnUpdate') onUpdate = JSON.stringify(ov);
+          if (ot === 'Comment') comment = String(ov);
           if (ot === 'NotNull') nullable = false;
           else if (ot === 'Null') nullable = true;
           else if (ot === 'Default') def = JSON.stringify(ov);
@@ -301,6 +304,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         types.push(text);
         defaults.push(def);
         onUpdates.push(onUpdate);
+        comments.push(comment);
       }
       for (const k of arr(o.constraints)) {
         const [kt, kv] = tagOf(k);
@@ -336,6 +340,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         types.push('bigint');
         defaults.push(null);
         onUpdates.push(null);
+        comments.push(null);
         pk = [HIDDEN_PK];
       }
       checkTable(tableOf(name), hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
@@ -345,7 +350,9 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         autoIncrement: auto,
         hiddenPk,
         ...(onUpdates.some((x) => x !== null) ? { onUpdate: onUpdates } : {}),
+        ...(comments.some((x) => x !== null) ? { comments } : {}),
         ...(tableCollation !== DEFAULT_COLLATION ? { collation: tableCollation } : {}),
+        ...tableComment(o.table_options),
       };
       // the table, its dictionary row and its statistics options are one step
       atomicDdl(ctx, () => {
@@ -580,6 +587,28 @@ function atomicDdl<T>(ctx: StatementContext, f: () => T): T {
     SqlDictionary.forget(ctx.db);
     throw storageError(e);
   }
+}
+
+/** A CREATE TABLE's `COMMENT [=] 'text'` table option, as the table's meta holds it. */
+function tableComment(options: unknown): { comment?: string } {
+  let found: string | undefined;
+  const walk = (n: unknown): void => {
+    if (found !== undefined || n === null || typeof n !== 'object') return;
+    if (Array.isArray(n)) {
+      for (const x of n) walk(x);
+      return;
+    }
+    const c = (n as Record<string, unknown>).Comment;
+    if (c !== undefined) {
+      // `COMMENT = 'x'` and `COMMENT 'x'` come as { WithEq: 'x' } / { WithoutEq: 'x' }
+      const v = typeof c === 'string' ? c : Object.values(c as Record<string, unknown>)[0];
+      if (typeof v === 'string') found = v;
+      return;
+    }
+    for (const v of Object.values(n as Record<string, unknown>)) walk(v);
+  };
+  walk(options);
+  return found === undefined || found === '' ? {} : { comment: found };
 }
 
 /** The query of a CREATE VIEW statement's text (after its AS). */

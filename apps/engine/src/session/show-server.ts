@@ -1,6 +1,6 @@
 import { SqlError } from '../sql/errors.js';
 import { unquote } from '../sql/mysql-statements.js';
-import { peekNextValue } from './dml-insert.js';
+import { tableStatusRow } from './stats-tables.js';
 import type { QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 import { tableOf } from '../storage/schema-name.js';
@@ -65,35 +65,9 @@ function tableStatus(ctx: StatementContext, schema: string | null, like: RegExp 
   if (schema === null) throw new SqlError('ER_NO_DB_ERROR', 'No database selected');
   if (!ctx.dict.databases.has(schema)) throw new SqlError('ER_BAD_DB_ERROR', `Unknown database '${schema}'`);
   const out: unknown[][] = [];
-  const page = ctx.db.pool.pageSize;
   for (const t of ctx.dict.userTables(schema)) {
     if (like !== undefined && !like.test(tableOf(t.name))) continue;
-    const st = ctx.db.statistics(t);
-    const meta = ctx.dict.tables.get(t.name);
-    const data = st.clusteredPages * page;
-    const rowsNow = t.rows;
-    out.push([
-      tableOf(t.name),
-      'InnoDB',
-      10,
-      'Dynamic',
-      rowsNow,
-      rowsNow === 0 ? 0 : Math.floor(data / rowsNow),
-      data,
-      0,
-      st.otherPages * page,
-      0,
-      meta !== undefined && meta.autoIncrement >= 0 ? peekNextValue(ctx.db, t, meta.autoIncrement) : null,
-      null,
-      null,
-      null,
-      meta?.collation ?? 'utf8mb4_general_ci',
-      null,
-      '',
-      '',
-      0,
-      'N',
-    ]);
+    out.push([tableOf(t.name), ...tableStatusRow(ctx.db, t)]);
   }
   for (const v of ctx.dict.viewNames(schema).map(tableOf)) {
     if (like !== undefined && !like.test(v)) continue;

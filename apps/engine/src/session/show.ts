@@ -211,10 +211,42 @@ export function columnRows(t: Table, meta: TableMeta | undefined): unknown[][] {
       dflt,
       extra,
       'select,insert,update,references',
-      '',
+      meta?.comments?.[i] ?? '',
     ]);
   });
   return rows;
+}
+
+/** A string as SHOW CREATE TABLE writes it: quoted, a quote doubled, backslashes and controls escaped. */
+function sqlString(v: string): string {
+  let out = "'";
+  for (const c of v) out += STRING_ESCAPES[c] ?? c;
+  return `${out}'`;
+}
+
+/** The characters SHOW CREATE TABLE escapes in a string, and how. */
+const STRING_ESCAPES: Readonly<Record<string, string>> = {
+  "'": "''",
+  '\\': '\\\\',
+  '\u0000': '\\0',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\u001a': '\\Z',
+};
+
+/** The table's STATS_* options as SHOW CREATE TABLE writes them (before its COMMENT). */
+function statsOptionsText(db: Database, t: Table): string {
+  const o = db.statisticsDictionary.options(t.id);
+  let out = '';
+  if (o.statsPersistent !== undefined) out += ` STATS_PERSISTENT=${o.statsPersistent ? 1 : 0}`;
+  if (o.statsAutoRecalc !== undefined) out += ` STATS_AUTO_RECALC=${o.statsAutoRecalc ? 1 : 0}`;
+  if (o.statsSamplePages !== undefined) out += ` STATS_SAMPLE_PAGES=${o.statsSamplePages}`;
+  return out;
+}
+
+/** A column's ` COMMENT '…'` in SHOW CREATE TABLE, or nothing. */
+function comment(c: string | null | undefined): string {
+  return c === null || c === undefined ? '' : ` COMMENT ${sqlString(c)}`;
 }
 
 function showCreate(name: string, ctx: StatementContext): QueryResult {
@@ -239,7 +271,7 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     const nullText = c.nullable === true ? (type.startsWith('timestamp') ? ' NULL' : '') : ' NOT NULL';
     const onUpdate = meta?.onUpdate?.[i];
     lines.push(
-      `  \`${c.name}\` ${type}${collated}${nullText}${def ? ` DEFAULT ${defaultText(def, c.type).sql}` : c.nullable === true ? ' DEFAULT NULL' : ''}${onUpdate !== null && onUpdate !== undefined ? ` ON UPDATE ${defaultText(onUpdate).sql}` : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}${meta?.types[i] === 'json' ? ` CHECK (json_valid(\`${c.name}\`))` : ''}`,
+      `  \`${c.name}\` ${type}${collated}${nullText}${def ? ` DEFAULT ${defaultText(def, c.type).sql}` : c.nullable === true ? ' DEFAULT NULL' : ''}${onUpdate !== null && onUpdate !== undefined ? ` ON UPDATE ${defaultText(onUpdate).sql}` : ''}${meta?.autoIncrement === i ? ' AUTO_INCREMENT' : ''}${comment(meta?.comments?.[i])}${meta?.types[i] === 'json' ? ` CHECK (json_valid(\`${c.name}\`))` : ''}`,
     );
   });
   const col = (i: number): string => `\`${t.columns[i]!.name}\``;
@@ -252,7 +284,7 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     [
       [
         tableOf(name),
-        `CREATE TABLE \`${tableOf(name)}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(ctx.db, t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}`,
+        `CREATE TABLE \`${tableOf(name)}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(ctx.db, t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}${statsOptionsText(ctx.db, t)}${meta?.comment === undefined ? '' : ` COMMENT=${sqlString(meta.comment)}`}`,
       ],
     ],
   );

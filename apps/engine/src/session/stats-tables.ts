@@ -6,6 +6,7 @@ import type { Table } from '../storage/table.js';
 import { keyPartRows } from '../storage/stats/index-rows.js';
 import { nDiffName } from '../storage/stats/store.js';
 import { schemaOf, splitName, tableOf } from '../storage/schema-name.js';
+import { peekNextValue } from './dml-insert.js';
 
 /**
  * The statistics as MySQL 5.6 shows them in tables: information_schema.STATISTICS and TABLES
@@ -68,9 +69,45 @@ registerSystemTable('information_schema', 'STATISTICS', {
 });
 
 const TABLES = col(
-  'TABLE_CATALOG TABLE_SCHEMA TABLE_NAME TABLE_TYPE ENGINE VERSION ROW_FORMAT TABLE_ROWS AVG_ROW_LENGTH DATA_LENGTH MAX_DATA_LENGTH INDEX_LENGTH DATA_FREE AUTO_INCREMENT CREATE_TIME UPDATE_TIME CHECK_TIME TABLE_COLLATION CHECKSUM CREATE_OPTIONS TABLE_COMMENT',
-  'sssssisiiiiiiissssiss',
+  'TABLE_CATALOG TABLE_SCHEMA TABLE_NAME TABLE_TYPE ENGINE VERSION ROW_FORMAT TABLE_ROWS AVG_ROW_LENGTH DATA_LENGTH MAX_DATA_LENGTH INDEX_LENGTH DATA_FREE AUTO_INCREMENT CREATE_TIME UPDATE_TIME CHECK_TIME TABLE_COLLATION CHECKSUM CREATE_OPTIONS TABLE_COMMENT MAX_INDEX_LENGTH TEMPORARY',
+  'sssssisiiiiiiissssissis',
 );
+
+/**
+ * A table's status from ENGINE on, as information_schema.TABLES and SHOW TABLE STATUS both show it
+ * (MariaDB builds the second from the first): InnoDB's Dynamic rows, the statistics' row count,
+ * data and index lengths from the pages (ha_innobase::info: the mean row is the
+ * clustered pages' bytes over the rows), the next AUTO_INCREMENT value, the table's collation, its
+ * STATS_* options and its comment.
+ */
+export function tableStatusRow(db: Database, t: Table): unknown[] {
+  const ps = db.pool.pageSize;
+  const s = db.statistics(t);
+  const meta = SqlDictionary.of(db).tables.get(t.name);
+  const data = s.clusteredPages * ps;
+  const rows = s.rows;
+  return [
+    'InnoDB',
+    10,
+    'Dynamic',
+    rows,
+    rows > 0 ? Math.floor(data / rows) : 0,
+    data,
+    0,
+    s.otherPages * ps,
+    0,
+    meta !== undefined && meta.autoIncrement >= 0 ? peekNextValue(db, t, meta.autoIncrement) : null,
+    null,
+    null,
+    null,
+    meta?.collation ?? 'utf8mb4_general_ci',
+    null,
+    createOptions(db, t),
+    meta?.comment ?? '',
+    0,
+    'N',
+  ];
+}
 
 /** CREATE_OPTIONS as sql_show.cc writes the table's STATS_* options. */
 function createOptions(db: Database, t: Table): string {
@@ -86,36 +123,8 @@ registerSystemTable('information_schema', 'TABLES', {
   ...TABLES,
   *rows(env) {
     const db = env.db;
-    const ps = db.pool.pageSize;
-    for (const t of userTables(db)) {
-      // ha_innobase::info: data_file_length = clustered pages · page size, index_file_length the
-      // other indexes', mean_rec_length = data_file_length / n_rows (0 for no rows)
-      const s = db.statistics(t);
-      const data = s.clusteredPages * ps;
-      yield [
-        'def',
-        schemaOf(t.name),
-        tableOf(t.name),
-        'BASE TABLE',
-        'InnoDB',
-        10,
-        'Compact',
-        s.rows,
-        s.rows > 0 ? Math.floor(data / s.rows) : 0,
-        data,
-        0,
-        s.otherPages * ps,
-        0,
-        null,
-        null,
-        null,
-        null,
-        'utf8mb4_bin',
-        null,
-        createOptions(db, t),
-        '',
-      ];
-    }
+    for (const t of userTables(db))
+      yield ['def', schemaOf(t.name), tableOf(t.name), 'BASE TABLE', ...tableStatusRow(db, t)];
     for (const v of SqlDictionary.of(db).views.keys())
       yield [
         'def',
@@ -139,6 +148,8 @@ registerSystemTable('information_schema', 'TABLES', {
         null,
         null,
         'VIEW',
+        null,
+        null,
       ];
   },
 });

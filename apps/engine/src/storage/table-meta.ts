@@ -17,6 +17,10 @@ export interface TableMeta {
   readonly collation?: string;
   /** Per stored column: its ON UPDATE expression (CURRENT_TIMESTAMP) as the parser's JSON, or null. */
   readonly onUpdate?: (string | null)[];
+  /** Per stored column: its COMMENT, or null (absent when no column has one). */
+  readonly comments?: (string | null)[];
+  /** The table's COMMENT, when it has one. */
+  readonly comment?: string;
 }
 
 export const HIDDEN_PK = 'DB_ROW_ID';
