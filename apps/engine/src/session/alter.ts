@@ -2,7 +2,19 @@ import { ALTER_COPY_PREFIX } from '../storage/database.js';
 import type { FieldValue, IndexDef, StoredColumn } from '../storage/types.js';
 import { arr, identText, obj, type Obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
-import { columnCollation, columnType, indexColumns, keyColumns, refuseBlobKeys } from './ddl.js';
+import {
+  autoIncrementStart,
+  columnCollation,
+  columnType,
+  indexColumns,
+  keyColumns,
+  refuseBlobKeys,
+  rowFormat,
+  tableCollationOf,
+  tableComment,
+} from './ddl.js';
+import { instanceOf } from './instance.js';
+import { tableStatsOptions } from './stats-statements.js';
 import { storageError } from './storage-errors.js';
 import { type Collation, DEFAULT_COLLATION } from '../storage/collation.js';
 import { buildIndexFromTable } from '../storage/index-build.js';
@@ -37,6 +49,15 @@ export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       if (!ctx.db.hasTable(name) || name.startsWith('#'))
         throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
+      // table options only (the parser reads AUTO_INCREMENT = n itself, the rest come recognized)
+      if (ops.length > 0 && ops.every(([op]) => op === 'TableOptions' || op === 'AutoIncrement')) {
+        const plain = ops.flatMap(([op, v]) =>
+          op === 'TableOptions'
+            ? arr(obj(v).Plain)
+            : [{ KeyValue: { key: { value: 'AUTO_INCREMENT' }, value: { Value: obj(v).value } } }],
+        );
+        return alterTableOptions(ctx, name, { Plain: plain });
+      }
       // ALTER TABLE t RENAME TO u alone is RENAME TABLE t TO u
       if (ops.length === 1 && ops[0]![0] === 'RenameTable') {
         const to = tagOf(obj(ops[0]![1]).table_name)[1];
@@ -100,6 +121,81 @@ export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
       return okResult();
     },
   };
+}
+
+/**
+ * ALTER TABLE t with table options only, read as CREATE TABLE reads them: COMMENT, AUTO_INCREMENT
+ * (the counter starts again from the larger of it and the largest value stored, as InnoDB's),
+ * STATS_* (DEFAULT takes one away), [DEFAULT] COLLATE / CHARSET (the default of columns added
+ * later; utf8mb4 is the one character set), ENGINE and ROW_FORMAT (InnoDB's Dynamic rows are the
+ * one kind: nothing to change). The dictionary row and the statistics options change in one step.
+ */
+function alterTableOptions(
+  ctx: StatementContext,
+  name: string,
+  options: unknown,
+): ReturnType<typeof okResult> {
+  const t = ctx.db.table(name);
+  const meta = ctx.dict.tables.get(name);
+  if (meta === undefined) throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
+  const plain = arr(obj(options).Plain);
+  const keyOf = (o: unknown): string => String(obj(obj(obj(o).KeyValue).key).value ?? '').toUpperCase();
+  const has = (k: string): boolean => plain.some((o) => keyOf(o) === k);
+  const comment = plain.some((o) => obj(o).Comment !== undefined) ? tableComment(options) : undefined;
+  const start = has('AUTO_INCREMENT') ? autoIncrementStart(options) : undefined;
+  const format = has('ROW_FORMAT') ? rowFormat(options) : undefined;
+  const collated = plain.some((o) => /COLLATE|CHARSET|CHARACTER SET/.test(keyOf(o)));
+  for (const o of plain) {
+    const k = keyOf(o);
+    if (/CHARSET|CHARACTER SET/.test(k)) {
+      const cs = identText(tagOf(obj(obj(o).KeyValue).value)[1]);
+      if (cs.toLowerCase() !== 'utf8mb4')
+        throw new SqlError('ER_UNKNOWN_CHARACTER_SET', `Unknown character set: '${cs}'`);
+    }
+  }
+  const collation = collated
+    ? tableCollationOf(options, (meta.collation as Collation | undefined) ?? DEFAULT_COLLATION)
+    : undefined;
+  const { comment: _c, autoIncrementStart: _a, collation: _l, rowFormat: _r, ...rest } = meta;
+  const next: TableMeta = {
+    ...rest,
+    ...(format ?? (meta.rowFormat === undefined ? {} : { rowFormat: meta.rowFormat })),
+    ...(comment === undefined ? (meta.comment === undefined ? {} : { comment: meta.comment }) : comment),
+    ...(start === undefined
+      ? meta.autoIncrementStart === undefined
+        ? {}
+        : { autoIncrementStart: meta.autoIncrementStart }
+      : start),
+    ...(collation === undefined
+      ? meta.collation === undefined
+        ? {}
+        : { collation: meta.collation }
+      : collation === DEFAULT_COLLATION
+        ? {}
+        : { collation }),
+  };
+  const stats = tableStatsOptions(options);
+  const statsKeys = ['STATS_PERSISTENT', 'STATS_AUTO_RECALC', 'STATS_SAMPLE_PAGES'].filter(has);
+  ctx.db.atomically(() => {
+    ctx.dict.putTable(name, next);
+    if (statsKeys.length > 0) {
+      const now = { ...ctx.db.statisticsDictionary.options(t.id) };
+      const field = {
+        STATS_PERSISTENT: 'statsPersistent',
+        STATS_AUTO_RECALC: 'statsAutoRecalc',
+        STATS_SAMPLE_PAGES: 'statsSamplePages',
+      } as const;
+      for (const k of statsKeys) {
+        const f = field[k as keyof typeof field];
+        const v = stats[f];
+        if (v === undefined) delete now[f];
+        else (now as Record<string, unknown>)[f] = v;
+      }
+      ctx.db.setTableStatsOptions(name, now);
+    }
+  });
+  if (start !== undefined) instanceOf(ctx.db).autoIncrement.reset(t);
+  return okResult();
 }
 
 /** The changes made by copying the table (ALGORITHM=COPY). */
@@ -397,6 +493,8 @@ function copyAlter(
     ...(cols.some((c) => c.comment !== null) ? { comments: cols.map((c) => c.comment) } : {}),
     ...(meta?.collation === undefined ? {} : { collation: meta.collation }),
     ...(meta?.comment === undefined ? {} : { comment: meta.comment }),
+    ...(meta?.autoIncrementStart === undefined ? {} : { autoIncrementStart: meta.autoIncrementStart }),
+    ...(meta?.rowFormat === undefined ? {} : { rowFormat: meta.rowFormat }),
   };
   // One mini-transaction: a crash leaves the old table or the new one, never neither.
   ctx.db.atomically(() => {

@@ -27,12 +27,18 @@ export class AutoIncrementCounters {
     this.#next = new BigInt64Array(memory, offset, MAX_TABLE_IDS);
   }
 
+  /**
+   * The least first value of a table's counter: its AUTO_INCREMENT table option (CREATE / ALTER
+   * TABLE … AUTO_INCREMENT = n), kept in the dictionary, so a restart starts there too.
+   */
+  floor: (t: Table) => number = () => 1;
+
   /** The value column `c` of `t` gives next, without taking it. */
   peek(t: Table, c: number): number {
     const id = slotOf(t);
     const now = Atomics.load(this.#next, id);
     if (now !== 0n) return Number(now);
-    const first = BigInt(t.maxStoredValue(c) + 1);
+    const first = BigInt(Math.max(t.maxStoredValue(c) + 1, this.floor(t)));
     const was = Atomics.compareExchange(this.#next, id, 0n, first);
     return Number(was === 0n ? first : was);
   }
@@ -60,7 +66,7 @@ export class AutoIncrementCounters {
     }
   }
 
-  /** Forgets the counter of `t` (TRUNCATE): it starts again from the rows. */
+  /** Forgets the counter of `t` (TRUNCATE, ALTER TABLE … AUTO_INCREMENT): it starts again from the rows and the floor. */
   reset(t: Table): void {
     Atomics.store(this.#next, slotOf(t), 0n);
   }

@@ -353,6 +353,8 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         ...(comments.some((x) => x !== null) ? { comments } : {}),
         ...(tableCollation !== DEFAULT_COLLATION ? { collation: tableCollation } : {}),
         ...tableComment(o.table_options),
+        ...autoIncrementStart(o.table_options),
+        ...rowFormat(o.table_options),
       };
       // the table, its dictionary row and its statistics options are one step
       atomicDdl(ctx, () => {
@@ -428,7 +430,7 @@ export function existingDatabase(ctx: StatementContext, name: string): string {
 }
 
 /** The table's COLLATE = … (or the default collation of its DEFAULT CHARSET = utf8mb4), else its database's. */
-function tableCollationOf(options: unknown, fallback: Collation): Collation {
+export function tableCollationOf(options: unknown, fallback: Collation): Collation {
   let collation: Collation = fallback;
   for (const kv of arr(tagOf(options)[1] ?? options)) {
     const o = obj(tagOf(kv)[1]);
@@ -589,8 +591,30 @@ function atomicDdl<T>(ctx: StatementContext, f: () => T): T {
   }
 }
 
+/** A CREATE TABLE's `AUTO_INCREMENT [=] n` table option, as the table's meta holds it. */
+export function autoIncrementStart(options: unknown): { autoIncrementStart?: number } {
+  for (const o of arr(obj(options).Plain)) {
+    const kv = obj(o).KeyValue;
+    if (kv === undefined || String(obj(obj(kv).key).value).toUpperCase() !== 'AUTO_INCREMENT') continue;
+    const n = Number(JSON.stringify(obj(kv).value).match(/\d+/)?.[0]);
+    if (Number.isSafeInteger(n) && n > 1) return { autoIncrementStart: n };
+  }
+  return {};
+}
+
+/** A CREATE TABLE's `ROW_FORMAT [=] f` table option, as the table's meta holds it. */
+export function rowFormat(options: unknown): { rowFormat?: string } {
+  for (const o of arr(obj(options).Plain)) {
+    const kv = obj(o).KeyValue;
+    if (kv === undefined || String(obj(obj(kv).key).value).toUpperCase() !== 'ROW_FORMAT') continue;
+    const f = identText(tagOf(obj(kv).value)[1]).toUpperCase();
+    return f === '' || f === 'DEFAULT' ? {} : { rowFormat: f };
+  }
+  return {};
+}
+
 /** A CREATE TABLE's `COMMENT [=] 'text'` table option, as the table's meta holds it. */
-function tableComment(options: unknown): { comment?: string } {
+export function tableComment(options: unknown): { comment?: string } {
   let found: string | undefined;
   const walk = (n: unknown): void => {
     if (found !== undefined || n === null || typeof n !== 'object') return;

@@ -74,12 +74,13 @@ export class DatabaseInstance {
 
   /** The tables' AUTO_INCREMENT counters (this thread's own until {@link useAutoIncrement}). */
   get autoIncrement(): AutoIncrementCounters {
-    this.#autoIncrement ??= new AutoIncrementCounters();
-    return this.#autoIncrement;
+    if (this.#autoIncrement === undefined) this.useAutoIncrement(new AutoIncrementCounters());
+    return this.#autoIncrement!;
   }
 
   /** Makes the sessions use `counters` (shared by several threads). REQUIRES: no session started yet. */
   useAutoIncrement(counters: AutoIncrementCounters): void {
+    counters.floor = (t) => this.dictionary?.tables.get(t.name)?.autoIncrementStart ?? 1;
     this.#autoIncrement = counters;
   }
 

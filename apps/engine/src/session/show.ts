@@ -284,7 +284,7 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     [
       [
         tableOf(name),
-        `CREATE TABLE \`${tableOf(name)}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(ctx.db, t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}${statsOptionsText(ctx.db, t)}${meta?.comment === undefined ? '' : ` COMMENT=${sqlString(meta.comment)}`}`,
+        `CREATE TABLE \`${tableOf(name)}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(ctx.db, t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}${statsOptionsText(ctx.db, t)}${meta?.rowFormat === undefined ? '' : ` ROW_FORMAT=${meta.rowFormat}`}${meta?.comment === undefined ? '' : ` COMMENT=${sqlString(meta.comment)}`}`,
       ],
     ],
   );

@@ -89,7 +89,7 @@ export function tableStatusRow(db: Database, t: Table): unknown[] {
   return [
     'InnoDB',
     10,
-    'Dynamic',
+    meta?.rowFormat === undefined ? 'Dynamic' : meta.rowFormat[0] + meta.rowFormat.slice(1).toLowerCase(),
     rows,
     rows > 0 ? Math.floor(data / rows) : 0,
     data,
@@ -109,13 +109,15 @@ export function tableStatusRow(db: Database, t: Table): unknown[] {
   ];
 }
 
-/** CREATE_OPTIONS as sql_show.cc writes the table's STATS_* options. */
+/** CREATE_OPTIONS as sql_show.cc writes the table's STATS_* options and its ROW_FORMAT. */
 function createOptions(db: Database, t: Table): string {
   const o = db.statisticsDictionary.options(t.id);
   const parts: string[] = [];
+  const format = SqlDictionary.of(db).tables.get(t.name)?.rowFormat;
   if (o.statsPersistent !== undefined) parts.push(`stats_persistent=${o.statsPersistent ? 1 : 0}`);
   if (o.statsAutoRecalc !== undefined) parts.push(`stats_auto_recalc=${o.statsAutoRecalc ? 1 : 0}`);
   if (o.statsSamplePages !== undefined) parts.push(`stats_sample_pages=${o.statsSamplePages}`);
+  if (format !== undefined) parts.push(`row_format=${format}`);
   return parts.join(' ');
 }
 

@@ -46,7 +46,13 @@ function truncate(o: Record<string, unknown>, ctx: StatementContext): Compiled {
         } catch (e) {
           throw storageError(e);
         }
-        // the table is a new one: its counter starts again from its (no) rows
+        // the table is a new one: its counter starts again at 1, the AUTO_INCREMENT table option
+        // forgotten (as MariaDB's TRUNCATE)
+        const meta = ctx.dict.tables.get(name);
+        if (meta?.autoIncrementStart !== undefined) {
+          const { autoIncrementStart: _, ...rest } = meta;
+          ctx.dict.putTable(name, rest);
+        }
         instanceOf(ctx.db).autoIncrement.reset(ctx.db.table(name));
       }
       return okResult();

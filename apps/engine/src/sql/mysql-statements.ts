@@ -73,9 +73,59 @@ export function recognizeStatement(sql: string): unknown[] | undefined {
       },
     ];
   }
+  const options = alterTableOptions(sql);
+  if (options !== undefined) return options;
   m = SHOW_CREATE_DB.exec(sql);
   if (m !== null) return [{ ShowCreateDatabase: { name: name(m, 2), ifNotExists: m[1] !== undefined } }];
   return undefined;
+}
+
+const ALTER_TABLE = new RegExp(
+  String.raw`^\s*ALTER\s+(?:ONLINE\s+)?TABLE\s+${NAME}(?:\s*\.\s*${NAME})?\s+(?=\S)`,
+  'iy',
+);
+/** One table option of an ALTER TABLE (the dialect reads none of them there). */
+const TABLE_OPTION = new RegExp(
+  String.raw`\s*,?\s*(?:(ENGINE|ROW_FORMAT|AUTO_INCREMENT|STATS_PERSISTENT|STATS_AUTO_RECALC|STATS_SAMPLE_PAGES)\s*=?\s*(\w+)|(DEFAULT\s+)?(CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*(\w+)|COMMENT\s*=?\s*${STRING})`,
+  'iy',
+);
+
+/**
+ * `ALTER TABLE t` followed by table options only (`ENGINE = InnoDB`, `AUTO_INCREMENT = 100`,
+ * `COMMENT = '…'`, `STATS_PERSISTENT = 1`, `[DEFAULT] CHARSET / COLLATE = …`, `ROW_FORMAT = …`),
+ * as an AlterTable tree whose one operation holds the options in the shape CREATE TABLE's
+ * `table_options` have, so both are read by the same code.
+ */
+function alterTableOptions(sql: string): unknown[] | undefined {
+  ALTER_TABLE.lastIndex = 0;
+  const head = ALTER_TABLE.exec(sql);
+  if (head === null) return undefined;
+  const parts =
+    head[3] === undefined && head[4] === undefined ? [name(head, 1)] : [name(head, 1), name(head, 3)];
+  const plain: unknown[] = [];
+  let at = head[0].length;
+  const end = sql.replace(/\s*;?\s*$/, '').length;
+  while (at < end) {
+    TABLE_OPTION.lastIndex = at;
+    const o = TABLE_OPTION.exec(sql);
+    if (o === null || o[0].trim() === '') return undefined;
+    at = TABLE_OPTION.lastIndex;
+    if (o[1] !== undefined) {
+      const word = o[2]!;
+      const value = /^\d+$/.test(word)
+        ? { Value: { value: { Number: [word, false] } } }
+        : { Identifier: { value: word } };
+      plain.push({ KeyValue: { key: { value: o[1].toUpperCase() }, value } });
+    } else if (o[4] !== undefined) {
+      const key = `${o[3] === undefined ? '' : 'DEFAULT '}${o[4].toUpperCase().replace(/\s+/g, ' ')}`;
+      plain.push({ KeyValue: { key: { value: key }, value: { Identifier: { value: o[5]! } } } });
+    } else {
+      const text = o[6] !== undefined ? unquote(o[6], "'") : unquote(o[7]!, '"');
+      plain.push({ Comment: { WithEq: text } });
+    }
+  }
+  const name_ = parts.map((v) => ({ Identifier: { value: v } }));
+  return [{ AlterTable: { name: name_, operations: [{ TableOptions: { Plain: plain } }] } }];
 }
 
 /** Leading words of statements the engine does not implement, and the name 1235 gives them. */

@@ -21,6 +21,10 @@ export interface TableMeta {
   readonly comments?: (string | null)[];
   /** The table's COMMENT, when it has one. */
   readonly comment?: string;
+  /** The AUTO_INCREMENT table option: the least value the counter starts from. */
+  readonly autoIncrementStart?: number;
+  /** The ROW_FORMAT table option as given (upper case); shown, the rows being InnoDB's Dynamic ones. */
+  readonly rowFormat?: string;
 }
 
 export const HIDDEN_PK = 'DB_ROW_ID';
