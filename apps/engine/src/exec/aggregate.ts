@@ -38,6 +38,8 @@ export interface AggState {
   /** SUM/AVG of INT or DECIMAL: the part of the exact sum held in a double (a safe integer). */
   sum: number;
   seen: Set<unknown> | null;
+  /** GROUP_CONCAT: the row read when the group's text first passed group_concat_max_len (0: not yet). */
+  cutRow?: number;
 }
 
 /**
@@ -69,6 +71,7 @@ export class Aggregator {
       if ((s.fn === 'sum' || s.fn === 'avg') && s.t.kind !== 'dbl' && ak === 'dec') return F_SUM_DEC;
       return F_GENERAL;
     });
+    this.#rowsRead = new Float64Array(specs.length);
     this.step = this.#compileStep();
   }
 
@@ -134,11 +137,15 @@ export class Aggregator {
     ]);
   }
 
+  /** Rows read by each GROUP_CONCAT (the row number of its cut warning). */
+  readonly #rowsRead: Float64Array;
+
   /** One row into aggregate `i` of a group, off the fast path. */
   #stepOne(i: number, st: AggState): void {
     const s = this.specs[i]!;
     const f = this.#fast[i]!;
     const arg = s.arg!;
+    if (s.cut !== undefined) this.#rowsRead[i]!++;
     const v = arg.ev();
     if (v === null) return;
     if (f === F_SUM_DEC) {
@@ -175,18 +182,21 @@ export class Aggregator {
       case 'max':
         if (st.acc === null || cmpValues(keyValueOf(v, at), keyValueOf(st.acc, at)) > 0) st.acc = v;
         break;
-      case 'group_concat':
+      case 'group_concat': {
+        const text = toText(v, at.kind, at) as string;
         if (s.order !== undefined) {
           // with ORDER BY: the values and their keys, sorted when the group ends
           const kept = (st.acc as [unknown[], string][] | null) ?? [];
-          kept.push([s.order.map((o) => o.b.ev()), toText(v, at.kind, at) as string]);
+          kept.push([s.order.map((o) => o.b.ev()), text]);
           st.acc = kept;
-        } else
-          st.acc =
-            st.acc === null
-              ? (toText(v, at.kind, at) as string)
-              : `${st.acc as string}${s.sep ?? ','}${toText(v, at.kind, at) as string}`;
+        } else st.acc = st.acc === null ? text : `${st.acc as string}${s.sep ?? ','}${text}`;
+        // the text's bytes so far (values and separators), for group_concat_max_len
+        if (s.cut !== undefined && st.cutRow === undefined) {
+          st.sum += Buffer.byteLength(text) + (st.n > 1 ? Buffer.byteLength(s.sep ?? ',') : 0);
+          if (st.sum > s.cut.maxLen) st.cutRow = this.#rowsRead[i]!;
+        }
         break;
+      }
       case 'bit_and':
       case 'bit_or':
       case 'bit_xor': {
@@ -251,9 +261,9 @@ export class Aggregator {
             }
             return 0;
           });
-          return kept.map(([, t]) => t).join(s.sep ?? ',');
+          return cutText(s, st, kept.map(([, t]) => t).join(s.sep ?? ','));
         }
-        return st.acc;
+        return st.acc === null ? null : cutText(s, st, st.acc as string);
       case 'min':
       case 'max':
         return st.acc;
@@ -269,4 +279,19 @@ export class Aggregator {
       }
     }
   }
+}
+
+/**
+ * GROUP_CONCAT's text cut to `group_concat_max_len` bytes (a character the cut splits is left
+ * out), with warning 1260 naming the row read when it passed the length, as MariaDB's.
+ */
+function cutText(s: AggSpec, st: AggState, text: string): string {
+  if (s.cut === undefined || st.cutRow === undefined) return text;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= s.cut.maxLen) return text;
+  let end = s.cut.maxLen;
+  // back off a partial UTF-8 sequence: continuation bytes are 10xxxxxx
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  s.cut.warn(st.cutRow);
+  return bytes.subarray(0, end).toString('utf8');
 }

@@ -49,6 +49,11 @@ export interface AggSpec {
   readonly sep?: string;
   /** GROUP_CONCAT's ORDER BY. */
   readonly order?: readonly { readonly b: Bound; readonly desc: boolean }[];
+  /**
+   * GROUP_CONCAT's `group_concat_max_len` (bytes) and the warning a cut result raises, with the
+   * number of the row read when the group's text first passed it.
+   */
+  readonly cut?: { readonly maxLen: number; readonly warn: (row: number) => void };
 }
 
 /** One SELECT's binding state. */

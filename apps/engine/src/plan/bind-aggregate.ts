@@ -128,7 +128,24 @@ export function aggregate(
           b: keyBound(bindExpr(obj(o).expr, inner)),
           desc: obj(obj(o).options).asc === false,
         }));
-  ctx.block.aggs.push({ fn: name, arg, distinct, slot, t, sep, ...(order ? { order } : {}) });
+  // GROUP_CONCAT's text is cut at group_concat_max_len bytes, with warning 1260
+  const cut =
+    name === 'group_concat'
+      ? {
+          maxLen: Number(ctx.env.sysVar('group_concat_max_len', undefined).v),
+          warn: (row: number) => ctx.env.warn(1260, `Row ${row} was cut by GROUP_CONCAT()`),
+        }
+      : undefined;
+  ctx.block.aggs.push({
+    fn: name,
+    arg,
+    distinct,
+    slot,
+    t,
+    sep,
+    ...(order ? { order } : {}),
+    ...(cut ? { cut } : {}),
+  });
   const frame = ctx.block.frame;
   return { t, ev: () => frame.v[slot], refs: [], outer: arg?.outer ?? false, agg: true, text };
 }

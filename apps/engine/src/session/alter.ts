@@ -25,7 +25,7 @@ import { checkIndexes, checkTable } from '../plan/limits.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
-import { dottedName, tableOf } from '../storage/schema-name.js';
+import { dottedName, splitName, tableOf } from '../storage/schema-name.js';
 import { RowWriter } from './dml.js';
 import { storedType } from '../plan/select.js';
 import type { RowBuffer } from '../storage/row.js';
@@ -128,7 +128,7 @@ export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
  * (the counter starts again from the larger of it and the largest value stored, as InnoDB's),
  * STATS_* (DEFAULT takes one away), [DEFAULT] COLLATE / CHARSET (the default of columns added
  * later; utf8mb4 is the one character set), ENGINE and ROW_FORMAT (InnoDB's Dynamic rows are the
- * one kind: nothing to change). The dictionary row and the statistics options change in one step.
+ * one kind: nothing to change), DISABLE / ENABLE KEYS (note 1031, as InnoDB's). The dictionary row and the statistics options change in one step.
  */
 function alterTableOptions(
   ctx: StatementContext,
@@ -174,6 +174,13 @@ function alterTableOptions(
         ? {}
         : { collation }),
   };
+  // InnoDB has no keys to disable: MariaDB's note, nothing done
+  if (has('KEYS'))
+    ctx.session.warn(
+      1031,
+      `Storage engine InnoDB of the table \`${splitName(name).schema}\`.\`${tableOf(name)}\` doesn't have this option`,
+      'Note',
+    );
   const stats = tableStatsOptions(options);
   const statsKeys = ['STATS_PERSISTENT', 'STATS_AUTO_RECALC', 'STATS_SAMPLE_PAGES'].filter(has);
   ctx.db.atomically(() => {

@@ -10,6 +10,7 @@ import { HIDDEN_PK, type TableMeta } from '../storage/table-meta.js';
 import { type Collation, collationByName, DEFAULT_COLLATION } from '../storage/collation.js';
 import { compileAlter } from './alter.js';
 import { tableStatsOptions } from './stats-statements.js';
+import { unversioned } from '../sql/mysql-statements.js';
 import { checkIndexes, checkTable } from '../plan/limits.js';
 import { okResult } from './result.js';
 import { storageError } from './storage-errors.js';
@@ -570,7 +571,7 @@ function createView(o: Obj, ctx: StatementContext): Compiled {
           throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(name)}' already exists`);
         // check that it binds now (unknown tables and columns fail the CREATE, as MySQL); its
         // unqualified names are in the current database, now and whenever the view is read
-        const text = ctx.sql.trim().replace(/;\s*$/, '');
+        const text = unversioned(ctx.sql).trim().replace(/;\s*$/, '');
         ctx.session.prepare(`SELECT * FROM (${viewQueryText(text)}) AS v LIMIT 0`);
         ctx.dict.putView(name, text, ctx.session.database ?? schema);
         return okResult();
@@ -636,7 +637,8 @@ export function tableComment(options: unknown): { comment?: string } {
 }
 
 /** The query of a CREATE VIEW statement's text (after its AS). */
-function viewQueryText(sql: string): string {
+function viewQueryText(text: string): string {
+  const sql = unversioned(text);
   const m = /\bAS\s+(\(?\s*(SELECT|WITH|VALUES)\b[\s\S]*)$/i.exec(sql);
   return m === null ? sql : m[1]!;
 }

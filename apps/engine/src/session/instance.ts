@@ -52,6 +52,7 @@ export class DatabaseInstance {
       innodb_buffer_pool_instances: pool.instances,
       innodb_page_size: pool.pageSize,
       innodb_sort_buffer_size: db.sortBufferSize,
+      innodb_flush_log_at_trx_commit: db.redo?.flushLogAtTrxCommit ?? 1,
     });
     // ANALYZE and the statistics read the innodb_stats_* variables from the globals
     db.statisticsDictionary.variables = this.vars;

@@ -4,6 +4,7 @@ import { HANDLER_COUNTERS } from '../storage/counters.js';
 import { arr, obj, placeholders, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
 import { operatorMode, parseSql } from '../sql/parser.js';
+import { splitStatements } from '../sql/split.js';
 import { type StatementKind, statementKind } from './statement-kind.js';
 import { STATUS, StatusCounters, SUMMED_INDEX, type StatusName, type StatusSpec } from '../exec/status.js';
 import { T_DBL, T_INT, T_STR, type SqlType } from '../exec/types.js';
@@ -313,24 +314,30 @@ export class Session {
       this.counters.add('Questions', 1);
       return accountResult;
     }
-    const stmts = parseSql(sql, operatorMode(String(this.vars.get('sql_mode'))));
-    if (stmts.length === 0)
+    // a script is run statement by statement, each parsed from its own text (what the statement
+    // knows as its text: a view's definition, error positions, the parser's gaps read by their
+    // rewrites), so a statement runs before the next is parsed, as a client sending them would
+    const texts = sql.includes(';') ? splitStatements(sql).map((p) => p.sql) : [sql];
+    let last: QueryResult | undefined;
+    let used = 0;
+    for (const text of texts) {
+      const stmts = parseSql(text, operatorMode(String(this.vars.get('sql_mode'))));
+      // without a `?` or a `:` (the parser's `:name` markers) in the text there is no parameter
+      // marker to find in the tree
+      const marked = text.includes('?') || text.includes(':');
+      for (const st of stmts) {
+        const ph = marked ? placeholders(st) : [];
+        const mine = params.slice(used, used + ph.length);
+        used += ph.length;
+        last = tagOf(st)[0] === 'Execute' ? this.#executeNamed(st, text) : this.#execute(st, text, ph, mine);
+      }
+    }
+    if (last === undefined)
       throw new SqlError(
         'ER_PARSE_ERROR',
         "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1",
       );
-    let last: QueryResult | undefined;
-    let used = 0;
-    // without a `?` or a `:` (the parser's `:name` markers) in the text there is no parameter
-    // marker to find in the tree
-    const marked = sql.includes('?') || sql.includes(':');
-    for (const st of stmts) {
-      const ph = marked ? placeholders(st) : [];
-      const mine = params.slice(used, used + ph.length);
-      used += ph.length;
-      last = tagOf(st)[0] === 'Execute' ? this.#executeNamed(st, sql) : this.#execute(st, sql, ph, mine);
-    }
-    return last!;
+    return last;
   }
 
   /**
@@ -520,6 +527,8 @@ export class Session {
 
   /** A note or warning of the running statement (MySQL's error number and message). */
   warn(code: number, message: string, level: 'Note' | 'Warning' = 'Warning'): void {
+    // sql_notes = 0 keeps notes out of the diagnostics (mysqldump's scripts turn them off)
+    if (level === 'Note' && this.vars.get('sql_notes') === 0) return;
     this.diagnostics.add(level, code, message);
   }
 

@@ -150,7 +150,8 @@ function setStatement(v: unknown, ctx: StatementContext): Compiled {
             : typeof raw === 'bigint'
               ? Number(raw)
               : raw;
-        target.set(b.name, value, b.scope, b.scope === 'global' ? undefined : ctx.session.globalVars);
+        if (target.set(b.name, value, b.scope, b.scope === 'global' ? undefined : ctx.session.globalVars))
+          ctx.session.warn(1292, `Truncated incorrect ${b.name.toLowerCase()} value: '${String(value)}'`);
       }
       return okResult();
     },

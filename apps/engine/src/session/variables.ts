@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { SqlError } from '../sql/errors.js';
 import { checkTimeZone, systemZoneName } from '../exec/time-zone.js';
 import { collationByName } from '../storage/collation.js';
@@ -180,6 +181,39 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
     def: 'REPEATABLE-READ',
     values: ['READ-UNCOMMITTED', 'READ-COMMITTED', 'REPEATABLE-READ', 'SERIALIZABLE'],
   },
+  /**
+   * Accepted for clients and dump files (mysqldump sets them around its loads): the engine checks
+   * unique keys always and has no foreign keys to check; notes are always recorded.
+   */
+  unique_checks: { kind: 'bool', def: 1 },
+  foreign_key_checks: { kind: 'bool', def: 1 },
+  sql_notes: { kind: 'bool', def: 1 },
+  /** The counters step by 1 from 1 (read only: another step or start is not implemented). */
+  auto_increment_increment: { kind: 'int', def: 1, readOnly: true },
+  auto_increment_offset: { kind: 'int', def: 1, readOnly: true },
+  /** InnoDB's lock mode 1 ("consecutive"): a statement of known rows takes its values in one block. */
+  innodb_autoinc_lock_mode: { kind: 'int', def: 1, readOnly: true, globalOnly: true },
+  innodb_file_per_table: { kind: 'bool', def: 1, readOnly: true, globalOnly: true },
+  innodb_strict_mode: { kind: 'bool', def: 1 },
+  /** What the database's redo log was opened with (read only). */
+  innodb_flush_log_at_trx_commit: { kind: 'int', def: 1, readOnly: true, globalOnly: true },
+  /** The longest GROUP_CONCAT result, in bytes: a longer one is cut, with warning 1260. */
+  group_concat_max_len: { kind: 'int', def: 1048576, min: 4, max: 4294967295 },
+  interactive_timeout: { kind: 'int', def: 28800, min: 1, max: 31536000 },
+  net_buffer_length: { kind: 'int', def: 16384, min: 1024, max: 1048576 },
+  read_buffer_size: { kind: 'int', def: 131072, min: 8192, max: 2147479552 },
+  bulk_insert_buffer_size: { kind: 'int', def: 8388608, min: 0, max: Number.MAX_SAFE_INTEGER },
+  max_join_size: { kind: 'int', def: Number.MAX_SAFE_INTEGER, min: 1, max: Number.MAX_SAFE_INTEGER },
+  sql_big_selects: { kind: 'bool', def: 1 },
+  query_cache_type: { kind: 'enum', def: 'OFF', values: ['OFF'], readOnly: true, globalOnly: true },
+  have_query_cache: { kind: 'str', def: 'NO', readOnly: true, globalOnly: true },
+  performance_schema: { kind: 'bool', def: 0, readOnly: true, globalOnly: true },
+  local_infile: { kind: 'bool', def: 0, readOnly: true, globalOnly: true },
+  log_bin: { kind: 'bool', def: 0, readOnly: true, globalOnly: true },
+  server_id: { kind: 'int', def: 1, min: 1, max: 4294967295, globalOnly: true },
+  read_only: { kind: 'bool', def: 0, readOnly: true, globalOnly: true },
+  init_connect: { kind: 'str', def: '', readOnly: true, globalOnly: true },
+  hostname: { kind: 'str', def: hostname(), readOnly: true, globalOnly: true },
   version: { kind: 'str', def: '8.0.36-enginekit', readOnly: true, globalOnly: true },
   version_comment: { kind: 'str', def: 'enginekit', readOnly: true, globalOnly: true },
   version_compile_machine: { kind: 'str', def: process.arch, readOnly: true, globalOnly: true },
@@ -220,14 +254,18 @@ export class Variables {
    */
   onGlobalSet: ((name: string, value: string | number) => void) | null = null;
 
-  /** SET: validate and store; `value` is the SQL value (number, bigint, string or null), `def` = DEFAULT. */
-  set(name: string, value: unknown, scope: 'session' | 'global', defaults: Variables | undefined): void {
-    this.#assign(name, value, scope, defaults);
+  /**
+   * SET: validate and store; `value` is the SQL value (number, bigint, string or null), `def` =
+   * DEFAULT. Whether a number out of the variable's range was clamped (the caller warns, 1292).
+   */
+  set(name: string, value: unknown, scope: 'session' | 'global', defaults: Variables | undefined): boolean {
+    const clamped = this.#assign(name, value, scope, defaults);
     if (scope === 'global' && this.onGlobalSet !== null) {
       const lower = name.toLowerCase();
       const key = ALIASES[lower] ?? lower;
       this.onGlobalSet(key, this.values.get(key)!);
     }
+    return clamped;
   }
 
   /** Takes a value another thread's SET GLOBAL stored (already checked there); not passed on. */
@@ -237,7 +275,12 @@ export class Variables {
     this.values.set(name, value);
   }
 
-  #assign(name: string, value: unknown, scope: 'session' | 'global', defaults: Variables | undefined): void {
+  #assign(
+    name: string,
+    value: unknown,
+    scope: 'session' | 'global',
+    defaults: Variables | undefined,
+  ): boolean {
     const lower = name.toLowerCase();
     const key = ALIASES[lower] ?? lower;
     const d = VARIABLES[key];
@@ -257,7 +300,7 @@ export class Variables {
       );
     if (value === DEFAULT_VALUE) {
       this.values.set(key, defaults?.values.get(key) ?? d.def);
-      return;
+      return false;
     }
     switch (d.kind) {
       case 'int': {
@@ -266,11 +309,12 @@ export class Variables {
         let n = Number(value);
         if (!Number.isFinite(n)) throw bad();
         n = Math.trunc(n);
-        // out of range is clamped with a warning, as MySQL
+        // out of range is clamped with a warning (the caller's), as MySQL
+        const given = n;
         if (d.min !== undefined && n < d.min) n = d.min;
         if (d.max !== undefined && n > d.max) n = d.max;
         this.values.set(key, n);
-        return;
+        return n !== given;
       }
       case 'double': {
         // seconds with a fraction (max_statement_time); out of range is clamped, as MariaDB
@@ -281,14 +325,14 @@ export class Variables {
         if (d.min !== undefined && n < d.min) n = d.min;
         if (d.max !== undefined && n > d.max) n = d.max;
         this.values.set(key, n);
-        return;
+        return false;
       }
       case 'bool': {
         const s = String(value).toLowerCase();
         if (s === '1' || s === 'on' || s === 'true') this.values.set(key, 1);
         else if (s === '0' || s === 'off' || s === 'false') this.values.set(key, 0);
         else throw bad();
-        return;
+        return false;
       }
       case 'enum': {
         // any letter case; stored as the variable spells its values
@@ -296,7 +340,7 @@ export class Variables {
         const hit = d.values!.find((x) => x.toUpperCase() === s);
         if (hit === undefined || value === null) throw bad();
         this.values.set(key, hit);
-        return;
+        return false;
       }
       case 'trace': {
         // optimizer_trace: `enabled=on|off,one_line=on|off` items, as MySQL's Sys_var_flagset
@@ -314,12 +358,12 @@ export class Variables {
           cur.set(m[1]!, m[2] === 'default' ? 'off' : m[2]!);
         }
         this.values.set(key, [...cur].map(([k, v]) => `${k}=${v}`).join(','));
-        return;
+        return false;
       }
       case 'flags': {
         if (value === null || typeof value !== 'string') throw bad();
         this.values.set(key, applyFlags(String(this.values.get(key)), value, bad));
-        return;
+        return false;
       }
       default:
         if (value === null) throw bad();
@@ -329,9 +373,10 @@ export class Variables {
           if (c === undefined)
             throw new SqlError('ER_UNKNOWN_COLLATION', `Unknown collation: '${String(value)}'`);
           this.values.set(key, c);
-          return;
+          return false;
         }
         this.values.set(key, key === 'time_zone' ? checkTimeZone(String(value)) : String(value));
+        return false;
     }
   }
 }

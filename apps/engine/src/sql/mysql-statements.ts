@@ -23,6 +23,7 @@ const CREATE_SCHEMA_OPTIONS = new RegExp(
   String.raw`^\s*CREATE\s+SCHEMA\s+(IF\s+NOT\s+EXISTS\s+)?${NAME}((?:\s+(?:DEFAULT\s+)?(?:CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*\w+)+)\s*;?\s*$`,
   'i',
 );
+const VERSIONED = /^(?:\s|--[^\n]*(?:\n|$)|#[^\n]*(?:\n|$))*\/\*!\d*\s*([\s\S]*?)\s*\*\/\s*;?\s*$/;
 const DB_OPTION = /(?:DEFAULT\s+)?(CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*(\w+)/gi;
 
 function name(m: RegExpExecArray, at: number): string {
@@ -44,7 +45,17 @@ const ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** The statement node for text the parser failed on, or undefined. */
-export function recognizeStatement(sql: string): unknown[] | undefined {
+/**
+ * A statement written whole inside an executable comment (`/*!50001 … *\/`, after comment lines)
+ * as its contents.
+ */
+export function unversioned(text: string): string {
+  return VERSIONED.exec(text)?.[1] ?? text;
+}
+
+export function recognizeStatement(text: string): unknown[] | undefined {
+  // mysqldump writes some statements whole inside an executable comment
+  const sql = unversioned(text);
   let m = PREPARE.exec(sql);
   if (m !== null) {
     const stmt = name(m, 1);
@@ -86,13 +97,14 @@ const ALTER_TABLE = new RegExp(
 );
 /** One table option of an ALTER TABLE (the dialect reads none of them there). */
 const TABLE_OPTION = new RegExp(
-  String.raw`\s*,?\s*(?:(ENGINE|ROW_FORMAT|AUTO_INCREMENT|STATS_PERSISTENT|STATS_AUTO_RECALC|STATS_SAMPLE_PAGES)\s*=?\s*(\w+)|(DEFAULT\s+)?(CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*(\w+)|COMMENT\s*=?\s*${STRING})`,
+  String.raw`\s*,?\s*(?:(ENGINE|ROW_FORMAT|AUTO_INCREMENT|STATS_PERSISTENT|STATS_AUTO_RECALC|STATS_SAMPLE_PAGES)\s*=?\s*(\w+)|(DEFAULT\s+)?(CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*(\w+)|COMMENT\s*=?\s*${STRING}|(DISABLE|ENABLE)\s+KEYS\b)`,
   'iy',
 );
 
 /**
  * `ALTER TABLE t` followed by table options only (`ENGINE = InnoDB`, `AUTO_INCREMENT = 100`,
- * `COMMENT = '…'`, `STATS_PERSISTENT = 1`, `[DEFAULT] CHARSET / COLLATE = …`, `ROW_FORMAT = …`),
+ * `COMMENT = '…'`, `STATS_PERSISTENT = 1`, `[DEFAULT] CHARSET / COLLATE = …`, `ROW_FORMAT = …`,
+ * `DISABLE KEYS` / `ENABLE KEYS`),
  * as an AlterTable tree whose one operation holds the options in the shape CREATE TABLE's
  * `table_options` have, so both are read by the same code.
  */
@@ -119,6 +131,11 @@ function alterTableOptions(sql: string): unknown[] | undefined {
     } else if (o[4] !== undefined) {
       const key = `${o[3] === undefined ? '' : 'DEFAULT '}${o[4].toUpperCase().replace(/\s+/g, ' ')}`;
       plain.push({ KeyValue: { key: { value: key }, value: { Identifier: { value: o[5]! } } } });
+    } else if (o[8] !== undefined) {
+      // DISABLE / ENABLE KEYS (mysqldump writes them around each table's rows)
+      plain.push({
+        KeyValue: { key: { value: 'KEYS' }, value: { Identifier: { value: o[8].toUpperCase() } } },
+      });
     } else {
       const text = o[6] !== undefined ? unquote(o[6], "'") : unquote(o[7]!, '"');
       plain.push({ Comment: { WithEq: text } });
