@@ -591,25 +591,16 @@ function earliestStart(sql: string, n: unknown): number {
 function markRollup(sql: string, ast: unknown[], at: number): void {
   let best: unknown[] | undefined;
   let bestEnd = -1;
-  const walk = (n: unknown): void => {
-    if (Array.isArray(n)) {
-      for (const x of n) walk(x);
-      return;
-    }
-    if (n === null || typeof n !== 'object') return;
-    const o = n as Record<string, unknown>;
+  eachNode(ast, (o) => {
     const sel = o.Select as Record<string, unknown> | undefined;
     const exprs = (sel?.group_by as { Expressions?: unknown[] } | undefined)?.Expressions;
-    if (exprs !== undefined && Array.isArray(exprs[0]) && exprs[0].length > 0) {
-      const end = furthestEnd(sql, exprs[0]);
-      if (end <= at && end > bestEnd) {
-        best = exprs;
-        bestEnd = end;
-      }
+    if (exprs === undefined || !Array.isArray(exprs[0]) || exprs[0].length === 0) return;
+    const end = furthestEnd(sql, exprs[0]);
+    if (end <= at && end > bestEnd) {
+      best = exprs;
+      bestEnd = end;
     }
-    for (const v of Object.values(o)) walk(v);
-  };
-  walk(ast);
+  });
   const mods = Array.isArray(best?.[1]) ? (best[1] as unknown[]) : [];
   if (best === undefined || mods.includes('Rollup')) throw syntaxErrorNear(sql, at);
   mods.push('Rollup');
@@ -619,18 +610,10 @@ function markRollup(sql: string, ast: unknown[], at: number): void {
 /** The text offset of the furthest span end inside `n`. */
 function furthestEnd(sql: string, n: unknown): number {
   let end = -1;
-  const walk = (x: unknown): void => {
-    if (Array.isArray(x)) {
-      for (const y of x) walk(y);
-      return;
-    }
-    if (x === null || typeof x !== 'object') return;
-    const o = x as Record<string, unknown>;
+  eachNode(n, (o) => {
     const span = o.span as { end?: { line: number; column: number } } | undefined;
     if (span?.end !== undefined && span.end.line > 0) end = Math.max(end, offsetOf(sql, span.end));
-    for (const v of Object.values(o)) walk(v);
-  };
-  walk(n);
+  });
   return end;
 }
 
