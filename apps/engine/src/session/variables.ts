@@ -188,7 +188,7 @@ export const VARIABLES: Readonly<Record<string, VarDef>> = {
   unique_checks: { kind: 'bool', def: 1 },
   foreign_key_checks: { kind: 'bool', def: 1 },
   sql_notes: { kind: 'bool', def: 1 },
-  /** The counters step by 1 from 1 (read only: another step or start is not implemented). */
+  /** The counters step by 1 from 1, the one step and start the engine has (read only). */
   auto_increment_increment: { kind: 'int', def: 1, readOnly: true },
   auto_increment_offset: { kind: 'int', def: 1, readOnly: true },
   /** InnoDB's lock mode 1 ("consecutive"): a statement of known rows takes its values in one block. */
