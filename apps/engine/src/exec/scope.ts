@@ -24,6 +24,15 @@ export class RunState {
   interrupt: Interrupt = NEVER;
   /** The session's time_zone, which TIMESTAMP columns are read in (they are stored in UTC). */
   timeZone: () => string = () => 'SYSTEM';
+  /** The stored tables and views the statement names, recorded while it is bound (LOCK TABLES checks them). */
+  readonly tables: TableUse[] = [];
+}
+
+/** A table a statement names: its storage name, the name it uses (alias or table) and whether it writes it. */
+export interface TableUse {
+  readonly stored: string;
+  readonly name: string;
+  readonly write: boolean;
 }
 
 export interface ColumnInfo {

@@ -69,6 +69,8 @@ const BY_STATEMENTS = [
   'Com_rollback_to_savepoint',
   'Com_release_savepoint',
   'Com_kill',
+  'Com_lock_tables',
+  'Com_unlock_tables',
   'Com_show_processlist',
   'Questions',
   'Created_tmp_tables',

@@ -53,6 +53,9 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
           ? resolveTableName(parts, c.env.schema)
           : undefined;
       const view = stored === undefined ? undefined : c.env.view(stored);
+      // the names the statement itself uses (LOCK TABLES checks them when it runs)
+      if (stored !== undefined && c.env.inView !== true)
+        c.run.tables.push({ stored, name: alias, write: false });
       if (stored !== undefined && aliasName === undefined) tableSchema = schemaOf(stored);
       if (schema !== undefined && isSystemSchema(schema)) {
         const sys = systemTable(schema, name);
@@ -84,7 +87,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
         const stmt = obj(parseSql(viewSql)[0]);
         const cv = obj(stmt.CreateView);
         // the view's own text and database: its names and messages come from there
-        const env = { ...c.env, sql: viewSql, schema: view.schema };
+        const env = { ...c.env, sql: viewSql, schema: view.schema, inView: true };
         const plan = bindQuery(cv.query, { ...c, env }, undefined, ctes);
         const cols = arr(cv.columns).map((x) => identText(obj(x).name));
         source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));

@@ -62,6 +62,8 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   meta(table: string): TableMeta | undefined;
   /** A view's text and the database its unqualified names are in. */
   view(name: string): { readonly sql: string; readonly schema: string } | undefined;
+  /** Binding a view's query: its tables are the view's, not names the statement uses. */
+  readonly inView?: boolean;
   readonly sqlMode: string;
   /** sort_buffer_size, bytes. */
   readonly sortBufferSize: number;

@@ -174,8 +174,11 @@ function alterTableOptions(
         ? {}
         : { collation }),
   };
-  // InnoDB has no keys to disable: MariaDB's note, nothing done
-  if (has('KEYS'))
+  // InnoDB has no keys to disable: MariaDB's note, nothing done (MariaDB 10.11 leaves the note
+  // out of a DISABLE KEYS in locked-tables mode, where mysqldump's scripts write it)
+  const keys = plain.find((o) => keyOf(o) === 'KEYS');
+  const disable = keys !== undefined && identText(tagOf(obj(obj(keys).KeyValue).value)[1]) === 'DISABLE';
+  if (keys !== undefined && !(disable && ctx.session.txn.tables.active))
     ctx.session.warn(
       1031,
       `Storage engine InnoDB of the table \`${splitName(name).schema}\`.\`${tableOf(name)}\` doesn't have this option`,

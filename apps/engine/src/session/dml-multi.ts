@@ -43,6 +43,11 @@ function join(from: unknown[], selection: unknown, ctx: StatementContext): Joine
 }
 
 /** The FROM source a target name (an alias, or a table's name) refers to. */
+/** A target of the statement is written (LOCK TABLES checks it when the statement runs). */
+function writes(ctx: StatementContext, s: Source): void {
+  ctx.run.tables.push({ stored: s.table!.name, name: s.alias, write: true });
+}
+
 function targetSource(block: Block, parts: readonly string[], what: string): Source {
   const n = parts.at(-1)!.toLowerCase();
   const db = parts.length > 1 ? parts.at(-2) : undefined;
@@ -109,6 +114,7 @@ export function multiUpdate(o: Obj, ctx: StatementContext, ignore: boolean): Com
     return { src, c, e: bindExpr(ao.value, { ...j.bctx, clause: 'field list' }) };
   });
   const targets = [...new Set(sets.map((s) => s.src))];
+  for (const t of targets) writes(ctx, t);
   const order = rowOrder(o, j.bctx);
   return {
     run: () => {
@@ -201,6 +207,7 @@ export function multiDelete(o: Obj, ctx: StatementContext): Compiled {
       : [objectName(obj(tagOf(obj(from[0]).relation)[1]).name)];
   const j = join(relations, o.selection, ctx);
   const targets = targetNames.map((p) => targetSource(j.block, p, 'MULTI DELETE'));
+  for (const t of targets) writes(ctx, t);
   return {
     run: () => {
       ctx.run.epoch++;

@@ -205,7 +205,12 @@ export class RowWriter {
   }
 }
 
-export function tableOf(ctx: StatementContext, name: string): Table {
+/**
+ * The table a DML statement writes, by storage name (`alias`: the name the statement uses for
+ * it, if not its own); recorded as written for LOCK TABLES' check.
+ */
+export function tableOf(ctx: StatementContext, name: string, alias: string = splitName(name).table): Table {
+  ctx.run.tables.push({ stored: name, name: alias, write: true });
   if (!ctx.db.hasTable(name) || name.startsWith('#')) {
     if (ctx.dict.views.has(name))
       throw new SqlError(
@@ -225,7 +230,7 @@ function bindTarget(
   selection: unknown,
   factor: Obj,
 ): { block: Block; src: Source; where: Bound[]; bctx: BindCtx } {
-  const table = tableOf(ctx, name);
+  const table = tableOf(ctx, name, alias);
   const meta = ctx.dict.tables.get(name);
   const env = ctx.queryEnv();
   const block = new Block(undefined, ctx.run);

@@ -398,14 +398,15 @@ export class Session {
           try {
             entry = { c: this.#compile(st, sql, ph, run), run };
           } catch (e) {
-            this.#endStatement(st, sql, e);
-            throw e;
+            const out = this.#lockError(run) ?? e;
+            this.#endStatement(st, sql, out);
+            throw out;
           }
           plans.set(sig, entry);
         }
         // every execution binds its own values (a DML statement reads them from its RunState)
         entry.run.params = [...params];
-        return this.#measured(st, com, sql, () => entry!.c.run(params), true);
+        return this.#measured(st, com, sql, () => this.#locked(entry!.run, () => entry!.c.run(params)), true);
       },
     };
   }
@@ -550,14 +551,35 @@ export class Session {
       c = this.#compile(st, sql, ph, run);
     } catch (e) {
       // planning reads the trees too (records_in_range): a damaged page fails it as a read does
-      const out = e instanceof Error && e.name === 'CorruptionError' ? storageError(e) : e;
+      const out =
+        this.#lockError(run) ?? (e instanceof Error && e.name === 'CorruptionError' ? storageError(e) : e);
       this.#endStatement(st, sql, out);
       throw out;
     } finally {
       if (this.#trace !== undefined) this.lastTrace = { query: sql, trace: this.#trace.json() };
       this.#trace = undefined;
     }
-    return this.#measured(st, comName(st), sql, () => c.run(params), true);
+    return this.#measured(st, comName(st), sql, () => this.#locked(run, () => c.run(params)), true);
+  }
+
+  /**
+   * A statement that failed to bind in locked-tables mode: LOCK TABLES' error for the tables it
+   * named before it failed (MariaDB opens a statement's tables before it resolves anything else:
+   * a missing table is 1100, not 1146), or undefined.
+   */
+  #lockError(run: RunState): unknown {
+    try {
+      this.txn.tables.check(run.tables);
+      return undefined;
+    } catch (e) {
+      return e;
+    }
+  }
+
+  /** Runs `f` once the statement's tables pass LOCK TABLES' check (1100, 1099 in locked-tables mode). */
+  #locked(run: RunState, f: () => QueryResult): QueryResult {
+    this.txn.tables.check(run.tables);
+    return f();
   }
 
   /** SELECT … INTO @var: the one row's value into the variable (none: warning 1329; several: 1172). */
@@ -827,6 +849,8 @@ function sysVar(
     const d = s.diagnostics.previous;
     return { t: T_INT, v: lower === 'warning_count' ? d.length : d.filter((x) => x[0] === 'Error').length };
   }
+  // whether a transaction is open (MariaDB's read-only session variable)
+  if (lower === 'in_transaction' && scope !== 'global') return { t: T_INT, v: s.txn.active ? 1 : 0 };
   const vars = scope === 'global' ? s.globalVars : s.vars;
   const v = vars.get(name);
   if (typeof v !== 'number') return { t: T_STR, v };

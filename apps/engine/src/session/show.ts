@@ -466,8 +466,13 @@ export function compileShow(tag: string, v: unknown, ctx: StatementContext): Com
             ),
           ),
       };
-    case 'ShowCreate':
-      return { run: () => showCreate(ctx.session.tableName(objectName(o.obj_name)), ctx) };
+    case 'ShowCreate': {
+      const parts = objectName(o.obj_name);
+      const stored = ctx.session.tableName(parts);
+      // a table's definition is one of the tables LOCK TABLES restricts (a view's is not)
+      if (o.obj_type === 'Table') ctx.run.tables.push({ stored, name: parts.at(-1)!, write: false });
+      return { run: () => showCreate(stored, ctx) };
+    }
     default:
       return undefined;
   }

@@ -31,6 +31,8 @@ const ROWS = new Set([
   'Savepoint',
   'ReleaseSavepoint',
   'Kill',
+  'LockTables',
+  'UnlockTables',
   'PrepareFrom',
   'Deallocate',
   'Flush',

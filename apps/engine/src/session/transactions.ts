@@ -1,5 +1,6 @@
 import { arr, obj, objectName, tagOf } from '../sql/ast.js';
 import { SqlError } from '../sql/errors.js';
+import { splitName } from '../storage/schema-name.js';
 import type { Table } from '../storage/table.js';
 import { LockTableFullError } from '../txn/lock-table.js';
 import { type InterruptWord, LocalInterruptWord, type ProcessEntry } from '../txn/process-list.js';
@@ -19,6 +20,8 @@ import type { QueryResult } from './result.js';
 import type { Session } from './session.js';
 import { storageError } from './storage-errors.js';
 import { SqlDictionary } from './dictionary.js';
+import { deadlockError, interrupted, lockWaitTimeout } from './lock-errors.js';
+import { type LockRequest, TableLocks } from './table-locks.js';
 
 /**
  * Returned instead of a result (thrown) by a server session's statement that met a conflicting
@@ -56,12 +59,6 @@ const IMPLICIT_COMMIT = new Set([
 /** Statements that read or write rows under the transaction. */
 const ROW_STATEMENTS = new Set(['Query', 'Insert', 'Update', 'Delete']);
 
-export const lockWaitTimeout = (): SqlError =>
-  new SqlError('ER_LOCK_WAIT_TIMEOUT', 'Lock wait timeout exceeded; try restarting transaction');
-export const deadlockError = (): SqlError =>
-  new SqlError('ER_LOCK_DEADLOCK', 'Deadlock found when trying to get lock; try restarting transaction');
-const interrupted = (): SqlError => new SqlError('ER_QUERY_INTERRUPTED', 'Query execution was interrupted');
-
 /**
  * A session's side of transactions: runs each statement inside the session's transaction
  * (autocommit: one per statement; BEGIN or autocommit=0: until COMMIT/ROLLBACK), with a
@@ -79,6 +76,8 @@ export class SessionTransactions {
   rerun = false;
   /** What KILL CONNECTION does (the server closes the socket too); default: close the session. */
   onKill: (() => void) | undefined;
+  /** LOCK TABLES' locks, which outlive transactions. */
+  readonly tables: TableLocks;
   /** SET TRANSACTION ISOLATION LEVEL / READ ONLY | READ WRITE without a scope: the next transaction's. */
   nextIsolation: IsolationLevel | undefined;
   nextReadOnly: boolean | undefined;
@@ -106,6 +105,34 @@ export class SessionTransactions {
       kill: (query) => this.kill(query),
     };
     plist.add(this.entry);
+    const db = session.db;
+    const trx = this.trx;
+    // biome-ignore lint/complexity/noUselessThisAlias: the host's getter reads the session's flag
+    const self = this;
+    this.tables = new TableLocks({
+      locks: trx.locks,
+      connectionId: id,
+      get asyncWaits() {
+        return self.asyncWaits;
+      },
+      table: (stored) => (db.hasTable(stored) && !stored.startsWith('#') ? db.table(stored) : undefined),
+      isView: (stored) => SqlDictionary.of(db).views.has(stored),
+      waitTimeout: () => Number(session.vars.get('lock_wait_timeout')),
+      waiting: (state) => {
+        this.entry.state = state;
+        if (state === '') {
+          this.entry.command = 'Sleep';
+          this.entry.info = null;
+        }
+      },
+      rerun: () => {
+        this.rerun = true;
+      },
+      suspend: (wait) => new LockWaitPending(wait),
+      held: (ids) => {
+        trx.tableLocks = ids;
+      },
+    });
   }
 
   get connectionId(): number {
@@ -304,10 +331,28 @@ export class SessionTransactions {
     // a DDL statement run again after its metadata lock wait keeps the lock it was granted
     if (trx.active && !this.#ddlWaiting) this.commit();
     this.#ddlWaiting = false;
-    const tables = ddlTables(tag, v, this.session)
-      .filter((n) => this.session.db.hasTable(n))
-      .map((n) => this.session.db.table(n));
-    if (tables.length === 0 || tag === 'Analyze') return f();
+    const names = ddlTables(tag, v, this.session);
+    const locked = this.tables.active;
+    if (locked) {
+      const o = obj(v);
+      if (
+        tag === 'CreateDatabase' ||
+        tag === 'CreateSchema' ||
+        (tag === 'Drop' && o.object_type === 'Database')
+      )
+        this.tables.refuse();
+      // in locked-tables mode DDL may change only tables locked for WRITE (by their own names)
+      else if (tag !== 'Analyze' && tag !== 'CreateView')
+        this.tables.check(names.map((n) => ({ stored: n, name: splitName(n).table, write: true })));
+    }
+    const tables = names.filter((n) => this.session.db.hasTable(n)).map((n) => this.session.db.table(n));
+    if (tables.length === 0 || tag === 'Analyze') {
+      try {
+        return f();
+      } finally {
+        if (locked) this.tables.refresh();
+      }
+    }
     this.#open();
     trx.explicit = false;
     try {
@@ -321,6 +366,7 @@ export class SessionTransactions {
       return f();
     } finally {
       trx.commit();
+      if (locked) this.tables.refresh();
     }
   }
 
@@ -332,6 +378,8 @@ export class SessionTransactions {
    */
   start(readOnly: boolean | undefined, consistentSnapshot = false): void {
     if (this.trx.active) this.commit();
+    // BEGIN ends locked-tables mode (MariaDB releases LOCK TABLES' locks)
+    this.tables.unlock();
     this.#open();
     const trx = this.trx;
     trx.explicit = true;
@@ -394,11 +442,29 @@ export class SessionTransactions {
     }
   }
 
+  /**
+   * LOCK TABLES: commits the open transaction, then holds the tables (see TableLocks); under
+   * autocommit = 0 a transaction is open afterwards, as MariaDB's.
+   */
+  lockTables(requests: readonly LockRequest[], waitSeconds?: number): void {
+    if (this.trx.active) this.commit();
+    this.tables.lock(requests, waitSeconds);
+    if (!this.#autocommit()) this.#open();
+  }
+
+  /** UNLOCK TABLES: the table locks go, and with them (if there were any) the open transaction commits. */
+  unlockTables(): void {
+    const had = this.tables.active;
+    this.tables.unlock();
+    if (had && this.trx.active) this.commit();
+  }
+
   /** KILL [CONNECTION | QUERY] of this session. */
   kill(query: boolean): void {
     this.entry.raise(query ? KILL_QUERY : KILL_CONNECTION);
     const trx = this.trx;
     if (trx.slot >= 0) trx.locks.cancel(trx.slot);
+    if (this.tables.slot >= 0) trx.locks.cancel(this.tables.slot);
     if (query) return;
     if (this.onKill !== undefined) this.onKill();
     else this.session.close();
@@ -407,6 +473,7 @@ export class SessionTransactions {
   /** The session closes (or its client went away): roll back, leave the process list. */
   close(): void {
     if (this.trx.active) this.trx.rollback();
+    this.tables.unlock();
     this.trx.release();
     instanceOf(this.session.db).processList.remove(this.entry.id);
   }
@@ -436,6 +503,8 @@ function ddlTables(tag: string, v: unknown, session: Session): string[] {
       return [];
     case 'CreateIndex':
       return [last(o.table_name)];
+    case 'CreateTable':
+      return [last(o.name)];
     case 'AlterTable':
       return [last(o.name)];
     case 'Truncate':

@@ -7,13 +7,15 @@ import { instanceOf } from './instance.js';
 import { Accounts } from './accounts.js';
 import { isAdmin } from './privileges.js';
 import type { IsolationLevel } from '../txn/transaction.js';
+import { checkLockList } from './table-locks.js';
 import { okResult, type QueryResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 
 /**
  * BEGIN / START TRANSACTION [READ ONLY | READ WRITE] [WITH CONSISTENT SNAPSHOT], SET [GLOBAL |
  * SESSION] TRANSACTION ISOLATION LEVEL …, COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK TO
- * [SAVEPOINT], RELEASE SAVEPOINT, KILL [CONNECTION | QUERY] n, SHOW [FULL] PROCESSLIST.
+ * [SAVEPOINT], RELEASE SAVEPOINT, LOCK TABLES, UNLOCK TABLES, KILL [CONNECTION | QUERY] n, SHOW
+ * [FULL] PROCESSLIST.
  */
 export function compileTxnStatement(tag: string, v: unknown, ctx: StatementContext): Compiled | undefined {
   const txn = ctx.session.txn;
@@ -70,6 +72,29 @@ export function compileTxnStatement(tag: string, v: unknown, ctx: StatementConte
         txn.releaseSavepoint(name);
       });
     }
+    case 'LockTables': {
+      const requests = arr(o.tables).map((x) => {
+        const t = obj(x);
+        const table = identText(t.table);
+        const parts = t.schema === undefined ? [table] : [identText(t.schema), table];
+        return {
+          stored: ctx.session.tableName(parts),
+          name: t.alias === undefined ? table : identText(t.alias),
+          write: obj(t.lock_type).Write !== undefined,
+        };
+      });
+      checkLockList(requests);
+      const wait = typeof o.wait === 'number' ? o.wait : undefined;
+      return ok(() => {
+        txn.count('Com_lock_tables');
+        txn.lockTables(requests, wait);
+      });
+    }
+    case 'UnlockTables':
+      return ok(() => {
+        txn.count('Com_unlock_tables');
+        txn.unlockTables();
+      });
     case 'Kill': {
       const id = Number(o.id);
       const query = o.modifier === 'Query';

@@ -86,6 +86,9 @@ export function recognizeStatement(text: string): unknown[] | undefined {
   }
   const options = alterTableOptions(sql);
   if (options !== undefined) return options;
+  const lock = lockTables(sql);
+  if (lock !== undefined) return lock;
+  if (/^\s*UNLOCK\s+TABLES?\s*;?\s*$/i.test(sql)) return ['UnlockTables'];
   m = SHOW_CREATE_DB.exec(sql);
   if (m !== null) return [{ ShowCreateDatabase: { name: name(m, 2), ifNotExists: m[1] !== undefined } }];
   return undefined;
@@ -143,6 +146,50 @@ function alterTableOptions(sql: string): unknown[] | undefined {
   }
   const name_ = parts.map((v) => ({ Identifier: { value: v } }));
   return [{ AlterTable: { name: name_, operations: [{ TableOptions: { Plain: plain } }] } }];
+}
+
+const LOCK_HEAD = /^\s*LOCK\s+TABLES?\s+/iy;
+/** One table of LOCK TABLES: name, optional alias, lock type. */
+const LOCK_ITEM = new RegExp(
+  String.raw`${NAME}(?:\s*\.\s*${NAME})?(?:\s+(?:AS\s+)?(?!(?:READ|WRITE|LOW_PRIORITY)\b)${NAME})?\s+(READ(\s+LOCAL)?|(LOW_PRIORITY\s+)?WRITE(\s+CONCURRENT)?)\b\s*`,
+  'iy',
+);
+const LOCK_TAIL = /(?:,\s*|(?:WAIT\s+(\d+)|(NOWAIT))?\s*;?\s*$)/iy;
+
+/**
+ * `LOCK TABLE[S] [db.]t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, …
+ * [WAIT n | NOWAIT]` as the parser's LockTables tree (the dialect reads only the plural form
+ * of unqualified names), with `schema` beside a qualified table and the wait in `wait`.
+ */
+function lockTables(sql: string): unknown[] | undefined {
+  LOCK_HEAD.lastIndex = 0;
+  if (LOCK_HEAD.exec(sql) === null) return undefined;
+  let at = LOCK_HEAD.lastIndex;
+  const tables: unknown[] = [];
+  for (;;) {
+    LOCK_ITEM.lastIndex = at;
+    const m = LOCK_ITEM.exec(sql);
+    if (m === null) return undefined;
+    const qualified = m[3] !== undefined || m[4] !== undefined;
+    const read = m[7]!.toUpperCase().startsWith('READ');
+    tables.push({
+      table: { value: qualified ? name(m, 3) : name(m, 1) },
+      ...(qualified ? { schema: { value: name(m, 1) } } : {}),
+      ...(m[5] !== undefined || m[6] !== undefined ? { alias: { value: name(m, 5) } } : {}),
+      lock_type: read
+        ? { Read: { local: m[8] !== undefined } }
+        : { Write: { low_priority: m[9] !== undefined } },
+    });
+    LOCK_TAIL.lastIndex = LOCK_ITEM.lastIndex;
+    const t = LOCK_TAIL.exec(sql);
+    if (t === null) return undefined;
+    at = LOCK_TAIL.lastIndex;
+    if (at === sql.length) {
+      const wait = t[1] !== undefined ? Number(t[1]) : t[2] !== undefined ? 0 : undefined;
+      return [{ LockTables: { tables, ...(wait === undefined ? {} : { wait }) } }];
+    }
+    if (t[1] !== undefined || t[2] !== undefined) return undefined;
+  }
 }
 
 /** Leading words of statements the engine does not implement, and the name 1235 gives them. */

@@ -46,6 +46,9 @@ import {
   F_GAP,
   F_REC_NOT_GAP,
   F_INSERT_INTENTION,
+  F_MDL_NO_READ,
+  F_MDL_READ_ONLY,
+  F_MDL_WRITE,
   F_TYPE,
   SUPREMUM_LEN,
   X_COUNTS,
@@ -138,14 +141,30 @@ import { chooseVictim, findCycle } from './internal/wait-for-graph.js';
  * A lock record: +0 next in its bucket (-1; bucket order is arrival order: the queue),
  * +1 next and +9 previous of the same transaction (-1), +2 transaction slot, +3 flags (bit 0: X,
  * else S; bit 1: waiting; bit 2 LOCK_GAP; bit 3 LOCK_REC_NOT_GAP; bit 4 LOCK_INSERT_INTENTION;
- * none of bits 2–4: LOCK_ORDINARY), +4 table id (bit 30 set: the table's metadata lock), +5 hash
- * 1, +6 hash 2, +7 key length (-1: the supremum), +8 index id.
+ * none of bits 2–4: LOCK_ORDINARY; a metadata lock's modes: bit 5 SW, bit 6 SRO, bit 7 with X
+ * SNRW), +4 table id (bit 30 set: the table's metadata lock), +5 hash 1, +6 hash 2, +7 key
+ * length (-1: the supremum), +8 index id.
  */
 
 export type { LockInfo };
 export { LockTableFullError, WAIT_CANCELLED, WAIT_GRANTED, WAIT_NONE, WAIT_VICTIM, WAIT_WAITING };
 
 export type LockMode = 'S' | 'X';
+
+/**
+ * A table's metadata lock modes, as MariaDB's MDL: `SR` a transaction reads the table, `SW` it
+ * writes rows (or reads them FOR UPDATE), `SRO` LOCK TABLES … READ, `SNRW` LOCK TABLES … WRITE,
+ * `X` DDL. SR goes with everything but SNRW and X; SW and SRO exclude each other; SNRW and X
+ * exclude everything.
+ */
+export type MdlMode = 'SR' | 'SW' | 'SRO' | 'SNRW' | 'X';
+const MDL_FLAGS: Readonly<Record<MdlMode, number>> = {
+  SR: 0,
+  SW: F_MDL_WRITE,
+  SRO: F_MDL_READ_ONLY,
+  SNRW: F_X | F_MDL_NO_READ,
+  X: F_X,
+};
 
 /** InnoDB's record lock types. */
 export const LOCK_ORDINARY = 0;
@@ -423,11 +442,10 @@ export class LockTable {
 
   /**
    * Requests a lock on record `key[off, off+len)` of `tableId`'s clustered index (index id 0; an
-   * ordinary S or X lock), or with `mdl` the table's metadata lock, for `trx`. GRANTED: held now
-   * (or already). MUST_WAIT: a waiting request is queued and the slot's wait word is
-   * WAIT_WAITING; sleep on {@link waitWord} until it changes. DEADLOCK: waiting would close a
-   * cycle and `trx` is the victim; nothing is queued. With `noWait`, a request that would wait is
-   * not queued and MUST_WAIT is returned.
+   * ordinary S or X lock) for `trx`. GRANTED: held now (or already). MUST_WAIT: a waiting request
+   * is queued and the slot's wait word is WAIT_WAITING; sleep on {@link waitWord} until it
+   * changes. DEADLOCK: waiting would close a cycle and `trx` is the victim; nothing is queued.
+   * With `noWait`, a request that would wait is not queued and MUST_WAIT is returned.
    */
   lock(
     trx: number,
@@ -436,11 +454,47 @@ export class LockTable {
     off: number,
     len: number,
     mode: LockMode,
-    mdl = false,
     noWait = false,
   ): LockOutcome {
-    const k = this.#name(mdl ? tableId | MDL_BIT : tableId, 0, key, off, len);
+    const k = this.#name(tableId, 0, key, off, len);
     return this.#request(trx, k, mode === 'X' ? F_X : 0, noWait);
+  }
+
+  /**
+   * Requests the metadata lock of `tableId` in `mode` for `trx` (MariaDB's MDL modes, see
+   * {@link MdlMode}); outcomes as {@link lock}.
+   */
+  lockMetadata(trx: number, tableId: number, mode: MdlMode, noWait = false): LockOutcome {
+    const k = this.#name(tableId | MDL_BIT, 0, EMPTY, 0, 0);
+    return this.#request(trx, k, MDL_FLAGS[mode], noWait);
+  }
+
+  /**
+   * Whether a LOCK TABLES … WRITE of a transaction other than `trx` holds or waits for `tableId`'s
+   * metadata lock (a consistent read outside a transaction then waits for it too).
+   */
+  lockedForWrite(tableId: number, trx: number): boolean {
+    if (!this.hasXLocks(tableId)) return false;
+    const k = this.#name(tableId | MDL_BIT, 0, EMPTY, 0, 0);
+    const a = this.#a;
+    this.#enter();
+    try {
+      for (let r = a[this.#bucketBase + (k.h1 & this.#bucketMask)]!; r !== -1; ) {
+        const p = this.#lockBase + r * LOCK_SLOTS;
+        if (
+          a[p + L_TABLE] === k.table &&
+          a[p + L_H1] === k.h1 &&
+          a[p + L_H2] === k.h2 &&
+          a[p + L_TRX] !== trx &&
+          (a[p + L_FLAGS]! & F_MDL_NO_READ) !== 0
+        )
+          return true;
+        r = a[p + L_NEXT]!;
+      }
+      return false;
+    } finally {
+      this.#exit();
+    }
   }
 
   /**
@@ -591,7 +645,8 @@ export class LockTable {
           if (a[p + L_TRX] === trx) {
             if (recCovers(f, flags, sup)) return GRANTED;
             // an S lock of the same type becomes X in place when nobody else is in the way
-            if ((f & (F_WAITING | F_X)) === 0 && (f & F_TYPE) === (flags & F_TYPE)) upgrade = r;
+            if ((f & (F_WAITING | F_X)) === 0 && (f & F_TYPE) === (flags & F_TYPE) && (flags & F_X) !== 0)
+              upgrade = r;
           } else if (recHasToWait(flags, f, sup)) conflict = true;
         }
         r = a[p + L_NEXT]!;

@@ -10,6 +10,7 @@ import {
   GRANTED,
   LOCK_INSERT_INTENTION,
   type LockMode,
+  type MdlMode,
   type LockTable,
   WAIT_CANCELLED,
   WAIT_GRANTED,
@@ -61,6 +62,8 @@ export type WaitEnd = 'granted' | 'timeout' | 'victim' | 'cancelled' | 'ended';
  * an autocommit SELECT under SERIALIZABLE), or take no locks (`none`: a consistent read at the
  * transaction's read view, or READ UNCOMMITTED's read of the latest rows when it has none).
  */
+const NO_TABLES: ReadonlySet<number> = new Set();
+
 export type ReadMode = LockMode | 'check' | 'none';
 
 /** `transaction_isolation` values. */
@@ -114,8 +117,18 @@ export class Transaction implements TrxHooks {
   isolation: IsolationLevel = 'REPEATABLE-READ';
   /** The read view of consistent reads, null while none is open. */
   #view: ReadView | null = null;
-  /** Tables whose metadata lock (shared) this transaction holds. */
+  /** Tables whose metadata lock (shared: SR or SW) this transaction holds. */
   readonly #mdl = new Set<number>();
+  /** Tables whose metadata lock it holds in SW (it writes their rows). */
+  readonly #mdlWrite = new Set<number>();
+  /**
+   * Tables the session holds by LOCK TABLES (its own lock-table slot, which outlives
+   * transactions): their metadata locks are not requested again, which would wait for the
+   * session's own table lock.
+   */
+  tableLocks: ReadonlySet<number> = NO_TABLES;
+  /** Tables a read outside a transaction has looked for another session's LOCK TABLES … WRITE. */
+  readonly #looked = new Set<number>();
   /** The request that made the statement wait, for the reports. */
   waitingFor = '';
   waitIsMdl = false;
@@ -286,7 +299,7 @@ export class Transaction implements TrxHooks {
     semi: boolean,
   ): ReadView | null {
     if (semi && table.id === this.semiConsistentTable) {
-      const slot = this.#prepare(table, ix, key, off, len, owner);
+      const slot = this.#prepare(table, ix, key, off, len, owner, mode === 'X');
       const r = this.locks.lockRecord(slot, table.id, ix.id, key, off, len, mode, REC_NOT_GAP, true);
       if (r !== GRANTED) {
         // row_search_mvcc's DB_LOCK_WAIT under ROW_READ_TRY_SEMI_CONSISTENT: no wait; the WHERE
@@ -353,8 +366,17 @@ export class Transaction implements TrxHooks {
   view(table: Table): ReadView | null {
     if (this.readMode !== 'none' || this.#view === null) return null;
     if (table.id === this.exclusiveTable || table.id === this.sharedTable) return null;
-    // a transaction keeps the tables it reads from changing shape (DDL waits for it)
-    if (this.explicit && !this.#mdl.has(table.id)) this.lockTable(table, 'S');
+    // a transaction keeps the tables it reads from changing shape (DDL waits for it); a read
+    // outside one waits only for another session's LOCK TABLES … WRITE
+    const id = table.id;
+    if (this.#mdl.has(id) || this.tableLocks.has(id)) return this.#view;
+    if (this.explicit) this.lockTable(table, 'SR');
+    else if (!this.#looked.has(id)) {
+      // once per table and statement (an autocommit transaction is one statement): reads call
+      // this for every row
+      if (this.locks.lockedForWrite(id, this.slot)) this.lockTable(table, 'SR');
+      this.#looked.add(id);
+    }
     return this.#view;
   }
 
@@ -375,8 +397,10 @@ export class Transaction implements TrxHooks {
     off: number,
     len: number,
     owner: number,
+    write: boolean,
   ): number {
-    if (!this.#mdl.has(table.id)) this.lockTable(table, 'S');
+    if (!this.tableLocks.has(table.id) && !(write ? this.#mdlWrite : this.#mdl).has(table.id))
+      this.lockTable(table, write ? 'SW' : 'SR');
     const slot = this.#slot();
     if (owner !== 0 && key !== null && owner !== this.trxUndo.trxId)
       this.locks.convertImplicit(owner, table.id, ix.id, key, off, len);
@@ -393,7 +417,7 @@ export class Transaction implements TrxHooks {
     type: number,
     owner = 0,
   ): void {
-    const slot = this.#prepare(table, ix, key, off, len, owner);
+    const slot = this.#prepare(table, ix, key, off, len, owner, mode === 'X');
     const r = this.locks.lockRecord(slot, table.id, ix.id, key, off, len, mode, type);
     if (r === GRANTED) return;
     const rec = key === null ? 'supremum pseudo-record' : `key ${hex(key, off, len)}`;
@@ -404,11 +428,16 @@ export class Transaction implements TrxHooks {
     throw new LockWaitSignal(r === DEADLOCK, false, this.waitingFor);
   }
 
-  /** The table's metadata lock: S for every transaction that uses it, X for DDL. */
-  lockTable(table: Table, mode: LockMode): void {
-    const r = this.locks.lock(this.#slot(), table.id, EMPTY, 0, 0, mode, true);
+  /**
+   * The table's metadata lock: SR for a transaction that reads it, SW for one that writes it, X
+   * for DDL (a table the session holds by LOCK TABLES is not requested again).
+   */
+  lockTable(table: Table, mode: MdlMode): void {
+    if (this.tableLocks.has(table.id)) return;
+    const r = this.locks.lockMetadata(this.#slot(), table.id, mode);
     if (r === GRANTED) {
-      if (mode === 'S') this.#mdl.add(table.id);
+      if (mode === 'SR' || mode === 'SW') this.#mdl.add(table.id);
+      if (mode === 'SW') this.#mdlWrite.add(table.id);
       return;
     }
     this.waitingFor = `METADATA LOCK table ${quotedName(table.name)} mode ${mode}`;
@@ -477,6 +506,8 @@ export class Transaction implements TrxHooks {
     this.#semi.forgetTable(-1);
     this.savepoints.clear();
     this.#mdl.clear();
+    this.#mdlWrite.clear();
+    this.#looked.clear();
   }
 
   // ------------------------------------------------------------------ waits
@@ -490,26 +521,15 @@ export class Transaction implements TrxHooks {
   async waitForGrant(timeoutMs: number): Promise<WaitEnd> {
     const slot = this.slot;
     const epoch = this.epoch;
-    const { int32, index } = this.locks.waitWord(slot);
-    const deadline = this.waitStarted + timeoutMs;
-    for (;;) {
-      const left = deadline - Date.now();
-      if (Atomics.load(int32, index) !== WAIT_WAITING || left <= 0) break;
-      const r = (
-        Atomics as unknown as {
-          waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: unknown };
-        }
-      ).waitAsync(int32, index, WAIT_WAITING, left);
-      if (r.async) await (r.value as Promise<unknown>);
-      if (this.epoch !== epoch || this.slot !== slot) return 'ended';
-    }
-    if (this.epoch !== epoch || this.slot !== slot) return 'ended';
+    const end = await waitForSlot(
+      this.locks,
+      slot,
+      this.waitStarted + timeoutMs,
+      () => this.epoch !== epoch || this.slot !== slot,
+    );
+    if (end === 'ended') return end;
     this.#waitPending = false;
-    const s = this.locks.finishWait(slot, Date.now() - this.waitStarted);
-    if (s === WAIT_GRANTED) return 'granted';
-    if (s === WAIT_VICTIM) return 'victim';
-    if (s === WAIT_CANCELLED) return 'cancelled';
-    return 'timeout';
+    return finishSlotWait(this.locks, slot, this.waitStarted);
   }
 
   /** Withdraws a queued request without waiting (the synchronous API cannot wait). */
@@ -520,6 +540,42 @@ export class Transaction implements TrxHooks {
     if (s === WAIT_VICTIM) return 'victim';
     return 'timeout';
   }
+}
+
+/**
+ * Sleeps until lock-table slot `slot`'s queued request stops waiting (granted, chosen as a
+ * deadlock victim, cancelled) or `deadline` (ms) passes, without blocking the thread
+ * (Atomics.waitAsync); 'ended' when `gone()` says the waiter went away meanwhile, else 'waited'
+ * ({@link finishSlotWait} then says how it ended).
+ */
+export async function waitForSlot(
+  locks: LockTable,
+  slot: number,
+  deadline: number,
+  gone: () => boolean,
+): Promise<'ended' | 'waited'> {
+  const { int32, index } = locks.waitWord(slot);
+  for (;;) {
+    const left = deadline - Date.now();
+    if (Atomics.load(int32, index) !== WAIT_WAITING || left <= 0) break;
+    const r = (
+      Atomics as unknown as {
+        waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: unknown };
+      }
+    ).waitAsync(int32, index, WAIT_WAITING, left);
+    if (r.async) await (r.value as Promise<unknown>);
+    if (gone()) return 'ended';
+  }
+  return gone() ? 'ended' : 'waited';
+}
+
+/** Ends slot `slot`'s wait (withdrawing a request still queued: a timeout) and says how it ended. */
+export function finishSlotWait(locks: LockTable, slot: number, started: number): WaitEnd {
+  const s = locks.finishWait(slot, Date.now() - started);
+  if (s === WAIT_GRANTED) return 'granted';
+  if (s === WAIT_VICTIM) return 'victim';
+  if (s === WAIT_CANCELLED) return 'cancelled';
+  return 'timeout';
 }
 
 function hex(key: Uint8Array, off: number, len: number): string {

@@ -39,12 +39,14 @@ CREATE TABLE `customer` (
 -- Dumping data for table `customer`
 --
 
+LOCK TABLES `customer` WRITE;
 /*!40000 ALTER TABLE `customer` DISABLE KEYS */;
 INSERT INTO `customer` VALUES
 (1,'Ann O\'Neil','ann@example.com','2024-01-02 03:04:05',NULL),
 (2,'Bob',NULL,'2024-02-03 04:05:06',NULL),
 (3,'Zoë \\ \"q\"','z@example.com','2024-03-04 05:06:07',NULL);
 /*!40000 ALTER TABLE `customer` ENABLE KEYS */;
+UNLOCK TABLES;
 
 --
 -- Table structure for table `orders`
@@ -68,12 +70,14 @@ CREATE TABLE `orders` (
 -- Dumping data for table `orders`
 --
 
+LOCK TABLES `orders` WRITE;
 /*!40000 ALTER TABLE `orders` DISABLE KEYS */;
 INSERT INTO `orders` VALUES
 (1000,1,10.50,'paid','first\nline'),
 (1001,1,0.00,'new',NULL),
 (1002,3,99999999.99,'shipped','');
 /*!40000 ALTER TABLE `orders` ENABLE KEYS */;
+UNLOCK TABLES;
 
 --
 -- Temporary table structure for view `paid`

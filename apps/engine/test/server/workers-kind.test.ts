@@ -49,7 +49,10 @@ describe('statement kinds', () => {
     expect(kind('/* CREATE TABLE x */ SELECT 1')).toBe('rows');
     // a statement prepared in SQL may be of any kind; so may one the list does not know
     expect(kind('EXECUTE s USING @a')).toBe('ddl');
-    expect(kind('LOCK TABLES t READ')).toBe('ddl');
+    // table locks are metadata locks of the shared lock table: no dictionary change
+    expect(kind('LOCK TABLES t READ')).toBe('rows');
+    expect(kind('LOCK TABLE db.t WRITE')).toBe('rows');
+    expect(kind('UNLOCK TABLES')).toBe('rows');
     expect(kind("PREPARE s FROM 'INSERT INTO t VALUES (?)'")).toBe('rows');
     // no statement, or text that does not parse: the session answers it with its error
     expect(kind('')).toBe('rows');

@@ -57,6 +57,17 @@ export const F_REC_NOT_GAP = 8;
 /** LOCK_INSERT_INTENTION (always with F_GAP). */
 export const F_INSERT_INTENTION = 16;
 export const F_TYPE: number = F_GAP | F_REC_NOT_GAP | F_INSERT_INTENTION;
+/**
+ * Metadata lock modes beyond S (MariaDB's MDL_SHARED_READ: a transaction reads the table) and X
+ * (MDL_EXCLUSIVE: DDL). F_MDL_WRITE is MDL_SHARED_WRITE (a transaction changes rows or reads them
+ * FOR UPDATE); F_MDL_READ_ONLY is MDL_SHARED_READ_ONLY (LOCK TABLES … READ); the two conflict with
+ * each other and with nothing else of the S modes. F_MDL_NO_READ marks the X of LOCK TABLES …
+ * WRITE (MDL_SHARED_NO_READ_WRITE), which a consistent read outside a transaction waits for too.
+ * Record locks never carry these bits.
+ */
+export const F_MDL_WRITE = 32;
+export const F_MDL_READ_ONLY = 64;
+export const F_MDL_NO_READ = 128;
 
 /** The key length that names an index's supremum. */
 export const SUPREMUM_LEN = -1;
@@ -111,8 +122,13 @@ export function sameKey(l: LockLayout, p: number, q: number): boolean {
  * - a record request (ordinary or not-gap) never waits for a gap lock;
  * - a gap request never waits for a not-gap lock;
  * - nothing waits for an insert intention.
+ * A table's metadata locks are ordinary locks on one name per table, so the same rules give
+ * S/X; its two extra shared modes (F_MDL_WRITE, F_MDL_READ_ONLY) conflict with each other.
  */
 export function recHasToWait(req: number, held: number, supremum: boolean): boolean {
+  // metadata: a table's writers and a LOCK TABLES … READ exclude each other
+  if ((req & F_MDL_WRITE) !== 0 && (held & F_MDL_READ_ONLY) !== 0) return true;
+  if ((req & F_MDL_READ_ONLY) !== 0 && (held & F_MDL_WRITE) !== 0) return true;
   if ((req & F_X) === 0 && (held & F_X) === 0) return false;
   const ii = (req & F_INSERT_INTENTION) !== 0;
   if ((supremum || (req & F_GAP) !== 0) && !ii) return false;
@@ -130,6 +146,8 @@ export function recHasToWait(req: number, held: number, supremum: boolean): bool
 export function recCovers(held: number, req: number, supremum: boolean): boolean {
   if ((held & (F_INSERT_INTENTION | F_WAITING)) !== 0 || (req & F_INSERT_INTENTION) !== 0) return false;
   if ((req & F_X) !== 0 && (held & F_X) === 0) return false;
+  // a metadata lock's S modes cover only themselves (X covers them all)
+  if ((held & F_X) === 0 && (req & ~held & (F_MDL_WRITE | F_MDL_READ_ONLY)) !== 0) return false;
   if (supremum) return true;
   if ((held & F_REC_NOT_GAP) !== 0 && (req & F_REC_NOT_GAP) === 0) return false;
   if ((held & F_GAP) !== 0 && (req & F_GAP) === 0) return false;
