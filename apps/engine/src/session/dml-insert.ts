@@ -13,7 +13,7 @@ import { type BindCtx, bindExpr } from '../plan/bind-expr.js';
 import { Block } from '../exec/bound.js';
 import { bindQuery } from '../plan/select.js';
 import { duplicateMessage, storageError } from './storage-errors.js';
-import { RowWriter, tableOf } from './dml.js';
+import { convertMode, statementWriter, tableOf } from './dml.js';
 import { HIDDEN_PK } from '../storage/table-meta.js';
 import { okResult } from './result.js';
 import { keyFieldValue } from './field-values.js';
@@ -76,6 +76,8 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
   const [bt, bv] = tagOf(source.body);
   const env = ctx.queryEnv();
   let rowsOf: () => Array<{ values: unknown[]; types: SqlType[] }>;
+  // a NULL for a NOT NULL column outside strict mode: an error in a one-row VALUES, else a warning
+  const several = bt !== 'Values' || arr(obj(bv).rows).length > 1;
   if (bt === 'Values') {
     const block = new Block(undefined, ctx.run);
     const bctx: BindCtx = {
@@ -117,8 +119,11 @@ export function compileInsert(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       const table = ctx.db.table(name);
       const counters = instanceOf(ctx.db).autoIncrement;
-      const w = new RowWriter(table, meta, String(ctx.session.vars.get('time_zone')), (c, m, l) =>
-        ctx.session.warn(c, m, l),
+      const w = statementWriter(
+        ctx,
+        table,
+        meta,
+        convertMode(String(ctx.session.vars.get('sql_mode')), ignore, several),
       );
       // the target's reads lock the latest rows: duplicate checks S, REPLACE's clashing rows X
       if (replace || upsert !== undefined) lockTargetExclusive(table);

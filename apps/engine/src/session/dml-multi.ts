@@ -10,7 +10,17 @@ import { bindFrom } from '../plan/from.js';
 import type { Source } from '../exec/scope.js';
 import { bindEnvOf } from '../plan/select.js';
 import { storageError } from './storage-errors.js';
-import { fieldOf, matching, type RowOrder, RowWriter, rowOrder, updateRow } from './dml.js';
+import {
+  convertMode,
+  fieldOf,
+  matching,
+  type RowOrder,
+  type RowWriter,
+  rowOrder,
+  STRICT,
+  statementWriter,
+  updateRow,
+} from './dml.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 import { lockTargetExclusive } from './transactions.js';
@@ -122,8 +132,11 @@ export function multiUpdate(o: Obj, ctx: StatementContext, ignore: boolean): Com
       const writers = new Map(
         targets.map((s) => [
           s,
-          new RowWriter(s.table!, s.meta, String(ctx.session.vars.get('time_zone')), (c, m, l) =>
-            ctx.session.warn(c, m, l),
+          statementWriter(
+            ctx,
+            s.table!,
+            s.meta,
+            convertMode(String(ctx.session.vars.get('sql_mode')), ignore, true),
           ),
         ]),
       );
@@ -213,14 +226,7 @@ export function multiDelete(o: Obj, ctx: StatementContext): Compiled {
       ctx.run.epoch++;
       const frame = j.block.frame;
       const rows = new Map<Source, Map<string, FieldValue[]>>(targets.map((s) => [s, new Map()]));
-      const writers = new Map(
-        targets.map((s) => [
-          s,
-          new RowWriter(s.table!, s.meta, String(ctx.session.vars.get('time_zone')), (c, m, l) =>
-            ctx.session.warn(c, m, l),
-          ),
-        ]),
-      );
+      const writers = new Map(targets.map((s) => [s, statementWriter(ctx, s.table!, s.meta, STRICT)]));
       scan(ctx, j, targets, () => {
         for (const s of targets) {
           // an outer join's missing side is no row to delete

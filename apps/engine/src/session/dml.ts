@@ -54,42 +54,67 @@ export class RowWriter {
 
   /** Where the notes of a stored value go (the statement's diagnostics). */
   readonly #warn: Warn;
+  /** How a value that does not fit is treated (strict mode's errors by default). */
+  readonly #mode: ConvertMode;
 
-  constructor(table: Table, meta: TableMeta | undefined, timeZone = 'SYSTEM', warn: Warn = () => {}) {
+  constructor(
+    table: Table,
+    meta: TableMeta | undefined,
+    timeZone = 'SYSTEM',
+    warn: Warn = () => {},
+    mode: ConvertMode = STRICT,
+  ) {
     this.table = table;
     this.meta = meta;
     this.timeZone = timeZone;
     this.#warn = warn;
+    this.#mode = mode;
     this.types = table.columns.map((c, i) => storedType(c.type, meta?.types[i]));
   }
 
   /** A SQL value of type `t` as the stored field of column `c`; `rowNo` (1-based) for messages. */
   field(c: number, v: unknown, t: SqlType, rowNo: number): FieldValue {
     const col = this.table.columns[c]!;
+    const lenient = this.#mode.lenient;
     if (v === null) {
-      if (col.nullable !== true)
-        throw new SqlError('ER_BAD_NULL_ERROR', `Column '${col.name}' cannot be null`);
-      return null;
+      if (col.nullable === true) return null;
+      const message = `Column '${col.name}' cannot be null`;
+      const implicit = this.#mode.nullToDefault ? implicitDefault(col.type, this.types[c]!) : undefined;
+      if (implicit === undefined) throw new SqlError('ER_BAD_NULL_ERROR', message);
+      // IGNORE, and a multiple-row statement outside strict mode: the type's implicit default
+      this.#warn(1048, message, 'Warning');
+      return implicit;
     }
+    // strict mode's error, or outside it (and under IGNORE) a warning (`e`'s, or `warning`'s)
+    // and `fitted`
+    const fault = <T>(e: SqlError, fitted: T, warning: SqlError = e): T => {
+      if (!lenient) throw e;
+      this.#warn(warning.errno, warning.message, 'Warning');
+      return fitted;
+    };
     const range = (): SqlError =>
       new SqlError(
         'ER_WARN_DATA_OUT_OF_RANGE',
         `Out of range value for column '${col.name}' at row ${rowNo}`,
       );
+    const truncated = (): SqlError =>
+      new SqlError('WARN_DATA_TRUNCATED', `Data truncated for column '${col.name}' at row ${rowNo}`);
     const ty = col.type;
     // text stored in a number column must be a number, as strict mode has it: no digits at all
-    // is 1366, digits followed by anything but spaces 1265, trailing spaces a note 1265
+    // is 1366, digits followed by anything but spaces 1265, trailing spaces a note 1265 (outside
+    // strict mode the first two are warnings, and the number is what the text starts with)
     const numericText = (kind: string): void => {
-      const fault = numericTextFault(v as string);
-      if (fault === 'spaces')
-        this.#warn(1265, `Data truncated for column '${col.name}' at row ${rowNo}`, 'Note');
-      if (fault === 'wrong')
-        throw new SqlError(
-          'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
-          `Incorrect ${kind} value: '${v as string}' for column ${quotedName(this.table.name)}.\`${col.name}\` at row ${rowNo}`,
+      const f = numericTextFault(v as string);
+      if (f === 'spaces') this.#warn(1265, `Data truncated for column '${col.name}' at row ${rowNo}`, 'Note');
+      if (f === 'wrong')
+        fault(
+          new SqlError(
+            'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+            `Incorrect ${kind} value: '${v as string}' for column ${quotedName(this.table.name)}.\`${col.name}\` at row ${rowNo}`,
+          ),
+          0,
         );
-      if (fault === 'truncated')
-        throw new SqlError('WARN_DATA_TRUNCATED', `Data truncated for column '${col.name}' at row ${rowNo}`);
+      if (f === 'truncated') fault(truncated(), 0);
     };
     switch (ty.kind) {
       case 'int':
@@ -99,13 +124,17 @@ export class RowWriter {
         const decl = this.meta?.types[c] ?? ty.kind;
         if (decl === 'year') return yearValue(x, t, range);
         const r = RANGES[decl];
+        // out of range: outside strict mode the nearest end of the range
         if (ty.kind === 'bigint' && ty.unsigned === true) {
           // BIGINT UNSIGNED: 0 … 2^64 − 1
-          if (BigInt(x) < 0n || BigInt(x) > UINT64_MAX) throw range();
+          if (BigInt(x) < 0n) return fault(range(), 0);
+          if (BigInt(x) > UINT64_MAX) return fault(range(), exactField(UINT64_MAX));
           x = typeof x === 'bigint' ? exactField(x) : x;
         } else if (r === undefined) {
-          if (typeof x === 'bigint' && (x < INT64_MIN || x > INT64_MAX)) throw range();
-        } else if (typeof x === 'bigint' || x < r[0] || x > r[1]) throw range();
+          if (typeof x === 'bigint' && x < INT64_MIN) return fault(range(), exactField(INT64_MIN));
+          if (typeof x === 'bigint' && x > INT64_MAX) return fault(range(), exactField(INT64_MAX));
+        } else if (typeof x === 'bigint' || x < r[0] || x > r[1])
+          return fault(range(), (typeof x === 'bigint' ? x < 0n : x < r[0]) ? r[0] : r[1]);
         return x;
       }
       case 'decimal': {
@@ -116,19 +145,25 @@ export class RowWriter {
           iscale: ty.scale,
           prec: ty.precision,
         }) as bigint;
-        if (x >= pow10(ty.precision) || x <= -pow10(ty.precision)) throw range();
+        const top = pow10(ty.precision);
+        if (x >= top || x <= -top) return fault(range(), exactField(x < 0n ? 1n - top : top - 1n));
         return exactField(x);
       }
       case 'double': {
         if (t.kind === 'str') numericText('double');
+        const float = this.types[c]!.float === true;
+        const end = (negative: boolean): number => (negative ? -1 : 1) * (float ? FLT_MAX : Number.MAX_VALUE);
         // text past the largest double converts to ±DBL_MAX, but is out of range for a column
-        if (t.kind === 'str' && !Number.isFinite(Number(numericPrefix(v as string)))) throw range();
+        if (t.kind === 'str') {
+          const p = Number(numericPrefix(v as string));
+          if (!Number.isFinite(p)) return fault(range(), end(p < 0));
+        }
         const x = coerce(v, t, T_DBL) as number;
-        if (!Number.isFinite(x)) throw range();
-        if (this.types[c]!.float !== true) return x;
+        if (!Number.isFinite(x)) return fault(range(), end(x < 0));
+        if (!float) return x;
         // a FLOAT keeps the nearest single-precision value; past its range it is out of range
         const f = Math.fround(x);
-        if (!Number.isFinite(f)) throw range();
+        if (!Number.isFinite(f)) return fault(range(), end(f < 0));
         return f;
       }
       case 'date': {
@@ -148,8 +183,7 @@ export class RowWriter {
       case 'varbinary': {
         // the bytes: a binary string's own, a text's UTF-8; BINARY(n) is padded with 0x00 to n
         let b = Buffer.from(coerce(v, t, T_BIN) as string, 'latin1');
-        if (b.length > ty.length)
-          throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
+        if (b.length > ty.length) b = fault(tooLong(col.name, rowNo), b.subarray(0, ty.length), truncated());
         if (ty.kind === 'binary' && b.length < ty.length)
           b = Buffer.concat([b, Buffer.alloc(ty.length - b.length)]);
         return new Uint8Array(b);
@@ -169,6 +203,8 @@ export class RowWriter {
             ty.kind === 'varchar' ? (ty.collation ?? 'utf8mb4_bin') : 'utf8mb4_bin',
             col.name,
             rowNo,
+            // outside strict mode an unknown member is warning 1265 (ENUM: '', SET: the members known)
+            lenient ? () => this.#warn(1265, truncated().message, 'Warning') : undefined,
           );
         }
         let s = coerce(v, t, T_STR) as string;
@@ -181,19 +217,25 @@ export class RowWriter {
           );
         const bad = invalidTextAt(s);
         if (bad >= 0)
-          throw new SqlError(
-            'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
-            `Incorrect string value: '${invalidPreview(s, bad)}' for column ${quotedName(this.table.name)}.\`${col.name}\` at row ${rowNo}`,
+          s = fault(
+            new SqlError(
+              'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+              `Incorrect string value: '${invalidPreview(s, bad)}' for column ${quotedName(this.table.name)}.\`${col.name}\` at row ${rowNo}`,
+            ),
+            s.slice(0, bad),
           );
         // CHAR(n) is padded with spaces and read back without them (PAD_CHAR_TO_FULL_LENGTH off)
         if (ty.kind === 'char') s = s.replace(/ +$/, '');
         // TEXT is limited by bytes (MySQL's 65,535 for TEXT …), VARCHAR and CHAR by characters
-        if (
-          ty.kind === 'varchar' && ty.blob === true
-            ? Buffer.byteLength(s, 'utf8') > textBlobBytes(ty.length)
-            : [...s].length > (ty as { length: number }).length
-        )
-          throw new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${col.name}' at row ${rowNo}`);
+        if (ty.kind === 'varchar' && ty.blob === true) {
+          const limit = textBlobBytes(ty.length);
+          if (Buffer.byteLength(s, 'utf8') > limit)
+            s = fault(tooLong(col.name, rowNo), utf8Prefix(s, limit), truncated());
+        } else {
+          const chars = [...s];
+          const n = (ty as { length: number }).length;
+          if (chars.length > n) s = fault(tooLong(col.name, rowNo), chars.slice(0, n).join(''), truncated());
+        }
         return s;
       }
     }
@@ -441,12 +483,8 @@ function update(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       ctx.run.epoch++;
       const table = ctx.db.table(name);
-      const w = new RowWriter(
-        table,
-        ctx.dict.tables.get(name),
-        String(ctx.session.vars.get('time_zone')),
-        (c, m, l) => ctx.session.warn(c, m, l),
-      );
+      const sqlMode = String(ctx.session.vars.get('sql_mode'));
+      const w = statementWriter(ctx, table, ctx.dict.tables.get(name), convertMode(sqlMode, ignore, true));
       const frame = block.frame;
       const changes: Array<[FieldValue[], FieldValue[]]> = [];
       let matched = 0;
@@ -524,12 +562,8 @@ function del(o: Obj, ctx: StatementContext): Compiled {
     run: () => {
       ctx.run.epoch++;
       const table = ctx.db.table(name);
-      const w = new RowWriter(
-        table,
-        ctx.dict.tables.get(name),
-        String(ctx.session.vars.get('time_zone')),
-        (c, m, l) => ctx.session.warn(c, m, l),
-      );
+      // a DELETE converts no values: its writer only reads keys
+      const w = statementWriter(ctx, table, ctx.dict.tables.get(name), STRICT);
       const frame = block.frame;
       const rows: FieldValue[][] = [];
       lockTargetExclusive(table);
@@ -564,6 +598,91 @@ export function compileDml(tag: string, v: unknown, ctx: StatementContext): Comp
 
 /** A note or warning of the statement that stores a value. */
 export type Warn = (code: number, message: string, level: 'Note' | 'Warning') => void;
+
+/**
+ * How a row writer treats a value its column cannot hold. Strict mode (`STRICT_TRANS_TABLES` or
+ * `STRICT_ALL_TABLES` in sql_mode, the default) fails the statement; outside it, and under
+ * INSERT / UPDATE IGNORE, the value is fitted (the nearest end of a range, text cut to the
+ * column, a number's leading digits) with the error as a warning (`lenient`). A NULL for a NOT
+ * NULL column becomes the type's implicit default with warning 1048 under IGNORE and, outside
+ * strict mode, in a statement of several rows or an UPDATE (`nullToDefault`); a single-row
+ * INSERT of NULL stays error 1048, as MariaDB's.
+ */
+export interface ConvertMode {
+  readonly lenient: boolean;
+  readonly nullToDefault: boolean;
+}
+
+export const STRICT: ConvertMode = { lenient: false, nullToDefault: false };
+
+/** The conversion mode of a writing statement: from sql_mode, IGNORE, and whether it may write several rows. */
+export function convertMode(sqlMode: string, ignore: boolean, severalRows: boolean): ConvertMode {
+  const strict = /\bSTRICT_(?:TRANS|ALL)_TABLES\b/i.test(sqlMode);
+  return { lenient: ignore || !strict, nullToDefault: ignore || (!strict && severalRows) };
+}
+
+/** A statement's row writer for `table`: its time zone, its diagnostics, its conversion mode. */
+export function statementWriter(
+  ctx: StatementContext,
+  table: Table,
+  meta: TableMeta | undefined,
+  mode: ConvertMode,
+): RowWriter {
+  return new RowWriter(
+    table,
+    meta,
+    String(ctx.session.vars.get('time_zone')),
+    (c, m, l) => ctx.session.warn(c, m, l),
+    mode,
+  );
+}
+
+/** The largest FLOAT. */
+const FLT_MAX = 3.4028234663852886e38;
+
+/** Strict mode's error for text or bytes longer than the column (outside it: 1265, cut). */
+const tooLong = (column: string, rowNo: number): SqlError =>
+  new SqlError('ER_DATA_TOO_LONG', `Data too long for column '${column}' at row ${rowNo}`);
+
+/** The longest prefix of `s` whose UTF-8 takes at most `bytes` bytes. */
+function utf8Prefix(s: string, bytes: number): string {
+  let n = 0;
+  let out = '';
+  for (const ch of s) {
+    n += Buffer.byteLength(ch, 'utf8');
+    if (n > bytes) break;
+    out += ch;
+  }
+  return out;
+}
+
+/**
+ * The implicit default of a NOT NULL column of type `ty` (MySQL's: 0, the empty string, an
+ * ENUM's first member), or undefined for a temporal type, whose zero value the engine does not
+ * store.
+ */
+function implicitDefault(ty: Table['columns'][number]['type'], sql: SqlType): FieldValue | undefined {
+  switch (ty.kind) {
+    case 'int':
+    case 'bigint':
+    case 'double':
+      return 0;
+    case 'decimal':
+      return exactField(0n);
+    case 'binary':
+      return new Uint8Array(ty.length);
+    case 'varbinary':
+      return new Uint8Array(0);
+    case 'date':
+    case 'datetime':
+    case 'timestamp':
+    case 'time':
+      return undefined;
+    default:
+      if (sql.members !== undefined && sql.set !== true) return sql.members[0] ?? '';
+      return '';
+  }
+}
 
 /**
  * Whether a text is a number as a number column reads it: 'none' for a number (spaces before it

@@ -45,16 +45,32 @@ export function memberText(
   collation: Collation,
   column: string,
   rowNo: number,
+  lenient?: () => void,
 ): string {
-  const truncated = (): SqlError =>
-    new SqlError('WARN_DATA_TRUNCATED', `Data truncated for column '${column}' at row ${rowNo}`);
+  // strict mode's error 1265; outside it `lenient` warns and the value is kept as far as it is
+  // known (an ENUM's is '', a SET's the members it names)
+  const truncated = (): SqlError | undefined => {
+    if (lenient === undefined)
+      return new SqlError('WARN_DATA_TRUNCATED', `Data truncated for column '${column}' at row ${rowNo}`);
+    lenient();
+    return undefined;
+  };
+  const fail = (): string => {
+    const e = truncated();
+    if (e !== undefined) throw e;
+    return '';
+  };
   if (typeof v !== 'string') {
     const n = BigInt(v);
     if (!set) {
-      if (n < 1n || n > BigInt(members.length)) throw truncated();
+      if (n < 1n || n > BigInt(members.length)) return fail();
       return members[Number(n) - 1]!;
     }
-    if (n < 0n || n >= 1n << BigInt(members.length)) throw truncated();
+    if (n < 0n || n >= 1n << BigInt(members.length)) {
+      fail();
+      const known = n < 0n ? 0n : n & ((1n << BigInt(members.length)) - 1n);
+      return members.filter((_, i) => ((known >> BigInt(i)) & 1n) === 1n).join(',');
+    }
     return members.filter((_, i) => ((n >> BigInt(i)) & 1n) === 1n).join(',');
   }
   const find = (s: string): number => {
@@ -63,15 +79,17 @@ export function memberText(
   };
   if (!set) {
     const i = find(v);
-    if (i < 0) throw truncated();
+    if (i < 0) return fail();
     return members[i]!;
   }
   if (v === '') return '';
   const on = new Set<number>();
+  let unknown = false;
   for (const part of v.split(',')) {
     const i = find(part);
-    if (i < 0) throw truncated();
-    on.add(i);
+    if (i < 0) unknown = true;
+    else on.add(i);
   }
+  if (unknown) fail();
   return members.filter((_, i) => on.has(i)).join(',');
 }
