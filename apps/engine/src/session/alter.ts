@@ -44,82 +44,113 @@ import { compileTableStatement } from './table-statements.js';
  */
 export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
   const name = ctx.session.tableName(objectName(o.name));
-  const ops = arr(o.operations).map((op) => tagOf(op));
+  // ALGORITHM = COPY: the rows copied are the statement's affected rows, as MariaDB reports them
+  const copying = arr(o.operations).some((op) => {
+    const [t, v] = tagOf(op);
+    return t === 'Algorithm' && String(obj(v).algorithm ?? v).toUpperCase() === 'COPY';
+  });
+  // ALGORITHM = … and LOCK = … choose among MariaDB's methods; the engine has one per operation
+  const all = arr(o.operations)
+    .map((op) => tagOf(op))
+    .filter(([op]) => op !== 'Algorithm' && op !== 'Lock');
+  const isOption = (op: string): boolean => op === 'TableOptions' || op === 'AutoIncrement';
+  const ops = all.filter(([op]) => !isOption(op));
+  // table options (the parser reads AUTO_INCREMENT = n itself, the rest come recognized)
+  const plain = all
+    .filter(([op]) => isOption(op))
+    .flatMap(([op, v]) =>
+      op === 'TableOptions'
+        ? arr(obj(v).Plain)
+        : [{ KeyValue: { key: { value: 'AUTO_INCREMENT' }, value: { Value: obj(v).value } } }],
+    );
+  const changes = alterChanges(ctx, o, name, ops, copying);
   return {
     run: () => {
       if (!ctx.db.hasTable(name) || name.startsWith('#'))
         throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
-      // table options only (the parser reads AUTO_INCREMENT = n itself, the rest come recognized)
-      if (ops.length > 0 && ops.every(([op]) => op === 'TableOptions' || op === 'AutoIncrement')) {
-        const plain = ops.flatMap(([op, v]) =>
-          op === 'TableOptions'
-            ? arr(obj(v).Plain)
-            : [{ KeyValue: { key: { value: 'AUTO_INCREMENT' }, value: { Value: obj(v).value } } }],
-        );
-        return alterTableOptions(ctx, name, { Plain: plain });
-      }
-      // ALTER TABLE t RENAME TO u alone is RENAME TABLE t TO u
-      if (ops.length === 1 && ops[0]![0] === 'RenameTable') {
-        const to = tagOf(obj(ops[0]![1]).table_name)[1];
-        return compileTableStatement('RenameTable', [{ old_name: o.name, new_name: to }], ctx)!.run([]);
-      }
-      const columnOps = ops.filter(([t]) => COPY_OPS.has(t));
-      if (columnOps.length > 0) return copyAlter(ctx, name, ops);
-      // every index change of the statement is made in one step: the new trees are built first,
-      // then one mini-transaction adds them and drops the others (the old table stays as it was
-      // on any error)
-      const t = ctx.db.table(name);
-      const adds: IndexDef[] = [];
-      const drops: string[] = [];
-      for (const [op, v] of ops) {
-        if (op === 'AddConstraint') {
-          const [kt, kv] = tagOf(obj(v).constraint);
-          const ko = obj(kv);
-          if (kt !== 'Index' && kt !== 'Unique')
-            throw new SqlError(
-              'ER_NOT_SUPPORTED_YET',
-              `This version of MySQL doesn't yet support 'ALTER TABLE ADD ${kt}'`,
-            );
-          const cols = keyColumns(ko.columns);
-          const nameNode = ko.name ?? ko.index_name;
-          const taken = (n: string): boolean =>
-            t.secondary.some((s) => s.name.toLowerCase() === n.toLowerCase()) ||
-            adds.some((a) => a.name.toLowerCase() === n.toLowerCase());
-          const iname =
-            nameNode === undefined || nameNode === null ? freeName(taken, cols[0]!) : identText(nameNode);
-          if (taken(iname) || iname.toUpperCase() === 'PRIMARY')
-            throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
-          adds.push({ name: iname, columns: indexColumns(t, cols), unique: kt === 'Unique' });
-        } else if (op === 'DropIndex') {
-          const iname = identText(obj(v).name);
-          const ix = t.secondary.find((s) => s.name.toLowerCase() === iname.toLowerCase());
-          if (ix === undefined || drops.includes(ix.name))
-            throw new SqlError(
-              'ER_CANT_DROP_FIELD_OR_KEY',
-              `Can't DROP INDEX \`${iname}\`; check that it exists`,
-            );
-          drops.push(ix.name);
-        } else
+      if (ops.length === 0)
+        return plain.length === 0 ? okResult() : alterTableOptions(ctx, name, { Plain: plain });
+      // the table's changes first, then its options (the dictionary row of the table they made);
+      // options it would refuse are refused before anything changes
+      if (plain.length > 0) alterTableOptions(ctx, name, { Plain: plain }, true);
+      const res = changes();
+      return plain.length === 0
+        ? res
+        : { ...res, ...alterTableOptions(ctx, name, { Plain: plain }), affectedRows: res.affectedRows };
+    },
+  };
+}
+
+/** The column and index changes of an ALTER TABLE (`ops`: neither options nor ALGORITHM / LOCK). */
+function alterChanges(
+  ctx: StatementContext,
+  o: Obj,
+  name: string,
+  ops: Array<[string, unknown]>,
+  copying: boolean,
+): () => ReturnType<typeof okResult> {
+  return () => {
+    // ALTER TABLE t RENAME TO u alone is RENAME TABLE t TO u
+    if (ops.length === 1 && ops[0]![0] === 'RenameTable') {
+      const to = tagOf(obj(ops[0]![1]).table_name)[1];
+      return compileTableStatement('RenameTable', [{ old_name: o.name, new_name: to }], ctx)!.run([]);
+    }
+    const columnOps = ops.filter(([t]) => COPY_OPS.has(t));
+    if (columnOps.length > 0) return copyAlter(ctx, name, ops, copying);
+    // every index change of the statement is made in one step: the new trees are built first,
+    // then one mini-transaction adds them and drops the others (the old table stays as it was
+    // on any error)
+    const t = ctx.db.table(name);
+    const adds: IndexDef[] = [];
+    const drops: string[] = [];
+    for (const [op, v] of ops) {
+      if (op === 'AddConstraint') {
+        const [kt, kv] = tagOf(obj(v).constraint);
+        const ko = obj(kv);
+        if (kt !== 'Index' && kt !== 'Unique')
           throw new SqlError(
             'ER_NOT_SUPPORTED_YET',
-            `This version of MySQL doesn't yet support 'ALTER TABLE ${op}'`,
+            `This version of MySQL doesn't yet support 'ALTER TABLE ADD ${kt}'`,
           );
-      }
-      checkIndexes(
-        adds.map((a) => ({ name: a.name, columns: [...a.columns] })),
-        t.secondary.length - drops.length + adds.length,
-      );
-      try {
-        ctx.db.alterIndexes(name, adds, drops, (table, added) =>
-          buildIndexFromTable(table, added, {
-            innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')),
-          }),
+        const cols = keyColumns(ko.columns);
+        const nameNode = ko.name ?? ko.index_name;
+        const taken = (n: string): boolean =>
+          t.secondary.some((s) => s.name.toLowerCase() === n.toLowerCase()) ||
+          adds.some((a) => a.name.toLowerCase() === n.toLowerCase());
+        const iname =
+          nameNode === undefined || nameNode === null ? freeName(taken, cols[0]!) : identText(nameNode);
+        if (taken(iname) || iname.toUpperCase() === 'PRIMARY')
+          throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
+        adds.push({ name: iname, columns: indexColumns(t, cols), unique: kt === 'Unique' });
+      } else if (op === 'DropIndex') {
+        const iname = identText(obj(v).name);
+        const ix = t.secondary.find((s) => s.name.toLowerCase() === iname.toLowerCase());
+        if (ix === undefined || drops.includes(ix.name))
+          throw new SqlError(
+            'ER_CANT_DROP_FIELD_OR_KEY',
+            `Can't DROP INDEX \`${iname}\`; check that it exists`,
+          );
+        drops.push(ix.name);
+      } else
+        throw new SqlError(
+          'ER_NOT_SUPPORTED_YET',
+          `This version of MySQL doesn't yet support 'ALTER TABLE ${op}'`,
         );
-      } catch (e) {
-        throw storageError(e, true);
-      }
-      return okResult();
-    },
+    }
+    checkIndexes(
+      adds.map((a) => ({ name: a.name, columns: [...a.columns] })),
+      t.secondary.length - drops.length + adds.length,
+    );
+    try {
+      ctx.db.alterIndexes(name, adds, drops, (table, added) =>
+        buildIndexFromTable(table, added, {
+          innodb_sort_buffer_size: Number(ctx.session.vars.get('innodb_sort_buffer_size')),
+        }),
+      );
+    } catch (e) {
+      throw storageError(e, true);
+    }
+    return okResult();
   };
 }
 
@@ -134,6 +165,7 @@ function alterTableOptions(
   ctx: StatementContext,
   name: string,
   options: unknown,
+  check = false,
 ): ReturnType<typeof okResult> {
   const t = ctx.db.table(name);
   const meta = ctx.dict.tables.get(name);
@@ -174,6 +206,10 @@ function alterTableOptions(
         ? {}
         : { collation }),
   };
+  const stats = tableStatsOptions(options);
+  const statsKeys = ['STATS_PERSISTENT', 'STATS_AUTO_RECALC', 'STATS_SAMPLE_PAGES'].filter(has);
+  // `check`: the options are read (and refused) before the statement changes anything
+  if (check) return okResult();
   // InnoDB has no keys to disable: MariaDB's note, nothing done (MariaDB 10.11 leaves the note
   // out of a DISABLE KEYS in locked-tables mode, where mysqldump's scripts write it)
   const keys = plain.find((o) => keyOf(o) === 'KEYS');
@@ -184,8 +220,6 @@ function alterTableOptions(
       `Storage engine InnoDB of the table \`${splitName(name).schema}\`.\`${tableOf(name)}\` doesn't have this option`,
       'Note',
     );
-  const stats = tableStatsOptions(options);
-  const statsKeys = ['STATS_PERSISTENT', 'STATS_AUTO_RECALC', 'STATS_SAMPLE_PAGES'].filter(has);
   ctx.db.atomically(() => {
     ctx.dict.putTable(name, next);
     if (statsKeys.length > 0) {
@@ -210,6 +244,7 @@ function alterTableOptions(
 
 /** The changes made by copying the table (ALGORITHM=COPY). */
 const COPY_OPS = new Set([
+  'Force',
   'AddColumn',
   'DropColumn',
   'ModifyColumn',
@@ -227,6 +262,7 @@ function copyAlter(
   ctx: StatementContext,
   name: string,
   ops: Array<[string, unknown]>,
+  copying = false,
 ): ReturnType<typeof okResult> {
   const old = ctx.db.table(name);
   const meta = ctx.dict.tables.get(name);
@@ -278,6 +314,8 @@ function copyAlter(
   let autoName = auto >= 0 ? old.columns[auto]!.name : undefined;
   for (const [t, v] of ops) {
     const vo = obj(v);
+    // FORCE: the table copied as it is (InnoDB's rebuild)
+    if (t === 'Force') continue;
     if (t === 'AddColumn') {
       const cd = obj(vo.column_def);
       const cname = identText(cd.name);
@@ -309,11 +347,13 @@ function copyAlter(
         const at = cols.findIndex(
           (c) => c.col.name.toLowerCase() === cname.toLowerCase() && c.col.name !== HIDDEN_PK,
         );
-        if (at < 0)
-          throw new SqlError(
-            'ER_CANT_DROP_FIELD_OR_KEY',
-            `Can't DROP COLUMN \`${cname}\`; check that it exists`,
-          );
+        if (at < 0) {
+          const message = `Can't DROP COLUMN \`${cname}\`; check that it exists`;
+          if (vo.if_exists !== true) throw new SqlError('ER_CANT_DROP_FIELD_OR_KEY', message);
+          // DROP COLUMN IF EXISTS of a missing column: MariaDB's note, nothing dropped
+          ctx.session.warn(1091, message, 'Note');
+          continue;
+        }
         if (pk.includes(cols[at]!.col.name))
           throw new SqlError(
             'ER_NOT_SUPPORTED_YET',
@@ -506,14 +546,18 @@ function copyAlter(
     ...(meta?.autoIncrementStart === undefined ? {} : { autoIncrementStart: meta.autoIncrementStart }),
     ...(meta?.rowFormat === undefined ? {} : { rowFormat: meta.rowFormat }),
   };
+  // the table's STATS_* options stay with it (they are kept by table id)
+  const statsOptions = { ...ctx.db.statisticsDictionary.options(old.id) };
   // One mini-transaction: a crash leaves the old table or the new one, never neither.
   ctx.db.atomically(() => {
     ctx.db.dropTable(name);
     ctx.db.renameTable(tmp, name);
     ctx.dict.putTable(name, newMeta);
+    if (Object.keys(statsOptions).length > 0) ctx.db.setTableStatsOptions(name, statsOptions);
   });
-  // a column converted or moved is a copy for MariaDB too, which counts the rows it copied
-  return okResult(cols.some((c) => c.convert === true) ? rowNo : 0);
+  // rows count as affected where MariaDB copies them too: a column converted, or ALGORITHM=COPY
+  // (it adds and drops columns in place, and rebuilds in place for FORCE)
+  return okResult(copying || cols.some((c) => c.convert === true) ? rowNo : 0);
 }
 
 const MAX_SAFE = 9007199254740991n;

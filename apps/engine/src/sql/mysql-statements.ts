@@ -1,3 +1,4 @@
+import { arr, obj, tagOf } from './ast.js';
 import { SqlError } from './errors.js';
 
 /**
@@ -53,7 +54,11 @@ export function unversioned(text: string): string {
   return VERSIONED.exec(text)?.[1] ?? text;
 }
 
-export function recognizeStatement(text: string): unknown[] | undefined {
+/**
+ * A statement the dialect does not read, as the tree it would have made (undefined: not one of
+ * them); `parse` reads the parts of it the dialect does.
+ */
+export function recognizeStatement(text: string, parse: (text: string) => unknown[]): unknown[] | undefined {
   // mysqldump writes some statements whole inside an executable comment
   const sql = unversioned(text);
   let m = PREPARE.exec(sql);
@@ -84,8 +89,8 @@ export function recognizeStatement(text: string): unknown[] | undefined {
       },
     ];
   }
-  const options = alterTableOptions(sql);
-  if (options !== undefined) return options;
+  const alter = alterTableParts(sql, parse);
+  if (alter !== undefined) return alter;
   const lock = lockTables(sql);
   if (lock !== undefined) return lock;
   if (/^\s*UNLOCK\s+TABLES?\s*;?\s*$/i.test(sql)) return ['UnlockTables'];
@@ -100,52 +105,109 @@ const ALTER_TABLE = new RegExp(
 );
 /** One table option of an ALTER TABLE (the dialect reads none of them there). */
 const TABLE_OPTION = new RegExp(
-  String.raw`\s*,?\s*(?:(ENGINE|ROW_FORMAT|AUTO_INCREMENT|STATS_PERSISTENT|STATS_AUTO_RECALC|STATS_SAMPLE_PAGES)\s*=?\s*(\w+)|(DEFAULT\s+)?(CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*(\w+)|COMMENT\s*=?\s*${STRING}|(DISABLE|ENABLE)\s+KEYS\b)`,
+  String.raw`\s*(?:(ENGINE|ROW_FORMAT|AUTO_INCREMENT|STATS_PERSISTENT|STATS_AUTO_RECALC|STATS_SAMPLE_PAGES)\s*=?\s*(\w+)|(DEFAULT\s+)?(CHARACTER\s+SET|CHARSET|COLLATE)\s*=?\s*(\w+)|COMMENT\s*=?\s*${STRING}|(DISABLE|ENABLE)\s+KEYS\b|(FORCE)\b|(ALGORITHM|LOCK)\s*=?\s*(\w+))\s*`,
   'iy',
 );
 
 /**
- * `ALTER TABLE t` followed by table options only (`ENGINE = InnoDB`, `AUTO_INCREMENT = 100`,
- * `COMMENT = '…'`, `STATS_PERSISTENT = 1`, `[DEFAULT] CHARSET / COLLATE = …`, `ROW_FORMAT = …`,
- * `DISABLE KEYS` / `ENABLE KEYS`),
- * as an AlterTable tree whose one operation holds the options in the shape CREATE TABLE's
- * `table_options` have, so both are read by the same code.
+ * `ALTER TABLE t` whose comma-separated parts the dialect does not read all of: table options
+ * (`ENGINE = InnoDB`, `AUTO_INCREMENT = 100`, `COMMENT = '…'`, `STATS_PERSISTENT = 1`,
+ * `[DEFAULT] CHARSET / COLLATE = …`, `ROW_FORMAT = …`, `DISABLE KEYS` / `ENABLE KEYS`), `FORCE`,
+ * and `ALGORITHM = …` / `LOCK = …` written before an operation. The options become one
+ * operation holding them in the shape CREATE TABLE's `table_options` have, so both are read by
+ * the same code; FORCE a `Force` operation; the other parts (column and index operations) are
+ * parsed by `parse` as an ALTER TABLE of their own and their operations kept, in order.
  */
-function alterTableOptions(sql: string): unknown[] | undefined {
+function alterTableParts(sql: string, parse: (text: string) => unknown[]): unknown[] | undefined {
   ALTER_TABLE.lastIndex = 0;
   const head = ALTER_TABLE.exec(sql);
   if (head === null) return undefined;
   const parts =
     head[3] === undefined && head[4] === undefined ? [name(head, 1)] : [name(head, 1), name(head, 3)];
   const plain: unknown[] = [];
-  let at = head[0].length;
-  const end = sql.replace(/\s*;?\s*$/, '').length;
-  while (at < end) {
-    TABLE_OPTION.lastIndex = at;
-    const o = TABLE_OPTION.exec(sql);
-    if (o === null || o[0].trim() === '') return undefined;
-    at = TABLE_OPTION.lastIndex;
-    if (o[1] !== undefined) {
-      const word = o[2]!;
-      const value = /^\d+$/.test(word)
-        ? { Value: { value: { Number: [word, false] } } }
-        : { Identifier: { value: word } };
-      plain.push({ KeyValue: { key: { value: o[1].toUpperCase() }, value } });
-    } else if (o[4] !== undefined) {
-      const key = `${o[3] === undefined ? '' : 'DEFAULT '}${o[4].toUpperCase().replace(/\s+/g, ' ')}`;
-      plain.push({ KeyValue: { key: { value: key }, value: { Identifier: { value: o[5]! } } } });
-    } else if (o[8] !== undefined) {
-      // DISABLE / ENABLE KEYS (mysqldump writes them around each table's rows)
-      plain.push({
-        KeyValue: { key: { value: 'KEYS' }, value: { Identifier: { value: o[8].toUpperCase() } } },
-      });
-    } else {
-      const text = o[6] !== undefined ? unquote(o[6], "'") : unquote(o[7]!, '"');
-      plain.push({ Comment: { WithEq: text } });
+  const extra: unknown[] = [];
+  const others: string[] = [];
+  const body = sql.slice(head[0].length).replace(/\s*;?\s*$/, '');
+  for (const part of topLevelParts(body)) {
+    let at = 0;
+    const found: unknown[] = [];
+    let options = true;
+    while (at < part.length) {
+      TABLE_OPTION.lastIndex = at;
+      const o = TABLE_OPTION.exec(part);
+      if (o === null || o[0].trim() === '') {
+        options = false;
+        break;
+      }
+      at = TABLE_OPTION.lastIndex;
+      found.push(o);
+    }
+    if (!options || found.length === 0) {
+      others.push(part);
+      continue;
+    }
+    for (const o of found as RegExpExecArray[]) {
+      if (o[1] !== undefined) {
+        const word = o[2]!;
+        const value = /^\d+$/.test(word)
+          ? { Value: { value: { Number: [word, false] } } }
+          : { Identifier: { value: word } };
+        plain.push({ KeyValue: { key: { value: o[1].toUpperCase() }, value } });
+      } else if (o[4] !== undefined) {
+        const key = `${o[3] === undefined ? '' : 'DEFAULT '}${o[4].toUpperCase().replace(/\s+/g, ' ')}`;
+        plain.push({ KeyValue: { key: { value: key }, value: { Identifier: { value: o[5]! } } } });
+      } else if (o[8] !== undefined) {
+        // DISABLE / ENABLE KEYS (mysqldump writes them around each table's rows)
+        plain.push({
+          KeyValue: { key: { value: 'KEYS' }, value: { Identifier: { value: o[8].toUpperCase() } } },
+        });
+      } else if (o[9] !== undefined) extra.push({ Force: {} });
+      else if (o[10] !== undefined)
+        extra.push({ [o[10].toUpperCase() === 'LOCK' ? 'Lock' : 'Algorithm']: o[11] });
+      else {
+        const text = o[6] !== undefined ? unquote(o[6], "'") : unquote(o[7]!, '"');
+        plain.push({ Comment: { WithEq: text } });
+      }
     }
   }
+  // nothing here the dialect does not read: the parser's error stands
+  if (plain.length === 0 && extra.length === 0) return undefined;
+  const operations: unknown[] = [];
+  if (others.length > 0) {
+    // the parts the dialect reads, as an ALTER TABLE of their own; a part it cannot read leaves
+    // the parser's error for the whole statement
+    let trees: unknown[];
+    try {
+      trees = parse(`${head[0]}${others.join(', ')}`);
+    } catch {
+      return undefined;
+    }
+    operations.push(...arr(obj(tagOf(trees[0])[1]).operations));
+  }
+  operations.push(...extra);
+  if (plain.length > 0) operations.push({ TableOptions: { Plain: plain } });
   const name_ = parts.map((v) => ({ Identifier: { value: v } }));
-  return [{ AlterTable: { name: name_, operations: [{ TableOptions: { Plain: plain } }] } }];
+  return [{ AlterTable: { name: name_, operations } }];
+}
+
+/** `text` split at its commas outside parentheses and quotes, each part trimmed. */
+function topLevelParts(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\' && c !== '`') i++;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  out.push(text.slice(from).trim());
+  return out.filter((p) => p !== '');
 }
 
 const LOCK_HEAD = /^\s*LOCK\s+TABLES?\s+/iy;

@@ -470,7 +470,7 @@ function parseTree(sql: string): unknown[] {
         // fall through to the first error
       }
     }
-    const analyze = parseAnalyzeList(sql) ?? recognizeStatement(sql);
+    const analyze = parseAnalyzeList(sql) ?? recognizeStatement(sql, parseTree);
     if (analyze !== undefined) return analyze;
     // DO expr, …: the expressions of a SELECT, evaluated for their effects (the positions of
     // errors inside are 4 columns later than written)
