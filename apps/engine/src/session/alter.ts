@@ -95,7 +95,10 @@ function alterChanges(
       const to = tagOf(obj(ops[0]![1]).table_name)[1];
       return compileTableStatement('RenameTable', [{ old_name: o.name, new_name: to }], ctx)!.run([]);
     }
-    const columnOps = ops.filter(([t]) => COPY_OPS.has(t));
+    // a primary key is the clustered index: adding or dropping one copies the table
+    const columnOps = ops.filter(
+      ([t, v]) => COPY_OPS.has(t) || (t === 'AddConstraint' && tagOf(obj(v).constraint)[0] === 'PrimaryKey'),
+    );
     if (columnOps.length > 0) return copyAlter(ctx, name, ops, copying);
     // every index change of the statement is made in one step: the new trees are built first,
     // then one mini-transaction adds them and drops the others (the old table stays as it was
@@ -245,6 +248,7 @@ function alterTableOptions(
 /** The changes made by copying the table (ALGORITHM=COPY). */
 const COPY_OPS = new Set([
   'Force',
+  'DropPrimaryKey',
   'AddColumn',
   'DropColumn',
   'ModifyColumn',
@@ -277,6 +281,10 @@ function copyAlter(
     comment: string | null;
     from: number;
     convert?: boolean;
+    /** Made NOT NULL by ADD PRIMARY KEY: a NULL stored is 1265, as MariaDB's. */
+    notNull?: boolean;
+    /** The hidden row id DROP PRIMARY KEY adds: 1, 2, … in the copy's order. */
+    rowId?: boolean;
   }[] = old.columns.map((c, i) => ({
     col: c as StoredColumn,
     type: meta?.types[i] ?? c.type.kind,
@@ -312,6 +320,9 @@ function copyAlter(
   const pk = old.primary.columns.map((c) => old.columns[c]!.name);
   let auto = meta?.autoIncrement ?? -1;
   let autoName = auto >= 0 ? old.columns[auto]!.name : undefined;
+  // the table's primary key is the hidden row id (it was created without one)
+  let hidden = meta?.hiddenPk === true;
+  let droppedPk = false;
   for (const [t, v] of ops) {
     const vo = obj(v);
     // FORCE: the table copied as it is (InnoDB's rebuild)
@@ -421,12 +432,43 @@ function copyAlter(
       const ko = obj(kv);
       const nameNode = ko.name ?? ko.index_name;
       const kc = keyColumns(ko.columns);
-      if (kt === 'PrimaryKey')
+      if (kt === 'PrimaryKey') {
         refuseBlobKeys(
           ko.columns,
           cols.map((c) => c.col),
         );
+        if (!hidden) throw new SqlError('ER_MULTIPLE_PRI_KEY', 'Multiple primary key defined');
+        // the hidden row id goes; the key's columns become NOT NULL
+        const names = kc.map((n) => cols[find(n)]!.col.name);
+        cols = cols.filter((c) => c.col.name !== HIDDEN_PK);
+        for (const n of names) {
+          const at = find(n);
+          const e = cols[at]!;
+          if (e.col.nullable !== true) continue;
+          const { nullable: _n, ...col } = e.col;
+          cols[at] = { ...e, col: col as StoredColumn, notNull: true };
+        }
+        pk.splice(0, pk.length, ...names);
+        hidden = false;
+        continue;
+      }
       indexes.push({ name: nameNode ? identText(nameNode) : kc[0]!, columns: kc, unique: kt === 'Unique' });
+    } else if (t === 'DropPrimaryKey') {
+      if (hidden)
+        throw new SqlError('ER_CANT_DROP_FIELD_OR_KEY', "Can't DROP INDEX `PRIMARY`; check that it exists");
+      // the rows get a hidden row id as their clustered key, as a table created without one
+      cols.push({
+        col: { name: HIDDEN_PK, type: { kind: 'bigint' } } as StoredColumn,
+        type: 'bigint',
+        def: null,
+        onUpdate: null,
+        comment: null,
+        from: -1,
+        rowId: true,
+      });
+      pk.splice(0, pk.length, HIDDEN_PK);
+      hidden = true;
+      droppedPk = true;
     } else if (t === 'DropIndex') {
       const iname = identText(vo.name);
       const before = indexes.length;
@@ -444,6 +486,16 @@ function copyAlter(
   }
   cols = cols.slice();
   auto = autoName === undefined ? -1 : cols.findIndex((c) => c.col.name === autoName);
+  // an AUTO_INCREMENT column must lead a key (what DROP PRIMARY KEY may leave it without)
+  if (
+    autoName !== undefined &&
+    pk[0] !== autoName &&
+    !indexes.some((ix) => ix.columns[0]?.toLowerCase() === autoName!.toLowerCase())
+  )
+    throw new SqlError(
+      'ER_WRONG_AUTO_KEY',
+      'Incorrect table definition; there can be only one auto column and it must be defined as a key',
+    );
   const tmp = `${ALTER_COPY_PREFIX}${name}`;
   if (ctx.db.hasTable(tmp)) ctx.db.dropTable(tmp);
   const fast = Number(ctx.session.vars.get('expand_fast_index_creation')) === 1;
@@ -498,10 +550,15 @@ function copyAlter(
       rowNo++;
       for (let i = 0; i < cols.length; i++) {
         const c = cols[i]!;
-        if (c.from < 0) rowOut[i] = fill[i];
+        if (c.from < 0) rowOut[i] = c.rowId === true ? rowNo : fill[i];
         else if (c.convert === true)
           rowOut[i] = converted(writer!, i, sqlValueOf(r, c.from, old), oldTypes[c.from]!, rowNo);
         else rowOut[i] = copyField(r.get(c.from));
+        if (c.notNull === true && rowOut[i] === null)
+          throw new SqlError(
+            'WARN_DATA_TRUNCATED',
+            `Data truncated for column '${c.col.name}' at row ${rowNo}`,
+          );
       }
       fresh.insert(rowOut);
       return true;
@@ -538,7 +595,7 @@ function copyAlter(
     types: cols.map((c) => c.type),
     defaults: cols.map((c) => c.def),
     autoIncrement: auto,
-    hiddenPk: meta?.hiddenPk ?? false,
+    hiddenPk: hidden,
     ...(cols.some((c) => c.onUpdate !== null) ? { onUpdate: cols.map((c) => c.onUpdate) } : {}),
     ...(cols.some((c) => c.comment !== null) ? { comments: cols.map((c) => c.comment) } : {}),
     ...(meta?.collation === undefined ? {} : { collation: meta.collation }),
@@ -556,8 +613,9 @@ function copyAlter(
     if (Object.keys(statsOptions).length > 0) ctx.db.setTableStatsOptions(name, statsOptions);
   });
   // rows count as affected where MariaDB copies them too: a column converted, or ALGORITHM=COPY
-  // (it adds and drops columns in place, and rebuilds in place for FORCE)
-  return okResult(copying || cols.some((c) => c.convert === true) ? rowNo : 0);
+  // or a primary key dropped (it adds and drops columns in place, adds a primary key in place,
+  // and rebuilds in place for FORCE)
+  return okResult(copying || (droppedPk && hidden) || cols.some((c) => c.convert === true) ? rowNo : 0);
 }
 
 const MAX_SAFE = 9007199254740991n;

@@ -1,14 +1,16 @@
 import type { Table } from '../storage/table.js';
+import { HIDDEN_PK } from '../storage/table-meta.js';
 
 /** Most table ids the counters hold (table ids of one database file are below it). */
 export const MAX_TABLE_IDS = 65536;
 
-/** Bytes of the counters' memory ({@link AutoIncrementCounters}). */
-export const AUTO_INCREMENT_BYTES: number = MAX_TABLE_IDS * 8;
+/** Bytes of the counters' memory ({@link AutoIncrementCounters}): two counters per table id. */
+export const AUTO_INCREMENT_BYTES: number = MAX_TABLE_IDS * 16;
 
 /**
- * The next AUTO_INCREMENT value of every table (and the next hidden DB_ROW_ID of a table without
- * a primary key), one Int64 per table id in memory every session of the server shares — an
+ * The next AUTO_INCREMENT value of every table, and apart from it the next hidden DB_ROW_ID of a
+ * table without a primary key (which may have an AUTO_INCREMENT column too), one Int64 each per
+ * table id (row ids from {@link MAX_TABLE_IDS} on) in memory every session of the server shares — an
  * ArrayBuffer of one thread, or a SharedArrayBuffer the session workers all map — and changed
  * only by atomic operations, so two sessions never take the same value (InnoDB's
  * `dict_table_t::autoinc` under its `autoinc_mutex`).
@@ -24,7 +26,7 @@ export class AutoIncrementCounters {
 
   /** `memory`: {@link AUTO_INCREMENT_BYTES} bytes (default: this thread's own). */
   constructor(memory: ArrayBufferLike = new ArrayBuffer(AUTO_INCREMENT_BYTES), offset = 0) {
-    this.#next = new BigInt64Array(memory, offset, MAX_TABLE_IDS);
+    this.#next = new BigInt64Array(memory, offset, MAX_TABLE_IDS * 2);
   }
 
   /**
@@ -35,10 +37,12 @@ export class AutoIncrementCounters {
 
   /** The value column `c` of `t` gives next, without taking it. */
   peek(t: Table, c: number): number {
-    const id = slotOf(t);
+    const id = slotOf(t, c);
     const now = Atomics.load(this.#next, id);
     if (now !== 0n) return Number(now);
-    const first = BigInt(Math.max(t.maxStoredValue(c) + 1, this.floor(t)));
+    // the table's AUTO_INCREMENT option is where its counter starts, not its row ids
+    const floor = id < MAX_TABLE_IDS ? this.floor(t) : 1;
+    const first = BigInt(Math.max(t.maxStoredValue(c) + 1, floor));
     const was = Atomics.compareExchange(this.#next, id, 0n, first);
     return Number(was === 0n ? first : was);
   }
@@ -51,12 +55,12 @@ export class AutoIncrementCounters {
   /** Takes the next `n` values of column `c` of `t`; returns the first. */
   takeBlock(t: Table, c: number, n: number): number {
     this.peek(t, c);
-    return Number(Atomics.add(this.#next, slotOf(t), BigInt(n)));
+    return Number(Atomics.add(this.#next, slotOf(t, c), BigInt(n)));
   }
 
   /** An explicit value `v` was stored in column `c` of `t`: the next one given is above it. */
   raise(t: Table, c: number, v: number): void {
-    const id = slotOf(t);
+    const id = slotOf(t, c);
     let now = BigInt(this.peek(t, c));
     const want = BigInt(Math.floor(v)) + 1n;
     while (now < want) {
@@ -68,7 +72,9 @@ export class AutoIncrementCounters {
 
   /** Forgets the counter of `t` (TRUNCATE, ALTER TABLE … AUTO_INCREMENT): it starts again from the rows and the floor. */
   reset(t: Table): void {
-    Atomics.store(this.#next, slotOf(t), 0n);
+    const id = slotOf(t, -1);
+    Atomics.store(this.#next, id, 0n);
+    Atomics.store(this.#next, id + MAX_TABLE_IDS, 0n);
   }
 
   /**
@@ -78,13 +84,14 @@ export class AutoIncrementCounters {
   retainOnly(ids: Iterable<number>): void {
     const keep = new Set(ids);
     const next = this.#next;
-    for (let id = 0; id < next.length; id++) if (next[id] !== 0n && !keep.has(id)) next[id] = 0n;
+    for (let i = 0; i < next.length; i++) if (next[i] !== 0n && !keep.has(i % MAX_TABLE_IDS)) next[i] = 0n;
   }
 }
 
-function slotOf(t: Table): number {
+/** The counter of column `c` of `t`: its AUTO_INCREMENT one, or its row ids' for the hidden DB_ROW_ID. */
+function slotOf(t: Table, c: number): number {
   const id = t.id;
   if (!(Number.isInteger(id) && id >= 0 && id < MAX_TABLE_IDS))
     throw new RangeError(`table id ${id} is past the ${MAX_TABLE_IDS} AUTO_INCREMENT counters`);
-  return id;
+  return t.columns[c]?.name === HIDDEN_PK ? id + MAX_TABLE_IDS : id;
 }
