@@ -19,7 +19,8 @@ import { finishSlotWait, type WaitEnd, waitForSlot } from '../txn/transaction.js
  * While locks are held the session may use only the tables it locked, by the name it locked them
  * under (the alias if it gave one): any other table is error 1100, a write to a READ-locked one
  * 1099. The statement's tables are checked when it runs (a prepared statement each time), from
- * the names its binding recorded ({@link TableUse}).
+ * the names its binding recorded ({@link TableUse}). A view locked holds the tables it reads
+ * in the same mode, and the session may use them by their own names too, as MariaDB's.
  */
 
 /** One table of a LOCK TABLES list, as the statement names it. */
@@ -35,7 +36,8 @@ interface Held {
   readonly stored: string;
   readonly name: string;
   readonly write: boolean;
-  table: Table;
+  /** The table locked (undefined: a view, whose base tables are held beside it). */
+  table: Table | undefined;
 }
 
 /** A LOCK TABLES list names each table (or alias) once in a database: else 1066. */
@@ -56,8 +58,11 @@ export interface TableLockHost {
   readonly asyncWaits: boolean;
   /** The table of a storage name, or undefined when none exists. */
   table(stored: string): Table | undefined;
-  /** A view of that storage name exists. */
-  isView(stored: string): boolean;
+  /**
+   * The stored tables a view of that storage name reads, through the views it reads (undefined:
+   * no such view).
+   */
+  viewTables(stored: string): readonly string[] | undefined;
   /** `lock_wait_timeout` in seconds. */
   waitTimeout(): number;
   /** The process list's state while waiting (empty: the wait ended). */
@@ -104,20 +109,24 @@ export class TableLocks {
     const held: Held[] = [];
     for (const r of requests) {
       const table = host.table(r.stored);
-      if (table === undefined) {
-        if (host.isView(r.stored))
-          this.#fail(
-            new SqlError(
-              'ER_NOT_SUPPORTED_YET',
-              "This version of MySQL doesn't yet support 'LOCK TABLES of a view'",
-            ),
-          );
-        this.#fail(new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(r.stored)}' doesn't exist`));
+      if (table !== undefined) {
+        held.push({ stored: r.stored, name: r.name, write: r.write, table });
+        continue;
       }
-      held.push({ stored: r.stored, name: r.name, write: r.write, table });
+      const base = host.viewTables(r.stored);
+      if (base === undefined)
+        this.#fail(new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(r.stored)}' doesn't exist`));
+      // a view: its name, and the tables it reads, locked as it is (usable by their own names)
+      held.push({ stored: r.stored, name: r.name, write: r.write, table: undefined });
+      for (const b of base) {
+        const t = host.table(b);
+        if (t !== undefined) held.push({ stored: b, name: splitName(b).table, write: r.write, table: t });
+      }
     }
     const modes = new Map<Table, MdlMode>();
-    for (const h of held) if (h.write || !modes.has(h.table)) modes.set(h.table, h.write ? 'SNRW' : 'SRO');
+    for (const h of held)
+      if (h.table !== undefined && (h.write || !modes.has(h.table)))
+        modes.set(h.table, h.write ? 'SNRW' : 'SRO');
     if (this.#slot < 0) this.#slot = host.locks.begin(host.connectionId);
     const started = Date.now();
     for (const [table, mode] of modes) {
@@ -148,7 +157,7 @@ export class TableLocks {
     }
     this.#pending = false;
     this.#held = held;
-    host.held(new Set(held.map((h) => h.table.id)));
+    host.held(tableIds(held));
   }
 
   /** UNLOCK TABLES (and BEGIN, the next LOCK TABLES, the session's end): every table lock goes. */
@@ -204,6 +213,10 @@ export class TableLocks {
     const host = this.#host;
     const kept: Held[] = [];
     for (const h of this.#held) {
+      if (h.table === undefined) {
+        kept.push(h);
+        continue;
+      }
       const t = host.table(h.stored);
       if (t === undefined) continue;
       if (t.id !== h.table.id) host.locks.lockMetadata(this.#slot, t.id, h.write ? 'SNRW' : 'SRO', true);
@@ -211,7 +224,7 @@ export class TableLocks {
       kept.push(h);
     }
     this.#held = kept;
-    host.held(new Set(kept.map((h) => h.table.id)));
+    host.held(tableIds(kept));
   }
 
   /** A failed LOCK TABLES holds nothing (MariaDB's too). */
@@ -219,6 +232,12 @@ export class TableLocks {
     this.unlock();
     throw e;
   }
+}
+
+function tableIds(held: readonly Held[]): Set<number> {
+  const ids = new Set<number>();
+  for (const h of held) if (h.table !== undefined) ids.add(h.table.id);
+  return ids;
 }
 
 function waitError(end: WaitEnd): SqlError {

@@ -22,6 +22,7 @@ import { storageError } from './storage-errors.js';
 import { SqlDictionary } from './dictionary.js';
 import { deadlockError, interrupted, lockWaitTimeout } from './lock-errors.js';
 import { type LockRequest, TableLocks } from './table-locks.js';
+import { viewTables } from './view-tables.js';
 
 /**
  * Returned instead of a result (thrown) by a server session's statement that met a conflicting
@@ -116,7 +117,7 @@ export class SessionTransactions {
         return self.asyncWaits;
       },
       table: (stored) => (db.hasTable(stored) && !stored.startsWith('#') ? db.table(stored) : undefined),
-      isView: (stored) => SqlDictionary.of(db).views.has(stored),
+      viewTables: (stored) => viewTables(SqlDictionary.of(db), stored),
       waitTimeout: () => Number(session.vars.get('lock_wait_timeout')),
       waiting: (state) => {
         this.entry.state = state;
