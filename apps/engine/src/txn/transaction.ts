@@ -129,6 +129,8 @@ export class Transaction implements TrxHooks {
   tableLocks: ReadonlySet<number> = NO_TABLES;
   /** Tables a read outside a transaction has looked for another session's LOCK TABLES … WRITE. */
   readonly #looked = new Set<number>();
+  /** The table whose metadata {@link view} last found settled (-1: none since the last end). */
+  #lastLooked = -1;
   /** The request that made the statement wait, for the reports. */
   waitingFor = '';
   waitIsMdl = false;
@@ -369,14 +371,16 @@ export class Transaction implements TrxHooks {
     // a transaction keeps the tables it reads from changing shape (DDL waits for it); a read
     // outside one waits only for another session's LOCK TABLES … WRITE
     const id = table.id;
+    // reads call this for every row: the table looked at last is answered first
+    if (id === this.#lastLooked) return this.#view;
     if (this.#mdl.has(id) || this.tableLocks.has(id)) return this.#view;
     if (this.explicit) this.lockTable(table, 'SR');
     else if (!this.#looked.has(id)) {
-      // once per table and statement (an autocommit transaction is one statement): reads call
-      // this for every row
+      // once per table and statement (an autocommit transaction is one statement)
       if (this.locks.lockedForWrite(id, this.slot)) this.lockTable(table, 'SR');
       this.#looked.add(id);
     }
+    this.#lastLooked = id;
     return this.#view;
   }
 
@@ -508,6 +512,7 @@ export class Transaction implements TrxHooks {
     this.#mdl.clear();
     this.#mdlWrite.clear();
     this.#looked.clear();
+    this.#lastLooked = -1;
   }
 
   // ------------------------------------------------------------------ waits
