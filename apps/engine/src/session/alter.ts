@@ -122,17 +122,26 @@ function alterChanges(
           adds.some((a) => a.name.toLowerCase() === n.toLowerCase());
         const iname =
           nameNode === undefined || nameNode === null ? freeName(taken, cols[0]!) : identText(nameNode);
+        // ADD … IF NOT EXISTS of an index the table has: MariaDB's note, nothing added
+        if (
+          obj(v).if_not_exists === true &&
+          t.secondary.some((s) => s.name.toLowerCase() === iname.toLowerCase())
+        ) {
+          ctx.session.warn(1061, `Duplicate key name '${iname}'`, 'Note');
+          continue;
+        }
         if (taken(iname) || iname.toUpperCase() === 'PRIMARY')
           throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${iname}'`);
         adds.push({ name: iname, columns: indexColumns(t, cols), unique: kt === 'Unique' });
       } else if (op === 'DropIndex') {
         const iname = identText(obj(v).name);
         const ix = t.secondary.find((s) => s.name.toLowerCase() === iname.toLowerCase());
-        if (ix === undefined || drops.includes(ix.name))
-          throw new SqlError(
-            'ER_CANT_DROP_FIELD_OR_KEY',
-            `Can't DROP INDEX \`${iname}\`; check that it exists`,
-          );
+        if (ix === undefined || drops.includes(ix.name)) {
+          const message = `Can't DROP INDEX \`${iname}\`; check that it exists`;
+          if (obj(v).if_exists !== true) throw new SqlError('ER_CANT_DROP_FIELD_OR_KEY', message);
+          ctx.session.warn(1091, message, 'Note');
+          continue;
+        }
         drops.push(ix.name);
       } else
         throw new SqlError(
@@ -248,6 +257,7 @@ function alterTableOptions(
 /** The changes made by copying the table (ALGORITHM=COPY). */
 const COPY_OPS = new Set([
   'Force',
+  'RenameIndex',
   'DropPrimaryKey',
   'AddColumn',
   'DropColumn',
@@ -330,8 +340,13 @@ function copyAlter(
     if (t === 'AddColumn') {
       const cd = obj(vo.column_def);
       const cname = identText(cd.name);
-      if (cols.some((c) => c.col.name.toLowerCase() === cname.toLowerCase()))
-        throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
+      if (cols.some((c) => c.col.name.toLowerCase() === cname.toLowerCase())) {
+        if (vo.if_not_exists !== true)
+          throw new SqlError('ER_DUP_FIELDNAME', `Duplicate column name '${cname}'`);
+        // ADD COLUMN IF NOT EXISTS of a column the table has: MariaDB's note, nothing added
+        ctx.session.warn(1060, `Duplicate column name '${cname}'`, 'Note');
+        continue;
+      }
       const [type, text] = columnType(cd.data_type, cname, columnCollation(cd.options, tableCollation));
       const d = definition(arr(cd.options));
       const entry = {
@@ -452,7 +467,15 @@ function copyAlter(
         hidden = false;
         continue;
       }
-      indexes.push({ name: nameNode ? identText(nameNode) : kc[0]!, columns: kc, unique: kt === 'Unique' });
+      const iname = nameNode ? identText(nameNode) : kc[0]!;
+      if (
+        vo.if_not_exists === true &&
+        old.secondary.some((x) => x.name.toLowerCase() === iname.toLowerCase())
+      ) {
+        ctx.session.warn(1061, `Duplicate key name '${iname}'`, 'Note');
+        continue;
+      }
+      indexes.push({ name: iname, columns: kc, unique: kt === 'Unique' });
     } else if (t === 'DropPrimaryKey') {
       if (hidden)
         throw new SqlError('ER_CANT_DROP_FIELD_OR_KEY', "Can't DROP INDEX `PRIMARY`; check that it exists");
@@ -473,11 +496,26 @@ function copyAlter(
       const iname = identText(vo.name);
       const before = indexes.length;
       indexes = indexes.filter((ix) => ix.name.toLowerCase() !== iname.toLowerCase());
-      if (indexes.length === before)
+      if (indexes.length === before) {
+        const message = `Can't DROP INDEX \`${iname}\`; check that it exists`;
+        if (vo.if_exists !== true) throw new SqlError('ER_CANT_DROP_FIELD_OR_KEY', message);
+        ctx.session.warn(1091, message, 'Note');
+      }
+    } else if (t === 'RenameIndex') {
+      const from = identText(vo.from);
+      const to = identText(vo.to);
+      const at = indexes.findIndex((ix) => ix.name.toLowerCase() === from.toLowerCase());
+      if (at < 0)
         throw new SqlError(
-          'ER_CANT_DROP_FIELD_OR_KEY',
-          `Can't DROP INDEX \`${iname}\`; check that it exists`,
+          'ER_KEY_DOES_NOT_EXITS',
+          `Key '${from}' doesn't exist in table '${tableOf(name)}'`,
         );
+      if (
+        to.toUpperCase() === 'PRIMARY' ||
+        indexes.some((ix, i) => i !== at && ix.name.toLowerCase() === to.toLowerCase())
+      )
+        throw new SqlError('ER_DUP_KEYNAME', `Duplicate key name '${to}'`);
+      indexes[at] = { ...indexes[at]!, name: to };
     } else
       throw new SqlError(
         'ER_NOT_SUPPORTED_YET',

@@ -126,11 +126,19 @@ function alterTableParts(sql: string, parse: (text: string) => unknown[]): unkno
     head[3] === undefined && head[4] === undefined ? [name(head, 1)] : [name(head, 1), name(head, 3)];
   const plain: unknown[] = [];
   const extra: unknown[] = [];
-  const others: string[] = [];
+  const operations: unknown[] = [];
+  // whether a part is one the dialect does not read (else its error for the whole text stands)
+  let recognized = false;
   const body = sql.slice(head[0].length).replace(/\s*;?\s*$/, '');
   for (const part of topLevelParts(body)) {
+    const own = indexOperation(part);
+    if (own !== undefined) {
+      operations.push(own);
+      recognized = true;
+      continue;
+    }
     let at = 0;
-    const found: unknown[] = [];
+    const found: RegExpExecArray[] = [];
     let options = true;
     while (at < part.length) {
       TABLE_OPTION.lastIndex = at;
@@ -143,10 +151,31 @@ function alterTableParts(sql: string, parse: (text: string) => unknown[]): unkno
       found.push(o);
     }
     if (!options || found.length === 0) {
-      others.push(part);
+      // a part the dialect reads, parsed as an ALTER TABLE of its own; MariaDB's IF NOT EXISTS
+      // of ADD COLUMN / ADD INDEX is taken off first and marked on the operation
+      const ine = ADD_IF_NOT_EXISTS.exec(part);
+      const text =
+        ine === null ? part : `ADD ${(ine[1] ?? '').replace(/\s+/g, ' ')}${part.slice(ine[0].length)}`;
+      let trees: unknown[];
+      try {
+        trees = parse(`${head[0]}${text}`);
+      } catch {
+        return undefined;
+      }
+      const ops = arr(obj(tagOf(trees[0])[1]).operations);
+      if (ine !== null) {
+        recognized = true;
+        for (const op of ops) {
+          const [t, v] = tagOf(op);
+          if (t === 'AddColumn') obj(v).if_not_exists = true;
+          else if (t === 'AddConstraint') obj(v).if_not_exists = true;
+        }
+      }
+      operations.push(...ops);
       continue;
     }
-    for (const o of found as RegExpExecArray[]) {
+    recognized = true;
+    for (const o of found) {
       if (o[1] !== undefined) {
         const word = o[2]!;
         const value = /^\d+$/.test(word)
@@ -170,24 +199,32 @@ function alterTableParts(sql: string, parse: (text: string) => unknown[]): unkno
       }
     }
   }
-  // nothing here the dialect does not read: the parser's error stands
-  if (plain.length === 0 && extra.length === 0) return undefined;
-  const operations: unknown[] = [];
-  if (others.length > 0) {
-    // the parts the dialect reads, as an ALTER TABLE of their own; a part it cannot read leaves
-    // the parser's error for the whole statement
-    let trees: unknown[];
-    try {
-      trees = parse(`${head[0]}${others.join(', ')}`);
-    } catch {
-      return undefined;
-    }
-    operations.push(...arr(obj(tagOf(trees[0])[1]).operations));
-  }
+  if (!recognized) return undefined;
   operations.push(...extra);
   if (plain.length > 0) operations.push({ TableOptions: { Plain: plain } });
   const name_ = parts.map((v) => ({ Identifier: { value: v } }));
   return [{ AlterTable: { name: name_, operations } }];
+}
+
+/** `ADD [COLUMN] IF NOT EXISTS`, `ADD [UNIQUE] {INDEX | KEY} IF NOT EXISTS` (MariaDB's). */
+const ADD_IF_NOT_EXISTS = /^ADD\s+(COLUMN\s+|(?:UNIQUE\s+)?(?:INDEX|KEY)\s+|UNIQUE\s+)?IF\s+NOT\s+EXISTS\s+/i;
+const DROP_INDEX = new RegExp(String.raw`^DROP\s+(?:INDEX|KEY)\s+(IF\s+EXISTS\s+)?${NAME}$`, 'i');
+// (to the bare word PRIMARY it is MariaDB's syntax error)
+const RENAME_INDEX = new RegExp(
+  String.raw`^RENAME\s+(?:INDEX|KEY)\s+${NAME}\s+TO\s+(?!PRIMARY$)${NAME}$`,
+  'i',
+);
+
+/**
+ * `DROP {INDEX | KEY} [IF EXISTS] i` and `RENAME {INDEX | KEY} i TO j`, which the dialect reads
+ * only in part, as operations (DropIndex as the parser's, with `if_exists`; RenameIndex).
+ */
+function indexOperation(part: string): unknown {
+  let m = DROP_INDEX.exec(part);
+  if (m !== null) return { DropIndex: { name: { value: name(m, 2) }, if_exists: m[1] !== undefined } };
+  m = RENAME_INDEX.exec(part);
+  if (m !== null) return { RenameIndex: { from: { value: name(m, 1) }, to: { value: name(m, 3) } } };
+  return undefined;
 }
 
 /** `text` split at its commas outside parentheses and quotes, each part trimmed. */
