@@ -61,3 +61,22 @@ export async function startServer(options: ServeOptions = {}, threads = 0): Prom
     },
   };
 }
+
+/** The MySQL error a client's query rejected with (its errno, SQLSTATE and message); throws if it did not. */
+export async function failure(
+  p: Promise<unknown>,
+): Promise<{ errno: number; sqlState: string; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    const x = e as { errno: number; sqlState: string; message: string };
+    return { errno: x.errno, sqlState: x.sqlState, message: x.message };
+  }
+  throw new Error('expected an error');
+}
+
+/** A query's rows as arrays. */
+export const rows = async (c: mysql.Connection, sql: string): Promise<unknown[][]> =>
+  ((await c.query({ sql, rowsAsArray: true }))[0] as unknown[][]).map((r) => [...r]);
+
+export const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

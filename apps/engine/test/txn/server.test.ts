@@ -5,7 +5,7 @@
 // that disconnects mid-transaction is rolled back; the counters.
 import type mysql from 'mysql2/promise';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Running, startServer } from '../helpers/server-helpers.js';
+import { failure, pause, type Running, rows, startServer } from '../helpers/server-helpers.js';
 
 const running: Running[] = [];
 afterEach(async () => {
@@ -23,20 +23,6 @@ async function setup(): Promise<{ s: Running; a: mysql.Connection; b: mysql.Conn
   await b.query('SET SESSION innodb_lock_wait_timeout = 1');
   return { s, a, b };
 }
-
-async function failure(p: Promise<unknown>): Promise<{ errno: number; sqlState: string; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    const x = e as { errno: number; sqlState: string; message: string };
-    return { errno: x.errno, sqlState: x.sqlState, message: x.message };
-  }
-  throw new Error('expected an error');
-}
-
-const rows = async (c: mysql.Connection, sql: string): Promise<unknown[][]> =>
-  ((await c.query({ sql, rowsAsArray: true }))[0] as unknown[][]).map((r) => [...r]);
-const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function status(c: mysql.Connection, name: string): Promise<number> {
   const r = await rows(c, `SHOW GLOBAL STATUS LIKE '${name}'`);

@@ -8,7 +8,7 @@
 import type mysql from 'mysql2/promise';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Session } from '../../src/index.js';
-import { type Running, startServer } from '../helpers/server-helpers.js';
+import { failure, pause, type Running, rows, startServer } from '../helpers/server-helpers.js';
 import { temporarySession } from '../helpers/temporary.js';
 
 const running: Running[] = [];
@@ -27,20 +27,6 @@ async function setup(): Promise<{ s: Running; a: mysql.Connection; b: mysql.Conn
   await b.query('SET SESSION lock_wait_timeout = 1');
   return { s, a, b };
 }
-
-async function failure(p: Promise<unknown>): Promise<{ errno: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    const x = e as { errno: number; message: string };
-    return { errno: x.errno, message: x.message };
-  }
-  throw new Error('expected an error');
-}
-
-const rows = async (c: mysql.Connection, sql: string): Promise<unknown[][]> =>
-  ((await c.query({ sql, rowsAsArray: true }))[0] as unknown[][]).map((r) => [...r]);
-const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('LOCK TABLES through the server', () => {
   it('READ: other sessions read; their writes wait until UNLOCK TABLES, then run', async () => {
@@ -68,7 +54,11 @@ describe('LOCK TABLES through the server', () => {
     const { a, b } = await setup();
     await a.query('LOCK TABLES t WRITE');
     await a.query('INSERT INTO t VALUES (3, 30)');
-    const timeout = { errno: 1205, message: 'Lock wait timeout exceeded; try restarting transaction' };
+    const timeout = {
+      errno: 1205,
+      sqlState: 'HY000',
+      message: 'Lock wait timeout exceeded; try restarting transaction',
+    };
     const t0 = Date.now();
     expect(await failure(b.query('SELECT COUNT(*) FROM t'))).toEqual(timeout);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
