@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/storage/database.js';
 import { Session } from '../../src/session/session.js';
 import { MysqlServer } from '../../src/server/server.js';
-import { type Running, startServer } from '../helpers/server-helpers.js';
+import { failure, type Running, startServer } from '../helpers/server-helpers.js';
 
 const running: Running[] = [];
 afterEach(async () => {
@@ -20,16 +20,6 @@ async function server(opts: Parameters<typeof startServer>[0] = {}): Promise<Run
   const r = await startServer(opts);
   running.push(r);
   return r;
-}
-
-async function sqlError(p: Promise<unknown>): Promise<{ errno: number; sqlState: string; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    const x = e as { errno: number; sqlState: string; message: string };
-    return { errno: x.errno, sqlState: x.sqlState, message: x.message };
-  }
-  throw new Error('expected an error');
 }
 
 describe('queries', () => {
@@ -119,20 +109,20 @@ describe('queries', () => {
   it('reports errors with their numbers and SQLSTATEs', async () => {
     const s = await server();
     const c = await s.connect();
-    expect(await sqlError(c.query('SELECT * FROM nope'))).toMatchObject({ errno: 1146, sqlState: '42S02' });
-    expect(await sqlError(c.query('SELEC 1'))).toMatchObject({ errno: 1064, sqlState: '42000' });
+    expect(await failure(c.query('SELECT * FROM nope'))).toMatchObject({ errno: 1146, sqlState: '42S02' });
+    expect(await failure(c.query('SELEC 1'))).toMatchObject({ errno: 1064, sqlState: '42000' });
     await c.query('CREATE TABLE u (a INT PRIMARY KEY)');
     await c.query('INSERT INTO u VALUES (1)');
-    expect(await sqlError(c.query('INSERT INTO u VALUES (1)'))).toMatchObject({
+    expect(await failure(c.query('INSERT INTO u VALUES (1)'))).toMatchObject({
       errno: 1062,
       sqlState: '23000',
     });
-    expect(await sqlError(c.execute('SELECT nope FROM u WHERE a = ?', [1]))).toMatchObject({
+    expect(await failure(c.execute('SELECT nope FROM u WHERE a = ?', [1]))).toMatchObject({
       errno: 1054,
       sqlState: '42S22',
     });
     // multi-statements are off: the second statement is a syntax error, the first never runs
-    expect(await sqlError(c.query('INSERT INTO u VALUES (2); SELECT 1'))).toMatchObject({
+    expect(await failure(c.query('INSERT INTO u VALUES (2); SELECT 1'))).toMatchObject({
       errno: 1064,
       sqlState: '42000',
     });
@@ -162,24 +152,24 @@ describe('what clients send first', () => {
     const s = await server();
     const c = await s.connect();
     await c.query('USE test');
-    expect(await sqlError(c.query('USE other'))).toMatchObject({ errno: 1049, sqlState: '42000' });
+    expect(await failure(c.query('USE other'))).toMatchObject({ errno: 1049, sqlState: '42000' });
     const [dbs] = await c.query('SHOW DATABASES');
     expect(dbs).toEqual([{ Database: 'information_schema' }, { Database: 'mysql' }, { Database: 'test' }]);
     const [none] = await c.query("SHOW DATABASES LIKE 'x%'");
     expect(none).toEqual([]);
-    expect(await sqlError(c.query('CREATE DATABASE test'))).toMatchObject({ errno: 1007 });
+    expect(await failure(c.query('CREATE DATABASE test'))).toMatchObject({ errno: 1007 });
     const [ok] = await c.query('CREATE DATABASE IF NOT EXISTS test');
     expect((ok as mysql.ResultSetHeader).warningStatus).toBe(1);
     const [created] = await c.query('CREATE DATABASE sbtest');
     expect((created as mysql.ResultSetHeader).affectedRows).toBe(1);
-    expect(await sqlError(c.query('DROP DATABASE nosuch'))).toMatchObject({ errno: 1008 });
+    expect(await failure(c.query('DROP DATABASE nosuch'))).toMatchObject({ errno: 1008 });
     const [d] = await c.query('DROP DATABASE IF EXISTS nosuch');
     expect((d as mysql.ResultSetHeader).warningStatus).toBe(1);
     // connecting with the database named
     const c2 = await s.connect({ database: 'sbtest' });
     const [db] = await c2.query('SELECT DATABASE() AS d');
     expect(db).toEqual([{ d: 'sbtest' }]);
-    expect(await sqlError(s.connect({ database: 'nosuch' }))).toMatchObject({ errno: 1049 });
+    expect(await failure(s.connect({ database: 'nosuch' }))).toMatchObject({ errno: 1049 });
   });
 
   it('keeps Threads_connected, Questions and Com_* in SHOW STATUS', async () => {
@@ -223,14 +213,14 @@ describe('authentication and limits', () => {
     const c = await s.connect();
     const [r] = await c.query('SELECT 1 AS one');
     expect(r).toEqual([{ one: 1 }]);
-    const bad = await sqlError(s.connect({ password: 'wrong' }));
+    const bad = await failure(s.connect({ password: 'wrong' }));
     expect(bad).toEqual({
       errno: 1045,
       sqlState: '28000',
       message: "Access denied for user 'app'@'127.0.0.1' (using password: YES)",
     });
-    expect(await sqlError(s.connect({ password: '' }))).toMatchObject({ errno: 1045 });
-    expect(await sqlError(s.connect({ user: 'root', password: 's3cret' }))).toMatchObject({ errno: 1045 });
+    expect(await failure(s.connect({ password: '' }))).toMatchObject({ errno: 1045 });
+    expect(await failure(s.connect({ user: 'root', password: 's3cret' }))).toMatchObject({ errno: 1045 });
     // no session was opened for a refused client
     expect(s.server.host.connected).toBe(1);
   });
@@ -240,7 +230,7 @@ describe('authentication and limits', () => {
     await s.connect();
     await s.connect();
     const third = await s.connect();
-    expect(await sqlError(s.connect())).toMatchObject({ errno: 1040, sqlState: '08004' });
+    expect(await failure(s.connect())).toMatchObject({ errno: 1040, sqlState: '08004' });
     // a place frees when a connection ends
     third.destroy();
     await new Promise((r) => setTimeout(r, 100));
@@ -252,7 +242,7 @@ describe('authentication and limits', () => {
   it('closes a connection that sends a packet over max_allowed_packet with 1153', async () => {
     const s = await server({ max_allowed_packet: 4096 });
     const c = await s.connect();
-    const e = await sqlError(c.query(`SELECT '${'x'.repeat(5000)}'`));
+    const e = await failure(c.query(`SELECT '${'x'.repeat(5000)}'`));
     expect(e).toMatchObject({ errno: 1153, sqlState: '08S01' });
     const c2 = await s.connect();
     const [r] = await c2.query(`SELECT '${'y'.repeat(1000)}' AS v`);

@@ -16,8 +16,9 @@ afterEach(async () => {
   for (const r of running.splice(0)) await r.stop();
 });
 
-async function setup(): Promise<{ s: Running; a: mysql.Connection; b: mysql.Connection }> {
-  const s = await startServer();
+/** A server (sessions on `threads` worker threads; 0: the main thread) with tables t and u, and two sessions. */
+async function setup(threads = 0): Promise<{ s: Running; a: mysql.Connection; b: mysql.Connection }> {
+  const s = await startServer({}, threads);
   running.push(s);
   const a = await s.connect();
   const b = await s.connect();
@@ -122,19 +123,14 @@ describe('LOCK TABLES through the server', () => {
 
 describe('LOCK TABLES between worker threads', () => {
   it('a WRITE lock taken on one thread makes a session on another wait, then go on', async () => {
-    const s = await startServer({}, 2);
-    running.push(s);
-    const a = await s.connect();
-    const b = await s.connect();
-    await a.query('CREATE TABLE t (id INT PRIMARY KEY, v INT)');
+    const { a, b } = await setup(2);
     await a.query('LOCK TABLES t WRITE');
-    await a.query('INSERT INTO t VALUES (1, 10)');
-    await b.query('SET SESSION lock_wait_timeout = 1');
+    await a.query('INSERT INTO t VALUES (3, 30)');
     expect((await failure(b.query('SELECT COUNT(*) FROM t'))).errno).toBe(1205);
     const read = rows(b, 'SELECT COUNT(*) FROM t');
     await pause(200);
     await a.query('UNLOCK TABLES');
-    expect(await read).toEqual([[1]]);
+    expect(await read).toEqual([[3]]);
   });
 });
 
