@@ -81,7 +81,7 @@ export class TableLocks {
   #slot = -1;
   /** A LOCK TABLES waits: its run again keeps what it was granted. */
   #pending = false;
-  /** Counters of the statement's waits, for the process list and the wait's epoch. */
+  /** Moves on at every wait and every release: a wait that finds it moved has ended (the locks went). */
   #epoch = 0;
 
   constructor(host: TableLockHost) {

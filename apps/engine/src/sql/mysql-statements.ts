@@ -5,10 +5,11 @@ import { SqlError } from './errors.js';
  * MySQL statements the parser's dialect does not read, recognized on the text once the parser
  * has failed on it, and returned as nodes of their own (or of the parser's shape where it has
  * one): PREPARE … FROM, DEALLOCATE / DROP PREPARE, SHOW CREATE DATABASE, CREATE SCHEMA with
- * CHARACTER SET / COLLATE options (read as the parser reads CREATE DATABASE with them). For
- * statements the engine
- * does not implement, {@link unsupportedStatement} names the construct (error 1235) where the
- * parser would only say "syntax error".
+ * CHARACTER SET / COLLATE options (read as the parser reads CREATE DATABASE with them), the ALTER
+ * TABLE parts the dialect does not read (table options, FORCE, ALGORITHM / LOCK, IF [NOT] EXISTS,
+ * DROP KEY, RENAME INDEX), and LOCK TABLE[S] / UNLOCK TABLE[S] in the forms it does not read. For
+ * statements the engine does not implement, {@link unsupportedStatement} names the construct
+ * (error 1235) where the parser would only say "syntax error".
  */
 
 const NAME = String.raw`(?:\x60((?:[^\x60]|\x60\x60)+)\x60|([A-Za-z0-9_$]+))`;
