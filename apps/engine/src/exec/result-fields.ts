@@ -116,7 +116,7 @@ export function resultField(b: Bound): ResultField | undefined {
     const name = src.columns[ref.c]!.name;
     if (src.table !== undefined) {
       const base = baseColumn(src, ref.c);
-      const { schema, table } = splitName(src.table.name);
+      const { schema, table } = splitName(src.tableName ?? src.table.name);
       return { schema, table: src.alias, orgTable: table, orgName: name, ...(base ? { base } : {}) };
     }
     const inner = src.derived?.fields?.[ref.c];

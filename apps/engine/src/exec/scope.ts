@@ -60,6 +60,8 @@ export interface Source {
   readonly columns: ColumnInfo[];
   offset: number;
   readonly table?: Table | undefined;
+  /** The storage name the statement named `table` by (a temporary table's own name is hidden). */
+  readonly tableName?: string | undefined;
   readonly meta?: TableMeta | undefined;
   /** Rows of a derived table, produced when first needed in an execution. */
   readonly derived?: DerivedSource | undefined;

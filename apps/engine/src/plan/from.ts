@@ -33,6 +33,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
     }
     let alias: string;
     let tableSchema: string | undefined;
+    let tableName: string | undefined;
     let source: Omit<Source, 'idx' | 'offset' | 'joinType' | 'on' | 'used'>;
     const aliasNode = obj(o.alias);
     const aliasName = aliasNode.name === undefined ? undefined : identText(aliasNode.name);
@@ -48,15 +49,20 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
         (cte === undefined && c.env.schema !== null && isSystemSchema(c.env.schema)
           ? c.env.schema
           : undefined);
-      const stored =
+      const named =
         cte === undefined && (schema === undefined || !isSystemSchema(schema))
           ? resolveTableName(parts, c.env.schema)
           : undefined;
-      const view = stored === undefined ? undefined : c.env.view(stored);
+      // a temporary table of the session hides a table or view of its name
+      const temporary =
+        named === undefined || c.env.inView === true ? undefined : c.env.temporaryTable?.(named);
+      const stored = temporary ?? named;
+      tableName = named;
+      const view = named === undefined || temporary !== undefined ? undefined : c.env.view(named);
       // the names the statement itself uses (LOCK TABLES checks them when it runs)
       if (stored !== undefined && c.env.inView !== true)
         c.run.tables.push({ stored, name: alias, write: false });
-      if (stored !== undefined && aliasName === undefined) tableSchema = schemaOf(stored);
+      if (named !== undefined && aliasName === undefined) tableSchema = schemaOf(named);
       if (schema !== undefined && isSystemSchema(schema)) {
         const sys = systemTable(schema, name);
         if (sys === undefined) {
@@ -93,7 +99,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
         source = derivedSource(alias, materialized(plan, cols.length > 0 ? cols : plan.columns));
       } else {
         const name = stored!;
-        if (!c.env.db.hasTable(name) || name.startsWith('#')) {
+        if (!c.env.db.hasTable(name) || (name.startsWith('#') && temporary === undefined)) {
           const p = posOf(o.name);
           throw new SqlError(
             'ER_NO_SUCH_TABLE',
@@ -139,6 +145,7 @@ export function bindFrom(sel: Obj, block: Block, c: Ctx, ctes: Map<string, Deriv
       columns: source.columns,
       offset: block.nslots,
       table: source.table,
+      tableName: source.table === undefined ? undefined : tableName,
       meta: source.meta,
       derived: source.derived,
       joinType,

@@ -64,6 +64,11 @@ export interface QueryEnv extends Omit<BindEnv, 'bindSubquery'> {
   view(name: string): { readonly sql: string; readonly schema: string } | undefined;
   /** Binding a view's query: its tables are the view's, not names the statement uses. */
   readonly inView?: boolean;
+  /**
+   * The hidden storage name of the session's temporary table named `name`, which hides a table
+   * or view of that name (never inside a view, whose names are the database's).
+   */
+  temporaryTable?(name: string): string | undefined;
   readonly sqlMode: string;
   /** sort_buffer_size, bytes. */
   readonly sortBufferSize: number;

@@ -48,28 +48,42 @@ function refresh(): void {
   seen = v;
 }
 
-function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
-  const kind = commandKind(payload, c.prepared, (sql) => c.p.session.statementKind(sql));
-  if (kind === 'none') return c.p.handle(payload);
-  if (kind === 'ddl') {
-    shared.mdlX();
-    try {
-      refresh();
-      const reply = c.p.handle(payload);
-      // The DDL's own tables (new objects, counts it set) seed the shared counts; then the others
-      // reload at their next statement.
-      shared.shareRowCounts(db, true);
-      // the counter of an id no table has any more is forgotten: a later table given that id
-      // again (after a failed DDL) starts from its own rows
-      instanceOf(db).autoIncrement.retainOnly(db.tables().map((t) => t.id));
-      SqlDictionary.forget(db);
-      shared.bumpVersion();
-      seen = shared.version;
-      return reply;
-    } finally {
-      shared.mdlXUnlock();
-    }
+/** Runs `fn`, which changes the dictionary, under the metadata lock X; the other threads reload after. */
+function asDdl<T>(fn: () => T): T {
+  shared.mdlX();
+  try {
+    refresh();
+    const out = fn();
+    // The DDL's own tables (new objects, counts it set) seed the shared counts; then the others
+    // reload at their next statement.
+    shared.shareRowCounts(db, true);
+    // the counter of an id no table has any more is forgotten: a later table given that id
+    // again (after a failed DDL) starts from its own rows
+    instanceOf(db).autoIncrement.retainOnly(db.tables().map((t) => t.id));
+    SqlDictionary.forget(db);
+    shared.bumpVersion();
+    seen = shared.version;
+    return out;
+  } finally {
+    shared.mdlXUnlock();
   }
+}
+
+/** Closes a connection's session; one with temporary tables drops them, which is DDL. */
+function closeConn(c: Conn): void {
+  if (c.p.session.temporaryTables.size === 0) c.p.close();
+  else asDdl(() => c.p.close());
+}
+
+function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
+  const kind = commandKind(
+    payload,
+    c.prepared,
+    (sql) => c.p.session.statementKind(sql),
+    c.p.session.temporaryTables.size > 0,
+  );
+  if (kind === 'none') return c.p.handle(payload);
+  if (kind === 'ddl') return asDdl(() => c.p.handle(payload));
   shared.mdlS();
   try {
     refresh();
@@ -166,11 +180,11 @@ function onMessage(m: ToWorker): void {
     case 'close': {
       const c = conns.get(m.conn);
       conns.delete(m.conn);
-      c?.p.close();
+      if (c !== undefined) closeConn(c);
       return;
     }
     case 'stop': {
-      for (const c of conns.values()) c.p.close();
+      for (const c of conns.values()) closeConn(c);
       conns.clear();
       db.detachFromPool();
       post({ t: 'stopped' });

@@ -6,6 +6,7 @@ import {
   autoIncrementStart,
   columnCollation,
   columnType,
+  copiedIfTemporary,
   indexColumns,
   keyColumns,
   refuseBlobKeys,
@@ -66,17 +67,26 @@ export function compileAlter(o: Obj, ctx: StatementContext): Compiled {
   const changes = alterChanges(ctx, o, name, ops, copying);
   return {
     run: () => {
-      if (!ctx.db.hasTable(name) || name.startsWith('#'))
+      if (!ctx.db.hasTable(name) || ctx.session.hiddenTable(name))
         throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
       if (ops.length === 0)
-        return plain.length === 0 ? okResult() : alterTableOptions(ctx, name, { Plain: plain });
+        return copiedIfTemporary(
+          ctx,
+          name,
+          plain.length === 0 ? okResult() : alterTableOptions(ctx, name, { Plain: plain }),
+        );
       // the table's changes first, then its options (the dictionary row of the table they made);
       // options it would refuse are refused before anything changes
       if (plain.length > 0) alterTableOptions(ctx, name, { Plain: plain }, true);
       const res = changes();
-      return plain.length === 0
-        ? res
-        : { ...res, ...alterTableOptions(ctx, name, { Plain: plain }), affectedRows: res.affectedRows };
+      if (ops.length === 1 && ops[0]![0] === 'RenameTable') return res;
+      return copiedIfTemporary(
+        ctx,
+        name,
+        plain.length === 0
+          ? res
+          : { ...res, ...alterTableOptions(ctx, name, { Plain: plain }), affectedRows: res.affectedRows },
+      );
     },
   };
 }

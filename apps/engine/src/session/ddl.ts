@@ -12,10 +12,13 @@ import { compileAlter } from './alter.js';
 import { tableStatsOptions } from './stats-statements.js';
 import { unversioned } from '../sql/mysql-statements.js';
 import { checkIndexes, checkTable } from '../plan/limits.js';
-import { okResult } from './result.js';
+import { okResult, type QueryResult } from './result.js';
 import { storageError } from './storage-errors.js';
 import type { Compiled, StatementContext } from './session.js';
 import { dottedName, schemaOf, tableOf } from '../storage/schema-name.js';
+import { resolveTableName } from '../plan/table-name.js';
+import { namedTables } from './view-tables.js';
+import { parseSql } from '../sql/parser.js';
 import { RowWriter } from './dml.js';
 import { evaluateStored } from './dml-insert.js';
 
@@ -225,10 +228,13 @@ export function keyColumns(cols: unknown): string[] {
 }
 
 function createTable(o: Obj, ctx: StatementContext): Compiled {
-  const name = ctx.session.tableName(objectName(o.name));
+  // the name as the database knows it: a temporary table of the session does not hide it here
+  const visible = resolveTableName(objectName(o.name), ctx.session.database);
+  const temporary = o.temporary === true;
+  const temps = ctx.session.temporaryTables;
   const ifNotExists = o.if_not_exists === true;
   const statsOptions = tableStatsOptions(o.table_options);
-  const schema = existingDatabase(ctx, name);
+  const schema = existingDatabase(ctx, visible);
   const tableCollation = tableCollationOf(
     o.table_options,
     (ctx.dict.databases.get(schema)?.collation as Collation | undefined) ?? DEFAULT_COLLATION,
@@ -240,27 +246,30 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
       'ER_NOT_SUPPORTED_YET',
       "This version of MySQL doesn't yet support 'CREATE TABLE ... SELECT'",
     );
-  // a TEMPORARY table is the session's own and goes with it; made as a table every session sees
-  // and the restart keeps, it would not be one: refused
-  if (o.temporary === true)
-    throw new SqlError(
-      'ER_NOT_SUPPORTED_YET',
-      "This version of MySQL doesn't yet support 'CREATE TEMPORARY TABLE'",
-    );
   const like = o.like === undefined || o.like === null ? null : obj(tagOf(o.like)[1]).name;
   if (like === null && arr(o.columns).length === 0)
     throw new SqlError('ER_TABLE_MUST_HAVE_COLUMNS', 'A table must have at least 1 column');
   return {
     run: () => {
-      existingDatabase(ctx, name);
-      if (ctx.db.hasTable(name) || ctx.dict.views.has(name)) {
+      existingDatabase(ctx, visible);
+      // a temporary table may share its name with a table or view, not with another of the session's
+      const exists = temporary
+        ? temps.storedName(visible) !== undefined
+        : ctx.db.hasTable(visible) || ctx.dict.views.has(visible);
+      if (exists) {
         if (ifNotExists) {
-          ctx.session.warn(1050, `Table '${tableOf(name)}' already exists`, 'Note');
+          ctx.session.warn(1050, `Table '${tableOf(visible)}' already exists`, 'Note');
           return okResult();
         }
-        throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(name)}' already exists`);
+        throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(visible)}' already exists`);
       }
-      if (like !== null) return createTableLike(ctx, name, ctx.session.tableName(objectName(like)));
+      // a temporary table is stored under a hidden name of its own (session/temporary-tables.ts)
+      const name = temporary ? temps.newStoredName((n) => ctx.db.hasTable(n)) : visible;
+      if (like !== null) {
+        const out = createTableLike(ctx, name, ctx.session.tableName(objectName(like)));
+        if (temporary) temps.add(visible, name);
+        return out;
+      }
       const columns: StoredColumn[] = [];
       const types: string[] = [];
       const defaults: (string | null)[] = [];
@@ -344,7 +353,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         comments.push(null);
         pk = [HIDDEN_PK];
       }
-      checkTable(tableOf(name), hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
+      checkTable(tableOf(visible), hiddenPk ? columns.slice(0, -1) : columns, hiddenPk ? [] : pk!, indexes);
       const meta: TableMeta = {
         types,
         defaults,
@@ -373,6 +382,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
         }
         if (Object.keys(statsOptions).length > 0) ctx.db.setTableStatsOptions(name, statsOptions);
       });
+      if (temporary) temps.add(visible, name);
       return okResult();
     },
   };
@@ -385,7 +395,7 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
  */
 function createTableLike(ctx: StatementContext, name: string, source: string): ReturnType<typeof okResult> {
   const meta = ctx.dict.tables.get(source);
-  if (!ctx.db.hasTable(source) || source.startsWith('#') || meta === undefined)
+  if (!ctx.db.hasTable(source) || ctx.session.hiddenTable(source) || meta === undefined)
     throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(source)}' doesn't exist`);
   const src = ctx.db.table(source);
   const named = (cols: readonly number[]): string[] => cols.map((c) => src.columns[c]!.name);
@@ -453,7 +463,7 @@ function createIndex(o: Obj, ctx: StatementContext): Compiled {
   const tname = ctx.session.tableName(objectName(o.table_name));
   const cols = keyColumns(o.columns);
   const unique = o.unique === true;
-  return { run: () => addIndex(ctx, tname, iname, cols, unique) };
+  return { run: () => copiedIfTemporary(ctx, tname, addIndex(ctx, tname, iname, cols, unique)) };
 }
 
 /** CREATE INDEX: define, then build from the table by merge sort (one step: see Database.alterIndexes). */
@@ -464,7 +474,7 @@ export function addIndex(
   cols: string[],
   unique: boolean,
 ): ReturnType<typeof okResult> {
-  if (!ctx.db.hasTable(tname) || tname.startsWith('#'))
+  if (!ctx.db.hasTable(tname) || ctx.session.hiddenTable(tname))
     throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(tname)}' doesn't exist`);
   const t = ctx.db.table(tname);
   if (
@@ -496,30 +506,52 @@ export function indexColumns(t: Table, cols: readonly string[]): string[] {
   });
 }
 
+/**
+ * DROP [TEMPORARY] TABLE: a name the session has a temporary table by drops that table (it hides
+ * a table of the same name); DROP TEMPORARY TABLE drops nothing else. Missing names are 1051 (a
+ * note with IF EXISTS), all named in one message, as MariaDB writes it.
+ */
+function dropTables(
+  ctx: StatementContext,
+  nodes: unknown[],
+  temporary: boolean,
+  ifExists: boolean,
+): Compiled {
+  const visible = nodes.map((n) => resolveTableName(objectName(n), ctx.session.database));
+  const temps = ctx.session.temporaryTables;
+  return {
+    run: () => {
+      const stored = visible.map(
+        (n) =>
+          temps.storedName(n) ??
+          (temporary || !ctx.db.hasTable(n) || ctx.session.hiddenTable(n) ? undefined : n),
+      );
+      const missing = visible.filter((_, i) => stored[i] === undefined);
+      if (missing.length > 0 && !ifExists)
+        throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${missing.map(dottedName).join(',')}'`);
+      atomicDdl(ctx, () => {
+        for (const n of stored) {
+          if (n === undefined) continue;
+          ctx.db.dropTable(n);
+          ctx.dict.dropTable(n);
+        }
+      });
+      for (const [i, n] of visible.entries()) if (stored[i] !== n) temps.remove(n);
+      if (missing.length > 0)
+        ctx.session.warn(1051, `Unknown table '${missing.map(dottedName).join(',')}'`, 'Note');
+      return okResult();
+    },
+  };
+}
+
 function drop(o: Obj, ctx: StatementContext): Compiled {
   const type = String(o.object_type);
   const names = arr(o.names).map((n) => ctx.session.tableName(objectName(n)));
   const ifExists = o.if_exists === true;
+  if (type === 'Table') return dropTables(ctx, arr(o.names), o.temporary === true, ifExists);
   return {
     run: () =>
       atomicDdl(ctx, () => {
-        if (type === 'Table') {
-          // DROP TEMPORARY TABLE drops temporary tables only, and a session has none: every name
-          // is unknown, a table of the same name stays (as MariaDB)
-          const temporary = o.temporary === true;
-          const missing = names.filter((n) => temporary || !ctx.db.hasTable(n) || n.startsWith('#'));
-          if (missing.length > 0 && !ifExists)
-            throw new SqlError('ER_BAD_TABLE_ERROR', `Unknown table '${missing.map(dottedName).join(',')}'`);
-          for (const n of names) {
-            if (temporary || !ctx.db.hasTable(n) || n.startsWith('#')) continue;
-            ctx.db.dropTable(n);
-            ctx.dict.dropTable(n);
-          }
-          // one note naming every missing table, as MariaDB writes it
-          if (missing.length > 0)
-            ctx.session.warn(1051, `Unknown table '${missing.map(dottedName).join(',')}'`, 'Note');
-          return okResult();
-        }
         if (type === 'View') {
           const missing = names.filter((n) => !ctx.dict.views.has(n));
           if (missing.length > 0 && !ifExists)
@@ -548,7 +580,7 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
               );
             ctx.db.dropIndex(tname, ix.name);
           }
-          return okResult();
+          return copiedIfTemporary(ctx, tname, okResult());
         }
         throw new SqlError(
           'ER_NOT_SUPPORTED_YET',
@@ -559,7 +591,7 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
 }
 
 function createView(o: Obj, ctx: StatementContext): Compiled {
-  const name = ctx.session.tableName(objectName(o.name));
+  const name = resolveTableName(objectName(o.name), ctx.session.database);
   const replace = o.or_replace === true;
   return {
     run: () =>
@@ -572,11 +604,27 @@ function createView(o: Obj, ctx: StatementContext): Compiled {
         // check that it binds now (unknown tables and columns fail the CREATE, as MySQL); its
         // unqualified names are in the current database, now and whenever the view is read
         const text = unversioned(ctx.sql).trim().replace(/;\s*$/, '');
+        // a view outlives the session: it may not read the session's temporary tables
+        for (const n of namedTables(parseSql(text)[0], ctx.session.database))
+          if (ctx.session.temporaryTables.storedName(n) !== undefined)
+            throw new SqlError(
+              'ER_VIEW_SELECT_TMPTABLE',
+              `View's SELECT refers to a temporary table '${tableOf(n)}'`,
+            );
         ctx.session.prepare(`SELECT * FROM (${viewQueryText(text)}) AS v LIMIT 0`);
         ctx.dict.putView(name, text, ctx.session.database ?? schema);
         return okResult();
       }),
   };
+}
+
+/**
+ * The result of a change to table `name`: MariaDB copies a temporary table for every ALTER,
+ * CREATE INDEX and DROP INDEX, so its rows are the statement's affected rows.
+ */
+export function copiedIfTemporary(ctx: StatementContext, name: string, out: QueryResult): QueryResult {
+  if (ctx.session.temporaryTables.visibleName(name) === undefined) return out;
+  return { ...out, affectedRows: ctx.db.table(name).rows };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Database } from '../storage/database.js';
+import { type Database, TEMPORARY_TABLE_PREFIX } from '../storage/database.js';
 import { TableHandler } from '../handler/table-handler.js';
 import type { Table } from '../storage/table.js';
 import type { Account } from './accounts.js';
@@ -40,8 +40,13 @@ export class SqlDictionary {
       new TableHandler(db.table(META_TABLE)).rndScan((row) => {
         const key = DECODER.decode(row.src[0]!.subarray(row.off[0]!, row.off[0]! + row.len[0]!));
         const json = DECODER.decode(row.src[1]!.subarray(row.off[1]!, row.off[1]! + row.len[1]!));
-        if (key.startsWith('t:')) this.tables.set(key.slice(2), JSON.parse(json) as TableMeta);
-        else if (key.startsWith('v:')) {
+        if (key.startsWith('t:')) {
+          // a temporary table's row outlives the table when a crash ended its session (the open
+          // drops the table; the row is rewritten when its hidden name is given out again)
+          const name = key.slice(2);
+          if (!name.startsWith(TEMPORARY_TABLE_PREFIX) || db.hasTable(name))
+            this.tables.set(name, JSON.parse(json) as TableMeta);
+        } else if (key.startsWith('v:')) {
           // a view is its text, or { sql, schema } when its names resolve in another database
           const v = JSON.parse(json) as string | { sql: string; schema: string };
           if (typeof v === 'string') this.views.set(key.slice(2), v);
@@ -84,6 +89,7 @@ export class SqlDictionary {
   }
 
   #put(key: string, value: unknown): void {
+    this.#db.schemaChanged();
     const t = this.#store();
     const json = JSON.stringify(value);
     if (new TableHandler(t).get([key]) !== undefined) t.update([key], [key, json]);
@@ -91,6 +97,7 @@ export class SqlDictionary {
   }
 
   #remove(key: string): void {
+    this.#db.schemaChanged();
     if (this.#db.hasTable(META_TABLE)) this.#db.table(META_TABLE).delete([key]);
   }
 

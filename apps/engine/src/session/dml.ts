@@ -253,7 +253,7 @@ export class RowWriter {
  */
 export function tableOf(ctx: StatementContext, name: string, alias: string = splitName(name).table): Table {
   ctx.run.tables.push({ stored: name, name: alias, write: true });
-  if (!ctx.db.hasTable(name) || name.startsWith('#')) {
+  if (!ctx.db.hasTable(name) || ctx.session.hiddenTable(name)) {
     if (ctx.dict.views.has(name))
       throw new SqlError(
         'ER_NOT_SUPPORTED_YET',

@@ -56,6 +56,7 @@ import { compileTableStatement } from './table-statements.js';
 import { instanceOf } from './instance.js';
 import { DEFAULT_SCHEMA } from '../storage/schema-name.js';
 import { resolveTableName } from '../plan/table-name.js';
+import { TemporaryTables } from './temporary-tables.js';
 import { isSystemSchema } from '../plan/system-tables.js';
 import { compileDatabaseStatement } from './database-statements.js';
 
@@ -166,6 +167,8 @@ export class Session {
   readonly namedStatements: Map<string, NamedStatement> = new Map();
   /** The session's transaction, its place in the process list, its lock-wait policy. */
   readonly txn: SessionTransactions;
+  /** The session's TEMPORARY tables, which hide tables of the same names from its statements. */
+  readonly temporaryTables: TemporaryTables;
   /**
    * The account a server connection logged in as: every statement is checked against its
    * privileges (1142, 1227). Undefined for the embedded API, whose caller owns the file.
@@ -191,6 +194,7 @@ export class Session {
     this.vars = new Variables(instanceOf(db).vars);
     this.counters = new StatusCounters(instanceOf(db).status);
     this.txn = new SessionTransactions(this, options.connectionId, options.interruptWord);
+    this.temporaryTables = new TemporaryTables(this.txn.connectionId);
     // a file whose `test` was dropped starts a session with no current database
     if (!SqlDictionary.of(db).databases.has(DEFAULT_SCHEMA)) this.database = null;
     instanceOf(db).transactions.add(this.txn.trx);
@@ -237,10 +241,20 @@ export class Session {
 
   /**
    * The storage name of the table a statement names by `parts` (`t` or `db.t`): an unqualified
-   * name is in `schema` (default: the current database; none chosen is error 1046).
+   * name is in `schema` (default: the current database; none chosen is error 1046). A temporary
+   * table of the session by that name hides any other: its hidden name is returned.
    */
   tableName(parts: readonly string[], schema: string | null = this.database): string {
-    return resolveTableName(parts, schema);
+    const name = resolveTableName(parts, schema);
+    return this.temporaryTables.storedName(name) ?? name;
+  }
+
+  /**
+   * True for a storage name no statement of this session may name: the engine's own `#` tables,
+   * another session's temporary tables (its own are reached through {@link tableName}).
+   */
+  hiddenTable(stored: string): boolean {
+    return stored.startsWith('#') && this.temporaryTables.visibleName(stored) === undefined;
   }
 
   /** USE / COM_INIT_DB: `name` becomes the current database (1049 for one that does not exist). */
@@ -364,6 +378,10 @@ export class Session {
       throw new SqlError('ER_PS_MANY_PARAM', 'Prepared statement contains too many placeholders');
     const com = comName(st);
     const plans = new Map<string, { c: Compiled; run: RunState }>();
+    // the tables the plans were made against: a DDL or a temporary table since makes them again
+    // (MariaDB re-prepares such a statement)
+    let schemaVersion = this.db.schemaVersion;
+    let temporaryVersion = this.temporaryTables.version;
     return {
       paramCount: ph.length,
       describe: () => {
@@ -389,6 +407,11 @@ export class Session {
         if (this.account !== undefined) this.#authorize(st);
         if (params.length !== ph.length)
           throw new SqlError('ER_WRONG_ARGUMENTS', 'Incorrect arguments to EXECUTE');
+        if (schemaVersion !== this.db.schemaVersion || temporaryVersion !== this.temporaryTables.version) {
+          plans.clear();
+          schemaVersion = this.db.schemaVersion;
+          temporaryVersion = this.temporaryTables.version;
+        }
         const sig = paramSignature(params);
         let entry = plans.get(sig);
         this.#beginStatement();
@@ -485,8 +508,8 @@ export class Session {
   /**
    * The session starts over as COM_RESET_CONNECTION asks (and a failed COM_CHANGE_USER, which keeps
    * the account): its transaction rolls back, user variables and PREPARE'd statements are
-   * forgotten, session variables take the global values again, LAST_INSERT_ID() and FOUND_ROWS()
-   * are 0. The account and the current database stay.
+   * forgotten, temporary tables dropped, session variables take the global values again,
+   * LAST_INSERT_ID() and FOUND_ROWS() are 0. The account and the current database stay.
    */
   reset(): void {
     if (this.txn.trx.active) this.txn.rollback();
@@ -497,6 +520,7 @@ export class Session {
     for (const [k, v] of globals) this.vars.values.set(k, v);
     this.lastInsertId = 0;
     this.foundRows = 0;
+    this.#dropTemporaryTables();
   }
 
   close(): void {
@@ -504,7 +528,31 @@ export class Session {
     this.#closed = true;
     this.#forgetNamedStatements();
     this.txn.close();
+    this.#dropTemporaryTables();
     instanceOf(this.db).transactions.delete(this.txn.trx);
+  }
+
+  /**
+   * The session's temporary tables go with it. A failure here (a closed or failing file) leaves
+   * them to the orphan sweep of the database's next open, which drops every one.
+   */
+  #dropTemporaryTables(): void {
+    const temps = this.temporaryTables;
+    if (temps.size === 0) return;
+    const tables = temps.entries();
+    for (const [visible] of tables) temps.remove(visible);
+    if (this.db.closed) return;
+    const dict = SqlDictionary.of(this.db);
+    try {
+      this.db.atomically(() => {
+        for (const [, stored] of tables) {
+          if (this.db.hasTable(stored)) this.db.dropTable(stored);
+          dict.dropTable(stored);
+        }
+      });
+    } catch {
+      SqlDictionary.forget(this.db);
+    }
   }
 
   /** Drops the PREPARE'd statements, which leave the server's Prepared_stmt_count. */
@@ -806,6 +854,7 @@ export class Session {
         const sql = dict.views.get(n);
         return sql === undefined ? undefined : { sql, schema: dict.viewSchema(n) };
       },
+      temporaryTable: (n) => this.temporaryTables.storedName(n),
       warn: (code, message, level) => this.warn(code, message, level),
       session: this.view,
       collation: collationByName(String(this.vars.get('collation_connection'))) ?? DEFAULT_COLLATION,

@@ -165,7 +165,7 @@ function scopeOf(s: unknown): 'session' | 'global' {
 /** DESCRIBE t / SHOW [FULL] COLUMNS FROM t, as MariaDB lists them (FULL adds collation, privileges, comment). */
 /** DESCRIBE / SHOW [FULL] COLUMNS, its rows kept by the statement's LIKE or WHERE (`filter`). */
 function describe(name: string, ctx: StatementContext, full = false, filter?: unknown): QueryResult {
-  if (!ctx.db.hasTable(name) || name.startsWith('#'))
+  if (!ctx.db.hasTable(name) || ctx.session.hiddenTable(name))
     throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
   const columns = full
     ? ['Field', 'Type', 'Collation', 'Null', 'Key', 'Default', 'Extra', 'Privileges', 'Comment']
@@ -253,9 +253,11 @@ function comment(c: string | null | undefined): string {
 function showCreate(name: string, ctx: StatementContext): QueryResult {
   const view = ctx.dict.views.get(name);
   if (view !== undefined) return rowsResult(['View', 'Create View'], [[tableOf(name), view]]);
-  if (!ctx.db.hasTable(name) || name.startsWith('#'))
+  if (!ctx.db.hasTable(name) || ctx.session.hiddenTable(name))
     throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(name)}' doesn't exist`);
   const t = ctx.db.table(name);
+  // a temporary table is shown by the name the session gave it
+  const shown = ctx.session.temporaryTables.visibleName(name) ?? name;
   const meta = ctx.dict.tables.get(name);
   const tableCollation = meta?.collation ?? tableCollationOf(t, meta);
   const lines: string[] = [];
@@ -284,8 +286,8 @@ function showCreate(name: string, ctx: StatementContext): QueryResult {
     ['Table', 'Create Table'],
     [
       [
-        tableOf(name),
-        `CREATE TABLE \`${tableOf(name)}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(ctx.db, t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}${statsOptionsText(ctx.db, t)}${meta?.rowFormat === undefined ? '' : ` ROW_FORMAT=${meta.rowFormat}`}${meta?.comment === undefined ? '' : ` COMMENT=${sqlString(meta.comment)}`}`,
+        tableOf(shown),
+        `CREATE ${shown === name ? '' : 'TEMPORARY '}TABLE \`${tableOf(shown)}\` (\n${lines.join(',\n')}\n) ENGINE=InnoDB${autoIncrementOption(ctx.db, t, meta)} DEFAULT CHARSET=utf8mb4 COLLATE=${tableCollation}${statsOptionsText(ctx.db, t)}${meta?.rowFormat === undefined ? '' : ` ROW_FORMAT=${meta.rowFormat}`}${meta?.comment === undefined ? '' : ` COMMENT=${sqlString(meta.comment)}`}`,
       ],
     ],
   );

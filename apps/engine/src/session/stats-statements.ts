@@ -60,7 +60,7 @@ export function compileAnalyze(v: unknown, ctx: StatementContext): Compiled {
 }
 
 function isUserTable(name: string, ctx: StatementContext): boolean {
-  return !name.startsWith('#') && ctx.db.hasTable(name);
+  return !ctx.session.hiddenTable(name) && ctx.db.hasTable(name);
 }
 
 const SHOW_INDEX_COLUMNS = [
@@ -126,7 +126,7 @@ export function compileShowIndex(words: readonly unknown[], ctx: StatementContex
       return {
         columns: [...SHOW_INDEX_COLUMNS],
         rows: parts.map((p) => [
-          p.table,
+          table,
           p.nonUnique,
           p.keyName,
           p.seqInIndex,

@@ -1,5 +1,6 @@
 import type { TableUse } from '../exec/scope.js';
 import { SqlError } from '../sql/errors.js';
+import { TEMPORARY_TABLE_PREFIX } from '../storage/database.js';
 import { dottedName, splitName } from '../storage/schema-name.js';
 import type { Table } from '../storage/table.js';
 import { DEADLOCK, GRANTED, type LockTable, type MdlMode } from '../txn/lock-table.js';
@@ -177,6 +178,8 @@ export class TableLocks {
   check(uses: readonly TableUse[]): void {
     if (this.#held.length === 0) return;
     for (const u of uses) {
+      // a session's own temporary tables are used freely in locked-tables mode, as MariaDB's
+      if (u.stored.startsWith(TEMPORARY_TABLE_PREFIX)) continue;
       let found: Held | undefined;
       for (const h of this.#held)
         if (

@@ -7,6 +7,8 @@ import { storageError } from './storage-errors.js';
 import { okResult } from './result.js';
 import type { Compiled, StatementContext } from './session.js';
 import { dottedName, schemaOf as schemaOfName, tableOf } from '../storage/schema-name.js';
+import { resolveTableName } from '../plan/table-name.js';
+import { existingDatabase } from './ddl.js';
 
 /**
  * TRUNCATE [TABLE] t: the table dropped and created again empty with the same definition (as
@@ -37,7 +39,7 @@ function truncate(o: Record<string, unknown>, ctx: StatementContext): Compiled {
   return {
     run: () => {
       for (const name of names) {
-        if (!ctx.db.hasTable(name) || name.startsWith('#')) throw missing(name);
+        if (!ctx.db.hasTable(name) || ctx.session.hiddenTable(name)) throw missing(name);
         const t = ctx.db.table(name);
         const schema = schemaOf(t);
         try {
@@ -60,21 +62,39 @@ function truncate(o: Record<string, unknown>, ctx: StatementContext): Compiled {
   };
 }
 
+/**
+ * RENAME TABLE a TO b, …: the renames in order, all or none. A temporary table of the session is
+ * renamed in the session alone (its stored name stays hidden); the new name may be a table's, not
+ * another temporary table's.
+ */
 function rename(v: unknown, ctx: StatementContext): Compiled {
+  const schema = ctx.session.database;
   const pairs = arr(v).map((r) => {
     const ro = obj(r);
     return [
-      ctx.session.tableName(objectName(ro.old_name)),
-      ctx.session.tableName(objectName(ro.new_name)),
+      resolveTableName(objectName(ro.old_name), schema),
+      resolveTableName(objectName(ro.new_name), schema),
     ] as const;
   });
+  const temps = ctx.session.temporaryTables;
   return {
     run: () => {
       // check the whole list first: names as they will be after each earlier rename
       const exists = new Set(
         [...ctx.dict.userTables().map((t) => t.name), ...ctx.dict.views.keys()].map((n) => n.toLowerCase()),
       );
+      const temporary = new Set(temps.entries().map(([n]) => n));
+      const renamesTemporary: boolean[] = [];
       for (const [from, to] of pairs) {
+        renamesTemporary.push(temporary.has(from));
+        if (temporary.has(from)) {
+          if (temporary.has(to) && from !== to)
+            throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(to)}' already exists`);
+          existingDatabase(ctx, to);
+          temporary.delete(from);
+          temporary.add(to);
+          continue;
+        }
         if (!exists.has(from.toLowerCase())) throw missing(from);
         if (exists.has(to.toLowerCase()) && from.toLowerCase() !== to.toLowerCase())
           throw new SqlError('ER_TABLE_EXISTS_ERROR', `Table '${tableOf(to)}' already exists`);
@@ -91,7 +111,11 @@ function rename(v: unknown, ctx: StatementContext): Compiled {
         exists.delete(from.toLowerCase());
         exists.add(to.toLowerCase());
       }
-      for (const [from, to] of pairs) {
+      for (const [i, [from, to]] of pairs.entries()) {
+        if (renamesTemporary[i] === true) {
+          temps.rename(from, to);
+          continue;
+        }
         const view = ctx.dict.views.get(from);
         if (view !== undefined) {
           const schema = ctx.dict.viewSchema(from);

@@ -116,7 +116,7 @@ export class SessionTransactions {
       get asyncWaits() {
         return self.asyncWaits;
       },
-      table: (stored) => (db.hasTable(stored) && !stored.startsWith('#') ? db.table(stored) : undefined),
+      table: (stored) => (db.hasTable(stored) && !session.hiddenTable(stored) ? db.table(stored) : undefined),
       viewTables: (stored) => viewTables(SqlDictionary.of(db), stored),
       waitTimeout: () => Number(session.vars.get('lock_wait_timeout')),
       waiting: (state) => {
@@ -328,6 +328,9 @@ export class SessionTransactions {
 
   /** DDL: commit first, then hold the table's metadata lock exclusively while the statement runs. */
   #ddl(tag: string, v: unknown, f: () => QueryResult): QueryResult {
+    // CREATE / DROP TEMPORARY TABLE change only the session's own tables: no commit, no lock, and
+    // allowed in locked-tables mode (as MariaDB)
+    if ((tag === 'CreateTable' || tag === 'Drop') && obj(v).temporary === true) return f();
     const trx = this.trx;
     // a DDL statement run again after its metadata lock wait keeps the lock it was granted
     if (trx.active && !this.#ddlWaiting) this.commit();

@@ -15,14 +15,7 @@ export function viewTables(dict: SqlDictionary, stored: string): string[] | unde
   const out = new Set<string>();
   const seen = new Set<string>([stored]);
   const visit = (view: string, text: string): void => {
-    const schema = dict.viewSchema(view);
-    const ctes = new Set<string>();
-    const names: string[][] = [];
-    walk(parseSql(text)[0], ctes, names);
-    for (const parts of names) {
-      if (parts.length === 1 && ctes.has(parts[0]!.toLowerCase())) continue;
-      if (parts.length > 1 && isSystemSchema(parts[parts.length - 2]!)) continue;
-      const name = resolveTableName(parts, schema);
+    for (const name of namedTables(parseSql(text)[0], dict.viewSchema(view))) {
       const inner = dict.views.get(name);
       if (inner === undefined) out.add(name);
       else if (!seen.has(name)) {
@@ -33,6 +26,23 @@ export function viewTables(dict: SqlDictionary, stored: string): string[] | unde
   };
   visit(stored, sql);
   return [...out];
+}
+
+/**
+ * The storage names of the tables and views the FROM items of statement `tree` name, their
+ * unqualified names in `schema`: neither its CTEs nor system tables.
+ */
+export function namedTables(tree: unknown, schema: string | null): string[] {
+  const ctes = new Set<string>();
+  const names: string[][] = [];
+  walk(tree, ctes, names);
+  const out: string[] = [];
+  for (const parts of names) {
+    if (parts.length === 1 && ctes.has(parts[0]!.toLowerCase())) continue;
+    if (parts.length > 1 && isSystemSchema(parts[parts.length - 2]!)) continue;
+    out.push(resolveTableName(parts, schema));
+  }
+  return out;
 }
 
 /** Collects the table names of FROM items (`Table` factors) and the CTE names under `node`. */

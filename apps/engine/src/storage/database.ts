@@ -138,6 +138,9 @@ function checkSortBufferSize(v: number | undefined): number {
 /** Name prefix of the copy a copying ALTER TABLE builds before swapping it in. */
 export const ALTER_COPY_PREFIX = '#alter-';
 
+/** Name prefix of a session's TEMPORARY table (session/temporary-tables.ts): none outlives an open. */
+export const TEMPORARY_TABLE_PREFIX = '#tmp-';
+
 /** First index id given to user indexes (1–4 are the dictionary trees). */
 const FIRST_USER_INDEX_ID = 16;
 
@@ -207,6 +210,7 @@ export class Database implements StatisticsSource {
   readonly #dropped = new Map<number, Table>();
   #nextTableId: number;
   #nextIndexId: number;
+  #schemaVersion = 0;
   #closed = false;
   /** A directory to remove on close ({@link Database.temporary}). */
   #tempDir: string | undefined;
@@ -494,6 +498,7 @@ export class Database implements StatisticsSource {
       throw new NotADatabaseError(this.path, 'the dictionary roots moved');
     this.#nextTableId = nextTable;
     this.#nextIndexId = nextIndex;
+    this.#schemaVersion++;
     const before = [...this.#tables.values()];
     this.#tables.clear();
     this.#loadTables();
@@ -567,6 +572,7 @@ export class Database implements StatisticsSource {
   /** CREATE TABLE with its primary key and (empty) secondary indexes. */
   createTable(schema: TableSchema): Table {
     this.#checkOpen();
+    this.#schemaVersion++;
     return this.#ddl(() => this.#createTable(schema));
   }
 
@@ -633,6 +639,7 @@ export class Database implements StatisticsSource {
   /** DROP TABLE: the table leaves the dictionary (its pages are not reused yet). */
   dropTable(name: string): void {
     this.#checkOpen();
+    this.#schemaVersion++;
     const t = this.table(name);
     this.#ddl(() => {
       this.catalog.dropTable(t.id);
@@ -648,6 +655,7 @@ export class Database implements StatisticsSource {
   /** RENAME TABLE: the same trees under a new name. */
   renameTable(from: string, to: string): Table {
     this.#checkOpen();
+    this.#schemaVersion++;
     const old = this.table(from);
     if (this.#tables.has(to)) throw new RangeError(`to: table '${to}' already exists`);
     const table = new Table(
@@ -674,6 +682,7 @@ export class Database implements StatisticsSource {
   /** DROP INDEX of a secondary index; returns the new table object. */
   dropIndex(tableName: string, indexName: string): Table {
     this.#checkOpen();
+    this.#schemaVersion++;
     const old = this.table(tableName);
     const ix = old.index(indexName);
     if (ix.primary) throw new RangeError('indexName: the primary key cannot be dropped');
@@ -705,6 +714,7 @@ export class Database implements StatisticsSource {
    */
   addIndexDefinition(tableName: string, def: IndexDef): { table: Table; index: TableIndex } {
     this.#checkOpen();
+    this.#schemaVersion++;
     return this.#ddl(() => this.#addIndexDefinition(tableName, def, true));
   }
 
@@ -748,6 +758,7 @@ export class Database implements StatisticsSource {
     build: (table: Table, added: readonly TableIndex[]) => void,
   ): Table {
     this.#checkOpen();
+    this.#schemaVersion++;
     const old = this.table(tableName);
     const dropped = drop.map((n) => old.index(n));
     for (const ix of dropped) if (ix.primary) throw new RangeError('drop: the primary key cannot be dropped');
@@ -920,11 +931,26 @@ export class Database implements StatisticsSource {
   }
 
   /**
+   * A number that changes whenever the tables, their columns or indexes may have changed (a DDL
+   * step, successful or not; {@link atomically}; a reread dictionary) or {@link schemaChanged} was
+   * called, never by statistics: what a prepared statement compares before it runs again.
+   */
+  get schemaVersion(): number {
+    return this.#schemaVersion;
+  }
+
+  /** Marks a change of the SQL layer's dictionary (a view, table metadata) in {@link schemaVersion}. */
+  schemaChanged(): void {
+    this.#schemaVersion++;
+  }
+
+  /**
    * Runs `fn` (several DDL calls, say) as one mini-transaction: a crash leaves all of its changes
    * or none. On an error every page it changed is put back and the error rethrown.
    */
   atomically<T>(fn: () => T): T {
     this.#checkOpen();
+    this.#schemaVersion++;
     return this.#ddl(fn);
   }
 
@@ -1139,8 +1165,11 @@ export class Database implements StatisticsSource {
       }
   }
 
+  /** Drops what no open may keep: a copying ALTER's unfinished copy, a session's temporary table. */
   #dropOrphans(): void {
-    for (const t of this.tables()) if (t.name.startsWith(ALTER_COPY_PREFIX)) this.dropTable(t.name);
+    for (const t of this.tables())
+      if (t.name.startsWith(ALTER_COPY_PREFIX) || t.name.startsWith(TEMPORARY_TABLE_PREFIX))
+        this.dropTable(t.name);
   }
 
   /** Gives back the lock file, and removes a temporary database's directory. */

@@ -12,6 +12,7 @@ import { describeDatabase } from '../../src/commands/info.js';
 import { Database, Session } from '../../src/index.js';
 import { describeRecordedSuite } from '../helpers/mariadb-suite.js';
 import { TableHandler } from '../../src/handler/table-handler.js';
+import { errno } from '../helpers/errno.js';
 
 /** Statements whose answer differs from MariaDB's, by text, with the reason. */
 const KNOWN: Readonly<Record<string, string>> = {
@@ -45,15 +46,6 @@ function metaKeys(db: Database): string[] {
     return true;
   });
   return keys;
-}
-
-function errno(f: () => unknown): number | undefined {
-  try {
-    f();
-  } catch (e) {
-    return (e as { errno?: number }).errno;
-  }
-  return undefined;
 }
 
 describeRecordedSuite('databases', 'databases', KNOWN);
