@@ -5,6 +5,7 @@ import {
   commandArgs,
   experimentCommand,
   listCommand,
+  microCommand,
   reportCommand,
   USAGE,
 } from './commands.js';
@@ -40,6 +41,9 @@ async function main(argv: readonly string[]): Promise<void> {
       return;
     case 'tour':
       await tourCommand(rest, out, log);
+      return;
+    case 'micro':
+      await microCommand(rest, out, log);
       return;
     case 'collect':
       collectCommand(rest, out, log);

@@ -9,6 +9,8 @@ import { runExperiment, saveResult } from './runner.js';
 import type { ExperimentResult } from './result.js';
 import { resultText } from './print-result.js';
 import { outputWidth } from './text-wrap.js';
+import { MicroArgs, type MicroBench, microHelp, optionNames } from './micro/micro.js';
+import { findMicro, MICRO } from './micro/registry.js';
 
 export const USAGE = `enginekit-bench: the posts' experiments on enginekit's packages
 
@@ -17,6 +19,7 @@ export const USAGE = `enginekit-bench: the posts' experiments on enginekit's pac
   enginekit-bench report [RESULT.json ...] [--out FILE] [--all]
   enginekit-bench collect [PACKAGE ...] [--json FILE]
   enginekit-bench tour [--full]
+  enginekit-bench micro [<name> [--help] [options]]
 
 experiment  runs one experiment, prints its tables beside the post's figures, writes JSON
             (default: results/<name>-<time>.json in the app folder; --json FILE elsewhere)
@@ -27,6 +30,9 @@ tour        TPC-H SF 0.01 generated and loaded, every experiment in turn (--quic
             --full), their tables, then the report of those runs and where it is
 collect     runs every package's benny suite (pnpm run bench in each; build first) and writes
             their cases and tables with the machine info (default: results/collect/<time>.json)
+micro       the engine's micro benchmarks (SQL against SQLite and DuckDB, sysbench, redo,
+            MVCC, optimizer, before/after builds): Markdown tables on stdout, nothing saved;
+            without a name, the list; <name> --help, its options
 `;
 
 type Out = (text: string) => void;
@@ -96,6 +102,7 @@ export function checkCommandLine(argv: readonly string[]): string {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return 'help';
   if (command === 'experiment') experimentArgs(rest);
+  else if (command === 'micro') microArgs(rest);
   else commandArgs(command, rest);
   return command;
 }
@@ -170,4 +177,35 @@ export function collectCommand(argv: readonly string[], out: Out, log: Out): str
   out(`collected: ${file}\n`);
   if (result.packages.some((p) => p.exitCode !== 0)) process.exitCode = 1;
   return file;
+}
+
+/** What `micro` runs, from its arguments: the benchmark (none: the list), help or its options. */
+export function microArgs(
+  argv: readonly string[],
+): { bench: undefined } | { bench: MicroBench; help: boolean; args: MicroArgs } {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'list') return { bench: undefined };
+  const bench = findMicro(name);
+  if (bench === undefined)
+    throw new UsageError(`unknown micro benchmark ${name}; known: ${MICRO.map((b) => b.name).join(', ')}`);
+  const [valued, flags] = optionNames(bench.options);
+  const { positional, flags: given } = parseArgs(rest, valued, flags);
+  if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
+  const help = given.delete('help');
+  return { bench, help, args: new MicroArgs(bench.options, given) };
+}
+
+/** `micro`: the list, one benchmark's help, or its run (tables on `out`, progress on `log`). */
+export async function microCommand(argv: readonly string[], out: Out, log: Out): Promise<void> {
+  const m = microArgs(argv);
+  if (m.bench === undefined) {
+    out('micro benchmarks (enginekit-bench micro <name> --help shows the options):\n');
+    for (const b of MICRO) out(`  ${b.name.padEnd(20)} ${b.title}\n`);
+    return;
+  }
+  if (m.help) {
+    out(microHelp(m.bench));
+    return;
+  }
+  await m.bench.run(m.args, { out: (l) => out(`${l}\n`), log: (l) => log(`${l}\n`) });
 }

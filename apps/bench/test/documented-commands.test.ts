@@ -25,5 +25,11 @@ describe('enginekit-bench command lines in the docs', () => {
     expect(() => checkCommandLine(['tour', 'extra'])).toThrow(/unexpected argument extra/);
     expect(() => checkCommandLine(['bench'])).toThrow(/unknown command bench/);
     expect(checkCommandLine(['experiment', 'oltp', '--quick'])).toBe('experiment');
+    expect(() => checkCommandLine(['micro', 'sql-pointy'])).toThrow(/unknown micro benchmark sql-pointy/);
+    expect(() => checkCommandLine(['micro', 'sysbench', '--time', '-1'])).toThrow(
+      /--time must be a positive/,
+    );
+    expect(() => checkCommandLine(['micro', 'redo', '--rows', '5'])).toThrow(/unknown option --rows/);
+    expect(checkCommandLine(['micro', 'sql-tpch', '--sf', '0.01', '--no-peers'])).toBe('micro');
   });
 });

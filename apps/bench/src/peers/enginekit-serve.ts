@@ -16,6 +16,11 @@ export function engineCli(): string {
 /** root's password on every server this process starts, the same across restarts of a file. */
 const ENGINE_PASSWORD = randomBytes(12).toString('hex');
 
+/** That password, for servers started otherwise (on a TCP port, say) in the same process. */
+export function enginePassword(): string {
+  return ENGINE_PASSWORD;
+}
+
 /**
  * `enginekit serve --socket` on one database file, in a child process; {@link stop} (or any
  * exit of this process) ends it. The socket is removed by the caller's temp folder.

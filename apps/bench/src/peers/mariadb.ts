@@ -42,7 +42,26 @@ export interface MariaDbStartOptions {
   /** `innodb_buffer_pool_size`, bytes (MariaDB rounds it up to its chunk size). */
   readonly innodb_buffer_pool_size: number;
   readonly log?: (line: string) => void;
+  /**
+   * Server settings in place of the experiments' cold-start ones (O_DIRECT, no pool dump or
+   * load, a 256M redo log, flush at commit 2, no query cache, no binlog), after the datadir,
+   * socket and pool; `[]` for the server's defaults.
+   */
+  readonly settings?: readonly string[];
+  /** The database created and selected (default `dbt3`). */
+  readonly database?: string;
 }
+
+const COLD_START_SETTINGS: readonly string[] = [
+  '--innodb-flush-method=O_DIRECT',
+  '--innodb-buffer-pool-load-at-startup=0',
+  '--innodb-buffer-pool-dump-at-shutdown=0',
+  '--innodb-log-file-size=256M',
+  '--innodb-flush-log-at-trx-commit=2',
+  '--local-infile=1',
+  '--query-cache-type=0',
+  '--skip-log-bin',
+];
 
 /**
  * A private MariaDB server for one experiment: a datadir in a temp folder, a unix socket, no
@@ -57,6 +76,8 @@ export class MariaDb {
   #conn: mysql.Connection | undefined;
   #poolSize = 0;
   #release: () => void = () => {};
+  #settings: readonly string[] = COLD_START_SETTINGS;
+  #database = 'dbt3';
   /** Further server options for the next start (e.g. `--innodb-sort-buffer-size=8M`). */
   extraArgs: string[] = [];
   readonly #log: (line: string) => void;
@@ -78,6 +99,8 @@ export class MariaDb {
       options.log ?? (() => {}),
     );
     server.#release = onExit(() => server.killNow());
+    if (options.settings !== undefined) server.#settings = options.settings;
+    if (options.database !== undefined) server.#database = options.database;
     try {
       execFileSync(
         binaries.installDb,
@@ -91,8 +114,8 @@ export class MariaDb {
         { stdio: ['ignore', 'ignore', 'pipe'] },
       );
       await server.#launch(options.innodb_buffer_pool_size);
-      await server.query('CREATE DATABASE dbt3');
-      await server.query('USE dbt3');
+      await server.query(`CREATE DATABASE ${server.#database}`);
+      await server.query(`USE ${server.#database}`);
       return server;
     } catch (e) {
       await server.stop();
@@ -113,15 +136,8 @@ export class MariaDb {
       `--log-error=${join(this.dir, 'error.log')}`,
       '--skip-networking',
       '--user=root',
-      '--innodb-flush-method=O_DIRECT',
-      '--innodb-buffer-pool-load-at-startup=0',
-      '--innodb-buffer-pool-dump-at-shutdown=0',
       `--innodb-buffer-pool-size=${poolBytes}`,
-      '--innodb-log-file-size=256M',
-      '--innodb-flush-log-at-trx-commit=2',
-      '--local-infile=1',
-      '--query-cache-type=0',
-      '--skip-log-bin',
+      ...this.#settings,
       ...this.extraArgs,
     ];
     const child = spawn(this.binaries.mariadbd, args, { stdio: 'ignore' });
@@ -177,15 +193,15 @@ export class MariaDb {
   }
 
   /**
-   * A cold restart: shut down cleanly, drop the OS page cache (as root; skipped otherwise),
-   * start again with `innodb_buffer_pool_size` bytes, and select the database. Returns whether
-   * the OS cache was dropped.
+   * A cold restart: shut down cleanly, drop the OS page cache (as root, unless `dropCache` is
+   * false; skipped otherwise), start again with `innodb_buffer_pool_size` bytes, and select the
+   * database. Returns whether the OS cache was dropped.
    */
-  async restart(poolBytes: number): Promise<boolean> {
+  async restart(poolBytes: number, dropCache = true): Promise<boolean> {
     await this.#shutdown();
-    const dropped = dropOsCache();
+    const dropped = dropCache && dropOsCache();
     await this.#launch(poolBytes);
-    await this.query('USE dbt3');
+    await this.query(`USE ${this.#database}`);
     return dropped;
   }
 

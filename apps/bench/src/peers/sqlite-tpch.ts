@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ColumnType, DBT3_KEYS, TPCH_SCHEMA, TPCH_TABLES } from '@enginekit/tpch';
+import { type ColumnType, DBT3_KEYS, readTblBatches, TPCH_SCHEMA, TPCH_TABLES } from '@enginekit/tpch';
 import Sqlite from 'better-sqlite3';
 
 function sqliteType(t: ColumnType): string {
@@ -9,8 +9,62 @@ function sqliteType(t: ColumnType): string {
   return 'TEXT';
 }
 
+/** `CREATE TABLE` of one TPC-H table clustered on its DBT3 primary key (WITHOUT ROWID). */
+function createTable(
+  db: Sqlite.Database,
+  t: (typeof TPCH_TABLES)[number],
+  type: (t: ColumnType) => string,
+): void {
+  const cols = TPCH_SCHEMA[t].columns;
+  db.exec(
+    `CREATE TABLE ${t} (${cols.map((c) => `${c.name} ${type(c.type)} NOT NULL`).join(', ')}, PRIMARY KEY (${DBT3_KEYS[t].primaryKey.join(', ')})) WITHOUT ROWID`,
+  );
+}
+
+function createIndexes(db: Sqlite.Database, t: (typeof TPCH_TABLES)[number]): void {
+  for (const ix of DBT3_KEYS[t].indexes)
+    db.exec(`CREATE INDEX ${ix.name} ON ${t} (${ix.columns.join(', ')})`);
+}
+
 /**
- * TPC-H from dbgen `.tbl` files into a SQLite file (1 GiB page cache) with the DBT3 keys (WITHOUT ROWID tables on
+ * TPC-H into a SQLite file in enginekit's own types, for timing the load beside enginekit's:
+ * DECIMAL as the exact scaled integer and DATE as days (as `readTblBatches` hands them on),
+ * text as TEXT; the same tables clustered on the primary key, the secondary indexes built after
+ * the rows, all in one transaction, SQLite's default journal and sync, a page cache of
+ * `cacheBytes`. No ANALYZE: the figure is the load.
+ */
+export function loadSqliteTpchScaled(tbl: string, file: string, cacheBytes: number): void {
+  const db = new Sqlite(file);
+  db.pragma(`cache_size = -${Math.round(cacheBytes / 1024)}`);
+  const decoder = new TextDecoder();
+  db.exec('BEGIN');
+  for (const t of TPCH_TABLES) {
+    const cols = TPCH_SCHEMA[t].columns;
+    createTable(db, t, (c) => (c.kind === 'char' || c.kind === 'varchar' ? 'TEXT' : 'INTEGER'));
+    const ins = db.prepare(`INSERT INTO ${t} VALUES (${cols.map(() => '?').join(', ')})`);
+    const values: unknown[] = new Array(cols.length);
+    readTblBatches(join(tbl, `${t}.tbl`), TPCH_SCHEMA[t], (batch) => {
+      for (let r = 0; r < batch.rows; r++) {
+        for (let c = 0; c < cols.length; c++) {
+          const col = batch.columns[c];
+          if (col === undefined) continue;
+          values[c] =
+            'bytes' in col
+              ? decoder.decode(col.bytes.subarray(col.offsets[r], col.offsets[r + 1]))
+              : col.values[r];
+        }
+        ins.run(values);
+      }
+    });
+    createIndexes(db, t);
+  }
+  db.exec('COMMIT');
+  db.close();
+}
+
+/**
+ * TPC-H from dbgen `.tbl` files into a SQLite file (1 GiB page cache; `:memory:` for an
+ * in-memory database) with the DBT3 keys (WITHOUT ROWID tables on
  * the primary key) and indexes, then ANALYZE. DECIMAL is REAL and DATE 'YYYY-MM-DD' text:
  * SQLite's own way to hold them.
  */
@@ -21,10 +75,7 @@ export function loadSqliteTpch(tbl: string, file: string): Sqlite.Database {
   db.exec('BEGIN');
   for (const t of TPCH_TABLES) {
     const cols = TPCH_SCHEMA[t].columns;
-    const keys = DBT3_KEYS[t];
-    db.exec(
-      `CREATE TABLE ${t} (${cols.map((c) => `${c.name} ${sqliteType(c.type)} NOT NULL`).join(', ')}, PRIMARY KEY (${keys.primaryKey.join(', ')})) WITHOUT ROWID`,
-    );
+    createTable(db, t, sqliteType);
     const ins = db.prepare(`INSERT INTO ${t} VALUES (${cols.map(() => '?').join(', ')})`);
     const numeric = cols.map(
       (c) => c.type.kind === 'int' || c.type.kind === 'bigint' || c.type.kind === 'decimal',
@@ -41,7 +92,7 @@ export function loadSqliteTpch(tbl: string, file: string): Sqlite.Database {
       for (let c = 0; c < cols.length; c++) values[c] = numeric[c] ? Number(f[c]) : f[c];
       ins.run(values);
     }
-    for (const ix of keys.indexes) db.exec(`CREATE INDEX ${ix.name} ON ${t} (${ix.columns.join(', ')})`);
+    createIndexes(db, t);
   }
   db.exec('COMMIT');
   db.exec('ANALYZE');
