@@ -546,7 +546,10 @@ function dropTables(
 
 function drop(o: Obj, ctx: StatementContext): Compiled {
   const type = String(o.object_type);
-  const names = arr(o.names).map((n) => ctx.session.tableName(objectName(n)));
+  // views by their storage names (a temporary table does not hide one here); indexes by their own
+  const names = arr(o.names).map((n) =>
+    type === 'Index' ? objectName(n).at(-1)! : resolveTableName(objectName(n), ctx.session.database),
+  );
   const ifExists = o.if_exists === true;
   if (type === 'Table') return dropTables(ctx, arr(o.names), o.temporary === true, ifExists);
   return {
@@ -568,7 +571,7 @@ function drop(o: Obj, ctx: StatementContext): Compiled {
               "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1",
             );
           const tname = ctx.session.tableName(tparts);
-          if (!ctx.db.hasTable(tname))
+          if (!ctx.db.hasTable(tname) || ctx.session.hiddenTable(tname))
             throw new SqlError('ER_NO_SUCH_TABLE', `Table '${dottedName(tname)}' doesn't exist`);
           for (const n of names) {
             const t = ctx.db.table(tname);

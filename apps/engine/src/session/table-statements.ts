@@ -63,9 +63,9 @@ function truncate(o: Record<string, unknown>, ctx: StatementContext): Compiled {
 }
 
 /**
- * RENAME TABLE a TO b, …: the renames in order, all or none. A temporary table of the session is
- * renamed in the session alone (its stored name stays hidden); the new name may be a table's, not
- * another temporary table's.
+ * RENAME TABLE a TO b, …: the renames in order, every one checked before any is made. A temporary
+ * table of the session is renamed in the session alone (its stored name stays hidden); the new
+ * name may be a table's, not another temporary table's.
  */
 function rename(v: unknown, ctx: StatementContext): Compiled {
   const schema = ctx.session.database;
