@@ -19,6 +19,8 @@ export interface PlanContext {
   readonly temporary: boolean;
   /** ORDER BY or GROUP BY: a filesort. */
   readonly filesort: boolean;
+  /** A block without tables whose WHERE is a literal false (EXPLAIN's `Impossible WHERE`). */
+  readonly impossibleWhere?: boolean;
   /**
    * ORDER BY, or GROUP BY, as ascending columns of one table, `orderSource` (select.ts decides
    * when): when the join reads that table first, in that order, and no later table goes through

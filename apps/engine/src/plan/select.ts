@@ -675,12 +675,18 @@ function bindSelect(
     )
       ? block.aggs.map((a) => ({ fn: a.fn as 'min' | 'max', column: a.arg!.col!.c }))
       : undefined;
-  const stages = c.env.planner.plan(block.sources, where, straight, {
+  // a block without tables has no stage to test its WHERE on: its one row is tested before the sink
+  const tableless = block.sources.length === 0 ? where.map(truthOf) : [];
+  const literal = (b: Bound): boolean =>
+    b.lit !== undefined || (b.cmp !== undefined && literal(b.cmp.l) && literal(b.cmp.r));
+  const impossibleWhere = tableless.some((f, i) => literal(where[i]!) && f() !== true);
+  const stages = c.env.planner.plan(block.sources, block.sources.length === 0 ? [] : where, straight, {
     nested: parent !== undefined,
     correlated: block.outerRefs.size > 0,
     // ROLLUP reads its rows sorted (or in group order), never through a temporary table
     temporary: (groups.length > 0 && !rollup) || distinct,
     filesort: sortKeys.length > 0 || rollup,
+    ...(impossibleWhere ? { impossibleWhere } : {}),
     ...(order === undefined
       ? {}
       : { order: order.columns, orderSource: order.source, orderDesc: order.desc }),
@@ -916,20 +922,21 @@ function bindSelect(
     tmpCalls.writes = 0;
     tmpCalls.updates = 0;
   };
+  const sink = rollup
+    ? streaming
+      ? () => rollRow(frame.v)
+      : sinkRollup
+    : streaming
+      ? sinkStream
+      : aggregated
+        ? sinkAgg
+        : produce;
   const pipeline = buildPipeline(
     stages,
     frame,
     c.run,
     status,
-    rollup
-      ? streaming
-        ? () => rollRow(frame.v)
-        : sinkRollup
-      : streaming
-        ? sinkStream
-        : aggregated
-          ? sinkAgg
-          : produce,
+    tableless.length === 0 ? sink : () => !tableless.every((f) => f() === true) || sink(),
     c.env.joinBufferSize,
   );
   const outerRefs = block.outerRefs;

@@ -107,7 +107,11 @@ function traditional(
   for (const b of blocks) {
     if (b.record.stages.length === 0 || optimizedAway(b.record)) {
       const blank = [b.id, b.selectType, null, null, null, null, null, null, null];
-      const why = optimizedAway(b.record) ? optimizedAwayText(b.record, missing) : 'No tables used';
+      const why = optimizedAway(b.record)
+        ? optimizedAwayText(b.record, missing)
+        : b.record.context.impossibleWhere === true
+          ? 'Impossible WHERE'
+          : 'No tables used';
       rows.push(analyze ? [...blank, null, null, null, why] : [...blank, null, why]);
       continue;
     }
@@ -205,7 +209,11 @@ function jsonResult(
         ...(optimizedAway(b.record)
           ? { table: { message: optimizedAwayText(b.record, missing) } }
           : tables.length === 0
-            ? { table: { message: 'No tables used' } }
+            ? {
+                table: {
+                  message: b.record.context.impossibleWhere === true ? 'Impossible WHERE' : 'No tables used',
+                },
+              }
             : { nested_loop: tables }),
       },
     };

@@ -848,5 +848,24 @@ export function scripts() {
         'DROP TEMPORARY TABLE IF EXISTS tl, tb, tt2',
       ],
     },
+    {
+      name: 'SELECT without tables, with WHERE',
+      statements: [
+        'SELECT 1 WHERE 1 = 1',
+        'SELECT 1 WHERE 0',
+        'SELECT 1 FROM DUAL WHERE 1',
+        'SELECT COUNT(*) WHERE 0',
+        'SELECT COUNT(*), SUM(1) WHERE 1',
+        'SELECT 1 WHERE NULL',
+        'SELECT 1 WHERE 0 HAVING 1',
+        'SELECT 1 FROM DUAL WHERE (SELECT 0)',
+        'SELECT 2 WHERE 1 ORDER BY 1 LIMIT 1',
+        'SELECT @w := 5 WHERE 1',
+        'SELECT 1 WHERE (@w := 6) > 5',
+        'SELECT @w',
+        "SELECT 'a' UNION SELECT 'b' FROM DUAL WHERE 0",
+        'SELECT (SELECT 7 WHERE 0) IS NULL',
+      ],
+    },
   ];
 }

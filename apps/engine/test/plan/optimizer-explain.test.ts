@@ -44,6 +44,15 @@ describe('EXPLAIN', () => {
     expect(r.rows).toEqual([[1, 'SIMPLE', null, null, null, null, null, null, null, null, 'No tables used']]);
   });
 
+  it("says 'Impossible WHERE' for a block without tables whose WHERE is a literal false, as MariaDB", () => {
+    // MariaDB 10.11: EXPLAIN SELECT 1 WHERE 0 → Extra 'Impossible WHERE'; WHERE 1 → 'No tables used'
+    const extra = (sql: string): unknown => s.query(sql).rows[0]!.at(-1);
+    expect(extra('EXPLAIN SELECT 1 WHERE 0')).toBe('Impossible WHERE');
+    expect(extra('EXPLAIN SELECT 1 WHERE 1 = 0')).toBe('Impossible WHERE');
+    expect(extra('EXPLAIN SELECT 1 WHERE 1')).toBe('No tables used');
+    expect(String(extra('EXPLAIN FORMAT=JSON SELECT 1 WHERE 0'))).toContain('"message": "Impossible WHERE"');
+  });
+
   it('a constant ref counts its rows in the index; the join follows with eq_ref/ref by key', () => {
     // k = 5: 10 of 400 rows, a dive counts them
     expect(s.query('EXPLAIN SELECT v FROM t WHERE k = 5').rows.map(line)).toEqual(['t ref ik const 10']);
