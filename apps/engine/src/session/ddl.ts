@@ -19,6 +19,7 @@ import { dottedName, schemaOf, tableOf } from '../storage/schema-name.js';
 import { resolveTableName } from '../plan/table-name.js';
 import { namedTables } from './view-tables.js';
 import { parseSql } from '../sql/parser.js';
+import { createTableSelect } from './create-select.js';
 import { RowWriter } from './dml.js';
 import { evaluateStored } from './dml-insert.js';
 
@@ -239,13 +240,15 @@ function createTable(o: Obj, ctx: StatementContext): Compiled {
     o.table_options,
     (ctx.dict.databases.get(schema)?.collation as Collation | undefined) ?? DEFAULT_COLLATION,
   );
-  // CREATE TABLE … SELECT would need each result column's type as MariaDB derives it: refused,
-  // rather than made without the query's columns and rows
   if (o.query !== undefined && o.query !== null)
-    throw new SqlError(
-      'ER_NOT_SUPPORTED_YET',
-      "This version of MySQL doesn't yet support 'CREATE TABLE ... SELECT'",
-    );
+    return createTableSelect(o, ctx, createTable, (name) => {
+      atomicDdl(ctx, () => {
+        ctx.db.dropTable(name);
+        ctx.dict.dropTable(name);
+      });
+      const visible = temps.visibleName(name);
+      if (visible !== undefined) temps.remove(visible);
+    });
   const like = o.like === undefined || o.like === null ? null : obj(tagOf(o.like)[1]).name;
   if (like === null && arr(o.columns).length === 0)
     throw new SqlError('ER_TABLE_MUST_HAVE_COLUMNS', 'A table must have at least 1 column');

@@ -67,9 +67,9 @@ export function columnKinds(columns: readonly StoredColumn[]): Uint8Array {
         // BLOB columns go up to LONGTEXT's and LONGBLOB's 4 GiB
         const binary = c.type.kind === 'binary' || c.type.kind === 'varbinary';
         const max = isBlobColumn(c.type) ? (binary ? 4294967295 : 1073741823) : binary ? 65532 : 16383;
-        if (!Number.isInteger(c.type.length) || c.type.length < 1 || c.type.length > max)
+        if (!Number.isInteger(c.type.length) || c.type.length < 0 || c.type.length > max)
           throw new RangeError(
-            `columns[${i}] ${c.name}: length must be in [1, ${max}], got ${c.type.length}`,
+            `columns[${i}] ${c.name}: length must be in [0, ${max}], got ${c.type.length}`,
           );
         k[i] = K_TEXT;
       }

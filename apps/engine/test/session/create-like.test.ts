@@ -1,8 +1,7 @@
 // CREATE TABLE … LIKE copies a table's definition (columns with their types, NULL, defaults,
 // AUTO_INCREMENT and ON UPDATE, its keys, its collation and STATS_* options) and none of its rows,
-// as MariaDB 10.11 does; CREATE TABLE … SELECT is refused with 1235 and creates nothing (it is not
-// built yet), never a table without the query's columns and rows; so is its TEMPORARY form
-// (temporary tables themselves: temporary-tables.test.ts).
+// as MariaDB 10.11 does (CREATE TABLE … SELECT: create-select.test.ts; temporary tables:
+// temporary-tables.test.ts).
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../src/index.js';
 import { temporarySession } from '../helpers/temporary.js';
@@ -68,30 +67,9 @@ describe('CREATE TABLE … LIKE', () => {
   });
 });
 
-describe('CREATE TABLE … SELECT', () => {
-  it('is refused with 1235 and creates nothing', () => {
+describe('DROP TEMPORARY TABLE', () => {
+  it('leaves a table of that name when the session has no temporary one', () => {
     const s = session();
-    for (const sql of [
-      "CREATE TABLE t1 AS SELECT 1 AS a, 'x' AS b",
-      'CREATE TABLE t1 (a INT) SELECT 5 AS a',
-      'CREATE TABLE t1 (a INT) AS SELECT 5 AS a',
-    ]) {
-      expect(() => s.query(sql), sql).toThrow(expect.objectContaining({ errno: 1235 }));
-      expect(() => s.query('SELECT * FROM t1')).toThrow(expect.objectContaining({ errno: 1146 }));
-    }
-  });
-});
-
-describe('CREATE TEMPORARY TABLE … SELECT', () => {
-  it('is refused with 1235 and creates nothing, and DROP TEMPORARY TABLE leaves a table of that name', () => {
-    const s = session();
-    for (const sql of [
-      'CREATE TEMPORARY TABLE t1 AS SELECT 1 AS a',
-      'CREATE TEMPORARY TABLE IF NOT EXISTS t1 SELECT 1 AS a',
-    ]) {
-      expect(() => s.query(sql), sql).toThrow(expect.objectContaining({ errno: 1235 }));
-      expect(() => s.query('SELECT * FROM t1')).toThrow(expect.objectContaining({ errno: 1146 }));
-    }
     s.query('CREATE TABLE t2 (a INT)');
     s.query('INSERT INTO t2 VALUES (1)');
     expect(() => s.query('DROP TEMPORARY TABLE t2')).toThrow(expect.objectContaining({ errno: 1051 }));
