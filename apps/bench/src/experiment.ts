@@ -24,9 +24,13 @@ export interface ExperimentOutput {
 }
 
 /**
- * One reproduced experiment, in a file of its own under `src/experiments/`, listed in
- * `src/registry.ts`. `run` must be repeatable: the same context gives the same figures except
- * for wall-clock times.
+ * One reproduced experiment, in a folder of its own under `src/experiments/<name>/`, listed in
+ * `src/registry.ts`. The folder's `measure.ts` runs the workload and returns a typed,
+ * JSON-serializable measurement; its `present.ts` turns that measurement, and nothing else, into
+ * the config, claims, tables, charts and data (no workload, no I/O, no clock); its `index.ts`
+ * holds this object, whose `run` is `present(await measure(context))`. Helpers only that
+ * experiment uses sit in its folder; those several share sit in `src/internal/`. `run` must be
+ * repeatable: the same context gives the same figures except for wall-clock times.
  */
 export interface Experiment {
   readonly name: string;

@@ -1,6 +1,6 @@
 import { createGenerator } from '@enginekit/prng';
 import { describe, expect, it } from 'vitest';
-import { beladyHits } from '../src/internal/belady.js';
+import { beladyHits } from '../src/experiments/buffer-pool/belady.js';
 import { spread } from '../src/measure.js';
 
 /** The fewest misses any eviction choice can reach: every choice tried (tiny traces only). */

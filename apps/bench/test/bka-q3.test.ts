@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinBuffers, sizeBytes } from '../src/experiments/bka-q3.js';
+import { joinBuffers, sizeBytes } from '../src/experiments/bka-q3/measure.js';
 import { expectShape, quick, table } from './helpers.js';
 
 describe('bka-q3 --quick', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goodPlan } from '../src/experiments/mrr-q10.js';
+import { goodPlan } from '../src/experiments/mrr-q10/measure.js';
 import { toDuck } from '../src/peers/duckdb-tpch.js';
 import { findMariaDb } from '../src/peers/mariadb.js';
 import { toSqlite } from '../src/peers/sqlite-tpch.js';

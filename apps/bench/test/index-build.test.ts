@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortBufferVerdict } from '../src/experiments/index-build.js';
+import { sortBufferVerdict } from '../src/experiments/index-build/present.js';
 import { expectShape, quick, table } from './helpers.js';
 
 describe('index-build --quick', () => {

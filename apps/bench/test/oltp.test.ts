@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SYSBENCH_ABSENT } from '../src/experiments/oltp.js';
+import { SYSBENCH_ABSENT } from '../src/experiments/oltp/measure.js';
 import { onPath, parseSysbench } from '../src/internal/sysbench.js';
 import { expectShape, quick } from './helpers.js';
 

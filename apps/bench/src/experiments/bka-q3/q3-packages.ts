@@ -20,7 +20,7 @@ import {
   openDbt3,
   readU32be,
   u32be,
-} from './dbt3-trees.js';
+} from '../../internal/dbt3-trees.js';
 
 /** Q3 as the join post ran it: segment AUTOMOBILE, 1995-03-09. */
 export const Q3_DAY: number = epochDay('1995-03-09');

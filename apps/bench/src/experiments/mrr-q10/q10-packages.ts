@@ -8,8 +8,15 @@ import {
   type RowFetcher,
   type RowId,
 } from '@enginekit/mrr';
-import { Q10_COUNTERS } from './sql-configs.js';
-import { type Dbt3Trees, epochDay, type OpenTrees, openDbt3, readU32be, u32be } from './dbt3-trees.js';
+import { Q10_COUNTERS } from '../../internal/sql-configs.js';
+import {
+  type Dbt3Trees,
+  epochDay,
+  type OpenTrees,
+  openDbt3,
+  readU32be,
+  u32be,
+} from '../../internal/dbt3-trees.js';
 
 /** Q10's date range as the MRR post ran it: [1993-08-01, 1993-11-01). */
 export const Q10_FROM: number = epochDay('1993-08-01');

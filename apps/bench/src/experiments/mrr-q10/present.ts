@@ -1,38 +1,21 @@
-import { medianOf } from '../internal/runs.js';
-import { POSTS } from '../posts.js';
-import { tpchVariant } from '@enginekit/tpch';
-import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
-import { buildDbt3Trees, PAGE } from '../internal/dbt3-trees.js';
+import type { ExperimentOutput } from '../../experiment.js';
+import { configBars, counterTable, ioCharts } from '../../internal/peer-tables.js';
+import { medianOf } from '../../internal/runs.js';
 import {
-  COLD_FRACTION,
-  ioNote,
-  Q10_COUNTERS,
-  runSqlConfigs,
-  type SqlConfigRuns,
   COLD_POOL,
   counterOf,
+  ioNote,
+  Q10_COUNTERS,
+  type SqlConfigRuns,
   seconds,
   timesText,
-} from '../internal/sql-configs.js';
-import { configBars, counterTable, ioCharts } from '../internal/peer-tables.js';
-import { type Q10Config, q10Cold, q10Warm } from '../internal/q10-packages.js';
-import { TpchFiles } from '../internal/tpch-files.js';
-import { round } from '../measure.js';
-import { findMariaDb, MARIADB_ABSENT } from '../peers/mariadb.js';
-import { startMariaDbTpch } from '../peers/mariadb-tpch.js';
-import { EngineTarget, MariaDbTarget, type SqlTarget } from '../peers/sql-target.js';
-import type { Chart, Claim, Table } from '../result.js';
+} from '../../internal/sql-configs.js';
+import { round } from '../../measure.js';
+import { MARIADB_ABSENT } from '../../peers/mariadb.js';
+import type { Chart, Claim, Table } from '../../result.js';
+import type { MrrQ10Measurement } from './measure.js';
 
 const KiB = 1024;
-/** mrr off, then on at the post's and the sweep's mrr_buffer_size values. */
-export const MRR_CONFIGS: readonly Q10Config[] = [
-  { label: 'mrr off' },
-  { label: 'mrr 8K', mrr_buffer_size: 8 * KiB },
-  { label: 'mrr 32K', mrr_buffer_size: 32 * KiB },
-  { label: 'mrr 128K', mrr_buffer_size: 128 * KiB },
-  { label: 'mrr 256K', mrr_buffer_size: 256 * KiB },
-  { label: 'mrr 4M', mrr_buffer_size: 4096 * KiB },
-];
 
 /** The post's IO-bound counters (SF 2, 1 GB pool, cold): MySQL 5.5, MariaDB 5.5 at 256K and 4M. */
 const POST: Readonly<Record<string, readonly [number, number, number]>> = {
@@ -52,54 +35,18 @@ const POST: Readonly<Record<string, readonly [number, number, number]>> = {
   Sort_scan: [1, 1, 1],
 };
 
-/** SET statements of one configuration (MariaDB's names; the post's switches). */
-export function mrrStatements(c: Q10Config): string[] {
-  const on = c.mrr_buffer_size !== undefined;
-  return [
-    `SET SESSION optimizer_switch='index_condition_pushdown=off,mrr=${on ? 'on' : 'off'},mrr_sort_keys=on,mrr_cost_based=off'`,
-    ...(on ? [`SET SESSION mrr_buffer_size=${c.mrr_buffer_size}`] : []),
-  ];
-}
-
-async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
-  const sf = ctx.sf ?? (ctx.quick ? 0.01 : 1);
-  const runs = ctx.quick ? 1 : 3;
-  const last = MRR_CONFIGS.length - 1;
-
-  // The SQL path, which the claims are judged on: the post's statements through the engine's
-  // Session, and through a private MariaDB when one is installed.
-  const files = TpchFiles.shared(sf, ctx.log);
-  const sqlText = tpchVariant('q10-date-add').answer;
-  const targets: SqlTarget[] = [new EngineTarget(files)];
-  const binaries = findMariaDb();
-  let mariaNote = MARIADB_ABSENT;
-  const sql = new Map<string, SqlConfigRuns>();
-  try {
-    if (binaries !== undefined) {
-      const { server, load } = await startMariaDbTpch(binaries, files, ctx.log);
-      targets.push(new MariaDbTarget(server));
-      mariaNote = `${binaries.version}; loaded in ${(load.loadMs / 1000).toFixed(1)} s, indexes ${(load.indexMs / 1000).toFixed(1)} s, ${(load.bytes / 2 ** 20).toFixed(1)} MiB of data and indexes`;
-    } else ctx.log(MARIADB_ABSENT);
-    for (const t of targets) {
-      const dataBytes = t.name === 'enginekit' ? files.dbBytes : await dataBytesOf(t);
-      ctx.log(`mrr-q10: ${t.name}, in memory and IO-bound`);
-      const text = t.name === 'MariaDB' ? goodPlan(sqlText) : sqlText;
-      sql.set(t.name, await runSqlConfigs(t, MRR_CONFIGS, mrrStatements, text, dataBytes, runs));
-    }
-  } finally {
-    for (const t of targets) await t.close();
-  }
-  const engine = sql.get('enginekit') as SqlConfigRuns;
-  const maria = sql.get('MariaDB');
-
-  // The mechanism: @enginekit/mrr over btree-sampler trees on buffer-pool pages, Q10's good plan
-  // written out by hand, at the same scale and pool fraction.
-  ctx.log(`mrr-q10: package path (mechanism), building the DBT3 trees at SF ${sf}`);
-  const trees = buildDbt3Trees(sf);
-  const poolPages = Math.max(64, Math.round(trees.pages * COLD_FRACTION));
-  const warm = q10Warm(trees);
-  const warmRuns = MRR_CONFIGS.map((cfg) => warm.run(cfg));
-  const pkg = MRR_CONFIGS.map((cfg) => q10Cold(trees, poolPages, cfg));
+/** The claims, tables and charts of `mrr-q10`, computed from its measurement alone. */
+export function present(m: MrrQ10Measurement): ExperimentOutput {
+  const { sf, runs, configs } = m.settings;
+  const last = configs.length - 1;
+  const engine = m.engine;
+  const maria = m.mariadb;
+  const load = m.mariadbLoad;
+  const mariaNote =
+    load === null
+      ? MARIADB_ABSENT
+      : `${load.version}; loaded in ${(load.loadMs / 1000).toFixed(1)} s, indexes ${(load.indexMs / 1000).toFixed(1)} s, ${(load.bytes / 2 ** 20).toFixed(1)} MiB of data and indexes`;
+  const { poolPages, cold: pkg, warm: warmRuns } = m.packages;
   const answer = pkg[0]?.top ?? [];
   const pkgAgree = [...pkg, ...warmRuns].every((r) => JSON.stringify(r.top) === JSON.stringify(answer));
 
@@ -112,7 +59,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   const mariaRuns = maria === undefined ? [] : [...maria.warm, ...maria.cold];
   const mariaAgrees = maria === undefined ? null : mariaRuns.every((r) => sameAs(r.answer));
 
-  const timeRows = MRR_CONFIGS.map((cfg, i) => ({
+  const timeRows = configs.map((cfg, i) => ({
     config: cfg.label,
     ekModeledS: seconds(engine.cold[i]?.modeledMs),
     ekPages: counterOf(engine.cold[i], 'Innodb_pages_read'),
@@ -122,13 +69,13 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     mariaPages: counterOf(maria?.cold[i], 'Innodb_pages_read'),
     mariaReadAhead: counterOf(maria?.cold[i], 'Innodb_buffer_pool_read_ahead'),
   }));
-  const memRows = MRR_CONFIGS.map((cfg, i) => ({
+  const memRows = configs.map((cfg, i) => ({
     config: cfg.label,
     ekMs: engine.warm[i] ? round(engine.warm[i].ms, 1) : null,
     ekRequests: counterOf(engine.warm[i], 'Innodb_buffer_pool_read_requests'),
     mariaMs: maria?.warm[i] ? round(maria.warm[i].ms, 1) : null,
   }));
-  const pkgRows = MRR_CONFIGS.map((cfg, i) => ({
+  const pkgRows = configs.map((cfg, i) => ({
     config: cfg.label,
     pages: pkg[i]?.counters.Innodb_pages_read ?? 0,
     readAhead: pkg[i]?.counters.Innodb_buffer_pool_read_ahead ?? 0,
@@ -141,7 +88,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
 
   const refills = (r: SqlConfigRuns | undefined, i: number): number | null =>
     counterOf(r?.cold[i], 'Handler_mrr_rowid_refills');
-  const ekRefills = MRR_CONFIGS.map((_, i) => refills(engine, i) ?? -1);
+  const ekRefills = configs.map((_, i) => refills(engine, i) ?? -1);
   const rowids = counterOf(engine.cold[last], 'Handler_read_rnd') ?? 0;
   const off = engine.cold[0];
   const on = engine.cold[last];
@@ -153,12 +100,14 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     {
       text: 'rowid refills fall to 0 once mrr_buffer_size holds every row id of the range',
       post: 'MariaDB 5.5: Handler_mrr_rowid_refills 1 at 256K, 0 at 4M (SF 2)',
-      ours: `enginekit SQL, ${rowids} row ids: refills ${MRR_CONFIGS.slice(1)
+      ours: `enginekit SQL, ${rowids} row ids: refills ${configs
+        .slice(1)
         .map((cfg, j) => `${cfg.label.slice(4)} ${ekRefills[j + 1]}`)
         .join(', ')}${
         maria === undefined
           ? ''
-          : `; MariaDB ${MRR_CONFIGS.slice(1)
+          : `; MariaDB ${configs
+              .slice(1)
               .map((cfg, j) => `${cfg.label.slice(4)} ${refills(maria, j + 1)}`)
               .join(', ')}`
       }`,
@@ -224,7 +173,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       postLabels: ['MySQL 5.5', 'MariaDB 5.5 256K', 'MariaDB 5.5 4M'],
       post: POST,
       counters: Q10_COUNTERS,
-      configs: MRR_CONFIGS,
+      configs,
       ours: engine.cold.map((r) => r?.counters),
       maria,
     }),
@@ -269,7 +218,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
         { key: 'warmCpuMs', label: 'CPU ms (warm)', digits: 1 },
       ],
       rows: pkgRows,
-      note: `Q10's good plan written out over the packages (range on i_o_orderdate, orders by primary key — DS-MRR when on —, then lineitem, customer and nation by key): ${trees.pages} pages of 16 KiB, rows of InnoDB's compact widths without record headers, bulk-loaded full pages, pool ${poolPages} pages. It shows the technique without the SQL layer; the claims above are judged on the SQL runs.`,
+      note: `Q10's good plan written out over the packages (range on i_o_orderdate, orders by primary key — DS-MRR when on —, then lineitem, customer and nation by key): ${m.packages.tablespacePages} pages of 16 KiB, rows of InnoDB's compact widths without record headers, bulk-loaded full pages, pool ${poolPages} pages. It shows the technique without the SQL layer; the claims above are judged on the SQL runs.`,
     },
   ];
 
@@ -289,7 +238,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       xScale: 'log',
       series: [engine, ...(maria ? [maria] : [])].map((r, k) => ({
         name: k === 0 ? 'enginekit' : 'MariaDB',
-        points: MRR_CONFIGS.slice(1).flatMap((cfg, j) => {
+        points: configs.slice(1).flatMap((cfg, j) => {
           const y = refills(r, j + 1);
           return y === null ? [] : [{ x: (cfg.mrr_buffer_size ?? 0) / KiB, y }];
         }),
@@ -305,54 +254,32 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     config: {
       sf,
       runs,
-      pageSize: PAGE,
-      coldFraction: COLD_FRACTION,
+      pageSize: m.settings.pageSize,
+      coldFraction: m.settings.coldFraction,
       enginePoolBytes: engine.coldPoolBytes,
       mariadbPoolBytes: maria?.coldPoolBytes ?? null,
       osCacheDropped: engine.osCacheDropped,
       packagePoolPages: poolPages,
-      tablespacePages: trees.pages,
+      tablespacePages: m.packages.tablespacePages,
       disk: 'hdd model (buffer-pool SimulatedDevice) and the real file with the OS cache dropped',
-      configs: MRR_CONFIGS,
+      configs,
       paths: {
         engineSql: engine.acted ? 'ran, and the switches changed its counters' : 'ran, but counted no DS-MRR',
-        mariadb: binaries?.version ?? 'not installed',
+        mariadb: m.settings.mariadb ?? 'not installed',
         packages: 'mechanism: @enginekit/mrr over btree-sampler trees',
       },
-      query: sqlText,
+      query: m.settings.query,
     },
     claims,
     tables,
     charts,
-    data: { rows: trees.rows, answer, engine, mariadb: maria, packagesCold: pkg, packagesWarm: warmRuns },
+    data: {
+      rows: m.packages.rows,
+      answer,
+      engine,
+      mariadb: maria,
+      packagesCold: pkg,
+      packagesWarm: warmRuns,
+    },
   };
 }
-
-/**
- * The post's good plan for MariaDB: 10.11 picks the bad one (nation → customer → orders by
- * i_o_custkey) for the text as written at these scale factors, which never reaches MRR, so its
- * run gets `FORCE INDEX (i_o_orderdate)` on orders: the range on the quarter, as in the post.
- */
-export function goodPlan(sql: string): string {
-  return sql.replace(/\borders,/, 'orders FORCE INDEX (i_o_orderdate),');
-}
-
-async function dataBytesOf(t: SqlTarget): Promise<number> {
-  const rows = await t.query(
-    "SELECT SUM(data_length + index_length) FROM information_schema.TABLES WHERE table_schema = 'dbt3'",
-  );
-  return Number(rows[0]?.[0] ?? 0);
-}
-
-export const mrrQ10: Experiment = {
-  name: 'mrr-q10',
-  title: 'Multi-Range Read on TPC-H Q10: mrr off vs on across mrr_buffer_size, in memory and IO-bound',
-  post: {
-    title: 'MRR in MySQL 5.6 and MariaDB 5.5 (TPC-H Q10, SF 2)',
-    sources: [POSTS.mrr],
-    claim:
-      'With the pool far smaller than the data and cold, MRR sorts the primary keys of a secondary-index range, so reads become sequential, read-ahead kicks in and the query drops from minutes to under one; a buffer that holds every row id needs no refill. In memory it gains nothing.',
-  },
-  options: '--sf N (default 1; 0.01 with --quick)',
-  run,
-};

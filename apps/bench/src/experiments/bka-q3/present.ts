@@ -1,71 +1,21 @@
-import { POSTS } from '../posts.js';
-import { tpchVariant } from '@enginekit/tpch';
-import type { Experiment, ExperimentContext, ExperimentOutput } from '../experiment.js';
-import { buildDbt3Trees, PAGE } from '../internal/dbt3-trees.js';
-import { counterTable, ioCharts } from '../internal/peer-tables.js';
-import { type BkaConfig, type Q3Run, q3Driving, runQ3 } from '../internal/q3-packages.js';
+import type { ExperimentOutput } from '../../experiment.js';
+import { counterTable, ioCharts } from '../../internal/peer-tables.js';
+import { medianOf } from '../../internal/runs.js';
 import {
-  COLD_FRACTION,
-  ioNote,
-  runSqlConfigs,
-  type SqlConfigRuns,
-  type SqlRun,
   COLD_POOL,
   counterOf,
+  ioNote,
+  type SqlConfigRuns,
+  type SqlRun,
   seconds,
   timesText,
-} from '../internal/sql-configs.js';
-import { TpchFiles } from '../internal/tpch-files.js';
-import { round } from '../measure.js';
-import { medianOf } from '../internal/runs.js';
-import { findMariaDb, MARIADB_ABSENT } from '../peers/mariadb.js';
-import { startMariaDbTpch } from '../peers/mariadb-tpch.js';
-import { EngineTarget, MariaDbTarget, type SqlTarget } from '../peers/sql-target.js';
-import type { Chart, Claim, Table } from '../result.js';
-
-const K = 1024;
-const M = 1024 * 1024;
-const LIMIT = 2 * M; // join_buffer_space_limit's default
-const RAISED = 256 * M;
-
-/** The join post's configurations, as MariaDB 10.11 spells them. */
-export const BKA_CONFIGS: readonly BkaConfig[] = [
-  {
-    label: 'baseline (level 2, mrr off)',
-    join_cache_level: 2,
-    join_buffer_size: 256 * K,
-    mrr_buffer_size: 256 * K,
-    join_buffer_space_limit: LIMIT,
-  },
-  {
-    label: 'BKA 256K',
-    join_cache_level: 6,
-    join_buffer_size: 256 * K,
-    mrr_buffer_size: 256 * K,
-    join_buffer_space_limit: LIMIT,
-  },
-  {
-    label: 'BKA 6M, limit 2M',
-    join_cache_level: 6,
-    join_buffer_size: 6 * M,
-    mrr_buffer_size: 6 * M,
-    join_buffer_space_limit: LIMIT,
-  },
-  {
-    label: 'BKA 6M, limit raised',
-    join_cache_level: 6,
-    join_buffer_size: 6 * M,
-    mrr_buffer_size: 6 * M,
-    join_buffer_space_limit: RAISED,
-  },
-  {
-    label: 'BKAH 6M (level 8), limit raised',
-    join_cache_level: 8,
-    join_buffer_size: 6 * M,
-    mrr_buffer_size: 6 * M,
-    join_buffer_space_limit: RAISED,
-  },
-];
+} from '../../internal/sql-configs.js';
+import { round } from '../../measure.js';
+import { MARIADB_ABSENT } from '../../peers/mariadb.js';
+import type { Chart, Claim, Table } from '../../result.js';
+import { K, LIMIT, M } from './configs.js';
+import type { BkaQ3Measurement, JoinBuffer } from './measure.js';
+import type { Q3Run } from './q3-packages.js';
 
 /** The post's IO-bound counters (SF 2, 1 GB pool, cold): MySQL 5.5, MariaDB 5.5, MariaDB 5.5 at 6M. */
 const POST: Readonly<Record<string, readonly [number, number, number]>> = {
@@ -83,60 +33,6 @@ const POST: Readonly<Record<string, readonly [number, number, number]>> = {
 };
 const COUNTERS = Object.keys(POST);
 
-export function bkaStatements(c: BkaConfig): string[] {
-  const mrr = c.join_cache_level === 2 ? 'off' : 'on';
-  return [
-    `SET SESSION optimizer_switch='index_condition_pushdown=off,mrr=${mrr},mrr_sort_keys=on,mrr_cost_based=off,join_cache_incremental=on,join_cache_hashed=on,join_cache_bka=on'`,
-    `SET SESSION join_cache_level=${c.join_cache_level}`,
-    `SET SESSION join_buffer_size=${c.join_buffer_size}`,
-    `SET SESSION mrr_buffer_size=${c.mrr_buffer_size}`,
-    `SET SESSION join_buffer_space_limit=${c.join_buffer_space_limit}`,
-  ];
-}
-
-/** A size as MariaDB's EXPLAIN FORMAT=JSON writes it ("512KiB", "6MiB", "2Mb") or a number of bytes. */
-export function sizeBytes(v: unknown): number | null {
-  if (typeof v === 'number') return v;
-  if (typeof v !== 'string') return null;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(B|KiB|Kb|K|MiB|Mb|M|GiB|Gb|G)?\s*$/i.exec(v);
-  if (m === null) return null;
-  const unit = (m[2] ?? 'B').toUpperCase()[0];
-  return Math.round(Number(m[1]) * (unit === 'K' ? K : unit === 'M' ? M : unit === 'G' ? 1024 * M : 1));
-}
-
-/** A table's join buffer in a plan: its size and the join algorithm that fills it. */
-export interface JoinBuffer {
-  readonly bytes: number;
-  /** BNL, BNLH, BKA or BKAH. */
-  readonly join: string;
-}
-
-/**
- * The join buffer each table of a plan was given, from EXPLAIN FORMAT=JSON: enginekit writes
- * `join_buffer_size` (bytes) and `using_join_buffer` ("…, BKA join") beside the table, MariaDB
- * `buffer_size` ("1536KiB") and `join_type` in the `block-nl-join` around it.
- */
-export function joinBuffers(explain: string): Record<string, JoinBuffer> {
-  const out: Record<string, JoinBuffer> = {};
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) for (const x of node) walk(x);
-    else if (node !== null && typeof node === 'object') {
-      const o = node as Record<string, unknown>;
-      const table = o.table as Record<string, unknown> | undefined;
-      const name = table?.table_name;
-      const bytes = sizeBytes(o.buffer_size ?? table?.join_buffer_size);
-      const join =
-        typeof o.join_type === 'string'
-          ? o.join_type
-          : (/(\w+) join\)/.exec(String(table?.using_join_buffer ?? ''))?.[1] ?? '?');
-      if (typeof name === 'string' && bytes !== null) out[name] = { bytes, join };
-      for (const v of Object.values(o)) walk(v);
-    }
-  };
-  walk(JSON.parse(explain));
-  return out;
-}
-
 const totalBuffers = (b: Record<string, JoinBuffer> | undefined): number =>
   b === undefined ? Number.POSITIVE_INFINITY : Object.values(b).reduce((sum, x) => sum + x.bytes, 0);
 
@@ -148,90 +44,19 @@ const buffersText = (b: Record<string, JoinBuffer> | undefined): string =>
         .map(([table, x]) => `${table} ${Math.round(x.bytes / K)}K`)
         .join(' + ') || 'no buffers';
 
-async function grantedBuffers(t: SqlTarget, c: BkaConfig, sql: string): Promise<Record<string, JoinBuffer>> {
-  for (const s of bkaStatements(c)) await t.exec(s);
-  const rows = await t.query(`EXPLAIN FORMAT=JSON ${sql}`);
-  return joinBuffers(rows[0]?.[0] ?? '{}');
-}
-
-async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
-  const sf = ctx.sf ?? (ctx.quick ? 0.01 : 1);
-  const runs = ctx.quick ? 1 : 3;
-  const sizes = ctx.quick ? [32 * K, 256 * K, 4 * M] : [256 * K, 1 * M, 4 * M, 16 * M, 64 * M];
-  const fractions = ctx.quick ? [0.08, 1] : [0.08, 0.2, 0.5, 1];
-  const bka6 = BKA_CONFIGS[3] as BkaConfig;
-  const base = BKA_CONFIGS[0] as BkaConfig;
-  const sweepConfigs = sizes.map((size) => ({
-    ...bka6,
-    label: `BKA ${size / K}K`,
-    join_buffer_size: size,
-    mrr_buffer_size: size,
-  }));
-
-  // The SQL path, which the claims are judged on.
-  const files = TpchFiles.shared(sf, ctx.log);
-  const sqlText = tpchVariant('q3-force-index').answer;
-  const targets: SqlTarget[] = [new EngineTarget(files)];
-  const binaries = findMariaDb();
-  let mariaNote = MARIADB_ABSENT;
-  const sql = new Map<string, SqlConfigRuns>();
-  const sweep = new Map<string, SqlConfigRuns>();
-  const granted = new Map<string, Record<string, JoinBuffer>[]>();
-  const pools: { fraction: number; base: SqlConfigRuns; bka: SqlConfigRuns }[] = [];
-  try {
-    if (binaries !== undefined) {
-      const { server, load } = await startMariaDbTpch(binaries, files, ctx.log);
-      targets.push(new MariaDbTarget(server));
-      mariaNote = `${binaries.version}, ${(load.bytes / M).toFixed(1)} MiB of data and indexes`;
-    } else ctx.log(MARIADB_ABSENT);
-    for (const t of targets) {
-      const rows = await t
-        .query(
-          "SELECT SUM(data_length + index_length) FROM information_schema.TABLES WHERE table_schema = 'dbt3'",
-        )
-        .catch(() => [] as string[][]);
-      const dataBytes = t.name === 'enginekit' ? files.dbBytes : Number(rows[0]?.[0] ?? files.dbBytes);
-      ctx.log(`bka-q3: ${t.name}, in memory and IO-bound`);
-      sql.set(t.name, await runSqlConfigs(t, BKA_CONFIGS, bkaStatements, sqlText, dataBytes, runs));
-      granted.set(t.name, []);
-      for (const c of BKA_CONFIGS) granted.get(t.name)?.push(await grantedBuffers(t, c, sqlText));
-      ctx.log(`bka-q3: ${t.name}, join_buffer_size sweep`);
-      sweep.set(
-        t.name,
-        await runSqlConfigs(t, sweepConfigs, bkaStatements, sqlText, dataBytes, 1, {
-          warm: false,
-          disk: false,
-        }),
-      );
-      if (t.models) {
-        ctx.log(`bka-q3: ${t.name}, pool sweep on the hdd model`);
-        for (const fraction of fractions) {
-          const one = (c: BkaConfig): Promise<SqlConfigRuns> =>
-            runSqlConfigs(t, [c], bkaStatements, sqlText, dataBytes, 1, {
-              warm: false,
-              disk: false,
-              coldFraction: fraction,
-            });
-          pools.push({ fraction, base: await one(base), bka: await one(bka6) });
-        }
-      }
-    }
-  } finally {
-    for (const t of targets) await t.close();
-  }
-  const engine = sql.get('enginekit') as SqlConfigRuns;
-  const maria = sql.get('MariaDB');
-
-  // The mechanism: join-algos' BKA/BKAH over @enginekit/mrr on btree-sampler trees, the join
-  // written out by hand from the qualifying orders, at the same scale and pool fraction.
-  ctx.log(`bka-q3: package path (mechanism), building the DBT3 trees at SF ${sf}`);
-  const trees = buildDbt3Trees(sf);
-  const driving = q3Driving(trees);
-  const poolPages = Math.max(64, Math.round(trees.pages * COLD_FRACTION));
-  const allPages = trees.pages + 64;
-  for (const c of BKA_CONFIGS) runQ3(trees, driving, c, allPages, false); // the JIT's first pass
-  const pkg = BKA_CONFIGS.map((c) => runQ3(trees, driving, c, poolPages, true));
-  const pkgWarm = BKA_CONFIGS.map((c) => runQ3(trees, driving, c, allPages, false));
+/** The claims, tables and charts of `bka-q3`, computed from its measurement alone. */
+export function present(m: BkaQ3Measurement): ExperimentOutput {
+  const { sf, runs, configs, joinBufferSweep: sizes, poolSweep: fractions } = m.settings;
+  const engine = m.engine;
+  const maria = m.mariadb;
+  const mariaNote =
+    m.mariadbLoad === null
+      ? MARIADB_ABSENT
+      : `${m.mariadbLoad.version}, ${(m.mariadbLoad.bytes / M).toFixed(1)} MiB of data and indexes`;
+  const sweep = new Map(Object.entries(m.sweep));
+  const granted = new Map(Object.entries(m.granted));
+  const pools = m.pools;
+  const { poolPages, cold: pkg, warm: pkgWarm } = m.packages;
   const answer = pkg[0]?.top ?? [];
   const pkgAgree = [...pkg, ...pkgWarm].every((r: Q3Run) => JSON.stringify(r.top) === JSON.stringify(answer));
 
@@ -247,7 +72,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
 
   const lineitemBuffer = (system: string, i: number): number | null =>
     granted.get(system)?.[i]?.lineitem?.bytes ?? null;
-  const timeRows = BKA_CONFIGS.map((c, i) => {
+  const timeRows = configs.map((c, i) => {
     const buf = granted.get('enginekit')?.[i]?.lineitem;
     return {
       config: c.label,
@@ -263,8 +88,8 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
   });
   const ekSweep = sweep.get('enginekit');
   const mSweep = sweep.get('MariaDB');
-  const sweepRows = sweepConfigs.map((c, i) => ({
-    join_buffer_size: `${c.join_buffer_size / K}K`,
+  const sweepRows = sizes.map((size, i) => ({
+    join_buffer_size: `${size / K}K`,
     ekInit: counterOf(ekSweep?.cold[i], 'Handler_mrr_init'),
     ekRefills: counterOf(ekSweep?.cold[i], 'Handler_mrr_rowid_refills'),
     ekPages: counterOf(ekSweep?.cold[i], 'Innodb_pages_read'),
@@ -287,7 +112,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       ratio: round((b?.modeledMs ?? 0) / Math.max(1e-9, k?.modeledMs ?? 0), 2),
     };
   });
-  const pkgRows = BKA_CONFIGS.map((c, i) => ({
+  const pkgRows = configs.map((c, i) => ({
     config: c.label,
     ran: `${pkg[i]?.algorithm}${pkg[i]?.grantedBytes ? `, ${Math.round((pkg[i]?.grantedBytes ?? 0) / K)}K` : ''}`,
     fills: pkg[i]?.counters.joinBufferFills ?? 0,
@@ -387,7 +212,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
       postLabels: ['MySQL 5.5', 'MariaDB 5.5', 'MariaDB 5.5 6M'],
       post: POST,
       counters: COUNTERS,
-      configs: BKA_CONFIGS,
+      configs: configs,
       ours: engine.cold.map((r) => r?.counters),
       maria,
     }),
@@ -453,7 +278,7 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
         { key: 'warmCpuMs', label: 'CPU ms (warm)', digits: 1 },
       ],
       rows: pkgRows,
-      note: `The lineitem half of the join written out over the packages: the ${driving.length} qualifying orders (AUTOMOBILE, before 1995-03-09, in customer order) joined to lineitem through i_l_orderkey — nested loops fetching each entry's row at once, or BKA/BKAH over DS-MRR with the key-ordered scan; ${trees.pages} pages, pool ${poolPages}. It shows the technique without the SQL layer (and without the customer and orders reads); the claims above are judged on the SQL runs.`,
+      note: `The lineitem half of the join written out over the packages: the ${m.packages.drivingOrders} qualifying orders (AUTOMOBILE, before 1995-03-09, in customer order) joined to lineitem through i_l_orderkey — nested loops fetching each entry's row at once, or BKA/BKAH over DS-MRR with the key-ordered scan; ${m.packages.tablespacePages} pages, pool ${poolPages}. It shows the technique without the SQL layer (and without the customer and orders reads); the claims above are judged on the SQL runs.`,
     },
   ];
   const charts: Chart[] = [
@@ -505,23 +330,23 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     config: {
       sf,
       runs,
-      pageSize: PAGE,
-      coldFraction: COLD_FRACTION,
+      pageSize: m.settings.pageSize,
+      coldFraction: m.settings.coldFraction,
       enginePoolBytes: engine.coldPoolBytes,
       mariadbPoolBytes: maria?.coldPoolBytes ?? null,
       osCacheDropped: engine.osCacheDropped,
       packagePoolPages: poolPages,
-      tablespacePages: trees.pages,
-      drivingOrders: driving.length,
-      configs: BKA_CONFIGS,
+      tablespacePages: m.packages.tablespacePages,
+      drivingOrders: m.packages.drivingOrders,
+      configs,
       joinBufferSweep: sizes,
       poolSweep: fractions,
       paths: {
         engineSql: engine.acted ? 'ran, and acts on the switches' : 'ran, but counted no DS-MRR',
-        mariadb: binaries?.version ?? 'not installed',
+        mariadb: m.settings.mariadb ?? 'not installed',
         packages: 'mechanism: @enginekit/join-algos BKA/BKAH over @enginekit/mrr',
       },
-      query: sqlText,
+      query: m.settings.query,
     },
     claims,
     tables,
@@ -538,16 +363,3 @@ async function run(ctx: ExperimentContext): Promise<ExperimentOutput> {
     },
   };
 }
-
-export const bkaQ3: Experiment = {
-  name: 'bka-q3',
-  title: 'Batched Key Access on TPC-H Q3: BNL/NLJ vs BKA vs BKAH, buffer and pool sweeps',
-  post: {
-    title: 'Join optimizations in MySQL 5.6 and MariaDB 5.5 (TPC-H Q3 with FORCE INDEX (i_l_orderkey), SF 2)',
-    sources: [POSTS.joins],
-    claim:
-      'IO-bound, BKA batches the lineitem lookups and reads them through MRR in primary-key order: the query falls from 2534 s to under a minute, provided both join_buffer_size and mrr_buffer_size are raised; in memory it changes little, and hash join or key-ordered scan add nothing.',
-  },
-  options: '--sf N (default 1; 0.01 with --quick)',
-  run,
-};

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DBT3_KEYS, generateTpch, type TpchTable } from '@enginekit/tpch';
-import { findMariaDb, MARIADB_ABSENT, MariaDb } from '../peers/mariadb.js';
-import { loadMariaDbTpch } from '../peers/mariadb-tpch.js';
+import { findMariaDb, MARIADB_ABSENT, MariaDb } from '../../peers/mariadb.js';
+import { loadMariaDbTpch } from '../../peers/mariadb-tpch.js';
 
 export interface MariaDbCardinality {
   readonly index: string;
