@@ -18,7 +18,8 @@ const VARCHAR_MAX_CHARS = 512;
 const quoted = (name: string): string => `\`${name.replace(/`/g, '``')}\``;
 
 /**
- * CREATE [TEMPORARY] TABLE t [(definitions)] [options] [AS] SELECT …, as MariaDB makes it: the
+ * CREATE [TEMPORARY] TABLE t [(definitions)] [options] [IGNORE | REPLACE] [AS] SELECT …, as
+ * MariaDB makes it (IGNORE and REPLACE: what INSERT IGNORE and REPLACE do with a taken key): the
  * columns defined in the statement that the query does not fill first, then one per result column
  * (its definition in the statement when it has one), typed from the query (a column read from a table keeps its type, NULL-ness and default; an
  * expression gets its result type), and the query's rows inserted as INSERT … SELECT into the
@@ -63,7 +64,7 @@ export function createTableSelect(
       made.run([]);
       const stored = ctx.session.tableName(objectName(o.name));
       try {
-        const insert = insertTree(visible, names, query);
+        const insert = insertTree(visible, names, query, o.duplicates);
         const [, v] = Object.entries(insert)[0]!;
         const c = compileDml('Insert', v, ctx)!;
         return ctx.session.txn.run(insert, ctx.sql, () => c.run([]));
@@ -75,10 +76,19 @@ export function createTableSelect(
   };
 }
 
-/** `INSERT INTO db.t (names…) <query>` as the parser would give it. */
-function insertTree(table: string, names: readonly string[], query: unknown): Record<string, Obj> {
+/**
+ * `{INSERT [IGNORE] | REPLACE} INTO db.t (names…) <query>` as the parser would give it (`duplicates`:
+ * CREATE TABLE's IGNORE or REPLACE).
+ */
+function insertTree(
+  table: string,
+  names: readonly string[],
+  query: unknown,
+  duplicates: unknown,
+): Record<string, Obj> {
   const { schema, table: t } = splitName(table);
-  const text = `INSERT INTO ${quoted(schema)}.${quoted(t)} (${names.map(quoted).join(', ')}) SELECT 1`;
+  const verb = duplicates === 'replace' ? 'REPLACE' : duplicates === 'ignore' ? 'INSERT IGNORE' : 'INSERT';
+  const text = `${verb} INTO ${quoted(schema)}.${quoted(t)} (${names.map(quoted).join(', ')}) SELECT 1`;
   const tree = obj(parseSql(text)[0]);
   const insert = obj(tree.Insert);
   return { Insert: { ...insert, source: query } };

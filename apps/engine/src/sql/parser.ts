@@ -23,7 +23,8 @@ import { ParserMessage, ParserTrap, wasmParse } from './wasm-parser.js';
  * START TRANSACTION's `WITH CONSISTENT SNAPSHOT` becomes blanks, a prefix `!` becomes `~` (the
  * dialect lacks it too; `bangs` records, per `~` of the result in text order, whether it was a `!`).
  * What the dialect lacks and the tree must still say goes in `marks`, put back by `marked`:
- * UPDATE / DELETE modifiers, WITH ROLLUP, two-part interval units, the INTERVAL() function,
+ * UPDATE / DELETE modifiers, CREATE TABLE's IGNORE / REPLACE before its query, WITH ROLLUP,
+ * two-part interval units, the INTERVAL() function,
  * MariaDB's ANALYZE SELECT.
  */
 export function rewrite(
@@ -40,6 +41,7 @@ export function rewrite(
   let i = 0;
   const n = sql.length;
   let first = true;
+  let statementWord = '';
   while (i < n) {
     const c = sql[i]!;
     if (c === "'" || c === '"' || c === '`') {
@@ -86,11 +88,25 @@ export function rewrite(
       const prev = i > 0 ? sql[i - 1]! : ' ';
       const leading = first;
       first = false;
+      if (leading) statementWord = up;
       if (leading && up === 'ANALYZE' && ANALYZE_QUERY.test(sql.slice(j))) {
         // MariaDB's ANALYZE [FORMAT=…] SELECT (the dialect lacks it): EXPLAIN, of the same length,
         // marked to run as EXPLAIN ANALYZE does
         marks.analyze = true;
         out += 'EXPLAIN';
+        i = j;
+        continue;
+      }
+      if (
+        statementWord === 'CREATE' &&
+        (up === 'IGNORE' || up === 'REPLACE') &&
+        prev !== '.' &&
+        CREATE_SELECT_TAIL.test(sql.slice(j))
+      ) {
+        // CREATE TABLE … {IGNORE | REPLACE} [AS] SELECT: the dialect lacks the word; blanks, and a
+        // mark on the tree
+        marks.duplicates = up === 'IGNORE' ? 'ignore' : 'replace';
+        out += ' '.repeat(word.length);
         i = j;
         continue;
       }
@@ -218,7 +234,10 @@ function tildes(root: unknown): Record<string, unknown>[] {
 }
 
 const REWRITTEN =
-  /mod|lock|consistent|#|!|trim|ignore|low_priority|quick|rollup|interval|year_|day_|hour_|minute_|second_|analyze/i;
+  /mod|lock|consistent|#|!|trim|ignore|replace|low_priority|quick|rollup|interval|year_|day_|hour_|minute_|second_|analyze/i;
+
+/** What follows CREATE TABLE's IGNORE or REPLACE: the query (`[AS] SELECT`, `[AS] (SELECT`, `WITH`). */
+const CREATE_SELECT_TAIL = /^\s+(?:AS\s+)?(?:\(\s*)*(?:SELECT|WITH|VALUES)\b/i;
 
 /** `WITH ROLLUP` after its WITH (ROLLUP is reserved: no common table expression takes the name). */
 const ROLLUP = /^\s+ROLLUP\b/i;
@@ -273,6 +292,8 @@ function intervalCall(sql: string, j: number): boolean {
 export interface Marks {
   /** UPDATE IGNORE / DELETE IGNORE. */
   ignore?: boolean;
+  /** CREATE TABLE … IGNORE SELECT / … REPLACE SELECT: what a row with a taken key does. */
+  duplicates?: 'ignore' | 'replace';
   /** MariaDB's ANALYZE SELECT, parsed as EXPLAIN. */
   analyze?: boolean;
   /** Where each `WITH ROLLUP` began (text offsets). */
@@ -510,6 +531,8 @@ function marked(sql: string, ast: unknown[], bangs: readonly boolean[], marks: M
   if (marks.ignore === true && (tag === 'Update' || tag === 'Delete'))
     (v as Record<string, unknown>).ignore = true;
   if (marks.analyze === true && tag === 'Explain') (v as Record<string, unknown>).analyze = true;
+  if (marks.duplicates !== undefined && tag === 'CreateTable')
+    (v as Record<string, unknown>).duplicates = marks.duplicates;
   for (const at of marks.rollups ?? []) markRollup(sql, ast, at);
   for (const u of marks.units ?? []) markUnit(sql, ast, u.at, u.unit);
   if (marks.intervalCalls !== undefined) markIntervalCalls(sql, ast, marks.intervalCalls);

@@ -20,6 +20,9 @@ const KNOWN: Readonly<Record<string, string>> = {
     "the columns made from literals: MariaDB keeps a literal's display width (int(1), bigint(11)) where " +
     'the engine writes the type’s own (int(11), bigint(20)), and gives a string literal the ' +
     "connection's collation (utf8mb4_unicode_ci, which the engine does not have)",
+  'SELECT * FROM c12 ORDER BY name':
+    "MariaDB 10.11 loses the first 'pen' as well as the duplicate it ignored (its bulk insert into the " +
+    'new table; with two rows before the duplicate it keeps it); the engine keeps the first, as INSERT IGNORE does',
 };
 
 describeRecordedSuite('statements', 'statements', KNOWN);
