@@ -267,13 +267,27 @@ interface Pos {
 export function instantiate(shape: Shape, literals: readonly DigestLiteral[]): unknown[] {
   const old = shape.literals;
   const count = old.length;
-  const move = (p: Pos): Pos => {
-    let d = 0;
-    for (let k = 0; k < count; k++) {
-      const l = old[k]!;
-      if (l.line > p.line) break;
-      if (l.line === p.line && l.column < p.column) d += literals[k]!.length - l.length;
+  // the literals' length differences summed in text order (the literals are in text order):
+  // `shift[k]` is the sum over the literals before the k-th
+  const shift = new Float64Array(count + 1);
+  for (let k = 0; k < count; k++) shift[k + 1] = shift[k]! + literals[k]!.length - old[k]!.length;
+  /** The first literal at or after (line, column) in text order. */
+  const firstFrom = (line: number, column: number): number => {
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const l = old[mid]!;
+      if (l.line < line || (l.line === line && l.column < column)) lo = mid + 1;
+      else hi = mid;
     }
+    return lo;
+  };
+  // a position moves by the differences of the literals before it on its own line: a binary
+  // search each, not a walk over every literal (a many-row INSERT has thousands of both)
+  const move = (p: Pos): Pos => {
+    if (count === 0) return p;
+    const d = shift[firstFrom(p.line, p.column)]! - shift[firstFrom(p.line, 0)]!;
     return d === 0 ? p : { line: p.line, column: p.column + d };
   };
   const literalNode = (k: number): unknown => {

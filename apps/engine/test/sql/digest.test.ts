@@ -28,6 +28,8 @@ const SHAPES = [
   "SELECT a || 'S', b FROM t WHERE c = N || N",
   'SELECT * FROM t1 JOIN t2 ON t1.a = t2.b + N WHERE t1.c > D FOR UPDATE',
   'SELECT a FROM t WHERE a > N LOCK IN SHARE MODE',
+  // many literals on each of several lines (positions move by binary search over them)
+  `INSERT INTO t VALUES ${Array.from({ length: 6 }, () => Array.from({ length: 40 }, () => "(N, 'S', D)").join(', ')).join(',\n  ')}`,
 ];
 
 function rng(seed: number): () => number {
