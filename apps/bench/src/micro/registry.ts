@@ -14,6 +14,7 @@ import { sqlRanges } from './sql-ranges.js';
 import { sqlStatementsAb } from './sql-statements-ab.js';
 import { sqlTpch } from './sql-tpch.js';
 import { sysbenchGrid } from './sysbench.js';
+import { textInsert } from './text-insert.js';
 import { textPointProfile } from './text-point-profile.js';
 import { txnLocks } from './txn-locks.js';
 
@@ -38,6 +39,7 @@ export const MICRO: readonly MicroBench[] = [
   optimizerAb,
   indexReads,
   orderByIndex,
+  textInsert,
   textPointProfile,
 ];
 
