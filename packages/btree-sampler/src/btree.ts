@@ -32,11 +32,14 @@ import {
   recKeyLen,
   recValLen,
   slotRec,
+  copyLeafSlots,
 } from './page.js';
 import type { TreeShape, TreeStats } from './tree-stats.js';
 import type { WriteStats } from './write-stats.js';
 
 const EMPTY = new Uint8Array(0);
+/** Entries a detached walk copies from its first leaf: a point read's, and the one past it. */
+const DETACHED_FIRST_COPY = 2;
 
 export interface BTreeOptions {
   /** Tablespace id of the pages. Default 0. */
@@ -701,14 +704,26 @@ export class BTree {
     } else frame = t.descendS(lo, null, false, out);
     let slot = out[0]!;
     let count = 0;
+    // A detached walk copies at first only the few entries a point read needs, then a leaf's
+    // remaining entries at once: a walk that wants more than the first copy held searches again
+    // past its last entry.
+    let budget = DETACHED_FIRST_COPY;
     for (;;) {
       // a detached walk reads a copy of the leaf, released before any callback
       let b = pool;
       let base = frame * ps;
       let cur = 0;
       let next = 0;
+      let n = nRecs(pool, base);
+      let partial = false;
       if (copy !== null) {
-        copy.set(pool.subarray(base, base + ps));
+        if (n - slot > budget) {
+          copyLeafSlots(pool, base, copy, ps, slot, slot + budget);
+          n = slot + budget;
+          partial = true;
+        } else if ((n - slot) * 8 < n)
+          copyLeafSlots(pool, base, copy, ps, Math.max(0, Math.min(slot, n - 1)), n);
+        else copy.set(pool.subarray(base, base + ps));
         t.unfixPage(frame, LATCH_S);
         b = copy;
         base = 0;
@@ -716,7 +731,6 @@ export class BTree {
         next = nextPage(b, 0);
       }
       const fixed = copy === null;
-      const n = nRecs(b, base);
       for (; slot < n; slot++) {
         const rec = slotRec(b, base, ps, slot);
         const kl = recKeyLen(b, base, rec);
@@ -750,6 +764,13 @@ export class BTree {
         boundKey = b.slice(k0, k0 + kl);
         boundVal = t.unique ? null : b.slice(k0 + kl, k0 + kl + recValLen(b, base, rec));
         boundStrict = true;
+      }
+      if (partial) {
+        // the leaf has entries past the copied ones: search again for the first past the bound
+        budget = ps;
+        frame = t.descendS(boundKey!, boundVal, boundStrict, out);
+        slot = out[0]!;
+        continue;
       }
       const nf = fixed ? t.siblingLeafS(frame, true) : t.siblingOfS(cur, next, true);
       if (nf === -1) return count;

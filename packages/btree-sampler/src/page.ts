@@ -177,6 +177,30 @@ export function pageIndexId(b: Uint8Array, base: number): bigint {
 export function slotRec(b: Uint8Array, base: number, pageSize: number, i: number): number {
   return readU16(b, base + pageSize - FIL_PAGE_DATA_END - 2 - 2 * i);
 }
+/**
+ * Copies the part of leaf `src[base, base+pageSize)` that slots `from … to−1` need into `dst` (a
+ * page-sized buffer), at the same offsets: the page's headers, those slots and their records. What
+ * else `dst` holds is left as it was; read only those slots from it.
+ */
+export function copyLeafSlots(
+  src: Uint8Array,
+  base: number,
+  dst: Uint8Array,
+  pageSize: number,
+  from: number,
+  to: number,
+): void {
+  dst.set(src.subarray(base, base + PAGE_DATA), 0);
+  if (to <= from) return;
+  const dirLo = pageSize - FIL_PAGE_DATA_END - 2 * to;
+  const dirHi = pageSize - FIL_PAGE_DATA_END - 2 * from;
+  dst.set(src.subarray(base + dirLo, base + dirHi), dirLo);
+  for (let i = from; i < to; i++) {
+    const rec = slotRec(src, base, pageSize, i);
+    const end = rec + REC_HEADER + recKeyLen(src, base, rec) + recValLen(src, base, rec);
+    dst.set(src.subarray(base + rec, base + end), rec);
+  }
+}
 /** The key length of a record, without its delete mark. */
 export function recKeyLen(b: Uint8Array, base: number, rec: number): number {
   return ((b[base + rec]! & 0x7f) << 8) | b[base + rec + 1]!;

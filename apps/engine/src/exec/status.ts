@@ -203,9 +203,6 @@ export const STATUS: Readonly<Record<StatusName, StatusSpec>> = {
 const names = (keep: (s: StatusSpec) => boolean): StatusName[] =>
   (Object.keys(STATUS) as StatusName[]).filter((n) => keep(STATUS[n]));
 
-/** The counters a session counts itself (its map starts with each at 0, as MySQL lists them). */
-export const STATUS_NAMES: readonly StatusName[] = names((s) => s.scope === 'session');
-
 /**
  * The counts each worker thread keeps in its own global map, summed over the threads for SHOW
  * GLOBAL STATUS: the sessions' counters and the connections the thread's host took.
@@ -217,26 +214,47 @@ export const SUMMED_STATUS: readonly StatusName[] = names(
 /** Each summed counter's position in {@link SUMMED_STATUS}. */
 export const SUMMED_INDEX: ReadonlyMap<StatusName, number> = new Map(SUMMED_STATUS.map((n, i) => [n, i]));
 
+/**
+ * Each counter's slot in a {@link StatusCounters} array: the summed counters first, in
+ * {@link SUMMED_STATUS} order (a worker publishes them as one copy), then the rest of the registry.
+ */
+const SLOT: ReadonlyMap<string, number> = new Map(
+  [...SUMMED_STATUS, ...(Object.keys(STATUS) as StatusName[]).filter((n) => !SUMMED_INDEX.has(n))].map(
+    (n, i) => [n, i],
+  ),
+);
+
+/** A set of status counters (a session's, or the global sums its changes are added to as well). */
 export class StatusCounters {
-  readonly values: Map<string, number> = new Map();
+  readonly #v = new Float64Array(SLOT.size);
   /** The global counters every change is added to as well (a session's parent). */
   readonly parent: StatusCounters | undefined;
 
   constructor(parent?: StatusCounters) {
     this.parent = parent;
-    for (const n of STATUS_NAMES) this.values.set(n, 0);
   }
 
   add(name: StatusName, n: number): void {
-    this.values.set(name, (this.values.get(name) ?? 0) + n);
-    this.parent?.add(name, n);
+    const i = SLOT.get(name)!;
+    this.#v[i]! += n;
+    if (this.parent !== undefined) this.parent.#v[i]! += n;
   }
 
   get(name: string): number {
-    return this.values.get(name) ?? 0;
+    const i = SLOT.get(name);
+    return i === undefined ? 0 : this.#v[i]!;
+  }
+
+  set(name: StatusName, value: number): void {
+    this.#v[SLOT.get(name)!] = value;
+  }
+
+  /** The {@link SUMMED_STATUS} counters, in that order (a view: valid until the next change). */
+  summed(): Float64Array {
+    return this.#v.subarray(0, SUMMED_STATUS.length);
   }
 
   reset(): void {
-    for (const k of this.values.keys()) this.values.set(k, 0);
+    this.#v.fill(0);
   }
 }

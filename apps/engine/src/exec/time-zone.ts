@@ -8,7 +8,7 @@ import { SqlError } from '../sql/errors.js';
  */
 
 const FIXED = /^([+-])(\d{1,2}):(\d{2})$/;
-const US_PER_MINUTE = 60_000_000;
+export const US_PER_MINUTE = 60_000_000;
 
 /** The zone's offset from UTC, in minutes, at `utcMs` (milliseconds since the epoch). */
 function offsetMinutes(zone: string, utcMs: number): number {

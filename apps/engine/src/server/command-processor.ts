@@ -349,7 +349,7 @@ export class CommandProcessor {
 
   /** Threads_connected as the host reports it (a level of the global map). */
   #connected(): void {
-    this.session.globalCounters.values.set('Threads_connected', this.threadsConnected);
+    this.session.globalCounters.set('Threads_connected', this.threadsConnected);
   }
 
   #query(sql: string, w: PacketWriter): void {

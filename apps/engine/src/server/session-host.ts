@@ -107,8 +107,8 @@ export class LocalSessionHost implements SessionHost {
     const p = new CommandProcessor(session, connectionId);
     this.#open.add(p);
     this.#maxUsed = Math.max(this.#maxUsed, this.#open.size);
-    const g = session.globalCounters.values;
-    g.set('Connections', (g.get('Connections') ?? 0) + 1);
+    const g = session.globalCounters;
+    g.add('Connections', 1);
     g.set('Max_used_connections', this.#maxUsed);
     g.set('Threads_connected', this.#open.size);
     const handle: SessionHandle = {

@@ -97,7 +97,7 @@ function run(c: Conn, payload: Buffer): Reply | Promise<Reply> {
 
 /** Posts a command's reply to the main thread; a commit's once it is durable (group commit). */
 function answer(conn: number, c: Conn, reply: Reply): void {
-  status.publish(c.p.session.globalCounters.values);
+  status.publish(c.p.session.globalCounters);
   const send = (r: Reply): void => {
     const bytes = new Uint8Array(r.bytes);
     post({ t: 'reply', conn, bytes, close: r.close, waitTimeout: r.waitTimeout }, [
@@ -154,7 +154,7 @@ function onMessage(m: ToWorker): void {
       const c = conns.get(m.conn);
       if (c === undefined) return;
       c.p.threadsConnected = m.connected;
-      c.p.session.globalCounters.values.set('Max_used_connections', m.maxUsed);
+      c.p.session.globalCounters.set('Max_used_connections', m.maxUsed);
       const payload = Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.length);
       const reply = run(c, payload);
       if (reply instanceof Promise) {

@@ -1,4 +1,4 @@
-import { SUMMED_STATUS } from '../exec/status.js';
+import { type StatusCounters, SUMMED_STATUS } from '../exec/status.js';
 
 /** Bytes of the table for `workers` workers. */
 export function statusTableBytes(workers: number): number {
@@ -23,10 +23,8 @@ export class WorkerStatus {
   }
 
   /** Copies this worker's global counters into its row. */
-  publish(global: Map<string, number>): void {
-    const n = SUMMED_STATUS.length;
-    const base = this.#me * n;
-    for (let i = 0; i < n; i++) this.#rows[base + i] = global.get(SUMMED_STATUS[i]!) ?? 0;
+  publish(global: StatusCounters): void {
+    this.#rows.set(global.summed(), this.#me * SUMMED_STATUS.length);
   }
 
   /** The other workers' published counts, summed, in {@link SUMMED_STATUS} order. */

@@ -19,7 +19,7 @@ import { RunState } from '../exec/scope.js';
 import type { ResultField } from '../exec/result-fields.js';
 import { Interrupt } from '../exec/interrupt.js';
 import { setTimeBaseDay } from '../exec/convert.js';
-import { toLocal } from '../exec/time-zone.js';
+import { toLocal, US_PER_MINUTE } from '../exec/time-zone.js';
 import { splitDay } from '../storage/temporal.js';
 import type { InterruptWord } from '../txn/process-list.js';
 import { bindQuery, type QueryEnv } from '../plan/select.js';
@@ -446,8 +446,8 @@ export class Session {
    */
   statusValues(global: boolean): Map<StatusName, number> {
     const inst = instanceOf(this.db);
-    const all = this.globalCounters.values;
-    const own = this.counters.values;
+    const all = this.globalCounters;
+    const own = this.counters;
     const pool = this.db.pool.stats();
     const redo = this.db.redoStatus();
     const locks = inst.lockTable.counters();
@@ -461,10 +461,10 @@ export class Session {
         case 'statement':
         case 'server':
         case 'host':
-          if (spec.scope === 'session' && !global) v = own.get(name) ?? 0;
+          if (spec.scope === 'session' && !global) v = own.get(name);
           else {
             const i = others === undefined ? undefined : SUMMED_INDEX.get(name);
-            v = (all.get(name) ?? 0) + (i === undefined ? 0 : others![i]!);
+            v = all.get(name) + (i === undefined ? 0 : others![i]!);
           }
           break;
         case 'buffer-pool':
@@ -652,6 +652,11 @@ export class Session {
     return call.p.run(call.params);
   }
 
+  /** The local day of the last statement's start, and the UTC minute and zone it was computed for. */
+  #baseDay = 0;
+  #baseDayMinute = -1;
+  #baseDayZone = '';
+
   /** A statement starts: a new diagnostics area; ROW_COUNT() now reads the previous statement's. */
   #beginStatement(): void {
     // a KILL QUERY that came between statements is spent; the deadline is this statement's
@@ -659,7 +664,15 @@ export class Session {
     this.interrupt.start(Number(this.vars.get('max_statement_time')));
     this.diagnostics.begin();
     this.statementTime = Math.round((performance.timeOrigin + performance.now()) * 1000);
-    setTimeBaseDay(splitDay(toLocal(this.statementTime, String(this.vars.get('time_zone'))))[0]);
+    // the local day changes only at a whole minute (every zone's offset is whole minutes)
+    const zone = String(this.vars.get('time_zone'));
+    const minute = Math.floor(this.statementTime / US_PER_MINUTE);
+    if (minute !== this.#baseDayMinute || zone !== this.#baseDayZone) {
+      this.#baseDayMinute = minute;
+      this.#baseDayZone = zone;
+      this.#baseDay = splitDay(toLocal(this.statementTime, zone))[0];
+    }
+    setTimeBaseDay(this.#baseDay);
     this.#rowCount = this.#lastRowCount;
   }
 
@@ -917,7 +930,7 @@ function isDiagnosticStatement(st: unknown, sql: string): boolean {
     const words = arr(obj(v).variable).map((w) => String(obj(w).value ?? '').toUpperCase());
     return words.includes('WARNINGS') || words.includes('ERRORS');
   }
-  return tag === 'Query' && /@@(?:session\.)?(?:warning|error)_count/i.test(sql);
+  return tag === 'Query' && sql.includes('@@') && /@@(?:session\.)?(?:warning|error)_count/i.test(sql);
 }
 
 /** The user variable of `SELECT … INTO @x`, or undefined. */

@@ -241,6 +241,9 @@ export class Variables {
   }
 
   get(name: string): string | number {
+    // the engine asks by the canonical name: one lookup
+    const direct = this.values.get(name);
+    if (direct !== undefined) return direct;
     const lower = name.toLowerCase();
     const v = this.values.get(ALIASES[lower] ?? lower);
     if (v === undefined)

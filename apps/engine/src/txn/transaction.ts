@@ -508,10 +508,11 @@ export class Transaction implements TrxHooks {
     this.semiConsistentTable = -1;
     this.#fresh.forgetTable(-1);
     this.#semi.forgetTable(-1);
-    this.savepoints.clear();
-    this.#mdl.clear();
-    this.#mdlWrite.clear();
-    this.#looked.clear();
+    // (clearing an empty Map or Set still allocates a new table in V8)
+    if (this.savepoints.size > 0) this.savepoints.clear();
+    if (this.#mdl.size > 0) this.#mdl.clear();
+    if (this.#mdlWrite.size > 0) this.#mdlWrite.clear();
+    if (this.#looked.size > 0) this.#looked.clear();
     this.#lastLooked = -1;
   }
 
