@@ -128,13 +128,11 @@ export class Aggregator {
       if (specs[i]!.arg!.ev() !== null) st.n++;
     };
     const one = (i: number, st: AggState): void => this.#stepOne(i, st);
-    return generated<(states: AggState[]) => void>(['frames', 'one', 'widen', 'slowSum', 'slowCount'], body, [
-      e.frames,
-      one,
-      widen,
-      slowSum,
-      slowCount,
-    ]);
+    return generated<(states: AggState[]) => void>(
+      ['frames', 'consts', 'one', 'widen', 'slowSum', 'slowCount'],
+      body,
+      [e.frames, e.consts, one, widen, slowSum, slowCount],
+    );
   }
 
   /** Rows read by each GROUP_CONCAT (the row number of its cut warning). */

@@ -83,6 +83,8 @@ export function scaledBy(e: NumNode, f: number): NumNode | undefined {
  */
 export class NumEmitter {
   readonly frames: Frame[] = [];
+  /** The constants the body reads (`C0`, `C1`, …), passed in as `consts`. */
+  readonly consts: number[] = [];
   readonly lines: string[] = [];
   #locals = 0;
   #fail: string;
@@ -104,7 +106,8 @@ export class NumEmitter {
           this.lines.push(this.#fail);
           return 'NaN';
         }
-        return n.x < 0 ? `(${n.x})` : String(n.x);
+        // by reference, not by text: the same shape with other constants reuses its code
+        return `C${this.consts.push(n.x) - 1}`;
       case 'slot': {
         let f = this.frames.indexOf(n.frame);
         if (f < 0) f = this.frames.push(n.frame) - 1;
@@ -142,9 +145,12 @@ export class NumEmitter {
     return `x${this.#locals++}`;
   }
 
-  /** The frames the body reads, as `const F0 = frames[0], …;`. */
+  /** The frames and constants the body reads, as `const F0 = frames[0]; … const C0 = consts[0]; …`. */
   prologue(): string {
-    return this.frames.map((_, i) => `const F${i} = frames[${i}];`).join('\n');
+    return [
+      ...this.frames.map((_, i) => `const F${i} = frames[${i}];`),
+      ...this.consts.map((_, i) => `const C${i} = consts[${i}];`),
+    ].join('\n');
   }
 }
 
@@ -157,7 +163,7 @@ export function compileNum(n: NumNode): NumEv {
   const e = new NumEmitter('return NaN;');
   const v = e.emit(n);
   const body = `${e.prologue()}\nreturn function num() {\n${e.lines.join('\n')}\nreturn ${v};\n};`;
-  return generated<NumEv>(['frames'], body, [e.frames]);
+  return generated<NumEv>(['frames', 'consts'], body, [e.frames, e.consts]);
 }
 
 /** Comparison operators with a generated fast path. */
@@ -178,5 +184,5 @@ export function compileCompare(
   const b = e.emit(r);
   const js = op === '=' ? '===' : op === '<>' ? '!==' : op;
   const body = `${e.prologue()}\nreturn function cmp() {\n${e.lines.join('\n')}\nreturn ${a} ${js} ${b};\n};`;
-  return generated<() => boolean | null>(['frames', 'slow'], body, [e.frames, slow]);
+  return generated<() => boolean | null>(['frames', 'consts', 'slow'], body, [e.frames, e.consts, slow]);
 }

@@ -6,7 +6,8 @@
  * would give V8 a new function each time, to be warmed up and optimized anew; here the text is
  * compiled once into a factory, and each use calls the factory with its own values (frames,
  * callbacks), so every closure it returns shares the one compiled, already optimized code.
- * The texts carry no values of their own beyond slot numbers and constants of the query.
+ * The texts carry slot numbers but no values: a query's constants are passed in like its frames,
+ * so the same statement with other literals (a text point select with a new id) finds its code.
  */
 
 /** Distinct texts kept; past this the cache starts over (a workload of ever new constants). */
@@ -27,4 +28,9 @@ export function generated<T>(params: readonly string[], body: string, args: read
     factories.set(key, f);
   }
   return f(...args) as T;
+}
+
+/** Distinct texts compiled so far (since the cache last started over). */
+export function generatedTexts(): number {
+  return factories.size;
 }

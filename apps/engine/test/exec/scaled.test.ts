@@ -218,3 +218,28 @@ describe('DECIMAL and BIGINT fast path', () => {
     );
   });
 });
+
+describe('generated code and constants', () => {
+  it('a statement with other constants reuses its compiled code', async () => {
+    const { generatedTexts } = await import('../../src/internal/generated-code.js');
+    const s = fresh();
+    load(s, [
+      { id: 1, g: 1, a: 150n, b: 20n, i: 7n },
+      { id: 2, g: 1, a: -5n, b: 900n, i: 8n },
+      { id: 3, g: 2, a: 70n, b: 70n, i: 9n },
+    ]);
+    const shapes = (k: number): string[] => [
+      `SELECT id FROM t WHERE i = ${k}`,
+      `SELECT id FROM t WHERE g * ${k} > i + ${k + 1} ORDER BY id`,
+      `SELECT g, SUM(i + ${k}) FROM t GROUP BY g ORDER BY g`,
+    ];
+    const answer = (k: number) => shapes(k).map((q) => s.query(q).rows);
+    answer(1);
+    const compiled = generatedTexts();
+    for (let k = 2; k < 40; k++) {
+      const got = answer(k);
+      expect(got[0]).toEqual(k >= 7 && k <= 9 ? [[k - 6]] : []);
+    }
+    expect(generatedTexts()).toBe(compiled);
+  });
+});
