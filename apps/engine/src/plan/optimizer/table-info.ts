@@ -279,6 +279,8 @@ function rangeRows(
   if (!l.ok || !h.ok) return { n: Math.max(1, Math.floor(rows / 3)), dived: false };
   // a NULL bound matches nothing; an unrepresentable one (a fraction on an integer) is not narrowed
   if (l.v === null || h.v === null) return { n: 1, dived: true };
+  // one value of a one-column unique index: at most one row, no dive (MariaDB's UNIQUE_RANGE)
+  if (lo === hi && ix.unique && ix.columns.length === 1) return { n: 1, dived: true };
   const n = table.recordsInRange(
     ix.name,
     l.v as never,
