@@ -35,10 +35,18 @@ export function factorOr(n: unknown): unknown[] {
   const ds = disjuncts(n, []);
   if (ds.length < 2) return [n];
   const lists = ds.map((d) => conjuncts(d, []));
-  const common = lists[0]!.filter((c) => lists.every((l) => l.some((x) => shape(x) === shape(c))));
+  // each conjunct's shape once (a long OR of ANDs compares every pair)
+  const shapes = new Map<unknown, string>();
+  const shapeOf = (x: unknown): string => {
+    let k = shapes.get(x);
+    if (k === undefined) shapes.set(x, (k = shape(x)));
+    return k;
+  };
+  const sets = lists.map((l) => new Set(l.map(shapeOf)));
+  const common = lists[0]!.filter((c) => sets.every((set) => set.has(shapeOf(c))));
   if (common.length === 0) return [n];
-  const keys = new Set(common.map(shape));
-  const rest = lists.map((l) => l.filter((x) => !keys.has(shape(x))));
+  const keys = new Set(common.map(shapeOf));
+  const rest = lists.map((l) => l.filter((x) => !keys.has(shapeOf(x))));
   if (rest.some((r) => r.length === 0)) return common;
   const and = (xs: unknown[]): unknown =>
     xs.reduce((a, b) => ({ BinaryOp: { left: a, op: 'And', right: b } }));

@@ -60,27 +60,40 @@ export function endOf(n: unknown): Pos | undefined {
 
 /** The earliest span start or the latest span end anywhere in a node. */
 function spanEdge(n: unknown, edge: 'start' | 'end'): Pos | undefined {
-  let best: Pos | undefined;
+  const early = edge === 'start';
+  let line = 0;
+  let column = 0;
   const walk = (x: unknown): void => {
-    if (x === null || typeof x !== 'object') return;
     if (Array.isArray(x)) {
-      for (const y of x) walk(y);
+      for (let i = 0; i < x.length; i++) {
+        const y: unknown = x[i];
+        if (y !== null && typeof y === 'object') walk(y);
+      }
       return;
     }
     const o = x as Obj;
-    const at = obj(obj(o.span)[edge]);
-    if (typeof at.line === 'number' && at.line > 0) {
-      const p = { line: at.line, column: at.column as number };
-      const before =
-        best !== undefined && (p.line < best.line || (p.line === best.line && p.column < best.column));
-      const after =
-        best !== undefined && (p.line > best.line || (p.line === best.line && p.column > best.column));
-      if (best === undefined || (edge === 'start' ? before : after)) best = p;
+    const span = o.span as Obj | undefined;
+    if (span !== null && typeof span === 'object') {
+      const at = span[edge] as Obj | undefined;
+      const l = at?.line;
+      if (typeof l === 'number' && l > 0) {
+        const c = at!.column as number;
+        if (
+          line === 0 ||
+          (early ? l < line || (l === line && c < column) : l > line || (l === line && c > column))
+        ) {
+          line = l;
+          column = c;
+        }
+      }
     }
-    for (const v of Object.values(o)) if (v !== null && typeof v === 'object') walk(v);
+    for (const k in o) {
+      const v = o[k];
+      if (v !== null && typeof v === 'object') walk(v);
+    }
   };
-  walk(n);
-  return best;
+  if (n !== null && typeof n === 'object') walk(n);
+  return line === 0 ? undefined : { line, column };
 }
 
 /** Every `Placeholder` value node (`?`), in text order, so parameters can be numbered by span. */
