@@ -92,35 +92,39 @@ function prepared(st: PlannedStage, r: MinMaxRead, frame: Frame): Prepared {
   };
   const check = (b: Uint8Array, ko: number, kl: number): boolean =>
     checkAny(b, ko, kl) && frame.v[slot] !== null;
-  const value = (b: { expr: Bound }, c: number): FieldValue | undefined => {
+  /** A bound's key value; null: the bound is NULL (no row matches); undefined: the column cannot hold it. */
+  const value = (b: { expr: Bound }, c: number): FieldValue | null | undefined => {
     const v = b.expr.ev();
-    return v === null ? undefined : keyValue(src, c, b.expr, v);
+    return v === null ? null : keyValue(src, c, b.expr, v);
   };
   const range = (skipNulls = true): KeyRange | null => {
     const pv: FieldValue[] = [];
     for (const [i, b] of r.prefix.entries()) {
+      // a fixed field equal to NULL, or to a value it cannot hold (1.5 for an INT): no row
       const v = value({ expr: b }, ix.entryColumns[i]!);
-      if (v === undefined) return null;
+      if (v === null || v === undefined) return null;
       pv.push(v);
     }
+    // A bound the column cannot hold (1.5 or 2^40 for an INT) does not narrow the read: it
+    // starts or ends with the prefix, and the conditions, checked on every entry, decide.
     let lo = pv.length === 0 ? new Uint8Array(0) : table.keyPrefix(r.index, pv);
     let loExclusive = false;
-    if (r.lo !== undefined) {
-      const v = value(r.lo, column);
-      if (v === undefined) return null;
-      lo = table.keyPrefix(r.index, [...pv, v]);
-      loExclusive = !r.lo.inclusive;
+    const loValue = r.lo === undefined ? undefined : value(r.lo, column);
+    if (loValue === null) return null;
+    if (loValue !== undefined) {
+      lo = table.keyPrefix(r.index, [...pv, loValue]);
+      loExclusive = !r.lo!.inclusive;
     } else if (nullable && skipNulls) {
       lo = table.keyPrefix(r.index, [...pv, null]);
       loExclusive = true;
     }
     let hi: Uint8Array | null = pv.length === 0 ? null : table.keyPrefix(r.index, pv);
     let hiInclusive = true;
-    if (r.hi !== undefined) {
-      const v = value(r.hi, column);
-      if (v === undefined) return null;
-      hi = table.keyPrefix(r.index, [...pv, v]);
-      hiInclusive = r.hi.inclusive;
+    const hiValue = r.hi === undefined ? undefined : value(r.hi, column);
+    if (hiValue === null) return null;
+    if (hiValue !== undefined) {
+      hi = table.keyPrefix(r.index, [...pv, hiValue]);
+      hiInclusive = r.hi!.inclusive;
     }
     return { lo, loExclusive, hi, hiInclusive, unique: false };
   };

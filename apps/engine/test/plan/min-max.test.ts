@@ -183,7 +183,16 @@ describe('MIN and MAX from index ends give what a full read gives', () => {
           `WHERE a = ${x} AND b = ${below(10) - 5}.50`,
           'WHERE a IS NULL',
           `WHERE a = ${x} AND c > 3`,
-        ][below(13)]!;
+          // bounds the column cannot hold: a fraction on an INT, three decimals on a DECIMAL(6,2),
+          // a value past INT's range
+          `WHERE a < ${x}.5`,
+          `WHERE id >= ${below(500)}.25`,
+          `WHERE c <= ${below(50)} - 0.5`,
+          `WHERE a = ${x} AND b > ${below(20) - 10}.125`,
+          `WHERE id = ${below(500)}.5`,
+          'WHERE id < 5000000000',
+          `WHERE c > -5000000000 AND c < ${below(60)}.75`,
+        ][below(20)]!;
         const q = (from: string) => `SELECT ${items.join(', ')} FROM ${from} ${where}`;
         const fast = q('r');
         const extra = String(d.query(`EXPLAIN ${fast}`).rows[0]![10] ?? '');
@@ -193,6 +202,33 @@ describe('MIN and MAX from index ends give what a full read gives', () => {
       expect(away).toBeGreaterThan(rounds / 10);
     } finally {
       d.query('DROP TABLE r');
+      d.close();
+    }
+  });
+});
+
+describe('MIN and MAX with a bound the column cannot hold', () => {
+  it('reads from the prefix and lets the condition decide (found by the wrong-answer hunter)', () => {
+    const d = new Session(db);
+    try {
+      d.query('CREATE TABLE mb (id INT PRIMARY KEY, c0 INT, KEY k (c0))');
+      d.query('INSERT INTO mb VALUES (1, 5), (5, -3), (19, 2), (-4, NULL)');
+      const answer = (q: string) => d.query(q).rows[0];
+      // the hunter's statements returned NULL: the fraction made the read look empty
+      expect(answer('SELECT MAX(id) FROM mb WHERE id >= -1.25')).toEqual([19]);
+      expect(answer('SELECT MAX(c0) FROM mb WHERE c0 >= -2.5')).toEqual([5]);
+      expect(answer('SELECT MIN(id), MAX(id) FROM mb WHERE id <= 1.5')).toEqual([-4, 1]);
+      expect(answer('SELECT MIN(c0) FROM mb WHERE c0 < 2.5')).toEqual([-3]);
+      expect(answer('SELECT MAX(id) FROM mb WHERE id < 5000000000')).toEqual([19]);
+      expect(answer('SELECT MIN(id) FROM mb WHERE id > -5000000000')).toEqual([-4]);
+      // an equality it cannot hold, and a NULL bound, still match nothing
+      expect(answer('SELECT MAX(id) FROM mb WHERE id = 1.5')).toEqual([null]);
+      expect(answer('SELECT MAX(id) FROM mb WHERE id > NULL')).toEqual([null]);
+      expect(explainLines(d, 'SELECT MAX(id) FROM mb WHERE id >= -1.25', [EXTRA])[0]).toBe(
+        'Select tables optimized away',
+      );
+    } finally {
+      d.query('DROP TABLE mb');
       d.close();
     }
   });
