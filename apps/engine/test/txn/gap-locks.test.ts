@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type mysql from 'mysql2/promise';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, type ExpectStatic, expect, it } from 'vitest';
 import { type Running, startServer } from '../helpers/server-helpers.js';
 
 const running: Running[] = [];
@@ -282,32 +282,41 @@ interface Recorded {
   }>;
 }
 
-describe('the same scenarios as MariaDB 10.11', () => {
+// Each scenario has its own server, so they run side by side (vitest's maxConcurrency at a time):
+// most of their time is lock waits running out.
+describe.concurrent('the same scenarios as MariaDB 10.11', () => {
   const data = JSON.parse(
     readFileSync(join(import.meta.dirname, '..', 'data', 'gap-locks-mariadb.json'), 'utf8'),
   ) as Recorded;
   for (const sc of data.scenarios) {
-    it(`${sc.name}: the same statements wait`, async () => {
+    it(`${sc.name}: the same statements wait`, async ({ expect }) => {
       const s = await startServer({});
-      running.push(s);
-      const a = await s.connect();
-      const b = await s.connect();
-      for (const k of [a, b]) {
-        await k.query(`SET SESSION transaction_isolation = '${sc.isolation}'`);
-        await k.query('SET SESSION innodb_lock_wait_timeout = 1');
+      try {
+        await scenario(s, sc, expect);
+      } finally {
+        await s.stop();
       }
-      for (const q of sc.setup) await a.query(q);
-      await a.query('BEGIN');
-      for (const q of sc.holder) await a.query(q);
-      const got: Array<{ sql: string; waits: boolean }> = [];
-      for (const p of sc.probes) {
-        await b.query('BEGIN');
-        const n = await errno(b.query(p.sql));
-        got.push({ sql: p.sql, waits: n === 1205 });
-        await b.query('ROLLBACK');
-      }
-      await a.query('ROLLBACK');
-      expect(got).toEqual(sc.probes.map((p) => ({ sql: p.sql, waits: p.waits })));
     });
   }
 });
+
+async function scenario(s: Running, sc: Recorded['scenarios'][number], expect: ExpectStatic): Promise<void> {
+  const a = await s.connect();
+  const b = await s.connect();
+  for (const k of [a, b]) {
+    await k.query(`SET SESSION transaction_isolation = '${sc.isolation}'`);
+    await k.query('SET SESSION innodb_lock_wait_timeout = 1');
+  }
+  for (const q of sc.setup) await a.query(q);
+  await a.query('BEGIN');
+  for (const q of sc.holder) await a.query(q);
+  const got: Array<{ sql: string; waits: boolean }> = [];
+  for (const p of sc.probes) {
+    await b.query('BEGIN');
+    const n = await errno(b.query(p.sql));
+    got.push({ sql: p.sql, waits: n === 1205 });
+    await b.query('ROLLBACK');
+  }
+  await a.query('ROLLBACK');
+  expect(got).toEqual(sc.probes.map((p) => ({ sql: p.sql, waits: p.waits })));
+}
