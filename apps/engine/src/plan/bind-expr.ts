@@ -938,11 +938,20 @@ export class TypedParam {
 /** What a prepared statement's plans are kept by: each parameter's kind (and a DECIMAL's scale). */
 export function paramSignature(params: readonly unknown[]): string {
   let sig = '';
-  for (const p of params) {
-    const t = paramType(p);
-    sig += t.kind === 'dec' ? `dec${t.iscale},` : t.unsigned === true ? 'uint,' : `${t.kind}${t.scale},`;
-  }
+  for (const p of params) sig += typeSignature(paramType(p));
   return sig;
+}
+
+/** Each parameter type's part of a signature, made once per type object. */
+const signatures = new WeakMap<SqlType, string>();
+
+function typeSignature(t: SqlType): string {
+  let s = signatures.get(t);
+  if (s === undefined) {
+    s = t.kind === 'dec' ? `dec${t.iscale},` : t.unsigned === true ? 'uint,' : `${t.kind}${t.scale},`;
+    signatures.set(t, s);
+  }
+  return s;
 }
 
 /** The SQL type a parameter value binds as (the plan is made for the first values' types). */
